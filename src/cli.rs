@@ -1,0 +1,234 @@
+//! The command line, compatible with IDP3: `idp [options] [FILE...] [-e CHUNK]`.
+//!
+//! Files are loaded and resolved; diagnostics go to stderr; if there was no error the Lua chunk
+//! (`-e`, or `return idpglobal.main()`) runs. The exit code is the integer the chunk returned
+//! when no error was reported, else 0, or 1 if any error was reported.
+
+use std::io::{IsTerminal, Read};
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Parser, ValueEnum};
+
+use crate::diagnostics::{self, Diagnostics, RenderStyle, Severity};
+use crate::lua::{Outcome, Runtime};
+use crate::syntax::source::SourceMap;
+
+const EXAMPLES: &str = "\
+Examples:
+  idp problem.idp                      run the procedure main() of problem.idp
+  idp problem.idp -e 'printmodels(modelexpand(T,S))'
+                                       run a Lua chunk instead of main()
+  idp a.idp b.idp -e 'return test()'   load several files; exit code = returned integer
+  idp --check problem.idp              only parse and type-check
+  idp --dump program problem.idp       show the resolved program (debugging)
+  idp < problem.idp                    read the specification from stdin
+
+In procedures, all vocabularies, theories, structures, terms, queries and procedures of the
+global namespace are Lua globals; `stdoptions` holds the options (e.g. stdoptions.nbmodels = 0).";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Dump {
+    Ast,
+    Program,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "idp",
+    about = "A knowledge-base system for FO(.), compatible with IDP3",
+    after_help = EXAMPLES,
+    disable_version_flag = true
+)]
+pub struct Args {
+    /// Specification files (.idp), loaded in order; stdin when none is given
+    pub files: Vec<String>,
+    /// Run this Lua chunk instead of `main()` (`::` is replaced by `.`)
+    #[arg(short = 'e', long = "execute", value_name = "CHUNK")]
+    pub execute: Option<String>,
+    /// Do not print warnings
+    #[arg(long)]
+    pub nowarnings: bool,
+    /// Print the version and exit
+    #[arg(short = 'v', long = "version")]
+    pub version: bool,
+    /// Only parse and type-check the files; report diagnostics (exit 0 or 1)
+    #[arg(long)]
+    pub check: bool,
+    /// Print the parsed AST or the resolved program (debugging)
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub dump: Option<Dump>,
+    /// Colour and source excerpts in diagnostics
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: Color,
+    /// Read the specification from stdin (in addition to the files)
+    #[arg(short = 'I')]
+    pub stdin: bool,
+    /// Interactive mode (not supported)
+    #[arg(short = 'i', long = "interactive")]
+    pub interactive: bool,
+    /// Data directory (accepted for compatibility; the standard library is built in)
+    #[arg(short = 'd', value_name = "DIR")]
+    pub datadir: Option<String>,
+}
+
+pub fn version_text() -> String {
+    format!("idp {} (IDP3-compatible, IDP 3.6.0 language)", env!("CARGO_PKG_VERSION"))
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run() -> i32 {
+    let argv: Vec<String> = std::env::args().collect();
+    run_with(argv)
+}
+
+pub fn run_with(argv: Vec<String>) -> i32 {
+    let args = match Args::try_parse_from(&argv) {
+        Ok(a) => a,
+        Err(e) => return report_args_error(e),
+    };
+    if args.version {
+        println!("{}", version_text());
+        return 0;
+    }
+    if args.interactive {
+        eprintln!("Error: interactive mode (-i) is not supported; use -e or a main() procedure");
+        return 1;
+    }
+
+    // Read the inputs.
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    for f in &args.files {
+        match std::fs::read(f) {
+            Ok(bytes) => inputs.push((f.clone(), bytes)),
+            Err(e) => {
+                eprintln!("Error: could not read file {}: {}", f, io_reason(&e));
+                return 1;
+            }
+        }
+    }
+    let read_stdin = args.stdin || (args.files.is_empty() && !(args.execute.is_some() && std::io::stdin().is_terminal()));
+    if read_stdin {
+        eprintln!("(Reading from stdin)");
+        let mut buf = Vec::new();
+        if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
+            eprintln!("Error: could not read stdin: {}", e);
+            return 1;
+        }
+        inputs.push(("stdin".to_string(), buf));
+    }
+
+    // Parse and resolve.
+    let mut sources = SourceMap::default();
+    let mut diags = Diagnostics::default();
+    let loaded = crate::syntax::load(inputs, &crate::stdlib::source, &mut sources, &mut diags);
+    if args.dump == Some(Dump::Ast) {
+        println!("{:#?}", loaded.file);
+    }
+    let program = crate::sema::resolve::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
+    let style = match args.color {
+        Color::Always => RenderStyle::Fancy,
+        Color::Never => RenderStyle::Plain,
+        Color::Auto => {
+            if std::io::stderr().is_terminal() {
+                RenderStyle::Fancy
+            } else {
+                RenderStyle::Plain
+            }
+        }
+    };
+    let mut stderr_text = String::new();
+    for d in diags.sorted() {
+        if d.severity == Severity::Warning && args.nowarnings {
+            continue;
+        }
+        stderr_text.push_str(&diagnostics::render(&d, &sources, style));
+    }
+    eprint!("{stderr_text}");
+    let has_errors = diags.has_errors();
+    if args.dump == Some(Dump::Program) {
+        println!("{:#?}", program);
+    }
+    if args.check || args.dump.is_some() {
+        return i32::from(has_errors);
+    }
+    if has_errors {
+        return 1;
+    }
+
+    // Run.
+    let runtime = match Runtime::new(program, !args.nowarnings) {
+        Ok(rt) => rt,
+        Err(msg) => {
+            eprintln!("Error: {msg}");
+            return 1;
+        }
+    };
+    if runtime.error_count() > 0 {
+        return 1;
+    }
+    let (code, name) = match &args.execute {
+        Some(chunk) => (chunk.replace("::", "."), "-e"),
+        None => ("return idpglobal.main()".to_string(), "main"),
+    };
+    let outcome = runtime.run(&code, name);
+    flush_lua_stdout(&runtime);
+    match outcome {
+        Outcome::Failed(msg) => {
+            eprintln!("Error: {msg}");
+            1
+        }
+        Outcome::Returned(v) => {
+            if runtime.error_count() > 0 {
+                1
+            } else {
+                v.map(|x| x as i32).unwrap_or(0)
+            }
+        }
+    }
+}
+
+fn flush_lua_stdout(rt: &Runtime) {
+    let _ = rt.lua().load("io.stdout:flush()").exec();
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn report_args_error(e: clap::Error) -> i32 {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            0
+        }
+        ErrorKind::DisplayVersion => {
+            println!("{}", version_text());
+            0
+        }
+        ErrorKind::UnknownArgument => {
+            let arg = match e.get(ContextKind::InvalidArg) {
+                Some(ContextValue::String(s)) => s.clone(),
+                _ => String::from("?"),
+            };
+            eprintln!("Error: '{arg}' is an unknown option. (see idp --help)");
+            1
+        }
+        _ => {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+            eprintln!("Error: {first} (see idp --help)");
+            1
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Encoding ground formulas into clauses: every store node gets a SAT variable on first use
+//! (Tseitin), top-level conjunctions are split and top-level disjunctions become single
+//! clauses. The encoder is incremental: formulas built after a solve (loop formulas, bounds)
+//! are encoded on demand.
+
+use crate::ground::store::{Gf, Node, Store};
+use crate::solve::{Lit, SatSolver};
+
+#[derive(Default)]
+pub struct Encoder {
+    /// SAT variable of each store node (0 = not encoded yet).
+    node_vars: Vec<Lit>,
+}
+
+impl Encoder {
+    pub fn new() -> Encoder {
+        Encoder::default()
+    }
+
+    /// The literal of `g`, encoding its node (and the nodes below it) if needed.
+    pub fn lit(&mut self, store: &Store, sat: &mut dyn SatSolver, g: Gf) -> Lit {
+        let v = self.node_var(store, sat, g.node());
+        if g.is_negated() {
+            -v
+        } else {
+            v
+        }
+    }
+
+    /// The literal of an already encoded node, if any.
+    pub fn existing_lit(&self, g: Gf) -> Option<Lit> {
+        let v = *self.node_vars.get(g.node())?;
+        (v != 0).then_some(if g.is_negated() { -v } else { v })
+    }
+
+    fn node_var(&mut self, store: &Store, sat: &mut dyn SatSolver, node: usize) -> Lit {
+        if let Some(&v) = self.node_vars.get(node) {
+            if v != 0 {
+                return v;
+            }
+        }
+        // Iterative post-order so deep formulas do not overflow the stack.
+        let mut stack = vec![(node, false)];
+        while let Some((n, expanded)) = stack.pop() {
+            if self.var_of(n) != 0 {
+                continue;
+            }
+            let g = Gf(n as i32 + 1);
+            match store.node(g) {
+                Node::True => {
+                    let v = self.fresh(sat, n);
+                    sat.add_clause(&[v]);
+                }
+                Node::Atom(_) => {
+                    self.fresh(sat, n);
+                }
+                Node::And(children) if expanded => {
+                    let lits: Vec<Lit> = children.iter().map(|&c| self.existing_lit(c).expect("child encoded")).collect();
+                    let v = self.fresh(sat, n);
+                    let mut back = Vec::with_capacity(lits.len() + 1);
+                    for &l in &lits {
+                        sat.add_clause(&[-v, l]);
+                        back.push(-l);
+                    }
+                    back.push(v);
+                    sat.add_clause(&back);
+                }
+                Node::And(children) => {
+                    stack.push((n, true));
+                    for &c in children.iter() {
+                        if self.var_of(c.node()) == 0 {
+                            stack.push((c.node(), false));
+                        }
+                    }
+                }
+            }
+        }
+        self.var_of(node)
+    }
+
+    fn var_of(&self, node: usize) -> Lit {
+        self.node_vars.get(node).copied().unwrap_or(0)
+    }
+
+    fn fresh(&mut self, sat: &mut dyn SatSolver, node: usize) -> Lit {
+        if self.node_vars.len() <= node {
+            self.node_vars.resize(node + 1, 0);
+        }
+        let v = sat.new_var();
+        self.node_vars[node] = v;
+        v
+    }
+
+    /// Adds `g` as a constraint: conjunctions are split, disjunctions become one clause.
+    pub fn assert(&mut self, store: &Store, sat: &mut dyn SatSolver, g: Gf) {
+        if g == Gf::TRUE {
+            return;
+        }
+        if g == Gf::FALSE {
+            sat.add_clause(&[]);
+            return;
+        }
+        match store.node(g) {
+            Node::And(children) if !g.is_negated() => {
+                for &c in children.iter() {
+                    self.assert(store, sat, c);
+                }
+            }
+            Node::And(children) => {
+                let clause: Vec<Lit> = children.iter().map(|&c| self.lit(store, sat, -c)).collect();
+                sat.add_clause(&clause);
+            }
+            _ => {
+                let l = self.lit(store, sat, g);
+                sat.add_clause(&[l]);
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Grounding aggregates (`#`, `sum`, `prod`, `min`, `max`) into ground terms.
+//!
+//! The set is instantiated first: one element per binding of the set's variables, each with a
+//! condition and a ground value. `#`, `sum` and `prod` are then built by a dynamic programme over
+//! the elements (a decision diagram on the running total: each state is a partial value with the
+//! condition of reaching it), which shares structure through the hash-consed store. `min` and
+//! `max` take a value when an element with that value is in the set and none beyond it is.
+
+use std::collections::BTreeMap;
+
+use crate::ground::store::Gf;
+use crate::ground::terms::arith;
+use crate::ground::{GTerm, GVal, Grounder};
+use crate::infer::{InferError, InferResult};
+use crate::sema::ir::SetExpr;
+use crate::structure::value::Value;
+use crate::syntax::ast::{AggKind, ArithOp};
+
+/// Largest number of distinct partial totals tracked before grounding gives up.
+const MAX_AGGREGATE_STATES: usize = 200_000;
+
+/// One element of an aggregate's set: its value cases, each guarded by the element's condition.
+type Element = Vec<(Gf, Value)>;
+
+impl<'a> Grounder<'a> {
+    /// Grounds an aggregate term; `cap` (for `#` only) merges all counts above it.
+    pub fn ground_aggregate(&mut self, kind: AggKind, sets: &[SetExpr], cap: Option<i64>) -> InferResult<GTerm> {
+        let elements = self.ground_set_elements(kind, sets)?;
+        match kind {
+            AggKind::Card | AggKind::Sum => self.fold(elements, Value::Int(0), ArithOp::Add, cap),
+            AggKind::Prod => self.fold(elements, Value::Int(1), ArithOp::Mul, None),
+            AggKind::Min => Ok(self.extremum(elements, false)),
+            AggKind::Max => Ok(self.extremum(elements, true)),
+        }
+    }
+
+    fn ground_set_elements(&mut self, kind: AggKind, sets: &[SetExpr]) -> InferResult<Vec<Element>> {
+        let mut out = Vec::new();
+        for set in sets {
+            let mut domains = Vec::with_capacity(set.vars.len());
+            for v in &set.vars {
+                domains.push(self.domain(v.sort)?);
+            }
+            self.for_each_binding(&set.vars, &domains, &mut |g: &mut Grounder<'a>| {
+                let cond = g.ground_formula(&set.cond)?;
+                if cond == Gf::FALSE {
+                    return Ok(false);
+                }
+                let value = if kind == AggKind::Card { GTerm::known(Value::Int(1)) } else { g.ground_term(&set.term)? };
+                let mut element = Vec::with_capacity(value.0.len());
+                for (guard, v) in value.0 {
+                    let GVal::V(v) = v else { continue };
+                    let both = g.store.and2(cond, guard);
+                    if both != Gf::FALSE {
+                        element.push((both, v));
+                    }
+                }
+                if !element.is_empty() {
+                    out.push(element);
+                }
+                Ok(false)
+            })?;
+            for v in &set.vars {
+                self.unbind(v);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The running total over the elements: for each element, either one of its cases holds
+    /// (the total moves by that value) or none does (the total stays).
+    fn fold(&mut self, elements: Vec<Element>, unit: Value, op: ArithOp, cap: Option<i64>) -> InferResult<GTerm> {
+        let mut states: BTreeMap<Value, Gf> = BTreeMap::from([(unit, Gf::TRUE)]);
+        for element in elements {
+            let none = {
+                let any = self.store.or(element.iter().map(|(g, _)| *g));
+                -any
+            };
+            let mut next: BTreeMap<Value, Vec<Gf>> = BTreeMap::new();
+            for (&total, &reach) in &states {
+                if none != Gf::FALSE {
+                    let g = self.store.and2(reach, none);
+                    next.entry(total).or_default().push(g);
+                }
+                for &(guard, v) in &element {
+                    let Some(mut t) = arith(op, total, v) else {
+                        return Err(InferError::Error("integer overflow in an aggregate".into()));
+                    };
+                    if let (Some(c), Value::Int(i)) = (cap, t) {
+                        t = Value::Int(i.min(c));
+                    }
+                    let g = self.store.and2(reach, guard);
+                    next.entry(t).or_default().push(g);
+                }
+            }
+            states = BTreeMap::new();
+            for (v, gs) in next {
+                let g = self.store.or(gs);
+                if g != Gf::FALSE {
+                    states.insert(v, g);
+                }
+            }
+            if states.len() > MAX_AGGREGATE_STATES {
+                return Err(InferError::Limit(format!(
+                    "an aggregate has more than {MAX_AGGREGATE_STATES} possible values; it is too large to ground"
+                )));
+            }
+            self.check_size()?;
+        }
+        Ok(GTerm(states.into_iter().map(|(v, g)| (g, GVal::V(v))).collect()))
+    }
+
+    /// `max` (or `min` when `largest` is false): value `v` when some element with value `v` is
+    /// in the set and no element beyond `v` is; −∞ (+∞) when the set is empty.
+    fn extremum(&mut self, elements: Vec<Element>, largest: bool) -> GTerm {
+        let mut by_value: BTreeMap<Value, Vec<Gf>> = BTreeMap::new();
+        for element in &elements {
+            for &(g, v) in element {
+                by_value.entry(v).or_default().push(g);
+            }
+        }
+        let mut ordered: Vec<(Value, Gf)> = Vec::new();
+        for (v, gs) in by_value {
+            let g = self.store.or(gs);
+            ordered.push((v, g));
+        }
+        if largest {
+            ordered.reverse();
+        }
+        let mut out = Vec::new();
+        let mut none_beyond = Gf::TRUE;
+        for (v, present) in ordered {
+            let g = self.store.and2(present, none_beyond);
+            if g != Gf::FALSE {
+                out.push((g, GVal::V(v)));
+            }
+            none_beyond = self.store.and2(none_beyond, -present);
+        }
+        if none_beyond != Gf::FALSE {
+            out.push((none_beyond, if largest { GVal::NegInf } else { GVal::PosInf }));
+        }
+        out.sort_by_key(|(_, v)| *v);
+        GTerm(out)
+    }
+}

@@ -1,0 +1,58 @@
+//! Grounding the rules of a definition into one disjunction of bodies per defined atom.
+
+use crate::ground::store::Gf;
+use crate::ground::{GroundDefinition, Grounder};
+use crate::infer::{InferError, InferResult};
+use crate::sema::ir::{Definition, Rule};
+use crate::sema::program::Symbol;
+
+impl<'a> Grounder<'a> {
+    /// Grounds every rule of `def`. The defined symbols must be in `forced_unknown` so that
+    /// their atoms stay atoms.
+    pub fn ground_definition(&mut self, def: &Definition) -> InferResult<GroundDefinition> {
+        let mut out = GroundDefinition { defined: def.defined(), ..GroundDefinition::default() };
+        for rule in &def.rules {
+            self.ground_rule(rule, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn ground_rule(&mut self, rule: &Rule, out: &mut GroundDefinition) -> InferResult<()> {
+        let mut domains = Vec::with_capacity(rule.vars.len());
+        for v in &rule.vars {
+            domains.push(self.domain(v.sort)?);
+        }
+        let sorts = self.program.symbol_sorts(rule.head);
+        self.for_each_binding(&rule.vars, &domains, &mut |g: &mut Grounder<'a>| {
+            let mut tuple = Vec::with_capacity(rule.head_args.len());
+            for (k, arg) in rule.head_args.iter().enumerate() {
+                let Some(v) = g.ground_term(arg)?.as_known().and_then(|v| match v {
+                    crate::ground::GVal::V(v) => Some(v),
+                    _ => None,
+                }) else {
+                    return Err(InferError::Error("a rule head argument must be a variable or a domain element".into()));
+                };
+                if !g.domains.contains(sorts[k], v) {
+                    return Ok(false);
+                }
+                tuple.push(v);
+            }
+            let body = g.ground_formula(&rule.body)?;
+            if body == Gf::FALSE {
+                return Ok(false);
+            }
+            let head = g.store.atom(rule.head, tuple);
+            out.rules.entry(head).or_default().push(body);
+            Ok(false)
+        })?;
+        for v in &rule.vars {
+            self.unbind(v);
+        }
+        self.check_size()
+    }
+
+    /// Marks the symbols of a definition as unknown so that grounding keeps their atoms.
+    pub fn force_unknown(&mut self, symbols: &[Symbol]) {
+        self.forced_unknown.extend(symbols.iter().copied());
+    }
+}

@@ -1,0 +1,151 @@
+//! Grounding formulas: connectives short-circuit on constants, quantifiers iterate over the
+//! finite domains of their variables, atoms over known symbols evaluate to `true`/`false`.
+
+use std::rc::Rc;
+
+use crate::ground::store::Gf;
+use crate::ground::{GTerm, GVal, Grounder};
+use crate::infer::InferResult;
+use crate::sema::ir::{Formula, FormulaKind, Var};
+use crate::sema::program::Symbol;
+use crate::structure::value::Value;
+use crate::syntax::ast::CmpOp;
+
+impl<'a> Grounder<'a> {
+    pub fn ground_formula(&mut self, f: &Formula) -> InferResult<Gf> {
+        match &f.kind {
+            FormulaKind::Bool(b) => Ok(Gf::from_bool(*b)),
+            FormulaKind::Pred(p, args) => self.ground_pred(*p, args),
+            FormulaKind::Cmp(op, a, b) => {
+                let (ga, gb) = (self.ground_term(a)?, self.ground_term(b)?);
+                Ok(self.compare(*op, &ga, &gb))
+            }
+            FormulaKind::Not(g) => Ok(-self.ground_formula(g)?),
+            FormulaKind::And(fs) => self.ground_junction(fs, true),
+            FormulaKind::Or(fs) => self.ground_junction(fs, false),
+            FormulaKind::Implies(a, b) => {
+                let ga = self.ground_formula(a)?;
+                if ga == Gf::FALSE {
+                    return Ok(Gf::TRUE);
+                }
+                let gb = self.ground_formula(b)?;
+                Ok(self.store.implies(ga, gb))
+            }
+            FormulaKind::Equiv(a, b) => {
+                let (ga, gb) = (self.ground_formula(a)?, self.ground_formula(b)?);
+                Ok(self.store.equiv(ga, gb))
+            }
+            FormulaKind::Forall(vars, body) => self.ground_quantifier(vars, body, true),
+            FormulaKind::Exists(vars, body) => self.ground_quantifier(vars, body, false),
+        }
+    }
+
+    fn ground_pred(&mut self, p: crate::sema::program::PredId, args: &[crate::sema::ir::Term]) -> InferResult<Gf> {
+        let pred = self.program.pred(p);
+        let type_of = pred.type_of;
+        let cases = self.ground_args(args)?;
+        let mut out = Vec::with_capacity(cases.len());
+        for (guard, tuple) in cases {
+            let atom = match type_of {
+                Some(s) => Gf::from_bool(self.domains.contains(s, tuple[0])),
+                None => self.atom(Symbol::Pred(p), tuple),
+            };
+            out.push(self.store.and2(guard, atom));
+        }
+        Ok(self.store.or(out))
+    }
+
+    /// A conjunction (`and = true`) or disjunction, stopping at the first absorbing constant.
+    fn ground_junction(&mut self, fs: &[Formula], and: bool) -> InferResult<Gf> {
+        let absorbing = Gf::from_bool(!and);
+        let mut parts = Vec::with_capacity(fs.len());
+        for f in fs {
+            let g = self.ground_formula(f)?;
+            if g == absorbing {
+                return Ok(absorbing);
+            }
+            parts.push(g);
+        }
+        Ok(if and { self.store.and(parts) } else { self.store.or(parts) })
+    }
+
+    /// `!vars: body` (`forall`) or `?vars: body`, over the cartesian product of the domains.
+    fn ground_quantifier(&mut self, vars: &[Var], body: &Formula, forall: bool) -> InferResult<Gf> {
+        let mut domains = Vec::with_capacity(vars.len());
+        for v in vars {
+            domains.push(self.domain(v.sort)?);
+        }
+        let absorbing = Gf::from_bool(!forall);
+        let mut parts = Vec::new();
+        let stopped = self.for_each_binding(vars, &domains, &mut |g: &mut Grounder<'a>| {
+            let b = g.ground_formula(body)?;
+            if b == absorbing {
+                return Ok(true);
+            }
+            if b != -absorbing {
+                parts.push(if forall { b } else { -b });
+            }
+            Ok(false)
+        })?;
+        for v in vars {
+            self.unbind(v);
+        }
+        if stopped {
+            return Ok(absorbing);
+        }
+        self.check_size()?;
+        let conj = self.store.and(parts);
+        Ok(if forall { conj } else { -conj })
+    }
+
+    /// Calls `visit` for every binding of `vars` to their domains; stops early (returning
+    /// `true`) when `visit` returns `true`.
+    pub fn for_each_binding(
+        &mut self,
+        vars: &[Var],
+        domains: &[Rc<[Value]>],
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
+    ) -> InferResult<bool> {
+        let Some((first, rest)) = vars.split_first() else {
+            return visit(self);
+        };
+        let dom = domains[0].clone();
+        for &v in dom.iter() {
+            self.bind(first, v);
+            if self.for_each_binding(rest, &domains[1..], visit)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// `a op b` over ground terms. `~=`, `=<` and `>=` are negations of `=`, `>` and `<`
+    /// (as in IDP3), so a comparison with an undefined term makes `=`, `<`, `>` false and the
+    /// negated forms true.
+    pub fn compare(&mut self, op: CmpOp, a: &GTerm, b: &GTerm) -> Gf {
+        match op {
+            CmpOp::Eq => self.compare_positive(a, b, |x, y| x == y),
+            CmpOp::Lt => self.compare_positive(a, b, |x, y| x < y),
+            CmpOp::Gt => self.compare_positive(a, b, |x, y| x > y),
+            CmpOp::Ne => -self.compare(CmpOp::Eq, a, b),
+            CmpOp::Le => -self.compare(CmpOp::Gt, a, b),
+            CmpOp::Ge => -self.compare(CmpOp::Lt, a, b),
+        }
+    }
+
+    fn compare_positive(&mut self, a: &GTerm, b: &GTerm, holds: impl Fn(&GVal, &GVal) -> bool) -> Gf {
+        let mut out = Vec::new();
+        for (ga, va) in &a.0 {
+            for (gb, vb) in &b.0 {
+                if holds(va, vb) {
+                    let g = self.store.and2(*ga, *gb);
+                    if g == Gf::TRUE {
+                        return Gf::TRUE;
+                    }
+                    out.push(g);
+                }
+            }
+        }
+        self.store.or(out)
+    }
+}

@@ -1,0 +1,212 @@
+//! Grounding: instantiates formulas, terms and rules over the finite domains of a structure,
+//! evaluating everything the structure already determines. Symbols that the structure leaves
+//! unknown (and the symbols of definitions being encoded) become atoms in a hash-consed
+//! [`store::Store`]; the result is a ground formula per sentence and ground rules per definition.
+
+pub mod aggregates;
+pub mod domains;
+pub mod formulas;
+pub mod store;
+pub mod terms;
+pub mod definitions;
+pub mod wellfounded;
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use crate::infer::{InferError, InferResult};
+use crate::sema::ir;
+use crate::sema::program::{FuncId, Program, SortId, Symbol};
+use crate::structure::structure::{Structure, Table, TruthValue};
+use crate::structure::value::{Tuple, Value};
+
+use domains::Domains;
+use store::{Gf, Store};
+
+/// A value of a ground term: a domain element, or the infinities that `min`/`max` of an empty
+/// set take (IDP3's convention: `max{}` is −∞, `min{}` is +∞).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum GVal {
+    NegInf,
+    V(Value),
+    PosInf,
+}
+
+/// A ground term: the values it may take, each with the (mutually exclusive) condition under
+/// which it takes it. When no condition holds the term is undefined (a partial function).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GTerm(pub Vec<(Gf, GVal)>);
+
+impl GTerm {
+    pub fn known(v: Value) -> GTerm {
+        GTerm(vec![(Gf::TRUE, GVal::V(v))])
+    }
+    pub fn undefined() -> GTerm {
+        GTerm(Vec::new())
+    }
+    /// The single value of a term that the structure determines.
+    pub fn as_known(&self) -> Option<GVal> {
+        match self.0.as_slice() {
+            [(g, v)] if *g == Gf::TRUE => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+/// One ground rule body per defined atom, for one definition.
+#[derive(Clone, Debug, Default)]
+pub struct GroundDefinition {
+    /// Defined atom (as a positive `Gf`) to the disjunction of its bodies.
+    pub rules: indexmap::IndexMap<Gf, Vec<Gf>>,
+    /// The symbols this definition defines.
+    pub defined: Vec<Symbol>,
+}
+
+pub struct Grounder<'a> {
+    pub program: &'a Program,
+    pub structure: &'a Structure,
+    pub store: Store,
+    pub domains: Domains<'a>,
+    /// Symbols that are treated as unknown even if the structure interprets them (the symbols
+    /// of definitions that are encoded; their structure values are added as constraints).
+    pub forced_unknown: HashSet<Symbol>,
+    /// Known function values (from two-valued tables and `ct` graph tuples).
+    known_funcs: HashMap<FuncId, Rc<HashMap<Tuple, Value>>>,
+    /// Variable bindings by variable id.
+    env: Vec<Option<Value>>,
+    pub max_size: usize,
+}
+
+impl<'a> Grounder<'a> {
+    pub fn new(program: &'a Program, structure: &'a Structure, max_size: usize) -> Grounder<'a> {
+        Grounder {
+            program,
+            structure,
+            store: Store::new(),
+            domains: Domains::new(program, structure),
+            forced_unknown: HashSet::new(),
+            known_funcs: HashMap::new(),
+            env: Vec::new(),
+            max_size,
+        }
+    }
+
+    /// The finite domain of a sort, or an error that names it.
+    pub fn domain(&mut self, s: SortId) -> InferResult<Rc<[Value]>> {
+        match self.domains.get(s) {
+            Some(d) => Ok(d),
+            None => Err(self.infinite_sort_error(s)),
+        }
+    }
+
+    fn infinite_sort_error(&self, s: SortId) -> InferError {
+        let sort = self.program.sort(s);
+        if sort.builtin.is_some() || sort.constructed {
+            InferError::Error(format!(
+                "Infinite grounding: the type '{}' has infinitely many elements, so a quantifier or \
+                 symbol over it cannot be grounded. Quantify over a finite subtype instead \
+                 (e.g. `type T isa int` with `T = {{0..10}}` in the structure).",
+                sort.name
+            ))
+        } else {
+            InferError::Error(format!(
+                "The type '{}' has no interpretation in structure '{}'; give it one, \
+                 e.g. `{} = {{ ... }}`.",
+                sort.name, self.structure.name, sort.name
+            ))
+        }
+    }
+
+    pub fn bind(&mut self, var: &ir::Var, v: Value) {
+        let k = var.id as usize;
+        if self.env.len() <= k {
+            self.env.resize(k + 1, None);
+        }
+        self.env[k] = Some(v);
+    }
+
+    pub fn unbind(&mut self, var: &ir::Var) {
+        if let Some(slot) = self.env.get_mut(var.id as usize) {
+            *slot = None;
+        }
+    }
+
+    pub fn lookup(&self, var: &ir::Var) -> Option<Value> {
+        self.env.get(var.id as usize).copied().flatten()
+    }
+
+    pub fn check_size(&self) -> InferResult<()> {
+        if self.store.len() > self.max_size {
+            return Err(InferError::Limit(format!(
+                "The grounding grew past {} nodes (the grounding size limit); make the domains \
+                 smaller or raise the limit with --max-ground-size.",
+                self.max_size
+            )));
+        }
+        Ok(())
+    }
+
+    /// What the structure says about a symbol's tuple, honouring `forced_unknown`.
+    pub fn truth(&self, s: Symbol, t: &[Value]) -> TruthValue {
+        if self.forced_unknown.contains(&s) {
+            return TruthValue::Unknown;
+        }
+        self.structure.truth(s, t)
+    }
+
+    /// Whether every element of `t` lies in the corresponding sort of `sorts`.
+    pub fn well_sorted(&mut self, sorts: &[SortId], t: &[Value]) -> bool {
+        sorts.iter().zip(t).all(|(s, v)| self.domains.contains(*s, *v))
+    }
+
+    /// The ground formula for an atom `s(t)`: a constant when the structure knows it, `false`
+    /// when an element lies outside the symbol's sorts.
+    pub fn atom(&mut self, s: Symbol, t: Tuple) -> Gf {
+        let sorts = match s {
+            Symbol::Pred(p) => &self.program.pred(p).args,
+            Symbol::Func(f) => &self.program.func(f).args,
+        };
+        if !self.well_sorted(&sorts.clone(), &t) {
+            return Gf::FALSE;
+        }
+        match self.truth(s, &t) {
+            TruthValue::True => Gf::TRUE,
+            TruthValue::False => Gf::FALSE,
+            TruthValue::Unknown => self.store.atom(s, t),
+        }
+    }
+
+    /// The known value of `f(args)`, if the structure determines it.
+    pub fn known_func_value(&mut self, f: FuncId, args: &[Value]) -> Option<Value> {
+        if self.forced_unknown.contains(&Symbol::Func(f)) {
+            return None;
+        }
+        let table = match self.known_funcs.get(&f) {
+            Some(t) => t.clone(),
+            None => {
+                let t = Rc::new(self.build_known_func(f));
+                self.known_funcs.insert(f, t.clone());
+                t
+            }
+        };
+        table.get(args).copied()
+    }
+
+    fn build_known_func(&self, f: FuncId) -> HashMap<Tuple, Value> {
+        let mut m = HashMap::new();
+        if let Some(table) = self.structure.table(Symbol::Func(f)) {
+            for t in table.ct() {
+                if let Some((v, args)) = t.split_last() {
+                    m.insert(args.to_vec(), *v);
+                }
+            }
+        }
+        m
+    }
+
+    /// Whether the structure fixes the function completely (a two-valued table).
+    pub fn func_two_valued(&self, f: FuncId) -> bool {
+        !self.forced_unknown.contains(&Symbol::Func(f))
+            && matches!(self.structure.table(Symbol::Func(f)), Some(Table::TwoValued(_)))
+    }
+}

@@ -1,0 +1,226 @@
+//! The ground formula store: a hash-consed DAG of conjunctions over atoms, with negation on
+//! the edges. A [`Gf`] is a signed node reference: `Gf::TRUE`/`Gf::FALSE` are constants,
+//! `-g` is the negation of `g`. Disjunction is negated conjunction of negations. Building a node
+//! simplifies it (constants, duplicates, complementary children), so identical subformulas are
+//! shared and trivial ones vanish while grounding.
+
+use std::collections::HashMap;
+
+use indexmap::IndexSet;
+
+use crate::sema::program::Symbol;
+use crate::structure::value::Tuple;
+
+/// A signed reference to a ground formula node. Node 0 is `true`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Gf(pub i32);
+
+impl Gf {
+    pub const TRUE: Gf = Gf(1);
+    pub const FALSE: Gf = Gf(-1);
+
+    pub fn node(self) -> usize {
+        (self.0.unsigned_abs() - 1) as usize
+    }
+    pub fn is_negated(self) -> bool {
+        self.0 < 0
+    }
+    pub fn is_const(self) -> bool {
+        self.node() == 0
+    }
+    pub fn from_bool(b: bool) -> Gf {
+        if b {
+            Gf::TRUE
+        } else {
+            Gf::FALSE
+        }
+    }
+}
+
+impl std::ops::Neg for Gf {
+    type Output = Gf;
+    fn neg(self) -> Gf {
+        Gf(-self.0)
+    }
+}
+
+/// An atom: a predicate tuple, or a function graph tuple (arguments then value).
+pub type AtomId = u32;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    True,
+    Atom(AtomId),
+    /// Conjunction of (sorted, distinct) children.
+    And(Box<[Gf]>),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    nodes: Vec<Node>,
+    index: HashMap<Node, u32>,
+    atoms: IndexSet<(Symbol, Tuple)>,
+    /// Node of each atom.
+    atom_nodes: Vec<Gf>,
+}
+
+impl Store {
+    pub fn new() -> Store {
+        let mut s = Store::default();
+        s.intern(Node::True);
+        s
+    }
+
+    fn intern(&mut self, n: Node) -> Gf {
+        if let Some(&k) = self.index.get(&n) {
+            return Gf(k as i32 + 1);
+        }
+        let k = self.nodes.len() as u32;
+        self.nodes.push(n.clone());
+        self.index.insert(n, k);
+        Gf(k as i32 + 1)
+    }
+
+    pub fn node(&self, g: Gf) -> &Node {
+        &self.nodes[g.node()]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    /// The atom for `(symbol, tuple)`, created on first use.
+    pub fn atom(&mut self, symbol: Symbol, tuple: Tuple) -> Gf {
+        let (id, fresh) = self.atoms.insert_full((symbol, tuple));
+        if !fresh {
+            return self.atom_nodes[id];
+        }
+        let g = self.intern(Node::Atom(id as AtomId));
+        self.atom_nodes.push(g);
+        g
+    }
+
+    /// The atom if it exists already.
+    pub fn find_atom(&self, symbol: Symbol, tuple: &Tuple) -> Option<Gf> {
+        self.atoms.get_index_of(&(symbol, tuple.clone())).map(|i| self.atom_nodes[i])
+    }
+
+    pub fn atom_count(&self) -> usize {
+        self.atoms.len()
+    }
+
+    pub fn atom_key(&self, id: AtomId) -> &(Symbol, Tuple) {
+        self.atoms.get_index(id as usize).expect("atom id in range")
+    }
+
+    pub fn atom_gf(&self, id: AtomId) -> Gf {
+        self.atom_nodes[id as usize]
+    }
+
+    /// The atom id of a positive atom reference.
+    pub fn as_atom(&self, g: Gf) -> Option<AtomId> {
+        match self.node(g) {
+            Node::Atom(a) if !g.is_negated() => Some(*a),
+            _ => None,
+        }
+    }
+
+    pub fn and(&mut self, children: impl IntoIterator<Item = Gf>) -> Gf {
+        let mut v: Vec<Gf> = Vec::new();
+        for c in children {
+            if c == Gf::FALSE {
+                return Gf::FALSE;
+            }
+            if c == Gf::TRUE {
+                continue;
+            }
+            v.push(c);
+        }
+        v.sort_unstable();
+        v.dedup();
+        if v.windows(2).any(|w| w[0] == -w[1]) || has_complement(&v) {
+            return Gf::FALSE;
+        }
+        match v.len() {
+            0 => Gf::TRUE,
+            1 => v[0],
+            _ => self.intern(Node::And(v.into_boxed_slice())),
+        }
+    }
+
+    pub fn or(&mut self, children: impl IntoIterator<Item = Gf>) -> Gf {
+        let negated: Vec<Gf> = children.into_iter().map(|c| -c).collect();
+        -self.and(negated)
+    }
+
+    pub fn and2(&mut self, a: Gf, b: Gf) -> Gf {
+        self.and([a, b])
+    }
+
+    pub fn or2(&mut self, a: Gf, b: Gf) -> Gf {
+        self.or([a, b])
+    }
+
+    pub fn implies(&mut self, a: Gf, b: Gf) -> Gf {
+        self.or([-a, b])
+    }
+
+    pub fn equiv(&mut self, a: Gf, b: Gf) -> Gf {
+        if a == b {
+            return Gf::TRUE;
+        }
+        if a == -b {
+            return Gf::FALSE;
+        }
+        if a.is_const() {
+            return if a == Gf::TRUE { b } else { -b };
+        }
+        if b.is_const() {
+            return if b == Gf::TRUE { a } else { -a };
+        }
+        let l = self.implies(a, b);
+        let r = self.implies(b, a);
+        self.and2(l, r)
+    }
+
+    /// The children of a conjunction node (empty for atoms and constants).
+    pub fn children(&self, g: Gf) -> &[Gf] {
+        match self.node(g) {
+            Node::And(c) => c,
+            _ => &[],
+        }
+    }
+}
+
+/// Sorted by signed value, `x` and `-x` are not adjacent; check with a set.
+fn has_complement(v: &[Gf]) -> bool {
+    if v.len() < 2 {
+        return false;
+    }
+    let set: std::collections::HashSet<i32> = v.iter().map(|g| g.0).collect();
+    v.iter().any(|g| g.0 < 0 && set.contains(&-g.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::program::PredId;
+
+    #[test]
+    fn simplifies_and_shares() {
+        let mut s = Store::new();
+        let p = s.atom(Symbol::Pred(PredId(0)), vec![]);
+        let q = s.atom(Symbol::Pred(PredId(1)), vec![]);
+        assert_eq!(s.and([p, Gf::TRUE]), p);
+        assert_eq!(s.and([p, -p]), Gf::FALSE);
+        assert_eq!(s.or([p, -p]), Gf::TRUE);
+        let a = s.and([p, q]);
+        assert_eq!(s.and([q, p, q]), a);
+        assert_eq!(s.or([Gf::FALSE, q]), q);
+        assert_eq!(s.atom(Symbol::Pred(PredId(0)), vec![]), p);
+    }
+}

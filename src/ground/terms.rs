@@ -1,0 +1,242 @@
+//! Grounding terms into [`GTerm`]s: guarded value sets. Known parts evaluate to a single value;
+//! unknown function applications split into one case per possible value; arithmetic combines
+//! the cases of its operands.
+
+use std::collections::BTreeMap;
+
+use crate::ground::store::Gf;
+use crate::ground::{GTerm, GVal, Grounder};
+use crate::infer::{InferError, InferResult};
+use crate::sema::ir::{Term, TermKind};
+use crate::sema::program::{FuncId, Symbol};
+use crate::structure::structure::TruthValue;
+use crate::structure::value::Value;
+use crate::syntax::ast::ArithOp;
+
+impl<'a> Grounder<'a> {
+    pub fn ground_term(&mut self, t: &Term) -> InferResult<GTerm> {
+        match &t.kind {
+            TermKind::Var(v) => match self.lookup(v) {
+                Some(x) => Ok(GTerm::known(x)),
+                None => Err(InferError::Error(format!("internal: unbound variable {}", v.name))),
+            },
+            TermKind::Value(v) => Ok(GTerm::known(*v)),
+            TermKind::Func(f, args) => self.ground_application(*f, args),
+            TermKind::Arith(op, a, b) => {
+                let (ga, gb) = (self.ground_term(a)?, self.ground_term(b)?);
+                Ok(self.combine(&ga, &gb, |x, y| arith(*op, x, y)))
+            }
+            TermKind::Neg(a) => {
+                let ga = self.ground_term(a)?;
+                Ok(self.map_values(&ga, |x| arith(ArithOp::Sub, Value::Int(0), x)))
+            }
+            TermKind::Abs(a) => {
+                let ga = self.ground_term(a)?;
+                Ok(self.map_values(&ga, abs))
+            }
+            TermKind::SortMin(s) => Ok(self.domain(*s)?.first().map(|v| GTerm::known(*v)).unwrap_or_default()),
+            TermKind::SortMax(s) => Ok(self.domain(*s)?.last().map(|v| GTerm::known(*v)).unwrap_or_default()),
+            TermKind::Succ(s, a) | TermKind::Pred(s, a) => {
+                let step: isize = if matches!(t.kind, TermKind::Succ(..)) { 1 } else { -1 };
+                let dom = self.domain(*s)?;
+                let ga = self.ground_term(a)?;
+                Ok(self.map_values(&ga, |x| {
+                    let k = dom.binary_search(&x).ok()? as isize + step;
+                    (k >= 0).then(|| dom.get(k as usize).copied()).flatten()
+                }))
+            }
+            TermKind::Aggregate(kind, sets) => self.ground_aggregate(*kind, sets, None),
+        }
+    }
+
+    /// Grounds a list of argument terms into the guarded tuples of values they may take.
+    pub fn ground_args(&mut self, args: &[Term]) -> InferResult<Vec<(Gf, Vec<Value>)>> {
+        let mut out: Vec<(Gf, Vec<Value>)> = vec![(Gf::TRUE, Vec::with_capacity(args.len()))];
+        for a in args {
+            let ga = self.ground_term(a)?;
+            let mut next = Vec::with_capacity(out.len() * ga.0.len());
+            for (g, prefix) in &out {
+                for (h, v) in &ga.0 {
+                    let GVal::V(v) = v else { continue };
+                    let guard = self.store.and2(*g, *h);
+                    if guard == Gf::FALSE {
+                        continue;
+                    }
+                    let mut t = prefix.clone();
+                    t.push(*v);
+                    next.push((guard, t));
+                }
+            }
+            out = next;
+        }
+        Ok(out)
+    }
+
+    fn ground_application(&mut self, f: FuncId, args: &[Term]) -> InferResult<GTerm> {
+        let cases = self.ground_args(args)?;
+        let mut acc: BTreeMap<GVal, Vec<Gf>> = BTreeMap::new();
+        for (guard, tuple) in cases {
+            for (g, v) in self.apply_function(f, tuple)? {
+                let both = self.store.and2(guard, g);
+                if both != Gf::FALSE {
+                    acc.entry(GVal::V(v)).or_default().push(both);
+                }
+            }
+        }
+        Ok(self.collect(acc))
+    }
+
+    /// The possible values of `f(args)` for known arguments, with their conditions.
+    pub fn apply_function(&mut self, f: FuncId, args: Vec<Value>) -> InferResult<Vec<(Gf, Value)>> {
+        let func = self.program.func(f);
+        if !self.well_sorted(&func.args.clone(), &args) {
+            return Ok(Vec::new());
+        }
+        let func = self.program.func(f);
+        if func.constructor_of.is_some() {
+            return Ok(vec![(Gf::TRUE, Value::compound(f, args))]);
+        }
+        if let Some(v) = self.known_func_value(f, &args) {
+            return Ok(vec![(Gf::TRUE, v)]);
+        }
+        if self.func_two_valued(f) {
+            return Ok(Vec::new());
+        }
+        let result_sort = func.result;
+        let range = self.domain(result_sort)?;
+        let mut out = Vec::new();
+        let mut tuple = args;
+        for &v in range.iter() {
+            tuple.push(v);
+            match self.truth(Symbol::Func(f), &tuple) {
+                TruthValue::False => {}
+                TruthValue::True => out.push((Gf::TRUE, v)),
+                TruthValue::Unknown => {
+                    let g = self.store.atom(Symbol::Func(f), tuple.clone());
+                    out.push((g, v));
+                }
+            }
+            tuple.pop();
+        }
+        Ok(out)
+    }
+
+    /// Merges guards per value (disjunction) into a ground term.
+    pub fn collect(&mut self, acc: BTreeMap<GVal, Vec<Gf>>) -> GTerm {
+        let mut out = Vec::with_capacity(acc.len());
+        for (v, gs) in acc {
+            let g = self.store.or(gs);
+            if g != Gf::FALSE {
+                out.push((g, v));
+            }
+        }
+        GTerm(out)
+    }
+
+    /// Applies a binary operation on the values of two ground terms (cross product of cases).
+    pub fn combine(&mut self, a: &GTerm, b: &GTerm, op: impl Fn(Value, Value) -> Option<Value>) -> GTerm {
+        let mut acc: BTreeMap<GVal, Vec<Gf>> = BTreeMap::new();
+        for (ga, va) in &a.0 {
+            for (gb, vb) in &b.0 {
+                let (GVal::V(x), GVal::V(y)) = (va, vb) else { continue };
+                let Some(r) = op(*x, *y) else { continue };
+                let g = self.store.and2(*ga, *gb);
+                if g != Gf::FALSE {
+                    acc.entry(GVal::V(r)).or_default().push(g);
+                }
+            }
+        }
+        self.collect(acc)
+    }
+
+    pub fn map_values(&mut self, a: &GTerm, op: impl Fn(Value) -> Option<Value>) -> GTerm {
+        let mut acc: BTreeMap<GVal, Vec<Gf>> = BTreeMap::new();
+        for (g, v) in &a.0 {
+            let GVal::V(x) = v else { continue };
+            if let Some(r) = op(*x) {
+                acc.entry(GVal::V(r)).or_default().push(*g);
+            }
+        }
+        self.collect(acc)
+    }
+}
+
+/// IDP3's arithmetic: checked integer operations, real division (partial: `x/0` is undefined),
+/// `%` undefined for 0, `^` as a float power that is normalised back to an integer if integral.
+pub fn arith(op: ArithOp, x: Value, y: Value) -> Option<Value> {
+    if let (Value::Int(a), Value::Int(b)) = (x, y) {
+        return int_arith(op, a, b);
+    }
+    let (a, b) = (x.as_f64()?, y.as_f64()?);
+    let r = match op {
+        ArithOp::Add => a + b,
+        ArithOp::Sub => a - b,
+        ArithOp::Mul => a * b,
+        ArithOp::Div if b == 0.0 => return None,
+        ArithOp::Div => a / b,
+        ArithOp::Mod if b == 0.0 => return None,
+        ArithOp::Mod => a % b,
+        ArithOp::Pow => a.powf(b),
+    };
+    r.is_finite().then(|| Value::float(r))
+}
+
+fn int_arith(op: ArithOp, a: i64, b: i64) -> Option<Value> {
+    let r = match op {
+        ArithOp::Add => a.checked_add(b)?,
+        ArithOp::Sub => a.checked_sub(b)?,
+        ArithOp::Mul => a.checked_mul(b)?,
+        ArithOp::Div => {
+            if b == 0 {
+                return None;
+            }
+            if a % b == 0 {
+                a / b
+            } else {
+                return Some(Value::float(a as f64 / b as f64));
+            }
+        }
+        ArithOp::Mod => {
+            if b == 0 {
+                return None;
+            }
+            let r = a % b;
+            if r < 0 {
+                r + b.abs()
+            } else {
+                r
+            }
+        }
+        ArithOp::Pow => {
+            if (0..=62).contains(&b) {
+                a.checked_pow(b as u32)?
+            } else {
+                return Some(Value::float((a as f64).powf(b as f64)));
+            }
+        }
+    };
+    Some(Value::Int(r))
+}
+
+fn abs(x: Value) -> Option<Value> {
+    match x {
+        Value::Int(i) => i.checked_abs().map(Value::Int),
+        Value::Float(f) => Some(Value::Float(f.abs())),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idp3_arithmetic() {
+        assert_eq!(arith(ArithOp::Div, Value::Int(9), Value::Int(2)), Some(Value::Float(4.5)));
+        assert_eq!(arith(ArithOp::Div, Value::Int(8), Value::Int(2)), Some(Value::Int(4)));
+        assert_eq!(arith(ArithOp::Div, Value::Int(8), Value::Int(0)), None);
+        assert_eq!(arith(ArithOp::Mod, Value::Int(-7), Value::Int(3)), Some(Value::Int(2)));
+        assert_eq!(arith(ArithOp::Mod, Value::Int(10 - 2), Value::Int(5)), Some(Value::Int(3)));
+        assert_eq!(arith(ArithOp::Add, Value::Int(i64::MAX), Value::Int(1)), None);
+    }
+}

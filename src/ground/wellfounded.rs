@@ -1,0 +1,230 @@
+//! The well-founded model of a ground definition, by the alternating fixpoint: `Γ(J)` is the
+//! least set of defined atoms derivable when negative occurrences of defined atoms are read in
+//! `J`; the true atoms are the least fixpoint of `Γ∘Γ`, and the possibly-true ones are `Γ` of
+//! those. A definition is total in a structure when the two coincide.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use crate::ground::store::{AtomId, Gf, Node, Store};
+use crate::ground::GroundDefinition;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WellFounded {
+    /// Defined atoms that are true in the well-founded model.
+    pub true_atoms: HashSet<AtomId>,
+    /// Defined atoms that are neither true nor false (empty when the definition is total).
+    pub unknown_atoms: HashSet<AtomId>,
+}
+
+/// A prepared ground definition: the heads, their bodies, and which heads read which atoms.
+pub struct Evaluator {
+    heads: Vec<AtomId>,
+    bodies: Vec<Vec<Gf>>,
+    /// Defined atom -> indexes of heads whose bodies mention it.
+    readers: HashMap<AtomId, Vec<usize>>,
+}
+
+impl Evaluator {
+    pub fn new(store: &Store, def: &GroundDefinition) -> Evaluator {
+        let mut heads = Vec::new();
+        let mut bodies = Vec::new();
+        for (head, bs) in &def.rules {
+            heads.push(store.as_atom(*head).expect("a rule head is an atom"));
+            bodies.push(bs.clone());
+        }
+        let defined: HashSet<AtomId> = heads.iter().copied().collect();
+        let mut readers: HashMap<AtomId, Vec<usize>> = HashMap::new();
+        for (k, bs) in bodies.iter().enumerate() {
+            let mut seen = HashSet::new();
+            for &b in bs {
+                collect_atoms(store, b, &mut seen);
+            }
+            for a in seen.into_iter().filter(|a| defined.contains(a)) {
+                readers.entry(a).or_default().push(k);
+            }
+        }
+        Evaluator { heads, bodies, readers }
+    }
+
+    pub fn defined(&self) -> HashSet<AtomId> {
+        self.heads.iter().copied().collect()
+    }
+
+    /// The well-founded model given the values of open atoms.
+    pub fn well_founded(&self, store: &Store, open: &dyn Fn(AtomId) -> bool) -> WellFounded {
+        let all: HashSet<AtomId> = self.defined();
+        let mut truth = self.gamma(store, &all, open);
+        loop {
+            let possible = self.gamma(store, &truth, open);
+            let next = self.gamma(store, &possible, open);
+            if next == truth {
+                let unknown_atoms = possible.difference(&truth).copied().collect();
+                return WellFounded { true_atoms: truth, unknown_atoms };
+            }
+            truth = next;
+        }
+    }
+
+    /// The least fixpoint with negative occurrences of defined atoms read in `j`.
+    pub fn gamma(&self, store: &Store, j: &HashSet<AtomId>, open: &dyn Fn(AtomId) -> bool) -> HashSet<AtomId> {
+        let defined = self.defined();
+        let mut derived: HashSet<AtomId> = HashSet::new();
+        let mut queue: VecDeque<usize> = (0..self.heads.len()).collect();
+        let mut queued: Vec<bool> = vec![true; self.heads.len()];
+        while let Some(k) = queue.pop_front() {
+            queued[k] = false;
+            if derived.contains(&self.heads[k]) {
+                continue;
+            }
+            let ctx = Ctx { store, defined: &defined, pos: &derived, neg: j, open };
+            let mut memo = HashMap::new();
+            if self.bodies[k].iter().any(|&b| ctx.value(b, true, &mut memo)) {
+                derived.insert(self.heads[k]);
+                for &r in self.readers.get(&self.heads[k]).map(|v| v.as_slice()).unwrap_or(&[]) {
+                    if !queued[r] {
+                        queued[r] = true;
+                        queue.push_back(r);
+                    }
+                }
+            }
+        }
+        derived
+    }
+
+    /// Founded atoms given a full assignment: the least fixpoint where negative occurrences
+    /// and opens are read in the assignment `model` (true defined atoms listed in `model_true`).
+    pub fn founded(&self, store: &Store, model_true: &HashSet<AtomId>, open: &dyn Fn(AtomId) -> bool) -> HashSet<AtomId> {
+        self.gamma(store, model_true, open)
+    }
+
+    pub fn heads(&self) -> &[AtomId] {
+        &self.heads
+    }
+
+    pub fn bodies(&self, k: usize) -> &[Gf] {
+        &self.bodies[k]
+    }
+
+    /// Whether some body reads a defined atom negatively (then the well-founded model may be
+    /// three-valued and totality must be checked).
+    pub fn has_negative_recursion(&self, store: &Store) -> bool {
+        let defined = self.defined();
+        self.bodies.iter().flatten().any(|&b| reads_negatively(store, b, &defined))
+    }
+}
+
+struct Ctx<'c> {
+    store: &'c Store,
+    defined: &'c HashSet<AtomId>,
+    pos: &'c HashSet<AtomId>,
+    neg: &'c HashSet<AtomId>,
+    open: &'c dyn Fn(AtomId) -> bool,
+}
+
+impl Ctx<'_> {
+    /// The value of a signed reference `g` read in polarity `positive`: positive occurrences of
+    /// defined atoms read `pos`, negative ones read `neg`; a negation flips the polarity.
+    fn value(&self, g: Gf, positive: bool, memo: &mut HashMap<(usize, bool), bool>) -> bool {
+        if g.is_negated() {
+            !self.node_value(g.node(), !positive, memo)
+        } else {
+            self.node_value(g.node(), positive, memo)
+        }
+    }
+
+    fn node_value(&self, node: usize, positive: bool, memo: &mut HashMap<(usize, bool), bool>) -> bool {
+        let g = Gf(node as i32 + 1);
+        match self.store.node(g) {
+            Node::True => true,
+            Node::Atom(a) if self.defined.contains(a) => {
+                if positive {
+                    self.pos.contains(a)
+                } else {
+                    self.neg.contains(a)
+                }
+            }
+            Node::Atom(a) => (self.open)(*a),
+            Node::And(children) => {
+                if let Some(&v) = memo.get(&(node, positive)) {
+                    return v;
+                }
+                let v = children.iter().all(|&c| self.value(c, positive, memo));
+                memo.insert((node, positive), v);
+                v
+            }
+        }
+    }
+}
+
+fn collect_atoms(store: &Store, g: Gf, seen: &mut HashSet<AtomId>) {
+    let mut stack = vec![g];
+    let mut visited: HashSet<usize> = HashSet::new();
+    while let Some(g) = stack.pop() {
+        if !visited.insert(g.node()) {
+            continue;
+        }
+        match store.node(g) {
+            Node::Atom(a) => {
+                seen.insert(*a);
+            }
+            Node::And(children) => stack.extend(children.iter().copied()),
+            Node::True => {}
+        }
+    }
+}
+
+/// Whether `g` contains an occurrence of an atom of `set` under an odd number of negations.
+fn reads_negatively(store: &Store, g: Gf, set: &HashSet<AtomId>) -> bool {
+    let mut stack = vec![(g, true)];
+    let mut visited: HashSet<(usize, bool)> = HashSet::new();
+    while let Some((g, positive)) = stack.pop() {
+        let polarity = if g.is_negated() { !positive } else { positive };
+        if !visited.insert((g.node(), polarity)) {
+            continue;
+        }
+        match store.node(g) {
+            Node::Atom(a) if !polarity && set.contains(a) => return true,
+            Node::And(children) => stack.extend(children.iter().map(|&c| (c, polarity))),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `g` with every occurrence in positive polarity of an atom of `set` replaced by `false`
+/// (the external support of an unfounded set).
+pub fn without_positive(store: &mut Store, g: Gf, set: &HashSet<AtomId>) -> Gf {
+    let mut memo = HashMap::new();
+    replace_positive(store, g, true, set, &mut memo)
+}
+
+fn replace_positive(
+    store: &mut Store,
+    g: Gf,
+    positive: bool,
+    set: &HashSet<AtomId>,
+    memo: &mut HashMap<(usize, bool), Gf>,
+) -> Gf {
+    let polarity = if g.is_negated() { !positive } else { positive };
+    let node_result = if let Some(&r) = memo.get(&(g.node(), polarity)) {
+        r
+    } else {
+        let positive_ref = Gf(g.node() as i32 + 1);
+        let r = match store.node(positive_ref).clone() {
+            Node::True => Gf::TRUE,
+            Node::Atom(a) if polarity && set.contains(&a) => Gf::FALSE,
+            Node::Atom(_) => positive_ref,
+            Node::And(children) => {
+                let new: Vec<Gf> = children.iter().map(|&c| replace_positive(store, c, polarity, set, memo)).collect();
+                store.and(new)
+            }
+        };
+        memo.insert((g.node(), polarity), r);
+        r
+    };
+    if g.is_negated() {
+        -node_result
+    } else {
+        node_result
+    }
+}

@@ -1,0 +1,128 @@
+//! Evaluating definitions whose open symbols the structure already fixes: the well-founded
+//! model is computed on the ground rules and, when it is two-valued, stored in the structure as
+//! tables, so that the defined symbols are data (not SAT variables) for the rest of the run.
+
+use std::collections::HashSet;
+
+use crate::ground::store::{AtomId, Node};
+use crate::ground::wellfounded::Evaluator;
+use crate::ground::Grounder;
+use crate::infer::{InferResult, Options};
+use crate::sema::ir::Definition;
+use crate::sema::program::{Program, Symbol, Theory};
+use crate::structure::structure::{Structure, Table, TruthValue};
+use crate::structure::value::Tuple;
+
+/// The outcome of evaluating the definitions of a theory.
+pub enum Evaluated<'t> {
+    /// The structure extended with the evaluated definitions, and the definitions that could
+    /// not be evaluated (their opens are not all known).
+    Done(Structure, Vec<&'t Definition>),
+    /// A definition is not total, or contradicts what the structure says about its symbols.
+    Inconsistent,
+}
+
+/// Evaluates, repeatedly, every definition whose opens are known, until none is left.
+pub fn evaluate_definitions<'t>(
+    program: &Program,
+    theory: &'t Theory,
+    structure: &Structure,
+    options: &Options,
+) -> InferResult<Evaluated<'t>> {
+    let mut current = structure.clone();
+    let mut pending: Vec<&'t Definition> = theory.definitions.iter().collect();
+    loop {
+        let mut progressed = false;
+        let mut still = Vec::new();
+        for def in pending {
+            match evaluate_one(program, def, &current, options)? {
+                One::Evaluated(tables) => {
+                    for (s, t) in tables {
+                        current.symbols.insert(s, t);
+                    }
+                    progressed = true;
+                }
+                One::OpensUnknown => still.push(def),
+                One::Inconsistent => return Ok(Evaluated::Inconsistent),
+            }
+        }
+        pending = still;
+        if !progressed || pending.is_empty() {
+            return Ok(Evaluated::Done(current, pending));
+        }
+    }
+}
+
+enum One {
+    Evaluated(Vec<(Symbol, Table)>),
+    OpensUnknown,
+    Inconsistent,
+}
+
+fn evaluate_one(program: &Program, def: &Definition, structure: &Structure, options: &Options) -> InferResult<One> {
+    let defined = def.defined();
+    let mut grounder = Grounder::new(program, structure, options.max_ground_size);
+    grounder.force_unknown(&defined);
+    let gd = grounder.ground_definition(def)?;
+    let store = &grounder.store;
+    let reads_unknown_open = (0..store.atom_count() as AtomId).any(|a| !defined.contains(&store.atom_key(a).0));
+    if reads_unknown_open {
+        return Ok(One::OpensUnknown);
+    }
+    let evaluator = Evaluator::new(store, &gd);
+    let wf = evaluator.well_founded(store, &|_| false);
+    if !wf.unknown_atoms.is_empty() {
+        if options.stablesemantics {
+            return Ok(One::OpensUnknown);
+        }
+        return Ok(One::Inconsistent);
+    }
+    let mut tables: Vec<(Symbol, HashSet<Tuple>)> = defined.iter().map(|s| (*s, HashSet::new())).collect();
+    for &a in &wf.true_atoms {
+        let (s, t) = store.atom_key(a);
+        if let Some((_, set)) = tables.iter_mut().find(|(x, _)| x == s) {
+            set.insert(t.clone());
+        }
+    }
+    let _ = Node::True;
+    for (s, set) in &tables {
+        if !agrees(structure, *s, set) || !is_function_graph(&mut grounder, *s, set)? {
+            return Ok(One::Inconsistent);
+        }
+    }
+    Ok(One::Evaluated(tables.into_iter().map(|(s, set)| (s, Table::TwoValued(set))).collect()))
+}
+
+/// Whether the computed extension agrees with what the structure already says.
+fn agrees(structure: &Structure, s: Symbol, computed: &HashSet<Tuple>) -> bool {
+    let Some(table) = structure.table(s) else { return true };
+    match table {
+        Table::TwoValued(set) => set == computed,
+        Table::ThreeValued { ct, cf } => ct.is_subset(computed) && cf.iter().all(|t| !computed.contains(t)),
+    }
+}
+
+/// For a function: at most one value per argument tuple, and exactly one when it is total.
+fn is_function_graph(grounder: &mut Grounder, s: Symbol, set: &HashSet<Tuple>) -> InferResult<bool> {
+    let Symbol::Func(f) = s else { return Ok(true) };
+    let func = grounder.program.func(f).clone();
+    let mut seen: HashSet<&[crate::structure::value::Value]> = HashSet::new();
+    for t in set {
+        if !seen.insert(&t[..t.len() - 1]) {
+            return Ok(false);
+        }
+    }
+    if func.partial {
+        return Ok(true);
+    }
+    let mut count = 1usize;
+    for a in &func.args {
+        count = count.saturating_mul(grounder.domain(*a)?.len());
+    }
+    Ok(seen.len() == count)
+}
+
+/// Whether the structure leaves the tuple's truth open.
+pub fn is_unknown(structure: &Structure, s: Symbol, t: &[crate::structure::value::Value]) -> bool {
+    structure.truth(s, t) == TruthValue::Unknown
+}

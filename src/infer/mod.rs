@@ -1,0 +1,258 @@
+//! Inferences over a program: model expansion, optimisation, definition evaluation, queries,
+//! propagation and progression. Each takes the program, a theory and a structure (never
+//! modified) and returns new structures.
+
+pub mod definitions;
+pub mod session;
+
+use std::collections::HashSet;
+
+use crate::ground::store::Gf;
+use crate::ground::{GVal, Grounder};
+use crate::sema::ir;
+use definitions::{evaluate_definitions, Evaluated};
+use session::Session;
+use crate::sema::program::{Program, Query, Theory, VocId};
+use crate::sema::program::Symbol;
+use crate::structure::structure::{Structure, Table};
+use crate::structure::value::{Tuple, Value};
+
+/// The options that inferences read (mirrors the fields of IDP3's `stdoptions`).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Number of models to find; 0 means all.
+    pub nbmodels: usize,
+    /// Seconds; 0 means no limit.
+    pub timeout: f64,
+    pub stablesemantics: bool,
+    /// Maximum number of ground formula nodes before grounding stops with an error.
+    pub max_ground_size: usize,
+    /// Print stage sizes and times to stderr.
+    pub verbose: bool,
+    /// Which SAT backend to use.
+    pub sat_backend: SatBackend,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SatBackend {
+    Cadical,
+    Splr,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            nbmodels: 1,
+            timeout: 0.0,
+            stablesemantics: false,
+            max_ground_size: 50_000_000,
+            verbose: false,
+            sat_backend: SatBackend::Cadical,
+        }
+    }
+}
+
+/// Why an inference could not answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InferError {
+    /// A user-facing error (infinite domain, missing interpretation, type error in data, ...).
+    Error(String),
+    /// A limit (size, time) stopped the work; the message names the limit.
+    Limit(String),
+}
+
+impl std::fmt::Display for InferError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InferError::Error(m) | InferError::Limit(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+pub type InferResult<T> = Result<T, InferError>;
+
+/// The result of `minimize`: optimal models, whether optimality was proven, and the optimum.
+#[derive(Clone, Debug)]
+pub struct Optimum {
+    pub models: Vec<Structure>,
+    pub proven: bool,
+    pub value: Option<Value>,
+}
+
+/// Up to `options.nbmodels` two-valued models of `theory` extending `structure`; projected on
+/// `output` and distinct there when it is given.
+pub fn modelexpand(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    output: Option<VocId>,
+    options: &Options,
+) -> InferResult<Vec<Structure>> {
+    let Evaluated::Done(evaluated, pending) = evaluate_definitions(program, theory, structure, options)? else {
+        return Ok(Vec::new());
+    };
+    let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
+    let blocked_on = session.output_symbols(output);
+    let mut models = Vec::new();
+    while options.nbmodels == 0 || models.len() < options.nbmodels {
+        if !session.solve(&[])? {
+            break;
+        }
+        models.push(session.decode(""));
+        session.block(&blocked_on);
+    }
+    Ok(models)
+}
+
+/// Models of `theory` extending `structure` that minimise `term`.
+pub fn minimize(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    term: &ir::Term,
+    output: Option<VocId>,
+    options: &Options,
+) -> InferResult<Optimum> {
+    let Evaluated::Done(evaluated, pending) = evaluate_definitions(program, theory, structure, options)? else {
+        return Ok(Optimum { models: Vec::new(), proven: true, value: None });
+    };
+    let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
+    let objective = session.grounder.ground_term(term)?;
+    let mut best: Option<GVal> = None;
+    let mut assumption: Vec<i32> = Vec::new();
+    while session.solve(&assumption)? {
+        let value = objective.0.iter().find(|(g, _)| session.value(*g)).map(|(_, v)| *v);
+        let Some(value) = value else { break };
+        best = Some(value);
+        // Ask for a strictly better value next, under a fresh activation literal.
+        let better: Vec<Gf> = objective.0.iter().filter(|(_, v)| *v < value).map(|(g, _)| *g).collect();
+        let better = session.grounder.store.or(better);
+        let l = session.lit(better);
+        assumption = vec![l];
+    }
+    let Some(best) = best else {
+        return Ok(Optimum { models: Vec::new(), proven: true, value: None });
+    };
+    let equal: Vec<Gf> = objective.0.iter().filter(|(_, v)| *v == best).map(|(g, _)| *g).collect();
+    let equal = session.grounder.store.or(equal);
+    session.assert(equal);
+    let blocked_on = session.output_symbols(output);
+    let mut models = Vec::new();
+    while options.nbmodels == 0 || models.len() < options.nbmodels {
+        if !session.solve(&[])? {
+            break;
+        }
+        models.push(session.decode(""));
+        session.block(&blocked_on);
+    }
+    let value = match best {
+        GVal::V(v) => Some(v),
+        _ => None,
+    };
+    Ok(Optimum { models, proven: true, value })
+}
+
+/// The structure with every definition whose opens are two-valued evaluated; `None` when a
+/// definition contradicts the structure or is not total.
+pub fn calculatedefinitions(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    options: &Options,
+) -> InferResult<Option<Structure>> {
+    match evaluate_definitions(program, theory, structure, options)? {
+        Evaluated::Done(s, _) => Ok(Some(s)),
+        Evaluated::Inconsistent => Ok(None),
+    }
+}
+
+/// The tuples that certainly satisfy the query in the structure.
+pub fn query(program: &Program, query: &Query, structure: &Structure) -> InferResult<Vec<Tuple>> {
+    let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
+    let mut domains = Vec::new();
+    for v in &query.vars {
+        domains.push(grounder.domain(v.sort)?);
+    }
+    let mut out = Vec::new();
+    grounder.for_each_binding(&query.vars, &domains, &mut |g: &mut Grounder| {
+        if g.ground_formula(&query.formula)? == Gf::TRUE {
+            out.push(query.vars.iter().map(|v| g.lookup(v).expect("bound")).collect());
+        }
+        Ok(false)
+    })?;
+    out.sort();
+    Ok(out)
+}
+
+/// How strong a propagation is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Propagation {
+    /// Unit propagation on the grounding (`groundpropagate`, `propagate`).
+    Ground,
+    /// All consequences: the intersection of all models (`optimalpropagate`).
+    Optimal,
+}
+
+/// A more precise structure, or `None` if the theory has no model extending the structure.
+/// Both strengths currently compute all consequences (the backbone of the models).
+pub fn propagate(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    strength: Propagation,
+    options: &Options,
+) -> InferResult<Option<Structure>> {
+    let _ = strength;
+    let Evaluated::Done(evaluated, pending) = evaluate_definitions(program, theory, structure, options)? else {
+        return Ok(None);
+    };
+    let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
+    if !session.solve(&[])? {
+        return Ok(None);
+    }
+    let store_atoms = session.grounder.store.atom_count() as u32;
+    let mut candidates: Vec<(u32, bool)> = (0..store_atoms)
+        .map(|a| (a, session.value(session.grounder.store.atom_gf(a))))
+        .collect();
+    let mut fixed: Vec<(u32, bool)> = Vec::new();
+    while let Some((a, v)) = candidates.pop() {
+        let g = session.grounder.store.atom_gf(a);
+        let l = session.lit(g);
+        if session.solve(&[if v { -l } else { l }])? {
+            // The other value is possible: drop every candidate this model contradicts.
+            candidates.retain(|&(b, w)| session.value(session.grounder.store.atom_gf(b)) == w);
+        } else {
+            fixed.push((a, v));
+        }
+    }
+    let mut out = evaluated.clone();
+    let mut ct: std::collections::HashMap<Symbol, (HashSet<Tuple>, HashSet<Tuple>)> = Default::default();
+    for (a, v) in fixed {
+        let (s, t) = session.grounder.store.atom_key(a).clone();
+        let e = ct.entry(s).or_default();
+        if v {
+            e.0.insert(t);
+        } else {
+            e.1.insert(t);
+        }
+    }
+    for (s, (pos, neg)) in ct {
+        let (mut c, mut f) = match out.table(s) {
+            Some(Table::ThreeValued { ct, cf }) if !session.grounder.forced_unknown.contains(&s) => (ct.clone(), cf.clone()),
+            _ => Default::default(),
+        };
+        c.extend(pos);
+        f.extend(neg);
+        out.symbols.insert(s, Table::ThreeValued { ct: c, cf: f });
+    }
+    Ok(Some(out))
+}
+
+/// The value of a term without free variables in a two-valued structure (`None` if undefined).
+pub fn value_of_term(program: &Program, term: &ir::Term, structure: &Structure) -> InferResult<Option<Value>> {
+    let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
+    Ok(match grounder.ground_term(term)?.as_known() {
+        Some(GVal::V(v)) => Some(v),
+        _ => None,
+    })
+}

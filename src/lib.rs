@@ -1,0 +1,19 @@
+//! `idp`: a knowledge-base system for FO(.), compatible with IDP3.
+//!
+//! The pipeline, one module per stage: `syntax` (load and parse) → `sema` (resolve and type-check
+//! into a `Program`) → `ground` (instantiate over finite domains, evaluating what the structure
+//! already determines) → `encode` (clauses) → `solve` (SAT) → decode into `structure`s →
+//! `print`. `infer` composes these into IDP3's inferences; `lua` exposes them to procedures.
+
+pub mod diagnostics;
+pub mod infer;
+pub mod sema;
+pub mod structure;
+pub mod syntax;
+pub mod encode;
+pub mod ground;
+pub mod solve;
+pub mod lua;
+pub mod print;
+pub mod stdlib;
+pub mod cli;

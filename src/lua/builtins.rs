@@ -1,0 +1,576 @@
+//! The built-in procedures (reference §9): inferences (calling `crate::infer`), structure
+//! utilities, iteration, options. Anything not supported raises a Lua error naming it.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use mlua::{Lua, MultiValue, Value as LuaValue};
+
+use crate::infer::{self, InferError, Propagation};
+use crate::lua::objects::*;
+use crate::lua::options::OptionsUd;
+use crate::lua::values::{describe, lua_to_value, value_to_lua};
+use crate::lua::{report_error, rt_err, state};
+use crate::print;
+use crate::sema::ir;
+use crate::sema::program::{Program, Symbol, Theory, VocId};
+use crate::structure::structure::{Structure, Table};
+use crate::structure::value::{Tuple, Value};
+
+type Args<'lua> = Vec<LuaValue<'lua>>;
+
+fn arg<'a, 'lua>(args: &'a Args<'lua>, i: usize) -> &'a LuaValue<'lua> {
+    const NIL: LuaValue<'static> = LuaValue::Nil;
+    args.get(i).unwrap_or(&NIL)
+}
+
+fn infer_err(proc: &str, e: InferError) -> mlua::Error {
+    let _ = proc;
+    rt_err(e.to_string())
+}
+
+fn expect_theory(proc: &str, args: &Args, i: usize) -> mlua::Result<Rc<RefCell<Theory>>> {
+    as_theory(arg(args, i)).ok_or_else(|| {
+        rt_err(format!("{proc}: argument {} should be a theory, not a {}", i + 1, describe(arg(args, i))))
+    })
+}
+
+fn expect_structure(proc: &str, args: &Args, i: usize) -> mlua::Result<SharedStructure> {
+    as_structure(arg(args, i)).ok_or_else(|| {
+        rt_err(format!("{proc}: argument {} should be a structure, not a {}", i + 1, describe(arg(args, i))))
+    })
+}
+
+fn optional_voc(proc: &str, args: &Args, i: usize) -> mlua::Result<Option<VocId>> {
+    match arg(args, i) {
+        LuaValue::Nil => Ok(None),
+        v => as_voc(v).map(Some).ok_or_else(|| {
+            rt_err(format!("{proc}: argument {} should be a vocabulary, not a {}", i + 1, describe(v)))
+        }),
+    }
+}
+
+fn structures_to_lua<'lua>(lua: &'lua Lua, models: Vec<Structure>) -> mlua::Result<LuaValue<'lua>> {
+    let t = lua.create_table()?;
+    for (k, mut m) in models.into_iter().enumerate() {
+        m.name = String::new();
+        t.raw_set(k + 1, struct_to_lua(lua, m)?)?;
+    }
+    Ok(LuaValue::Table(t))
+}
+
+fn do_modelexpand(lua: &Lua, proc: &str, args: &Args, nbmodels: Option<usize>) -> mlua::Result<Vec<Structure>> {
+    let st = state(lua);
+    let t = expect_theory(proc, args, 0)?;
+    let s = expect_structure(proc, args, 1)?;
+    let out = optional_voc(proc, args, 2)?;
+    let mut opts = st.options().infer_options();
+    if let Some(n) = nbmodels {
+        opts.nbmodels = n;
+    }
+    let t = t.borrow();
+    let s = s.borrow();
+    infer::modelexpand(&st.program, &t, &s, out, &opts).map_err(|e| infer_err(proc, e))
+}
+
+fn do_minimize<'lua>(lua: &'lua Lua, proc: &str, args: &Args<'lua>, negate: bool) -> mlua::Result<MultiValue<'lua>> {
+    let st = state(lua);
+    let t = expect_theory(proc, args, 0)?;
+    let s = expect_structure(proc, args, 1)?;
+    let term = as_term(arg(args, 2)).ok_or_else(|| {
+        rt_err(format!("{proc}: argument 3 should be a term, not a {}", describe(arg(args, 2))))
+    })?;
+    let out = optional_voc(proc, args, 3)?;
+    let opts = st.options().infer_options();
+    let mut objective = term.term.clone();
+    if negate {
+        let int = st.program.builtin_sorts.get("int").copied().unwrap_or(objective.sort);
+        objective = ir::Term { kind: ir::TermKind::Neg(Box::new(objective.clone())), sort: int, span: objective.span };
+    }
+    let result = {
+        let t = t.borrow();
+        let s = s.borrow();
+        infer::minimize(&st.program, &t, &s, &objective, out, &opts).map_err(|e| infer_err(proc, e))?
+    };
+    let value = match result.value {
+        Some(v) if negate => match v {
+            Value::Int(i) => Some(Value::Int(-i)),
+            Value::Float(f) => Some(Value::float(-f)),
+            other => Some(other),
+        },
+        other => other,
+    };
+    let models = structures_to_lua(lua, result.models)?;
+    let value = match value {
+        Some(v) => value_to_lua(lua, v)?,
+        None => LuaValue::Nil,
+    };
+    Ok(MultiValue::from_vec(vec![models, LuaValue::Boolean(result.proven), value]))
+}
+
+fn do_propagate<'lua>(lua: &'lua Lua, proc: &str, args: &Args<'lua>, strength: Propagation) -> mlua::Result<LuaValue<'lua>> {
+    let st = state(lua);
+    let t = expect_theory(proc, args, 0)?;
+    let s = expect_structure(proc, args, 1)?;
+    let opts = st.options().infer_options();
+    let res = {
+        let t = t.borrow();
+        let s = s.borrow();
+        infer::propagate(&st.program, &t, &s, strength, &opts).map_err(|e| infer_err(proc, e))?
+    };
+    match res {
+        Some(mut r) => {
+            r.name = String::new();
+            struct_to_lua(lua, r)
+        }
+        None => Ok(LuaValue::Nil),
+    }
+}
+
+/// Registers a builtin taking its arguments as a list.
+fn reg<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
+where
+    F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
+{
+    let func = lua.create_function(move |lua, args: MultiValue| f(lua, args.into_vec()))?;
+    lua.globals().set(name, func)
+}
+
+fn one(v: LuaValue) -> mlua::Result<MultiValue> {
+    Ok(MultiValue::from_vec(vec![v]))
+}
+
+fn none<'lua>() -> mlua::Result<MultiValue<'lua>> {
+    Ok(MultiValue::new())
+}
+
+pub fn register(lua: &Lua) -> mlua::Result<()> {
+    lua.globals().set(
+        "__idp_typeof",
+        lua.create_function(|lua, v: LuaValue| match &v {
+            LuaValue::UserData(ud) => match idp_type_name(ud) {
+                Some(n) => Ok(LuaValue::String(lua.create_string(n)?)),
+                None => Ok(LuaValue::Nil),
+            },
+            _ => Ok(LuaValue::Nil),
+        })?,
+    )?;
+    lua.globals().set(
+        "__idp_report_error",
+        lua.create_function(|lua, msg: String| {
+            report_error(lua, &msg);
+            Ok(())
+        })?,
+    )?;
+
+    // ----- model expansion -----
+    reg(lua, "modelexpand", |lua, args| {
+        let models = do_modelexpand(lua, "modelexpand", &args, None)?;
+        one(structures_to_lua(lua, models)?)
+    })?;
+    reg(lua, "modelexpandpartial", |lua, args| {
+        let models = do_modelexpand(lua, "modelexpandpartial", &args, None)?;
+        one(structures_to_lua(lua, models)?)
+    })?;
+    reg(lua, "allmodels", |lua, args| {
+        let models = do_modelexpand(lua, "allmodels", &args, Some(0))?;
+        one(structures_to_lua(lua, models)?)
+    })?;
+    reg(lua, "onemodel", |lua, args| {
+        let mut models = do_modelexpand(lua, "onemodel", &args, Some(1))?;
+        if models.is_empty() {
+            return one(LuaValue::Nil);
+        }
+        let mut m = models.swap_remove(0);
+        m.name = String::new();
+        one(struct_to_lua(lua, m)?)
+    })?;
+    reg(lua, "sat", |lua, args| {
+        let models = do_modelexpand(lua, "sat", &args, Some(1))?;
+        one(LuaValue::Boolean(!models.is_empty()))
+    })?;
+    reg(lua, "minimize", |lua, args| do_minimize(lua, "minimize", &args, false))?;
+    reg(lua, "maximize", |lua, args| do_minimize(lua, "maximize", &args, true))?;
+
+    // ----- definitions, queries, propagation -----
+    for name in ["calculatedefinitions", "refinedefinitions"] {
+        reg(lua, name, move |lua, args| {
+            let st = state(lua);
+            let t = expect_theory(name, &args, 0)?;
+            let s = expect_structure(name, &args, 1)?;
+            optional_voc(name, &args, 2)?;
+            let opts = st.options().infer_options();
+            let res = {
+                let t = t.borrow();
+                let s = s.borrow();
+                infer::calculatedefinitions(&st.program, &t, &s, &opts).map_err(|e| infer_err(name, e))?
+            };
+            match res {
+                Some(mut r) => {
+                    r.name = String::new();
+                    one(struct_to_lua(lua, r)?)
+                }
+                None => one(LuaValue::Nil),
+            }
+        })?;
+    }
+    reg(lua, "query", |lua, args| {
+        let st = state(lua);
+        let q = as_query(arg(&args, 0)).ok_or_else(|| {
+            rt_err(format!("query: argument 1 should be a query, not a {}", describe(arg(&args, 0))))
+        })?;
+        let s = expect_structure("query", &args, 1)?;
+        let tuples = infer::query(&st.program, &q, &s.borrow()).map_err(|e| infer_err("query", e))?;
+        one(LuaValue::UserData(lua.create_userdata(PredTableUd::new(tuples, q.vars.len()))?))
+    })?;
+    reg(lua, "propagate", |lua, args| one(do_propagate(lua, "propagate", &args, Propagation::Ground)?))?;
+    reg(lua, "groundpropagate", |lua, args| one(do_propagate(lua, "groundpropagate", &args, Propagation::Ground)?))?;
+    for name in ["optimalpropagate", "fullpropagate", "bestpropagate"] {
+        reg(lua, name, move |lua, args| one(do_propagate(lua, name, &args, Propagation::Optimal)?))?;
+    }
+    reg(lua, "value", |lua, args| {
+        let st = state(lua);
+        let s = expect_structure("value", &args, 1)?;
+        if let Some(t) = as_term(arg(&args, 0)) {
+            let v = infer::value_of_term(&st.program, &t.term, &s.borrow()).map_err(|e| infer_err("value", e))?;
+            return one(match v {
+                Some(v) => value_to_lua(lua, v)?,
+                None => LuaValue::Nil,
+            });
+        }
+        if let Some(t) = as_theory(arg(&args, 0)) {
+            let mut opts = st.options().infer_options();
+            opts.nbmodels = 1;
+            let models = infer::modelexpand(&st.program, &t.borrow(), &s.borrow(), None, &opts)
+                .map_err(|e| infer_err("value", e))?;
+            return one(LuaValue::Boolean(!models.is_empty()));
+        }
+        Err(rt_err(format!("value: argument 1 should be a term or a theory, not a {}", describe(arg(&args, 0)))))
+    })?;
+
+    // ----- structures -----
+    reg(lua, "clone", |lua, args| match arg(&args, 0) {
+        v if as_structure(v).is_some() => {
+            let mut s = as_structure(v).unwrap().borrow().clone();
+            s.name = String::new();
+            one(struct_to_lua(lua, s)?)
+        }
+        v if as_theory(v).is_some() => {
+            let t = as_theory(v).unwrap().borrow().clone();
+            one(LuaValue::UserData(lua.create_userdata(TheoryUd(Rc::new(RefCell::new(t))))?))
+        }
+        v => one(v.clone()),
+    })?;
+    reg(lua, "merge", |lua, args| {
+        let st = state(lua);
+        if let (Some(a), Some(b)) = (as_theory(arg(&args, 0)), as_theory(arg(&args, 1))) {
+            let mut t = a.borrow().clone();
+            let b = b.borrow();
+            t.sentences.extend(b.sentences.iter().cloned());
+            t.definitions.extend(b.definitions.iter().cloned());
+            return one(LuaValue::UserData(lua.create_userdata(TheoryUd(Rc::new(RefCell::new(t))))?));
+        }
+        let a = expect_structure("merge", &args, 0)?;
+        let b = expect_structure("merge", &args, 1)?;
+        let merged = merge_structures(&st.program, &a.borrow(), &b.borrow()).map_err(rt_err)?;
+        one(struct_to_lua(lua, merged)?)
+    })?;
+    reg(lua, "equal", |lua, args| {
+        let st = state(lua);
+        let a = expect_structure("equal", &args, 0)?;
+        let b = expect_structure("equal", &args, 1)?;
+        let eq = structures_equal(&st.program, &a.borrow(), &b.borrow());
+        one(LuaValue::Boolean(eq))
+    })?;
+    reg(lua, "isconsistent", |lua, args| {
+        let st = state(lua);
+        let s = expect_structure("isconsistent", &args, 0)?;
+        let ok = print::is_consistent(&st.program, &s.borrow());
+        one(LuaValue::Boolean(ok))
+    })?;
+    reg(lua, "clean", |_, args| one(arg(&args, 0).clone()))?;
+    reg(lua, "setvocabulary", |_, args| {
+        let s = expect_structure("setvocabulary", &args, 0)?;
+        let v = as_voc(arg(&args, 1)).ok_or_else(|| rt_err("setvocabulary: argument 2 should be a vocabulary"))?;
+        s.borrow_mut().vocabulary = v;
+        none()
+    })?;
+    reg(lua, "getvocabulary", |lua, args| {
+        let v = arg(&args, 0);
+        let voc = if let Some(s) = as_structure(v) {
+            s.borrow().vocabulary
+        } else if let Some(t) = as_theory(v) {
+            t.borrow().vocabulary
+        } else if let Some(t) = as_term(v) {
+            t.vocabulary
+        } else if let Some(q) = as_query(v) {
+            q.vocabulary
+        } else {
+            return Err(rt_err(format!("getvocabulary: cannot take the vocabulary of a {}", describe(v))));
+        };
+        one(LuaValue::UserData(lua.create_userdata(VocUd(voc))?))
+    })?;
+    reg(lua, "newstructure", |lua, args| {
+        let v = as_voc(arg(&args, 0)).ok_or_else(|| rt_err("newstructure: argument 1 should be a vocabulary"))?;
+        let name = match arg(&args, 1) {
+            LuaValue::String(s) => s.to_string_lossy().to_string(),
+            _ => String::new(),
+        };
+        one(struct_to_lua(lua, Structure::new(name, v))?)
+    })?;
+    reg(lua, "range", |lua, args| {
+        let lo = lua_to_value(arg(&args, 0)).and_then(|v| v.as_int());
+        let hi = lua_to_value(arg(&args, 1)).and_then(|v| v.as_int());
+        let (Some(lo), Some(hi)) = (lo, hi) else { return Err(rt_err("range: expects two integers")) };
+        if hi.saturating_sub(lo) > 50_000_000 {
+            return Err(rt_err("range: the range is too large"));
+        }
+        let d: Vec<Value> = (lo..=hi).map(Value::Int).collect();
+        one(LuaValue::UserData(lua.create_userdata(DomainUd(Rc::new(d)))?))
+    })?;
+    for (name, truth) in [("maketrue", Some(true)), ("makefalse", Some(false)), ("makeunknown", None)] {
+        reg(lua, name, move |lua, args| {
+            let st = state(lua);
+            let (s, sym) = as_interpretation(arg(&args, 0)).ok_or_else(|| {
+                rt_err(format!("{name}: argument 1 should be an interpretation S[V::P], not a {}", describe(arg(&args, 0))))
+            })?;
+            let tuples = tuples_arg(arg(&args, 1))
+                .ok_or_else(|| rt_err(format!("{name}: argument 2 should be a tuple or a table of tuples")))?;
+            set_truth(&st.program, &mut s.borrow_mut(), sym, tuples, truth).map_err(rt_err)?;
+            none()
+        })?;
+    }
+    reg(lua, "nbModelsTwoValuedExtensions", |lua, args| {
+        let st = state(lua);
+        let v = arg(&args, 0);
+        let mut total: f64 = 0.0;
+        if let Some(s) = as_structure(v) {
+            total = count_extensions(&st.program, &s.borrow());
+        } else if let LuaValue::Table(t) = v {
+            for e in t.clone().sequence_values::<LuaValue>() {
+                let e = e?;
+                let s = as_structure(&e).ok_or_else(|| rt_err("nbModelsTwoValuedExtensions: expects structures"))?;
+                total += count_extensions(&st.program, &s.borrow());
+            }
+        } else {
+            return Err(rt_err("nbModelsTwoValuedExtensions: expects a structure or a table of structures"));
+        }
+        if total < 9.0e15 {
+            one(LuaValue::Integer(total as mlua::Integer))
+        } else {
+            one(LuaValue::Number(total))
+        }
+    })?;
+
+    // ----- iteration -----
+    reg(lua, "tuples", |lua, args| {
+        let v = arg(&args, 0);
+        let tuples: Rc<Vec<Tuple>> = match v {
+            LuaValue::UserData(ud) if ud.is::<PredTableUd>() => ud.borrow::<PredTableUd>()?.tuples.clone(),
+            LuaValue::UserData(_) if as_interpretation(v).is_some() => {
+                let st = state(lua);
+                let (s, sym) = as_interpretation(v).unwrap();
+                let ts = read_part(&st.program, &s.borrow(), sym, "ct").map_err(rt_err)?;
+                Rc::new(ts)
+            }
+            LuaValue::Table(_) => Rc::new(tuples_arg(v).ok_or_else(|| rt_err("tuples: expects a table of tuples"))?),
+            other => return Err(rt_err(format!("tuples: expects a predicate table, not a {}", describe(other)))),
+        };
+        one(LuaValue::Function(tuple_iterator(lua, tuples)?))
+    })?;
+    reg(lua, "elements", |lua, args| {
+        let d: Rc<Vec<Value>> = match arg(&args, 0) {
+            LuaValue::UserData(ud) if ud.is::<DomainUd>() => ud.borrow::<DomainUd>()?.0.clone(),
+            other => return Err(rt_err(format!("elements: expects a domain, not a {}", describe(other)))),
+        };
+        let pos = std::cell::Cell::new(0usize);
+        let f = lua.create_function(move |lua, _: MultiValue| {
+            let k = pos.get();
+            if k >= d.len() {
+                return Ok(LuaValue::Nil);
+            }
+            pos.set(k + 1);
+            value_to_lua(lua, d[k])
+        })?;
+        one(LuaValue::Function(f))
+    })?;
+    reg(lua, "size", |_, args| match arg(&args, 0) {
+        LuaValue::UserData(ud) if ud.is::<PredTableUd>() => {
+            one(LuaValue::Integer(ud.borrow::<PredTableUd>()?.tuples.len() as mlua::Integer))
+        }
+        LuaValue::UserData(ud) if ud.is::<DomainUd>() => {
+            one(LuaValue::Integer(ud.borrow::<DomainUd>()?.0.len() as mlua::Integer))
+        }
+        other => Err(rt_err(format!("size: expects a table or domain, not a {}", describe(other)))),
+    })?;
+
+    // ----- options -----
+    reg(lua, "getoptions", |lua, _| {
+        let st = state(lua);
+        one(LuaValue::UserData(lua.create_userdata(st.options())?))
+    })?;
+    reg(lua, "newoptions", |lua, _| one(LuaValue::UserData(lua.create_userdata(OptionsUd::new_default())?)))?;
+    reg(lua, "setascurrentoptions", |lua, args| {
+        let st = state(lua);
+        let o = match arg(&args, 0) {
+            LuaValue::UserData(ud) if ud.is::<OptionsUd>() => ud.borrow::<OptionsUd>()?.clone(),
+            other => return Err(rt_err(format!("setascurrentoptions: expects options, not a {}", describe(other)))),
+        };
+        *st.options.borrow_mut() = o.clone();
+        lua.globals().set("stdoptions", o)?;
+        none()
+    })?;
+
+    // ----- not supported -----
+    for name in [
+        "initialise",
+        "progress",
+        "isinvariant",
+        "ground",
+        "groundeq",
+        "printgrounding",
+        "printunsatcore",
+        "printcore",
+        "unsatstructure",
+        "explainunsat",
+        "entails",
+        "completion",
+        "flatten",
+        "pushnegations",
+        "removenesting",
+        "removecardinalities",
+        "detectfunctions",
+        "simplify",
+        "tometa",
+        "frommeta",
+        "parse",
+        "newvocabulary",
+        "createdummytuple",
+        "iterator",
+        "mx",
+    ] {
+        reg(lua, name, move |_, _| Err(rt_err(format!("the procedure {name} is not supported by this implementation"))))?;
+    }
+    Ok(())
+}
+
+fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<Structure, String> {
+    let mut out = a.clone();
+    out.name = String::new();
+    for (so, d) in &b.sorts {
+        let mut v = out.sorts.get(so).cloned().unwrap_or_default();
+        v.extend(d.iter().copied());
+        out.set_domain(*so, v);
+    }
+    let syms: Vec<Symbol> = b.symbols.keys().copied().collect();
+    for sym in syms {
+        if out.table(sym).is_none() {
+            out.symbols.insert(sym, b.symbols[&sym].clone());
+            continue;
+        }
+        let (mut ct, cfa) = print::ct_cf(program, a, sym);
+        let (ctb, cfb) = print::ct_cf(program, b, sym);
+        let (Some(mut cf), Some(cfb)) = (cfa, cfb) else {
+            return Err(format!("merge: cannot merge {}: its types are not finitely interpreted", program.symbol_name(sym)));
+        };
+        ct.extend(ctb);
+        cf.extend(cfb);
+        out.symbols.insert(sym, Table::ThreeValued { ct, cf });
+        if print::is_two_valued(program, &out, sym) && print::is_consistent(program, &out) {
+            let ct = out.table(sym).unwrap().ct().clone();
+            out.symbols.insert(sym, Table::TwoValued(ct));
+        }
+    }
+    Ok(out)
+}
+
+fn structures_equal(program: &Program, a: &Structure, b: &Structure) -> bool {
+    if a.vocabulary != b.vocabulary {
+        return false;
+    }
+    let mut sorts: Vec<_> = a.sorts.keys().chain(b.sorts.keys()).copied().collect();
+    sorts.sort();
+    sorts.dedup();
+    for so in sorts {
+        let da = print::sort_domain(program, a, so).unwrap_or_default();
+        let db = print::sort_domain(program, b, so).unwrap_or_default();
+        if da != db {
+            return false;
+        }
+    }
+    let mut syms: Vec<Symbol> = a.symbols.keys().chain(b.symbols.keys()).copied().collect();
+    let voc = program.voc(a.vocabulary);
+    syms.extend(voc.preds.iter().map(|&p| Symbol::Pred(p)));
+    syms.extend(voc.funcs.iter().map(|&f| Symbol::Func(f)));
+    syms.sort();
+    syms.dedup();
+    for sym in syms {
+        if a.table(sym) == b.table(sym) {
+            continue;
+        }
+        let (cta, cfa) = print::ct_cf(program, a, sym);
+        let (ctb, cfb) = print::ct_cf(program, b, sym);
+        if cta != ctb || cfa != cfb {
+            return false;
+        }
+    }
+    true
+}
+
+/// The number of two-valued structures that extend `s` (on its vocabulary's symbols).
+fn count_extensions(program: &Program, s: &Structure) -> f64 {
+    if !print::is_consistent(program, s) {
+        return 0.0;
+    }
+    let voc = program.voc(s.vocabulary);
+    let mut total: f64 = 1.0;
+    for &p in &voc.preds {
+        if program.pred(p).type_of.is_some() {
+            continue;
+        }
+        let sym = Symbol::Pred(p);
+        if matches!(s.table(sym), Some(Table::TwoValued(_))) {
+            continue;
+        }
+        let Some(all) = print::all_tuples(program, s, sym) else { continue };
+        let (ct, cf) = print::ct_cf(program, s, sym);
+        let cf = cf.unwrap_or_default();
+        let unknown = all.iter().filter(|t| !ct.contains(*t) && !cf.contains(*t)).count();
+        total *= 2f64.powi(unknown as i32);
+    }
+    for &f in &voc.funcs {
+        let func = program.func(f);
+        if func.constructor_of.is_some() {
+            continue;
+        }
+        let sym = Symbol::Func(f);
+        if matches!(s.table(sym), Some(Table::TwoValued(_))) {
+            continue;
+        }
+        let Some(domains) = print::symbol_domains(program, s, sym) else { continue };
+        let n = func.args.len();
+        let Some(arg_tuples) = print::product(&domains[..n], print::MAX_ENUMERATION) else { continue };
+        let res = &domains[n];
+        let (ct, cf) = print::ct_cf(program, s, sym);
+        let cf = cf.unwrap_or_default();
+        let mut ct_args: HashSet<&[Value]> = HashSet::new();
+        for t in &ct {
+            ct_args.insert(&t[..n]);
+        }
+        let mut cf_count: HashMap<&[Value], usize> = HashMap::new();
+        for t in &cf {
+            if res.binary_search(&t[n]).is_ok() {
+                *cf_count.entry(&t[..n]).or_default() += 1;
+            }
+        }
+        for a in &arg_tuples {
+            if ct_args.contains(a.as_slice()) {
+                continue;
+            }
+            let possible = res.len() - cf_count.get(a.as_slice()).copied().unwrap_or(0).min(res.len());
+            total *= (possible + usize::from(func.partial)) as f64;
+        }
+    }
+    total
+}

@@ -1,0 +1,290 @@
+//! The procedure runtime: an embedded Lua 5.1 in which every component of the global namespace
+//! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
+
+pub mod builtins;
+pub mod objects;
+pub mod options;
+pub mod values;
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use mlua::{Lua, Table as LuaTable, Value as LuaValue};
+
+use crate::lua::objects::{QueryUd, StructUd, TermUd, TheoryUd, VocUd};
+use crate::lua::options::OptionsUd;
+use crate::sema::program::{Component, NamespaceId, ProcId, Program};
+
+const PRELUDE: &str = include_str!("prelude.lua");
+
+/// Shared state that builtins and userdata reach through the Lua app data.
+pub struct State {
+    pub program: Program,
+    /// The current options (`stdoptions`, or what `setascurrentoptions` installed).
+    pub options: RefCell<OptionsUd>,
+    pub show_warnings: bool,
+    /// Number of errors reported (on stderr) while running.
+    pub errors: Cell<usize>,
+    warned: RefCell<HashSet<String>>,
+    /// (chunk name, file, line of the body's first line) of every compiled procedure.
+    chunks: RefCell<Vec<(String, String, u32)>>,
+}
+
+impl State {
+    pub fn options(&self) -> OptionsUd {
+        self.options.borrow().clone()
+    }
+}
+
+/// The state of a Lua instance created by [`Runtime`].
+pub fn state(lua: &Lua) -> Rc<State> {
+    lua.app_data_ref::<Rc<State>>().expect("the IDP runtime state is installed").clone()
+}
+
+/// A Lua runtime error with the given message.
+pub fn rt_err(msg: impl Into<String>) -> mlua::Error {
+    mlua::Error::RuntimeError(msg.into())
+}
+
+/// Prints `Warning: msg` on stderr (once per message) unless warnings are off.
+pub fn warning(lua: &Lua, msg: &str) {
+    let st = state(lua);
+    if !st.show_warnings || st.options().get_bool("showwarnings") == Some(false) {
+        return;
+    }
+    if st.warned.borrow_mut().insert(msg.to_string()) {
+        eprintln!("Warning: {msg}");
+    }
+}
+
+/// Prints `Error: msg` on stderr and counts the error (the run then exits with code 1).
+pub fn report_error(lua: &Lua, msg: &str) {
+    let st = state(lua);
+    st.errors.set(st.errors.get() + 1);
+    eprintln!("Error: {msg}");
+}
+
+/// The result of running a chunk.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The chunk finished; its first return value if that was an integer.
+    Returned(Option<i64>),
+    /// A Lua error, already mapped to `.idp` file lines (not yet printed).
+    Failed(String),
+}
+
+pub struct Runtime {
+    lua: Lua,
+    state: Rc<State>,
+}
+
+impl Runtime {
+    /// Creates the Lua state with all builtins, options and the program's components as
+    /// globals, and compiles every procedure. Procedure compile errors are reported on stderr
+    /// and counted in [`Runtime::error_count`].
+    pub fn new(program: Program, show_warnings: bool) -> Result<Runtime, String> {
+        let lua = Lua::new();
+        let state = Rc::new(State {
+            program,
+            options: RefCell::new(OptionsUd::new_default()),
+            show_warnings,
+            errors: Cell::new(0),
+            warned: RefCell::new(HashSet::new()),
+            chunks: RefCell::new(Vec::new()),
+        });
+        if !show_warnings {
+            state.options().0.borrow_mut().insert("showwarnings".into(), options::OptValue::Bool(false));
+        }
+        lua.set_app_data(state.clone());
+        let rt = Runtime { lua, state };
+        rt.setup().map_err(|e| format!("could not set up the Lua runtime: {}", error_message(&e)))?;
+        Ok(rt)
+    }
+
+    fn setup(&self) -> mlua::Result<()> {
+        let lua = &self.lua;
+        builtins::register(lua)?;
+        lua.globals().set("stdoptions", self.state.options())?;
+        lua.load(PRELUDE).set_name("=prelude").exec()?;
+        self.install_namespaces()?;
+        Ok(())
+    }
+
+    fn install_namespaces(&self) -> mlua::Result<()> {
+        let lua = &self.lua;
+        let program = &self.state.program;
+        let n = program.namespaces.len();
+        // Namespace 0 is the global namespace: its members are globals.
+        let mut tables: Vec<LuaTable> = Vec::with_capacity(n);
+        let make_ns: mlua::Function = lua.globals().get("__idp_new_namespace")?;
+        for k in 0..n {
+            if k == 0 {
+                tables.push(lua.globals());
+            } else {
+                tables.push(make_ns.call(program.namespaces[k].name.clone())?);
+            }
+        }
+        for (k, ns) in program.namespaces.iter().enumerate() {
+            for (name, comp) in &ns.members {
+                let v: LuaValue = match *comp {
+                    Component::Vocabulary(id) => LuaValue::UserData(lua.create_userdata(VocUd(id))?),
+                    Component::Theory(id) => LuaValue::UserData(
+                        lua.create_userdata(TheoryUd(Rc::new(RefCell::new(program.theory(id).clone()))))?,
+                    ),
+                    Component::Structure(id) => LuaValue::UserData(
+                        lua.create_userdata(StructUd(Rc::new(RefCell::new(program.structures[id.index()].clone()))))?,
+                    ),
+                    Component::Term(id) => {
+                        LuaValue::UserData(lua.create_userdata(TermUd(Rc::new(program.terms[id.index()].clone())))?)
+                    }
+                    Component::Query(id) => {
+                        LuaValue::UserData(lua.create_userdata(QueryUd(Rc::new(program.queries[id.index()].clone())))?)
+                    }
+                    Component::Namespace(id) => LuaValue::Table(tables[id.index()].clone()),
+                    Component::Procedure(_) => continue,
+                };
+                tables[k].raw_set(name.as_str(), v)?;
+            }
+        }
+        lua.globals().set("idpglobal", lua.globals())?;
+        // Procedures last, so that namespaces are complete when their environments are built.
+        let make_env: mlua::Function = lua.globals().get("__idp_namespace_env")?;
+        for (k, ns) in program.namespaces.iter().enumerate() {
+            let env = if k == 0 {
+                None
+            } else {
+                // The chain of namespaces from this one outwards (excluding the global one).
+                let mut chain = Vec::new();
+                let mut cur = Some(NamespaceId(k as u32));
+                while let Some(c) = cur {
+                    if c.index() == 0 {
+                        break;
+                    }
+                    chain.push(tables[c.index()].clone());
+                    cur = program.namespaces[c.index()].parent;
+                }
+                Some(make_env.call::<_, LuaTable>(mlua::Variadic::from_iter(chain))?)
+            };
+            for (name, comp) in &ns.members {
+                if let Component::Procedure(pid) = *comp {
+                    match self.compile_procedure(pid, env.clone()) {
+                        Ok(f) => tables[k].raw_set(name.as_str(), f)?,
+                        Err(msg) => {
+                            self.state.errors.set(self.state.errors.get() + 1);
+                            eprintln!("Error: {msg}");
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn compile_procedure<'lua>(&'lua self, pid: ProcId, env: Option<LuaTable<'lua>>) -> Result<mlua::Function<'lua>, String> {
+        let p = &self.state.program.procedures[pid.index()];
+        let fname = if is_lua_identifier(&p.name) { p.name.clone() } else { "__idp_procedure".to_string() };
+        let params = p.params.join(", ");
+        let mut qualified = p.namespace.clone();
+        qualified.push(p.name.clone());
+        let chunk = format!("procedure {}", qualified.join("::"));
+        self.state.chunks.borrow_mut().push((chunk.clone(), p.file.clone(), p.body_line));
+        let code = format!("local function {fname}({params}) {}\nend\nreturn {fname}", p.body);
+        let mut loader = self.lua.load(code).set_name(format!("={chunk}"));
+        if let Some(env) = env {
+            loader = loader.set_environment(env);
+        }
+        let f = loader.into_function().map_err(|e| self.map_message(&error_message(&e)))?;
+        f.call::<_, mlua::Function>(()).map_err(|e| self.map_message(&error_message(&e)))
+    }
+
+    /// Number of errors reported so far (compile errors, `Error:` lines from builtins).
+    pub fn error_count(&self) -> usize {
+        self.state.errors.get()
+    }
+
+    /// Runs a chunk of Lua (with `::` already rewritten by the caller if needed).
+    pub fn run(&self, code: &str, chunk_name: &str) -> Outcome {
+        let result = self
+            .lua
+            .load(code)
+            .set_name(format!("={chunk_name}"))
+            .call::<_, mlua::MultiValue>(());
+        match result {
+            Ok(values) => {
+                let first = values.into_iter().next();
+                Outcome::Returned(match first {
+                    Some(LuaValue::Integer(i)) => Some(i as i64),
+                    Some(LuaValue::Number(n)) if n.fract() == 0.0 => Some(n as i64),
+                    _ => None,
+                })
+            }
+            Err(e) => Outcome::Failed(self.map_message(&error_message(&e))),
+        }
+    }
+
+    /// Rewrites `procedure NAME:LINE:` positions in a Lua message to `file:line:`.
+    pub fn map_message(&self, msg: &str) -> String {
+        let mut out = msg.to_string();
+        for (chunk, file, body_line) in self.state.chunks.borrow().iter() {
+            let pat = format!("{chunk}:");
+            let mut result = String::new();
+            let mut rest = out.as_str();
+            while let Some(pos) = rest.find(&pat) {
+                let after = &rest[pos + pat.len()..];
+                let digits: String = after.chars().take_while(|c| c.is_ascii_digit()).collect();
+                if !digits.is_empty() && after[digits.len()..].starts_with(':') {
+                    let line: u32 = digits.parse().unwrap_or(1);
+                    result.push_str(&rest[..pos]);
+                    result.push_str(&format!("{}:{}:", file, body_line + line.saturating_sub(1)));
+                    rest = &after[digits.len() + 1..];
+                } else {
+                    result.push_str(&rest[..pos + pat.len()]);
+                    rest = after;
+                }
+            }
+            result.push_str(rest);
+            out = result;
+        }
+        out
+    }
+
+    pub fn lua(&self) -> &Lua {
+        &self.lua
+    }
+}
+
+fn is_lua_identifier(s: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "if", "in", "local", "nil", "not",
+        "or", "repeat", "return", "then", "true", "until", "while",
+    ];
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !KEYWORDS.contains(&s)
+}
+
+/// The innermost message of a Lua error, without tracebacks.
+pub fn error_message(e: &mlua::Error) -> String {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => error_message(cause),
+        mlua::Error::RuntimeError(m) => m.clone(),
+        mlua::Error::SyntaxError { message, .. } => message.clone(),
+        mlua::Error::WithContext { context, cause } => format!("{}: {}", context, error_message(cause)),
+        mlua::Error::BadArgument { to, pos, name, cause } => {
+            let what = name.clone().unwrap_or_else(|| format!("#{pos}"));
+            match to {
+                Some(f) => format!("bad argument {what} to {f}: {}", error_message(cause)),
+                None => format!("bad argument {what}: {}", error_message(cause)),
+            }
+        }
+        other => {
+            let s = other.to_string();
+            match s.find("\nstack traceback:") {
+                Some(p) => s[..p].to_string(),
+                None => s,
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+-- Lua side of the IDP runtime: type names, iteration over IDP objects, printing helpers.
+
+local rawtype, rawpairs, rawipairs = type, pairs, ipairs
+local typeof = __idp_typeof
+
+local namespace_mt = { __idptype = "namespace" }
+
+function __idp_new_namespace(name)
+	return setmetatable({}, {
+		__idptype = "namespace",
+		__tostring = function() return "namespace " .. name end,
+	})
+end
+
+-- The environment of a procedure declared in a namespace: its namespace's members (innermost
+-- first), then the globals. Assignments go to the globals.
+function __idp_namespace_env(...)
+	local chain = { ... }
+	return setmetatable({}, {
+		__index = function(_, k)
+			for i = 1, #chain do
+				local v = rawget(chain[i], k)
+				if v ~= nil then
+					return v
+				end
+			end
+			return _G[k]
+		end,
+		__newindex = _G,
+	})
+end
+
+-- IDP3 overrides type() to name its userdata.
+function type(x)
+	local t = rawtype(x)
+	if t == "userdata" then
+		return typeof(x) or t
+	elseif t == "table" then
+		local mt = getmetatable(x)
+		if rawtype(mt) == "table" and rawget(mt, "__idptype") then
+			return rawget(mt, "__idptype")
+		end
+	end
+	return t
+end
+idptype = type
+
+local function seq_iter(x, n)
+	local i = 0
+	return function()
+		i = i + 1
+		if i <= n then
+			return i, x[i]
+		end
+	end
+end
+
+function ipairs(x)
+	if rawtype(x) == "userdata" then
+		local t = typeof(x)
+		if t == "tuple" or t == "domain" or t == "predicate_table" then
+			return seq_iter(x, #x)
+		end
+	end
+	return rawipairs(x)
+end
+
+function pairs(x)
+	if rawtype(x) == "userdata" then
+		local t = typeof(x)
+		if t == "tuple" or t == "domain" or t == "predicate_table" then
+			return seq_iter(x, #x)
+		end
+	end
+	return rawpairs(x)
+end
+
+-- print writes through io.stdout so that it stays ordered with io.write.
+function print(...)
+	local n = select("#", ...)
+	local parts = {}
+	for i = 1, n do
+		parts[i] = tostring((select(i, ...)))
+	end
+	io.stdout:write(table.concat(parts, "\t"), "\n")
+end
+
+function printmodels(sols)
+	if sols == nil then
+		__idp_report_error("printmodels was called with nil as input (possibly due to a previous error)")
+		return
+	end
+	if #sols == 0 then
+		print("Unsatisfiable")
+	end
+	print("Number of models: " .. #sols)
+	for k, v in rawipairs(sols) do
+		local header = "Model " .. k
+		print(header)
+		print(string.rep("=", #header))
+		print(v)
+	end
+end
+
+function modelIterator(T, S, V)
+	local models = allmodels(T, S, V)
+	local i = 0
+	return function()
+		i = i + 1
+		return models[i]
+	end
+end
+
+function help(ns)
+	print([[IDP procedures (see the IDP3 manual for details):
+  modelexpand(T,S[,V]) onemodel(T,S[,V]) allmodels(T,S[,V]) sat(T,S) printmodels(list)
+  minimize(T,S,t[,V]) maximize(T,S,t[,V]) calculatedefinitions(T,S[,V]) query(Q,S) value(t,S)
+  propagate(T,S) groundpropagate(T,S) optimalpropagate(T,S)
+  clone(x) merge(S1,S2) equal(S1,S2) isconsistent(S) newstructure(V,name) setvocabulary(S,V)
+  getvocabulary(x) range(a,b) tuples(table) elements(domain) maketrue/makefalse/makeunknown(S[V::P],tuple)
+  nbModelsTwoValuedExtensions(S) idptype(x) getoptions() newoptions() setascurrentoptions(o)
+Options: print(stdoptions) lists them, e.g. stdoptions.nbmodels = 0 for all models.]])
+end

@@ -1,0 +1,363 @@
+//! Structure printing in IDP3's exact format (reference §11.1).
+
+use std::collections::HashMap;
+
+use crate::print::{is_consistent, is_two_valued};
+use crate::sema::program::{FuncId, PredId, Program, SortId, Symbol};
+use crate::structure::structure::{Structure, Table};
+use crate::structure::value::{Tuple, Value};
+
+/// `structure NAME : VOC {` ... `}` followed by a newline (Lua's `print` adds the blank line),
+/// or `INCONSISTENT STRUCTURE` (no newline).
+pub fn structure_to_string(program: &Program, s: &Structure) -> String {
+    if !is_consistent(program, s) {
+        return "INCONSISTENT STRUCTURE".into();
+    }
+    let voc = program.voc(s.vocabulary);
+    let mut out = format!("structure {} : {} {{\n", s.name, voc.name);
+    for line in structure_body_lines(program, s) {
+        out.push_str("  ");
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// The printable sorts of a vocabulary: not builtin, not fixed, not constructed; sorted by name.
+pub fn printable_sorts(program: &Program, sorts: impl IntoIterator<Item = SortId>) -> Vec<SortId> {
+    let mut v: Vec<SortId> = sorts
+        .into_iter()
+        .filter(|&so| {
+            let x = program.sort(so);
+            x.builtin.is_none() && x.fixed.is_none() && !x.constructed && is_identifier(&x.name)
+        })
+        .collect();
+    v.sort_by(|a, b| program.sort(*a).name.as_bytes().cmp(program.sort(*b).name.as_bytes()).then(a.cmp(b)));
+    v.dedup();
+    v
+}
+
+/// The printable predicates: no type predicates and no std symbols; sorted by `name/arity`.
+pub fn printable_preds(program: &Program, preds: impl IntoIterator<Item = PredId>) -> Vec<PredId> {
+    let mut v: Vec<PredId> = preds
+        .into_iter()
+        .filter(|&p| {
+            let x = program.pred(p);
+            x.type_of.is_none() && is_identifier(&x.name)
+        })
+        .collect();
+    let key = |p: PredId| {
+        let x = program.pred(p);
+        format!("{}/{}", x.name, x.args.len())
+    };
+    v.sort_by(|a, b| key(*a).as_bytes().cmp(key(*b).as_bytes()).then(a.cmp(b)));
+    v.dedup();
+    v
+}
+
+/// The printable functions: no constructors and no std symbols; sorted by `name/arity`.
+pub fn printable_funcs(program: &Program, funcs: impl IntoIterator<Item = FuncId>) -> Vec<FuncId> {
+    let mut v: Vec<FuncId> = funcs
+        .into_iter()
+        .filter(|&f| {
+            let x = program.func(f);
+            x.constructor_of.is_none() && is_identifier(&x.name)
+        })
+        .collect();
+    let key = |f: FuncId| {
+        let x = program.func(f);
+        format!("{}/{}", x.name, x.args.len())
+    };
+    v.sort_by(|a, b| key(*a).as_bytes().cmp(key(*b).as_bytes()).then(a.cmp(b)));
+    v.dedup();
+    v
+}
+
+pub(crate) fn is_identifier(name: &str) -> bool {
+    name.chars().next().map(|c| c.is_alphabetic() || c == '_').unwrap_or(false)
+}
+
+/// The body lines of a printed structure, without indentation.
+pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
+    let voc = program.voc(s.vocabulary);
+    let mut lines = Vec::new();
+    for so in printable_sorts(program, voc.sorts.iter().copied()) {
+        let name = &program.sort(so).name;
+        match s.domain(so) {
+            Some(d) => lines.push(format!("{} = {}", name, sort_table_to_string(d))),
+            None => lines.push(format!("{} = {{  }}", name)),
+        }
+    }
+    let preds = printable_preds(program, voc.preds.iter().copied());
+    let funcs = printable_funcs(program, voc.funcs.iter().copied());
+    let mut pred_count: HashMap<(String, usize), usize> = HashMap::new();
+    for &p in &preds {
+        let x = program.pred(p);
+        *pred_count.entry((x.name.clone(), x.args.len())).or_default() += 1;
+    }
+    let mut func_count: HashMap<(String, usize), usize> = HashMap::new();
+    for &f in &funcs {
+        let x = program.func(f);
+        *func_count.entry((x.name.clone(), x.args.len())).or_default() += 1;
+    }
+    for p in preds {
+        let x = program.pred(p);
+        let name = if pred_count[&(x.name.clone(), x.args.len())] > 1 {
+            pred_long_name(program, p)
+        } else {
+            x.name.clone()
+        };
+        let sym = Symbol::Pred(p);
+        let arity = x.args.len();
+        match s.table(sym) {
+            Some(t) if is_two_valued(program, s, sym) => {
+                lines.push(format!("{} = {}", name, tuples_to_string(t.ct().iter(), arity)));
+            }
+            t => {
+                let (ct, cf) = explicit_ct_cf(t);
+                lines.push(format!("{}<ct> = {}", name, tuples_to_string(ct.iter(), arity)));
+                lines.push(format!("{}<cf> = {}", name, tuples_to_string(cf.iter(), arity)));
+            }
+        }
+    }
+    for f in funcs {
+        let x = program.func(f);
+        let name = if func_count[&(x.name.clone(), x.args.len())] > 1 {
+            func_long_name(program, f)
+        } else {
+            x.name.clone()
+        };
+        let sym = Symbol::Func(f);
+        let n = x.args.len();
+        match s.table(sym) {
+            Some(t) if is_two_valued(program, s, sym) => {
+                let graph: Vec<&Tuple> = t.ct().iter().filter(|t| t.len() == n + 1).collect();
+                if n == 0 {
+                    match graph.first() {
+                        Some(t) => lines.push(format!("{} = {}", name, t[0])),
+                        None => lines.push(format!("{} = {{ }}", name)),
+                    }
+                } else {
+                    lines.push(format!("{} = {}", name, mappings_to_string(graph, n)));
+                }
+            }
+            t => {
+                let (ct, cf) = explicit_ct_cf(t);
+                lines.push(format!("{}<ct> = {}", name, mappings_to_string(ct.iter().collect(), n)));
+                lines.push(format!("{}<cf> = {}", name, mappings_to_string(cf.iter().collect(), n)));
+            }
+        }
+    }
+    lines
+}
+
+fn explicit_ct_cf(t: Option<&Table>) -> (Vec<Tuple>, Vec<Tuple>) {
+    match t {
+        None => (Vec::new(), Vec::new()),
+        Some(Table::TwoValued(s)) => (s.iter().cloned().collect(), Vec::new()),
+        Some(Table::ThreeValued { ct, cf }) => (ct.iter().cloned().collect(), cf.iter().cloned().collect()),
+    }
+}
+
+/// `P[T1,T2]`
+pub fn pred_long_name(program: &Program, p: PredId) -> String {
+    let x = program.pred(p);
+    let sorts: Vec<&str> = x.args.iter().map(|&s| program.sort(s).name.as_str()).collect();
+    format!("{}[{}]", x.name, sorts.join(","))
+}
+
+/// `F[T1,T2 : T]`
+pub fn func_long_name(program: &Program, f: FuncId) -> String {
+    let x = program.func(f);
+    let sorts: Vec<&str> = x.args.iter().map(|&s| program.sort(s).name.as_str()).collect();
+    format!("{}[{} : {}]", x.name, sorts.join(","), program.sort(x.result).name)
+}
+
+/// A sort's table: `{ 1..4 }` for a contiguous integer range, `{ a; b }` otherwise, `{  }` empty.
+pub fn sort_table_to_string(values: &[Value]) -> String {
+    if values.is_empty() {
+        return "{  }".into();
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    if sorted.iter().all(|v| matches!(v, Value::Int(_))) {
+        let lo = sorted[0].as_int().unwrap();
+        let hi = sorted[sorted.len() - 1].as_int().unwrap();
+        if (hi - lo) as u128 + 1 == sorted.len() as u128 {
+            return format!("{{ {}..{} }}", lo, hi);
+        }
+    }
+    let parts: Vec<String> = sorted.iter().map(|v| v.to_string()).collect();
+    format!("{{ {} }}", parts.join("; "))
+}
+
+/// A predicate table: `{ 1,2; 3,4 }`, empty `{  }`; arity 0 prints `true`/`false`.
+pub fn tuples_to_string<'a>(tuples: impl IntoIterator<Item = &'a Tuple>, arity: usize) -> String {
+    let mut v: Vec<&Tuple> = tuples.into_iter().collect();
+    if arity == 0 {
+        return if v.is_empty() { "false".into() } else { "true".into() };
+    }
+    v.sort();
+    v.dedup();
+    if v.is_empty() {
+        return "{  }".into();
+    }
+    let parts: Vec<String> = v.iter().map(|t| tuple_to_string(t)).collect();
+    format!("{{ {} }}", parts.join("; "))
+}
+
+/// `a,b,c`
+pub fn tuple_to_string(t: &[Value]) -> String {
+    t.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(",")
+}
+
+/// A function table: `{ 1->2; 2->3 }`, n-ary `{ 1,2->3 }`, constants `{ ->5 }`, empty `{  }`.
+fn mappings_to_string(mut graph: Vec<&Tuple>, n: usize) -> String {
+    graph.retain(|t| t.len() == n + 1);
+    graph.sort();
+    graph.dedup();
+    if graph.is_empty() {
+        return "{  }".into();
+    }
+    let parts: Vec<String> = graph.iter().map(|t| format!("{}->{}", tuple_to_string(&t[..n]), t[n])).collect();
+    format!("{{ {} }}", parts.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::program::{Function, Predicate, Sort, VocId, Vocabulary};
+    use std::collections::HashSet;
+
+    fn sort(p: &mut Program, name: &str) -> SortId {
+        let id = SortId(p.sorts.len() as u32);
+        let pred = PredId(p.preds.len() as u32);
+        p.preds.push(Predicate { name: name.into(), args: vec![id], type_of: Some(id), span: None });
+        p.sorts.push(Sort {
+            name: name.into(),
+            parents: vec![],
+            builtin: None,
+            fixed: None,
+            constructors: vec![],
+            constructed: false,
+            pred,
+            span: None,
+        });
+        id
+    }
+
+    fn pred(p: &mut Program, name: &str, args: Vec<SortId>) -> PredId {
+        let id = PredId(p.preds.len() as u32);
+        p.preds.push(Predicate { name: name.into(), args, type_of: None, span: None });
+        id
+    }
+
+    fn func(p: &mut Program, name: &str, args: Vec<SortId>, result: SortId, partial: bool) -> FuncId {
+        let id = FuncId(p.funcs.len() as u32);
+        p.funcs.push(Function { name: name.into(), args, result, partial, constructor_of: None, span: None });
+        id
+    }
+
+    fn set(ts: Vec<Vec<Value>>) -> HashSet<Tuple> {
+        ts.into_iter().collect()
+    }
+
+    fn colouring() -> (Program, Structure) {
+        let mut p = Program::default();
+        let vtx = sort(&mut p, "Vtx");
+        let colour = sort(&mut p, "Colour");
+        let edge = pred(&mut p, "Edge", vec![vtx, vtx]);
+        let col = func(&mut p, "Colouring", vec![vtx], colour, false);
+        let mut voc = Vocabulary { name: "V".into(), ..Default::default() };
+        voc.sorts.insert(vtx);
+        voc.sorts.insert(colour);
+        voc.preds.insert(p.sorts[0].pred);
+        voc.preds.insert(p.sorts[1].pred);
+        voc.preds.insert(edge);
+        voc.funcs.insert(col);
+        p.vocabularies.push(voc);
+        let mut s = Structure::new("", VocId(0));
+        s.set_domain(vtx, (1..=4).map(Value::Int).collect());
+        s.set_domain(colour, vec![Value::str("red"), Value::str("blue"), Value::str("yellow")]);
+        let i = Value::Int;
+        s.symbols.insert(Symbol::Pred(edge), Table::TwoValued(set(vec![vec![i(1), i(2)], vec![i(2), i(4)], vec![i(1), i(3)]])));
+        let (b, r) = (Value::str("blue"), Value::str("red"));
+        s.symbols.insert(
+            Symbol::Func(col),
+            Table::TwoValued(set(vec![vec![i(1), b], vec![i(2), r], vec![i(3), r], vec![i(4), b]])),
+        );
+        (p, s)
+    }
+
+    #[test]
+    fn prints_graph_colouring_model() {
+        let (p, s) = colouring();
+        let expected = "structure  : V {\n  Colour = { \"blue\"; \"red\"; \"yellow\" }\n  Vtx = { 1..4 }\n  Edge = { 1,2; 1,3; 2,4 }\n  Colouring = { 1->\"blue\"; 2->\"red\"; 3->\"red\"; 4->\"blue\" }\n}\n";
+        assert_eq!(structure_to_string(&p, &s), expected);
+    }
+
+    #[test]
+    fn prints_three_valued_and_unknown_symbols() {
+        let (mut p, mut s) = colouring();
+        let vtx = SortId(0);
+        let q = pred(&mut p, "Q", vec![vtx]);
+        let r = pred(&mut p, "R", vec![]);
+        let c = func(&mut p, "C", vec![], vtx, false);
+        p.vocabularies[0].preds.insert(q);
+        p.vocabularies[0].preds.insert(r);
+        p.vocabularies[0].funcs.insert(c);
+        s.symbols.insert(
+            Symbol::Pred(q),
+            Table::ThreeValued { ct: set(vec![vec![Value::Int(2)]]), cf: set(vec![vec![Value::Int(1)]]) },
+        );
+        s.symbols.insert(
+            Symbol::Func(c),
+            Table::ThreeValued { ct: set(vec![vec![Value::Int(3)]]), cf: HashSet::new() },
+        );
+        s.name = "S".into();
+        let out = structure_to_string(&p, &s);
+        let expected = "structure S : V {\n  Colour = { \"blue\"; \"red\"; \"yellow\" }\n  Vtx = { 1..4 }\n  Edge = { 1,2; 1,3; 2,4 }\n  Q<ct> = { 2 }\n  Q<cf> = { 1 }\n  R<ct> = false\n  R<cf> = false\n  C = 3\n  Colouring = { 1->\"blue\"; 2->\"red\"; 3->\"red\"; 4->\"blue\" }\n}\n";
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn sort_tables() {
+        assert_eq!(sort_table_to_string(&[]), "{  }");
+        assert_eq!(sort_table_to_string(&[Value::Int(5)]), "{ 5..5 }");
+        assert_eq!(sort_table_to_string(&[Value::Int(1), Value::Int(3)]), "{ 1; 3 }");
+        assert_eq!(sort_table_to_string(&[Value::str("b"), Value::str("a")]), "{ \"a\"; \"b\" }");
+        assert_eq!(sort_table_to_string(&[Value::Float(1.5), Value::Int(2)]), "{ 1.5; 2 }");
+    }
+
+    #[test]
+    fn predicate_tables() {
+        let i = Value::Int;
+        let ts = vec![vec![i(2), i(2)], vec![i(1), i(1)]];
+        assert_eq!(tuples_to_string(ts.iter(), 2), "{ 1,1; 2,2 }");
+        assert_eq!(tuples_to_string(Vec::<Tuple>::new().iter(), 1), "{  }");
+        assert_eq!(tuples_to_string(vec![vec![]].iter(), 0), "true");
+    }
+
+    #[test]
+    fn inconsistent_structure() {
+        let (mut p, mut s) = colouring();
+        let q = pred(&mut p, "Q", vec![SortId(0)]);
+        p.vocabularies[0].preds.insert(q);
+        s.symbols.insert(
+            Symbol::Pred(q),
+            Table::ThreeValued { ct: set(vec![vec![Value::Int(2)]]), cf: set(vec![vec![Value::Int(2)]]) },
+        );
+        assert_eq!(structure_to_string(&p, &s), "INCONSISTENT STRUCTURE");
+    }
+
+    #[test]
+    fn partial_constant_without_value() {
+        let (mut p, mut s) = colouring();
+        let c = func(&mut p, "D", vec![], SortId(0), true);
+        p.vocabularies[0].funcs.insert(c);
+        s.symbols.insert(Symbol::Func(c), Table::TwoValued(HashSet::new()));
+        assert!(structure_to_string(&p, &s).contains("\n  D = { }\n"));
+    }
+}

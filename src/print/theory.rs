@@ -1,0 +1,180 @@
+//! Theory printing (reference §11.2): `theory T : V {`, fully parenthesised sentences each followed
+//! by `.`, definitions as `{ ... }` blocks.
+
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
+use crate::sema::program::{Program, Symbol, Theory};
+use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
+
+pub fn theory_to_string(program: &Program, t: &Theory) -> String {
+    let mut out = format!("theory {} : {} {{\n", t.name, program.voc(t.vocabulary).name);
+    for f in &t.sentences {
+        out.push_str(&format!("  {}.\n", formula_to_string(program, f)));
+    }
+    for d in &t.definitions {
+        out.push_str(&definition_to_string(program, d));
+    }
+    out.push_str("}\n");
+    out
+}
+
+pub fn definition_to_string(program: &Program, d: &Definition) -> String {
+    let mut out = String::from("  {\n");
+    for r in &d.rules {
+        out.push_str(&format!("    {}\n", rule_to_string(program, r)));
+    }
+    out.push_str("  }\n");
+    out
+}
+
+pub fn rule_to_string(program: &Program, r: &Rule) -> String {
+    let mut out = String::new();
+    if !r.vars.is_empty() {
+        out.push_str(&format!("! {} : ", vars_to_string(program, &r.vars)));
+    }
+    let args: Vec<String> = r.head_args.iter().map(|t| term_to_string(program, t)).collect();
+    match r.head {
+        Symbol::Pred(p) => {
+            out.push_str(&program.pred(p).name);
+            if !args.is_empty() {
+                out.push_str(&format!("({})", args.join(",")));
+            }
+        }
+        Symbol::Func(f) => {
+            let n = args.len().saturating_sub(1);
+            out.push_str(&program.func(f).name);
+            if n > 0 {
+                out.push_str(&format!("({})", args[..n].join(",")));
+            }
+            if let Some(v) = args.last() {
+                out.push_str(&format!(" = {}", v));
+            }
+        }
+    }
+    out.push_str(&format!(" <- {}.", formula_to_string(program, &r.body)));
+    out
+}
+
+fn vars_to_string(program: &Program, vars: &[Var]) -> String {
+    vars.iter().map(|v| format!("{}[{}]", v.name, program.sort(v.sort).name)).collect::<Vec<_>>().join(" ")
+}
+
+fn cmp_str(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "=",
+        CmpOp::Ne => "~=",
+        CmpOp::Lt => "<",
+        CmpOp::Gt => ">",
+        CmpOp::Le => "=<",
+        CmpOp::Ge => ">=",
+    }
+}
+
+pub fn formula_to_string(program: &Program, f: &Formula) -> String {
+    match &f.kind {
+        FormulaKind::Bool(true) => "true".into(),
+        FormulaKind::Bool(false) => "false".into(),
+        FormulaKind::Pred(p, args) => {
+            let x = program.pred(*p);
+            let name = match x.type_of {
+                Some(s) => program.sort(s).name.clone(),
+                None => x.name.clone(),
+            };
+            if args.is_empty() {
+                name
+            } else {
+                let a: Vec<String> = args.iter().map(|t| term_to_string(program, t)).collect();
+                format!("{}({})", name, a.join(","))
+            }
+        }
+        FormulaKind::Cmp(op, a, b) => {
+            format!("({} {} {})", term_to_string(program, a), cmp_str(*op), term_to_string(program, b))
+        }
+        FormulaKind::Not(g) => format!("~{}", formula_to_string(program, g)),
+        FormulaKind::And(fs) => join(program, fs, " & ", "true"),
+        FormulaKind::Or(fs) => join(program, fs, " | ", "false"),
+        FormulaKind::Implies(a, b) => {
+            format!("({} => {})", formula_to_string(program, a), formula_to_string(program, b))
+        }
+        FormulaKind::Equiv(a, b) => {
+            format!("({} <=> {})", formula_to_string(program, a), formula_to_string(program, b))
+        }
+        FormulaKind::Forall(vs, g) => {
+            format!("(! {} : {})", vars_to_string(program, vs), formula_to_string(program, g))
+        }
+        FormulaKind::Exists(vs, g) => {
+            format!("(? {} : {})", vars_to_string(program, vs), formula_to_string(program, g))
+        }
+    }
+}
+
+fn join(program: &Program, fs: &[Formula], sep: &str, empty: &str) -> String {
+    if fs.is_empty() {
+        return empty.into();
+    }
+    if fs.len() == 1 {
+        return formula_to_string(program, &fs[0]);
+    }
+    let parts: Vec<String> = fs.iter().map(|f| formula_to_string(program, f)).collect();
+    format!("({})", parts.join(sep))
+}
+
+fn arith_str(op: ArithOp) -> &'static str {
+    match op {
+        ArithOp::Add => "+",
+        ArithOp::Sub => "-",
+        ArithOp::Mul => "*",
+        ArithOp::Div => "/",
+        ArithOp::Mod => "%",
+        ArithOp::Pow => "^",
+    }
+}
+
+pub fn term_to_string(program: &Program, t: &Term) -> String {
+    match &t.kind {
+        TermKind::Var(v) => v.name.to_string(),
+        TermKind::Value(v) => v.to_string(),
+        TermKind::Func(f, args) => {
+            let name = &program.func(*f).name;
+            if args.is_empty() {
+                name.clone()
+            } else {
+                let a: Vec<String> = args.iter().map(|x| term_to_string(program, x)).collect();
+                format!("{}({})", name, a.join(","))
+            }
+        }
+        TermKind::Arith(op, a, b) => {
+            format!("({} {} {})", term_to_string(program, a), arith_str(*op), term_to_string(program, b))
+        }
+        TermKind::Neg(a) => format!("-{}", term_to_string(program, a)),
+        TermKind::Abs(a) => format!("abs({})", term_to_string(program, a)),
+        TermKind::SortMin(s) => format!("MIN[:{}]", program.sort(*s).name),
+        TermKind::SortMax(s) => format!("MAX[:{}]", program.sort(*s).name),
+        TermKind::Succ(_, a) => format!("SUCC({})", term_to_string(program, a)),
+        TermKind::Pred(_, a) => format!("PRED({})", term_to_string(program, a)),
+        TermKind::Aggregate(kind, sets) => {
+            let name = match kind {
+                AggKind::Card => "card",
+                AggKind::Sum => "sum",
+                AggKind::Prod => "prod",
+                AggKind::Min => "min",
+                AggKind::Max => "max",
+            };
+            let parts: Vec<String> = sets.iter().map(|s| set_to_string(program, *kind, s)).collect();
+            if parts.len() == 1 {
+                format!("{}{}", name, parts[0])
+            } else {
+                format!("{}({})", name, parts.join(", "))
+            }
+        }
+    }
+}
+
+fn set_to_string(program: &Program, kind: AggKind, s: &SetExpr) -> String {
+    let vars = vars_to_string(program, &s.vars);
+    let cond = formula_to_string(program, &s.cond);
+    if kind == AggKind::Card {
+        format!("{{ {} : {} }}", vars, cond)
+    } else {
+        format!("{{ {} : {} : {} }}", vars, cond, term_to_string(program, &s.term))
+    }
+}

@@ -1,0 +1,65 @@
+//! Vocabulary printing (reference §11.2): `vocabulary V {`, types, predicates, functions, `}`.
+
+use crate::print::structure::{is_identifier, printable_funcs, printable_preds, sort_table_to_string};
+use crate::sema::program::{Program, Vocabulary};
+
+pub fn vocabulary_to_string(program: &Program, voc: &Vocabulary) -> String {
+    let mut out = format!("vocabulary {} {{\n", voc.name);
+    let mut sorts: Vec<_> = voc
+        .sorts
+        .iter()
+        .copied()
+        .filter(|&s| program.sort(s).builtin.is_none() && is_identifier(&program.sort(s).name))
+        .collect();
+    sorts.sort_by(|a, b| program.sort(*a).name.cmp(&program.sort(*b).name));
+    for s in sorts {
+        let so = program.sort(s);
+        let mut line = format!("  type {}", so.name);
+        if so.constructed {
+            let cons: Vec<String> = so
+                .constructors
+                .iter()
+                .map(|&c| {
+                    let f = program.func(c);
+                    if f.args.is_empty() {
+                        f.name.clone()
+                    } else {
+                        let args: Vec<&str> = f.args.iter().map(|&a| program.sort(a).name.as_str()).collect();
+                        format!("{}({})", f.name, args.join(","))
+                    }
+                })
+                .collect();
+            line.push_str(&format!(" constructed from {{{}}}", cons.join(", ")));
+        } else if let Some(fixed) = &so.fixed {
+            line.push_str(&format!(" = {}", sort_table_to_string(fixed)));
+        }
+        if !so.parents.is_empty() {
+            let parents: Vec<&str> = so.parents.iter().map(|&p| program.sort(p).name.as_str()).collect();
+            line.push_str(&format!(" isa {}", parents.join(",")));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    for p in printable_preds(program, voc.preds.iter().copied()) {
+        let x = program.pred(p);
+        if x.args.is_empty() {
+            out.push_str(&format!("  {}\n", x.name));
+        } else {
+            let args: Vec<&str> = x.args.iter().map(|&a| program.sort(a).name.as_str()).collect();
+            out.push_str(&format!("  {}({})\n", x.name, args.join(",")));
+        }
+    }
+    for f in printable_funcs(program, voc.funcs.iter().copied()) {
+        let x = program.func(f);
+        let partial = if x.partial { "partial " } else { "" };
+        let result = &program.sort(x.result).name;
+        if x.args.is_empty() {
+            out.push_str(&format!("  {}{} : {}\n", partial, x.name, result));
+        } else {
+            let args: Vec<&str> = x.args.iter().map(|&a| program.sort(a).name.as_str()).collect();
+            out.push_str(&format!("  {}{}({}) : {}\n", partial, x.name, args.join(","), result));
+        }
+    }
+    out.push_str("}\n");
+    out
+}

@@ -1,0 +1,111 @@
+//! The resolved, typed formula and term language that theories, definitions, term blocks and
+//! queries are lowered to. Names are resolved to ids, every variable has a sort, comparison
+//! chains are split into conjunctions, and counting quantifiers become aggregate comparisons.
+
+use std::rc::Rc;
+
+use crate::sema::program::{FuncId, PredId, SortId, Symbol};
+use crate::structure::value::Value;
+use crate::syntax::ast::{AggKind, ArithOp, CmpOp, Span};
+
+/// A variable, unique within its theory component (ids are not reused inside one sentence).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Var {
+    pub id: u32,
+    pub name: Rc<str>,
+    pub sort: SortId,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formula {
+    pub kind: FormulaKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FormulaKind {
+    Bool(bool),
+    /// `P(t1..tn)`; also type predicates `T(x)`.
+    Pred(PredId, Vec<Term>),
+    /// `t1 op t2` on the domain order (numbers numerically). `~=` is kept as `Ne`.
+    Cmp(CmpOp, Term, Term),
+    Not(Box<Formula>),
+    And(Vec<Formula>),
+    Or(Vec<Formula>),
+    Implies(Box<Formula>, Box<Formula>),
+    Equiv(Box<Formula>, Box<Formula>),
+    Forall(Vec<Var>, Box<Formula>),
+    Exists(Vec<Var>, Box<Formula>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Term {
+    pub kind: TermKind,
+    /// The sort of the term's value (for arithmetic: `int` or `float`, or a numeric user sort).
+    pub sort: SortId,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TermKind {
+    Var(Var),
+    Value(Value),
+    /// Application of a declared (non-builtin) function, including constants and constructors.
+    Func(FuncId, Vec<Term>),
+    Arith(ArithOp, Box<Term>, Box<Term>),
+    Neg(Box<Term>),
+    Abs(Box<Term>),
+    /// `MIN[:T]` / `MAX[:T]`: the least / greatest element of a sort.
+    SortMin(SortId),
+    SortMax(SortId),
+    /// `SUCC(x)` / `PRED(x)` in the order of a sort (partial).
+    Succ(SortId, Box<Term>),
+    Pred(SortId, Box<Term>),
+    Aggregate(AggKind, Vec<SetExpr>),
+}
+
+/// `{ vars : cond : term }`; for `#` the term is the constant 1.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetExpr {
+    pub vars: Vec<Var>,
+    pub cond: Formula,
+    pub term: Term,
+}
+
+/// The head of a rule: `P(args)` or `F(args) = value`, as the defined symbol's graph tuple.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// Universally quantified head variables.
+    pub vars: Vec<Var>,
+    pub head: Symbol,
+    /// Argument terms of the head; for a function, the value is the last element.
+    pub head_args: Vec<Term>,
+    /// The body; variables that occur only here are existentially quantified in it.
+    pub body: Formula,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Definition {
+    pub rules: Vec<Rule>,
+    pub span: Span,
+}
+
+impl Definition {
+    /// The symbols defined by this definition (heads), in first-occurrence order.
+    pub fn defined(&self) -> Vec<Symbol> {
+        let mut out: Vec<Symbol> = Vec::new();
+        for r in &self.rules {
+            if !out.contains(&r.head) {
+                out.push(r.head);
+            }
+        }
+        out
+    }
+}
+
+impl Formula {
+    pub fn new(kind: FormulaKind, span: Span) -> Formula {
+        Formula { kind, span }
+    }
+}

@@ -1,0 +1,7 @@
+//! Name resolution and type checking: turns the AST into a typed [`program::Program`].
+
+pub mod ir;
+pub mod program;
+pub mod resolve;
+
+pub use resolve::{resolve, resolve_with_sources};

@@ -1,0 +1,312 @@
+//! Closing a structure (IDP3's `closestructure`): autocompleting sorts from the elements at
+//! their positions and from subsorts, checking membership in sorts the user gave, building
+//! the (two- or three-valued) tables, and checking that functions are functions and total.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use super::structure::{builtin_contains, Builder, Domains, Parts};
+use super::Resolver;
+use crate::diagnostics::Diagnostic;
+use crate::sema::program::{SortId, Symbol};
+use crate::structure::structure::{Structure, Table};
+use crate::structure::value::{Tuple, Value};
+
+/// Above this many tuples a universe is not enumerated (three-valued completion, totality).
+const MAX_UNIVERSE: usize = 2_000_000;
+
+impl Resolver<'_> {
+    pub(super) fn finish_structure(&mut self, mut b: Builder, closed_world: bool) -> Structure {
+        self.diags.push(Diagnostic::warning("autocomplete", format!("Verifying and/or autocompleting structure {}", b.name), None));
+        let mut st = Structure::new(b.name.clone(), b.voc);
+        let sorts: Vec<SortId> = self.prog.voc(b.voc).sorts.iter().copied().filter(|&s| self.prog.sort(s).builtin.is_none()).collect();
+        let (mut dom, user) = self.initial_domains(&b, &sorts);
+        self.autocomplete_from_symbols(&b, &mut dom, &user);
+        self.propagate_subsorts(&b.name, &sorts, &mut dom, &user);
+        for &s in &sorts {
+            if let Some(d) = self.sort_domain(s, &dom) {
+                if d.is_empty() && !self.prog.sort(s).constructed {
+                    let msg = format!("Sort {} in structure {} has an empty interpretation.", self.prog.sort(s).name, b.name);
+                    self.diags.push(Diagnostic::warning("empty-sort", msg, None));
+                }
+                st.set_domain(s, d);
+            }
+        }
+        let parts = std::mem::take(&mut b.parts);
+        for (sym, p) in parts {
+            if let Some(table) = self.make_table(&st, &b.name, sym, p, closed_world) {
+                self.function_check(&st, &b.name, sym, &table);
+                st.symbols.insert(sym, table);
+            }
+        }
+        if closed_world {
+            for &p in &self.prog.voc(b.voc).preds {
+                st.symbols.entry(Symbol::Pred(p)).or_insert_with(|| Table::TwoValued(HashSet::new()));
+            }
+        }
+        st
+    }
+
+    /// Given and vocabulary-fixed sorts, and the set of sorts that may not be extended.
+    fn initial_domains(&self, b: &Builder, sorts: &[SortId]) -> (Domains, HashSet<SortId>) {
+        let mut dom: Domains = HashMap::new();
+        let mut user = HashSet::new();
+        for &s in sorts {
+            let sort = self.prog.sort(s);
+            if let Some(g) = b.given_sorts.get(&s) {
+                dom.insert(s, g.clone());
+                user.insert(s);
+            } else if let Some(f) = &sort.fixed {
+                dom.insert(s, f.iter().copied().collect());
+                user.insert(s);
+            } else {
+                dom.insert(s, BTreeSet::new());
+                if sort.constructed {
+                    user.insert(s);
+                }
+            }
+        }
+        (dom, user)
+    }
+
+    fn autocomplete_from_symbols(&mut self, b: &Builder, dom: &mut Domains, user: &HashSet<SortId>) {
+        for (&sym, parts) in &b.parts {
+            let sorts = self.prog.symbol_sorts(sym);
+            let mut reported: HashSet<(usize, Value)> = HashSet::new();
+            for tuples in [&parts.two, &parts.ct, &parts.cf, &parts.u].into_iter().flatten() {
+                for t in tuples {
+                    for (k, (&v, &s)) in t.iter().zip(&sorts).enumerate() {
+                        if !self.add_element(dom, user, s, v) && reported.insert((k, v)) {
+                            self.element_not_in_sort(b, sym, v, s, parts.span);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn element_not_in_sort(&mut self, b: &Builder, sym: Symbol, v: Value, s: SortId, span: Option<Span>) {
+        let kind = if matches!(sym, Symbol::Func(_)) { "function" } else { "predicate" };
+        let msg = format!(
+            "In structure {}, element {} occurs in the interpretation of {kind} {} but does not belong to the interpretation of sort {}.",
+            b.name,
+            v,
+            self.prog.symbol_name(sym),
+            self.prog.sort(s).name
+        );
+        self.diags.push(Diagnostic::error("element-not-in-sort", msg, span.or(Some(b.span))));
+    }
+
+    /// Adds `v` to sort `s` unless `s` is fixed or given, in which case `v` must belong to it.
+    fn add_element(&self, dom: &mut Domains, user: &HashSet<SortId>, s: SortId, v: Value) -> bool {
+        if let Some(c) = v.compound_parts() {
+            let args = self.prog.func(c.constructor).args.clone();
+            if !args.iter().zip(&c.args).all(|(&a, &x)| self.add_element(dom, user, a, x)) {
+                return false;
+            }
+        }
+        let sort = self.prog.sort(s);
+        if let Some(b) = sort.builtin {
+            return builtin_contains(b, v);
+        }
+        if sort.constructed {
+            return self.in_constructed(s, v);
+        }
+        if user.contains(&s) {
+            return dom.get(&s).is_some_and(|d| d.contains(&v));
+        }
+        dom.entry(s).or_default().insert(v);
+        true
+    }
+
+    fn in_constructed(&self, s: SortId, v: Value) -> bool {
+        v.compound_parts().is_some_and(|c| self.prog.sort(s).constructors.contains(&c.constructor))
+    }
+
+    /// Adds the elements of subsorts to supersorts (deepest sorts first); a supersort that is
+    /// given or fixed must already contain them.
+    fn propagate_subsorts(&mut self, name: &str, sorts: &[SortId], dom: &mut Domains, user: &HashSet<SortId>) {
+        let mut order: Vec<(usize, SortId)> = sorts.iter().map(|&s| (self.depth(s), s)).collect();
+        order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (_, s) in order {
+            let elems: Vec<Value> = dom.get(&s).map(|d| d.iter().copied().collect()).unwrap_or_default();
+            for p in self.prog.sort(s).parents.clone() {
+                let parent = self.prog.sort(p);
+                let check = parent.builtin.is_some() || user.contains(&p);
+                if !check {
+                    dom.entry(p).or_default().extend(elems.iter().copied());
+                    continue;
+                }
+                let bad = elems.iter().find(|&&v| match parent.builtin {
+                    Some(b) => !builtin_contains(b, v),
+                    None if parent.constructed => !self.in_constructed(p, v),
+                    None => !dom.get(&p).is_some_and(|d| d.contains(&v)),
+                });
+                if let Some(v) = bad {
+                    let msg = format!(
+                        "In structure {name}, element {v} occurs in the domain of sort {} but does not belong to the interpretation of sort {}.",
+                        self.prog.sort(s).name,
+                        self.prog.sort(p).name
+                    );
+                    self.diags.push(Diagnostic::error("element-not-in-sort", msg, self.prog.sort(s).span));
+                }
+            }
+        }
+    }
+
+    fn depth(&self, s: SortId) -> usize {
+        let mut d = 0;
+        let mut layer = vec![s];
+        while !layer.is_empty() && d < 64 {
+            layer = layer.iter().flat_map(|&x| self.prog.sort(x).parents.clone()).collect();
+            d += 1;
+        }
+        d
+    }
+
+    /// The finite domain a structure gives a sort; constructed sorts are enumerated from their
+    /// constructors when all argument sorts are finite and not recursive.
+    fn sort_domain(&self, s: SortId, dom: &Domains) -> Option<Vec<Value>> {
+        let sort = self.prog.sort(s);
+        if !sort.constructed || sort.fixed.is_some() {
+            return dom.get(&s).map(|d| d.iter().copied().collect());
+        }
+        self.constructed_domain(s, dom, &mut Vec::new())
+    }
+
+    fn constructed_domain(&self, s: SortId, dom: &Domains, stack: &mut Vec<SortId>) -> Option<Vec<Value>> {
+        if stack.contains(&s) {
+            return None;
+        }
+        stack.push(s);
+        let mut out = Vec::new();
+        for &f in &self.prog.sort(s).constructors.clone() {
+            let mut tuples: Vec<Tuple> = vec![Vec::new()];
+            for &a in &self.prog.func(f).args {
+                let sort = self.prog.sort(a);
+                let d: Vec<Value> = if sort.builtin.is_some() {
+                    stack.pop();
+                    return None;
+                } else if sort.constructed && sort.fixed.is_none() {
+                    self.constructed_domain(a, dom, stack)?
+                } else {
+                    dom.get(&a)?.iter().copied().collect()
+                };
+                tuples = tuples.into_iter().flat_map(|t| d.iter().map(move |v| [t.clone(), vec![*v]].concat())).collect();
+                if tuples.len() > MAX_UNIVERSE {
+                    stack.pop();
+                    return None;
+                }
+            }
+            out.extend(tuples.into_iter().map(|t| Value::compound(f, t)));
+        }
+        stack.pop();
+        Some(out)
+    }
+
+    // -- tables --------------------------------------------------------------------------------
+
+    fn make_table(&mut self, st: &Structure, name: &str, sym: Symbol, p: Parts, closed_world: bool) -> Option<Table> {
+        let sname = self.prog.symbol_name(sym).to_string();
+        let span = p.span;
+        let table = match (p.two, p.ct, p.cf, p.u) {
+            (Some(two), ..) => Table::TwoValued(two),
+            (None, Some(ct), Some(cf), _) => Table::ThreeValued { ct, cf },
+            (None, Some(ct), None, Some(u)) => {
+                let cf = self.complement(st, name, sym, &[&ct, &u])?;
+                Table::ThreeValued { ct, cf }
+            }
+            (None, None, Some(cf), Some(u)) => {
+                let ct = self.complement(st, name, sym, &[&cf, &u])?;
+                Table::ThreeValued { ct, cf }
+            }
+            (None, Some(ct), None, None) => Table::ThreeValued { ct, cf: HashSet::new() },
+            (None, None, Some(cf), None) => Table::ThreeValued { ct: HashSet::new(), cf },
+            (None, None, None, Some(_)) => {
+                let msg = format!("Only specified unknown truthvalue for symbol {sname}.");
+                self.diags.push(Diagnostic::error("invalid-interpretation", msg, span));
+                return None;
+            }
+            (None, None, None, None) => return None,
+        };
+        Some(match table {
+            Table::ThreeValued { ct, .. } if closed_world => Table::TwoValued(ct),
+            t => t,
+        })
+    }
+
+    /// All tuples of the symbol's universe not in any of `sets`.
+    fn complement(&mut self, st: &Structure, name: &str, sym: Symbol, sets: &[&HashSet<Tuple>]) -> Option<HashSet<Tuple>> {
+        let Some(universe) = self.universe(st, &self.prog.symbol_sorts(sym)) else {
+            let msg = format!(
+                "In structure {name}, the <u> part of {} cannot be completed over an infinite or very large domain; it is ignored.",
+                self.prog.symbol_name(sym)
+            );
+            self.diags.push(Diagnostic::warning("infinite-domain", msg, None));
+            return Some(HashSet::new());
+        };
+        Some(universe.into_iter().filter(|t| !sets.iter().any(|s| s.contains(t))).collect())
+    }
+
+    /// The product of the domains of some sorts, if all are finite and it is not too large.
+    pub(super) fn universe(&self, st: &Structure, sorts: &[SortId]) -> Option<Vec<Tuple>> {
+        let mut out: Vec<Tuple> = vec![Vec::new()];
+        for &s in sorts {
+            let d = st.domain(s).map(|d| d.to_vec()).or_else(|| self.prog.sort(s).fixed.clone())?;
+            if out.len().saturating_mul(d.len()) > MAX_UNIVERSE {
+                return None;
+            }
+            out = out.into_iter().flat_map(|t| d.iter().map(move |v| [t.clone(), vec![*v]].concat())).collect();
+        }
+        Some(out)
+    }
+
+    /// IDP3's `functionCheck`: one image per argument tuple, and total unless `partial`.
+    fn function_check(&mut self, st: &Structure, name: &str, sym: Symbol, table: &Table) {
+        let Symbol::Func(f) = sym else { return };
+        let func = self.prog.func(f).clone();
+        let n = func.args.len();
+        let mut images: HashMap<&[Value], usize> = HashMap::new();
+        for t in table.ct() {
+            *images.entry(&t[..n]).or_default() += 1;
+        }
+        let mut multi: Vec<&&[Value]> = images.iter().filter(|(_, &c)| c > 1).map(|(k, _)| k).collect();
+        multi.sort();
+        if let Some(args) = multi.first() {
+            let shown: Vec<String> = args.iter().map(|v| v.to_string()).collect();
+            let msg = format!(
+                "Tuple ({}) has more than one image in the interpretation of function {} in structure {name}.",
+                shown.join(","),
+                func.name
+            );
+            self.diags.push(Diagnostic::error("not-a-function", msg, func.span));
+            return;
+        }
+        if func.partial {
+            return;
+        }
+        let Some(inputs) = self.universe(st, &func.args) else { return };
+        let total = match table {
+            Table::TwoValued(_) => inputs.iter().all(|i| images.contains_key(i.as_slice())),
+            Table::ThreeValued { cf, .. } => self.no_input_without_image(st, &inputs, cf, func.result),
+        };
+        if !total {
+            let msg = format!("The interpretation of function {} in structure {name} is non-total.", func.name);
+            self.diags.push(Diagnostic::error("function-not-total", msg, func.span));
+        }
+    }
+
+    fn no_input_without_image(&self, st: &Structure, inputs: &[Tuple], cf: &HashSet<Tuple>, result: SortId) -> bool {
+        let Some(values) = st.domain(result).map(|d| d.to_vec()).or_else(|| self.prog.sort(result).fixed.clone()) else {
+            return true;
+        };
+        let mut impossible: HashMap<&[Value], usize> = HashMap::new();
+        for t in cf {
+            if let Some((_, args)) = t.split_last() {
+                *impossible.entry(args).or_default() += 1;
+            }
+        }
+        inputs.iter().all(|i| impossible.get(i.as_slice()).copied().unwrap_or(0) < values.len())
+    }
+}
+
+use crate::syntax::ast::Span;

@@ -1,0 +1,184 @@
+//! Semantic analysis entry point: turns a parsed [`ast::File`] into a typed [`Program`].
+//!
+//! Resolution runs item by item in source order (IDP3 requires names to be declared before
+//! use). Each concern lives in its own file: `builtins` (the std vocabulary), `namespaces`
+//! (components, `using`, qualified names), `vocabulary` and `ltc` (declarations and the LTC
+//! projections), `theory` (formulas, terms, variables and rules into a pre-typed form),
+//! `sorts` (sort derivation, overload resolution and sort checking), `lower` (the pre-typed
+//! form into `ir`), `blocks` (term, query and procedure blocks), `elements`, `structure` and
+//! `factlist` (structures). Errors never stop resolution: every error is reported and what
+//! could be built is returned.
+
+mod blocks;
+mod builtins;
+mod complete;
+mod elements;
+mod factlist;
+mod lower;
+mod ltc;
+mod namespaces;
+mod pre;
+mod sorts;
+mod structure;
+mod theory;
+mod vocabulary;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::sema::program::{FuncId, NamespaceId, PredId, Program, SortId, VocId};
+use crate::syntax::ast::{self, Span};
+use crate::syntax::source::SourceMap;
+
+/// Resolves a whole file. Never panics; every error goes to `diags`.
+pub fn resolve(file: &ast::File, diags: &mut Diagnostics) -> Program {
+    resolve_with_sources(file, None, diags)
+}
+
+/// Like [`resolve`], but with the source map so that messages can quote earlier positions
+/// (`... is already declared in this scope, namely at f:l:c.`) and procedures know their file.
+pub fn resolve_with_sources(file: &ast::File, sources: Option<&SourceMap>, diags: &mut Diagnostics) -> Program {
+    let mut r = Resolver::new(diags, sources);
+    r.items(&file.items);
+    r.prog
+}
+
+/// A name in a vocabulary's symbol table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Entry {
+    Sort(SortId),
+    Pred(PredId),
+    Func(FuncId),
+}
+
+/// One level of name scope: a namespace plus the `using` declarations made inside it.
+#[derive(Clone, Debug)]
+pub(crate) struct Scope {
+    pub ns: NamespaceId,
+    pub using_ns: Vec<NamespaceId>,
+    pub using_voc: Vec<VocId>,
+}
+
+pub(crate) struct Resolver<'a> {
+    pub prog: Program,
+    pub diags: &'a mut Diagnostics,
+    pub sources: Option<&'a SourceMap>,
+    pub scopes: Vec<Scope>,
+    /// Per vocabulary: name -> sorts, predicates and functions with that name.
+    pub voc_names: Vec<IndexMap<String, Vec<Entry>>>,
+    /// Declaration position of each component: (namespace, kind word, name) -> span.
+    pub decl_spans: HashMap<(NamespaceId, &'static str, String), Span>,
+}
+
+impl<'a> Resolver<'a> {
+    fn new(diags: &'a mut Diagnostics, sources: Option<&'a SourceMap>) -> Resolver<'a> {
+        let mut r = Resolver {
+            prog: Program::default(),
+            diags,
+            sources,
+            scopes: Vec::new(),
+            voc_names: Vec::new(),
+            decl_spans: HashMap::new(),
+        };
+        r.init_global_namespace();
+        r.init_builtins();
+        r
+    }
+
+    fn items(&mut self, items: &[ast::Item]) {
+        for item in items {
+            self.item(item);
+        }
+    }
+
+    fn item(&mut self, item: &ast::Item) {
+        match item {
+            ast::Item::Namespace(n) => self.namespace(n),
+            ast::Item::Vocabulary(v) => self.vocabulary(v),
+            ast::Item::Theory(t) => self.theory(t),
+            ast::Item::Structure(s) => self.structure(s),
+            ast::Item::Factlist(f) => self.factlist(f),
+            ast::Item::Procedure(p) => self.procedure(p),
+            ast::Item::Query(q) => self.query(q),
+            ast::Item::Term(t) => self.term_block(t),
+            ast::Item::Using(u) => self.using(u),
+        }
+    }
+
+    fn namespace(&mut self, n: &ast::Namespace) {
+        let id = self.open_namespace(&n.name);
+        self.scopes.push(Scope { ns: id, using_ns: Vec::new(), using_voc: Vec::new() });
+        self.items(&n.items);
+        self.scopes.pop();
+    }
+
+    // -- diagnostics helpers ------------------------------------------------------------------
+
+    pub fn error(&mut self, code: &'static str, msg: impl Into<String>, span: Span) {
+        self.diags.error(code, msg, span);
+    }
+
+    pub fn error_hint(&mut self, code: &'static str, msg: impl Into<String>, span: Span, hint: Option<String>) {
+        let mut d = Diagnostic::error(code, msg, Some(span));
+        if let Some(h) = hint {
+            d = d.with_hint(h);
+        }
+        self.diags.push(d);
+    }
+
+    pub fn warning(&mut self, code: &'static str, msg: impl Into<String>, span: Span) {
+        self.diags.warning(code, msg, span);
+    }
+
+    /// `file:line:col` of a span when the source map is known, else a byte offset.
+    pub fn position(&self, span: Span) -> String {
+        match self.sources {
+            Some(s) => {
+                let (l, c) = s.line_col(span.file, span.start);
+                format!("{}:{}:{}", s.name(span.file), l, c)
+            }
+            None => format!("offset {}", span.start),
+        }
+    }
+
+    pub fn file_name(&self, span: Span) -> String {
+        self.sources.map(|s| s.name(span.file).to_string()).unwrap_or_default()
+    }
+}
+
+/// The candidate among `names` nearest to `name` by edit distance, if close enough to be a
+/// plausible typo.
+pub(crate) fn nearest_name<'n>(name: &str, names: impl IntoIterator<Item = &'n str>) -> Option<String> {
+    let limit = (name.chars().count() / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for cand in names {
+        if cand == name {
+            continue;
+        }
+        let d = edit_distance(name, cand);
+        if d <= limit && best.map_or(true, |(bd, _)| d < bd) {
+            best = Some((d, cand));
+        }
+    }
+    best.map(|(_, c)| c.to_string())
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(!ca.eq_ignore_ascii_case(cb));
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

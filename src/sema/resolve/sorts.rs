@@ -1,0 +1,489 @@
+//! Sort derivation and checking (IDP3 §5.4, `DeriveSorts` and `CheckSorts`).
+//!
+//! Untyped variables get the sort of the argument positions of non-builtin symbols they occur
+//! in, widened to the least common ancestor when positions differ (no ancestor: error). A
+//! second round also uses builtin positions: both sides of a comparison get the common sort
+//! of the sides. Overloaded symbols are disambiguated by the sorts of their arguments (and,
+//! for function terms, the sort expected of the result) as soon as exactly one candidate fits.
+//! Both rounds repeat until nothing changes. Afterwards every argument must share an ancestor
+//! with its position's sort, and arithmetic needs numbers.
+
+use super::pre::{PHead, PRule, VarIx, PF, PFK, PT, PTK};
+use super::theory::Ctx;
+use super::Resolver;
+use crate::sema::program::SortId;
+use crate::syntax::ast::{AggKind, ArithOp, Span};
+
+const MAX_ROUNDS: usize = 64;
+
+struct Walk {
+    builtins: bool,
+    changed: bool,
+}
+
+impl Resolver<'_> {
+    pub(super) fn derive_formula(&mut self, cx: &mut Ctx, f: &mut PF) {
+        for builtins in [false, true] {
+            for _ in 0..MAX_ROUNDS {
+                let mut st = Walk { builtins, changed: false };
+                self.df(cx, f, &mut st);
+                if !st.changed {
+                    break;
+                }
+            }
+        }
+        self.report_variable_sorts(cx);
+    }
+
+    pub(super) fn derive_rule(&mut self, cx: &mut Ctx, r: &mut PRule) {
+        for builtins in [false, true] {
+            for _ in 0..MAX_ROUNDS {
+                let mut st = Walk { builtins, changed: false };
+                self.d_head(cx, r, &mut st);
+                self.df(cx, &mut r.body, &mut st);
+                if !st.changed {
+                    break;
+                }
+            }
+        }
+        self.report_variable_sorts(cx);
+    }
+
+    /// Derives sorts inside a term (term blocks).
+    pub(super) fn derive_term(&mut self, cx: &mut Ctx, t: &mut PT) {
+        for builtins in [false, true] {
+            for _ in 0..MAX_ROUNDS {
+                let mut st = Walk { builtins, changed: false };
+                self.dt(cx, t, None, &mut st);
+                if !st.changed {
+                    break;
+                }
+            }
+        }
+        self.report_variable_sorts(cx);
+    }
+
+    fn d_head(&mut self, cx: &mut Ctx, r: &mut PRule, st: &mut Walk) {
+        let sorts: Option<Vec<SortId>> = match &r.head {
+            PHead::Pred(c) if c.len() == 1 => Some(self.prog.pred(c[0]).args.clone()),
+            PHead::Func(c) if c.len() == 1 => Some(self.prog.symbol_sorts(crate::sema::program::Symbol::Func(c[0]))),
+            _ => None,
+        };
+        for (k, a) in r.head_args.iter_mut().enumerate() {
+            let s = sorts.as_ref().and_then(|s| s.get(k).copied());
+            self.dt(cx, a, s, st);
+        }
+        let known: Vec<Option<SortId>> = r.head_args.iter().map(|a| self.term_sort(cx, a)).collect();
+        match &mut r.head {
+            PHead::Pred(c) if c.len() > 1 => {
+                let fit: Vec<_> = c.iter().copied().filter(|&p| self.fits(&self.prog.pred(p).args, &known)).collect();
+                if fit.len() == 1 {
+                    *c = fit;
+                    st.changed = true;
+                }
+            }
+            PHead::Func(c) if c.len() > 1 => {
+                let fit: Vec<_> = c
+                    .iter()
+                    .copied()
+                    .filter(|&f| self.fits(&self.prog.symbol_sorts(crate::sema::program::Symbol::Func(f)), &known))
+                    .collect();
+                if fit.len() == 1 {
+                    *c = fit;
+                    st.changed = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether declared sorts are compatible with the known sorts (unknown ones always fit).
+    fn fits(&self, declared: &[SortId], known: &[Option<SortId>]) -> bool {
+        declared.iter().zip(known).all(|(&d, k)| k.map_or(true, |k| self.lca(d, k).is_some()))
+    }
+
+    fn df(&mut self, cx: &mut Ctx, f: &mut PF, st: &mut Walk) {
+        match &mut f.kind {
+            PFK::Atom { cands, args, .. } => {
+                if cands.len() == 1 {
+                    let sorts = self.prog.pred(cands[0]).args.clone();
+                    for (a, s) in args.iter_mut().zip(sorts) {
+                        self.dt(cx, a, Some(s), st);
+                    }
+                } else {
+                    for a in args.iter_mut() {
+                        self.dt(cx, a, None, st);
+                    }
+                    let known: Vec<Option<SortId>> = args.iter().map(|a| self.term_sort(cx, a)).collect();
+                    let fit: Vec<_> = cands.iter().copied().filter(|&p| self.fits(&self.prog.pred(p).args, &known)).collect();
+                    if fit.len() == 1 && cands.len() > 1 {
+                        *cands = fit;
+                        st.changed = true;
+                    }
+                }
+            }
+            PFK::Cmp(_, a, b) => {
+                let common = if st.builtins { self.common_sort(cx, &[&*a, &*b]) } else { None };
+                self.dt(cx, a, common, st);
+                self.dt(cx, b, common, st);
+            }
+            PFK::Not(g) => self.df(cx, g, st),
+            PFK::And(fs) | PFK::Or(fs) => fs.iter_mut().for_each(|g| self.df(cx, g, st)),
+            PFK::Implies(a, b) | PFK::Equiv(a, b) => {
+                self.df(cx, a, st);
+                self.df(cx, b, st);
+            }
+            PFK::Quant(_, _, g) => self.df(cx, g, st),
+            PFK::Bool(_) | PFK::Error => {}
+        }
+    }
+
+    /// The least common ancestor of the known sorts of some terms.
+    fn common_sort(&self, cx: &Ctx, ts: &[&PT]) -> Option<SortId> {
+        let mut acc: Option<SortId> = None;
+        for t in ts {
+            if let Some(s) = self.term_sort(cx, t) {
+                acc = match acc {
+                    None => Some(s),
+                    Some(a) => Some(self.lca(a, s)?),
+                };
+            }
+        }
+        acc
+    }
+
+    fn dt(&mut self, cx: &mut Ctx, t: &mut PT, expect: Option<SortId>, st: &mut Walk) {
+        match &mut t.kind {
+            PTK::Var(v) => {
+                if let Some(s) = expect {
+                    self.assert_var_sort(cx, *v, s, st);
+                }
+            }
+            PTK::Func { cands, args, .. } => {
+                if cands.len() == 1 {
+                    let sorts = self.prog.func(cands[0]).args.clone();
+                    for (a, s) in args.iter_mut().zip(sorts) {
+                        self.dt(cx, a, Some(s), st);
+                    }
+                } else {
+                    for a in args.iter_mut() {
+                        self.dt(cx, a, None, st);
+                    }
+                    let mut known: Vec<Option<SortId>> = args.iter().map(|a| self.term_sort(cx, a)).collect();
+                    known.push(expect);
+                    let fit: Vec<_> = cands
+                        .iter()
+                        .copied()
+                        .filter(|&f| self.fits(&self.prog.symbol_sorts(crate::sema::program::Symbol::Func(f)), &known))
+                        .collect();
+                    if fit.len() == 1 && cands.len() > 1 {
+                        *cands = fit;
+                        st.changed = true;
+                    }
+                }
+            }
+            PTK::Arith(_, a, b) => {
+                self.dt(cx, a, None, st);
+                self.dt(cx, b, None, st);
+            }
+            PTK::Neg(a) | PTK::Abs(a) => self.dt(cx, a, None, st),
+            PTK::Succ(s, a) | PTK::Pred(s, a) => {
+                let s = s.or(expect);
+                self.dt(cx, a, s, st);
+            }
+            PTK::Agg(_, sets) => {
+                for set in sets.iter_mut() {
+                    self.df(cx, &mut set.cond, st);
+                    if let Some(term) = &mut set.term {
+                        self.dt(cx, term, None, st);
+                    }
+                }
+            }
+            PTK::Value(..) | PTK::SortMin(_) | PTK::SortMax(_) | PTK::Error => {}
+        }
+    }
+
+    fn assert_var_sort(&mut self, cx: &mut Ctx, v: VarIx, s: SortId, st: &mut Walk) {
+        let var = &cx.vars[v];
+        if var.typed || var.underivable {
+            return;
+        }
+        let new = match var.sort {
+            None => Some(s),
+            Some(cur) => self.lca(cur, s),
+        };
+        let var = &mut cx.vars[v];
+        if !var.joined.contains(&s) {
+            var.joined.push(s);
+        }
+        match new {
+            None => var.underivable = true,
+            Some(n) if Some(n) != var.sort => {
+                var.sort = Some(n);
+                st.changed = true;
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn report_variable_sorts(&mut self, cx: &mut Ctx) {
+        for k in 0..cx.vars.len() {
+            let var = cx.vars[k].clone();
+            if var.underivable {
+                let names: Vec<&str> = var.joined.iter().map(|&s| self.prog.sort(s).name.as_str()).collect();
+                let msg = format!("Could not derive the sort of variable {}.", var.name);
+                let hint = format!("it occurs at positions of sorts {} which have no unique common supertype", names.join(", "));
+                self.error_hint("no-sort-derivable", msg, var.span, Some(hint));
+                cx.failed = true;
+            } else if var.sort.is_none() && !cx.failed {
+                let msg = format!("Could not derive the sort of variable {}.", var.name);
+                let hint = format!("give its sort explicitly, as in {}[T]", var.name);
+                self.error_hint("no-sort-derivable", msg, var.span, Some(hint));
+                cx.failed = true;
+            } else if let Some(s) = var.sort {
+                if var.joined.len() > 1 && !var.joined.contains(&s) {
+                    let names: Vec<&str> = var.joined.iter().map(|&j| self.prog.sort(j).name.as_str()).collect();
+                    let (last, init) = names.split_last().map(|(l, i)| (*l, i.join(", "))).unwrap_or_default();
+                    let msg = format!(
+                        "Derived sort {} for variable {} as nearest parent of {init} and {last}.",
+                        self.prog.sort(s).name,
+                        var.name
+                    );
+                    self.warning("derived-sort", msg, var.span);
+                }
+            }
+        }
+    }
+
+    // -- the sort of a term --------------------------------------------------------------------
+
+    pub(super) fn term_sort(&self, cx: &Ctx, t: &PT) -> Option<SortId> {
+        match &t.kind {
+            PTK::Var(v) => cx.vars[*v].sort,
+            PTK::Value(_, s) => Some(*s),
+            PTK::Func { cands, .. } => {
+                let first = self.prog.func(*cands.first()?).result;
+                cands.iter().all(|&f| self.prog.func(f).result == first).then_some(first)
+            }
+            PTK::Arith(op, a, b) => {
+                let (sa, sb) = (self.term_sort(cx, a)?, self.term_sort(cx, b)?);
+                Some(match op {
+                    ArithOp::Div | ArithOp::Pow => self.sort_float(),
+                    ArithOp::Mod => self.sort_int(),
+                    _ if self.is_intlike(sa) && self.is_intlike(sb) => self.sort_int(),
+                    _ => self.sort_float(),
+                })
+            }
+            PTK::Neg(a) | PTK::Abs(a) => {
+                let s = self.term_sort(cx, a)?;
+                Some(if self.is_intlike(s) { self.sort_int() } else { self.sort_float() })
+            }
+            PTK::SortMin(s) | PTK::SortMax(s) => Some(*s),
+            PTK::Succ(s, a) | PTK::Pred(s, a) => s.or_else(|| self.term_sort(cx, a)),
+            PTK::Agg(kind, sets) => {
+                if *kind == AggKind::Card {
+                    return Some(self.sort_int());
+                }
+                let all_int = sets.iter().all(|s| s.term.as_ref().and_then(|t| self.term_sort(cx, t)).map_or(true, |s| self.is_intlike(s)));
+                Some(if all_int { self.sort_int() } else { self.sort_float() })
+            }
+            PTK::Error => None,
+        }
+    }
+
+    // -- checking ------------------------------------------------------------------------------
+
+    pub(super) fn check_formula(&mut self, cx: &mut Ctx, f: &PF) {
+        if cx.failed {
+            return;
+        }
+        self.cf(cx, f);
+    }
+
+    pub(super) fn check_term(&mut self, cx: &mut Ctx, t: &PT) {
+        if cx.failed {
+            return;
+        }
+        self.ct(cx, t, None);
+    }
+
+    pub(super) fn check_rule(&mut self, cx: &mut Ctx, r: &PRule) {
+        if cx.failed {
+            return;
+        }
+        let (name, sorts) = match &r.head {
+            PHead::Pred(c) if c.len() == 1 => (self.prog.pred(c[0]).name.clone(), self.prog.pred(c[0]).args.clone()),
+            PHead::Func(c) if c.len() == 1 => {
+                (self.prog.func(c[0]).name.clone(), self.prog.symbol_sorts(crate::sema::program::Symbol::Func(c[0])))
+            }
+            PHead::Pred(c) => return self.ambiguous(cx, "predicate", c.first().map(|&p| self.prog.pred(p).name.clone()), r.span),
+            PHead::Func(c) => return self.ambiguous(cx, "function", c.first().map(|&f| self.prog.func(f).name.clone()), r.span),
+            PHead::Error => return,
+        };
+        if r.overloaded_head && r.head_args.iter().any(|a| !matches!(a.kind, PTK::Var(_))) {
+            return self.ambiguous(cx, "predicate", Some(name), r.span);
+        }
+        for (a, s) in r.head_args.iter().zip(sorts) {
+            self.ct(cx, a, Some(s));
+        }
+        self.cf(cx, &r.body);
+    }
+
+    fn ambiguous(&mut self, cx: &mut Ctx, what: &str, name: Option<String>, span: Span) {
+        let name = name.unwrap_or_default();
+        let msg = format!("Could not derive the sorts of {what} {name}.");
+        let hint = format!("disambiguate the overloaded {what} with its sorts, as in {name}[T1,T2]");
+        self.error_hint("ambiguous-symbol", msg, span, Some(hint));
+        cx.failed = true;
+    }
+
+    fn cf(&mut self, cx: &mut Ctx, f: &PF) {
+        match &f.kind {
+            PFK::Atom { cands, args, name } => {
+                if cands.len() != 1 {
+                    return self.ambiguous(cx, "predicate", Some(name.clone()), f.span);
+                }
+                let sorts = self.prog.pred(cands[0]).args.clone();
+                for (a, s) in args.iter().zip(sorts) {
+                    self.ct(cx, a, Some(s));
+                }
+            }
+            PFK::Cmp(_, a, b) => {
+                self.ct(cx, a, None);
+                self.ct(cx, b, None);
+                if let (Some(sa), Some(sb)) = (self.term_sort(cx, a), self.term_sort(cx, b)) {
+                    if self.lca(sa, sb).is_none() {
+                        self.wrong_sort(cx, b, sb, sa);
+                    }
+                }
+            }
+            PFK::Not(g) | PFK::Quant(_, _, g) => self.cf(cx, g),
+            PFK::And(fs) | PFK::Or(fs) => fs.iter().for_each(|g| self.cf(cx, g)),
+            PFK::Implies(a, b) | PFK::Equiv(a, b) => {
+                self.cf(cx, a);
+                self.cf(cx, b);
+            }
+            PFK::Bool(_) | PFK::Error => {}
+        }
+    }
+
+    /// Checks a term and, if `pos` is given, that its sort fits the position.
+    fn ct(&mut self, cx: &mut Ctx, t: &PT, pos: Option<SortId>) {
+        if let (Some(p), Some(s)) = (pos, self.term_sort(cx, t)) {
+            if self.lca(p, s).is_none() {
+                return self.wrong_sort(cx, t, s, p);
+            }
+        }
+        match &t.kind {
+            PTK::Func { cands, args, name } => {
+                if cands.len() != 1 {
+                    return self.ambiguous(cx, "function", Some(name.clone()), t.span);
+                }
+                let sorts = self.prog.func(cands[0]).args.clone();
+                for (a, s) in args.iter().zip(sorts) {
+                    self.ct(cx, a, Some(s));
+                }
+            }
+            PTK::Arith(op, a, b) => {
+                self.ct(cx, a, None);
+                self.ct(cx, b, None);
+                let sym = arith_symbol(*op);
+                self.numeric_operand(cx, a, sym, t.span);
+                self.numeric_operand(cx, b, sym, t.span);
+            }
+            PTK::Neg(a) => {
+                self.ct(cx, a, None);
+                self.numeric_operand(cx, a, "-", t.span);
+            }
+            PTK::Abs(a) => {
+                self.ct(cx, a, None);
+                self.numeric_operand(cx, a, "abs", t.span);
+            }
+            PTK::Succ(s, a) | PTK::Pred(s, a) => {
+                self.ct(cx, a, *s);
+                if s.is_none() && self.term_sort(cx, a).is_none() {
+                    self.error("no-sort-derivable", "Could not derive the sorts of function SUCC/PRED.", t.span);
+                    cx.failed = true;
+                }
+            }
+            PTK::Agg(_, sets) => {
+                for set in sets {
+                    self.cf(cx, &set.cond);
+                    if let Some(term) = &set.term {
+                        self.ct(cx, term, None);
+                        if let Some(s) = self.term_sort(cx, term) {
+                            if !self.is_numeric(s) {
+                                let msg = format!(
+                                    "Term {} has sort {} but occurs in a position with sort int or float.",
+                                    self.term_text(cx, term),
+                                    self.prog.sort(s).name
+                                );
+                                self.error("type-mismatch", msg, term.span);
+                                cx.failed = true;
+                            }
+                        }
+                    }
+                }
+            }
+            PTK::Var(_) | PTK::Value(..) | PTK::SortMin(_) | PTK::SortMax(_) | PTK::Error => {}
+        }
+    }
+
+    fn numeric_operand(&mut self, cx: &mut Ctx, a: &PT, sym: &str, span: Span) {
+        if let Some(s) = self.term_sort(cx, a) {
+            if !self.is_numeric(s) {
+                let msg = format!("Could not derive the sorts of function {sym}.\nPossibly the sorts of its subterms are not subtypes of the sorts of the function's arguments? (e.g. missing isa declaration)");
+                let hint = format!("{} has sort {}, which is not numeric; declare it `isa int` or `isa float`", self.term_text(cx, a), self.prog.sort(s).name);
+                self.error_hint("type-mismatch", msg, span, Some(hint));
+                cx.failed = true;
+            }
+        }
+    }
+
+    fn wrong_sort(&mut self, cx: &mut Ctx, t: &PT, has: SortId, pos: SortId) {
+        let msg = format!(
+            "Term {} has sort {} but occurs in a position with sort {}.",
+            self.term_text(cx, t),
+            self.prog.sort(has).name,
+            self.prog.sort(pos).name
+        );
+        self.error("type-mismatch", msg, t.span);
+        cx.failed = true;
+    }
+
+    /// A short rendering of a term for messages.
+    pub(super) fn term_text(&self, cx: &Ctx, t: &PT) -> String {
+        match &t.kind {
+            PTK::Var(v) => cx.vars[*v].name.to_string(),
+            PTK::Value(v, _) => v.to_string(),
+            PTK::Func { name, args, .. } => {
+                if args.is_empty() {
+                    name.clone()
+                } else {
+                    let a: Vec<String> = args.iter().map(|a| self.term_text(cx, a)).collect();
+                    format!("{name}({})", a.join(","))
+                }
+            }
+            PTK::Arith(op, a, b) => format!("{}{}{}", self.term_text(cx, a), arith_symbol(*op), self.term_text(cx, b)),
+            PTK::Neg(a) => format!("-{}", self.term_text(cx, a)),
+            PTK::Abs(a) => format!("abs({})", self.term_text(cx, a)),
+            PTK::SortMin(s) => format!("MIN[:{}]", self.prog.sort(*s).name),
+            PTK::SortMax(s) => format!("MAX[:{}]", self.prog.sort(*s).name),
+            PTK::Succ(_, a) => format!("SUCC({})", self.term_text(cx, a)),
+            PTK::Pred(_, a) => format!("PRED({})", self.term_text(cx, a)),
+            PTK::Agg(..) => "aggregate".into(),
+            PTK::Error => "?".into(),
+        }
+    }
+}
+
+fn arith_symbol(op: ArithOp) -> &'static str {
+    match op {
+        ArithOp::Add => "+",
+        ArithOp::Sub => "-",
+        ArithOp::Mul => "*",
+        ArithOp::Div => "/",
+        ArithOp::Mod => "%",
+        ArithOp::Pow => "^",
+    }
+}

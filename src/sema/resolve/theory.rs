@@ -1,0 +1,639 @@
+//! Theories: sentences, definitions and rules, and the formulas and terms inside them, resolved
+//! into the pre-typed form of `pre` (identifiers become bound variables, constants or new free
+//! variables as in IDP3 §5.2; builtin functions become dedicated term kinds), then typed by
+//! `sorts` and lowered by `lower`.
+
+use std::rc::Rc;
+
+use super::pre::{PHead, PRule, PSet, VarInfo, VarIx, PF, PFK, PT, PTK};
+use super::{Entry, Resolver};
+use crate::sema::ir;
+use crate::sema::program::{Component, FuncId, PredId, SortId, Theory, TheoryId, VocId};
+use crate::structure::value::Value;
+use crate::syntax::ast::{self, BinConn, Quantifier, Span, SymbolRef};
+
+/// Resolution state of one theory component (sentence, rule, query, term).
+pub(super) struct Ctx {
+    pub voc: VocId,
+    /// "Theory T", "Query Q", ... for `is not in the vocabulary of` messages.
+    pub owner: String,
+    pub vars: Vec<VarInfo>,
+    scope: Vec<(Rc<str>, VarIx)>,
+    /// Free variables in order of creation (they stay visible until the component ends).
+    pub free: Vec<VarIx>,
+    /// An error was reported while resolving (suppresses follow-up sort errors).
+    pub failed: bool,
+    /// Added to variable slots to make ids unique across one definition.
+    pub id_base: u32,
+}
+
+impl Ctx {
+    pub fn new(voc: VocId, owner: String) -> Ctx {
+        Ctx { voc, owner, vars: Vec::new(), scope: Vec::new(), free: Vec::new(), failed: false, id_base: 0 }
+    }
+
+    pub fn new_var(&mut self, name: &str, sort: Option<SortId>, span: Span) -> VarIx {
+        self.vars.push(VarInfo {
+            name: Rc::from(name),
+            sort,
+            typed: sort.is_some(),
+            span,
+            uses: 0,
+            joined: Vec::new(),
+            underivable: false,
+        });
+        self.vars.len() - 1
+    }
+
+    fn lookup(&self, name: &str) -> Option<VarIx> {
+        let bound = self.scope.iter().rev().find(|(n, _)| &**n == name).map(|(_, v)| *v);
+        bound.or_else(|| self.free.iter().copied().find(|&v| &*self.vars[v].name == name))
+    }
+}
+
+impl Resolver<'_> {
+    pub(super) fn theory(&mut self, t: &ast::Theory) {
+        let Some(voc) = self.lookup_vocabulary(&t.vocabulary) else { return };
+        let id = TheoryId(self.prog.theories.len() as u32);
+        self.prog.theories.push(Theory {
+            name: t.name.name.clone(),
+            vocabulary: voc,
+            sentences: Vec::new(),
+            definitions: Vec::new(),
+            span: Some(t.span),
+        });
+        self.declare(&t.name, Component::Theory(id));
+        let owner = format!("Theory {}", t.name.name);
+        self.in_block(|r| {
+            for c in &t.components {
+                r.theory_component(id, voc, &owner, c);
+            }
+        });
+    }
+
+    fn theory_component(&mut self, id: TheoryId, voc: VocId, owner: &str, c: &ast::TheoryComponent) {
+        match c {
+            ast::TheoryComponent::Sentence(f) => {
+                if let Some(f) = self.sentence(voc, owner, f) {
+                    self.prog.theories[id.index()].sentences.push(f);
+                }
+            }
+            ast::TheoryComponent::Definition(d) => {
+                let def = self.definition(voc, owner, d);
+                if !def.rules.is_empty() {
+                    self.prog.theories[id.index()].definitions.push(def);
+                }
+            }
+            ast::TheoryComponent::FixpointDefinition(span) => {
+                self.error("unsupported", "LFD/GFD fixpoint definitions are not supported.", *span)
+            }
+            ast::TheoryComponent::Using(u) => self.using(u),
+        }
+    }
+
+    fn sentence(&mut self, voc: VocId, owner: &str, f: &ast::Formula) -> Option<ir::Formula> {
+        let mut cx = Ctx::new(voc, owner.to_string());
+        let mut pf = self.formula(&mut cx, f);
+        if !cx.free.is_empty() {
+            let names: String = cx.free.iter().map(|&v| format!(" {}", cx.vars[v].name)).collect();
+            self.warning("free-variable", format!("Variables{names} are not quantified."), f.span);
+            pf = PF::new(PFK::Quant(Quantifier::Forall, cx.free.clone(), Box::new(pf)), f.span);
+        }
+        self.derive_formula(&mut cx, &mut pf);
+        self.check_formula(&mut cx, &pf);
+        (!cx.failed).then(|| self.lower_formula(&cx, &pf))
+    }
+
+    fn definition(&mut self, voc: VocId, owner: &str, d: &ast::Definition) -> ir::Definition {
+        let mut rules = Vec::new();
+        let mut base = 0u32;
+        for r in &d.rules {
+            let mut cx = Ctx::new(voc, owner.to_string());
+            cx.id_base = base;
+            if let Some(rule) = self.rule(&mut cx, r) {
+                rules.push(rule);
+            }
+            base += cx.vars.len() as u32;
+        }
+        ir::Definition { rules, span: d.span }
+    }
+
+    fn rule(&mut self, cx: &mut Ctx, r: &ast::Rule) -> Option<ir::Rule> {
+        let qv = self.bind_vars(cx, &r.vars);
+        let (head, head_args, overloaded_head) = self.rule_head(cx, &r.head);
+        let body = match &r.body {
+            Some(b) => self.formula(cx, b),
+            None => PF::new(PFK::Bool(true), r.span),
+        };
+        cx.scope.truncate(cx.scope.len() - qv.len());
+        let mut in_head = Vec::new();
+        for t in &head_args {
+            collect_vars_term(t, &mut in_head);
+        }
+        let (mut hv, mut bv) = (Vec::new(), Vec::new());
+        for v in qv.iter().chain(cx.free.iter()).copied() {
+            if in_head.contains(&v) {
+                hv.push(v);
+            } else {
+                bv.push(v);
+            }
+        }
+        for &v in &qv {
+            if cx.vars[v].uses == 0 {
+                self.warning("unused-variable", format!("Quantified variable {} is unused.", cx.vars[v].name), cx.vars[v].span);
+            }
+        }
+        let mut rule = PRule { head_vars: hv, body_vars: bv, head, head_args, body, span: r.span, overloaded_head };
+        self.derive_rule(cx, &mut rule);
+        self.check_rule(cx, &rule);
+        if cx.failed {
+            return None;
+        }
+        self.normalize_head(cx, &mut rule);
+        self.lower_rule(cx, &rule)
+    }
+
+    fn rule_head(&mut self, cx: &mut Ctx, h: &ast::RuleHead) -> (PHead, Vec<PT>, bool) {
+        match h {
+            ast::RuleHead::Predicate { symbol, args } => {
+                let cands = self.pred_candidates(cx, symbol, args.len());
+                let args: Vec<PT> = args.iter().map(|a| self.term(cx, a)).collect();
+                let overloaded = cands.as_ref().is_some_and(|c| c.len() > 1);
+                (cands.map(PHead::Pred).unwrap_or(PHead::Error), args, overloaded)
+            }
+            ast::RuleHead::Function { symbol, args, value } => {
+                let is_var = symbol.name.is_simple() && cx.lookup(symbol.name.name()).is_some();
+                let cands = if is_var { None } else { self.func_candidates_quiet(cx, symbol, args.len()) };
+                let Some(cands) = cands else {
+                    let msg = "Expected a name of a function, instead of a predicate name.";
+                    let hint = "a function definition needs the function on the left: `F(x) = t <- ...`";
+                    self.error_hint("invalid-rule-head", msg, symbol.span, Some(hint.into()));
+                    cx.failed = true;
+                    return (PHead::Error, Vec::new(), false);
+                };
+                let mut targs: Vec<PT> = args.iter().map(|a| self.term(cx, a)).collect();
+                targs.push(self.term(cx, value));
+                let overloaded = cands.len() > 1;
+                (PHead::Func(cands), targs, overloaded)
+            }
+        }
+    }
+
+    // -- variables -----------------------------------------------------------------------------
+
+    pub(super) fn bind_vars(&mut self, cx: &mut Ctx, decls: &[ast::VarDecl]) -> Vec<VarIx> {
+        let mut out: Vec<VarIx> = Vec::new();
+        for d in decls {
+            if out.iter().any(|&v| *cx.vars[v].name == *d.name.name) {
+                let msg = format!("Variable {} is already declared in this scope.", d.name.name);
+                self.error("duplicate-variable", msg, d.name.span);
+                cx.failed = true;
+                continue;
+            }
+            let sort = match &d.sort {
+                Some(p) => {
+                    let s = self.lookup_sort(cx.voc, p);
+                    if s.is_none() {
+                        cx.failed = true;
+                    }
+                    s
+                }
+                None => None,
+            };
+            let v = cx.new_var(&d.name.name, sort, d.name.span);
+            cx.scope.push((cx.vars[v].name.clone(), v));
+            out.push(v);
+        }
+        out
+    }
+
+    fn unbind(&mut self, cx: &mut Ctx, vars: &[VarIx]) {
+        cx.scope.truncate(cx.scope.len() - vars.len());
+        for &v in vars {
+            if cx.vars[v].uses == 0 {
+                self.warning("unused-variable", format!("Quantified variable {} is unused.", cx.vars[v].name), cx.vars[v].span);
+            }
+        }
+    }
+
+    // -- formulas ------------------------------------------------------------------------------
+
+    pub(super) fn formula(&mut self, cx: &mut Ctx, f: &ast::Formula) -> PF {
+        let kind = match &f.kind {
+            ast::FormulaKind::True => PFK::Bool(true),
+            ast::FormulaKind::False => PFK::Bool(false),
+            ast::FormulaKind::Atom { symbol, args } => self.atom(cx, symbol, args),
+            ast::FormulaKind::Compare { terms, ops } => self.compare(cx, terms, ops, f.span),
+            ast::FormulaKind::Not(g) => PFK::Not(Box::new(self.formula(cx, g))),
+            ast::FormulaKind::Binary { op, left, right } => {
+                let l = self.formula(cx, left);
+                let r = self.formula(cx, right);
+                binary(*op, l, r)
+            }
+            ast::FormulaKind::Quant { q, vars, body } => {
+                let vs = self.bind_vars(cx, vars);
+                let b = self.formula(cx, body);
+                self.unbind(cx, &vs);
+                PFK::Quant(*q, vs, Box::new(b))
+            }
+            ast::FormulaKind::Count { op, bound, vars, body } => {
+                let vs = self.bind_vars(cx, vars);
+                let b = self.formula(cx, body);
+                self.unbind(cx, &vs);
+                let set = PSet { vars: vs, cond: b, term: None, span: f.span };
+                let count = PT::new(PTK::Agg(ast::AggKind::Card, vec![set]), f.span);
+                let n = self.int_literal(cx, *bound, f.span);
+                PFK::Cmp(*op, count, n)
+            }
+            ast::FormulaKind::QuantIn { q, vars, symbol, body } => {
+                let vs = self.bind_vars(cx, vars);
+                let args: Vec<PT> = vs.iter().map(|&v| self.var_term(cx, v, f.span)).collect();
+                let guard = match self.pred_candidates(cx, symbol, args.len()) {
+                    Some(cands) => PF::new(PFK::Atom { name: symbol.name.to_path(), cands, args }, symbol.span),
+                    None => PF::new(PFK::Error, symbol.span),
+                };
+                let b = self.formula(cx, body);
+                self.unbind(cx, &vs);
+                guarded(*q, vs, guard, b, f.span)
+            }
+            ast::FormulaKind::QuantSat { q, vars, cond, body } => {
+                let vs = self.bind_vars(cx, vars);
+                let guard = self.formula(cx, cond);
+                let b = self.formula(cx, body);
+                self.unbind(cx, &vs);
+                guarded(*q, vs, guard, b, f.span)
+            }
+        };
+        PF::new(kind, f.span)
+    }
+
+    fn atom(&mut self, cx: &mut Ctx, symbol: &SymbolRef, args: &[ast::Term]) -> PFK {
+        let cands = self.pred_candidates(cx, symbol, args.len());
+        let args: Vec<PT> = args.iter().map(|a| self.term(cx, a)).collect();
+        match cands {
+            Some(cands) => PFK::Atom { name: symbol.name.to_path(), cands, args },
+            None => PFK::Error,
+        }
+    }
+
+    fn compare(&mut self, cx: &mut Ctx, terms: &[ast::Term], ops: &[ast::CmpOp], _span: Span) -> PFK {
+        let ts: Vec<PT> = terms.iter().map(|t| self.term(cx, t)).collect();
+        let mut parts: Vec<PF> = Vec::new();
+        for (k, op) in ops.iter().enumerate() {
+            let (Some(l), Some(r)) = (ts.get(k), ts.get(k + 1)) else { break };
+            if k > 0 {
+                count_uses(cx, l);
+            }
+            parts.push(PF::new(PFK::Cmp(*op, l.clone(), r.clone()), l.span.to(r.span)));
+        }
+        match parts.len() {
+            0 => PFK::Bool(true),
+            1 => parts.pop().map(|p| p.kind).unwrap_or(PFK::Error),
+            _ => PFK::And(parts),
+        }
+    }
+
+    // -- terms ---------------------------------------------------------------------------------
+
+    pub(super) fn term(&mut self, cx: &mut Ctx, t: &ast::Term) -> PT {
+        let kind = match &t.kind {
+            ast::TermKind::Int(i) => return self.int_literal(cx, *i, t.span),
+            ast::TermKind::Float(f) => PTK::Value(Value::float(*f), self.sort_float()),
+            ast::TermKind::Str(s) => PTK::Value(Value::str(s), self.sort_string()),
+            ast::TermKind::Char(c) => PTK::Value(Value::str(&c.to_string()), self.sort_char()),
+            ast::TermKind::Arith { op, left, right } => {
+                PTK::Arith(*op, Box::new(self.term(cx, left)), Box::new(self.term(cx, right)))
+            }
+            ast::TermKind::Neg(inner) => match &inner.kind {
+                ast::TermKind::Int(i) => return self.int_literal(cx, -*i, t.span),
+                ast::TermKind::Float(f) => PTK::Value(Value::float(-*f), self.sort_float()),
+                _ => PTK::Neg(Box::new(self.term(cx, inner))),
+            },
+            ast::TermKind::Aggregate { kind, sets } => {
+                let sets = sets.iter().map(|s| self.set_expr(cx, s)).collect();
+                PTK::Agg(*kind, sets)
+            }
+            ast::TermKind::App { symbol, args } => self.application(cx, symbol, args.as_deref(), t.span),
+        };
+        PT::new(kind, t.span)
+    }
+
+    fn int_literal(&mut self, cx: &mut Ctx, i: i64, span: Span) -> PT {
+        if i.abs() > i32::MAX as i64 {
+            self.error("number-out-of-range", format!("Numeric value {i} is out of integer bounds."), span);
+            cx.failed = true;
+        }
+        let sort = if i >= 0 { self.sort_nat() } else { self.sort_int() };
+        PT::new(PTK::Value(Value::Int(i), sort), span)
+    }
+
+    fn set_expr(&mut self, cx: &mut Ctx, s: &ast::SetExpr) -> PSet {
+        let vs = self.bind_vars(cx, &s.vars);
+        let cond = self.formula(cx, &s.cond);
+        let term = s.term.as_ref().map(|t| self.term(cx, t));
+        self.unbind(cx, &vs);
+        PSet { vars: vs, cond, term, span: s.span }
+    }
+
+    pub(super) fn var_term(&mut self, cx: &mut Ctx, v: VarIx, span: Span) -> PT {
+        cx.vars[v].uses += 1;
+        PT::new(PTK::Var(v), span)
+    }
+
+    fn application(&mut self, cx: &mut Ctx, symbol: &SymbolRef, args: Option<&[ast::Term]>, span: Span) -> PTK {
+        let simple = symbol.name.is_simple();
+        let name = symbol.name.name();
+        let has_result = symbol.sorts.as_ref().is_some_and(|s| s.result.is_some());
+        if args.is_none() && simple && !has_result {
+            if let Some(v) = cx.lookup(name) {
+                if self.has_constant(cx, symbol) {
+                    let msg = format!("'{name}' could be a variable or a constant. It is assumed to be a variable.");
+                    self.warning("variable-or-constant", msg, symbol.span);
+                }
+                return self.var_term(cx, v, span).kind;
+            }
+        }
+        let n = args.map_or(0, |a| a.len());
+        if let Some(k) = self.builtin_application(cx, symbol, args, span) {
+            return k;
+        }
+        if args.is_none() && simple && !has_result && !self.has_constant(cx, symbol) {
+            return self.new_free_var(cx, symbol, span);
+        }
+        let targs: Vec<PT> = args.unwrap_or(&[]).iter().map(|a| self.term(cx, a)).collect();
+        match self.func_candidates(cx, symbol, n) {
+            Some(cands) => PTK::Func { name: symbol.name.to_path(), cands, args: targs },
+            None => PTK::Error,
+        }
+    }
+
+    fn has_constant(&self, cx: &Ctx, symbol: &SymbolRef) -> bool {
+        self.lookup_entries(cx.voc, &symbol.name)
+            .into_iter()
+            .any(|e| matches!(e, Entry::Func(f) if self.prog.func(f).args.is_empty() && self.in_vocabulary(cx.voc, e)))
+    }
+
+    fn new_free_var(&mut self, cx: &mut Ctx, symbol: &SymbolRef, span: Span) -> PTK {
+        let sort = match symbol.sorts.as_ref().map(|s| s.args.as_slice()) {
+            Some([p]) => {
+                let s = self.lookup_sort(cx.voc, p);
+                if s.is_none() {
+                    cx.failed = true;
+                }
+                s
+            }
+            _ => None,
+        };
+        let v = cx.new_var(symbol.name.name(), sort, symbol.span);
+        cx.free.push(v);
+        self.var_term(cx, v, span).kind
+    }
+
+    /// `+ - * / % ^ abs MIN MAX SUCC PRED` unless the vocabulary declares a function by that name.
+    fn builtin_application(&mut self, cx: &mut Ctx, symbol: &SymbolRef, args: Option<&[ast::Term]>, span: Span) -> Option<PTK> {
+        let name = symbol.name.name();
+        let n = args.map_or(0, |a| a.len());
+        if !symbol.name.is_simple() || !is_builtin_name(name) {
+            return None;
+        }
+        let user = self.lookup_entries(cx.voc, &symbol.name).into_iter().any(|e| matches!(e, Entry::Func(f) if self.prog.func(f).args.len() == n));
+        if user {
+            return None;
+        }
+        let annotated = self.annotation_sort(cx, symbol);
+        let mut ts: Vec<PT> = args.unwrap_or(&[]).iter().map(|a| self.term(cx, a)).collect();
+        let kind = match (name, ts.len()) {
+            ("MIN" | "MAX", 0) => {
+                let Some(s) = annotated else {
+                    let msg = format!("{name} must be disambiguated with its sort, as in {name}[:T].");
+                    self.error("no-sort-derivable", msg, symbol.span);
+                    cx.failed = true;
+                    return Some(PTK::Error);
+                };
+                if name == "MIN" { PTK::SortMin(s) } else { PTK::SortMax(s) }
+            }
+            ("SUCC", 1) => PTK::Succ(annotated, Box::new(ts.remove(0))),
+            ("PRED", 1) => PTK::Pred(annotated, Box::new(ts.remove(0))),
+            ("abs", 1) => PTK::Abs(Box::new(ts.remove(0))),
+            ("-", 1) => PTK::Neg(Box::new(ts.remove(0))),
+            (op, 2) if arith_op(op).is_some() => {
+                let r = ts.remove(1);
+                let l = ts.remove(0);
+                PTK::Arith(arith_op(op)?, Box::new(l), Box::new(r))
+            }
+            _ => {
+                let msg = format!("Function {name}/{n} is not declared in this scope.");
+                self.error("unknown-symbol", msg, symbol.span);
+                cx.failed = true;
+                PTK::Error
+            }
+        };
+        let _ = span;
+        Some(kind)
+    }
+
+    /// The result sort of an annotation `[:T]` or the single sort of `[T]` / `[T:T]`.
+    fn annotation_sort(&mut self, cx: &mut Ctx, symbol: &SymbolRef) -> Option<SortId> {
+        let ann = symbol.sorts.as_ref()?;
+        let p = ann.result.as_ref().or(ann.args.first())?;
+        self.lookup_sort(cx.voc, p)
+    }
+
+    // -- symbols -------------------------------------------------------------------------------
+
+    /// Entries of the theory's vocabulary under a name, reporting names outside it.
+    fn voc_entries(&mut self, cx: &mut Ctx, symbol: &SymbolRef, what: &str) -> Vec<Entry> {
+        let all = self.lookup_entries(cx.voc, &symbol.name);
+        let inside: Vec<Entry> = all.iter().copied().filter(|&e| self.in_vocabulary(cx.voc, e)).collect();
+        if inside.is_empty() && !all.is_empty() {
+            let msg = format!("{what} {} is not in the vocabulary of {}.", symbol.name.to_path(), cx.owner);
+            self.error("unknown-symbol", msg, symbol.span);
+            cx.failed = true;
+        }
+        inside
+    }
+
+    pub(super) fn pred_candidates(&mut self, cx: &mut Ctx, symbol: &SymbolRef, n: usize) -> Option<Vec<PredId>> {
+        let entries = self.voc_entries(cx, symbol, "Predicate");
+        if cx.failed && entries.is_empty() {
+            return None;
+        }
+        let mut cands: Vec<PredId> = entries
+            .iter()
+            .filter_map(|&e| match e {
+                Entry::Pred(p) if self.prog.pred(p).args.len() == n => Some(p),
+                Entry::Sort(s) if n == 1 => Some(self.prog.sort(s).pred),
+                _ => None,
+            })
+            .collect();
+        if let Some(ann) = self.annotation(cx, symbol) {
+            if ann.1.is_some() {
+                self.error("not-a-predicate", "Expected a name of a predicate, instead of a function name.", symbol.span);
+                cx.failed = true;
+                return None;
+            }
+            cands.retain(|&p| self.prog.pred(p).args == ann.0);
+        }
+        if cands.is_empty() {
+            let is_func = entries.iter().any(|e| matches!(e, Entry::Func(_)));
+            let msg = if is_func {
+                "Expected a name of a predicate, instead of a function name.".to_string()
+            } else {
+                format!("Predicate {}/{n} is not declared in this scope.", symbol.name.to_path())
+            };
+            let hint = self.near_miss(cx.voc, symbol.name.name(), |e| matches!(e, Entry::Pred(_) | Entry::Sort(_)));
+            self.error_hint(if is_func { "not-a-predicate" } else { "unknown-symbol" }, msg, symbol.span, hint);
+            cx.failed = true;
+            return None;
+        }
+        Some(cands)
+    }
+
+    fn func_candidates_quiet(&mut self, cx: &mut Ctx, symbol: &SymbolRef, n: usize) -> Option<Vec<FuncId>> {
+        let entries = self.lookup_entries(cx.voc, &symbol.name);
+        let any = entries.iter().any(|e| matches!(e, Entry::Func(f) if self.prog.func(*f).args.len() == n));
+        if !any {
+            return None;
+        }
+        self.func_candidates(cx, symbol, n)
+    }
+
+    pub(super) fn func_candidates(&mut self, cx: &mut Ctx, symbol: &SymbolRef, n: usize) -> Option<Vec<FuncId>> {
+        let entries = self.voc_entries(cx, symbol, "Function");
+        if cx.failed && entries.is_empty() {
+            return None;
+        }
+        let mut cands: Vec<FuncId> = entries
+            .iter()
+            .filter_map(|&e| match e {
+                Entry::Func(f) if self.prog.func(f).args.len() == n => Some(f),
+                _ => None,
+            })
+            .collect();
+        if let Some((args, result)) = self.annotation(cx, symbol) {
+            cands.retain(|&f| {
+                let func = self.prog.func(f);
+                (args.is_empty() && n > 0 || func.args == args) && result.map_or(true, |r| func.result == r)
+            });
+        }
+        if cands.is_empty() {
+            let msg = format!("Function {}/{n} is not declared in this scope.", symbol.name.to_path());
+            let hint = self.near_miss(cx.voc, symbol.name.name(), |e| matches!(e, Entry::Func(_)));
+            self.error_hint("unknown-symbol", msg, symbol.span, hint);
+            cx.failed = true;
+            return None;
+        }
+        Some(cands)
+    }
+
+    /// The sorts of an annotation `[A,B]` / `[A,B:C]`, if one was written and all sorts exist.
+    fn annotation(&mut self, cx: &mut Ctx, symbol: &SymbolRef) -> Option<(Vec<SortId>, Option<SortId>)> {
+        let ann = symbol.sorts.as_ref()?;
+        let args: Vec<Option<SortId>> = ann.args.iter().map(|p| self.lookup_sort(cx.voc, p)).collect();
+        let result = ann.result.as_ref().map(|p| self.lookup_sort(cx.voc, p));
+        if args.iter().any(Option::is_none) || matches!(result, Some(None)) {
+            cx.failed = true;
+            return None;
+        }
+        Some((args.into_iter().flatten().collect(), result.flatten()))
+    }
+}
+
+fn is_builtin_name(name: &str) -> bool {
+    matches!(name, "MIN" | "MAX" | "SUCC" | "PRED" | "abs" | "+" | "-" | "*" | "/" | "%" | "^")
+}
+
+fn arith_op(name: &str) -> Option<ast::ArithOp> {
+    Some(match name {
+        "+" => ast::ArithOp::Add,
+        "-" => ast::ArithOp::Sub,
+        "*" => ast::ArithOp::Mul,
+        "/" => ast::ArithOp::Div,
+        "%" => ast::ArithOp::Mod,
+        "^" => ast::ArithOp::Pow,
+        _ => return None,
+    })
+}
+
+fn binary(op: BinConn, l: PF, r: PF) -> PFK {
+    match op {
+        BinConn::And => PFK::And(flatten(l, r, true)),
+        BinConn::Or => PFK::Or(flatten(l, r, false)),
+        BinConn::Implies => PFK::Implies(Box::new(l), Box::new(r)),
+        BinConn::ImpliedBy => PFK::Implies(Box::new(r), Box::new(l)),
+        BinConn::Equiv => PFK::Equiv(Box::new(l), Box::new(r)),
+    }
+}
+
+fn flatten(l: PF, r: PF, and: bool) -> Vec<PF> {
+    let mut out = Vec::new();
+    for f in [l, r] {
+        match f.kind {
+            PFK::And(fs) if and => out.extend(fs),
+            PFK::Or(fs) if !and => out.extend(fs),
+            kind => out.push(PF::new(kind, f.span)),
+        }
+    }
+    out
+}
+
+/// `! (x,y) in P : f` is `! x y : P(x,y) => f`; `?` uses `&`. Likewise for `sat`.
+fn guarded(q: Quantifier, vars: Vec<VarIx>, guard: PF, body: PF, span: Span) -> PFK {
+    let inner = match q {
+        Quantifier::Forall => PF::new(PFK::Implies(Box::new(guard), Box::new(body)), span),
+        Quantifier::Exists => PF::new(PFK::And(vec![guard, body]), span),
+    };
+    PFK::Quant(q, vars, Box::new(inner))
+}
+
+fn count_uses(cx: &mut Ctx, t: &PT) {
+    let mut vs = Vec::new();
+    collect_vars_term(t, &mut vs);
+    for v in vs {
+        cx.vars[v].uses += 1;
+    }
+}
+
+/// The variables occurring in a term (free occurrences and bound ones alike).
+pub(super) fn collect_vars_term(t: &PT, out: &mut Vec<VarIx>) {
+    match &t.kind {
+        PTK::Var(v) => {
+            if !out.contains(v) {
+                out.push(*v)
+            }
+        }
+        PTK::Func { args, .. } => args.iter().for_each(|a| collect_vars_term(a, out)),
+        PTK::Arith(_, a, b) => {
+            collect_vars_term(a, out);
+            collect_vars_term(b, out);
+        }
+        PTK::Neg(a) | PTK::Abs(a) | PTK::Succ(_, a) | PTK::Pred(_, a) => collect_vars_term(a, out),
+        PTK::Agg(_, sets) => {
+            for s in sets {
+                collect_vars_formula(&s.cond, out);
+                if let Some(t) = &s.term {
+                    collect_vars_term(t, out);
+                }
+            }
+        }
+        PTK::Value(..) | PTK::SortMin(_) | PTK::SortMax(_) | PTK::Error => {}
+    }
+}
+
+pub(super) fn collect_vars_formula(f: &PF, out: &mut Vec<VarIx>) {
+    match &f.kind {
+        PFK::Atom { args, .. } => args.iter().for_each(|a| collect_vars_term(a, out)),
+        PFK::Cmp(_, a, b) => {
+            collect_vars_term(a, out);
+            collect_vars_term(b, out);
+        }
+        PFK::Not(g) => collect_vars_formula(g, out),
+        PFK::And(fs) | PFK::Or(fs) => fs.iter().for_each(|g| collect_vars_formula(g, out)),
+        PFK::Implies(a, b) | PFK::Equiv(a, b) => {
+            collect_vars_formula(a, out);
+            collect_vars_formula(b, out);
+        }
+        PFK::Quant(_, _, g) => collect_vars_formula(g, out),
+        PFK::Bool(_) | PFK::Error => {}
+    }
+}

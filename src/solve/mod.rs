@@ -1,0 +1,91 @@
+//! SAT solving behind a small trait, so the encoder and the inferences do not depend on one
+//! solver. The default backend is CaDiCaL (incremental, with assumptions); see the README for
+//! why it is preferred over splr here.
+
+use std::time::Instant;
+
+/// A literal in DIMACS convention: a non-zero integer, negative for negation.
+pub type Lit = i32;
+
+/// The answer of a SAT call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SatResult {
+    Sat,
+    Unsat,
+    /// The call was stopped (time limit or interrupt).
+    Interrupted,
+}
+
+pub trait SatSolver {
+    /// A fresh variable.
+    fn new_var(&mut self) -> Lit;
+    fn add_clause(&mut self, clause: &[Lit]);
+    /// Solves under the given assumptions (which hold only for this call).
+    fn solve(&mut self, assumptions: &[Lit]) -> SatResult;
+    /// The value of a literal in the last model.
+    fn value(&self, lit: Lit) -> bool;
+    /// Number of variables created so far.
+    fn num_vars(&self) -> usize;
+}
+
+/// Stops a CaDiCaL search when the deadline passes.
+pub struct Deadline {
+    until: Option<Instant>,
+}
+
+impl cadical::Callbacks for Deadline {
+    fn terminate(&mut self) -> bool {
+        self.until.is_some_and(|t| Instant::now() >= t) || crate::solve::interrupted()
+    }
+}
+
+pub struct Cadical {
+    solver: cadical::Solver<Deadline>,
+    vars: i32,
+}
+
+impl Cadical {
+    pub fn new(deadline: Option<Instant>) -> Cadical {
+        let mut solver: cadical::Solver<Deadline> = cadical::Solver::new();
+        solver.set_callbacks(Some(Deadline { until: deadline }));
+        Cadical { solver, vars: 0 }
+    }
+}
+
+impl SatSolver for Cadical {
+    fn new_var(&mut self) -> Lit {
+        self.vars += 1;
+        self.vars
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.solver.add_clause(clause.iter().copied());
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
+        match self.solver.solve_with(assumptions.iter().copied()) {
+            Some(true) => SatResult::Sat,
+            Some(false) => SatResult::Unsat,
+            None => SatResult::Interrupted,
+        }
+    }
+
+    fn value(&self, lit: Lit) -> bool {
+        self.solver.value(lit).unwrap_or(false)
+    }
+
+    fn num_vars(&self) -> usize {
+        self.vars as usize
+    }
+}
+
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks running searches to stop (set from a Ctrl-C handler).
+pub fn interrupt() {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}

@@ -1,0 +1,4 @@
+//! Domain elements and structures: the data that inferences take in and give back.
+
+pub mod structure;
+pub mod value;

@@ -1,0 +1,338 @@
+//! Loading input files: decoding (UTF-8 check), and resolving `include "file"` (relative to the
+//! including file's directory, then the working directory) and `include <name>` (the standard
+//! library) so that the token stream can splice included files in place. Each file is included at
+//! most once, so include cycles terminate.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::syntax::ast::{self, FileId, Span};
+use crate::syntax::parser;
+use crate::syntax::source::SourceMap;
+
+/// What an `include` directive names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IncludeSpec {
+    /// `include "path/file.idp"`
+    File(String),
+    /// `include <name>`
+    Std(String),
+}
+
+/// Resolves include directives for the token stream.
+pub trait Includer {
+    /// Returns the file to splice in at the directive, or `None` when there is nothing to
+    /// include (already included, or an error that has been reported).
+    fn include(
+        &mut self,
+        spec: &IncludeSpec,
+        from: FileId,
+        span: Span,
+        sources: &mut SourceMap,
+        diags: &mut Diagnostics,
+    ) -> Option<(FileId, Rc<str>)>;
+}
+
+/// Includes from the file system and a standard-library lookup function.
+pub struct FsIncluder<'a> {
+    std_lib: &'a mut dyn FnMut(&str) -> Option<String>,
+    seen: HashSet<String>,
+    dirs: HashMap<FileId, PathBuf>,
+}
+
+impl<'a> FsIncluder<'a> {
+    pub fn new(std_lib: &'a mut dyn FnMut(&str) -> Option<String>) -> FsIncluder<'a> {
+        FsIncluder { std_lib, seen: HashSet::new(), dirs: HashMap::new() }
+    }
+
+    /// Records a top-level input so that including it again is ignored and relative includes
+    /// in it resolve against its directory.
+    pub fn register_input(&mut self, file: FileId, name: &str) {
+        let path = Path::new(name);
+        if path.is_file() {
+            self.seen.insert(key_of(path));
+        }
+        self.dirs.insert(file, path.parent().map(Path::to_path_buf).unwrap_or_default());
+    }
+
+    fn candidates(&self, from: FileId, rel: &str) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        if let Some(dir) = self.dirs.get(&from) {
+            out.push(dir.join(rel));
+        }
+        out.push(PathBuf::from(rel));
+        out
+    }
+
+    fn include_file(
+        &mut self,
+        rel: &str,
+        from: FileId,
+        span: Span,
+        sources: &mut SourceMap,
+        diags: &mut Diagnostics,
+    ) -> Option<(FileId, Rc<str>)> {
+        let Some(path) = self.candidates(from, rel).into_iter().find(|p| p.is_file()) else {
+            diags.push(
+                Diagnostic::error("include-not-found", format!("the included file \"{rel}\" does not exist"), Some(span))
+                    .with_hint("include paths are relative to the directory of the including file, then to the working directory"),
+            );
+            return None;
+        };
+        if !self.seen.insert(key_of(&path)) {
+            return None;
+        }
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    "include-not-found",
+                    format!("the included file \"{rel}\" cannot be read: {e}"),
+                    Some(span),
+                ));
+                return None;
+            }
+        };
+        let name = path.to_string_lossy().into_owned();
+        let (fid, text) = decode(&name, bytes, sources, diags)?;
+        self.dirs.insert(fid, path.parent().map(Path::to_path_buf).unwrap_or_default());
+        Some((fid, text))
+    }
+
+    fn include_std(
+        &mut self,
+        name: &str,
+        span: Span,
+        sources: &mut SourceMap,
+        diags: &mut Diagnostics,
+    ) -> Option<(FileId, Rc<str>)> {
+        if !self.seen.insert(format!("<{name}>")) {
+            return None;
+        }
+        let Some(text) = (self.std_lib)(name) else {
+            diags.push(
+                Diagnostic::error(
+                    "include-not-found",
+                    format!("there is no standard library file <{name}>"),
+                    Some(span),
+                )
+                .with_hint("the standard library provides <mx>, <table_utils> and <LTC>"),
+            );
+            return None;
+        };
+        let fid = sources.add(format!("<{name}>"), text.clone());
+        Some((fid, Rc::from(text)))
+    }
+}
+
+impl Includer for FsIncluder<'_> {
+    fn include(
+        &mut self,
+        spec: &IncludeSpec,
+        from: FileId,
+        span: Span,
+        sources: &mut SourceMap,
+        diags: &mut Diagnostics,
+    ) -> Option<(FileId, Rc<str>)> {
+        match spec {
+            IncludeSpec::File(rel) => self.include_file(rel, from, span, sources, diags),
+            IncludeSpec::Std(name) => self.include_std(name, span, sources, diags),
+        }
+    }
+}
+
+fn key_of(path: &Path) -> String {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).to_string_lossy().into_owned()
+}
+
+/// Adds a file to the source map; non-UTF-8 input is reported (`invalid-utf8`) at the first
+/// bad byte and yields `None`.
+pub fn decode(
+    name: &str,
+    bytes: Vec<u8>,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> Option<(FileId, Rc<str>)> {
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let fid = sources.add(name, text.clone());
+            Some((fid, Rc::from(text)))
+        }
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let fid = sources.add(name, lossy);
+            diags.push(
+                Diagnostic::error("invalid-utf8", format!("{name} is not valid UTF-8 text"), Some(Span::new(fid, at..at + 1)))
+                    .with_hint("save the file with UTF-8 encoding"),
+            );
+            None
+        }
+    }
+}
+
+/// Parses every input in order, splicing includes in place.
+pub fn load_inputs(
+    inputs: Vec<(String, Vec<u8>)>,
+    std_lib: &dyn Fn(&str) -> Option<String>,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> ast::File {
+    with_parser_stack(std_lib, move |lookup| {
+        let mut includer = FsIncluder::new(lookup);
+        let mut file = ast::File::default();
+        for (name, bytes) in inputs {
+            let Some((fid, text)) = decode(&name, bytes, sources, diags) else { continue };
+            includer.register_input(fid, &name);
+            let parsed = parser::parse_file(fid, text, sources, diags, &mut includer);
+            file.items.extend(parsed.items);
+        }
+        file
+    })
+}
+
+/// Stack size of the parsing thread: the parser recurses on nested brackets (up to
+/// `parser::MAX_DEPTH` levels), and unoptimised builds use tens of kilobytes per level.
+const PARSER_STACK: usize = 256 << 20;
+
+/// Runs `f` on a thread with a large stack (falling back to the current thread if no thread can
+/// be started). `f` gets a standard-library lookup that forwards to `std_lib` on the calling
+/// thread, so `std_lib` need not be thread-safe.
+pub fn with_parser_stack<R: Send>(
+    std_lib: &dyn Fn(&str) -> Option<String>,
+    f: impl FnOnce(&mut dyn FnMut(&str) -> Option<String>) -> R + Send,
+) -> R {
+    use std::sync::mpsc;
+    let (req_tx, req_rx) = mpsc::channel::<String>();
+    let (resp_tx, resp_rx) = mpsc::channel::<Option<String>>();
+    let f = std::sync::Mutex::new(Some(f));
+    let outcome = std::thread::scope(|scope| {
+        let f = &f;
+        let spawned = std::thread::Builder::new().stack_size(PARSER_STACK).spawn_scoped(scope, move || {
+            let mut lookup = |name: &str| {
+                req_tx.send(name.to_string()).ok()?;
+                resp_rx.recv().ok().flatten()
+            };
+            let f = f.lock().ok().and_then(|mut g| g.take());
+            f.map(|f| f(&mut lookup))
+        });
+        let Ok(handle) = spawned else { return None };
+        for name in req_rx.iter() {
+            let _ = resp_tx.send(std_lib(&name));
+        }
+        match handle.join() {
+            Ok(r) => r,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    if let Some(r) = outcome {
+        return r;
+    }
+    // No thread: run here.
+    let f = f.into_inner().ok().flatten().expect("the parse has not run yet");
+    let mut lookup = |name: &str| std_lib(name);
+    f(&mut lookup)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("idp-loader-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).expect("temp dir");
+        dir
+    }
+
+    fn load_file(path: &Path) -> (ast::File, Diagnostics, SourceMap) {
+        let mut sources = SourceMap::default();
+        let mut diags = Diagnostics::default();
+        let std_lib = |name: &str| (name == "mx").then(|| "vocabulary StdV {\n}\n".to_string());
+        let bytes = std::fs::read(path).expect("input");
+        let file = load_inputs(vec![(path.to_string_lossy().into_owned(), bytes)], &std_lib, &mut sources, &mut diags);
+        (file, diags, sources)
+    }
+
+    #[test]
+    fn includes_are_spliced_once_and_cycles_stop() {
+        let dir = scratch_dir("splice");
+        std::fs::write(dir.join("main.idp"), "include \"sub/a.idp\"\ninclude <mx>\ninclude<mx>\nvocabulary M {\n}\ninclude \"sub/a.idp\"\n").unwrap();
+        std::fs::write(dir.join("sub/a.idp"), "vocabulary A {\n}\ninclude \"b.idp\"\n").unwrap();
+        std::fs::write(dir.join("sub/b.idp"), "include \"a.idp\"\ninclude \"../main.idp\"\nvocabulary B {\n}\n").unwrap();
+        let (file, diags, _) = load_file(&dir.join("main.idp"));
+        assert!(diags.items.is_empty(), "{:?}", diags.items);
+        let names: Vec<_> = file
+            .items
+            .iter()
+            .map(|i| match i {
+                ast::Item::Vocabulary(v) => v.name.name.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(names, ["A", "B", "StdV", "M"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn include_inside_a_block() {
+        let dir = scratch_dir("inner");
+        std::fs::write(dir.join("main.idp"), "vocabulary V {\n type T\n include \"decls.idp\"\n}\n").unwrap();
+        std::fs::write(dir.join("decls.idp"), "P(T)\nQ(T)\n").unwrap();
+        let (file, diags, _) = load_file(&dir.join("main.idp"));
+        assert!(diags.items.is_empty(), "{:?}", diags.items);
+        let ast::Item::Vocabulary(v) = &file.items[0] else { panic!() };
+        assert_eq!(v.decls.len(), 3);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn missing_include_and_bad_utf8() {
+        let dir = scratch_dir("missing");
+        std::fs::write(dir.join("main.idp"), "vocabulary V {\n}\ninclude \"nope.idp\"\ninclude <nothing>\ninclude \"bad.idp\"\n").unwrap();
+        std::fs::write(dir.join("bad.idp"), b"vocabulary W {\n \xff\xfe }\n").unwrap();
+        let (file, diags, sources) = load_file(&dir.join("main.idp"));
+        assert_eq!(file.items.len(), 1);
+        let got: Vec<_> = diags
+            .items
+            .iter()
+            .map(|d| {
+                let s = d.span.expect("located");
+                (d.code, sources.line_col(s.file, s.start))
+            })
+            .collect();
+        assert_eq!(got, [("include-not-found", (3, 1)), ("include-not-found", (4, 1)), ("invalid-utf8", (2, 2))]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn random_input_never_panics() {
+        const PIECES: &[&str] = &[
+            "vocabulary", "theory", "structure", "factlist", "procedure", "query", "term", "namespace", "fobdd",
+            "type", "isa", "partial", "extern", "using", "include", "V", "x", "P", "F", "{", "}", "(", ")", "[", "]",
+            ".", "..", ",", ";", ":", "::", "!", "?", "&", "|", "~", "=", "<", ">", "=<", ">=", "<-", "->", "=>",
+            "<=", "<=>", "+", "-", "*", "/", "%", "^", "#", "sum", "card", "1", "2.5", "\"s\"", "'c'", "\"", "'",
+            "/*", "*/", "//", "--", "\n", " ", "\t", "true", "define", "LFD", "<ct>", "@", "é", "99999999999",
+        ];
+        let mut seed = 0x2545F4914F6CDD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let rounds: usize = std::env::var("IDP_FUZZ_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+        for _ in 0..rounds {
+            let len = (next() % 200) as usize;
+            let text: String = (0..len).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect::<Vec<_>>().join(" ");
+            let mut sources = SourceMap::default();
+            let mut diags = Diagnostics::default();
+            crate::syntax::parse_text("fuzz.idp", &text, &mut sources, &mut diags);
+            let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let std_lib = |_: &str| None;
+            load_inputs(vec![("bytes.idp".into(), bytes)], &std_lib, &mut sources, &mut diags);
+        }
+    }
+}

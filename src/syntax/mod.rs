@@ -1,0 +1,44 @@
+//! Reading IDP3 source text: the source map, the lexer, the parser and the include loader.
+//! [`load`] is the entry point for files given to the CLI; [`parse_text`] parses one text.
+
+pub mod ast;
+pub mod lexer;
+pub mod loader;
+pub mod parser;
+pub mod source;
+
+use std::rc::Rc;
+
+use crate::diagnostics::Diagnostics;
+
+/// The result of loading the inputs: all items of all inputs in order, includes spliced in place.
+pub struct Loaded {
+    pub file: ast::File,
+}
+
+/// Parses the top-level inputs `(name, bytes)` in order. `include <name>` is looked up with
+/// `std_lib`; `include "path"` relative to the including file, then to the working directory.
+pub fn load(
+    inputs: Vec<(String, Vec<u8>)>,
+    std_lib: &dyn Fn(&str) -> Option<String>,
+    sources: &mut source::SourceMap,
+    diags: &mut Diagnostics,
+) -> Loaded {
+    Loaded { file: loader::load_inputs(inputs, std_lib, sources, diags) }
+}
+
+/// Parses one text. `include "path"` is resolved relative to the working directory; standard
+/// library includes (`include <mx>`) are accepted and include nothing.
+pub fn parse_text(
+    name: &str,
+    text: &str,
+    sources: &mut source::SourceMap,
+    diags: &mut Diagnostics,
+) -> ast::File {
+    let no_std = |_: &str| Some(String::new());
+    loader::with_parser_stack(&no_std, move |lookup| {
+        let mut includer = loader::FsIncluder::new(lookup);
+        let fid = sources.add(name, text);
+        parser::parse_file(fid, Rc::from(text), sources, diags, &mut includer)
+    })
+}

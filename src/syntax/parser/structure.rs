@@ -1,0 +1,385 @@
+//! Structure blocks: interpretations (`P = {..}`, `C = 5`, `P<ct> = {..}`, `F = generate`,
+//! `P = procedure Name`), tables of elements, tuples and mappings, and domain elements
+//! (also used by vocabulary enumerations and factlists).
+
+use super::{Fail, PResult, Parser};
+use crate::syntax::ast::*;
+use crate::syntax::lexer::{Tok, Token};
+
+impl Parser<'_> {
+    /// `structure S : V { interpretations }`.
+    pub(super) fn structure(&mut self) -> PResult<Structure> {
+        let start = self.bump().span;
+        let (name, vocabulary) = self.block_header("structure")?;
+        let mut interpretations = Vec::new();
+        let mut usings = Vec::new();
+        loop {
+            let t = self.peek();
+            if self.at_next_block() {
+                break;
+            }
+            match t.kind {
+                Tok::RBrace | Tok::Eof => break,
+                Tok::Ident if self.is_word(&t, "using") => match self.using() {
+                    Ok(u) => usings.push(u),
+                    Err(Fail) => self.recover_interpretation(),
+                },
+                _ => match self.interpretation() {
+                    Ok(i) => interpretations.push(i),
+                    Err(Fail) => self.recover_interpretation(),
+                },
+            }
+        }
+        let span = self.close_block(start);
+        Ok(Structure { name, vocabulary, interpretations, usings, span })
+    }
+
+    /// Skips at least one token, then up to the next line that starts with a name, or the `}`
+    /// closing the structure.
+    fn recover_interpretation(&mut self) {
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Tok::Eof => return,
+                Tok::RBrace => return,
+                Tok::LBrace => self.skip_group(),
+                _ => {
+                    self.bump();
+                }
+            }
+            let t = self.peek();
+            if t.kind == Tok::Ident && t.nl_before {
+                return;
+            }
+        }
+    }
+
+    /// `P = ..`, `P<ct> = ..`, `F[A:B] = ..`.
+    fn interpretation(&mut self) -> PResult<Interpretation> {
+        let symbol = self.symbol_ref("the name of a symbol")?;
+        let truth = self.truth_annotation()?;
+        let value = self.inter_value()?;
+        let span = self.span_from(symbol.span);
+        Ok(Interpretation { symbol, truth, value, span })
+    }
+
+    /// Optional `<ct>`, `<cf>`, `<u>`, then the `=` (which the lexer may have glued to `>`).
+    fn truth_annotation(&mut self) -> PResult<Truth> {
+        if self.eat(Tok::Lt).is_none() {
+            self.expect(Tok::Eq, "'='")?;
+            return Ok(Truth::TwoValued);
+        }
+        let id = self.ident("'ct', 'cf' or 'u'")?;
+        let truth = match id.name.as_str() {
+            "ct" => Truth::Ct,
+            "cf" => Truth::Cf,
+            "u" => Truth::U,
+            other => {
+                let msg = format!("unknown truth value '<{other}>', expected <ct>, <cf> or <u>");
+                self.error_at(id.span, msg);
+                return Err(Fail);
+            }
+        };
+        if self.eat(Tok::Ge).is_none() {
+            self.expect(Tok::Gt, "'>'")?;
+            self.expect(Tok::Eq, "'='")?;
+        }
+        Ok(truth)
+    }
+
+    /// What follows `=`: a table, `true`/`false`, `generate`, `procedure P` or an element.
+    fn inter_value(&mut self) -> PResult<InterValue> {
+        let t = self.peek();
+        if let Some(open) = self.eat(Tok::LBrace) {
+            return Ok(InterValue::Table(self.table_body(&open)?));
+        }
+        if t.kind == Tok::Ident {
+            match self.text(&t) {
+                "true" | "false" => {
+                    self.bump();
+                    return Ok(InterValue::Bool(self.is_word(&t, "true")));
+                }
+                "generate" => {
+                    self.bump();
+                    return Ok(InterValue::Generate);
+                }
+                "procedure" => {
+                    self.bump();
+                    return Ok(InterValue::Procedure(self.pointer("the name of a procedure")?));
+                }
+                _ => {}
+            }
+        }
+        Ok(InterValue::Element(self.element("'{', 'true', 'false' or a value")?))
+    }
+
+    /// The entries of a `{ ... }` table up to and including the closing `}`. A bad entry is
+    /// reported and skipped (to the next `;` or the closing `}`).
+    pub(super) fn table_body(&mut self, open: &Token) -> PResult<Vec<TableEntry>> {
+        let mut entries = Vec::new();
+        loop {
+            if self.at(Tok::RBrace) {
+                break;
+            }
+            match self.table_entry() {
+                Ok(e) => entries.push(e),
+                Err(Fail) => {
+                    self.recover_entry()?;
+                    continue;
+                }
+            }
+            if self.eat(Tok::Semi).is_some() {
+                continue;
+            }
+            if self.at(Tok::RBrace) {
+                break;
+            }
+            let t = self.peek();
+            if t.kind == Tok::Eof || (t.nl_before && self.peek_at(1).kind == Tok::Eq) {
+                return self.close_delim(open, Tok::RBrace).map(|_| entries);
+            }
+            let _ = self.unexpected("';' or '}'");
+            self.recover_entry()?;
+        }
+        self.close_delim(open, Tok::RBrace)?;
+        Ok(entries)
+    }
+
+    /// Skips to just after the next `;`, or to the closing `}` of a table.
+    fn recover_entry(&mut self) -> PResult<()> {
+        loop {
+            match self.peek().kind {
+                Tok::Eof => return Err(Fail),
+                Tok::RBrace => return Ok(()),
+                Tok::Semi => {
+                    self.bump();
+                    return Ok(());
+                }
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    /// One entry: `e`, `a,b`, `(a,b)`, `()`, `a,b -> c`, `-> c`, `() -> c`.
+    fn table_entry(&mut self) -> PResult<TableEntry> {
+        let start = self.peek().span;
+        if self.eat(Tok::RArrow).is_some() {
+            let value = self.element("a value")?;
+            let span = self.span_from(start);
+            return Ok(TableEntry::Mapping { args: Vec::new(), value, span });
+        }
+        let args = if let Some(open) = self.eat(Tok::LParen) {
+            let mut args = Vec::new();
+            if !self.at(Tok::RParen) {
+                args = self.element_list()?;
+            }
+            self.close_delim(&open, Tok::RParen)?;
+            args
+        } else {
+            self.element_list()?
+        };
+        if self.eat(Tok::RArrow).is_some() {
+            let value = self.element("a value")?;
+            let span = self.span_from(start);
+            return Ok(TableEntry::Mapping { args, value, span });
+        }
+        let span = self.span_from(start);
+        if args.len() == 1 {
+            return Ok(TableEntry::Element(args.into_iter().next().expect("one element")));
+        }
+        Ok(TableEntry::Tuple(args, span))
+    }
+
+    /// `e1, e2, ...` (at least one).
+    fn element_list(&mut self) -> PResult<Vec<Element>> {
+        let mut out = vec![self.element("a value")?];
+        while self.eat(Tok::Comma).is_some() {
+            out.push(self.element("a value")?);
+        }
+        Ok(out)
+    }
+
+    /// A domain element or range: `5`, `-3`, `1.5`, `"s"`, `'c'`, `red`, `f(1,a)`, `A()`,
+    /// `1..5`, `a..z`, `'a'..'z'`.
+    pub(super) fn element(&mut self, what: &str) -> PResult<Element> {
+        let t = self.peek();
+        match t.kind {
+            Tok::Int => {
+                self.bump();
+                let v = self.int_value(&t, false);
+                self.int_or_range(t.span, v)
+            }
+            Tok::Minus => self.negative_element(what),
+            Tok::Float => {
+                self.bump();
+                Ok(Element { kind: ElementKind::Float(self.float_value(&t, false)), span: t.span })
+            }
+            Tok::Str => {
+                self.bump();
+                let s = self.text(&t);
+                let value = s[1..s.len() - 1].to_string();
+                Ok(Element { kind: ElementKind::Str { value, quoted: true }, span: t.span })
+            }
+            Tok::Char => {
+                self.bump();
+                let c = self.char_value(&t);
+                self.char_or_range(t.span, c)
+            }
+            Tok::Ident => self.name_element(),
+            _ => Err(self.unexpected(what)),
+        }
+    }
+
+    fn char_value(&self, t: &Token) -> char {
+        self.text(t).chars().nth(1).unwrap_or(' ')
+    }
+
+    fn negative_element(&mut self, what: &str) -> PResult<Element> {
+        let minus = self.bump();
+        let t = self.peek();
+        match t.kind {
+            Tok::Int => {
+                self.bump();
+                let v = self.int_value(&t, true);
+                self.int_or_range(minus.span.to(t.span), v)
+            }
+            Tok::Float => {
+                self.bump();
+                let v = self.float_value(&t, true);
+                Ok(Element { kind: ElementKind::Float(v), span: minus.span.to(t.span) })
+            }
+            _ => Err(self.unexpected(&format!("a number after '-' ({what})"))),
+        }
+    }
+
+    fn int_or_range(&mut self, span: Span, v: i64) -> PResult<Element> {
+        if self.eat(Tok::DotDot).is_none() {
+            return Ok(Element { kind: ElementKind::Int(v), span });
+        }
+        let neg = self.eat(Tok::Minus).is_some();
+        let hi = self.expect(Tok::Int, "an integer (the end of the range)")?;
+        let w = self.int_value(&hi, neg);
+        Ok(Element { kind: ElementKind::IntRange(v, w), span: span.to(hi.span) })
+    }
+
+    fn char_or_range(&mut self, span: Span, c: char) -> PResult<Element> {
+        if self.eat(Tok::DotDot).is_none() {
+            return Ok(Element { kind: ElementKind::Char(c), span });
+        }
+        let t = self.peek();
+        let hi = match t.kind {
+            Tok::Char => self.char_value(&t),
+            Tok::Ident if self.text(&t).chars().count() == 1 => self.text(&t).chars().next().unwrap_or(c),
+            _ => return Err(self.unexpected("a character (the end of the range)")),
+        };
+        self.bump();
+        Ok(Element { kind: ElementKind::CharRange(c, hi), span: span.to(t.span) })
+    }
+
+    /// `red`, `a..z`, `f(1,a)`, `A()`, `N::f(1)`.
+    fn name_element(&mut self) -> PResult<Element> {
+        let t = self.peek();
+        let single_letter = self.text(&t).len() == 1;
+        if single_letter && self.peek_at(1).kind == Tok::DotDot {
+            self.bump();
+            let c = self.text(&t).chars().next().unwrap_or('a');
+            return self.char_or_range(t.span, c);
+        }
+        let name = self.pointer("a value")?;
+        if !self.at(Tok::LParen) {
+            if !name.is_simple() {
+                return Err(self.unexpected("'(' after a qualified constructor name"));
+            }
+            let value = name.name().to_string();
+            return Ok(Element { kind: ElementKind::Str { value, quoted: false }, span: name.span });
+        }
+        let open = self.bump();
+        let args = self.nested(|p| {
+            if p.at(Tok::RParen) {
+                return Ok(Vec::new());
+            }
+            p.compound_args()
+        })?;
+        self.close_delim(&open, Tok::RParen)?;
+        let span = self.span_from(name.span);
+        Ok(Element { kind: ElementKind::Compound { constructor: name, args }, span })
+    }
+
+    fn compound_args(&mut self) -> PResult<Vec<Element>> {
+        let mut out = vec![self.element("a value")?];
+        while self.eat(Tok::Comma).is_some() {
+            out.push(self.element("a value")?);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::*;
+    use crate::syntax::ast::*;
+
+    fn inters(text: &str) -> Vec<Interpretation> {
+        let f = parse_ok(text);
+        match &f.items[0] {
+            Item::Structure(s) => s.interpretations.clone(),
+            other => panic!("not a structure: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_form() {
+        let i = inters(
+            "structure S : V {\n T = {1..5; 7; -3}\n U = {a..z; 'a'..'c'; red; \"Blue\"; 1.5}\n \
+             P = {1,2; (3,4); 5,6;}\n Q = {}\n R = true\n Z = false\n F = {1->2; 2,3->4; ->5; ()->6}\n \
+             C = 5\n D = red\n E = f(1,\"a\", g())\n G = generate\n H = procedure Lib::h\n \
+             P<ct> = {1,2}\n P<cf>={3,4}\n P<u> = {}\n K[A,B:C] = {(1)}\n M = {()}\n using vocabulary W\n}\n",
+        );
+        assert_eq!(i.len(), 17);
+        let InterValue::Table(t) = &i[0].value else { panic!() };
+        assert!(matches!(t[0], TableEntry::Element(Element { kind: ElementKind::IntRange(1, 5), .. })));
+        assert!(matches!(t[2], TableEntry::Element(Element { kind: ElementKind::Int(-3), .. })));
+        let InterValue::Table(t) = &i[1].value else { panic!() };
+        assert!(matches!(t[0], TableEntry::Element(Element { kind: ElementKind::CharRange('a', 'z'), .. })));
+        assert!(matches!(t[1], TableEntry::Element(Element { kind: ElementKind::CharRange('a', 'c'), .. })));
+        let InterValue::Table(t) = &i[2].value else { panic!() };
+        assert_eq!(t.len(), 3);
+        assert!(t.iter().all(|e| matches!(e, TableEntry::Tuple(v, _) if v.len() == 2)));
+        assert!(matches!(&i[4].value, InterValue::Bool(true)));
+        let InterValue::Table(t) = &i[6].value else { panic!() };
+        assert!(matches!(&t[1], TableEntry::Mapping { args, .. } if args.len() == 2));
+        assert!(matches!(&t[2], TableEntry::Mapping { args, .. } if args.is_empty()));
+        assert!(matches!(&t[3], TableEntry::Mapping { args, .. } if args.is_empty()));
+        assert!(matches!(&i[8].value, InterValue::Element(Element { kind: ElementKind::Str { quoted: false, .. }, .. })));
+        assert!(matches!(&i[9].value, InterValue::Element(Element { kind: ElementKind::Compound { args, .. }, .. }) if args.len() == 3));
+        assert!(matches!(&i[10].value, InterValue::Generate));
+        assert!(matches!(&i[11].value, InterValue::Procedure(p) if p.to_path() == "Lib::h"));
+        assert_eq!(i[12].truth, Truth::Ct);
+        assert_eq!(i[13].truth, Truth::Cf);
+        assert_eq!(i[14].truth, Truth::U);
+        assert!(i[15].symbol.sorts.as_ref().is_some_and(|s| s.result.is_some()));
+        assert!(matches!(&i[15].value, InterValue::Table(t) if matches!(t[0], TableEntry::Element(_))));
+        let InterValue::Table(t) = &i[16].value else { panic!() };
+        assert!(matches!(&t[0], TableEntry::Tuple(v, _) if v.is_empty()));
+    }
+
+    #[test]
+    fn integer_bounds() {
+        let e = errors("structure S:V{\n X = { 100000000000; }\n}\n");
+        assert_eq!(e[0].0, "number-out-of-range");
+        assert_eq!(e[0].1, "numeric value out of integer bounds");
+        assert_eq!((e[0].2, e[0].3), (2, 8));
+        assert!(errors("structure S:V{\n X = { -2147483647; 2147483647 }\n}\n").is_empty());
+        let e = errors("structure S:V{\n X = { 1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.0 }\n}\n");
+        assert_eq!(e[0].1, "numeric value out of double bounds");
+    }
+
+    #[test]
+    fn missing_separator() {
+        let e = errors("structure S:V{\n P = {1,2 3,4}\n Q = {1}\n}\n");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!((e[0].2, e[0].3), (2, 11));
+    }
+}

@@ -1,0 +1,315 @@
+//! Theory blocks (sentences, definitions and their rules, `LFD`/`GFD` fixpoint definitions,
+//! `using`), and the other blocks made of formulas and terms: `query`, `term` and `fobdd`.
+
+use super::{Fail, PResult, Parser};
+use crate::diagnostics::Diagnostic;
+use crate::syntax::ast::*;
+use crate::syntax::lexer::Tok;
+
+impl Parser<'_> {
+    /// `theory T : V { components }`.
+    pub(super) fn theory(&mut self) -> PResult<Theory> {
+        let start = self.bump().span;
+        let (name, vocabulary) = self.block_header("theory")?;
+        let mut components = Vec::new();
+        loop {
+            let t = self.peek();
+            if matches!(t.kind, Tok::RBrace | Tok::Eof) || self.at_next_block() {
+                break;
+            }
+            match self.theory_component() {
+                Ok(Some(c)) => components.push(c),
+                Ok(None) => {}
+                Err(Fail) => self.recover_sentence(),
+            }
+        }
+        let span = self.close_block(start);
+        Ok(Theory { name, vocabulary, components, span })
+    }
+
+    fn theory_component(&mut self) -> PResult<Option<TheoryComponent>> {
+        let t = self.peek();
+        if t.kind == Tok::LBrace {
+            return Ok(self.definition()?.map(TheoryComponent::Definition));
+        }
+        if t.kind == Tok::Ident {
+            let next = self.peek_at(1);
+            match self.text(&t) {
+                "define" | "Define" if next.kind == Tok::LBrace => {
+                    self.bump();
+                    return Ok(self.definition()?.map(TheoryComponent::Definition));
+                }
+                "using" => return Ok(Some(TheoryComponent::Using(self.using()?))),
+                "LFD" | "GFD" if next.kind == Tok::LBracket => {
+                    return Ok(Some(TheoryComponent::FixpointDefinition(self.fixpoint_definition()?)));
+                }
+                _ => {}
+            }
+        }
+        let f = self.formula()?;
+        self.end_of_sentence("sentence")?;
+        Ok(Some(TheoryComponent::Sentence(f)))
+    }
+
+    /// The `.` ending a sentence or rule. When it is missing and the next token starts a new
+    /// line, the error points at the end of the sentence and parsing goes on.
+    fn end_of_sentence(&mut self, what: &str) -> PResult<()> {
+        if self.eat(Tok::Dot).is_some() {
+            return Ok(());
+        }
+        let t = self.peek();
+        if t.nl_before || t.kind == Tok::RBrace {
+            let span = self.last.span;
+            self.report(
+                Diagnostic::error("syntax-error", format!("missing '.' after this {what}"), Some(span))
+                    .with_label(format!("missing '.' after this {what}"))
+                    .with_hint(format!("every {what} ends with a '.'")),
+            );
+            return Ok(());
+        }
+        let mut d = self.unexpected_diag(&t, &format!("'.' at the end of the {what}"));
+        if matches!(t.kind, Tok::Ident | Tok::Int | Tok::LParen) {
+            d = d.with_hint("two formulas must be joined by a connective such as '&', '|' or '=>'");
+        }
+        self.report(d);
+        Err(Fail)
+    }
+
+    /// `{ rules }` (the `{` is next). Returns `None` for an empty definition.
+    fn definition(&mut self) -> PResult<Option<Definition>> {
+        let open = self.bump();
+        self.blocks.push(super::OpenBlock { kind: "definition", name: String::new(), span: open.span });
+        let mut rules = Vec::new();
+        loop {
+            let t = self.peek();
+            if matches!(t.kind, Tok::RBrace | Tok::Eof) || self.at_next_block() {
+                break;
+            }
+            match self.rule() {
+                Ok(r) => rules.push(r),
+                Err(Fail) => self.recover_sentence(),
+            }
+        }
+        if self.at(Tok::Eof) || self.at_next_block() {
+            self.blocks.pop();
+            let d = Diagnostic::error("syntax-error", "this definition is never closed", Some(open.span))
+                .with_label("this '{' has no matching '}'")
+                .with_hint("a definition { ... } ends with a '}' after its last rule");
+            self.report(d);
+            return Ok(None);
+        }
+        self.bump();
+        self.blocks.pop();
+        let span = self.span_from(open.span);
+        Ok(Some(Definition { rules, span }))
+    }
+
+    /// `! x y : head <- body.`, `head.`, `F(x) = y <- body.`
+    fn rule(&mut self) -> PResult<Rule> {
+        let start = self.peek().span;
+        let mut vars = Vec::new();
+        while self.eat(Tok::Bang).is_some() {
+            vars.extend(self.variables()?);
+            self.expect(Tok::Colon, "':'")?;
+        }
+        let head = self.rule_head()?;
+        let body = if self.eat(Tok::LArrow).is_some() {
+            if self.at(Tok::Dot) {
+                None
+            } else {
+                Some(self.formula()?)
+            }
+        } else {
+            None
+        };
+        self.end_of_sentence("rule")?;
+        let span = self.span_from(start);
+        Ok(Rule { vars, head, body, span })
+    }
+
+    /// `P(t..)` or `F(t..) = t`.
+    fn rule_head(&mut self) -> PResult<RuleHead> {
+        let e = self.comparison()?;
+        match e {
+            super::formula::Expr::T(Term { kind: TermKind::App { symbol, args }, .. }) => {
+                Ok(RuleHead::Predicate { symbol, args: args.unwrap_or_default() })
+            }
+            super::formula::Expr::F(Formula { kind: FormulaKind::Compare { mut terms, ops }, span })
+                if ops == [CmpOp::Eq] && matches!(terms[0].kind, TermKind::App { .. }) =>
+            {
+                let value = terms.pop().expect("two terms");
+                let Some(Term { kind: TermKind::App { symbol, args }, .. }) = terms.pop() else {
+                    unreachable!("checked above")
+                };
+                let _ = span;
+                Ok(RuleHead::Function { symbol, args: args.unwrap_or_default(), value })
+            }
+            other => {
+                let span = other.span();
+                let d = Diagnostic::error("syntax-error", "expected a rule head: an atom P(..) or a function value F(..) = t", Some(span))
+                    .with_hint("a rule has the form  head <- body.  where the head is an atom or F(x) = y");
+                self.report(d);
+                Err(Fail)
+            }
+        }
+    }
+
+    /// `LFD [ ... ]` / `GFD [ ... ]`: skipped, bracket-balanced.
+    fn fixpoint_definition(&mut self) -> PResult<Span> {
+        let start = self.bump().span;
+        let open = self.bump();
+        let mut depth = 1usize;
+        loop {
+            let t = self.bump();
+            match t.kind {
+                Tok::LBracket => depth += 1,
+                Tok::RBracket => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(self.span_from(start));
+                    }
+                }
+                Tok::Eof => {
+                    self.error_at(open.span, "unexpected end of file: this '[' is never closed");
+                    return Err(Fail);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `query Q : V { {x y : formula} }`.
+    pub(super) fn query(&mut self) -> PResult<Query> {
+        let start = self.bump().span;
+        let (name, vocabulary) = self.block_header("query")?;
+        let inner = self.query_body();
+        let (vars, formula) = match inner {
+            Ok(x) => x,
+            Err(Fail) => {
+                self.recover_to_block_end();
+                self.close_block(start);
+                return Err(Fail);
+            }
+        };
+        let span = self.close_block(start);
+        Ok(Query { name, vocabulary, vars, formula, span })
+    }
+
+    fn query_body(&mut self) -> PResult<(Vec<VarDecl>, Formula)> {
+        let open = self.expect(Tok::LBrace, "'{' and the query, as in { x y : P(x,y) }")?;
+        let mut vars = Vec::new();
+        if !self.at(Tok::Colon) {
+            vars = self.variables()?;
+        }
+        self.expect(Tok::Colon, "':'")?;
+        let formula = self.formula()?;
+        self.close_delim(&open, Tok::RBrace)?;
+        Ok((vars, formula))
+    }
+
+    /// `term t : V { term }`.
+    pub(super) fn term_block(&mut self) -> PResult<TermBlock> {
+        let start = self.bump().span;
+        let (name, vocabulary) = self.block_header("term")?;
+        let term = match self.term() {
+            Ok(t) => t,
+            Err(Fail) => {
+                self.recover_to_block_end();
+                self.close_block(start);
+                return Err(Fail);
+            }
+        };
+        let span = self.close_block(start);
+        Ok(TermBlock { name, vocabulary, term, span })
+    }
+
+    /// `fobdd F : V { ... }`: skipped (brace-balanced).
+    pub(super) fn fobdd(&mut self) -> PResult<()> {
+        self.bump();
+        let (name, _) = self.block_header("fobdd")?;
+        if self.ts.skip_braced(&mut self.cx).is_none() {
+            let t = self.peek();
+            let d = self.unexpected_diag(&t, "'}'");
+            self.report(d);
+        }
+        let _ = name;
+        self.blocks.pop();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::*;
+    use crate::syntax::ast::*;
+
+    fn components(text: &str) -> Vec<TheoryComponent> {
+        let f = parse_ok(text);
+        match &f.items[0] {
+            Item::Theory(t) => t.components.clone(),
+            other => panic!("not a theory: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn definitions_and_rules() {
+        let c = components(
+            "theory T : V {\n { !x: P(x) <- Q(x). P(a). F(x) = y <- R(x,y). C = 3. !x : !y : S(x,y) <- . }\n \
+             define { p <- ~q. }\n {}\n LFD [ p <- q. GFD [ q <- p. ] ]\n using vocabulary W\n}\n",
+        );
+        assert_eq!(c.len(), 5);
+        let TheoryComponent::Definition(d) = &c[0] else { panic!() };
+        assert_eq!(d.rules.len(), 5);
+        assert_eq!(d.rules[0].vars.len(), 1);
+        assert!(matches!(d.rules[1].head, RuleHead::Predicate { .. }));
+        assert!(d.rules[1].body.is_none());
+        assert!(matches!(d.rules[2].head, RuleHead::Function { .. }));
+        assert!(matches!(&d.rules[3].head, RuleHead::Function { args, .. } if args.is_empty()));
+        assert_eq!(d.rules[4].vars.len(), 2);
+        assert!(matches!(c[3], TheoryComponent::FixpointDefinition(_)));
+    }
+
+    #[test]
+    fn query_term_fobdd() {
+        let f = parse_ok(
+            "query Q : V { {x y[T] : P(x,y)} }\nquery R : V { { : P(a) } }\nterm t : V { sum{x : P(x) : x} }\n\
+             fobdd F : V { R(x[t])\nFALSE BRANCH:\n EXISTS: a[t]{ S(a) }\n}\nvocabulary W {\n}\n",
+        );
+        assert_eq!(f.items.len(), 4);
+        let Item::Query(q) = &f.items[0] else { panic!() };
+        assert_eq!(q.vars.len(), 2);
+        let Item::Query(q) = &f.items[1] else { panic!() };
+        assert!(q.vars.is_empty());
+        assert!(matches!(&f.items[2], Item::Term(TermBlock { term: Term { kind: TermKind::Aggregate { kind: AggKind::Sum, .. }, .. }, .. })));
+    }
+
+    #[test]
+    fn missing_dot_points_at_previous_line() {
+        let e = errors("theory T : V {\n  P(x) & Q(x)\n  R(x).\n}\n");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].1, "missing '.' after this sentence");
+        assert_eq!((e[0].2, e[0].3), (2, 13));
+    }
+
+    #[test]
+    fn unclosed_parenthesis() {
+        let e = errors("theory T : V {\n  ! t: Completed(Next(t) => Done(t).\n  Q.\n}\n");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].1.contains("never closed"), "{e:?}");
+        assert_eq!((e[0].2, e[0].3), (2, 17));
+    }
+
+    #[test]
+    fn unclosed_theory() {
+        let e = errors("vocabulary V {\n}\ntheory T : V {\n  P.\n");
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].1, "unexpected end of file: the theory 'T' opened at line 3 is never closed");
+    }
+
+    #[test]
+    fn empty_query_formula() {
+        let e = errors("query Q:V {\n\t{x[x] : }\n}\n");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!((e[0].2, e[0].3), (2, 10));
+    }
+}

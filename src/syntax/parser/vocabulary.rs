@@ -1,0 +1,372 @@
+//! Vocabulary blocks: newline-terminated declarations of types, predicates and functions,
+//! `extern` imports, `using`, and LTC vocabulary headers.
+
+use super::{PResult, Parser};
+use crate::diagnostics::Diagnostic;
+use crate::syntax::ast::*;
+use crate::syntax::lexer::Tok;
+
+impl Parser<'_> {
+    /// `vocabulary V { ... }` / `LTCvocabulary V [(Time, Start, Next)] { ... }`.
+    pub(super) fn vocabulary(&mut self, ltc: bool) -> PResult<Vocabulary> {
+        let start = self.bump().span;
+        let name = self.ident("the name of the vocabulary")?;
+        let ltc = if ltc { Some(self.ltc_names()?) } else { None };
+        self.expect(Tok::LBrace, "'{'")?;
+        self.open_block("vocabulary", &name);
+        let mut decls = Vec::new();
+        while !matches!(self.peek().kind, Tok::RBrace | Tok::Eof) && !self.at_next_block() {
+            let before = self.last.span;
+            match self.declaration() {
+                Ok(d) => {
+                    decls.push(d);
+                    self.end_of_declaration();
+                }
+                Err(_) => {
+                    if self.last.span == before && !matches!(self.peek().kind, Tok::RBrace | Tok::Eof) {
+                        self.bump();
+                    }
+                    self.recover_line();
+                }
+            }
+        }
+        let span = self.close_block(start);
+        Ok(Vocabulary { name, ltc, decls, span })
+    }
+
+    /// The optional `(Time, Start, Next)` of an LTC vocabulary.
+    fn ltc_names(&mut self) -> PResult<Option<[Pointer; 3]>> {
+        let Some(open) = self.eat(Tok::LParen) else { return Ok(None) };
+        let time = self.pointer("the name of the time type")?;
+        self.expect(Tok::Comma, "','")?;
+        let start = self.pointer("the name of the start constant")?;
+        self.expect(Tok::Comma, "','")?;
+        let next = self.pointer("the name of the next-time function")?;
+        self.close_delim(&open, Tok::RParen)?;
+        Ok(Some([time, start, next]))
+    }
+
+    /// Is the next token on a later line (or the end of the input)?
+    fn at_eol(&mut self) -> bool {
+        let t = self.peek();
+        t.nl_before || t.kind == Tok::Eof
+    }
+
+    /// Like `expect`, but the token must be on the current line.
+    fn expect_on_line(&mut self, kind: Tok, what: &str) -> PResult<crate::syntax::lexer::Token> {
+        if self.at_eol() {
+            return Err(self.end_of_line_error(what));
+        }
+        self.expect(kind, what)
+    }
+
+    fn end_of_line_error(&mut self, what: &str) -> super::Fail {
+        let at = self.last.span;
+        let span = Span { file: at.file, start: at.end, end: at.end };
+        self.report(Diagnostic::error("syntax-error", format!("unexpected end of line, expected {what}"), Some(span)));
+        super::Fail
+    }
+
+    fn pointer_on_line(&mut self, what: &str) -> PResult<Pointer> {
+        if self.at_eol() {
+            return Err(self.end_of_line_error(what));
+        }
+        self.pointer(what)
+    }
+
+    /// After a declaration, the line must end.
+    fn end_of_declaration(&mut self) {
+        let t = self.peek();
+        if t.nl_before || t.kind == Tok::Eof {
+            return;
+        }
+        let mut d = self.unexpected_diag(&t, "the end of the line");
+        if t.kind == Tok::RBrace {
+            d = d.with_hint("every declaration must end with a newline: put the closing '}' on its own line");
+            self.report(d);
+            return;
+        }
+        let after = self.peek_at(1);
+        let last_is_name = self.last.kind == Tok::Ident;
+        if t.kind == Tok::Ident && last_is_name && matches!(after.kind, Tok::LParen | Tok::Colon) && !after.nl_before {
+            d = d.with_hint("a symbol name cannot contain a space");
+        } else {
+            d = d.with_hint("each declaration must be on its own line");
+        }
+        self.report(d);
+        self.recover_line();
+    }
+
+    /// Skips the rest of the current line (stopping at a `}`).
+    fn recover_line(&mut self) {
+        loop {
+            let t = self.peek();
+            if t.nl_before || matches!(t.kind, Tok::Eof | Tok::RBrace) {
+                return;
+            }
+            self.bump();
+        }
+    }
+
+    fn declaration(&mut self) -> PResult<Decl> {
+        let t = self.peek();
+        if t.kind != Tok::Ident {
+            return Err(self.unexpected("a declaration"));
+        }
+        match self.text(&t) {
+            "type" => Ok(Decl::Type(self.type_decl()?)),
+            "extern" => self.extern_decl(),
+            "using" => Ok(Decl::Using(self.using()?)),
+            "partial" => {
+                let start = self.bump().span;
+                self.symbol_decl(Some(start))
+            }
+            _ => self.symbol_decl(None),
+        }
+    }
+
+    /// `type T [isa A,B] [contains C] [= {..}] [constructed from {..}]`.
+    fn type_decl(&mut self) -> PResult<TypeDecl> {
+        let start = self.bump().span;
+        let name = self.pointer_on_line("the name of the type")?;
+        let name = self.simple_name(name)?;
+        let (mut isa, mut contains, mut body) = (Vec::new(), Vec::new(), TypeBody::Open);
+        while !self.at_eol() && !self.at(Tok::RBrace) {
+            let t = self.peek();
+            let t1 = self.peek_at(1);
+            let word = if t.kind == Tok::Ident { self.text(&t).to_string() } else { String::new() };
+            match word.as_str() {
+                "isa" => {
+                    self.bump();
+                    isa.extend(self.sort_list()?);
+                }
+                "contains" => {
+                    self.bump();
+                    contains.extend(self.sort_list()?);
+                }
+                "constructed" if self.is_word(&t1, "from") => {
+                    self.bump();
+                    self.bump();
+                    body = TypeBody::Constructed(self.constructors()?);
+                }
+                _ if t.kind == Tok::Eq => {
+                    self.bump();
+                    body = TypeBody::Enumerated(self.enumeration()?);
+                }
+                _ => return Err(self.unexpected("'isa', 'contains', '=' or 'constructed from'")),
+            }
+        }
+        let span = self.span_from(start);
+        Ok(TypeDecl { name, isa, contains, body, span })
+    }
+
+    /// A declared name must not be qualified.
+    fn simple_name(&mut self, p: Pointer) -> PResult<Ident> {
+        if p.is_simple() {
+            return Ok(p.parts.into_iter().next().expect("a pointer has a part"));
+        }
+        self.error_at(p.span, format!("a declared name cannot be qualified: '{}'", p.to_path()));
+        Err(super::Fail)
+    }
+
+    /// `A, B, C` on the current line.
+    fn sort_list(&mut self) -> PResult<Vec<Pointer>> {
+        let mut out = vec![self.pointer_on_line("a type name")?];
+        while !self.at_eol() && self.eat(Tok::Comma).is_some() {
+            out.push(self.pointer_on_line("a type name")?);
+        }
+        Ok(out)
+    }
+
+    /// `{ A, B(T1,T2), }` — may span lines; empty entries are allowed.
+    fn constructors(&mut self) -> PResult<Vec<Constructor>> {
+        let open = self.expect_on_line(Tok::LBrace, "'{'")?;
+        let mut out = Vec::new();
+        loop {
+            while self.eat(Tok::Comma).is_some() {}
+            if self.at(Tok::RBrace) {
+                break;
+            }
+            let name = self.ident("a constructor name")?;
+            let mut args = Vec::new();
+            if let Some(paren) = self.eat(Tok::LParen) {
+                args = self.sort_tuple(Tok::RParen)?;
+                self.close_delim(&paren, Tok::RParen)?;
+            }
+            let span = self.span_from(name.span);
+            out.push(Constructor { name, args, span });
+            if !self.at(Tok::Comma) && !self.at(Tok::RBrace) {
+                return Err(self.unexpected("',' or '}'"));
+            }
+        }
+        self.close_delim(&open, Tok::RBrace)?;
+        Ok(out)
+    }
+
+    /// `{ 1..5 }` / `{ a; b; c }` — must fit on one line.
+    fn enumeration(&mut self) -> PResult<Vec<Element>> {
+        let open = self.expect_on_line(Tok::LBrace, "'{'")?;
+        let entries = self.table_body(&open)?;
+        let close = self.last;
+        if self.line_of(close.span) != self.line_of(open.span) {
+            self.error_at(
+                Span { file: open.span.file, start: open.span.start, end: close.span.end },
+                "the elements of a type declared in a vocabulary must be written on one line",
+            );
+        }
+        let mut out = Vec::new();
+        for e in entries {
+            match e {
+                TableEntry::Element(el) => out.push(el),
+                TableEntry::Tuple(mut els, span) if els.len() == 1 => {
+                    let mut el = els.pop().expect("one element");
+                    el.span = span;
+                    out.push(el)
+                }
+                TableEntry::Tuple(_, span) | TableEntry::Mapping { span, .. } => {
+                    self.error_at(span, "a type contains single elements, not tuples")
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Sorts separated by commas up to (not including) `close`; may be empty.
+    fn sort_tuple(&mut self, close: Tok) -> PResult<Vec<Pointer>> {
+        let mut out = Vec::new();
+        if self.at(close) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.pointer("a type name")?);
+            if self.eat(Tok::Comma).is_none() {
+                return Ok(out);
+            }
+        }
+    }
+
+    /// `P`, `P(A,B)`, `F(A):B`, `C:A` (with `partial` already consumed when `partial` is set).
+    fn symbol_decl(&mut self, partial: Option<Span>) -> PResult<Decl> {
+        let name = self.ident("a declaration")?;
+        let start = partial.unwrap_or(name.span);
+        let mut args = Vec::new();
+        if !self.at_eol() {
+            if let Some(paren) = self.eat(Tok::LParen) {
+                args = self.sort_tuple(Tok::RParen)?;
+                self.close_delim(&paren, Tok::RParen)?;
+            }
+        }
+        if !self.at_eol() && self.eat(Tok::Colon).is_some() {
+            let result = self.pointer_on_line("the type of the function's value")?;
+            let span = self.span_from(start);
+            return Ok(Decl::Function(FuncDecl { name, partial: partial.is_some(), args, result, span }));
+        }
+        if partial.is_some() {
+            let t = self.peek();
+            let d = if t.nl_before || t.kind == Tok::Eof {
+                Diagnostic::error("syntax-error", "only functions can be partial: expected ':' and the type of the value", Some(name.span))
+            } else {
+                self.unexpected_diag(&t, "':' and the type of the function's value")
+            };
+            self.report(d.with_hint("a partial function is declared as  partial F(A):B"));
+            return Err(super::Fail);
+        }
+        let span = self.span_from(start);
+        Ok(Decl::Predicate(PredDecl { name, args, span }))
+    }
+
+    /// `extern vocabulary W`, `extern type T`, `extern V::P[A,B]`, `extern V::P/2`,
+    /// `extern V::F[A:B]`, `extern V::F/2:1`.
+    fn extern_decl(&mut self) -> PResult<Decl> {
+        let start = self.bump().span;
+        if self.at_word("vocabulary") && !self.at_eol() {
+            self.bump();
+            return Ok(Decl::ExternVocabulary(self.pointer_on_line("the name of a vocabulary")?));
+        }
+        if self.at_word("type") && !self.at_eol() {
+            self.bump();
+            return Ok(Decl::ExternSymbol(ExternSymbol::Type(self.pointer_on_line("a type name")?)));
+        }
+        let name = self.pointer_on_line("the name of a symbol")?;
+        if !self.at_eol() && self.at(Tok::LBracket) {
+            let sorts = self.sort_annotation()?;
+            let span = self.span_from(start);
+            return Ok(Decl::ExternSymbol(ExternSymbol::Sorted { name, sorts, span }));
+        }
+        self.expect_on_line(Tok::Slash, "'/' and the arity, or the types in '[ ]'")?;
+        let arity_tok = self.expect_on_line(Tok::Int, "the arity")?;
+        let arity = self.int_value(&arity_tok, false) as u32;
+        let mut function = false;
+        if !self.at_eol() && self.eat(Tok::Colon).is_some() {
+            self.expect_on_line(Tok::Int, "'1'")?;
+            function = true;
+        }
+        let span = self.span_from(start);
+        Ok(Decl::ExternSymbol(ExternSymbol::Arity { name, arity, function, span }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_util::*;
+    use crate::syntax::ast::*;
+
+    fn decls(text: &str) -> Vec<Decl> {
+        let f = parse_ok(text);
+        match &f.items[0] {
+            Item::Vocabulary(v) => v.decls.clone(),
+            other => panic!("not a vocabulary: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn all_declaration_forms() {
+        let d = decls(
+            "vocabulary V {\n type T\n type U isa T, int\n type W contains T\n type N = {1..5} isa int\n \
+             type L constructed from {\n nil, ,\n cons(T, L),\n }\n P(T,U)\n Q\n F(T):U\n C:T\n partial G(T):T\n \
+             extern vocabulary W\n extern type X::T\n extern V::P[A,B]\n extern V::P/2\n extern V::F/2:1\n \
+             extern V::F[A:B]\n using vocabulary Z\n}\n",
+        );
+        assert_eq!(d.len(), 17);
+        match &d[4] {
+            Decl::Type(t) => match &t.body {
+                TypeBody::Constructed(c) => assert_eq!(c.len(), 2),
+                b => panic!("{b:?}"),
+            },
+            x => panic!("{x:?}"),
+        }
+        assert!(matches!(&d[3], Decl::Type(TypeDecl { body: TypeBody::Enumerated(e), isa, .. }) if e.len() == 1 && isa.len() == 1));
+        assert!(matches!(&d[9], Decl::Function(FuncDecl { partial: true, .. })));
+        assert!(matches!(&d[14], Decl::ExternSymbol(ExternSymbol::Arity { arity: 2, function: true, .. })));
+        assert!(matches!(&d[15], Decl::ExternSymbol(ExternSymbol::Sorted { sorts: SortAnnotation { result: Some(_), .. }, .. })));
+    }
+
+    #[test]
+    fn ltc_header() {
+        let f = parse_ok("LTCvocabulary V (T, S, N) {\n type T\n}\nLTCvocabulary W {\n}\n");
+        assert!(matches!(&f.items[0], Item::Vocabulary(Vocabulary { ltc: Some(Some(_)), .. })));
+        assert!(matches!(&f.items[1], Item::Vocabulary(Vocabulary { ltc: Some(None), .. })));
+    }
+
+    #[test]
+    fn two_declarations_on_one_line() {
+        let (_, diags, sources) = parse("vocabulary V{\n\tP Q\n}\n");
+        let d = &diags.items[0];
+        assert_eq!(d.hint.as_deref(), Some("each declaration must be on its own line"));
+        assert_eq!(sources.line_col(0, d.span.unwrap().start), (2, 4));
+    }
+
+    #[test]
+    fn space_in_symbol_name() {
+        let (_, diags, _) = parse("vocabulary V{\n type Time\n Player Orientation (Time)\n Q\n}\n");
+        assert_eq!(diags.items.len(), 1);
+        assert_eq!(diags.items[0].hint.as_deref(), Some("a symbol name cannot contain a space"));
+    }
+
+    #[test]
+    fn missing_type_after_isa() {
+        let e = errors("vocabulary V{\n\ttype Struct isa\n}\n");
+        assert_eq!(e.len(), 1);
+        assert!(e[0].1.contains("end of line"), "{e:?}");
+    }
+}
