@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 
 use super::{Entry, Resolver};
 use crate::sema::program::{BuiltinSort, Component, FuncId, PredId, SortId, StructId, Symbol, VocId};
-use crate::structure::structure::{Structure, Table};
+use crate::structure::structure::Structure;
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{self, InterValue, Span, TableEntry, Truth};
 

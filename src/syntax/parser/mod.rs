@@ -519,8 +519,7 @@ impl<'a> Parser<'a> {
 
     /// An integer literal token as a value; IDP3 integers are 32-bit.
     fn int_value(&mut self, t: &Token, negative: bool) -> i64 {
-        let text = self.text(t).to_string();
-        let v = text.parse::<i64>().ok().filter(|v| *v <= i32::MAX as i64);
+        let v = self.text(t).parse::<i64>().ok().filter(|v| *v <= i32::MAX as i64);
         match v {
             Some(v) => {
                 if negative {

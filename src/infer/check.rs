@@ -1,0 +1,392 @@
+//! An independent, naive model checker: evaluates a theory's sentences and definitions in a
+//! two-valued structure directly on the formulas, without grounding or SAT. Tests use it to
+//! re-check every model the solver returns; it shares no code with the grounder beyond the
+//! arithmetic of IDP3's built-in functions.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::ground::domains::cartesian;
+use crate::ground::terms::arith;
+use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
+use crate::sema::program::{BuiltinSort, Program, SortId, Symbol, Theory};
+use crate::structure::structure::{Structure, TruthValue};
+use crate::structure::value::{Tuple, Value};
+use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
+
+/// A term's value: undefined (partial function), ±∞ (empty `max`/`min`), or an element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Val {
+    NegInf,
+    V(Value),
+    PosInf,
+}
+
+/// Interpretations of defined symbols while a definition is being checked: positive
+/// occurrences read `pos`, negative ones `neg`.
+struct Override<'o> {
+    pos: &'o HashMap<Symbol, HashSet<Tuple>>,
+    neg: &'o HashMap<Symbol, HashSet<Tuple>>,
+}
+
+pub struct Checker<'a> {
+    program: &'a Program,
+    structure: &'a Structure,
+    env: HashMap<u32, Value>,
+}
+
+/// Why a structure is not a model.
+pub fn check_model(program: &Program, theory: &Theory, structure: &Structure) -> Result<(), String> {
+    let mut c = Checker { program, structure, env: HashMap::new() };
+    for (k, s) in theory.sentences.iter().enumerate() {
+        if !c.formula(s, true, None) {
+            return Err(format!("sentence {} of theory {} is false", k + 1, theory.name));
+        }
+    }
+    for (k, d) in theory.definitions.iter().enumerate() {
+        c.definition(d).map_err(|e| format!("definition {} of theory {}: {e}", k + 1, theory.name))?;
+    }
+    Ok(())
+}
+
+impl<'a> Checker<'a> {
+    fn domain(&self, s: SortId) -> Vec<Value> {
+        if let Some(d) = self.structure.domain(s) {
+            return d.to_vec();
+        }
+        self.program.sort(s).fixed.clone().unwrap_or_default()
+    }
+
+    fn in_sort(&self, s: SortId, v: Value) -> bool {
+        match self.program.sort(s).builtin {
+            Some(BuiltinSort::Float) => v.is_number(),
+            Some(BuiltinSort::Int) => matches!(v, Value::Int(_)),
+            Some(BuiltinSort::Nat) => matches!(v, Value::Int(i) if i >= 0),
+            Some(BuiltinSort::String) => matches!(v, Value::Str(_)),
+            Some(BuiltinSort::Char) => v.string_text().is_some_and(|t| t.chars().count() == 1),
+            None if self.program.sort(s).constructed && self.structure.domain(s).is_none() => {
+                v.compound_parts().is_some_and(|c| self.program.func(c.constructor).constructor_of == Some(s))
+            }
+            None => self.domain(s).contains(&v),
+        }
+    }
+
+    fn holds(&self, s: Symbol, t: &[Value], positive: bool, ov: Option<&Override>) -> bool {
+        if let Some(ov) = ov {
+            let table = if positive { ov.pos } else { ov.neg };
+            if let Some(set) = table.get(&s) {
+                return set.contains(t);
+            }
+        }
+        self.structure.table(s).is_some_and(|tb| tb.ct().contains(t))
+    }
+
+    fn formula(&mut self, f: &Formula, positive: bool, ov: Option<&Override>) -> bool {
+        match &f.kind {
+            FormulaKind::Bool(b) => *b,
+            FormulaKind::Pred(p, args) => {
+                let Some(vals) = self.args(args, ov) else { return false };
+                let pred = self.program.pred(*p);
+                if let Some(s) = pred.type_of {
+                    return self.in_sort(s, vals[0]);
+                }
+                let sorts = pred.args.clone();
+                sorts.iter().zip(&vals).all(|(s, v)| self.in_sort(*s, *v)) && self.holds(Symbol::Pred(*p), &vals, positive, ov)
+            }
+            FormulaKind::Cmp(op, a, b) => {
+                let (x, y) = (self.term(a, ov), self.term(b, ov));
+                let (base, negate) = match op {
+                    CmpOp::Eq => (CmpOp::Eq, false),
+                    CmpOp::Lt => (CmpOp::Lt, false),
+                    CmpOp::Gt => (CmpOp::Gt, false),
+                    CmpOp::Ne => (CmpOp::Eq, true),
+                    CmpOp::Le => (CmpOp::Gt, true),
+                    CmpOp::Ge => (CmpOp::Lt, true),
+                };
+                let r = match (x, y) {
+                    (Some(x), Some(y)) => match base {
+                        CmpOp::Eq => x == y,
+                        CmpOp::Lt => x < y,
+                        _ => x > y,
+                    },
+                    _ => false,
+                };
+                r != negate
+            }
+            FormulaKind::Not(g) => !self.formula(g, !positive, ov),
+            FormulaKind::And(fs) => fs.iter().all(|g| self.formula(g, positive, ov)),
+            FormulaKind::Or(fs) => fs.iter().any(|g| self.formula(g, positive, ov)),
+            FormulaKind::Implies(a, b) => !self.formula(a, !positive, ov) || self.formula(b, positive, ov),
+            FormulaKind::Equiv(a, b) => {
+                let l = !self.formula(a, !positive, ov) || self.formula(b, positive, ov);
+                let r = !self.formula(b, !positive, ov) || self.formula(a, positive, ov);
+                l && r
+            }
+            FormulaKind::Forall(vars, body) => self.quantify(vars, body, positive, ov, true),
+            FormulaKind::Exists(vars, body) => self.quantify(vars, body, positive, ov, false),
+        }
+    }
+
+    fn quantify(&mut self, vars: &[crate::sema::ir::Var], body: &Formula, positive: bool, ov: Option<&Override>, all: bool) -> bool {
+        let domains: Vec<Vec<Value>> = vars.iter().map(|v| self.domain(v.sort)).collect();
+        for t in cartesian(&domains) {
+            for (v, x) in vars.iter().zip(&t) {
+                self.env.insert(v.id, *x);
+            }
+            if self.formula(body, positive, ov) != all {
+                return !all;
+            }
+        }
+        all
+    }
+
+    fn args(&mut self, args: &[Term], ov: Option<&Override>) -> Option<Vec<Value>> {
+        args.iter()
+            .map(|a| match self.term(a, ov) {
+                Some(Val::V(v)) => Some(v),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn term(&mut self, t: &Term, ov: Option<&Override>) -> Option<Val> {
+        let v = match &t.kind {
+            TermKind::Var(v) => *self.env.get(&v.id)?,
+            TermKind::Value(v) => *v,
+            TermKind::Func(f, args) => {
+                let vals = self.args(args, ov)?;
+                let func = self.program.func(*f);
+                if !func.args.iter().zip(&vals).all(|(s, v)| self.in_sort(*s, *v)) {
+                    return None;
+                }
+                if func.constructor_of.is_some() {
+                    Value::compound(*f, vals)
+                } else {
+                    self.function_value(Symbol::Func(*f), &vals, ov)?
+                }
+            }
+            TermKind::Arith(op, a, b) => match (self.term(a, ov)?, self.term(b, ov)?) {
+                (Val::V(x), Val::V(y)) => arith(*op, x, y)?,
+                _ => return None,
+            },
+            TermKind::Neg(a) => match self.term(a, ov)? {
+                Val::V(x) => arith(ArithOp::Sub, Value::Int(0), x)?,
+                _ => return None,
+            },
+            TermKind::Abs(a) => match self.term(a, ov)? {
+                Val::V(Value::Int(i)) => Value::Int(i.checked_abs()?),
+                Val::V(Value::Float(f)) => Value::Float(f.abs()),
+                _ => return None,
+            },
+            TermKind::SortMin(s) => *self.domain(*s).first()?,
+            TermKind::SortMax(s) => *self.domain(*s).last()?,
+            TermKind::Succ(s, a) | TermKind::Pred(s, a) => {
+                let Val::V(x) = self.term(a, ov)? else { return None };
+                let dom = self.domain(*s);
+                let k = dom.iter().position(|d| *d == x)? as isize;
+                let k = if matches!(t.kind, TermKind::Succ(..)) { k + 1 } else { k - 1 };
+                *dom.get(usize::try_from(k).ok()?)?
+            }
+            TermKind::Aggregate(kind, sets) => return self.aggregate(*kind, sets, ov),
+        };
+        Some(Val::V(v))
+    }
+
+    fn function_value(&self, s: Symbol, args: &[Value], ov: Option<&Override>) -> Option<Value> {
+        let find = |set: &HashSet<Tuple>| set.iter().find(|t| &t[..t.len() - 1] == args).map(|t| t[t.len() - 1]);
+        if let Some(ov) = ov {
+            if let Some(set) = ov.pos.get(&s) {
+                return find(set);
+            }
+        }
+        find(self.structure.table(s)?.ct())
+    }
+
+    fn aggregate(&mut self, kind: AggKind, sets: &[crate::sema::ir::SetExpr], ov: Option<&Override>) -> Option<Val> {
+        let mut values = Vec::new();
+        for set in sets {
+            let domains: Vec<Vec<Value>> = set.vars.iter().map(|v| self.domain(v.sort)).collect();
+            for t in cartesian(&domains) {
+                for (v, x) in set.vars.iter().zip(&t) {
+                    self.env.insert(v.id, *x);
+                }
+                if self.formula(&set.cond, true, ov) {
+                    match kind {
+                        AggKind::Card => values.push(Value::Int(1)),
+                        _ => {
+                            if let Some(Val::V(v)) = self.term(&set.term, ov) {
+                                values.push(v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(match kind {
+            AggKind::Card | AggKind::Sum => Val::V(values.into_iter().try_fold(Value::Int(0), |a, b| arith(ArithOp::Add, a, b))?),
+            AggKind::Prod => Val::V(values.into_iter().try_fold(Value::Int(1), |a, b| arith(ArithOp::Mul, a, b))?),
+            AggKind::Max => values.into_iter().max().map(Val::V).unwrap_or(Val::NegInf),
+            AggKind::Min => values.into_iter().min().map(Val::V).unwrap_or(Val::PosInf),
+        })
+    }
+
+    /// The structure must equal the (two-valued) well-founded model of the definition.
+    fn definition(&mut self, d: &Definition) -> Result<(), String> {
+        let defined = d.defined();
+        let empty: HashMap<Symbol, HashSet<Tuple>> = defined.iter().map(|s| (*s, HashSet::new())).collect();
+        let all: HashMap<Symbol, HashSet<Tuple>> = defined.iter().map(|s| (*s, self.all_tuples(*s))).collect();
+        let mut truth = self.gamma(d, &all);
+        let possible = loop {
+            let possible = self.gamma(d, &truth);
+            let next = self.gamma(d, &possible);
+            if next == truth {
+                break possible;
+            }
+            truth = next;
+        };
+        let _ = empty;
+        if truth != possible {
+            return Err("the well-founded model is not two-valued".into());
+        }
+        for s in defined {
+            let actual: HashSet<Tuple> = self.structure.table(s).map(|t| t.ct().clone()).unwrap_or_default();
+            if actual != truth[&s] {
+                return Err(format!("{} differs from its well-founded model", self.program.symbol_name(s)));
+            }
+        }
+        Ok(())
+    }
+
+    fn all_tuples(&self, s: Symbol) -> HashSet<Tuple> {
+        let domains: Vec<Vec<Value>> = self.program.symbol_sorts(s).iter().map(|x| self.domain(*x)).collect();
+        cartesian(&domains).into_iter().collect()
+    }
+
+    /// The least fixpoint of the rules when negative occurrences read `neg`.
+    fn gamma(&mut self, d: &Definition, neg: &HashMap<Symbol, HashSet<Tuple>>) -> HashMap<Symbol, HashSet<Tuple>> {
+        let mut pos: HashMap<Symbol, HashSet<Tuple>> = neg.keys().map(|s| (*s, HashSet::new())).collect();
+        loop {
+            let mut changed = false;
+            for rule in &d.rules {
+                let domains: Vec<Vec<Value>> = rule.vars.iter().map(|v| self.domain(v.sort)).collect();
+                for t in cartesian(&domains) {
+                    for (v, x) in rule.vars.iter().zip(&t) {
+                        self.env.insert(v.id, *x);
+                    }
+                    let ov = Override { pos: &pos, neg };
+                    let Some(head) = self.args(&rule.head_args, Some(&ov)) else { continue };
+                    let sorts = self.program.symbol_sorts(rule.head);
+                    if !sorts.iter().zip(&head).all(|(s, v)| self.in_sort(*s, *v)) || pos[&rule.head].contains(&head) {
+                        continue;
+                    }
+                    if self.formula(&rule.body, true, Some(&ov)) {
+                        pos.get_mut(&rule.head).expect("defined").insert(head);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return pos;
+            }
+        }
+    }
+}
+
+/// Counts the models of `theory` extending `structure` by trying every two-valued completion
+/// of the symbols the structure leaves open (for tiny vocabularies only: `None` past `limit`
+/// candidates). The oracle against which tests compare model counts.
+pub fn brute_force_count(program: &Program, theory: &Theory, structure: &Structure, limit: u64) -> Option<u64> {
+    let choices = open_choices(program, theory, structure)?;
+    let total: u64 = choices.iter().try_fold(1u64, |acc, (_, _, opts)| acc.checked_mul(opts.len() as u64))?;
+    if total > limit {
+        return None;
+    }
+    let mut count = 0;
+    let mut index = vec![0usize; choices.len()];
+    loop {
+        let candidate = build_candidate(structure, &choices, &index);
+        if check_model(program, theory, &candidate).is_ok() {
+            count += 1;
+        }
+        if !advance(&mut index, &choices) {
+            return Some(count);
+        }
+    }
+}
+
+/// One open decision: a symbol, the argument tuple, and the tuples to add for each option
+/// (a predicate: nothing or the tuple; a function: one graph tuple per value, or none if partial).
+type Choice = (Symbol, Tuple, Vec<Option<Tuple>>);
+
+fn open_choices(program: &Program, theory: &Theory, structure: &Structure) -> Option<Vec<Choice>> {
+    let c = Checker { program, structure, env: HashMap::new() };
+    let mut out = Vec::new();
+    for s in crate::infer::session::interpreted_symbols(program, theory.vocabulary) {
+        let known = structure.table(s);
+        if known.is_some_and(|t| t.is_two_valued()) {
+            continue;
+        }
+        let sorts = program.symbol_sorts(s);
+        match s {
+            Symbol::Pred(_) => {
+                let domains: Vec<Vec<Value>> = sorts.iter().map(|x| c.domain(*x)).collect();
+                for t in cartesian(&domains) {
+                    let opts = match structure.truth(s, &t) {
+                        TruthValue::True => vec![Some(t.clone())],
+                        TruthValue::False => vec![None],
+                        TruthValue::Unknown => vec![None, Some(t.clone())],
+                    };
+                    out.push((s, t, opts));
+                }
+            }
+            Symbol::Func(f) => {
+                let (args, result) = sorts.split_at(sorts.len() - 1);
+                let domains: Vec<Vec<Value>> = args.iter().map(|x| c.domain(*x)).collect();
+                for a in cartesian(&domains) {
+                    let mut opts: Vec<Option<Tuple>> = c
+                        .domain(result[0])
+                        .into_iter()
+                        .map(|v| {
+                            let mut t = a.clone();
+                            t.push(v);
+                            Some(t)
+                        })
+                        .collect();
+                    opts.retain(|o| o.as_ref().is_none_or(|t| structure.truth(s, t) != TruthValue::False));
+                    if let Some(fixed) = opts.iter().find(|o| o.as_ref().is_some_and(|t| structure.truth(s, t) == TruthValue::True)) {
+                        opts = vec![fixed.clone()];
+                    } else if program.func(f).partial {
+                        opts.push(None);
+                    }
+                    out.push((s, a, opts));
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+fn build_candidate(structure: &Structure, choices: &[Choice], index: &[usize]) -> Structure {
+    let mut out = structure.clone();
+    let mut tables: HashMap<Symbol, HashSet<Tuple>> = HashMap::new();
+    for ((s, _, opts), &k) in choices.iter().zip(index) {
+        let set = tables.entry(*s).or_default();
+        if let Some(t) = &opts[k] {
+            set.insert(t.clone());
+        }
+    }
+    for (s, set) in tables {
+        out.symbols.insert(s, crate::structure::structure::Table::TwoValued(set));
+    }
+    out
+}
+
+fn advance(index: &mut [usize], choices: &[Choice]) -> bool {
+    for (k, i) in index.iter_mut().enumerate() {
+        *i += 1;
+        if *i < choices[k].2.len() {
+            return true;
+        }
+        *i = 0;
+    }
+    false
+}
