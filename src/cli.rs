@@ -24,7 +24,7 @@ Examples:
   idp < problem.idp                    read the specification from stdin
 
 In procedures, all vocabularies, theories, structures, terms, queries and procedures of the
-global namespace are Lua globals; `stdoptions` holds the options (e.g. stdoptions.nbmodels = 0).";
+global namespace are Lua globals; `stdoptions` holds the options (e.g. stdoptions.nbmodels = 0).\n";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Dump {
@@ -181,6 +181,11 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     flush_lua_stdout(&runtime);
     match outcome {
         Outcome::Failed(msg) => {
+            // Positions in the default chunk `return idpglobal.main()` mean nothing to the user.
+            let msg = match (args.execute.is_none(), msg.strip_prefix("main:1: ")) {
+                (true, Some(rest)) => rest.to_string(),
+                _ => msg,
+            };
             eprintln!("Error: {msg}");
             1
         }

@@ -8,11 +8,18 @@ use idp::diagnostics::{render_plain, Diagnostics};
 use idp::syntax::source::SourceMap;
 
 /// Diagnostic codes the parser reports for malformed input.
-const SYNTAX_CODES: &[&str] =
-    &["syntax-error", "nesting-too-deep", "number-out-of-range", "include-not-found", "invalid-utf8"];
+const SYNTAX_CODES: &[&str] = &[
+    "syntax-error",
+    "nesting-too-deep",
+    "number-out-of-range",
+    "include-not-found",
+    "invalid-utf8",
+];
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -25,7 +32,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The standard library as far as parsing is concerned: the known names, empty.
 fn std_lib(name: &str) -> Option<String> {
-    ["mx", "table_utils", "LTC"].contains(&name).then(String::new)
+    ["mx", "table_utils", "LTC"]
+        .contains(&name)
+        .then(String::new)
 }
 
 /// Parses one file; returns the rendered syntax errors.
@@ -55,8 +64,9 @@ fn conformance_files_parse() {
     collect(&tests, &mut files);
     collect(&root.join("harness"), &mut files);
     files.sort();
-    let (invalid, valid): (Vec<_>, Vec<_>) =
-        files.iter().partition(|p| p.components().any(|c| c.as_os_str() == "invalidinput"));
+    let (invalid, valid): (Vec<_>, Vec<_>) = files
+        .iter()
+        .partition(|p| p.components().any(|c| c.as_os_str() == "invalidinput"));
 
     let mut failures = Vec::new();
     for path in &valid {
@@ -65,14 +75,27 @@ fn conformance_files_parse() {
             failures.push(format!("{}:\n{}", path.display(), errors.concat()));
         }
     }
-    println!("{} of {} conformance files parse without syntax errors", valid.len() - failures.len(), valid.len());
+    println!(
+        "{} of {} conformance files parse without syntax errors",
+        valid.len() - failures.len(),
+        valid.len()
+    );
 
     println!("parser/invalidinput files with syntax errors:");
     for path in &invalid {
         let errors = syntax_errors(path);
         if !errors.is_empty() {
-            println!("  {}: {}", path.file_name().unwrap_or_default().to_string_lossy(), errors[0].trim_end());
+            println!(
+                "  {}: {}",
+                path.file_name().unwrap_or_default().to_string_lossy(),
+                errors[0].trim_end()
+            );
         }
     }
-    assert!(failures.is_empty(), "{} files have syntax errors:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} files have syntax errors:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

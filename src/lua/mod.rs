@@ -267,6 +267,14 @@ fn is_lua_identifier(s: &str) -> bool {
 
 /// The innermost message of a Lua error, without tracebacks.
 pub fn error_message(e: &mlua::Error) -> String {
+    let s = raw_error_message(e);
+    match s.find("\nstack traceback:") {
+        Some(p) => s[..p].to_string(),
+        None => s,
+    }
+}
+
+fn raw_error_message(e: &mlua::Error) -> String {
     match e {
         mlua::Error::CallbackError { cause, .. } => error_message(cause),
         mlua::Error::RuntimeError(m) => m.clone(),

@@ -176,7 +176,9 @@ impl TokenStream {
 
     /// The text of a token.
     pub fn text(&self, t: &Token) -> &str {
-        self.texts[t.src as usize].get(t.span.start as usize..t.span.end as usize).unwrap_or("")
+        self.texts[t.src as usize]
+            .get(t.span.start as usize..t.span.end as usize)
+            .unwrap_or("")
     }
 
     /// The whole text of the file a token comes from.
@@ -252,14 +254,21 @@ impl TokenStream {
             return t;
         }
         let len = self.texts[0].len();
-        let t = Token { kind: Tok::Eof, span: Span::new(self.files[0], len..len), src: 0, nl_before: true };
+        let t = Token {
+            kind: Tok::Eof,
+            span: Span::new(self.files[0], len..len),
+            src: 0,
+            nl_before: true,
+        };
         self.eof = Some(t);
         t
     }
 
     fn lex_one(&mut self, cx: &mut LexCtx) -> Token {
         loop {
-            let Some(cur) = self.stack.last() else { return self.eof_token() };
+            let Some(cur) = self.stack.last() else {
+                return self.eof_token();
+            };
             let src = cur.src;
             let pos = cur.pos;
             let text = self.texts[src as usize].clone();
@@ -267,7 +276,12 @@ impl TokenStream {
             let Some(res) = lx.next() else {
                 if self.stack.len() == 1 {
                     let len = text.len();
-                    let t = Token { kind: Tok::Eof, span: Span::new(self.files[0], len..len), src: 0, nl_before: true };
+                    let t = Token {
+                        kind: Tok::Eof,
+                        span: Span::new(self.files[0], len..len),
+                        src: 0,
+                        nl_before: true,
+                    };
                     self.eof = Some(t);
                     return t;
                 }
@@ -292,13 +306,18 @@ impl TokenStream {
                                 "this comment is never closed: '/*' without a matching '*/'",
                                 Some(Span::new(file, start..start + 2)),
                             )
-                            .with_hint("everything after '/*' up to the end of the file is ignored"),
+                            .with_hint(
+                                "everything after '/*' up to the end of the file is ignored",
+                            ),
                         );
                     }
                     continue;
                 }
                 Ok(Tok::Percent) if self.factlist_mode => {
-                    let nl = text[end..].find('\n').map(|i| end + i).unwrap_or(text.len());
+                    let nl = text[end..]
+                        .find('\n')
+                        .map(|i| end + i)
+                        .unwrap_or(text.len());
                     self.stack.last_mut().expect("a cursor is open").pos = nl;
                     continue;
                 }
@@ -310,7 +329,12 @@ impl TokenStream {
                 Err(()) => Tok::Unknown,
             };
             let nl_before = std::mem::take(&mut self.pending_nl);
-            return Token { kind, span: Span::new(file, start..end), src, nl_before };
+            return Token {
+                kind,
+                span: Span::new(file, start..end),
+                src,
+                nl_before,
+            };
         }
     }
 
@@ -325,12 +349,17 @@ impl TokenStream {
         }
         let (spec, stop) = match bytes.get(i) {
             Some(b'"') => match text[i + 1..].find('"') {
-                Some(j) => (Some(IncludeSpec::File(text[i + 1..i + 1 + j].to_string())), i + j + 2),
+                Some(j) => (
+                    Some(IncludeSpec::File(text[i + 1..i + 1 + j].to_string())),
+                    i + j + 2,
+                ),
                 None => (None, i),
             },
             Some(b'<') => {
                 let mut j = i + 1;
-                while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_' || bytes[j] == b'/') {
+                while j < bytes.len()
+                    && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_' || bytes[j] == b'/')
+                {
                     j += 1;
                 }
                 if bytes.get(j) == Some(&b'>') {
@@ -357,7 +386,10 @@ impl TokenStream {
         if let Some((fid, text)) = cx.includer.include(&spec, file, span, cx.sources, cx.diags) {
             self.texts.push(text);
             self.files.push(fid);
-            self.stack.push(Cursor { src: (self.texts.len() - 1) as u32, pos: 0 });
+            self.stack.push(Cursor {
+                src: (self.texts.len() - 1) as u32,
+                pos: 0,
+            });
         }
     }
 }
@@ -395,7 +427,10 @@ pub fn capture_lua(text: &str, start: usize) -> (String, usize, bool) {
                 }
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let close = text[i + 2..].find("*/").map(|j| i + 2 + j + 2).unwrap_or(bytes.len());
+                let close = text[i + 2..]
+                    .find("*/")
+                    .map(|j| i + 2 + j + 2)
+                    .unwrap_or(bytes.len());
                 out.extend(bytes[i..close].iter().filter(|&&c| c == b'\n'));
                 i = close;
             }
@@ -422,7 +457,11 @@ pub fn capture_lua(text: &str, start: usize) -> (String, usize, bool) {
             }
         }
     }
-    (String::from_utf8_lossy(&out).into_owned(), bytes.len(), false)
+    (
+        String::from_utf8_lossy(&out).into_owned(),
+        bytes.len(),
+        false,
+    )
 }
 
 /// Length in bytes of a `'x'` literal at the start of `s` (one character, not a newline).
@@ -442,7 +481,10 @@ mod tests {
     use super::*;
 
     fn kinds(s: &str) -> Vec<Tok> {
-        Tok::lexer(s).map(|r| r.unwrap_or(Tok::Unknown)).filter(|k| !matches!(k, Tok::Newline | Tok::LineComment)).collect()
+        Tok::lexer(s)
+            .map(|r| r.unwrap_or(Tok::Unknown))
+            .filter(|k| !matches!(k, Tok::Newline | Tok::LineComment))
+            .collect()
     }
 
     #[test]
@@ -454,7 +496,10 @@ mod tests {
         assert_eq!(kinds("1..5"), vec![Tok::Int, Tok::DotDot, Tok::Int]);
         assert_eq!(kinds("1.5 .5"), vec![Tok::Float, Tok::Float]);
         assert_eq!(kinds("x' 'a' \"s\""), vec![Tok::Ident, Tok::Char, Tok::Str]);
-        assert_eq!(kinds("/* a /* b */ c"), vec![Tok::BlockComment(true), Tok::Ident]);
+        assert_eq!(
+            kinds("/* a /* b */ c"),
+            vec![Tok::BlockComment(true), Tok::Ident]
+        );
     }
 
     #[test]

@@ -44,7 +44,11 @@ pub struct FsIncluder<'a> {
 
 impl<'a> FsIncluder<'a> {
     pub fn new(std_lib: &'a mut dyn FnMut(&str) -> Option<String>) -> FsIncluder<'a> {
-        FsIncluder { std_lib, seen: HashSet::new(), dirs: HashMap::new() }
+        FsIncluder {
+            std_lib,
+            seen: HashSet::new(),
+            dirs: HashMap::new(),
+        }
     }
 
     /// Records a top-level input so that including it again is ignored and relative includes
@@ -54,7 +58,10 @@ impl<'a> FsIncluder<'a> {
         if path.is_file() {
             self.seen.insert(key_of(path));
         }
-        self.dirs.insert(file, path.parent().map(Path::to_path_buf).unwrap_or_default());
+        self.dirs.insert(
+            file,
+            path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        );
     }
 
     fn candidates(&self, from: FileId, rel: &str) -> Vec<PathBuf> {
@@ -97,7 +104,10 @@ impl<'a> FsIncluder<'a> {
         };
         let name = path.to_string_lossy().into_owned();
         let (fid, text) = decode(&name, bytes, sources, diags)?;
-        self.dirs.insert(fid, path.parent().map(Path::to_path_buf).unwrap_or_default());
+        self.dirs.insert(
+            fid,
+            path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        );
         Some((fid, text))
     }
 
@@ -144,7 +154,10 @@ impl Includer for FsIncluder<'_> {
 }
 
 fn key_of(path: &Path) -> String {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()).to_string_lossy().into_owned()
+    std::fs::canonicalize(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// Adds a file to the source map; non-UTF-8 input is reported (`invalid-utf8`) at the first
@@ -165,8 +178,12 @@ pub fn decode(
             let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let fid = sources.add(name, lossy);
             diags.push(
-                Diagnostic::error("invalid-utf8", format!("{name} is not valid UTF-8 text"), Some(Span::new(fid, at..at + 1)))
-                    .with_hint("save the file with UTF-8 encoding"),
+                Diagnostic::error(
+                    "invalid-utf8",
+                    format!("{name} is not valid UTF-8 text"),
+                    Some(Span::new(fid, at..at + 1)),
+                )
+                .with_hint("save the file with UTF-8 encoding"),
             );
             None
         }
@@ -184,7 +201,9 @@ pub fn load_inputs(
         let mut includer = FsIncluder::new(lookup);
         let mut file = ast::File::default();
         for (name, bytes) in inputs {
-            let Some((fid, text)) = decode(&name, bytes, sources, diags) else { continue };
+            let Some((fid, text)) = decode(&name, bytes, sources, diags) else {
+                continue;
+            };
             includer.register_input(fid, &name);
             let parsed = parser::parse_file(fid, text, sources, diags, &mut includer);
             file.items.extend(parsed.items);
@@ -210,14 +229,16 @@ pub fn with_parser_stack<R: Send>(
     let f = std::sync::Mutex::new(Some(f));
     let outcome = std::thread::scope(|scope| {
         let f = &f;
-        let spawned = std::thread::Builder::new().stack_size(PARSER_STACK).spawn_scoped(scope, move || {
-            let mut lookup = |name: &str| {
-                req_tx.send(name.to_string()).ok()?;
-                resp_rx.recv().ok().flatten()
-            };
-            let f = f.lock().ok().and_then(|mut g| g.take());
-            f.map(|f| f(&mut lookup))
-        });
+        let spawned = std::thread::Builder::new()
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(scope, move || {
+                let mut lookup = |name: &str| {
+                    req_tx.send(name.to_string()).ok()?;
+                    resp_rx.recv().ok().flatten()
+                };
+                let f = f.lock().ok().and_then(|mut g| g.take());
+                f.map(|f| f(&mut lookup))
+            });
         let Ok(handle) = spawned else { return None };
         for name in req_rx.iter() {
             let _ = resp_tx.send(std_lib(&name));
@@ -231,7 +252,11 @@ pub fn with_parser_stack<R: Send>(
         return r;
     }
     // No thread: run here.
-    let f = f.into_inner().ok().flatten().expect("the parse has not run yet");
+    let f = f
+        .into_inner()
+        .ok()
+        .flatten()
+        .expect("the parse has not run yet");
     let mut lookup = |name: &str| std_lib(name);
     f(&mut lookup)
 }
@@ -252,7 +277,12 @@ mod tests {
         let mut diags = Diagnostics::default();
         let std_lib = |name: &str| (name == "mx").then(|| "vocabulary StdV {\n}\n".to_string());
         let bytes = std::fs::read(path).expect("input");
-        let file = load_inputs(vec![(path.to_string_lossy().into_owned(), bytes)], &std_lib, &mut sources, &mut diags);
+        let file = load_inputs(
+            vec![(path.to_string_lossy().into_owned(), bytes)],
+            &std_lib,
+            &mut sources,
+            &mut diags,
+        );
         (file, diags, sources)
     }
 
@@ -260,8 +290,16 @@ mod tests {
     fn includes_are_spliced_once_and_cycles_stop() {
         let dir = scratch_dir("splice");
         std::fs::write(dir.join("main.idp"), "include \"sub/a.idp\"\ninclude <mx>\ninclude<mx>\nvocabulary M {\n}\ninclude \"sub/a.idp\"\n").unwrap();
-        std::fs::write(dir.join("sub/a.idp"), "vocabulary A {\n}\ninclude \"b.idp\"\n").unwrap();
-        std::fs::write(dir.join("sub/b.idp"), "include \"a.idp\"\ninclude \"../main.idp\"\nvocabulary B {\n}\n").unwrap();
+        std::fs::write(
+            dir.join("sub/a.idp"),
+            "vocabulary A {\n}\ninclude \"b.idp\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("sub/b.idp"),
+            "include \"a.idp\"\ninclude \"../main.idp\"\nvocabulary B {\n}\n",
+        )
+        .unwrap();
         let (file, diags, _) = load_file(&dir.join("main.idp"));
         assert!(diags.items.is_empty(), "{:?}", diags.items);
         let names: Vec<_> = file
@@ -279,11 +317,17 @@ mod tests {
     #[test]
     fn include_inside_a_block() {
         let dir = scratch_dir("inner");
-        std::fs::write(dir.join("main.idp"), "vocabulary V {\n type T\n include \"decls.idp\"\n}\n").unwrap();
+        std::fs::write(
+            dir.join("main.idp"),
+            "vocabulary V {\n type T\n include \"decls.idp\"\n}\n",
+        )
+        .unwrap();
         std::fs::write(dir.join("decls.idp"), "P(T)\nQ(T)\n").unwrap();
         let (file, diags, _) = load_file(&dir.join("main.idp"));
         assert!(diags.items.is_empty(), "{:?}", diags.items);
-        let ast::Item::Vocabulary(v) = &file.items[0] else { panic!() };
+        let ast::Item::Vocabulary(v) = &file.items[0] else {
+            panic!()
+        };
         assert_eq!(v.decls.len(), 3);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -291,7 +335,11 @@ mod tests {
     #[test]
     fn missing_include_and_bad_utf8() {
         let dir = scratch_dir("missing");
-        std::fs::write(dir.join("main.idp"), "vocabulary V {\n}\ninclude \"nope.idp\"\ninclude <nothing>\ninclude \"bad.idp\"\n").unwrap();
+        std::fs::write(
+            dir.join("main.idp"),
+            "vocabulary V {\n}\ninclude \"nope.idp\"\ninclude <nothing>\ninclude \"bad.idp\"\n",
+        )
+        .unwrap();
         std::fs::write(dir.join("bad.idp"), b"vocabulary W {\n \xff\xfe }\n").unwrap();
         let (file, diags, sources) = load_file(&dir.join("main.idp"));
         assert_eq!(file.items.len(), 1);
@@ -303,18 +351,95 @@ mod tests {
                 (d.code, sources.line_col(s.file, s.start))
             })
             .collect();
-        assert_eq!(got, [("include-not-found", (3, 1)), ("include-not-found", (4, 1)), ("invalid-utf8", (2, 2))]);
+        assert_eq!(
+            got,
+            [
+                ("include-not-found", (3, 1)),
+                ("include-not-found", (4, 1)),
+                ("invalid-utf8", (2, 2))
+            ]
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn random_input_never_panics() {
         const PIECES: &[&str] = &[
-            "vocabulary", "theory", "structure", "factlist", "procedure", "query", "term", "namespace", "fobdd",
-            "type", "isa", "partial", "extern", "using", "include", "V", "x", "P", "F", "{", "}", "(", ")", "[", "]",
-            ".", "..", ",", ";", ":", "::", "!", "?", "&", "|", "~", "=", "<", ">", "=<", ">=", "<-", "->", "=>",
-            "<=", "<=>", "+", "-", "*", "/", "%", "^", "#", "sum", "card", "1", "2.5", "\"s\"", "'c'", "\"", "'",
-            "/*", "*/", "//", "--", "\n", " ", "\t", "true", "define", "LFD", "<ct>", "@", "é", "99999999999",
+            "vocabulary",
+            "theory",
+            "structure",
+            "factlist",
+            "procedure",
+            "query",
+            "term",
+            "namespace",
+            "fobdd",
+            "type",
+            "isa",
+            "partial",
+            "extern",
+            "using",
+            "include",
+            "V",
+            "x",
+            "P",
+            "F",
+            "{",
+            "}",
+            "(",
+            ")",
+            "[",
+            "]",
+            ".",
+            "..",
+            ",",
+            ";",
+            ":",
+            "::",
+            "!",
+            "?",
+            "&",
+            "|",
+            "~",
+            "=",
+            "<",
+            ">",
+            "=<",
+            ">=",
+            "<-",
+            "->",
+            "=>",
+            "<=",
+            "<=>",
+            "+",
+            "-",
+            "*",
+            "/",
+            "%",
+            "^",
+            "#",
+            "sum",
+            "card",
+            "1",
+            "2.5",
+            "\"s\"",
+            "'c'",
+            "\"",
+            "'",
+            "/*",
+            "*/",
+            "//",
+            "--",
+            "\n",
+            " ",
+            "\t",
+            "true",
+            "define",
+            "LFD",
+            "<ct>",
+            "@",
+            "é",
+            "99999999999",
         ];
         let mut seed = 0x2545F4914F6CDD1Du64;
         let mut next = || {
@@ -323,16 +448,27 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let rounds: usize = std::env::var("IDP_FUZZ_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+        let rounds: usize = std::env::var("IDP_FUZZ_ROUNDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(300);
         for _ in 0..rounds {
             let len = (next() % 200) as usize;
-            let text: String = (0..len).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect::<Vec<_>>().join(" ");
+            let text: String = (0..len)
+                .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+                .collect::<Vec<_>>()
+                .join(" ");
             let mut sources = SourceMap::default();
             let mut diags = Diagnostics::default();
             crate::syntax::parse_text("fuzz.idp", &text, &mut sources, &mut diags);
             let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
             let std_lib = |_: &str| None;
-            load_inputs(vec![("bytes.idp".into(), bytes)], &std_lib, &mut sources, &mut diags);
+            load_inputs(
+                vec![("bytes.idp".into(), bytes)],
+                &std_lib,
+                &mut sources,
+                &mut diags,
+            );
         }
     }
 }

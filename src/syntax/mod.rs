@@ -24,7 +24,9 @@ pub fn load(
     sources: &mut source::SourceMap,
     diags: &mut Diagnostics,
 ) -> Loaded {
-    Loaded { file: loader::load_inputs(inputs, std_lib, sources, diags) }
+    Loaded {
+        file: loader::load_inputs(inputs, std_lib, sources, diags),
+    }
 }
 
 /// Parses one text. `include "path"` is resolved relative to the working directory; standard

@@ -18,7 +18,8 @@ impl Resolver<'_> {
     pub(super) fn finish_structure(&mut self, mut b: Builder, closed_world: bool) -> Structure {
         self.diags.push(Diagnostic::warning("autocomplete", format!("Verifying and/or autocompleting structure {}", b.name), None));
         let mut st = Structure::new(b.name.clone(), b.voc);
-        let sorts: Vec<SortId> = self.prog.voc(b.voc).sorts.iter().copied().filter(|&s| self.prog.sort(s).builtin.is_none()).collect();
+        let huge = b.huge_sorts.clone();
+        let sorts: Vec<SortId> = self.prog.voc(b.voc).sorts.iter().copied().filter(|&s| self.prog.sort(s).builtin.is_none() && !huge.contains(&s)).collect();
         let (mut dom, user) = self.initial_domains(&b, &sorts);
         self.autocomplete_from_symbols(&b, &mut dom, &user);
         self.propagate_subsorts(&b.name, &sorts, &mut dom, &user);
@@ -107,6 +108,9 @@ impl Resolver<'_> {
         let sort = self.prog.sort(s);
         if let Some(b) = sort.builtin {
             return builtin_contains(b, v);
+        }
+        if !dom.contains_key(&s) {
+            return true;
         }
         if sort.constructed {
             return self.in_constructed(s, v);

@@ -9,6 +9,9 @@ use crate::syntax::ast::{Element, ElementKind, Pointer};
 /// IDP3 integers are C `int`s.
 const INT_LIMIT: i64 = i32::MAX as i64;
 
+/// Ranges with more elements are not enumerated (IDP3 keeps them symbolic; `Structure` cannot).
+pub(super) const MAX_RANGE: i64 = 10_000_000;
+
 impl Resolver<'_> {
     /// The values an element stands for (a range stands for several). Errors are reported and
     /// yield no values. `expect` is the sort-context hint used to pick between overloaded
@@ -21,6 +24,11 @@ impl Resolver<'_> {
                     return Vec::new();
                 }
                 if !self.check_int(*a, e) || !self.check_int(*b, e) {
+                    return Vec::new();
+                }
+                if b - a >= MAX_RANGE {
+                    let msg = format!("The range {a}..{b} is too large to enumerate; the interpretation is ignored.");
+                    self.warning("domain-too-large", msg, e.span);
                     return Vec::new();
                 }
                 (*a..=*b).map(Value::Int).collect()

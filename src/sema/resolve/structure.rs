@@ -30,6 +30,8 @@ pub(super) struct Builder {
     pub given_sorts: IndexMap<SortId, BTreeSet<Value>>,
     pub parts: IndexMap<Symbol, Parts>,
     pub span: Span,
+    /// Sorts given by a range too large to enumerate: left uninterpreted.
+    pub huge_sorts: HashSet<SortId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,6 +94,9 @@ impl Resolver<'_> {
         if sort.fixed.is_some() || sort.constructed || sort.builtin.is_some() {
             let msg = format!("Sort {name} is a type with a fixed interpretation.");
             return self.error("invalid-interpretation", msg, i.symbol.span);
+        }
+        if has_huge_range(&i.value) {
+            b.huge_sorts.insert(s);
         }
         let Some(tuples) = self.value_tuples(b, &i.value, 1, false, i.span) else { return };
         let values: BTreeSet<Value> = tuples.into_iter().filter_map(|t| t.first().copied()).collect();
@@ -287,8 +292,13 @@ impl Resolver<'_> {
 
 impl Builder {
     pub(super) fn new(name: &str, voc: VocId, span: Span) -> Builder {
-        Builder { name: name.to_string(), voc, given_sorts: IndexMap::new(), parts: IndexMap::new(), span }
+        Builder { name: name.to_string(), voc, given_sorts: IndexMap::new(), parts: IndexMap::new(), span, huge_sorts: HashSet::new() }
     }
+}
+
+fn has_huge_range(v: &InterValue) -> bool {
+    let InterValue::Table(entries) = v else { return false };
+    entries.iter().any(|e| matches!(e, TableEntry::Element(ast::Element { kind: ast::ElementKind::IntRange(a, b), .. }) if b - a >= super::elements::MAX_RANGE))
 }
 
 /// Whether a builtin sort contains a value.

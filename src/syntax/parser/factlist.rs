@@ -40,7 +40,12 @@ impl Parser<'_> {
         }
         // The closing brace is consumed with factlist mode still on: nothing after it is lexed.
         let span = self.close_block(start);
-        Ok(Factlist { name, vocabulary, facts, span })
+        Ok(Factlist {
+            name,
+            vocabulary,
+            facts,
+            span,
+        })
     }
 
     /// `P(a, 1..3).`, `P().`, `P.`; `P(a)?.` is accepted with a warning. Returns `None` for
@@ -71,7 +76,11 @@ impl Parser<'_> {
         self.end_of_fact()?;
         let span = self.span_from(start);
         if negated || function {
-            let what = if negated { "negated facts" } else { "function values" };
+            let what = if negated {
+                "negated facts"
+            } else {
+                "function values"
+            };
             self.report(
                 Diagnostic::error("syntax-error", format!("{what} are not allowed in a factlist"), Some(span))
                     .with_hint("a factlist lists the true atoms P(a,b). of predicates only; use a structure for functions"),
@@ -115,9 +124,14 @@ mod tests {
     #[test]
     fn facts_with_ranges_and_comments() {
         let f = parse_ok("factlist S : V {\n P(a,b). % a comment with 'quotes\" and {braces\n Q(1..3). R. T().\n}\nvocabulary W {\n}\n");
-        let Item::Factlist(fl) = &f.items[0] else { panic!() };
+        let Item::Factlist(fl) = &f.items[0] else {
+            panic!()
+        };
         assert_eq!(fl.facts.len(), 4);
-        assert!(matches!(fl.facts[1].args[0].kind, ElementKind::IntRange(1, 3)));
+        assert!(matches!(
+            fl.facts[1].args[0].kind,
+            ElementKind::IntRange(1, 3)
+        ));
         assert!(fl.facts[2].args.is_empty());
         assert!(matches!(f.items[1], Item::Vocabulary(_)));
     }

@@ -83,13 +83,13 @@ impl Parser<'_> {
     /// A formula (quantifiers, connectives, comparisons, atoms).
     pub(super) fn formula(&mut self) -> PResult<Formula> {
         let e = self.expr()?;
-        self.to_formula(e, None)
+        self.formula_of(e, None)
     }
 
     /// A term (arithmetic, applications, literals, aggregates).
     pub(super) fn term(&mut self) -> PResult<Term> {
         let e = self.nested(|p| p.arith())?;
-        self.to_term(e)
+        self.term_of(e)
     }
 
     /// The widest expression: a formula or a term.
@@ -97,28 +97,46 @@ impl Parser<'_> {
         self.nested(|p| p.connectives())
     }
 
-    pub(super) fn to_formula(&mut self, e: Expr, hint: Option<&str>) -> PResult<Formula> {
+    pub(super) fn formula_of(&mut self, e: Expr, hint: Option<&str>) -> PResult<Formula> {
         match e {
             Expr::F(f) => Ok(f),
-            Expr::T(Term { kind: TermKind::App { symbol, args }, span }) => {
-                Ok(Formula { kind: FormulaKind::Atom { symbol, args: args.unwrap_or_default() }, span })
-            }
+            Expr::T(Term {
+                kind: TermKind::App { symbol, args },
+                span,
+            }) => Ok(Formula {
+                kind: FormulaKind::Atom {
+                    symbol,
+                    args: args.unwrap_or_default(),
+                },
+                span,
+            }),
             Expr::T(t) => {
-                let mut d = Diagnostic::error("syntax-error", "expected a formula, but this is a term", Some(t.span))
-                    .with_label("a term, not a formula");
-                d = d.with_hint(hint.unwrap_or("compare the term with something, for example  t = 3  or  t > 0"));
+                let mut d = Diagnostic::error(
+                    "syntax-error",
+                    "expected a formula, but this is a term",
+                    Some(t.span),
+                )
+                .with_label("a term, not a formula");
+                d =
+                    d.with_hint(hint.unwrap_or(
+                        "compare the term with something, for example  t = 3  or  t > 0",
+                    ));
                 self.report(d);
                 Err(Fail)
             }
         }
     }
 
-    pub(super) fn to_term(&mut self, e: Expr) -> PResult<Term> {
+    pub(super) fn term_of(&mut self, e: Expr) -> PResult<Term> {
         match e {
             Expr::T(t) => Ok(t),
             Expr::F(f) => {
-                let d = Diagnostic::error("syntax-error", "expected a term, but this is a formula", Some(f.span))
-                    .with_label("a formula, not a term");
+                let d = Diagnostic::error(
+                    "syntax-error",
+                    "expected a term, but this is a formula",
+                    Some(f.span),
+                )
+                .with_label("a formula, not a term");
                 self.report(d);
                 Err(Fail)
             }
@@ -134,7 +152,10 @@ impl Parser<'_> {
         let mut stack: Vec<(Expr, BinConn, Token)> = Vec::new();
         while let Some(op) = conn_of(self.peek().kind) {
             let tok = self.bump();
-            while stack.last().is_some_and(|top| conn_prec(top.1) > conn_prec(op)) {
+            while stack
+                .last()
+                .is_some_and(|top| conn_prec(top.1) > conn_prec(op))
+            {
                 let (l, o, t) = stack.pop().expect("checked");
                 lhs = Expr::F(self.combine_conn(l, o, &t, lhs)?);
             }
@@ -149,15 +170,26 @@ impl Parser<'_> {
 
     fn combine_conn(&mut self, l: Expr, op: BinConn, tok: &Token, r: Expr) -> PResult<Formula> {
         let hint = match op {
-            BinConn::ImpliedBy => Some("'<=' in a theory means \"is implied by\"; if you meant less-or-equal, write '=<'"),
-            BinConn::Implies => Some("'=>' means \"implies\"; if you meant greater-or-equal, write '>='"),
+            BinConn::ImpliedBy => Some(
+                "'<=' in a theory means \"is implied by\"; if you meant less-or-equal, write '=<'",
+            ),
+            BinConn::Implies => {
+                Some("'=>' means \"implies\"; if you meant greater-or-equal, write '>='")
+            }
             _ => None,
         };
         let _ = tok;
-        let left = self.to_formula(l, hint)?;
-        let right = self.to_formula(r, hint)?;
+        let left = self.formula_of(l, hint)?;
+        let right = self.formula_of(r, hint)?;
         let span = left.span.to(right.span);
-        Ok(Formula { kind: FormulaKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span })
+        Ok(Formula {
+            kind: FormulaKind::Binary {
+                op,
+                left: Box::new(left),
+                right: Box::new(right),
+            },
+            span,
+        })
     }
 
     /// `~ f`, quantifiers, or a comparison level expression.
@@ -166,9 +198,12 @@ impl Parser<'_> {
             Tok::Tilde => {
                 let t = self.bump();
                 let e = self.nested(|p| p.negation())?;
-                let f = self.to_formula(e, None)?;
+                let f = self.formula_of(e, None)?;
                 let span = t.span.to(f.span);
-                Ok(Expr::F(Formula { kind: FormulaKind::Not(Box::new(f)), span }))
+                Ok(Expr::F(Formula {
+                    kind: FormulaKind::Not(Box::new(f)),
+                    span,
+                }))
             }
             Tok::Bang | Tok::Question => self.quantified(),
             _ => self.comparison(),
@@ -178,18 +213,31 @@ impl Parser<'_> {
     /// `! x y : f`, `? x : f`, `?2 x : f`, `?<2 x : f`, `! (x,y) in P : f`, `? (x,y) sat g : f`.
     fn quantified(&mut self) -> PResult<Expr> {
         let qt = self.bump();
-        let q = if qt.kind == Tok::Bang { Quantifier::Forall } else { Quantifier::Exists };
-        let count = if q == Quantifier::Exists { self.count_bound()? } else { None };
+        let q = if qt.kind == Tok::Bang {
+            Quantifier::Forall
+        } else {
+            Quantifier::Exists
+        };
+        let count = if q == Quantifier::Exists {
+            self.count_bound()?
+        } else {
+            None
+        };
         if count.is_none() && self.at(Tok::LParen) {
             return self.quantified_tuple(q, qt.span);
         }
         let vars = self.variables()?;
         self.expect(Tok::Colon, "':' after the quantified variables")?;
         let body = self.expr()?;
-        let body = Box::new(self.to_formula(body, None)?);
+        let body = Box::new(self.formula_of(body, None)?);
         let span = qt.span.to(body.span);
         let kind = match count {
-            Some((op, bound)) => FormulaKind::Count { op, bound, vars, body },
+            Some((op, bound)) => FormulaKind::Count {
+                op,
+                bound,
+                vars,
+                body,
+            },
             None => FormulaKind::Quant { q, vars, body },
         };
         Ok(Expr::F(Formula { kind, span }))
@@ -204,8 +252,12 @@ impl Parser<'_> {
         }
         let Some(op) = cmp_of(t.kind).filter(|op| *op != CmpOp::Ne) else {
             if t.kind == Tok::ImpliedBy && self.peek_at(1).kind == Tok::Int {
-                let d = Diagnostic::error("syntax-error", "unexpected '<=', expected '=<' in a counting quantifier", Some(t.span))
-                    .with_hint("'<=' means \"is implied by\"; for at most n, write ?=<n");
+                let d = Diagnostic::error(
+                    "syntax-error",
+                    "unexpected '<=', expected '=<' in a counting quantifier",
+                    Some(t.span),
+                )
+                .with_hint("'<=' means \"is implied by\"; for at most n, write ?=<n");
                 self.report(d);
                 return Err(Fail);
             }
@@ -227,16 +279,26 @@ impl Parser<'_> {
             let symbol = self.symbol_ref("the name of a predicate")?;
             self.expect(Tok::Colon, "':'")?;
             let body = self.expr()?;
-            let body = Box::new(self.to_formula(body, None)?);
-            FormulaKind::QuantIn { q, vars, symbol, body }
+            let body = Box::new(self.formula_of(body, None)?);
+            FormulaKind::QuantIn {
+                q,
+                vars,
+                symbol,
+                body,
+            }
         } else if self.is_word(&t, "sat") {
             self.bump();
             let cond = self.expr()?;
-            let cond = Box::new(self.to_formula(cond, None)?);
+            let cond = Box::new(self.formula_of(cond, None)?);
             self.expect(Tok::Colon, "':'")?;
             let body = self.expr()?;
-            let body = Box::new(self.to_formula(body, None)?);
-            FormulaKind::QuantSat { q, vars, cond, body }
+            let body = Box::new(self.formula_of(body, None)?);
+            FormulaKind::QuantSat {
+                q,
+                vars,
+                cond,
+                body,
+            }
         } else {
             return Err(self.unexpected("'in' or 'sat'"));
         };
@@ -273,16 +335,19 @@ impl Parser<'_> {
         if cmp_of(self.peek().kind).is_none() {
             return Ok(first);
         }
-        let mut terms = vec![self.to_term(first)?];
+        let mut terms = vec![self.term_of(first)?];
         let mut ops = Vec::new();
         while let Some(op) = cmp_of(self.peek().kind) {
             self.bump();
             ops.push(op);
             let t = self.arith()?;
-            terms.push(self.to_term(t)?);
+            terms.push(self.term_of(t)?);
         }
         let span = terms[0].span.to(terms[terms.len() - 1].span);
-        Ok(Expr::F(Formula { kind: FormulaKind::Compare { terms, ops }, span }))
+        Ok(Expr::F(Formula {
+            kind: FormulaKind::Compare { terms, ops },
+            span,
+        }))
     }
 
     fn arith(&mut self) -> PResult<Expr> {
@@ -291,7 +356,8 @@ impl Parser<'_> {
         while let Some(op) = arith_of(self.peek().kind) {
             self.bump();
             while stack.last().is_some_and(|top| {
-                arith_prec(top.1) > arith_prec(op) || (arith_prec(top.1) == arith_prec(op) && op != ArithOp::Pow)
+                arith_prec(top.1) > arith_prec(op)
+                    || (arith_prec(top.1) == arith_prec(op) && op != ArithOp::Pow)
             }) {
                 let (l, o) = stack.pop().expect("checked");
                 lhs = Expr::T(self.combine_arith(l, o, lhs)?);
@@ -306,10 +372,17 @@ impl Parser<'_> {
     }
 
     fn combine_arith(&mut self, l: Expr, op: ArithOp, r: Expr) -> PResult<Term> {
-        let left = self.to_term(l)?;
-        let right = self.to_term(r)?;
+        let left = self.term_of(l)?;
+        let right = self.term_of(r)?;
         let span = left.span.to(right.span);
-        Ok(Term { kind: TermKind::Arith { op, left: Box::new(left), right: Box::new(right) }, span })
+        Ok(Term {
+            kind: TermKind::Arith {
+                op,
+                left: Box::new(left),
+                right: Box::new(right),
+            },
+            span,
+        })
     }
 
     /// `-t` (tightest), `-3` (a negative literal), and the prefix forms `-(a,b)`, `+(a,b)`, ...
@@ -330,19 +403,28 @@ impl Parser<'_> {
             Tok::Int => {
                 self.bump();
                 let v = self.int_value(&next, true);
-                Ok(Expr::T(Term { kind: TermKind::Int(v), span: t.span.to(next.span) }))
+                Ok(Expr::T(Term {
+                    kind: TermKind::Int(v),
+                    span: t.span.to(next.span),
+                }))
             }
             Tok::Float => {
                 self.bump();
                 let v = self.float_value(&next, true);
-                Ok(Expr::T(Term { kind: TermKind::Float(v), span: t.span.to(next.span) }))
+                Ok(Expr::T(Term {
+                    kind: TermKind::Float(v),
+                    span: t.span.to(next.span),
+                }))
             }
             Tok::LParen => self.prefix_form(ArithOp::Sub, t.span),
             _ => {
                 let e = self.nested(|p| p.unary_minus())?;
-                let operand = self.to_term(e)?;
+                let operand = self.term_of(e)?;
                 let span = t.span.to(operand.span);
-                Ok(Expr::T(Term { kind: TermKind::Neg(Box::new(operand)), span }))
+                Ok(Expr::T(Term {
+                    kind: TermKind::Neg(Box::new(operand)),
+                    span,
+                }))
             }
         }
     }
@@ -359,15 +441,24 @@ impl Parser<'_> {
         match (args.len(), op) {
             (1, ArithOp::Sub) => {
                 let a = args.pop().expect("one");
-                Ok(Expr::T(Term { kind: TermKind::Neg(Box::new(a)), span }))
+                Ok(Expr::T(Term {
+                    kind: TermKind::Neg(Box::new(a)),
+                    span,
+                }))
             }
             (2, _) => {
                 let right = Box::new(args.pop().expect("two"));
                 let left = Box::new(args.pop().expect("two"));
-                Ok(Expr::T(Term { kind: TermKind::Arith { op, left, right }, span }))
+                Ok(Expr::T(Term {
+                    kind: TermKind::Arith { op, left, right },
+                    span,
+                }))
             }
             _ => {
-                self.error_at(span, "an arithmetic operator in prefix form takes two arguments, as in -(a, b)");
+                self.error_at(
+                    span,
+                    "an arithmetic operator in prefix form takes two arguments, as in -(a, b)",
+                );
                 Err(Fail)
             }
         }
@@ -423,10 +514,12 @@ impl Parser<'_> {
             "min" => return self.aggregate(AggKind::Min),
             "max" => return self.aggregate(AggKind::Max),
             "define" | "Define" | "LFD" | "GFD" => {
-                let d = self.unexpected_diag(t, "a formula or a term").with_hint(format!(
-                    "'{}' is a keyword in theories and cannot be used as a name",
-                    self.text(t)
-                ));
+                let d = self
+                    .unexpected_diag(t, "a formula or a term")
+                    .with_hint(format!(
+                        "'{}' is a keyword in theories and cannot be used as a name",
+                        self.text(t)
+                    ));
                 self.report(d);
                 return Err(Fail);
             }
@@ -444,7 +537,10 @@ impl Parser<'_> {
             None => None,
         };
         let span = self.span_from(symbol.span);
-        Ok(Expr::T(Term { kind: TermKind::App { symbol, args }, span }))
+        Ok(Expr::T(Term {
+            kind: TermKind::App { symbol, args },
+            span,
+        }))
     }
 
     /// `t1, t2 )` after an opening parenthesis.
@@ -476,12 +572,19 @@ impl Parser<'_> {
             Tok::LParen => self.listed_sets(kind)?,
             Tok::LBracket => self.bracketed_sets(kind)?,
             _ => {
-                let what = format!("'{{' after '{}', as in {}", self.text(&kw), agg_example(kind));
+                let what = format!(
+                    "'{{' after '{}', as in {}",
+                    self.text(&kw),
+                    agg_example(kind)
+                );
                 return Err(self.unexpected(&what));
             }
         };
         let span = self.span_from(kw.span);
-        Ok(Expr::T(Term { kind: TermKind::Aggregate { kind, sets }, span }))
+        Ok(Expr::T(Term {
+            kind: TermKind::Aggregate { kind, sets },
+            span,
+        }))
     }
 
     /// `{ vars : formula }` (cardinality) or `{ vars : formula : term }`.
@@ -496,12 +599,20 @@ impl Parser<'_> {
         let term = if kind == AggKind::Card {
             None
         } else {
-            self.expect(Tok::Colon, &format!("':' and the term to aggregate, as in {}", agg_example(kind)))?;
+            self.expect(
+                Tok::Colon,
+                &format!("':' and the term to aggregate, as in {}", agg_example(kind)),
+            )?;
             Some(self.term()?)
         };
         self.close_delim(&open, Tok::RBrace)?;
         let span = self.span_from(open.span);
-        Ok(SetExpr { vars, cond, term, span })
+        Ok(SetExpr {
+            vars,
+            cond,
+            term,
+            span,
+        })
     }
 
     /// `(f1, f2)` for `#`, `(t1, t2)` for the others: one set per element.
@@ -522,12 +633,25 @@ impl Parser<'_> {
         if kind == AggKind::Card {
             let cond = self.formula()?;
             let span = cond.span;
-            return Ok(SetExpr { vars: Vec::new(), cond, term: None, span });
+            return Ok(SetExpr {
+                vars: Vec::new(),
+                cond,
+                term: None,
+                span,
+            });
         }
         let term = self.term()?;
         let span = term.span;
-        let cond = Formula { kind: FormulaKind::True, span };
-        Ok(SetExpr { vars: Vec::new(), cond, term: Some(term), span })
+        let cond = Formula {
+            kind: FormulaKind::True,
+            span,
+        };
+        Ok(SetExpr {
+            vars: Vec::new(),
+            cond,
+            term: Some(term),
+            span,
+        })
     }
 
     /// `[f1; f2]` for `#`, `[(f1, t1); (f2, t2)]` for the others.
@@ -539,7 +663,12 @@ impl Parser<'_> {
             if kind == AggKind::Card {
                 let cond = self.formula()?;
                 let span = cond.span;
-                sets.push(SetExpr { vars: Vec::new(), cond, term: None, span });
+                sets.push(SetExpr {
+                    vars: Vec::new(),
+                    cond,
+                    term: None,
+                    span,
+                });
             } else {
                 let paren = self.expect(Tok::LParen, "'(' and a pair (formula, term)")?;
                 let cond = self.formula()?;
@@ -547,7 +676,12 @@ impl Parser<'_> {
                 let term = Some(self.term()?);
                 self.close_delim(&paren, Tok::RParen)?;
                 let span = self.span_from(start);
-                sets.push(SetExpr { vars: Vec::new(), cond, term, span });
+                sets.push(SetExpr {
+                    vars: Vec::new(),
+                    cond,
+                    term,
+                    span,
+                });
             }
             if self.eat(Tok::Semi).is_none() {
                 break;
@@ -576,7 +710,9 @@ mod tests {
     /// The sentences of `theory T : V { <text> }`.
     fn sentences(text: &str) -> Vec<Formula> {
         let f = parse_ok(&format!("theory T : V {{\n{text}\n}}\n"));
-        let Item::Theory(t) = &f.items[0] else { panic!() };
+        let Item::Theory(t) = &f.items[0] else {
+            panic!()
+        };
         t.components
             .iter()
             .map(|c| match c {
@@ -604,27 +740,58 @@ mod tests {
                 format!("[{s}]")
             }
             FormulaKind::Not(g) => format!("~{}", show(g)),
-            FormulaKind::Binary { op, left, right } => format!("({} {op:?} {})", show(left), show(right)),
-            FormulaKind::Quant { q, vars, body } => format!("{q:?}{}:{}", vars.len(), show(body)),
-            FormulaKind::Count { op, bound, vars, body } => format!("Count{op:?}{bound}/{}:{}", vars.len(), show(body)),
-            FormulaKind::QuantIn { q, vars, symbol, body } => {
-                format!("{q:?}{}in{}:{}", vars.len(), symbol.name.to_path(), show(body))
+            FormulaKind::Binary { op, left, right } => {
+                format!("({} {op:?} {})", show(left), show(right))
             }
-            FormulaKind::QuantSat { q, vars, cond, body } => format!("{q:?}{}sat{}:{}", vars.len(), show(cond), show(body)),
+            FormulaKind::Quant { q, vars, body } => format!("{q:?}{}:{}", vars.len(), show(body)),
+            FormulaKind::Count {
+                op,
+                bound,
+                vars,
+                body,
+            } => format!("Count{op:?}{bound}/{}:{}", vars.len(), show(body)),
+            FormulaKind::QuantIn {
+                q,
+                vars,
+                symbol,
+                body,
+            } => {
+                format!(
+                    "{q:?}{}in{}:{}",
+                    vars.len(),
+                    symbol.name.to_path(),
+                    show(body)
+                )
+            }
+            FormulaKind::QuantSat {
+                q,
+                vars,
+                cond,
+                body,
+            } => format!("{q:?}{}sat{}:{}", vars.len(), show(cond), show(body)),
         }
     }
 
     fn show_t(t: &Term) -> String {
         match &t.kind {
             TermKind::App { symbol, args: None } => symbol.name.to_path(),
-            TermKind::App { symbol, args: Some(a) } => {
-                format!("{}({})", symbol.name.to_path(), a.iter().map(show_t).collect::<Vec<_>>().join(","))
+            TermKind::App {
+                symbol,
+                args: Some(a),
+            } => {
+                format!(
+                    "{}({})",
+                    symbol.name.to_path(),
+                    a.iter().map(show_t).collect::<Vec<_>>().join(",")
+                )
             }
             TermKind::Int(i) => i.to_string(),
             TermKind::Float(x) => x.to_string(),
             TermKind::Str(s) => format!("{s:?}"),
             TermKind::Char(c) => format!("'{c}'"),
-            TermKind::Arith { op, left, right } => format!("({} {op:?} {})", show_t(left), show_t(right)),
+            TermKind::Arith { op, left, right } => {
+                format!("({} {op:?} {})", show_t(left), show_t(right))
+            }
             TermKind::Neg(a) => format!("-{}", show_t(a)),
             TermKind::Aggregate { kind, sets } => format!("{kind:?}{}", sets.len()),
         }
@@ -632,7 +799,10 @@ mod tests {
 
     #[test]
     fn connective_precedence() {
-        assert_eq!(show(&one("! x: P(x) & ~Q(x) => R(x).")), "Forall1:((P And ~Q) Implies R)");
+        assert_eq!(
+            show(&one("! x: P(x) & ~Q(x) => R(x).")),
+            "Forall1:((P And ~Q) Implies R)"
+        );
         assert_eq!(show(&one("A <= B => C.")), "((A ImpliedBy B) Implies C)");
         assert_eq!(show(&one("P => Q => R.")), "(P Implies (Q Implies R))");
         assert_eq!(show(&one("~ ! x : P(x) & Q.")), "~Forall1:(P And Q)");
@@ -645,13 +815,22 @@ mod tests {
 
     #[test]
     fn arithmetic_precedence() {
-        assert_eq!(show(&one("6 = 3+(10-2)%5.")), "[6 Eq (3 Add ((10 Sub 2) Mod 5))]");
+        assert_eq!(
+            show(&one("6 = 3+(10-2)%5.")),
+            "[6 Eq (3 Add ((10 Sub 2) Mod 5))]"
+        );
         assert_eq!(show(&one("a = b*c%d.")), "[a Eq (b Mul (c Mod d))]");
         assert_eq!(show(&one("a = -x^2.")), "[a Eq (-x Pow 2)]");
         assert_eq!(show(&one("a = x^y^z.")), "[a Eq (x Pow (y Pow z))]");
         assert_eq!(show(&one("a = x-y-z.")), "[a Eq ((x Sub y) Sub z)]");
-        assert_eq!(show(&one("a = -(b,c) + -3 + -(d).")), "[a Eq (((b Sub c) Add -3) Add -d)]");
-        assert_eq!(show(&one("a = f(x, g(1.5), \"s\", 'c', .5).")), "[a Eq f(x,g(1.5),\"s\",'c',0.5)]");
+        assert_eq!(
+            show(&one("a = -(b,c) + -3 + -(d).")),
+            "[a Eq (((b Sub c) Add -3) Add -d)]"
+        );
+        assert_eq!(
+            show(&one("a = f(x, g(1.5), \"s\", 'c', .5).")),
+            "[a Eq f(x,g(1.5),\"s\",'c',0.5)]"
+        );
     }
 
     #[test]
@@ -671,24 +850,38 @@ mod tests {
     #[test]
     fn variables_and_annotations() {
         let f = one("! x, y[T] z[N::U]: P[T,T](x,y) & F[T:U](x) = MAX[:U] & z = z.");
-        let FormulaKind::Quant { vars, .. } = &f.kind else { panic!() };
+        let FormulaKind::Quant { vars, .. } = &f.kind else {
+            panic!()
+        };
         assert_eq!(vars.len(), 3);
-        assert_eq!(vars[2].sort.as_ref().map(|s| s.to_path()), Some("N::U".into()));
+        assert_eq!(
+            vars[2].sort.as_ref().map(|s| s.to_path()),
+            Some("N::U".into())
+        );
     }
 
     #[test]
     fn aggregates() {
         let f = one("#{x y : P(x,y)} + card{: Q} + sum{x : P(x) : x} + min{x : P(x) : x} = max(1,2) + #(P, Q, R) + prod[(P, 2); (Q, 3)] + #[P; Q].");
-        let FormulaKind::Compare { terms, .. } = &f.kind else { panic!() };
+        let FormulaKind::Compare { terms, .. } = &f.kind else {
+            panic!()
+        };
         assert_eq!(show_t(&terms[0]), "(((Card1 Add Card1) Add Sum1) Add Min1)");
-        assert_eq!(show_t(&terms[1]), "(((Max2 Add Card3) Add Prod2) Add Card2)");
+        assert_eq!(
+            show_t(&terms[1]),
+            "(((Max2 Add Card3) Add Prod2) Add Card2)"
+        );
     }
 
     #[test]
     fn implied_by_hint() {
         let (_, diags, _) = parse("theory T : V {\n x <= 3.\n}\n");
         assert_eq!(diags.items.len(), 1);
-        assert!(diags.items[0].hint.as_deref().unwrap_or("").contains("write '=<'"));
+        assert!(diags.items[0]
+            .hint
+            .as_deref()
+            .unwrap_or("")
+            .contains("write '=<'"));
     }
 
     #[test]
@@ -701,11 +894,17 @@ mod tests {
     #[test]
     fn deep_nesting() {
         let n = 10_000;
-        let text = format!("theory T : V {{\n P({}x{}).\n Q.\n}}\n", "(".repeat(n), ")".repeat(n));
+        let text = format!(
+            "theory T : V {{\n P({}x{}).\n Q.\n}}\n",
+            "(".repeat(n),
+            ")".repeat(n)
+        );
         let (file, diags, _) = parse(&text);
         let codes: Vec<_> = diags.items.iter().map(|d| d.code).collect();
         assert_eq!(codes, vec!["nesting-too-deep"]);
-        let Item::Theory(t) = &file.items[0] else { panic!() };
+        let Item::Theory(t) = &file.items[0] else {
+            panic!()
+        };
         assert_eq!(t.components.len(), 1);
     }
 

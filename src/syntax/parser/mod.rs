@@ -33,7 +33,14 @@ pub fn parse_file(
     diags: &mut Diagnostics,
     includer: &mut dyn Includer,
 ) -> File {
-    let mut p = Parser::new(TokenStream::new(file, text), LexCtx { sources, diags, includer });
+    let mut p = Parser::new(
+        TokenStream::new(file, text),
+        LexCtx {
+            sources,
+            diags,
+            includer,
+        },
+    );
     let items = p.items(false);
     File { items }
 }
@@ -53,6 +60,8 @@ pub struct Parser<'a> {
     blocks: Vec<OpenBlock>,
     /// The last consumed token.
     last: Token,
+    /// A reused buffer for the elements of a tuple.
+    scratch: Vec<Element>,
 }
 
 /// Block keywords of the file level (IDP3's INITIAL lexer state).
@@ -80,8 +89,21 @@ const BLOCK_KEYWORDS: &[&str] = &[
 
 impl<'a> Parser<'a> {
     fn new(ts: TokenStream, cx: LexCtx<'a>) -> Parser<'a> {
-        let last = Token { kind: Tok::Eof, span: Span::default(), src: 0, nl_before: true };
-        Parser { ts, cx, depth: 0, too_deep_reported: false, blocks: Vec::new(), last }
+        let last = Token {
+            kind: Tok::Eof,
+            span: Span::default(),
+            src: 0,
+            nl_before: true,
+        };
+        Parser {
+            ts,
+            cx,
+            depth: 0,
+            too_deep_reported: false,
+            blocks: Vec::new(),
+            last,
+            scratch: Vec::new(),
+        }
     }
 
     // ---------------------------------------------------------------------------------------
@@ -140,7 +162,10 @@ impl<'a> Parser<'a> {
 
     fn ident(&mut self, what: &str) -> PResult<Ident> {
         let t = self.expect(Tok::Ident, what)?;
-        Ok(Ident { name: self.text(&t).to_string(), span: t.span })
+        Ok(Ident {
+            name: self.text(&t).to_string(),
+            span: t.span,
+        })
     }
 
     /// `A::B::c`
@@ -314,11 +339,17 @@ impl<'a> Parser<'a> {
     /// current block lacks its `}`.
     fn at_next_block(&mut self) -> bool {
         let t = self.peek();
-        if t.kind != Tok::Ident || !t.nl_before || !BLOCK_KEYWORDS.contains(&self.text(&t)) || self.is_word(&t, "using") {
+        if t.kind != Tok::Ident
+            || !t.nl_before
+            || !BLOCK_KEYWORDS.contains(&self.text(&t))
+            || self.is_word(&t, "using")
+        {
             return false;
         }
         let (name, after) = (self.peek_at(1), self.peek_at(2));
-        name.kind == Tok::Ident && !name.nl_before && matches!(after.kind, Tok::Colon | Tok::LBrace | Tok::LParen)
+        name.kind == Tok::Ident
+            && !name.nl_before
+            && matches!(after.kind, Tok::Colon | Tok::LBrace | Tok::LParen)
     }
 
     /// Closes a block: expects its `}`; returns the span from `start`.
@@ -341,7 +372,11 @@ impl<'a> Parser<'a> {
             Some(b) => (b.kind, b.name.clone(), self.line_of(b.span)),
             None => ("block", String::new(), 0),
         };
-        let what = if name.is_empty() { kind.to_string() } else { format!("{kind} '{name}'") };
+        let what = if name.is_empty() {
+            kind.to_string()
+        } else {
+            format!("{kind} '{name}'")
+        };
         let msg = format!("missing '}}': the {what} opened at line {line} is never closed");
         let d = Diagnostic::error("syntax-error", msg, Some(t.span))
             .with_label(format!("a new block starts here, inside the {what}"))
@@ -350,7 +385,11 @@ impl<'a> Parser<'a> {
     }
 
     fn open_block(&mut self, kind: &'static str, name: &Ident) {
-        self.blocks.push(OpenBlock { kind, name: name.name.clone(), span: name.span });
+        self.blocks.push(OpenBlock {
+            kind,
+            name: name.name.clone(),
+            span: name.span,
+        });
     }
 
     /// At file level: skips to the next block keyword (braced groups are skipped whole).
@@ -393,7 +432,11 @@ impl<'a> Parser<'a> {
     }
 
     fn item(&mut self, t: &Token) -> PResult<Option<Item>> {
-        let word = if t.kind == Tok::Ident { self.text(t).to_string() } else { String::new() };
+        let word = if t.kind == Tok::Ident {
+            self.text(t).to_string()
+        } else {
+            String::new()
+        };
         let item = match word.as_str() {
             "vocabulary" | "Vocabulary" => Item::Vocabulary(self.vocabulary(false)?),
             "LTCvocabulary" => Item::Vocabulary(self.vocabulary(true)?),
@@ -410,7 +453,10 @@ impl<'a> Parser<'a> {
             }
             "using" => Item::Using(self.using()?),
             _ => {
-                let d = self.unexpected_diag(t, "a block such as 'vocabulary', 'theory', 'structure' or 'procedure'");
+                let d = self.unexpected_diag(
+                    t,
+                    "a block such as 'vocabulary', 'theory', 'structure' or 'procedure'",
+                );
                 self.report(d);
                 return Err(Fail);
             }
@@ -488,7 +534,11 @@ impl<'a> Parser<'a> {
     /// `P`, `P[T1,T2]`, `F[T1:T2]`, `A::P`.
     fn symbol_ref(&mut self, what: &str) -> PResult<SymbolRef> {
         let name = self.pointer(what)?;
-        let sorts = if self.at(Tok::LBracket) { Some(self.sort_annotation()?) } else { None };
+        let sorts = if self.at(Tok::LBracket) {
+            Some(self.sort_annotation()?)
+        } else {
+            None
+        };
         let span = self.span_from(name.span);
         Ok(SymbolRef { name, sorts, span })
     }
@@ -505,9 +555,15 @@ impl<'a> Parser<'a> {
             _ => ("{", "}"),
         };
         let t = self.peek();
-        let may_continue = matches!(t.kind, Tok::Ident | Tok::Int | Tok::Float | Tok::Str | Tok::Char | Tok::LParen);
+        let may_continue = matches!(
+            t.kind,
+            Tok::Ident | Tok::Int | Tok::Float | Tok::Str | Tok::Char | Tok::LParen
+        );
         if !may_continue || t.nl_before {
-            let msg = format!("unexpected {}: the '{o}' here is never closed", self.describe(&t));
+            let msg = format!(
+                "unexpected {}: the '{o}' here is never closed",
+                self.describe(&t)
+            );
             let d = Diagnostic::error("syntax-error", msg, Some(open.span))
                 .with_label(format!("this '{o}' has no matching '{c}'"))
                 .with_hint(format!("add a '{c}'"));
@@ -519,7 +575,11 @@ impl<'a> Parser<'a> {
 
     /// An integer literal token as a value; IDP3 integers are 32-bit.
     fn int_value(&mut self, t: &Token, negative: bool) -> i64 {
-        let v = self.text(t).parse::<i64>().ok().filter(|v| *v <= i32::MAX as i64);
+        let v = self
+            .text(t)
+            .parse::<i64>()
+            .ok()
+            .filter(|v| *v <= i32::MAX as i64);
         match v {
             Some(v) => {
                 if negative {
@@ -530,8 +590,16 @@ impl<'a> Parser<'a> {
             }
             None => {
                 self.report(
-                    Diagnostic::error("number-out-of-range", "numeric value out of integer bounds", Some(t.span))
-                        .with_hint(format!("integers must lie between {} and {}", i32::MIN, i32::MAX)),
+                    Diagnostic::error(
+                        "number-out-of-range",
+                        "numeric value out of integer bounds",
+                        Some(t.span),
+                    )
+                    .with_hint(format!(
+                        "integers must lie between {} and {}",
+                        i32::MIN,
+                        i32::MAX
+                    )),
                 );
                 if negative {
                     i32::MIN as i64
@@ -545,7 +613,11 @@ impl<'a> Parser<'a> {
     fn float_value(&mut self, t: &Token, negative: bool) -> f64 {
         let v: f64 = self.text(t).parse().unwrap_or(0.0);
         if !v.is_finite() {
-            self.report(Diagnostic::error("number-out-of-range", "numeric value out of double bounds", Some(t.span)));
+            self.report(Diagnostic::error(
+                "number-out-of-range",
+                "numeric value out of double bounds",
+                Some(t.span),
+            ));
         }
         if negative {
             -v

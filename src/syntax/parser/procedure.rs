@@ -30,8 +30,18 @@ impl Parser<'_> {
                     .with_hint("add a '}' to close the procedure; braces inside '...' strings of more than one character and inside -- comments are counted"),
             );
         }
-        let span = Span { file: start.file, start: start.start, end: end as u32 };
-        Ok(Procedure { name, params, body, body_line, span })
+        let span = Span {
+            file: start.file,
+            start: start.start,
+            end: end as u32,
+        };
+        Ok(Procedure {
+            name,
+            params,
+            body,
+            body_line,
+            span,
+        })
     }
 
     /// `a, b, ...` (possibly empty; `...` is the Lua vararg).
@@ -43,7 +53,10 @@ impl Parser<'_> {
         loop {
             if let Some(dots) = self.eat(Tok::DotDot) {
                 let dot = self.expect(Tok::Dot, "'...'")?;
-                out.push(Ident { name: "...".to_string(), span: dots.span.to(dot.span) });
+                out.push(Ident {
+                    name: "...".to_string(),
+                    span: dots.span.to(dot.span),
+                });
             } else {
                 out.push(self.ident("a parameter name")?);
             }
@@ -64,10 +77,15 @@ mod tests {
         let f = parse_ok(
             "procedure main(a, ...) {\n  print(V::P) // a comment }\n  local s = \"}{\" /* } */\n  return '}'\n}\nvocabulary V {\n}\n",
         );
-        let Item::Procedure(p) = &f.items[0] else { panic!() };
+        let Item::Procedure(p) = &f.items[0] else {
+            panic!()
+        };
         assert_eq!(p.params.len(), 2);
         assert_eq!(p.params[1].name, "...");
-        assert_eq!(p.body, "\n  print(V.P) \n  local s = \"}{\" \n  return '}'\n");
+        assert_eq!(
+            p.body,
+            "\n  print(V.P) \n  local s = \"}{\" \n  return '}'\n"
+        );
         assert_eq!(p.body_line, 1);
         assert!(matches!(f.items[1], Item::Vocabulary(_)));
     }
@@ -76,6 +94,10 @@ mod tests {
     fn unclosed_procedure() {
         let e = errors("procedure main() {\n if x then { \n");
         assert_eq!(e.len(), 1);
-        assert!(e[0].1.contains("procedure 'main' opened at line 1 is never closed"), "{e:?}");
+        assert!(
+            e[0].1
+                .contains("procedure 'main' opened at line 1 is never closed"),
+            "{e:?}"
+        );
     }
 }

@@ -31,7 +31,13 @@ impl Parser<'_> {
             }
         }
         let span = self.close_block(start);
-        Ok(Structure { name, vocabulary, interpretations, usings, span })
+        Ok(Structure {
+            name,
+            vocabulary,
+            interpretations,
+            usings,
+            span,
+        })
     }
 
     /// Skips at least one token, then up to the next line that starts with a name, or the `}`
@@ -60,7 +66,12 @@ impl Parser<'_> {
         let truth = self.truth_annotation()?;
         let value = self.inter_value()?;
         let span = self.span_from(symbol.span);
-        Ok(Interpretation { symbol, truth, value, span })
+        Ok(Interpretation {
+            symbol,
+            truth,
+            value,
+            span,
+        })
     }
 
     /// Optional `<ct>`, `<cf>`, `<u>`, then the `=` (which the lexer may have glued to `>`).
@@ -105,12 +116,16 @@ impl Parser<'_> {
                 }
                 "procedure" => {
                     self.bump();
-                    return Ok(InterValue::Procedure(self.pointer("the name of a procedure")?));
+                    return Ok(InterValue::Procedure(
+                        self.pointer("the name of a procedure")?,
+                    ));
                 }
                 _ => {}
             }
         }
-        Ok(InterValue::Element(self.element("'{', 'true', 'false' or a value")?))
+        Ok(InterValue::Element(
+            self.element("'{', 'true', 'false' or a value")?,
+        ))
     }
 
     /// The entries of a `{ ... }` table up to and including the closing `}`. A bad entry is
@@ -168,7 +183,11 @@ impl Parser<'_> {
         if self.eat(Tok::RArrow).is_some() {
             let value = self.element("a value")?;
             let span = self.span_from(start);
-            return Ok(TableEntry::Mapping { args: Vec::new(), value, span });
+            return Ok(TableEntry::Mapping {
+                args: Vec::new(),
+                value,
+                span,
+            });
         }
         let args = if let Some(open) = self.eat(Tok::LParen) {
             let mut args = Vec::new();
@@ -187,18 +206,31 @@ impl Parser<'_> {
         }
         let span = self.span_from(start);
         if args.len() == 1 {
-            return Ok(TableEntry::Element(args.into_iter().next().expect("one element")));
+            return Ok(TableEntry::Element(
+                args.into_iter().next().expect("one element"),
+            ));
         }
         Ok(TableEntry::Tuple(args, span))
     }
 
-    /// `e1, e2, ...` (at least one).
+    /// `e1, e2, ...` (at least one). Collected in a reused buffer so that each tuple gets one
+    /// allocation of the exact size (tables can hold millions of tuples).
     fn element_list(&mut self) -> PResult<Vec<Element>> {
-        let mut out = vec![self.element("a value")?];
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        let result = self.element_list_into(&mut buf);
+        let mut out = Vec::with_capacity(buf.len());
+        out.append(&mut buf);
+        self.scratch = buf;
+        result.map(|()| out)
+    }
+
+    fn element_list_into(&mut self, buf: &mut Vec<Element>) -> PResult<()> {
+        buf.push(self.element("a value")?);
         while self.eat(Tok::Comma).is_some() {
-            out.push(self.element("a value")?);
+            buf.push(self.element("a value")?);
         }
-        Ok(out)
+        Ok(())
     }
 
     /// A domain element or range: `5`, `-3`, `1.5`, `"s"`, `'c'`, `red`, `f(1,a)`, `A()`,
@@ -214,13 +246,22 @@ impl Parser<'_> {
             Tok::Minus => self.negative_element(what),
             Tok::Float => {
                 self.bump();
-                Ok(Element { kind: ElementKind::Float(self.float_value(&t, false)), span: t.span })
+                Ok(Element {
+                    kind: ElementKind::Float(self.float_value(&t, false)),
+                    span: t.span,
+                })
             }
             Tok::Str => {
                 self.bump();
                 let s = self.text(&t);
                 let value = s[1..s.len() - 1].to_string();
-                Ok(Element { kind: ElementKind::Str { value, quoted: true }, span: t.span })
+                Ok(Element {
+                    kind: ElementKind::Str {
+                        value,
+                        quoted: true,
+                    },
+                    span: t.span,
+                })
             }
             Tok::Char => {
                 self.bump();
@@ -248,7 +289,10 @@ impl Parser<'_> {
             Tok::Float => {
                 self.bump();
                 let v = self.float_value(&t, true);
-                Ok(Element { kind: ElementKind::Float(v), span: minus.span.to(t.span) })
+                Ok(Element {
+                    kind: ElementKind::Float(v),
+                    span: minus.span.to(t.span),
+                })
             }
             _ => Err(self.unexpected(&format!("a number after '-' ({what})"))),
         }
@@ -256,26 +300,40 @@ impl Parser<'_> {
 
     fn int_or_range(&mut self, span: Span, v: i64) -> PResult<Element> {
         if self.eat(Tok::DotDot).is_none() {
-            return Ok(Element { kind: ElementKind::Int(v), span });
+            return Ok(Element {
+                kind: ElementKind::Int(v),
+                span,
+            });
         }
         let neg = self.eat(Tok::Minus).is_some();
         let hi = self.expect(Tok::Int, "an integer (the end of the range)")?;
         let w = self.int_value(&hi, neg);
-        Ok(Element { kind: ElementKind::IntRange(v, w), span: span.to(hi.span) })
+        Ok(Element {
+            kind: ElementKind::IntRange(v, w),
+            span: span.to(hi.span),
+        })
     }
 
     fn char_or_range(&mut self, span: Span, c: char) -> PResult<Element> {
         if self.eat(Tok::DotDot).is_none() {
-            return Ok(Element { kind: ElementKind::Char(c), span });
+            return Ok(Element {
+                kind: ElementKind::Char(c),
+                span,
+            });
         }
         let t = self.peek();
         let hi = match t.kind {
             Tok::Char => self.char_value(&t),
-            Tok::Ident if self.text(&t).chars().count() == 1 => self.text(&t).chars().next().unwrap_or(c),
+            Tok::Ident if self.text(&t).chars().count() == 1 => {
+                self.text(&t).chars().next().unwrap_or(c)
+            }
             _ => return Err(self.unexpected("a character (the end of the range)")),
         };
         self.bump();
-        Ok(Element { kind: ElementKind::CharRange(c, hi), span: span.to(t.span) })
+        Ok(Element {
+            kind: ElementKind::CharRange(c, hi),
+            span: span.to(t.span),
+        })
     }
 
     /// `red`, `a..z`, `f(1,a)`, `A()`, `N::f(1)`.
@@ -293,7 +351,13 @@ impl Parser<'_> {
                 return Err(self.unexpected("'(' after a qualified constructor name"));
             }
             let value = name.name().to_string();
-            return Ok(Element { kind: ElementKind::Str { value, quoted: false }, span: name.span });
+            return Ok(Element {
+                kind: ElementKind::Str {
+                    value,
+                    quoted: false,
+                },
+                span: name.span,
+            });
         }
         let open = self.bump();
         let args = self.nested(|p| {
@@ -304,7 +368,13 @@ impl Parser<'_> {
         })?;
         self.close_delim(&open, Tok::RParen)?;
         let span = self.span_from(name.span);
-        Ok(Element { kind: ElementKind::Compound { constructor: name, args }, span })
+        Ok(Element {
+            kind: ElementKind::Compound {
+                constructor: name,
+                args,
+            },
+            span,
+        })
     }
 
     fn compound_args(&mut self) -> PResult<Vec<Element>> {
@@ -338,30 +408,80 @@ mod tests {
              P<ct> = {1,2}\n P<cf>={3,4}\n P<u> = {}\n K[A,B:C] = {(1)}\n M = {()}\n using vocabulary W\n}\n",
         );
         assert_eq!(i.len(), 17);
-        let InterValue::Table(t) = &i[0].value else { panic!() };
-        assert!(matches!(t[0], TableEntry::Element(Element { kind: ElementKind::IntRange(1, 5), .. })));
-        assert!(matches!(t[2], TableEntry::Element(Element { kind: ElementKind::Int(-3), .. })));
-        let InterValue::Table(t) = &i[1].value else { panic!() };
-        assert!(matches!(t[0], TableEntry::Element(Element { kind: ElementKind::CharRange('a', 'z'), .. })));
-        assert!(matches!(t[1], TableEntry::Element(Element { kind: ElementKind::CharRange('a', 'c'), .. })));
-        let InterValue::Table(t) = &i[2].value else { panic!() };
+        let InterValue::Table(t) = &i[0].value else {
+            panic!()
+        };
+        assert!(matches!(
+            t[0],
+            TableEntry::Element(Element {
+                kind: ElementKind::IntRange(1, 5),
+                ..
+            })
+        ));
+        assert!(matches!(
+            t[2],
+            TableEntry::Element(Element {
+                kind: ElementKind::Int(-3),
+                ..
+            })
+        ));
+        let InterValue::Table(t) = &i[1].value else {
+            panic!()
+        };
+        assert!(matches!(
+            t[0],
+            TableEntry::Element(Element {
+                kind: ElementKind::CharRange('a', 'z'),
+                ..
+            })
+        ));
+        assert!(matches!(
+            t[1],
+            TableEntry::Element(Element {
+                kind: ElementKind::CharRange('a', 'c'),
+                ..
+            })
+        ));
+        let InterValue::Table(t) = &i[2].value else {
+            panic!()
+        };
         assert_eq!(t.len(), 3);
-        assert!(t.iter().all(|e| matches!(e, TableEntry::Tuple(v, _) if v.len() == 2)));
+        assert!(t
+            .iter()
+            .all(|e| matches!(e, TableEntry::Tuple(v, _) if v.len() == 2)));
         assert!(matches!(&i[4].value, InterValue::Bool(true)));
-        let InterValue::Table(t) = &i[6].value else { panic!() };
+        let InterValue::Table(t) = &i[6].value else {
+            panic!()
+        };
         assert!(matches!(&t[1], TableEntry::Mapping { args, .. } if args.len() == 2));
         assert!(matches!(&t[2], TableEntry::Mapping { args, .. } if args.is_empty()));
         assert!(matches!(&t[3], TableEntry::Mapping { args, .. } if args.is_empty()));
-        assert!(matches!(&i[8].value, InterValue::Element(Element { kind: ElementKind::Str { quoted: false, .. }, .. })));
-        assert!(matches!(&i[9].value, InterValue::Element(Element { kind: ElementKind::Compound { args, .. }, .. }) if args.len() == 3));
+        assert!(matches!(
+            &i[8].value,
+            InterValue::Element(Element {
+                kind: ElementKind::Str { quoted: false, .. },
+                ..
+            })
+        ));
+        assert!(
+            matches!(&i[9].value, InterValue::Element(Element { kind: ElementKind::Compound { args, .. }, .. }) if args.len() == 3)
+        );
         assert!(matches!(&i[10].value, InterValue::Generate));
         assert!(matches!(&i[11].value, InterValue::Procedure(p) if p.to_path() == "Lib::h"));
         assert_eq!(i[12].truth, Truth::Ct);
         assert_eq!(i[13].truth, Truth::Cf);
         assert_eq!(i[14].truth, Truth::U);
-        assert!(i[15].symbol.sorts.as_ref().is_some_and(|s| s.result.is_some()));
-        assert!(matches!(&i[15].value, InterValue::Table(t) if matches!(t[0], TableEntry::Element(_))));
-        let InterValue::Table(t) = &i[16].value else { panic!() };
+        assert!(i[15]
+            .symbol
+            .sorts
+            .as_ref()
+            .is_some_and(|s| s.result.is_some()));
+        assert!(
+            matches!(&i[15].value, InterValue::Table(t) if matches!(t[0], TableEntry::Element(_)))
+        );
+        let InterValue::Table(t) = &i[16].value else {
+            panic!()
+        };
         assert!(matches!(&t[0], TableEntry::Tuple(v, _) if v.is_empty()));
     }
 

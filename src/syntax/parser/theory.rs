@@ -24,7 +24,12 @@ impl Parser<'_> {
             }
         }
         let span = self.close_block(start);
-        Ok(Theory { name, vocabulary, components, span })
+        Ok(Theory {
+            name,
+            vocabulary,
+            components,
+            span,
+        })
     }
 
     fn theory_component(&mut self) -> PResult<Option<TheoryComponent>> {
@@ -41,7 +46,9 @@ impl Parser<'_> {
                 }
                 "using" => return Ok(Some(TheoryComponent::Using(self.using()?))),
                 "LFD" | "GFD" if next.kind == Tok::LBracket => {
-                    return Ok(Some(TheoryComponent::FixpointDefinition(self.fixpoint_definition()?)));
+                    return Ok(Some(TheoryComponent::FixpointDefinition(
+                        self.fixpoint_definition()?,
+                    )));
                 }
                 _ => {}
             }
@@ -61,14 +68,22 @@ impl Parser<'_> {
         if t.nl_before || t.kind == Tok::RBrace {
             let span = self.last.span;
             self.report(
-                Diagnostic::error("syntax-error", format!("missing '.' after this {what}"), Some(span))
-                    .with_label(format!("missing '.' after this {what}"))
-                    .with_hint(format!("every {what} ends with a '.'")),
+                Diagnostic::error(
+                    "syntax-error",
+                    format!("missing '.' after this {what}"),
+                    Some(span),
+                )
+                .with_label(format!("missing '.' after this {what}"))
+                .with_hint(format!("every {what} ends with a '.'")),
             );
             return Ok(());
         }
         let mut d = self.unexpected_diag(&t, &format!("'.' at the end of the {what}"));
-        if matches!(t.kind, Tok::Ident | Tok::Int | Tok::LParen) {
+        if t.kind == Tok::LArrow {
+            d = d.with_hint(
+                "'<-' is the rule arrow and only appears in definitions { ... }; for x < -1 write a space between '<' and '-'",
+            );
+        } else if matches!(t.kind, Tok::Ident | Tok::Int | Tok::LParen) {
             d = d.with_hint("two formulas must be joined by a connective such as '&', '|' or '=>'");
         }
         self.report(d);
@@ -78,7 +93,11 @@ impl Parser<'_> {
     /// `{ rules }` (the `{` is next). Returns `None` for an empty definition.
     fn definition(&mut self) -> PResult<Option<Definition>> {
         let open = self.bump();
-        self.blocks.push(super::OpenBlock { kind: "definition", name: String::new(), span: open.span });
+        self.blocks.push(super::OpenBlock {
+            kind: "definition",
+            name: String::new(),
+            span: open.span,
+        });
         let mut rules = Vec::new();
         loop {
             let t = self.peek();
@@ -92,9 +111,13 @@ impl Parser<'_> {
         }
         if self.at(Tok::Eof) || self.at_next_block() {
             self.blocks.pop();
-            let d = Diagnostic::error("syntax-error", "this definition is never closed", Some(open.span))
-                .with_label("this '{' has no matching '}'")
-                .with_hint("a definition { ... } ends with a '}' after its last rule");
+            let d = Diagnostic::error(
+                "syntax-error",
+                "this definition is never closed",
+                Some(open.span),
+            )
+            .with_label("this '{' has no matching '}'")
+            .with_hint("a definition { ... } ends with a '}' after its last rule");
             self.report(d);
             return Ok(None);
         }
@@ -124,30 +147,54 @@ impl Parser<'_> {
         };
         self.end_of_sentence("rule")?;
         let span = self.span_from(start);
-        Ok(Rule { vars, head, body, span })
+        Ok(Rule {
+            vars,
+            head,
+            body,
+            span,
+        })
     }
 
     /// `P(t..)` or `F(t..) = t`.
     fn rule_head(&mut self) -> PResult<RuleHead> {
         let e = self.comparison()?;
         match e {
-            super::formula::Expr::T(Term { kind: TermKind::App { symbol, args }, .. }) => {
-                Ok(RuleHead::Predicate { symbol, args: args.unwrap_or_default() })
-            }
-            super::formula::Expr::F(Formula { kind: FormulaKind::Compare { mut terms, ops }, span })
-                if ops == [CmpOp::Eq] && matches!(terms[0].kind, TermKind::App { .. }) =>
-            {
+            super::formula::Expr::T(Term {
+                kind: TermKind::App { symbol, args },
+                ..
+            }) => Ok(RuleHead::Predicate {
+                symbol,
+                args: args.unwrap_or_default(),
+            }),
+            super::formula::Expr::F(Formula {
+                kind: FormulaKind::Compare { mut terms, ops },
+                span,
+            }) if ops == [CmpOp::Eq] && matches!(terms[0].kind, TermKind::App { .. }) => {
                 let value = terms.pop().expect("two terms");
-                let Some(Term { kind: TermKind::App { symbol, args }, .. }) = terms.pop() else {
+                let Some(Term {
+                    kind: TermKind::App { symbol, args },
+                    ..
+                }) = terms.pop()
+                else {
                     unreachable!("checked above")
                 };
                 let _ = span;
-                Ok(RuleHead::Function { symbol, args: args.unwrap_or_default(), value })
+                Ok(RuleHead::Function {
+                    symbol,
+                    args: args.unwrap_or_default(),
+                    value,
+                })
             }
             other => {
                 let span = other.span();
-                let d = Diagnostic::error("syntax-error", "expected a rule head: an atom P(..) or a function value F(..) = t", Some(span))
-                    .with_hint("a rule has the form  head <- body.  where the head is an atom or F(x) = y");
+                let d = Diagnostic::error(
+                    "syntax-error",
+                    "expected a rule head: an atom P(..) or a function value F(..) = t",
+                    Some(span),
+                )
+                .with_hint(
+                    "a rule has the form  head <- body.  where the head is an atom or F(x) = y",
+                );
                 self.report(d);
                 Err(Fail)
             }
@@ -170,7 +217,10 @@ impl Parser<'_> {
                     }
                 }
                 Tok::Eof => {
-                    self.error_at(open.span, "unexpected end of file: this '[' is never closed");
+                    self.error_at(
+                        open.span,
+                        "unexpected end of file: this '[' is never closed",
+                    );
                     return Err(Fail);
                 }
                 _ => {}
@@ -192,7 +242,13 @@ impl Parser<'_> {
             }
         };
         let span = self.close_block(start);
-        Ok(Query { name, vocabulary, vars, formula, span })
+        Ok(Query {
+            name,
+            vocabulary,
+            vars,
+            formula,
+            span,
+        })
     }
 
     fn query_body(&mut self) -> PResult<(Vec<VarDecl>, Formula)> {
@@ -220,7 +276,12 @@ impl Parser<'_> {
             }
         };
         let span = self.close_block(start);
-        Ok(TermBlock { name, vocabulary, term, span })
+        Ok(TermBlock {
+            name,
+            vocabulary,
+            term,
+            span,
+        })
     }
 
     /// `fobdd F : V { ... }`: skipped (brace-balanced).
@@ -258,7 +319,9 @@ mod tests {
              define { p <- ~q. }\n {}\n LFD [ p <- q. GFD [ q <- p. ] ]\n using vocabulary W\n}\n",
         );
         assert_eq!(c.len(), 5);
-        let TheoryComponent::Definition(d) = &c[0] else { panic!() };
+        let TheoryComponent::Definition(d) = &c[0] else {
+            panic!()
+        };
         assert_eq!(d.rules.len(), 5);
         assert_eq!(d.rules[0].vars.len(), 1);
         assert!(matches!(d.rules[1].head, RuleHead::Predicate { .. }));
@@ -276,11 +339,27 @@ mod tests {
              fobdd F : V { R(x[t])\nFALSE BRANCH:\n EXISTS: a[t]{ S(a) }\n}\nvocabulary W {\n}\n",
         );
         assert_eq!(f.items.len(), 4);
-        let Item::Query(q) = &f.items[0] else { panic!() };
+        let Item::Query(q) = &f.items[0] else {
+            panic!()
+        };
         assert_eq!(q.vars.len(), 2);
-        let Item::Query(q) = &f.items[1] else { panic!() };
+        let Item::Query(q) = &f.items[1] else {
+            panic!()
+        };
         assert!(q.vars.is_empty());
-        assert!(matches!(&f.items[2], Item::Term(TermBlock { term: Term { kind: TermKind::Aggregate { kind: AggKind::Sum, .. }, .. }, .. })));
+        assert!(matches!(
+            &f.items[2],
+            Item::Term(TermBlock {
+                term: Term {
+                    kind: TermKind::Aggregate {
+                        kind: AggKind::Sum,
+                        ..
+                    },
+                    ..
+                },
+                ..
+            })
+        ));
     }
 
     #[test]
@@ -303,7 +382,38 @@ mod tests {
     fn unclosed_theory() {
         let e = errors("vocabulary V {\n}\ntheory T : V {\n  P.\n");
         assert_eq!(e.len(), 1);
-        assert_eq!(e[0].1, "unexpected end of file: the theory 'T' opened at line 3 is never closed");
+        assert_eq!(
+            e[0].1,
+            "unexpected end of file: the theory 'T' opened at line 3 is never closed"
+        );
+    }
+
+    #[test]
+    fn missing_brace_before_next_block() {
+        let e =
+            errors("vocabulary V {\n  P\ntheory T : V {\n  P.\n}\nstructure S : V {\n  P = true\n");
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert_eq!(
+            e[0].1,
+            "missing '}': the vocabulary 'V' opened at line 1 is never closed"
+        );
+        assert_eq!((e[0].2, e[0].3), (3, 1));
+        assert!(
+            e[1].1
+                .starts_with("unexpected end of file: the structure 'S'"),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn rule_arrow_in_sentence() {
+        let (_, diags, _) = parse("theory T : V {\n  x<-1.\n}\n");
+        assert_eq!(diags.items.len(), 1);
+        assert!(diags.items[0]
+            .hint
+            .as_deref()
+            .unwrap_or("")
+            .contains("rule arrow"));
     }
 
     #[test]

@@ -23,7 +23,9 @@ impl Parser<'_> {
                     self.end_of_declaration();
                 }
                 Err(_) => {
-                    if self.last.span == before && !matches!(self.peek().kind, Tok::RBrace | Tok::Eof) {
+                    if self.last.span == before
+                        && !matches!(self.peek().kind, Tok::RBrace | Tok::Eof)
+                    {
                         self.bump();
                     }
                     self.recover_line();
@@ -31,12 +33,19 @@ impl Parser<'_> {
             }
         }
         let span = self.close_block(start);
-        Ok(Vocabulary { name, ltc, decls, span })
+        Ok(Vocabulary {
+            name,
+            ltc,
+            decls,
+            span,
+        })
     }
 
     /// The optional `(Time, Start, Next)` of an LTC vocabulary.
     fn ltc_names(&mut self) -> PResult<Option<[Pointer; 3]>> {
-        let Some(open) = self.eat(Tok::LParen) else { return Ok(None) };
+        let Some(open) = self.eat(Tok::LParen) else {
+            return Ok(None);
+        };
         let time = self.pointer("the name of the time type")?;
         self.expect(Tok::Comma, "','")?;
         let start = self.pointer("the name of the start constant")?;
@@ -62,8 +71,16 @@ impl Parser<'_> {
 
     fn end_of_line_error(&mut self, what: &str) -> super::Fail {
         let at = self.last.span;
-        let span = Span { file: at.file, start: at.end, end: at.end };
-        self.report(Diagnostic::error("syntax-error", format!("unexpected end of line, expected {what}"), Some(span)));
+        let span = Span {
+            file: at.file,
+            start: at.end,
+            end: at.end,
+        };
+        self.report(Diagnostic::error(
+            "syntax-error",
+            format!("unexpected end of line, expected {what}"),
+            Some(span),
+        ));
         super::Fail
     }
 
@@ -82,13 +99,19 @@ impl Parser<'_> {
         }
         let mut d = self.unexpected_diag(&t, "the end of the line");
         if t.kind == Tok::RBrace {
-            d = d.with_hint("every declaration must end with a newline: put the closing '}' on its own line");
+            d = d.with_hint(
+                "every declaration must end with a newline: put the closing '}' on its own line",
+            );
             self.report(d);
             return;
         }
         let after = self.peek_at(1);
         let last_is_name = self.last.kind == Tok::Ident;
-        if t.kind == Tok::Ident && last_is_name && matches!(after.kind, Tok::LParen | Tok::Colon) && !after.nl_before {
+        if t.kind == Tok::Ident
+            && last_is_name
+            && matches!(after.kind, Tok::LParen | Tok::Colon)
+            && !after.nl_before
+        {
             d = d.with_hint("a symbol name cannot contain a space");
         } else {
             d = d.with_hint("each declaration must be on its own line");
@@ -134,7 +157,11 @@ impl Parser<'_> {
         while !self.at_eol() && !self.at(Tok::RBrace) {
             let t = self.peek();
             let t1 = self.peek_at(1);
-            let word = if t.kind == Tok::Ident { self.text(&t).to_string() } else { String::new() };
+            let word = if t.kind == Tok::Ident {
+                self.text(&t).to_string()
+            } else {
+                String::new()
+            };
             match word.as_str() {
                 "isa" => {
                     self.bump();
@@ -157,7 +184,13 @@ impl Parser<'_> {
             }
         }
         let span = self.span_from(start);
-        Ok(TypeDecl { name, isa, contains, body, span })
+        Ok(TypeDecl {
+            name,
+            isa,
+            contains,
+            body,
+            span,
+        })
     }
 
     /// A declared name must not be qualified.
@@ -165,7 +198,10 @@ impl Parser<'_> {
         if p.is_simple() {
             return Ok(p.parts.into_iter().next().expect("a pointer has a part"));
         }
-        self.error_at(p.span, format!("a declared name cannot be qualified: '{}'", p.to_path()));
+        self.error_at(
+            p.span,
+            format!("a declared name cannot be qualified: '{}'", p.to_path()),
+        );
         Err(super::Fail)
     }
 
@@ -210,7 +246,11 @@ impl Parser<'_> {
         let close = self.last;
         if self.line_of(close.span) != self.line_of(open.span) {
             self.error_at(
-                Span { file: open.span.file, start: open.span.start, end: close.span.end },
+                Span {
+                    file: open.span.file,
+                    start: open.span.start,
+                    end: close.span.end,
+                },
                 "the elements of a type declared in a vocabulary must be written on one line",
             );
         }
@@ -259,12 +299,22 @@ impl Parser<'_> {
         if !self.at_eol() && self.eat(Tok::Colon).is_some() {
             let result = self.pointer_on_line("the type of the function's value")?;
             let span = self.span_from(start);
-            return Ok(Decl::Function(FuncDecl { name, partial: partial.is_some(), args, result, span }));
+            return Ok(Decl::Function(FuncDecl {
+                name,
+                partial: partial.is_some(),
+                args,
+                result,
+                span,
+            }));
         }
         if partial.is_some() {
             let t = self.peek();
             let d = if t.nl_before || t.kind == Tok::Eof {
-                Diagnostic::error("syntax-error", "only functions can be partial: expected ':' and the type of the value", Some(name.span))
+                Diagnostic::error(
+                    "syntax-error",
+                    "only functions can be partial: expected ':' and the type of the value",
+                    Some(name.span),
+                )
             } else {
                 self.unexpected_diag(&t, "':' and the type of the function's value")
             };
@@ -281,17 +331,25 @@ impl Parser<'_> {
         let start = self.bump().span;
         if self.at_word("vocabulary") && !self.at_eol() {
             self.bump();
-            return Ok(Decl::ExternVocabulary(self.pointer_on_line("the name of a vocabulary")?));
+            return Ok(Decl::ExternVocabulary(
+                self.pointer_on_line("the name of a vocabulary")?,
+            ));
         }
         if self.at_word("type") && !self.at_eol() {
             self.bump();
-            return Ok(Decl::ExternSymbol(ExternSymbol::Type(self.pointer_on_line("a type name")?)));
+            return Ok(Decl::ExternSymbol(ExternSymbol::Type(
+                self.pointer_on_line("a type name")?,
+            )));
         }
         let name = self.pointer_on_line("the name of a symbol")?;
         if !self.at_eol() && self.at(Tok::LBracket) {
             let sorts = self.sort_annotation()?;
             let span = self.span_from(start);
-            return Ok(Decl::ExternSymbol(ExternSymbol::Sorted { name, sorts, span }));
+            return Ok(Decl::ExternSymbol(ExternSymbol::Sorted {
+                name,
+                sorts,
+                span,
+            }));
         }
         self.expect_on_line(Tok::Slash, "'/' and the arity, or the types in '[ ]'")?;
         let arity_tok = self.expect_on_line(Tok::Int, "the arity")?;
@@ -302,7 +360,12 @@ impl Parser<'_> {
             function = true;
         }
         let span = self.span_from(start);
-        Ok(Decl::ExternSymbol(ExternSymbol::Arity { name, arity, function, span }))
+        Ok(Decl::ExternSymbol(ExternSymbol::Arity {
+            name,
+            arity,
+            function,
+            span,
+        }))
     }
 }
 
@@ -335,24 +398,60 @@ mod tests {
             },
             x => panic!("{x:?}"),
         }
-        assert!(matches!(&d[3], Decl::Type(TypeDecl { body: TypeBody::Enumerated(e), isa, .. }) if e.len() == 1 && isa.len() == 1));
-        assert!(matches!(&d[9], Decl::Function(FuncDecl { partial: true, .. })));
-        assert!(matches!(&d[14], Decl::ExternSymbol(ExternSymbol::Arity { arity: 2, function: true, .. })));
-        assert!(matches!(&d[15], Decl::ExternSymbol(ExternSymbol::Sorted { sorts: SortAnnotation { result: Some(_), .. }, .. })));
+        assert!(
+            matches!(&d[3], Decl::Type(TypeDecl { body: TypeBody::Enumerated(e), isa, .. }) if e.len() == 1 && isa.len() == 1)
+        );
+        assert!(matches!(
+            &d[9],
+            Decl::Function(FuncDecl { partial: true, .. })
+        ));
+        assert!(matches!(
+            &d[14],
+            Decl::ExternSymbol(ExternSymbol::Arity {
+                arity: 2,
+                function: true,
+                ..
+            })
+        ));
+        assert!(matches!(
+            &d[15],
+            Decl::ExternSymbol(ExternSymbol::Sorted {
+                sorts: SortAnnotation {
+                    result: Some(_),
+                    ..
+                },
+                ..
+            })
+        ));
     }
 
     #[test]
     fn ltc_header() {
         let f = parse_ok("LTCvocabulary V (T, S, N) {\n type T\n}\nLTCvocabulary W {\n}\n");
-        assert!(matches!(&f.items[0], Item::Vocabulary(Vocabulary { ltc: Some(Some(_)), .. })));
-        assert!(matches!(&f.items[1], Item::Vocabulary(Vocabulary { ltc: Some(None), .. })));
+        assert!(matches!(
+            &f.items[0],
+            Item::Vocabulary(Vocabulary {
+                ltc: Some(Some(_)),
+                ..
+            })
+        ));
+        assert!(matches!(
+            &f.items[1],
+            Item::Vocabulary(Vocabulary {
+                ltc: Some(None),
+                ..
+            })
+        ));
     }
 
     #[test]
     fn two_declarations_on_one_line() {
         let (_, diags, sources) = parse("vocabulary V{\n\tP Q\n}\n");
         let d = &diags.items[0];
-        assert_eq!(d.hint.as_deref(), Some("each declaration must be on its own line"));
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("each declaration must be on its own line")
+        );
         assert_eq!(sources.line_col(0, d.span.unwrap().start), (2, 4));
     }
 
@@ -360,7 +459,10 @@ mod tests {
     fn space_in_symbol_name() {
         let (_, diags, _) = parse("vocabulary V{\n type Time\n Player Orientation (Time)\n Q\n}\n");
         assert_eq!(diags.items.len(), 1);
-        assert_eq!(diags.items[0].hint.as_deref(), Some("a symbol name cannot contain a space"));
+        assert_eq!(
+            diags.items[0].hint.as_deref(),
+            Some("a symbol name cannot contain a space")
+        );
     }
 
     #[test]

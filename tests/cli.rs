@@ -1,0 +1,229 @@
+//! End-to-end tests of the `idp` binary: command line, exit codes, diagnostics, the Lua runtime
+//! and printing.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const IDP: &str = env!("CARGO_BIN_EXE_idp");
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// Writes `text` to a fresh file in a temporary directory and returns its path.
+fn write_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "idp-cli-test-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(IDP)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the idp binary runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn run_file(text: &str, extra: &[&str]) -> Output {
+    let path = write_file("test.idp", text);
+    let mut args = vec![path.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    run(&args, "")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const COLOURING: &str = "vocabulary V {
+  type Vtx isa int
+  type Colour
+  Edge(Vtx, Vtx)
+  Colouring(Vtx) : Colour
+}
+structure S : V {
+  Vtx = { 1..4 }
+  Colour = { red; blue; yellow }
+  Edge = { 1,2; 1,3; 2,4 }
+  Colouring = { 1->blue; 2->red; 3->red; 4->blue }
+}
+";
+
+#[test]
+fn version() {
+    let o = run(&["--version"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("idp "), "{}", stdout(&o));
+    let o = run(&["-v"], "");
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn help_has_examples() {
+    let o = run(&["--help"], "");
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("--execute"), "{out}");
+    assert!(out.contains("Examples:"), "{out}");
+}
+
+#[test]
+fn unknown_option_is_an_error_not_a_crash() {
+    let o = run(&["-x"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Error: '-x' is an unknown option."), "{}", stderr(&o));
+}
+
+#[test]
+fn missing_file() {
+    let o = run(&["/nonexistent/dir/missing.idp"], "");
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.starts_with("Error:"), "{err}");
+    assert!(err.contains("missing.idp"), "{err}");
+}
+
+#[test]
+fn syntax_error_is_located() {
+    let path = write_file("bad.idp", "vocabulary V {\n  type T\n}\ntheory T : V {\n  ! x : .\n}\n");
+    let o = run(&[path.to_str().unwrap(), "--color", "never"], "");
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("Error:"), "{err}");
+    assert!(err.contains("bad.idp:5:"), "{err}");
+}
+
+#[test]
+fn execute_chunk() {
+    let o = run(&["-e", "print(1+1)"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "2\n");
+}
+
+#[test]
+fn execute_rewrites_double_colons() {
+    let o = run_file(COLOURING, &["-e", "print(S[V::Edge].ct)"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "{ 1,2; 1,3; 2,4 }\n");
+}
+
+#[test]
+fn main_return_value_is_the_exit_code() {
+    let o = run_file("procedure main() {\n  print(\"hi\")\n  return 3\n}\n", &[]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "hi\n");
+}
+
+#[test]
+fn procedures_call_each_other_in_any_order() {
+    let o = run_file("procedure main() {\n  return helper(2)\n}\nprocedure helper(x) {\n  return x * 5\n}\n", &[]);
+    assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
+}
+
+#[test]
+fn lua_runtime_error_maps_to_file_line() {
+    let o = run_file("procedure main() {\n  local x = nil\n  x.y = 1\n  return 0\n}\n", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.starts_with("Error: "), "{err}");
+    assert!(err.contains("test.idp:3:"), "{err}");
+    assert!(!err.contains("stack traceback"), "{err}");
+}
+
+#[test]
+fn missing_main() {
+    let o = run_file("vocabulary V {\n  type T\n}\n", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Error: "), "{}", stderr(&o));
+}
+
+#[test]
+fn reads_stdin_without_files() {
+    let o = run(&[], "procedure main() {\n  print(\"from stdin\")\n}\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "from stdin\n");
+    assert!(stderr(&o).contains("(Reading from stdin)"));
+}
+
+#[test]
+fn unknown_option_field_warns() {
+    let o = run(&["-e", "stdoptions.nosuchoption = 3 print(stdoptions.nbmodels)"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1\n");
+    assert!(stderr(&o).contains("Warning:"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nosuchoption"), "{}", stderr(&o));
+}
+
+#[test]
+fn nowarnings_suppresses_warnings() {
+    let o = run(&["--nowarnings", "-e", "stdoptions.nosuchoption = 3"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!stderr(&o).contains("Warning"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_mode() {
+    let o = run_file(COLOURING, &["--check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn prints_structures_exactly() {
+    let o = run_file(COLOURING, &["-e", "print(S)"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let expected = "structure S : V {\n  Colour = { \"blue\"; \"red\"; \"yellow\" }\n  Vtx = { 1..4 }\n  Edge = { 1,2; 1,3; 2,4 }\n  Colouring = { 1->\"blue\"; 2->\"red\"; 3->\"red\"; 4->\"blue\" }\n}\n\n";
+    assert_eq!(stdout(&o), expected);
+}
+
+#[test]
+fn structure_api() {
+    let chunk = "local c = clone(S)
+print(c[V::Colouring](1))
+print(type(S), type(V), type(S[V::Edge]), type(S[V::Edge].ct))
+makefalse(c[V::Edge], {1,2})
+print(c[V::Edge].ct)
+print(equal(S, c), equal(S, clone(S)), isconsistent(c))
+for t in tuples(S[V::Edge].ct) do io.write(t[1], '-', t[2], ' ') end print()
+c[V::Vtx.type] = range(1, 5)
+print(c[V::Vtx.type])
+print(#totable(S[V::Edge].ct))";
+    let text = format!("{COLOURING}include <table_utils>\n");
+    let o = run_file(&text, &["-e", chunk]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "blue\nstructure\tvocabulary\tpredicate_interpretation\tpredicate_table\n{ 1,3; 2,4 }\nfalse\ttrue\ttrue\n1-2 1-3 2-4 \n{ 1..5 }\n3\n"
+    );
+}
+
+#[test]
+fn printmodels_of_nothing() {
+    let o = run(&["-e", "printmodels({})"], "");
+    assert_eq!(stdout(&o), "Unsatisfiable\nNumber of models: 0\n");
+    let o = run(&["-e", "printmodels(nil)"], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Error: printmodels was called with nil"));
+}
+
+#[test]
+fn namespaces_are_tables_and_see_their_members() {
+    let text = "namespace N {\n  procedure f() {\n    return g() + 1\n  }\n  procedure g() {\n    return 41\n  }\n}\nprocedure main() {\n  return N::f()\n}\n";
+    let o = run_file(text, &[]);
+    assert_eq!(o.status.code(), Some(42), "{}", stderr(&o));
+}
