@@ -79,7 +79,10 @@ pub struct Args {
 }
 
 pub fn version_text() -> String {
-    format!("idp {} (IDP3-compatible, IDP 3.6.0 language)", env!("CARGO_PKG_VERSION"))
+    format!(
+        "idp {} (IDP3-compatible, IDP 3.6.0 language)",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 /// Runs the command line; returns the process exit code.
@@ -113,7 +116,8 @@ pub fn run_with(argv: Vec<String>) -> i32 {
             }
         }
     }
-    let read_stdin = args.stdin || (args.files.is_empty() && !(args.execute.is_some() && std::io::stdin().is_terminal()));
+    let read_stdin = args.stdin
+        || (args.files.is_empty() && !(args.execute.is_some() && std::io::stdin().is_terminal()));
     if read_stdin {
         eprintln!("(Reading from stdin)");
         let mut buf = Vec::new();
@@ -131,7 +135,8 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if args.dump == Some(Dump::Ast) {
         println!("{:#?}", loaded.file);
     }
-    let program = crate::sema::resolve::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
+    let program =
+        crate::sema::resolve::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
     let style = match args.color {
         Color::Always => RenderStyle::Fancy,
         Color::Never => RenderStyle::Plain,
@@ -231,7 +236,11 @@ fn report_args_error(e: clap::Error) -> i32 {
         }
         _ => {
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments").trim_start_matches("error: ");
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("invalid arguments")
+                .trim_start_matches("error: ");
             eprintln!("Error: {first} (see idp --help)");
             1
         }

@@ -31,7 +31,12 @@ fn run(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the idp binary runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -86,7 +91,11 @@ fn help_has_examples() {
 fn unknown_option_is_an_error_not_a_crash() {
     let o = run(&["-x"], "");
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("Error: '-x' is an unknown option."), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("Error: '-x' is an unknown option."),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -100,7 +109,10 @@ fn missing_file() {
 
 #[test]
 fn syntax_error_is_located() {
-    let path = write_file("bad.idp", "vocabulary V {\n  type T\n}\ntheory T : V {\n  ! x : .\n}\n");
+    let path = write_file(
+        "bad.idp",
+        "vocabulary V {\n  type T\n}\ntheory T : V {\n  ! x : .\n}\n",
+    );
     let o = run(&[path.to_str().unwrap(), "--color", "never"], "");
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
@@ -131,13 +143,19 @@ fn main_return_value_is_the_exit_code() {
 
 #[test]
 fn procedures_call_each_other_in_any_order() {
-    let o = run_file("procedure main() {\n  return helper(2)\n}\nprocedure helper(x) {\n  return x * 5\n}\n", &[]);
+    let o = run_file(
+        "procedure main() {\n  return helper(2)\n}\nprocedure helper(x) {\n  return x * 5\n}\n",
+        &[],
+    );
     assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
 }
 
 #[test]
 fn lua_runtime_error_maps_to_file_line() {
-    let o = run_file("procedure main() {\n  local x = nil\n  x.y = 1\n  return 0\n}\n", &[]);
+    let o = run_file(
+        "procedure main() {\n  local x = nil\n  x.y = 1\n  return 0\n}\n",
+        &[],
+    );
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.starts_with("Error: "), "{err}");
@@ -162,7 +180,13 @@ fn reads_stdin_without_files() {
 
 #[test]
 fn unknown_option_field_warns() {
-    let o = run(&["-e", "stdoptions.nosuchoption = 3 print(stdoptions.nbmodels)"], "");
+    let o = run(
+        &[
+            "-e",
+            "stdoptions.nosuchoption = 3 print(stdoptions.nbmodels)",
+        ],
+        "",
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "1\n");
     assert!(stderr(&o).contains("Warning:"), "{}", stderr(&o));
@@ -226,4 +250,56 @@ fn namespaces_are_tables_and_see_their_members() {
     let text = "namespace N {\n  procedure f() {\n    return g() + 1\n  }\n  procedure g() {\n    return 41\n  }\n}\nprocedure main() {\n  return N::f()\n}\n";
     let o = run_file(text, &[]);
     assert_eq!(o.status.code(), Some(42), "{}", stderr(&o));
+}
+
+#[test]
+fn ltc_initialise_and_progress() {
+    let text = "LTCvocabulary V {
+  type Time
+  Start : Time
+  Next(Time) : Time
+  P(Time)
+}
+theory T : V {
+  P(Start).
+  ! t : P(Next(t)) <=> ~P(t).
+}
+structure S : V {
+  Time = { 0..1 }
+}
+procedure main() {
+  local states = initialise(T, S)
+  print(#states, type(states[1]))
+  print(states[1][V_ss::P].ct)
+  local next = progress(T, states[1])
+  print(#next)
+  print(next[1][V_ss::P].ct)
+}
+";
+    let o = run_file(text, &["--nowarnings"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1\tstructure\ntrue\n1\nfalse\n");
+}
+
+#[test]
+fn model_expansion_and_printmodels() {
+    let text = "vocabulary V {
+  type T isa int
+  P(T)
+}
+theory Th : V {
+  ? x : P(x).
+  ! x : P(x) => x = 2.
+}
+structure S : V {
+  T = { 1..3 }
+}
+procedure main() {
+  stdoptions.nbmodels = 0
+  printmodels(modelexpand(Th, S))
+}
+";
+    let o = run_file(text, &["--nowarnings"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Number of models: 1\nModel 1\n=======\nstructure  : V {\n  T = { 1..3 }\n  P = { 2 }\n}\n\n");
 }

@@ -54,7 +54,11 @@ fn conformance_files_resolve() {
     let mut accepted = Vec::new();
     let mut valid = 0;
     for path in &files {
+        let start = std::time::Instant::now();
         let errs = errors(path);
+        if start.elapsed().as_secs_f64() > 2.0 {
+            println!("  slow ({:.1}s): {}", start.elapsed().as_secs_f64(), path.display());
+        }
         if in_dir(path, "parser", "invalidinput") {
             if errs.is_empty() {
                 accepted.push(path.file_name().unwrap_or_default().to_string_lossy().into_owned());

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::ground::store::Gf;
 use crate::ground::terms::arith;
+use crate::ground::formulas::Bound;
 use crate::ground::{GTerm, GVal, Grounder};
 use crate::infer::{InferError, InferResult};
 use crate::sema::ir::SetExpr;
@@ -37,11 +38,9 @@ impl<'a> Grounder<'a> {
     fn ground_set_elements(&mut self, kind: AggKind, sets: &[SetExpr]) -> InferResult<Vec<Element>> {
         let mut out = Vec::new();
         for set in sets {
-            let mut domains = Vec::with_capacity(set.vars.len());
-            for v in &set.vars {
-                domains.push(self.domain(v.sort)?);
-            }
-            self.for_each_binding(&set.vars, &domains, &mut |g: &mut Grounder<'a>| {
+            let (vars, domains) = self.prepare_vars(&set.vars)?;
+            let bound = Bound { formula: &set.cond, want: true };
+            self.for_each_binding(&vars, &domains, Some(bound), &mut |g: &mut Grounder<'a>| {
                 let cond = g.ground_formula(&set.cond)?;
                 if cond == Gf::FALSE {
                     return Ok(false);
@@ -83,9 +82,8 @@ impl<'a> Grounder<'a> {
                     next.entry(total).or_default().push(g);
                 }
                 for &(guard, v) in &element {
-                    let Some(mut t) = arith(op, total, v) else {
-                        return Err(InferError::Error("integer overflow in an aggregate".into()));
-                    };
+                    // A total that overflows the integers has no value: that branch is dropped.
+                    let Some(mut t) = arith(op, total, v) else { continue };
                     if let (Some(c), Value::Int(i)) = (cap, t) {
                         t = Value::Int(i.min(c));
                     }

@@ -1,5 +1,6 @@
 //! Grounding the rules of a definition into one disjunction of bodies per defined atom.
 
+use crate::ground::formulas::Bound;
 use crate::ground::store::Gf;
 use crate::ground::{GroundDefinition, Grounder};
 use crate::infer::{InferError, InferResult};
@@ -18,12 +19,10 @@ impl<'a> Grounder<'a> {
     }
 
     fn ground_rule(&mut self, rule: &Rule, out: &mut GroundDefinition) -> InferResult<()> {
-        let mut domains = Vec::with_capacity(rule.vars.len());
-        for v in &rule.vars {
-            domains.push(self.domain(v.sort)?);
-        }
+        let (vars, domains) = self.prepare_vars(&rule.vars)?;
         let sorts = self.program.symbol_sorts(rule.head);
-        self.for_each_binding(&rule.vars, &domains, &mut |g: &mut Grounder<'a>| {
+        let bound = Bound { formula: &rule.body, want: true };
+        self.for_each_binding(&vars, &domains, Some(bound), &mut |g: &mut Grounder<'a>| {
             let mut tuple = Vec::with_capacity(rule.head_args.len());
             for (k, arg) in rule.head_args.iter().enumerate() {
                 let Some(v) = g.ground_term(arg)?.as_known().and_then(|v| match v {
@@ -45,7 +44,7 @@ impl<'a> Grounder<'a> {
             out.rules.entry(head).or_default().push(body);
             Ok(false)
         })?;
-        for v in &rule.vars {
+        for v in &vars {
             self.unbind(v);
         }
         self.check_size()

@@ -11,6 +11,14 @@ use crate::sema::program::Symbol;
 use crate::structure::value::Value;
 use crate::syntax::ast::CmpOp;
 
+/// What bounds variables over infinite sorts: the formula and the truth value it must be able
+/// to take for a binding to matter.
+#[derive(Clone, Copy)]
+pub struct Bound<'f> {
+    pub formula: &'f Formula,
+    pub want: bool,
+}
+
 impl<'a> Grounder<'a> {
     pub fn ground_formula(&mut self, f: &Formula) -> InferResult<Gf> {
         match &f.kind {
@@ -71,13 +79,11 @@ impl<'a> Grounder<'a> {
 
     /// `!vars: body` (`forall`) or `?vars: body`, over the cartesian product of the domains.
     fn ground_quantifier(&mut self, vars: &[Var], body: &Formula, forall: bool) -> InferResult<Gf> {
-        let mut domains = Vec::with_capacity(vars.len());
-        for v in vars {
-            domains.push(self.domain(v.sort)?);
-        }
+        let (vars, domains) = self.prepare_vars(vars)?;
         let absorbing = Gf::from_bool(!forall);
         let mut parts = Vec::new();
-        let stopped = self.for_each_binding(vars, &domains, &mut |g: &mut Grounder<'a>| {
+        let bound = Bound { formula: body, want: !forall };
+        let stopped = self.for_each_binding(&vars, &domains, Some(bound), &mut |g: &mut Grounder<'a>| {
             let b = g.ground_formula(body)?;
             if b == absorbing {
                 return Ok(true);
@@ -87,7 +93,7 @@ impl<'a> Grounder<'a> {
             }
             Ok(false)
         })?;
-        for v in vars {
+        for v in &vars {
             self.unbind(v);
         }
         if stopped {
@@ -98,25 +104,69 @@ impl<'a> Grounder<'a> {
         Ok(if forall { conj } else { -conj })
     }
 
-    /// Calls `visit` for every binding of `vars` to their domains; stops early (returning
-    /// `true`) when `visit` returns `true`.
+    /// The variables with finite domains first (with their domains), then those over infinite
+    /// sorts (`None`), whose values are bounded by the formula when they are reached.
+    pub fn prepare_vars(&mut self, vars: &[Var]) -> InferResult<(Vec<Var>, Vec<Option<Rc<[Value]>>>)> {
+        let mut finite = Vec::new();
+        let mut infinite = Vec::new();
+        for v in vars {
+            match self.domains.get(v.sort) {
+                Some(d) => finite.push((v.clone(), Some(d))),
+                None if self.sort_is_infinite(v.sort) => infinite.push((v.clone(), None)),
+                None => return Err(self.domain(v.sort).err().expect("no domain")),
+            }
+        }
+        finite.extend(infinite);
+        Ok(finite.into_iter().unzip())
+    }
+
+    fn sort_is_infinite(&self, s: crate::sema::program::SortId) -> bool {
+        let sort = self.program.sort(s);
+        sort.builtin.is_some() || sort.constructed
+    }
+
+    /// Calls `visit` for every binding of `vars`; stops early (returning `true`) when `visit`
+    /// returns `true`. A variable without a domain takes the candidate values that `bound`
+    /// allows under the bindings made so far.
     pub fn for_each_binding(
         &mut self,
         vars: &[Var],
-        domains: &[Rc<[Value]>],
+        domains: &[Option<Rc<[Value]>>],
+        bound: Option<Bound>,
         visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
     ) -> InferResult<bool> {
         let Some((first, rest)) = vars.split_first() else {
             return visit(self);
         };
-        let dom = domains[0].clone();
+        let dom = match &domains[0] {
+            Some(d) => d.clone(),
+            None => self.bounded_domain(first, bound)?,
+        };
         for &v in dom.iter() {
             self.bind(first, v);
-            if self.for_each_binding(rest, &domains[1..], visit)? {
+            if self.for_each_binding(rest, &domains[1..], bound, visit)? {
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    fn bounded_domain(&mut self, var: &Var, bound: Option<Bound>) -> InferResult<Rc<[Value]>> {
+        let candidates = match bound {
+            Some(b) => self.candidates(var, b.formula, b.want)?,
+            None => None,
+        };
+        let Some(candidates) = candidates else {
+            return Err(crate::infer::InferError::Error(format!(
+                "Infinite grounding: the variable '{}' ranges over the infinite type '{}' and the \
+                 formula gives no finite bound for it. Give it a finite type, or bound it in the \
+                 formula (e.g. `P(x) & ...` with P over a finite type, or `0 =< x & x =< 10`).",
+                var.name,
+                self.program.sort(var.sort).name
+            )));
+        };
+        let values: Vec<Value> = candidates.into_iter().filter(|v| self.domains.contains(var.sort, *v)).collect();
+        Ok(Rc::from(values))
     }
 
     /// `a op b` over ground terms. `~=`, `=<` and `>=` are negations of `=`, `>` and `<`

@@ -4,6 +4,7 @@
 //! [`store::Store`]; the result is a ground formula per sentence and ground rules per definition.
 
 pub mod aggregates;
+pub mod bounds;
 pub mod domains;
 pub mod formulas;
 pub mod store;

@@ -119,6 +119,9 @@ pub fn minimize(
     };
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let objective = session.grounder.ground_term(term)?;
+    for (g, _) in &objective.0 {
+        session.lit(*g);
+    }
     let mut best: Option<GVal> = None;
     let mut assumption: Vec<i32> = Vec::new();
     while session.solve(&assumption)? {
@@ -170,12 +173,10 @@ pub fn calculatedefinitions(
 /// The tuples that certainly satisfy the query in the structure.
 pub fn query(program: &Program, query: &Query, structure: &Structure) -> InferResult<Vec<Tuple>> {
     let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
-    let mut domains = Vec::new();
-    for v in &query.vars {
-        domains.push(grounder.domain(v.sort)?);
-    }
+    let (vars, domains) = grounder.prepare_vars(&query.vars)?;
+    let bound = crate::ground::formulas::Bound { formula: &query.formula, want: true };
     let mut out = Vec::new();
-    grounder.for_each_binding(&query.vars, &domains, &mut |g: &mut Grounder| {
+    grounder.for_each_binding(&vars, &domains, Some(bound), &mut |g: &mut Grounder| {
         if g.ground_formula(&query.formula)? == Gf::TRUE {
             out.push(query.vars.iter().map(|v| g.lookup(v).expect("bound")).collect());
         }

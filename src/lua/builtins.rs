@@ -32,13 +32,21 @@ fn infer_err(proc: &str, e: InferError) -> mlua::Error {
 
 fn expect_theory(proc: &str, args: &Args, i: usize) -> mlua::Result<Rc<RefCell<Theory>>> {
     as_theory(arg(args, i)).ok_or_else(|| {
-        rt_err(format!("{proc}: argument {} should be a theory, not a {}", i + 1, describe(arg(args, i))))
+        rt_err(format!(
+            "{proc}: argument {} should be a theory, not a {}",
+            i + 1,
+            describe(arg(args, i))
+        ))
     })
 }
 
 fn expect_structure(proc: &str, args: &Args, i: usize) -> mlua::Result<SharedStructure> {
     as_structure(arg(args, i)).ok_or_else(|| {
-        rt_err(format!("{proc}: argument {} should be a structure, not a {}", i + 1, describe(arg(args, i))))
+        rt_err(format!(
+            "{proc}: argument {} should be a structure, not a {}",
+            i + 1,
+            describe(arg(args, i))
+        ))
     })
 }
 
@@ -46,7 +54,11 @@ fn optional_voc(proc: &str, args: &Args, i: usize) -> mlua::Result<Option<VocId>
     match arg(args, i) {
         LuaValue::Nil => Ok(None),
         v => as_voc(v).map(Some).ok_or_else(|| {
-            rt_err(format!("{proc}: argument {} should be a vocabulary, not a {}", i + 1, describe(v)))
+            rt_err(format!(
+                "{proc}: argument {} should be a vocabulary, not a {}",
+                i + 1,
+                describe(v)
+            ))
         }),
     }
 }
@@ -60,7 +72,12 @@ fn structures_to_lua<'lua>(lua: &'lua Lua, models: Vec<Structure>) -> mlua::Resu
     Ok(LuaValue::Table(t))
 }
 
-fn do_modelexpand(lua: &Lua, proc: &str, args: &Args, nbmodels: Option<usize>) -> mlua::Result<Vec<Structure>> {
+fn do_modelexpand(
+    lua: &Lua,
+    proc: &str,
+    args: &Args,
+    nbmodels: Option<usize>,
+) -> mlua::Result<Vec<Structure>> {
     let st = state(lua);
     let t = expect_theory(proc, args, 0)?;
     let s = expect_structure(proc, args, 1)?;
@@ -74,24 +91,42 @@ fn do_modelexpand(lua: &Lua, proc: &str, args: &Args, nbmodels: Option<usize>) -
     infer::modelexpand(&st.program, &t, &s, out, &opts).map_err(|e| infer_err(proc, e))
 }
 
-fn do_minimize<'lua>(lua: &'lua Lua, proc: &str, args: &Args<'lua>, negate: bool) -> mlua::Result<MultiValue<'lua>> {
+fn do_minimize<'lua>(
+    lua: &'lua Lua,
+    proc: &str,
+    args: &Args<'lua>,
+    negate: bool,
+) -> mlua::Result<MultiValue<'lua>> {
     let st = state(lua);
     let t = expect_theory(proc, args, 0)?;
     let s = expect_structure(proc, args, 1)?;
     let term = as_term(arg(args, 2)).ok_or_else(|| {
-        rt_err(format!("{proc}: argument 3 should be a term, not a {}", describe(arg(args, 2))))
+        rt_err(format!(
+            "{proc}: argument 3 should be a term, not a {}",
+            describe(arg(args, 2))
+        ))
     })?;
     let out = optional_voc(proc, args, 3)?;
     let opts = st.options().infer_options();
     let mut objective = term.term.clone();
     if negate {
-        let int = st.program.builtin_sorts.get("int").copied().unwrap_or(objective.sort);
-        objective = ir::Term { kind: ir::TermKind::Neg(Box::new(objective.clone())), sort: int, span: objective.span };
+        let int = st
+            .program
+            .builtin_sorts
+            .get("int")
+            .copied()
+            .unwrap_or(objective.sort);
+        objective = ir::Term {
+            kind: ir::TermKind::Neg(Box::new(objective.clone())),
+            sort: int,
+            span: objective.span,
+        };
     }
     let result = {
         let t = t.borrow();
         let s = s.borrow();
-        infer::minimize(&st.program, &t, &s, &objective, out, &opts).map_err(|e| infer_err(proc, e))?
+        infer::minimize(&st.program, &t, &s, &objective, out, &opts)
+            .map_err(|e| infer_err(proc, e))?
     };
     let value = match result.value {
         Some(v) if negate => match v {
@@ -106,10 +141,19 @@ fn do_minimize<'lua>(lua: &'lua Lua, proc: &str, args: &Args<'lua>, negate: bool
         Some(v) => value_to_lua(lua, v)?,
         None => LuaValue::Nil,
     };
-    Ok(MultiValue::from_vec(vec![models, LuaValue::Boolean(result.proven), value]))
+    Ok(MultiValue::from_vec(vec![
+        models,
+        LuaValue::Boolean(result.proven),
+        value,
+    ]))
 }
 
-fn do_propagate<'lua>(lua: &'lua Lua, proc: &str, args: &Args<'lua>, strength: Propagation) -> mlua::Result<LuaValue<'lua>> {
+fn do_propagate<'lua>(
+    lua: &'lua Lua,
+    proc: &str,
+    args: &Args<'lua>,
+    strength: Propagation,
+) -> mlua::Result<LuaValue<'lua>> {
     let st = state(lua);
     let t = expect_theory(proc, args, 0)?;
     let s = expect_structure(proc, args, 1)?;
@@ -190,8 +234,12 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let models = do_modelexpand(lua, "sat", &args, Some(1))?;
         one(LuaValue::Boolean(!models.is_empty()))
     })?;
-    reg(lua, "minimize", |lua, args| do_minimize(lua, "minimize", &args, false))?;
-    reg(lua, "maximize", |lua, args| do_minimize(lua, "maximize", &args, true))?;
+    reg(lua, "minimize", |lua, args| {
+        do_minimize(lua, "minimize", &args, false)
+    })?;
+    reg(lua, "maximize", |lua, args| {
+        do_minimize(lua, "maximize", &args, true)
+    })?;
 
     // ----- definitions, queries, propagation -----
     for name in ["calculatedefinitions", "refinedefinitions"] {
@@ -204,7 +252,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let res = {
                 let t = t.borrow();
                 let s = s.borrow();
-                infer::calculatedefinitions(&st.program, &t, &s, &opts).map_err(|e| infer_err(name, e))?
+                infer::calculatedefinitions(&st.program, &t, &s, &opts)
+                    .map_err(|e| infer_err(name, e))?
             };
             match res {
                 Some(mut r) => {
@@ -218,22 +267,40 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg(lua, "query", |lua, args| {
         let st = state(lua);
         let q = as_query(arg(&args, 0)).ok_or_else(|| {
-            rt_err(format!("query: argument 1 should be a query, not a {}", describe(arg(&args, 0))))
+            rt_err(format!(
+                "query: argument 1 should be a query, not a {}",
+                describe(arg(&args, 0))
+            ))
         })?;
         let s = expect_structure("query", &args, 1)?;
-        let tuples = infer::query(&st.program, &q, &s.borrow()).map_err(|e| infer_err("query", e))?;
-        one(LuaValue::UserData(lua.create_userdata(PredTableUd::new(tuples, q.vars.len()))?))
+        let tuples =
+            infer::query(&st.program, &q, &s.borrow()).map_err(|e| infer_err("query", e))?;
+        one(LuaValue::UserData(
+            lua.create_userdata(PredTableUd::new(tuples, q.vars.len()))?,
+        ))
     })?;
-    reg(lua, "propagate", |lua, args| one(do_propagate(lua, "propagate", &args, Propagation::Ground)?))?;
-    reg(lua, "groundpropagate", |lua, args| one(do_propagate(lua, "groundpropagate", &args, Propagation::Ground)?))?;
+    reg(lua, "propagate", |lua, args| {
+        one(do_propagate(lua, "propagate", &args, Propagation::Ground)?)
+    })?;
+    reg(lua, "groundpropagate", |lua, args| {
+        one(do_propagate(
+            lua,
+            "groundpropagate",
+            &args,
+            Propagation::Ground,
+        )?)
+    })?;
     for name in ["optimalpropagate", "fullpropagate", "bestpropagate"] {
-        reg(lua, name, move |lua, args| one(do_propagate(lua, name, &args, Propagation::Optimal)?))?;
+        reg(lua, name, move |lua, args| {
+            one(do_propagate(lua, name, &args, Propagation::Optimal)?)
+        })?;
     }
     reg(lua, "value", |lua, args| {
         let st = state(lua);
         let s = expect_structure("value", &args, 1)?;
         if let Some(t) = as_term(arg(&args, 0)) {
-            let v = infer::value_of_term(&st.program, &t.term, &s.borrow()).map_err(|e| infer_err("value", e))?;
+            let v = infer::value_of_term(&st.program, &t.term, &s.borrow())
+                .map_err(|e| infer_err("value", e))?;
             return one(match v {
                 Some(v) => value_to_lua(lua, v)?,
                 None => LuaValue::Nil,
@@ -246,7 +313,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 .map_err(|e| infer_err("value", e))?;
             return one(LuaValue::Boolean(!models.is_empty()));
         }
-        Err(rt_err(format!("value: argument 1 should be a term or a theory, not a {}", describe(arg(&args, 0)))))
+        Err(rt_err(format!(
+            "value: argument 1 should be a term or a theory, not a {}",
+            describe(arg(&args, 0))
+        )))
     })?;
 
     // ----- structures -----
@@ -258,7 +328,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         }
         v if as_theory(v).is_some() => {
             let t = as_theory(v).unwrap().borrow().clone();
-            one(LuaValue::UserData(lua.create_userdata(TheoryUd(Rc::new(RefCell::new(t))))?))
+            one(LuaValue::UserData(
+                lua.create_userdata(TheoryUd(Rc::new(RefCell::new(t))))?,
+            ))
         }
         v => one(v.clone()),
     })?;
@@ -269,7 +341,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let b = b.borrow();
             t.sentences.extend(b.sentences.iter().cloned());
             t.definitions.extend(b.definitions.iter().cloned());
-            return one(LuaValue::UserData(lua.create_userdata(TheoryUd(Rc::new(RefCell::new(t))))?));
+            return one(LuaValue::UserData(
+                lua.create_userdata(TheoryUd(Rc::new(RefCell::new(t))))?,
+            ));
         }
         let a = expect_structure("merge", &args, 0)?;
         let b = expect_structure("merge", &args, 1)?;
@@ -292,7 +366,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg(lua, "clean", |_, args| one(arg(&args, 0).clone()))?;
     reg(lua, "setvocabulary", |_, args| {
         let s = expect_structure("setvocabulary", &args, 0)?;
-        let v = as_voc(arg(&args, 1)).ok_or_else(|| rt_err("setvocabulary: argument 2 should be a vocabulary"))?;
+        let v = as_voc(arg(&args, 1))
+            .ok_or_else(|| rt_err("setvocabulary: argument 2 should be a vocabulary"))?;
         s.borrow_mut().vocabulary = v;
         none()
     })?;
@@ -307,12 +382,16 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         } else if let Some(q) = as_query(v) {
             q.vocabulary
         } else {
-            return Err(rt_err(format!("getvocabulary: cannot take the vocabulary of a {}", describe(v))));
+            return Err(rt_err(format!(
+                "getvocabulary: cannot take the vocabulary of a {}",
+                describe(v)
+            )));
         };
         one(LuaValue::UserData(lua.create_userdata(VocUd(voc))?))
     })?;
     reg(lua, "newstructure", |lua, args| {
-        let v = as_voc(arg(&args, 0)).ok_or_else(|| rt_err("newstructure: argument 1 should be a vocabulary"))?;
+        let v = as_voc(arg(&args, 0))
+            .ok_or_else(|| rt_err("newstructure: argument 1 should be a vocabulary"))?;
         let name = match arg(&args, 1) {
             LuaValue::String(s) => s.to_string_lossy().to_string(),
             _ => String::new(),
@@ -322,21 +401,35 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg(lua, "range", |lua, args| {
         let lo = lua_to_value(arg(&args, 0)).and_then(|v| v.as_int());
         let hi = lua_to_value(arg(&args, 1)).and_then(|v| v.as_int());
-        let (Some(lo), Some(hi)) = (lo, hi) else { return Err(rt_err("range: expects two integers")) };
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            return Err(rt_err("range: expects two integers"));
+        };
         if hi.saturating_sub(lo) > 50_000_000 {
             return Err(rt_err("range: the range is too large"));
         }
         let d: Vec<Value> = (lo..=hi).map(Value::Int).collect();
-        one(LuaValue::UserData(lua.create_userdata(DomainUd(Rc::new(d)))?))
+        one(LuaValue::UserData(
+            lua.create_userdata(DomainUd(Rc::new(d)))?,
+        ))
     })?;
-    for (name, truth) in [("maketrue", Some(true)), ("makefalse", Some(false)), ("makeunknown", None)] {
+    for (name, truth) in [
+        ("maketrue", Some(true)),
+        ("makefalse", Some(false)),
+        ("makeunknown", None),
+    ] {
         reg(lua, name, move |lua, args| {
             let st = state(lua);
             let (s, sym) = as_interpretation(arg(&args, 0)).ok_or_else(|| {
-                rt_err(format!("{name}: argument 1 should be an interpretation S[V::P], not a {}", describe(arg(&args, 0))))
+                rt_err(format!(
+                    "{name}: argument 1 should be an interpretation S[V::P], not a {}",
+                    describe(arg(&args, 0))
+                ))
             })?;
-            let tuples = tuples_arg(arg(&args, 1))
-                .ok_or_else(|| rt_err(format!("{name}: argument 2 should be a tuple or a table of tuples")))?;
+            let tuples = tuples_arg(arg(&args, 1)).ok_or_else(|| {
+                rt_err(format!(
+                    "{name}: argument 2 should be a tuple or a table of tuples"
+                ))
+            })?;
             set_truth(&st.program, &mut s.borrow_mut(), sym, tuples, truth).map_err(rt_err)?;
             none()
         })?;
@@ -350,11 +443,14 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         } else if let LuaValue::Table(t) = v {
             for e in t.clone().sequence_values::<LuaValue>() {
                 let e = e?;
-                let s = as_structure(&e).ok_or_else(|| rt_err("nbModelsTwoValuedExtensions: expects structures"))?;
+                let s = as_structure(&e)
+                    .ok_or_else(|| rt_err("nbModelsTwoValuedExtensions: expects structures"))?;
                 total += count_extensions(&st.program, &s.borrow());
             }
         } else {
-            return Err(rt_err("nbModelsTwoValuedExtensions: expects a structure or a table of structures"));
+            return Err(rt_err(
+                "nbModelsTwoValuedExtensions: expects a structure or a table of structures",
+            ));
         }
         if total < 9.0e15 {
             one(LuaValue::Integer(total as mlua::Integer))
@@ -367,22 +463,36 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg(lua, "tuples", |lua, args| {
         let v = arg(&args, 0);
         let tuples: Rc<Vec<Tuple>> = match v {
-            LuaValue::UserData(ud) if ud.is::<PredTableUd>() => ud.borrow::<PredTableUd>()?.tuples.clone(),
+            LuaValue::UserData(ud) if ud.is::<PredTableUd>() => {
+                ud.borrow::<PredTableUd>()?.tuples.clone()
+            }
             LuaValue::UserData(_) if as_interpretation(v).is_some() => {
                 let st = state(lua);
                 let (s, sym) = as_interpretation(v).unwrap();
                 let ts = read_part(&st.program, &s.borrow(), sym, "ct").map_err(rt_err)?;
                 Rc::new(ts)
             }
-            LuaValue::Table(_) => Rc::new(tuples_arg(v).ok_or_else(|| rt_err("tuples: expects a table of tuples"))?),
-            other => return Err(rt_err(format!("tuples: expects a predicate table, not a {}", describe(other)))),
+            LuaValue::Table(_) => {
+                Rc::new(tuples_arg(v).ok_or_else(|| rt_err("tuples: expects a table of tuples"))?)
+            }
+            other => {
+                return Err(rt_err(format!(
+                    "tuples: expects a predicate table, not a {}",
+                    describe(other)
+                )))
+            }
         };
         one(LuaValue::Function(tuple_iterator(lua, tuples)?))
     })?;
     reg(lua, "elements", |lua, args| {
         let d: Rc<Vec<Value>> = match arg(&args, 0) {
             LuaValue::UserData(ud) if ud.is::<DomainUd>() => ud.borrow::<DomainUd>()?.0.clone(),
-            other => return Err(rt_err(format!("elements: expects a domain, not a {}", describe(other)))),
+            other => {
+                return Err(rt_err(format!(
+                    "elements: expects a domain, not a {}",
+                    describe(other)
+                )))
+            }
         };
         let pos = std::cell::Cell::new(0usize);
         let f = lua.create_function(move |lua, _: MultiValue| {
@@ -396,13 +506,16 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         one(LuaValue::Function(f))
     })?;
     reg(lua, "size", |_, args| match arg(&args, 0) {
-        LuaValue::UserData(ud) if ud.is::<PredTableUd>() => {
-            one(LuaValue::Integer(ud.borrow::<PredTableUd>()?.tuples.len() as mlua::Integer))
-        }
-        LuaValue::UserData(ud) if ud.is::<DomainUd>() => {
-            one(LuaValue::Integer(ud.borrow::<DomainUd>()?.0.len() as mlua::Integer))
-        }
-        other => Err(rt_err(format!("size: expects a table or domain, not a {}", describe(other)))),
+        LuaValue::UserData(ud) if ud.is::<PredTableUd>() => one(LuaValue::Integer(
+            ud.borrow::<PredTableUd>()?.tuples.len() as mlua::Integer,
+        )),
+        LuaValue::UserData(ud) if ud.is::<DomainUd>() => one(LuaValue::Integer(
+            ud.borrow::<DomainUd>()?.0.len() as mlua::Integer,
+        )),
+        other => Err(rt_err(format!(
+            "size: expects a table or domain, not a {}",
+            describe(other)
+        ))),
     })?;
 
     // ----- options -----
@@ -410,23 +523,85 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let st = state(lua);
         one(LuaValue::UserData(lua.create_userdata(st.options())?))
     })?;
-    reg(lua, "newoptions", |lua, _| one(LuaValue::UserData(lua.create_userdata(OptionsUd::new_default())?)))?;
+    reg(lua, "newoptions", |lua, _| {
+        one(LuaValue::UserData(
+            lua.create_userdata(OptionsUd::new_default())?,
+        ))
+    })?;
     reg(lua, "setascurrentoptions", |lua, args| {
         let st = state(lua);
         let o = match arg(&args, 0) {
             LuaValue::UserData(ud) if ud.is::<OptionsUd>() => ud.borrow::<OptionsUd>()?.clone(),
-            other => return Err(rt_err(format!("setascurrentoptions: expects options, not a {}", describe(other)))),
+            other => {
+                return Err(rt_err(format!(
+                    "setascurrentoptions: expects options, not a {}",
+                    describe(other)
+                )))
+            }
         };
         *st.options.borrow_mut() = o.clone();
         lua.globals().set("stdoptions", o)?;
         none()
     })?;
 
+    // ----- LTC -----
+    reg(lua, "initialise", |lua, args| {
+        let st = state(lua);
+        let t = expect_theory("initialise", &args, 0)?;
+        let s = expect_structure("initialise", &args, 1)?;
+        let opts = st.options().infer_options();
+        let states = crate::lua::ltc::initialise(&st.program, &t.borrow(), &s.borrow(), &opts)
+            .map_err(rt_err)?;
+        let ltc = st.program.voc(t.borrow().vocabulary).ltc.clone();
+        let voc = |v: Option<VocId>| -> mlua::Result<LuaValue> {
+            match v {
+                Some(v) => Ok(LuaValue::UserData(lua.create_userdata(VocUd(v))?)),
+                None => Ok(LuaValue::Nil),
+            }
+        };
+        Ok(MultiValue::from_vec(vec![
+            structures_to_lua(lua, states)?,
+            LuaValue::Nil,
+            LuaValue::Nil,
+            voc(ltc.as_ref().and_then(|l| l.bistate))?,
+            voc(ltc.as_ref().and_then(|l| l.single_state))?,
+        ]))
+    })?;
+    reg(lua, "progress", |lua, args| {
+        let st = state(lua);
+        let t = expect_theory("progress", &args, 0)?;
+        let s = expect_structure("progress", &args, 1)?;
+        let opts = st.options().infer_options();
+        let states = crate::lua::ltc::progress(&st.program, &t.borrow(), &s.borrow(), &opts)
+            .map_err(rt_err)?;
+        one(structures_to_lua(lua, states)?)
+    })?;
+    reg(lua, "isinvariant", |lua, args| {
+        let st = state(lua);
+        let t = expect_theory("isinvariant", &args, 0)?;
+        let inv = expect_theory("isinvariant", &args, 1)?;
+        let s = match arg(&args, 2) {
+            LuaValue::Nil => {
+                return Err(rt_err(
+                    "isinvariant: without a structure a theorem prover is needed, which is not supported; pass a structure",
+                ))
+            }
+            _ => expect_structure("isinvariant", &args, 2)?,
+        };
+        let opts = st.options().infer_options();
+        let ok = crate::lua::ltc::isinvariant(
+            &st.program,
+            &t.borrow(),
+            &inv.borrow(),
+            &s.borrow(),
+            &opts,
+        )
+        .map_err(rt_err)?;
+        one(LuaValue::Boolean(ok))
+    })?;
+
     // ----- not supported -----
     for name in [
-        "initialise",
-        "progress",
-        "isinvariant",
         "ground",
         "groundeq",
         "printgrounding",
@@ -450,7 +625,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         "iterator",
         "mx",
     ] {
-        reg(lua, name, move |_, _| Err(rt_err(format!("the procedure {name} is not supported by this implementation"))))?;
+        reg(lua, name, move |_, _| {
+            Err(rt_err(format!(
+                "the procedure {name} is not supported by this implementation"
+            )))
+        })?;
     }
     Ok(())
 }
@@ -472,7 +651,10 @@ fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<S
         let (mut ct, cfa) = print::ct_cf(program, a, sym);
         let (ctb, cfb) = print::ct_cf(program, b, sym);
         let (Some(mut cf), Some(cfb)) = (cfa, cfb) else {
-            return Err(format!("merge: cannot merge {}: its types are not finitely interpreted", program.symbol_name(sym)));
+            return Err(format!(
+                "merge: cannot merge {}: its types are not finitely interpreted",
+                program.symbol_name(sym)
+            ));
         };
         ct.extend(ctb);
         cf.extend(cfb);
@@ -533,10 +715,15 @@ fn count_extensions(program: &Program, s: &Structure) -> f64 {
         if matches!(s.table(sym), Some(Table::TwoValued(_))) {
             continue;
         }
-        let Some(all) = print::all_tuples(program, s, sym) else { continue };
+        let Some(all) = print::all_tuples(program, s, sym) else {
+            continue;
+        };
         let (ct, cf) = print::ct_cf(program, s, sym);
         let cf = cf.unwrap_or_default();
-        let unknown = all.iter().filter(|t| !ct.contains(*t) && !cf.contains(*t)).count();
+        let unknown = all
+            .iter()
+            .filter(|t| !ct.contains(*t) && !cf.contains(*t))
+            .count();
         total *= 2f64.powi(unknown as i32);
     }
     for &f in &voc.funcs {
@@ -548,9 +735,13 @@ fn count_extensions(program: &Program, s: &Structure) -> f64 {
         if matches!(s.table(sym), Some(Table::TwoValued(_))) {
             continue;
         }
-        let Some(domains) = print::symbol_domains(program, s, sym) else { continue };
+        let Some(domains) = print::symbol_domains(program, s, sym) else {
+            continue;
+        };
         let n = func.args.len();
-        let Some(arg_tuples) = print::product(&domains[..n], print::MAX_ENUMERATION) else { continue };
+        let Some(arg_tuples) = print::product(&domains[..n], print::MAX_ENUMERATION) else {
+            continue;
+        };
         let res = &domains[n];
         let (ct, cf) = print::ct_cf(program, s, sym);
         let cf = cf.unwrap_or_default();
@@ -568,7 +759,12 @@ fn count_extensions(program: &Program, s: &Structure) -> f64 {
             if ct_args.contains(a.as_slice()) {
                 continue;
             }
-            let possible = res.len() - cf_count.get(a.as_slice()).copied().unwrap_or(0).min(res.len());
+            let possible = res.len()
+                - cf_count
+                    .get(a.as_slice())
+                    .copied()
+                    .unwrap_or(0)
+                    .min(res.len());
             total *= (possible + usize::from(func.partial)) as f64;
         }
     }

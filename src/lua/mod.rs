@@ -2,6 +2,7 @@
 //! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
 
 pub mod builtins;
+pub mod ltc;
 pub mod objects;
 pub mod options;
 pub mod values;
@@ -39,7 +40,9 @@ impl State {
 
 /// The state of a Lua instance created by [`Runtime`].
 pub fn state(lua: &Lua) -> Rc<State> {
-    lua.app_data_ref::<Rc<State>>().expect("the IDP runtime state is installed").clone()
+    lua.app_data_ref::<Rc<State>>()
+        .expect("the IDP runtime state is installed")
+        .clone()
 }
 
 /// A Lua runtime error with the given message.
@@ -94,11 +97,16 @@ impl Runtime {
             chunks: RefCell::new(Vec::new()),
         });
         if !show_warnings {
-            state.options().0.borrow_mut().insert("showwarnings".into(), options::OptValue::Bool(false));
+            state
+                .options()
+                .0
+                .borrow_mut()
+                .insert("showwarnings".into(), options::OptValue::Bool(false));
         }
         lua.set_app_data(state.clone());
         let rt = Runtime { lua, state };
-        rt.setup().map_err(|e| format!("could not set up the Lua runtime: {}", error_message(&e)))?;
+        rt.setup()
+            .map_err(|e| format!("could not set up the Lua runtime: {}", error_message(&e)))?;
         Ok(rt)
     }
 
@@ -128,19 +136,23 @@ impl Runtime {
         for (k, ns) in program.namespaces.iter().enumerate() {
             for (name, comp) in &ns.members {
                 let v: LuaValue = match *comp {
-                    Component::Vocabulary(id) => LuaValue::UserData(lua.create_userdata(VocUd(id))?),
-                    Component::Theory(id) => LuaValue::UserData(
-                        lua.create_userdata(TheoryUd(Rc::new(RefCell::new(program.theory(id).clone()))))?,
-                    ),
-                    Component::Structure(id) => LuaValue::UserData(
-                        lua.create_userdata(StructUd(Rc::new(RefCell::new(program.structures[id.index()].clone()))))?,
-                    ),
-                    Component::Term(id) => {
-                        LuaValue::UserData(lua.create_userdata(TermUd(Rc::new(program.terms[id.index()].clone())))?)
+                    Component::Vocabulary(id) => {
+                        LuaValue::UserData(lua.create_userdata(VocUd(id))?)
                     }
-                    Component::Query(id) => {
-                        LuaValue::UserData(lua.create_userdata(QueryUd(Rc::new(program.queries[id.index()].clone())))?)
+                    Component::Theory(id) => LuaValue::UserData(lua.create_userdata(TheoryUd(
+                        Rc::new(RefCell::new(program.theory(id).clone())),
+                    ))?),
+                    Component::Structure(id) => {
+                        LuaValue::UserData(lua.create_userdata(StructUd(Rc::new(RefCell::new(
+                            program.structures[id.index()].clone(),
+                        ))))?)
                     }
+                    Component::Term(id) => LuaValue::UserData(
+                        lua.create_userdata(TermUd(Rc::new(program.terms[id.index()].clone())))?,
+                    ),
+                    Component::Query(id) => LuaValue::UserData(
+                        lua.create_userdata(QueryUd(Rc::new(program.queries[id.index()].clone())))?,
+                    ),
                     Component::Namespace(id) => LuaValue::Table(tables[id.index()].clone()),
                     Component::Procedure(_) => continue,
                 };
@@ -181,21 +193,38 @@ impl Runtime {
         Ok(())
     }
 
-    fn compile_procedure<'lua>(&'lua self, pid: ProcId, env: Option<LuaTable<'lua>>) -> Result<mlua::Function<'lua>, String> {
+    fn compile_procedure<'lua>(
+        &'lua self,
+        pid: ProcId,
+        env: Option<LuaTable<'lua>>,
+    ) -> Result<mlua::Function<'lua>, String> {
         let p = &self.state.program.procedures[pid.index()];
-        let fname = if is_lua_identifier(&p.name) { p.name.clone() } else { "__idp_procedure".to_string() };
+        let fname = if is_lua_identifier(&p.name) {
+            p.name.clone()
+        } else {
+            "__idp_procedure".to_string()
+        };
         let params = p.params.join(", ");
         let mut qualified = p.namespace.clone();
         qualified.push(p.name.clone());
         let chunk = format!("procedure {}", qualified.join("::"));
-        self.state.chunks.borrow_mut().push((chunk.clone(), p.file.clone(), p.body_line));
-        let code = format!("local function {fname}({params}) {}\nend\nreturn {fname}", p.body);
+        self.state
+            .chunks
+            .borrow_mut()
+            .push((chunk.clone(), p.file.clone(), p.body_line));
+        let code = format!(
+            "local function {fname}({params}) {}\nend\nreturn {fname}",
+            p.body
+        );
         let mut loader = self.lua.load(code).set_name(format!("={chunk}"));
         if let Some(env) = env {
             loader = loader.set_environment(env);
         }
-        let f = loader.into_function().map_err(|e| self.map_message(&error_message(&e)))?;
-        f.call::<_, mlua::Function>(()).map_err(|e| self.map_message(&error_message(&e)))
+        let f = loader
+            .into_function()
+            .map_err(|e| self.map_message(&error_message(&e)))?;
+        f.call::<_, mlua::Function>(())
+            .map_err(|e| self.map_message(&error_message(&e)))
     }
 
     /// Number of errors reported so far (compile errors, `Error:` lines from builtins).
@@ -256,8 +285,8 @@ impl Runtime {
 
 fn is_lua_identifier(s: &str) -> bool {
     const KEYWORDS: &[&str] = &[
-        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "if", "in", "local", "nil", "not",
-        "or", "repeat", "return", "then", "true", "until", "while",
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "if", "in",
+        "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
     ];
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
@@ -279,8 +308,15 @@ fn raw_error_message(e: &mlua::Error) -> String {
         mlua::Error::CallbackError { cause, .. } => error_message(cause),
         mlua::Error::RuntimeError(m) => m.clone(),
         mlua::Error::SyntaxError { message, .. } => message.clone(),
-        mlua::Error::WithContext { context, cause } => format!("{}: {}", context, error_message(cause)),
-        mlua::Error::BadArgument { to, pos, name, cause } => {
+        mlua::Error::WithContext { context, cause } => {
+            format!("{}: {}", context, error_message(cause))
+        }
+        mlua::Error::BadArgument {
+            to,
+            pos,
+            name,
+            cause,
+        } => {
             let what = name.clone().unwrap_or_else(|| format!("#{pos}"));
             match to {
                 Some(f) => format!("bad argument {what} to {f}: {}", error_message(cause)),

@@ -6,13 +6,20 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 use std::rc::Rc;
 
-use mlua::{AnyUserData, Lua, MetaMethod, MultiValue, UserData, UserDataMethods, Value as LuaValue};
+use mlua::{
+    AnyUserData, Lua, MetaMethod, MultiValue, UserData, UserDataMethods, Value as LuaValue,
+};
 
 use crate::lua::options::OptionsUd;
-use crate::lua::values::{describe, is_single_tuple, lua_to_tuple, lua_to_tuples, lua_to_value, tuple_to_lua, value_to_lua};
+use crate::lua::values::{
+    describe, is_single_tuple, lua_to_tuple, lua_to_tuples, lua_to_value, tuple_to_lua,
+    value_to_lua,
+};
 use crate::lua::{rt_err, state};
 use crate::print;
-use crate::sema::program::{FuncId, PredId, Program, Query, SortId, Symbol, TermBlock, Theory, VocId};
+use crate::sema::program::{
+    FuncId, PredId, Program, Query, SortId, Symbol, TermBlock, Theory, VocId,
+};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
 
@@ -63,7 +70,10 @@ impl PredTableUd {
     pub fn new(mut tuples: Vec<Tuple>, arity: usize) -> PredTableUd {
         tuples.sort();
         tuples.dedup();
-        PredTableUd { tuples: Rc::new(tuples), arity }
+        PredTableUd {
+            tuples: Rc::new(tuples),
+            arity,
+        }
     }
 }
 
@@ -169,7 +179,12 @@ pub fn as_target(program: &Program, v: &LuaValue) -> Result<Target, String> {
         return Ok(Target::Sym(Symbol::Func(f.0)));
     }
     if let Ok(sym) = ud.borrow::<SymbolUd>() {
-        let preds: Vec<PredId> = sym.preds.iter().copied().filter(|&p| program.pred(p).type_of.is_none()).collect();
+        let preds: Vec<PredId> = sym
+            .preds
+            .iter()
+            .copied()
+            .filter(|&p| program.pred(p).type_of.is_none())
+            .collect();
         let n = preds.len() + sym.funcs.len();
         if n == 1 {
             return Ok(match preds.first() {
@@ -180,21 +195,32 @@ pub fn as_target(program: &Program, v: &LuaValue) -> Result<Target, String> {
         if n == 0 && sym.sorts.len() == 1 {
             return Ok(Target::Sort(sym.sorts[0]));
         }
-        return Err(format!("the symbol {} is ambiguous here; use .type, .pred, .func or an arity filter", sym.name));
+        return Err(format!(
+            "the symbol {} is ambiguous here; use .type, .pred, .func or an arity filter",
+            sym.name
+        ));
     }
     Err(format!("expected a symbol, got a {}", describe(v)))
 }
 
 fn new_struct<'lua>(lua: &'lua Lua, s: Structure) -> mlua::Result<LuaValue<'lua>> {
-    Ok(LuaValue::UserData(lua.create_userdata(StructUd(Rc::new(RefCell::new(s))))?))
+    Ok(LuaValue::UserData(
+        lua.create_userdata(StructUd(Rc::new(RefCell::new(s))))?,
+    ))
 }
 
 pub fn struct_to_lua<'lua>(lua: &'lua Lua, s: Structure) -> mlua::Result<LuaValue<'lua>> {
     new_struct(lua, s)
 }
 
-fn table_ud<'lua>(lua: &'lua Lua, tuples: Vec<Tuple>, arity: usize) -> mlua::Result<LuaValue<'lua>> {
-    Ok(LuaValue::UserData(lua.create_userdata(PredTableUd::new(tuples, arity))?))
+fn table_ud<'lua>(
+    lua: &'lua Lua,
+    tuples: Vec<Tuple>,
+    arity: usize,
+) -> mlua::Result<LuaValue<'lua>> {
+    Ok(LuaValue::UserData(
+        lua.create_userdata(PredTableUd::new(tuples, arity))?,
+    ))
 }
 
 /// The arity of a symbol's table (a function's graph has one more column).
@@ -207,7 +233,11 @@ pub fn table_arity(program: &Program, sym: Symbol) -> usize {
 // ---------------------------------------------------------------------------------------------
 
 /// The explicit (ct, cf) of a symbol, with cf completed for two-valued tables.
-fn explicit(program: &Program, s: &Structure, sym: Symbol) -> Result<(HashSet<Tuple>, HashSet<Tuple>), String> {
+fn explicit(
+    program: &Program,
+    s: &Structure,
+    sym: Symbol,
+) -> Result<(HashSet<Tuple>, HashSet<Tuple>), String> {
     let (ct, cf) = print::ct_cf(program, s, sym);
     match cf {
         Some(cf) => Ok((ct, cf)),
@@ -219,7 +249,13 @@ fn explicit(program: &Program, s: &Structure, sym: Symbol) -> Result<(HashSet<Tu
 }
 
 /// Stores (ct, cf) for a symbol, as a two-valued table when it determines every tuple.
-pub fn store(program: &Program, s: &mut Structure, sym: Symbol, ct: HashSet<Tuple>, cf: HashSet<Tuple>) {
+pub fn store(
+    program: &Program,
+    s: &mut Structure,
+    sym: Symbol,
+    ct: HashSet<Tuple>,
+    cf: HashSet<Tuple>,
+) {
     s.symbols.insert(sym, Table::ThreeValued { ct, cf });
     if print::is_two_valued(program, s, sym) {
         if let Some(Table::ThreeValued { ct, .. }) = s.symbols.get(&sym) {
@@ -229,14 +265,25 @@ pub fn store(program: &Program, s: &mut Structure, sym: Symbol, ct: HashSet<Tupl
     }
 }
 
-pub fn read_part(program: &Program, s: &Structure, sym: Symbol, part: &str) -> Result<Vec<Tuple>, String> {
+pub fn read_part(
+    program: &Program,
+    s: &Structure,
+    sym: Symbol,
+    part: &str,
+) -> Result<Vec<Tuple>, String> {
     match part {
-        "ct" => Ok(s.table(sym).map(|t| t.ct().iter().cloned().collect()).unwrap_or_default()),
+        "ct" => Ok(s
+            .table(sym)
+            .map(|t| t.ct().iter().cloned().collect())
+            .unwrap_or_default()),
         "cf" => Ok(explicit(program, s, sym)?.1.into_iter().collect()),
         "pt" | "pf" => {
             let (ct, cf) = explicit(program, s, sym)?;
             let all = print::all_tuples(program, s, sym).ok_or_else(|| {
-                format!("cannot enumerate the tuples of {}: its types are not finitely interpreted", program.symbol_name(sym))
+                format!(
+                    "cannot enumerate the tuples of {}: its types are not finitely interpreted",
+                    program.symbol_name(sym)
+                )
             })?;
             let excluded = if part == "pt" { cf } else { ct };
             Ok(all.into_iter().filter(|t| !excluded.contains(t)).collect())
@@ -245,7 +292,13 @@ pub fn read_part(program: &Program, s: &Structure, sym: Symbol, part: &str) -> R
     }
 }
 
-pub fn write_part(program: &Program, s: &mut Structure, sym: Symbol, part: &str, tuples: Vec<Tuple>) -> Result<(), String> {
+pub fn write_part(
+    program: &Program,
+    s: &mut Structure,
+    sym: Symbol,
+    part: &str,
+    tuples: Vec<Tuple>,
+) -> Result<(), String> {
     let (mut ct, mut cf) = if s.table(sym).is_some() {
         explicit(program, s, sym)?
     } else {
@@ -256,8 +309,12 @@ pub fn write_part(program: &Program, s: &mut Structure, sym: Symbol, part: &str,
         "ct" => ct = given,
         "cf" => cf = given,
         "pt" | "pf" => {
-            let all = print::all_tuples(program, s, sym)
-                .ok_or_else(|| format!("cannot enumerate the tuples of {}", program.symbol_name(sym)))?;
+            let all = print::all_tuples(program, s, sym).ok_or_else(|| {
+                format!(
+                    "cannot enumerate the tuples of {}",
+                    program.symbol_name(sym)
+                )
+            })?;
             let rest: HashSet<Tuple> = all.into_iter().filter(|t| !given.contains(t)).collect();
             if part == "pt" {
                 cf = rest;
@@ -272,7 +329,13 @@ pub fn write_part(program: &Program, s: &mut Structure, sym: Symbol, part: &str,
 }
 
 /// maketrue / makefalse / makeunknown of some tuples.
-pub fn set_truth(program: &Program, s: &mut Structure, sym: Symbol, tuples: Vec<Tuple>, truth: Option<bool>) -> Result<(), String> {
+pub fn set_truth(
+    program: &Program,
+    s: &mut Structure,
+    sym: Symbol,
+    tuples: Vec<Tuple>,
+    truth: Option<bool>,
+) -> Result<(), String> {
     let (mut ct, mut cf) = if s.table(sym).is_some() {
         explicit(program, s, sym)?
     } else {
@@ -312,36 +375,68 @@ fn key_str(key: &LuaValue) -> Option<String> {
 /// Looks up a name in a vocabulary.
 pub fn voc_symbol(program: &Program, voc: VocId, name: &str) -> Option<SymbolUd> {
     let v = program.voc(voc);
-    let sorts: Vec<SortId> = v.sorts.iter().copied().filter(|&s| program.sort(s).name == name).collect();
-    let preds: Vec<PredId> =
-        v.preds.iter().copied().filter(|&p| program.pred(p).name == name && program.pred(p).type_of.is_none()).collect();
-    let funcs: Vec<FuncId> = v.funcs.iter().copied().filter(|&f| program.func(f).name == name).collect();
+    let sorts: Vec<SortId> = v
+        .sorts
+        .iter()
+        .copied()
+        .filter(|&s| program.sort(s).name == name)
+        .collect();
+    let preds: Vec<PredId> = v
+        .preds
+        .iter()
+        .copied()
+        .filter(|&p| program.pred(p).name == name && program.pred(p).type_of.is_none())
+        .collect();
+    let funcs: Vec<FuncId> = v
+        .funcs
+        .iter()
+        .copied()
+        .filter(|&f| program.func(f).name == name)
+        .collect();
     if sorts.is_empty() && preds.is_empty() && funcs.is_empty() {
         // Builtin sorts are part of every vocabulary.
         if let Some(&s) = program.builtin_sorts.get(name) {
-            return Some(SymbolUd { name: name.into(), sorts: vec![s], preds: vec![], funcs: vec![] });
+            return Some(SymbolUd {
+                name: name.into(),
+                sorts: vec![s],
+                preds: vec![],
+                funcs: vec![],
+            });
         }
         return None;
     }
-    Some(SymbolUd { name: name.into(), sorts, preds, funcs })
+    Some(SymbolUd {
+        name: name.into(),
+        sorts,
+        preds,
+        funcs,
+    })
 }
 
 impl UserData for VocUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
-            Ok(print::vocabulary_to_string(&st.program, st.program.voc(this.0)))
+            Ok(print::vocabulary_to_string(
+                &st.program,
+                st.program.voc(this.0),
+            ))
         });
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
             let st = state(lua);
-            let Some(k) = key_str(&key) else { return Ok(LuaValue::Nil) };
+            let Some(k) = key_str(&key) else {
+                return Ok(LuaValue::Nil);
+            };
             match voc_symbol(&st.program, this.0, &k) {
                 Some(sym) => Ok(LuaValue::UserData(lua.create_userdata(sym)?)),
                 None => Ok(LuaValue::Nil),
             }
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<VocUd>().map(|o| o.0 == this.0).unwrap_or(false))
+            Ok(other
+                .borrow::<VocUd>()
+                .map(|o| o.0 == this.0)
+                .unwrap_or(false))
         });
     }
 }
@@ -350,7 +445,9 @@ impl UserData for SymbolUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(this.name.clone()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
-            let Some(k) = key_str(&key) else { return Ok(LuaValue::Nil) };
+            let Some(k) = key_str(&key) else {
+                return Ok(LuaValue::Nil);
+            };
             match k.as_str() {
                 "type" => match this.sorts.first() {
                     Some(&s) => Ok(LuaValue::UserData(lua.create_userdata(SortUd(s))?)),
@@ -372,8 +469,10 @@ impl UserData for SymbolUd {
         methods.add_meta_method(MetaMethod::Div, |lua, this, n: i64| {
             let st = state(lua);
             let mut s = this.clone();
-            s.preds.retain(|&p| st.program.pred(p).args.len() as i64 == n);
-            s.funcs.retain(|&f| st.program.func(f).args.len() as i64 == n);
+            s.preds
+                .retain(|&p| st.program.pred(p).args.len() as i64 == n);
+            s.funcs
+                .retain(|&f| st.program.func(f).args.len() as i64 == n);
             s.sorts.clear();
             Ok(s)
         });
@@ -388,16 +487,23 @@ impl UserData for SymbolUd {
 
 impl UserData for SortUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| Ok(state(lua).program.sort(this.0).name.clone()));
+        methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
+            Ok(state(lua).program.sort(this.0).name.clone())
+        });
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
             let st = state(lua);
             match key_str(&key).as_deref() {
-                Some("name") => Ok(LuaValue::String(lua.create_string(&st.program.sort(this.0).name)?)),
+                Some("name") => Ok(LuaValue::String(
+                    lua.create_string(&st.program.sort(this.0).name)?,
+                )),
                 _ => Ok(LuaValue::Nil),
             }
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<SortUd>().map(|o| o.0 == this.0).unwrap_or(false))
+            Ok(other
+                .borrow::<SortUd>()
+                .map(|o| o.0 == this.0)
+                .unwrap_or(false))
         });
     }
 }
@@ -409,7 +515,10 @@ impl UserData for PredUd {
             Ok(print::structure::pred_long_name(&st.program, this.0))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<PredUd>().map(|o| o.0 == this.0).unwrap_or(false))
+            Ok(other
+                .borrow::<PredUd>()
+                .map(|o| o.0 == this.0)
+                .unwrap_or(false))
         });
     }
 }
@@ -421,7 +530,10 @@ impl UserData for FuncUd {
             Ok(print::structure::func_long_name(&st.program, this.0))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<FuncUd>().map(|o| o.0 == this.0).unwrap_or(false))
+            Ok(other
+                .borrow::<FuncUd>()
+                .map(|o| o.0 == this.0)
+                .unwrap_or(false))
         });
     }
 }
@@ -449,9 +561,17 @@ impl UserData for QueryUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
-            let vars: Vec<String> =
-                this.0.vars.iter().map(|v| format!("{}[{}]", v.name, st.program.sort(v.sort).name)).collect();
-            Ok(format!("{{ {} : {} }}", vars.join(" "), print::formula_to_string(&st.program, &this.0.formula)))
+            let vars: Vec<String> = this
+                .0
+                .vars
+                .iter()
+                .map(|v| format!("{}[{}]", v.name, st.program.sort(v.sort).name))
+                .collect();
+            Ok(format!(
+                "{{ {} : {} }}",
+                vars.join(" "),
+                print::formula_to_string(&st.program, &this.0.formula)
+            ))
         });
     }
 }
@@ -464,7 +584,10 @@ impl UserData for StructUd {
             Ok(print::structure_to_string(&st.program, &s))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<StructUd>().map(|o| Rc::ptr_eq(&o.0, &this.0)).unwrap_or(false))
+            Ok(other
+                .borrow::<StructUd>()
+                .map(|o| Rc::ptr_eq(&o.0, &this.0))
+                .unwrap_or(false))
         });
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
             let st = state(lua);
@@ -474,19 +597,26 @@ impl UserData for StructUd {
                     _ => Ok(LuaValue::Nil),
                 };
             }
-            let target = as_target(&st.program, &key).map_err(|e| rt_err(format!("Indexing a structure: {e}")))?;
+            let target = as_target(&st.program, &key)
+                .map_err(|e| rt_err(format!("Indexing a structure: {e}")))?;
             match target {
                 Target::Sort(so) => {
                     let s = this.0.borrow();
                     let d = print::sort_domain(&st.program, &s, so).unwrap_or_default();
-                    Ok(LuaValue::UserData(lua.create_userdata(DomainUd(Rc::new(d)))?))
+                    Ok(LuaValue::UserData(
+                        lua.create_userdata(DomainUd(Rc::new(d)))?,
+                    ))
                 }
                 Target::Sym(Symbol::Func(f)) => {
-                    Ok(LuaValue::UserData(lua.create_userdata(FuncInterUd { s: this.0.clone(), f })?))
+                    Ok(LuaValue::UserData(lua.create_userdata(FuncInterUd {
+                        s: this.0.clone(),
+                        f,
+                    })?))
                 }
-                Target::Sym(sym) => {
-                    Ok(LuaValue::UserData(lua.create_userdata(PredInterUd { s: this.0.clone(), sym })?))
-                }
+                Target::Sym(sym) => Ok(LuaValue::UserData(lua.create_userdata(PredInterUd {
+                    s: this.0.clone(),
+                    sym,
+                })?)),
             }
         });
         methods.add_meta_method(MetaMethod::NewIndex, |lua, this, (key, val): (LuaValue, LuaValue)| {
@@ -541,24 +671,45 @@ impl UserData for StructUd {
     }
 }
 
-fn inter_index<'lua>(lua: &'lua Lua, s: &SharedStructure, sym: Symbol, key: &LuaValue) -> mlua::Result<LuaValue<'lua>> {
+fn inter_index<'lua>(
+    lua: &'lua Lua,
+    s: &SharedStructure,
+    sym: Symbol,
+    key: &LuaValue,
+) -> mlua::Result<LuaValue<'lua>> {
     let st = state(lua);
-    let Some(k) = key_str(key) else { return Ok(LuaValue::Nil) };
+    let Some(k) = key_str(key) else {
+        return Ok(LuaValue::Nil);
+    };
     match k.as_str() {
         "ct" | "cf" | "pt" | "pf" => {
             let tuples = read_part(&st.program, &s.borrow(), sym, &k).map_err(rt_err)?;
             table_ud(lua, tuples, table_arity(&st.program, sym))
         }
-        "graph" => Ok(LuaValue::UserData(lua.create_userdata(PredInterUd { s: s.clone(), sym })?)),
+        "graph" => Ok(LuaValue::UserData(
+            lua.create_userdata(PredInterUd { s: s.clone(), sym })?,
+        )),
         _ => Ok(LuaValue::Nil),
     }
 }
 
-fn inter_newindex(lua: &Lua, s: &SharedStructure, sym: Symbol, key: &LuaValue, val: &LuaValue) -> mlua::Result<()> {
+fn inter_newindex(
+    lua: &Lua,
+    s: &SharedStructure,
+    sym: Symbol,
+    key: &LuaValue,
+    val: &LuaValue,
+) -> mlua::Result<()> {
     let st = state(lua);
-    let Some(k) = key_str(key) else { return Err(rt_err("an interpretation has only the fields ct, cf, pt and pf")) };
+    let Some(k) = key_str(key) else {
+        return Err(rt_err(
+            "an interpretation has only the fields ct, cf, pt and pf",
+        ));
+    };
     let tuples: Vec<Tuple> = match val {
-        LuaValue::UserData(ud) if ud.is::<PredTableUd>() => ud.borrow::<PredTableUd>()?.tuples.as_ref().clone(),
+        LuaValue::UserData(ud) if ud.is::<PredTableUd>() => {
+            ud.borrow::<PredTableUd>()?.tuples.as_ref().clone()
+        }
         LuaValue::Boolean(b) => {
             if *b {
                 vec![vec![]]
@@ -566,8 +717,13 @@ fn inter_newindex(lua: &Lua, s: &SharedStructure, sym: Symbol, key: &LuaValue, v
                 vec![]
             }
         }
-        other => lua_to_tuples(other)
-            .ok_or_else(|| rt_err(format!("cannot assign a {} to .{}: expected a table of tuples", describe(other), k)))?,
+        other => lua_to_tuples(other).ok_or_else(|| {
+            rt_err(format!(
+                "cannot assign a {} to .{}: expected a table of tuples",
+                describe(other),
+                k
+            ))
+        })?,
     };
     write_part(&st.program, &mut s.borrow_mut(), sym, &k, tuples).map_err(rt_err)
 }
@@ -577,23 +733,38 @@ fn inter_to_string(program: &Program, s: &Structure, sym: Symbol) -> String {
     let (ct, cf) = match s.table(sym) {
         None => (vec![], vec![]),
         Some(Table::TwoValued(t)) => (t.iter().cloned().collect(), vec![]),
-        Some(Table::ThreeValued { ct, cf }) => (ct.iter().cloned().collect(), cf.iter().cloned().collect()),
+        Some(Table::ThreeValued { ct, cf }) => {
+            (ct.iter().cloned().collect(), cf.iter().cloned().collect())
+        }
     };
     if s.table(sym).map_or(false, |t| t.is_two_valued()) {
         print::tuples_to_string(ct.iter(), arity)
     } else {
-        format!("<ct> = {}\n<cf> = {}", print::tuples_to_string(ct.iter(), arity), print::tuples_to_string(cf.iter(), arity))
+        format!(
+            "<ct> = {}\n<cf> = {}",
+            print::tuples_to_string(ct.iter(), arity),
+            print::tuples_to_string(cf.iter(), arity)
+        )
     }
 }
 
 impl UserData for PredInterUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| inter_index(lua, &this.s, this.sym, &key));
-        methods.add_meta_method(MetaMethod::NewIndex, |lua, this, (key, val): (LuaValue, LuaValue)| {
-            inter_newindex(lua, &this.s, this.sym, &key, &val)
+        methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
+            inter_index(lua, &this.s, this.sym, &key)
         });
+        methods.add_meta_method(
+            MetaMethod::NewIndex,
+            |lua, this, (key, val): (LuaValue, LuaValue)| {
+                inter_newindex(lua, &this.s, this.sym, &key, &val)
+            },
+        );
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
-            Ok(inter_to_string(&state(lua).program, &this.s.borrow(), this.sym))
+            Ok(inter_to_string(
+                &state(lua).program,
+                &this.s.borrow(),
+                this.sym,
+            ))
         });
     }
 }
@@ -603,22 +774,34 @@ impl UserData for FuncInterUd {
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
             inter_index(lua, &this.s, Symbol::Func(this.f), &key)
         });
-        methods.add_meta_method(MetaMethod::NewIndex, |lua, this, (key, val): (LuaValue, LuaValue)| {
-            inter_newindex(lua, &this.s, Symbol::Func(this.f), &key, &val)
-        });
+        methods.add_meta_method(
+            MetaMethod::NewIndex,
+            |lua, this, (key, val): (LuaValue, LuaValue)| {
+                inter_newindex(lua, &this.s, Symbol::Func(this.f), &key, &val)
+            },
+        );
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
-            Ok(inter_to_string(&state(lua).program, &this.s.borrow(), Symbol::Func(this.f)))
+            Ok(inter_to_string(
+                &state(lua).program,
+                &this.s.borrow(),
+                Symbol::Func(this.f),
+            ))
         });
         methods.add_meta_method(MetaMethod::Call, |lua, this, args: MultiValue| {
             let mut key = Vec::new();
             for a in args.iter() {
                 key.push(
-                    lua_to_value(a).ok_or_else(|| rt_err(format!("a {} is not a domain element", describe(a))))?,
+                    lua_to_value(a).ok_or_else(|| {
+                        rt_err(format!("a {} is not a domain element", describe(a)))
+                    })?,
                 );
             }
             let s = this.s.borrow();
             let found = s.table(Symbol::Func(this.f)).and_then(|t| {
-                t.ct().iter().find(|t| t.len() == key.len() + 1 && t[..key.len()] == key[..]).map(|t| t[key.len()])
+                t.ct()
+                    .iter()
+                    .find(|t| t.len() == key.len() + 1 && t[..key.len()] == key[..])
+                    .map(|t| t[key.len()])
             });
             match found {
                 Some(v) => value_to_lua(lua, v),
@@ -629,7 +812,10 @@ impl UserData for FuncInterUd {
 }
 
 /// An iterator function over the tuples of a table.
-pub fn tuple_iterator<'lua>(lua: &'lua Lua, tuples: Rc<Vec<Tuple>>) -> mlua::Result<mlua::Function<'lua>> {
+pub fn tuple_iterator<'lua>(
+    lua: &'lua Lua,
+    tuples: Rc<Vec<Tuple>>,
+) -> mlua::Result<mlua::Function<'lua>> {
     let pos = std::cell::Cell::new(0usize);
     lua.create_function(move |lua, _: MultiValue| {
         let k = pos.get();
@@ -643,17 +829,24 @@ pub fn tuple_iterator<'lua>(lua: &'lua Lua, tuples: Rc<Vec<Tuple>>) -> mlua::Res
 
 impl UserData for PredTableUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(print::tuples_to_string(this.tuples.iter(), this.arity)));
+        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
+            Ok(print::tuples_to_string(this.tuples.iter(), this.arity))
+        });
         methods.add_meta_method(MetaMethod::Len, |_, this, ()| Ok(this.tuples.len()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| match key {
             LuaValue::Integer(i) if i >= 1 && (i as usize) <= this.tuples.len() => {
                 tuple_to_lua(lua, &this.tuples[i as usize - 1])
             }
-            LuaValue::String(s) if s.to_str().ok() == Some("arity") => Ok(LuaValue::Integer(this.arity as mlua::Integer)),
+            LuaValue::String(s) if s.to_str().ok() == Some("arity") => {
+                Ok(LuaValue::Integer(this.arity as mlua::Integer))
+            }
             _ => Ok(LuaValue::Nil),
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<PredTableUd>().map(|o| o.tuples == this.tuples).unwrap_or(false))
+            Ok(other
+                .borrow::<PredTableUd>()
+                .map(|o| o.tuples == this.tuples)
+                .unwrap_or(false))
         });
     }
 }
@@ -665,14 +858,19 @@ impl UserData for TupleUd {
         });
         methods.add_meta_method(MetaMethod::Len, |_, this, ()| Ok(this.0.len()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| match key {
-            LuaValue::Integer(i) if i >= 1 && (i as usize) <= this.0.len() => value_to_lua(lua, this.0[i as usize - 1]),
+            LuaValue::Integer(i) if i >= 1 && (i as usize) <= this.0.len() => {
+                value_to_lua(lua, this.0[i as usize - 1])
+            }
             LuaValue::Number(n) if n >= 1.0 && n.fract() == 0.0 && (n as usize) <= this.0.len() => {
                 value_to_lua(lua, this.0[n as usize - 1])
             }
             _ => Ok(LuaValue::Nil),
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<TupleUd>().map(|o| o.0 == this.0).unwrap_or(false))
+            Ok(other
+                .borrow::<TupleUd>()
+                .map(|o| o.0 == this.0)
+                .unwrap_or(false))
         });
     }
 }
@@ -681,27 +879,43 @@ impl UserData for CompoundUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(this.0.to_string()));
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<CompoundUd>().map(|o| o.0 == this.0).unwrap_or(false))
+            Ok(other
+                .borrow::<CompoundUd>()
+                .map(|o| o.0 == this.0)
+                .unwrap_or(false))
         });
         methods.add_meta_method(MetaMethod::Lt, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<CompoundUd>().map(|o| this.0 < o.0).unwrap_or(false))
+            Ok(other
+                .borrow::<CompoundUd>()
+                .map(|o| this.0 < o.0)
+                .unwrap_or(false))
         });
         methods.add_meta_method(MetaMethod::Le, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<CompoundUd>().map(|o| this.0 <= o.0).unwrap_or(false))
+            Ok(other
+                .borrow::<CompoundUd>()
+                .map(|o| this.0 <= o.0)
+                .unwrap_or(false))
         });
     }
 }
 
 impl UserData for DomainUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(print::structure::sort_table_to_string(&this.0)));
+        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
+            Ok(print::structure::sort_table_to_string(&this.0))
+        });
         methods.add_meta_method(MetaMethod::Len, |_, this, ()| Ok(this.0.len()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| match key {
-            LuaValue::Integer(i) if i >= 1 && (i as usize) <= this.0.len() => value_to_lua(lua, this.0[i as usize - 1]),
+            LuaValue::Integer(i) if i >= 1 && (i as usize) <= this.0.len() => {
+                value_to_lua(lua, this.0[i as usize - 1])
+            }
             _ => Ok(LuaValue::Nil),
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
-            Ok(other.borrow::<DomainUd>().map(|o| o.0 == this.0).unwrap_or(false))
+            Ok(other
+                .borrow::<DomainUd>()
+                .map(|o| o.0 == this.0)
+                .unwrap_or(false))
         });
     }
 }
@@ -722,7 +936,9 @@ pub fn tuples_arg(v: &LuaValue) -> Option<Vec<Tuple>> {
 
 /// The structure and symbol behind an interpretation userdata.
 pub fn as_interpretation(v: &LuaValue) -> Option<(SharedStructure, Symbol)> {
-    let LuaValue::UserData(ud) = v else { return None };
+    let LuaValue::UserData(ud) = v else {
+        return None;
+    };
     if let Ok(p) = ud.borrow::<PredInterUd>() {
         return Some((p.s.clone(), p.sym));
     }

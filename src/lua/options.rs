@@ -28,7 +28,10 @@ pub fn default_options() -> OptMap {
     let mut m = OptMap::new();
     let s = |v: &str, allowed: &'static [&'static str]| Str(v.to_string(), allowed);
     let entries: Vec<(&str, OptValue)> = vec![
-        ("language", s("idp", &["idp", "idp2", "ecnf", "tptp", "flatzinc", "asp"])),
+        (
+            "language",
+            s("idp", &["idp", "idp2", "ecnf", "tptp", "flatzinc", "asp"]),
+        ),
         ("nbmodels", Int(1)),
         ("timeout", Int(INT_MAX)),
         ("mxtimeout", Int(INT_MAX)),
@@ -50,7 +53,10 @@ pub fn default_options() -> OptMap {
         ("longnames", Bool(false)),
         ("showwarnings", Bool(true)),
         ("assumeconsistentinput", Bool(false)),
-        ("approxdef", s("none", &["none", "complete", "cheap", "stratified", "all"])),
+        (
+            "approxdef",
+            s("none", &["none", "complete", "cheap", "stratified", "all"]),
+        ),
         ("randomvaluechoice", Bool(false)),
         ("randominitactivity", Bool(false)),
         ("nrpropsteps", Int(6)),
@@ -61,7 +67,13 @@ pub fn default_options() -> OptMap {
         ("provercommand", s("", &[])),
         ("proversupportsTFA", Bool(false)),
         ("timeout_entailment", Int(2)),
-        ("optimalpropagation", s("assumptions", &["assumptions", "intersection", "enumeration"])),
+        (
+            "optimalpropagation",
+            s(
+                "assumptions",
+                &["assumptions", "intersection", "enumeration"],
+            ),
+        ),
         ("solverheuristic", s("classic", &["classic", "vmtf"])),
         ("equalitytheory", Bool(false)),
         ("refinedefinitionswithxsb", Bool(false)),
@@ -131,10 +143,17 @@ impl OptionsUd {
         let mut o = infer::Options::default();
         o.nbmodels = self.get_int("nbmodels").unwrap_or(1).max(0) as usize;
         let t = self.get_int("timeout").unwrap_or(INT_MAX);
-        o.timeout = if t <= 0 || t >= INT_MAX { 0.0 } else { t as f64 };
+        o.timeout = if t <= 0 || t >= INT_MAX {
+            0.0
+        } else {
+            t as f64
+        };
         o.stablesemantics = self.get_bool("stablesemantics").unwrap_or(false);
         o.verbose = self.0.borrow().get("verbosity").map_or(false, |v| match v {
-            OptValue::Sub(m) => m.borrow().values().any(|x| matches!(x, OptValue::Int(i) if *i > 0)),
+            OptValue::Sub(m) => m
+                .borrow()
+                .values()
+                .any(|x| matches!(x, OptValue::Int(i) if *i > 0)),
             _ => false,
         });
         o
@@ -163,7 +182,9 @@ impl UserData for OptionsUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(this.to_text()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
-            let LuaValue::String(k) = &key else { return Ok(LuaValue::Nil) };
+            let LuaValue::String(k) = &key else {
+                return Ok(LuaValue::Nil);
+            };
             let k = k.to_string_lossy().to_string();
             let v = this.0.borrow().get(&k).cloned();
             Ok(match v {
@@ -178,38 +199,43 @@ impl UserData for OptionsUd {
                 Some(OptValue::Sub(m)) => LuaValue::UserData(lua.create_userdata(OptionsUd(m))?),
             })
         });
-        methods.add_meta_method(MetaMethod::NewIndex, |lua, this, (key, val): (LuaValue, LuaValue)| {
-            let LuaValue::String(k) = &key else {
-                warn(lua, "Options can only be indexed by name");
-                return Ok(());
-            };
-            let k = k.to_string_lossy().to_string();
-            let current = this.0.borrow().get(&k).cloned();
-            let new = match (&current, &val) {
-                (None, _) => {
-                    warn(lua, &format!("There is no option named {}", k));
+        methods.add_meta_method(
+            MetaMethod::NewIndex,
+            |lua, this, (key, val): (LuaValue, LuaValue)| {
+                let LuaValue::String(k) = &key else {
+                    warn(lua, "Options can only be indexed by name");
                     return Ok(());
-                }
-                (Some(OptValue::Int(_)), LuaValue::Integer(i)) => OptValue::Int(*i as i64),
-                (Some(OptValue::Int(_)), LuaValue::Number(n)) if n.fract() == 0.0 => OptValue::Int(*n as i64),
-                (Some(OptValue::Float(_)), LuaValue::Integer(i)) => OptValue::Float(*i as f64),
-                (Some(OptValue::Float(_)), LuaValue::Number(n)) => OptValue::Float(*n),
-                (Some(OptValue::Bool(_)), LuaValue::Boolean(b)) => OptValue::Bool(*b),
-                (Some(OptValue::Str(_, allowed)), LuaValue::String(s)) => {
-                    let s = s.to_string_lossy().to_string();
-                    if !allowed.is_empty() && !allowed.contains(&s.as_str()) {
-                        warn(lua, &format!("{} is not a valid value for option {}", s, k));
+                };
+                let k = k.to_string_lossy().to_string();
+                let current = this.0.borrow().get(&k).cloned();
+                let new = match (&current, &val) {
+                    (None, _) => {
+                        warn(lua, &format!("There is no option named {}", k));
                         return Ok(());
                     }
-                    OptValue::Str(s, allowed)
-                }
-                _ => {
-                    warn(lua, &format!("Invalid value for option {}", k));
-                    return Ok(());
-                }
-            };
-            this.0.borrow_mut().insert(k, new);
-            Ok(())
-        });
+                    (Some(OptValue::Int(_)), LuaValue::Integer(i)) => OptValue::Int(*i as i64),
+                    (Some(OptValue::Int(_)), LuaValue::Number(n)) if n.fract() == 0.0 => {
+                        OptValue::Int(*n as i64)
+                    }
+                    (Some(OptValue::Float(_)), LuaValue::Integer(i)) => OptValue::Float(*i as f64),
+                    (Some(OptValue::Float(_)), LuaValue::Number(n)) => OptValue::Float(*n),
+                    (Some(OptValue::Bool(_)), LuaValue::Boolean(b)) => OptValue::Bool(*b),
+                    (Some(OptValue::Str(_, allowed)), LuaValue::String(s)) => {
+                        let s = s.to_string_lossy().to_string();
+                        if !allowed.is_empty() && !allowed.contains(&s.as_str()) {
+                            warn(lua, &format!("{} is not a valid value for option {}", s, k));
+                            return Ok(());
+                        }
+                        OptValue::Str(s, allowed)
+                    }
+                    _ => {
+                        warn(lua, &format!("Invalid value for option {}", k));
+                        return Ok(());
+                    }
+                };
+                this.0.borrow_mut().insert(k, new);
+                Ok(())
+            },
+        );
     }
 }

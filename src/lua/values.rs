@@ -27,7 +27,9 @@ pub fn lua_to_value(v: &LuaValue) -> Option<Value> {
 }
 
 pub fn tuple_to_lua<'lua>(lua: &'lua Lua, t: &[Value]) -> mlua::Result<LuaValue<'lua>> {
-    Ok(LuaValue::UserData(lua.create_userdata(TupleUd(t.to_vec()))?))
+    Ok(LuaValue::UserData(
+        lua.create_userdata(TupleUd(t.to_vec()))?,
+    ))
 }
 
 /// A tuple from a Lua value: a Lua list of elements, a `tuple` userdata, or one element.
@@ -80,7 +82,9 @@ pub fn lua_to_tuples(v: &LuaValue) -> Option<Vec<Tuple>> {
 /// A short description of a Lua value's type for error messages.
 pub fn describe(v: &LuaValue) -> String {
     match v {
-        LuaValue::UserData(ud) => crate::lua::objects::idp_type_name(ud).unwrap_or("userdata").to_string(),
+        LuaValue::UserData(ud) => crate::lua::objects::idp_type_name(ud)
+            .unwrap_or("userdata")
+            .to_string(),
         other => other.type_name().to_string(),
     }
 }

@@ -28,7 +28,12 @@ pub fn sort_domain(program: &Program, s: &Structure, sort: SortId) -> Option<Vec
     sort_domain_depth(program, s, sort, 0)
 }
 
-fn sort_domain_depth(program: &Program, s: &Structure, sort: SortId, depth: usize) -> Option<Vec<Value>> {
+fn sort_domain_depth(
+    program: &Program,
+    s: &Structure,
+    sort: SortId,
+    depth: usize,
+) -> Option<Vec<Value>> {
     let so = program.sort(sort);
     if let Some(f) = &so.fixed {
         return Some(f.clone());
@@ -102,7 +107,11 @@ pub fn product(domains: &[Vec<Value>], limit: usize) -> Option<Vec<Tuple>> {
 
 /// The domains of a symbol's columns (a function's graph: arguments then result).
 pub fn symbol_domains(program: &Program, s: &Structure, sym: Symbol) -> Option<Vec<Vec<Value>>> {
-    program.symbol_sorts(sym).into_iter().map(|so| sort_domain(program, s, so)).collect()
+    program
+        .symbol_sorts(sym)
+        .into_iter()
+        .map(|so| sort_domain(program, s, so))
+        .collect()
 }
 
 /// All tuples a symbol (a function's graph) ranges over, or `None` if some domain is missing or
@@ -113,12 +122,17 @@ pub fn all_tuples(program: &Program, s: &Structure, sym: Symbol) -> Option<Vec<T
 
 /// The certainly-true and certainly-false tuples of a symbol. For two-valued tables the false
 /// tuples are the complement (needs finite domains; `None` otherwise).
-pub fn ct_cf(program: &Program, s: &Structure, sym: Symbol) -> (HashSet<Tuple>, Option<HashSet<Tuple>>) {
+pub fn ct_cf(
+    program: &Program,
+    s: &Structure,
+    sym: Symbol,
+) -> (HashSet<Tuple>, Option<HashSet<Tuple>>) {
     match s.table(sym) {
         None => (HashSet::new(), Some(HashSet::new())),
         Some(Table::ThreeValued { ct, cf }) => (ct.clone(), Some(cf.clone())),
         Some(Table::TwoValued(set)) => {
-            let cf = all_tuples(program, s, sym).map(|all| all.into_iter().filter(|t| !set.contains(t)).collect());
+            let cf = all_tuples(program, s, sym)
+                .map(|all| all.into_iter().filter(|t| !set.contains(t)).collect());
             (set.clone(), cf)
         }
     }
@@ -137,7 +151,8 @@ pub fn is_consistent(program: &Program, s: &Structure) -> bool {
         if let Symbol::Func(f) = *sym {
             let func = program.func(f);
             let n = func.args.len();
-            let mut seen: std::collections::HashMap<&[Value], usize> = std::collections::HashMap::new();
+            let mut seen: std::collections::HashMap<&[Value], usize> =
+                std::collections::HashMap::new();
             for t in table.ct() {
                 if t.len() != n + 1 {
                     continue;
@@ -179,24 +194,38 @@ pub fn is_two_valued(program: &Program, s: &Structure, sym: Symbol) -> bool {
         Table::TwoValued(_) => return true,
         Table::ThreeValued { ct, cf } => (ct, cf),
     };
-    let Some(domains) = symbol_domains(program, s, sym) else { return false };
+    let Some(domains) = symbol_domains(program, s, sym) else {
+        return false;
+    };
     match sym {
         Symbol::Pred(_) => {
             let mut size: usize = 1;
             for d in &domains {
                 size = size.saturating_mul(d.len());
             }
-            let inside = |t: &Tuple| t.iter().zip(&domains).all(|(v, d)| d.binary_search(v).is_ok());
-            let n = ct.iter().filter(|t| inside(t)).count() + cf.iter().filter(|t| inside(t) && !ct.contains(*t)).count();
+            let inside = |t: &Tuple| {
+                t.iter()
+                    .zip(&domains)
+                    .all(|(v, d)| d.binary_search(v).is_ok())
+            };
+            let n = ct.iter().filter(|t| inside(t)).count()
+                + cf.iter().filter(|t| inside(t) && !ct.contains(*t)).count();
             n == size
         }
         Symbol::Func(f) => {
             let partial = program.func(f).partial;
             let n = domains.len() - 1;
-            let Some(args) = product(&domains[..n], MAX_ENUMERATION) else { return false };
+            let Some(args) = product(&domains[..n], MAX_ENUMERATION) else {
+                return false;
+            };
             let res = &domains[n];
-            let with_value: HashSet<&[Value]> = ct.iter().filter(|t| t.len() == n + 1).map(|t| &t[..n]).collect();
-            let mut cf_count: std::collections::HashMap<&[Value], usize> = std::collections::HashMap::new();
+            let with_value: HashSet<&[Value]> = ct
+                .iter()
+                .filter(|t| t.len() == n + 1)
+                .map(|t| &t[..n])
+                .collect();
+            let mut cf_count: std::collections::HashMap<&[Value], usize> =
+                std::collections::HashMap::new();
             for t in cf {
                 if t.len() == n + 1 && res.binary_search(&t[n]).is_ok() {
                     *cf_count.entry(&t[..n]).or_insert(0) += 1;

@@ -33,7 +33,14 @@ pub fn printable_sorts(program: &Program, sorts: impl IntoIterator<Item = SortId
             x.builtin.is_none() && x.fixed.is_none() && !x.constructed && is_identifier(&x.name)
         })
         .collect();
-    v.sort_by(|a, b| program.sort(*a).name.as_bytes().cmp(program.sort(*b).name.as_bytes()).then(a.cmp(b)));
+    v.sort_by(|a, b| {
+        program
+            .sort(*a)
+            .name
+            .as_bytes()
+            .cmp(program.sort(*b).name.as_bytes())
+            .then(a.cmp(b))
+    });
     v.dedup();
     v
 }
@@ -75,7 +82,10 @@ pub fn printable_funcs(program: &Program, funcs: impl IntoIterator<Item = FuncId
 }
 
 pub(crate) fn is_identifier(name: &str) -> bool {
-    name.chars().next().map(|c| c.is_alphabetic() || c == '_').unwrap_or(false)
+    name.chars()
+        .next()
+        .map(|c| c.is_alphabetic() || c == '_')
+        .unwrap_or(false)
 }
 
 /// The body lines of a printed structure, without indentation.
@@ -94,12 +104,16 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
     let mut pred_count: HashMap<(String, usize), usize> = HashMap::new();
     for &p in &preds {
         let x = program.pred(p);
-        *pred_count.entry((x.name.clone(), x.args.len())).or_default() += 1;
+        *pred_count
+            .entry((x.name.clone(), x.args.len()))
+            .or_default() += 1;
     }
     let mut func_count: HashMap<(String, usize), usize> = HashMap::new();
     for &f in &funcs {
         let x = program.func(f);
-        *func_count.entry((x.name.clone(), x.args.len())).or_default() += 1;
+        *func_count
+            .entry((x.name.clone(), x.args.len()))
+            .or_default() += 1;
     }
     for p in preds {
         let x = program.pred(p);
@@ -112,12 +126,24 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
         let arity = x.args.len();
         match s.table(sym) {
             Some(t) if is_two_valued(program, s, sym) => {
-                lines.push(format!("{} = {}", name, tuples_to_string(t.ct().iter(), arity)));
+                lines.push(format!(
+                    "{} = {}",
+                    name,
+                    tuples_to_string(t.ct().iter(), arity)
+                ));
             }
             t => {
                 let (ct, cf) = explicit_ct_cf(t);
-                lines.push(format!("{}<ct> = {}", name, tuples_to_string(ct.iter(), arity)));
-                lines.push(format!("{}<cf> = {}", name, tuples_to_string(cf.iter(), arity)));
+                lines.push(format!(
+                    "{}<ct> = {}",
+                    name,
+                    tuples_to_string(ct.iter(), arity)
+                ));
+                lines.push(format!(
+                    "{}<cf> = {}",
+                    name,
+                    tuples_to_string(cf.iter(), arity)
+                ));
             }
         }
     }
@@ -144,8 +170,16 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
             }
             t => {
                 let (ct, cf) = explicit_ct_cf(t);
-                lines.push(format!("{}<ct> = {}", name, mappings_to_string(ct.iter().collect(), n)));
-                lines.push(format!("{}<cf> = {}", name, mappings_to_string(cf.iter().collect(), n)));
+                lines.push(format!(
+                    "{}<ct> = {}",
+                    name,
+                    mappings_to_string(ct.iter().collect(), n)
+                ));
+                lines.push(format!(
+                    "{}<cf> = {}",
+                    name,
+                    mappings_to_string(cf.iter().collect(), n)
+                ));
             }
         }
     }
@@ -156,22 +190,37 @@ fn explicit_ct_cf(t: Option<&Table>) -> (Vec<Tuple>, Vec<Tuple>) {
     match t {
         None => (Vec::new(), Vec::new()),
         Some(Table::TwoValued(s)) => (s.iter().cloned().collect(), Vec::new()),
-        Some(Table::ThreeValued { ct, cf }) => (ct.iter().cloned().collect(), cf.iter().cloned().collect()),
+        Some(Table::ThreeValued { ct, cf }) => {
+            (ct.iter().cloned().collect(), cf.iter().cloned().collect())
+        }
     }
 }
 
 /// `P[T1,T2]`
 pub fn pred_long_name(program: &Program, p: PredId) -> String {
     let x = program.pred(p);
-    let sorts: Vec<&str> = x.args.iter().map(|&s| program.sort(s).name.as_str()).collect();
+    let sorts: Vec<&str> = x
+        .args
+        .iter()
+        .map(|&s| program.sort(s).name.as_str())
+        .collect();
     format!("{}[{}]", x.name, sorts.join(","))
 }
 
 /// `F[T1,T2 : T]`
 pub fn func_long_name(program: &Program, f: FuncId) -> String {
     let x = program.func(f);
-    let sorts: Vec<&str> = x.args.iter().map(|&s| program.sort(s).name.as_str()).collect();
-    format!("{}[{} : {}]", x.name, sorts.join(","), program.sort(x.result).name)
+    let sorts: Vec<&str> = x
+        .args
+        .iter()
+        .map(|&s| program.sort(s).name.as_str())
+        .collect();
+    format!(
+        "{}[{} : {}]",
+        x.name,
+        sorts.join(","),
+        program.sort(x.result).name
+    )
 }
 
 /// A sort's table: `{ 1..4 }` for a contiguous integer range, `{ a; b }` otherwise, `{  }` empty.
@@ -197,7 +246,11 @@ pub fn sort_table_to_string(values: &[Value]) -> String {
 pub fn tuples_to_string<'a>(tuples: impl IntoIterator<Item = &'a Tuple>, arity: usize) -> String {
     let mut v: Vec<&Tuple> = tuples.into_iter().collect();
     if arity == 0 {
-        return if v.is_empty() { "false".into() } else { "true".into() };
+        return if v.is_empty() {
+            "false".into()
+        } else {
+            "true".into()
+        };
     }
     v.sort();
     v.dedup();
@@ -210,7 +263,10 @@ pub fn tuples_to_string<'a>(tuples: impl IntoIterator<Item = &'a Tuple>, arity: 
 
 /// `a,b,c`
 pub fn tuple_to_string(t: &[Value]) -> String {
-    t.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(",")
+    t.iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// A function table: `{ 1->2; 2->3 }`, n-ary `{ 1,2->3 }`, constants `{ ->5 }`, empty `{  }`.
@@ -221,7 +277,10 @@ fn mappings_to_string(mut graph: Vec<&Tuple>, n: usize) -> String {
     if graph.is_empty() {
         return "{  }".into();
     }
-    let parts: Vec<String> = graph.iter().map(|t| format!("{}->{}", tuple_to_string(&t[..n]), t[n])).collect();
+    let parts: Vec<String> = graph
+        .iter()
+        .map(|t| format!("{}->{}", tuple_to_string(&t[..n]), t[n]))
+        .collect();
     format!("{{ {} }}", parts.join("; "))
 }
 
@@ -234,7 +293,12 @@ mod tests {
     fn sort(p: &mut Program, name: &str) -> SortId {
         let id = SortId(p.sorts.len() as u32);
         let pred = PredId(p.preds.len() as u32);
-        p.preds.push(Predicate { name: name.into(), args: vec![id], type_of: Some(id), span: None });
+        p.preds.push(Predicate {
+            name: name.into(),
+            args: vec![id],
+            type_of: Some(id),
+            span: None,
+        });
         p.sorts.push(Sort {
             name: name.into(),
             parents: vec![],
@@ -250,13 +314,31 @@ mod tests {
 
     fn pred(p: &mut Program, name: &str, args: Vec<SortId>) -> PredId {
         let id = PredId(p.preds.len() as u32);
-        p.preds.push(Predicate { name: name.into(), args, type_of: None, span: None });
+        p.preds.push(Predicate {
+            name: name.into(),
+            args,
+            type_of: None,
+            span: None,
+        });
         id
     }
 
-    fn func(p: &mut Program, name: &str, args: Vec<SortId>, result: SortId, partial: bool) -> FuncId {
+    fn func(
+        p: &mut Program,
+        name: &str,
+        args: Vec<SortId>,
+        result: SortId,
+        partial: bool,
+    ) -> FuncId {
         let id = FuncId(p.funcs.len() as u32);
-        p.funcs.push(Function { name: name.into(), args, result, partial, constructor_of: None, span: None });
+        p.funcs.push(Function {
+            name: name.into(),
+            args,
+            result,
+            partial,
+            constructor_of: None,
+            span: None,
+        });
         id
     }
 
@@ -270,7 +352,10 @@ mod tests {
         let colour = sort(&mut p, "Colour");
         let edge = pred(&mut p, "Edge", vec![vtx, vtx]);
         let col = func(&mut p, "Colouring", vec![vtx], colour, false);
-        let mut voc = Vocabulary { name: "V".into(), ..Default::default() };
+        let mut voc = Vocabulary {
+            name: "V".into(),
+            ..Default::default()
+        };
         voc.sorts.insert(vtx);
         voc.sorts.insert(colour);
         voc.preds.insert(p.sorts[0].pred);
@@ -280,13 +365,28 @@ mod tests {
         p.vocabularies.push(voc);
         let mut s = Structure::new("", VocId(0));
         s.set_domain(vtx, (1..=4).map(Value::Int).collect());
-        s.set_domain(colour, vec![Value::str("red"), Value::str("blue"), Value::str("yellow")]);
+        s.set_domain(
+            colour,
+            vec![Value::str("red"), Value::str("blue"), Value::str("yellow")],
+        );
         let i = Value::Int;
-        s.symbols.insert(Symbol::Pred(edge), Table::TwoValued(set(vec![vec![i(1), i(2)], vec![i(2), i(4)], vec![i(1), i(3)]])));
+        s.symbols.insert(
+            Symbol::Pred(edge),
+            Table::TwoValued(set(vec![
+                vec![i(1), i(2)],
+                vec![i(2), i(4)],
+                vec![i(1), i(3)],
+            ])),
+        );
         let (b, r) = (Value::str("blue"), Value::str("red"));
         s.symbols.insert(
             Symbol::Func(col),
-            Table::TwoValued(set(vec![vec![i(1), b], vec![i(2), r], vec![i(3), r], vec![i(4), b]])),
+            Table::TwoValued(set(vec![
+                vec![i(1), b],
+                vec![i(2), r],
+                vec![i(3), r],
+                vec![i(4), b],
+            ])),
         );
         (p, s)
     }
@@ -310,11 +410,17 @@ mod tests {
         p.vocabularies[0].funcs.insert(c);
         s.symbols.insert(
             Symbol::Pred(q),
-            Table::ThreeValued { ct: set(vec![vec![Value::Int(2)]]), cf: set(vec![vec![Value::Int(1)]]) },
+            Table::ThreeValued {
+                ct: set(vec![vec![Value::Int(2)]]),
+                cf: set(vec![vec![Value::Int(1)]]),
+            },
         );
         s.symbols.insert(
             Symbol::Func(c),
-            Table::ThreeValued { ct: set(vec![vec![Value::Int(3)]]), cf: HashSet::new() },
+            Table::ThreeValued {
+                ct: set(vec![vec![Value::Int(3)]]),
+                cf: HashSet::new(),
+            },
         );
         s.name = "S".into();
         let out = structure_to_string(&p, &s);
@@ -326,9 +432,18 @@ mod tests {
     fn sort_tables() {
         assert_eq!(sort_table_to_string(&[]), "{  }");
         assert_eq!(sort_table_to_string(&[Value::Int(5)]), "{ 5..5 }");
-        assert_eq!(sort_table_to_string(&[Value::Int(1), Value::Int(3)]), "{ 1; 3 }");
-        assert_eq!(sort_table_to_string(&[Value::str("b"), Value::str("a")]), "{ \"a\"; \"b\" }");
-        assert_eq!(sort_table_to_string(&[Value::Float(1.5), Value::Int(2)]), "{ 1.5; 2 }");
+        assert_eq!(
+            sort_table_to_string(&[Value::Int(1), Value::Int(3)]),
+            "{ 1; 3 }"
+        );
+        assert_eq!(
+            sort_table_to_string(&[Value::str("b"), Value::str("a")]),
+            "{ \"a\"; \"b\" }"
+        );
+        assert_eq!(
+            sort_table_to_string(&[Value::Float(1.5), Value::Int(2)]),
+            "{ 1.5; 2 }"
+        );
     }
 
     #[test]
@@ -347,7 +462,10 @@ mod tests {
         p.vocabularies[0].preds.insert(q);
         s.symbols.insert(
             Symbol::Pred(q),
-            Table::ThreeValued { ct: set(vec![vec![Value::Int(2)]]), cf: set(vec![vec![Value::Int(2)]]) },
+            Table::ThreeValued {
+                ct: set(vec![vec![Value::Int(2)]]),
+                cf: set(vec![vec![Value::Int(2)]]),
+            },
         );
         assert_eq!(structure_to_string(&p, &s), "INCONSISTENT STRUCTURE");
     }
@@ -357,7 +475,8 @@ mod tests {
         let (mut p, mut s) = colouring();
         let c = func(&mut p, "D", vec![], SortId(0), true);
         p.vocabularies[0].funcs.insert(c);
-        s.symbols.insert(Symbol::Func(c), Table::TwoValued(HashSet::new()));
+        s.symbols
+            .insert(Symbol::Func(c), Table::TwoValued(HashSet::new()));
         assert!(structure_to_string(&p, &s).contains("\n  D = { }\n"));
     }
 }

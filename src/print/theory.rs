@@ -6,7 +6,11 @@ use crate::sema::program::{Program, Symbol, Theory};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 pub fn theory_to_string(program: &Program, t: &Theory) -> String {
-    let mut out = format!("theory {} : {} {{\n", t.name, program.voc(t.vocabulary).name);
+    let mut out = format!(
+        "theory {} : {} {{\n",
+        t.name,
+        program.voc(t.vocabulary).name
+    );
     for f in &t.sentences {
         out.push_str(&format!("  {}.\n", formula_to_string(program, f)));
     }
@@ -31,7 +35,11 @@ pub fn rule_to_string(program: &Program, r: &Rule) -> String {
     if !r.vars.is_empty() {
         out.push_str(&format!("! {} : ", vars_to_string(program, &r.vars)));
     }
-    let args: Vec<String> = r.head_args.iter().map(|t| term_to_string(program, t)).collect();
+    let args: Vec<String> = r
+        .head_args
+        .iter()
+        .map(|t| term_to_string(program, t))
+        .collect();
     match r.head {
         Symbol::Pred(p) => {
             out.push_str(&program.pred(p).name);
@@ -55,7 +63,10 @@ pub fn rule_to_string(program: &Program, r: &Rule) -> String {
 }
 
 fn vars_to_string(program: &Program, vars: &[Var]) -> String {
-    vars.iter().map(|v| format!("{}[{}]", v.name, program.sort(v.sort).name)).collect::<Vec<_>>().join(" ")
+    vars.iter()
+        .map(|v| format!("{}[{}]", v.name, program.sort(v.sort).name))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn cmp_str(op: CmpOp) -> &'static str {
@@ -87,22 +98,43 @@ pub fn formula_to_string(program: &Program, f: &Formula) -> String {
             }
         }
         FormulaKind::Cmp(op, a, b) => {
-            format!("({} {} {})", term_to_string(program, a), cmp_str(*op), term_to_string(program, b))
+            format!(
+                "({} {} {})",
+                term_to_string(program, a),
+                cmp_str(*op),
+                term_to_string(program, b)
+            )
         }
         FormulaKind::Not(g) => format!("~{}", formula_to_string(program, g)),
         FormulaKind::And(fs) => join(program, fs, " & ", "true"),
         FormulaKind::Or(fs) => join(program, fs, " | ", "false"),
         FormulaKind::Implies(a, b) => {
-            format!("({} => {})", formula_to_string(program, a), formula_to_string(program, b))
+            format!(
+                "({} => {})",
+                formula_to_string(program, a),
+                formula_to_string(program, b)
+            )
         }
         FormulaKind::Equiv(a, b) => {
-            format!("({} <=> {})", formula_to_string(program, a), formula_to_string(program, b))
+            format!(
+                "({} <=> {})",
+                formula_to_string(program, a),
+                formula_to_string(program, b)
+            )
         }
         FormulaKind::Forall(vs, g) => {
-            format!("(! {} : {})", vars_to_string(program, vs), formula_to_string(program, g))
+            format!(
+                "(! {} : {})",
+                vars_to_string(program, vs),
+                formula_to_string(program, g)
+            )
         }
         FormulaKind::Exists(vs, g) => {
-            format!("(? {} : {})", vars_to_string(program, vs), formula_to_string(program, g))
+            format!(
+                "(? {} : {})",
+                vars_to_string(program, vs),
+                formula_to_string(program, g)
+            )
         }
     }
 }
@@ -143,7 +175,12 @@ pub fn term_to_string(program: &Program, t: &Term) -> String {
             }
         }
         TermKind::Arith(op, a, b) => {
-            format!("({} {} {})", term_to_string(program, a), arith_str(*op), term_to_string(program, b))
+            format!(
+                "({} {} {})",
+                term_to_string(program, a),
+                arith_str(*op),
+                term_to_string(program, b)
+            )
         }
         TermKind::Neg(a) => format!("-{}", term_to_string(program, a)),
         TermKind::Abs(a) => format!("abs({})", term_to_string(program, a)),
@@ -159,7 +196,10 @@ pub fn term_to_string(program: &Program, t: &Term) -> String {
                 AggKind::Min => "min",
                 AggKind::Max => "max",
             };
-            let parts: Vec<String> = sets.iter().map(|s| set_to_string(program, *kind, s)).collect();
+            let parts: Vec<String> = sets
+                .iter()
+                .map(|s| set_to_string(program, *kind, s))
+                .collect();
             if parts.len() == 1 {
                 format!("{}{}", name, parts[0])
             } else {
@@ -175,6 +215,11 @@ fn set_to_string(program: &Program, kind: AggKind, s: &SetExpr) -> String {
     if kind == AggKind::Card {
         format!("{{ {} : {} }}", vars, cond)
     } else {
-        format!("{{ {} : {} : {} }}", vars, cond, term_to_string(program, &s.term))
+        format!(
+            "{{ {} : {} : {} }}",
+            vars,
+            cond,
+            term_to_string(program, &s.term)
+        )
     }
 }

@@ -1,6 +1,8 @@
 //! Vocabulary printing (reference §11.2): `vocabulary V {`, types, predicates, functions, `}`.
 
-use crate::print::structure::{is_identifier, printable_funcs, printable_preds, sort_table_to_string};
+use crate::print::structure::{
+    is_identifier, printable_funcs, printable_preds, sort_table_to_string,
+};
 use crate::sema::program::{Program, Vocabulary};
 
 pub fn vocabulary_to_string(program: &Program, voc: &Vocabulary) -> String {
@@ -24,7 +26,11 @@ pub fn vocabulary_to_string(program: &Program, voc: &Vocabulary) -> String {
                     if f.args.is_empty() {
                         f.name.clone()
                     } else {
-                        let args: Vec<&str> = f.args.iter().map(|&a| program.sort(a).name.as_str()).collect();
+                        let args: Vec<&str> = f
+                            .args
+                            .iter()
+                            .map(|&a| program.sort(a).name.as_str())
+                            .collect();
                         format!("{}({})", f.name, args.join(","))
                     }
                 })
@@ -34,7 +40,11 @@ pub fn vocabulary_to_string(program: &Program, voc: &Vocabulary) -> String {
             line.push_str(&format!(" = {}", sort_table_to_string(fixed)));
         }
         if !so.parents.is_empty() {
-            let parents: Vec<&str> = so.parents.iter().map(|&p| program.sort(p).name.as_str()).collect();
+            let parents: Vec<&str> = so
+                .parents
+                .iter()
+                .map(|&p| program.sort(p).name.as_str())
+                .collect();
             line.push_str(&format!(" isa {}", parents.join(",")));
         }
         out.push_str(&line);
@@ -45,7 +55,11 @@ pub fn vocabulary_to_string(program: &Program, voc: &Vocabulary) -> String {
         if x.args.is_empty() {
             out.push_str(&format!("  {}\n", x.name));
         } else {
-            let args: Vec<&str> = x.args.iter().map(|&a| program.sort(a).name.as_str()).collect();
+            let args: Vec<&str> = x
+                .args
+                .iter()
+                .map(|&a| program.sort(a).name.as_str())
+                .collect();
             out.push_str(&format!("  {}({})\n", x.name, args.join(",")));
         }
     }
@@ -56,8 +70,18 @@ pub fn vocabulary_to_string(program: &Program, voc: &Vocabulary) -> String {
         if x.args.is_empty() {
             out.push_str(&format!("  {}{} : {}\n", partial, x.name, result));
         } else {
-            let args: Vec<&str> = x.args.iter().map(|&a| program.sort(a).name.as_str()).collect();
-            out.push_str(&format!("  {}{}({}) : {}\n", partial, x.name, args.join(","), result));
+            let args: Vec<&str> = x
+                .args
+                .iter()
+                .map(|&a| program.sort(a).name.as_str())
+                .collect();
+            out.push_str(&format!(
+                "  {}{}({}) : {}\n",
+                partial,
+                x.name,
+                args.join(","),
+                result
+            ));
         }
     }
     out.push_str("}\n");

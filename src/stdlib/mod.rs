@@ -21,7 +21,9 @@ mod tests {
     #[test]
     fn known_libraries() {
         assert!(super::source("mx").is_some());
-        assert!(super::source("table_utils").unwrap().contains("procedure totable"));
+        assert!(super::source("table_utils")
+            .unwrap()
+            .contains("procedure totable"));
         assert!(super::source("LTC").unwrap().contains("procedure simulate"));
         assert!(super::source("nope").is_none());
     }

@@ -45,7 +45,7 @@ impl Resolver<'_> {
     }
 
     fn check_int(&mut self, i: i64, e: &Element) -> bool {
-        if i.abs() > INT_LIMIT {
+        if i > INT_LIMIT || i < -INT_LIMIT - 1 {
             self.error("number-out-of-range", format!("Numeric value {i} is out of integer bounds."), e.span);
             return false;
         }

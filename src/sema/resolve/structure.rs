@@ -307,8 +307,11 @@ pub(super) fn builtin_contains(b: BuiltinSort, v: Value) -> bool {
         BuiltinSort::Nat => matches!(v, Value::Int(i) if i >= 0),
         BuiltinSort::Int => matches!(v, Value::Int(_)),
         BuiltinSort::Float => v.is_number(),
-        BuiltinSort::String => matches!(v, Value::Str(_)),
-        BuiltinSort::Char => v.string_text().is_some_and(|s| s.chars().count() == 1),
+        BuiltinSort::String => !matches!(v, Value::Compound(_)),
+        BuiltinSort::Char => match v {
+            Value::Int(i) => (0..10).contains(&i),
+            _ => v.string_text().is_some_and(|s| s.chars().count() == 1),
+        },
     }
 }
 

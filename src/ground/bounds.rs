@@ -1,0 +1,186 @@
+//! Finite candidate values for variables over infinite sorts (`int`, `nat`, `string`, ...).
+//!
+//! A quantifier `? x[int] : P(x) & ...` only needs the values of `x` for which its body can be
+//! true; `! x[nat] : P(x) => ...` only those for which its body can be false. This module
+//! derives such a finite superset from the formula itself, evaluated under the current
+//! bindings: positive atoms over finite sorts or known tables, equalities with known terms, and
+//! integer intervals from comparisons. When no bound can be found grounding reports an
+//! infinite domain.
+
+use std::collections::BTreeSet;
+
+use crate::ground::{GVal, Grounder};
+use crate::infer::InferResult;
+use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
+use crate::sema::program::Symbol;
+use crate::structure::structure::Table;
+use crate::structure::value::Value;
+use crate::syntax::ast::CmpOp;
+
+/// Largest interval enumerated for a variable bounded only by comparisons.
+const MAX_INTERVAL: i64 = 1_000_000;
+
+/// A superset of the values a variable needs: `None` is unbounded.
+type Candidates = Option<BTreeSet<Value>>;
+
+fn union(a: Candidates, b: Candidates) -> Candidates {
+    let (mut a, b) = (a?, b?);
+    a.extend(b);
+    Some(a)
+}
+
+fn smallest(a: Candidates, b: Candidates) -> Candidates {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if a.len() <= b.len() { a.intersection(&b).copied().collect() } else { b.intersection(&a).copied().collect() }),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+/// Integer bounds collected from comparisons in a conjunction.
+#[derive(Default)]
+struct Interval {
+    lo: Option<i64>,
+    hi: Option<i64>,
+}
+
+impl<'a> Grounder<'a> {
+    /// Candidate values of `var` for which `f` can take the truth value `want`, or `None` if
+    /// no finite bound is found.
+    pub fn candidates(&mut self, var: &Var, f: &Formula, want: bool) -> InferResult<Candidates> {
+        let mut interval = Interval::default();
+        let c = self.gen(var, f, want, &mut interval)?;
+        Ok(smallest(c, interval_values(&interval)))
+    }
+
+    fn gen(&mut self, var: &Var, f: &Formula, want: bool, interval: &mut Interval) -> InferResult<Candidates> {
+        Ok(match &f.kind {
+            FormulaKind::Bool(b) => (*b != want).then(BTreeSet::new),
+            FormulaKind::Pred(p, args) if want => self.gen_atom(var, *p, args),
+            FormulaKind::Pred(..) => None,
+            FormulaKind::Cmp(op, a, b) => self.gen_compare(var, *op, a, b, want, interval)?,
+            FormulaKind::Not(g) => self.gen(var, g, !want, interval)?,
+            FormulaKind::And(fs) if want => self.gen_all(var, fs, true)?,
+            FormulaKind::Or(fs) if !want => self.gen_all(var, fs, false)?,
+            FormulaKind::And(fs) | FormulaKind::Or(fs) => {
+                let mut acc = Some(BTreeSet::new());
+                for g in fs {
+                    acc = union(acc, self.candidates(var, g, want)?);
+                    if acc.is_none() {
+                        break;
+                    }
+                }
+                acc
+            }
+            FormulaKind::Implies(a, b) if want => union(self.candidates(var, a, false)?, self.candidates(var, b, true)?),
+            FormulaKind::Implies(a, b) => smallest(self.candidates(var, a, true)?, self.candidates(var, b, false)?),
+            FormulaKind::Equiv(..) => None,
+            FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => self.gen(var, g, want, interval)?,
+        })
+    }
+
+    /// Every member of a conjunction (or, negated, a disjunction) must take `want`: any member
+    /// bounds the variable, and comparisons add up to an interval.
+    fn gen_all(&mut self, var: &Var, fs: &[Formula], want: bool) -> InferResult<Candidates> {
+        let mut interval = Interval::default();
+        let mut best: Candidates = None;
+        for g in fs {
+            let c = self.gen(var, g, want, &mut interval)?;
+            best = smallest(best, c);
+        }
+        Ok(smallest(best, interval_values(&interval)))
+    }
+
+    fn gen_atom(&mut self, var: &Var, p: crate::sema::program::PredId, args: &[Term]) -> Candidates {
+        let pred = self.program.pred(p).clone();
+        let mut best: Candidates = None;
+        for (k, a) in args.iter().enumerate() {
+            if !matches!(&a.kind, TermKind::Var(v) if v.id == var.id) {
+                continue;
+            }
+            let sort = pred.type_of.unwrap_or_else(|| pred.args[k]);
+            let from_sort = self.domains.get(sort).map(|d| d.iter().copied().collect());
+            let from_table = match (pred.type_of, self.structure.table(Symbol::Pred(p))) {
+                (None, Some(Table::TwoValued(set))) if !self.forced_unknown.contains(&Symbol::Pred(p)) => {
+                    Some(set.iter().map(|t| t[k]).collect())
+                }
+                _ => None,
+            };
+            best = smallest(best, smallest(from_sort, from_table));
+        }
+        best
+    }
+
+    fn gen_compare(&mut self, var: &Var, op: CmpOp, a: &Term, b: &Term, want: bool, interval: &mut Interval) -> InferResult<Candidates> {
+        let is_var = |t: &Term| matches!(&t.kind, TermKind::Var(v) if v.id == var.id);
+        let (op, other) = if is_var(a) && self.is_closed(b) {
+            (op, b)
+        } else if is_var(b) && self.is_closed(a) {
+            (mirror(op), a)
+        } else {
+            return Ok(None);
+        };
+        // The comparison that must hold.
+        let op = if want { op } else { negate(op) };
+        let values = self.ground_term(other)?;
+        let known: Vec<Value> = values.0.iter().filter_map(|(_, v)| if let GVal::V(v) = v { Some(*v) } else { None }).collect();
+        match op {
+            CmpOp::Eq => Ok(Some(known.into_iter().collect())),
+            CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge => {
+                let ints: Option<Vec<i64>> = known.iter().map(|v| v.as_int()).collect();
+                if let Some(ints) = ints.filter(|v| !v.is_empty()) {
+                    let (min, max) = (*ints.iter().min().unwrap(), *ints.iter().max().unwrap());
+                    match op {
+                        CmpOp::Lt => interval.hi = Some(interval.hi.map_or(max - 1, |h| h.min(max - 1))),
+                        CmpOp::Le => interval.hi = Some(interval.hi.map_or(max, |h| h.min(max))),
+                        CmpOp::Gt => interval.lo = Some(interval.lo.map_or(min + 1, |l| l.max(min + 1))),
+                        _ => interval.lo = Some(interval.lo.map_or(min, |l| l.max(min))),
+                    }
+                }
+                Ok(None)
+            }
+            CmpOp::Ne => Ok(None),
+        }
+    }
+
+    /// Whether every variable of `t` is bound.
+    pub fn is_closed(&self, t: &Term) -> bool {
+        match &t.kind {
+            TermKind::Var(v) => self.lookup(v).is_some(),
+            TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => true,
+            TermKind::Func(_, args) => args.iter().all(|a| self.is_closed(a)),
+            TermKind::Arith(_, a, b) => self.is_closed(a) && self.is_closed(b),
+            TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => self.is_closed(a),
+            TermKind::Aggregate(..) => false,
+        }
+    }
+}
+
+fn interval_values(i: &Interval) -> Candidates {
+    let (lo, hi) = (i.lo?, i.hi?);
+    if hi < lo {
+        return Some(BTreeSet::new());
+    }
+    (hi - lo <= MAX_INTERVAL).then(|| (lo..=hi).map(Value::Int).collect())
+}
+
+fn mirror(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Ge => CmpOp::Le,
+        other => other,
+    }
+}
+
+fn negate(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Ge => CmpOp::Lt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Le => CmpOp::Gt,
+    }
+}

@@ -1,0 +1,718 @@
+//! LTC inferences (reference §13): `initialise`, `progress` and `isinvariant`, built on model
+//! expansion over a small time window.
+//!
+//! The theory is instantiated on the window `Time = {0..n}` with `Start = 0`, `Next = {i->i+1}`
+//! and `Next` made partial (so `Next(n)` is undefined). Sentences that mention `Next(t)` are
+//! guarded by "`Next(t)` exists" on their time quantifiers, so they only constrain transitions
+//! inside the window. States are the projections of the models on one time point (structures
+//! over the single-state vocabulary `V_ss`).
+//!
+//! * `initialise`: window {0}, projected on 0.
+//! * `progress`: window {0,1} without the initial-state axioms and rules; the given state is
+//!   fixed at 0 (open symbols through the structure, defined symbols through facts added to their
+//!   definitions); projected on 1.
+//! * `isinvariant`: induction: no initial state violates the invariant, and no transition from a
+//!   state satisfying it (defined symbols made open at 0) leads to a state violating it.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use crate::infer;
+use crate::print;
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
+use crate::sema::program::{FuncId, LtcInfo, Predicate, Program, SortId, Symbol, Theory};
+use crate::structure::structure::{Structure, Table};
+use crate::structure::value::{Tuple, Value};
+use crate::syntax::ast::{CmpOp, Span};
+
+fn ltc_info<'a>(program: &'a Program, theory: &Theory, what: &str) -> Result<&'a LtcInfo, String> {
+    program.voc(theory.vocabulary).ltc.as_ref().ok_or_else(|| {
+        format!(
+            "{what}: the theory {} is not over an LTC vocabulary (one with a type Time, a constant Start : Time and a function Next(Time) : Time)",
+            theory.name
+        )
+    })
+}
+
+/// A copy of the program in which Next is partial (the window's last point has no successor).
+fn window_program(program: &Program, info: &LtcInfo) -> Program {
+    let mut p = program.clone();
+    p.funcs[info.next.index()].partial = true;
+    p
+}
+
+/// Sets Time = {0..n}, Start = 0, Next = {i -> i+1} and removes the time-dependent tables.
+fn set_window(info: &LtcInfo, s: &mut Structure, n: i64) {
+    s.set_domain(info.time, (0..=n).map(Value::Int).collect());
+    s.symbols.insert(
+        Symbol::Func(info.start),
+        Table::TwoValued([vec![Value::Int(0)]].into_iter().collect()),
+    );
+    s.symbols.insert(
+        Symbol::Func(info.next),
+        Table::TwoValued(
+            (0..n)
+                .map(|i| vec![Value::Int(i), Value::Int(i + 1)])
+                .collect(),
+        ),
+    );
+    for sym in info.time_arg.keys() {
+        s.symbols.shift_remove(sym);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formula utilities
+// ---------------------------------------------------------------------------------------------
+
+fn term_any(t: &Term, p: &dyn Fn(&Term) -> bool) -> bool {
+    if p(t) {
+        return true;
+    }
+    match &t.kind {
+        TermKind::Func(_, args) => args.iter().any(|a| term_any(a, p)),
+        TermKind::Arith(_, a, b) => term_any(a, p) || term_any(b, p),
+        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
+            term_any(a, p)
+        }
+        TermKind::Aggregate(_, sets) => sets
+            .iter()
+            .any(|s| formula_any(&s.cond, p) || term_any(&s.term, p)),
+        _ => false,
+    }
+}
+
+fn formula_any(f: &Formula, p: &dyn Fn(&Term) -> bool) -> bool {
+    match &f.kind {
+        FormulaKind::Bool(_) => false,
+        FormulaKind::Pred(_, args) => args.iter().any(|a| term_any(a, p)),
+        FormulaKind::Cmp(_, a, b) => term_any(a, p) || term_any(b, p),
+        FormulaKind::Not(g) => formula_any(g, p),
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().any(|g| formula_any(g, p)),
+        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
+            formula_any(a, p) || formula_any(b, p)
+        }
+        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => formula_any(g, p),
+    }
+}
+
+fn mentions_start(info: &LtcInfo, f: &Formula) -> bool {
+    let start = info.start;
+    formula_any(
+        f,
+        &|t| matches!(&t.kind, TermKind::Func(g, _) if *g == start),
+    )
+}
+
+fn rule_mentions_start(info: &LtcInfo, r: &Rule) -> bool {
+    let start = info.start;
+    mentions_start(info, &r.body)
+        || r.head_args.iter().any(|a| {
+            term_any(
+                a,
+                &|t| matches!(&t.kind, TermKind::Func(g, _) if *g == start),
+            )
+        })
+}
+
+fn next_of_var(next: FuncId, v: &Var, f: &Formula) -> bool {
+    formula_any(f, &|t| match &t.kind {
+        TermKind::Func(g, args) if *g == next => {
+            matches!(args.as_slice(), [Term { kind: TermKind::Var(w), .. }] if w.id == v.id)
+        }
+        _ => false,
+    })
+}
+
+/// `? y : Next(t) = y`: the time point `t` has a successor in the window.
+fn has_next(info: &LtcInfo, v: &Var, span: Span, fresh: &mut u32) -> Formula {
+    *fresh += 1;
+    let y = Var {
+        id: *fresh,
+        name: Rc::from("__next"),
+        sort: info.time,
+    };
+    let tv = Term {
+        kind: TermKind::Var(v.clone()),
+        sort: info.time,
+        span,
+    };
+    let next_t = Term {
+        kind: TermKind::Func(info.next, vec![tv]),
+        sort: info.time,
+        span,
+    };
+    let yv = Term {
+        kind: TermKind::Var(y.clone()),
+        sort: info.time,
+        span,
+    };
+    Formula::new(
+        FormulaKind::Exists(
+            vec![y],
+            Box::new(Formula::new(FormulaKind::Cmp(CmpOp::Eq, next_t, yv), span)),
+        ),
+        span,
+    )
+}
+
+/// Restricts every time quantifier whose variable `t` occurs as `Next(t)` to points with a
+/// successor.
+fn guard(info: &LtcInfo, f: &Formula, fresh: &mut u32) -> Formula {
+    let span = f.span;
+    let kind = match &f.kind {
+        FormulaKind::Not(g) => FormulaKind::Not(Box::new(guard(info, g, fresh))),
+        FormulaKind::And(fs) => {
+            FormulaKind::And(fs.iter().map(|g| guard(info, g, fresh)).collect())
+        }
+        FormulaKind::Or(fs) => FormulaKind::Or(fs.iter().map(|g| guard(info, g, fresh)).collect()),
+        FormulaKind::Implies(a, b) => FormulaKind::Implies(
+            Box::new(guard(info, a, fresh)),
+            Box::new(guard(info, b, fresh)),
+        ),
+        FormulaKind::Equiv(a, b) => FormulaKind::Equiv(
+            Box::new(guard(info, a, fresh)),
+            Box::new(guard(info, b, fresh)),
+        ),
+        FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
+            let body = guard(info, g, fresh);
+            let guards: Vec<Formula> = vs
+                .iter()
+                .filter(|v| v.sort == info.time && next_of_var(info.next, v, g))
+                .map(|v| has_next(info, v, span, fresh))
+                .collect();
+            let forall = matches!(f.kind, FormulaKind::Forall(..));
+            let body = if guards.is_empty() {
+                body
+            } else if forall {
+                let cond = if guards.len() == 1 {
+                    guards.into_iter().next().unwrap()
+                } else {
+                    Formula::new(FormulaKind::And(guards), span)
+                };
+                Formula::new(FormulaKind::Implies(Box::new(cond), Box::new(body)), span)
+            } else {
+                let mut all = guards;
+                all.push(body);
+                Formula::new(FormulaKind::And(all), span)
+            };
+            if forall {
+                FormulaKind::Forall(vs.clone(), Box::new(body))
+            } else {
+                FormulaKind::Exists(vs.clone(), Box::new(body))
+            }
+        }
+        other => other.clone(),
+    };
+    Formula::new(kind, span)
+}
+
+fn max_var_formula(f: &Formula, m: &mut u32) {
+    match &f.kind {
+        FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
+            for v in vs {
+                *m = (*m).max(v.id);
+            }
+            max_var_formula(g, m);
+        }
+        FormulaKind::Not(g) => max_var_formula(g, m),
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().for_each(|g| max_var_formula(g, m)),
+        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
+            max_var_formula(a, m);
+            max_var_formula(b, m);
+        }
+        _ => {}
+    }
+}
+
+fn subst_term(t: &Term, v: &Var, val: Value) -> Term {
+    let kind = match &t.kind {
+        TermKind::Var(w) if w.id == v.id => TermKind::Value(val),
+        TermKind::Func(g, args) => {
+            TermKind::Func(*g, args.iter().map(|a| subst_term(a, v, val)).collect())
+        }
+        TermKind::Arith(op, a, b) => TermKind::Arith(
+            *op,
+            Box::new(subst_term(a, v, val)),
+            Box::new(subst_term(b, v, val)),
+        ),
+        TermKind::Neg(a) => TermKind::Neg(Box::new(subst_term(a, v, val))),
+        TermKind::Abs(a) => TermKind::Abs(Box::new(subst_term(a, v, val))),
+        TermKind::Succ(s, a) => TermKind::Succ(*s, Box::new(subst_term(a, v, val))),
+        TermKind::Pred(s, a) => TermKind::Pred(*s, Box::new(subst_term(a, v, val))),
+        TermKind::Aggregate(k, sets) => TermKind::Aggregate(
+            *k,
+            sets.iter()
+                .map(|s| SetExpr {
+                    vars: s.vars.clone(),
+                    cond: subst(&s.cond, v, val),
+                    term: subst_term(&s.term, v, val),
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    };
+    Term {
+        kind,
+        sort: t.sort,
+        span: t.span,
+    }
+}
+
+fn subst(f: &Formula, v: &Var, val: Value) -> Formula {
+    let kind = match &f.kind {
+        FormulaKind::Pred(p, args) => {
+            FormulaKind::Pred(*p, args.iter().map(|a| subst_term(a, v, val)).collect())
+        }
+        FormulaKind::Cmp(op, a, b) => {
+            FormulaKind::Cmp(*op, subst_term(a, v, val), subst_term(b, v, val))
+        }
+        FormulaKind::Not(g) => FormulaKind::Not(Box::new(subst(g, v, val))),
+        FormulaKind::And(fs) => FormulaKind::And(fs.iter().map(|g| subst(g, v, val)).collect()),
+        FormulaKind::Or(fs) => FormulaKind::Or(fs.iter().map(|g| subst(g, v, val)).collect()),
+        FormulaKind::Implies(a, b) => {
+            FormulaKind::Implies(Box::new(subst(a, v, val)), Box::new(subst(b, v, val)))
+        }
+        FormulaKind::Equiv(a, b) => {
+            FormulaKind::Equiv(Box::new(subst(a, v, val)), Box::new(subst(b, v, val)))
+        }
+        FormulaKind::Forall(vs, g) => FormulaKind::Forall(vs.clone(), Box::new(subst(g, v, val))),
+        FormulaKind::Exists(vs, g) => FormulaKind::Exists(vs.clone(), Box::new(subst(g, v, val))),
+        other => other.clone(),
+    };
+    Formula::new(kind, f.span)
+}
+
+/// An invariant sentence `! t ... : phi(t)` instantiated at time point `at`.
+fn at_time(info: &LtcInfo, f: &Formula, at: i64) -> Formula {
+    if let FormulaKind::Forall(vs, body) = &f.kind {
+        if let Some(t) = vs.iter().find(|v| v.sort == info.time) {
+            let rest: Vec<Var> = vs.iter().filter(|v| v.id != t.id).cloned().collect();
+            let inner = subst(body, t, Value::Int(at));
+            return if rest.is_empty() {
+                inner
+            } else {
+                Formula::new(FormulaKind::Forall(rest, Box::new(inner)), f.span)
+            };
+        }
+    }
+    f.clone()
+}
+
+/// Whether some Time variable is quantified other than universally (by polarity), or inside the
+/// scope of another quantifier. `pos`: `Some(true)` positive, `Some(false)` negative, `None` both.
+fn bad_time_quantifier(info: &LtcInfo, f: &Formula, pos: Option<bool>, under_quant: bool) -> bool {
+    let flip = |p: Option<bool>| p.map(|b| !b);
+    match &f.kind {
+        FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
+            let forall = matches!(f.kind, FormulaKind::Forall(..));
+            if vs.iter().any(|v| v.sort == info.time) {
+                let universal = match pos {
+                    Some(p) => forall == p,
+                    None => false,
+                };
+                if !universal || under_quant {
+                    return true;
+                }
+                bad_time_quantifier(info, g, pos, false)
+            } else {
+                bad_time_quantifier(info, g, pos, true)
+            }
+        }
+        FormulaKind::Not(g) => bad_time_quantifier(info, g, flip(pos), under_quant),
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs
+            .iter()
+            .any(|g| bad_time_quantifier(info, g, pos, under_quant)),
+        FormulaKind::Implies(a, b) => {
+            bad_time_quantifier(info, a, flip(pos), under_quant)
+                || bad_time_quantifier(info, b, pos, under_quant)
+        }
+        FormulaKind::Equiv(a, b) => {
+            bad_time_quantifier(info, a, None, under_quant)
+                || bad_time_quantifier(info, b, None, under_quant)
+        }
+        _ => false,
+    }
+}
+
+fn nested_time_quantifier(info: &LtcInfo, f: &Formula) -> bool {
+    bad_time_quantifier(info, f, Some(true), false)
+}
+
+/// Whether a rule body quantifies a Time variable.
+fn body_time_quantifier(info: &LtcInfo, f: &Formula) -> bool {
+    formula_quantifies(f, info.time)
+}
+
+fn formula_quantifies(f: &Formula, time: SortId) -> bool {
+    match &f.kind {
+        FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
+            vs.iter().any(|v| v.sort == time) || formula_quantifies(g, time)
+        }
+        FormulaKind::Not(g) => formula_quantifies(g, time),
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
+            fs.iter().any(|g| formula_quantifies(g, time))
+        }
+        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
+            formula_quantifies(a, time) || formula_quantifies(b, time)
+        }
+        _ => false,
+    }
+}
+
+/// IDP3's restrictions on LTC theories: Time variables are universally quantified at the top
+/// level of sentences and rules.
+fn validate(info: &LtcInfo, theory: &Theory, what: &str) -> Result<(), String> {
+    for f in &theory.sentences {
+        if nested_time_quantifier(info, f) {
+            return Err(format!(
+                "{what}: in LTC theories, time variables may only be quantified universally at the top level of a sentence"
+            ));
+        }
+    }
+    for d in &theory.definitions {
+        for r in &d.rules {
+            if body_time_quantifier(info, &r.body) {
+                return Err(format!(
+                    "{what}: in LTC theories, time variables may only be quantified universally at the top level of a rule"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The theory on the window: guarded sentences, optionally without the initial-state parts.
+fn window_theory(info: &LtcInfo, theory: &Theory, drop_initial: bool) -> Theory {
+    let mut fresh = 0u32;
+    for f in &theory.sentences {
+        max_var_formula(f, &mut fresh);
+    }
+    for d in &theory.definitions {
+        for r in &d.rules {
+            for v in &r.vars {
+                fresh = fresh.max(v.id);
+            }
+            max_var_formula(&r.body, &mut fresh);
+        }
+    }
+    fresh += 1000;
+    let mut t = theory.clone();
+    t.sentences = theory
+        .sentences
+        .iter()
+        .filter(|f| !(drop_initial && mentions_start(info, f)))
+        .map(|f| guard(info, f, &mut fresh))
+        .collect();
+    if drop_initial {
+        for d in &mut t.definitions {
+            d.rules.retain(|r| !rule_mentions_start(info, r));
+        }
+    }
+    t
+}
+
+fn value_term(v: Value, sort: SortId, span: Span) -> Term {
+    Term {
+        kind: TermKind::Value(v),
+        sort,
+        span,
+    }
+}
+
+fn defined_symbols(theory: &Theory) -> HashSet<Symbol> {
+    theory
+        .definitions
+        .iter()
+        .flat_map(|d| d.defined())
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// States
+// ---------------------------------------------------------------------------------------------
+
+/// The state at time point `at` of a model over the LTC vocabulary, over `V_ss`.
+fn project(program: &Program, info: &LtcInfo, m: &Structure, at: Value) -> Structure {
+    let ss = info
+        .single_state
+        .expect("LTC vocabularies have a single-state vocabulary");
+    let mut out = Structure::new("", ss);
+    for &so in &program.voc(ss).sorts {
+        if let Some(d) = m.domain(so) {
+            out.sorts.insert(so, d.to_vec());
+        }
+    }
+    let pick = |set: &HashSet<Tuple>, k: usize| -> HashSet<Tuple> {
+        set.iter()
+            .filter(|t| t.get(k) == Some(&at))
+            .map(|t| {
+                let mut t = t.clone();
+                t.remove(k);
+                t
+            })
+            .collect()
+    };
+    for (sym, table) in &m.symbols {
+        match info.time_arg.get(sym) {
+            None => {
+                if *sym != Symbol::Func(info.start) && *sym != Symbol::Func(info.next) {
+                    out.symbols.insert(*sym, table.clone());
+                }
+            }
+            Some(&k) => {
+                let target = info.projection[sym];
+                let t = match table {
+                    Table::TwoValued(s) => Table::TwoValued(pick(s, k)),
+                    Table::ThreeValued { ct, cf } => Table::ThreeValued {
+                        ct: pick(ct, k),
+                        cf: pick(cf, k),
+                    },
+                };
+                out.symbols.insert(target, t);
+            }
+        }
+    }
+    out
+}
+
+fn dedup_states(program: &Program, states: Vec<Structure>) -> Vec<Structure> {
+    let mut seen = HashSet::new();
+    states
+        .into_iter()
+        .filter(|s| seen.insert(print::structure_to_string(program, s)))
+        .collect()
+}
+
+fn run_mx(
+    program: &Program,
+    theory: &Theory,
+    s: &Structure,
+    opts: &infer::Options,
+) -> Result<Vec<Structure>, String> {
+    infer::modelexpand(program, theory, s, None, opts).map_err(|e| e.to_string())
+}
+
+pub fn initialise(
+    program: &Program,
+    theory: &Theory,
+    s: &Structure,
+    opts: &infer::Options,
+) -> Result<Vec<Structure>, String> {
+    let info = ltc_info(program, theory, "initialise")?;
+    validate(info, theory, "initialise")?;
+    if s.vocabulary != theory.vocabulary {
+        return Err(
+            "initialise: the theory and the structure should range over the same (LTC) vocabulary"
+                .into(),
+        );
+    }
+    let wp = window_program(program, info);
+    let mut ws = s.clone();
+    set_window(info, &mut ws, 0);
+    let wt = window_theory(info, theory, false);
+    let models = run_mx(&wp, &wt, &ws, opts)?;
+    let states = models
+        .iter()
+        .map(|m| project(program, info, m, Value::Int(0)))
+        .collect();
+    Ok(dedup_states(program, states))
+}
+
+pub fn progress(
+    program: &Program,
+    theory: &Theory,
+    state: &Structure,
+    opts: &infer::Options,
+) -> Result<Vec<Structure>, String> {
+    let info = ltc_info(program, theory, "progress")?;
+    validate(info, theory, "progress")?;
+    let ss = info
+        .single_state
+        .expect("LTC vocabularies have a single-state vocabulary");
+    if state.vocabulary != ss {
+        return Err(format!(
+            "The structure given to the progression inference should range over vocabulary {} but ranges over {}",
+            program.voc(ss).name,
+            program.voc(state.vocabulary).name
+        ));
+    }
+    let wp = window_program(program, info);
+    let mut ws = Structure::new("", theory.vocabulary);
+    for (so, d) in &state.sorts {
+        ws.sorts.insert(*so, d.clone());
+    }
+    set_window(info, &mut ws, 1);
+    let mut wt = window_theory(info, theory, true);
+    let defined = defined_symbols(theory);
+    let zero = Value::Int(0);
+    for (&sym, &k) in &info.time_arg {
+        let proj = info.projection[&sym];
+        let (ct, cf) = print::ct_cf(program, state, proj);
+        let lift = |t: &Tuple| {
+            let mut t = t.clone();
+            t.insert(k, zero);
+            t
+        };
+        if defined.contains(&sym) {
+            // Facts in the symbol's definition fix its value at time 0.
+            let sorts = program.symbol_sorts(sym);
+            let d = wt
+                .definitions
+                .iter_mut()
+                .find(|d| d.defined().contains(&sym))
+                .expect("defined symbol has a definition");
+            let span = d.span;
+            for t in &ct {
+                let lifted = lift(t);
+                let head_args = lifted
+                    .iter()
+                    .zip(&sorts)
+                    .map(|(v, so)| value_term(*v, *so, span))
+                    .collect();
+                d.rules.push(Rule {
+                    vars: vec![],
+                    head: sym,
+                    head_args,
+                    body: Formula::new(FormulaKind::Bool(true), span),
+                    span,
+                });
+            }
+        } else {
+            let cf = cf.ok_or_else(|| {
+                format!(
+                    "progress: the state does not interpret all types of {}",
+                    program.symbol_name(proj)
+                )
+            })?;
+            ws.symbols.insert(
+                sym,
+                Table::ThreeValued {
+                    ct: ct.iter().map(&lift).collect(),
+                    cf: cf.iter().map(&lift).collect(),
+                },
+            );
+        }
+    }
+    for (sym, table) in &state.symbols {
+        if !info.projection.values().any(|p| p == sym) {
+            ws.symbols.insert(*sym, table.clone());
+        }
+    }
+    let models = run_mx(&wp, &wt, &ws, opts)?;
+    let states = models
+        .iter()
+        .map(|m| project(program, info, m, Value::Int(1)))
+        .collect();
+    Ok(dedup_states(program, states))
+}
+
+pub fn isinvariant(
+    program: &Program,
+    theory: &Theory,
+    inv: &Theory,
+    s: &Structure,
+    opts: &infer::Options,
+) -> Result<bool, String> {
+    let info = ltc_info(program, theory, "isinvariant")?;
+    validate(info, theory, "isinvariant")?;
+    // A bistate invariant (one mentioning Next) is about transitions: it needs one more point.
+    let w: i64 = if inv.sentences.iter().any(|f| {
+        let next = info.next;
+        formula_any(
+            f,
+            &|t| matches!(&t.kind, TermKind::Func(g, _) if *g == next),
+        )
+    }) {
+        1
+    } else {
+        0
+    };
+    let mut one = opts.clone();
+    one.nbmodels = 1;
+    let span = Span::default();
+    let conj = |fs: Vec<Formula>| Formula::new(FormulaKind::And(fs), span);
+    // Base case: no initial state violates the invariant.
+    let wp = window_program(program, info);
+    let mut ws = s.clone();
+    ws.vocabulary = theory.vocabulary;
+    set_window(info, &mut ws, w);
+    let mut base = window_theory(info, theory, false);
+    let inv0: Vec<Formula> = inv.sentences.iter().map(|f| at_time(info, f, 0)).collect();
+    base.sentences.push(Formula::new(
+        FormulaKind::Not(Box::new(conj(inv0.clone()))),
+        span,
+    ));
+    if !run_mx(&wp, &base, &ws, &one)?.is_empty() {
+        return Ok(false);
+    }
+    // Inductive step, with the defined time-dependent symbols open at time 0.
+    let mut wp = window_program(program, info);
+    let mut ws = s.clone();
+    ws.vocabulary = theory.vocabulary;
+    set_window(info, &mut ws, w + 1);
+    let mut step = window_theory(info, theory, true);
+    let defined = defined_symbols(theory);
+    for (&sym, &k) in &info.time_arg {
+        if !defined.contains(&sym) {
+            continue;
+        }
+        let sorts = program.symbol_sorts(sym);
+        let mut open_sorts = sorts.clone();
+        open_sorts.remove(k);
+        let open = crate::sema::program::PredId(wp.preds.len() as u32);
+        wp.preds.push(Predicate {
+            name: format!("__open_{}", program.symbol_name(sym)),
+            args: open_sorts.clone(),
+            type_of: None,
+            span: None,
+        });
+        wp.vocabularies[theory.vocabulary.index()]
+            .preds
+            .insert(open);
+        let vars: Vec<Var> = open_sorts
+            .iter()
+            .enumerate()
+            .map(|(i, &so)| Var {
+                id: 900_000 + i as u32,
+                name: Rc::from(format!("__x{i}")),
+                sort: so,
+            })
+            .collect();
+        let var_terms: Vec<Term> = vars
+            .iter()
+            .map(|v| Term {
+                kind: TermKind::Var(v.clone()),
+                sort: v.sort,
+                span,
+            })
+            .collect();
+        let mut head_args = var_terms.clone();
+        head_args.insert(k, value_term(Value::Int(0), info.time, span));
+        let body = Formula::new(FormulaKind::Pred(open, var_terms), span);
+        let rule = Rule {
+            vars,
+            head: sym,
+            head_args,
+            body,
+            span,
+        };
+        if let Some(d) = step
+            .definitions
+            .iter_mut()
+            .find(|d| d.defined().contains(&sym))
+        {
+            d.rules.push(rule);
+        } else {
+            step.definitions.push(Definition {
+                rules: vec![rule],
+                span,
+            });
+        }
+    }
+    let inv1: Vec<Formula> = inv.sentences.iter().map(|f| at_time(info, f, 1)).collect();
+    step.sentences.extend(inv0);
+    step.sentences
+        .push(Formula::new(FormulaKind::Not(Box::new(conj(inv1))), span));
+    Ok(run_mx(&wp, &step, &ws, &one)?.is_empty())
+}
