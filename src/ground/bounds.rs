@@ -38,7 +38,6 @@ fn smallest(a: Candidates, b: Candidates) -> Candidates {
 }
 
 /// Integer bounds collected from comparisons in a conjunction.
-#[derive(Default)]
 struct Interval {
     lo: Option<i64>,
     hi: Option<i64>,
@@ -48,7 +47,7 @@ impl<'a> Grounder<'a> {
     /// Candidate values of `var` for which `f` can take the truth value `want`, or `None` if
     /// no finite bound is found.
     pub fn candidates(&mut self, var: &Var, f: &Formula, want: bool) -> InferResult<Candidates> {
-        let mut interval = Interval::default();
+        let mut interval = Interval { lo: self.sort_floor(var), hi: None };
         let c = self.gen(var, f, want, &mut interval)?;
         Ok(smallest(c, interval_values(&interval)))
     }
@@ -82,7 +81,7 @@ impl<'a> Grounder<'a> {
     /// Every member of a conjunction (or, negated, a disjunction) must take `want`: any member
     /// bounds the variable, and comparisons add up to an interval.
     fn gen_all(&mut self, var: &Var, fs: &[Formula], want: bool) -> InferResult<Candidates> {
-        let mut interval = Interval::default();
+        let mut interval = Interval { lo: self.sort_floor(var), hi: None };
         let mut best: Candidates = None;
         for g in fs {
             let c = self.gen(var, g, want, &mut interval)?;
@@ -143,16 +142,51 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    /// Whether every variable of `t` is bound.
+    /// Whether every variable of `t` is bound (variables of an aggregate's own sets excepted).
     pub fn is_closed(&self, t: &Term) -> bool {
+        let mut locals = Vec::new();
+        self.term_closed(t, &mut locals)
+    }
+
+    fn term_closed(&self, t: &Term, locals: &mut Vec<u32>) -> bool {
         match &t.kind {
-            TermKind::Var(v) => self.lookup(v).is_some(),
+            TermKind::Var(v) => locals.contains(&v.id) || self.lookup(v).is_some(),
             TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => true,
-            TermKind::Func(_, args) => args.iter().all(|a| self.is_closed(a)),
-            TermKind::Arith(_, a, b) => self.is_closed(a) && self.is_closed(b),
-            TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => self.is_closed(a),
-            TermKind::Aggregate(..) => false,
+            TermKind::Func(_, args) => args.iter().all(|a| self.term_closed(a, locals)),
+            TermKind::Arith(_, a, b) => self.term_closed(a, locals) && self.term_closed(b, locals),
+            TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => self.term_closed(a, locals),
+            TermKind::Aggregate(_, sets) => sets.iter().all(|set| {
+                let mark = locals.len();
+                locals.extend(set.vars.iter().map(|v| v.id));
+                let ok = self.formula_closed(&set.cond, locals) && self.term_closed(&set.term, locals);
+                locals.truncate(mark);
+                ok
+            }),
         }
+    }
+
+    fn formula_closed(&self, f: &Formula, locals: &mut Vec<u32>) -> bool {
+        match &f.kind {
+            FormulaKind::Bool(_) => true,
+            FormulaKind::Pred(_, args) => args.iter().all(|a| self.term_closed(a, locals)),
+            FormulaKind::Cmp(_, a, b) => self.term_closed(a, locals) && self.term_closed(b, locals),
+            FormulaKind::Not(g) => self.formula_closed(g, locals),
+            FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().all(|g| self.formula_closed(g, locals)),
+            FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => self.formula_closed(a, locals) && self.formula_closed(b, locals),
+            FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
+                let mark = locals.len();
+                locals.extend(vs.iter().map(|v| v.id));
+                let ok = self.formula_closed(g, locals);
+                locals.truncate(mark);
+                ok
+            }
+        }
+    }
+
+    /// The least value of a variable's sort when it is bounded below (`nat`).
+    fn sort_floor(&self, var: &Var) -> Option<i64> {
+        let nat = self.program.builtin("nat");
+        self.program.is_subsort(var.sort, nat).then_some(0)
     }
 }
 

@@ -34,8 +34,14 @@ impl<'a> Grounder<'a> {
                 let ga = self.ground_term(a)?;
                 Ok(self.map_values(&ga, abs))
             }
-            TermKind::SortMin(s) => Ok(self.domain(*s)?.first().map(|v| GTerm::known(*v)).unwrap_or_default()),
-            TermKind::SortMax(s) => Ok(self.domain(*s)?.last().map(|v| GTerm::known(*v)).unwrap_or_default()),
+            TermKind::SortMin(s) => Ok(match builtin_extreme(self.program, *s, false) {
+                Some(v) => GTerm::known(v),
+                None => self.domain(*s)?.first().map(|v| GTerm::known(*v)).unwrap_or_default(),
+            }),
+            TermKind::SortMax(s) => Ok(match builtin_extreme(self.program, *s, true) {
+                Some(v) => GTerm::known(v),
+                None => self.domain(*s)?.last().map(|v| GTerm::known(*v)).unwrap_or_default(),
+            }),
             TermKind::Succ(s, a) | TermKind::Pred(s, a) => {
                 let step: isize = if matches!(t.kind, TermKind::Succ(..)) { 1 } else { -1 };
                 let dom = self.domain(*s)?;
@@ -239,4 +245,18 @@ mod tests {
         assert_eq!(arith(ArithOp::Mod, Value::Int(10 - 2), Value::Int(5)), Some(Value::Int(3)));
         assert_eq!(arith(ArithOp::Add, Value::Int(i64::MAX), Value::Int(1)), None);
     }
+}
+
+/// `MIN[:T]`/`MAX[:T]` of the built-in numeric sorts: IDP3's integers are 32-bit.
+pub fn builtin_extreme(program: &crate::sema::program::Program, s: crate::sema::program::SortId, max: bool) -> Option<Value> {
+    use crate::sema::program::BuiltinSort;
+    let v = match (program.sort(s).builtin?, max) {
+        (BuiltinSort::Int, false) => Value::Int(i32::MIN as i64),
+        (BuiltinSort::Nat, false) => Value::Int(0),
+        (BuiltinSort::Int | BuiltinSort::Nat, true) => Value::Int(i32::MAX as i64),
+        (BuiltinSort::Float, false) => Value::Float(f64::MIN),
+        (BuiltinSort::Float, true) => Value::Float(f64::MAX),
+        _ => return None,
+    };
+    Some(v)
 }
