@@ -73,7 +73,12 @@ impl<'a> Grounder<'a> {
             }
             FormulaKind::Implies(a, b) if want => union(self.candidates(var, a, false)?, self.candidates(var, b, true)?),
             FormulaKind::Implies(a, b) => smallest(self.candidates(var, a, true)?, self.candidates(var, b, false)?),
-            FormulaKind::Equiv(..) => None,
+            FormulaKind::Equiv(a, b) => {
+                // true: both true or both false; false: exactly one of them true.
+                let same = smallest(self.candidates(var, a, true)?, self.candidates(var, b, want)?);
+                let other = smallest(self.candidates(var, a, false)?, self.candidates(var, b, !want)?);
+                union(same, other)
+            }
             FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => self.gen(var, g, want, interval)?,
         })
     }
