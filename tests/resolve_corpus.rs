@@ -9,7 +9,9 @@ use idp::diagnostics::{render_plain, Diagnostics};
 use idp::syntax::source::SourceMap;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -21,7 +23,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn std_lib(name: &str) -> Option<String> {
-    ["mx", "table_utils", "LTC"].contains(&name).then(String::new)
+    ["mx", "table_utils", "LTC"]
+        .contains(&name)
+        .then(String::new)
 }
 
 /// Parses and resolves one file; returns its rendered errors.
@@ -32,11 +36,19 @@ fn errors(path: &Path) -> Vec<String> {
     let name = path.to_string_lossy().into_owned();
     let loaded = idp::syntax::load(vec![(name, bytes)], &std_lib, &mut sources, &mut diags);
     idp::sema::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
-    diags.sorted().iter().filter(|d| d.is_error()).map(|d| render_plain(d, &sources)).collect()
+    diags
+        .sorted()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| render_plain(d, &sources))
+        .collect()
 }
 
 fn in_dir(p: &Path, a: &str, b: &str) -> bool {
-    let parts: Vec<_> = p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    let parts: Vec<_> = p
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
     parts.windows(2).any(|w| w[0] == a && w[1] == b)
 }
 
@@ -57,13 +69,26 @@ fn conformance_files_resolve() {
         let start = std::time::Instant::now();
         let errs = errors(path);
         if start.elapsed().as_secs_f64() > 2.0 {
-            println!("  slow ({:.1}s): {}", start.elapsed().as_secs_f64(), path.display());
+            println!(
+                "  slow ({:.1}s): {}",
+                start.elapsed().as_secs_f64(),
+                path.display()
+            );
         }
         if in_dir(path, "parser", "invalidinput") {
             if errs.is_empty() {
-                accepted.push(path.file_name().unwrap_or_default().to_string_lossy().into_owned());
+                accepted.push(
+                    path.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
             } else {
-                println!("  invalid {}: {}", path.file_name().unwrap_or_default().to_string_lossy(), errs[0].lines().next().unwrap_or(""));
+                println!(
+                    "  invalid {}: {}",
+                    path.file_name().unwrap_or_default().to_string_lossy(),
+                    errs[0].lines().next().unwrap_or("")
+                );
             }
             continue;
         }
@@ -75,7 +100,16 @@ fn conformance_files_resolve() {
             failures.push(format!("{}:\n{}", path.display(), errs.concat()));
         }
     }
-    println!("{} of {} conformance files resolve without errors", valid - failures.len(), valid);
+    println!(
+        "{} of {} conformance files resolve without errors",
+        valid - failures.len(),
+        valid
+    );
     println!("parser/invalidinput files accepted without any error: {accepted:?}");
-    assert!(failures.is_empty(), "{} files have errors:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} files have errors:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -25,7 +25,12 @@ impl<'a> Grounder<'a> {
         self.for_each_binding(&vars, &domains, Some(bound), &mut |g: &mut Grounder<'a>| {
             let mut tuple = Vec::with_capacity(rule.head_args.len());
             for (k, arg) in rule.head_args.iter().enumerate() {
-                let Some(v) = g.ground_term(arg)?.as_known().and_then(|v| match v {
+                let ground = g.ground_term(arg)?;
+                if ground.0.is_empty() {
+                    // An undefined head argument (e.g. `Next(t)` at the last time point).
+                    return Ok(false);
+                }
+                let Some(v) = ground.as_known().and_then(|v| match v {
                     crate::ground::GVal::V(v) => Some(v),
                     _ => None,
                 }) else {
@@ -35,6 +40,9 @@ impl<'a> Grounder<'a> {
                     return Ok(false);
                 }
                 tuple.push(v);
+            }
+            if !g.is_forced(rule.head, &tuple) {
+                return Ok(false);
             }
             let body = g.ground_formula(&rule.body)?;
             if body == Gf::FALSE {

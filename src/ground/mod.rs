@@ -54,6 +54,14 @@ impl GTerm {
     }
 }
 
+/// Restricts which tuples of forced symbols are unknown: those whose argument at the symbol's
+/// time position equals `defined_at`.
+#[derive(Clone, Debug)]
+pub struct TimeFilter {
+    pub positions: HashMap<Symbol, usize>,
+    pub defined_at: Value,
+}
+
 /// One ground rule body per defined atom, for one definition.
 #[derive(Clone, Debug, Default)]
 pub struct GroundDefinition {
@@ -73,6 +81,10 @@ pub struct Grounder<'a> {
     pub forced_unknown: HashSet<Symbol>,
     /// Known function values (from two-valued tables and `ct` graph tuples).
     known_funcs: HashMap<FuncId, Rc<HashMap<Tuple, Value>>>,
+    /// When set, only tuples whose time argument equals `defined_at` of a forced symbol are
+    /// unknown; its other tuples are read from the structure (progression: the current state is
+    /// input, the next state is defined).
+    pub time_filter: Option<TimeFilter>,
     /// Variable bindings by variable id.
     env: Vec<Option<Value>>,
     pub max_size: usize,
@@ -86,6 +98,7 @@ impl<'a> Grounder<'a> {
             store: Store::new(),
             domains: Domains::new(program, structure),
             forced_unknown: HashSet::new(),
+            time_filter: None,
             known_funcs: HashMap::new(),
             env: Vec::new(),
             max_size,
@@ -147,9 +160,24 @@ impl<'a> Grounder<'a> {
         Ok(())
     }
 
+    /// Whether the tuple of a symbol is left to the solver although the structure may know it
+    /// (the symbols of encoded definitions, restricted by the time filter).
+    pub fn is_forced(&self, s: Symbol, t: &[Value]) -> bool {
+        if !self.forced_unknown.contains(&s) {
+            return false;
+        }
+        match &self.time_filter {
+            Some(f) => match f.positions.get(&s) {
+                Some(&k) => t.get(k) == Some(&f.defined_at),
+                None => true,
+            },
+            None => true,
+        }
+    }
+
     /// What the structure says about a symbol's tuple, honouring `forced_unknown`.
     pub fn truth(&self, s: Symbol, t: &[Value]) -> TruthValue {
-        if self.forced_unknown.contains(&s) {
+        if self.is_forced(s, t) {
             return TruthValue::Unknown;
         }
         self.structure.truth(s, t)
@@ -179,7 +207,7 @@ impl<'a> Grounder<'a> {
 
     /// The known value of `f(args)`, if the structure determines it.
     pub fn known_func_value(&mut self, f: FuncId, args: &[Value]) -> Option<Value> {
-        if self.forced_unknown.contains(&Symbol::Func(f)) {
+        if self.is_forced(Symbol::Func(f), args) {
             return None;
         }
         let table = match self.known_funcs.get(&f) {
@@ -207,7 +235,7 @@ impl<'a> Grounder<'a> {
 
     /// Whether the structure fixes the function completely (a two-valued table).
     pub fn func_two_valued(&self, f: FuncId) -> bool {
-        !self.forced_unknown.contains(&Symbol::Func(f))
+        !(self.forced_unknown.contains(&Symbol::Func(f)) && self.time_filter.is_none())
             && matches!(self.structure.table(Symbol::Func(f)), Some(Table::TwoValued(_)))
     }
 }

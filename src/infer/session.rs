@@ -127,6 +127,9 @@ impl<'a> Session<'a> {
         }
         for &s in &gd.defined {
             for t in self.all_tuples(s)? {
+                if !self.grounder.is_forced(s, &t) {
+                    continue;
+                }
                 let atom = self.grounder.store.atom(s, t.clone());
                 if !heads_with_rules.contains(&atom) {
                     self.assert(-atom);
@@ -353,10 +356,8 @@ impl<'a> Session<'a> {
         let mut tables: IndexMap<Symbol, HashSet<Tuple>> = IndexMap::new();
         for &s in &self.symbols {
             let mut set = HashSet::new();
-            if !self.grounder.forced_unknown.contains(&s) {
-                if let Some(t) = base.table(s) {
-                    set.extend(t.ct().iter().cloned());
-                }
+            if let Some(t) = base.table(s) {
+                set.extend(t.ct().iter().filter(|t| !self.grounder.is_forced(s, t)).cloned());
             }
             tables.insert(s, set);
         }

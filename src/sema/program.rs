@@ -237,7 +237,10 @@ impl Program {
         if sub == sup {
             return true;
         }
-        self.sort(sub).parents.iter().any(|&p| self.is_subsort(p, sup))
+        self.sort(sub)
+            .parents
+            .iter()
+            .any(|&p| self.is_subsort(p, sup))
     }
 
     /// All supertypes of `s`, including `s` itself.

@@ -9,7 +9,9 @@ use crate::syntax::ast::{self, Span};
 
 impl Resolver<'_> {
     pub(super) fn term_block(&mut self, t: &ast::TermBlock) {
-        let Some(voc) = self.lookup_vocabulary(&t.vocabulary) else { return };
+        let Some(voc) = self.lookup_vocabulary(&t.vocabulary) else {
+            return;
+        };
         let mut cx = Ctx::new(voc, format!("Term {}", t.name.name));
         let mut pt: PT = self.term(&mut cx, &t.term);
         self.no_free_vars(&mut cx, t.span);
@@ -20,12 +22,19 @@ impl Resolver<'_> {
         }
         let term = self.lower_term(&cx, &pt);
         let id = TermId(self.prog.terms.len() as u32);
-        self.prog.terms.push(TermBlock { name: t.name.name.clone(), vocabulary: voc, term, span: Some(t.span) });
+        self.prog.terms.push(TermBlock {
+            name: t.name.name.clone(),
+            vocabulary: voc,
+            term,
+            span: Some(t.span),
+        });
         self.declare(&t.name, Component::Term(id));
     }
 
     pub(super) fn query(&mut self, q: &ast::Query) {
-        let Some(voc) = self.lookup_vocabulary(&q.vocabulary) else { return };
+        let Some(voc) = self.lookup_vocabulary(&q.vocabulary) else {
+            return;
+        };
         let mut cx = Ctx::new(voc, format!("Query {}", q.name.name));
         let vars = self.bind_vars(&mut cx, &q.vars);
         let mut pf: PF = self.formula(&mut cx, &q.formula);
@@ -38,7 +47,13 @@ impl Resolver<'_> {
         let formula = self.lower_formula(&cx, &pf);
         let vars = vars.iter().map(|&v| self.lower_var(&cx, v)).collect();
         let id = QueryId(self.prog.queries.len() as u32);
-        self.prog.queries.push(Query { name: q.name.name.clone(), vocabulary: voc, vars, formula, span: Some(q.span) });
+        self.prog.queries.push(Query {
+            name: q.name.name.clone(),
+            vocabulary: voc,
+            vars,
+            formula,
+            span: Some(q.span),
+        });
         self.declare(&q.name, Component::Query(id));
     }
 
@@ -46,7 +61,11 @@ impl Resolver<'_> {
         if cx.free.is_empty() {
             return;
         }
-        let names: String = cx.free.iter().map(|&v| format!(" {}", cx.vars[v].name)).collect();
+        let names: String = cx
+            .free
+            .iter()
+            .map(|&v| format!(" {}", cx.vars[v].name))
+            .collect();
         let msg = if cx.free.len() == 1 {
             format!("Variable{names} is not quantified.")
         } else {

@@ -10,7 +10,10 @@ use crate::sema::program::{BuiltinSort, PredId, Predicate, Sort, SortId, VocId, 
 impl Resolver<'_> {
     pub(super) fn init_builtins(&mut self) {
         let voc = VocId(self.prog.vocabularies.len() as u32);
-        self.prog.vocabularies.push(Vocabulary { name: "std".into(), ..Default::default() });
+        self.prog.vocabularies.push(Vocabulary {
+            name: "std".into(),
+            ..Default::default()
+        });
         self.voc_names.push(IndexMap::new());
         self.prog.std_vocabulary = voc;
         let float = self.builtin_sort("float", BuiltinSort::Float, None);
@@ -20,10 +23,20 @@ impl Resolver<'_> {
         self.builtin_sort("char", BuiltinSort::Char, Some(string));
     }
 
-    fn builtin_sort(&mut self, name: &'static str, b: BuiltinSort, parent: Option<SortId>) -> SortId {
+    fn builtin_sort(
+        &mut self,
+        name: &'static str,
+        b: BuiltinSort,
+        parent: Option<SortId>,
+    ) -> SortId {
         let id = SortId(self.prog.sorts.len() as u32);
         let pred = PredId(self.prog.preds.len() as u32);
-        self.prog.preds.push(Predicate { name: name.into(), args: vec![id], type_of: Some(id), span: None });
+        self.prog.preds.push(Predicate {
+            name: name.into(),
+            args: vec![id],
+            type_of: Some(id),
+            span: None,
+        });
         self.prog.sorts.push(Sort {
             name: name.into(),
             parents: parent.into_iter().collect(),
@@ -37,7 +50,10 @@ impl Resolver<'_> {
         self.prog.builtin_sorts.insert(name, id);
         let std = self.prog.std_vocabulary;
         self.prog.vocabularies[std.index()].sorts.insert(id);
-        self.voc_names[std.index()].entry(name.to_string()).or_default().push(Entry::Sort(id));
+        self.voc_names[std.index()]
+            .entry(name.to_string())
+            .or_default()
+            .push(Entry::Sort(id));
         id
     }
 

@@ -2,9 +2,9 @@
 //! their positions and from subsorts, checking membership in sorts the user gave, building
 //! the (two- or three-valued) tables, and checking that functions are functions and total.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
-use super::structure::{builtin_contains, Builder, Domains, Parts};
+use super::structure::{builtin_contains, Builder, Domains, Parts, SortDom};
 use super::Resolver;
 use crate::diagnostics::Diagnostic;
 use crate::sema::program::{SortId, Symbol};
@@ -16,18 +16,34 @@ const MAX_UNIVERSE: usize = 2_000_000;
 
 impl Resolver<'_> {
     pub(super) fn finish_structure(&mut self, mut b: Builder, closed_world: bool) -> Structure {
-        self.diags.push(Diagnostic::warning("autocomplete", format!("Verifying and/or autocompleting structure {}", b.name), None));
+        self.diags.push(Diagnostic::warning(
+            "autocomplete",
+            format!("Verifying and/or autocompleting structure {}", b.name),
+            None,
+        ));
         let mut st = Structure::new(b.name.clone(), b.voc);
         let huge = b.huge_sorts.clone();
-        let sorts: Vec<SortId> = self.prog.voc(b.voc).sorts.iter().copied().filter(|&s| self.prog.sort(s).builtin.is_none() && !huge.contains(&s)).collect();
+        let sorts: Vec<SortId> = self
+            .prog
+            .voc(b.voc)
+            .sorts
+            .iter()
+            .copied()
+            .filter(|&s| self.prog.sort(s).builtin.is_none() && !huge.contains(&s))
+            .collect();
         let (mut dom, user) = self.initial_domains(&b, &sorts);
         self.autocomplete_from_symbols(&b, &mut dom, &user);
         self.propagate_subsorts(&b.name, &sorts, &mut dom, &user);
         for &s in &sorts {
             if let Some(d) = self.sort_domain(s, &dom) {
                 if d.is_empty() && !self.prog.sort(s).constructed {
-                    let msg = format!("Sort {} in structure {} has an empty interpretation.", self.prog.sort(s).name, b.name);
-                    self.diags.push(Diagnostic::warning("empty-sort", msg, None));
+                    let msg = format!(
+                        "Sort {} in structure {} has an empty interpretation.",
+                        self.prog.sort(s).name,
+                        b.name
+                    );
+                    self.diags
+                        .push(Diagnostic::warning("empty-sort", msg, None));
                 }
                 st.set_domain(s, d);
             }
@@ -41,7 +57,9 @@ impl Resolver<'_> {
         }
         if closed_world {
             for &p in &self.prog.voc(b.voc).preds {
-                st.symbols.entry(Symbol::Pred(p)).or_insert_with(|| Table::TwoValued(HashSet::new()));
+                st.symbols
+                    .entry(Symbol::Pred(p))
+                    .or_insert_with(|| Table::TwoValued(HashSet::new()));
             }
         }
         st
@@ -54,13 +72,25 @@ impl Resolver<'_> {
         for &s in sorts {
             let sort = self.prog.sort(s);
             if let Some(g) = b.given_sorts.get(&s) {
-                dom.insert(s, g.clone());
+                dom.insert(
+                    s,
+                    SortDom {
+                        given: g.clone(),
+                        ..Default::default()
+                    },
+                );
                 user.insert(s);
             } else if let Some(f) = &sort.fixed {
-                dom.insert(s, f.iter().copied().collect());
+                dom.insert(
+                    s,
+                    SortDom {
+                        given: f.clone(),
+                        ..Default::default()
+                    },
+                );
                 user.insert(s);
             } else {
-                dom.insert(s, BTreeSet::new());
+                dom.insert(s, SortDom::default());
                 if sort.constructed {
                     user.insert(s);
                 }
@@ -69,11 +99,19 @@ impl Resolver<'_> {
         (dom, user)
     }
 
-    fn autocomplete_from_symbols(&mut self, b: &Builder, dom: &mut Domains, user: &HashSet<SortId>) {
+    fn autocomplete_from_symbols(
+        &mut self,
+        b: &Builder,
+        dom: &mut Domains,
+        user: &HashSet<SortId>,
+    ) {
         for (&sym, parts) in &b.parts {
             let sorts = self.prog.symbol_sorts(sym);
             let mut reported: HashSet<(usize, Value)> = HashSet::new();
-            for tuples in [&parts.two, &parts.ct, &parts.cf, &parts.u].into_iter().flatten() {
+            for tuples in [&parts.two, &parts.ct, &parts.cf, &parts.u]
+                .into_iter()
+                .flatten()
+            {
                 for t in tuples {
                     for (k, (&v, &s)) in t.iter().zip(&sorts).enumerate() {
                         if !self.add_element(dom, user, s, v) && reported.insert((k, v)) {
@@ -85,8 +123,19 @@ impl Resolver<'_> {
         }
     }
 
-    fn element_not_in_sort(&mut self, b: &Builder, sym: Symbol, v: Value, s: SortId, span: Option<Span>) {
-        let kind = if matches!(sym, Symbol::Func(_)) { "function" } else { "predicate" };
+    fn element_not_in_sort(
+        &mut self,
+        b: &Builder,
+        sym: Symbol,
+        v: Value,
+        s: SortId,
+        span: Option<Span>,
+    ) {
+        let kind = if matches!(sym, Symbol::Func(_)) {
+            "function"
+        } else {
+            "predicate"
+        };
         let msg = format!(
             "In structure {}, element {} occurs in the interpretation of {kind} {} but does not belong to the interpretation of sort {}.",
             b.name,
@@ -94,14 +143,22 @@ impl Resolver<'_> {
             self.prog.symbol_name(sym),
             self.prog.sort(s).name
         );
-        self.diags.push(Diagnostic::error("element-not-in-sort", msg, span.or(Some(b.span))));
+        self.diags.push(Diagnostic::error(
+            "element-not-in-sort",
+            msg,
+            span.or(Some(b.span)),
+        ));
     }
 
     /// Adds `v` to sort `s` unless `s` is fixed or given, in which case `v` must belong to it.
     fn add_element(&self, dom: &mut Domains, user: &HashSet<SortId>, s: SortId, v: Value) -> bool {
         if let Some(c) = v.compound_parts() {
             let args = self.prog.func(c.constructor).args.clone();
-            if !args.iter().zip(&c.args).all(|(&a, &x)| self.add_element(dom, user, a, x)) {
+            if !args
+                .iter()
+                .zip(&c.args)
+                .all(|(&a, &x)| self.add_element(dom, user, a, x))
+            {
                 return false;
             }
         }
@@ -123,21 +180,29 @@ impl Resolver<'_> {
     }
 
     fn in_constructed(&self, s: SortId, v: Value) -> bool {
-        v.compound_parts().is_some_and(|c| self.prog.sort(s).constructors.contains(&c.constructor))
+        v.compound_parts()
+            .is_some_and(|c| self.prog.sort(s).constructors.contains(&c.constructor))
     }
 
     /// Adds the elements of subsorts to supersorts (deepest sorts first); a supersort that is
     /// given or fixed must already contain them.
-    fn propagate_subsorts(&mut self, name: &str, sorts: &[SortId], dom: &mut Domains, user: &HashSet<SortId>) {
+    fn propagate_subsorts(
+        &mut self,
+        name: &str,
+        sorts: &[SortId],
+        dom: &mut Domains,
+        user: &HashSet<SortId>,
+    ) {
         let mut order: Vec<(usize, SortId)> = sorts.iter().map(|&s| (self.depth(s), s)).collect();
         order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         for (_, s) in order {
-            let elems: Vec<Value> = dom.get(&s).map(|d| d.iter().copied().collect()).unwrap_or_default();
+            let elems: Vec<Value> = dom.get(&s).map(|d| d.values()).unwrap_or_default();
             for p in self.prog.sort(s).parents.clone() {
                 let parent = self.prog.sort(p);
                 let check = parent.builtin.is_some() || user.contains(&p);
                 if !check {
-                    dom.entry(p).or_default().extend(elems.iter().copied());
+                    let d = dom.entry(p).or_default();
+                    elems.iter().for_each(|&v| d.insert(v));
                     continue;
                 }
                 let bad = elems.iter().find(|&&v| match parent.builtin {
@@ -151,7 +216,11 @@ impl Resolver<'_> {
                         self.prog.sort(s).name,
                         self.prog.sort(p).name
                     );
-                    self.diags.push(Diagnostic::error("element-not-in-sort", msg, self.prog.sort(s).span));
+                    self.diags.push(Diagnostic::error(
+                        "element-not-in-sort",
+                        msg,
+                        self.prog.sort(s).span,
+                    ));
                 }
             }
         }
@@ -161,7 +230,10 @@ impl Resolver<'_> {
         let mut d = 0;
         let mut layer = vec![s];
         while !layer.is_empty() && d < 64 {
-            layer = layer.iter().flat_map(|&x| self.prog.sort(x).parents.clone()).collect();
+            layer = layer
+                .iter()
+                .flat_map(|&x| self.prog.sort(x).parents.clone())
+                .collect();
             d += 1;
         }
         d
@@ -172,12 +244,17 @@ impl Resolver<'_> {
     fn sort_domain(&self, s: SortId, dom: &Domains) -> Option<Vec<Value>> {
         let sort = self.prog.sort(s);
         if !sort.constructed || sort.fixed.is_some() {
-            return dom.get(&s).map(|d| d.iter().copied().collect());
+            return dom.get(&s).map(|d| d.values());
         }
         self.constructed_domain(s, dom, &mut Vec::new())
     }
 
-    fn constructed_domain(&self, s: SortId, dom: &Domains, stack: &mut Vec<SortId>) -> Option<Vec<Value>> {
+    fn constructed_domain(
+        &self,
+        s: SortId,
+        dom: &Domains,
+        stack: &mut Vec<SortId>,
+    ) -> Option<Vec<Value>> {
         if stack.contains(&s) {
             return None;
         }
@@ -193,9 +270,12 @@ impl Resolver<'_> {
                 } else if sort.constructed && sort.fixed.is_none() {
                     self.constructed_domain(a, dom, stack)?
                 } else {
-                    dom.get(&a)?.iter().copied().collect()
+                    dom.get(&a)?.values()
                 };
-                tuples = tuples.into_iter().flat_map(|t| d.iter().map(move |v| [t.clone(), vec![*v]].concat())).collect();
+                tuples = tuples
+                    .into_iter()
+                    .flat_map(|t| d.iter().map(move |v| [t.clone(), vec![*v]].concat()))
+                    .collect();
                 if tuples.len() > MAX_UNIVERSE {
                     stack.pop();
                     return None;
@@ -209,7 +289,14 @@ impl Resolver<'_> {
 
     // -- tables --------------------------------------------------------------------------------
 
-    fn make_table(&mut self, st: &Structure, name: &str, sym: Symbol, p: Parts, closed_world: bool) -> Option<Table> {
+    fn make_table(
+        &mut self,
+        st: &Structure,
+        name: &str,
+        sym: Symbol,
+        p: Parts,
+        closed_world: bool,
+    ) -> Option<Table> {
         let sname = self.prog.symbol_name(sym).to_string();
         let span = p.span;
         let table = match (p.two, p.ct, p.cf, p.u) {
@@ -223,11 +310,18 @@ impl Resolver<'_> {
                 let ct = self.complement(st, name, sym, &[&cf, &u])?;
                 Table::ThreeValued { ct, cf }
             }
-            (None, Some(ct), None, None) => Table::ThreeValued { ct, cf: HashSet::new() },
-            (None, None, Some(cf), None) => Table::ThreeValued { ct: HashSet::new(), cf },
+            (None, Some(ct), None, None) => Table::ThreeValued {
+                ct,
+                cf: HashSet::new(),
+            },
+            (None, None, Some(cf), None) => Table::ThreeValued {
+                ct: HashSet::new(),
+                cf,
+            },
             (None, None, None, Some(_)) => {
                 let msg = format!("Only specified unknown truthvalue for symbol {sname}.");
-                self.diags.push(Diagnostic::error("invalid-interpretation", msg, span));
+                self.diags
+                    .push(Diagnostic::error("invalid-interpretation", msg, span));
                 return None;
             }
             (None, None, None, None) => return None,
@@ -239,27 +333,45 @@ impl Resolver<'_> {
     }
 
     /// All tuples of the symbol's universe not in any of `sets`.
-    fn complement(&mut self, st: &Structure, name: &str, sym: Symbol, sets: &[&HashSet<Tuple>]) -> Option<HashSet<Tuple>> {
+    fn complement(
+        &mut self,
+        st: &Structure,
+        name: &str,
+        sym: Symbol,
+        sets: &[&HashSet<Tuple>],
+    ) -> Option<HashSet<Tuple>> {
         let Some(universe) = self.universe(st, &self.prog.symbol_sorts(sym)) else {
             let msg = format!(
                 "In structure {name}, the <u> part of {} cannot be completed over an infinite or very large domain; it is ignored.",
                 self.prog.symbol_name(sym)
             );
-            self.diags.push(Diagnostic::warning("infinite-domain", msg, None));
+            self.diags
+                .push(Diagnostic::warning("infinite-domain", msg, None));
             return Some(HashSet::new());
         };
-        Some(universe.into_iter().filter(|t| !sets.iter().any(|s| s.contains(t))).collect())
+        Some(
+            universe
+                .into_iter()
+                .filter(|t| !sets.iter().any(|s| s.contains(t)))
+                .collect(),
+        )
     }
 
     /// The product of the domains of some sorts, if all are finite and it is not too large.
     pub(super) fn universe(&self, st: &Structure, sorts: &[SortId]) -> Option<Vec<Tuple>> {
         let mut out: Vec<Tuple> = vec![Vec::new()];
         for &s in sorts {
-            let d = st.domain(s).map(|d| d.to_vec()).or_else(|| self.prog.sort(s).fixed.clone())?;
+            let d = st
+                .domain(s)
+                .map(|d| d.to_vec())
+                .or_else(|| self.prog.sort(s).fixed.clone())?;
             if out.len().saturating_mul(d.len()) > MAX_UNIVERSE {
                 return None;
             }
-            out = out.into_iter().flat_map(|t| d.iter().map(move |v| [t.clone(), vec![*v]].concat())).collect();
+            out = out
+                .into_iter()
+                .flat_map(|t| d.iter().map(move |v| [t.clone(), vec![*v]].concat()))
+                .collect();
         }
         Some(out)
     }
@@ -273,7 +385,11 @@ impl Resolver<'_> {
         for t in table.ct() {
             *images.entry(&t[..n]).or_default() += 1;
         }
-        let mut multi: Vec<&&[Value]> = images.iter().filter(|(_, &c)| c > 1).map(|(k, _)| k).collect();
+        let mut multi: Vec<&&[Value]> = images
+            .iter()
+            .filter(|(_, &c)| c > 1)
+            .map(|(k, _)| k)
+            .collect();
         multi.sort();
         if let Some(args) = multi.first() {
             let shown: Vec<String> = args.iter().map(|v| v.to_string()).collect();
@@ -282,25 +398,44 @@ impl Resolver<'_> {
                 shown.join(","),
                 func.name
             );
-            self.diags.push(Diagnostic::error("not-a-function", msg, func.span));
+            self.diags
+                .push(Diagnostic::error("not-a-function", msg, func.span));
             return;
         }
         if func.partial {
             return;
         }
-        let Some(inputs) = self.universe(st, &func.args) else { return };
+        let Some(inputs) = self.universe(st, &func.args) else {
+            return;
+        };
         let total = match table {
             Table::TwoValued(_) => inputs.iter().all(|i| images.contains_key(i.as_slice())),
-            Table::ThreeValued { cf, .. } => self.no_input_without_image(st, &inputs, cf, func.result),
+            Table::ThreeValued { cf, .. } => {
+                self.no_input_without_image(st, &inputs, cf, func.result)
+            }
         };
         if !total {
-            let msg = format!("The interpretation of function {} in structure {name} is non-total.", func.name);
-            self.diags.push(Diagnostic::error("function-not-total", msg, func.span));
+            let msg = format!(
+                "The interpretation of function {} in structure {name} is non-total.",
+                func.name
+            );
+            self.diags
+                .push(Diagnostic::error("function-not-total", msg, func.span));
         }
     }
 
-    fn no_input_without_image(&self, st: &Structure, inputs: &[Tuple], cf: &HashSet<Tuple>, result: SortId) -> bool {
-        let Some(values) = st.domain(result).map(|d| d.to_vec()).or_else(|| self.prog.sort(result).fixed.clone()) else {
+    fn no_input_without_image(
+        &self,
+        st: &Structure,
+        inputs: &[Tuple],
+        cf: &HashSet<Tuple>,
+        result: SortId,
+    ) -> bool {
+        let Some(values) = st
+            .domain(result)
+            .map(|d| d.to_vec())
+            .or_else(|| self.prog.sort(result).fixed.clone())
+        else {
             return true;
         };
         let mut impossible: HashMap<&[Value], usize> = HashMap::new();
@@ -309,7 +444,9 @@ impl Resolver<'_> {
                 *impossible.entry(args).or_default() += 1;
             }
         }
-        inputs.iter().all(|i| impossible.get(i.as_slice()).copied().unwrap_or(0) < values.len())
+        inputs
+            .iter()
+            .all(|i| impossible.get(i.as_slice()).copied().unwrap_or(0) < values.len())
     }
 }
 

@@ -16,11 +16,20 @@ impl Resolver<'_> {
     /// The values an element stands for (a range stands for several). Errors are reported and
     /// yield no values. `expect` is the sort-context hint used to pick between overloaded
     /// constructors (unused for now).
-    pub(super) fn element_values(&mut self, voc: VocId, e: &Element, _expect: Option<()>) -> Vec<Value> {
+    pub(super) fn element_values(
+        &mut self,
+        voc: VocId,
+        e: &Element,
+        _expect: Option<()>,
+    ) -> Vec<Value> {
         match &e.kind {
             ElementKind::IntRange(a, b) => {
                 if a > b {
-                    self.error("invalid-range", format!("{a}..{b} is an invalid range."), e.span);
+                    self.error(
+                        "invalid-range",
+                        format!("{a}..{b} is an invalid range."),
+                        e.span,
+                    );
                     return Vec::new();
                 }
                 if !self.check_int(*a, e) || !self.check_int(*b, e) {
@@ -35,7 +44,11 @@ impl Resolver<'_> {
             }
             ElementKind::CharRange(a, b) => {
                 if a > b {
-                    self.error("invalid-range", format!("'{a}..{b}' is an invalid range."), e.span);
+                    self.error(
+                        "invalid-range",
+                        format!("'{a}..{b}' is an invalid range."),
+                        e.span,
+                    );
                     return Vec::new();
                 }
                 (*a..=*b).map(|c| Value::str(&c.to_string())).collect()
@@ -46,7 +59,11 @@ impl Resolver<'_> {
 
     fn check_int(&mut self, i: i64, e: &Element) -> bool {
         if i > INT_LIMIT || i < -INT_LIMIT - 1 {
-            self.error("number-out-of-range", format!("Numeric value {i} is out of integer bounds."), e.span);
+            self.error(
+                "number-out-of-range",
+                format!("Numeric value {i} is out of integer bounds."),
+                e.span,
+            );
             return false;
         }
         true
@@ -58,7 +75,11 @@ impl Resolver<'_> {
             ElementKind::Int(i) => self.check_int(*i, e).then_some(Value::Int(*i)),
             ElementKind::Float(f) => {
                 if !f.is_finite() {
-                    self.error("number-out-of-range", "Numeric value is out of floating point bounds.", e.span);
+                    self.error(
+                        "number-out-of-range",
+                        "Numeric value is out of floating point bounds.",
+                        e.span,
+                    );
                     return None;
                 }
                 Some(Value::float(*f))
@@ -72,7 +93,9 @@ impl Resolver<'_> {
                 }
                 Some(Value::str(value))
             }
-            ElementKind::Compound { constructor, args } => self.compound_value(voc, constructor, args),
+            ElementKind::Compound { constructor, args } => {
+                self.compound_value(voc, constructor, args)
+            }
             ElementKind::IntRange(..) | ElementKind::CharRange(..) => {
                 self.error("invalid-element", "A range is not allowed here.", e.span);
                 None
@@ -81,10 +104,17 @@ impl Resolver<'_> {
     }
 
     fn nullary_constructor(&self, voc: VocId, name: &str) -> Option<FuncId> {
-        self.own_entries(voc, name).into_iter().find_map(|e| match e {
-            Entry::Func(f) if self.prog.func(f).args.is_empty() && self.prog.func(f).constructor_of.is_some() => Some(f),
-            _ => None,
-        })
+        self.own_entries(voc, name)
+            .into_iter()
+            .find_map(|e| match e {
+                Entry::Func(f)
+                    if self.prog.func(f).args.is_empty()
+                        && self.prog.func(f).constructor_of.is_some() =>
+                {
+                    Some(f)
+                }
+                _ => None,
+            })
     }
 
     fn compound_value(&mut self, voc: VocId, c: &Pointer, args: &[Element]) -> Option<Value> {
@@ -102,16 +132,28 @@ impl Resolver<'_> {
             })
             .collect();
         let Some(&f) = cands.first() else {
-            let msg = format!("Function {}/{} is not declared in this scope.", c.to_path(), vals.len());
+            let msg = format!(
+                "Function {}/{} is not declared in this scope.",
+                c.to_path(),
+                vals.len()
+            );
             let hint = self.near_miss(voc, c.name(), |e| matches!(e, Entry::Func(_)));
             self.error_hint("unknown-symbol", msg, c.span, hint);
             return None;
         };
-        let cons: Vec<FuncId> = cands.iter().copied().filter(|&f| self.prog.func(f).constructor_of.is_some()).collect();
+        let cons: Vec<FuncId> = cands
+            .iter()
+            .copied()
+            .filter(|&f| self.prog.func(f).constructor_of.is_some())
+            .collect();
         match cons.first() {
             Some(&f) => Some(Value::compound(f, vals)),
             None => {
-                let msg = format!("Function {} is not a constructor, so {}(..) is not a domain element.", self.prog.func(f).name, c.to_path());
+                let msg = format!(
+                    "Function {} is not a constructor, so {}(..) is not a domain element.",
+                    self.prog.func(f).name,
+                    c.to_path()
+                );
                 self.error("not-a-constructor", msg, c.span);
                 None
             }

@@ -14,7 +14,11 @@ use crate::syntax::ast::{AggKind, CmpOp, Quantifier};
 impl Resolver<'_> {
     pub(super) fn lower_var(&self, cx: &Ctx, v: VarIx) -> ir::Var {
         let info = &cx.vars[v];
-        ir::Var { id: cx.id_base + v as u32, name: info.name.clone(), sort: info.sort.unwrap_or_else(|| self.sort_int()) }
+        ir::Var {
+            id: cx.id_base + v as u32,
+            name: info.name.clone(),
+            sort: info.sort.unwrap_or_else(|| self.sort_int()),
+        }
     }
 
     pub(super) fn lower_formula(&self, cx: &Ctx, f: &PF) -> ir::Formula {
@@ -22,15 +26,29 @@ impl Resolver<'_> {
             PFK::Bool(b) => ir::FormulaKind::Bool(*b),
             PFK::Error => ir::FormulaKind::Bool(false),
             PFK::Atom { cands, args, .. } => {
-                let Some(&p) = cands.first() else { return ir::Formula::new(ir::FormulaKind::Bool(false), f.span) };
+                let Some(&p) = cands.first() else {
+                    return ir::Formula::new(ir::FormulaKind::Bool(false), f.span);
+                };
                 ir::FormulaKind::Pred(p, args.iter().map(|a| self.lower_term(cx, a)).collect())
             }
-            PFK::Cmp(op, a, b) => ir::FormulaKind::Cmp(*op, self.lower_term(cx, a), self.lower_term(cx, b)),
+            PFK::Cmp(op, a, b) => {
+                ir::FormulaKind::Cmp(*op, self.lower_term(cx, a), self.lower_term(cx, b))
+            }
             PFK::Not(g) => ir::FormulaKind::Not(Box::new(self.lower_formula(cx, g))),
-            PFK::And(fs) => ir::FormulaKind::And(fs.iter().map(|g| self.lower_formula(cx, g)).collect()),
-            PFK::Or(fs) => ir::FormulaKind::Or(fs.iter().map(|g| self.lower_formula(cx, g)).collect()),
-            PFK::Implies(a, b) => ir::FormulaKind::Implies(Box::new(self.lower_formula(cx, a)), Box::new(self.lower_formula(cx, b))),
-            PFK::Equiv(a, b) => ir::FormulaKind::Equiv(Box::new(self.lower_formula(cx, a)), Box::new(self.lower_formula(cx, b))),
+            PFK::And(fs) => {
+                ir::FormulaKind::And(fs.iter().map(|g| self.lower_formula(cx, g)).collect())
+            }
+            PFK::Or(fs) => {
+                ir::FormulaKind::Or(fs.iter().map(|g| self.lower_formula(cx, g)).collect())
+            }
+            PFK::Implies(a, b) => ir::FormulaKind::Implies(
+                Box::new(self.lower_formula(cx, a)),
+                Box::new(self.lower_formula(cx, b)),
+            ),
+            PFK::Equiv(a, b) => ir::FormulaKind::Equiv(
+                Box::new(self.lower_formula(cx, a)),
+                Box::new(self.lower_formula(cx, b)),
+            ),
             PFK::Quant(q, vs, g) => {
                 let vars: Vec<ir::Var> = vs.iter().map(|&v| self.lower_var(cx, v)).collect();
                 let body = Box::new(self.lower_formula(cx, g));
@@ -49,28 +67,49 @@ impl Resolver<'_> {
             PTK::Var(v) => ir::TermKind::Var(self.lower_var(cx, *v)),
             PTK::Value(v, _) => ir::TermKind::Value(*v),
             PTK::Func { cands, args, .. } => match cands.first() {
-                Some(&f) => ir::TermKind::Func(f, args.iter().map(|a| self.lower_term(cx, a)).collect()),
+                Some(&f) => {
+                    ir::TermKind::Func(f, args.iter().map(|a| self.lower_term(cx, a)).collect())
+                }
                 None => ir::TermKind::Value(Value::Int(0)),
             },
-            PTK::Arith(op, a, b) => ir::TermKind::Arith(*op, Box::new(self.lower_term(cx, a)), Box::new(self.lower_term(cx, b))),
+            PTK::Arith(op, a, b) => ir::TermKind::Arith(
+                *op,
+                Box::new(self.lower_term(cx, a)),
+                Box::new(self.lower_term(cx, b)),
+            ),
             PTK::Neg(a) => ir::TermKind::Neg(Box::new(self.lower_term(cx, a))),
             PTK::Abs(a) => ir::TermKind::Abs(Box::new(self.lower_term(cx, a))),
             PTK::SortMin(s) => ir::TermKind::SortMin(*s),
             PTK::SortMax(s) => ir::TermKind::SortMax(*s),
             PTK::Succ(_, a) => ir::TermKind::Succ(sort, Box::new(self.lower_term(cx, a))),
             PTK::Pred(_, a) => ir::TermKind::Pred(sort, Box::new(self.lower_term(cx, a))),
-            PTK::Agg(kind, sets) => ir::TermKind::Aggregate(*kind, sets.iter().map(|s| self.lower_set(cx, *kind, s)).collect()),
+            PTK::Agg(kind, sets) => ir::TermKind::Aggregate(
+                *kind,
+                sets.iter().map(|s| self.lower_set(cx, *kind, s)).collect(),
+            ),
             PTK::Error => ir::TermKind::Value(Value::Int(0)),
         };
-        ir::Term { kind, sort, span: t.span }
+        ir::Term {
+            kind,
+            sort,
+            span: t.span,
+        }
     }
 
     fn lower_set(&self, cx: &Ctx, kind: AggKind, s: &super::pre::PSet) -> ir::SetExpr {
         let term = match (&s.term, kind) {
             (Some(t), _) => self.lower_term(cx, t),
-            (None, _) => ir::Term { kind: ir::TermKind::Value(Value::Int(1)), sort: self.sort_nat(), span: s.span },
+            (None, _) => ir::Term {
+                kind: ir::TermKind::Value(Value::Int(1)),
+                sort: self.sort_nat(),
+                span: s.span,
+            },
         };
-        ir::SetExpr { vars: s.vars.iter().map(|&v| self.lower_var(cx, v)).collect(), cond: self.lower_formula(cx, &s.cond), term }
+        ir::SetExpr {
+            vars: s.vars.iter().map(|&v| self.lower_var(cx, v)).collect(),
+            cond: self.lower_formula(cx, &s.cond),
+            term,
+        }
     }
 
     /// Replaces head arguments that are neither variables nor elements of the head's sort.
@@ -82,7 +121,9 @@ impl Resolver<'_> {
         };
         let mut extra: Vec<PF> = Vec::new();
         for (k, s) in sorts.into_iter().enumerate() {
-            let Some(arg) = r.head_args.get_mut(k) else { break };
+            let Some(arg) = r.head_args.get_mut(k) else {
+                break;
+            };
             let span = arg.span;
             match &arg.kind {
                 PTK::Var(_) => {}
@@ -90,14 +131,24 @@ impl Resolver<'_> {
                     if !self.prog.is_subsort(*lit, s) {
                         let check = PT::new(PTK::Value(*v, *lit), span);
                         let pred = self.prog.sort(s).pred;
-                        extra.push(PF::new(PFK::Atom { name: self.prog.sort(s).name.clone(), cands: vec![pred], args: vec![check] }, span));
+                        extra.push(PF::new(
+                            PFK::Atom {
+                                name: self.prog.sort(s).name.clone(),
+                                cands: vec![pred],
+                                args: vec![check],
+                            },
+                            span,
+                        ));
                     }
                 }
                 _ => {
                     let name = format!("_v{}", cx.vars.len());
                     let nv = cx.new_var(&name, Some(s), span);
                     let old = std::mem::replace(arg, PT::new(PTK::Var(nv), span));
-                    extra.push(PF::new(PFK::Cmp(CmpOp::Eq, PT::new(PTK::Var(nv), span), old), span));
+                    extra.push(PF::new(
+                        PFK::Cmp(CmpOp::Eq, PT::new(PTK::Var(nv), span), old),
+                        span,
+                    ));
                     r.head_vars.push(nv);
                 }
             }

@@ -13,7 +13,11 @@ use crate::syntax::ast::{self, Span};
 impl Resolver<'_> {
     pub(super) fn ltc_vocabulary(&mut self, voc: VocId, v: &ast::Vocabulary) {
         let names = match &v.ltc {
-            Some(Some(p)) => [p[0].name().to_string(), p[1].name().to_string(), p[2].name().to_string()],
+            Some(Some(p)) => [
+                p[0].name().to_string(),
+                p[1].name().to_string(),
+                p[2].name().to_string(),
+            ],
             _ => ["Time".to_string(), "Start".to_string(), "Next".to_string()],
         };
         let explicit = v.ltc.is_some();
@@ -21,7 +25,9 @@ impl Resolver<'_> {
             Some(Some(p)) => [p[0].span, p[1].span, p[2].span],
             _ => [v.name.span; 3],
         };
-        let Some((time, start, next)) = self.ltc_symbols(voc, &names, explicit, span) else { return };
+        let Some((time, start, next)) = self.ltc_symbols(voc, &names, explicit, span) else {
+            return;
+        };
         let mut info = LtcInfo {
             time,
             start,
@@ -39,8 +45,16 @@ impl Resolver<'_> {
         let bs = self.new_vocabulary(&format!("{name}_bs"), Some(v.span));
         self.fill_state_vocabularies(voc, ss, bs, &mut info);
         if explicit {
-            self.declare_generated(&format!("{name}_ss"), Component::Vocabulary(ss), v.name.span);
-            self.declare_generated(&format!("{name}_bs"), Component::Vocabulary(bs), v.name.span);
+            self.declare_generated(
+                &format!("{name}_ss"),
+                Component::Vocabulary(ss),
+                v.name.span,
+            );
+            self.declare_generated(
+                &format!("{name}_bs"),
+                Component::Vocabulary(bs),
+                v.name.span,
+            );
         }
         info.single_state = Some(ss);
         info.bistate = Some(bs);
@@ -48,11 +62,20 @@ impl Resolver<'_> {
     }
 
     /// Finds Time, Start and Next; reports IDP3's errors only for declared LTC vocabularies.
-    fn ltc_symbols(&mut self, voc: VocId, names: &[String; 3], explicit: bool, span: [Span; 3]) -> Option<(SortId, FuncId, FuncId)> {
-        let time = self.own_entries(voc, &names[0]).into_iter().find_map(|e| match e {
-            Entry::Sort(s) => Some(s),
-            _ => None,
-        });
+    fn ltc_symbols(
+        &mut self,
+        voc: VocId,
+        names: &[String; 3],
+        explicit: bool,
+        span: [Span; 3],
+    ) -> Option<(SortId, FuncId, FuncId)> {
+        let time = self
+            .own_entries(voc, &names[0])
+            .into_iter()
+            .find_map(|e| match e {
+                Entry::Sort(s) => Some(s),
+                _ => None,
+            });
         let Some(time) = time else {
             if explicit {
                 self.error("ltc-vocabulary", format!("LTC Vocabularies are required to have a sort named {}. (or, if the name of this sort is not {}, provide it yourself)", names[0], names[0]), span[0]);
@@ -70,8 +93,14 @@ impl Resolver<'_> {
         };
         let starts = funcs(self, &names[1], 0);
         let nexts = funcs(self, &names[2], 1);
-        let start = starts.iter().copied().find(|&f| self.prog.func(f).result == time);
-        let next = nexts.iter().copied().find(|&f| self.prog.func(f).args == [time] && self.prog.func(f).result == time);
+        let start = starts
+            .iter()
+            .copied()
+            .find(|&f| self.prog.func(f).result == time);
+        let next = nexts
+            .iter()
+            .copied()
+            .find(|&f| self.prog.func(f).args == [time] && self.prog.func(f).result == time);
         if start.is_none() && explicit {
             self.error("ltc-vocabulary", format!("LTC Vocabularies are required to have a constant of type {} named {}.  (or, if the name of this constant is not {}, provide it yourself)", names[0], names[1], names[1]), span[1]);
         }
@@ -82,7 +111,13 @@ impl Resolver<'_> {
     }
 
     /// Every symbol may have at most one Time argument, and no function may map to Time.
-    fn ltc_projection_ok(&mut self, voc: VocId, info: &LtcInfo, explicit: bool, span: Span) -> bool {
+    fn ltc_projection_ok(
+        &mut self,
+        voc: VocId,
+        info: &LtcInfo,
+        explicit: bool,
+        span: Span,
+    ) -> bool {
         let mut ok = true;
         for sym in self.voc_symbols(voc) {
             if sym == Symbol::Func(info.start) || sym == Symbol::Func(info.next) {
@@ -90,7 +125,8 @@ impl Resolver<'_> {
             }
             let sorts = self.prog.symbol_sorts(sym);
             let n = sorts.iter().filter(|&&s| s == info.time).count();
-            let maps_to_time = matches!(sym, Symbol::Func(f) if self.prog.func(f).result == info.time);
+            let maps_to_time =
+                matches!(sym, Symbol::Func(f) if self.prog.func(f).result == info.time);
             let msg = if maps_to_time {
                 "LTC vocabularies cannot contain functions mapping to the sort Time"
             } else if n > 1 {
@@ -100,7 +136,11 @@ impl Resolver<'_> {
             };
             ok = false;
             if explicit {
-                self.error("ltc-vocabulary", format!("{msg} (symbol {}).", self.prog.symbol_name(sym)), span);
+                self.error(
+                    "ltc-vocabulary",
+                    format!("{msg} (symbol {}).", self.prog.symbol_name(sym)),
+                    span,
+                );
             }
         }
         ok
@@ -108,11 +148,20 @@ impl Resolver<'_> {
 
     fn voc_symbols(&self, voc: VocId) -> Vec<Symbol> {
         let v = &self.prog.vocabularies[voc.index()];
-        v.preds.iter().map(|&p| Symbol::Pred(p)).chain(v.funcs.iter().map(|&f| Symbol::Func(f))).collect()
+        v.preds
+            .iter()
+            .map(|&p| Symbol::Pred(p))
+            .chain(v.funcs.iter().map(|&f| Symbol::Func(f)))
+            .collect()
     }
 
     fn fill_state_vocabularies(&mut self, voc: VocId, ss: VocId, bs: VocId, info: &mut LtcInfo) {
-        let sorts: Vec<SortId> = self.prog.vocabularies[voc.index()].sorts.iter().copied().filter(|&s| s != info.time).collect();
+        let sorts: Vec<SortId> = self.prog.vocabularies[voc.index()]
+            .sorts
+            .iter()
+            .copied()
+            .filter(|&s| s != info.time)
+            .collect();
         for s in sorts {
             self.add_sort(ss, s);
             self.add_sort(bs, s);
@@ -133,7 +182,9 @@ impl Resolver<'_> {
                     self.add_symbol(ss, state);
                     self.add_symbol(bs, state);
                     self.add_symbol(bs, next);
-                    self.prog.vocabularies[bs.index()].next_of.insert(next, state);
+                    self.prog.vocabularies[bs.index()]
+                        .next_of
+                        .insert(next, state);
                     info.projection.insert(sym, state);
                     info.time_arg.insert(sym, k);
                 }
@@ -161,7 +212,13 @@ impl Resolver<'_> {
                 let orig = self.prog.func(f).clone();
                 let mut args = orig.args.clone();
                 args.remove(k);
-                Symbol::Func(self.new_func(&format!("{}{suffix}", orig.name), args, orig.result, orig.partial, orig.span))
+                Symbol::Func(self.new_func(
+                    &format!("{}{suffix}", orig.name),
+                    args,
+                    orig.result,
+                    orig.partial,
+                    orig.span,
+                ))
             }
         }
     }

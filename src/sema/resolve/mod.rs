@@ -42,7 +42,11 @@ pub fn resolve(file: &ast::File, diags: &mut Diagnostics) -> Program {
 
 /// Like [`resolve`], but with the source map so that messages can quote earlier positions
 /// (`... is already declared in this scope, namely at f:l:c.`) and procedures know their file.
-pub fn resolve_with_sources(file: &ast::File, sources: Option<&SourceMap>, diags: &mut Diagnostics) -> Program {
+pub fn resolve_with_sources(
+    file: &ast::File,
+    sources: Option<&SourceMap>,
+    diags: &mut Diagnostics,
+) -> Program {
     let mut r = Resolver::new(diags, sources);
     r.items(&file.items);
     r.prog
@@ -112,7 +116,11 @@ impl<'a> Resolver<'a> {
 
     fn namespace(&mut self, n: &ast::Namespace) {
         let id = self.open_namespace(&n.name);
-        self.scopes.push(Scope { ns: id, using_ns: Vec::new(), using_voc: Vec::new() });
+        self.scopes.push(Scope {
+            ns: id,
+            using_ns: Vec::new(),
+            using_voc: Vec::new(),
+        });
         self.items(&n.items);
         self.scopes.pop();
     }
@@ -123,7 +131,13 @@ impl<'a> Resolver<'a> {
         self.diags.error(code, msg, span);
     }
 
-    pub fn error_hint(&mut self, code: &'static str, msg: impl Into<String>, span: Span, hint: Option<String>) {
+    pub fn error_hint(
+        &mut self,
+        code: &'static str,
+        msg: impl Into<String>,
+        span: Span,
+        hint: Option<String>,
+    ) {
         let mut d = Diagnostic::error(code, msg, Some(span));
         if let Some(h) = hint {
             d = d.with_hint(h);
@@ -147,13 +161,18 @@ impl<'a> Resolver<'a> {
     }
 
     pub fn file_name(&self, span: Span) -> String {
-        self.sources.map(|s| s.name(span.file).to_string()).unwrap_or_default()
+        self.sources
+            .map(|s| s.name(span.file).to_string())
+            .unwrap_or_default()
     }
 }
 
 /// The candidate among `names` nearest to `name` by edit distance, if close enough to be a
 /// plausible typo.
-pub(crate) fn nearest_name<'n>(name: &str, names: impl IntoIterator<Item = &'n str>) -> Option<String> {
+pub(crate) fn nearest_name<'n>(
+    name: &str,
+    names: impl IntoIterator<Item = &'n str>,
+) -> Option<String> {
     let limit = (name.chars().count() / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
     for cand in names {

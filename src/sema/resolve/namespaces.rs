@@ -8,8 +8,16 @@ use crate::syntax::ast::{self, Ident, Pointer, Span};
 
 impl Resolver<'_> {
     pub(super) fn init_global_namespace(&mut self) {
-        self.prog.namespaces.push(Namespace { name: "idpglobal".into(), parent: None, ..Default::default() });
-        self.scopes.push(Scope { ns: NamespaceId(0), using_ns: Vec::new(), using_voc: Vec::new() });
+        self.prog.namespaces.push(Namespace {
+            name: "idpglobal".into(),
+            parent: None,
+            ..Default::default()
+        });
+        self.scopes.push(Scope {
+            ns: NamespaceId(0),
+            using_ns: Vec::new(),
+            using_voc: Vec::new(),
+        });
     }
 
     pub(super) fn cur_ns(&self) -> NamespaceId {
@@ -31,11 +39,17 @@ impl Resolver<'_> {
     /// Opens `namespace N`; re-opening an existing namespace adds to it.
     pub(super) fn open_namespace(&mut self, name: &Ident) -> NamespaceId {
         let cur = self.cur_ns();
-        if let Some(Component::Namespace(id)) = self.prog.namespaces[cur.index()].members.get(&name.name) {
+        if let Some(Component::Namespace(id)) =
+            self.prog.namespaces[cur.index()].members.get(&name.name)
+        {
             return *id;
         }
         let id = NamespaceId(self.prog.namespaces.len() as u32);
-        self.prog.namespaces.push(Namespace { name: name.name.clone(), parent: Some(cur), ..Default::default() });
+        self.prog.namespaces.push(Namespace {
+            name: name.name.clone(),
+            parent: Some(cur),
+            ..Default::default()
+        });
         self.declare(name, Component::Namespace(id));
         id
     }
@@ -55,7 +69,9 @@ impl Resolver<'_> {
             return;
         }
         self.decl_spans.insert(key, name.span);
-        self.prog.namespaces[ns.index()].members.insert(name.name.clone(), c);
+        self.prog.namespaces[ns.index()]
+            .members
+            .insert(name.name.clone(), c);
     }
 
     /// Registers a generated component (e.g. `V_ss`) without a source position of its own.
@@ -63,12 +79,17 @@ impl Resolver<'_> {
         let ns = self.cur_ns();
         let key = (ns, component_word(c), name.to_string());
         if self.decl_spans.contains_key(&key) {
-            let msg = format!("{} {name} is already declared in this scope.", component_word(c));
+            let msg = format!(
+                "{} {name} is already declared in this scope.",
+                component_word(c)
+            );
             self.error("duplicate-name", msg, span);
             return;
         }
         self.decl_spans.insert(key, span);
-        self.prog.namespaces[ns.index()].members.insert(name.to_string(), c);
+        self.prog.namespaces[ns.index()]
+            .members
+            .insert(name.to_string(), c);
     }
 
     pub(super) fn using(&mut self, u: &ast::Using) {
@@ -106,15 +127,20 @@ impl Resolver<'_> {
     }
 
     /// Finds a component by (possibly qualified) path without reporting anything.
-    pub(super) fn find_component(&self, parts: &[Ident], want: impl Fn(Component) -> bool) -> Option<Component> {
+    pub(super) fn find_component(
+        &self,
+        parts: &[Ident],
+        want: impl Fn(Component) -> bool,
+    ) -> Option<Component> {
         let (last, prefix) = parts.split_last()?;
         if prefix.is_empty() {
             return self.find_simple(&last.name, want);
         }
-        let mut ns = match self.find_simple(&prefix[0].name, |c| matches!(c, Component::Namespace(_)))? {
-            Component::Namespace(n) => n,
-            _ => return None,
-        };
+        let mut ns =
+            match self.find_simple(&prefix[0].name, |c| matches!(c, Component::Namespace(_)))? {
+                Component::Namespace(n) => n,
+                _ => return None,
+            };
         for part in &prefix[1..] {
             match self.prog.namespaces[ns.index()].members.get(&part.name)? {
                 Component::Namespace(n) => ns = *n,
@@ -156,7 +182,8 @@ impl Resolver<'_> {
     fn report_undeclared(&mut self, code: &'static str, kind: &str, p: &Pointer) {
         let msg = format!("{kind} {} is not declared in this scope.", p.to_path());
         let names: Vec<String> = self.visible_component_names();
-        let hint = nearest_name(p.name(), names.iter().map(|s| s.as_str())).map(|n| format!("did you mean `{n}`?"));
+        let hint = nearest_name(p.name(), names.iter().map(|s| s.as_str()))
+            .map(|n| format!("did you mean `{n}`?"));
         self.error_hint(code, msg, p.span, hint);
     }
 
@@ -173,7 +200,11 @@ impl Resolver<'_> {
     /// Runs `f` inside a block scope (theory, structure, vocabulary) so its `using`s end with it.
     pub(super) fn in_block<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
         let ns = self.cur_ns();
-        self.scopes.push(Scope { ns, using_ns: Vec::new(), using_voc: Vec::new() });
+        self.scopes.push(Scope {
+            ns,
+            using_ns: Vec::new(),
+            using_voc: Vec::new(),
+        });
         let out = f(self);
         self.scopes.pop();
         out
@@ -181,7 +212,11 @@ impl Resolver<'_> {
 
     /// Vocabularies made visible by `using vocabulary` in the active scopes.
     pub(super) fn using_vocabularies(&self) -> Vec<VocId> {
-        self.scopes.iter().rev().flat_map(|s| s.using_voc.iter().copied()).collect()
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.using_voc.iter().copied())
+            .collect()
     }
 }
 

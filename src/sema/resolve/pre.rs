@@ -32,7 +32,11 @@ pub(super) struct PF {
 #[derive(Clone, Debug)]
 pub(super) enum PFK {
     Bool(bool),
-    Atom { name: String, cands: Vec<PredId>, args: Vec<PT> },
+    Atom {
+        name: String,
+        cands: Vec<PredId>,
+        args: Vec<PT>,
+    },
     Cmp(CmpOp, PT, PT),
     Not(Box<PF>),
     And(Vec<PF>),
@@ -55,7 +59,11 @@ pub(super) enum PTK {
     Var(VarIx),
     /// A domain element with the sort IDP3 gives literals (nat, int, float, string, char).
     Value(Value, SortId),
-    Func { name: String, cands: Vec<FuncId>, args: Vec<PT> },
+    Func {
+        name: String,
+        cands: Vec<FuncId>,
+        args: Vec<PT>,
+    },
     Arith(ArithOp, Box<PT>, Box<PT>),
     Neg(Box<PT>),
     Abs(Box<PT>),

@@ -25,7 +25,10 @@ impl Resolver<'_> {
     pub(super) fn derive_formula(&mut self, cx: &mut Ctx, f: &mut PF) {
         for builtins in [false, true] {
             for _ in 0..MAX_ROUNDS {
-                let mut st = Walk { builtins, changed: false };
+                let mut st = Walk {
+                    builtins,
+                    changed: false,
+                };
                 self.df(cx, f, &mut st);
                 if !st.changed {
                     break;
@@ -38,7 +41,10 @@ impl Resolver<'_> {
     pub(super) fn derive_rule(&mut self, cx: &mut Ctx, r: &mut PRule) {
         for builtins in [false, true] {
             for _ in 0..MAX_ROUNDS {
-                let mut st = Walk { builtins, changed: false };
+                let mut st = Walk {
+                    builtins,
+                    changed: false,
+                };
                 self.d_head(cx, r, &mut st);
                 self.df(cx, &mut r.body, &mut st);
                 if !st.changed {
@@ -53,7 +59,10 @@ impl Resolver<'_> {
     pub(super) fn derive_term(&mut self, cx: &mut Ctx, t: &mut PT) {
         for builtins in [false, true] {
             for _ in 0..MAX_ROUNDS {
-                let mut st = Walk { builtins, changed: false };
+                let mut st = Walk {
+                    builtins,
+                    changed: false,
+                };
                 self.dt(cx, t, None, &mut st);
                 if !st.changed {
                     break;
@@ -66,17 +75,25 @@ impl Resolver<'_> {
     fn d_head(&mut self, cx: &mut Ctx, r: &mut PRule, st: &mut Walk) {
         let sorts: Option<Vec<SortId>> = match &r.head {
             PHead::Pred(c) if c.len() == 1 => Some(self.prog.pred(c[0]).args.clone()),
-            PHead::Func(c) if c.len() == 1 => Some(self.prog.symbol_sorts(crate::sema::program::Symbol::Func(c[0]))),
+            PHead::Func(c) if c.len() == 1 => Some(
+                self.prog
+                    .symbol_sorts(crate::sema::program::Symbol::Func(c[0])),
+            ),
             _ => None,
         };
         for (k, a) in r.head_args.iter_mut().enumerate() {
             let s = sorts.as_ref().and_then(|s| s.get(k).copied());
             self.dt(cx, a, s, st);
         }
-        let known: Vec<Option<SortId>> = r.head_args.iter().map(|a| self.term_sort(cx, a)).collect();
+        let known: Vec<Option<SortId>> =
+            r.head_args.iter().map(|a| self.term_sort(cx, a)).collect();
         match &mut r.head {
             PHead::Pred(c) if c.len() > 1 => {
-                let fit: Vec<_> = c.iter().copied().filter(|&p| self.fits(&self.prog.pred(p).args, &known)).collect();
+                let fit: Vec<_> = c
+                    .iter()
+                    .copied()
+                    .filter(|&p| self.fits(&self.prog.pred(p).args, &known))
+                    .collect();
                 if fit.len() == 1 {
                     *c = fit;
                     st.changed = true;
@@ -86,7 +103,14 @@ impl Resolver<'_> {
                 let fit: Vec<_> = c
                     .iter()
                     .copied()
-                    .filter(|&f| self.fits(&self.prog.symbol_sorts(crate::sema::program::Symbol::Func(f)), &known))
+                    .filter(|&f| {
+                        self.fits(
+                            &self
+                                .prog
+                                .symbol_sorts(crate::sema::program::Symbol::Func(f)),
+                            &known,
+                        )
+                    })
                     .collect();
                 if fit.len() == 1 {
                     *c = fit;
@@ -99,7 +123,10 @@ impl Resolver<'_> {
 
     /// Whether declared sorts are compatible with the known sorts (unknown ones always fit).
     fn fits(&self, declared: &[SortId], known: &[Option<SortId>]) -> bool {
-        declared.iter().zip(known).all(|(&d, k)| k.map_or(true, |k| self.lca(d, k).is_some()))
+        declared
+            .iter()
+            .zip(known)
+            .all(|(&d, k)| k.map_or(true, |k| self.lca(d, k).is_some()))
     }
 
     fn df(&mut self, cx: &mut Ctx, f: &mut PF, st: &mut Walk) {
@@ -114,8 +141,13 @@ impl Resolver<'_> {
                     for a in args.iter_mut() {
                         self.dt(cx, a, None, st);
                     }
-                    let known: Vec<Option<SortId>> = args.iter().map(|a| self.term_sort(cx, a)).collect();
-                    let fit: Vec<_> = cands.iter().copied().filter(|&p| self.fits(&self.prog.pred(p).args, &known)).collect();
+                    let known: Vec<Option<SortId>> =
+                        args.iter().map(|a| self.term_sort(cx, a)).collect();
+                    let fit: Vec<_> = cands
+                        .iter()
+                        .copied()
+                        .filter(|&p| self.fits(&self.prog.pred(p).args, &known))
+                        .collect();
                     if fit.len() == 1 && cands.len() > 1 {
                         *cands = fit;
                         st.changed = true;
@@ -123,7 +155,11 @@ impl Resolver<'_> {
                 }
             }
             PFK::Cmp(_, a, b) => {
-                let common = if st.builtins { self.common_sort(cx, &[&*a, &*b]) } else { None };
+                let common = if st.builtins {
+                    self.common_sort(cx, &[&*a, &*b])
+                } else {
+                    None
+                };
                 self.dt(cx, a, common, st);
                 self.dt(cx, b, common, st);
             }
@@ -169,12 +205,20 @@ impl Resolver<'_> {
                     for a in args.iter_mut() {
                         self.dt(cx, a, None, st);
                     }
-                    let mut known: Vec<Option<SortId>> = args.iter().map(|a| self.term_sort(cx, a)).collect();
+                    let mut known: Vec<Option<SortId>> =
+                        args.iter().map(|a| self.term_sort(cx, a)).collect();
                     known.push(expect);
                     let fit: Vec<_> = cands
                         .iter()
                         .copied()
-                        .filter(|&f| self.fits(&self.prog.symbol_sorts(crate::sema::program::Symbol::Func(f)), &known))
+                        .filter(|&f| {
+                            self.fits(
+                                &self
+                                    .prog
+                                    .symbol_sorts(crate::sema::program::Symbol::Func(f)),
+                                &known,
+                            )
+                        })
                         .collect();
                     if fit.len() == 1 && cands.len() > 1 {
                         *cands = fit;
@@ -230,9 +274,16 @@ impl Resolver<'_> {
         for k in 0..cx.vars.len() {
             let var = cx.vars[k].clone();
             if var.underivable {
-                let names: Vec<&str> = var.joined.iter().map(|&s| self.prog.sort(s).name.as_str()).collect();
+                let names: Vec<&str> = var
+                    .joined
+                    .iter()
+                    .map(|&s| self.prog.sort(s).name.as_str())
+                    .collect();
                 let msg = format!("Could not derive the sort of variable {}.", var.name);
-                let hint = format!("it occurs at positions of sorts {} which have no unique common supertype", names.join(", "));
+                let hint = format!(
+                    "it occurs at positions of sorts {} which have no unique common supertype",
+                    names.join(", ")
+                );
                 self.error_hint("no-sort-derivable", msg, var.span, Some(hint));
                 cx.failed = true;
             } else if var.sort.is_none() && !cx.failed {
@@ -242,8 +293,15 @@ impl Resolver<'_> {
                 cx.failed = true;
             } else if let Some(s) = var.sort {
                 if var.joined.len() > 1 && !var.joined.contains(&s) {
-                    let names: Vec<&str> = var.joined.iter().map(|&j| self.prog.sort(j).name.as_str()).collect();
-                    let (last, init) = names.split_last().map(|(l, i)| (*l, i.join(", "))).unwrap_or_default();
+                    let names: Vec<&str> = var
+                        .joined
+                        .iter()
+                        .map(|&j| self.prog.sort(j).name.as_str())
+                        .collect();
+                    let (last, init) = names
+                        .split_last()
+                        .map(|(l, i)| (*l, i.join(", ")))
+                        .unwrap_or_default();
                     let msg = format!(
                         "Derived sort {} for variable {} as nearest parent of {init} and {last}.",
                         self.prog.sort(s).name,
@@ -263,7 +321,10 @@ impl Resolver<'_> {
             PTK::Value(_, s) => Some(*s),
             PTK::Func { cands, .. } => {
                 let first = self.prog.func(*cands.first()?).result;
-                cands.iter().all(|&f| self.prog.func(f).result == first).then_some(first)
+                cands
+                    .iter()
+                    .all(|&f| self.prog.func(f).result == first)
+                    .then_some(first)
             }
             PTK::Arith(op, a, b) => {
                 let (sa, sb) = (self.term_sort(cx, a)?, self.term_sort(cx, b)?);
@@ -276,7 +337,11 @@ impl Resolver<'_> {
             }
             PTK::Neg(a) | PTK::Abs(a) => {
                 let s = self.term_sort(cx, a)?;
-                Some(if self.is_intlike(s) { self.sort_int() } else { self.sort_float() })
+                Some(if self.is_intlike(s) {
+                    self.sort_int()
+                } else {
+                    self.sort_float()
+                })
             }
             PTK::SortMin(s) | PTK::SortMax(s) => Some(*s),
             PTK::Succ(s, a) | PTK::Pred(s, a) => s.or_else(|| self.term_sort(cx, a)),
@@ -284,8 +349,17 @@ impl Resolver<'_> {
                 if *kind == AggKind::Card {
                     return Some(self.sort_int());
                 }
-                let all_int = sets.iter().all(|s| s.term.as_ref().and_then(|t| self.term_sort(cx, t)).map_or(true, |s| self.is_intlike(s)));
-                Some(if all_int { self.sort_int() } else { self.sort_float() })
+                let all_int = sets.iter().all(|s| {
+                    s.term
+                        .as_ref()
+                        .and_then(|t| self.term_sort(cx, t))
+                        .map_or(true, |s| self.is_intlike(s))
+                });
+                Some(if all_int {
+                    self.sort_int()
+                } else {
+                    self.sort_float()
+                })
             }
             PTK::Error => None,
         }
@@ -312,12 +386,31 @@ impl Resolver<'_> {
             return;
         }
         let (name, sorts) = match &r.head {
-            PHead::Pred(c) if c.len() == 1 => (self.prog.pred(c[0]).name.clone(), self.prog.pred(c[0]).args.clone()),
-            PHead::Func(c) if c.len() == 1 => {
-                (self.prog.func(c[0]).name.clone(), self.prog.symbol_sorts(crate::sema::program::Symbol::Func(c[0])))
+            PHead::Pred(c) if c.len() == 1 => (
+                self.prog.pred(c[0]).name.clone(),
+                self.prog.pred(c[0]).args.clone(),
+            ),
+            PHead::Func(c) if c.len() == 1 => (
+                self.prog.func(c[0]).name.clone(),
+                self.prog
+                    .symbol_sorts(crate::sema::program::Symbol::Func(c[0])),
+            ),
+            PHead::Pred(c) => {
+                return self.ambiguous(
+                    cx,
+                    "predicate",
+                    c.first().map(|&p| self.prog.pred(p).name.clone()),
+                    r.span,
+                )
             }
-            PHead::Pred(c) => return self.ambiguous(cx, "predicate", c.first().map(|&p| self.prog.pred(p).name.clone()), r.span),
-            PHead::Func(c) => return self.ambiguous(cx, "function", c.first().map(|&f| self.prog.func(f).name.clone()), r.span),
+            PHead::Func(c) => {
+                return self.ambiguous(
+                    cx,
+                    "function",
+                    c.first().map(|&f| self.prog.func(f).name.clone()),
+                    r.span,
+                )
+            }
             PHead::Error => return,
         };
         if r.overloaded_head && r.head_args.iter().any(|a| !matches!(a.kind, PTK::Var(_))) {
@@ -332,7 +425,8 @@ impl Resolver<'_> {
     fn ambiguous(&mut self, cx: &mut Ctx, what: &str, name: Option<String>, span: Span) {
         let name = name.unwrap_or_default();
         let msg = format!("Could not derive the sorts of {what} {name}.");
-        let hint = format!("disambiguate the overloaded {what} with its sorts, as in {name}[T1,T2]");
+        let hint =
+            format!("disambiguate the overloaded {what} with its sorts, as in {name}[T1,T2]");
         self.error_hint("ambiguous-symbol", msg, span, Some(hint));
         cx.failed = true;
     }
@@ -402,7 +496,11 @@ impl Resolver<'_> {
             PTK::Succ(s, a) | PTK::Pred(s, a) => {
                 self.ct(cx, a, *s);
                 if s.is_none() && self.term_sort(cx, a).is_none() {
-                    self.error("no-sort-derivable", "Could not derive the sorts of function SUCC/PRED.", t.span);
+                    self.error(
+                        "no-sort-derivable",
+                        "Could not derive the sorts of function SUCC/PRED.",
+                        t.span,
+                    );
                     cx.failed = true;
                 }
             }
@@ -433,7 +531,11 @@ impl Resolver<'_> {
         if let Some(s) = self.term_sort(cx, a) {
             if !self.is_numeric(s) {
                 let msg = format!("Could not derive the sorts of function {sym}.\nPossibly the sorts of its subterms are not subtypes of the sorts of the function's arguments? (e.g. missing isa declaration)");
-                let hint = format!("{} has sort {}, which is not numeric; declare it `isa int` or `isa float`", self.term_text(cx, a), self.prog.sort(s).name);
+                let hint = format!(
+                    "{} has sort {}, which is not numeric; declare it `isa int` or `isa float`",
+                    self.term_text(cx, a),
+                    self.prog.sort(s).name
+                );
                 self.error_hint("type-mismatch", msg, span, Some(hint));
                 cx.failed = true;
             }
@@ -464,7 +566,12 @@ impl Resolver<'_> {
                     format!("{name}({})", a.join(","))
                 }
             }
-            PTK::Arith(op, a, b) => format!("{}{}{}", self.term_text(cx, a), arith_symbol(*op), self.term_text(cx, b)),
+            PTK::Arith(op, a, b) => format!(
+                "{}{}{}",
+                self.term_text(cx, a),
+                arith_symbol(*op),
+                self.term_text(cx, b)
+            ),
             PTK::Neg(a) => format!("-{}", self.term_text(cx, a)),
             PTK::Abs(a) => format!("abs({})", self.term_text(cx, a)),
             PTK::SortMin(s) => format!("MIN[:{}]", self.prog.sort(*s).name),

@@ -8,7 +8,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use indexmap::IndexMap;
 
 use super::{Entry, Resolver};
-use crate::sema::program::{BuiltinSort, Component, FuncId, PredId, SortId, StructId, Symbol, VocId};
+use crate::sema::program::{
+    BuiltinSort, Component, FuncId, PredId, SortId, StructId, Symbol, VocId,
+};
 use crate::structure::structure::Structure;
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{self, InterValue, Span, TableEntry, Truth};
@@ -27,7 +29,8 @@ pub(super) struct Parts {
 pub(super) struct Builder {
     pub name: String,
     pub voc: VocId,
-    pub given_sorts: IndexMap<SortId, BTreeSet<Value>>,
+    /// Sorts interpreted in the structure, sorted and without duplicates.
+    pub given_sorts: IndexMap<SortId, Vec<Value>>,
     pub parts: IndexMap<Symbol, Parts>,
     pub span: Span,
     /// Sorts given by a range too large to enumerate: left uninterpreted.
@@ -43,7 +46,9 @@ enum Target {
 
 impl Resolver<'_> {
     pub(super) fn structure(&mut self, s: &ast::Structure) {
-        let Some(voc) = self.lookup_vocabulary(&s.vocabulary) else { return };
+        let Some(voc) = self.lookup_vocabulary(&s.vocabulary) else {
+            return;
+        };
         let mut b = Builder::new(&s.name.name, voc, s.span);
         self.in_block(|r| {
             for u in &s.usings {
@@ -67,7 +72,9 @@ impl Resolver<'_> {
         if matches!(i.value, InterValue::Generate | InterValue::Procedure(_)) {
             return;
         }
-        let Some(target) = self.resolve_target(b, &i.symbol, &i.value) else { return };
+        let Some(target) = self.resolve_target(b, &i.symbol, &i.value) else {
+            return;
+        };
         match target {
             Target::Sort(s) => self.sort_interpretation(b, s, i),
             Target::Pred(p) => {
@@ -89,7 +96,11 @@ impl Resolver<'_> {
         let sort = self.prog.sort(s);
         let name = sort.name.clone();
         if i.truth != Truth::TwoValued {
-            return self.error("invalid-interpretation", "Not allowed to assign a three-valued interpretation to a sort.", i.span);
+            return self.error(
+                "invalid-interpretation",
+                "Not allowed to assign a three-valued interpretation to a sort.",
+                i.span,
+            );
         }
         if sort.fixed.is_some() || sort.constructed || sort.builtin.is_some() {
             let msg = format!("Sort {name} is a type with a fixed interpretation.");
@@ -98,16 +109,30 @@ impl Resolver<'_> {
         if has_huge_range(&i.value) {
             b.huge_sorts.insert(s);
         }
-        let Some(tuples) = self.value_tuples(b, &i.value, 1, false, i.span) else { return };
-        let values: BTreeSet<Value> = tuples.into_iter().filter_map(|t| t.first().copied()).collect();
+        let Some(mut values) = self.sort_values(b, &i.value, i.span) else {
+            return;
+        };
+        values.sort();
+        values.dedup();
         if b.given_sorts.insert(s, values).is_some() {
             let msg = format!("Sort {name} was already interpreted in this structure.");
             self.error("duplicate-interpretation", msg, i.symbol.span);
         }
     }
 
-    fn add_part(&mut self, b: &mut Builder, sym: Symbol, truth: Truth, tuples: HashSet<Tuple>, span: Span) {
-        let kind = if matches!(sym, Symbol::Func(_)) { "Function" } else { "Predicate" };
+    fn add_part(
+        &mut self,
+        b: &mut Builder,
+        sym: Symbol,
+        truth: Truth,
+        tuples: HashSet<Tuple>,
+        span: Span,
+    ) {
+        let kind = if matches!(sym, Symbol::Func(_)) {
+            "Function"
+        } else {
+            "Predicate"
+        };
         let name = self.prog.symbol_name(sym).to_string();
         let parts = b.parts.entry(sym).or_default();
         let utf = match truth {
@@ -122,13 +147,20 @@ impl Resolver<'_> {
             Truth::Cf => &parts.cf,
             Truth::U => &parts.u,
         };
-        let given = [&parts.two, &parts.ct, &parts.cf, &parts.u].iter().filter(|p| p.is_some()).count();
+        let given = [&parts.two, &parts.ct, &parts.cf, &parts.u]
+            .iter()
+            .filter(|p| p.is_some())
+            .count();
         if slot.is_some() {
             let msg = format!("{kind} {name} was already interpreted for the truth value {utf}.");
             return self.error("duplicate-interpretation", msg, span);
         }
         if given > 0 && (truth == Truth::TwoValued || parts.two.is_some() || given >= 2) {
-            let how = if truth == Truth::TwoValued { "partially" } else { "fully" };
+            let how = if truth == Truth::TwoValued {
+                "partially"
+            } else {
+                "fully"
+            };
             let msg = format!("{kind} {name} was already {how} interpreted earlier by other truth values than {utf}.");
             return self.error("invalid-interpretation", msg, span);
         }
@@ -144,7 +176,12 @@ impl Resolver<'_> {
 
     // -- which symbol an interpretation is for -------------------------------------------------
 
-    fn resolve_target(&mut self, b: &Builder, sym: &ast::SymbolRef, value: &InterValue) -> Option<Target> {
+    fn resolve_target(
+        &mut self,
+        b: &Builder,
+        sym: &ast::SymbolRef,
+        value: &InterValue,
+    ) -> Option<Target> {
         let all = self.lookup_entries(b.voc, &sym.name);
         let mut cands: Vec<Target> = all
             .iter()
@@ -152,7 +189,9 @@ impl Resolver<'_> {
             .filter_map(|&e| match e {
                 Entry::Sort(s) => Some(Target::Sort(s)),
                 Entry::Pred(p) => Some(Target::Pred(p)),
-                Entry::Func(f) if self.prog.func(f).constructor_of.is_none() => Some(Target::Func(f)),
+                Entry::Func(f) if self.prog.func(f).constructor_of.is_none() => {
+                    Some(Target::Func(f))
+                }
                 Entry::Func(_) => None,
             })
             .collect();
@@ -160,7 +199,11 @@ impl Resolver<'_> {
             return self.no_target(b, sym, &all);
         }
         if let Some(ann) = &sym.sorts {
-            let args: Vec<Option<SortId>> = ann.args.iter().map(|p| self.lookup_sort(b.voc, p)).collect();
+            let args: Vec<Option<SortId>> = ann
+                .args
+                .iter()
+                .map(|p| self.lookup_sort(b.voc, p))
+                .collect();
             let result = ann.result.as_ref().map(|p| self.lookup_sort(b.voc, p));
             if args.iter().any(Option::is_none) || matches!(result, Some(None)) {
                 return None;
@@ -170,23 +213,47 @@ impl Resolver<'_> {
             cands.retain(|&t| match t {
                 Target::Sort(s) => result.is_none() && args == [s],
                 Target::Pred(p) => result.is_none() && self.prog.pred(p).args == args,
-                Target::Func(f) => result == Some(self.prog.func(f).result) && self.prog.func(f).args == args,
+                Target::Func(f) => {
+                    result == Some(self.prog.func(f).result) && self.prog.func(f).args == args
+                }
             });
         }
-        let shaped: Vec<Target> = cands.iter().copied().filter(|&t| self.fits_shape(t, value)).collect();
-        let shaped = if shaped.is_empty() { cands.clone() } else { shaped };
-        let sorts: Vec<Target> = shaped.iter().copied().filter(|t| matches!(t, Target::Sort(_))).collect();
+        let shaped: Vec<Target> = cands
+            .iter()
+            .copied()
+            .filter(|&t| self.fits_shape(t, value))
+            .collect();
+        let shaped = if shaped.is_empty() {
+            cands.clone()
+        } else {
+            shaped
+        };
+        let sorts: Vec<Target> = shaped
+            .iter()
+            .copied()
+            .filter(|t| matches!(t, Target::Sort(_)))
+            .collect();
         match (shaped.as_slice(), sorts.as_slice()) {
             ([one], _) => Some(*one),
             (_, [one]) => Some(*one),
             ([], _) => {
-                let msg = format!("Symbol {} is not declared in this scope.", sym.name.to_path());
+                let msg = format!(
+                    "Symbol {} is not declared in this scope.",
+                    sym.name.to_path()
+                );
                 self.error("unknown-symbol", msg, sym.span);
                 None
             }
             _ => {
-                let msg = format!("Symbol {} is overloaded; its interpretation is ambiguous.", sym.name.to_path());
-                let hint = format!("disambiguate with its sorts, as in {}[T1,T2] or {}[T1:T2]", sym.name.name(), sym.name.name());
+                let msg = format!(
+                    "Symbol {} is overloaded; its interpretation is ambiguous.",
+                    sym.name.to_path()
+                );
+                let hint = format!(
+                    "disambiguate with its sorts, as in {}[T1,T2] or {}[T1:T2]",
+                    sym.name.name(),
+                    sym.name.name()
+                );
                 self.error_hint("ambiguous-symbol", msg, sym.span, Some(hint));
                 None
             }
@@ -195,13 +262,23 @@ impl Resolver<'_> {
 
     fn no_target(&mut self, b: &Builder, sym: &ast::SymbolRef, all: &[Entry]) -> Option<Target> {
         if all.iter().any(|&e| self.in_vocabulary(b.voc, e)) {
-            let msg = format!("{} is a constructor function: its interpretation is fixed and cannot change.", sym.name.to_path());
+            let msg = format!(
+                "{} is a constructor function: its interpretation is fixed and cannot change.",
+                sym.name.to_path()
+            );
             self.error("invalid-interpretation", msg, sym.span);
         } else if !all.is_empty() {
-            let msg = format!("Symbol {} is not in the vocabulary of Structure {}.", sym.name.to_path(), b.name);
+            let msg = format!(
+                "Symbol {} is not in the vocabulary of Structure {}.",
+                sym.name.to_path(),
+                b.name
+            );
             self.error("unknown-symbol", msg, sym.span);
         } else {
-            let msg = format!("Symbol {} is not declared in this scope.", sym.name.to_path());
+            let msg = format!(
+                "Symbol {} is not declared in this scope.",
+                sym.name.to_path()
+            );
             let hint = self.near_miss(b.voc, sym.name.name(), |_| true);
             self.error_hint("unknown-symbol", msg, sym.span, hint);
         }
@@ -211,9 +288,15 @@ impl Resolver<'_> {
     /// Whether the written value has the shape of an interpretation of `t`.
     fn fits_shape(&self, t: Target, value: &InterValue) -> bool {
         let (width, mapping) = match value {
-            InterValue::Bool(_) => return matches!(t, Target::Pred(p) if self.prog.pred(p).args.is_empty()),
-            InterValue::Element(_) => return matches!(t, Target::Func(f) if self.prog.func(f).args.is_empty()),
-            InterValue::Generate | InterValue::Procedure(_) => return !matches!(t, Target::Sort(_)),
+            InterValue::Bool(_) => {
+                return matches!(t, Target::Pred(p) if self.prog.pred(p).args.is_empty())
+            }
+            InterValue::Element(_) => {
+                return matches!(t, Target::Func(f) if self.prog.func(f).args.is_empty())
+            }
+            InterValue::Generate | InterValue::Procedure(_) => {
+                return !matches!(t, Target::Sort(_))
+            }
             InterValue::Table(entries) => match entries.first() {
                 None => return true,
                 Some(TableEntry::Element(_)) => (1, None),
@@ -231,7 +314,14 @@ impl Resolver<'_> {
     // -- values to tuples ----------------------------------------------------------------------
 
     /// The tuples of an interpretation value, of width `width` (graph width for functions).
-    fn value_tuples(&mut self, b: &Builder, value: &InterValue, width: usize, func: bool, span: Span) -> Option<HashSet<Tuple>> {
+    fn value_tuples(
+        &mut self,
+        b: &Builder,
+        value: &InterValue,
+        width: usize,
+        func: bool,
+        span: Span,
+    ) -> Option<HashSet<Tuple>> {
         let mut out: HashSet<Tuple> = HashSet::new();
         match value {
             InterValue::Bool(v) => {
@@ -250,18 +340,28 @@ impl Resolver<'_> {
                     self.error("arity-mismatch", msg, span);
                     return None;
                 }
-                out.extend(self.element_values(b.voc, e, None).into_iter().map(|v| vec![v]));
+                out.extend(
+                    self.element_values(b.voc, e, None)
+                        .into_iter()
+                        .map(|v| vec![v]),
+                );
             }
             InterValue::Table(entries) => {
                 for entry in entries {
                     let (elems, entry_span): (Vec<&ast::Element>, Span) = match entry {
                         TableEntry::Element(e) => (vec![e], e.span),
                         TableEntry::Tuple(v, s) => (v.iter().collect(), *s),
-                        TableEntry::Mapping { args, value, span } => (args.iter().chain(std::iter::once(value)).collect(), *span),
+                        TableEntry::Mapping { args, value, span } => {
+                            (args.iter().chain(std::iter::once(value)).collect(), *span)
+                        }
                     };
                     if elems.len() != width {
                         let shown = if func { width - 1 } else { width };
-                        let table = if func { elems.len().saturating_sub(1) } else { elems.len() };
+                        let table = if func {
+                            elems.len().saturating_sub(1)
+                        } else {
+                            elems.len()
+                        };
                         let msg = format!("The arity of the symbol ({shown}) is different from the arity of the table ({table}) assigned to it.");
                         self.error("arity-mismatch", msg, entry_span);
                         return None;
@@ -276,6 +376,36 @@ impl Resolver<'_> {
         Some(out)
     }
 
+    /// The elements of a sort interpretation (kept flat: sorts can be large ranges).
+    fn sort_values(&mut self, b: &Builder, value: &InterValue, span: Span) -> Option<Vec<Value>> {
+        let InterValue::Table(entries) = value else {
+            self.error(
+                "arity-mismatch",
+                "A sort must be interpreted by a set of elements `{ ... }`.",
+                span,
+            );
+            return None;
+        };
+        let mut out = Vec::new();
+        for entry in entries {
+            match entry {
+                TableEntry::Element(e) => out.extend(self.element_values(b.voc, e, None)),
+                TableEntry::Tuple(v, _) if v.len() == 1 => {
+                    out.extend(self.element_values(b.voc, &v[0], None))
+                }
+                TableEntry::Tuple(_, s) | TableEntry::Mapping { span: s, .. } => {
+                    self.error(
+                        "arity-mismatch",
+                        "A sort must be interpreted by single elements, not tuples.",
+                        *s,
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// All tuples a written tuple stands for (ranges expand to several).
     pub(super) fn expand_tuple(&mut self, voc: VocId, elems: &[&ast::Element]) -> Vec<Tuple> {
         let mut out: Vec<Tuple> = vec![Vec::new()];
@@ -284,7 +414,10 @@ impl Resolver<'_> {
             if vals.is_empty() {
                 return Vec::new();
             }
-            out = out.into_iter().flat_map(|t| vals.iter().map(move |v| [t.clone(), vec![*v]].concat())).collect();
+            out = out
+                .into_iter()
+                .flat_map(|t| vals.iter().map(move |v| [t.clone(), vec![*v]].concat()))
+                .collect();
         }
         out
     }
@@ -292,12 +425,21 @@ impl Resolver<'_> {
 
 impl Builder {
     pub(super) fn new(name: &str, voc: VocId, span: Span) -> Builder {
-        Builder { name: name.to_string(), voc, given_sorts: IndexMap::new(), parts: IndexMap::new(), span, huge_sorts: HashSet::new() }
+        Builder {
+            name: name.to_string(),
+            voc,
+            given_sorts: IndexMap::new(),
+            parts: IndexMap::new(),
+            span,
+            huge_sorts: HashSet::new(),
+        }
     }
 }
 
 fn has_huge_range(v: &InterValue) -> bool {
-    let InterValue::Table(entries) = v else { return false };
+    let InterValue::Table(entries) = v else {
+        return false;
+    };
     entries.iter().any(|e| matches!(e, TableEntry::Element(ast::Element { kind: ast::ElementKind::IntRange(a, b), .. }) if b - a >= super::elements::MAX_RANGE))
 }
 
@@ -315,4 +457,35 @@ pub(super) fn builtin_contains(b: BuiltinSort, v: Value) -> bool {
     }
 }
 
-pub(super) type Domains = HashMap<SortId, BTreeSet<Value>>;
+pub(super) type Domains = HashMap<SortId, SortDom>;
+
+/// A sort's domain while a structure closes: the (sorted) given elements plus added ones.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SortDom {
+    pub given: Vec<Value>,
+    pub added: BTreeSet<Value>,
+}
+
+impl SortDom {
+    pub fn contains(&self, v: &Value) -> bool {
+        self.given.binary_search(v).is_ok() || self.added.contains(v)
+    }
+    pub fn insert(&mut self, v: Value) {
+        if self.given.binary_search(&v).is_err() {
+            self.added.insert(v);
+        }
+    }
+    /// All elements, sorted.
+    pub fn values(&self) -> Vec<Value> {
+        let mut out: Vec<Value> = self
+            .given
+            .iter()
+            .chain(self.added.iter())
+            .copied()
+            .collect();
+        if !self.added.is_empty() {
+            out.sort();
+        }
+        out
+    }
+}

@@ -29,7 +29,15 @@ pub(super) struct Ctx {
 
 impl Ctx {
     pub fn new(voc: VocId, owner: String) -> Ctx {
-        Ctx { voc, owner, vars: Vec::new(), scope: Vec::new(), free: Vec::new(), failed: false, id_base: 0 }
+        Ctx {
+            voc,
+            owner,
+            vars: Vec::new(),
+            scope: Vec::new(),
+            free: Vec::new(),
+            failed: false,
+            id_base: 0,
+        }
     }
 
     pub fn new_var(&mut self, name: &str, sort: Option<SortId>, span: Span) -> VarIx {
@@ -46,14 +54,26 @@ impl Ctx {
     }
 
     fn lookup(&self, name: &str) -> Option<VarIx> {
-        let bound = self.scope.iter().rev().find(|(n, _)| &**n == name).map(|(_, v)| *v);
-        bound.or_else(|| self.free.iter().copied().find(|&v| &*self.vars[v].name == name))
+        let bound = self
+            .scope
+            .iter()
+            .rev()
+            .find(|(n, _)| &**n == name)
+            .map(|(_, v)| *v);
+        bound.or_else(|| {
+            self.free
+                .iter()
+                .copied()
+                .find(|&v| &*self.vars[v].name == name)
+        })
     }
 }
 
 impl Resolver<'_> {
     pub(super) fn theory(&mut self, t: &ast::Theory) {
-        let Some(voc) = self.lookup_vocabulary(&t.vocabulary) else { return };
+        let Some(voc) = self.lookup_vocabulary(&t.vocabulary) else {
+            return;
+        };
         let id = TheoryId(self.prog.theories.len() as u32);
         self.prog.theories.push(Theory {
             name: t.name.name.clone(),
@@ -71,7 +91,13 @@ impl Resolver<'_> {
         });
     }
 
-    fn theory_component(&mut self, id: TheoryId, voc: VocId, owner: &str, c: &ast::TheoryComponent) {
+    fn theory_component(
+        &mut self,
+        id: TheoryId,
+        voc: VocId,
+        owner: &str,
+        c: &ast::TheoryComponent,
+    ) {
         match c {
             ast::TheoryComponent::Sentence(f) => {
                 if let Some(f) = self.sentence(voc, owner, f) {
@@ -84,9 +110,11 @@ impl Resolver<'_> {
                     self.prog.theories[id.index()].definitions.push(def);
                 }
             }
-            ast::TheoryComponent::FixpointDefinition(span) => {
-                self.error("unsupported", "LFD/GFD fixpoint definitions are not supported.", *span)
-            }
+            ast::TheoryComponent::FixpointDefinition(span) => self.error(
+                "unsupported",
+                "LFD/GFD fixpoint definitions are not supported.",
+                *span,
+            ),
             ast::TheoryComponent::Using(u) => self.using(u),
         }
     }
@@ -95,9 +123,20 @@ impl Resolver<'_> {
         let mut cx = Ctx::new(voc, owner.to_string());
         let mut pf = self.formula(&mut cx, f);
         if !cx.free.is_empty() {
-            let names: String = cx.free.iter().map(|&v| format!(" {}", cx.vars[v].name)).collect();
-            self.warning("free-variable", format!("Variables{names} are not quantified."), f.span);
-            pf = PF::new(PFK::Quant(Quantifier::Forall, cx.free.clone(), Box::new(pf)), f.span);
+            let names: String = cx
+                .free
+                .iter()
+                .map(|&v| format!(" {}", cx.vars[v].name))
+                .collect();
+            self.warning(
+                "free-variable",
+                format!("Variables{names} are not quantified."),
+                f.span,
+            );
+            pf = PF::new(
+                PFK::Quant(Quantifier::Forall, cx.free.clone(), Box::new(pf)),
+                f.span,
+            );
         }
         self.derive_formula(&mut cx, &mut pf);
         self.check_formula(&mut cx, &pf);
@@ -115,7 +154,10 @@ impl Resolver<'_> {
             }
             base += cx.vars.len() as u32;
         }
-        ir::Definition { rules, span: d.span }
+        ir::Definition {
+            rules,
+            span: d.span,
+        }
     }
 
     fn rule(&mut self, cx: &mut Ctx, r: &ast::Rule) -> Option<ir::Rule> {
@@ -140,10 +182,22 @@ impl Resolver<'_> {
         }
         for &v in &qv {
             if cx.vars[v].uses == 0 {
-                self.warning("unused-variable", format!("Quantified variable {} is unused.", cx.vars[v].name), cx.vars[v].span);
+                self.warning(
+                    "unused-variable",
+                    format!("Quantified variable {} is unused.", cx.vars[v].name),
+                    cx.vars[v].span,
+                );
             }
         }
-        let mut rule = PRule { head_vars: hv, body_vars: bv, head, head_args, body, span: r.span, overloaded_head };
+        let mut rule = PRule {
+            head_vars: hv,
+            body_vars: bv,
+            head,
+            head_args,
+            body,
+            span: r.span,
+            overloaded_head,
+        };
         self.derive_rule(cx, &mut rule);
         self.check_rule(cx, &rule);
         if cx.failed {
@@ -159,14 +213,27 @@ impl Resolver<'_> {
                 let cands = self.pred_candidates(cx, symbol, args.len());
                 let args: Vec<PT> = args.iter().map(|a| self.term(cx, a)).collect();
                 let overloaded = cands.as_ref().is_some_and(|c| c.len() > 1);
-                (cands.map(PHead::Pred).unwrap_or(PHead::Error), args, overloaded)
+                (
+                    cands.map(PHead::Pred).unwrap_or(PHead::Error),
+                    args,
+                    overloaded,
+                )
             }
-            ast::RuleHead::Function { symbol, args, value } => {
+            ast::RuleHead::Function {
+                symbol,
+                args,
+                value,
+            } => {
                 let is_var = symbol.name.is_simple() && cx.lookup(symbol.name.name()).is_some();
-                let cands = if is_var { None } else { self.func_candidates_quiet(cx, symbol, args.len()) };
+                let cands = if is_var {
+                    None
+                } else {
+                    self.func_candidates_quiet(cx, symbol, args.len())
+                };
                 let Some(cands) = cands else {
                     let msg = "Expected a name of a function, instead of a predicate name.";
-                    let hint = "a function definition needs the function on the left: `F(x) = t <- ...`";
+                    let hint =
+                        "a function definition needs the function on the left: `F(x) = t <- ...`";
                     self.error_hint("invalid-rule-head", msg, symbol.span, Some(hint.into()));
                     cx.failed = true;
                     return (PHead::Error, Vec::new(), false);
@@ -185,7 +252,10 @@ impl Resolver<'_> {
         let mut out: Vec<VarIx> = Vec::new();
         for d in decls {
             if out.iter().any(|&v| *cx.vars[v].name == *d.name.name) {
-                let msg = format!("Variable {} is already declared in this scope.", d.name.name);
+                let msg = format!(
+                    "Variable {} is already declared in this scope.",
+                    d.name.name
+                );
                 self.error("duplicate-variable", msg, d.name.span);
                 cx.failed = true;
                 continue;
@@ -211,7 +281,11 @@ impl Resolver<'_> {
         cx.scope.truncate(cx.scope.len() - vars.len());
         for &v in vars {
             if cx.vars[v].uses == 0 {
-                self.warning("unused-variable", format!("Quantified variable {} is unused.", cx.vars[v].name), cx.vars[v].span);
+                self.warning(
+                    "unused-variable",
+                    format!("Quantified variable {} is unused.", cx.vars[v].name),
+                    cx.vars[v].span,
+                );
             }
         }
     }
@@ -236,27 +310,54 @@ impl Resolver<'_> {
                 self.unbind(cx, &vs);
                 PFK::Quant(*q, vs, Box::new(b))
             }
-            ast::FormulaKind::Count { op, bound, vars, body } => {
+            ast::FormulaKind::Count {
+                op,
+                bound,
+                vars,
+                body,
+            } => {
                 let vs = self.bind_vars(cx, vars);
                 let b = self.formula(cx, body);
                 self.unbind(cx, &vs);
-                let set = PSet { vars: vs, cond: b, term: None, span: f.span };
+                let set = PSet {
+                    vars: vs,
+                    cond: b,
+                    term: None,
+                    span: f.span,
+                };
                 let count = PT::new(PTK::Agg(ast::AggKind::Card, vec![set]), f.span);
                 let n = self.int_literal(cx, *bound, f.span);
                 PFK::Cmp(*op, count, n)
             }
-            ast::FormulaKind::QuantIn { q, vars, symbol, body } => {
+            ast::FormulaKind::QuantIn {
+                q,
+                vars,
+                symbol,
+                body,
+            } => {
                 let vs = self.bind_vars(cx, vars);
                 let args: Vec<PT> = vs.iter().map(|&v| self.var_term(cx, v, f.span)).collect();
                 let guard = match self.pred_candidates(cx, symbol, args.len()) {
-                    Some(cands) => PF::new(PFK::Atom { name: symbol.name.to_path(), cands, args }, symbol.span),
+                    Some(cands) => PF::new(
+                        PFK::Atom {
+                            name: symbol.name.to_path(),
+                            cands,
+                            args,
+                        },
+                        symbol.span,
+                    ),
                     None => PF::new(PFK::Error, symbol.span),
                 };
                 let b = self.formula(cx, body);
                 self.unbind(cx, &vs);
                 guarded(*q, vs, guard, b, f.span)
             }
-            ast::FormulaKind::QuantSat { q, vars, cond, body } => {
+            ast::FormulaKind::QuantSat {
+                q,
+                vars,
+                cond,
+                body,
+            } => {
                 let vs = self.bind_vars(cx, vars);
                 let guard = self.formula(cx, cond);
                 let b = self.formula(cx, body);
@@ -271,20 +372,35 @@ impl Resolver<'_> {
         let cands = self.pred_candidates(cx, symbol, args.len());
         let args: Vec<PT> = args.iter().map(|a| self.term(cx, a)).collect();
         match cands {
-            Some(cands) => PFK::Atom { name: symbol.name.to_path(), cands, args },
+            Some(cands) => PFK::Atom {
+                name: symbol.name.to_path(),
+                cands,
+                args,
+            },
             None => PFK::Error,
         }
     }
 
-    fn compare(&mut self, cx: &mut Ctx, terms: &[ast::Term], ops: &[ast::CmpOp], _span: Span) -> PFK {
+    fn compare(
+        &mut self,
+        cx: &mut Ctx,
+        terms: &[ast::Term],
+        ops: &[ast::CmpOp],
+        _span: Span,
+    ) -> PFK {
         let ts: Vec<PT> = terms.iter().map(|t| self.term(cx, t)).collect();
         let mut parts: Vec<PF> = Vec::new();
         for (k, op) in ops.iter().enumerate() {
-            let (Some(l), Some(r)) = (ts.get(k), ts.get(k + 1)) else { break };
+            let (Some(l), Some(r)) = (ts.get(k), ts.get(k + 1)) else {
+                break;
+            };
             if k > 0 {
                 count_uses(cx, l);
             }
-            parts.push(PF::new(PFK::Cmp(*op, l.clone(), r.clone()), l.span.to(r.span)));
+            parts.push(PF::new(
+                PFK::Cmp(*op, l.clone(), r.clone()),
+                l.span.to(r.span),
+            ));
         }
         match parts.len() {
             0 => PFK::Bool(true),
@@ -301,9 +417,11 @@ impl Resolver<'_> {
             ast::TermKind::Float(f) => PTK::Value(Value::float(*f), self.sort_float()),
             ast::TermKind::Str(s) => PTK::Value(Value::str(s), self.sort_string()),
             ast::TermKind::Char(c) => PTK::Value(Value::str(&c.to_string()), self.sort_char()),
-            ast::TermKind::Arith { op, left, right } => {
-                PTK::Arith(*op, Box::new(self.term(cx, left)), Box::new(self.term(cx, right)))
-            }
+            ast::TermKind::Arith { op, left, right } => PTK::Arith(
+                *op,
+                Box::new(self.term(cx, left)),
+                Box::new(self.term(cx, right)),
+            ),
             ast::TermKind::Neg(inner) => match &inner.kind {
                 ast::TermKind::Int(i) => return self.int_literal(cx, -*i, t.span),
                 ast::TermKind::Float(f) => PTK::Value(Value::float(-*f), self.sort_float()),
@@ -313,17 +431,27 @@ impl Resolver<'_> {
                 let sets = sets.iter().map(|s| self.set_expr(cx, s)).collect();
                 PTK::Agg(*kind, sets)
             }
-            ast::TermKind::App { symbol, args } => self.application(cx, symbol, args.as_deref(), t.span),
+            ast::TermKind::App { symbol, args } => {
+                self.application(cx, symbol, args.as_deref(), t.span)
+            }
         };
         PT::new(kind, t.span)
     }
 
     fn int_literal(&mut self, cx: &mut Ctx, i: i64, span: Span) -> PT {
         if i > i32::MAX as i64 || i < i32::MIN as i64 {
-            self.error("number-out-of-range", format!("Numeric value {i} is out of integer bounds."), span);
+            self.error(
+                "number-out-of-range",
+                format!("Numeric value {i} is out of integer bounds."),
+                span,
+            );
             cx.failed = true;
         }
-        let sort = if i >= 0 { self.sort_nat() } else { self.sort_int() };
+        let sort = if i >= 0 {
+            self.sort_nat()
+        } else {
+            self.sort_int()
+        };
         PT::new(PTK::Value(Value::Int(i), sort), span)
     }
 
@@ -332,7 +460,12 @@ impl Resolver<'_> {
         let cond = self.formula(cx, &s.cond);
         let term = s.term.as_ref().map(|t| self.term(cx, t));
         self.unbind(cx, &vs);
-        PSet { vars: vs, cond, term, span: s.span }
+        PSet {
+            vars: vs,
+            cond,
+            term,
+            span: s.span,
+        }
     }
 
     pub(super) fn var_term(&mut self, cx: &mut Ctx, v: VarIx, span: Span) -> PT {
@@ -340,7 +473,13 @@ impl Resolver<'_> {
         PT::new(PTK::Var(v), span)
     }
 
-    fn application(&mut self, cx: &mut Ctx, symbol: &SymbolRef, args: Option<&[ast::Term]>, span: Span) -> PTK {
+    fn application(
+        &mut self,
+        cx: &mut Ctx,
+        symbol: &SymbolRef,
+        args: Option<&[ast::Term]>,
+        span: Span,
+    ) -> PTK {
         let simple = symbol.name.is_simple();
         let name = symbol.name.name();
         let has_result = symbol.sorts.as_ref().is_some_and(|s| s.result.is_some());
@@ -360,9 +499,17 @@ impl Resolver<'_> {
         if args.is_none() && simple && !has_result && !self.has_constant(cx, symbol) {
             return self.new_free_var(cx, symbol, span);
         }
-        let targs: Vec<PT> = args.unwrap_or(&[]).iter().map(|a| self.term(cx, a)).collect();
+        let targs: Vec<PT> = args
+            .unwrap_or(&[])
+            .iter()
+            .map(|a| self.term(cx, a))
+            .collect();
         match self.func_candidates(cx, symbol, n) {
-            Some(cands) => PTK::Func { name: symbol.name.to_path(), cands, args: targs },
+            Some(cands) => PTK::Func {
+                name: symbol.name.to_path(),
+                cands,
+                args: targs,
+            },
             None => PTK::Error,
         }
     }
@@ -390,27 +537,45 @@ impl Resolver<'_> {
     }
 
     /// `+ - * / % ^ abs MIN MAX SUCC PRED` unless the vocabulary declares a function by that name.
-    fn builtin_application(&mut self, cx: &mut Ctx, symbol: &SymbolRef, args: Option<&[ast::Term]>, span: Span) -> Option<PTK> {
+    fn builtin_application(
+        &mut self,
+        cx: &mut Ctx,
+        symbol: &SymbolRef,
+        args: Option<&[ast::Term]>,
+        span: Span,
+    ) -> Option<PTK> {
         let name = symbol.name.name();
         let n = args.map_or(0, |a| a.len());
         if !symbol.name.is_simple() || !is_builtin_name(name) {
             return None;
         }
-        let user = self.lookup_entries(cx.voc, &symbol.name).into_iter().any(|e| matches!(e, Entry::Func(f) if self.prog.func(f).args.len() == n));
+        let user = self
+            .lookup_entries(cx.voc, &symbol.name)
+            .into_iter()
+            .any(|e| matches!(e, Entry::Func(f) if self.prog.func(f).args.len() == n));
         if user {
             return None;
         }
         let annotated = self.annotation_sort(cx, symbol);
-        let mut ts: Vec<PT> = args.unwrap_or(&[]).iter().map(|a| self.term(cx, a)).collect();
+        let mut ts: Vec<PT> = args
+            .unwrap_or(&[])
+            .iter()
+            .map(|a| self.term(cx, a))
+            .collect();
         let kind = match (name, ts.len()) {
             ("MIN" | "MAX", 0) => {
                 let Some(s) = annotated else {
-                    let msg = format!("{name} must be disambiguated with its sort, as in {name}[:T].");
+                    let msg =
+                        format!("{name} must be disambiguated with its sort, as in {name}[:T].");
                     self.error("no-sort-derivable", msg, symbol.span);
                     cx.failed = true;
                     return Some(PTK::Error);
                 };
-                if name == "MIN" { PTK::SortMin(s) } else { PTK::SortMax(s) }
+                if name == "MIN" {
+                    PTK::SortMin(s)
+                } else {
+                    PTK::SortMax(s)
+                }
             }
             ("SUCC", 1) => PTK::Succ(annotated, Box::new(ts.remove(0))),
             ("PRED", 1) => PTK::Pred(annotated, Box::new(ts.remove(0))),
@@ -444,16 +609,29 @@ impl Resolver<'_> {
     /// Entries of the theory's vocabulary under a name, reporting names outside it.
     fn voc_entries(&mut self, cx: &mut Ctx, symbol: &SymbolRef, what: &str) -> Vec<Entry> {
         let all = self.lookup_entries(cx.voc, &symbol.name);
-        let inside: Vec<Entry> = all.iter().copied().filter(|&e| self.in_vocabulary(cx.voc, e)).collect();
+        let inside: Vec<Entry> = all
+            .iter()
+            .copied()
+            .filter(|&e| self.in_vocabulary(cx.voc, e))
+            .collect();
         if inside.is_empty() && !all.is_empty() {
-            let msg = format!("{what} {} is not in the vocabulary of {}.", symbol.name.to_path(), cx.owner);
+            let msg = format!(
+                "{what} {} is not in the vocabulary of {}.",
+                symbol.name.to_path(),
+                cx.owner
+            );
             self.error("unknown-symbol", msg, symbol.span);
             cx.failed = true;
         }
         inside
     }
 
-    pub(super) fn pred_candidates(&mut self, cx: &mut Ctx, symbol: &SymbolRef, n: usize) -> Option<Vec<PredId>> {
+    pub(super) fn pred_candidates(
+        &mut self,
+        cx: &mut Ctx,
+        symbol: &SymbolRef,
+        n: usize,
+    ) -> Option<Vec<PredId>> {
         let entries = self.voc_entries(cx, symbol, "Predicate");
         if cx.failed && entries.is_empty() {
             return None;
@@ -468,7 +646,11 @@ impl Resolver<'_> {
             .collect();
         if let Some(ann) = self.annotation(cx, symbol) {
             if ann.1.is_some() {
-                self.error("not-a-predicate", "Expected a name of a predicate, instead of a function name.", symbol.span);
+                self.error(
+                    "not-a-predicate",
+                    "Expected a name of a predicate, instead of a function name.",
+                    symbol.span,
+                );
                 cx.failed = true;
                 return None;
             }
@@ -479,26 +661,52 @@ impl Resolver<'_> {
             let msg = if is_func {
                 "Expected a name of a predicate, instead of a function name.".to_string()
             } else {
-                format!("Predicate {}/{n} is not declared in this scope.", symbol.name.to_path())
+                format!(
+                    "Predicate {}/{n} is not declared in this scope.",
+                    symbol.name.to_path()
+                )
             };
-            let hint = self.near_miss(cx.voc, symbol.name.name(), |e| matches!(e, Entry::Pred(_) | Entry::Sort(_)));
-            self.error_hint(if is_func { "not-a-predicate" } else { "unknown-symbol" }, msg, symbol.span, hint);
+            let hint = self.near_miss(cx.voc, symbol.name.name(), |e| {
+                matches!(e, Entry::Pred(_) | Entry::Sort(_))
+            });
+            self.error_hint(
+                if is_func {
+                    "not-a-predicate"
+                } else {
+                    "unknown-symbol"
+                },
+                msg,
+                symbol.span,
+                hint,
+            );
             cx.failed = true;
             return None;
         }
         Some(cands)
     }
 
-    fn func_candidates_quiet(&mut self, cx: &mut Ctx, symbol: &SymbolRef, n: usize) -> Option<Vec<FuncId>> {
+    fn func_candidates_quiet(
+        &mut self,
+        cx: &mut Ctx,
+        symbol: &SymbolRef,
+        n: usize,
+    ) -> Option<Vec<FuncId>> {
         let entries = self.lookup_entries(cx.voc, &symbol.name);
-        let any = entries.iter().any(|e| matches!(e, Entry::Func(f) if self.prog.func(*f).args.len() == n));
+        let any = entries
+            .iter()
+            .any(|e| matches!(e, Entry::Func(f) if self.prog.func(*f).args.len() == n));
         if !any {
             return None;
         }
         self.func_candidates(cx, symbol, n)
     }
 
-    pub(super) fn func_candidates(&mut self, cx: &mut Ctx, symbol: &SymbolRef, n: usize) -> Option<Vec<FuncId>> {
+    pub(super) fn func_candidates(
+        &mut self,
+        cx: &mut Ctx,
+        symbol: &SymbolRef,
+        n: usize,
+    ) -> Option<Vec<FuncId>> {
         let entries = self.voc_entries(cx, symbol, "Function");
         if cx.failed && entries.is_empty() {
             return None;
@@ -513,11 +721,15 @@ impl Resolver<'_> {
         if let Some((args, result)) = self.annotation(cx, symbol) {
             cands.retain(|&f| {
                 let func = self.prog.func(f);
-                (args.is_empty() && n > 0 || func.args == args) && result.map_or(true, |r| func.result == r)
+                (args.is_empty() && n > 0 || func.args == args)
+                    && result.map_or(true, |r| func.result == r)
             });
         }
         if cands.is_empty() {
-            let msg = format!("Function {}/{n} is not declared in this scope.", symbol.name.to_path());
+            let msg = format!(
+                "Function {}/{n} is not declared in this scope.",
+                symbol.name.to_path()
+            );
             let hint = self.near_miss(cx.voc, symbol.name.name(), |e| matches!(e, Entry::Func(_)));
             self.error_hint("unknown-symbol", msg, symbol.span, hint);
             cx.failed = true;
@@ -527,9 +739,17 @@ impl Resolver<'_> {
     }
 
     /// The sorts of an annotation `[A,B]` / `[A,B:C]`, if one was written and all sorts exist.
-    fn annotation(&mut self, cx: &mut Ctx, symbol: &SymbolRef) -> Option<(Vec<SortId>, Option<SortId>)> {
+    fn annotation(
+        &mut self,
+        cx: &mut Ctx,
+        symbol: &SymbolRef,
+    ) -> Option<(Vec<SortId>, Option<SortId>)> {
         let ann = symbol.sorts.as_ref()?;
-        let args: Vec<Option<SortId>> = ann.args.iter().map(|p| self.lookup_sort(cx.voc, p)).collect();
+        let args: Vec<Option<SortId>> = ann
+            .args
+            .iter()
+            .map(|p| self.lookup_sort(cx.voc, p))
+            .collect();
         let result = ann.result.as_ref().map(|p| self.lookup_sort(cx.voc, p));
         if args.iter().any(Option::is_none) || matches!(result, Some(None)) {
             cx.failed = true;
@@ -540,7 +760,10 @@ impl Resolver<'_> {
 }
 
 fn is_builtin_name(name: &str) -> bool {
-    matches!(name, "MIN" | "MAX" | "SUCC" | "PRED" | "abs" | "+" | "-" | "*" | "/" | "%" | "^")
+    matches!(
+        name,
+        "MIN" | "MAX" | "SUCC" | "PRED" | "abs" | "+" | "-" | "*" | "/" | "%" | "^"
+    )
 }
 
 fn arith_op(name: &str) -> Option<ast::ArithOp> {

@@ -5,7 +5,9 @@
 use indexmap::IndexMap;
 
 use super::{nearest_name, Entry, Resolver};
-use crate::sema::program::{Component, FuncId, Function, PredId, Predicate, Sort, SortId, VocId, Vocabulary};
+use crate::sema::program::{
+    Component, FuncId, Function, PredId, Predicate, Sort, SortId, VocId, Vocabulary,
+};
 use crate::structure::value::{register_constructor_name, Value};
 use crate::syntax::ast::{self, Pointer, Span};
 
@@ -24,7 +26,12 @@ impl Resolver<'_> {
     pub(super) fn new_vocabulary(&mut self, name: &str, span: Option<Span>) -> VocId {
         let id = VocId(self.prog.vocabularies.len() as u32);
         let namespace = self.ns_path();
-        self.prog.vocabularies.push(Vocabulary { name: name.to_string(), namespace, span, ..Default::default() });
+        self.prog.vocabularies.push(Vocabulary {
+            name: name.to_string(),
+            namespace,
+            span,
+            ..Default::default()
+        });
         self.voc_names.push(IndexMap::new());
         id
     }
@@ -60,7 +67,9 @@ impl Resolver<'_> {
     // -- adding symbols to a vocabulary ------------------------------------------------------
 
     fn add_entry(&mut self, voc: VocId, name: &str, e: Entry) {
-        let list = self.voc_names[voc.index()].entry(name.to_string()).or_default();
+        let list = self.voc_names[voc.index()]
+            .entry(name.to_string())
+            .or_default();
         if !list.contains(&e) {
             list.push(e);
         }
@@ -69,7 +78,9 @@ impl Resolver<'_> {
     /// Adds a sort (and its non-builtin ancestors) to a vocabulary.
     pub(super) fn add_sort(&mut self, voc: VocId, s: SortId) {
         for a in self.prog.ancestors(s) {
-            if self.prog.sort(a).builtin.is_some() || self.prog.vocabularies[voc.index()].sorts.contains(&a) {
+            if self.prog.sort(a).builtin.is_some()
+                || self.prog.vocabularies[voc.index()].sorts.contains(&a)
+            {
                 continue;
             }
             self.prog.vocabularies[voc.index()].sorts.insert(a);
@@ -101,27 +112,54 @@ impl Resolver<'_> {
         self.prog.vocabularies[voc.index()].funcs.insert(f);
         let name = self.prog.func(f).name.clone();
         self.add_entry(voc, &name, Entry::Func(f));
-        for s in self.prog.symbol_sorts(crate::sema::program::Symbol::Func(f)) {
+        for s in self
+            .prog
+            .symbol_sorts(crate::sema::program::Symbol::Func(f))
+        {
             self.add_sort(voc, s);
         }
     }
 
     pub(super) fn new_pred(&mut self, name: &str, args: Vec<SortId>, span: Option<Span>) -> PredId {
         let id = PredId(self.prog.preds.len() as u32);
-        self.prog.preds.push(Predicate { name: name.to_string(), args, type_of: None, span });
+        self.prog.preds.push(Predicate {
+            name: name.to_string(),
+            args,
+            type_of: None,
+            span,
+        });
         id
     }
 
-    pub(super) fn new_func(&mut self, name: &str, args: Vec<SortId>, result: SortId, partial: bool, span: Option<Span>) -> FuncId {
+    pub(super) fn new_func(
+        &mut self,
+        name: &str,
+        args: Vec<SortId>,
+        result: SortId,
+        partial: bool,
+        span: Option<Span>,
+    ) -> FuncId {
         let id = FuncId(self.prog.funcs.len() as u32);
-        self.prog.funcs.push(Function { name: name.to_string(), args, result, partial, constructor_of: None, span });
+        self.prog.funcs.push(Function {
+            name: name.to_string(),
+            args,
+            result,
+            partial,
+            constructor_of: None,
+            span,
+        });
         id
     }
 
     fn new_sort(&mut self, name: &str, span: Span) -> SortId {
         let id = SortId(self.prog.sorts.len() as u32);
         let pred = PredId(self.prog.preds.len() as u32);
-        self.prog.preds.push(Predicate { name: name.to_string(), args: vec![id], type_of: Some(id), span: Some(span) });
+        self.prog.preds.push(Predicate {
+            name: name.to_string(),
+            args: vec![id],
+            type_of: Some(id),
+            span: Some(span),
+        });
         self.prog.sorts.push(Sort {
             name: name.to_string(),
             parents: Vec::new(),
@@ -138,12 +176,24 @@ impl Resolver<'_> {
     // -- declarations ------------------------------------------------------------------------
 
     fn type_decl(&mut self, voc: VocId, t: &ast::TypeDecl) {
-        if let Some(prev) = self.own_entries(voc, &t.name.name).into_iter().find_map(|e| match e {
-            Entry::Sort(s) => Some(s),
-            _ => None,
-        }) {
-            let at = self.prog.sort(prev).span.map(|s| self.position(s)).unwrap_or_default();
-            let msg = format!("Sort {} is already declared in this scope, namely at {at}.", t.name.name);
+        if let Some(prev) = self
+            .own_entries(voc, &t.name.name)
+            .into_iter()
+            .find_map(|e| match e {
+                Entry::Sort(s) => Some(s),
+                _ => None,
+            })
+        {
+            let at = self
+                .prog
+                .sort(prev)
+                .span
+                .map(|s| self.position(s))
+                .unwrap_or_default();
+            let msg = format!(
+                "Sort {} is already declared in this scope, namely at {at}.",
+                t.name.name
+            );
             return self.error("duplicate-name", msg, t.name.span);
         }
         let id = self.new_sort(&t.name.name, t.name.span);
@@ -162,7 +212,10 @@ impl Resolver<'_> {
         match &t.body {
             ast::TypeBody::Open => {}
             ast::TypeBody::Enumerated(elems) => {
-                let mut values: Vec<Value> = elems.iter().flat_map(|e| self.element_values(voc, e, None)).collect();
+                let mut values: Vec<Value> = elems
+                    .iter()
+                    .flat_map(|e| self.element_values(voc, e, None))
+                    .collect();
                 values.sort();
                 values.dedup();
                 self.prog.sorts[id.index()].fixed = Some(values);
@@ -189,12 +242,23 @@ impl Resolver<'_> {
     fn constructed_type(&mut self, voc: VocId, id: SortId, cons: &[ast::Constructor]) {
         self.prog.sorts[id.index()].constructed = true;
         for c in cons {
-            let args: Vec<SortId> = c.args.iter().filter_map(|a| self.lookup_sort(voc, a)).collect();
+            let args: Vec<SortId> = c
+                .args
+                .iter()
+                .filter_map(|a| self.lookup_sort(voc, a))
+                .collect();
             if args.len() != c.args.len() {
                 continue;
             }
-            if self.own_entries(voc, &c.name.name).iter().any(|e| matches!(e, Entry::Func(f) if self.prog.func(*f).args == args)) {
-                let msg = format!("Function {} is already declared in this scope.", c.name.name);
+            if self
+                .own_entries(voc, &c.name.name)
+                .iter()
+                .any(|e| matches!(e, Entry::Func(f) if self.prog.func(*f).args == args))
+            {
+                let msg = format!(
+                    "Function {} is already declared in this scope.",
+                    c.name.name
+                );
                 self.error("duplicate-name", msg, c.name.span);
                 continue;
             }
@@ -204,26 +268,47 @@ impl Resolver<'_> {
             self.prog.sorts[id.index()].constructors.push(f);
             self.add_func(voc, f);
         }
-        let all_nullary = self.prog.sort(id).constructors.iter().all(|&f| self.prog.func(f).args.is_empty());
+        let all_nullary = self
+            .prog
+            .sort(id)
+            .constructors
+            .iter()
+            .all(|&f| self.prog.func(f).args.is_empty());
         if all_nullary {
-            let mut values: Vec<Value> =
-                self.prog.sort(id).constructors.iter().map(|&f| Value::compound(f, Vec::new())).collect();
+            let mut values: Vec<Value> = self
+                .prog
+                .sort(id)
+                .constructors
+                .iter()
+                .map(|&f| Value::compound(f, Vec::new()))
+                .collect();
             values.sort();
             self.prog.sorts[id.index()].fixed = Some(values);
         }
     }
 
     fn pred_decl(&mut self, voc: VocId, p: &ast::PredDecl) {
-        let args: Vec<SortId> = p.args.iter().filter_map(|a| self.lookup_sort(voc, a)).collect();
+        let args: Vec<SortId> = p
+            .args
+            .iter()
+            .filter_map(|a| self.lookup_sort(voc, a))
+            .collect();
         if args.len() != p.args.len() {
             return;
         }
-        let dup = self.own_entries(voc, &p.name.name).into_iter().find_map(|e| match e {
-            Entry::Pred(q) if self.prog.pred(q).args == args => self.prog.pred(q).span,
-            _ => None,
-        });
+        let dup = self
+            .own_entries(voc, &p.name.name)
+            .into_iter()
+            .find_map(|e| match e {
+                Entry::Pred(q) if self.prog.pred(q).args == args => self.prog.pred(q).span,
+                _ => None,
+            });
         if let Some(prev) = dup {
-            let msg = format!("Predicate {} is already declared in this scope, namely at {}.", p.name.name, self.position(prev));
+            let msg = format!(
+                "Predicate {} is already declared in this scope, namely at {}.",
+                p.name.name,
+                self.position(prev)
+            );
             return self.error("duplicate-name", msg, p.name.span);
         }
         let id = self.new_pred(&p.name.name, args, Some(p.name.span));
@@ -231,15 +316,32 @@ impl Resolver<'_> {
     }
 
     fn func_decl(&mut self, voc: VocId, f: &ast::FuncDecl) {
-        let args: Vec<SortId> = f.args.iter().filter_map(|a| self.lookup_sort(voc, a)).collect();
+        let args: Vec<SortId> = f
+            .args
+            .iter()
+            .filter_map(|a| self.lookup_sort(voc, a))
+            .collect();
         let result = self.lookup_sort(voc, &f.result);
-        let (Some(result), true) = (result, args.len() == f.args.len()) else { return };
-        let dup = self.own_entries(voc, &f.name.name).into_iter().find_map(|e| match e {
-            Entry::Func(g) if self.prog.func(g).args == args && self.prog.func(g).result == result => self.prog.func(g).span,
-            _ => None,
-        });
+        let (Some(result), true) = (result, args.len() == f.args.len()) else {
+            return;
+        };
+        let dup = self
+            .own_entries(voc, &f.name.name)
+            .into_iter()
+            .find_map(|e| match e {
+                Entry::Func(g)
+                    if self.prog.func(g).args == args && self.prog.func(g).result == result =>
+                {
+                    self.prog.func(g).span
+                }
+                _ => None,
+            });
         if let Some(prev) = dup {
-            let msg = format!("Function {} is already declared in this scope, namely at {}.", f.name.name, self.position(prev));
+            let msg = format!(
+                "Function {} is already declared in this scope, namely at {}.",
+                f.name.name,
+                self.position(prev)
+            );
             return self.error("duplicate-name", msg, f.name.span);
         }
         let id = self.new_func(&f.name.name, args, result, f.partial, Some(f.name.span));
@@ -254,29 +356,46 @@ impl Resolver<'_> {
                 }
             }
             ast::ExternSymbol::Sorted { name, sorts, .. } => {
-                let args: Vec<Option<SortId>> = sorts.args.iter().map(|a| self.lookup_sort(voc, a)).collect();
+                let args: Vec<Option<SortId>> = sorts
+                    .args
+                    .iter()
+                    .map(|a| self.lookup_sort(voc, a))
+                    .collect();
                 let result = sorts.result.as_ref().map(|r| self.lookup_sort(voc, r));
                 if args.iter().any(Option::is_none) || matches!(result, Some(None)) {
                     return;
                 }
                 let args: Vec<SortId> = args.into_iter().flatten().collect();
                 let result = result.flatten();
-                let found = self.lookup_entries(voc, name).into_iter().find(|e| match (*e, result) {
-                    (Entry::Pred(p), None) => self.prog.pred(p).args == args,
-                    (Entry::Sort(s), None) => args == [s],
-                    (Entry::Func(f), Some(r)) => self.prog.func(f).args == args && self.prog.func(f).result == r,
-                    _ => false,
-                });
+                let found =
+                    self.lookup_entries(voc, name)
+                        .into_iter()
+                        .find(|e| match (*e, result) {
+                            (Entry::Pred(p), None) => self.prog.pred(p).args == args,
+                            (Entry::Sort(s), None) => args == [s],
+                            (Entry::Func(f), Some(r)) => {
+                                self.prog.func(f).args == args && self.prog.func(f).result == r
+                            }
+                            _ => false,
+                        });
                 self.add_extern_found(voc, found, name);
             }
-            ast::ExternSymbol::Arity { name, arity, function, .. } => {
+            ast::ExternSymbol::Arity {
+                name,
+                arity,
+                function,
+                ..
+            } => {
                 let n = *arity as usize;
-                let found = self.lookup_entries(voc, name).into_iter().find(|e| match (*e, function) {
-                    (Entry::Pred(p), false) => self.prog.pred(p).args.len() == n,
-                    (Entry::Sort(_), false) => n == 1,
-                    (Entry::Func(f), true) => self.prog.func(f).args.len() == n,
-                    _ => false,
-                });
+                let found =
+                    self.lookup_entries(voc, name)
+                        .into_iter()
+                        .find(|e| match (*e, function) {
+                            (Entry::Pred(p), false) => self.prog.pred(p).args.len() == n,
+                            (Entry::Sort(_), false) => n == 1,
+                            (Entry::Func(f), true) => self.prog.func(f).args.len() == n,
+                            _ => false,
+                        });
                 self.add_extern_found(voc, found, name);
             }
         }
@@ -298,14 +417,21 @@ impl Resolver<'_> {
 
     /// Entries declared (or imported) in the vocabulary itself under `name`.
     pub(super) fn own_entries(&self, voc: VocId, name: &str) -> Vec<Entry> {
-        self.voc_names.get(voc.index()).and_then(|t| t.get(name)).cloned().unwrap_or_default()
+        self.voc_names
+            .get(voc.index())
+            .and_then(|t| t.get(name))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// All entries a pointer can denote from inside `voc`: a qualified `V::x` looks in `V`, a
     /// simple name in `voc`, then in `using vocabulary` ones, then in the std vocabulary.
     pub(super) fn lookup_entries(&self, voc: VocId, p: &Pointer) -> Vec<Entry> {
         if !p.is_simple() {
-            let prefix = Pointer { parts: p.parts[..p.parts.len() - 1].to_vec(), span: p.span };
+            let prefix = Pointer {
+                parts: p.parts[..p.parts.len() - 1].to_vec(),
+                span: p.span,
+            };
             return match self.find_vocabulary(&prefix) {
                 Some(v) => self.own_entries(v, p.name()),
                 None => Vec::new(),
@@ -326,10 +452,13 @@ impl Resolver<'_> {
 
     /// Resolves a sort pointer, reporting `unknown-sort` (with a near-miss hint).
     pub(super) fn lookup_sort(&mut self, voc: VocId, p: &Pointer) -> Option<SortId> {
-        let found = self.lookup_entries(voc, p).into_iter().find_map(|e| match e {
-            Entry::Sort(s) => Some(s),
-            _ => None,
-        });
+        let found = self
+            .lookup_entries(voc, p)
+            .into_iter()
+            .find_map(|e| match e {
+                Entry::Sort(s) => Some(s),
+                _ => None,
+            });
         if found.is_none() {
             let msg = format!("Sort {} is not declared in this scope.", p.to_path());
             let hint = self.near_miss(voc, p.name(), |e| matches!(e, Entry::Sort(_)));
@@ -339,11 +468,20 @@ impl Resolver<'_> {
     }
 
     /// A `did you mean` hint among the names of `voc` (and std) with entries matching `want`.
-    pub(super) fn near_miss(&self, voc: VocId, name: &str, want: impl Fn(&Entry) -> bool) -> Option<String> {
+    pub(super) fn near_miss(
+        &self,
+        voc: VocId,
+        name: &str,
+        want: impl Fn(&Entry) -> bool,
+    ) -> Option<String> {
         let mut names: Vec<&str> = Vec::new();
         for v in [voc, self.prog.std_vocabulary] {
             if let Some(t) = self.voc_names.get(v.index()) {
-                names.extend(t.iter().filter(|(_, es)| es.iter().any(&want)).map(|(n, _)| n.as_str()));
+                names.extend(
+                    t.iter()
+                        .filter(|(_, es)| es.iter().any(&want))
+                        .map(|(n, _)| n.as_str()),
+                );
             }
         }
         nearest_name(name, names).map(|n| format!("did you mean `{n}`?"))
