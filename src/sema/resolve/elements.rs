@@ -58,7 +58,7 @@ impl Resolver<'_> {
     }
 
     fn check_int(&mut self, i: i64, e: &Element) -> bool {
-        if i > INT_LIMIT || i < -INT_LIMIT - 1 {
+        if !(-INT_LIMIT - 1..=INT_LIMIT).contains(&i) {
             self.error(
                 "number-out-of-range",
                 format!("Numeric value {i} is out of integer bounds."),

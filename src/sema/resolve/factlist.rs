@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use super::structure::{Builder, Parts};
+use super::structure::Builder;
 use super::{Entry, Resolver};
 use crate::sema::program::{SortId, Symbol};
 use crate::syntax::ast;
@@ -72,7 +72,7 @@ impl Resolver<'_> {
                 given.dedup();
             }
             Target::Sym(sym) => {
-                let parts = b.parts.entry(sym).or_insert_with(Parts::default);
+                let parts = b.parts.entry(sym).or_default();
                 parts.span.get_or_insert(fact.span);
                 parts.two.get_or_insert_with(HashSet::new).extend(tuples);
             }

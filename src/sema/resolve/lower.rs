@@ -3,7 +3,7 @@
 //! non-element head arguments become a fresh variable plus an equality in the body; elements
 //! outside the head's sort get a sort check in the body).
 
-use super::pre::{PHead, PRule, VarIx, PF, PFK, PT, PTK};
+use super::pre::{PHead, PRule, PfKind, PtKind, VarIx, PF, PT};
 use super::theory::Ctx;
 use super::Resolver;
 use crate::sema::ir;
@@ -23,33 +23,33 @@ impl Resolver<'_> {
 
     pub(super) fn lower_formula(&self, cx: &Ctx, f: &PF) -> ir::Formula {
         let kind = match &f.kind {
-            PFK::Bool(b) => ir::FormulaKind::Bool(*b),
-            PFK::Error => ir::FormulaKind::Bool(false),
-            PFK::Atom { cands, args, .. } => {
+            PfKind::Bool(b) => ir::FormulaKind::Bool(*b),
+            PfKind::Error => ir::FormulaKind::Bool(false),
+            PfKind::Atom { cands, args, .. } => {
                 let Some(&p) = cands.first() else {
                     return ir::Formula::new(ir::FormulaKind::Bool(false), f.span);
                 };
                 ir::FormulaKind::Pred(p, args.iter().map(|a| self.lower_term(cx, a)).collect())
             }
-            PFK::Cmp(op, a, b) => {
+            PfKind::Cmp(op, a, b) => {
                 ir::FormulaKind::Cmp(*op, self.lower_term(cx, a), self.lower_term(cx, b))
             }
-            PFK::Not(g) => ir::FormulaKind::Not(Box::new(self.lower_formula(cx, g))),
-            PFK::And(fs) => {
+            PfKind::Not(g) => ir::FormulaKind::Not(Box::new(self.lower_formula(cx, g))),
+            PfKind::And(fs) => {
                 ir::FormulaKind::And(fs.iter().map(|g| self.lower_formula(cx, g)).collect())
             }
-            PFK::Or(fs) => {
+            PfKind::Or(fs) => {
                 ir::FormulaKind::Or(fs.iter().map(|g| self.lower_formula(cx, g)).collect())
             }
-            PFK::Implies(a, b) => ir::FormulaKind::Implies(
+            PfKind::Implies(a, b) => ir::FormulaKind::Implies(
                 Box::new(self.lower_formula(cx, a)),
                 Box::new(self.lower_formula(cx, b)),
             ),
-            PFK::Equiv(a, b) => ir::FormulaKind::Equiv(
+            PfKind::Equiv(a, b) => ir::FormulaKind::Equiv(
                 Box::new(self.lower_formula(cx, a)),
                 Box::new(self.lower_formula(cx, b)),
             ),
-            PFK::Quant(q, vs, g) => {
+            PfKind::Quant(q, vs, g) => {
                 let vars: Vec<ir::Var> = vs.iter().map(|&v| self.lower_var(cx, v)).collect();
                 let body = Box::new(self.lower_formula(cx, g));
                 match q {
@@ -64,30 +64,30 @@ impl Resolver<'_> {
     pub(super) fn lower_term(&self, cx: &Ctx, t: &PT) -> ir::Term {
         let sort = self.term_sort(cx, t).unwrap_or_else(|| self.sort_int());
         let kind = match &t.kind {
-            PTK::Var(v) => ir::TermKind::Var(self.lower_var(cx, *v)),
-            PTK::Value(v, _) => ir::TermKind::Value(*v),
-            PTK::Func { cands, args, .. } => match cands.first() {
+            PtKind::Var(v) => ir::TermKind::Var(self.lower_var(cx, *v)),
+            PtKind::Value(v, _) => ir::TermKind::Value(*v),
+            PtKind::Func { cands, args, .. } => match cands.first() {
                 Some(&f) => {
                     ir::TermKind::Func(f, args.iter().map(|a| self.lower_term(cx, a)).collect())
                 }
                 None => ir::TermKind::Value(Value::Int(0)),
             },
-            PTK::Arith(op, a, b) => ir::TermKind::Arith(
+            PtKind::Arith(op, a, b) => ir::TermKind::Arith(
                 *op,
                 Box::new(self.lower_term(cx, a)),
                 Box::new(self.lower_term(cx, b)),
             ),
-            PTK::Neg(a) => ir::TermKind::Neg(Box::new(self.lower_term(cx, a))),
-            PTK::Abs(a) => ir::TermKind::Abs(Box::new(self.lower_term(cx, a))),
-            PTK::SortMin(s) => ir::TermKind::SortMin(*s),
-            PTK::SortMax(s) => ir::TermKind::SortMax(*s),
-            PTK::Succ(_, a) => ir::TermKind::Succ(sort, Box::new(self.lower_term(cx, a))),
-            PTK::Pred(_, a) => ir::TermKind::Pred(sort, Box::new(self.lower_term(cx, a))),
-            PTK::Agg(kind, sets) => ir::TermKind::Aggregate(
+            PtKind::Neg(a) => ir::TermKind::Neg(Box::new(self.lower_term(cx, a))),
+            PtKind::Abs(a) => ir::TermKind::Abs(Box::new(self.lower_term(cx, a))),
+            PtKind::SortMin(s) => ir::TermKind::SortMin(*s),
+            PtKind::SortMax(s) => ir::TermKind::SortMax(*s),
+            PtKind::Succ(_, a) => ir::TermKind::Succ(sort, Box::new(self.lower_term(cx, a))),
+            PtKind::Pred(_, a) => ir::TermKind::Pred(sort, Box::new(self.lower_term(cx, a))),
+            PtKind::Agg(kind, sets) => ir::TermKind::Aggregate(
                 *kind,
                 sets.iter().map(|s| self.lower_set(cx, *kind, s)).collect(),
             ),
-            PTK::Error => ir::TermKind::Value(Value::Int(0)),
+            PtKind::Error => ir::TermKind::Value(Value::Int(0)),
         };
         ir::Term {
             kind,
@@ -126,13 +126,13 @@ impl Resolver<'_> {
             };
             let span = arg.span;
             match &arg.kind {
-                PTK::Var(_) => {}
-                PTK::Value(v, lit) => {
+                PtKind::Var(_) => {}
+                PtKind::Value(v, lit) => {
                     if !self.prog.is_subsort(*lit, s) {
-                        let check = PT::new(PTK::Value(*v, *lit), span);
+                        let check = PT::new(PtKind::Value(*v, *lit), span);
                         let pred = self.prog.sort(s).pred;
                         extra.push(PF::new(
-                            PFK::Atom {
+                            PfKind::Atom {
                                 name: self.prog.sort(s).name.clone(),
                                 cands: vec![pred],
                                 args: vec![check],
@@ -144,9 +144,9 @@ impl Resolver<'_> {
                 _ => {
                     let name = format!("_v{}", cx.vars.len());
                     let nv = cx.new_var(&name, Some(s), span);
-                    let old = std::mem::replace(arg, PT::new(PTK::Var(nv), span));
+                    let old = std::mem::replace(arg, PT::new(PtKind::Var(nv), span));
                     extra.push(PF::new(
-                        PFK::Cmp(CmpOp::Eq, PT::new(PTK::Var(nv), span), old),
+                        PfKind::Cmp(CmpOp::Eq, PT::new(PtKind::Var(nv), span), old),
                         span,
                     ));
                     r.head_vars.push(nv);
@@ -155,10 +155,10 @@ impl Resolver<'_> {
         }
         if !extra.is_empty() {
             let span = r.body.span;
-            let body = std::mem::replace(&mut r.body, PF::new(PFK::Bool(true), span));
+            let body = std::mem::replace(&mut r.body, PF::new(PfKind::Bool(true), span));
             let mut parts = vec![body];
             parts.extend(extra);
-            r.body = PF::new(PFK::And(parts), span);
+            r.body = PF::new(PfKind::And(parts), span);
         }
     }
 

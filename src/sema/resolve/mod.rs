@@ -180,7 +180,7 @@ pub(crate) fn nearest_name<'n>(
             continue;
         }
         let d = edit_distance(name, cand);
-        if d <= limit && best.map_or(true, |(bd, _)| d < bd) {
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, cand));
         }
     }

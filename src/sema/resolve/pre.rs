@@ -25,12 +25,12 @@ pub(super) struct VarInfo {
 
 #[derive(Clone, Debug)]
 pub(super) struct PF {
-    pub kind: PFK,
+    pub kind: PfKind,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub(super) enum PFK {
+pub(super) enum PfKind {
     Bool(bool),
     Atom {
         name: String,
@@ -50,12 +50,12 @@ pub(super) enum PFK {
 
 #[derive(Clone, Debug)]
 pub(super) struct PT {
-    pub kind: PTK,
+    pub kind: PtKind,
     pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub(super) enum PTK {
+pub(super) enum PtKind {
     Var(VarIx),
     /// A domain element with the sort IDP3 gives literals (nat, int, float, string, char).
     Value(Value, SortId),
@@ -105,13 +105,13 @@ pub(super) enum PHead {
 }
 
 impl PF {
-    pub fn new(kind: PFK, span: Span) -> PF {
+    pub fn new(kind: PfKind, span: Span) -> PF {
         PF { kind, span }
     }
 }
 
 impl PT {
-    pub fn new(kind: PTK, span: Span) -> PT {
+    pub fn new(kind: PtKind, span: Span) -> PT {
         PT { kind, span }
     }
 }

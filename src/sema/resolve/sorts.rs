@@ -8,7 +8,7 @@
 //! Both rounds repeat until nothing changes. Afterwards every argument must share an ancestor
 //! with its position's sort, and arithmetic needs numbers.
 
-use super::pre::{PHead, PRule, VarIx, PF, PFK, PT, PTK};
+use super::pre::{PHead, PRule, PfKind, PtKind, VarIx, PF, PT};
 use super::theory::Ctx;
 use super::Resolver;
 use crate::sema::program::SortId;
@@ -126,12 +126,12 @@ impl Resolver<'_> {
         declared
             .iter()
             .zip(known)
-            .all(|(&d, k)| k.map_or(true, |k| self.lca(d, k).is_some()))
+            .all(|(&d, k)| k.is_none_or(|k| self.lca(d, k).is_some()))
     }
 
     fn df(&mut self, cx: &mut Ctx, f: &mut PF, st: &mut Walk) {
         match &mut f.kind {
-            PFK::Atom { cands, args, .. } => {
+            PfKind::Atom { cands, args, .. } => {
                 if cands.len() == 1 {
                     let sorts = self.prog.pred(cands[0]).args.clone();
                     for (a, s) in args.iter_mut().zip(sorts) {
@@ -154,7 +154,7 @@ impl Resolver<'_> {
                     }
                 }
             }
-            PFK::Cmp(_, a, b) => {
+            PfKind::Cmp(_, a, b) => {
                 let common = if st.builtins {
                     self.common_sort(cx, &[&*a, &*b])
                 } else {
@@ -163,14 +163,14 @@ impl Resolver<'_> {
                 self.dt(cx, a, common, st);
                 self.dt(cx, b, common, st);
             }
-            PFK::Not(g) => self.df(cx, g, st),
-            PFK::And(fs) | PFK::Or(fs) => fs.iter_mut().for_each(|g| self.df(cx, g, st)),
-            PFK::Implies(a, b) | PFK::Equiv(a, b) => {
+            PfKind::Not(g) => self.df(cx, g, st),
+            PfKind::And(fs) | PfKind::Or(fs) => fs.iter_mut().for_each(|g| self.df(cx, g, st)),
+            PfKind::Implies(a, b) | PfKind::Equiv(a, b) => {
                 self.df(cx, a, st);
                 self.df(cx, b, st);
             }
-            PFK::Quant(_, _, g) => self.df(cx, g, st),
-            PFK::Bool(_) | PFK::Error => {}
+            PfKind::Quant(_, _, g) => self.df(cx, g, st),
+            PfKind::Bool(_) | PfKind::Error => {}
         }
     }
 
@@ -190,12 +190,12 @@ impl Resolver<'_> {
 
     fn dt(&mut self, cx: &mut Ctx, t: &mut PT, expect: Option<SortId>, st: &mut Walk) {
         match &mut t.kind {
-            PTK::Var(v) => {
+            PtKind::Var(v) => {
                 if let Some(s) = expect {
                     self.assert_var_sort(cx, *v, s, st);
                 }
             }
-            PTK::Func { cands, args, .. } => {
+            PtKind::Func { cands, args, .. } => {
                 if cands.len() == 1 {
                     let sorts = self.prog.func(cands[0]).args.clone();
                     for (a, s) in args.iter_mut().zip(sorts) {
@@ -226,16 +226,16 @@ impl Resolver<'_> {
                     }
                 }
             }
-            PTK::Arith(_, a, b) => {
+            PtKind::Arith(_, a, b) => {
                 self.dt(cx, a, None, st);
                 self.dt(cx, b, None, st);
             }
-            PTK::Neg(a) | PTK::Abs(a) => self.dt(cx, a, None, st),
-            PTK::Succ(s, a) | PTK::Pred(s, a) => {
+            PtKind::Neg(a) | PtKind::Abs(a) => self.dt(cx, a, None, st),
+            PtKind::Succ(s, a) | PtKind::Pred(s, a) => {
                 let s = s.or(expect);
                 self.dt(cx, a, s, st);
             }
-            PTK::Agg(_, sets) => {
+            PtKind::Agg(_, sets) => {
                 for set in sets.iter_mut() {
                     self.df(cx, &mut set.cond, st);
                     if let Some(term) = &mut set.term {
@@ -243,7 +243,7 @@ impl Resolver<'_> {
                     }
                 }
             }
-            PTK::Value(..) | PTK::SortMin(_) | PTK::SortMax(_) | PTK::Error => {}
+            PtKind::Value(..) | PtKind::SortMin(_) | PtKind::SortMax(_) | PtKind::Error => {}
         }
     }
 
@@ -317,16 +317,16 @@ impl Resolver<'_> {
 
     pub(super) fn term_sort(&self, cx: &Ctx, t: &PT) -> Option<SortId> {
         match &t.kind {
-            PTK::Var(v) => cx.vars[*v].sort,
-            PTK::Value(_, s) => Some(*s),
-            PTK::Func { cands, .. } => {
+            PtKind::Var(v) => cx.vars[*v].sort,
+            PtKind::Value(_, s) => Some(*s),
+            PtKind::Func { cands, .. } => {
                 let first = self.prog.func(*cands.first()?).result;
                 cands
                     .iter()
                     .all(|&f| self.prog.func(f).result == first)
                     .then_some(first)
             }
-            PTK::Arith(op, a, b) => {
+            PtKind::Arith(op, a, b) => {
                 let (sa, sb) = (self.term_sort(cx, a)?, self.term_sort(cx, b)?);
                 Some(match op {
                     ArithOp::Div | ArithOp::Pow => self.sort_float(),
@@ -335,7 +335,7 @@ impl Resolver<'_> {
                     _ => self.sort_float(),
                 })
             }
-            PTK::Neg(a) | PTK::Abs(a) => {
+            PtKind::Neg(a) | PtKind::Abs(a) => {
                 let s = self.term_sort(cx, a)?;
                 Some(if self.is_intlike(s) {
                     self.sort_int()
@@ -343,9 +343,9 @@ impl Resolver<'_> {
                     self.sort_float()
                 })
             }
-            PTK::SortMin(s) | PTK::SortMax(s) => Some(*s),
-            PTK::Succ(s, a) | PTK::Pred(s, a) => s.or_else(|| self.term_sort(cx, a)),
-            PTK::Agg(kind, sets) => {
+            PtKind::SortMin(s) | PtKind::SortMax(s) => Some(*s),
+            PtKind::Succ(s, a) | PtKind::Pred(s, a) => s.or_else(|| self.term_sort(cx, a)),
+            PtKind::Agg(kind, sets) => {
                 if *kind == AggKind::Card {
                     return Some(self.sort_int());
                 }
@@ -353,7 +353,7 @@ impl Resolver<'_> {
                     s.term
                         .as_ref()
                         .and_then(|t| self.term_sort(cx, t))
-                        .map_or(true, |s| self.is_intlike(s))
+                        .is_none_or(|s| self.is_intlike(s))
                 });
                 Some(if all_int {
                     self.sort_int()
@@ -361,7 +361,7 @@ impl Resolver<'_> {
                     self.sort_float()
                 })
             }
-            PTK::Error => None,
+            PtKind::Error => None,
         }
     }
 
@@ -413,7 +413,11 @@ impl Resolver<'_> {
             }
             PHead::Error => return,
         };
-        if r.overloaded_head && r.head_args.iter().any(|a| !matches!(a.kind, PTK::Var(_))) {
+        if r.overloaded_head
+            && r.head_args
+                .iter()
+                .any(|a| !matches!(a.kind, PtKind::Var(_)))
+        {
             return self.ambiguous(cx, "predicate", Some(name), r.span);
         }
         for (a, s) in r.head_args.iter().zip(sorts) {
@@ -433,7 +437,7 @@ impl Resolver<'_> {
 
     fn cf(&mut self, cx: &mut Ctx, f: &PF) {
         match &f.kind {
-            PFK::Atom { cands, args, name } => {
+            PfKind::Atom { cands, args, name } => {
                 if cands.len() != 1 {
                     return self.ambiguous(cx, "predicate", Some(name.clone()), f.span);
                 }
@@ -442,7 +446,7 @@ impl Resolver<'_> {
                     self.ct(cx, a, Some(s));
                 }
             }
-            PFK::Cmp(_, a, b) => {
+            PfKind::Cmp(_, a, b) => {
                 self.ct(cx, a, None);
                 self.ct(cx, b, None);
                 if let (Some(sa), Some(sb)) = (self.term_sort(cx, a), self.term_sort(cx, b)) {
@@ -451,13 +455,13 @@ impl Resolver<'_> {
                     }
                 }
             }
-            PFK::Not(g) | PFK::Quant(_, _, g) => self.cf(cx, g),
-            PFK::And(fs) | PFK::Or(fs) => fs.iter().for_each(|g| self.cf(cx, g)),
-            PFK::Implies(a, b) | PFK::Equiv(a, b) => {
+            PfKind::Not(g) | PfKind::Quant(_, _, g) => self.cf(cx, g),
+            PfKind::And(fs) | PfKind::Or(fs) => fs.iter().for_each(|g| self.cf(cx, g)),
+            PfKind::Implies(a, b) | PfKind::Equiv(a, b) => {
                 self.cf(cx, a);
                 self.cf(cx, b);
             }
-            PFK::Bool(_) | PFK::Error => {}
+            PfKind::Bool(_) | PfKind::Error => {}
         }
     }
 
@@ -469,7 +473,7 @@ impl Resolver<'_> {
             }
         }
         match &t.kind {
-            PTK::Func { cands, args, name } => {
+            PtKind::Func { cands, args, name } => {
                 if cands.len() != 1 {
                     return self.ambiguous(cx, "function", Some(name.clone()), t.span);
                 }
@@ -478,22 +482,22 @@ impl Resolver<'_> {
                     self.ct(cx, a, Some(s));
                 }
             }
-            PTK::Arith(op, a, b) => {
+            PtKind::Arith(op, a, b) => {
                 self.ct(cx, a, None);
                 self.ct(cx, b, None);
                 let sym = arith_symbol(*op);
                 self.numeric_operand(cx, a, sym, t.span);
                 self.numeric_operand(cx, b, sym, t.span);
             }
-            PTK::Neg(a) => {
+            PtKind::Neg(a) => {
                 self.ct(cx, a, None);
                 self.numeric_operand(cx, a, "-", t.span);
             }
-            PTK::Abs(a) => {
+            PtKind::Abs(a) => {
                 self.ct(cx, a, None);
                 self.numeric_operand(cx, a, "abs", t.span);
             }
-            PTK::Succ(s, a) | PTK::Pred(s, a) => {
+            PtKind::Succ(s, a) | PtKind::Pred(s, a) => {
                 self.ct(cx, a, *s);
                 if s.is_none() && self.term_sort(cx, a).is_none() {
                     self.error(
@@ -504,7 +508,7 @@ impl Resolver<'_> {
                     cx.failed = true;
                 }
             }
-            PTK::Agg(_, sets) => {
+            PtKind::Agg(_, sets) => {
                 for set in sets {
                     self.cf(cx, &set.cond);
                     if let Some(term) = &set.term {
@@ -523,7 +527,11 @@ impl Resolver<'_> {
                     }
                 }
             }
-            PTK::Var(_) | PTK::Value(..) | PTK::SortMin(_) | PTK::SortMax(_) | PTK::Error => {}
+            PtKind::Var(_)
+            | PtKind::Value(..)
+            | PtKind::SortMin(_)
+            | PtKind::SortMax(_)
+            | PtKind::Error => {}
         }
     }
 
@@ -556,9 +564,9 @@ impl Resolver<'_> {
     /// A short rendering of a term for messages.
     pub(super) fn term_text(&self, cx: &Ctx, t: &PT) -> String {
         match &t.kind {
-            PTK::Var(v) => cx.vars[*v].name.to_string(),
-            PTK::Value(v, _) => v.to_string(),
-            PTK::Func { name, args, .. } => {
+            PtKind::Var(v) => cx.vars[*v].name.to_string(),
+            PtKind::Value(v, _) => v.to_string(),
+            PtKind::Func { name, args, .. } => {
                 if args.is_empty() {
                     name.clone()
                 } else {
@@ -566,20 +574,20 @@ impl Resolver<'_> {
                     format!("{name}({})", a.join(","))
                 }
             }
-            PTK::Arith(op, a, b) => format!(
+            PtKind::Arith(op, a, b) => format!(
                 "{}{}{}",
                 self.term_text(cx, a),
                 arith_symbol(*op),
                 self.term_text(cx, b)
             ),
-            PTK::Neg(a) => format!("-{}", self.term_text(cx, a)),
-            PTK::Abs(a) => format!("abs({})", self.term_text(cx, a)),
-            PTK::SortMin(s) => format!("MIN[:{}]", self.prog.sort(*s).name),
-            PTK::SortMax(s) => format!("MAX[:{}]", self.prog.sort(*s).name),
-            PTK::Succ(_, a) => format!("SUCC({})", self.term_text(cx, a)),
-            PTK::Pred(_, a) => format!("PRED({})", self.term_text(cx, a)),
-            PTK::Agg(..) => "aggregate".into(),
-            PTK::Error => "?".into(),
+            PtKind::Neg(a) => format!("-{}", self.term_text(cx, a)),
+            PtKind::Abs(a) => format!("abs({})", self.term_text(cx, a)),
+            PtKind::SortMin(s) => format!("MIN[:{}]", self.prog.sort(*s).name),
+            PtKind::SortMax(s) => format!("MAX[:{}]", self.prog.sort(*s).name),
+            PtKind::Succ(_, a) => format!("SUCC({})", self.term_text(cx, a)),
+            PtKind::Pred(_, a) => format!("PRED({})", self.term_text(cx, a)),
+            PtKind::Agg(..) => "aggregate".into(),
+            PtKind::Error => "?".into(),
         }
     }
 }

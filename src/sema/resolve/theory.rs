@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use super::pre::{PHead, PRule, PSet, VarInfo, VarIx, PF, PFK, PT, PTK};
+use super::pre::{PHead, PRule, PSet, PfKind, PtKind, VarInfo, VarIx, PF, PT};
 use super::{Entry, Resolver};
 use crate::sema::ir;
 use crate::sema::program::{Component, FuncId, PredId, SortId, Theory, TheoryId, VocId};
@@ -134,7 +134,7 @@ impl Resolver<'_> {
                 f.span,
             );
             pf = PF::new(
-                PFK::Quant(Quantifier::Forall, cx.free.clone(), Box::new(pf)),
+                PfKind::Quant(Quantifier::Forall, cx.free.clone(), Box::new(pf)),
                 f.span,
             );
         }
@@ -165,7 +165,7 @@ impl Resolver<'_> {
         let (head, head_args, overloaded_head) = self.rule_head(cx, &r.head);
         let body = match &r.body {
             Some(b) => self.formula(cx, b),
-            None => PF::new(PFK::Bool(true), r.span),
+            None => PF::new(PfKind::Bool(true), r.span),
         };
         cx.scope.truncate(cx.scope.len() - qv.len());
         let mut in_head = Vec::new();
@@ -294,11 +294,11 @@ impl Resolver<'_> {
 
     pub(super) fn formula(&mut self, cx: &mut Ctx, f: &ast::Formula) -> PF {
         let kind = match &f.kind {
-            ast::FormulaKind::True => PFK::Bool(true),
-            ast::FormulaKind::False => PFK::Bool(false),
+            ast::FormulaKind::True => PfKind::Bool(true),
+            ast::FormulaKind::False => PfKind::Bool(false),
             ast::FormulaKind::Atom { symbol, args } => self.atom(cx, symbol, args),
             ast::FormulaKind::Compare { terms, ops } => self.compare(cx, terms, ops, f.span),
-            ast::FormulaKind::Not(g) => PFK::Not(Box::new(self.formula(cx, g))),
+            ast::FormulaKind::Not(g) => PfKind::Not(Box::new(self.formula(cx, g))),
             ast::FormulaKind::Binary { op, left, right } => {
                 let l = self.formula(cx, left);
                 let r = self.formula(cx, right);
@@ -308,7 +308,7 @@ impl Resolver<'_> {
                 let vs = self.bind_vars(cx, vars);
                 let b = self.formula(cx, body);
                 self.unbind(cx, &vs);
-                PFK::Quant(*q, vs, Box::new(b))
+                PfKind::Quant(*q, vs, Box::new(b))
             }
             ast::FormulaKind::Count {
                 op,
@@ -325,9 +325,9 @@ impl Resolver<'_> {
                     term: None,
                     span: f.span,
                 };
-                let count = PT::new(PTK::Agg(ast::AggKind::Card, vec![set]), f.span);
+                let count = PT::new(PtKind::Agg(ast::AggKind::Card, vec![set]), f.span);
                 let n = self.int_literal(cx, *bound, f.span);
-                PFK::Cmp(*op, count, n)
+                PfKind::Cmp(*op, count, n)
             }
             ast::FormulaKind::QuantIn {
                 q,
@@ -339,14 +339,14 @@ impl Resolver<'_> {
                 let args: Vec<PT> = vs.iter().map(|&v| self.var_term(cx, v, f.span)).collect();
                 let guard = match self.pred_candidates(cx, symbol, args.len()) {
                     Some(cands) => PF::new(
-                        PFK::Atom {
+                        PfKind::Atom {
                             name: symbol.name.to_path(),
                             cands,
                             args,
                         },
                         symbol.span,
                     ),
-                    None => PF::new(PFK::Error, symbol.span),
+                    None => PF::new(PfKind::Error, symbol.span),
                 };
                 let b = self.formula(cx, body);
                 self.unbind(cx, &vs);
@@ -368,16 +368,16 @@ impl Resolver<'_> {
         PF::new(kind, f.span)
     }
 
-    fn atom(&mut self, cx: &mut Ctx, symbol: &SymbolRef, args: &[ast::Term]) -> PFK {
+    fn atom(&mut self, cx: &mut Ctx, symbol: &SymbolRef, args: &[ast::Term]) -> PfKind {
         let cands = self.pred_candidates(cx, symbol, args.len());
         let args: Vec<PT> = args.iter().map(|a| self.term(cx, a)).collect();
         match cands {
-            Some(cands) => PFK::Atom {
+            Some(cands) => PfKind::Atom {
                 name: symbol.name.to_path(),
                 cands,
                 args,
             },
-            None => PFK::Error,
+            None => PfKind::Error,
         }
     }
 
@@ -387,7 +387,7 @@ impl Resolver<'_> {
         terms: &[ast::Term],
         ops: &[ast::CmpOp],
         _span: Span,
-    ) -> PFK {
+    ) -> PfKind {
         let ts: Vec<PT> = terms.iter().map(|t| self.term(cx, t)).collect();
         let mut parts: Vec<PF> = Vec::new();
         for (k, op) in ops.iter().enumerate() {
@@ -398,14 +398,14 @@ impl Resolver<'_> {
                 count_uses(cx, l);
             }
             parts.push(PF::new(
-                PFK::Cmp(*op, l.clone(), r.clone()),
+                PfKind::Cmp(*op, l.clone(), r.clone()),
                 l.span.to(r.span),
             ));
         }
         match parts.len() {
-            0 => PFK::Bool(true),
-            1 => parts.pop().map(|p| p.kind).unwrap_or(PFK::Error),
-            _ => PFK::And(parts),
+            0 => PfKind::Bool(true),
+            1 => parts.pop().map(|p| p.kind).unwrap_or(PfKind::Error),
+            _ => PfKind::And(parts),
         }
     }
 
@@ -414,22 +414,22 @@ impl Resolver<'_> {
     pub(super) fn term(&mut self, cx: &mut Ctx, t: &ast::Term) -> PT {
         let kind = match &t.kind {
             ast::TermKind::Int(i) => return self.int_literal(cx, *i, t.span),
-            ast::TermKind::Float(f) => PTK::Value(Value::float(*f), self.sort_float()),
-            ast::TermKind::Str(s) => PTK::Value(Value::str(s), self.sort_string()),
-            ast::TermKind::Char(c) => PTK::Value(Value::str(&c.to_string()), self.sort_char()),
-            ast::TermKind::Arith { op, left, right } => PTK::Arith(
+            ast::TermKind::Float(f) => PtKind::Value(Value::float(*f), self.sort_float()),
+            ast::TermKind::Str(s) => PtKind::Value(Value::str(s), self.sort_string()),
+            ast::TermKind::Char(c) => PtKind::Value(Value::str(&c.to_string()), self.sort_char()),
+            ast::TermKind::Arith { op, left, right } => PtKind::Arith(
                 *op,
                 Box::new(self.term(cx, left)),
                 Box::new(self.term(cx, right)),
             ),
             ast::TermKind::Neg(inner) => match &inner.kind {
                 ast::TermKind::Int(i) => return self.int_literal(cx, -*i, t.span),
-                ast::TermKind::Float(f) => PTK::Value(Value::float(-*f), self.sort_float()),
-                _ => PTK::Neg(Box::new(self.term(cx, inner))),
+                ast::TermKind::Float(f) => PtKind::Value(Value::float(-*f), self.sort_float()),
+                _ => PtKind::Neg(Box::new(self.term(cx, inner))),
             },
             ast::TermKind::Aggregate { kind, sets } => {
                 let sets = sets.iter().map(|s| self.set_expr(cx, s)).collect();
-                PTK::Agg(*kind, sets)
+                PtKind::Agg(*kind, sets)
             }
             ast::TermKind::App { symbol, args } => {
                 self.application(cx, symbol, args.as_deref(), t.span)
@@ -452,7 +452,7 @@ impl Resolver<'_> {
         } else {
             self.sort_int()
         };
-        PT::new(PTK::Value(Value::Int(i), sort), span)
+        PT::new(PtKind::Value(Value::Int(i), sort), span)
     }
 
     fn set_expr(&mut self, cx: &mut Ctx, s: &ast::SetExpr) -> PSet {
@@ -470,7 +470,7 @@ impl Resolver<'_> {
 
     pub(super) fn var_term(&mut self, cx: &mut Ctx, v: VarIx, span: Span) -> PT {
         cx.vars[v].uses += 1;
-        PT::new(PTK::Var(v), span)
+        PT::new(PtKind::Var(v), span)
     }
 
     fn application(
@@ -479,7 +479,7 @@ impl Resolver<'_> {
         symbol: &SymbolRef,
         args: Option<&[ast::Term]>,
         span: Span,
-    ) -> PTK {
+    ) -> PtKind {
         let simple = symbol.name.is_simple();
         let name = symbol.name.name();
         let has_result = symbol.sorts.as_ref().is_some_and(|s| s.result.is_some());
@@ -505,12 +505,12 @@ impl Resolver<'_> {
             .map(|a| self.term(cx, a))
             .collect();
         match self.func_candidates(cx, symbol, n) {
-            Some(cands) => PTK::Func {
+            Some(cands) => PtKind::Func {
                 name: symbol.name.to_path(),
                 cands,
                 args: targs,
             },
-            None => PTK::Error,
+            None => PtKind::Error,
         }
     }
 
@@ -520,7 +520,7 @@ impl Resolver<'_> {
             .any(|e| matches!(e, Entry::Func(f) if self.prog.func(f).args.is_empty() && self.in_vocabulary(cx.voc, e)))
     }
 
-    fn new_free_var(&mut self, cx: &mut Ctx, symbol: &SymbolRef, span: Span) -> PTK {
+    fn new_free_var(&mut self, cx: &mut Ctx, symbol: &SymbolRef, span: Span) -> PtKind {
         let sort = match symbol.sorts.as_ref().map(|s| s.args.as_slice()) {
             Some([p]) => {
                 let s = self.lookup_sort(cx.voc, p);
@@ -543,7 +543,7 @@ impl Resolver<'_> {
         symbol: &SymbolRef,
         args: Option<&[ast::Term]>,
         span: Span,
-    ) -> Option<PTK> {
+    ) -> Option<PtKind> {
         let name = symbol.name.name();
         let n = args.map_or(0, |a| a.len());
         if !symbol.name.is_simple() || !is_builtin_name(name) {
@@ -569,28 +569,28 @@ impl Resolver<'_> {
                         format!("{name} must be disambiguated with its sort, as in {name}[:T].");
                     self.error("no-sort-derivable", msg, symbol.span);
                     cx.failed = true;
-                    return Some(PTK::Error);
+                    return Some(PtKind::Error);
                 };
                 if name == "MIN" {
-                    PTK::SortMin(s)
+                    PtKind::SortMin(s)
                 } else {
-                    PTK::SortMax(s)
+                    PtKind::SortMax(s)
                 }
             }
-            ("SUCC", 1) => PTK::Succ(annotated, Box::new(ts.remove(0))),
-            ("PRED", 1) => PTK::Pred(annotated, Box::new(ts.remove(0))),
-            ("abs", 1) => PTK::Abs(Box::new(ts.remove(0))),
-            ("-", 1) => PTK::Neg(Box::new(ts.remove(0))),
+            ("SUCC", 1) => PtKind::Succ(annotated, Box::new(ts.remove(0))),
+            ("PRED", 1) => PtKind::Pred(annotated, Box::new(ts.remove(0))),
+            ("abs", 1) => PtKind::Abs(Box::new(ts.remove(0))),
+            ("-", 1) => PtKind::Neg(Box::new(ts.remove(0))),
             (op, 2) if arith_op(op).is_some() => {
                 let r = ts.remove(1);
                 let l = ts.remove(0);
-                PTK::Arith(arith_op(op)?, Box::new(l), Box::new(r))
+                PtKind::Arith(arith_op(op)?, Box::new(l), Box::new(r))
             }
             _ => {
                 let msg = format!("Function {name}/{n} is not declared in this scope.");
                 self.error("unknown-symbol", msg, symbol.span);
                 cx.failed = true;
-                PTK::Error
+                PtKind::Error
             }
         };
         let _ = span;
@@ -722,7 +722,7 @@ impl Resolver<'_> {
             cands.retain(|&f| {
                 let func = self.prog.func(f);
                 (args.is_empty() && n > 0 || func.args == args)
-                    && result.map_or(true, |r| func.result == r)
+                    && result.is_none_or(|r| func.result == r)
             });
         }
         if cands.is_empty() {
@@ -778,13 +778,13 @@ fn arith_op(name: &str) -> Option<ast::ArithOp> {
     })
 }
 
-fn binary(op: BinConn, l: PF, r: PF) -> PFK {
+fn binary(op: BinConn, l: PF, r: PF) -> PfKind {
     match op {
-        BinConn::And => PFK::And(flatten(l, r, true)),
-        BinConn::Or => PFK::Or(flatten(l, r, false)),
-        BinConn::Implies => PFK::Implies(Box::new(l), Box::new(r)),
-        BinConn::ImpliedBy => PFK::Implies(Box::new(r), Box::new(l)),
-        BinConn::Equiv => PFK::Equiv(Box::new(l), Box::new(r)),
+        BinConn::And => PfKind::And(flatten(l, r, true)),
+        BinConn::Or => PfKind::Or(flatten(l, r, false)),
+        BinConn::Implies => PfKind::Implies(Box::new(l), Box::new(r)),
+        BinConn::ImpliedBy => PfKind::Implies(Box::new(r), Box::new(l)),
+        BinConn::Equiv => PfKind::Equiv(Box::new(l), Box::new(r)),
     }
 }
 
@@ -792,8 +792,8 @@ fn flatten(l: PF, r: PF, and: bool) -> Vec<PF> {
     let mut out = Vec::new();
     for f in [l, r] {
         match f.kind {
-            PFK::And(fs) if and => out.extend(fs),
-            PFK::Or(fs) if !and => out.extend(fs),
+            PfKind::And(fs) if and => out.extend(fs),
+            PfKind::Or(fs) if !and => out.extend(fs),
             kind => out.push(PF::new(kind, f.span)),
         }
     }
@@ -801,12 +801,12 @@ fn flatten(l: PF, r: PF, and: bool) -> Vec<PF> {
 }
 
 /// `! (x,y) in P : f` is `! x y : P(x,y) => f`; `?` uses `&`. Likewise for `sat`.
-fn guarded(q: Quantifier, vars: Vec<VarIx>, guard: PF, body: PF, span: Span) -> PFK {
+fn guarded(q: Quantifier, vars: Vec<VarIx>, guard: PF, body: PF, span: Span) -> PfKind {
     let inner = match q {
-        Quantifier::Forall => PF::new(PFK::Implies(Box::new(guard), Box::new(body)), span),
-        Quantifier::Exists => PF::new(PFK::And(vec![guard, body]), span),
+        Quantifier::Forall => PF::new(PfKind::Implies(Box::new(guard), Box::new(body)), span),
+        Quantifier::Exists => PF::new(PfKind::And(vec![guard, body]), span),
     };
-    PFK::Quant(q, vars, Box::new(inner))
+    PfKind::Quant(q, vars, Box::new(inner))
 }
 
 fn count_uses(cx: &mut Ctx, t: &PT) {
@@ -820,18 +820,20 @@ fn count_uses(cx: &mut Ctx, t: &PT) {
 /// The variables occurring in a term (free occurrences and bound ones alike).
 pub(super) fn collect_vars_term(t: &PT, out: &mut Vec<VarIx>) {
     match &t.kind {
-        PTK::Var(v) => {
+        PtKind::Var(v) => {
             if !out.contains(v) {
                 out.push(*v)
             }
         }
-        PTK::Func { args, .. } => args.iter().for_each(|a| collect_vars_term(a, out)),
-        PTK::Arith(_, a, b) => {
+        PtKind::Func { args, .. } => args.iter().for_each(|a| collect_vars_term(a, out)),
+        PtKind::Arith(_, a, b) => {
             collect_vars_term(a, out);
             collect_vars_term(b, out);
         }
-        PTK::Neg(a) | PTK::Abs(a) | PTK::Succ(_, a) | PTK::Pred(_, a) => collect_vars_term(a, out),
-        PTK::Agg(_, sets) => {
+        PtKind::Neg(a) | PtKind::Abs(a) | PtKind::Succ(_, a) | PtKind::Pred(_, a) => {
+            collect_vars_term(a, out)
+        }
+        PtKind::Agg(_, sets) => {
             for s in sets {
                 collect_vars_formula(&s.cond, out);
                 if let Some(t) = &s.term {
@@ -839,24 +841,24 @@ pub(super) fn collect_vars_term(t: &PT, out: &mut Vec<VarIx>) {
                 }
             }
         }
-        PTK::Value(..) | PTK::SortMin(_) | PTK::SortMax(_) | PTK::Error => {}
+        PtKind::Value(..) | PtKind::SortMin(_) | PtKind::SortMax(_) | PtKind::Error => {}
     }
 }
 
 pub(super) fn collect_vars_formula(f: &PF, out: &mut Vec<VarIx>) {
     match &f.kind {
-        PFK::Atom { args, .. } => args.iter().for_each(|a| collect_vars_term(a, out)),
-        PFK::Cmp(_, a, b) => {
+        PfKind::Atom { args, .. } => args.iter().for_each(|a| collect_vars_term(a, out)),
+        PfKind::Cmp(_, a, b) => {
             collect_vars_term(a, out);
             collect_vars_term(b, out);
         }
-        PFK::Not(g) => collect_vars_formula(g, out),
-        PFK::And(fs) | PFK::Or(fs) => fs.iter().for_each(|g| collect_vars_formula(g, out)),
-        PFK::Implies(a, b) | PFK::Equiv(a, b) => {
+        PfKind::Not(g) => collect_vars_formula(g, out),
+        PfKind::And(fs) | PfKind::Or(fs) => fs.iter().for_each(|g| collect_vars_formula(g, out)),
+        PfKind::Implies(a, b) | PfKind::Equiv(a, b) => {
             collect_vars_formula(a, out);
             collect_vars_formula(b, out);
         }
-        PFK::Quant(_, _, g) => collect_vars_formula(g, out),
-        PFK::Bool(_) | PFK::Error => {}
+        PfKind::Quant(_, _, g) => collect_vars_formula(g, out),
+        PfKind::Bool(_) | PfKind::Error => {}
     }
 }
