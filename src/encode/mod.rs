@@ -117,3 +117,4 @@ impl Encoder {
         }
     }
 }
+pub mod ranking;

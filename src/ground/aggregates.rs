@@ -40,7 +40,8 @@ impl<'a> Grounder<'a> {
         for set in sets {
             let (vars, domains) = self.prepare_vars(&set.vars)?;
             let bound = Bound { formula: &set.cond, want: true };
-            self.for_each_binding(&vars, &domains, Some(bound), &mut |g: &mut Grounder<'a>| {
+            let guards = crate::ground::formulas::guards(&vars, &set.cond, false);
+        self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g: &mut Grounder<'a>| {
                 let cond = g.ground_formula(&set.cond)?;
                 if cond == Gf::FALSE {
                     return Ok(false);

@@ -22,7 +22,8 @@ impl<'a> Grounder<'a> {
         let (vars, domains) = self.prepare_vars(&rule.vars)?;
         let sorts = self.program.symbol_sorts(rule.head);
         let bound = Bound { formula: &rule.body, want: true };
-        self.for_each_binding(&vars, &domains, Some(bound), &mut |g: &mut Grounder<'a>| {
+        let guards = crate::ground::formulas::guards(&vars, &rule.body, false);
+        self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g: &mut Grounder<'a>| {
             let mut tuple = Vec::with_capacity(rule.head_args.len());
             for (k, arg) in rule.head_args.iter().enumerate() {
                 let ground = g.ground_term(arg)?;

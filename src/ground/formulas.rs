@@ -19,6 +19,99 @@ pub struct Bound<'f> {
     pub want: bool,
 }
 
+/// A part of a quantifier's body that decides the whole instance when it grounds to the
+/// constant `skip_if` (a false antecedent of a universal implication, a false conjunct of an
+/// existential); checked as soon as its variables are bound, so whole sub-products of the
+/// domains are skipped.
+pub struct Guard<'f> {
+    pub formula: &'f Formula,
+    pub skip_if: Gf,
+    /// Index (in the binding order) of the last variable it needs.
+    pub depth: usize,
+}
+
+/// The guards of `body` under the quantifier over `vars` (in binding order): for a universal
+/// (`forall`), antecedent conjuncts and consequent disjuncts; otherwise conjuncts.
+pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f>> {
+    let mut parts: Vec<(&'f Formula, Gf)> = Vec::new();
+    if forall {
+        match &body.kind {
+            FormulaKind::Implies(a, b) => {
+                conjuncts(a, &mut |f| parts.push((f, Gf::FALSE)));
+                disjuncts(b, &mut |f| parts.push((f, Gf::TRUE)));
+            }
+            FormulaKind::Or(_) => disjuncts(body, &mut |f| parts.push((f, Gf::TRUE))),
+            _ => {}
+        }
+    } else {
+        conjuncts(body, &mut |f| parts.push((f, Gf::FALSE)));
+    }
+    let mut out = Vec::new();
+    for (f, skip_if) in parts {
+        let mut ids = std::collections::HashSet::new();
+        formula_vars(f, &mut ids);
+        if let Some(depth) = vars.iter().rposition(|v| ids.contains(&v.id)) {
+            out.push(Guard { formula: f, skip_if, depth });
+        }
+    }
+    out
+}
+
+fn conjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
+    match &f.kind {
+        FormulaKind::And(fs) => fs.iter().for_each(|g| conjuncts(g, visit)),
+        _ => visit(f),
+    }
+}
+
+fn disjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
+    match &f.kind {
+        FormulaKind::Or(fs) => fs.iter().for_each(|g| disjuncts(g, visit)),
+        _ => visit(f),
+    }
+}
+
+/// Every variable id occurring in `f` (free or bound).
+pub fn formula_vars(f: &Formula, out: &mut std::collections::HashSet<u32>) {
+    match &f.kind {
+        FormulaKind::Bool(_) => {}
+        FormulaKind::Pred(_, args) => args.iter().for_each(|t| term_vars(t, out)),
+        FormulaKind::Cmp(_, a, b) => {
+            term_vars(a, out);
+            term_vars(b, out);
+        }
+        FormulaKind::Not(g) => formula_vars(g, out),
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().for_each(|g| formula_vars(g, out)),
+        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
+            formula_vars(a, out);
+            formula_vars(b, out);
+        }
+        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => formula_vars(g, out),
+    }
+}
+
+fn term_vars(t: &crate::sema::ir::Term, out: &mut std::collections::HashSet<u32>) {
+    use crate::sema::ir::TermKind;
+    match &t.kind {
+        TermKind::Var(v) => {
+            out.insert(v.id);
+        }
+        TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {}
+        TermKind::Func(_, args) => args.iter().for_each(|a| term_vars(a, out)),
+        TermKind::Arith(_, a, b) => {
+            term_vars(a, out);
+            term_vars(b, out);
+        }
+        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => term_vars(a, out),
+        TermKind::Aggregate(_, sets) => {
+            for set in sets {
+                formula_vars(&set.cond, out);
+                term_vars(&set.term, out);
+            }
+        }
+    }
+}
+
 impl<'a> Grounder<'a> {
     pub fn ground_formula(&mut self, f: &Formula) -> InferResult<Gf> {
         match &f.kind {
@@ -83,7 +176,8 @@ impl<'a> Grounder<'a> {
         let absorbing = Gf::from_bool(!forall);
         let mut parts = Vec::new();
         let bound = Bound { formula: body, want: !forall };
-        let stopped = self.for_each_binding(&vars, &domains, Some(bound), &mut |g: &mut Grounder<'a>| {
+        let guards = guards(&vars, body, forall);
+        let stopped = self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g: &mut Grounder<'a>| {
             let b = g.ground_formula(body)?;
             if b == absorbing {
                 return Ok(true);
@@ -135,16 +229,46 @@ impl<'a> Grounder<'a> {
         bound: Option<Bound>,
         visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
     ) -> InferResult<bool> {
-        let Some((first, rest)) = vars.split_first() else {
+        self.for_each_guarded(vars, domains, bound, &[], visit)
+    }
+
+    /// Like [`Self::for_each_binding`], skipping every extension of a partial binding under
+    /// which a guard grounds to its deciding constant.
+    pub fn for_each_guarded(
+        &mut self,
+        vars: &[Var],
+        domains: &[Option<Rc<[Value]>>],
+        bound: Option<Bound>,
+        guards: &[Guard],
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
+    ) -> InferResult<bool> {
+        self.bind_from(0, vars, domains, bound, guards, visit)
+    }
+
+    fn bind_from(
+        &mut self,
+        depth: usize,
+        vars: &[Var],
+        domains: &[Option<Rc<[Value]>>],
+        bound: Option<Bound>,
+        guards: &[Guard],
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
+    ) -> InferResult<bool> {
+        let Some(var) = vars.get(depth) else {
             return visit(self);
         };
-        let dom = match &domains[0] {
+        let dom = match &domains[depth] {
             Some(d) => d.clone(),
-            None => self.bounded_domain(first, bound)?,
+            None => self.bounded_domain(var, bound)?,
         };
-        for &v in dom.iter() {
-            self.bind(first, v);
-            if self.for_each_binding(rest, &domains[1..], bound, visit)? {
+        'values: for &v in dom.iter() {
+            self.bind(var, v);
+            for guard in guards.iter().filter(|g| g.depth == depth) {
+                if self.ground_formula(guard.formula)? == guard.skip_if {
+                    continue 'values;
+                }
+            }
+            if self.bind_from(depth + 1, vars, domains, bound, guards, visit)? {
                 return Ok(true);
             }
         }

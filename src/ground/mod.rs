@@ -85,6 +85,9 @@ pub struct Grounder<'a> {
     /// unknown; its other tuples are read from the structure (progression: the current state is
     /// input, the next state is defined).
     pub time_filter: Option<TimeFilter>,
+    /// Atoms whose value a grounded sentence already forces (top-level unit literals); later
+    /// grounding treats them as known.
+    derived: HashMap<store::AtomId, bool>,
     /// Variable bindings by variable id.
     env: Vec<Option<Value>>,
     pub max_size: usize,
@@ -99,6 +102,7 @@ impl<'a> Grounder<'a> {
             domains: Domains::new(program, structure),
             forced_unknown: HashSet::new(),
             time_filter: None,
+            derived: HashMap::new(),
             known_funcs: HashMap::new(),
             env: Vec::new(),
             max_size,
@@ -201,7 +205,29 @@ impl<'a> Grounder<'a> {
         match self.truth(s, &t) {
             TruthValue::True => Gf::TRUE,
             TruthValue::False => Gf::FALSE,
-            TruthValue::Unknown => self.store.atom(s, t),
+            TruthValue::Unknown => {
+                let g = self.store.atom(s, t);
+                match self.store.as_atom(g).and_then(|a| self.derived.get(&a)) {
+                    Some(&b) => Gf::from_bool(b),
+                    None => g,
+                }
+            }
+        }
+    }
+
+    /// Records the unit literals of a grounded sentence (which will be asserted) so that later
+    /// grounding can simplify with them. Atoms of defined symbols are never recorded: their
+    /// rule bodies must keep them for the well-foundedness checks.
+    pub fn learn_units(&mut self, g: Gf) {
+        let literals: Vec<Gf> = match self.store.node(g) {
+            store::Node::And(children) if !g.is_negated() => children.to_vec(),
+            _ => vec![g],
+        };
+        for l in literals {
+            let Some(a) = self.store.as_atom(if l.is_negated() { -l } else { l }) else { continue };
+            if !self.forced_unknown.contains(&self.store.atom_key(a).0) {
+                self.derived.insert(a, !l.is_negated());
+            }
         }
     }
 

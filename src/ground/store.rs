@@ -47,6 +47,10 @@ impl std::ops::Neg for Gf {
 /// An atom: a predicate tuple, or a function graph tuple (arguments then value).
 pub type AtomId = u32;
 
+/// The reserved symbol under which auxiliary propositions (such as the rank bits of the
+/// ranking translation) are stored as atoms; no vocabulary symbol has this id.
+pub const AUX: Symbol = Symbol::Pred(crate::sema::program::PredId(u32::MAX));
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Node {
     True,

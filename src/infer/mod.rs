@@ -18,6 +18,17 @@ use crate::sema::program::Symbol;
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
 
+static STATS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Turns on per-stage statistics on stderr (`idp --stats`).
+pub fn set_stats(on: bool) {
+    STATS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+pub fn stats_enabled() -> bool {
+    STATS.load(std::sync::atomic::Ordering::Relaxed) || std::env::var_os("IDP_STATS").is_some()
+}
+
 /// The options that inferences read (mirrors the fields of IDP3's `stdoptions`).
 #[derive(Clone, Debug)]
 pub struct Options {

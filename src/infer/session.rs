@@ -4,11 +4,12 @@
 //! through negation are checked to have a total well-founded model. Inferences (model
 //! expansion, optimisation, propagation) drive a session.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use indexmap::IndexMap;
 
+use crate::encode::ranking::{positive_atoms, ranking_constraints, recursive_components};
 use crate::encode::Encoder;
 use crate::ground::domains::cartesian;
 use crate::ground::store::{AtomId, Gf};
@@ -21,9 +22,18 @@ use crate::solve::{Cadical, Lit, SatResult, SatSolver};
 use crate::structure::structure::{Structure, Table, TruthValue};
 use crate::structure::value::Tuple;
 
+/// After this many rounds of loop formulas a definition switches to the ranking translation.
+const RANKING_AFTER_LOOPS: usize = 16;
+
 /// A definition as encoded in a session.
 struct EncodedDefinition {
     evaluator: Evaluator,
+    /// Rule bodies per defined atom.
+    bodies: HashMap<AtomId, Vec<Gf>>,
+    /// Defined atoms occurring positively in the bodies of each defined atom.
+    deps: HashMap<AtomId, Vec<AtomId>>,
+    /// How many rounds of loop formulas this definition needed so far.
+    loops_added: usize,
     check_totality: bool,
     /// Open atoms read by the definition's bodies (for blocking non-total candidates).
     opens: Vec<AtomId>,
@@ -40,6 +50,11 @@ pub struct Session<'a> {
     pub options: Options,
     deadline: Option<Instant>,
     stable: bool,
+    /// The values of all SAT variables in the last model (index = variable), kept so that
+    /// clauses can be added while the model is still being inspected.
+    model: Vec<bool>,
+    /// Number of candidate models refuted by loop formulas or totality cuts.
+    refinements: usize,
 }
 
 /// The symbols of a vocabulary that a model interprets (no type predicates, no constructors).
@@ -60,6 +75,7 @@ impl<'a> Session<'a> {
         structure: &'a Structure,
         options: &Options,
     ) -> InferResult<Session<'a>> {
+        let started = Instant::now();
         let deadline = (options.timeout > 0.0).then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout));
         let mut grounder = Grounder::new(program, structure, options.max_ground_size);
         for d in pending {
@@ -76,9 +92,12 @@ impl<'a> Session<'a> {
             options: options.clone(),
             deadline,
             stable: options.stablesemantics,
+            model: Vec::new(),
+            refinements: 0,
         };
-        for sentence in &theory.sentences {
+        for sentence in session.cheapest_first(&theory.sentences) {
             let g = session.grounder.ground_formula(sentence)?;
+            session.grounder.learn_units(g);
             session.assert(g);
             session.check_time()?;
         }
@@ -87,7 +106,36 @@ impl<'a> Session<'a> {
             session.encode_definition(gd)?;
         }
         session.encode_symbols()?;
+        if crate::infer::stats_enabled() {
+            eprintln!(
+                "[stats] grounded and encoded in {:.3}s: {} nodes, {} atoms, {} SAT variables",
+                started.elapsed().as_secs_f64(),
+                session.grounder.store.len(),
+                session.grounder.store.atom_count(),
+                session.sat.num_vars()
+            );
+        }
         Ok(session)
+    }
+
+    /// The sentences ordered by the size of their outer universal quantification, so that
+    /// small sentences (often unit constraints) are grounded first and simplify the others.
+    fn cheapest_first<'t>(&mut self, sentences: &'t [crate::sema::ir::Formula]) -> Vec<&'t crate::sema::ir::Formula> {
+        let mut keyed: Vec<(u128, usize, &crate::sema::ir::Formula)> = Vec::new();
+        for (k, f) in sentences.iter().enumerate() {
+            let mut size: u128 = 1;
+            let mut cur = f;
+            while let crate::sema::ir::FormulaKind::Forall(vars, body) = &cur.kind {
+                for v in vars {
+                    let n = self.grounder.domains.get(v.sort).map(|d| d.len()).unwrap_or(1 << 20);
+                    size = size.saturating_mul(n as u128);
+                }
+                cur = body;
+            }
+            keyed.push((size, k, f));
+        }
+        keyed.sort_by_key(|(size, k, _)| (*size, *k));
+        keyed.into_iter().map(|(_, _, f)| f).collect()
     }
 
     pub fn assert(&mut self, g: Gf) {
@@ -144,7 +192,19 @@ impl<'a> Session<'a> {
         let evaluator = Evaluator::new(&self.grounder.store, &gd);
         let check_totality = !self.stable && evaluator.has_negative_recursion(&self.grounder.store);
         let opens = if check_totality { self.open_atoms(&gd, &evaluator) } else { Vec::new() };
-        self.definitions.push(EncodedDefinition { evaluator, check_totality, opens });
+        let defined = evaluator.defined();
+        let mut bodies = HashMap::new();
+        let mut deps = HashMap::new();
+        for (k, &h) in evaluator.heads().iter().enumerate() {
+            let bs = evaluator.bodies(k).to_vec();
+            let mut d: HashSet<AtomId> = HashSet::new();
+            for &b in &bs {
+                d.extend(positive_atoms(&self.grounder.store, b).into_iter().filter(|a| defined.contains(a)));
+            }
+            deps.insert(h, d.into_iter().collect());
+            bodies.insert(h, bs);
+        }
+        self.definitions.push(EncodedDefinition { evaluator, bodies, deps, loops_added: 0, check_totality, opens });
         Ok(())
     }
 
@@ -249,17 +309,45 @@ impl<'a> Session<'a> {
     pub fn solve(&mut self, assumptions: &[Lit]) -> InferResult<bool> {
         loop {
             self.check_time()?;
-            match self.sat.solve(assumptions) {
+            let t0 = Instant::now();
+            let result = self.sat.solve(assumptions);
+            if crate::infer::stats_enabled() {
+                eprintln!("[stats] SAT call: {:?} in {:.3}s", result, t0.elapsed().as_secs_f64());
+            }
+            match result {
                 SatResult::Unsat => return Ok(false),
                 SatResult::Interrupted => {
                     return Err(InferError::Limit("timeout: the time limit (stdoptions.timeout) was reached".into()))
                 }
-                SatResult::Sat => {}
+                SatResult::Sat => self.take_model(),
             }
             if self.refute_unfounded() || self.refute_non_total() {
+                self.refinements += 1;
                 continue;
             }
+            if crate::infer::stats_enabled() {
+                eprintln!("[stats] model found after {} refinements (loop formulas, totality cuts)", self.refinements);
+            }
             return Ok(true);
+        }
+    }
+
+    fn take_model(&mut self) {
+        let n = self.sat.num_vars();
+        self.model.clear();
+        self.model.push(false);
+        for v in 1..=n as Lit {
+            self.model.push(self.sat.value(v));
+        }
+    }
+
+    /// The value of a literal in the last model.
+    pub fn lit_value(&self, l: Lit) -> bool {
+        let v = self.model.get(l.unsigned_abs() as usize).copied().unwrap_or(false);
+        if l < 0 {
+            !v
+        } else {
+            v
         }
     }
 
@@ -272,7 +360,7 @@ impl<'a> Session<'a> {
             return false;
         }
         match self.encoder.existing_lit(g) {
-            Some(l) => self.sat.value(l),
+            Some(l) => self.lit_value(l),
             None => false,
         }
     }
@@ -281,39 +369,73 @@ impl<'a> Session<'a> {
         self.value(self.grounder.store.atom_gf(a))
     }
 
-    /// Adds loop formulas for the unfounded sets of the current model; true if any was found.
+    /// Adds loop formulas for the unfounded sets of the current model (one per strongly
+    /// connected part of the unfounded set); true if any was found. A definition that keeps
+    /// producing loops switches to the ranking translation.
     fn refute_unfounded(&mut self) -> bool {
         let mut added = false;
         for k in 0..self.definitions.len() {
-            let def = &self.definitions[k];
-            let model_true: HashSet<AtomId> =
-                def.evaluator.heads().iter().copied().filter(|&a| self.atom_value(a)).collect();
-            let open = |a: AtomId| self.atom_value(a);
-            let founded = def.evaluator.founded(&self.grounder.store, &model_true, &open);
-            let unfounded: HashSet<AtomId> = model_true.difference(&founded).copied().collect();
+            let unfounded = self.unfounded_atoms(k);
             if unfounded.is_empty() {
                 continue;
             }
-            let mut external = Vec::new();
-            let heads: Vec<AtomId> = def.evaluator.heads().to_vec();
-            let bodies: Vec<Vec<Gf>> = (0..heads.len()).map(|i| def.evaluator.bodies(i).to_vec()).collect();
-            for (i, h) in heads.iter().enumerate() {
-                if unfounded.contains(h) {
-                    for &b in &bodies[i] {
-                        external.push(without_positive(&mut self.grounder.store, b, &unfounded));
-                    }
-                }
-            }
-            let support = self.grounder.store.or(external);
-            let support_lit = self.lit(support);
-            for a in &unfounded {
-                let g = self.grounder.store.atom_gf(*a);
-                let l = self.lit(g);
-                self.sat.add_clause(&[-l, support_lit]);
+            let parts = {
+                let def = &self.definitions[k];
+                let heads: Vec<AtomId> = unfounded.iter().copied().collect();
+                recursive_components(&heads, &def.deps)
+            };
+            let parts = if parts.is_empty() { vec![unfounded.iter().copied().collect()] } else { parts };
+            for part in parts {
+                self.add_loop_formula(k, &part.into_iter().collect());
             }
             added = true;
+            self.definitions[k].loops_added += 1;
+            if self.definitions[k].loops_added == RANKING_AFTER_LOOPS {
+                self.add_ranking(k);
+            }
         }
         added
+    }
+
+    /// True defined atoms of definition `k` that the current model does not found.
+    fn unfounded_atoms(&self, k: usize) -> HashSet<AtomId> {
+        let def = &self.definitions[k];
+        let model_true: HashSet<AtomId> = def.evaluator.heads().iter().copied().filter(|&a| self.atom_value(a)).collect();
+        let open = |a: AtomId| self.atom_value(a);
+        let founded = def.evaluator.founded(&self.grounder.store, &model_true, &open);
+        model_true.difference(&founded).copied().collect()
+    }
+
+    /// Every atom of `set` needs support from outside `set`.
+    fn add_loop_formula(&mut self, k: usize, set: &HashSet<AtomId>) {
+        let mut external = Vec::new();
+        for &h in set {
+            for &b in self.definitions[k].bodies.get(&h).map(|v| v.as_slice()).unwrap_or(&[]) {
+                external.push(without_positive(&mut self.grounder.store, b, set));
+            }
+        }
+        let support = self.grounder.store.or(external);
+        let support_lit = self.lit(support);
+        for a in set {
+            let g = self.grounder.store.atom_gf(*a);
+            let l = self.lit(g);
+            self.sat.add_clause(&[-l, support_lit]);
+        }
+    }
+
+    /// Adds the ranking translation for every recursive component of definition `k`.
+    fn add_ranking(&mut self, k: usize) {
+        let def = &self.definitions[k];
+        let components = recursive_components(def.evaluator.heads(), &def.deps);
+        let bodies = def.bodies.clone();
+        for component in components {
+            for g in ranking_constraints(&mut self.grounder.store, &component, &bodies) {
+                self.assert(g);
+            }
+        }
+        if crate::infer::stats_enabled() {
+            eprintln!("[stats] definition {} switched to the ranking translation", k + 1);
+        }
     }
 
     /// Excludes candidate models in which a definition with recursion through negation has a
@@ -334,7 +456,7 @@ impl<'a> Session<'a> {
                 .iter()
                 .map(|&a| {
                     let l = self.encoder.existing_lit(self.grounder.store.atom_gf(a)).unwrap_or(0);
-                    if self.sat.value(l) {
+                    if self.lit_value(l) {
                         -l
                     } else {
                         l
@@ -386,7 +508,7 @@ impl<'a> Session<'a> {
                 continue;
             }
             if let Some(l) = self.encoder.existing_lit(store.atom_gf(a)) {
-                clause.push(if self.sat.value(l) { -l } else { l });
+                clause.push(if self.lit_value(l) { -l } else { l });
             }
         }
         self.sat.add_clause(&clause);

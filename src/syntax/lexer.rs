@@ -289,9 +289,27 @@ impl TokenStream {
                 continue;
             };
             let range = lx.span();
-            let (start, end) = (pos + range.start, pos + range.end);
-            self.stack.last_mut().expect("a cursor is open").pos = end;
+            let (start, mut end) = (pos + range.start, pos + range.end);
             let file = self.files[src as usize];
+            let unclosed_string = res.is_err() && text[start..].starts_with('"');
+            if unclosed_string {
+                // A string runs to its closing quote; without one, it is taken to end before
+                // the first newline or closing bracket or separator, so that the rest of the
+                // file is still read.
+                end = text[start..]
+                    .find(['\n', '}', ')', ']', ';', ','])
+                    .map(|i| start + i)
+                    .unwrap_or(text.len());
+                cx.diags.push(
+                    Diagnostic::error(
+                        "unclosed-string",
+                        "this string is never closed: '\"' without a matching '\"'",
+                        Some(Span::new(file, start..start + 1)),
+                    )
+                    .with_hint("close the string with a '\"' on the same line"),
+                );
+            }
+            self.stack.last_mut().expect("a cursor is open").pos = end;
             let kind = match res {
                 Ok(Tok::Newline) => {
                     self.pending_nl = true;
@@ -326,6 +344,7 @@ impl TokenStream {
                     continue;
                 }
                 Ok(k) => k,
+                Err(()) if unclosed_string => Tok::Str,
                 Err(()) => Tok::Unknown,
             };
             let nl_before = std::mem::take(&mut self.pending_nl);

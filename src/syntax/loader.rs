@@ -40,6 +40,10 @@ pub struct FsIncluder<'a> {
     std_lib: &'a mut dyn FnMut(&str) -> Option<String>,
     seen: HashSet<String>,
     dirs: HashMap<FileId, PathBuf>,
+    /// The file loaded from each path, and the file that included each included file (to
+    /// tell an include cycle from a repeated include).
+    files: HashMap<String, FileId>,
+    includer_of: HashMap<FileId, FileId>,
 }
 
 impl<'a> FsIncluder<'a> {
@@ -48,6 +52,8 @@ impl<'a> FsIncluder<'a> {
             std_lib,
             seen: HashSet::new(),
             dirs: HashMap::new(),
+            files: HashMap::new(),
+            includer_of: HashMap::new(),
         }
     }
 
@@ -57,6 +63,7 @@ impl<'a> FsIncluder<'a> {
         let path = Path::new(name);
         if path.is_file() {
             self.seen.insert(key_of(path));
+            self.files.insert(key_of(path), file);
         }
         self.dirs.insert(
             file,
@@ -88,7 +95,26 @@ impl<'a> FsIncluder<'a> {
             );
             return None;
         };
-        if !self.seen.insert(key_of(&path)) {
+        let key = key_of(&path);
+        if !self.seen.insert(key.clone()) {
+            // Including a file again is harmless, unless it is still being read: a cycle.
+            if let Some(&target) = self.files.get(&key) {
+                let mut at = Some(from);
+                while let Some(f) = at {
+                    if f == target {
+                        diags.push(
+                            Diagnostic::error(
+                                "include-cycle",
+                                format!("the files include each other: \"{rel}\" is already being read, so this include would start a cycle"),
+                                Some(span),
+                            )
+                            .with_hint("remove this include (or the one that leads back here)"),
+                        );
+                        break;
+                    }
+                    at = self.includer_of.get(&f).copied();
+                }
+            }
             return None;
         }
         let bytes = match std::fs::read(&path) {
@@ -104,6 +130,8 @@ impl<'a> FsIncluder<'a> {
         };
         let name = path.to_string_lossy().into_owned();
         let (fid, text) = decode(&name, bytes, sources, diags)?;
+        self.files.insert(key, fid);
+        self.includer_of.insert(fid, from);
         self.dirs.insert(
             fid,
             path.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -300,8 +328,21 @@ mod tests {
             "include \"a.idp\"\ninclude \"../main.idp\"\nvocabulary B {\n}\n",
         )
         .unwrap();
-        let (file, diags, _) = load_file(&dir.join("main.idp"));
-        assert!(diags.items.is_empty(), "{:?}", diags.items);
+        let (file, diags, sources) = load_file(&dir.join("main.idp"));
+        // b.idp includes a.idp and main.idp, which are still being read: two cycles. The
+        // second include of a.idp by main.idp is a harmless repetition.
+        let got: Vec<_> = diags
+            .items
+            .iter()
+            .map(|d| {
+                let s = d.span.expect("located");
+                (d.code, sources.name(s.file).ends_with("b.idp"), sources.line_col(s.file, s.start))
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [("include-cycle", true, (1, 1)), ("include-cycle", true, (2, 1))]
+        );
         let names: Vec<_> = file
             .items
             .iter()

@@ -50,8 +50,9 @@ impl Resolver<'_> {
         }
         let parts = std::mem::take(&mut b.parts);
         for (sym, p) in parts {
+            let at = p.span;
             if let Some(table) = self.make_table(&st, &b.name, sym, p, closed_world) {
-                self.function_check(&st, &b.name, sym, &table);
+                self.function_check(&st, &b.name, sym, &table, at);
                 st.symbols.insert(sym, table);
             }
         }
@@ -377,9 +378,18 @@ impl Resolver<'_> {
     }
 
     /// IDP3's `functionCheck`: one image per argument tuple, and total unless `partial`.
-    fn function_check(&mut self, st: &Structure, name: &str, sym: Symbol, table: &Table) {
+    /// Reported at the interpretation `at` when there is one, else at the declaration.
+    fn function_check(
+        &mut self,
+        st: &Structure,
+        name: &str,
+        sym: Symbol,
+        table: &Table,
+        at: Option<Span>,
+    ) {
         let Symbol::Func(f) = sym else { return };
-        let func = self.prog.func(f).clone();
+        let mut func = self.prog.func(f).clone();
+        func.span = at.or(func.span);
         let n = func.args.len();
         let mut images: HashMap<&[Value], usize> = HashMap::new();
         for t in table.ct() {

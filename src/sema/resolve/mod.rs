@@ -173,10 +173,15 @@ pub(crate) fn nearest_name<'n>(
     name: &str,
     names: impl IntoIterator<Item = &'n str>,
 ) -> Option<String> {
-    let limit = (name.chars().count() / 3).max(1);
+    let len = name.chars().count();
+    // Typos are looked for in names of a reasonable length only: the distance is quadratic.
+    if len > 64 {
+        return None;
+    }
+    let limit = (len / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
     for cand in names {
-        if cand == name {
+        if cand == name || cand.chars().count().abs_diff(len) > limit {
             continue;
         }
         let d = edit_distance(name, cand);
@@ -187,17 +192,23 @@ pub(crate) fn nearest_name<'n>(
     best.map(|(_, c)| c.to_string())
 }
 
+/// Edit distance counting a swap of two adjacent characters as one edit (`Egde` → `Edge`).
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    let same = |x: char, y: char| x.eq_ignore_ascii_case(&y);
+    let mut before: Vec<usize> = Vec::new();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
+    for (i, &ca) in a.iter().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(!ca.eq_ignore_ascii_case(cb));
+        for (j, &cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(!same(ca, cb));
             cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            if i > 0 && j > 0 && same(ca, b[j - 1]) && same(a[i - 1], cb) {
+                cur[j + 1] = cur[j + 1].min(before[j - 1] + 1);
+            }
         }
-        prev = cur;
+        before = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
 }

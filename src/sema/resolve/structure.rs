@@ -162,7 +162,8 @@ impl Resolver<'_> {
                 "fully"
             };
             let msg = format!("{kind} {name} was already {how} interpreted earlier by other truth values than {utf}.");
-            return self.error("invalid-interpretation", msg, span);
+            let hint = format!("interpret {name} either with one table ({name} = ...) or with at most two of {name}<ct>, {name}<cf> and {name}<u>");
+            return self.error_hint("invalid-interpretation", msg, span, Some(hint));
         }
         parts.span.get_or_insert(span);
         let slot = match truth {

@@ -666,9 +666,19 @@ impl Resolver<'_> {
                     symbol.name.to_path()
                 )
             };
-            let hint = self.near_miss(cx.voc, symbol.name.name(), |e| {
-                matches!(e, Entry::Pred(_) | Entry::Sort(_))
-            });
+            let hint = if is_func {
+                Some(format!(
+                    "{} is a function: it stands for a value, so compare it, as in {}(..) = v",
+                    symbol.name.to_path(),
+                    symbol.name.to_path()
+                ))
+            } else {
+                self.arity_hint(&entries, symbol, n).or_else(|| {
+                    self.near_miss(cx.voc, symbol.name.name(), |e| {
+                        matches!(e, Entry::Pred(_)) || n == 1 && matches!(e, Entry::Sort(_))
+                    })
+                })
+            };
             self.error_hint(
                 if is_func {
                     "not-a-predicate"
@@ -730,12 +740,45 @@ impl Resolver<'_> {
                 "Function {}/{n} is not declared in this scope.",
                 symbol.name.to_path()
             );
-            let hint = self.near_miss(cx.voc, symbol.name.name(), |e| matches!(e, Entry::Func(_)));
+            let is_pred = entries.iter().any(|e| matches!(e, Entry::Pred(_)));
+            let hint = if is_pred && !entries.iter().any(|e| matches!(e, Entry::Func(_))) {
+                Some(format!(
+                    "{} is a predicate: it is true or false, not a value",
+                    symbol.name.to_path()
+                ))
+            } else {
+                self.arity_hint(&entries, symbol, n).or_else(|| {
+                    self.near_miss(cx.voc, symbol.name.name(), |e| matches!(e, Entry::Func(_)))
+                })
+            };
             self.error_hint("unknown-symbol", msg, symbol.span, hint);
             cx.failed = true;
             return None;
         }
         Some(cands)
+    }
+
+    /// When `symbol` is declared, but not with `n` arguments: which arities it has.
+    fn arity_hint(&self, entries: &[Entry], symbol: &SymbolRef, n: usize) -> Option<String> {
+        let mut arities: Vec<usize> = entries
+            .iter()
+            .filter_map(|&e| match e {
+                Entry::Pred(p) => Some(self.prog.pred(p).args.len()),
+                Entry::Func(f) => Some(self.prog.func(f).args.len()),
+                Entry::Sort(_) => None,
+            })
+            .filter(|&a| a != n)
+            .collect();
+        arities.sort_unstable();
+        arities.dedup();
+        let shown: Vec<String> = arities.iter().map(|a| a.to_string()).collect();
+        (!shown.is_empty()).then(|| {
+            format!(
+                "{} is declared with {} argument(s), but is used here with {n}",
+                symbol.name.to_path(),
+                shown.join(" or ")
+            )
+        })
     }
 
     /// The sorts of an annotation `[A,B]` / `[A,B:C]`, if one was written and all sorts exist.

@@ -4,7 +4,7 @@
 //! Binary operators are parsed with an operator stack, so only brackets and prefix operators
 //! nest the Rust stack (guarded by `Parser::nested`).
 
-use super::{Fail, PResult, Parser};
+use super::{unquote, Fail, PResult, Parser};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::*;
 use crate::syntax::lexer::{Tok, Token};
@@ -227,7 +227,16 @@ impl Parser<'_> {
             return self.quantified_tuple(q, qt.span);
         }
         let vars = self.variables()?;
-        self.expect(Tok::Colon, "':' after the quantified variables")?;
+        if !self.at(Tok::Colon) {
+            let t = self.peek();
+            let mut d = self.unexpected_diag(&t, "':' after the quantified variables");
+            if t.kind != Tok::Eof {
+                d = d.with_hint("a quantified formula is written  ! x[T] y[T] : formula");
+            }
+            self.report(d);
+            return Err(Fail);
+        }
+        self.bump();
         let body = self.expr()?;
         let body = Box::new(self.formula_of(body, None)?);
         let span = qt.span.to(body.span);
@@ -491,7 +500,7 @@ impl Parser<'_> {
             Tok::Str => {
                 self.bump();
                 let s = self.text(&t);
-                lit(TermKind::Str(s[1..s.len() - 1].to_string()))
+                lit(TermKind::Str(unquote(s).to_string()))
             }
             Tok::Char => {
                 self.bump();
@@ -590,6 +599,29 @@ impl Parser<'_> {
     /// `{ vars : formula }` (cardinality) or `{ vars : formula : term }`.
     fn set_expr(&mut self, kind: AggKind) -> PResult<SetExpr> {
         let open = self.bump();
+        let r = self.set_expr_rest(kind, open);
+        if r.is_err() {
+            // Skip the rest of the set, so that its '}' does not close the enclosing block.
+            let mut depth = 0usize;
+            loop {
+                match self.peek().kind {
+                    Tok::Eof => break,
+                    Tok::Dot if depth == 0 => break,
+                    Tok::LBrace => depth += 1,
+                    Tok::RBrace if depth == 0 => {
+                        self.bump();
+                        break;
+                    }
+                    Tok::RBrace => depth -= 1,
+                    _ => {}
+                }
+                self.bump();
+            }
+        }
+        r
+    }
+
+    fn set_expr_rest(&mut self, kind: AggKind, open: Token) -> PResult<SetExpr> {
         let mut vars = Vec::new();
         if !self.at(Tok::Colon) {
             vars = self.variables()?;

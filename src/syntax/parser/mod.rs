@@ -204,9 +204,9 @@ impl<'a> Parser<'a> {
         let text = self.text(t);
         match t.kind {
             Tok::Eof => "end of file".to_string(),
-            Tok::Str => format!("the string {text}"),
-            Tok::Int | Tok::Float => format!("the number {text}"),
-            Tok::Unknown => format!("the character '{text}'"),
+            Tok::Str => format!("string {text}"),
+            Tok::Int | Tok::Float => format!("number {text}"),
+            Tok::Unknown => format!("character '{text}'"),
             _ => format!("'{text}'"),
         }
     }
@@ -625,6 +625,12 @@ impl<'a> Parser<'a> {
             v
         }
     }
+}
+
+/// The contents of a string token (an unclosed string has no closing quote).
+fn unquote(s: &str) -> &str {
+    let s = s.strip_prefix('"').unwrap_or(s);
+    s.strip_suffix('"').unwrap_or(s)
 }
 
 #[cfg(test)]

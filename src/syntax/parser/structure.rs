@@ -2,7 +2,7 @@
 //! `P = procedure Name`), tables of elements, tuples and mappings, and domain elements
 //! (also used by vocabulary enumerations and factlists).
 
-use super::{Fail, PResult, Parser};
+use super::{unquote, Fail, PResult, Parser};
 use crate::syntax::ast::*;
 use crate::syntax::lexer::{Tok, Token};
 
@@ -254,7 +254,7 @@ impl Parser<'_> {
             Tok::Str => {
                 self.bump();
                 let s = self.text(&t);
-                let value = s[1..s.len() - 1].to_string();
+                let value = unquote(s).to_string();
                 Ok(Element {
                     kind: ElementKind::Str {
                         value,

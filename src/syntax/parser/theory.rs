@@ -83,6 +83,19 @@ impl Parser<'_> {
             d = d.with_hint(
                 "'<-' is the rule arrow and only appears in definitions { ... }; for x < -1 write a space between '<' and '-'",
             );
+        } else if what == "rule" && t.kind == Tok::ImpliedBy {
+            d = d.with_hint(
+                "the arrow of a rule is '<-'; '<=' means \"is implied by\" and '=<' is less-or-equal",
+            );
+        } else if what == "rule"
+            && matches!(
+                t.kind,
+                Tok::Amp | Tok::Pipe | Tok::Implies | Tok::ImpliedBy | Tok::Equiv
+            )
+        {
+            d = d.with_hint(
+                "the head of a rule is a single atom P(..) or F(..) = t; the body follows '<-'",
+            );
         } else if matches!(t.kind, Tok::Ident | Tok::Int | Tok::LParen) {
             d = d.with_hint("two formulas must be joined by a connective such as '&', '|' or '=>'");
         }

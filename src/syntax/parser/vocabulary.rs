@@ -216,11 +216,29 @@ impl Parser<'_> {
 
     /// `{ A, B(T1,T2), }` — may span lines; empty entries are allowed.
     fn constructors(&mut self) -> PResult<Vec<Constructor>> {
-        let open = self.expect_on_line(Tok::LBrace, "'{'")?;
+        // `constructed from ( A, B )`: reported, then read as if written with braces.
+        let close = if !self.at_eol() && self.at(Tok::LParen) {
+            let t = self.peek();
+            self.report(
+                Diagnostic::error(
+                    "syntax-error",
+                    "unexpected '(', expected '{': the constructors are listed between braces",
+                    Some(t.span),
+                )
+                .with_hint("write  constructed from { A, B, C }"),
+            );
+            Tok::RParen
+        } else {
+            Tok::RBrace
+        };
+        let open = match close {
+            Tok::RParen => self.bump(),
+            _ => self.expect_on_line(Tok::LBrace, "'{'")?,
+        };
         let mut out = Vec::new();
         loop {
             while self.eat(Tok::Comma).is_some() {}
-            if self.at(Tok::RBrace) {
+            if self.at(close) {
                 break;
             }
             let name = self.ident("a constructor name")?;
@@ -231,11 +249,11 @@ impl Parser<'_> {
             }
             let span = self.span_from(name.span);
             out.push(Constructor { name, args, span });
-            if !self.at(Tok::Comma) && !self.at(Tok::RBrace) {
-                return Err(self.unexpected("',' or '}'"));
+            if !self.at(Tok::Comma) && !self.at(close) {
+                return Err(self.unexpected(if close == Tok::RBrace { "',' or '}'" } else { "',' or ')'" }));
             }
         }
-        self.close_delim(&open, Tok::RBrace)?;
+        self.close_delim(&open, close)?;
         Ok(out)
     }
 
@@ -290,13 +308,41 @@ impl Parser<'_> {
         let name = self.ident("a declaration")?;
         let start = partial.unwrap_or(name.span);
         let mut args = Vec::new();
+        let mut has_parens = false;
         if !self.at_eol() {
             if let Some(paren) = self.eat(Tok::LParen) {
+                has_parens = true;
                 args = self.sort_tuple(Tok::RParen)?;
                 self.close_delim(&paren, Tok::RParen)?;
             }
         }
-        if !self.at_eol() && self.eat(Tok::Colon).is_some() {
+        let isa = (has_parens || partial.is_some()) && !self.at_eol() && self.at_word("isa") && {
+            let t = self.peek_at(1);
+            t.kind == Tok::Ident && !t.nl_before
+        };
+        if isa {
+            // `F(A) isa B`: reported, then read as `F(A) : B`.
+            let t = self.peek();
+            let ty = self.peek_at(1);
+            let decl = self
+                .ts
+                .source_of(&t)
+                .get(start.start as usize..self.last.span.end as usize)
+                .filter(|_| start.file == t.span.file)
+                .unwrap_or(&name.name)
+                .to_string();
+            let shown = format!("{decl} : {}", self.text(&ty));
+            self.report(
+                Diagnostic::error(
+                    "syntax-error",
+                    "unexpected 'isa', expected ':' and the type of the function's value",
+                    Some(t.span),
+                )
+                .with_hint(format!("'isa' declares subtypes; the value type of a function follows ':', as in  {shown}")),
+            );
+        }
+        if !self.at_eol() && (isa || self.at(Tok::Colon)) {
+            self.bump();
             let result = self.pointer_on_line("the type of the function's value")?;
             let span = self.span_from(start);
             return Ok(Decl::Function(FuncDecl {
