@@ -26,6 +26,22 @@ type Element = Vec<(Gf, Value)>;
 impl<'a> Grounder<'a> {
     /// Grounds an aggregate term; `cap` (for `#` only) merges all counts above it.
     pub fn ground_aggregate(&mut self, kind: AggKind, sets: &[SetExpr], cap: Option<i64>) -> InferResult<GTerm> {
+        // An aggregate inside a quantifier that it does not depend on is grounded only once.
+        let key = self.memo_key(sets.as_ptr() as usize, |out| {
+            for set in sets {
+                crate::ground::formulas::formula_vars(&set.cond, out);
+                crate::ground::formulas::term_vars(&set.term, out);
+            }
+        });
+        if let Some(t) = self.aggregate_memo.get(&(key.clone(), cap)) {
+            return Ok(t.clone());
+        }
+        let t = self.ground_aggregate_uncached(kind, sets, cap)?;
+        self.aggregate_memo.insert((key, cap), t.clone());
+        Ok(t)
+    }
+
+    fn ground_aggregate_uncached(&mut self, kind: AggKind, sets: &[SetExpr], cap: Option<i64>) -> InferResult<GTerm> {
         let elements = self.ground_set_elements(kind, sets)?;
         match kind {
             AggKind::Card | AggKind::Sum => self.fold(elements, Value::Int(0), ArithOp::Add, cap),

@@ -90,7 +90,7 @@ pub fn formula_vars(f: &Formula, out: &mut std::collections::HashSet<u32>) {
     }
 }
 
-fn term_vars(t: &crate::sema::ir::Term, out: &mut std::collections::HashSet<u32>) {
+pub fn term_vars(t: &crate::sema::ir::Term, out: &mut std::collections::HashSet<u32>) {
     use crate::sema::ir::TermKind;
     match &t.kind {
         TermKind::Var(v) => {
@@ -117,10 +117,7 @@ impl<'a> Grounder<'a> {
         match &f.kind {
             FormulaKind::Bool(b) => Ok(Gf::from_bool(*b)),
             FormulaKind::Pred(p, args) => self.ground_pred(*p, args),
-            FormulaKind::Cmp(op, a, b) => {
-                let (ga, gb) = (self.ground_term(a)?, self.ground_term(b)?);
-                Ok(self.compare(*op, &ga, &gb))
-            }
+            FormulaKind::Cmp(op, a, b) => self.ground_comparison(*op, a, b),
             FormulaKind::Not(g) => Ok(-self.ground_formula(g)?),
             FormulaKind::And(fs) => self.ground_junction(fs, true),
             FormulaKind::Or(fs) => self.ground_junction(fs, false),
@@ -136,9 +133,38 @@ impl<'a> Grounder<'a> {
                 let (ga, gb) = (self.ground_formula(a)?, self.ground_formula(b)?);
                 Ok(self.store.equiv(ga, gb))
             }
-            FormulaKind::Forall(vars, body) => self.ground_quantifier(vars, body, true),
-            FormulaKind::Exists(vars, body) => self.ground_quantifier(vars, body, false),
+            FormulaKind::Forall(vars, body) => self.memoised(f, |g| g.ground_quantifier(vars, body, true)),
+            FormulaKind::Exists(vars, body) => self.memoised(f, |g| g.ground_quantifier(vars, body, false)),
         }
+    }
+
+    /// Grounds a quantified subformula once per binding of its free variables: a quantifier
+    /// nested in another one that does not depend on the outer variable is grounded once.
+    fn memoised(&mut self, f: &Formula, ground: impl FnOnce(&mut Self) -> InferResult<Gf>) -> InferResult<Gf> {
+        let key = self.memo_key(f as *const Formula as usize, |out| formula_vars(f, out));
+        if let Some(&g) = self.formula_memo.get(&key) {
+            return Ok(g);
+        }
+        let g = ground(self)?;
+        self.formula_memo.insert(key, g);
+        Ok(g)
+    }
+
+    /// `a op b`; a cardinality compared with a known number is counted only up to one past it.
+    fn ground_comparison(&mut self, op: CmpOp, a: &crate::sema::ir::Term, b: &crate::sema::ir::Term) -> InferResult<Gf> {
+        use crate::sema::ir::TermKind;
+        let capped = |t: &crate::sema::ir::Term| matches!(&t.kind, TermKind::Aggregate(crate::syntax::ast::AggKind::Card, _));
+        if capped(a) && !capped(b) || capped(b) && !capped(a) {
+            let (agg, other) = if capped(a) { (a, b) } else { (b, a) };
+            let go = self.ground_term(other)?;
+            if let Some(GVal::V(Value::Int(c))) = go.as_known() {
+                let TermKind::Aggregate(kind, sets) = &agg.kind else { unreachable!() };
+                let gagg = self.ground_aggregate(*kind, sets, Some(c.saturating_add(1).max(0)))?;
+                return Ok(if capped(a) { self.compare(op, &gagg, &go) } else { self.compare(op, &go, &gagg) });
+            }
+        }
+        let (ga, gb) = (self.ground_term(a)?, self.ground_term(b)?);
+        Ok(self.compare(op, &ga, &gb))
     }
 
     fn ground_pred(&mut self, p: crate::sema::program::PredId, args: &[crate::sema::ir::Term]) -> InferResult<Gf> {

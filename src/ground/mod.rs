@@ -62,6 +62,9 @@ pub struct TimeFilter {
     pub defined_at: Value,
 }
 
+/// A memo key: a formula's address and the current values of its variables.
+pub type MemoKey = (usize, Vec<Option<Value>>);
+
 /// One ground rule body per defined atom, for one definition.
 #[derive(Clone, Debug, Default)]
 pub struct GroundDefinition {
@@ -88,6 +91,12 @@ pub struct Grounder<'a> {
     /// Atoms whose value a grounded sentence already forces (top-level unit literals); later
     /// grounding treats them as known.
     derived: HashMap<store::AtomId, bool>,
+    /// Ground results of quantified subformulas, by (formula address, values of its variables).
+    pub formula_memo: HashMap<MemoKey, Gf>,
+    /// Ground aggregates, by memo key and cap.
+    pub aggregate_memo: HashMap<(MemoKey, Option<i64>), GTerm>,
+    /// Variables of each memoised formula (by address).
+    memo_vars: HashMap<usize, Rc<[u32]>>,
     /// Variable bindings by variable id.
     env: Vec<Option<Value>>,
     pub max_size: usize,
@@ -103,6 +112,9 @@ impl<'a> Grounder<'a> {
             forced_unknown: HashSet::new(),
             time_filter: None,
             derived: HashMap::new(),
+            formula_memo: HashMap::new(),
+            aggregate_memo: HashMap::new(),
+            memo_vars: HashMap::new(),
             known_funcs: HashMap::new(),
             env: Vec::new(),
             max_size,
@@ -151,6 +163,23 @@ impl<'a> Grounder<'a> {
 
     pub fn lookup(&self, var: &ir::Var) -> Option<Value> {
         self.env.get(var.id as usize).copied().flatten()
+    }
+
+    /// The memo key of the formula at `address` under the current bindings; `vars` lists its
+    /// variables (computed once per formula).
+    pub fn memo_key(&mut self, address: usize, vars: impl FnOnce(&mut HashSet<u32>)) -> MemoKey {
+        let ids = self
+            .memo_vars
+            .entry(address)
+            .or_insert_with(|| {
+                let mut set = HashSet::new();
+                vars(&mut set);
+                let mut v: Vec<u32> = set.into_iter().collect();
+                v.sort_unstable();
+                Rc::from(v)
+            })
+            .clone();
+        (address, ids.iter().map(|&id| self.env.get(id as usize).copied().flatten()).collect())
     }
 
     pub fn check_size(&self) -> InferResult<()> {

@@ -4,9 +4,8 @@
 //! simplifies it (constants, duplicates, complementary children), so identical subformulas are
 //! shared and trivial ones vanish while grounding.
 
-use std::collections::HashMap;
-
 use indexmap::IndexSet;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use crate::sema::program::Symbol;
 use crate::structure::value::Tuple;
@@ -62,8 +61,8 @@ pub enum Node {
 #[derive(Clone, Debug, Default)]
 pub struct Store {
     nodes: Vec<Node>,
-    index: HashMap<Node, u32>,
-    atoms: IndexSet<(Symbol, Tuple)>,
+    index: FxHashMap<Node, u32>,
+    atoms: IndexSet<(Symbol, Tuple), FxBuildHasher>,
     /// Node of each atom.
     atom_nodes: Vec<Gf>,
 }
@@ -144,9 +143,10 @@ impl Store {
             }
             v.push(c);
         }
-        v.sort_unstable();
+        // Sorted by node, a literal and its complement are adjacent.
+        v.sort_unstable_by_key(|g| (g.0.unsigned_abs(), g.0));
         v.dedup();
-        if v.windows(2).any(|w| w[0] == -w[1]) || has_complement(&v) {
+        if v.windows(2).any(|w| w[0] == -w[1]) {
             return Gf::FALSE;
         }
         match v.len() {
@@ -198,15 +198,6 @@ impl Store {
             _ => &[],
         }
     }
-}
-
-/// Sorted by signed value, `x` and `-x` are not adjacent; check with a set.
-fn has_complement(v: &[Gf]) -> bool {
-    if v.len() < 2 {
-        return false;
-    }
-    let set: std::collections::HashSet<i32> = v.iter().map(|g| g.0).collect();
-    v.iter().any(|g| g.0 < 0 && set.contains(&-g.0))
 }
 
 #[cfg(test)]

@@ -299,6 +299,28 @@ impl Resolver<'_> {
             ast::FormulaKind::Atom { symbol, args } => self.atom(cx, symbol, args),
             ast::FormulaKind::Compare { terms, ops } => self.compare(cx, terms, ops, f.span),
             ast::FormulaKind::Not(g) => PfKind::Not(Box::new(self.formula(cx, g))),
+            ast::FormulaKind::Binary {
+                op: op @ (BinConn::And | BinConn::Or),
+                ..
+            } => {
+                // A chain `a & b & c ...` is resolved operand by operand, without recursion
+                // (generated theories have chains of many thousands of operands).
+                let and = *op == BinConn::And;
+                let mut operands: Vec<PF> = Vec::new();
+                for g in chain_operands(f, *op) {
+                    let p = self.formula(cx, g);
+                    match p.kind {
+                        PfKind::And(fs) if and => operands.extend(fs),
+                        PfKind::Or(fs) if !and => operands.extend(fs),
+                        kind => operands.push(PF::new(kind, p.span)),
+                    }
+                }
+                if and {
+                    PfKind::And(operands)
+                } else {
+                    PfKind::Or(operands)
+                }
+            }
             ast::FormulaKind::Binary { op, left, right } => {
                 let l = self.formula(cx, left);
                 let r = self.formula(cx, right);
@@ -829,6 +851,22 @@ fn binary(op: BinConn, l: PF, r: PF) -> PfKind {
         BinConn::ImpliedBy => PfKind::Implies(Box::new(r), Box::new(l)),
         BinConn::Equiv => PfKind::Equiv(Box::new(l), Box::new(r)),
     }
+}
+
+/// The operands of a chain of `op` (`a & (b & c) & d`: a, b, c, d), left to right.
+fn chain_operands(f: &ast::Formula, op: BinConn) -> Vec<&ast::Formula> {
+    let mut out = Vec::new();
+    let mut todo = vec![f];
+    while let Some(g) = todo.pop() {
+        match &g.kind {
+            ast::FormulaKind::Binary { op: o, left, right } if *o == op => {
+                todo.push(right);
+                todo.push(left);
+            }
+            _ => out.push(g),
+        }
+    }
+    out
 }
 
 fn flatten(l: PF, r: PF, and: bool) -> Vec<PF> {
