@@ -71,6 +71,49 @@ fn disjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
     }
 }
 
+/// Every predicate and function symbol occurring in `f`.
+pub fn formula_symbols(f: &Formula, out: &mut std::collections::HashSet<Symbol>) {
+    match &f.kind {
+        FormulaKind::Bool(_) => {}
+        FormulaKind::Pred(p, args) => {
+            out.insert(Symbol::Pred(*p));
+            args.iter().for_each(|t| term_symbols(t, out));
+        }
+        FormulaKind::Cmp(_, a, b) => {
+            term_symbols(a, out);
+            term_symbols(b, out);
+        }
+        FormulaKind::Not(g) | FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => formula_symbols(g, out),
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().for_each(|g| formula_symbols(g, out)),
+        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
+            formula_symbols(a, out);
+            formula_symbols(b, out);
+        }
+    }
+}
+
+fn term_symbols(t: &crate::sema::ir::Term, out: &mut std::collections::HashSet<Symbol>) {
+    use crate::sema::ir::TermKind;
+    match &t.kind {
+        TermKind::Var(_) | TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {}
+        TermKind::Func(f, args) => {
+            out.insert(Symbol::Func(*f));
+            args.iter().for_each(|a| term_symbols(a, out));
+        }
+        TermKind::Arith(_, a, b) => {
+            term_symbols(a, out);
+            term_symbols(b, out);
+        }
+        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => term_symbols(a, out),
+        TermKind::Aggregate(_, sets) => {
+            for set in sets {
+                formula_symbols(&set.cond, out);
+                term_symbols(&set.term, out);
+            }
+        }
+    }
+}
+
 /// Every variable id occurring in `f` (free or bound).
 pub fn formula_vars(f: &Formula, out: &mut std::collections::HashSet<u32>) {
     match &f.kind {

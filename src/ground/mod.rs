@@ -88,6 +88,10 @@ pub struct Grounder<'a> {
     /// unknown; its other tuples are read from the structure (progression: the current state is
     /// input, the next state is defined).
     pub time_filter: Option<TimeFilter>,
+    /// Defined symbols whose definition has been grounded: their atoms without a rule are false.
+    pub complete: HashSet<Symbol>,
+    /// Atoms that head at least one ground rule.
+    pub heads: HashSet<store::AtomId>,
     /// Atoms whose value a grounded sentence already forces (top-level unit literals); later
     /// grounding treats them as known.
     derived: HashMap<store::AtomId, bool>,
@@ -111,6 +115,8 @@ impl<'a> Grounder<'a> {
             domains: Domains::new(program, structure),
             forced_unknown: HashSet::new(),
             time_filter: None,
+            complete: HashSet::new(),
+            heads: HashSet::new(),
             derived: HashMap::new(),
             formula_memo: HashMap::new(),
             aggregate_memo: HashMap::new(),
@@ -234,6 +240,12 @@ impl<'a> Grounder<'a> {
         match self.truth(s, &t) {
             TruthValue::True => Gf::TRUE,
             TruthValue::False => Gf::FALSE,
+            TruthValue::Unknown if self.complete.contains(&s) => {
+                match self.store.find_atom(s, &t) {
+                    Some(g) if self.store.as_atom(g).is_some_and(|a| self.heads.contains(&a)) => g,
+                    _ => Gf::FALSE,
+                }
+            }
             TruthValue::Unknown => {
                 let g = self.store.atom(s, t);
                 match self.store.as_atom(g).and_then(|a| self.derived.get(&a)) {

@@ -118,8 +118,10 @@ impl<'a> Grounder<'a> {
                 TruthValue::False => {}
                 TruthValue::True => out.push((Gf::TRUE, v)),
                 TruthValue::Unknown => {
-                    let g = self.store.atom(Symbol::Func(f), tuple.clone());
-                    out.push((g, v));
+                    let g = self.atom(Symbol::Func(f), tuple.clone());
+                    if g != Gf::FALSE {
+                        out.push((g, v));
+                    }
                 }
             }
             tuple.pop();

@@ -19,7 +19,7 @@ use crate::infer::{InferError, InferResult, Options};
 use crate::sema::ir::Definition;
 use crate::sema::program::{Program, Symbol, Theory, VocId};
 use crate::solve::{Cadical, Lit, SatResult, SatSolver};
-use crate::structure::structure::{Structure, Table, TruthValue};
+use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
 
 /// After this many rounds of loop formulas a definition switches to the ranking translation.
@@ -95,15 +95,18 @@ impl<'a> Session<'a> {
             model: Vec::new(),
             refinements: 0,
         };
+        // Definitions first, those that others use before them, so that atoms of defined
+        // symbols without a rule are known to be false everywhere after.
+        for d in dependency_order(pending) {
+            let gd = session.grounder.ground_definition(d)?;
+            session.encode_definition(gd)?;
+            session.check_time()?;
+        }
         for sentence in session.cheapest_first(&theory.sentences) {
             let g = session.grounder.ground_formula(sentence)?;
             session.grounder.learn_units(g);
             session.assert(g);
             session.check_time()?;
-        }
-        for d in pending {
-            let gd = session.grounder.ground_definition(d)?;
-            session.encode_definition(gd)?;
         }
         session.encode_symbols()?;
         if crate::infer::stats_enabled() {
@@ -164,30 +167,28 @@ impl<'a> Session<'a> {
     }
 
     /// Completion of a definition: each defined atom is equivalent to the disjunction of its
-    /// bodies; defined atoms without rules are false.
+    /// bodies; defined atoms without rules are false. What the structure says about the defined
+    /// symbols becomes constraints.
     fn encode_definition(&mut self, gd: GroundDefinition) -> InferResult<()> {
-        let mut heads_with_rules: HashSet<Gf> = HashSet::new();
         for (head, bodies) in &gd.rules {
             let body = self.grounder.store.or(bodies.iter().copied());
             let eq = self.grounder.store.equiv(*head, body);
             self.assert(eq);
-            heads_with_rules.insert(*head);
+            if let Some(a) = self.grounder.store.as_atom(*head) {
+                self.grounder.heads.insert(a);
+            }
+        }
+        let defined: HashSet<Symbol> = gd.defined.iter().copied().collect();
+        for a in 0..self.grounder.store.atom_count() as AtomId {
+            let (s, t) = self.grounder.store.atom_key(a);
+            if defined.contains(s) && self.grounder.is_forced(*s, t) && !self.grounder.heads.contains(&a) {
+                let g = self.grounder.store.atom_gf(a);
+                self.assert(-g);
+            }
         }
         for &s in &gd.defined {
-            for t in self.all_tuples(s)? {
-                if !self.grounder.is_forced(s, &t) {
-                    continue;
-                }
-                let atom = self.grounder.store.atom(s, t.clone());
-                if !heads_with_rules.contains(&atom) {
-                    self.assert(-atom);
-                }
-                match self.grounder.structure.truth(s, &t) {
-                    TruthValue::True => self.assert(atom),
-                    TruthValue::False => self.assert(-atom),
-                    TruthValue::Unknown => {}
-                }
-            }
+            self.grounder.complete.insert(s);
+            self.encode_known_part(s)?;
         }
         let evaluator = Evaluator::new(&self.grounder.store, &gd);
         let check_totality = !self.stable && evaluator.has_negative_recursion(&self.grounder.store);
@@ -205,6 +206,31 @@ impl<'a> Session<'a> {
             bodies.insert(h, bs);
         }
         self.definitions.push(EncodedDefinition { evaluator, bodies, deps, loops_added: 0, check_totality, opens });
+        Ok(())
+    }
+
+    /// The structure's certainly true and certainly false tuples of a defined symbol.
+    fn encode_known_part(&mut self, s: Symbol) -> InferResult<()> {
+        let Some(table) = self.grounder.structure.table(s).cloned() else { return Ok(()) };
+        for t in table.ct() {
+            if self.grounder.is_forced(s, t) {
+                let atom = self.grounder.atom(s, t.clone());
+                self.assert(atom);
+            }
+        }
+        let falses: Vec<Tuple> = match &table {
+            Table::ThreeValued { cf, .. } => cf.iter().cloned().collect(),
+            Table::TwoValued(ct) => {
+                let heads: Vec<Tuple> = self.grounder.heads.iter().map(|&a| self.grounder.store.atom_key(a)).filter(|(x, _)| *x == s).map(|(_, t)| t.clone()).collect();
+                heads.into_iter().filter(|t| !ct.contains(t)).collect()
+            }
+        };
+        for t in falses {
+            if self.grounder.is_forced(s, &t) {
+                let atom = self.grounder.atom(s, t);
+                self.assert(-atom);
+            }
+        }
         Ok(())
     }
 
@@ -520,4 +546,31 @@ impl<'a> Session<'a> {
             Some(v) => interpreted_symbols(self.grounder.program, v),
         }
     }
+}
+
+/// The definitions ordered so that one that uses symbols defined by another comes after it
+/// (mutually dependent definitions keep their order).
+fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
+    let defined: Vec<HashSet<Symbol>> = defs.iter().map(|d| d.defined().into_iter().collect()).collect();
+    let used: Vec<HashSet<Symbol>> = defs
+        .iter()
+        .map(|d| {
+            let mut out = HashSet::new();
+            for r in &d.rules {
+                crate::ground::formulas::formula_symbols(&r.body, &mut out);
+            }
+            out
+        })
+        .collect();
+    let mut done = vec![false; defs.len()];
+    let mut order = Vec::with_capacity(defs.len());
+    while order.len() < defs.len() {
+        let ready = (0..defs.len()).find(|&i| {
+            !done[i] && (0..defs.len()).all(|j| j == i || done[j] || used[i].is_disjoint(&defined[j]))
+        });
+        let next = ready.unwrap_or_else(|| (0..defs.len()).find(|&i| !done[i]).expect("one left"));
+        done[next] = true;
+        order.push(defs[next]);
+    }
+    order
 }

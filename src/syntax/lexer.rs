@@ -367,7 +367,8 @@ impl TokenStream {
             i += 1;
         }
         let (spec, stop) = match bytes.get(i) {
-            Some(b'"') => match text[i + 1..].find('"') {
+            // The file name ends on the same line.
+            Some(b'"') => match text[i + 1..].find(['"', '\n']).filter(|&j| bytes[i + 1 + j] == b'"') {
                 Some(j) => (
                     Some(IncludeSpec::File(text[i + 1..i + 1 + j].to_string())),
                     i + j + 2,
