@@ -15,11 +15,13 @@ pub struct Domains<'a> {
     program: &'a Program,
     structure: &'a Structure,
     cache: HashMap<SortId, Option<Rc<[Value]>>>,
+    /// Hash sets of the finite domains, for membership tests.
+    members: HashMap<SortId, Option<Rc<std::collections::HashSet<Value>>>>,
 }
 
 impl<'a> Domains<'a> {
     pub fn new(program: &'a Program, structure: &'a Structure) -> Domains<'a> {
-        Domains { program, structure, cache: HashMap::new() }
+        Domains { program, structure, cache: HashMap::new(), members: HashMap::new() }
     }
 
     /// The finite domain of `s`, or `None` when it is infinite or not interpreted.
@@ -74,10 +76,13 @@ impl<'a> Domains<'a> {
         if let Some(b) = self.program.sort(s).builtin {
             return builtin_contains(b, v);
         }
-        match self.get(s) {
-            Some(d) => d.binary_search(&v).is_ok(),
-            None => false,
+        if let Some(set) = self.members.get(&s) {
+            return set.as_ref().is_some_and(|m| m.contains(&v));
         }
+        let set = self.get(s).map(|d| Rc::new(d.iter().copied().collect::<std::collections::HashSet<Value>>()));
+        let found = set.as_ref().is_some_and(|m| m.contains(&v));
+        self.members.insert(s, set);
+        found
     }
 }
 

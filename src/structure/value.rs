@@ -130,6 +130,40 @@ impl Value {
     }
 }
 
+/// Compounds compare by constructor name, then constructor, then arguments; compared in place
+/// in the interner (no copies), since domains of compounds are sorted and searched often.
+fn compare_compounds(a: CompoundId, b: CompoundId) -> Ordering {
+    INTERNER.with(|i| {
+        let i = i.borrow();
+        let (ca, cb) = (&i.compounds[a.0 as usize], &i.compounds[b.0 as usize]);
+        let by_name = match (i.constructor_names.get(&ca.constructor), i.constructor_names.get(&cb.constructor)) {
+            (Some(x), Some(y)) => x.cmp(y),
+            _ => Ordering::Equal,
+        };
+        by_name.then(ca.constructor.cmp(&cb.constructor)).then_with(|| {
+            for (x, y) in ca.args.iter().zip(&cb.args) {
+                let o = match (x, y) {
+                    (Value::Int(p), Value::Int(q)) => p.cmp(q),
+                    _ => Ordering::Equal,
+                };
+                if o != Ordering::Equal {
+                    return o;
+                }
+                if !matches!((x, y), (Value::Int(_), Value::Int(_))) {
+                    // Nested strings or compounds: compare outside this borrow.
+                    return Ordering::Equal;
+                }
+            }
+            ca.args.len().cmp(&cb.args.len())
+        })
+    })
+    .then_with(|| {
+        // Only reached when a nested non-integer argument decides (rare): full comparison.
+        let (ca, cb) = (Value::Compound(a).compound_parts().unwrap(), Value::Compound(b).compound_parts().unwrap());
+        ca.args.cmp(&cb.args)
+    })
+}
+
 pub fn str_text(id: StrId) -> String {
     INTERNER.with(|i| i.borrow().strings[id.0 as usize].clone())
 }
@@ -187,15 +221,13 @@ impl Ord for Value {
         match (*self, *other) {
             (Value::Int(a), Value::Int(b)) => a.cmp(&b),
             (Value::Str(a), Value::Str(b)) if a == b => Ordering::Equal,
-            (Value::Str(a), Value::Str(b)) => str_text(a).cmp(&str_text(b)),
+            (Value::Str(a), Value::Str(b)) => INTERNER.with(|i| {
+                // Compared in place: sorting millions of names must not copy them.
+                let i = i.borrow();
+                i.strings[a.0 as usize].cmp(&i.strings[b.0 as usize])
+            }),
             (Value::Compound(a), Value::Compound(b)) if a == b => Ordering::Equal,
-            (Value::Compound(_), Value::Compound(_)) => {
-                let (ca, cb) = (self.compound_parts().unwrap(), other.compound_parts().unwrap());
-                constructor_name(ca.constructor)
-                    .cmp(&constructor_name(cb.constructor))
-                    .then(ca.constructor.cmp(&cb.constructor))
-                    .then_with(|| ca.args.cmp(&cb.args))
-            }
+            (Value::Compound(a), Value::Compound(b)) => compare_compounds(a, b),
             (a, b) if a.is_number() && b.is_number() => {
                 a.as_f64().unwrap().partial_cmp(&b.as_f64().unwrap()).unwrap_or(Ordering::Equal)
             }

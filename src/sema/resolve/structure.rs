@@ -3,7 +3,7 @@
 //! autocompleted from the elements at their positions (and from subsorts), membership in
 //! given sorts, the three-valued combinations, and the function checks.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 
@@ -464,15 +464,49 @@ pub(super) type Domains = HashMap<SortId, SortDom>;
 #[derive(Clone, Debug, Default)]
 pub(super) struct SortDom {
     pub given: Vec<Value>,
-    pub added: BTreeSet<Value>,
+    /// Autocompleted elements, unordered (hashing is much faster than ordering names; the
+    /// order is made in `values`).
+    pub added: rustc_hash::FxHashSet<Value>,
+    /// `Some((lo, hi))` when `given` is exactly the integers `lo..=hi` (computed once).
+    pub int_range: std::cell::OnceCell<Option<(i64, i64)>>,
 }
 
 impl SortDom {
     pub fn contains(&self, v: &Value) -> bool {
-        self.given.binary_search(v).is_ok() || self.added.contains(v)
+        self.in_given(v) || self.added_contains(v)
+    }
+    /// Binary search with the integer comparison inlined (domains of millions of integers).
+    fn in_given(&self, v: &Value) -> bool {
+        let range = self.int_range.get_or_init(|| {
+            let ints: Option<Vec<i64>> = self.given.iter().map(|g| g.as_int()).collect();
+            let ints = ints?;
+            let (&lo, &hi) = (ints.first()?, ints.last()?);
+            let contiguous = ints.windows(2).all(|w| w[1] == w[0] + 1);
+            contiguous.then_some((lo, hi))
+        });
+        if let (Some((lo, hi)), Value::Int(i)) = (range, v) {
+            return (*lo..=*hi).contains(i);
+        }
+        self.given
+            .binary_search_by(|g| match (g, v) {
+                (Value::Int(a), Value::Int(b)) => a.cmp(b),
+                _ => g.cmp(v),
+            })
+            .is_ok()
+    }
+    /// Values compare equal across `Int` and `Float` (1 = 1.0) but hash differently.
+    fn added_contains(&self, v: &Value) -> bool {
+        self.added.contains(v)
+            || match *v {
+                Value::Int(i) => self.added.contains(&Value::Float(i as f64)),
+                Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                    self.added.contains(&Value::Int(f as i64))
+                }
+                _ => false,
+            }
     }
     pub fn insert(&mut self, v: Value) {
-        if self.given.binary_search(&v).is_err() {
+        if !self.in_given(&v) && !self.added_contains(&v) {
             self.added.insert(v);
         }
     }

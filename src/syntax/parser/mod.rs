@@ -201,7 +201,14 @@ impl<'a> Parser<'a> {
 
     /// How a token is shown to the user.
     fn describe(&self, t: &Token) -> String {
-        let text = self.text(t);
+        // A message stays on one line and short: long tokens are cut.
+        let full = self.text(t);
+        let line = full.lines().next().unwrap_or("");
+        let text = match line.char_indices().nth(40) {
+            Some((i, _)) => format!("{}...", &line[..i]),
+            None if line.len() < full.len() => format!("{line}..."),
+            None => line.to_string(),
+        };
         match t.kind {
             Tok::Eof => "end of file".to_string(),
             Tok::Str => format!("string {text}"),
