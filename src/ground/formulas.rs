@@ -326,9 +326,10 @@ impl<'a> Grounder<'a> {
         let Some(var) = vars.get(depth) else {
             return visit(self);
         };
-        let dom = match &domains[depth] {
-            Some(d) => d.clone(),
-            None => self.bounded_domain(var, bound)?,
+        let dom = match (self.table_candidates(var, depth, guards)?, &domains[depth]) {
+            (Some(c), _) => c,
+            (None, Some(d)) => d.clone(),
+            (None, None) => self.bounded_domain(var, bound)?,
         };
         'values: for &v in dom.iter() {
             self.bind(var, v);
@@ -342,6 +343,79 @@ impl<'a> Grounder<'a> {
             }
         }
         Ok(false)
+    }
+
+    /// When a guard that must hold is an atom of a two-valued predicate with `var` as an
+    /// argument, only the values in the predicate's table (matching the arguments bound so
+    /// far) can satisfy it: a join instead of a scan of the whole domain.
+    fn table_candidates(&mut self, var: &Var, depth: usize, guards: &[Guard]) -> InferResult<Option<Rc<[Value]>>> {
+        let mut best: Option<Rc<[Value]>> = None;
+        for guard in guards.iter().filter(|g| g.skip_if == Gf::FALSE && g.depth >= depth) {
+            let found = match &guard.formula.kind {
+                FormulaKind::Pred(p, args) => self.atom_candidates(var, *p, args)?,
+                FormulaKind::Cmp(CmpOp::Eq, a, b) => self.inverse_candidates(var, a, b)?,
+                _ => None,
+            };
+            if let Some(found) = found {
+                if best.as_ref().is_none_or(|b| found.len() < b.len()) {
+                    best = Some(found);
+                }
+            }
+        }
+        Ok(best.map(|values| {
+            let kept: Vec<Value> = values.iter().copied().filter(|v| self.domains.contains(var.sort, *v)).collect();
+            Rc::from(kept)
+        }))
+    }
+
+    /// Values of `var` for which the atom `p(args)` can be true: from the predicate's
+    /// two-valued table, or from the rule heads of a completely grounded definition.
+    fn atom_candidates(&mut self, var: &Var, p: crate::sema::program::PredId, args: &[crate::sema::ir::Term]) -> InferResult<Option<Rc<[Value]>>> {
+        let symbol = Symbol::Pred(p);
+        if self.program.pred(p).type_of.is_some() || !self.indexable(symbol) {
+            return Ok(None);
+        }
+        let Some(position) = args.iter().position(|a| matches!(&a.kind, crate::sema::ir::TermKind::Var(v) if v.id == var.id)) else {
+            return Ok(None);
+        };
+        let mut fixed_positions = Vec::new();
+        let mut fixed_values = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            if k == position || !self.is_closed(a) {
+                continue;
+            }
+            match self.ground_term(a)?.as_known() {
+                Some(GVal::V(v)) => {
+                    fixed_positions.push(k);
+                    fixed_values.push(v);
+                }
+                _ => return Ok(None),
+            }
+        }
+        let index = self.table_index(symbol, position, fixed_positions);
+        Ok(Some(index.get(&fixed_values).cloned().unwrap_or_else(|| Rc::from(Vec::new()))))
+    }
+
+    /// Values of `var` for which `a = b` can hold when one side is known and the other is
+    /// `f(var)` for a function with a two-valued table: the inverse image of the known value.
+    fn inverse_candidates(&mut self, var: &Var, a: &crate::sema::ir::Term, b: &crate::sema::ir::Term) -> InferResult<Option<Rc<[Value]>>> {
+        use crate::sema::ir::TermKind;
+        let applies = |t: &crate::sema::ir::Term| match &t.kind {
+            TermKind::Func(f, args) if args.len() == 1 && matches!(&args[0].kind, TermKind::Var(v) if v.id == var.id) => Some(*f),
+            _ => None,
+        };
+        let (f, other) = match (applies(a), applies(b)) {
+            (Some(f), None) if self.is_closed(b) => (f, b),
+            (None, Some(f)) if self.is_closed(a) => (f, a),
+            _ => return Ok(None),
+        };
+        let symbol = Symbol::Func(f);
+        if self.program.func(f).constructor_of.is_some() || !self.indexable(symbol) {
+            return Ok(None);
+        }
+        let Some(GVal::V(value)) = self.ground_term(other)?.as_known() else { return Ok(None) };
+        let index = self.table_index(symbol, 0, vec![1]);
+        Ok(Some(index.get(&vec![value]).cloned().unwrap_or_else(|| Rc::from(Vec::new()))))
     }
 
     fn bounded_domain(&mut self, var: &Var, bound: Option<Bound>) -> InferResult<Rc<[Value]>> {

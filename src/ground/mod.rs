@@ -62,6 +62,9 @@ pub struct TimeFilter {
     pub defined_at: Value,
 }
 
+/// An index on a table: the values of some argument positions to the values at another.
+pub type TableIndex = HashMap<Vec<Value>, Rc<[Value]>>;
+
 /// A memo key: a formula's address and the current values of its variables.
 pub type MemoKey = (usize, Vec<Option<Value>>);
 
@@ -99,6 +102,9 @@ pub struct Grounder<'a> {
     pub formula_memo: HashMap<MemoKey, Gf>,
     /// Ground aggregates, by memo key and cap.
     pub aggregate_memo: HashMap<(MemoKey, Option<i64>), GTerm>,
+    /// Indexes of two-valued predicate tables: (predicate, position, positions of the known
+    /// arguments) to (known argument values -> values at the position).
+    table_indexes: HashMap<(Symbol, usize, Vec<usize>), Rc<TableIndex>>,
     /// Variables of each memoised formula (by address).
     memo_vars: HashMap<usize, Rc<[u32]>>,
     /// Variable bindings by variable id.
@@ -120,6 +126,7 @@ impl<'a> Grounder<'a> {
             derived: HashMap::new(),
             formula_memo: HashMap::new(),
             aggregate_memo: HashMap::new(),
+            table_indexes: HashMap::new(),
             memo_vars: HashMap::new(),
             known_funcs: HashMap::new(),
             env: Vec::new(),
@@ -186,6 +193,44 @@ impl<'a> Grounder<'a> {
             })
             .clone();
         (address, ids.iter().map(|&id| self.env.get(id as usize).copied().flatten()).collect())
+    }
+
+    /// Whether the true tuples of `s` are all known: a two-valued table, or a defined symbol
+    /// whose definition is grounded (its true tuples are among the rule heads).
+    pub fn indexable(&self, s: Symbol) -> bool {
+        if self.forced_unknown.contains(&s) {
+            return self.complete.contains(&s) && self.time_filter.is_none();
+        }
+        matches!(self.structure.table(s), Some(Table::TwoValued(_)))
+    }
+
+    /// The index of the possibly true tuples of `s` from the `fixed` positions to `position`.
+    pub fn table_index(&mut self, s: Symbol, position: usize, fixed: Vec<usize>) -> Rc<TableIndex> {
+        let key = (s, position, fixed);
+        if let Some(ix) = self.table_indexes.get(&key) {
+            return ix.clone();
+        }
+        let tuples: Vec<Tuple> = if self.forced_unknown.contains(&s) {
+            self.heads.iter().map(|&a| self.store.atom_key(a)).filter(|(x, _)| *x == s).map(|(_, t)| t.clone()).collect()
+        } else {
+            self.structure.table(s).map(|t| t.ct().iter().cloned().collect()).unwrap_or_default()
+        };
+        let mut groups: HashMap<Vec<Value>, Vec<Value>> = HashMap::new();
+        for t in tuples {
+            let k: Vec<Value> = key.2.iter().map(|&i| t[i]).collect();
+            groups.entry(k).or_default().push(t[position]);
+        }
+        let index: TableIndex = groups
+            .into_iter()
+            .map(|(k, mut v)| {
+                v.sort();
+                v.dedup();
+                (k, Rc::from(v))
+            })
+            .collect();
+        let index = Rc::new(index);
+        self.table_indexes.insert(key, index.clone());
+        index
     }
 
     pub fn check_size(&self) -> InferResult<()> {

@@ -80,6 +80,14 @@ impl<'a> Grounder<'a> {
 
     fn ground_application(&mut self, f: FuncId, args: &[Term]) -> InferResult<GTerm> {
         let cases = self.ground_args(args)?;
+        if let [(Gf::TRUE, _)] = cases.as_slice() {
+            // Known arguments: no case analysis needed.
+            let (_, tuple) = cases.into_iter().next().expect("one case");
+            return Ok(match self.apply_function(f, tuple)?.as_slice() {
+                [(Gf::TRUE, v)] => GTerm::known(*v),
+                options => GTerm(options.iter().map(|(g, v)| (*g, GVal::V(*v))).collect()),
+            });
+        }
         let mut acc: BTreeMap<GVal, Vec<Gf>> = BTreeMap::new();
         for (guard, tuple) in cases {
             for (g, v) in self.apply_function(f, tuple)? {

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use crate::ground::store::{AtomId, Node};
+use crate::ground::store::AtomId;
 use crate::ground::wellfounded::Evaluator;
 use crate::ground::Grounder;
 use crate::infer::{InferResult, Options};
@@ -59,7 +59,27 @@ enum One {
     Inconsistent,
 }
 
+/// Whether every symbol the rule bodies read, other than the defined ones, is two-valued.
+fn opens_known(program: &Program, def: &Definition, structure: &Structure) -> bool {
+    let defined = def.defined();
+    let mut used = HashSet::new();
+    for rule in &def.rules {
+        crate::ground::formulas::formula_symbols(&rule.body, &mut used);
+    }
+    used.iter().all(|s| {
+        defined.contains(s)
+            || match s {
+                Symbol::Pred(p) => program.pred(*p).type_of.is_some(),
+                Symbol::Func(f) => program.func(*f).constructor_of.is_some(),
+            }
+            || matches!(structure.table(*s), Some(Table::TwoValued(_)))
+    })
+}
+
 fn evaluate_one(program: &Program, def: &Definition, structure: &Structure, options: &Options) -> InferResult<One> {
+    if !opens_known(program, def, structure) {
+        return Ok(One::OpensUnknown);
+    }
     let defined = def.defined();
     let mut grounder = Grounder::new(program, structure, options.max_ground_size);
     grounder.force_unknown(&defined);
@@ -84,7 +104,6 @@ fn evaluate_one(program: &Program, def: &Definition, structure: &Structure, opti
             set.insert(t.clone());
         }
     }
-    let _ = Node::True;
     for (s, set) in &tables {
         if !agrees(structure, *s, set) || !is_function_graph(&mut grounder, *s, set)? {
             return Ok(One::Inconsistent);
