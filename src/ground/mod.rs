@@ -100,6 +100,9 @@ pub struct Grounder<'a> {
     derived: HashMap<store::AtomId, bool>,
     /// Ground results of quantified subformulas, by (formula address, values of its variables).
     pub formula_memo: HashMap<MemoKey, Gf>,
+    /// Ground function applications without variables, by term address (`None` for an
+    /// application that has variables).
+    pub closed_terms: HashMap<usize, Option<GTerm>>,
     /// Ground aggregates, by memo key and cap.
     pub aggregate_memo: HashMap<(MemoKey, Option<i64>), GTerm>,
     /// Indexes of two-valued predicate tables: (predicate, position, positions of the known
@@ -126,6 +129,7 @@ impl<'a> Grounder<'a> {
             derived: HashMap::new(),
             formula_memo: HashMap::new(),
             aggregate_memo: HashMap::new(),
+            closed_terms: HashMap::new(),
             table_indexes: HashMap::new(),
             memo_vars: HashMap::new(),
             known_funcs: HashMap::new(),

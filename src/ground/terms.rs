@@ -21,7 +21,20 @@ impl<'a> Grounder<'a> {
                 None => Err(InferError::Error(format!("internal: unbound variable {}", v.name))),
             },
             TermKind::Value(v) => Ok(GTerm::known(*v)),
-            TermKind::Func(f, args) => self.ground_application(*f, args),
+            TermKind::Func(f, args) => {
+                // A function application without variables (`getX(Entrance)`) is grounded once.
+                let address = t as *const Term as usize;
+                match self.closed_terms.get(&address) {
+                    Some(Some(cached)) => return Ok(cached.clone()),
+                    Some(None) => return self.ground_application(*f, args),
+                    None => {}
+                }
+                let result = self.ground_application(*f, args)?;
+                let mut vars = std::collections::HashSet::new();
+                crate::ground::formulas::term_vars(t, &mut vars);
+                self.closed_terms.insert(address, vars.is_empty().then(|| result.clone()));
+                Ok(result)
+            }
             TermKind::Arith(op, a, b) => {
                 let (ga, gb) = (self.ground_term(a)?, self.ground_term(b)?);
                 Ok(self.combine(&ga, &gb, |x, y| arith(*op, x, y)))
