@@ -339,9 +339,12 @@ impl<'a> Grounder<'a> {
                 }
             }
             if self.bind_from(depth + 1, vars, domains, bound, guards, visit)? {
+                self.unbind(var);
                 return Ok(true);
             }
         }
+        // Later variables must not look bound to a value left from this loop.
+        self.unbind(var);
         Ok(false)
     }
 

@@ -23,7 +23,7 @@ use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
 
 /// After this many rounds of loop formulas a definition switches to the ranking translation.
-const RANKING_AFTER_LOOPS: usize = 100000;
+const RANKING_AFTER_LOOPS: usize = 64;
 
 /// A definition as encoded in a session.
 struct EncodedDefinition {

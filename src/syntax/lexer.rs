@@ -368,7 +368,10 @@ impl TokenStream {
         }
         let (spec, stop) = match bytes.get(i) {
             // The file name ends on the same line.
-            Some(b'"') => match text[i + 1..].find(['"', '\n']).filter(|&j| bytes[i + 1 + j] == b'"') {
+            Some(b'"') => match text[i + 1..]
+                .find(['"', '\n'])
+                .filter(|&j| bytes[i + 1 + j] == b'"')
+            {
                 Some(j) => (
                     Some(IncludeSpec::File(text[i + 1..i + 1 + j].to_string())),
                     i + j + 2,

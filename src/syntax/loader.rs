@@ -336,12 +336,19 @@ mod tests {
             .iter()
             .map(|d| {
                 let s = d.span.expect("located");
-                (d.code, sources.name(s.file).ends_with("b.idp"), sources.line_col(s.file, s.start))
+                (
+                    d.code,
+                    sources.name(s.file).ends_with("b.idp"),
+                    sources.line_col(s.file, s.start),
+                )
             })
             .collect();
         assert_eq!(
             got,
-            [("include-cycle", true, (1, 1)), ("include-cycle", true, (2, 1))]
+            [
+                ("include-cycle", true, (1, 1)),
+                ("include-cycle", true, (2, 1))
+            ]
         );
         let names: Vec<_> = file
             .items

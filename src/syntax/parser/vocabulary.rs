@@ -250,7 +250,11 @@ impl Parser<'_> {
             let span = self.span_from(name.span);
             out.push(Constructor { name, args, span });
             if !self.at(Tok::Comma) && !self.at(close) {
-                return Err(self.unexpected(if close == Tok::RBrace { "',' or '}'" } else { "',' or ')'" }));
+                return Err(self.unexpected(if close == Tok::RBrace {
+                    "',' or '}'"
+                } else {
+                    "',' or ')'"
+                }));
             }
         }
         self.close_delim(&open, close)?;
