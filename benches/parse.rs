@@ -105,6 +105,9 @@ fn bench(name: &str, text: &str, runs: usize) {
     );
 }
 
+/// Generates a structure with the given number of tuples.
+type Generator = fn(usize) -> String;
+
 fn main() {
     // `cargo bench` passes `--bench`; other arguments select inputs by name.
     let filter: Vec<String> = std::env::args()
@@ -120,7 +123,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
     println!("structures with {n} tuples, best of {runs} runs");
-    let inputs: [(&str, fn(usize) -> String); 2] = [
+    let inputs: [(&str, Generator); 2] = [
         ("integers", integer_structure),
         ("symbolic", symbolic_structure),
     ];

@@ -26,10 +26,28 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(code: &'static str, message: impl Into<String>, span: Option<Span>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, code, message: message.into(), span, label: None, hint: None }
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            label: None,
+            hint: None,
+        }
     }
-    pub fn warning(code: &'static str, message: impl Into<String>, span: Option<Span>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, code, message: message.into(), span, label: None, hint: None }
+    pub fn warning(
+        code: &'static str,
+        message: impl Into<String>,
+        span: Option<Span>,
+    ) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            code,
+            message: message.into(),
+            span,
+            label: None,
+            hint: None,
+        }
     }
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = Some(label.into());
@@ -71,7 +89,10 @@ impl Diagnostics {
     pub fn sorted(&self) -> Vec<Diagnostic> {
         let mut items = self.items.clone();
         items.sort_by_key(|d| {
-            let pos = d.span.map(|s| (s.file, s.start)).unwrap_or((u32::MAX, u32::MAX));
+            let pos = d
+                .span
+                .map(|s| (s.file, s.start))
+                .unwrap_or((u32::MAX, u32::MAX));
             (std::cmp::Reverse(d.severity), pos)
         });
         items.dedup_by(|a, b| a.message == b.message && a.span == b.span && a.code == b.code);
@@ -91,7 +112,9 @@ pub enum RenderStyle {
 /// Renders one diagnostic to a string (ends with a newline).
 pub fn render(d: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> String {
     match (style, d.span) {
-        (RenderStyle::Fancy, Some(span)) if sources.text(span.file).is_some() => render_fancy(d, span, sources),
+        (RenderStyle::Fancy, Some(span)) if sources.text(span.file).is_some() => {
+            render_fancy(d, span, sources)
+        }
         _ => render_plain(d, sources),
     }
 }
@@ -131,7 +154,11 @@ fn render_fancy(d: &Diagnostic, span: Span, sources: &SourceMap) -> String {
         .with_code(d.code)
         .with_message(&d.message)
         .with_config(Config::default().with_color(true))
-        .with_label(Label::new((name.clone(), start..end)).with_message(label).with_color(colour));
+        .with_label(
+            Label::new((name.clone(), start..end))
+                .with_message(label)
+                .with_color(colour),
+        );
     if let Some(hint) = &d.hint {
         report = report.with_help(hint);
     }

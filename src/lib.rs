@@ -5,15 +5,15 @@
 //! already determines) → `encode` (clauses) → `solve` (SAT) → decode into `structure`s →
 //! `print`. `infer` composes these into IDP3's inferences; `lua` exposes them to procedures.
 
+pub mod cli;
 pub mod diagnostics;
-pub mod infer;
-pub mod sema;
-pub mod structure;
-pub mod syntax;
 pub mod encode;
 pub mod ground;
-pub mod solve;
+pub mod infer;
 pub mod lua;
 pub mod print;
+pub mod sema;
+pub mod solve;
 pub mod stdlib;
-pub mod cli;
+pub mod structure;
+pub mod syntax;

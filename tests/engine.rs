@@ -18,9 +18,15 @@ fn program(text: &str) -> Program {
     program
 }
 
-fn theory_and_structure(p: &Program) -> (idp::sema::program::TheoryId, idp::sema::program::StructId) {
-    let Some(Component::Theory(t)) = p.lookup(&["T"]) else { panic!("no theory T") };
-    let Some(Component::Structure(s)) = p.lookup(&["S"]) else { panic!("no structure S") };
+fn theory_and_structure(
+    p: &Program,
+) -> (idp::sema::program::TheoryId, idp::sema::program::StructId) {
+    let Some(Component::Theory(t)) = p.lookup(&["T"]) else {
+        panic!("no theory T")
+    };
+    let Some(Component::Structure(s)) = p.lookup(&["S"]) else {
+        panic!("no structure S")
+    };
     (t, s)
 }
 
@@ -29,8 +35,12 @@ fn assert_models(text: &str, expected: usize) {
     let p = program(text);
     let (t, s) = theory_and_structure(&p);
     let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
-    let options = Options { nbmodels: 0, ..Options::default() };
-    let models = infer::modelexpand(&p, theory, structure, None, &options).expect("model expansion succeeds");
+    let options = Options {
+        nbmodels: 0,
+        ..Options::default()
+    };
+    let models = infer::modelexpand(&p, theory, structure, None, &options)
+        .expect("model expansion succeeds");
     for m in &models {
         if let Err(why) = check_model(&p, theory, m) {
             panic!("a returned model is wrong: {why}\n{m:?}");
@@ -44,7 +54,10 @@ fn assert_models(text: &str, expected: usize) {
 
 #[test]
 fn propositional_choice() {
-    assert_models("vocabulary V {\n P\n Q\n R\n}\ntheory T : V { P | Q | R. }\nstructure S : V { }", 7);
+    assert_models(
+        "vocabulary V {\n P\n Q\n R\n}\ntheory T : V { P | Q | R. }\nstructure S : V { }",
+        7,
+    );
 }
 
 #[test]
@@ -69,11 +82,20 @@ structure S : V {
 #[test]
 fn definitions_are_well_founded() {
     // Under the well-founded semantics a positive loop makes both false: one model.
-    assert_models("vocabulary V {\n P\n Q\n}\ntheory T : V { { P <- Q. Q <- P. } }\nstructure S : V { }", 1);
+    assert_models(
+        "vocabulary V {\n P\n Q\n}\ntheory T : V { { P <- Q. Q <- P. } }\nstructure S : V { }",
+        1,
+    );
     // A loop through negation is not total: no model.
-    assert_models("vocabulary V {\n P\n Q\n}\ntheory T : V { { P <- ~Q. Q <- ~P. } }\nstructure S : V { }", 0);
+    assert_models(
+        "vocabulary V {\n P\n Q\n}\ntheory T : V { { P <- ~Q. Q <- ~P. } }\nstructure S : V { }",
+        0,
+    );
     // An open symbol decides the defined one.
-    assert_models("vocabulary V {\n O\n P\n}\ntheory T : V { { P <- O. } }\nstructure S : V { }", 2);
+    assert_models(
+        "vocabulary V {\n O\n P\n}\ntheory T : V { { P <- O. } }\nstructure S : V { }",
+        2,
+    );
 }
 
 #[test]
@@ -93,7 +115,13 @@ structure S : V { N = { 1..3 } }
     // Edges chosen freely (2^9 candidates); node 3 must be reachable from node 1.
     let p = program(text);
     let (t, s) = theory_and_structure(&p);
-    let n = brute_force_count(&p, &p.theories[t.index()], &p.structures[s.index()], 1 << 16).unwrap();
+    let n = brute_force_count(
+        &p,
+        &p.theories[t.index()],
+        &p.structures[s.index()],
+        1 << 16,
+    )
+    .unwrap();
     assert!(n > 0);
     assert_models(text, n as usize);
 }

@@ -55,7 +55,10 @@ impl Encoder {
                     self.fresh(sat, n);
                 }
                 Node::And(children) if expanded => {
-                    let lits: Vec<Lit> = children.iter().map(|&c| self.existing_lit(c).expect("child encoded")).collect();
+                    let lits: Vec<Lit> = children
+                        .iter()
+                        .map(|&c| self.existing_lit(c).expect("child encoded"))
+                        .collect();
                     let v = self.fresh(sat, n);
                     let mut back = Vec::with_capacity(lits.len() + 1);
                     for &l in &lits {

@@ -32,11 +32,18 @@ pub fn positive_atoms(store: &Store, g: Gf) -> HashSet<AtomId> {
 
 /// Strongly connected components (with more than one atom, or a self-loop) of the graph
 /// `head -> positive body atom` restricted to the heads.
-pub fn recursive_components(heads: &[AtomId], deps: &HashMap<AtomId, Vec<AtomId>>) -> Vec<Vec<AtomId>> {
+pub fn recursive_components(
+    heads: &[AtomId],
+    deps: &HashMap<AtomId, Vec<AtomId>>,
+) -> Vec<Vec<AtomId>> {
     let index_of: HashMap<AtomId, usize> = heads.iter().enumerate().map(|(k, a)| (*a, k)).collect();
     let succ: Vec<Vec<usize>> = heads
         .iter()
-        .map(|h| deps.get(h).map(|v| v.iter().filter_map(|a| index_of.get(a).copied()).collect()).unwrap_or_default())
+        .map(|h| {
+            deps.get(h)
+                .map(|v| v.iter().filter_map(|a| index_of.get(a).copied()).collect())
+                .unwrap_or_default()
+        })
         .collect();
     let mut out = Vec::new();
     for comp in tarjan(&succ) {
@@ -98,11 +105,22 @@ fn tarjan(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
 /// The constraints of the ranking translation for one component: for each head, `head`
 /// implies one of its bodies in which every positive occurrence of a component atom `a` is
 /// replaced by `a ∧ rank(a) < rank(head)`.
-pub fn ranking_constraints(store: &mut Store, component: &[AtomId], bodies: &HashMap<AtomId, Vec<Gf>>) -> Vec<Gf> {
+pub fn ranking_constraints(
+    store: &mut Store,
+    component: &[AtomId],
+    bodies: &HashMap<AtomId, Vec<Gf>>,
+) -> Vec<Gf> {
     let bits = (usize::BITS - component.len().leading_zeros()) as usize;
     let ranks: HashMap<AtomId, Vec<Gf>> = component
         .iter()
-        .map(|&a| (a, (0..bits).map(|b| store.atom(AUX, vec![Value::Int(a as i64), Value::Int(b as i64)])).collect()))
+        .map(|&a| {
+            (
+                a,
+                (0..bits)
+                    .map(|b| store.atom(AUX, vec![Value::Int(a as i64), Value::Int(b as i64)]))
+                    .collect(),
+            )
+        })
         .collect();
     let members: HashSet<AtomId> = component.iter().copied().collect();
     let mut out = Vec::new();
@@ -159,7 +177,10 @@ fn replace_positive(
             Node::Atom(a) if polarity => replace(store, a).unwrap_or(node_ref),
             Node::Atom(_) => node_ref,
             Node::And(children) => {
-                let new: Vec<Gf> = children.iter().map(|&c| replace_positive(store, c, polarity, replace, memo)).collect();
+                let new: Vec<Gf> = children
+                    .iter()
+                    .map(|&c| replace_positive(store, c, polarity, replace, memo))
+                    .collect();
                 store.and(new)
             }
         };

@@ -8,9 +8,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::ground::formulas::Bound;
 use crate::ground::store::Gf;
 use crate::ground::terms::arith;
-use crate::ground::formulas::Bound;
 use crate::ground::{GTerm, GVal, Grounder};
 use crate::infer::{InferError, InferResult};
 use crate::sema::ir::SetExpr;
@@ -25,7 +25,12 @@ type Element = Vec<(Gf, Value)>;
 
 impl<'a> Grounder<'a> {
     /// Grounds an aggregate term; `cap` (for `#` only) merges all counts above it.
-    pub fn ground_aggregate(&mut self, kind: AggKind, sets: &[SetExpr], cap: Option<i64>) -> InferResult<GTerm> {
+    pub fn ground_aggregate(
+        &mut self,
+        kind: AggKind,
+        sets: &[SetExpr],
+        cap: Option<i64>,
+    ) -> InferResult<GTerm> {
         // An aggregate inside a quantifier that it does not depend on is grounded only once.
         let key = self.memo_key(sets.as_ptr() as usize, |out| {
             for set in sets {
@@ -41,7 +46,12 @@ impl<'a> Grounder<'a> {
         Ok(t)
     }
 
-    fn ground_aggregate_uncached(&mut self, kind: AggKind, sets: &[SetExpr], cap: Option<i64>) -> InferResult<GTerm> {
+    fn ground_aggregate_uncached(
+        &mut self,
+        kind: AggKind,
+        sets: &[SetExpr],
+        cap: Option<i64>,
+    ) -> InferResult<GTerm> {
         let elements = self.ground_set_elements(kind, sets)?;
         match kind {
             AggKind::Card | AggKind::Sum => self.fold(elements, Value::Int(0), ArithOp::Add, cap),
@@ -51,31 +61,48 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    fn ground_set_elements(&mut self, kind: AggKind, sets: &[SetExpr]) -> InferResult<Vec<Element>> {
+    fn ground_set_elements(
+        &mut self,
+        kind: AggKind,
+        sets: &[SetExpr],
+    ) -> InferResult<Vec<Element>> {
         let mut out = Vec::new();
         for set in sets {
             let (vars, domains) = self.prepare_vars(&set.vars)?;
-            let bound = Bound { formula: &set.cond, want: true };
+            let bound = Bound {
+                formula: &set.cond,
+                want: true,
+            };
             let guards = crate::ground::formulas::guards(&vars, &set.cond, false);
-        self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g: &mut Grounder<'a>| {
-                let cond = g.ground_formula(&set.cond)?;
-                if cond == Gf::FALSE {
-                    return Ok(false);
-                }
-                let value = if kind == AggKind::Card { GTerm::known(Value::Int(1)) } else { g.ground_term(&set.term)? };
-                let mut element = Vec::with_capacity(value.0.len());
-                for (guard, v) in value.0 {
-                    let GVal::V(v) = v else { continue };
-                    let both = g.store.and2(cond, guard);
-                    if both != Gf::FALSE {
-                        element.push((both, v));
+            self.for_each_guarded(
+                &vars,
+                &domains,
+                Some(bound),
+                &guards,
+                &mut |g: &mut Grounder<'a>| {
+                    let cond = g.ground_formula(&set.cond)?;
+                    if cond == Gf::FALSE {
+                        return Ok(false);
                     }
-                }
-                if !element.is_empty() {
-                    out.push(element);
-                }
-                Ok(false)
-            })?;
+                    let value = if kind == AggKind::Card {
+                        GTerm::known(Value::Int(1))
+                    } else {
+                        g.ground_term(&set.term)?
+                    };
+                    let mut element = Vec::with_capacity(value.0.len());
+                    for (guard, v) in value.0 {
+                        let GVal::V(v) = v else { continue };
+                        let both = g.store.and2(cond, guard);
+                        if both != Gf::FALSE {
+                            element.push((both, v));
+                        }
+                    }
+                    if !element.is_empty() {
+                        out.push(element);
+                    }
+                    Ok(false)
+                },
+            )?;
             for v in &set.vars {
                 self.unbind(v);
             }
@@ -85,7 +112,13 @@ impl<'a> Grounder<'a> {
 
     /// The running total over the elements: for each element, either one of its cases holds
     /// (the total moves by that value) or none does (the total stays).
-    fn fold(&mut self, elements: Vec<Element>, unit: Value, op: ArithOp, cap: Option<i64>) -> InferResult<GTerm> {
+    fn fold(
+        &mut self,
+        elements: Vec<Element>,
+        unit: Value,
+        op: ArithOp,
+        cap: Option<i64>,
+    ) -> InferResult<GTerm> {
         let mut states: BTreeMap<Value, Gf> = BTreeMap::from([(unit, Gf::TRUE)]);
         for element in elements {
             let none = {
@@ -100,7 +133,9 @@ impl<'a> Grounder<'a> {
                 }
                 for &(guard, v) in &element {
                     // A total that overflows the integers has no value: that branch is dropped.
-                    let Some(mut t) = arith(op, total, v) else { continue };
+                    let Some(mut t) = arith(op, total, v) else {
+                        continue;
+                    };
                     if let (Some(c), Value::Int(i)) = (cap, t) {
                         t = Value::Int(i.min(c));
                     }
@@ -122,7 +157,9 @@ impl<'a> Grounder<'a> {
             }
             self.check_size()?;
         }
-        Ok(GTerm(states.into_iter().map(|(v, g)| (g, GVal::V(v))).collect()))
+        Ok(GTerm(
+            states.into_iter().map(|(v, g)| (g, GVal::V(v))).collect(),
+        ))
     }
 
     /// `max` (or `min` when `largest` is false): value `v` when some element with value `v` is
@@ -152,7 +189,10 @@ impl<'a> Grounder<'a> {
             none_beyond = self.store.and2(none_beyond, -present);
         }
         if none_beyond != Gf::FALSE {
-            out.push((none_beyond, if largest { GVal::NegInf } else { GVal::PosInf }));
+            out.push((
+                none_beyond,
+                if largest { GVal::NegInf } else { GVal::PosInf },
+            ));
         }
         out.sort_by_key(|(_, v)| *v);
         GTerm(out)

@@ -31,7 +31,11 @@ fn union(a: Candidates, b: Candidates) -> Candidates {
 
 fn smallest(a: Candidates, b: Candidates) -> Candidates {
     match (a, b) {
-        (Some(a), Some(b)) => Some(if a.len() <= b.len() { a.intersection(&b).copied().collect() } else { b.intersection(&a).copied().collect() }),
+        (Some(a), Some(b)) => Some(if a.len() <= b.len() {
+            a.intersection(&b).copied().collect()
+        } else {
+            b.intersection(&a).copied().collect()
+        }),
         (a, None) => a,
         (None, b) => b,
     }
@@ -47,12 +51,21 @@ impl<'a> Grounder<'a> {
     /// Candidate values of `var` for which `f` can take the truth value `want`, or `None` if
     /// no finite bound is found.
     pub fn candidates(&mut self, var: &Var, f: &Formula, want: bool) -> InferResult<Candidates> {
-        let mut interval = Interval { lo: self.sort_floor(var), hi: None };
+        let mut interval = Interval {
+            lo: self.sort_floor(var),
+            hi: None,
+        };
         let c = self.gen(var, f, want, &mut interval)?;
         Ok(smallest(c, interval_values(&interval)))
     }
 
-    fn gen(&mut self, var: &Var, f: &Formula, want: bool, interval: &mut Interval) -> InferResult<Candidates> {
+    fn gen(
+        &mut self,
+        var: &Var,
+        f: &Formula,
+        want: bool,
+        interval: &mut Interval,
+    ) -> InferResult<Candidates> {
         Ok(match &f.kind {
             FormulaKind::Bool(b) => (*b != want).then(BTreeSet::new),
             FormulaKind::Pred(p, args) if want => self.gen_atom(var, *p, args),
@@ -71,22 +84,39 @@ impl<'a> Grounder<'a> {
                 }
                 acc
             }
-            FormulaKind::Implies(a, b) if want => union(self.candidates(var, a, false)?, self.candidates(var, b, true)?),
-            FormulaKind::Implies(a, b) => smallest(self.candidates(var, a, true)?, self.candidates(var, b, false)?),
+            FormulaKind::Implies(a, b) if want => union(
+                self.candidates(var, a, false)?,
+                self.candidates(var, b, true)?,
+            ),
+            FormulaKind::Implies(a, b) => smallest(
+                self.candidates(var, a, true)?,
+                self.candidates(var, b, false)?,
+            ),
             FormulaKind::Equiv(a, b) => {
                 // true: both true or both false; false: exactly one of them true.
-                let same = smallest(self.candidates(var, a, true)?, self.candidates(var, b, want)?);
-                let other = smallest(self.candidates(var, a, false)?, self.candidates(var, b, !want)?);
+                let same = smallest(
+                    self.candidates(var, a, true)?,
+                    self.candidates(var, b, want)?,
+                );
+                let other = smallest(
+                    self.candidates(var, a, false)?,
+                    self.candidates(var, b, !want)?,
+                );
                 union(same, other)
             }
-            FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => self.gen(var, g, want, interval)?,
+            FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
+                self.gen(var, g, want, interval)?
+            }
         })
     }
 
     /// Every member of a conjunction (or, negated, a disjunction) must take `want`: any member
     /// bounds the variable, and comparisons add up to an interval.
     fn gen_all(&mut self, var: &Var, fs: &[Formula], want: bool) -> InferResult<Candidates> {
-        let mut interval = Interval { lo: self.sort_floor(var), hi: None };
+        let mut interval = Interval {
+            lo: self.sort_floor(var),
+            hi: None,
+        };
         let mut best: Candidates = None;
         for g in fs {
             let c = self.gen(var, g, want, &mut interval)?;
@@ -95,7 +125,12 @@ impl<'a> Grounder<'a> {
         Ok(smallest(best, interval_values(&interval)))
     }
 
-    fn gen_atom(&mut self, var: &Var, p: crate::sema::program::PredId, args: &[Term]) -> Candidates {
+    fn gen_atom(
+        &mut self,
+        var: &Var,
+        p: crate::sema::program::PredId,
+        args: &[Term],
+    ) -> Candidates {
         let pred = self.program.pred(p).clone();
         let mut best: Candidates = None;
         for (k, a) in args.iter().enumerate() {
@@ -105,7 +140,9 @@ impl<'a> Grounder<'a> {
             let sort = pred.type_of.unwrap_or_else(|| pred.args[k]);
             let from_sort = self.domains.get(sort).map(|d| d.iter().copied().collect());
             let from_table = match (pred.type_of, self.structure.table(Symbol::Pred(p))) {
-                (None, Some(Table::TwoValued(set))) if !self.forced_unknown.contains(&Symbol::Pred(p)) => {
+                (None, Some(Table::TwoValued(set)))
+                    if !self.forced_unknown.contains(&Symbol::Pred(p)) =>
+                {
                     Some(set.iter().map(|t| t[k]).collect())
                 }
                 _ => None,
@@ -115,7 +152,15 @@ impl<'a> Grounder<'a> {
         best
     }
 
-    fn gen_compare(&mut self, var: &Var, op: CmpOp, a: &Term, b: &Term, want: bool, interval: &mut Interval) -> InferResult<Candidates> {
+    fn gen_compare(
+        &mut self,
+        var: &Var,
+        op: CmpOp,
+        a: &Term,
+        b: &Term,
+        want: bool,
+        interval: &mut Interval,
+    ) -> InferResult<Candidates> {
         let is_var = |t: &Term| matches!(&t.kind, TermKind::Var(v) if v.id == var.id);
         let (op, other) = if is_var(a) && self.is_closed(b) {
             (op, b)
@@ -127,7 +172,11 @@ impl<'a> Grounder<'a> {
         // The comparison that must hold.
         let op = if want { op } else { negate(op) };
         let values = self.ground_term(other)?;
-        let known: Vec<Value> = values.0.iter().filter_map(|(_, v)| if let GVal::V(v) = v { Some(*v) } else { None }).collect();
+        let known: Vec<Value> = values
+            .0
+            .iter()
+            .filter_map(|(_, v)| if let GVal::V(v) = v { Some(*v) } else { None })
+            .collect();
         match op {
             CmpOp::Eq => Ok(Some(known.into_iter().collect())),
             CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge => {
@@ -135,9 +184,13 @@ impl<'a> Grounder<'a> {
                 if let Some(ints) = ints.filter(|v| !v.is_empty()) {
                     let (min, max) = (*ints.iter().min().unwrap(), *ints.iter().max().unwrap());
                     match op {
-                        CmpOp::Lt => interval.hi = Some(interval.hi.map_or(max - 1, |h| h.min(max - 1))),
+                        CmpOp::Lt => {
+                            interval.hi = Some(interval.hi.map_or(max - 1, |h| h.min(max - 1)))
+                        }
                         CmpOp::Le => interval.hi = Some(interval.hi.map_or(max, |h| h.min(max))),
-                        CmpOp::Gt => interval.lo = Some(interval.lo.map_or(min + 1, |l| l.max(min + 1))),
+                        CmpOp::Gt => {
+                            interval.lo = Some(interval.lo.map_or(min + 1, |l| l.max(min + 1)))
+                        }
                         _ => interval.lo = Some(interval.lo.map_or(min, |l| l.max(min))),
                     }
                 }
@@ -159,11 +212,14 @@ impl<'a> Grounder<'a> {
             TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => true,
             TermKind::Func(_, args) => args.iter().all(|a| self.term_closed(a, locals)),
             TermKind::Arith(_, a, b) => self.term_closed(a, locals) && self.term_closed(b, locals),
-            TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => self.term_closed(a, locals),
+            TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
+                self.term_closed(a, locals)
+            }
             TermKind::Aggregate(_, sets) => sets.iter().all(|set| {
                 let mark = locals.len();
                 locals.extend(set.vars.iter().map(|v| v.id));
-                let ok = self.formula_closed(&set.cond, locals) && self.term_closed(&set.term, locals);
+                let ok =
+                    self.formula_closed(&set.cond, locals) && self.term_closed(&set.term, locals);
                 locals.truncate(mark);
                 ok
             }),
@@ -176,8 +232,12 @@ impl<'a> Grounder<'a> {
             FormulaKind::Pred(_, args) => args.iter().all(|a| self.term_closed(a, locals)),
             FormulaKind::Cmp(_, a, b) => self.term_closed(a, locals) && self.term_closed(b, locals),
             FormulaKind::Not(g) => self.formula_closed(g, locals),
-            FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().all(|g| self.formula_closed(g, locals)),
-            FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => self.formula_closed(a, locals) && self.formula_closed(b, locals),
+            FormulaKind::And(fs) | FormulaKind::Or(fs) => {
+                fs.iter().all(|g| self.formula_closed(g, locals))
+            }
+            FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
+                self.formula_closed(a, locals) && self.formula_closed(b, locals)
+            }
             FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
                 let mark = locals.len();
                 locals.extend(vs.iter().map(|v| v.id));

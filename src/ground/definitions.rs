@@ -11,7 +11,10 @@ impl<'a> Grounder<'a> {
     /// Grounds every rule of `def`. The defined symbols must be in `forced_unknown` so that
     /// their atoms stay atoms.
     pub fn ground_definition(&mut self, def: &Definition) -> InferResult<GroundDefinition> {
-        let mut out = GroundDefinition { defined: def.defined(), ..GroundDefinition::default() };
+        let mut out = GroundDefinition {
+            defined: def.defined(),
+            ..GroundDefinition::default()
+        };
         for rule in &def.rules {
             self.ground_rule(rule, &mut out)?;
         }
@@ -21,38 +24,49 @@ impl<'a> Grounder<'a> {
     fn ground_rule(&mut self, rule: &Rule, out: &mut GroundDefinition) -> InferResult<()> {
         let (vars, domains) = self.prepare_vars(&rule.vars)?;
         let sorts = self.program.symbol_sorts(rule.head);
-        let bound = Bound { formula: &rule.body, want: true };
+        let bound = Bound {
+            formula: &rule.body,
+            want: true,
+        };
         let guards = crate::ground::formulas::guards(&vars, &rule.body, false);
-        self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g: &mut Grounder<'a>| {
-            let mut tuple = Vec::with_capacity(rule.head_args.len());
-            for (k, arg) in rule.head_args.iter().enumerate() {
-                let ground = g.ground_term(arg)?;
-                if ground.0.is_empty() {
-                    // An undefined head argument (e.g. `Next(t)` at the last time point).
+        self.for_each_guarded(
+            &vars,
+            &domains,
+            Some(bound),
+            &guards,
+            &mut |g: &mut Grounder<'a>| {
+                let mut tuple = Vec::with_capacity(rule.head_args.len());
+                for (k, arg) in rule.head_args.iter().enumerate() {
+                    let ground = g.ground_term(arg)?;
+                    if ground.0.is_empty() {
+                        // An undefined head argument (e.g. `Next(t)` at the last time point).
+                        return Ok(false);
+                    }
+                    let Some(v) = ground.as_known().and_then(|v| match v {
+                        crate::ground::GVal::V(v) => Some(v),
+                        _ => None,
+                    }) else {
+                        return Err(InferError::Error(
+                            "a rule head argument must be a variable or a domain element".into(),
+                        ));
+                    };
+                    if !g.domains.contains(sorts[k], v) {
+                        return Ok(false);
+                    }
+                    tuple.push(v);
+                }
+                if !g.is_forced(rule.head, &tuple) {
                     return Ok(false);
                 }
-                let Some(v) = ground.as_known().and_then(|v| match v {
-                    crate::ground::GVal::V(v) => Some(v),
-                    _ => None,
-                }) else {
-                    return Err(InferError::Error("a rule head argument must be a variable or a domain element".into()));
-                };
-                if !g.domains.contains(sorts[k], v) {
+                let body = g.ground_formula(&rule.body)?;
+                if body == Gf::FALSE {
                     return Ok(false);
                 }
-                tuple.push(v);
-            }
-            if !g.is_forced(rule.head, &tuple) {
-                return Ok(false);
-            }
-            let body = g.ground_formula(&rule.body)?;
-            if body == Gf::FALSE {
-                return Ok(false);
-            }
-            let head = g.store.atom(rule.head, tuple);
-            out.rules.entry(head).or_default().push(body);
-            Ok(false)
-        })?;
+                let head = g.store.atom(rule.head, tuple);
+                out.rules.entry(head).or_default().push(body);
+                Ok(false)
+            },
+        )?;
         for v in &vars {
             self.unbind(v);
         }

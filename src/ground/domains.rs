@@ -21,7 +21,12 @@ pub struct Domains<'a> {
 
 impl<'a> Domains<'a> {
     pub fn new(program: &'a Program, structure: &'a Structure) -> Domains<'a> {
-        Domains { program, structure, cache: HashMap::new(), members: HashMap::new() }
+        Domains {
+            program,
+            structure,
+            cache: HashMap::new(),
+            members: HashMap::new(),
+        }
     }
 
     /// The finite domain of `s`, or `None` when it is infinite or not interpreted.
@@ -79,7 +84,13 @@ impl<'a> Domains<'a> {
         if let Some(set) = self.members.get(&s) {
             return set.as_ref().is_some_and(|m| m.contains(&v));
         }
-        let set = self.get(s).map(|d| Rc::new(d.iter().copied().collect::<std::collections::HashSet<Value>>()));
+        let set = self.get(s).map(|d| {
+            Rc::new(
+                d.iter()
+                    .copied()
+                    .collect::<std::collections::HashSet<Value>>(),
+            )
+        });
         let found = set.as_ref().is_some_and(|m| m.contains(&v));
         self.members.insert(s, set);
         found

@@ -11,6 +11,9 @@ use crate::sema::program::Symbol;
 use crate::structure::value::Value;
 use crate::syntax::ast::CmpOp;
 
+/// The values a quantified variable ranges over.
+pub type Domain = Rc<[Value]>;
+
 /// What bounds variables over infinite sorts: the formula and the truth value it must be able
 /// to take for a binding to matter.
 #[derive(Clone, Copy)]
@@ -51,7 +54,11 @@ pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f
         let mut ids = std::collections::HashSet::new();
         formula_vars(f, &mut ids);
         if let Some(depth) = vars.iter().rposition(|v| ids.contains(&v.id)) {
-            out.push(Guard { formula: f, skip_if, depth });
+            out.push(Guard {
+                formula: f,
+                skip_if,
+                depth,
+            });
         }
     }
     out
@@ -83,8 +90,12 @@ pub fn formula_symbols(f: &Formula, out: &mut std::collections::HashSet<Symbol>)
             term_symbols(a, out);
             term_symbols(b, out);
         }
-        FormulaKind::Not(g) | FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => formula_symbols(g, out),
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().for_each(|g| formula_symbols(g, out)),
+        FormulaKind::Not(g) | FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
+            formula_symbols(g, out)
+        }
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
+            fs.iter().for_each(|g| formula_symbols(g, out))
+        }
         FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
             formula_symbols(a, out);
             formula_symbols(b, out);
@@ -104,7 +115,9 @@ fn term_symbols(t: &crate::sema::ir::Term, out: &mut std::collections::HashSet<S
             term_symbols(a, out);
             term_symbols(b, out);
         }
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => term_symbols(a, out),
+        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
+            term_symbols(a, out)
+        }
         TermKind::Aggregate(_, sets) => {
             for set in sets {
                 formula_symbols(&set.cond, out);
@@ -145,7 +158,9 @@ pub fn term_vars(t: &crate::sema::ir::Term, out: &mut std::collections::HashSet<
             term_vars(a, out);
             term_vars(b, out);
         }
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => term_vars(a, out),
+        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
+            term_vars(a, out)
+        }
         TermKind::Aggregate(_, sets) => {
             for set in sets {
                 formula_vars(&set.cond, out);
@@ -176,14 +191,22 @@ impl<'a> Grounder<'a> {
                 let (ga, gb) = (self.ground_formula(a)?, self.ground_formula(b)?);
                 Ok(self.store.equiv(ga, gb))
             }
-            FormulaKind::Forall(vars, body) => self.memoised(f, |g| g.ground_quantifier(vars, body, true)),
-            FormulaKind::Exists(vars, body) => self.memoised(f, |g| g.ground_quantifier(vars, body, false)),
+            FormulaKind::Forall(vars, body) => {
+                self.memoised(f, |g| g.ground_quantifier(vars, body, true))
+            }
+            FormulaKind::Exists(vars, body) => {
+                self.memoised(f, |g| g.ground_quantifier(vars, body, false))
+            }
         }
     }
 
     /// Grounds a quantified subformula once per binding of its free variables: a quantifier
     /// nested in another one that does not depend on the outer variable is grounded once.
-    fn memoised(&mut self, f: &Formula, ground: impl FnOnce(&mut Self) -> InferResult<Gf>) -> InferResult<Gf> {
+    fn memoised(
+        &mut self,
+        f: &Formula,
+        ground: impl FnOnce(&mut Self) -> InferResult<Gf>,
+    ) -> InferResult<Gf> {
         let key = self.memo_key(f as *const Formula as usize, |out| formula_vars(f, out));
         if let Some(&g) = self.formula_memo.get(&key) {
             return Ok(g);
@@ -194,23 +217,43 @@ impl<'a> Grounder<'a> {
     }
 
     /// `a op b`; a cardinality compared with a known number is counted only up to one past it.
-    fn ground_comparison(&mut self, op: CmpOp, a: &crate::sema::ir::Term, b: &crate::sema::ir::Term) -> InferResult<Gf> {
+    fn ground_comparison(
+        &mut self,
+        op: CmpOp,
+        a: &crate::sema::ir::Term,
+        b: &crate::sema::ir::Term,
+    ) -> InferResult<Gf> {
         use crate::sema::ir::TermKind;
-        let capped = |t: &crate::sema::ir::Term| matches!(&t.kind, TermKind::Aggregate(crate::syntax::ast::AggKind::Card, _));
+        let capped = |t: &crate::sema::ir::Term| {
+            matches!(
+                &t.kind,
+                TermKind::Aggregate(crate::syntax::ast::AggKind::Card, _)
+            )
+        };
         if capped(a) && !capped(b) || capped(b) && !capped(a) {
             let (agg, other) = if capped(a) { (a, b) } else { (b, a) };
             let go = self.ground_term(other)?;
             if let Some(GVal::V(Value::Int(c))) = go.as_known() {
-                let TermKind::Aggregate(kind, sets) = &agg.kind else { unreachable!() };
+                let TermKind::Aggregate(kind, sets) = &agg.kind else {
+                    unreachable!()
+                };
                 let gagg = self.ground_aggregate(*kind, sets, Some(c.saturating_add(1).max(0)))?;
-                return Ok(if capped(a) { self.compare(op, &gagg, &go) } else { self.compare(op, &go, &gagg) });
+                return Ok(if capped(a) {
+                    self.compare(op, &gagg, &go)
+                } else {
+                    self.compare(op, &go, &gagg)
+                });
             }
         }
         let (ga, gb) = (self.ground_term(a)?, self.ground_term(b)?);
         Ok(self.compare(op, &ga, &gb))
     }
 
-    fn ground_pred(&mut self, p: crate::sema::program::PredId, args: &[crate::sema::ir::Term]) -> InferResult<Gf> {
+    fn ground_pred(
+        &mut self,
+        p: crate::sema::program::PredId,
+        args: &[crate::sema::ir::Term],
+    ) -> InferResult<Gf> {
         let pred = self.program.pred(p);
         let type_of = pred.type_of;
         let cases = self.ground_args(args)?;
@@ -236,7 +279,11 @@ impl<'a> Grounder<'a> {
             }
             parts.push(g);
         }
-        Ok(if and { self.store.and(parts) } else { self.store.or(parts) })
+        Ok(if and {
+            self.store.and(parts)
+        } else {
+            self.store.or(parts)
+        })
     }
 
     /// `!vars: body` (`forall`) or `?vars: body`, over the cartesian product of the domains.
@@ -244,18 +291,27 @@ impl<'a> Grounder<'a> {
         let (vars, domains) = self.prepare_vars(vars)?;
         let absorbing = Gf::from_bool(!forall);
         let mut parts = Vec::new();
-        let bound = Bound { formula: body, want: !forall };
+        let bound = Bound {
+            formula: body,
+            want: !forall,
+        };
         let guards = guards(&vars, body, forall);
-        let stopped = self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g: &mut Grounder<'a>| {
-            let b = g.ground_formula(body)?;
-            if b == absorbing {
-                return Ok(true);
-            }
-            if b != -absorbing {
-                parts.push(if forall { b } else { -b });
-            }
-            Ok(false)
-        })?;
+        let stopped = self.for_each_guarded(
+            &vars,
+            &domains,
+            Some(bound),
+            &guards,
+            &mut |g: &mut Grounder<'a>| {
+                let b = g.ground_formula(body)?;
+                if b == absorbing {
+                    return Ok(true);
+                }
+                if b != -absorbing {
+                    parts.push(if forall { b } else { -b });
+                }
+                Ok(false)
+            },
+        )?;
         for v in &vars {
             self.unbind(v);
         }
@@ -269,14 +325,14 @@ impl<'a> Grounder<'a> {
 
     /// The variables with finite domains first (with their domains), then those over infinite
     /// sorts (`None`), whose values are bounded by the formula when they are reached.
-    pub fn prepare_vars(&mut self, vars: &[Var]) -> InferResult<(Vec<Var>, Vec<Option<Rc<[Value]>>>)> {
+    pub fn prepare_vars(&mut self, vars: &[Var]) -> InferResult<(Vec<Var>, Vec<Option<Domain>>)> {
         let mut finite = Vec::new();
         let mut infinite = Vec::new();
         for v in vars {
             match self.domains.get(v.sort) {
                 Some(d) => finite.push((v.clone(), Some(d))),
                 None if self.sort_is_infinite(v.sort) => infinite.push((v.clone(), None)),
-                None => return Err(self.domain(v.sort).err().expect("no domain")),
+                None => return self.domain(v.sort).map(|_| (Vec::new(), Vec::new())),
             }
         }
         finite.extend(infinite);
@@ -351,9 +407,17 @@ impl<'a> Grounder<'a> {
     /// When a guard that must hold is an atom of a two-valued predicate with `var` as an
     /// argument, only the values in the predicate's table (matching the arguments bound so
     /// far) can satisfy it: a join instead of a scan of the whole domain.
-    fn table_candidates(&mut self, var: &Var, depth: usize, guards: &[Guard]) -> InferResult<Option<Rc<[Value]>>> {
+    fn table_candidates(
+        &mut self,
+        var: &Var,
+        depth: usize,
+        guards: &[Guard],
+    ) -> InferResult<Option<Rc<[Value]>>> {
         let mut best: Option<Rc<[Value]>> = None;
-        for guard in guards.iter().filter(|g| g.skip_if == Gf::FALSE && g.depth >= depth) {
+        for guard in guards
+            .iter()
+            .filter(|g| g.skip_if == Gf::FALSE && g.depth >= depth)
+        {
             let found = match &guard.formula.kind {
                 FormulaKind::Pred(p, args) => self.atom_candidates(var, *p, args)?,
                 FormulaKind::Cmp(CmpOp::Eq, a, b) => self.inverse_candidates(var, a, b)?,
@@ -366,19 +430,31 @@ impl<'a> Grounder<'a> {
             }
         }
         Ok(best.map(|values| {
-            let kept: Vec<Value> = values.iter().copied().filter(|v| self.domains.contains(var.sort, *v)).collect();
+            let kept: Vec<Value> = values
+                .iter()
+                .copied()
+                .filter(|v| self.domains.contains(var.sort, *v))
+                .collect();
             Rc::from(kept)
         }))
     }
 
     /// Values of `var` for which the atom `p(args)` can be true: from the predicate's
     /// two-valued table, or from the rule heads of a completely grounded definition.
-    fn atom_candidates(&mut self, var: &Var, p: crate::sema::program::PredId, args: &[crate::sema::ir::Term]) -> InferResult<Option<Rc<[Value]>>> {
+    fn atom_candidates(
+        &mut self,
+        var: &Var,
+        p: crate::sema::program::PredId,
+        args: &[crate::sema::ir::Term],
+    ) -> InferResult<Option<Rc<[Value]>>> {
         let symbol = Symbol::Pred(p);
         if self.program.pred(p).type_of.is_some() || !self.indexable(symbol) {
             return Ok(None);
         }
-        let Some(position) = args.iter().position(|a| matches!(&a.kind, crate::sema::ir::TermKind::Var(v) if v.id == var.id)) else {
+        let Some(position) = args
+            .iter()
+            .position(|a| matches!(&a.kind, crate::sema::ir::TermKind::Var(v) if v.id == var.id))
+        else {
             return Ok(None);
         };
         let mut fixed_positions = Vec::new();
@@ -396,15 +472,30 @@ impl<'a> Grounder<'a> {
             }
         }
         let index = self.table_index(symbol, position, fixed_positions);
-        Ok(Some(index.get(&fixed_values).cloned().unwrap_or_else(|| Rc::from(Vec::new()))))
+        Ok(Some(
+            index
+                .get(&fixed_values)
+                .cloned()
+                .unwrap_or_else(|| Rc::from(Vec::new())),
+        ))
     }
 
     /// Values of `var` for which `a = b` can hold when one side is known and the other is
     /// `f(var)` for a function with a two-valued table: the inverse image of the known value.
-    fn inverse_candidates(&mut self, var: &Var, a: &crate::sema::ir::Term, b: &crate::sema::ir::Term) -> InferResult<Option<Rc<[Value]>>> {
+    fn inverse_candidates(
+        &mut self,
+        var: &Var,
+        a: &crate::sema::ir::Term,
+        b: &crate::sema::ir::Term,
+    ) -> InferResult<Option<Rc<[Value]>>> {
         use crate::sema::ir::TermKind;
         let applies = |t: &crate::sema::ir::Term| match &t.kind {
-            TermKind::Func(f, args) if args.len() == 1 && matches!(&args[0].kind, TermKind::Var(v) if v.id == var.id) => Some(*f),
+            TermKind::Func(f, args)
+                if args.len() == 1
+                    && matches!(&args[0].kind, TermKind::Var(v) if v.id == var.id) =>
+            {
+                Some(*f)
+            }
             _ => None,
         };
         let (f, other) = match (applies(a), applies(b)) {
@@ -416,9 +507,16 @@ impl<'a> Grounder<'a> {
         if self.program.func(f).constructor_of.is_some() || !self.indexable(symbol) {
             return Ok(None);
         }
-        let Some(GVal::V(value)) = self.ground_term(other)?.as_known() else { return Ok(None) };
+        let Some(GVal::V(value)) = self.ground_term(other)?.as_known() else {
+            return Ok(None);
+        };
         let index = self.table_index(symbol, 0, vec![1]);
-        Ok(Some(index.get(&vec![value]).cloned().unwrap_or_else(|| Rc::from(Vec::new()))))
+        Ok(Some(
+            index
+                .get(&vec![value])
+                .cloned()
+                .unwrap_or_else(|| Rc::from(Vec::new())),
+        ))
     }
 
     fn bounded_domain(&mut self, var: &Var, bound: Option<Bound>) -> InferResult<Rc<[Value]>> {
@@ -435,7 +533,10 @@ impl<'a> Grounder<'a> {
                 self.program.sort(var.sort).name
             )));
         };
-        let values: Vec<Value> = candidates.into_iter().filter(|v| self.domains.contains(var.sort, *v)).collect();
+        let values: Vec<Value> = candidates
+            .into_iter()
+            .filter(|v| self.domains.contains(var.sort, *v))
+            .collect();
         Ok(Rc::from(values))
     }
 
@@ -453,7 +554,12 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    fn compare_positive(&mut self, a: &GTerm, b: &GTerm, holds: impl Fn(&GVal, &GVal) -> bool) -> Gf {
+    fn compare_positive(
+        &mut self,
+        a: &GTerm,
+        b: &GTerm,
+        holds: impl Fn(&GVal, &GVal) -> bool,
+    ) -> Gf {
         let mut out = Vec::new();
         for (ga, va) in &a.0 {
             for (gb, vb) in &b.0 {

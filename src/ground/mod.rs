@@ -5,11 +5,11 @@
 
 pub mod aggregates;
 pub mod bounds;
+pub mod definitions;
 pub mod domains;
 pub mod formulas;
 pub mod store;
 pub mod terms;
-pub mod definitions;
 pub mod wellfounded;
 
 use std::collections::{HashMap, HashSet};
@@ -196,7 +196,12 @@ impl<'a> Grounder<'a> {
                 Rc::from(v)
             })
             .clone();
-        (address, ids.iter().map(|&id| self.env.get(id as usize).copied().flatten()).collect())
+        (
+            address,
+            ids.iter()
+                .map(|&id| self.env.get(id as usize).copied().flatten())
+                .collect(),
+        )
     }
 
     /// Whether the true tuples of `s` are all known: a two-valued table, or a defined symbol
@@ -215,9 +220,17 @@ impl<'a> Grounder<'a> {
             return ix.clone();
         }
         let tuples: Vec<Tuple> = if self.forced_unknown.contains(&s) {
-            self.heads.iter().map(|&a| self.store.atom_key(a)).filter(|(x, _)| *x == s).map(|(_, t)| t.clone()).collect()
+            self.heads
+                .iter()
+                .map(|&a| self.store.atom_key(a))
+                .filter(|(x, _)| *x == s)
+                .map(|(_, t)| t.clone())
+                .collect()
         } else {
-            self.structure.table(s).map(|t| t.ct().iter().cloned().collect()).unwrap_or_default()
+            self.structure
+                .table(s)
+                .map(|t| t.ct().iter().cloned().collect())
+                .unwrap_or_default()
         };
         let mut groups: HashMap<Vec<Value>, Vec<Value>> = HashMap::new();
         for t in tuples {
@@ -273,7 +286,10 @@ impl<'a> Grounder<'a> {
 
     /// Whether every element of `t` lies in the corresponding sort of `sorts`.
     pub fn well_sorted(&mut self, sorts: &[SortId], t: &[Value]) -> bool {
-        sorts.iter().zip(t).all(|(s, v)| self.domains.contains(*s, *v))
+        sorts
+            .iter()
+            .zip(t)
+            .all(|(s, v)| self.domains.contains(*s, *v))
     }
 
     /// The ground formula for an atom `s(t)`: a constant when the structure knows it, `false`
@@ -291,7 +307,14 @@ impl<'a> Grounder<'a> {
             TruthValue::False => Gf::FALSE,
             TruthValue::Unknown if self.complete.contains(&s) => {
                 match self.store.find_atom(s, &t) {
-                    Some(g) if self.store.as_atom(g).is_some_and(|a| self.heads.contains(&a)) => g,
+                    Some(g)
+                        if self
+                            .store
+                            .as_atom(g)
+                            .is_some_and(|a| self.heads.contains(&a)) =>
+                    {
+                        g
+                    }
                     _ => Gf::FALSE,
                 }
             }
@@ -314,7 +337,9 @@ impl<'a> Grounder<'a> {
             _ => vec![g],
         };
         for l in literals {
-            let Some(a) = self.store.as_atom(if l.is_negated() { -l } else { l }) else { continue };
+            let Some(a) = self.store.as_atom(if l.is_negated() { -l } else { l }) else {
+                continue;
+            };
             if !self.forced_unknown.contains(&self.store.atom_key(a).0) {
                 self.derived.insert(a, !l.is_negated());
             }
@@ -352,6 +377,9 @@ impl<'a> Grounder<'a> {
     /// Whether the structure fixes the function completely (a two-valued table).
     pub fn func_two_valued(&self, f: FuncId) -> bool {
         !(self.forced_unknown.contains(&Symbol::Func(f)) && self.time_filter.is_none())
-            && matches!(self.structure.table(Symbol::Func(f)), Some(Table::TwoValued(_)))
+            && matches!(
+                self.structure.table(Symbol::Func(f)),
+                Some(Table::TwoValued(_))
+            )
     }
 }

@@ -109,7 +109,9 @@ impl Store {
 
     /// The atom if it exists already.
     pub fn find_atom(&self, symbol: Symbol, tuple: &Tuple) -> Option<Gf> {
-        self.atoms.get_index_of(&(symbol, tuple.clone())).map(|i| self.atom_nodes[i])
+        self.atoms
+            .get_index_of(&(symbol, tuple.clone()))
+            .map(|i| self.atom_nodes[i])
     }
 
     pub fn atom_count(&self) -> usize {

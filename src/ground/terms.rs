@@ -18,7 +18,10 @@ impl<'a> Grounder<'a> {
         match &t.kind {
             TermKind::Var(v) => match self.lookup(v) {
                 Some(x) => Ok(GTerm::known(x)),
-                None => Err(InferError::Error(format!("internal: unbound variable {}", v.name))),
+                None => Err(InferError::Error(format!(
+                    "internal: unbound variable {}",
+                    v.name
+                ))),
             },
             TermKind::Value(v) => Ok(GTerm::known(*v)),
             TermKind::Func(f, args) => {
@@ -32,7 +35,8 @@ impl<'a> Grounder<'a> {
                 let result = self.ground_application(*f, args)?;
                 let mut vars = std::collections::HashSet::new();
                 crate::ground::formulas::term_vars(t, &mut vars);
-                self.closed_terms.insert(address, vars.is_empty().then(|| result.clone()));
+                self.closed_terms
+                    .insert(address, vars.is_empty().then(|| result.clone()));
                 Ok(result)
             }
             TermKind::Arith(op, a, b) => {
@@ -49,14 +53,26 @@ impl<'a> Grounder<'a> {
             }
             TermKind::SortMin(s) => Ok(match builtin_extreme(self.program, *s, false) {
                 Some(v) => GTerm::known(v),
-                None => self.domain(*s)?.first().map(|v| GTerm::known(*v)).unwrap_or_default(),
+                None => self
+                    .domain(*s)?
+                    .first()
+                    .map(|v| GTerm::known(*v))
+                    .unwrap_or_default(),
             }),
             TermKind::SortMax(s) => Ok(match builtin_extreme(self.program, *s, true) {
                 Some(v) => GTerm::known(v),
-                None => self.domain(*s)?.last().map(|v| GTerm::known(*v)).unwrap_or_default(),
+                None => self
+                    .domain(*s)?
+                    .last()
+                    .map(|v| GTerm::known(*v))
+                    .unwrap_or_default(),
             }),
             TermKind::Succ(s, a) | TermKind::Pred(s, a) => {
-                let step: isize = if matches!(t.kind, TermKind::Succ(..)) { 1 } else { -1 };
+                let step: isize = if matches!(t.kind, TermKind::Succ(..)) {
+                    1
+                } else {
+                    -1
+                };
                 let dom = self.domain(*s)?;
                 let ga = self.ground_term(a)?;
                 Ok(self.map_values(&ga, |x| {
@@ -163,11 +179,18 @@ impl<'a> Grounder<'a> {
     }
 
     /// Applies a binary operation on the values of two ground terms (cross product of cases).
-    pub fn combine(&mut self, a: &GTerm, b: &GTerm, op: impl Fn(Value, Value) -> Option<Value>) -> GTerm {
+    pub fn combine(
+        &mut self,
+        a: &GTerm,
+        b: &GTerm,
+        op: impl Fn(Value, Value) -> Option<Value>,
+    ) -> GTerm {
         let mut acc: BTreeMap<GVal, Vec<Gf>> = BTreeMap::new();
         for (ga, va) in &a.0 {
             for (gb, vb) in &b.0 {
-                let (GVal::V(x), GVal::V(y)) = (va, vb) else { continue };
+                let (GVal::V(x), GVal::V(y)) = (va, vb) else {
+                    continue;
+                };
                 let Some(r) = op(*x, *y) else { continue };
                 let g = self.store.and2(*ga, *gb);
                 if g != Gf::FALSE {
@@ -255,23 +278,12 @@ fn abs(x: Value) -> Option<Value> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn idp3_arithmetic() {
-        assert_eq!(arith(ArithOp::Div, Value::Int(9), Value::Int(2)), Some(Value::Float(4.5)));
-        assert_eq!(arith(ArithOp::Div, Value::Int(8), Value::Int(2)), Some(Value::Int(4)));
-        assert_eq!(arith(ArithOp::Div, Value::Int(8), Value::Int(0)), None);
-        assert_eq!(arith(ArithOp::Mod, Value::Int(-7), Value::Int(3)), Some(Value::Int(2)));
-        assert_eq!(arith(ArithOp::Mod, Value::Int(10 - 2), Value::Int(5)), Some(Value::Int(3)));
-        assert_eq!(arith(ArithOp::Add, Value::Int(i64::MAX), Value::Int(1)), None);
-    }
-}
-
 /// `MIN[:T]`/`MAX[:T]` of the built-in numeric sorts: IDP3's integers are 32-bit.
-pub fn builtin_extreme(program: &crate::sema::program::Program, s: crate::sema::program::SortId, max: bool) -> Option<Value> {
+pub fn builtin_extreme(
+    program: &crate::sema::program::Program,
+    s: crate::sema::program::SortId,
+    max: bool,
+) -> Option<Value> {
     use crate::sema::program::BuiltinSort;
     let v = match (program.sort(s).builtin?, max) {
         (BuiltinSort::Int, false) => Value::Int(i32::MIN as i64),
@@ -282,4 +294,34 @@ pub fn builtin_extreme(program: &crate::sema::program::Program, s: crate::sema::
         _ => return None,
     };
     Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn idp3_arithmetic() {
+        assert_eq!(
+            arith(ArithOp::Div, Value::Int(9), Value::Int(2)),
+            Some(Value::Float(4.5))
+        );
+        assert_eq!(
+            arith(ArithOp::Div, Value::Int(8), Value::Int(2)),
+            Some(Value::Int(4))
+        );
+        assert_eq!(arith(ArithOp::Div, Value::Int(8), Value::Int(0)), None);
+        assert_eq!(
+            arith(ArithOp::Mod, Value::Int(-7), Value::Int(3)),
+            Some(Value::Int(2))
+        );
+        assert_eq!(
+            arith(ArithOp::Mod, Value::Int(10 - 2), Value::Int(5)),
+            Some(Value::Int(3))
+        );
+        assert_eq!(
+            arith(ArithOp::Add, Value::Int(i64::MAX), Value::Int(1)),
+            None
+        );
+    }
 }

@@ -43,7 +43,11 @@ impl Evaluator {
                 readers.entry(a).or_default().push(k);
             }
         }
-        Evaluator { heads, bodies, readers }
+        Evaluator {
+            heads,
+            bodies,
+            readers,
+        }
     }
 
     pub fn defined(&self) -> HashSet<AtomId> {
@@ -59,14 +63,22 @@ impl Evaluator {
             let next = self.gamma(store, &possible, open);
             if next == truth {
                 let unknown_atoms = possible.difference(&truth).copied().collect();
-                return WellFounded { true_atoms: truth, unknown_atoms };
+                return WellFounded {
+                    true_atoms: truth,
+                    unknown_atoms,
+                };
             }
             truth = next;
         }
     }
 
     /// The least fixpoint with negative occurrences of defined atoms read in `j`.
-    pub fn gamma(&self, store: &Store, j: &HashSet<AtomId>, open: &dyn Fn(AtomId) -> bool) -> HashSet<AtomId> {
+    pub fn gamma(
+        &self,
+        store: &Store,
+        j: &HashSet<AtomId>,
+        open: &dyn Fn(AtomId) -> bool,
+    ) -> HashSet<AtomId> {
         let defined = self.defined();
         let mut derived: HashSet<AtomId> = HashSet::new();
         let mut queue: VecDeque<usize> = (0..self.heads.len()).collect();
@@ -76,11 +88,25 @@ impl Evaluator {
             if derived.contains(&self.heads[k]) {
                 continue;
             }
-            let ctx = Ctx { store, defined: &defined, pos: &derived, neg: j, open };
+            let ctx = Ctx {
+                store,
+                defined: &defined,
+                pos: &derived,
+                neg: j,
+                open,
+            };
             let mut memo = HashMap::new();
-            if self.bodies[k].iter().any(|&b| ctx.value(b, true, &mut memo)) {
+            if self.bodies[k]
+                .iter()
+                .any(|&b| ctx.value(b, true, &mut memo))
+            {
                 derived.insert(self.heads[k]);
-                for &r in self.readers.get(&self.heads[k]).map(|v| v.as_slice()).unwrap_or(&[]) {
+                for &r in self
+                    .readers
+                    .get(&self.heads[k])
+                    .map(|v| v.as_slice())
+                    .unwrap_or(&[])
+                {
                     if !queued[r] {
                         queued[r] = true;
                         queue.push_back(r);
@@ -93,7 +119,12 @@ impl Evaluator {
 
     /// Founded atoms given a full assignment: the least fixpoint where negative occurrences
     /// and opens are read in the assignment `model` (true defined atoms listed in `model_true`).
-    pub fn founded(&self, store: &Store, model_true: &HashSet<AtomId>, open: &dyn Fn(AtomId) -> bool) -> HashSet<AtomId> {
+    pub fn founded(
+        &self,
+        store: &Store,
+        model_true: &HashSet<AtomId>,
+        open: &dyn Fn(AtomId) -> bool,
+    ) -> HashSet<AtomId> {
         self.gamma(store, model_true, open)
     }
 
@@ -109,7 +140,10 @@ impl Evaluator {
     /// three-valued and totality must be checked).
     pub fn has_negative_recursion(&self, store: &Store) -> bool {
         let defined = self.defined();
-        self.bodies.iter().flatten().any(|&b| reads_negatively(store, b, &defined))
+        self.bodies
+            .iter()
+            .flatten()
+            .any(|&b| reads_negatively(store, b, &defined))
     }
 }
 
@@ -132,7 +166,12 @@ impl Ctx<'_> {
         }
     }
 
-    fn node_value(&self, node: usize, positive: bool, memo: &mut HashMap<(usize, bool), bool>) -> bool {
+    fn node_value(
+        &self,
+        node: usize,
+        positive: bool,
+        memo: &mut HashMap<(usize, bool), bool>,
+    ) -> bool {
         let g = Gf(node as i32 + 1);
         match self.store.node(g) {
             Node::True => true,
@@ -215,7 +254,10 @@ fn replace_positive(
             Node::Atom(a) if polarity && set.contains(&a) => Gf::FALSE,
             Node::Atom(_) => positive_ref,
             Node::And(children) => {
-                let new: Vec<Gf> = children.iter().map(|&c| replace_positive(store, c, polarity, set, memo)).collect();
+                let new: Vec<Gf> = children
+                    .iter()
+                    .map(|&c| replace_positive(store, c, polarity, set, memo))
+                    .collect();
                 store.and(new)
             }
         };

@@ -35,15 +35,28 @@ pub struct Checker<'a> {
 }
 
 /// Why a structure is not a model.
-pub fn check_model(program: &Program, theory: &Theory, structure: &Structure) -> Result<(), String> {
-    let mut c = Checker { program, structure, env: HashMap::new() };
+pub fn check_model(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+) -> Result<(), String> {
+    let mut c = Checker {
+        program,
+        structure,
+        env: HashMap::new(),
+    };
     for (k, s) in theory.sentences.iter().enumerate() {
         if !c.formula(s, true, None) {
-            return Err(format!("sentence {} of theory {} is false", k + 1, theory.name));
+            return Err(format!(
+                "sentence {} of theory {} is false",
+                k + 1,
+                theory.name
+            ));
         }
     }
     for (k, d) in theory.definitions.iter().enumerate() {
-        c.definition(d).map_err(|e| format!("definition {} of theory {}: {e}", k + 1, theory.name))?;
+        c.definition(d)
+            .map_err(|e| format!("definition {} of theory {}: {e}", k + 1, theory.name))?;
     }
     Ok(())
 }
@@ -63,9 +76,9 @@ impl<'a> Checker<'a> {
             Some(BuiltinSort::Nat) => matches!(v, Value::Int(i) if i >= 0),
             Some(BuiltinSort::String) => matches!(v, Value::Str(_)),
             Some(BuiltinSort::Char) => v.string_text().is_some_and(|t| t.chars().count() == 1),
-            None if self.program.sort(s).constructed && self.structure.domain(s).is_none() => {
-                v.compound_parts().is_some_and(|c| self.program.func(c.constructor).constructor_of == Some(s))
-            }
+            None if self.program.sort(s).constructed && self.structure.domain(s).is_none() => v
+                .compound_parts()
+                .is_some_and(|c| self.program.func(c.constructor).constructor_of == Some(s)),
             None => self.domain(s).contains(&v),
         }
     }
@@ -77,20 +90,25 @@ impl<'a> Checker<'a> {
                 return set.contains(t);
             }
         }
-        self.structure.table(s).is_some_and(|tb| tb.ct().contains(t))
+        self.structure
+            .table(s)
+            .is_some_and(|tb| tb.ct().contains(t))
     }
 
     fn formula(&mut self, f: &Formula, positive: bool, ov: Option<&Override>) -> bool {
         match &f.kind {
             FormulaKind::Bool(b) => *b,
             FormulaKind::Pred(p, args) => {
-                let Some(vals) = self.args(args, ov) else { return false };
+                let Some(vals) = self.args(args, ov) else {
+                    return false;
+                };
                 let pred = self.program.pred(*p);
                 if let Some(s) = pred.type_of {
                     return self.in_sort(s, vals[0]);
                 }
                 let sorts = pred.args.clone();
-                sorts.iter().zip(&vals).all(|(s, v)| self.in_sort(*s, *v)) && self.holds(Symbol::Pred(*p), &vals, positive, ov)
+                sorts.iter().zip(&vals).all(|(s, v)| self.in_sort(*s, *v))
+                    && self.holds(Symbol::Pred(*p), &vals, positive, ov)
             }
             FormulaKind::Cmp(op, a, b) => {
                 let (x, y) = (self.term(a, ov), self.term(b, ov));
@@ -115,7 +133,9 @@ impl<'a> Checker<'a> {
             FormulaKind::Not(g) => !self.formula(g, !positive, ov),
             FormulaKind::And(fs) => fs.iter().all(|g| self.formula(g, positive, ov)),
             FormulaKind::Or(fs) => fs.iter().any(|g| self.formula(g, positive, ov)),
-            FormulaKind::Implies(a, b) => !self.formula(a, !positive, ov) || self.formula(b, positive, ov),
+            FormulaKind::Implies(a, b) => {
+                !self.formula(a, !positive, ov) || self.formula(b, positive, ov)
+            }
             FormulaKind::Equiv(a, b) => {
                 let l = !self.formula(a, !positive, ov) || self.formula(b, positive, ov);
                 let r = !self.formula(b, !positive, ov) || self.formula(a, positive, ov);
@@ -126,7 +146,14 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn quantify(&mut self, vars: &[crate::sema::ir::Var], body: &Formula, positive: bool, ov: Option<&Override>, all: bool) -> bool {
+    fn quantify(
+        &mut self,
+        vars: &[crate::sema::ir::Var],
+        body: &Formula,
+        positive: bool,
+        ov: Option<&Override>,
+        all: bool,
+    ) -> bool {
         let domains: Vec<Vec<Value>> = vars.iter().map(|v| self.domain(v.sort)).collect();
         for t in cartesian(&domains) {
             for (v, x) in vars.iter().zip(&t) {
@@ -155,7 +182,12 @@ impl<'a> Checker<'a> {
             TermKind::Func(f, args) => {
                 let vals = self.args(args, ov)?;
                 let func = self.program.func(*f);
-                if !func.args.iter().zip(&vals).all(|(s, v)| self.in_sort(*s, *v)) {
+                if !func
+                    .args
+                    .iter()
+                    .zip(&vals)
+                    .all(|(s, v)| self.in_sort(*s, *v))
+                {
                     return None;
                 }
                 if func.constructor_of.is_some() {
@@ -180,10 +212,16 @@ impl<'a> Checker<'a> {
             TermKind::SortMin(s) => *self.domain(*s).first()?,
             TermKind::SortMax(s) => *self.domain(*s).last()?,
             TermKind::Succ(s, a) | TermKind::Pred(s, a) => {
-                let Val::V(x) = self.term(a, ov)? else { return None };
+                let Val::V(x) = self.term(a, ov)? else {
+                    return None;
+                };
                 let dom = self.domain(*s);
                 let k = dom.iter().position(|d| *d == x)? as isize;
-                let k = if matches!(t.kind, TermKind::Succ(..)) { k + 1 } else { k - 1 };
+                let k = if matches!(t.kind, TermKind::Succ(..)) {
+                    k + 1
+                } else {
+                    k - 1
+                };
                 *dom.get(usize::try_from(k).ok()?)?
             }
             TermKind::Aggregate(kind, sets) => return self.aggregate(*kind, sets, ov),
@@ -192,7 +230,11 @@ impl<'a> Checker<'a> {
     }
 
     fn function_value(&self, s: Symbol, args: &[Value], ov: Option<&Override>) -> Option<Value> {
-        let find = |set: &HashSet<Tuple>| set.iter().find(|t| &t[..t.len() - 1] == args).map(|t| t[t.len() - 1]);
+        let find = |set: &HashSet<Tuple>| {
+            set.iter()
+                .find(|t| &t[..t.len() - 1] == args)
+                .map(|t| t[t.len() - 1])
+        };
         if let Some(ov) = ov {
             if let Some(set) = ov.pos.get(&s) {
                 return find(set);
@@ -201,7 +243,12 @@ impl<'a> Checker<'a> {
         find(self.structure.table(s)?.ct())
     }
 
-    fn aggregate(&mut self, kind: AggKind, sets: &[crate::sema::ir::SetExpr], ov: Option<&Override>) -> Option<Val> {
+    fn aggregate(
+        &mut self,
+        kind: AggKind,
+        sets: &[crate::sema::ir::SetExpr],
+        ov: Option<&Override>,
+    ) -> Option<Val> {
         let mut values = Vec::new();
         for set in sets {
             let domains: Vec<Vec<Value>> = set.vars.iter().map(|v| self.domain(v.sort)).collect();
@@ -222,8 +269,16 @@ impl<'a> Checker<'a> {
             }
         }
         Some(match kind {
-            AggKind::Card | AggKind::Sum => Val::V(values.into_iter().try_fold(Value::Int(0), |a, b| arith(ArithOp::Add, a, b))?),
-            AggKind::Prod => Val::V(values.into_iter().try_fold(Value::Int(1), |a, b| arith(ArithOp::Mul, a, b))?),
+            AggKind::Card | AggKind::Sum => Val::V(
+                values
+                    .into_iter()
+                    .try_fold(Value::Int(0), |a, b| arith(ArithOp::Add, a, b))?,
+            ),
+            AggKind::Prod => Val::V(
+                values
+                    .into_iter()
+                    .try_fold(Value::Int(1), |a, b| arith(ArithOp::Mul, a, b))?,
+            ),
             AggKind::Max => values.into_iter().max().map(Val::V).unwrap_or(Val::NegInf),
             AggKind::Min => values.into_iter().min().map(Val::V).unwrap_or(Val::PosInf),
         })
@@ -232,8 +287,10 @@ impl<'a> Checker<'a> {
     /// The structure must equal the (two-valued) well-founded model of the definition.
     fn definition(&mut self, d: &Definition) -> Result<(), String> {
         let defined = d.defined();
-        let empty: HashMap<Symbol, HashSet<Tuple>> = defined.iter().map(|s| (*s, HashSet::new())).collect();
-        let all: HashMap<Symbol, HashSet<Tuple>> = defined.iter().map(|s| (*s, self.all_tuples(*s))).collect();
+        let empty: HashMap<Symbol, HashSet<Tuple>> =
+            defined.iter().map(|s| (*s, HashSet::new())).collect();
+        let all: HashMap<Symbol, HashSet<Tuple>> =
+            defined.iter().map(|s| (*s, self.all_tuples(*s))).collect();
         let mut truth = self.gamma(d, &all);
         let possible = loop {
             let possible = self.gamma(d, &truth);
@@ -248,34 +305,56 @@ impl<'a> Checker<'a> {
             return Err("the well-founded model is not two-valued".into());
         }
         for s in defined {
-            let actual: HashSet<Tuple> = self.structure.table(s).map(|t| t.ct().clone()).unwrap_or_default();
+            let actual: HashSet<Tuple> = self
+                .structure
+                .table(s)
+                .map(|t| t.ct().clone())
+                .unwrap_or_default();
             if actual != truth[&s] {
-                return Err(format!("{} differs from its well-founded model", self.program.symbol_name(s)));
+                return Err(format!(
+                    "{} differs from its well-founded model",
+                    self.program.symbol_name(s)
+                ));
             }
         }
         Ok(())
     }
 
     fn all_tuples(&self, s: Symbol) -> HashSet<Tuple> {
-        let domains: Vec<Vec<Value>> = self.program.symbol_sorts(s).iter().map(|x| self.domain(*x)).collect();
+        let domains: Vec<Vec<Value>> = self
+            .program
+            .symbol_sorts(s)
+            .iter()
+            .map(|x| self.domain(*x))
+            .collect();
         cartesian(&domains).into_iter().collect()
     }
 
     /// The least fixpoint of the rules when negative occurrences read `neg`.
-    fn gamma(&mut self, d: &Definition, neg: &HashMap<Symbol, HashSet<Tuple>>) -> HashMap<Symbol, HashSet<Tuple>> {
-        let mut pos: HashMap<Symbol, HashSet<Tuple>> = neg.keys().map(|s| (*s, HashSet::new())).collect();
+    fn gamma(
+        &mut self,
+        d: &Definition,
+        neg: &HashMap<Symbol, HashSet<Tuple>>,
+    ) -> HashMap<Symbol, HashSet<Tuple>> {
+        let mut pos: HashMap<Symbol, HashSet<Tuple>> =
+            neg.keys().map(|s| (*s, HashSet::new())).collect();
         loop {
             let mut changed = false;
             for rule in &d.rules {
-                let domains: Vec<Vec<Value>> = rule.vars.iter().map(|v| self.domain(v.sort)).collect();
+                let domains: Vec<Vec<Value>> =
+                    rule.vars.iter().map(|v| self.domain(v.sort)).collect();
                 for t in cartesian(&domains) {
                     for (v, x) in rule.vars.iter().zip(&t) {
                         self.env.insert(v.id, *x);
                     }
                     let ov = Override { pos: &pos, neg };
-                    let Some(head) = self.args(&rule.head_args, Some(&ov)) else { continue };
+                    let Some(head) = self.args(&rule.head_args, Some(&ov)) else {
+                        continue;
+                    };
                     let sorts = self.program.symbol_sorts(rule.head);
-                    if !sorts.iter().zip(&head).all(|(s, v)| self.in_sort(*s, *v)) || pos[&rule.head].contains(&head) {
+                    if !sorts.iter().zip(&head).all(|(s, v)| self.in_sort(*s, *v))
+                        || pos[&rule.head].contains(&head)
+                    {
                         continue;
                     }
                     if self.formula(&rule.body, true, Some(&ov)) {
@@ -294,9 +373,16 @@ impl<'a> Checker<'a> {
 /// Counts the models of `theory` extending `structure` by trying every two-valued completion
 /// of the symbols the structure leaves open (for tiny vocabularies only: `None` past `limit`
 /// candidates). The oracle against which tests compare model counts.
-pub fn brute_force_count(program: &Program, theory: &Theory, structure: &Structure, limit: u64) -> Option<u64> {
+pub fn brute_force_count(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    limit: u64,
+) -> Option<u64> {
     let choices = open_choices(program, theory, structure)?;
-    let total: u64 = choices.iter().try_fold(1u64, |acc, (_, _, opts)| acc.checked_mul(opts.len() as u64))?;
+    let total: u64 = choices
+        .iter()
+        .try_fold(1u64, |acc, (_, _, opts)| acc.checked_mul(opts.len() as u64))?;
     if total > limit {
         return None;
     }
@@ -318,7 +404,11 @@ pub fn brute_force_count(program: &Program, theory: &Theory, structure: &Structu
 type Choice = (Symbol, Tuple, Vec<Option<Tuple>>);
 
 fn open_choices(program: &Program, theory: &Theory, structure: &Structure) -> Option<Vec<Choice>> {
-    let c = Checker { program, structure, env: HashMap::new() };
+    let c = Checker {
+        program,
+        structure,
+        env: HashMap::new(),
+    };
     let mut out = Vec::new();
     for s in crate::infer::session::interpreted_symbols(program, theory.vocabulary) {
         let known = structure.table(s);
@@ -351,8 +441,14 @@ fn open_choices(program: &Program, theory: &Theory, structure: &Structure) -> Op
                             Some(t)
                         })
                         .collect();
-                    opts.retain(|o| o.as_ref().is_none_or(|t| structure.truth(s, t) != TruthValue::False));
-                    if let Some(fixed) = opts.iter().find(|o| o.as_ref().is_some_and(|t| structure.truth(s, t) == TruthValue::True)) {
+                    opts.retain(|o| {
+                        o.as_ref()
+                            .is_none_or(|t| structure.truth(s, t) != TruthValue::False)
+                    });
+                    if let Some(fixed) = opts.iter().find(|o| {
+                        o.as_ref()
+                            .is_some_and(|t| structure.truth(s, t) == TruthValue::True)
+                    }) {
                         opts = vec![fixed.clone()];
                     } else if program.func(f).partial {
                         opts.push(None);
@@ -375,7 +471,8 @@ fn build_candidate(structure: &Structure, choices: &[Choice], index: &[usize]) -
         }
     }
     for (s, set) in tables {
-        out.symbols.insert(s, crate::structure::structure::Table::TwoValued(set));
+        out.symbols
+            .insert(s, crate::structure::structure::Table::TwoValued(set));
     }
     out
 }

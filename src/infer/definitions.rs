@@ -76,7 +76,12 @@ fn opens_known(program: &Program, def: &Definition, structure: &Structure) -> bo
     })
 }
 
-fn evaluate_one(program: &Program, def: &Definition, structure: &Structure, options: &Options) -> InferResult<One> {
+fn evaluate_one(
+    program: &Program,
+    def: &Definition,
+    structure: &Structure,
+    options: &Options,
+) -> InferResult<One> {
     if !opens_known(program, def, structure) {
         return Ok(One::OpensUnknown);
     }
@@ -85,7 +90,8 @@ fn evaluate_one(program: &Program, def: &Definition, structure: &Structure, opti
     grounder.force_unknown(&defined);
     let gd = grounder.ground_definition(def)?;
     let store = &grounder.store;
-    let reads_unknown_open = (0..store.atom_count() as AtomId).any(|a| !defined.contains(&store.atom_key(a).0));
+    let reads_unknown_open =
+        (0..store.atom_count() as AtomId).any(|a| !defined.contains(&store.atom_key(a).0));
     if reads_unknown_open {
         return Ok(One::OpensUnknown);
     }
@@ -97,7 +103,8 @@ fn evaluate_one(program: &Program, def: &Definition, structure: &Structure, opti
         }
         return Ok(One::Inconsistent);
     }
-    let mut tables: Vec<(Symbol, HashSet<Tuple>)> = defined.iter().map(|s| (*s, HashSet::new())).collect();
+    let mut tables: Vec<(Symbol, HashSet<Tuple>)> =
+        defined.iter().map(|s| (*s, HashSet::new())).collect();
     for &a in &wf.true_atoms {
         let (s, t) = store.atom_key(a);
         if let Some((_, set)) = tables.iter_mut().find(|(x, _)| x == s) {
@@ -109,20 +116,33 @@ fn evaluate_one(program: &Program, def: &Definition, structure: &Structure, opti
             return Ok(One::Inconsistent);
         }
     }
-    Ok(One::Evaluated(tables.into_iter().map(|(s, set)| (s, Table::TwoValued(set))).collect()))
+    Ok(One::Evaluated(
+        tables
+            .into_iter()
+            .map(|(s, set)| (s, Table::TwoValued(set)))
+            .collect(),
+    ))
 }
 
 /// Whether the computed extension agrees with what the structure already says.
 fn agrees(structure: &Structure, s: Symbol, computed: &HashSet<Tuple>) -> bool {
-    let Some(table) = structure.table(s) else { return true };
+    let Some(table) = structure.table(s) else {
+        return true;
+    };
     match table {
         Table::TwoValued(set) => set == computed,
-        Table::ThreeValued { ct, cf } => ct.is_subset(computed) && cf.iter().all(|t| !computed.contains(t)),
+        Table::ThreeValued { ct, cf } => {
+            ct.is_subset(computed) && cf.iter().all(|t| !computed.contains(t))
+        }
     }
 }
 
 /// For a function: at most one value per argument tuple, and exactly one when it is total.
-fn is_function_graph(grounder: &mut Grounder, s: Symbol, set: &HashSet<Tuple>) -> InferResult<bool> {
+fn is_function_graph(
+    grounder: &mut Grounder,
+    s: Symbol,
+    set: &HashSet<Tuple>,
+) -> InferResult<bool> {
     let Symbol::Func(f) = s else { return Ok(true) };
     let func = grounder.program.func(f).clone();
     let mut seen: HashSet<&[crate::structure::value::Value]> = HashSet::new();

@@ -11,12 +11,12 @@ use std::collections::HashSet;
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder};
 use crate::sema::ir;
-use definitions::{evaluate_definitions, Evaluated};
-use session::Session;
-use crate::sema::program::{Program, Query, Theory, VocId};
 use crate::sema::program::Symbol;
+use crate::sema::program::{Program, Query, Theory, VocId};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
+use definitions::{evaluate_definitions, Evaluated};
+use session::Session;
 
 static STATS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -100,7 +100,9 @@ pub fn modelexpand(
     output: Option<VocId>,
     options: &Options,
 ) -> InferResult<Vec<Structure>> {
-    let Evaluated::Done(evaluated, pending) = evaluate_definitions(program, theory, structure, options)? else {
+    let Evaluated::Done(evaluated, pending) =
+        evaluate_definitions(program, theory, structure, options)?
+    else {
         return Ok(Vec::new());
     };
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
@@ -125,8 +127,14 @@ pub fn minimize(
     output: Option<VocId>,
     options: &Options,
 ) -> InferResult<Optimum> {
-    let Evaluated::Done(evaluated, pending) = evaluate_definitions(program, theory, structure, options)? else {
-        return Ok(Optimum { models: Vec::new(), proven: true, value: None });
+    let Evaluated::Done(evaluated, pending) =
+        evaluate_definitions(program, theory, structure, options)?
+    else {
+        return Ok(Optimum {
+            models: Vec::new(),
+            proven: true,
+            value: None,
+        });
     };
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let objective = session.grounder.ground_term(term)?;
@@ -136,19 +144,37 @@ pub fn minimize(
     let mut best: Option<GVal> = None;
     let mut assumption: Vec<i32> = Vec::new();
     while session.solve(&assumption)? {
-        let value = objective.0.iter().find(|(g, _)| session.value(*g)).map(|(_, v)| *v);
+        let value = objective
+            .0
+            .iter()
+            .find(|(g, _)| session.value(*g))
+            .map(|(_, v)| *v);
         let Some(value) = value else { break };
         best = Some(value);
         // Ask for a strictly better value next, under a fresh activation literal.
-        let better: Vec<Gf> = objective.0.iter().filter(|(_, v)| *v < value).map(|(g, _)| *g).collect();
+        let better: Vec<Gf> = objective
+            .0
+            .iter()
+            .filter(|(_, v)| *v < value)
+            .map(|(g, _)| *g)
+            .collect();
         let better = session.grounder.store.or(better);
         let l = session.lit(better);
         assumption = vec![l];
     }
     let Some(best) = best else {
-        return Ok(Optimum { models: Vec::new(), proven: true, value: None });
+        return Ok(Optimum {
+            models: Vec::new(),
+            proven: true,
+            value: None,
+        });
     };
-    let equal: Vec<Gf> = objective.0.iter().filter(|(_, v)| *v == best).map(|(g, _)| *g).collect();
+    let equal: Vec<Gf> = objective
+        .0
+        .iter()
+        .filter(|(_, v)| *v == best)
+        .map(|(g, _)| *g)
+        .collect();
     let equal = session.grounder.store.or(equal);
     session.assert(equal);
     let blocked_on = session.output_symbols(output);
@@ -164,7 +190,11 @@ pub fn minimize(
         GVal::V(v) => Some(v),
         _ => None,
     };
-    Ok(Optimum { models, proven: true, value })
+    Ok(Optimum {
+        models,
+        proven: true,
+        value,
+    })
 }
 
 /// The structure with every definition whose opens are two-valued evaluated; `None` when a
@@ -185,11 +215,20 @@ pub fn calculatedefinitions(
 pub fn query(program: &Program, query: &Query, structure: &Structure) -> InferResult<Vec<Tuple>> {
     let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
     let (vars, domains) = grounder.prepare_vars(&query.vars)?;
-    let bound = crate::ground::formulas::Bound { formula: &query.formula, want: true };
+    let bound = crate::ground::formulas::Bound {
+        formula: &query.formula,
+        want: true,
+    };
     let mut out = Vec::new();
     grounder.for_each_binding(&vars, &domains, Some(bound), &mut |g: &mut Grounder| {
         if g.ground_formula(&query.formula)? == Gf::TRUE {
-            out.push(query.vars.iter().map(|v| g.lookup(v).expect("bound")).collect());
+            out.push(
+                query
+                    .vars
+                    .iter()
+                    .map(|v| g.lookup(v).expect("bound"))
+                    .collect(),
+            );
         }
         Ok(false)
     })?;
@@ -216,7 +255,9 @@ pub fn propagate(
     options: &Options,
 ) -> InferResult<Option<Structure>> {
     let _ = strength;
-    let Evaluated::Done(evaluated, pending) = evaluate_definitions(program, theory, structure, options)? else {
+    let Evaluated::Done(evaluated, pending) =
+        evaluate_definitions(program, theory, structure, options)?
+    else {
         return Ok(None);
     };
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
@@ -239,7 +280,8 @@ pub fn propagate(
         }
     }
     let mut out = evaluated.clone();
-    let mut ct: std::collections::HashMap<Symbol, (HashSet<Tuple>, HashSet<Tuple>)> = Default::default();
+    let mut ct: std::collections::HashMap<Symbol, (HashSet<Tuple>, HashSet<Tuple>)> =
+        Default::default();
     for (a, v) in fixed {
         let (s, t) = session.grounder.store.atom_key(a).clone();
         let e = ct.entry(s).or_default();
@@ -251,7 +293,11 @@ pub fn propagate(
     }
     for (s, (pos, neg)) in ct {
         let (mut c, mut f) = match out.table(s) {
-            Some(Table::ThreeValued { ct, cf }) if !session.grounder.forced_unknown.contains(&s) => (ct.clone(), cf.clone()),
+            Some(Table::ThreeValued { ct, cf })
+                if !session.grounder.forced_unknown.contains(&s) =>
+            {
+                (ct.clone(), cf.clone())
+            }
             _ => Default::default(),
         };
         c.extend(pos);
@@ -262,7 +308,11 @@ pub fn propagate(
 }
 
 /// The value of a term without free variables in a two-valued structure (`None` if undefined).
-pub fn value_of_term(program: &Program, term: &ir::Term, structure: &Structure) -> InferResult<Option<Value>> {
+pub fn value_of_term(
+    program: &Program,
+    term: &ir::Term,
+    structure: &Structure,
+) -> InferResult<Option<Value>> {
     let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
     Ok(match grounder.ground_term(term)?.as_known() {
         Some(GVal::V(v)) => Some(v),

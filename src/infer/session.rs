@@ -60,8 +60,16 @@ pub struct Session<'a> {
 /// The symbols of a vocabulary that a model interprets (no type predicates, no constructors).
 pub fn interpreted_symbols(program: &Program, voc: VocId) -> Vec<Symbol> {
     let v = program.voc(voc);
-    let preds = v.preds.iter().filter(|p| program.pred(**p).type_of.is_none()).map(|p| Symbol::Pred(*p));
-    let funcs = v.funcs.iter().filter(|f| program.func(**f).constructor_of.is_none()).map(|f| Symbol::Func(*f));
+    let preds = v
+        .preds
+        .iter()
+        .filter(|p| program.pred(**p).type_of.is_none())
+        .map(|p| Symbol::Pred(*p));
+    let funcs = v
+        .funcs
+        .iter()
+        .filter(|f| program.func(**f).constructor_of.is_none())
+        .map(|f| Symbol::Func(*f));
     preds.chain(funcs).collect()
 }
 
@@ -76,7 +84,8 @@ impl<'a> Session<'a> {
         options: &Options,
     ) -> InferResult<Session<'a>> {
         let started = Instant::now();
-        let deadline = (options.timeout > 0.0).then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout));
+        let deadline = (options.timeout > 0.0)
+            .then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout));
         let mut grounder = Grounder::new(program, structure, options.max_ground_size);
         for d in pending {
             grounder.force_unknown(&d.defined());
@@ -123,14 +132,22 @@ impl<'a> Session<'a> {
 
     /// The sentences ordered by the size of their outer universal quantification, so that
     /// small sentences (often unit constraints) are grounded first and simplify the others.
-    fn cheapest_first<'t>(&mut self, sentences: &'t [crate::sema::ir::Formula]) -> Vec<&'t crate::sema::ir::Formula> {
+    fn cheapest_first<'t>(
+        &mut self,
+        sentences: &'t [crate::sema::ir::Formula],
+    ) -> Vec<&'t crate::sema::ir::Formula> {
         let mut keyed: Vec<(u128, usize, &crate::sema::ir::Formula)> = Vec::new();
         for (k, f) in sentences.iter().enumerate() {
             let mut size: u128 = 1;
             let mut cur = f;
             while let crate::sema::ir::FormulaKind::Forall(vars, body) = &cur.kind {
                 for v in vars {
-                    let n = self.grounder.domains.get(v.sort).map(|d| d.len()).unwrap_or(1 << 20);
+                    let n = self
+                        .grounder
+                        .domains
+                        .get(v.sort)
+                        .map(|d| d.len())
+                        .unwrap_or(1 << 20);
                     size = size.saturating_mul(n as u128);
                 }
                 cur = body;
@@ -142,7 +159,8 @@ impl<'a> Session<'a> {
     }
 
     pub fn assert(&mut self, g: Gf) {
-        self.encoder.assert(&self.grounder.store, self.sat.as_mut(), g);
+        self.encoder
+            .assert(&self.grounder.store, self.sat.as_mut(), g);
     }
 
     pub fn lit(&mut self, g: Gf) -> Lit {
@@ -151,7 +169,9 @@ impl<'a> Session<'a> {
 
     fn check_time(&self) -> InferResult<()> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) || crate::solve::interrupted() {
-            return Err(InferError::Limit("timeout: the time limit (stdoptions.timeout) was reached".into()));
+            return Err(InferError::Limit(
+                "timeout: the time limit (stdoptions.timeout) was reached".into(),
+            ));
         }
         Ok(())
     }
@@ -181,7 +201,10 @@ impl<'a> Session<'a> {
         let defined: HashSet<Symbol> = gd.defined.iter().copied().collect();
         for a in 0..self.grounder.store.atom_count() as AtomId {
             let (s, t) = self.grounder.store.atom_key(a);
-            if defined.contains(s) && self.grounder.is_forced(*s, t) && !self.grounder.heads.contains(&a) {
+            if defined.contains(s)
+                && self.grounder.is_forced(*s, t)
+                && !self.grounder.heads.contains(&a)
+            {
                 let g = self.grounder.store.atom_gf(a);
                 self.assert(-g);
             }
@@ -192,7 +215,11 @@ impl<'a> Session<'a> {
         }
         let evaluator = Evaluator::new(&self.grounder.store, &gd);
         let check_totality = !self.stable && evaluator.has_negative_recursion(&self.grounder.store);
-        let opens = if check_totality { self.open_atoms(&gd, &evaluator) } else { Vec::new() };
+        let opens = if check_totality {
+            self.open_atoms(&gd, &evaluator)
+        } else {
+            Vec::new()
+        };
         let defined = evaluator.defined();
         let mut bodies = HashMap::new();
         let mut deps = HashMap::new();
@@ -200,18 +227,31 @@ impl<'a> Session<'a> {
             let bs = evaluator.bodies(k).to_vec();
             let mut d: HashSet<AtomId> = HashSet::new();
             for &b in &bs {
-                d.extend(positive_atoms(&self.grounder.store, b).into_iter().filter(|a| defined.contains(a)));
+                d.extend(
+                    positive_atoms(&self.grounder.store, b)
+                        .into_iter()
+                        .filter(|a| defined.contains(a)),
+                );
             }
             deps.insert(h, d.into_iter().collect());
             bodies.insert(h, bs);
         }
-        self.definitions.push(EncodedDefinition { evaluator, bodies, deps, loops_added: 0, check_totality, opens });
+        self.definitions.push(EncodedDefinition {
+            evaluator,
+            bodies,
+            deps,
+            loops_added: 0,
+            check_totality,
+            opens,
+        });
         Ok(())
     }
 
     /// The structure's certainly true and certainly false tuples of a defined symbol.
     fn encode_known_part(&mut self, s: Symbol) -> InferResult<()> {
-        let Some(table) = self.grounder.structure.table(s).cloned() else { return Ok(()) };
+        let Some(table) = self.grounder.structure.table(s).cloned() else {
+            return Ok(());
+        };
         for t in table.ct() {
             if self.grounder.is_forced(s, t) {
                 let atom = self.grounder.atom(s, t.clone());
@@ -221,7 +261,14 @@ impl<'a> Session<'a> {
         let falses: Vec<Tuple> = match &table {
             Table::ThreeValued { cf, .. } => cf.iter().cloned().collect(),
             Table::TwoValued(ct) => {
-                let heads: Vec<Tuple> = self.grounder.heads.iter().map(|&a| self.grounder.store.atom_key(a)).filter(|(x, _)| *x == s).map(|(_, t)| t.clone()).collect();
+                let heads: Vec<Tuple> = self
+                    .grounder
+                    .heads
+                    .iter()
+                    .map(|&a| self.grounder.store.atom_key(a))
+                    .filter(|(x, _)| *x == s)
+                    .map(|(_, t)| t.clone())
+                    .collect();
                 heads.into_iter().filter(|t| !ct.contains(t)).collect()
             }
         };
@@ -261,7 +308,9 @@ impl<'a> Session<'a> {
     /// counted on all of them) and adds the function constraints.
     fn encode_symbols(&mut self) -> InferResult<()> {
         for s in self.symbols.clone() {
-            if matches!(self.grounder.structure.table(s), Some(Table::TwoValued(_))) && !self.grounder.forced_unknown.contains(&s) {
+            if matches!(self.grounder.structure.table(s), Some(Table::TwoValued(_)))
+                && !self.grounder.forced_unknown.contains(&s)
+            {
                 continue;
             }
             match s {
@@ -338,12 +387,18 @@ impl<'a> Session<'a> {
             let t0 = Instant::now();
             let result = self.sat.solve(assumptions);
             if crate::infer::stats_enabled() {
-                eprintln!("[stats] SAT call: {:?} in {:.3}s", result, t0.elapsed().as_secs_f64());
+                eprintln!(
+                    "[stats] SAT call: {:?} in {:.3}s",
+                    result,
+                    t0.elapsed().as_secs_f64()
+                );
             }
             match result {
                 SatResult::Unsat => return Ok(false),
                 SatResult::Interrupted => {
-                    return Err(InferError::Limit("timeout: the time limit (stdoptions.timeout) was reached".into()))
+                    return Err(InferError::Limit(
+                        "timeout: the time limit (stdoptions.timeout) was reached".into(),
+                    ))
                 }
                 SatResult::Sat => self.take_model(),
             }
@@ -352,7 +407,10 @@ impl<'a> Session<'a> {
                 continue;
             }
             if crate::infer::stats_enabled() {
-                eprintln!("[stats] model found after {} refinements (loop formulas, totality cuts)", self.refinements);
+                eprintln!(
+                    "[stats] model found after {} refinements (loop formulas, totality cuts)",
+                    self.refinements
+                );
             }
             return Ok(true);
         }
@@ -369,7 +427,11 @@ impl<'a> Session<'a> {
 
     /// The value of a literal in the last model.
     pub fn lit_value(&self, l: Lit) -> bool {
-        let v = self.model.get(l.unsigned_abs() as usize).copied().unwrap_or(false);
+        let v = self
+            .model
+            .get(l.unsigned_abs() as usize)
+            .copied()
+            .unwrap_or(false);
         if l < 0 {
             !v
         } else {
@@ -410,7 +472,11 @@ impl<'a> Session<'a> {
                 let heads: Vec<AtomId> = unfounded.iter().copied().collect();
                 recursive_components(&heads, &def.deps)
             };
-            let parts = if parts.is_empty() { vec![unfounded.iter().copied().collect()] } else { parts };
+            let parts = if parts.is_empty() {
+                vec![unfounded.iter().copied().collect()]
+            } else {
+                parts
+            };
             for part in parts {
                 self.add_loop_formula(k, &part.into_iter().collect());
             }
@@ -426,9 +492,17 @@ impl<'a> Session<'a> {
     /// True defined atoms of definition `k` that the current model does not found.
     fn unfounded_atoms(&self, k: usize) -> HashSet<AtomId> {
         let def = &self.definitions[k];
-        let model_true: HashSet<AtomId> = def.evaluator.heads().iter().copied().filter(|&a| self.atom_value(a)).collect();
+        let model_true: HashSet<AtomId> = def
+            .evaluator
+            .heads()
+            .iter()
+            .copied()
+            .filter(|&a| self.atom_value(a))
+            .collect();
         let open = |a: AtomId| self.atom_value(a);
-        let founded = def.evaluator.founded(&self.grounder.store, &model_true, &open);
+        let founded = def
+            .evaluator
+            .founded(&self.grounder.store, &model_true, &open);
         model_true.difference(&founded).copied().collect()
     }
 
@@ -436,7 +510,12 @@ impl<'a> Session<'a> {
     fn add_loop_formula(&mut self, k: usize, set: &HashSet<AtomId>) {
         let mut external = Vec::new();
         for &h in set {
-            for &b in self.definitions[k].bodies.get(&h).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for &b in self.definitions[k]
+                .bodies
+                .get(&h)
+                .map(|v| v.as_slice())
+                .unwrap_or(&[])
+            {
                 external.push(without_positive(&mut self.grounder.store, b, set));
             }
         }
@@ -460,7 +539,10 @@ impl<'a> Session<'a> {
             }
         }
         if crate::infer::stats_enabled() {
-            eprintln!("[stats] definition {} switched to the ranking translation", k + 1);
+            eprintln!(
+                "[stats] definition {} switched to the ranking translation",
+                k + 1
+            );
         }
     }
 
@@ -481,7 +563,10 @@ impl<'a> Session<'a> {
                 .opens
                 .iter()
                 .map(|&a| {
-                    let l = self.encoder.existing_lit(self.grounder.store.atom_gf(a)).unwrap_or(0);
+                    let l = self
+                        .encoder
+                        .existing_lit(self.grounder.store.atom_gf(a))
+                        .unwrap_or(0);
                     if self.lit_value(l) {
                         -l
                     } else {
@@ -505,7 +590,12 @@ impl<'a> Session<'a> {
         for &s in &self.symbols {
             let mut set = HashSet::new();
             if let Some(t) = base.table(s) {
-                set.extend(t.ct().iter().filter(|t| !self.grounder.is_forced(s, t)).cloned());
+                set.extend(
+                    t.ct()
+                        .iter()
+                        .filter(|t| !self.grounder.is_forced(s, t))
+                        .cloned(),
+                );
             }
             tables.insert(s, set);
         }
@@ -551,7 +641,10 @@ impl<'a> Session<'a> {
 /// The definitions ordered so that one that uses symbols defined by another comes after it
 /// (mutually dependent definitions keep their order).
 fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
-    let defined: Vec<HashSet<Symbol>> = defs.iter().map(|d| d.defined().into_iter().collect()).collect();
+    let defined: Vec<HashSet<Symbol>> = defs
+        .iter()
+        .map(|d| d.defined().into_iter().collect())
+        .collect();
     let used: Vec<HashSet<Symbol>> = defs
         .iter()
         .map(|d| {
@@ -566,7 +659,8 @@ fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
     let mut order = Vec::with_capacity(defs.len());
     while order.len() < defs.len() {
         let ready = (0..defs.len()).find(|&i| {
-            !done[i] && (0..defs.len()).all(|j| j == i || done[j] || used[i].is_disjoint(&defined[j]))
+            !done[i]
+                && (0..defs.len()).all(|j| j == i || done[j] || used[i].is_disjoint(&defined[j]))
         });
         let next = ready.unwrap_or_else(|| (0..defs.len()).find(|&i| !done[i]).expect("one left"));
         done[next] = true;

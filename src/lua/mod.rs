@@ -243,7 +243,7 @@ impl Runtime {
             Ok(values) => {
                 let first = values.into_iter().next();
                 Outcome::Returned(match first {
-                    Some(LuaValue::Integer(i)) => Some(i as i64),
+                    Some(LuaValue::Integer(i)) => Some(i),
                     Some(LuaValue::Number(n)) if n.fract() == 0.0 => Some(n as i64),
                     _ => None,
                 })

@@ -737,7 +737,7 @@ fn inter_to_string(program: &Program, s: &Structure, sym: Symbol) -> String {
             (ct.iter().cloned().collect(), cf.iter().cloned().collect())
         }
     };
-    if s.table(sym).map_or(false, |t| t.is_two_valued()) {
+    if s.table(sym).is_some_and(|t| t.is_two_valued()) {
         print::tuples_to_string(ct.iter(), arity)
     } else {
         format!(

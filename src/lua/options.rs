@@ -140,8 +140,10 @@ impl OptionsUd {
 
     /// The options that inferences read.
     pub fn infer_options(&self) -> infer::Options {
-        let mut o = infer::Options::default();
-        o.nbmodels = self.get_int("nbmodels").unwrap_or(1).max(0) as usize;
+        let mut o = infer::Options {
+            nbmodels: self.get_int("nbmodels").unwrap_or(1).max(0) as usize,
+            ..infer::Options::default()
+        };
         let t = self.get_int("timeout").unwrap_or(INT_MAX);
         o.timeout = if t <= 0 || t >= INT_MAX {
             0.0
@@ -149,7 +151,7 @@ impl OptionsUd {
             t as f64
         };
         o.stablesemantics = self.get_bool("stablesemantics").unwrap_or(false);
-        o.verbose = self.0.borrow().get("verbosity").map_or(false, |v| match v {
+        o.verbose = self.0.borrow().get("verbosity").is_some_and(|v| match v {
             OptValue::Sub(m) => m
                 .borrow()
                 .values()
@@ -213,7 +215,7 @@ impl UserData for OptionsUd {
                         warn(lua, &format!("There is no option named {}", k));
                         return Ok(());
                     }
-                    (Some(OptValue::Int(_)), LuaValue::Integer(i)) => OptValue::Int(*i as i64),
+                    (Some(OptValue::Int(_)), LuaValue::Integer(i)) => OptValue::Int(*i),
                     (Some(OptValue::Int(_)), LuaValue::Number(n)) if n.fract() == 0.0 => {
                         OptValue::Int(*n as i64)
                     }

@@ -18,7 +18,7 @@ pub fn value_to_lua<'lua>(lua: &'lua Lua, v: Value) -> mlua::Result<LuaValue<'lu
 /// A domain element from a Lua value (`None` for values that are not elements).
 pub fn lua_to_value(v: &LuaValue) -> Option<Value> {
     match v {
-        LuaValue::Integer(i) => Some(Value::Int(*i as i64)),
+        LuaValue::Integer(i) => Some(Value::Int(*i)),
         LuaValue::Number(n) => Some(Value::float(*n)),
         LuaValue::String(s) => Some(Value::str(&s.to_string_lossy())),
         LuaValue::UserData(ud) => ud.borrow::<CompoundUd>().ok().map(|c| c.0),

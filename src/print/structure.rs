@@ -449,10 +449,10 @@ mod tests {
     #[test]
     fn predicate_tables() {
         let i = Value::Int;
-        let ts = vec![vec![i(2), i(2)], vec![i(1), i(1)]];
+        let ts = [vec![i(2), i(2)], vec![i(1), i(1)]];
         assert_eq!(tuples_to_string(ts.iter(), 2), "{ 1,1; 2,2 }");
         assert_eq!(tuples_to_string(Vec::<Tuple>::new().iter(), 1), "{  }");
-        assert_eq!(tuples_to_string(vec![vec![]].iter(), 0), "true");
+        assert_eq!(tuples_to_string([vec![]].iter(), 0), "true");
     }
 
     #[test]

@@ -16,12 +16,18 @@ pub enum Table {
     /// Exactly these tuples are true.
     TwoValued(HashSet<Tuple>),
     /// `ct` are certainly true, `cf` certainly false, all other tuples unknown.
-    ThreeValued { ct: HashSet<Tuple>, cf: HashSet<Tuple> },
+    ThreeValued {
+        ct: HashSet<Tuple>,
+        cf: HashSet<Tuple>,
+    },
 }
 
 impl Default for Table {
     fn default() -> Table {
-        Table::ThreeValued { ct: HashSet::new(), cf: HashSet::new() }
+        Table::ThreeValued {
+            ct: HashSet::new(),
+            cf: HashSet::new(),
+        }
     }
 }
 
@@ -89,7 +95,12 @@ pub struct Structure {
 
 impl Structure {
     pub fn new(name: impl Into<String>, vocabulary: VocId) -> Structure {
-        Structure { name: name.into(), vocabulary, sorts: IndexMap::new(), symbols: IndexMap::new() }
+        Structure {
+            name: name.into(),
+            vocabulary,
+            sorts: IndexMap::new(),
+            symbols: IndexMap::new(),
+        }
     }
 
     pub fn domain(&self, s: SortId) -> Option<&[Value]> {
@@ -108,6 +119,9 @@ impl Structure {
     }
 
     pub fn truth(&self, s: Symbol, t: &[Value]) -> TruthValue {
-        self.symbols.get(&s).map(|tb| tb.truth(t)).unwrap_or(TruthValue::Unknown)
+        self.symbols
+            .get(&s)
+            .map(|tb| tb.truth(t))
+            .unwrap_or(TruthValue::Unknown)
     }
 }

@@ -116,7 +116,9 @@ impl Value {
     /// The constructor and arguments of a compound value.
     pub fn compound_parts(self) -> Option<Compound> {
         match self {
-            Value::Compound(id) => Some(INTERNER.with(|i| i.borrow().compounds[id.0 as usize].clone())),
+            Value::Compound(id) => {
+                Some(INTERNER.with(|i| i.borrow().compounds[id.0 as usize].clone()))
+            }
             _ => None,
         }
     }
@@ -133,35 +135,44 @@ impl Value {
 /// Compounds compare by constructor name, then constructor, then arguments; compared in place
 /// in the interner (no copies), since domains of compounds are sorted and searched often.
 fn compare_compounds(a: CompoundId, b: CompoundId) -> Ordering {
-    INTERNER.with(|i| {
-        let i = i.borrow();
-        let (ca, cb) = (&i.compounds[a.0 as usize], &i.compounds[b.0 as usize]);
-        let by_name = match (i.constructor_names.get(&ca.constructor), i.constructor_names.get(&cb.constructor)) {
-            (Some(x), Some(y)) => x.cmp(y),
-            _ => Ordering::Equal,
-        };
-        by_name.then(ca.constructor.cmp(&cb.constructor)).then_with(|| {
-            for (x, y) in ca.args.iter().zip(&cb.args) {
-                let o = match (x, y) {
-                    (Value::Int(p), Value::Int(q)) => p.cmp(q),
-                    _ => Ordering::Equal,
-                };
-                if o != Ordering::Equal {
-                    return o;
-                }
-                if !matches!((x, y), (Value::Int(_), Value::Int(_))) {
-                    // Nested strings or compounds: compare outside this borrow.
-                    return Ordering::Equal;
-                }
-            }
-            ca.args.len().cmp(&cb.args.len())
+    INTERNER
+        .with(|i| {
+            let i = i.borrow();
+            let (ca, cb) = (&i.compounds[a.0 as usize], &i.compounds[b.0 as usize]);
+            let by_name = match (
+                i.constructor_names.get(&ca.constructor),
+                i.constructor_names.get(&cb.constructor),
+            ) {
+                (Some(x), Some(y)) => x.cmp(y),
+                _ => Ordering::Equal,
+            };
+            by_name
+                .then(ca.constructor.cmp(&cb.constructor))
+                .then_with(|| {
+                    for (x, y) in ca.args.iter().zip(&cb.args) {
+                        let o = match (x, y) {
+                            (Value::Int(p), Value::Int(q)) => p.cmp(q),
+                            _ => Ordering::Equal,
+                        };
+                        if o != Ordering::Equal {
+                            return o;
+                        }
+                        if !matches!((x, y), (Value::Int(_), Value::Int(_))) {
+                            // Nested strings or compounds: compare outside this borrow.
+                            return Ordering::Equal;
+                        }
+                    }
+                    ca.args.len().cmp(&cb.args.len())
+                })
         })
-    })
-    .then_with(|| {
-        // Only reached when a nested non-integer argument decides (rare): full comparison.
-        let (ca, cb) = (Value::Compound(a).compound_parts().unwrap(), Value::Compound(b).compound_parts().unwrap());
-        ca.args.cmp(&cb.args)
-    })
+        .then_with(|| {
+            // Only reached when a nested non-integer argument decides (rare): full comparison.
+            let (ca, cb) = (
+                Value::Compound(a).compound_parts().unwrap(),
+                Value::Compound(b).compound_parts().unwrap(),
+            );
+            ca.args.cmp(&cb.args)
+        })
 }
 
 pub fn str_text(id: StrId) -> String {
@@ -176,7 +187,13 @@ pub fn register_constructor_name(f: FuncId, name: &str) {
 }
 
 fn constructor_name(f: FuncId) -> String {
-    INTERNER.with(|i| i.borrow().constructor_names.get(&f).cloned().unwrap_or_else(|| format!("c{}", f.0)))
+    INTERNER.with(|i| {
+        i.borrow()
+            .constructor_names
+            .get(&f)
+            .cloned()
+            .unwrap_or_else(|| format!("c{}", f.0))
+    })
 }
 
 impl PartialEq for Value {
@@ -228,9 +245,11 @@ impl Ord for Value {
             }),
             (Value::Compound(a), Value::Compound(b)) if a == b => Ordering::Equal,
             (Value::Compound(a), Value::Compound(b)) => compare_compounds(a, b),
-            (a, b) if a.is_number() && b.is_number() => {
-                a.as_f64().unwrap().partial_cmp(&b.as_f64().unwrap()).unwrap_or(Ordering::Equal)
-            }
+            (a, b) if a.is_number() && b.is_number() => a
+                .as_f64()
+                .unwrap()
+                .partial_cmp(&b.as_f64().unwrap())
+                .unwrap_or(Ordering::Equal),
             (a, b) => a.kind_rank().cmp(&b.kind_rank()),
         }
     }
@@ -284,9 +303,18 @@ pub fn format_float(x: f64) -> String {
 
 fn trim_exponent_form(s: &str) -> String {
     let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
-    let mantissa = if mantissa.contains('.') { mantissa.trim_end_matches('0').trim_end_matches('.') } else { mantissa };
+    let mantissa = if mantissa.contains('.') {
+        mantissa.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        mantissa
+    };
     let e: i32 = exp.parse().unwrap_or(0);
-    format!("{}e{}{:02}", mantissa, if e < 0 { '-' } else { '+' }, e.abs())
+    format!(
+        "{}e{}{:02}",
+        mantissa,
+        if e < 0 { '-' } else { '+' },
+        e.abs()
+    )
 }
 
 /// A tuple of domain elements.
@@ -299,9 +327,24 @@ mod tests {
     #[test]
     fn order_is_numbers_then_strings_then_compounds() {
         let c = Value::compound(FuncId(0), vec![]);
-        let mut vs = vec![c, Value::str("b"), Value::Int(3), Value::str("a"), Value::Float(2.5)];
+        let mut vs = vec![
+            c,
+            Value::str("b"),
+            Value::Int(3),
+            Value::str("a"),
+            Value::Float(2.5),
+        ];
         vs.sort();
-        assert_eq!(vs, vec![Value::Float(2.5), Value::Int(3), Value::str("a"), Value::str("b"), c]);
+        assert_eq!(
+            vs,
+            vec![
+                Value::Float(2.5),
+                Value::Int(3),
+                Value::str("a"),
+                Value::str("b"),
+                c
+            ]
+        );
     }
 
     #[test]

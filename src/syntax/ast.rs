@@ -18,11 +18,19 @@ pub struct Span {
 
 impl Span {
     pub fn new(file: FileId, range: Range<usize>) -> Span {
-        Span { file, start: range.start as u32, end: range.end as u32 }
+        Span {
+            file,
+            start: range.start as u32,
+            end: range.end as u32,
+        }
     }
     /// The smallest span covering both `self` and `other` (same file assumed).
     pub fn to(self, other: Span) -> Span {
-        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -42,14 +50,22 @@ pub struct Pointer {
 
 impl Pointer {
     pub fn name(&self) -> &str {
-        &self.parts.last().expect("a pointer has at least one part").name
+        &self
+            .parts
+            .last()
+            .expect("a pointer has at least one part")
+            .name
     }
     pub fn is_simple(&self) -> bool {
         self.parts.len() == 1
     }
     /// The path as written, joined with `::`.
     pub fn to_path(&self) -> String {
-        self.parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join("::")
+        self.parts
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join("::")
     }
 }
 
@@ -139,8 +155,17 @@ pub enum Decl {
 pub enum ExternSymbol {
     Type(Pointer),
     /// Pointer plus sorts or arity; `result` set for functions.
-    Sorted { name: Pointer, sorts: SortAnnotation, span: Span },
-    Arity { name: Pointer, arity: u32, function: bool, span: Span },
+    Sorted {
+        name: Pointer,
+        sorts: SortAnnotation,
+        span: Span,
+    },
+    Arity {
+        name: Pointer,
+        arity: u32,
+        function: bool,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -224,9 +249,16 @@ pub struct Rule {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum RuleHead {
-    Predicate { symbol: SymbolRef, args: Vec<Term> },
+    Predicate {
+        symbol: SymbolRef,
+        args: Vec<Term>,
+    },
     /// `F(args) = value`
-    Function { symbol: SymbolRef, args: Vec<Term>, value: Term },
+    Function {
+        symbol: SymbolRef,
+        args: Vec<Term>,
+        value: Term,
+    },
 }
 
 /// A quantified variable, optionally typed `x[T]`.
@@ -277,19 +309,48 @@ pub enum FormulaKind {
     True,
     False,
     /// `P`, `P()`, `P(t1, ..., tn)`.
-    Atom { symbol: SymbolRef, args: Vec<Term> },
+    Atom {
+        symbol: SymbolRef,
+        args: Vec<Term>,
+    },
     /// `t1 op t2 op t3 ...`: a chain of at least one comparison (`terms.len() == ops.len() + 1`).
-    Compare { terms: Vec<Term>, ops: Vec<CmpOp> },
+    Compare {
+        terms: Vec<Term>,
+        ops: Vec<CmpOp>,
+    },
     Not(Box<Formula>),
-    Binary { op: BinConn, left: Box<Formula>, right: Box<Formula> },
+    Binary {
+        op: BinConn,
+        left: Box<Formula>,
+        right: Box<Formula>,
+    },
     /// `! x y : f` and `? x y : f`.
-    Quant { q: Quantifier, vars: Vec<VarDecl>, body: Box<Formula> },
+    Quant {
+        q: Quantifier,
+        vars: Vec<VarDecl>,
+        body: Box<Formula>,
+    },
     /// `?n x : f` (`op` is `Eq` for `?n` and `?=n`).
-    Count { op: CmpOp, bound: i64, vars: Vec<VarDecl>, body: Box<Formula> },
+    Count {
+        op: CmpOp,
+        bound: i64,
+        vars: Vec<VarDecl>,
+        body: Box<Formula>,
+    },
     /// `! (x,y) in P : f` / `? (x,y) in P : f`.
-    QuantIn { q: Quantifier, vars: Vec<VarDecl>, symbol: SymbolRef, body: Box<Formula> },
+    QuantIn {
+        q: Quantifier,
+        vars: Vec<VarDecl>,
+        symbol: SymbolRef,
+        body: Box<Formula>,
+    },
     /// `! (x,y) sat g : f` / `? (x,y) sat g : f`.
-    QuantSat { q: Quantifier, vars: Vec<VarDecl>, cond: Box<Formula>, body: Box<Formula> },
+    QuantSat {
+        q: Quantifier,
+        vars: Vec<VarDecl>,
+        cond: Box<Formula>,
+        body: Box<Formula>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -321,16 +382,26 @@ pub struct Term {
 pub enum TermKind {
     /// A bare or applied name: a variable, a constant, or a function application `F(t1, ..)`.
     /// `args` is `None` when written without parentheses.
-    App { symbol: SymbolRef, args: Option<Vec<Term>> },
+    App {
+        symbol: SymbolRef,
+        args: Option<Vec<Term>>,
+    },
     Int(i64),
     Float(f64),
     Str(String),
     Char(char),
-    Arith { op: ArithOp, left: Box<Term>, right: Box<Term> },
+    Arith {
+        op: ArithOp,
+        left: Box<Term>,
+        right: Box<Term>,
+    },
     Neg(Box<Term>),
     /// `#{x : f}`, `sum{x : f : t}`, ...; `#(f1, f2)` and `sum(t1, t2)` are lowered to sets with
     /// no variables, one per listed element.
-    Aggregate { kind: AggKind, sets: Vec<SetExpr> },
+    Aggregate {
+        kind: AggKind,
+        sets: Vec<SetExpr>,
+    },
 }
 
 /// One `{ vars : cond [: term] }` set of an aggregate. For `#` the term is `None` (count 1 each).
@@ -411,7 +482,11 @@ pub enum TableEntry {
     /// A tuple `a,b,c` or `(a,b,c)`; `()` is the empty tuple.
     Tuple(Vec<Element>, Span),
     /// `a,b -> c` (`args` empty for `-> c` / `() -> c`).
-    Mapping { args: Vec<Element>, value: Element, span: Span },
+    Mapping {
+        args: Vec<Element>,
+        value: Element,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -425,10 +500,16 @@ pub enum ElementKind {
     Int(i64),
     Float(f64),
     /// A quoted string or an identifier used as a string (`red`).
-    Str { value: String, quoted: bool },
+    Str {
+        value: String,
+        quoted: bool,
+    },
     Char(char),
     /// `F(a, b)` or `A()`.
-    Compound { constructor: Pointer, args: Vec<Element> },
+    Compound {
+        constructor: Pointer,
+        args: Vec<Element>,
+    },
     /// `1..5`
     IntRange(i64, i64),
     /// `a..z`

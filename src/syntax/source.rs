@@ -19,13 +19,25 @@ impl SourceMap {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let text = text.into();
         let mut line_starts = vec![0u32];
-        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i as u32 + 1));
-        self.files.push(SourceFile { name: name.into(), text, line_starts });
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
+        self.files.push(SourceFile {
+            name: name.into(),
+            text,
+            line_starts,
+        });
         (self.files.len() - 1) as FileId
     }
 
     pub fn name(&self, file: FileId) -> &str {
-        self.files.get(file as usize).map(|f| f.name.as_str()).unwrap_or("<unknown>")
+        self.files
+            .get(file as usize)
+            .map(|f| f.name.as_str())
+            .unwrap_or("<unknown>")
     }
 
     pub fn text(&self, file: FileId) -> Option<&str> {
@@ -34,11 +46,18 @@ impl SourceMap {
 
     /// 1-based line and column (columns count characters) of a byte offset.
     pub fn line_col(&self, file: FileId, offset: u32) -> (u32, u32) {
-        let Some(f) = self.files.get(file as usize) else { return (0, 0) };
+        let Some(f) = self.files.get(file as usize) else {
+            return (0, 0);
+        };
         let line = f.line_starts.partition_point(|&s| s <= offset).max(1);
         let start = f.line_starts[line - 1] as usize;
         let end = (offset as usize).min(f.text.len());
-        let col = f.text.get(start..end).map(|s| s.chars().count()).unwrap_or(end - start) + 1;
+        let col = f
+            .text
+            .get(start..end)
+            .map(|s| s.chars().count())
+            .unwrap_or(end - start)
+            + 1;
         (line as u32, col as u32)
     }
 
