@@ -9,7 +9,7 @@ use super::Resolver;
 use crate::sema::ir;
 use crate::sema::program::{SortId, Symbol};
 use crate::structure::value::Value;
-use crate::syntax::ast::{AggKind, CmpOp, Quantifier};
+use crate::syntax::ast::{AggKind, ArithOp, CmpOp, Quantifier};
 
 impl Resolver<'_> {
     pub(super) fn lower_var(&self, cx: &Ctx, v: VarIx) -> ir::Var {
@@ -62,6 +62,19 @@ impl Resolver<'_> {
     }
 
     pub(super) fn lower_term(&self, cx: &Ctx, t: &PT) -> ir::Term {
+        // Arithmetic takes its sort from its lowered operands, so a long chain `1 + 1 + ...`
+        // is sorted in one pass instead of re-deriving every sub-chain at every node.
+        if let PtKind::Arith(op, a, b) = &t.kind {
+            let (la, lb) = (self.lower_term(cx, a), self.lower_term(cx, b));
+            let sort = match op {
+                ArithOp::Div | ArithOp::Pow => self.sort_float(),
+                ArithOp::Mod => self.sort_int(),
+                _ if self.is_intlike(la.sort) && self.is_intlike(lb.sort) => self.sort_int(),
+                _ => self.sort_float(),
+            };
+            let kind = ir::TermKind::Arith(*op, Box::new(la), Box::new(lb));
+            return ir::Term { kind, sort, span: t.span };
+        }
         let sort = self.term_sort(cx, t).unwrap_or_else(|| self.sort_int());
         let kind = match &t.kind {
             PtKind::Var(v) => ir::TermKind::Var(self.lower_var(cx, *v)),
@@ -72,11 +85,7 @@ impl Resolver<'_> {
                 }
                 None => ir::TermKind::Value(Value::Int(0)),
             },
-            PtKind::Arith(op, a, b) => ir::TermKind::Arith(
-                *op,
-                Box::new(self.lower_term(cx, a)),
-                Box::new(self.lower_term(cx, b)),
-            ),
+            PtKind::Arith(..) => unreachable!("handled above"),
             PtKind::Neg(a) => ir::TermKind::Neg(Box::new(self.lower_term(cx, a))),
             PtKind::Abs(a) => ir::TermKind::Abs(Box::new(self.lower_term(cx, a))),
             PtKind::SortMin(s) => ir::TermKind::SortMin(*s),
