@@ -19,6 +19,9 @@ Examples:
   idp problem.idp -e 'printmodels(modelexpand(T,S))'
                                        run a Lua chunk instead of main()
   idp a.idp b.idp -e 'return test()'   load several files; exit code = returned integer
+  idp -n 0 problem.idp                 print all models of its theory and structure
+                                       (exit 10: models found, 20: none)
+  idp -n 1 --minimize Cost problem.idp print an optimal model
   idp --check problem.idp              only parse and type-check
   idp --dump program problem.idp       show the resolved program (debugging)
   idp < problem.idp                    read the specification from stdin
@@ -76,6 +79,74 @@ pub struct Args {
     /// Data directory (accepted for compatibility; the standard library is built in)
     #[arg(short = 'd', value_name = "DIR")]
     pub datadir: Option<String>,
+    /// Model expansion without a procedure: print up to N models (0 = all) of the theory and
+    /// structure; exit code 10 if a model was found, 20 if none, 1 on an error
+    #[arg(short = 'n', long = "models", value_name = "N")]
+    pub models: Option<usize>,
+    /// With --models: the theory to use (default: the only theory of the files)
+    #[arg(long, value_name = "NAME")]
+    pub theory: Option<String>,
+    /// With --models: the structure to use (default: the only structure of the files)
+    #[arg(long, value_name = "NAME")]
+    pub structure: Option<String>,
+    /// With --models: print optimal models minimising this term block
+    #[arg(long, value_name = "TERM")]
+    pub minimize: Option<String>,
+}
+
+/// The Lua chunk that `--models` runs: model expansion (or minimisation) of the named or only
+/// theory and structure, printed as `printmodels` does, returning 10 (models) or 20 (none).
+fn model_expansion_chunk(
+    args: &Args,
+    n: usize,
+    program: &crate::sema::program::Program,
+) -> Result<String, String> {
+    use crate::sema::program::Component;
+    let members = &program.namespaces[0].members;
+    let pick = |given: &Option<String>,
+                what: &str,
+                is_kind: &dyn Fn(&Component) -> bool|
+     -> Result<String, String> {
+        if let Some(name) = given {
+            return match members.get(name) {
+                Some(c) if is_kind(c) => Ok(name.clone()),
+                _ => Err(format!("there is no {what} named '{name}'")),
+            };
+        }
+        let found: Vec<&String> = members
+            .iter()
+            .filter(|(_, c)| is_kind(c))
+            .map(|(k, _)| k)
+            .collect();
+        match found.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(format!("the files declare no {what}")),
+            many => Err(format!(
+                "the files declare {} {what}s ({}); choose one with --{what} NAME",
+                many.len(),
+                many.iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    };
+    let theory = pick(&args.theory, "theory", &|c| {
+        matches!(c, Component::Theory(_))
+    })?;
+    let structure = pick(&args.structure, "structure", &|c| {
+        matches!(c, Component::Structure(_))
+    })?;
+    let expand = match &args.minimize {
+        Some(term) => {
+            if !matches!(members.get(term), Some(Component::Term(_))) {
+                return Err(format!("there is no term named '{term}'"));
+            }
+            format!("local ms, proven, value = minimize({theory}, {structure}, {term})\nif #ms > 0 then print(\"Optimal value: \" .. tostring(value)) end")
+        }
+        None => format!("local ms = modelexpand({theory}, {structure})"),
+    };
+    Ok(format!("stdoptions.nbmodels = {n}\n{expand}\nprintmodels(ms)\nif #ms > 0 then return 10 else return 20 end"))
 }
 
 pub fn version_text() -> String {
@@ -178,9 +249,16 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if runtime.error_count() > 0 {
         return 1;
     }
-    let (code, name) = match &args.execute {
-        Some(chunk) => (chunk.replace("::", "."), "-e"),
-        None => ("return idpglobal.main()".to_string(), "main"),
+    let (code, name) = match (&args.execute, args.models) {
+        (Some(chunk), _) => (chunk.replace("::", "."), "-e"),
+        (None, Some(n)) => match model_expansion_chunk(&args, n, runtime.program()) {
+            Ok(chunk) => (chunk, "--models"),
+            Err(msg) => {
+                eprintln!("Error: {msg}");
+                return 1;
+            }
+        },
+        (None, None) => ("return idpglobal.main()".to_string(), "main"),
     };
     let outcome = runtime.run(&code, name);
     flush_lua_stdout(&runtime);

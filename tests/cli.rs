@@ -303,3 +303,48 @@ procedure main() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "Number of models: 1\nModel 1\n=======\nstructure  : V {\n  T = { 1..3 }\n  P = { 2 }\n}\n\n");
 }
+
+/// `--models N` runs model expansion without a procedure; the exit code tells scripts whether
+/// models were found (10) or not (20).
+#[test]
+fn models_flag_expands_without_a_procedure() {
+    let dir = std::env::temp_dir().join(format!("idp-models-flag-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sat = dir.join("sat.idp");
+    std::fs::write(
+        &sat,
+        "vocabulary V {\n P\n Q\n}\ntheory T : V { P | Q. }\nstructure S : V { }\n",
+    )
+    .unwrap();
+    let unsat = dir.join("unsat.idp");
+    std::fs::write(
+        &unsat,
+        "vocabulary V {\n P\n}\ntheory T : V { P & ~P. }\nstructure S : V { }\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_idp"))
+            .args(args)
+            .output()
+            .expect("run idp")
+    };
+    let out = run(&["--nowarnings", "-n", "0", sat.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(10));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("Number of models: 3\n"));
+    let out = run(&["--nowarnings", "-n", "1", unsat.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(20));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Unsatisfiable\nNumber of models: 0\n"
+    );
+    let out = run(&[
+        "--nowarnings",
+        "-n",
+        "1",
+        "--theory",
+        "Nope",
+        sat.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("there is no theory named 'Nope'"));
+}

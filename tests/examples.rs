@@ -19,8 +19,18 @@ fn examples_print_their_expected_output() {
             .arg(&path)
             .output()
             .expect("run idp");
-        assert!(out.status.success(), "{} failed: {}", path.display(), String::from_utf8_lossy(&out.stderr));
-        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "output of {}", path.display());
+        assert!(
+            out.status.success(),
+            "{} failed: {}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            expected,
+            "output of {}",
+            path.display()
+        );
         checked += 1;
     }
     assert!(checked >= 5, "only {checked} examples found");

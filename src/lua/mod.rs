@@ -278,6 +278,11 @@ impl Runtime {
         out
     }
 
+    /// The resolved program the runtime was created from.
+    pub fn program(&self) -> &Program {
+        &self.state.program
+    }
+
     pub fn lua(&self) -> &Lua {
         &self.lua
     }

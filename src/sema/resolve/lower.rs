@@ -73,7 +73,11 @@ impl Resolver<'_> {
                 _ => self.sort_float(),
             };
             let kind = ir::TermKind::Arith(*op, Box::new(la), Box::new(lb));
-            return ir::Term { kind, sort, span: t.span };
+            return ir::Term {
+                kind,
+                sort,
+                span: t.span,
+            };
         }
         let sort = self.term_sort(cx, t).unwrap_or_else(|| self.sort_int());
         let kind = match &t.kind {
