@@ -7,6 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::ground::store::{AtomId, Gf, Node, Store, AUX};
+use crate::ground::wellfounded::replace_positive;
 use crate::structure::value::Value;
 
 /// The atoms occurring in positive polarity in `g`.
@@ -156,40 +157,4 @@ fn less_than(store: &mut Store, x: &[Gf], y: &[Gf]) -> Gf {
         equal_so_far = store.and2(equal_so_far, same);
     }
     store.or(terms)
-}
-
-/// `g` with every positive occurrence of an atom `a` for which `replace` gives a formula
-/// replaced by that formula.
-fn replace_positive(
-    store: &mut Store,
-    g: Gf,
-    positive: bool,
-    replace: &dyn Fn(&mut Store, AtomId) -> Option<Gf>,
-    memo: &mut HashMap<(usize, bool), Gf>,
-) -> Gf {
-    let polarity = if g.is_negated() { !positive } else { positive };
-    let result = if let Some(&r) = memo.get(&(g.node(), polarity)) {
-        r
-    } else {
-        let node_ref = Gf(g.node() as i32 + 1);
-        let r = match store.node(node_ref).clone() {
-            Node::True => Gf::TRUE,
-            Node::Atom(a) if polarity => replace(store, a).unwrap_or(node_ref),
-            Node::Atom(_) => node_ref,
-            Node::And(children) => {
-                let new: Vec<Gf> = children
-                    .iter()
-                    .map(|&c| replace_positive(store, c, polarity, replace, memo))
-                    .collect();
-                store.and(new)
-            }
-        };
-        memo.insert((g.node(), polarity), r);
-        r
-    };
-    if g.is_negated() {
-        -result
-    } else {
-        result
-    }
 }

@@ -234,29 +234,37 @@ fn reads_negatively(store: &Store, g: Gf, set: &HashSet<AtomId>) -> bool {
 /// (the external support of an unfounded set).
 pub fn without_positive(store: &mut Store, g: Gf, set: &HashSet<AtomId>) -> Gf {
     let mut memo = HashMap::new();
-    replace_positive(store, g, true, set, &mut memo)
+    replace_positive(
+        store,
+        g,
+        true,
+        &|_, a| set.contains(&a).then_some(Gf::FALSE),
+        &mut memo,
+    )
 }
 
-fn replace_positive(
+/// `g` (read in polarity `positive`) with every positive occurrence of an atom `a` for which
+/// `replace` gives a formula replaced by that formula.
+pub fn replace_positive(
     store: &mut Store,
     g: Gf,
     positive: bool,
-    set: &HashSet<AtomId>,
+    replace: &dyn Fn(&mut Store, AtomId) -> Option<Gf>,
     memo: &mut HashMap<(usize, bool), Gf>,
 ) -> Gf {
     let polarity = if g.is_negated() { !positive } else { positive };
-    let node_result = if let Some(&r) = memo.get(&(g.node(), polarity)) {
+    let result = if let Some(&r) = memo.get(&(g.node(), polarity)) {
         r
     } else {
-        let positive_ref = Gf(g.node() as i32 + 1);
-        let r = match store.node(positive_ref).clone() {
+        let node_ref = Gf(g.node() as i32 + 1);
+        let r = match store.node(node_ref).clone() {
             Node::True => Gf::TRUE,
-            Node::Atom(a) if polarity && set.contains(&a) => Gf::FALSE,
-            Node::Atom(_) => positive_ref,
+            Node::Atom(a) if polarity => replace(store, a).unwrap_or(node_ref),
+            Node::Atom(_) => node_ref,
             Node::And(children) => {
                 let new: Vec<Gf> = children
                     .iter()
-                    .map(|&c| replace_positive(store, c, polarity, set, memo))
+                    .map(|&c| replace_positive(store, c, polarity, replace, memo))
                     .collect();
                 store.and(new)
             }
@@ -265,8 +273,8 @@ fn replace_positive(
         r
     };
     if g.is_negated() {
-        -node_result
+        -result
     } else {
-        node_result
+        result
     }
 }
