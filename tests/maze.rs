@@ -15,11 +15,12 @@
 //! seed's maze. For even n the binary answers "No maze of size N exists."; for n = 4 and 6 this
 //! is confirmed by exhaustive enumeration here (every wall set of the inner cells).
 //!
-//! Timings (release build, 2 cores shared with other jobs): `generate_small_sizes` about 7 s, of
-//! which n = 10 (proving that no 10 x 10 maze exists) about 6 s and n = 8 about 1 s. The larger
-//! sizes are in the ignored test `generate_large_sizes` (`cargo test --release --test maze --
-//! --ignored`). n = 12 is in neither: proving that no 12 x 12 maze exists did not finish in
-//! 20 minutes (clingo does not prove it in 120 s either).
+//! Timings (release build, 2 cores shared with other jobs): `generate_small_sizes` about 10 s,
+//! of which n = 10 (proving that no 10 x 10 maze exists) 6-9 s and n = 8 about 1 s; every odd
+//! size takes under 0.2 s. The larger sizes are in the ignored test `generate_large_sizes`
+//! (`cargo test --release --test maze -- --ignored`: n = 21, 31, 41 in 0.9, 3.0, 8.5 s).
+//! n = 12 is in neither: proving that no 12 x 12 maze exists did not finish in 19 minutes
+//! (14 CPU minutes; clingo does not prove it in 120 s either, nor n = 10).
 
 use std::collections::{BTreeSet, VecDeque};
 use std::io::Read;

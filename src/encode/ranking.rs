@@ -4,7 +4,7 @@
 //! admits exactly the well-supported models, so no loop formulas are needed. Used for the
 //! components on which lazily added loop formulas keep finding new loops.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::ground::store::{AtomId, Gf, Node, Store, AUX};
 use crate::ground::wellfounded::replace_positive;
@@ -12,9 +12,9 @@ use crate::structure::value::Value;
 
 /// The atoms occurring in positive polarity in `g`.
 pub fn positive_atoms(store: &Store, g: Gf) -> HashSet<AtomId> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     let mut stack = vec![(g, true)];
-    let mut visited: HashSet<(usize, bool)> = HashSet::new();
+    let mut visited: HashSet<(usize, bool)> = HashSet::default();
     while let Some((g, positive)) = stack.pop() {
         let polarity = if g.is_negated() { !positive } else { positive };
         if !visited.insert((g.node(), polarity)) {
@@ -128,7 +128,7 @@ pub fn ranking_constraints(
     for &h in component {
         let mut supports = Vec::new();
         for &b in bodies.get(&h).map(|v| v.as_slice()).unwrap_or(&[]) {
-            let mut memo = HashMap::new();
+            let mut memo = HashMap::default();
             let replace = |store: &mut Store, a: AtomId| -> Option<Gf> {
                 if !members.contains(&a) {
                     return None;

@@ -1,6 +1,6 @@
 //! Finite domains of sorts in a structure, and membership tests for type predicates.
 
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 use crate::sema::program::{BuiltinSort, Program, SortId};
@@ -16,7 +16,7 @@ pub struct Domains<'a> {
     structure: &'a Structure,
     cache: HashMap<SortId, Option<Rc<[Value]>>>,
     /// Hash sets of the finite domains, for membership tests.
-    members: HashMap<SortId, Option<Rc<std::collections::HashSet<Value>>>>,
+    members: HashMap<SortId, Option<Rc<HashSet<Value>>>>,
 }
 
 impl<'a> Domains<'a> {
@@ -24,8 +24,8 @@ impl<'a> Domains<'a> {
         Domains {
             program,
             structure,
-            cache: HashMap::new(),
-            members: HashMap::new(),
+            cache: HashMap::default(),
+            members: HashMap::default(),
         }
     }
 
@@ -84,13 +84,9 @@ impl<'a> Domains<'a> {
         if let Some(set) = self.members.get(&s) {
             return set.as_ref().is_some_and(|m| m.contains(&v));
         }
-        let set = self.get(s).map(|d| {
-            Rc::new(
-                d.iter()
-                    .copied()
-                    .collect::<std::collections::HashSet<Value>>(),
-            )
-        });
+        let set = self
+            .get(s)
+            .map(|d| Rc::new(d.iter().copied().collect::<HashSet<Value>>()));
         let found = set.as_ref().is_some_and(|m| m.contains(&v));
         self.members.insert(s, set);
         found

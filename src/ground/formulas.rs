@@ -1,6 +1,7 @@
 //! Grounding formulas: connectives short-circuit on constants, quantifiers iterate over the
 //! finite domains of their variables, atoms over known symbols evaluate to `true`/`false`.
 
+use rustc_hash::FxHashSet as HashSet;
 use std::rc::Rc;
 
 use crate::ground::store::Gf;
@@ -51,7 +52,7 @@ pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f
     }
     let mut out = Vec::new();
     for (f, skip_if) in parts {
-        let mut ids = std::collections::HashSet::new();
+        let mut ids = HashSet::default();
         formula_vars(f, &mut ids);
         if let Some(depth) = vars.iter().rposition(|v| ids.contains(&v.id)) {
             out.push(Guard {
@@ -79,7 +80,7 @@ fn disjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
 }
 
 /// Every predicate and function symbol occurring in `f`.
-pub fn formula_symbols(f: &Formula, out: &mut std::collections::HashSet<Symbol>) {
+pub fn formula_symbols(f: &Formula, out: &mut HashSet<Symbol>) {
     match &f.kind {
         FormulaKind::Bool(_) => {}
         FormulaKind::Pred(p, args) => {
@@ -103,7 +104,7 @@ pub fn formula_symbols(f: &Formula, out: &mut std::collections::HashSet<Symbol>)
     }
 }
 
-fn term_symbols(t: &crate::sema::ir::Term, out: &mut std::collections::HashSet<Symbol>) {
+fn term_symbols(t: &crate::sema::ir::Term, out: &mut HashSet<Symbol>) {
     use crate::sema::ir::TermKind;
     match &t.kind {
         TermKind::Var(_) | TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {}
@@ -128,7 +129,7 @@ fn term_symbols(t: &crate::sema::ir::Term, out: &mut std::collections::HashSet<S
 }
 
 /// Every variable id occurring in `f` (free or bound).
-pub fn formula_vars(f: &Formula, out: &mut std::collections::HashSet<u32>) {
+pub fn formula_vars(f: &Formula, out: &mut HashSet<u32>) {
     match &f.kind {
         FormulaKind::Bool(_) => {}
         FormulaKind::Pred(_, args) => args.iter().for_each(|t| term_vars(t, out)),
@@ -146,7 +147,7 @@ pub fn formula_vars(f: &Formula, out: &mut std::collections::HashSet<u32>) {
     }
 }
 
-pub fn term_vars(t: &crate::sema::ir::Term, out: &mut std::collections::HashSet<u32>) {
+pub fn term_vars(t: &crate::sema::ir::Term, out: &mut HashSet<u32>) {
     use crate::sema::ir::TermKind;
     match &t.kind {
         TermKind::Var(v) => {

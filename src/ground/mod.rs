@@ -12,7 +12,7 @@ pub mod store;
 pub mod terms;
 pub mod wellfounded;
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 use crate::infer::{InferError, InferResult};
@@ -122,17 +122,17 @@ impl<'a> Grounder<'a> {
             structure,
             store: Store::new(),
             domains: Domains::new(program, structure),
-            forced_unknown: HashSet::new(),
+            forced_unknown: HashSet::default(),
             time_filter: None,
-            complete: HashSet::new(),
-            heads: HashSet::new(),
-            derived: HashMap::new(),
-            formula_memo: HashMap::new(),
-            aggregate_memo: HashMap::new(),
-            closed_terms: HashMap::new(),
-            table_indexes: HashMap::new(),
-            memo_vars: HashMap::new(),
-            known_funcs: HashMap::new(),
+            complete: HashSet::default(),
+            heads: HashSet::default(),
+            derived: HashMap::default(),
+            formula_memo: HashMap::default(),
+            aggregate_memo: HashMap::default(),
+            closed_terms: HashMap::default(),
+            table_indexes: HashMap::default(),
+            memo_vars: HashMap::default(),
+            known_funcs: HashMap::default(),
             env: Vec::new(),
             max_size,
         }
@@ -189,7 +189,7 @@ impl<'a> Grounder<'a> {
             .memo_vars
             .entry(address)
             .or_insert_with(|| {
-                let mut set = HashSet::new();
+                let mut set = HashSet::default();
                 vars(&mut set);
                 let mut v: Vec<u32> = set.into_iter().collect();
                 v.sort_unstable();
@@ -232,7 +232,7 @@ impl<'a> Grounder<'a> {
                 .map(|t| t.ct().iter().cloned().collect())
                 .unwrap_or_default()
         };
-        let mut groups: HashMap<Vec<Value>, Vec<Value>> = HashMap::new();
+        let mut groups: HashMap<Vec<Value>, Vec<Value>> = HashMap::default();
         for t in tuples {
             let k: Vec<Value> = key.2.iter().map(|&i| t[i]).collect();
             groups.entry(k).or_default().push(t[position]);
@@ -363,7 +363,7 @@ impl<'a> Grounder<'a> {
     }
 
     fn build_known_func(&self, f: FuncId) -> HashMap<Tuple, Value> {
-        let mut m = HashMap::new();
+        let mut m = HashMap::default();
         if let Some(table) = self.structure.table(Symbol::Func(f)) {
             for t in table.ct() {
                 if let Some((v, args)) = t.split_last() {

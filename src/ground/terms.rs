@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use rustc_hash::FxHashSet as HashSet;
+
 use crate::ground::store::Gf;
 use crate::ground::{GTerm, GVal, Grounder};
 use crate::infer::{InferError, InferResult};
@@ -33,7 +35,7 @@ impl<'a> Grounder<'a> {
                     None => {}
                 }
                 let result = self.ground_application(*f, args)?;
-                let mut vars = std::collections::HashSet::new();
+                let mut vars = HashSet::default();
                 crate::ground::formulas::term_vars(t, &mut vars);
                 self.closed_terms
                     .insert(address, vars.is_empty().then(|| result.clone()));

@@ -3,7 +3,9 @@
 //! `J`; the true atoms are the least fixpoint of `Γ∘Γ`, and the possibly-true ones are `Γ` of
 //! those. A definition is total in a structure when the two coincide.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::ground::store::{AtomId, Gf, Node, Store};
 use crate::ground::GroundDefinition;
@@ -33,9 +35,9 @@ impl Evaluator {
             bodies.push(bs.clone());
         }
         let defined: HashSet<AtomId> = heads.iter().copied().collect();
-        let mut readers: HashMap<AtomId, Vec<usize>> = HashMap::new();
+        let mut readers: HashMap<AtomId, Vec<usize>> = HashMap::default();
         for (k, bs) in bodies.iter().enumerate() {
-            let mut seen = HashSet::new();
+            let mut seen = HashSet::default();
             for &b in bs {
                 collect_atoms(store, b, &mut seen);
             }
@@ -80,7 +82,7 @@ impl Evaluator {
         open: &dyn Fn(AtomId) -> bool,
     ) -> HashSet<AtomId> {
         let defined = self.defined();
-        let mut derived: HashSet<AtomId> = HashSet::new();
+        let mut derived: HashSet<AtomId> = HashSet::default();
         let mut queue: VecDeque<usize> = (0..self.heads.len()).collect();
         let mut queued: Vec<bool> = vec![true; self.heads.len()];
         while let Some(k) = queue.pop_front() {
@@ -95,7 +97,7 @@ impl Evaluator {
                 neg: j,
                 open,
             };
-            let mut memo = HashMap::new();
+            let mut memo = HashMap::default();
             if self.bodies[k]
                 .iter()
                 .any(|&b| ctx.value(b, true, &mut memo))
@@ -197,7 +199,7 @@ impl Ctx<'_> {
 
 fn collect_atoms(store: &Store, g: Gf, seen: &mut HashSet<AtomId>) {
     let mut stack = vec![g];
-    let mut visited: HashSet<usize> = HashSet::new();
+    let mut visited: HashSet<usize> = HashSet::default();
     while let Some(g) = stack.pop() {
         if !visited.insert(g.node()) {
             continue;
@@ -215,7 +217,7 @@ fn collect_atoms(store: &Store, g: Gf, seen: &mut HashSet<AtomId>) {
 /// Whether `g` contains an occurrence of an atom of `set` under an odd number of negations.
 fn reads_negatively(store: &Store, g: Gf, set: &HashSet<AtomId>) -> bool {
     let mut stack = vec![(g, true)];
-    let mut visited: HashSet<(usize, bool)> = HashSet::new();
+    let mut visited: HashSet<(usize, bool)> = HashSet::default();
     while let Some((g, positive)) = stack.pop() {
         let polarity = if g.is_negated() { !positive } else { positive };
         if !visited.insert((g.node(), polarity)) {
@@ -233,7 +235,7 @@ fn reads_negatively(store: &Store, g: Gf, set: &HashSet<AtomId>) -> bool {
 /// `g` with every occurrence in positive polarity of an atom of `set` replaced by `false`
 /// (the external support of an unfounded set).
 pub fn without_positive(store: &mut Store, g: Gf, set: &HashSet<AtomId>) -> Gf {
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     replace_positive(
         store,
         g,

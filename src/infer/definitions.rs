@@ -2,7 +2,7 @@
 //! model is computed on the ground rules and, when it is two-valued, stored in the structure as
 //! tables, so that the defined symbols are data (not SAT variables) for the rest of the run.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::ground::store::AtomId;
 use crate::ground::wellfounded::Evaluator;
@@ -62,7 +62,7 @@ enum One {
 /// Whether every symbol the rule bodies read, other than the defined ones, is two-valued.
 fn opens_known(program: &Program, def: &Definition, structure: &Structure) -> bool {
     let defined = def.defined();
-    let mut used = HashSet::new();
+    let mut used = HashSet::default();
     for rule in &def.rules {
         crate::ground::formulas::formula_symbols(&rule.body, &mut used);
     }
@@ -104,7 +104,7 @@ fn evaluate_one(
         return Ok(One::Inconsistent);
     }
     let mut tables: Vec<(Symbol, HashSet<Tuple>)> =
-        defined.iter().map(|s| (*s, HashSet::new())).collect();
+        defined.iter().map(|s| (*s, HashSet::default())).collect();
     for &a in &wf.true_atoms {
         let (s, t) = store.atom_key(a);
         if let Some((_, set)) = tables.iter_mut().find(|(x, _)| x == s) {
@@ -119,7 +119,7 @@ fn evaluate_one(
     Ok(One::Evaluated(
         tables
             .into_iter()
-            .map(|(s, set)| (s, Table::TwoValued(set)))
+            .map(|(s, set)| (s, Table::TwoValued(set.into_iter().collect())))
             .collect(),
     ))
 }
@@ -130,9 +130,11 @@ fn agrees(structure: &Structure, s: Symbol, computed: &HashSet<Tuple>) -> bool {
         return true;
     };
     match table {
-        Table::TwoValued(set) => set == computed,
+        Table::TwoValued(set) => {
+            set.len() == computed.len() && computed.iter().all(|t| set.contains(t))
+        }
         Table::ThreeValued { ct, cf } => {
-            ct.is_subset(computed) && cf.iter().all(|t| !computed.contains(t))
+            ct.iter().all(|t| computed.contains(t)) && cf.iter().all(|t| !computed.contains(t))
         }
     }
 }
@@ -145,7 +147,7 @@ fn is_function_graph(
 ) -> InferResult<bool> {
     let Symbol::Func(f) = s else { return Ok(true) };
     let func = grounder.program.func(f).clone();
-    let mut seen: HashSet<&[crate::structure::value::Value]> = HashSet::new();
+    let mut seen: HashSet<&[crate::structure::value::Value]> = HashSet::default();
     for t in set {
         if !seen.insert(&t[..t.len() - 1]) {
             return Ok(false);

@@ -6,7 +6,7 @@ pub mod check;
 pub mod definitions;
 pub mod session;
 
-use std::collections::HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder};
@@ -280,8 +280,7 @@ pub fn propagate(
         }
     }
     let mut out = evaluated.clone();
-    let mut ct: std::collections::HashMap<Symbol, (HashSet<Tuple>, HashSet<Tuple>)> =
-        Default::default();
+    let mut ct: HashMap<Symbol, (HashSet<Tuple>, HashSet<Tuple>)> = Default::default();
     for (a, v) in fixed {
         let (s, t) = session.grounder.store.atom_key(a).clone();
         let e = ct.entry(s).or_default();

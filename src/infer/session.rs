@@ -4,7 +4,7 @@
 //! through negation are checked to have a total well-founded model. Inferences (model
 //! expansion, optimisation, propagation) drive a session.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::time::Instant;
 
 use indexmap::IndexMap;
@@ -221,11 +221,11 @@ impl<'a> Session<'a> {
             Vec::new()
         };
         let defined = evaluator.defined();
-        let mut bodies = HashMap::new();
-        let mut deps = HashMap::new();
+        let mut bodies = HashMap::default();
+        let mut deps = HashMap::default();
         for (k, &h) in evaluator.heads().iter().enumerate() {
             let bs = evaluator.bodies(k).to_vec();
-            let mut d: HashSet<AtomId> = HashSet::new();
+            let mut d: HashSet<AtomId> = HashSet::default();
             for &b in &bs {
                 d.extend(
                     positive_atoms(&self.grounder.store, b)
@@ -252,13 +252,17 @@ impl<'a> Session<'a> {
         let Some(table) = self.grounder.structure.table(s).cloned() else {
             return Ok(());
         };
-        for t in table.ct() {
+        // Sorted: the structure's tables are unordered sets, and clause order must not depend
+        // on hashing (identical runs give identical output).
+        let mut trues: Vec<&Tuple> = table.ct().iter().collect();
+        trues.sort();
+        for t in trues {
             if self.grounder.is_forced(s, t) {
                 let atom = self.grounder.atom(s, t.clone());
                 self.assert(atom);
             }
         }
-        let falses: Vec<Tuple> = match &table {
+        let mut falses: Vec<Tuple> = match &table {
             Table::ThreeValued { cf, .. } => cf.iter().cloned().collect(),
             Table::TwoValued(ct) => {
                 let heads: Vec<Tuple> = self
@@ -272,6 +276,7 @@ impl<'a> Session<'a> {
                 heads.into_iter().filter(|t| !ct.contains(t)).collect()
             }
         };
+        falses.sort();
         for t in falses {
             if self.grounder.is_forced(s, &t) {
                 let atom = self.grounder.atom(s, t);
@@ -284,9 +289,9 @@ impl<'a> Session<'a> {
     fn open_atoms(&self, gd: &GroundDefinition, evaluator: &Evaluator) -> Vec<AtomId> {
         let defined = evaluator.defined();
         let store = &self.grounder.store;
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack: Vec<Gf> = gd.rules.values().flatten().copied().collect();
-        let mut visited = HashSet::new();
+        let mut visited = HashSet::default();
         while let Some(g) = stack.pop() {
             if !visited.insert(g.node()) {
                 continue;
@@ -588,7 +593,7 @@ impl<'a> Session<'a> {
         out.sorts = base.sorts.clone();
         let mut tables: IndexMap<Symbol, HashSet<Tuple>> = IndexMap::new();
         for &s in &self.symbols {
-            let mut set = HashSet::new();
+            let mut set = HashSet::default();
             if let Some(t) = base.table(s) {
                 set.extend(
                     t.ct()
@@ -609,7 +614,8 @@ impl<'a> Session<'a> {
             }
         }
         for (s, set) in tables {
-            out.symbols.insert(s, Table::TwoValued(set));
+            out.symbols
+                .insert(s, Table::TwoValued(set.into_iter().collect()));
         }
         out
     }
@@ -648,7 +654,7 @@ fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
     let used: Vec<HashSet<Symbol>> = defs
         .iter()
         .map(|d| {
-            let mut out = HashSet::new();
+            let mut out = HashSet::default();
             for r in &d.rules {
                 crate::ground::formulas::formula_symbols(&r.body, &mut out);
             }
