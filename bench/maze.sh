@@ -45,6 +45,9 @@ trap 'rm -rf "$TMP"' EXIT
 echo "creating a venv in $TMP/venv and installing $CLINGO ..." >&2
 python3 -m venv "$TMP/venv" && "$TMP/venv/bin/pip" install --quiet "$CLINGO" >&2 || exit 1
 PY=$TMP/venv/bin/python
+# A private copy of the binary: a concurrent `cargo build` must not replace it mid-run.
+cp "$IDP" "$TMP/idp" || exit 1
+IDP=$TMP/idp
 CLINGO_VERSION=$("$PY" -m clingo --version | head -1)
 
 # run LABEL N CMD...: one timed run; sets SECS, MB, STATUS (and keeps the output in $TMP/LABEL.out)
@@ -93,7 +96,7 @@ best() {
 }
 
 echo "machine: $(nproc) cores, $(lscpu | grep 'Model name' | sed 's/Model name:[[:space:]]*//'); $(date)"
-echo "idp: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' + uncommitted src changes'); clingo: $CLINGO_VERSION"
+echo "idp: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' + uncommitted src changes') (binary of $(date -r "$ROOT/target/release/idp" '+%F %T')); clingo: $CLINGO_VERSION"
 echo "limit ${LIMIT}s per run, fastest of $RUNS run(s)"
 echo
 echo "| n | idp s | idp MB | idp answer | clingo s | clingo MB | clingo answer | clingo / idp |"

@@ -23,7 +23,12 @@ use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
 
 /// After this many rounds of loop formulas a definition switches to the ranking translation.
-const RANKING_AFTER_LOOPS: usize = 64;
+const RANKING_AFTER_LOOPS: usize = 1000;
+
+/// The switch-over point, overridable with `IDP_RANKING_AFTER` for experiments.
+fn ranking_after_loops() -> usize {
+    std::env::var("IDP_RANKING_AFTER").ok().and_then(|v| v.parse().ok()).unwrap_or(RANKING_AFTER_LOOPS)
+}
 
 /// A definition as encoded in a session.
 struct EncodedDefinition {
@@ -487,7 +492,7 @@ impl<'a> Session<'a> {
             }
             added = true;
             self.definitions[k].loops_added += 1;
-            if self.definitions[k].loops_added == RANKING_AFTER_LOOPS {
+            if self.definitions[k].loops_added == ranking_after_loops() {
                 self.add_ranking(k);
             }
         }
