@@ -15,12 +15,14 @@
 //! seed's maze. For even n the binary answers "No maze of size N exists."; for n = 4 and 6 this
 //! is confirmed by exhaustive enumeration here (every wall set of the inner cells).
 //!
-//! Timings (release build, 2 cores shared with other jobs): `generate_small_sizes` about 10 s,
-//! of which n = 10 (proving that no 10 x 10 maze exists) 6-9 s and n = 8 about 1 s; every odd
-//! size takes under 0.2 s. The larger sizes are in the ignored test `generate_large_sizes`
-//! (`cargo test --release --test maze -- --ignored`: n = 21, 31, 41 in 0.9, 3.0, 8.5 s).
-//! n = 12 is in neither: proving that no 12 x 12 maze exists did not finish in 19 minutes
-//! (14 CPU minutes; clingo does not prove it in 120 s either, nor n = 10).
+//! Timings (release build, 2 cores shared with other jobs): `generate_small_sizes` 10-20 s;
+//! every odd size takes under 0.2 s, the rest is proving that no maze exists for n = 8
+//! (1-3 s) and n = 10 (4-9 s at 19f0640, 16-24 s at a02035e, whose 1000 lazy loop-formula
+//! rounds cost this unsatisfiable case; `IDP_RANKING_AFTER=64` gives 6 s again). A debug
+//! build (`cargo test --test maze`) takes about 45 s. The larger sizes are in the ignored test
+//! `generate_large_sizes` (`cargo test --release --test maze -- --ignored`: n = 21, 31, 41 in
+//! 0.7-0.9, 3.0-3.3, 8.5-9.4 s). n = 12 is in neither: proving that no 12 x 12 maze exists did
+//! not finish in 19 minutes (14 CPU minutes); clingo proves neither n = 10 nor n = 12 in 120 s.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::io::Read;
