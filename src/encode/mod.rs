@@ -3,6 +3,8 @@
 //! clauses. The encoder is incremental: formulas built after a solve (loop formulas, bounds)
 //! are encoded on demand.
 
+pub mod ranking;
+
 use crate::ground::store::{Gf, Node, Store};
 use crate::solve::{Lit, SatSolver};
 
@@ -120,4 +122,3 @@ impl Encoder {
         }
     }
 }
-pub mod ranking;

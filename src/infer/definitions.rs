@@ -10,7 +10,7 @@ use crate::ground::Grounder;
 use crate::infer::{InferResult, Options};
 use crate::sema::ir::Definition;
 use crate::sema::program::{Program, Symbol, Theory};
-use crate::structure::structure::{Structure, Table, TruthValue};
+use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
 
 /// The outcome of evaluating the definitions of a theory.
@@ -161,9 +161,4 @@ fn is_function_graph(
         count = count.saturating_mul(grounder.domain(*a)?.len());
     }
     Ok(seen.len() == count)
-}
-
-/// Whether the structure leaves the tuple's truth open.
-pub fn is_unknown(structure: &Structure, s: Symbol, t: &[crate::structure::value::Value]) -> bool {
-    structure.truth(s, t) == TruthValue::Unknown
 }

@@ -27,7 +27,10 @@ const RANKING_AFTER_LOOPS: usize = 1000;
 
 /// The switch-over point, overridable with `IDP_RANKING_AFTER` for experiments.
 fn ranking_after_loops() -> usize {
-    std::env::var("IDP_RANKING_AFTER").ok().and_then(|v| v.parse().ok()).unwrap_or(RANKING_AFTER_LOOPS)
+    std::env::var("IDP_RANKING_AFTER")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(RANKING_AFTER_LOOPS)
 }
 
 /// A definition as encoded in a session.
