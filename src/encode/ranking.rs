@@ -6,29 +6,13 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::ground::store::{AtomId, Gf, Node, Store, AUX};
-use crate::ground::wellfounded::replace_positive;
+use crate::ground::store::{AtomId, Gf, Store, AUX};
+use crate::ground::wellfounded::{atoms_in_polarity, replace_positive};
 use crate::structure::value::Value;
 
 /// The atoms occurring in positive polarity in `g`.
 pub fn positive_atoms(store: &Store, g: Gf) -> HashSet<AtomId> {
-    let mut out = HashSet::default();
-    let mut stack = vec![(g, true)];
-    let mut visited: HashSet<(usize, bool)> = HashSet::default();
-    while let Some((g, positive)) = stack.pop() {
-        let polarity = if g.is_negated() { !positive } else { positive };
-        if !visited.insert((g.node(), polarity)) {
-            continue;
-        }
-        match store.node(g) {
-            Node::Atom(a) if polarity => {
-                out.insert(*a);
-            }
-            Node::And(children) => stack.extend(children.iter().map(|&c| (c, polarity))),
-            _ => {}
-        }
-    }
-    out
+    atoms_in_polarity(store, g, true)
 }
 
 /// Strongly connected components (with more than one atom, or a self-loop) of the graph

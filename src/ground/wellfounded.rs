@@ -216,20 +216,30 @@ fn collect_atoms(store: &Store, g: Gf, seen: &mut HashSet<AtomId>) {
 
 /// Whether `g` contains an occurrence of an atom of `set` under an odd number of negations.
 fn reads_negatively(store: &Store, g: Gf, set: &HashSet<AtomId>) -> bool {
+    atoms_in_polarity(store, g, false)
+        .iter()
+        .any(|a| set.contains(a))
+}
+
+/// The atoms occurring in `g` under an even (`positive`) or odd number of negations.
+pub fn atoms_in_polarity(store: &Store, g: Gf, positive: bool) -> HashSet<AtomId> {
+    let mut out = HashSet::default();
     let mut stack = vec![(g, true)];
     let mut visited: HashSet<(usize, bool)> = HashSet::default();
-    while let Some((g, positive)) = stack.pop() {
-        let polarity = if g.is_negated() { !positive } else { positive };
+    while let Some((g, outer)) = stack.pop() {
+        let polarity = if g.is_negated() { !outer } else { outer };
         if !visited.insert((g.node(), polarity)) {
             continue;
         }
         match store.node(g) {
-            Node::Atom(a) if !polarity && set.contains(a) => return true,
+            Node::Atom(a) if polarity == positive => {
+                out.insert(*a);
+            }
             Node::And(children) => stack.extend(children.iter().map(|&c| (c, polarity))),
             _ => {}
         }
     }
-    false
+    out
 }
 
 /// `g` with every occurrence in positive polarity of an atom of `set` replaced by `false`
