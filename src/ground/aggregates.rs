@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::ground::formulas::Bound;
 use crate::ground::store::Gf;
 use crate::ground::terms::arith;
 use crate::ground::{GTerm, GVal, Grounder};
@@ -68,44 +67,29 @@ impl<'a> Grounder<'a> {
     ) -> InferResult<Vec<Element>> {
         let mut out = Vec::new();
         for set in sets {
-            let (vars, domains) = self.prepare_vars(&set.vars)?;
-            let bound = Bound {
-                formula: &set.cond,
-                want: true,
-            };
-            let guards = crate::ground::formulas::guards(&vars, &set.cond, false);
-            self.for_each_guarded(
-                &vars,
-                &domains,
-                Some(bound),
-                &guards,
-                &mut |g: &mut Grounder<'a>| {
-                    let cond = g.ground_formula(&set.cond)?;
-                    if cond == Gf::FALSE {
-                        return Ok(false);
+            self.for_each_candidate(&set.vars, &set.cond, &mut |g: &mut Grounder<'a>| {
+                let cond = g.ground_formula(&set.cond)?;
+                if cond == Gf::FALSE {
+                    return Ok(false);
+                }
+                let value = if kind == AggKind::Card {
+                    GTerm::known(Value::Int(1))
+                } else {
+                    g.ground_term(&set.term)?
+                };
+                let mut element = Vec::with_capacity(value.0.len());
+                for (guard, v) in value.0 {
+                    let GVal::V(v) = v else { continue };
+                    let both = g.store.and2(cond, guard);
+                    if both != Gf::FALSE {
+                        element.push((both, v));
                     }
-                    let value = if kind == AggKind::Card {
-                        GTerm::known(Value::Int(1))
-                    } else {
-                        g.ground_term(&set.term)?
-                    };
-                    let mut element = Vec::with_capacity(value.0.len());
-                    for (guard, v) in value.0 {
-                        let GVal::V(v) = v else { continue };
-                        let both = g.store.and2(cond, guard);
-                        if both != Gf::FALSE {
-                            element.push((both, v));
-                        }
-                    }
-                    if !element.is_empty() {
-                        out.push(element);
-                    }
-                    Ok(false)
-                },
-            )?;
-            for v in &set.vars {
-                self.unbind(v);
-            }
+                }
+                if !element.is_empty() {
+                    out.push(element);
+                }
+                Ok(false)
+            })?;
         }
         Ok(out)
     }

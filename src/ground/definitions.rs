@@ -1,6 +1,5 @@
 //! Grounding the rules of a definition into one disjunction of bodies per defined atom.
 
-use crate::ground::formulas::Bound;
 use crate::ground::store::Gf;
 use crate::ground::{GroundDefinition, Grounder};
 use crate::infer::{InferError, InferResult};
@@ -22,54 +21,39 @@ impl<'a> Grounder<'a> {
     }
 
     fn ground_rule(&mut self, rule: &Rule, out: &mut GroundDefinition) -> InferResult<()> {
-        let (vars, domains) = self.prepare_vars(&rule.vars)?;
         let sorts = self.program.symbol_sorts(rule.head);
-        let bound = Bound {
-            formula: &rule.body,
-            want: true,
-        };
-        let guards = crate::ground::formulas::guards(&vars, &rule.body, false);
-        self.for_each_guarded(
-            &vars,
-            &domains,
-            Some(bound),
-            &guards,
-            &mut |g: &mut Grounder<'a>| {
-                let mut tuple = Vec::with_capacity(rule.head_args.len());
-                for (k, arg) in rule.head_args.iter().enumerate() {
-                    let ground = g.ground_term(arg)?;
-                    if ground.0.is_empty() {
-                        // An undefined head argument (e.g. `Next(t)` at the last time point).
-                        return Ok(false);
-                    }
-                    let Some(v) = ground.as_known().and_then(|v| match v {
-                        crate::ground::GVal::V(v) => Some(v),
-                        _ => None,
-                    }) else {
-                        return Err(InferError::Error(
-                            "a rule head argument must be a variable or a domain element".into(),
-                        ));
-                    };
-                    if !g.domains.contains(sorts[k], v) {
-                        return Ok(false);
-                    }
-                    tuple.push(v);
-                }
-                if !g.is_forced(rule.head, &tuple) {
+        self.for_each_candidate(&rule.vars, &rule.body, &mut |g: &mut Grounder<'a>| {
+            let mut tuple = Vec::with_capacity(rule.head_args.len());
+            for (k, arg) in rule.head_args.iter().enumerate() {
+                let ground = g.ground_term(arg)?;
+                if ground.0.is_empty() {
+                    // An undefined head argument (e.g. `Next(t)` at the last time point).
                     return Ok(false);
                 }
-                let body = g.ground_formula(&rule.body)?;
-                if body == Gf::FALSE {
+                let Some(v) = ground.as_known().and_then(|v| match v {
+                    crate::ground::GVal::V(v) => Some(v),
+                    _ => None,
+                }) else {
+                    return Err(InferError::Error(
+                        "a rule head argument must be a variable or a domain element".into(),
+                    ));
+                };
+                if !g.domains.contains(sorts[k], v) {
                     return Ok(false);
                 }
-                let head = g.store.atom(rule.head, tuple);
-                out.rules.entry(head).or_default().push(body);
-                Ok(false)
-            },
-        )?;
-        for v in &vars {
-            self.unbind(v);
-        }
+                tuple.push(v);
+            }
+            if !g.is_forced(rule.head, &tuple) {
+                return Ok(false);
+            }
+            let body = g.ground_formula(&rule.body)?;
+            if body == Gf::FALSE {
+                return Ok(false);
+            }
+            let head = g.store.atom(rule.head, tuple);
+            out.rules.entry(head).or_default().push(body);
+            Ok(false)
+        })?;
         self.check_size()
     }
 

@@ -358,6 +358,28 @@ impl<'a> Grounder<'a> {
         self.for_each_guarded(vars, domains, bound, &[], visit)
     }
 
+    /// Calls `visit` for every binding of `vars` under which `cond` may be true: variables over
+    /// infinite sorts are bounded by `cond`, and conjuncts of `cond` prune partial bindings.
+    /// The variables are unbound afterwards.
+    pub fn for_each_candidate(
+        &mut self,
+        vars: &[Var],
+        cond: &Formula,
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
+    ) -> InferResult<bool> {
+        let (vars, domains) = self.prepare_vars(vars)?;
+        let bound = Bound {
+            formula: cond,
+            want: true,
+        };
+        let guards = guards(&vars, cond, false);
+        let stopped = self.for_each_guarded(&vars, &domains, Some(bound), &guards, visit)?;
+        for v in &vars {
+            self.unbind(v);
+        }
+        Ok(stopped)
+    }
+
     /// Like [`Self::for_each_binding`], skipping every extension of a partial binding under
     /// which a guard grounds to its deciding constant.
     pub fn for_each_guarded(

@@ -214,13 +214,8 @@ pub fn calculatedefinitions(
 /// The tuples that certainly satisfy the query in the structure.
 pub fn query(program: &Program, query: &Query, structure: &Structure) -> InferResult<Vec<Tuple>> {
     let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
-    let (vars, domains) = grounder.prepare_vars(&query.vars)?;
-    let bound = crate::ground::formulas::Bound {
-        formula: &query.formula,
-        want: true,
-    };
     let mut out = Vec::new();
-    grounder.for_each_binding(&vars, &domains, Some(bound), &mut |g: &mut Grounder| {
+    grounder.for_each_candidate(&query.vars, &query.formula, &mut |g: &mut Grounder| {
         if g.ground_formula(&query.formula)? == Gf::TRUE {
             out.push(
                 query
