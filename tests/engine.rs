@@ -165,3 +165,15 @@ fn counting_quantifiers() {
     let text = "vocabulary V {\n type D\n P(D)\n}\ntheory T : V { ?2 x : P(x). }\nstructure S : V { D = { 1..4 } }";
     assert_models(text, 6);
 }
+
+/// A rule variable takes its sort from the head (`T`), not from the comparison with an integer
+/// literal in the body; otherwise it would range over `int` and could not be grounded.
+#[test]
+fn rule_variables_take_the_head_sort() {
+    assert_models(
+        "vocabulary V {\n type T isa int\n N(T)\n Q(T)\n}\n\
+         theory T : V {\n { N(0). N(x) <- N(x-1) & x =< 3. }\n ! x: Q(x) => N(x).\n}\n\
+         structure S : V { T = {0..5} }",
+        16,
+    );
+}

@@ -19,6 +19,9 @@ const MAX_ROUNDS: usize = 64;
 struct Walk {
     builtins: bool,
     changed: bool,
+    /// Set while walking the sides of a comparison: like IDP3, a builtin position only gives a
+    /// sort to a variable that has none yet, it never widens one derived from a symbol.
+    in_builtin: bool,
 }
 
 impl Resolver<'_> {
@@ -28,6 +31,7 @@ impl Resolver<'_> {
                 let mut st = Walk {
                     builtins,
                     changed: false,
+                    in_builtin: false,
                 };
                 self.df(cx, f, &mut st);
                 if !st.changed {
@@ -44,6 +48,7 @@ impl Resolver<'_> {
                 let mut st = Walk {
                     builtins,
                     changed: false,
+                    in_builtin: false,
                 };
                 self.d_head(cx, r, &mut st);
                 self.df(cx, &mut r.body, &mut st);
@@ -62,6 +67,7 @@ impl Resolver<'_> {
                 let mut st = Walk {
                     builtins,
                     changed: false,
+                    in_builtin: false,
                 };
                 self.dt(cx, t, None, &mut st);
                 if !st.changed {
@@ -160,8 +166,10 @@ impl Resolver<'_> {
                 } else {
                     None
                 };
+                let outer = std::mem::replace(&mut st.in_builtin, true);
                 self.dt(cx, a, common, st);
                 self.dt(cx, b, common, st);
+                st.in_builtin = outer;
             }
             PfKind::Not(g) => self.df(cx, g, st),
             PfKind::And(fs) | PfKind::Or(fs) => fs.iter_mut().for_each(|g| self.df(cx, g, st)),
@@ -189,6 +197,16 @@ impl Resolver<'_> {
     }
 
     fn dt(&mut self, cx: &mut Ctx, t: &mut PT, expect: Option<SortId>, st: &mut Walk) {
+        let symbol_args = !matches!(t.kind, PtKind::Var(_) | PtKind::Arith(..) | PtKind::Neg(_));
+        let outer = st.in_builtin;
+        if symbol_args {
+            st.in_builtin = false;
+        }
+        self.dt_kind(cx, t, expect, st);
+        st.in_builtin = outer;
+    }
+
+    fn dt_kind(&mut self, cx: &mut Ctx, t: &mut PT, expect: Option<SortId>, st: &mut Walk) {
         match &mut t.kind {
             PtKind::Var(v) => {
                 if let Some(s) = expect {
@@ -249,7 +267,7 @@ impl Resolver<'_> {
 
     fn assert_var_sort(&mut self, cx: &mut Ctx, v: VarIx, s: SortId, st: &mut Walk) {
         let var = &cx.vars[v];
-        if var.typed || var.underivable {
+        if var.typed || var.underivable || (st.in_builtin && var.sort.is_some()) {
             return;
         }
         let new = match var.sort {
