@@ -348,3 +348,53 @@ fn models_flag_expands_without_a_procedure() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("there is no theory named 'Nope'"));
 }
+
+/// The number of subsets of the arcs of the complete digraph on `n` vertices under which every
+/// vertex is reachable from vertex 0 (brute force).
+fn spanning_arc_sets(n: usize) -> usize {
+    let arcs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|a| (0..n).filter(move |&b| b != a).map(move |b| (a, b)))
+        .collect();
+    (0u32..1 << arcs.len())
+        .filter(|mask| {
+            let mut reached = vec![false; n];
+            reached[0] = true;
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for (k, &(a, b)) in arcs.iter().enumerate() {
+                    if mask & (1 << k) != 0 && reached[a] && !reached[b] {
+                        reached[b] = true;
+                        changed = true;
+                    }
+                }
+            }
+            reached.iter().all(|&r| r)
+        })
+        .count()
+}
+
+/// Counting every model of a recursive reachability definition gives the brute-force count
+/// with lazy loop formulas and with the ranking translation from the first loop on.
+#[test]
+fn loop_formulas_and_ranking_count_the_same_models() {
+    let spec = "vocabulary V {\n type Node isa int\n Arc(Node, Node)\n Reach(Node)\n}\n\
+        theory T : V {\n { Reach(1). Reach(y) <- Reach(x) & Arc(x, y). }\n\
+        ! x: Reach(x).\n ! x: ~Arc(x, x).\n}\n\
+        structure S : V { Node = {1..4} }\n";
+    let path = write_file("ranking.idp", spec);
+    let expected = spanning_arc_sets(4).to_string();
+    for ranking_after in ["1000", "1"] {
+        let out = Command::new(IDP)
+            .arg(&path)
+            .args(["-e", "stdoptions.nbmodels = 0; print(#modelexpand(T, S))"])
+            .env("IDP_RANKING_AFTER", ranking_after)
+            .output()
+            .expect("idp runs");
+        assert_eq!(
+            stdout(&out).trim(),
+            expected,
+            "ranking after {ranking_after}"
+        );
+    }
+}

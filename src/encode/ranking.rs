@@ -87,13 +87,178 @@ fn tarjan(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
     comps
 }
 
+/// Largest number of rank-propagation clauses (component edges times ranks) for which the
+/// unary (order-encoded) ranking is used; larger components get binary ranks.
+const UNARY_RANKING_LIMIT: usize = 4_000_000;
+
 /// The constraints of the ranking translation for one component: for each head, `head`
 /// implies one of its bodies in which every positive occurrence of a component atom `a` is
-/// replaced by `a ∧ rank(a) < rank(head)`.
+/// replaced by `a ∧ rank(a) < rank(head)`. Ranks are unary (order-encoded) when the component
+/// is small enough, which propagates far better; binary otherwise.
 pub fn ranking_constraints(
     store: &mut Store,
     component: &[AtomId],
     bodies: &HashMap<AtomId, Vec<Gf>>,
+) -> Vec<Gf> {
+    let members: HashSet<AtomId> = component.iter().copied().collect();
+    let edges = component_edges(store, component, bodies, &members);
+    let max_rank = component.len().saturating_sub(1);
+    let bodies_count: usize = component
+        .iter()
+        .map(|h| bodies.get(h).map_or(0, Vec::len))
+        .sum();
+    if (edges + bodies_count).saturating_mul(max_rank) <= UNARY_RANKING_LIMIT {
+        unary_ranking(store, component, bodies, &members, max_rank)
+    } else {
+        binary_ranking(store, component, bodies, &members)
+    }
+}
+
+/// The number of (head, positive body atom) pairs inside the component.
+fn component_edges(
+    store: &Store,
+    component: &[AtomId],
+    bodies: &HashMap<AtomId, Vec<Gf>>,
+    members: &HashSet<AtomId>,
+) -> usize {
+    component
+        .iter()
+        .map(|h| {
+            let mut inside = HashSet::default();
+            for &b in bodies.get(h).map(|v| v.as_slice()).unwrap_or(&[]) {
+                inside.extend(positive_atoms(store, b).intersection(members).copied());
+            }
+            inside.len()
+        })
+        .sum()
+}
+
+/// Support constraints `head → ⋁ body'`, where `body'` replaces each positive occurrence of a
+/// component atom `a` by `a ∧ lower(a, head)`.
+fn support_constraints(
+    store: &mut Store,
+    component: &[AtomId],
+    bodies: &HashMap<AtomId, Vec<Gf>>,
+    members: &HashSet<AtomId>,
+    lower: &mut dyn FnMut(&mut Store, AtomId, AtomId) -> Gf,
+) -> Vec<Gf> {
+    let mut out = Vec::new();
+    for &h in component {
+        let mut below: HashMap<AtomId, Gf> = HashMap::default();
+        for &b in bodies.get(&h).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for a in positive_atoms(store, b) {
+                if members.contains(&a) && !below.contains_key(&a) {
+                    below.insert(a, lower(store, a, h));
+                }
+            }
+        }
+        let mut supports = Vec::new();
+        for &b in bodies.get(&h).map(|v| v.as_slice()).unwrap_or(&[]) {
+            let mut memo = HashMap::default();
+            let replace = |store: &mut Store, a: AtomId| -> Option<Gf> {
+                let lt = *below.get(&a)?;
+                let atom = store.atom_gf(a);
+                Some(store.and2(atom, lt))
+            };
+            supports.push(replace_positive(store, b, true, &replace, &mut memo));
+        }
+        let head = store.atom_gf(h);
+        let support = store.or(supports);
+        out.push(store.implies(head, support));
+    }
+    out
+}
+
+/// Unary ranks: `ge(a, k)` for `k = 1 ..= max_rank` means rank(a) ≥ k. A fresh literal
+/// `lt(a, h)` stands for rank(a) < rank(h) and implies `ge(a, k) → ge(h, k + 1)` for every k.
+fn unary_ranking(
+    store: &mut Store,
+    component: &[AtomId],
+    bodies: &HashMap<AtomId, Vec<Gf>>,
+    members: &HashSet<AtomId>,
+    max_rank: usize,
+) -> Vec<Gf> {
+    const GE: i64 = -1;
+    const LT: i64 = -2;
+    let ge = |store: &mut Store, a: AtomId, k: usize| -> Gf {
+        match k {
+            0 => Gf::TRUE,
+            k if k > max_rank => Gf::FALSE,
+            k => store.atom(
+                AUX,
+                vec![Value::Int(GE), Value::Int(a as i64), Value::Int(k as i64)],
+            ),
+        }
+    };
+    let mut out = Vec::new();
+    for &a in component {
+        for k in 2..=max_rank {
+            let (upper, lower) = (ge(store, a, k), ge(store, a, k - 1));
+            out.push(store.implies(upper, lower));
+        }
+    }
+    let mut lower = |store: &mut Store, a: AtomId, h: AtomId| -> Gf {
+        let lt = store.atom(
+            AUX,
+            vec![Value::Int(LT), Value::Int(a as i64), Value::Int(h as i64)],
+        );
+        for k in 0..=max_rank {
+            let (from, to) = (ge(store, a, k), ge(store, h, k + 1));
+            let step = store.implies(from, to);
+            out.push(store.implies(lt, step));
+        }
+        lt
+    };
+    let supports = support_constraints(store, component, bodies, members, &mut lower);
+    out.extend(supports);
+    out.extend(least_rank_constraints(
+        store, component, bodies, members, max_rank, &ge,
+    ));
+    out
+}
+
+/// Ranks no larger than needed: a false atom has rank 0, and a true body whose component atoms
+/// all have rank below k gives its head a rank of at most k. The least stage at which the
+/// fixpoint derives each atom satisfies these, so no well-supported model is lost, and ranks
+/// become determined, which lets the solver propagate them in both directions.
+fn least_rank_constraints(
+    store: &mut Store,
+    component: &[AtomId],
+    bodies: &HashMap<AtomId, Vec<Gf>>,
+    members: &HashSet<AtomId>,
+    max_rank: usize,
+    ge: &dyn Fn(&mut Store, AtomId, usize) -> Gf,
+) -> Vec<Gf> {
+    let mut out = Vec::new();
+    for &h in component {
+        let atom = store.atom_gf(h);
+        let zero = -ge(store, h, 1);
+        out.push(store.or2(atom, zero));
+        for &b in bodies.get(&h).map(|v| v.as_slice()).unwrap_or(&[]) {
+            let inside: Vec<AtomId> = positive_atoms(store, b)
+                .intersection(members)
+                .copied()
+                .collect();
+            for k in 0..max_rank {
+                let mut below = vec![b];
+                for &a in &inside {
+                    below.push(-ge(store, a, k));
+                }
+                let premise = store.and(below);
+                let capped = -ge(store, h, k + 1);
+                out.push(store.implies(premise, capped));
+            }
+        }
+    }
+    out
+}
+
+/// Binary ranks of ⌈log₂ |component|⌉ bits per atom, compared with ripple comparators.
+fn binary_ranking(
+    store: &mut Store,
+    component: &[AtomId],
+    bodies: &HashMap<AtomId, Vec<Gf>>,
+    members: &HashSet<AtomId>,
 ) -> Vec<Gf> {
     let bits = (usize::BITS - component.len().leading_zeros()) as usize;
     let ranks: HashMap<AtomId, Vec<Gf>> = component
@@ -107,27 +272,10 @@ pub fn ranking_constraints(
             )
         })
         .collect();
-    let members: HashSet<AtomId> = component.iter().copied().collect();
-    let mut out = Vec::new();
-    for &h in component {
-        let mut supports = Vec::new();
-        for &b in bodies.get(&h).map(|v| v.as_slice()).unwrap_or(&[]) {
-            let mut memo = HashMap::default();
-            let replace = |store: &mut Store, a: AtomId| -> Option<Gf> {
-                if !members.contains(&a) {
-                    return None;
-                }
-                let lt = less_than(store, &ranks[&a], &ranks[&h]);
-                let atom = store.atom_gf(a);
-                Some(store.and2(atom, lt))
-            };
-            supports.push(replace_positive(store, b, true, &replace, &mut memo));
-        }
-        let head = store.atom_gf(h);
-        let support = store.or(supports);
-        out.push(store.implies(head, support));
-    }
-    out
+    let mut lower = |store: &mut Store, a: AtomId, h: AtomId| -> Gf {
+        less_than(store, &ranks[&a], &ranks[&h])
+    };
+    support_constraints(store, component, bodies, members, &mut lower)
 }
 
 /// `x < y` for two binary numbers given most significant bit first.

@@ -12,25 +12,42 @@ use indexmap::IndexMap;
 use crate::encode::ranking::{positive_atoms, ranking_constraints, recursive_components};
 use crate::encode::Encoder;
 use crate::ground::domains::cartesian;
+use crate::ground::formulas::formula_symbols;
 use crate::ground::store::{AtomId, Gf};
 use crate::ground::wellfounded::{without_positive, Evaluator};
 use crate::ground::{GroundDefinition, Grounder};
 use crate::infer::{InferError, InferResult, Options};
-use crate::sema::ir::Definition;
+use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{Program, Symbol, Theory, VocId};
 use crate::solve::{Cadical, Lit, SatResult, SatSolver};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
 
-/// After this many rounds of loop formulas a definition switches to the ranking translation.
+/// A definition switches from lazy loop formulas to the ranking translation after this many
+/// rounds of loop formulas ...
 const RANKING_AFTER_LOOPS: usize = 1000;
 
-/// The switch-over point, overridable with `IDP_RANKING_AFTER` for experiments.
-fn ranking_after_loops() -> usize {
-    std::env::var("IDP_RANKING_AFTER")
+/// ... or earlier, once it has had at least `RANKING_MIN_LOOPS` rounds and the rounds have
+/// taken `RANKING_AFTER_SECONDS`: cheap rounds (short Hamiltonian paths) are best finished
+/// lazily, while expensive ones (Hamiltonian cycles over hundreds of vertices, unsatisfiable
+/// mazes) are not worth continuing.
+const RANKING_MIN_LOOPS: usize = 64;
+const RANKING_AFTER_SECONDS: f64 = 8.0;
+
+/// Whether a definition with `loops` rounds of loop formulas, the first `elapsed` ago, should
+/// switch to the ranking translation. `IDP_RANKING_AFTER=N` fixes the switch at N rounds
+/// (deterministic, for experiments).
+fn switch_to_ranking(loops: usize, elapsed: std::time::Duration) -> bool {
+    match std::env::var("IDP_RANKING_AFTER")
         .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(RANKING_AFTER_LOOPS)
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        Some(n) => loops >= n,
+        None => {
+            loops >= RANKING_AFTER_LOOPS
+                || (loops >= RANKING_MIN_LOOPS && elapsed.as_secs_f64() >= RANKING_AFTER_SECONDS)
+        }
+    }
 }
 
 /// A definition as encoded in a session.
@@ -42,6 +59,10 @@ struct EncodedDefinition {
     deps: HashMap<AtomId, Vec<AtomId>>,
     /// How many rounds of loop formulas this definition needed so far.
     loops_added: usize,
+    /// When the first loop formula was added.
+    first_loop: Option<Instant>,
+    /// Whether the ranking translation has been added.
+    ranked: bool,
     check_totality: bool,
     /// Open atoms read by the definition's bodies (for blocking non-total candidates).
     opens: Vec<AtomId>,
@@ -112,19 +133,24 @@ impl<'a> Session<'a> {
             model: Vec::new(),
             refinements: 0,
         };
-        // Definitions first, those that others use before them, so that atoms of defined
-        // symbols without a rule are known to be false everywhere after.
+        // Sentences that mention no defined symbol come first: their unit consequences
+        // (`~In(x, y)` for the pairs a constraint rules out) simplify the rule bodies. Then the
+        // definitions, those that others use before them, so that atoms of defined symbols
+        // without a rule are known to be false everywhere after; then the other sentences.
+        let defined: HashSet<Symbol> = pending.iter().flat_map(|d| d.defined()).collect();
+        let (independent, dependent): (Vec<&Formula>, Vec<&Formula>) =
+            theory.sentences.iter().partition(|f| {
+                let mut used = HashSet::default();
+                formula_symbols(f, &mut used);
+                used.is_disjoint(&defined)
+            });
+        session.ground_sentences(independent)?;
         for d in dependency_order(pending) {
             let gd = session.grounder.ground_definition(d)?;
             session.encode_definition(gd)?;
             session.check_time()?;
         }
-        for sentence in session.cheapest_first(&theory.sentences) {
-            let g = session.grounder.ground_formula(sentence)?;
-            session.grounder.learn_units(g);
-            session.assert(g);
-            session.check_time()?;
-        }
+        session.ground_sentences(dependent)?;
         session.encode_symbols()?;
         if crate::infer::stats_enabled() {
             eprintln!(
@@ -140,15 +166,65 @@ impl<'a> Session<'a> {
 
     /// The sentences ordered by the size of their outer universal quantification, so that
     /// small sentences (often unit constraints) are grounded first and simplify the others.
-    fn cheapest_first<'t>(
-        &mut self,
-        sentences: &'t [crate::sema::ir::Formula],
-    ) -> Vec<&'t crate::sema::ir::Formula> {
-        let mut keyed: Vec<(u128, usize, &crate::sema::ir::Formula)> = Vec::new();
-        for (k, f) in sentences.iter().enumerate() {
+    /// Grounds, learns the units of and asserts each sentence: first those that can only give
+    /// unit literals (so later sentences are grounded with them), each group cheapest first.
+    fn ground_sentences(&mut self, sentences: Vec<&Formula>) -> InferResult<()> {
+        let (unit_like, rest): (Vec<&Formula>, Vec<&Formula>) =
+            sentences.into_iter().partition(|f| self.gives_units(f));
+        let mut ordered = self.cheapest_first(unit_like);
+        ordered.extend(self.cheapest_first(rest));
+        for sentence in ordered {
+            let g = self.grounder.ground_formula(sentence)?;
+
+            self.grounder.learn_units(g);
+            self.assert(g);
+            self.check_time()?;
+        }
+        Ok(())
+    }
+
+    /// Whether `f` is `! x1 ... xn: C` with `C` a quantifier-free combination of literals of
+    /// which exactly one is not known from the structure: every instance is then a unit
+    /// literal or already decided.
+    fn gives_units(&self, f: &Formula) -> bool {
+        let mut body = f;
+        while let FormulaKind::Forall(_, inner) = &body.kind {
+            body = inner;
+        }
+        self.unknown_literals(body) == Some(1)
+    }
+
+    /// The number of literals of a quantifier-free formula that mention a symbol the structure
+    /// does not fix; `None` when the formula has quantifiers or aggregates.
+    fn unknown_literals(&self, f: &Formula) -> Option<usize> {
+        match &f.kind {
+            FormulaKind::Bool(_) => Some(0),
+            FormulaKind::Pred(_, args) if args.iter().any(has_aggregate) => None,
+            FormulaKind::Cmp(_, a, b) if has_aggregate(a) || has_aggregate(b) => None,
+            FormulaKind::Pred(..) | FormulaKind::Cmp(..) => {
+                let mut used = HashSet::default();
+                formula_symbols(f, &mut used);
+                let unknown = used.iter().any(|&s| !self.grounder.indexable(s));
+                Some(usize::from(unknown))
+            }
+            FormulaKind::Not(g) => self.unknown_literals(g),
+            FormulaKind::And(fs) | FormulaKind::Or(fs) => fs
+                .iter()
+                .map(|g| self.unknown_literals(g))
+                .sum::<Option<usize>>(),
+            FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
+                Some(self.unknown_literals(a)? + self.unknown_literals(b)?)
+            }
+            FormulaKind::Forall(..) | FormulaKind::Exists(..) => None,
+        }
+    }
+
+    fn cheapest_first<'t>(&mut self, sentences: Vec<&'t Formula>) -> Vec<&'t Formula> {
+        let mut keyed: Vec<(u128, usize, &Formula)> = Vec::new();
+        for (k, f) in sentences.into_iter().enumerate() {
             let mut size: u128 = 1;
             let mut cur = f;
-            while let crate::sema::ir::FormulaKind::Forall(vars, body) = &cur.kind {
+            while let FormulaKind::Forall(vars, body) = &cur.kind {
                 for v in vars {
                     let n = self
                         .grounder
@@ -249,6 +325,8 @@ impl<'a> Session<'a> {
             bodies,
             deps,
             loops_added: 0,
+            first_loop: None,
+            ranked: false,
             check_totality,
             opens,
         });
@@ -494,8 +572,11 @@ impl<'a> Session<'a> {
                 self.add_loop_formula(k, &part.into_iter().collect());
             }
             added = true;
-            self.definitions[k].loops_added += 1;
-            if self.definitions[k].loops_added == ranking_after_loops() {
+            let def = &mut self.definitions[k];
+            def.loops_added += 1;
+            let first = *def.first_loop.get_or_insert_with(Instant::now);
+            if !def.ranked && switch_to_ranking(def.loops_added, first.elapsed()) {
+                def.ranked = true;
                 self.add_ranking(k);
             }
         }
@@ -681,4 +762,19 @@ fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
         order.push(defs[next]);
     }
     order
+}
+
+/// Whether a term contains an aggregate (or a counting quantifier, which is one).
+fn has_aggregate(t: &Term) -> bool {
+    match &t.kind {
+        TermKind::Aggregate(..) => true,
+        TermKind::Func(_, args) => args.iter().any(has_aggregate),
+        TermKind::Arith(_, a, b) => has_aggregate(a) || has_aggregate(b),
+        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
+            has_aggregate(a)
+        }
+        TermKind::Var(_) | TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {
+            false
+        }
+    }
 }

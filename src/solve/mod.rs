@@ -46,7 +46,10 @@ pub struct Cadical {
 
 impl Cadical {
     pub fn new(deadline: Option<Instant>) -> Cadical {
-        let mut solver: cadical::Solver<Deadline> = cadical::Solver::new();
+        let mut solver: cadical::Solver<Deadline> = match std::env::var("IDP_CADICAL_CONFIG") {
+            Ok(c) => cadical::Solver::with_config(&c).expect("config"),
+            Err(_) => cadical::Solver::new(),
+        };
         solver.set_callbacks(Some(Deadline { until: deadline }));
         Cadical { solver, vars: 0 }
     }
