@@ -46,10 +46,12 @@ pub struct Cadical {
 
 impl Cadical {
     pub fn new(deadline: Option<Instant>) -> Cadical {
-        let mut solver: cadical::Solver<Deadline> = match std::env::var("IDP_CADICAL_CONFIG") {
-            Ok(c) => cadical::Solver::with_config(&c).expect("config"),
-            Err(_) => cadical::Solver::new(),
-        };
+        // `IDP_CADICAL_CONFIG` (`sat`, `unsat`, `plain`) selects a CaDiCaL configuration for
+        // experiments; an unknown name falls back to the default.
+        let mut solver: cadical::Solver<Deadline> = std::env::var("IDP_CADICAL_CONFIG")
+            .ok()
+            .and_then(|c| cadical::Solver::with_config(&c).ok())
+            .unwrap_or_default();
         solver.set_callbacks(Some(Deadline { until: deadline }));
         Cadical { solver, vars: 0 }
     }
