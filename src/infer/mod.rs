@@ -2,6 +2,7 @@
 //! propagation and progression. Each takes the program, a theory and a structure (never
 //! modified) and returns new structures.
 
+pub mod bottom_up;
 pub mod check;
 pub mod definitions;
 pub mod session;
