@@ -13,7 +13,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::ground::formulas::term_symbols;
 use crate::ground::store::Gf;
-use crate::ground::{GVal, Grounder};
+use crate::ground::{GVal, Grounder, TableIndexes};
 use crate::infer::{InferResult, Options};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Var};
 use crate::sema::program::{Program, Symbol};
@@ -54,31 +54,50 @@ pub fn least_fixpoint(
     let mut full: HashMap<Symbol, HashSet<Tuple>> =
         defined.iter().map(|s| (*s, HashSet::default())).collect();
     let mut delta = full.clone();
+    // One working copy of the structure; only the defined symbols' tables change between
+    // passes, and the indexes of the other tables are kept.
+    let mut work = structure.clone();
+    let mut indexes = TableIndexes::default();
     for round in 0.. {
-        let full_structure = with_tables(structure, &full);
-        let delta_structure = with_tables(structure, &delta);
         let mut fresh: HashMap<Symbol, HashSet<Tuple>> = HashMap::default();
-        for (rule, read) in def.rules.iter().zip(&reads) {
-            let source = match (read, round) {
-                (Reads::None, 0) | (Reads::Several, _) => &full_structure,
-                (Reads::Once, r) if r > 0 => &delta_structure,
-                _ => continue,
-            };
-            let decided = derive(program, rule, source, options, &mut |s, t| {
-                if !full[&s].contains(&t) {
-                    fresh.entry(s).or_default().insert(t);
-                }
-            })?;
-            if !decided {
-                return Ok(None);
+        for from_delta in [false, true] {
+            let rules: Vec<&Rule> = def
+                .rules
+                .iter()
+                .zip(&reads)
+                .filter(|(_, read)| reads_in_pass(**read, round, from_delta))
+                .map(|(rule, _)| rule)
+                .collect();
+            if rules.is_empty() {
+                continue;
             }
+            let source = if from_delta { &delta } else { &full };
+            for s in &defined {
+                let table = source[s].iter().cloned().collect();
+                work.symbols.insert(*s, Table::TwoValued(table));
+            }
+            let mut grounder = Grounder::new(program, &work, options.max_ground_size);
+            grounder.adopt_indexes(std::mem::take(&mut indexes), &defined);
+            for rule in rules {
+                let decided = derive(&mut grounder, rule, &mut |s, t| {
+                    if !full[&s].contains(&t) {
+                        fresh.entry(s).or_default().insert(t);
+                    }
+                })?;
+                if !decided {
+                    return Ok(None);
+                }
+            }
+            indexes = grounder.take_indexes();
         }
         if fresh.values().all(|set| set.is_empty()) {
             break;
         }
         for s in &defined {
             let new = fresh.remove(s).unwrap_or_default();
-            full.get_mut(s).expect("a defined symbol").extend(new.iter().cloned());
+            full.get_mut(s)
+                .expect("a defined symbol")
+                .extend(new.iter().cloned());
             delta.insert(*s, new);
         }
     }
@@ -88,6 +107,16 @@ pub fn least_fixpoint(
             .map(|s| (*s, full.remove(s).unwrap_or_default()))
             .collect(),
     ))
+}
+
+/// Whether a rule that reads the defined symbols `read` times is evaluated in `round`, in the
+/// pass over the previous round's new atoms (`from_delta`) or over all atoms so far.
+fn reads_in_pass(read: Reads, round: usize, from_delta: bool) -> bool {
+    match read {
+        Reads::None => round == 0 && !from_delta,
+        Reads::Once => round > 0 && from_delta,
+        Reads::Several => !from_delta,
+    }
 }
 
 /// For every rule, how often its body reads the defined symbols; `None` when some occurrence is
@@ -153,15 +182,6 @@ fn positive_reads(f: &Formula, positive: bool, defined: &HashSet<Symbol>) -> Opt
     }
 }
 
-/// `structure` with the defined symbols interpreted by `tables`.
-fn with_tables(structure: &Structure, tables: &HashMap<Symbol, HashSet<Tuple>>) -> Structure {
-    let mut out = structure.clone();
-    for (s, set) in tables {
-        out.symbols.insert(*s, Table::TwoValued(set.iter().cloned().collect()));
-    }
-    out
-}
-
 /// The variables to bind for `rule` and the condition on them: the head variables together with
 /// the body's outer existential variables, in the order they were declared, so that the joins
 /// follow the order in which the rule is written (the head variables are not bound first).
@@ -176,17 +196,14 @@ fn binding_plan(rule: &Rule) -> (Vec<Var>, &Formula) {
     (vars, body)
 }
 
-/// Calls `found` with the head of every instance of `rule` whose body is true in `structure`.
-/// Returns `false` when some body is neither true nor false there.
+/// Calls `found` with the head of every instance of `rule` whose body is true in the
+/// grounder's structure. Returns `false` when some body is neither true nor false there.
 fn derive(
-    program: &Program,
+    grounder: &mut Grounder,
     rule: &Rule,
-    structure: &Structure,
-    options: &Options,
     found: &mut dyn FnMut(Symbol, Tuple),
 ) -> InferResult<bool> {
-    let sorts = program.symbol_sorts(rule.head);
-    let mut grounder = Grounder::new(program, structure, options.max_ground_size);
+    let sorts = grounder.program.symbol_sorts(rule.head);
     let mut decided = true;
     let (vars, body) = binding_plan(rule);
     grounder.for_each_candidate(&vars, body, &mut |g: &mut Grounder| {
