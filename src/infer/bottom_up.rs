@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::ground::formulas::term_symbols;
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder, TableIndexes};
-use crate::infer::{InferResult, Options};
+use crate::infer::{join, InferResult, Options};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Var};
 use crate::sema::program::{Program, Symbol};
 use crate::structure::structure::{Structure, Table};
@@ -32,8 +32,8 @@ enum Reads {
 }
 
 /// The least fixpoint of `def` in `structure`, as one set of true tuples per defined symbol.
-/// `None` when the definition is not eligible (it defines a function, is not recursive, reads a
-/// defined symbol negatively or inside a term) or when some body turns out not to be decided by
+/// `None` when the definition is not eligible (it defines a function, reads a defined symbol
+/// negatively or inside a term) or when some body turns out not to be decided by
 /// the structure; the caller then uses the general well-founded evaluation.
 pub fn least_fixpoint(
     program: &Program,
@@ -48,9 +48,6 @@ pub fn least_fixpoint(
     let Some(reads) = rule_reads(def, &defined) else {
         return Ok(None);
     };
-    if reads.iter().all(|r| *r == Reads::None) {
-        return Ok(None);
-    }
     let mut full: HashMap<Symbol, HashSet<Tuple>> =
         defined.iter().map(|s| (*s, HashSet::default())).collect();
     let mut delta = full.clone();
@@ -204,17 +201,34 @@ fn derive(
     found: &mut dyn FnMut(Symbol, Tuple),
 ) -> InferResult<bool> {
     let sorts = grounder.program.symbol_sorts(rule.head);
-    let mut decided = true;
     let (vars, body) = binding_plan(rule);
-    grounder.for_each_candidate(&vars, body, &mut |g: &mut Grounder| {
+    let head = |g: &mut Grounder| -> InferResult<Option<Tuple>> {
         let mut tuple = Vec::with_capacity(rule.head_args.len());
         for (k, arg) in rule.head_args.iter().enumerate() {
             match g.ground_term(arg)?.as_known() {
                 Some(GVal::V(v)) if g.domains.contains(sorts[k], v) => tuple.push(v),
                 // An undefined head argument or one outside the head's sorts: no atom.
-                _ => return Ok(false),
+                _ => return Ok(None),
             }
         }
+        Ok(Some(tuple))
+    };
+    if let Some(plan) = join::plan(grounder, &vars, body) {
+        let decided = plan.run(grounder, &mut |g| {
+            if let Some(tuple) = head(g)? {
+                found(rule.head, tuple);
+            }
+            Ok(())
+        })?;
+        if decided {
+            return Ok(true);
+        }
+    }
+    let mut decided = true;
+    grounder.for_each_candidate(&vars, body, &mut |g: &mut Grounder| {
+        let Some(tuple) = head(g)? else {
+            return Ok(false);
+        };
         let body = g.ground_formula(body)?;
         if body == Gf::TRUE {
             found(rule.head, tuple);

@@ -5,6 +5,7 @@
 pub mod bottom_up;
 pub mod check;
 pub mod definitions;
+pub mod join;
 pub mod session;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
