@@ -105,7 +105,10 @@ impl Board {
     /// Replays an escape given as Theseus's fields after steps 0, 1, ...
     fn validate(&self, path: &[Field]) -> Result<(), String> {
         if path.first() != Some(&self.start) {
-            return Err(format!("does not start on the start field {:?}", self.start));
+            return Err(format!(
+                "does not start on the start field {:?}",
+                self.start
+            ));
         }
         let mut m = self.mino;
         for (s, w) in path.windows(2).enumerate() {
@@ -137,8 +140,14 @@ impl Board {
             out.push_str(&format!("field({x},{y}).\n"));
         }
         let (s, g, m) = (self.start, self.goal, self.mino);
-        out.push_str(&format!("start({},{}).\ngoal({},{}).\n", s.0, s.1, g.0, g.1));
-        out.push_str(&format!("mino({},{}).\nmaxsteps({}).\n", m.0, m.1, self.maxsteps));
+        out.push_str(&format!(
+            "start({},{}).\ngoal({},{}).\n",
+            s.0, s.1, g.0, g.1
+        ));
+        out.push_str(&format!(
+            "mino({},{}).\nmaxsteps({}).\n",
+            m.0, m.1, self.maxsteps
+        ));
         for ((a, b), (c, d)) in &self.walls {
             out.push_str(&format!("wall({a},{b},{c},{d}).\n"));
         }
@@ -164,7 +173,10 @@ fn parse_facts(name: &str, text: &str) -> Board {
                     .flat_map(|t| values.iter().map(move |v| [t.clone(), vec![*v]].concat()))
                     .collect();
             }
-            facts.entry(pred.trim().to_string()).or_default().extend(tuples);
+            facts
+                .entry(pred.trim().to_string())
+                .or_default()
+                .extend(tuples);
         }
     }
     let one = |p: &str| {
@@ -342,7 +354,10 @@ fn large_instance(k: u64, min_opt: i64) -> Board {
 fn peers_boards() -> Vec<Board> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(PEERS);
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("note: {} is absent; the peers' instances are skipped", dir.display());
+        eprintln!(
+            "note: {} is absent; the peers' instances are skipped",
+            dir.display()
+        );
         return Vec::new();
     };
     let mut files: Vec<PathBuf> = entries
@@ -363,7 +378,12 @@ fn peers_boards() -> Vec<Board> {
                 .trim()
                 .parse()
                 .unwrap();
-            assert_eq!(board.shortest(), Some(header), "{}: header optimum", board.name);
+            assert_eq!(
+                board.shortest(),
+                Some(header),
+                "{}: header optimum",
+                board.name
+            );
             board.name = f.display().to_string();
             board
         })
@@ -398,7 +418,11 @@ fn run_spec(procedure: &str, boards: &[Board]) -> Vec<String> {
         String::from_utf8_lossy(&out.stderr)
     );
     let lines: Vec<String> = stdout.lines().map(str::to_string).collect();
-    assert_eq!(lines.len(), boards.len(), "one line per instance:\n{stdout}");
+    assert_eq!(
+        lines.len(),
+        boards.len(),
+        "one line per instance:\n{stdout}"
+    );
     lines
 }
 
@@ -410,7 +434,10 @@ fn parse_escape(line: &str) -> Option<Vec<Field>> {
     let mut steps: Vec<(i64, Field)> = Vec::new();
     for atom in line.split("at(").skip(1) {
         let inner = atom.split(')').next().unwrap();
-        let v: Vec<i64> = inner.split(',').map(|a| a.trim().parse().unwrap()).collect();
+        let v: Vec<i64> = inner
+            .split(',')
+            .map(|a| a.trim().parse().unwrap())
+            .collect();
         steps.push((v[2], (v[0], v[1])));
     }
     steps.sort();
@@ -429,12 +456,22 @@ fn check_all(procedure: &str, boards: &[Board]) -> (usize, usize) {
         let expected = board.shortest();
         match parse_escape(line) {
             None => {
-                assert_eq!(expected, None, "{}: spec finds no escape\n{}", board.name, board.facts());
+                assert_eq!(
+                    expected,
+                    None,
+                    "{}: spec finds no escape\n{}",
+                    board.name,
+                    board.facts()
+                );
                 counts.1 += 1;
             }
             Some(path) => {
                 if let Err(e) = board.validate(&path) {
-                    panic!("{}: invalid escape {line}: {e}\n{}", board.name, board.facts());
+                    panic!(
+                        "{}: invalid escape {line}: {e}\n{}",
+                        board.name,
+                        board.facts()
+                    );
                 }
                 // can_escape only answers "within maxsteps", not the shortest.
                 if procedure != "can_escape" {
@@ -480,7 +517,10 @@ fn search_agrees_with_seed_002() {
     // The validator rejects broken plans.
     assert!(board.validate(&[(2, 1), (3, 1), (3, 2)]).is_err(), "eaten");
     assert!(board.validate(&[(2, 1), (2, 2)]).is_err(), "through a wall");
-    assert!(board.validate(&[(2, 1), (1, 1), (2, 1)]).is_err(), "not on the goal");
+    assert!(
+        board.validate(&[(2, 1), (1, 1), (2, 1)]).is_err(),
+        "not on the goal"
+    );
     assert!(board.validate(&[(1, 1)]).is_err(), "not from the start");
 }
 
@@ -518,11 +558,19 @@ fn minimize_in_the_time_formulation_agrees() {
 fn solve_text(text: &str) -> (bool, String, String) {
     let dir = std::env::temp_dir().join(format!("theseus-err-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join(format!("{:x}.lp", text.len() * 31 + text.bytes().map(usize::from).sum::<usize>()));
+    let f = dir.join(format!(
+        "{:x}.lp",
+        text.len() * 31 + text.bytes().map(usize::from).sum::<usize>()
+    ));
     std::fs::write(&f, text).unwrap();
     let out = Command::new(IDP)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([SPEC, "--nowarnings", "-e", &format!("solve({:?})", f.display().to_string())])
+        .args([
+            SPEC,
+            "--nowarnings",
+            "-e",
+            &format!("solve({:?})", f.display().to_string()),
+        ])
         .output()
         .unwrap();
     (
@@ -536,11 +584,23 @@ fn solve_text(text: &str) -> (bool, String, String) {
 fn malformed_facts_are_reported_with_their_line() {
     let base = "field(1..3,1..3).\nstart(2,1).\ngoal(3,2).\nmino(2,3).\nmaxsteps(10).\n";
     let cases = [
-        (format!("{base}wall(1,1,2,2).\n"), ":6: wall(1,1,2,2): the fields (1,1) and (2,2) are not neighbours"),
-        (base.replace("start(2,1)", "start(7,1)"), ":2: start(7,1) is outside the labyrinth"),
-        (format!("{base}wall(3,3,4,3).\n"), ":6: wall(3,3,4,3): (4,3) is not a field"),
+        (
+            format!("{base}wall(1,1,2,2).\n"),
+            ":6: wall(1,1,2,2): the fields (1,1) and (2,2) are not neighbours",
+        ),
+        (
+            base.replace("start(2,1)", "start(7,1)"),
+            ":2: start(7,1) is outside the labyrinth",
+        ),
+        (
+            format!("{base}wall(3,3,4,3).\n"),
+            ":6: wall(3,3,4,3): (4,3) is not a field",
+        ),
         (format!("{base}wal(1,1,1,2).\n"), ":6: unknown fact wal"),
-        (format!("{base}wall(1,1,1).\n"), ":6: wall takes 4 arguments, not 3"),
+        (
+            format!("{base}wall(1,1,1).\n"),
+            ":6: wall takes 4 arguments, not 3",
+        ),
         (format!("{base}field(a,1).\n"), ":6: 'a' is not an integer"),
         (format!("{base}goal(1,1)\n"), ":6: cannot read 'goal(1,1)'"),
         (format!("{base}goal(1,1).\n"), ":6: a second goal/2 fact"),
@@ -549,7 +609,10 @@ fn malformed_facts_are_reported_with_their_line() {
     for (text, expected) in cases {
         let (ok, _, stderr) = solve_text(&text);
         assert!(!ok, "accepted:\n{text}");
-        assert!(stderr.contains(expected), "expected {expected:?} in {stderr:?}");
+        assert!(
+            stderr.contains(expected),
+            "expected {expected:?} in {stderr:?}"
+        );
         assert!(stderr.starts_with("Error: "), "{stderr}");
     }
     let (ok, stdout, _) = solve_text(base);
@@ -566,7 +629,10 @@ fn draw_prints_the_board_after_each_step() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("at(2,1,0) at(1,1,1) at(2,1,2) at(3,1,3) at(3,2,4)\n"));
-    assert!(text.contains("step 2: Theseus (2,1), Minotaur (2,2)"), "{text}");
+    assert!(
+        text.contains("step 2: Theseus (2,1), Minotaur (2,2)"),
+        "{text}"
+    );
     assert!(text.contains(". M|T"), "{text}");
 }
 
@@ -606,7 +672,10 @@ fn write_instances() {
         let opt = board.shortest().unwrap();
         let n = board.fields.iter().map(|f| f.0).max().unwrap();
         let name = format!("gen{k:02}_{n}x{n}_opt{opt}.lp");
-        let text = format!("% generated by tests/theseus.rs (large_instance)\n% optimal: {opt}\n{}", board.facts());
+        let text = format!(
+            "% generated by tests/theseus.rs (large_instance)\n% optimal: {opt}\n{}",
+            board.facts()
+        );
         std::fs::write(Path::new(&out).join(&name), text).unwrap();
         eprintln!("{name}");
     }

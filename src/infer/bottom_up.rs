@@ -20,6 +20,9 @@ use crate::sema::program::{Program, Symbol};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
 
+/// The true tuples of each defined symbol.
+pub type Extensions = Vec<(Symbol, HashSet<Tuple>)>;
+
 /// How often a rule body reads the defined symbols.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Reads {
@@ -40,7 +43,7 @@ pub fn least_fixpoint(
     def: &Definition,
     structure: &Structure,
     options: &Options,
-) -> InferResult<Option<Vec<(Symbol, HashSet<Tuple>)>>> {
+) -> InferResult<Option<Extensions>> {
     let defined = def.defined();
     if defined.iter().any(|s| matches!(s, Symbol::Func(_))) {
         return Ok(None);
@@ -161,7 +164,9 @@ fn positive_reads(f: &Formula, positive: bool, defined: &HashSet<Symbol>) -> Opt
         }
         FormulaKind::Cmp(_, a, b) => (!in_terms(&[a, b])).then_some(0),
         FormulaKind::Not(g) => positive_reads(g, !positive, defined),
-        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => positive_reads(g, positive, defined),
+        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
+            positive_reads(g, positive, defined)
+        }
         FormulaKind::And(fs) | FormulaKind::Or(fs) => fs
             .iter()
             .map(|g| positive_reads(g, positive, defined))

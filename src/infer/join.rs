@@ -14,10 +14,10 @@ use std::rc::Rc;
 use crate::ground::{Grounder, TableIndex};
 use crate::infer::InferResult;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
-use crate::syntax::ast::ArithOp;
 use crate::sema::program::Symbol;
 use crate::structure::structure::Table;
 use crate::structure::value::Value;
+use crate::syntax::ast::ArithOp;
 use crate::syntax::ast::CmpOp;
 
 /// One conjunct of a body.
@@ -121,8 +121,7 @@ pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<
 fn known_before(vars: &[Var], d: usize, t: &Term) -> bool {
     let mut ids = rustc_hash::FxHashSet::default();
     crate::ground::formulas::term_vars(t, &mut ids);
-    ids.iter()
-        .all(|id| vars[..d].iter().any(|v| v.id == *id))
+    ids.iter().all(|id| vars[..d].iter().any(|v| v.id == *id))
 }
 
 fn flatten<'r>(f: &'r Formula, out: &mut Vec<&'r Formula>) {
