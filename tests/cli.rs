@@ -348,3 +348,14 @@ fn models_flag_expands_without_a_procedure() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("there is no theory named 'Nope'"));
 }
+
+/// `merge(T1, T2)` of a theory over A with one over B (which includes A) is over B, whichever
+/// comes first: the model of the merged theory interprets B's symbols too.
+#[test]
+fn merge_takes_the_including_vocabulary() {
+    let text = "vocabulary A {\n  P\n}\nvocabulary B {\n  extern vocabulary A\n  Q\n}\n\
+                theory TA : A { P. }\ntheory TB : B { Q <=> P. }\nstructure S : B { }\n\
+                procedure main() {\n  print(onemodel(merge(TA, TB), S))\n}\n";
+    let o = run_file(text, &["--nowarnings"]);
+    assert!(stdout(&o).contains("Q = true"), "{}", stdout(&o));
+}
