@@ -680,3 +680,30 @@ fn write_instances() {
         eprintln!("{name}");
     }
 }
+
+/// A factlist with a malformed fact is reported as well (without a line: the factlist parser has
+/// read it already).
+#[test]
+fn malformed_factlist_is_reported() {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join(SPEC);
+    let dir = std::env::temp_dir().join(format!("theseus-factlist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.idp");
+    let text = format!(
+        "include {:?}\nfactlist Bad : Facts {{\n    field(1..3,1..3).\n    start(4,1). goal(3,2). \
+         mino(2,3).\n    maxsteps(10).\n}}\n",
+        spec.display().to_string()
+    );
+    std::fs::write(&file, text).unwrap();
+    let out = Command::new(IDP)
+        .args([file.to_str().unwrap(), "--nowarnings", "-e", "solve(Bad)"])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Error: factlist: start(4,1) is outside the labyrinth"),
+        "{stderr}"
+    );
+}
