@@ -11,18 +11,24 @@
 //! 0 to 15) and larger boards up to 16x16 (random hedges or a random spanning-tree maze with
 //! extra openings). The generator is deterministic (a seeded xorshift generator).
 //!
-//! Timings (release build, 2 busy cores): the default tests take about a minute in all, most of it
-//! the peers' 16x16 instances. `cargo test --release --test theseus -- --ignored` runs the larger
-//! sweeps; `THESEUS_OUT=dir cargo test --release --test theseus -- --ignored write_instances`
+//! Timings (release build, 2 cores shared with other jobs): the default tests take 20-55 s in all
+//! (about 25 s of CPU), most of it the 60 boards solved with the time formulation; the 311
+//! instances with the default formulation take a few seconds of CPU.
+//! `cargo test --release --test theseus -- --ignored` runs the larger sweeps (1000 more boards of
+//! seed 001's setting and 30 boards with escapes of 30 to 90 moves, about 15 s); `THESEUS_OUT=dir cargo test --release --test theseus -- --ignored write_instances`
 //! writes generated instances (with their BFS optimum in a header comment) for `bench/theseus.sh`.
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 const IDP: &str = env!("CARGO_BIN_EXE_idp");
 const SPEC: &str = "specs/theseus/theseus.idp";
 const PEERS: &str = "../shared/peers/instances/theseus";
+
+/// Numbers the temporary directories of the runs.
+static RUNS: AtomicUsize = AtomicUsize::new(0);
 
 type Field = (i64, i64);
 
@@ -393,7 +399,9 @@ fn peers_boards() -> Vec<Board> {
 /// Runs `procedure(file)` of the spec on every board in one process; returns the printed lines
 /// (one per board).
 fn run_spec(procedure: &str, boards: &[Board]) -> Vec<String> {
-    let dir = std::env::temp_dir().join(format!("theseus-test-{}-{procedure}", std::process::id()));
+    // A directory of its own: tests run in parallel within one process.
+    let run = RUNS.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("theseus-test-{}-{run}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut files = Vec::new();
     for (k, b) in boards.iter().enumerate() {
@@ -638,7 +646,7 @@ fn draw_prints_the_board_after_each_step() {
 
 /// Long escapes on boards up to 16x16 (`cargo test --release --test theseus -- --ignored`).
 #[test]
-#[ignore = "a few minutes: cargo test --release --test theseus -- --ignored"]
+#[ignore = "larger sweep: cargo test --release --test theseus -- --ignored"]
 fn long_escapes_on_large_boards() {
     let boards: Vec<Board> = (100..130).map(|k| large_instance(k, 30)).collect();
     let (yes, _) = check_all("solve", &boards);
@@ -647,7 +655,7 @@ fn long_escapes_on_large_boards() {
 
 /// More of seed 001's setting.
 #[test]
-#[ignore = "about a minute: cargo test --release --test theseus -- --ignored"]
+#[ignore = "larger sweep: cargo test --release --test theseus -- --ignored"]
 fn many_seed_001_boards() {
     let boards: Vec<Board> = (1000..2000).map(seed001_instance).collect();
     check_all("solve", &boards);
