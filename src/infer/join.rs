@@ -52,7 +52,7 @@ pub struct Plan<'r> {
     equalities: Vec<Vec<&'r Term>>,
 }
 
-/// Plans the join of `body` over `vars`; `None` when the body has no variables to join on.
+/// Plans the join of `body` over `vars`; `None` when some variable has nothing to join on.
 pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<Plan<'r>> {
     if vars.is_empty() {
         return None;
@@ -108,6 +108,11 @@ pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<
             }
         }
         checks[depth_of(f)].push((lit, f));
+    }
+    // A variable that only its sort can bind makes the grounder's general binding loop the
+    // better choice (it also inverts function tables, e.g. `f(x) = known`).
+    if (0..vars.len()).any(|d| producers[d].is_empty() && equalities[d].is_empty()) {
+        return None;
     }
     Some(Plan {
         vars: vars.to_vec(),
