@@ -15,7 +15,8 @@
 //! (about 25 s of CPU), most of it the 60 boards solved with the time formulation; the 311
 //! instances with the default formulation take a few seconds of CPU.
 //! `cargo test --release --test theseus -- --ignored` runs the larger sweeps (1000 more boards of
-//! seed 001's setting and 30 boards with escapes of 30 to 90 moves, about 15 s); `THESEUS_OUT=dir cargo test --release --test theseus -- --ignored write_instances`
+//! seed 001's setting, 30 boards with escapes of 30 to 90 moves, and three boards with escapes of
+//! 101 to 149 moves that must each be solved within 30 s (1.2-2.9 s measured); about 35 s); `THESEUS_OUT=dir cargo test --release --test theseus -- --ignored write_instances`
 //! writes generated instances (with their BFS optimum in a header comment) for `bench/theseus.sh`.
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -714,4 +715,24 @@ fn malformed_factlist_is_reported() {
         stderr.contains("Error: factlist: start(4,1) is outside the labyrinth"),
         "{stderr}"
     );
+}
+
+/// Escapes of 100 moves or more on boards up to 16x16, each solved optimally in seconds (the
+/// limit leaves room for a loaded machine; unloaded each takes 1-5 s).
+#[test]
+#[ignore = "larger sweep: cargo test --release --test theseus -- --ignored"]
+fn hundred_move_escapes_in_seconds() {
+    for k in 0..3 {
+        let board = large_instance(7000 + k, 100);
+        let started = std::time::Instant::now();
+        let (yes, _) = check_all("solve", std::slice::from_ref(&board));
+        let elapsed = started.elapsed();
+        eprintln!(
+            "{}: {} moves in {elapsed:?}",
+            board.name,
+            board.shortest().unwrap()
+        );
+        assert_eq!(yes, 1);
+        assert!(elapsed.as_secs() < 30, "{}: {elapsed:?}", board.name);
+    }
 }
