@@ -320,6 +320,37 @@ fn seed001_instance(k: u64) -> Board {
     }
 }
 
+/// Seed 001's setting on a labyrinth with holes (some fields missing) and shifted coordinates
+/// (from `origin` instead of 1): the spec must not assume a full rectangle starting at 1.
+fn irregular_instance(k: u64) -> Board {
+    let mut board = seed001_instance(5000 + k);
+    let mut rng = Rng::new(9000 + k);
+    let keep = [board.start, board.goal, board.mino];
+    for _ in 0..rng.range(1, 6) {
+        let f = (rng.range(1, 6), rng.range(1, 6));
+        if !keep.contains(&f) {
+            board.fields.remove(&f);
+        }
+    }
+    let fields = board.fields.clone();
+    board
+        .walls
+        .retain(|(a, b)| fields.contains(a) && fields.contains(b));
+    let origin = rng.range(-2, 3);
+    let shift = |f: Field| (f.0 + origin - 1, f.1 + origin - 1);
+    board.fields = board.fields.iter().map(|&f| shift(f)).collect();
+    board.walls = board
+        .walls
+        .iter()
+        .map(|&(a, b)| (shift(a), shift(b)))
+        .collect();
+    board.start = shift(board.start);
+    board.goal = shift(board.goal);
+    board.mino = shift(board.mino);
+    board.name = format!("irregular_{k}");
+    board
+}
+
 /// A larger board (7x7 to 16x16) whose shortest escape, if any, is at least `min_opt` long;
 /// maxsteps = ceil(1.25 * optimum) + 2 as in the peers' instances (or 40 when there is none).
 fn large_instance(k: u64, min_opt: i64) -> Board {
@@ -533,12 +564,14 @@ fn search_agrees_with_seed_002() {
     assert!(board.validate(&[(1, 1)]).is_err(), "not from the start");
 }
 
-/// 21 peer instances, 250 of seed 001's setting, 40 larger: 311 instances.
+/// 21 peer instances, 250 of seed 001's setting, 40 larger, 30 with holes and shifted
+/// coordinates: 341 instances.
 #[test]
 fn shortest_escapes_agree_with_breadth_first_search() {
     let mut boards = peers_boards();
     boards.extend((0..250).map(seed001_instance));
     boards.extend((0..40).map(|k| large_instance(k, if k % 4 == 0 { 0 } else { 8 })));
+    boards.extend((0..30).map(irregular_instance));
     let (yes, no) = check_all("solve", &boards);
     eprintln!("{} instances: {yes} escapable, {no} not", boards.len());
     assert!(boards.len() >= 300);
@@ -548,7 +581,8 @@ fn shortest_escapes_agree_with_breadth_first_search() {
 /// The time-indexed formulation on seed 001's setting: the same answers.
 #[test]
 fn time_formulation_agrees_on_small_boards() {
-    let boards: Vec<Board> = (0..60).map(seed001_instance).collect();
+    let mut boards: Vec<Board> = (0..60).map(seed001_instance).collect();
+    boards.extend((0..10).map(irregular_instance));
     check_all("solve_time", &boards);
     check_all("can_escape", &boards);
 }
