@@ -12,7 +12,7 @@
 //! extra openings). The generator is deterministic (a seeded xorshift generator).
 //!
 //! Timings (release build, 2 cores shared with other jobs): the default tests take 20-55 s in all
-//! (about 25 s of CPU), most of it the 60 boards solved with the time formulation; the 311
+//! (about 25 s of CPU), most of it the 70 boards solved with the time formulation; the 341
 //! instances with the default formulation take a few seconds of CPU.
 //! `cargo test --release --test theseus -- --ignored` runs the larger sweeps (1000 more boards of
 //! seed 001's setting, 30 boards with escapes of 30 to 90 moves, and three boards with escapes of
