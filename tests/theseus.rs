@@ -16,8 +16,9 @@
 //! instances with the default formulation take a few seconds of CPU.
 //! `cargo test --release --test theseus -- --ignored` runs the larger sweeps (1000 more boards of
 //! seed 001's setting, 30 boards with escapes of 30 to 90 moves, and three boards with escapes of
-//! 101 to 149 moves that must each be solved within 30 s (1.2-2.9 s measured); about 35 s); `THESEUS_OUT=dir cargo test --release --test theseus -- --ignored write_instances`
-//! writes generated instances (with their BFS optimum in a header comment) for `bench/theseus.sh`.
+//! 101 to 149 moves that must each be solved within 30 s (1.2-2.9 s measured); about 35 s).
+//! `THESEUS_OUT=dir cargo test --release --test theseus -- --ignored write_instances` writes
+//! generated instances (with their BFS optimum in a header comment) for `bench/theseus.sh`.
 
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
