@@ -649,6 +649,10 @@ fn malformed_facts_are_reported_with_their_line() {
         (format!("{base}goal(1,1)\n"), ":6: cannot read 'goal(1,1)'"),
         (format!("{base}goal(1,1).\n"), ":6: a second goal/2 fact"),
         (base.replace("maxsteps(10).\n", ""), "no maxsteps/1 fact"),
+        (
+            base.replace("mino(2,3)", "mino(2,1)"),
+            ":4: the Minotaur starts on Theseus's start field",
+        ),
     ];
     for (text, expected) in cases {
         let (ok, _, stderr) = solve_text(&text);
