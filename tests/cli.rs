@@ -398,3 +398,14 @@ fn loop_formulas_and_ranking_count_the_same_models() {
         );
     }
 }
+
+/// `merge(T1, T2)` of a theory over A with one over B (which includes A) is over B, whichever
+/// comes first: the model of the merged theory interprets B's symbols too.
+#[test]
+fn merge_takes_the_including_vocabulary() {
+    let text = "vocabulary A {\n  P\n}\nvocabulary B {\n  extern vocabulary A\n  Q\n}\n\
+                theory TA : A { P. }\ntheory TB : B { Q <=> P. }\nstructure S : B { }\n\
+                procedure main() {\n  print(onemodel(merge(TA, TB), S))\n}\n";
+    let o = run_file(text, &["--nowarnings"]);
+    assert!(stdout(&o).contains("Q = true"), "{}", stdout(&o));
+}

@@ -177,3 +177,43 @@ fn rule_variables_take_the_head_sort() {
         16,
     );
 }
+
+/// A positive recursive definition over known data is evaluated bottom up (semi-naively, with
+/// the direct join): layered reachability whose head has arithmetic, a rule that reads the
+/// definition twice (transitive closure), and an open symbol that depends on the result.
+#[test]
+fn positive_definitions_over_known_data_are_evaluated_bottom_up() {
+    assert_models(
+        r#"
+vocabulary V {
+    type N isa int
+    type Time isa int
+    Edge(N, N)
+    Start(N)
+    Reach(Time, N)
+    Path(N, N)
+    Q(N)
+    R(N)
+}
+theory T : V {
+    {
+        ! n[N]: Reach(0, n) <- Start(n).
+        ! t[Time] n[N] m[N]: Reach(t + 1, m) <- Reach(t, n) & Edge(n, m) & ~Start(m).
+    }
+    {
+        ! n[N] m[N]: Path(n, m) <- Edge(n, m).
+        ! n[N] m[N] k[N]: Path(n, k) <- Path(n, m) & Path(m, k).
+    }
+    ! n[N]: Q(n) <=> ? t[Time]: Reach(t, n) & t > 1.
+    ! n[N]: R(n) <=> Path(n, n).
+}
+structure S : V {
+    N = { 1..5 }
+    Time = { 0..3 }
+    Edge = { 1,2; 2,3; 3,4; 4,2; 5,5 }
+    Start = { 1 }
+}
+"#,
+        1,
+    );
+}

@@ -104,7 +104,7 @@ pub fn formula_symbols(f: &Formula, out: &mut HashSet<Symbol>) {
     }
 }
 
-fn term_symbols(t: &crate::sema::ir::Term, out: &mut HashSet<Symbol>) {
+pub fn term_symbols(t: &crate::sema::ir::Term, out: &mut HashSet<Symbol>) {
     use crate::sema::ir::TermKind;
     match &t.kind {
         TermKind::Var(_) | TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {}

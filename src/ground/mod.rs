@@ -65,6 +65,9 @@ pub struct TimeFilter {
 /// An index on a table: the values of some argument positions to the values at another.
 pub type TableIndex = HashMap<Vec<Value>, Rc<[Value]>>;
 
+/// Table indexes by (symbol, position, positions of the known arguments).
+pub type TableIndexes = HashMap<(Symbol, usize, Vec<usize>), Rc<TableIndex>>;
+
 /// A memo key: a formula's address and the current values of its variables.
 pub type MemoKey = (usize, Vec<Option<Value>>);
 
@@ -107,7 +110,7 @@ pub struct Grounder<'a> {
     pub aggregate_memo: HashMap<(MemoKey, Option<i64>), GTerm>,
     /// Indexes of two-valued predicate tables: (predicate, position, positions of the known
     /// arguments) to (known argument values -> values at the position).
-    table_indexes: HashMap<(Symbol, usize, Vec<usize>), Rc<TableIndex>>,
+    table_indexes: TableIndexes,
     /// Variables of each memoised formula (by address).
     memo_vars: HashMap<usize, Rc<[u32]>>,
     /// Variable bindings by variable id.
@@ -248,6 +251,18 @@ impl<'a> Grounder<'a> {
         let index = Rc::new(index);
         self.table_indexes.insert(key, index.clone());
         index
+    }
+
+    /// The cached table indexes, to hand to a later grounder over a structure that differs
+    /// only in some symbols (see [`Self::adopt_indexes`]).
+    pub fn take_indexes(&mut self) -> TableIndexes {
+        std::mem::take(&mut self.table_indexes)
+    }
+
+    /// Reuses the table indexes of an earlier grounder, except those of `changed` symbols.
+    pub fn adopt_indexes(&mut self, mut indexes: TableIndexes, changed: &[Symbol]) {
+        indexes.retain(|(s, _, _), _| !changed.contains(s));
+        self.table_indexes = indexes;
     }
 
     pub fn check_size(&self) -> InferResult<()> {

@@ -2,8 +2,10 @@
 //! propagation and progression. Each takes the program, a theory and a structure (never
 //! modified) and returns new structures.
 
+pub mod bottom_up;
 pub mod check;
 pub mod definitions;
+pub mod join;
 pub mod session;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};

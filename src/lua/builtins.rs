@@ -341,6 +341,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let b = b.borrow();
             t.sentences.extend(b.sentences.iter().cloned());
             t.definitions.extend(b.definitions.iter().cloned());
+            // The merged theory needs the larger vocabulary when one includes the other.
+            if includes(st.program.voc(b.vocabulary), st.program.voc(t.vocabulary)) {
+                t.vocabulary = b.vocabulary;
+            }
             return one(LuaValue::UserData(
                 lua.create_userdata(TheoryUd(Rc::new(RefCell::new(t))))?,
             ));
@@ -769,4 +773,14 @@ fn count_extensions(program: &Program, s: &Structure) -> f64 {
         }
     }
     total
+}
+
+/// Whether vocabulary `big` has every sort, predicate and function of `small`.
+fn includes(
+    big: &crate::sema::program::Vocabulary,
+    small: &crate::sema::program::Vocabulary,
+) -> bool {
+    small.sorts.iter().all(|x| big.sorts.contains(x))
+        && small.preds.iter().all(|x| big.preds.contains(x))
+        && small.funcs.iter().all(|x| big.funcs.contains(x))
 }

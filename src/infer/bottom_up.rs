@@ -1,0 +1,247 @@
+//! Semi-naive bottom-up evaluation of positive recursive definitions over known data.
+//!
+//! When every open symbol of a definition is two-valued and the defined predicates occur in the
+//! rule bodies only positively, the well-founded model is the least fixpoint of the rules. It is
+//! computed here round by round, as a database would: the atoms derived so far are a two-valued
+//! table, so the grounder's joins bind rule variables from them instead of enumerating whole
+//! domains. A rule that reads the defined symbols once is evaluated against the atoms that are
+//! new in the previous round only (semi-naive evaluation), so every derivation is found once.
+//! This keeps, e.g., reachability over time-stamped states proportional to the reachable
+//! states, where grounding every rule instance first would be proportional to all states.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::ground::formulas::term_symbols;
+use crate::ground::store::Gf;
+use crate::ground::{GVal, Grounder, TableIndexes};
+use crate::infer::{join, InferResult, Options};
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Var};
+use crate::sema::program::{Program, Symbol};
+use crate::structure::structure::{Structure, Table};
+use crate::structure::value::Tuple;
+
+/// The true tuples of each defined symbol.
+pub type Extensions = Vec<(Symbol, HashSet<Tuple>)>;
+
+/// How often a rule body reads the defined symbols.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reads {
+    /// Never: the rule only contributes in the first round.
+    None,
+    /// Exactly once, positively: evaluated against the previous round's new atoms.
+    Once,
+    /// Several times: evaluated against all atoms derived so far.
+    Several,
+}
+
+/// The least fixpoint of `def` in `structure`, as one set of true tuples per defined symbol.
+/// `None` when the definition is not eligible (it defines a function, reads a defined symbol
+/// negatively or inside a term) or when some body turns out not to be decided by
+/// the structure; the caller then uses the general well-founded evaluation.
+pub fn least_fixpoint(
+    program: &Program,
+    def: &Definition,
+    structure: &Structure,
+    options: &Options,
+) -> InferResult<Option<Extensions>> {
+    let defined = def.defined();
+    if defined.iter().any(|s| matches!(s, Symbol::Func(_))) {
+        return Ok(None);
+    }
+    let Some(reads) = rule_reads(def, &defined) else {
+        return Ok(None);
+    };
+    let mut full: HashMap<Symbol, HashSet<Tuple>> =
+        defined.iter().map(|s| (*s, HashSet::default())).collect();
+    let mut delta = full.clone();
+    // One working copy of the structure; only the defined symbols' tables change between
+    // passes, and the indexes of the other tables are kept.
+    let mut work = structure.clone();
+    let mut indexes = TableIndexes::default();
+    for round in 0.. {
+        let mut fresh: HashMap<Symbol, HashSet<Tuple>> = HashMap::default();
+        for from_delta in [false, true] {
+            let rules: Vec<&Rule> = def
+                .rules
+                .iter()
+                .zip(&reads)
+                .filter(|(_, read)| reads_in_pass(**read, round, from_delta))
+                .map(|(rule, _)| rule)
+                .collect();
+            if rules.is_empty() {
+                continue;
+            }
+            let source = if from_delta { &delta } else { &full };
+            for s in &defined {
+                let table = source[s].iter().cloned().collect();
+                work.symbols.insert(*s, Table::TwoValued(table));
+            }
+            let mut grounder = Grounder::new(program, &work, options.max_ground_size);
+            grounder.adopt_indexes(std::mem::take(&mut indexes), &defined);
+            for rule in rules {
+                let decided = derive(&mut grounder, rule, &mut |s, t| {
+                    if !full[&s].contains(&t) {
+                        fresh.entry(s).or_default().insert(t);
+                    }
+                })?;
+                if !decided {
+                    return Ok(None);
+                }
+            }
+            indexes = grounder.take_indexes();
+        }
+        if fresh.values().all(|set| set.is_empty()) {
+            break;
+        }
+        for s in &defined {
+            let new = fresh.remove(s).unwrap_or_default();
+            full.get_mut(s)
+                .expect("a defined symbol")
+                .extend(new.iter().cloned());
+            delta.insert(*s, new);
+        }
+    }
+    Ok(Some(
+        defined
+            .iter()
+            .map(|s| (*s, full.remove(s).unwrap_or_default()))
+            .collect(),
+    ))
+}
+
+/// Whether a rule that reads the defined symbols `read` times is evaluated in `round`, in the
+/// pass over the previous round's new atoms (`from_delta`) or over all atoms so far.
+fn reads_in_pass(read: Reads, round: usize, from_delta: bool) -> bool {
+    match read {
+        Reads::None => round == 0 && !from_delta,
+        Reads::Once => round > 0 && from_delta,
+        Reads::Several => !from_delta,
+    }
+}
+
+/// For every rule, how often its body reads the defined symbols; `None` when some occurrence is
+/// negative, inside a term, or in a head argument.
+fn rule_reads(def: &Definition, defined: &[Symbol]) -> Option<Vec<Reads>> {
+    let defined: HashSet<Symbol> = defined.iter().copied().collect();
+    let mut out = Vec::with_capacity(def.rules.len());
+    for rule in &def.rules {
+        let mut head_symbols = HashSet::default();
+        rule.head_args
+            .iter()
+            .for_each(|t| term_symbols(t, &mut head_symbols));
+        if head_symbols.iter().any(|s| defined.contains(s)) {
+            return None;
+        }
+        let count = positive_reads(&rule.body, true, &defined)?;
+        out.push(match count {
+            0 => Reads::None,
+            1 => Reads::Once,
+            _ => Reads::Several,
+        });
+    }
+    Some(out)
+}
+
+/// The number of occurrences of defined symbols in `f` read in polarity `positive`; `None` when
+/// one occurs negatively, under an equivalence, or inside a term.
+fn positive_reads(f: &Formula, positive: bool, defined: &HashSet<Symbol>) -> Option<usize> {
+    let in_terms = |terms: &[&crate::sema::ir::Term]| {
+        let mut used = HashSet::default();
+        terms.iter().for_each(|t| term_symbols(t, &mut used));
+        used.iter().any(|s| defined.contains(s))
+    };
+    match &f.kind {
+        FormulaKind::Bool(_) => Some(0),
+        FormulaKind::Pred(p, args) => {
+            if in_terms(&args.iter().collect::<Vec<_>>()) {
+                return None;
+            }
+            match (defined.contains(&Symbol::Pred(*p)), positive) {
+                (false, _) => Some(0),
+                (true, true) => Some(1),
+                (true, false) => None,
+            }
+        }
+        FormulaKind::Cmp(_, a, b) => (!in_terms(&[a, b])).then_some(0),
+        FormulaKind::Not(g) => positive_reads(g, !positive, defined),
+        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
+            positive_reads(g, positive, defined)
+        }
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs
+            .iter()
+            .map(|g| positive_reads(g, positive, defined))
+            .sum(),
+        FormulaKind::Implies(a, b) => {
+            Some(positive_reads(a, !positive, defined)? + positive_reads(b, positive, defined)?)
+        }
+        FormulaKind::Equiv(a, b) => {
+            let both = positive_reads(a, true, defined)?
+                + positive_reads(a, false, defined)?
+                + positive_reads(b, true, defined)?
+                + positive_reads(b, false, defined)?;
+            (both == 0).then_some(0)
+        }
+    }
+}
+
+/// The variables to bind for `rule` and the condition on them: the head variables together with
+/// the body's outer existential variables, in the order they were declared, so that the joins
+/// follow the order in which the rule is written (the head variables are not bound first).
+fn binding_plan(rule: &Rule) -> (Vec<Var>, &Formula) {
+    let mut vars = rule.vars.clone();
+    let mut body = &rule.body;
+    while let FormulaKind::Exists(inner_vars, inner) = &body.kind {
+        vars.extend(inner_vars.iter().cloned());
+        body = inner;
+    }
+    vars.sort_by_key(|v| v.id);
+    (vars, body)
+}
+
+/// Calls `found` with the head of every instance of `rule` whose body is true in the
+/// grounder's structure. Returns `false` when some body is neither true nor false there.
+fn derive(
+    grounder: &mut Grounder,
+    rule: &Rule,
+    found: &mut dyn FnMut(Symbol, Tuple),
+) -> InferResult<bool> {
+    let sorts = grounder.program.symbol_sorts(rule.head);
+    let (vars, body) = binding_plan(rule);
+    let head = |g: &mut Grounder| -> InferResult<Option<Tuple>> {
+        let mut tuple = Vec::with_capacity(rule.head_args.len());
+        for (k, arg) in rule.head_args.iter().enumerate() {
+            match g.ground_term(arg)?.as_known() {
+                Some(GVal::V(v)) if g.domains.contains(sorts[k], v) => tuple.push(v),
+                // An undefined head argument or one outside the head's sorts: no atom.
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(tuple))
+    };
+    if let Some(plan) = join::plan(grounder, &vars, body) {
+        let decided = plan.run(grounder, &mut |g| {
+            if let Some(tuple) = head(g)? {
+                found(rule.head, tuple);
+            }
+            Ok(())
+        })?;
+        if decided {
+            return Ok(true);
+        }
+    }
+    let mut decided = true;
+    grounder.for_each_candidate(&vars, body, &mut |g: &mut Grounder| {
+        let Some(tuple) = head(g)? else {
+            return Ok(false);
+        };
+        let body = g.ground_formula(body)?;
+        if body == Gf::TRUE {
+            found(rule.head, tuple);
+        } else if body != Gf::FALSE {
+            decided = false;
+            return Ok(true);
+        }
+        Ok(false)
+    })?;
+    Ok(decided)
+}
