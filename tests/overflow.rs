@@ -561,18 +561,18 @@ fn main_level_scores_eight() {
     assert!(out.contains("Solved level:"));
 }
 
-/// `cargo test --release --test overflow -- --ignored` (a minute or two).
+/// `cargo test --release --test overflow -- --ignored` (about 5 s).
 #[test]
 #[ignore]
 fn random_levels_sweep() {
     let levels = random_levels(
         0xDEAD_BEEF_CAFE_F00D,
         &[
-            (3, 3, 1, 1, 40),
-            (3, 5, 1, 1, 30),
-            (4, 4, 1, 2, 30),
-            (4, 5, 2, 2, 30),
-            (5, 5, 2, 3, 20),
+            (3, 3, 1, 1, 60),
+            (4, 5, 1, 1, 60),
+            (5, 5, 2, 2, 40),
+            (6, 6, 1, 1, 30),
+            (6, 6, 2, 3, 30),
         ],
     );
     compare_with_brute_force(&levels);
