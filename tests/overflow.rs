@@ -217,9 +217,8 @@ fn check_answer(level: &Level, links: &BTreeSet<Link>, score: usize) -> Result<(
         }
     }
     let mut wet_tiles = 0;
-    for r in 0..level.h() {
-        for c in 0..level.w() {
-            let s = sides[r][c];
+    for (r, row) in sides.iter().enumerate() {
+        for (c, &s) in row.iter().enumerate() {
             let n = s.iter().filter(|&&b| b).count();
             wet_tiles += usize::from(n > 0);
             let opposite_pair = n == 2 && (s[0] && s[2] || s[1] && s[3]);
