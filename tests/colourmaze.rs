@@ -9,7 +9,7 @@
 //! * random small grids: the number of solutions the spec finds (`countsolutions`) must equal
 //!   the enumeration's;
 //! * every instance file: its printed path is checked, and up to 6 x 6 its "Unique: yes/no"
-//!   against the enumeration;
+//!   against the enumeration; so is the uniqueness check `unique` on random grids;
 //! * generated puzzles (`generate`): the seed's generator rules (white start and finish, fewer
 //!   than n + 2 white cells, every colour present), the printed solution, and uniqueness by the
 //!   enumeration.
@@ -411,6 +411,33 @@ fn main_solves_the_six_by_six_four_colour_maze_uniquely() {
     check_answer(&p, a, "main");
     assert_eq!(a.unique, Some(true));
     assert_eq!(count_by_enumeration(&p), 1);
+}
+
+/// The uniqueness check `unique(rows, k)` against the enumeration.
+#[test]
+fn uniqueness_check_matches_enumeration() {
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut puzzles: Vec<Puzzle> = (0..20).map(|_| random_puzzle(&mut rng, 4, 3)).collect();
+    // The instance files up to 6 x 6 add puzzles with exactly one solution.
+    puzzles.extend(
+        instance_files()
+            .iter()
+            .map(|f| read_instance(f))
+            .filter(|p| p.n() <= 6),
+    );
+    let expr: Vec<String> = puzzles
+        .iter()
+        .map(|p| format!("print(unique({}, {}))", p.lua(), p.k))
+        .collect();
+    let out = run(Some(&expr.join("; ")));
+    let got: Vec<bool> = out.lines().map(|l| l == "true").collect();
+    assert_eq!(got.len(), puzzles.len(), "{out}");
+    for (p, &unique) in puzzles.iter().zip(&got) {
+        assert_eq!(unique, count_by_enumeration(p) == 1, "{:?}", p.rows());
+    }
+    // The sample must hold unique and non-unique puzzles.
+    let yes = got.iter().filter(|&&u| u).count();
+    assert!(yes > 0 && yes < got.len(), "{yes} of {} unique", got.len());
 }
 
 /// Generates `count` puzzles of each (n, k) and checks each: generator rules, solution, and

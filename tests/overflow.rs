@@ -279,6 +279,44 @@ fn check_answer(level: &Level, links: &BTreeSet<Link>, score: usize) -> Result<(
     Ok(())
 }
 
+/// Draws a solved level as the spec does, from the level and the links alone: 3x3 characters
+/// per tile, '~' from the centre of a wet tile to each side it links, 'U' and '#' at the centre
+/// of oceans and moats, '~' at the centre of other wet tiles, a dry tile's symbol at its centre,
+/// in a frame.
+fn draw(level: &Level, links: &BTreeSet<Link>) -> Vec<String> {
+    let edge = format!("+{}+", "-".repeat(3 * level.w()));
+    let mut out = vec![edge.clone()];
+    for r in 0..level.h() {
+        let mut lines = [String::new(), String::new(), String::new()];
+        for c in 0..level.w() {
+            let l = |d: usize| if links.contains(&(r, c, d)) { '~' } else { ' ' };
+            let wet = (0..4).any(|d| links.contains(&(r, c, d)));
+            let ch = level.at(r, c) as char;
+            let centre = if wet && ch != 'U' && ch != '#' {
+                '~'
+            } else {
+                ch
+            };
+            lines[0].extend([' ', l(0), ' ']);
+            lines[1].extend([l(3), centre, l(1)]);
+            lines[2].extend([' ', l(2), ' ']);
+        }
+        out.extend(lines.into_iter().map(|x| format!("|{x}|")));
+    }
+    out.push(edge);
+    out
+}
+
+/// The drawing printed after "Solved level:".
+fn printed_drawing(out: &str) -> Vec<String> {
+    out.lines()
+        .skip_while(|l| *l != "Solved level:")
+        .skip(1)
+        .take_while(|l| l.starts_with('|') || l.starts_with('+'))
+        .map(str::to_string)
+        .collect()
+}
+
 /// Runs the spec with `-e expr` (or its main when `expr` is None) and returns stdout.
 fn run(expr: Option<&str>) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -533,6 +571,7 @@ fn every_level_file_is_solved_optimally() {
             ),
             Some((score, links)) => {
                 check_answer(&level, links, *score).unwrap_or_else(|e| panic!("{rel}: {e}"));
+                assert_eq!(printed_drawing(&out), draw(&level, links), "{rel}: drawing");
                 if let Some(opt) = optimum {
                     assert_eq!(Some(*score), opt, "{rel}: optimum");
                 }
@@ -557,7 +596,7 @@ fn main_level_scores_eight() {
     let (score, links) = answers[0].clone().expect("solved");
     assert_eq!(score, 8);
     check_answer(&level, &links, score).unwrap();
-    assert!(out.contains("Solved level:"));
+    assert_eq!(printed_drawing(&out), draw(&level, &links));
 }
 
 /// `cargo test --release --test overflow -- --ignored` (about 5 s).
