@@ -165,3 +165,27 @@ fn counting_quantifiers() {
     let text = "vocabulary V {\n type D\n P(D)\n}\ntheory T : V { ?2 x : P(x). }\nstructure S : V { D = { 1..4 } }";
     assert_models(text, 6);
 }
+
+/// A rule variable whose derived sort is widened to `int` by a comparison with a number
+/// (`k ~= 1`) but that is an argument of the head over a finite sort is grounded over the head's
+/// sort, instead of failing as an infinite grounding (found writing `specs/colourmaze`).
+#[test]
+fn head_variable_widened_to_int_is_grounded_over_the_head_sort() {
+    let text = "vocabulary V {\n type C isa int\n W(C) : int\n P(C)\n}\n\
+                theory T : V {\n\
+                  { ! k: W(k) = 1 <- k ~= 1. ! k: W(k) = 0 <- k = 1. }\n\
+                  { ! k: P(k) <- k > 1. }\n\
+                }\n\
+                structure S : V { C = { 1..3 } }";
+    let p = program(text);
+    let (t, s) = theory_and_structure(&p);
+    let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
+    let models = infer::modelexpand(&p, theory, structure, None, &Options::default())
+        .expect("model expansion succeeds");
+    // The naive checker enumerates a rule's variables over their sorts and so cannot check this
+    // rule (`k` ranges over `int`); the model is compared with the expected one instead.
+    assert_eq!(models.len(), 1);
+    let printed = idp::print::structure_to_string(&p, &models[0]);
+    assert!(printed.contains("W = { 1->0; 2->1; 3->1 }"), "{printed}");
+    assert!(printed.contains("P = { 2; 3 }"), "{printed}");
+}

@@ -3,8 +3,8 @@
 use crate::ground::store::Gf;
 use crate::ground::{GroundDefinition, Grounder};
 use crate::infer::{InferError, InferResult};
-use crate::sema::ir::{Definition, Rule};
-use crate::sema::program::Symbol;
+use crate::sema::ir::{Definition, Rule, TermKind, Var};
+use crate::sema::program::{SortId, Symbol};
 
 impl<'a> Grounder<'a> {
     /// Grounds every rule of `def`. The defined symbols must be in `forced_unknown` so that
@@ -22,7 +22,8 @@ impl<'a> Grounder<'a> {
 
     fn ground_rule(&mut self, rule: &Rule, out: &mut GroundDefinition) -> InferResult<()> {
         let sorts = self.program.symbol_sorts(rule.head);
-        self.for_each_candidate(&rule.vars, &rule.body, &mut |g: &mut Grounder<'a>| {
+        let vars = self.narrow_to_head_sorts(rule, &sorts);
+        self.for_each_candidate(&vars, &rule.body, &mut |g: &mut Grounder<'a>| {
             let mut tuple = Vec::with_capacity(rule.head_args.len());
             for (k, arg) in rule.head_args.iter().enumerate() {
                 let ground = g.ground_term(arg)?;
@@ -55,6 +56,30 @@ impl<'a> Grounder<'a> {
             Ok(false)
         })?;
         self.check_size()
+    }
+
+    /// The rule's variables, where a variable over an infinite sort that is itself an argument
+    /// of the head takes the (finite) sort of that head position instead: head tuples outside
+    /// the head's sorts are dropped anyway, so only those values matter. Sort derivation widens
+    /// `k` in `! k: W(k) = 1 <- k ~= 1.` to `int` (the common sort of `k` and `1`); without
+    /// this the rule could not be grounded although `W`'s argument sort is finite.
+    fn narrow_to_head_sorts(&mut self, rule: &Rule, sorts: &[SortId]) -> Vec<Var> {
+        let mut vars = rule.vars.clone();
+        for var in &mut vars {
+            if self.domains.get(var.sort).is_some() {
+                continue;
+            }
+            let position = rule
+                .head_args
+                .iter()
+                .position(|a| matches!(&a.kind, TermKind::Var(w) if w.id == var.id));
+            if let Some(k) = position {
+                if self.domains.get(sorts[k]).is_some() {
+                    var.sort = sorts[k];
+                }
+            }
+        }
+        vars
     }
 
     /// Marks the symbols of a definition as unknown so that grounding keeps their atoms.
