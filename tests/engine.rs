@@ -217,3 +217,16 @@ structure S : V {
         1,
     );
 }
+
+/// A head variable compared with a number (`k ~= 1`) keeps the head's finite sort: a
+/// comparison never widens a sort derived from a symbol (found writing `specs/colourmaze`).
+#[test]
+fn head_variable_compared_with_a_number_keeps_the_head_sort() {
+    let text = "vocabulary V {\n type C isa int\n W(C) : int\n P(C)\n}\n\
+                theory T : V {\n\
+                  { ! k: W(k) = 1 <- k ~= 1. ! k: W(k) = 0 <- k = 1. }\n\
+                  { ! k: P(k) <- k > 1. }\n\
+                }\n\
+                structure S : V { C = { 1..3 } }";
+    assert_models(text, 1);
+}

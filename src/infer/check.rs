@@ -453,6 +453,11 @@ fn open_choices(program: &Program, theory: &Theory, structure: &Structure) -> Op
                     } else if program.func(f).partial {
                         opts.push(None);
                     }
+                    if opts.is_empty() {
+                        // An infinite codomain cannot be enumerated (and an empty one leaves
+                        // nothing to count).
+                        return None;
+                    }
                     out.push((s, a, opts));
                 }
             }
