@@ -92,6 +92,10 @@ pub struct Args {
     /// With --models: print optimal models minimising this term block
     #[arg(long, value_name = "TERM")]
     pub minimize: Option<String>,
+    /// Stop grounding with an error naming the sentence once the ground theory has this many
+    /// nodes (about 200 bytes each; default 10000000)
+    #[arg(long, value_name = "NODES")]
+    pub max_ground_size: Option<usize>,
 }
 
 /// The Lua chunk that `--models` runs: model expansion (or minimisation) of the named or only
@@ -248,6 +252,9 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     };
     if runtime.error_count() > 0 {
         return 1;
+    }
+    if let Some(n) = args.max_ground_size {
+        crate::infer::set_default_max_ground_size(n);
     }
     let (code, name) = match (&args.execute, args.models) {
         (Some(chunk), _) => (chunk.replace("::", "."), "-e"),

@@ -409,3 +409,47 @@ fn merge_takes_the_including_vocabulary() {
     let o = run_file(text, &["--nowarnings"]);
     assert!(stdout(&o).contains("Q = true"), "{}", stdout(&o));
 }
+
+/// A theory whose grounding has 200^4 instances.
+const EXPONENTIAL: &str = "vocabulary V {\n  type D isa int\n  P(D, D, D, D)\n}\n\
+    theory T : V {\n  ! a b c d: P(a, b, c, d) | P(d, c, b, a).\n}\n\
+    structure S : V {\n  D = { 1..200 }\n}\n";
+
+/// The size limit stops a runaway grounding with exit code 1 and names the sentence.
+#[test]
+fn grounding_size_limit_names_the_sentence() {
+    let started = std::time::Instant::now();
+    let o = run_file(EXPONENTIAL, &["--max-ground-size", "100000", "-n", "1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("The grounding grew past 100000 nodes"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "while grounding the sentence: (! a[D] b[D] c[D] d[D] : (P(a,b,c,d) | P(d,c,b,a)))"
+        ),
+        "{err}"
+    );
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "the limit stopped it late"
+    );
+}
+
+/// `stdoptions.timeout` also stops grounding, not only search.
+#[test]
+fn timeout_stops_grounding() {
+    let started = std::time::Instant::now();
+    let o = run_file(
+        EXPONENTIAL,
+        &["-e", "stdoptions.timeout = 1; print(modelexpand(T, S))"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("timeout"), "{}", stderr(&o));
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "the timeout stopped it late"
+    );
+}

@@ -411,6 +411,7 @@ impl<'a> Grounder<'a> {
             (None, None) => self.bounded_domain(var, bound)?,
         };
         'values: for &v in dom.iter() {
+            self.step()?;
             self.bind(var, v);
             for guard in guards.iter().filter(|g| g.depth == depth) {
                 if self.ground_formula(guard.formula)? == guard.skip_if {

@@ -116,6 +116,10 @@ pub struct Grounder<'a> {
     /// Variable bindings by variable id.
     env: Vec<Option<Value>>,
     pub max_size: usize,
+    /// When grounding must stop (`stdoptions.timeout`).
+    pub deadline: Option<std::time::Instant>,
+    /// Bindings made so far; the limits are checked every few thousand.
+    steps: u64,
 }
 
 impl<'a> Grounder<'a> {
@@ -138,6 +142,8 @@ impl<'a> Grounder<'a> {
             known_funcs: HashMap::default(),
             env: Vec::new(),
             max_size,
+            deadline: None,
+            steps: 0,
         }
     }
 
@@ -265,11 +271,33 @@ impl<'a> Grounder<'a> {
         self.table_indexes = indexes;
     }
 
+    /// Counts one variable binding and, every 4096 of them, checks the size and time limits
+    /// (and Ctrl-C), so that a runaway quantifier stops while it grows.
+    pub fn step(&mut self) -> InferResult<()> {
+        self.steps += 1;
+        if self.steps % 4096 != 0 {
+            return Ok(());
+        }
+        self.check_size()?;
+        if crate::solve::interrupted() {
+            return Err(InferError::Limit("interrupted while grounding".into()));
+        }
+        if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return Err(InferError::Limit(
+                "timeout: the time limit (stdoptions.timeout) was reached while grounding".into(),
+            ));
+        }
+        Ok(())
+    }
+
     pub fn check_size(&self) -> InferResult<()> {
         if self.store.len() > self.max_size {
             return Err(InferError::Limit(format!(
                 "The grounding grew past {} nodes (the grounding size limit); make the domains \
-                 smaller or raise the limit with --max-ground-size.",
+                 smaller, bound the quantifiers, or raise the limit with --max-ground-size.",
                 self.max_size
             )));
         }

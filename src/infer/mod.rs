@@ -9,6 +9,7 @@ pub mod join;
 pub mod session;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder};
@@ -53,13 +54,21 @@ pub enum SatBackend {
     Splr,
 }
 
+/// The grounding size limit (nodes of the ground theory) of new [`Options`]; the command line's
+/// `--max-ground-size` changes it for the whole run.
+static DEFAULT_MAX_GROUND_SIZE: AtomicUsize = AtomicUsize::new(10_000_000);
+
+pub fn set_default_max_ground_size(nodes: usize) {
+    DEFAULT_MAX_GROUND_SIZE.store(nodes, Ordering::Relaxed);
+}
+
 impl Default for Options {
     fn default() -> Options {
         Options {
             nbmodels: 1,
             timeout: 0.0,
             stablesemantics: false,
-            max_ground_size: 50_000_000,
+            max_ground_size: DEFAULT_MAX_GROUND_SIZE.load(Ordering::Relaxed),
             verbose: false,
             sat_backend: SatBackend::Cadical,
         }

@@ -17,6 +17,7 @@ use crate::ground::store::{AtomId, Gf};
 use crate::ground::wellfounded::{without_positive, Evaluator};
 use crate::ground::{GroundDefinition, Grounder};
 use crate::infer::{InferError, InferResult, Options};
+use crate::print::theory::{definition_to_string, formula_to_string};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{Program, Symbol, Theory, VocId};
 use crate::solve::{Cadical, Lit, SatResult, SatSolver};
@@ -116,6 +117,7 @@ impl<'a> Session<'a> {
         let deadline = (options.timeout > 0.0)
             .then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout));
         let mut grounder = Grounder::new(program, structure, options.max_ground_size);
+        grounder.deadline = deadline;
         for d in pending {
             grounder.force_unknown(&d.defined());
         }
@@ -146,7 +148,10 @@ impl<'a> Session<'a> {
             });
         session.ground_sentences(independent)?;
         for d in dependency_order(pending) {
-            let gd = session.grounder.ground_definition(d)?;
+            let gd = session
+                .grounder
+                .ground_definition(d)
+                .map_err(|e| naming(e, "the definition", &definition_to_string(program, d)))?;
             session.encode_definition(gd)?;
             session.check_time()?;
         }
@@ -174,7 +179,10 @@ impl<'a> Session<'a> {
         let mut ordered = self.cheapest_first(unit_like);
         ordered.extend(self.cheapest_first(rest));
         for sentence in ordered {
-            let g = self.grounder.ground_formula(sentence)?;
+            let g = self.grounder.ground_formula(sentence).map_err(|e| {
+                let text = formula_to_string(self.grounder.program, sentence);
+                naming(e, "the sentence", &text)
+            })?;
 
             self.grounder.learn_units(g);
             self.assert(g);
@@ -762,6 +770,21 @@ fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
         order.push(defs[next]);
     }
     order
+}
+
+/// Adds to an error which sentence or definition was being grounded (its first line, cut
+/// at 160 characters).
+fn naming(e: InferError, what: &str, text: &str) -> InferError {
+    let first_line = text.trim().lines().next().unwrap_or("");
+    let mut shown: String = first_line.chars().take(160).collect();
+    if shown.len() < first_line.len() || text.trim().lines().count() > 1 {
+        shown.push_str(" ...");
+    }
+    let add = |m: String| format!("{m}\n  while grounding {what}: {shown}");
+    match e {
+        InferError::Error(m) => InferError::Error(add(m)),
+        InferError::Limit(m) => InferError::Limit(add(m)),
+    }
 }
 
 /// Whether a term contains an aggregate (or a counting quantifier, which is one).
