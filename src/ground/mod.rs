@@ -275,7 +275,7 @@ impl<'a> Grounder<'a> {
     /// (and Ctrl-C), so that a runaway quantifier stops while it grows.
     pub fn step(&mut self) -> InferResult<()> {
         self.steps += 1;
-        if self.steps % 4096 != 0 {
+        if !self.steps.is_multiple_of(4096) {
             return Ok(());
         }
         self.check_size()?;
