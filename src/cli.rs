@@ -33,6 +33,8 @@ global namespace are Lua globals; `stdoptions` holds the options (e.g. stdoption
 pub enum Dump {
     Ast,
     Program,
+    /// The ground theory of every inference, before solving (the run goes on).
+    Ground,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -64,7 +66,8 @@ pub struct Args {
     /// Only parse and type-check the files; report diagnostics (exit 0 or 1)
     #[arg(long)]
     pub check: bool,
-    /// Print the parsed AST or the resolved program (debugging)
+    /// Print the parsed AST or the resolved program and stop, or print the ground theory of
+    /// each inference before it is solved (`ground`)
     #[arg(long, value_enum, value_name = "WHAT")]
     pub dump: Option<Dump>,
     /// Colour and source excerpts in diagnostics
@@ -96,6 +99,9 @@ pub struct Args {
     /// nodes (about 200 bytes each; default 10000000)
     #[arg(long, value_name = "NODES")]
     pub max_ground_size: Option<usize>,
+    /// Print per-stage sizes and times (grounding, encoding, each SAT call) on stderr
+    #[arg(long)]
+    pub stats: bool,
 }
 
 /// The Lua chunk that `--models` runs: model expansion (or minimisation) of the named or only
@@ -235,7 +241,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if args.dump == Some(Dump::Program) {
         println!("{:#?}", program);
     }
-    if args.check || args.dump.is_some() {
+    if args.check || matches!(args.dump, Some(Dump::Ast | Dump::Program)) {
         return i32::from(has_errors);
     }
     if has_errors {
@@ -252,6 +258,12 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     };
     if runtime.error_count() > 0 {
         return 1;
+    }
+    if args.stats {
+        crate::infer::set_stats(true);
+    }
+    if args.dump == Some(Dump::Ground) {
+        crate::infer::set_dump_ground(true);
     }
     if let Some(n) = args.max_ground_size {
         crate::infer::set_default_max_ground_size(n);

@@ -453,3 +453,46 @@ fn timeout_stops_grounding() {
         "the timeout stopped it late"
     );
 }
+
+/// `--dump ground` prints the ground theory before solving, one instance per line (the
+/// function's exactly-one constraint included); the run then goes on.
+#[test]
+fn dump_ground_prints_the_ground_theory() {
+    let spec = "vocabulary V {\n  type C\n  P(C)\n  f : C\n}\n\
+        theory T : V {\n  ! x: P(x) => f = x.\n  ? x: P(x).\n}\n\
+        structure S : V {\n  C = { 1..2 }\n}\n";
+    let o = run_file(spec, &["--dump", "ground", "-n", "0", "--nowarnings"]);
+    let out = stdout(&o);
+    let dump: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("// ground theory"))
+        .take_while(|l| !l.starts_with("// end of ground theory"))
+        .collect();
+    assert_eq!(
+        dump,
+        [
+            "// ground theory (3 formulas)",
+            "assert (P(1) | P(2)).",
+            "assert ~(P(1) & f ~= 1).",
+            "assert ~(P(2) & f ~= 2).",
+            "assert (f = 1 | f = 2).",
+        ],
+        "{out}"
+    );
+    assert!(out.contains("Number of models: 2"), "{out}");
+    assert_eq!(o.status.code(), Some(10));
+}
+
+/// `--stats` reports the sizes of the grounding on stderr.
+#[test]
+fn stats_report_grounding_sizes() {
+    let o = run_file(
+        "vocabulary V {\n  P\n  Q\n}\ntheory T : V {\n  P | Q.\n}\nstructure S : V {\n}\n",
+        &["--stats", "-n", "1"],
+    );
+    assert!(
+        stderr(&o).contains("[stats] grounded and encoded in"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -7,6 +7,7 @@ pub mod aggregates;
 pub mod bounds;
 pub mod definitions;
 pub mod domains;
+pub mod dump;
 pub mod formulas;
 pub mod store;
 pub mod terms;

@@ -23,6 +23,17 @@ use session::Session;
 
 static STATS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+static DUMP_GROUND: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Prints every ground theory before it is solved (`idp --dump ground`).
+pub fn set_dump_ground(on: bool) {
+    DUMP_GROUND.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+pub fn dump_ground_enabled() -> bool {
+    DUMP_GROUND.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Turns on per-stage statistics on stderr (`idp --stats`).
 pub fn set_stats(on: bool) {
     STATS.store(on, std::sync::atomic::Ordering::Relaxed);

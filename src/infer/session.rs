@@ -12,6 +12,7 @@ use indexmap::IndexMap;
 use crate::encode::ranking::{positive_atoms, ranking_constraints, recursive_components};
 use crate::encode::Encoder;
 use crate::ground::domains::cartesian;
+use crate::ground::dump::ground_theory_text;
 use crate::ground::formulas::formula_symbols;
 use crate::ground::store::{AtomId, Gf};
 use crate::ground::wellfounded::{without_positive, Evaluator};
@@ -85,6 +86,8 @@ pub struct Session<'a> {
     model: Vec<bool>,
     /// Number of candidate models refuted by loop formulas or totality cuts.
     refinements: usize,
+    /// The asserted ground formulas, kept only for `--dump ground`.
+    asserted: Option<Vec<Gf>>,
 }
 
 /// The symbols of a vocabulary that a model interprets (no type predicates, no constructors).
@@ -134,6 +137,7 @@ impl<'a> Session<'a> {
             stable: options.stablesemantics,
             model: Vec::new(),
             refinements: 0,
+            asserted: crate::infer::dump_ground_enabled().then(Vec::new),
         };
         // Sentences that mention no defined symbol come first: their unit consequences
         // (`~In(x, y)` for the pairs a constraint rules out) simplify the rule bodies. Then the
@@ -157,6 +161,13 @@ impl<'a> Session<'a> {
         }
         session.ground_sentences(dependent)?;
         session.encode_symbols()?;
+        if let Some(asserted) = session.asserted.take() {
+            print!(
+                "// ground theory ({} formulas)\n{}// end of ground theory\n",
+                asserted.len(),
+                ground_theory_text(program, &session.grounder.store, &asserted)
+            );
+        }
         if crate::infer::stats_enabled() {
             eprintln!(
                 "[stats] grounded and encoded in {:.3}s: {} nodes, {} atoms, {} SAT variables",
@@ -251,6 +262,9 @@ impl<'a> Session<'a> {
     }
 
     pub fn assert(&mut self, g: Gf) {
+        if let Some(asserted) = &mut self.asserted {
+            asserted.push(g);
+        }
         self.encoder
             .assert(&self.grounder.store, self.sat.as_mut(), g);
     }
