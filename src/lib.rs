@@ -12,6 +12,7 @@ pub mod ground;
 pub mod infer;
 pub mod lua;
 pub mod print;
+pub mod progress;
 pub mod sema;
 pub mod solve;
 pub mod stdlib;

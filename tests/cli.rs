@@ -496,3 +496,25 @@ fn stats_report_grounding_sizes() {
         stderr(&o)
     );
 }
+
+/// On a terminal a run longer than a second shows a progress line on stderr (erased at the
+/// end); with stderr piped there is none. The terminal comes from util-linux's `script`.
+#[test]
+fn progress_line_only_on_a_terminal() {
+    let path = write_file("progress.idp", EXPONENTIAL);
+    let chunk = "stdoptions.timeout = 2; print(modelexpand(T, S))";
+    let piped = run(&[path.to_str().unwrap(), "-e", chunk], "");
+    assert!(!stderr(&piped).contains("[idp]"), "{}", stderr(&piped));
+    let typescript = write_file("progress.typescript", "");
+    let command = format!("{IDP} {} -e '{chunk}'", path.display());
+    let status = Command::new("script")
+        .args(["-qec", &command, typescript.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .expect("util-linux `script` runs");
+    assert_eq!(status.code(), Some(1));
+    let seen = std::fs::read_to_string(&typescript).unwrap();
+    assert!(seen.contains("\r\x1b[K[idp] grounding: "), "{seen:?}");
+    assert!(seen.contains("timeout"), "{seen:?}");
+}

@@ -280,6 +280,7 @@ impl<'a> Grounder<'a> {
             return Ok(());
         }
         self.check_size()?;
+        crate::progress::set_nodes(self.store.len());
         if crate::solve::interrupted() {
             return Err(InferError::Limit("interrupted while grounding".into()));
         }

@@ -88,6 +88,8 @@ pub struct Session<'a> {
     refinements: usize,
     /// The asserted ground formulas, kept only for `--dump ground`.
     asserted: Option<Vec<Gf>>,
+    /// Shows a progress line on a terminal while the session lives.
+    _progress: crate::progress::Running,
 }
 
 /// The symbols of a vocabulary that a model interprets (no type predicates, no constructors).
@@ -138,6 +140,7 @@ impl<'a> Session<'a> {
             model: Vec::new(),
             refinements: 0,
             asserted: crate::infer::dump_ground_enabled().then(Vec::new),
+            _progress: crate::progress::begin(),
         };
         // Sentences that mention no defined symbol come first: their unit consequences
         // (`~In(x, y)` for the pairs a constraint rules out) simplify the rule bodies. Then the
@@ -498,6 +501,9 @@ impl<'a> Session<'a> {
         loop {
             self.check_time()?;
             let t0 = Instant::now();
+            crate::progress::set_phase(crate::progress::Phase::Solving);
+            crate::progress::set_nodes(self.grounder.store.len());
+            crate::progress::sat_call();
             let result = self.sat.solve(assumptions);
             if crate::infer::stats_enabled() {
                 eprintln!(
