@@ -38,6 +38,12 @@ pub enum Dump {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Sat {
+    Cadical,
+    Splr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Color {
     Auto,
     Always,
@@ -99,6 +105,10 @@ pub struct Args {
     /// nodes (about 200 bytes each; default 10000000)
     #[arg(long, value_name = "NODES")]
     pub max_ground_size: Option<usize>,
+    /// The SAT solver: CaDiCaL (default; incremental, with assumptions) or splr (one-shot, for
+    /// comparison)
+    #[arg(long, value_enum, value_name = "SOLVER", default_value = "cadical")]
+    pub sat: Sat,
     /// Print per-stage sizes and times (grounding, encoding, each SAT call) on stderr
     #[arg(long)]
     pub stats: bool,
@@ -261,6 +271,9 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     }
     if args.stats {
         crate::infer::set_stats(true);
+    }
+    if args.sat == Sat::Splr {
+        crate::infer::set_default_sat_backend(crate::infer::SatBackend::Splr);
     }
     if args.dump == Some(Dump::Ground) {
         crate::infer::set_dump_ground(true);

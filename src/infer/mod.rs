@@ -65,6 +65,13 @@ pub enum SatBackend {
     Splr,
 }
 
+/// The SAT backend of new [`Options`]; the command line's `--sat` changes it for the whole run.
+static DEFAULT_SPLR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+pub fn set_default_sat_backend(backend: SatBackend) {
+    DEFAULT_SPLR.store(backend == SatBackend::Splr, Ordering::Relaxed);
+}
+
 /// The grounding size limit (nodes of the ground theory) of new [`Options`]; the command line's
 /// `--max-ground-size` changes it for the whole run.
 static DEFAULT_MAX_GROUND_SIZE: AtomicUsize = AtomicUsize::new(10_000_000);
@@ -81,7 +88,11 @@ impl Default for Options {
             stablesemantics: false,
             max_ground_size: DEFAULT_MAX_GROUND_SIZE.load(Ordering::Relaxed),
             verbose: false,
-            sat_backend: SatBackend::Cadical,
+            sat_backend: if DEFAULT_SPLR.load(Ordering::Relaxed) {
+                SatBackend::Splr
+            } else {
+                SatBackend::Cadical
+            },
         }
     }
 }

@@ -17,11 +17,11 @@ use crate::ground::formulas::formula_symbols;
 use crate::ground::store::{AtomId, Gf};
 use crate::ground::wellfounded::{without_positive, Evaluator};
 use crate::ground::{GroundDefinition, Grounder};
-use crate::infer::{InferError, InferResult, Options};
+use crate::infer::{InferError, InferResult, Options, SatBackend};
 use crate::print::theory::{definition_to_string, formula_to_string};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{Program, Symbol, Theory, VocId};
-use crate::solve::{Cadical, Lit, SatResult, SatSolver};
+use crate::solve::{Cadical, Lit, SatResult, SatSolver, Splr};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
 
@@ -34,7 +34,7 @@ const RANKING_AFTER_LOOPS: usize = 1000;
 /// lazily, while expensive ones (Hamiltonian cycles over hundreds of vertices, unsatisfiable
 /// mazes) are not worth continuing.
 const RANKING_MIN_LOOPS: usize = 64;
-const RANKING_AFTER_SECONDS: f64 = 8.0;
+const RANKING_AFTER_SECONDS: f64 = 20.0;
 
 /// Whether a definition with `loops` rounds of loop formulas, the first `elapsed` ago, should
 /// switch to the ranking translation. `IDP_RANKING_AFTER=N` fixes the switch at N rounds
@@ -130,7 +130,10 @@ impl<'a> Session<'a> {
         let mut session = Session {
             grounder,
             encoder: Encoder::new(),
-            sat: Box::new(Cadical::new(deadline)),
+            sat: match options.sat_backend {
+                SatBackend::Cadical => Box::new(Cadical::new(deadline)),
+                SatBackend::Splr => Box::new(Splr::new(deadline)),
+            },
             definitions: Vec::new(),
             symbols: interpreted_symbols(program, vocabulary),
             vocabulary,
@@ -151,9 +154,9 @@ impl<'a> Session<'a> {
             theory.sentences.iter().partition(|f| {
                 let mut used = HashSet::default();
                 formula_symbols(f, &mut used);
-                used.is_disjoint(&defined)
+                used.is_disjoint(&defined) && session.gives_units(f)
             });
-        session.ground_sentences(independent)?;
+        let early: Vec<Gf> = session.ground_and_learn(independent)?;
         for d in dependency_order(pending) {
             let gd = session
                 .grounder
@@ -161,6 +164,9 @@ impl<'a> Session<'a> {
                 .map_err(|e| naming(e, "the definition", &definition_to_string(program, d)))?;
             session.encode_definition(gd)?;
             session.check_time()?;
+        }
+        for g in early {
+            session.assert(g);
         }
         session.ground_sentences(dependent)?;
         session.encode_symbols()?;
@@ -185,6 +191,21 @@ impl<'a> Session<'a> {
 
     /// The sentences ordered by the size of their outer universal quantification, so that
     /// small sentences (often unit constraints) are grounded first and simplify the others.
+    /// Grounds each sentence and learns its units, without asserting it yet.
+    fn ground_and_learn(&mut self, sentences: Vec<&Formula>) -> InferResult<Vec<Gf>> {
+        let mut out = Vec::new();
+        for sentence in self.cheapest_first(sentences) {
+            let g = self.grounder.ground_formula(sentence).map_err(|e| {
+                let text = formula_to_string(self.grounder.program, sentence);
+                naming(e, "the sentence", &text)
+            })?;
+            self.grounder.learn_units(g);
+            out.push(g);
+            self.check_time()?;
+        }
+        Ok(out)
+    }
+
     /// Grounds, learns the units of and asserts each sentence: first those that can only give
     /// unit literals (so later sentences are grounded with them), each group cheapest first.
     fn ground_sentences(&mut self, sentences: Vec<&Formula>) -> InferResult<()> {

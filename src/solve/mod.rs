@@ -4,6 +4,9 @@
 
 use std::time::Instant;
 
+mod splr;
+pub use self::splr::Splr;
+
 /// A literal in DIMACS convention: a non-zero integer, negative for negation.
 pub type Lit = i32;
 
