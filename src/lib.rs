@@ -17,3 +17,4 @@ pub mod solve;
 pub mod stdlib;
 pub mod structure;
 pub mod syntax;
+pub mod visual;

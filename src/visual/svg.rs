@@ -1,0 +1,211 @@
+//! The SVG renderer: one square per cell, frames stacked vertically, a legend below.
+//!
+//! Every cell is a `<rect class="cell">` carrying `data-row`, `data-col` (the coordinates shown
+//! beside the grid) and `data-layers` (the names of the symbols drawn in it, space-separated),
+//! so that tests and scripts can read the picture back. Walls are filled with their colour,
+//! values colour the cell, labels are a disc with the letter, directions are lines from the
+//! centre to the sides.
+
+use std::fmt::Write;
+
+use crate::visual::{Cell, Frame, Picture, EAST, NORTH, SOUTH, WEST};
+
+const CELL: usize = 28;
+const MARGIN: usize = 30;
+const TITLE: usize = 22;
+
+/// The picture as a standalone SVG document.
+pub fn render(p: &Picture) -> String {
+    let cols = p.col_labels.len();
+    let rows = p.row_labels.len();
+    let frame_h = TITLE + rows * CELL + 20;
+    let legend_h = 20 * p.layers.len().max(1) + 10;
+    let width = (MARGIN + cols * CELL + 10).max(260);
+    let height = TITLE + p.frames.len() * frame_h + legend_h;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"14\">"
+    );
+    let _ = writeln!(
+        out,
+        "<rect width=\"{width}\" height=\"{height}\" fill=\"white\"/>"
+    );
+    let _ = writeln!(out, "<text x=\"4\" y=\"16\">{}</text>", escape(&p.caption));
+    for (i, frame) in p.frames.iter().enumerate() {
+        frame_svg(&mut out, p, frame, TITLE + i * frame_h);
+    }
+    legend_svg(&mut out, p, TITLE + p.frames.len() * frame_h);
+    out.push_str("</svg>\n");
+    out
+}
+
+fn frame_svg(out: &mut String, p: &Picture, frame: &Frame, top: usize) {
+    let _ = writeln!(out, "<g class=\"frame\">");
+    if let Some(t) = &frame.title {
+        let _ = writeln!(out, "<text x=\"4\" y=\"{}\">{}</text>", top + 16, escape(t));
+    }
+    let y0 = top + TITLE;
+    for (r, (row, rl)) in frame.cells.iter().zip(&p.row_labels).enumerate() {
+        let y = y0 + r * CELL;
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"gray\">{rl}</text>",
+            MARGIN - 6,
+            y + CELL / 2 + 5
+        );
+        for (c, (cell, cl)) in row.iter().zip(&p.col_labels).enumerate() {
+            cell_svg(out, p, cell, MARGIN + c * CELL, y, (*rl, *cl));
+        }
+    }
+    let yl = y0 + p.row_labels.len() * CELL + 14;
+    for (c, cl) in p.col_labels.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{yl}\" text-anchor=\"middle\" fill=\"gray\" font-size=\"11\">{cl}</text>",
+            MARGIN + c * CELL + CELL / 2
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// One cell: the square, then its value, directions and label.
+fn cell_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize, at: (i64, i64)) {
+    let names = layer_names(p, cell);
+    let fill = match (cell.fills.first(), &cell.value) {
+        (Some(&l), _) => css_colour(&p.layers[l].colour, true),
+        (None, Some((_, v))) => value_fill(p, v),
+        (None, None) => "#f4f4f4".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "<rect class=\"cell\" data-row=\"{}\" data-col=\"{}\" data-layers=\"{}\" x=\"{x}\" y=\"{y}\" \
+         width=\"{CELL}\" height=\"{CELL}\" fill=\"{}\" stroke=\"#cccccc\"/>",
+        at.0,
+        at.1,
+        escape(&names),
+        escape(&fill)
+    );
+    let (cx, cy) = (x + CELL / 2, y + CELL / 2);
+    if let Some(&l) = cell.fills.first() {
+        let layer = &p.layers[l];
+        if !layer.block && cell.labels.is_empty() {
+            let _ = writeln!(
+                out,
+                "<text x=\"{cx}\" y=\"{}\" text-anchor=\"middle\" fill=\"white\">{}</text>",
+                cy + 5,
+                escape(&layer.glyph.to_string())
+            );
+        }
+    } else if let (Some((_, v)), true) = (&cell.value, cell.labels.is_empty()) {
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"black\">{}</text>",
+            x + 3,
+            y + 11,
+            escape(v)
+        );
+    }
+    if let Some((l, mask)) = cell.dirs {
+        dirs_svg(out, &css_colour(&p.layers[l].colour, false), mask, cx, cy);
+    }
+    if let Some(&l) = cell.labels.first() {
+        let layer = &p.layers[l];
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"{}\"/>\n<text x=\"{cx}\" y=\"{}\" \
+             text-anchor=\"middle\" fill=\"white\" font-weight=\"bold\">{}</text>",
+            CELL / 2 - 3,
+            escape(&css_colour(&layer.colour, false)),
+            cy + 5,
+            escape(&layer.glyph.to_string())
+        );
+    }
+}
+
+/// Lines from the centre of the cell to the middle of each side in the mask.
+fn dirs_svg(out: &mut String, colour: &str, mask: u8, cx: usize, cy: usize) {
+    let h = CELL / 2;
+    let ends = [
+        (NORTH, cx, cy - h),
+        (EAST, cx + h, cy),
+        (SOUTH, cx, cy + h),
+        (WEST, cx - h, cy),
+    ];
+    for (bit, ex, ey) in ends {
+        if mask & bit != 0 {
+            let _ = writeln!(
+                out,
+                "<line x1=\"{cx}\" y1=\"{cy}\" x2=\"{ex}\" y2=\"{ey}\" stroke=\"{}\" stroke-width=\"4\" \
+                 stroke-linecap=\"round\"/>",
+                escape(colour)
+            );
+        }
+    }
+}
+
+fn legend_svg(out: &mut String, p: &Picture, top: usize) {
+    for (i, l) in p.layers.iter().enumerate() {
+        let y = top + 6 + i * 20;
+        let _ = writeln!(
+            out,
+            "<rect x=\"4\" y=\"{y}\" width=\"14\" height=\"14\" fill=\"{}\"/>\n<text x=\"24\" y=\"{}\">{} {}</text>",
+            escape(&css_colour(&l.colour, l.block)),
+            y + 12,
+            escape(&l.glyph.to_string()),
+            escape(&l.name)
+        );
+    }
+}
+
+/// The names of the layers drawn in a cell, space-separated.
+fn layer_names(p: &Picture, cell: &Cell) -> String {
+    let mut names: Vec<&str> = cell
+        .labels
+        .iter()
+        .chain(&cell.fills)
+        .map(|&l| p.layers[l].name.as_str())
+        .collect();
+    if let Some((l, _)) = cell.dirs {
+        names.push(&p.layers[l].name);
+    }
+    if let Some((l, _)) = &cell.value {
+        names.push(&p.layers[*l].name);
+    }
+    names.join(" ")
+}
+
+/// A CSS colour: `default` is near-black for blocks and dark grey otherwise.
+fn css_colour(c: &str, block: bool) -> String {
+    match c {
+        "default" if block => "#333333".to_string(),
+        "default" => "#555555".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A light background for a value (its index in the sorted values picks it).
+fn value_fill(p: &Picture, v: &str) -> String {
+    const FILLS: [&str; 6] = [
+        "#f8b4b4", "#b4e8b4", "#f8f0a0", "#b4c8f8", "#e8b4e8", "#b4f0f0",
+    ];
+    let i = p.values.iter().position(|x| x == v).unwrap_or(0);
+    FILLS[i % FILLS.len()].to_string()
+}
+
+/// Escapes text for XML.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

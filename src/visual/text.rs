@@ -1,0 +1,179 @@
+//! The terminal renderer: two characters per cell, the top row first, row coordinates on the
+//! left, column coordinates below and a legend.
+//!
+//! In plain mode (stdout is not a terminal, or `unicode = false`) only ASCII is written: walls
+//! are `##`, labels and fills their letter, directions `^ > v <` (one) or `| - +` (more), empty
+//! cells `.`. In Unicode mode walls are `██`, directions arrows or box-drawing lines, empty cells
+//! `·`, and layers are coloured with ANSI escapes.
+
+use crate::visual::{Cell, Frame, Kind, Picture, EAST, NORTH, SOUTH, WEST};
+
+/// The picture as text (ending with a newline).
+pub fn render(p: &Picture, unicode: bool) -> String {
+    let mut out = format!("{}\n", p.caption);
+    let width = p
+        .row_labels
+        .iter()
+        .map(|r| r.to_string().len())
+        .max()
+        .unwrap_or(1);
+    for frame in &p.frames {
+        render_frame(&mut out, p, frame, width, unicode);
+    }
+    out.push_str(&legend(p, unicode));
+    out
+}
+
+fn render_frame(out: &mut String, p: &Picture, frame: &Frame, width: usize, unicode: bool) {
+    if let Some(t) = &frame.title {
+        out.push_str(&format!("{t}:\n"));
+    }
+    for (row, label) in frame.cells.iter().zip(&p.row_labels) {
+        let mut line = format!("{label:>width$} ");
+        for cell in row {
+            line.push_str(&cell_text(p, cell, unicode));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if p.col_labels.iter().all(|c| c.to_string().len() <= 2) {
+        let mut line = " ".repeat(width + 1);
+        for c in &p.col_labels {
+            line.push_str(&format!("{c:<2}"));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+/// The two characters of one cell (with ANSI colour in Unicode mode).
+fn cell_text(p: &Picture, cell: &Cell, unicode: bool) -> String {
+    let first = cell
+        .labels
+        .first()
+        .or(cell.fills.first())
+        .map(|&l| &p.layers[l]);
+    let (primary, colour, block) = match (first, &cell.value) {
+        (Some(l), _) => (
+            l.glyph,
+            l.colour.as_str(),
+            l.block && cell.labels.is_empty(),
+        ),
+        (None, Some((_, v))) => (v.chars().next().unwrap_or('?'), value_colour(p, v), false),
+        (None, None) => (if unicode { '·' } else { '.' }, "default", false),
+    };
+    let secondary = match cell.dirs {
+        Some((_, mask)) => direction_glyph(mask, unicode),
+        None if block => primary,
+        None => ' ',
+    };
+    if !unicode {
+        return format!("{primary}{secondary}");
+    }
+    let primary = if block && primary == '#' {
+        '█'
+    } else {
+        primary
+    };
+    let secondary = if block && secondary == '#' {
+        '█'
+    } else {
+        secondary
+    };
+    let bold = !cell.labels.is_empty();
+    format!(
+        "{}{primary}{}{}",
+        ansi(colour, bold),
+        if cell.dirs.is_some() {
+            ansi(dir_colour(p, cell), false)
+        } else {
+            String::new()
+        },
+        reset_after(secondary, colour, cell)
+    )
+}
+
+/// The second character followed by a reset when any colour was switched on.
+fn reset_after(secondary: char, colour: &str, cell: &Cell) -> String {
+    if colour == "default" && cell.labels.is_empty() && cell.dirs.is_none() {
+        secondary.to_string()
+    } else {
+        format!("{secondary}\x1b[0m")
+    }
+}
+
+fn dir_colour<'a>(p: &'a Picture, cell: &Cell) -> &'a str {
+    cell.dirs
+        .map(|(l, _)| p.layers[l].colour.as_str())
+        .unwrap_or("default")
+}
+
+/// The colour of a value: its index in the picture's sorted values picks a palette entry.
+fn value_colour<'a>(p: &Picture, v: &str) -> &'a str {
+    const VALUES: [&str; 6] = ["red", "green", "yellow", "blue", "magenta", "cyan"];
+    let i = p.values.iter().position(|x| x == v).unwrap_or(0);
+    VALUES[i % VALUES.len()]
+}
+
+/// One arrow for one direction, a line segment for more.
+pub fn direction_glyph(mask: u8, unicode: bool) -> char {
+    let ascii = match mask {
+        NORTH => '^',
+        EAST => '>',
+        SOUTH => 'v',
+        WEST => '<',
+        m if m == NORTH | SOUTH => '|',
+        m if m == EAST | WEST => '-',
+        _ => '+',
+    };
+    if !unicode {
+        return ascii;
+    }
+    const BOX: [char; 16] = [
+        ' ', '↑', '→', '└', '↓', '│', '┌', '├', '←', '┘', '─', '┴', '┐', '┤', '┬', '┼',
+    ];
+    BOX[usize::from(mask & 15)]
+}
+
+/// The ANSI escape switching on a colour (nothing for `default` unless bold).
+fn ansi(colour: &str, bold: bool) -> String {
+    let code = match colour {
+        "black" => Some(30),
+        "red" => Some(31),
+        "green" => Some(32),
+        "yellow" | "orange" => Some(33),
+        "blue" => Some(34),
+        "magenta" | "purple" => Some(35),
+        "cyan" => Some(36),
+        "white" => Some(37),
+        "grey" | "gray" => Some(90),
+        _ => None,
+    };
+    match (code, bold) {
+        (Some(c), true) => format!("\x1b[1;{c}m"),
+        (Some(c), false) => format!("\x1b[{c}m"),
+        (None, true) => "\x1b[1m".to_string(),
+        (None, false) => String::new(),
+    }
+}
+
+/// `#: Wall  E: Entrance  X: Exit` (walls drawn as blocks in Unicode mode).
+fn legend(p: &Picture, unicode: bool) -> String {
+    let items: Vec<String> = p
+        .layers
+        .iter()
+        .map(|l| {
+            let glyph = match l.kind {
+                Kind::Dirs => "arrows".to_string(),
+                Kind::Value => "value".to_string(),
+                _ if l.block && unicode => "█".to_string(),
+                _ => l.glyph.to_string(),
+            };
+            format!("{glyph}: {}", l.name)
+        })
+        .collect();
+    if items.is_empty() {
+        return "(nothing to draw)\n".to_string();
+    }
+    format!("{}\n", items.join("  "))
+}
