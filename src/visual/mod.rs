@@ -66,6 +66,8 @@ pub enum Kind {
     Value,
     /// The cell shows directions (arrows or line segments).
     Dirs,
+    /// A predicate over two neighbouring positions: a wall on the side between them.
+    Edge,
 }
 
 /// One drawn symbol.
@@ -96,6 +98,8 @@ pub struct Cell {
     pub value: Option<(usize, String)>,
     /// The direction mask and its layer.
     pub dirs: Option<(usize, u8)>,
+    /// The sides with an edge wall (a direction mask) and its layer.
+    pub edges: Option<(usize, u8)>,
 }
 
 impl Cell {
@@ -105,6 +109,7 @@ impl Cell {
             && self.labels.is_empty()
             && self.value.is_none()
             && self.dirs.is_none()
+            && self.edges.is_none()
     }
 }
 
@@ -320,6 +325,11 @@ fn shape_of(program: &Program, axes: Axes, sym: Symbol) -> Option<Shape> {
                     kind: Kind::Fill,
                     timed,
                 })
+            } else if rest.len() == 2 * w && !timed && axes.matches(program, &rest[w..]) {
+                Some(Shape {
+                    kind: Kind::Edge,
+                    timed,
+                })
             } else if rest.len() == w + 1 && is_direction_sort(program, rest[w]) {
                 Some(Shape {
                     kind: Kind::Dirs,
@@ -389,6 +399,8 @@ struct Mark {
     value: Option<String>,
     dir: u8,
     label: bool,
+    /// For an edge: the other cell.
+    other: Option<(i64, i64)>,
 }
 
 /// Builds the picture of `s`, or says why there is none.
@@ -464,9 +476,13 @@ fn collect_layers(
             }
         }
     }
-    // Walls first, then labels, then the rest by name (stable for tests).
-    candidates
-        .sort_by_key(|(_, sh, name)| (!is_wall_name(name), sh.kind != Kind::Label, name.clone()));
+    // In the order of `show`, or walls first, then labels, then the rest by name.
+    match &opts.show {
+        Some(list) => candidates.sort_by_key(|(_, _, name)| list.iter().position(|n| n == name)),
+        None => candidates.sort_by_key(|(_, sh, name)| {
+            (!is_wall_name(name), sh.kind != Kind::Label, name.clone())
+        }),
+    }
     let grid: HashSet<(i64, i64)> = cells.iter().copied().collect();
     let mut layers = Vec::new();
     let mut marks = Vec::new();
@@ -493,7 +509,7 @@ fn make_layer(
     used: &mut HashSet<char>,
     index: usize,
 ) -> Layer {
-    let wall = kind == Kind::Fill && is_wall_name(name);
+    let wall = matches!(kind, Kind::Fill | Kind::Edge) && is_wall_name(name);
     let glyph = opts.glyphs.get(name).copied().unwrap_or_else(|| {
         if wall {
             '#'
@@ -562,13 +578,23 @@ fn layer_marks(
         } else {
             0
         };
+        let other = if shape.kind == Kind::Edge {
+            match axes.coords(&t[pos_at + axes.width()..]) {
+                Some(o) => Some(o),
+                None => continue,
+            }
+        } else {
+            None
+        };
         out.push(Mark {
             layer,
             time,
             cell,
             value,
             dir,
-            label: shape.kind == Kind::Label,
+            // Things that move (time-indexed fills) are drawn over the static fills.
+            label: shape.kind == Kind::Label || (shape.kind == Kind::Fill && shape.timed),
+            other,
         });
     }
     out
@@ -624,25 +650,27 @@ fn assemble(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    // The display (row, column) of a cell given as (first, second) coordinates.
+    let display_at = |cell: (i64, i64)| -> Option<(usize, usize)> {
+        let (row, col) = if row_major { cell } else { (cell.1, cell.0) };
+        let r = row_labels.iter().position(|&x| x == row)?;
+        let c = col_labels.iter().position(|&x| x == col)?;
+        Some((r, c))
+    };
     let frame_of = |time: Option<Value>| -> Frame {
         let mut grid = vec![vec![Cell::default(); col_labels.len()]; row_labels.len()];
         for m in &marks {
             if m.time.is_some() && time.is_some() && m.time != time {
                 continue;
             }
-            let key = if row_major {
-                (m.cell.0, m.cell.1)
-            } else {
-                (m.cell.1, m.cell.0)
+            let Some((r, c)) = display_at(m.cell) else {
+                continue;
             };
-            let r = if row_major {
-                row_labels.iter().position(|&x| x == key.0)
-            } else {
-                row_labels.iter().position(|&y| y == key.0)
-            };
-            let c = col_labels.iter().position(|&x| x == key.1);
-            let (Some(r), Some(c)) = (r, c) else { continue };
-            place(&mut grid[r][c], m);
+            match m.other.and_then(display_at) {
+                Some(o) => place_edge(&mut grid[r][c], m.layer, (r, c), o),
+                None if m.other.is_none() => place(&mut grid[r][c], m),
+                None => {}
+            }
         }
         Frame {
             title: time.map(|t| format!("time {t}")),
@@ -662,6 +690,20 @@ fn assemble(
         frames,
         values,
     }
+}
+
+/// Adds the side of `at` facing its neighbour `other` to the cell's edge walls (nothing when
+/// the two cells are not neighbours).
+fn place_edge(cell: &mut Cell, layer: usize, at: (usize, usize), other: (usize, usize)) {
+    let side = match (other.0 as i64 - at.0 as i64, other.1 as i64 - at.1 as i64) {
+        (-1, 0) => NORTH,
+        (1, 0) => SOUTH,
+        (0, 1) => EAST,
+        (0, -1) => WEST,
+        _ => return,
+    };
+    let old = cell.edges.map(|e| e.1).unwrap_or(0);
+    cell.edges = Some((layer, old | side));
 }
 
 /// Adds a mark to a cell.

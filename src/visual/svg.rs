@@ -19,9 +19,13 @@ pub fn render(p: &Picture) -> String {
     let cols = p.col_labels.len();
     let rows = p.row_labels.len();
     let frame_h = TITLE + rows * CELL + 20;
+    let frame_w = MARGIN + cols * CELL + 16;
+    // Frames side by side, wrapping after about 760 pixels.
+    let per_row = (760 / frame_w).clamp(1, p.frames.len().max(1));
+    let frame_rows = p.frames.len().div_ceil(per_row);
     let legend_h = 20 * p.layers.len().max(1) + 10;
-    let width = (MARGIN + cols * CELL + 10).max(260);
-    let height = TITLE + p.frames.len() * frame_h + legend_h;
+    let width = (per_row * frame_w).max(260);
+    let height = TITLE + frame_rows * frame_h + legend_h;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -34,15 +38,22 @@ pub fn render(p: &Picture) -> String {
     );
     let _ = writeln!(out, "<text x=\"4\" y=\"16\">{}</text>", escape(&p.caption));
     for (i, frame) in p.frames.iter().enumerate() {
-        frame_svg(&mut out, p, frame, TITLE + i * frame_h);
+        let (left, top) = ((i % per_row) * frame_w, TITLE + (i / per_row) * frame_h);
+        let _ = writeln!(
+            out,
+            "<g class=\"frame\" transform=\"translate({left},{top})\">"
+        );
+        frame_svg(&mut out, p, frame);
+        out.push_str("</g>\n");
     }
-    legend_svg(&mut out, p, TITLE + p.frames.len() * frame_h);
+    legend_svg(&mut out, p, TITLE + frame_rows * frame_h);
     out.push_str("</svg>\n");
     out
 }
 
-fn frame_svg(out: &mut String, p: &Picture, frame: &Frame, top: usize) {
-    let _ = writeln!(out, "<g class=\"frame\">");
+/// One frame at the origin (the caller translates it).
+fn frame_svg(out: &mut String, p: &Picture, frame: &Frame) {
+    let top = 0;
     if let Some(t) = &frame.title {
         let _ = writeln!(out, "<text x=\"4\" y=\"{}\">{}</text>", top + 16, escape(t));
     }
@@ -59,6 +70,12 @@ fn frame_svg(out: &mut String, p: &Picture, frame: &Frame, top: usize) {
             cell_svg(out, p, cell, MARGIN + c * CELL, y, (*rl, *cl));
         }
     }
+    // Directions, edge walls and labels after all squares, so that no square covers them.
+    for (r, row) in frame.cells.iter().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            overlay_svg(out, p, cell, MARGIN + c * CELL, y0 + r * CELL);
+        }
+    }
     let yl = y0 + p.row_labels.len() * CELL + 14;
     for (c, cl) in p.col_labels.iter().enumerate() {
         let _ = writeln!(
@@ -67,10 +84,9 @@ fn frame_svg(out: &mut String, p: &Picture, frame: &Frame, top: usize) {
             MARGIN + c * CELL + CELL / 2
         );
     }
-    out.push_str("</g>\n");
 }
 
-/// One cell: the square, then its value, directions and label.
+/// One cell: the square, then its fill's glyph or its value.
 fn cell_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize, at: (i64, i64)) {
     let names = layer_names(p, cell);
     let fill = match (cell.fills.first(), &cell.value) {
@@ -107,8 +123,16 @@ fn cell_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize, at: 
             escape(v)
         );
     }
+}
+
+/// What is drawn over the squares: directions, edge walls, the label.
+fn overlay_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize) {
+    let (cx, cy) = (x + CELL / 2, y + CELL / 2);
     if let Some((l, mask)) = cell.dirs {
         dirs_svg(out, &css_colour(&p.layers[l].colour, false), mask, cx, cy);
+    }
+    if let Some((l, mask)) = cell.edges {
+        edges_svg(out, &css_colour(&p.layers[l].colour, true), mask, x, y);
     }
     if let Some(&l) = cell.labels.first() {
         let layer = &p.layers[l];
@@ -124,9 +148,14 @@ fn cell_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize, at: 
     }
 }
 
-/// Lines from the centre of the cell to the middle of each side in the mask.
+/// Lines from the centre of the cell to the middle of each side in the mask; a single
+/// direction (a step of a path) reaches the centre of the neighbouring cell.
 fn dirs_svg(out: &mut String, colour: &str, mask: u8, cx: usize, cy: usize) {
-    let h = CELL / 2;
+    let h = if mask.count_ones() == 1 {
+        CELL
+    } else {
+        CELL / 2
+    };
     let ends = [
         (NORTH, cx, cy - h),
         (EAST, cx + h, cy),
@@ -139,6 +168,26 @@ fn dirs_svg(out: &mut String, colour: &str, mask: u8, cx: usize, cy: usize) {
                 out,
                 "<line x1=\"{cx}\" y1=\"{cy}\" x2=\"{ex}\" y2=\"{ey}\" stroke=\"{}\" stroke-width=\"4\" \
                  stroke-linecap=\"round\"/>",
+                escape(colour)
+            );
+        }
+    }
+}
+
+/// Thick lines on the sides of the cell in the mask.
+fn edges_svg(out: &mut String, colour: &str, mask: u8, x: usize, y: usize) {
+    let sides = [
+        (NORTH, x, y, x + CELL, y),
+        (EAST, x + CELL, y, x + CELL, y + CELL),
+        (SOUTH, x, y + CELL, x + CELL, y + CELL),
+        (WEST, x, y, x, y + CELL),
+    ];
+    for (bit, x1, y1, x2, y2) in sides {
+        if mask & bit != 0 {
+            let _ = writeln!(
+                out,
+                "<line class=\"edge\" x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{}\" \
+                 stroke-width=\"5\" stroke-linecap=\"square\"/>",
                 escape(colour)
             );
         }

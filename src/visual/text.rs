@@ -62,8 +62,11 @@ fn cell_text(p: &Picture, cell: &Cell, unicode: bool) -> String {
         (None, Some((_, v))) => (v.chars().next().unwrap_or('?'), value_colour(p, v), false),
         (None, None) => (if unicode { '·' } else { '.' }, "default", false),
     };
+    let edges = cell.edges.map(|e| e.1).unwrap_or(0);
     let secondary = match cell.dirs {
         Some((_, mask)) => direction_glyph(mask, unicode),
+        None if edges & EAST != 0 => '|',
+        None if edges & SOUTH != 0 => '_',
         None if block => primary,
         None => ' ',
     };
@@ -165,6 +168,7 @@ fn legend(p: &Picture, unicode: bool) -> String {
         .map(|l| {
             let glyph = match l.kind {
                 Kind::Dirs => "arrows".to_string(),
+                Kind::Edge => "| _".to_string(),
                 Kind::Value => "value".to_string(),
                 _ if l.block && unicode => "█".to_string(),
                 _ => l.glyph.to_string(),
