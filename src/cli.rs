@@ -92,6 +92,10 @@ pub struct Args {
     /// With --models: print optimal models minimising this term block
     #[arg(long, value_name = "TERM")]
     pub minimize: Option<String>,
+    /// With --models: also draw every model's grid (see `visualize` in the README); with
+    /// =svg:FILE write SVG instead (FILE-2.svg, ... for further models)
+    #[arg(long, value_name = "svg:FILE", num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    pub visualize: Option<String>,
 }
 
 /// The Lua chunk that `--models` runs: model expansion (or minimisation) of the named or only
@@ -146,7 +150,29 @@ fn model_expansion_chunk(
         }
         None => format!("local ms = modelexpand({theory}, {structure})"),
     };
-    Ok(format!("stdoptions.nbmodels = {n}\n{expand}\nprintmodels(ms)\nif #ms > 0 then return 10 else return 20 end"))
+    let draw = visualize_chunk(args.visualize.as_deref())?;
+    Ok(format!("stdoptions.nbmodels = {n}\n{expand}\nprintmodels(ms)\n{draw}if #ms > 0 then return 10 else return 20 end"))
+}
+
+/// The Lua lines that `--visualize[=svg:FILE]` adds after the models are printed.
+fn visualize_chunk(flag: Option<&str>) -> Result<String, String> {
+    let Some(flag) = flag else {
+        return Ok(String::new());
+    };
+    if flag.is_empty() {
+        return Ok("for _, m in ipairs(ms) do visualize(m) end\n".into());
+    }
+    let Some(file) = flag
+        .strip_prefix("svg:")
+        .filter(|f| !f.is_empty() && !f.contains("]==]"))
+    else {
+        return Err(format!(
+            "--visualize={flag}: expected --visualize or --visualize=svg:FILE"
+        ));
+    };
+    Ok(format!(
+        "for i, m in ipairs(ms) do\n  local f = [==[{file}]==]\n  if i > 1 then f = string.gsub(f, '%.svg$', '') .. '-' .. i .. '.svg' end\n  visualize(m, {{ svg = f, quiet = true }})\nend\n"
+    ))
 }
 
 pub fn version_text() -> String {
