@@ -76,30 +76,40 @@ fn theseus_escape_one_frame_per_step() {
 3 x 3 grid of X x Y
 time 0:
 3 . M .
+    --
 2 . .|G
+    --
 1 . T .
   1 2 3
 time 1:
 3 . . .
+    --
 2 M .|G
+    --
 1 T . .
   1 2 3
 time 2:
 3 . . .
+    --
 2 . M|G
+    --
 1 . T .
   1 2 3
 time 3:
 3 . . .
+    --
 2 . M|G
+    --
 1 . . T
   1 2 3
 time 4:
 3 . . .
+    --
 2 . M|T
+    --
 1 . . .
   1 2 3
-| _: Wall  G: GoalAt  M: Mino  T: at
+| --: Wall  G: GoalAt  M: Mino  T: at
 ";
     assert_eq!(out, expected);
 }

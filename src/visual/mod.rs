@@ -459,7 +459,7 @@ fn collect_layers(
         };
         let name = symbol_name(program, sym);
         let wanted = match &opts.show {
-            Some(list) => list.iter().any(|n| *n == name),
+            Some(list) => list.contains(&name),
             None => !defined.contains(&sym),
         };
         if wanted && !opts.hide.contains(&name) && s.table(sym).is_some() {

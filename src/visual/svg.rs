@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use crate::visual::{Cell, Frame, Picture, EAST, NORTH, SOUTH, WEST};
+use crate::visual::{Cell, Frame, Kind, Picture, EAST, NORTH, SOUTH, WEST};
 
 const CELL: usize = 28;
 const MARGIN: usize = 30;
@@ -197,12 +197,30 @@ fn edges_svg(out: &mut String, colour: &str, mask: u8, x: usize, y: usize) {
 fn legend_svg(out: &mut String, p: &Picture, top: usize) {
     for (i, l) in p.layers.iter().enumerate() {
         let y = top + 6 + i * 20;
+        // A value layer has one colour per value: its swatch shows the first few.
+        let swatches: Vec<String> = if l.kind == Kind::Value {
+            p.values.iter().take(4).map(|v| value_fill(p, v)).collect()
+        } else {
+            vec![css_colour(&l.colour, l.block)]
+        };
+        for (k, colour) in swatches.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "<rect x=\"{}\" y=\"{y}\" width=\"{}\" height=\"14\" fill=\"{}\"/>",
+                4 + k * 14 / swatches.len(),
+                14 / swatches.len(),
+                escape(colour)
+            );
+        }
+        let glyph = match l.kind {
+            Kind::Value => String::new(),
+            _ => format!("{} ", l.glyph),
+        };
         let _ = writeln!(
             out,
-            "<rect x=\"4\" y=\"{y}\" width=\"14\" height=\"14\" fill=\"{}\"/>\n<text x=\"24\" y=\"{}\">{} {}</text>",
-            escape(&css_colour(&l.colour, l.block)),
+            "<text x=\"24\" y=\"{}\">{}{}</text>",
             y + 12,
-            escape(&l.glyph.to_string()),
+            escape(&glyph),
             escape(&l.name)
         );
     }

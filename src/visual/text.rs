@@ -3,7 +3,8 @@
 //!
 //! In plain mode (stdout is not a terminal, or `unicode = false`) only ASCII is written: walls
 //! are `##`, labels and fills their letter, directions `^ > v <` (one) or `| - +` (more), empty
-//! cells `.`. In Unicode mode walls are `██`, directions arrows or box-drawing lines, empty cells
+//! cells `.`; a wall between two cells is `|` after the left one or a line of `--` between two
+//! rows. In Unicode mode walls are `██`, directions arrows or box-drawing lines, empty cells
 //! `·`, and layers are coloured with ANSI escapes.
 
 use crate::visual::{Cell, Frame, Kind, Picture, EAST, NORTH, SOUTH, WEST};
@@ -28,14 +29,18 @@ fn render_frame(out: &mut String, p: &Picture, frame: &Frame, width: usize, unic
     if let Some(t) = &frame.title {
         out.push_str(&format!("{t}:\n"));
     }
-    for (row, label) in frame.cells.iter().zip(&p.row_labels) {
+    let rows = &frame.cells;
+    for (r, (row, label)) in rows.iter().zip(&p.row_labels).enumerate() {
+        wall_line(out, rows, r, width, unicode);
         let mut line = format!("{label:>width$} ");
-        for cell in row {
-            line.push_str(&cell_text(p, cell, unicode));
+        for (c, cell) in row.iter().enumerate() {
+            let east = has_edge(Some(cell), EAST) || has_edge(row.get(c + 1), WEST);
+            line.push_str(&cell_text(p, cell, east, unicode));
         }
         out.push_str(line.trim_end());
         out.push('\n');
     }
+    wall_line(out, rows, rows.len(), width, unicode);
     if p.col_labels.iter().all(|c| c.to_string().len() <= 2) {
         let mut line = " ".repeat(width + 1);
         for c in &p.col_labels {
@@ -46,8 +51,41 @@ fn render_frame(out: &mut String, p: &Picture, frame: &Frame, width: usize, unic
     }
 }
 
-/// The two characters of one cell (with ANSI colour in Unicode mode).
-fn cell_text(p: &Picture, cell: &Cell, unicode: bool) -> String {
+/// Whether a cell has an edge wall on the given side.
+fn has_edge(cell: Option<&Cell>, side: u8) -> bool {
+    cell.and_then(|c| c.edges)
+        .is_some_and(|(_, mask)| mask & side != 0)
+}
+
+/// The line of edge walls above row `r` (below the last row when `r` is the number of rows):
+/// `--` under every cell with a wall on that side; nothing when there is no such wall.
+fn wall_line(out: &mut String, rows: &[Vec<Cell>], r: usize, width: usize, unicode: bool) {
+    let cols = rows.first().map_or(0, Vec::len);
+    let walls: Vec<bool> = (0..cols)
+        .map(|c| {
+            let above = r
+                .checked_sub(1)
+                .and_then(|a| rows.get(a))
+                .and_then(|row| row.get(c));
+            let below = rows.get(r).and_then(|row| row.get(c));
+            has_edge(above, SOUTH) || has_edge(below, NORTH)
+        })
+        .collect();
+    if !walls.contains(&true) {
+        return;
+    }
+    let dash = if unicode { "──" } else { "--" };
+    let mut line = " ".repeat(width + 1);
+    for w in walls {
+        line.push_str(if w { dash } else { "  " });
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+}
+
+/// The two characters of one cell (with ANSI colour in Unicode mode); `east` puts a wall on
+/// its right side.
+fn cell_text(p: &Picture, cell: &Cell, east: bool, unicode: bool) -> String {
     let first = cell
         .labels
         .first()
@@ -62,11 +100,15 @@ fn cell_text(p: &Picture, cell: &Cell, unicode: bool) -> String {
         (None, Some((_, v))) => (v.chars().next().unwrap_or('?'), value_colour(p, v), false),
         (None, None) => (if unicode { '·' } else { '.' }, "default", false),
     };
-    let edges = cell.edges.map(|e| e.1).unwrap_or(0);
     let secondary = match cell.dirs {
         Some((_, mask)) => direction_glyph(mask, unicode),
-        None if edges & EAST != 0 => '|',
-        None if edges & SOUTH != 0 => '_',
+        None if east => {
+            if unicode {
+                '│'
+            } else {
+                '|'
+            }
+        }
         None if block => primary,
         None => ' ',
     };
@@ -168,7 +210,7 @@ fn legend(p: &Picture, unicode: bool) -> String {
         .map(|l| {
             let glyph = match l.kind {
                 Kind::Dirs => "arrows".to_string(),
-                Kind::Edge => "| _".to_string(),
+                Kind::Edge => "| --".to_string(),
                 Kind::Value => "value".to_string(),
                 _ if l.block && unicode => "█".to_string(),
                 _ => l.glyph.to_string(),
