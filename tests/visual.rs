@@ -149,6 +149,60 @@ fn overflow_water_and_links() {
     assert!(out.contains("~: Wet"), "{out}");
 }
 
+const WALK: &str = r#"vocabulary V {
+    type Time isa int
+    type X isa int
+    type Y isa int
+    type Pos constructed from { P(X, Y) }
+    Rock(Pos)
+    At(Time) : Pos
+}
+structure S : V {
+    Time = { 0..3 }
+    X = { 0..2 }
+    Y = { 0..1 }
+    Rock = { P(1,1) }
+    At = { 0->P(0,0); 1->P(1,0); 2->P(2,0); 3->P(2,1) }
+}
+procedure main() {
+    visualize(S)
+    visualize(S, { path = true, glyphs = { At = "@" }, hide = { "Rock" } })
+}
+"#;
+
+#[test]
+fn function_from_time_to_position_frames_and_path() {
+    let file = temp_file("walk.idp");
+    std::fs::write(&file, WALK).unwrap();
+    let out = stdout_of(&[file.to_str().unwrap()]);
+    let expected = "\
+structure S: 3 x 2 grid of Pos
+time 0:
+1 . ##.
+0 A . .
+  0 1 2
+time 1:
+1 . ##.
+0 . A .
+  0 1 2
+time 2:
+1 . ##.
+0 . . A
+  0 1 2
+time 3:
+1 . ##A
+0 . . .
+  0 1 2
+#: Rock  A: At
+structure S: 3 x 2 grid of Pos
+1 . . @
+0 @>@>@^
+  0 1 2
+@: At
+";
+    assert_eq!(out, expected);
+}
+
 #[test]
 fn unicode_blocks_and_colours_on_request() {
     let out = stdout_of(&[

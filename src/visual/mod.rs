@@ -678,7 +678,11 @@ fn assemble(
         }
     };
     let frames = if times.is_empty() {
-        vec![frame_of(None)]
+        let mut frame = frame_of(None);
+        if opts.path {
+            add_steps(&mut frame, &marks, &display_at);
+        }
+        vec![frame]
     } else {
         times.iter().map(|&t| frame_of(Some(t))).collect()
     };
@@ -689,6 +693,39 @@ fn assemble(
         layers,
         frames,
         values,
+    }
+}
+
+/// In a path picture, joins the consecutive positions of each time-indexed label or fill:
+/// the cell at time t gets the direction towards the (neighbouring) cell at the next time.
+fn add_steps(
+    frame: &mut Frame,
+    marks: &[Mark],
+    display_at: &dyn Fn((i64, i64)) -> Option<(usize, usize)>,
+) {
+    let mut by_layer: BTreeMap<usize, Vec<(Value, (usize, usize))>> = BTreeMap::new();
+    for m in marks.iter().filter(|m| m.label && m.other.is_none()) {
+        if let (Some(t), Some(at)) = (m.time, display_at(m.cell)) {
+            by_layer.entry(m.layer).or_default().push((t, at));
+        }
+    }
+    for (layer, mut steps) in by_layer {
+        steps.sort_by(|a, b| a.0.cmp(&b.0));
+        for w in steps.windows(2) {
+            let ((r, c), next) = (w[0].1, w[1].1);
+            let dir = match (next.0 as i64 - r as i64, next.1 as i64 - c as i64) {
+                (-1, 0) => NORTH,
+                (1, 0) => SOUTH,
+                (0, 1) => EAST,
+                (0, -1) => WEST,
+                _ => continue,
+            };
+            let cell = &mut frame.cells[r][c];
+            if cell.dirs.is_none_or(|d| d.0 == layer) {
+                let old = cell.dirs.map_or(0, |d| d.1);
+                cell.dirs = Some((layer, old | dir));
+            }
+        }
     }
 }
 
