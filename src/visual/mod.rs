@@ -696,6 +696,9 @@ fn assemble(
     }
 }
 
+/// A time point and the display (row, column) of a position at it.
+type Step = (Value, (usize, usize));
+
 /// In a path picture, joins the consecutive positions of each time-indexed label or fill:
 /// the cell at time t gets the direction towards the (neighbouring) cell at the next time.
 fn add_steps(
@@ -703,14 +706,14 @@ fn add_steps(
     marks: &[Mark],
     display_at: &dyn Fn((i64, i64)) -> Option<(usize, usize)>,
 ) {
-    let mut by_layer: BTreeMap<usize, Vec<(Value, (usize, usize))>> = BTreeMap::new();
+    let mut by_layer: BTreeMap<usize, Vec<Step>> = BTreeMap::new();
     for m in marks.iter().filter(|m| m.label && m.other.is_none()) {
         if let (Some(t), Some(at)) = (m.time, display_at(m.cell)) {
             by_layer.entry(m.layer).or_default().push((t, at));
         }
     }
     for (layer, mut steps) in by_layer {
-        steps.sort_by(|a, b| a.0.cmp(&b.0));
+        steps.sort_by_key(|step| step.0);
         for w in steps.windows(2) {
             let ((r, c), next) = (w[0].1, w[1].1);
             let dir = match (next.0 as i64 - r as i64, next.1 as i64 - c as i64) {
