@@ -240,6 +240,18 @@ fn no_grid_is_a_clear_error() {
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown option colour"), "{err}");
+    let big = temp_file("big.idp");
+    std::fs::write(
+        &big,
+        "vocabulary V {\n type X isa int\n type Y isa int\n F(X, Y)\n}\n\
+         structure S : V {\n X = { 0..100000 }\n Y = { 0..100000 }\n}\n\
+         procedure main() {\n visualize(S)\n}\n",
+    )
+    .unwrap();
+    let out = idp(&[big.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("more than the 40000"), "{err}");
 }
 
 // ----------------------------------------------------------------------------------------

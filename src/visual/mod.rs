@@ -223,6 +223,22 @@ fn find_axes(program: &Program, s: &Structure) -> Option<Axes> {
     Some(Axes::Pair { a, b })
 }
 
+/// The largest grid drawn (a 200 x 200 board); larger ones are refused before they are built.
+pub const MAX_CELLS: usize = 40_000;
+
+/// The number of cells of the grid, when it is a product of two domains.
+fn grid_size(program: &Program, s: &Structure, axes: Axes) -> Option<usize> {
+    let (a, b) = match axes {
+        Axes::Constructed { ctor, .. } => {
+            let f = program.func(ctor);
+            (f.args[0], f.args[1])
+        }
+        Axes::Pair { a, b } => (a, b),
+    };
+    let len = |so| s.domain(so).map_or(0, <[Value]>::len);
+    Some(len(a).saturating_mul(len(b)))
+}
+
 /// The coordinates of the grid: every position's (first, second) pair.
 fn grid_cells(program: &Program, s: &Structure, axes: Axes) -> Vec<(i64, i64)> {
     match axes {
@@ -412,6 +428,12 @@ pub fn picture(program: &Program, s: &Structure, opts: &Options) -> Result<Pictu
             s.name
         )
     })?;
+    if let Some(n) = grid_size(program, s, axes).filter(|&n| n > MAX_CELLS) {
+        return Err(format!(
+            "the grid of structure {} has {n} cells, more than the {MAX_CELLS} that visualize draws",
+            s.name
+        ));
+    }
     let cells = grid_cells(program, s, axes);
     if cells.is_empty() {
         return Err(format!("structure {} has an empty grid", s.name));
@@ -787,4 +809,45 @@ pub fn visualize(
         return Ok(String::new());
     }
     Ok(text::render(&pic, opts.unicode.unwrap_or(terminal)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn direction_names() {
+        assert_eq!(direction_bit("N"), Some(NORTH));
+        assert_eq!(direction_bit("west"), Some(WEST));
+        assert_eq!(direction_bit("Up"), Some(NORTH));
+        assert_eq!(direction_bit("NE"), None);
+    }
+
+    #[test]
+    fn wall_names() {
+        assert!(is_wall_name("Wall"));
+        assert!(is_wall_name("innerwall"));
+        assert!(is_wall_name("Obstacle"));
+        assert!(!is_wall_name("Entrance"));
+    }
+
+    #[test]
+    fn glyphs_are_unused_letters_of_the_name() {
+        let opts = Options::default();
+        let mut used = HashSet::new();
+        let e = make_layer("Entrance", Kind::Label, &opts, &mut used, 0);
+        let x = make_layer("Exit", Kind::Label, &opts, &mut used, 1);
+        let w = make_layer("Wall", Kind::Fill, &opts, &mut used, 2);
+        assert_eq!((e.glyph, x.glyph, w.glyph), ('E', 'X', '#'));
+        assert!(w.block && !e.block);
+    }
+
+    #[test]
+    fn direction_glyphs() {
+        assert_eq!(text::direction_glyph(EAST, false), '>');
+        assert_eq!(text::direction_glyph(NORTH | SOUTH, false), '|');
+        assert_eq!(text::direction_glyph(NORTH | EAST, false), '+');
+        assert_eq!(text::direction_glyph(NORTH | EAST, true), '└');
+        assert_eq!(text::direction_glyph(SOUTH | WEST, true), '┐');
+    }
 }
