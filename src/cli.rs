@@ -22,6 +22,7 @@ Examples:
   idp -n 0 problem.idp                 print all models of its theory and structure
                                        (exit 10: models found, 20: none)
   idp -n 1 --minimize Cost problem.idp print an optimal model
+  idp -n 1 --visualize problem.idp     print a model and draw its grid (--visualize=svg:F.svg)
   idp --check problem.idp              only parse and type-check
   idp --dump program problem.idp       show the resolved program (debugging)
   idp < problem.idp                    read the specification from stdin
