@@ -204,6 +204,40 @@ structure S: 3 x 2 grid of Pos
 }
 
 #[test]
+fn long_values_widen_the_cells() {
+    let file = temp_file("num.idp");
+    std::fs::write(
+        &file,
+        r#"vocabulary V {
+ type R isa int
+ type C isa int
+ type N isa int
+ Num(R, C) : N
+}
+structure S : V {
+ R = { 0..1 }
+ C = { 0..2 }
+ N = { 0..20 }
+ Num = { 0,0->5; 0,1->12; 0,2->7; 1,0->20; 1,1->3; 1,2->0 }
+}
+procedure main() {
+ visualize(S)
+}
+"#,
+    )
+    .unwrap();
+    let out = stdout_of(&[file.to_str().unwrap()]);
+    let expected = "\
+structure S: 2 x 3 grid of R x C
+0 5  12 7
+1 20 3  0
+  0  1  2
+value: Num
+";
+    assert_eq!(out, expected);
+}
+
+#[test]
 fn unicode_blocks_and_colours_on_request() {
     let out = stdout_of(&[
         "specs/maze/construction.idp",

@@ -18,33 +18,49 @@ pub fn render(p: &Picture, unicode: bool) -> String {
         .map(|r| r.to_string().len())
         .max()
         .unwrap_or(1);
+    // Cells are two characters wide, wider when values are longer (at most 6).
+    let longest = p
+        .values
+        .iter()
+        .map(|v| v.chars().count())
+        .max()
+        .unwrap_or(1);
+    let cell_w = longest.clamp(1, 5) + 1;
     for frame in &p.frames {
-        render_frame(&mut out, p, frame, width, unicode);
+        render_frame(&mut out, p, frame, (width, cell_w), unicode);
     }
     out.push_str(&legend(p, unicode));
     out
 }
 
-fn render_frame(out: &mut String, p: &Picture, frame: &Frame, width: usize, unicode: bool) {
+/// One frame; `widths` are those of the row labels and of a cell.
+fn render_frame(
+    out: &mut String,
+    p: &Picture,
+    frame: &Frame,
+    widths: (usize, usize),
+    unicode: bool,
+) {
+    let (width, cell_w) = widths;
     if let Some(t) = &frame.title {
         out.push_str(&format!("{t}:\n"));
     }
     let rows = &frame.cells;
     for (r, (row, label)) in rows.iter().zip(&p.row_labels).enumerate() {
-        wall_line(out, rows, r, width, unicode);
+        wall_line(out, rows, r, widths, unicode);
         let mut line = format!("{label:>width$} ");
         for (c, cell) in row.iter().enumerate() {
             let east = has_edge(Some(cell), EAST) || has_edge(row.get(c + 1), WEST);
-            line.push_str(&cell_text(p, cell, east, unicode));
+            line.push_str(&cell_text(p, cell, (east, cell_w), unicode));
         }
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    wall_line(out, rows, rows.len(), width, unicode);
-    if p.col_labels.iter().all(|c| c.to_string().len() <= 2) {
+    wall_line(out, rows, rows.len(), widths, unicode);
+    if p.col_labels.iter().all(|c| c.to_string().len() <= cell_w) {
         let mut line = " ".repeat(width + 1);
         for c in &p.col_labels {
-            line.push_str(&format!("{c:<2}"));
+            line.push_str(&format!("{c:<cell_w$}"));
         }
         out.push_str(line.trim_end());
         out.push('\n');
@@ -59,7 +75,14 @@ fn has_edge(cell: Option<&Cell>, side: u8) -> bool {
 
 /// The line of edge walls above row `r` (below the last row when `r` is the number of rows):
 /// `--` under every cell with a wall on that side; nothing when there is no such wall.
-fn wall_line(out: &mut String, rows: &[Vec<Cell>], r: usize, width: usize, unicode: bool) {
+fn wall_line(
+    out: &mut String,
+    rows: &[Vec<Cell>],
+    r: usize,
+    widths: (usize, usize),
+    unicode: bool,
+) {
+    let (width, cell_w) = widths;
     let cols = rows.first().map_or(0, Vec::len);
     let walls: Vec<bool> = (0..cols)
         .map(|c| {
@@ -74,18 +97,19 @@ fn wall_line(out: &mut String, rows: &[Vec<Cell>], r: usize, width: usize, unico
     if !walls.contains(&true) {
         return;
     }
-    let dash = if unicode { "──" } else { "--" };
+    let dash = if unicode { "─" } else { "-" }.repeat(cell_w);
+    let blank = " ".repeat(cell_w);
     let mut line = " ".repeat(width + 1);
     for w in walls {
-        line.push_str(if w { dash } else { "  " });
+        line.push_str(if w { &dash } else { &blank });
     }
     out.push_str(line.trim_end());
     out.push('\n');
 }
 
-/// The two characters of one cell (with ANSI colour in Unicode mode); `east` puts a wall on
-/// its right side.
-fn cell_text(p: &Picture, cell: &Cell, east: bool, unicode: bool) -> String {
+/// The `cell_w` characters of one cell (with ANSI colour in Unicode mode): the glyph or value,
+/// padded, then one character for directions or a wall on its right side (`east`).
+fn cell_text(p: &Picture, cell: &Cell, (east, cell_w): (bool, usize), unicode: bool) -> String {
     let first = cell
         .labels
         .first()
@@ -112,13 +136,20 @@ fn cell_text(p: &Picture, cell: &Cell, east: bool, unicode: bool) -> String {
         None if block => primary,
         None => ' ',
     };
+    // The glyph repeated (blocks) or padded, or the value padded, to all but the last column.
+    let lead = cell_w - 1;
+    let body: String = match (&cell.value, first) {
+        (Some((_, v)), None) => format!("{:<lead$}", v.chars().take(lead).collect::<String>()),
+        _ if block => primary.to_string().repeat(lead),
+        _ => format!("{primary:<lead$}"),
+    };
     if !unicode {
-        return format!("{primary}{secondary}");
+        return format!("{body}{secondary}");
     }
     let primary = if block && primary == '#' {
-        '█'
+        "█".repeat(lead)
     } else {
-        primary
+        body
     };
     let secondary = if block && secondary == '#' {
         '█'
@@ -184,14 +215,14 @@ pub fn direction_glyph(mask: u8, unicode: bool) -> char {
 fn ansi(colour: &str, bold: bool) -> String {
     let code = match colour {
         "black" => Some(30),
-        "red" => Some(31),
-        "green" => Some(32),
-        "yellow" | "orange" => Some(33),
-        "blue" => Some(34),
-        "magenta" | "purple" => Some(35),
-        "cyan" => Some(36),
-        "white" => Some(37),
-        "grey" | "gray" => Some(90),
+        "red" | "darkred" | "crimson" => Some(31),
+        "green" | "darkgreen" | "lime" => Some(32),
+        "yellow" | "orange" | "gold" | "tan" | "brown" => Some(33),
+        "blue" | "navy" | "darkblue" => Some(34),
+        "magenta" | "purple" | "pink" => Some(35),
+        "cyan" | "teal" => Some(36),
+        "white" | "silver" | "lightgray" | "lightgrey" => Some(37),
+        "grey" | "gray" | "darkgray" | "darkgrey" => Some(90),
         _ => None,
     };
     match (code, bold) {
