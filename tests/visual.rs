@@ -238,6 +238,49 @@ value: Num
 }
 
 #[test]
+fn predicate_with_a_value_argument_writes_it() {
+    let file = temp_file("keys.idp");
+    std::fs::write(
+        &file,
+        r#"vocabulary V {
+    type Time isa int
+    type X isa int
+    type Y isa int
+    type Key constructed from { red, blue }
+    type Pos constructed from { P(X, Y) }
+    Wall(Pos)
+    KeyAt(Time, Pos, Key)
+    PlayerAt(Time) : Pos
+}
+structure S : V {
+    Time = { 0..1 }
+    X = { 0..2 }
+    Y = { 0..0 }
+    Wall = { P(2,0) }
+    KeyAt = { 0,P(1,0),blue; 1,P(0,0),red }
+    PlayerAt = { 0->P(0,0); 1->P(1,0) }
+}
+procedure main() {
+    visualize(S)
+}
+"#,
+    )
+    .unwrap();
+    let out = stdout_of(&[file.to_str().unwrap()]);
+    let expected = "\
+structure S: 3 x 1 grid of Pos
+time 0:
+0 P    blue #####
+  0    1    2
+time 1:
+0 red  P    #####
+  0    1    2
+#: Wall  P: PlayerAt  value: KeyAt
+";
+    assert_eq!(out, expected);
+}
+
+#[test]
 fn unicode_blocks_and_colours_on_request() {
     let out = stdout_of(&[
         "specs/maze/construction.idp",

@@ -16,7 +16,8 @@
 //!   when the option `frames` is false;
 //! - a predicate over a position and a direction (a constructed type whose constructors are
 //!   named `N`, `E`, `S`, `W`) draws arrows or line segments in the cell;
-//! - a function from a position to a value writes (and, in SVG, colours) the value.
+//! - a function from a position to a value, or a predicate over a position and one more
+//!   argument (`KeyAt(Time, Pos, Key)`), writes (and, in SVG, colours) the value.
 //!
 //! By default symbols defined by a definition of some theory are not drawn (they are derived),
 //! nor fills that hold on every cell. The options table chooses otherwise ([`Options`]).
@@ -351,6 +352,12 @@ fn shape_of(program: &Program, axes: Axes, sym: Symbol) -> Option<Shape> {
                     kind: Kind::Dirs,
                     timed,
                 })
+            } else if rest.len() == w + 1 {
+                // `KeyAt(Time, Pos, Key)`: the last argument is written in the cell.
+                Some(Shape {
+                    kind: Kind::Value,
+                    timed,
+                })
             } else {
                 None
             }
@@ -583,7 +590,7 @@ fn layer_marks(
         };
         let (pos_at, value) = match shape.kind {
             Kind::Label => (t.len() - 1, None),
-            Kind::Value => (0, t.last().map(display_value)),
+            Kind::Value => (start, t.last().map(display_value)),
             _ => (start, None),
         };
         let Some(cell) = axes.coords(&t[pos_at..]) else {
