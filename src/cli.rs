@@ -22,6 +22,7 @@ Examples:
   idp -n 0 problem.idp                 print all models of its theory and structure
                                        (exit 10: models found, 20: none)
   idp -n 1 --minimize Cost problem.idp print an optimal model
+  idp -n 1 --visualize problem.idp     print a model and draw its grid (--visualize=svg:F.svg)
   idp --check problem.idp              only parse and type-check
   idp --dump program problem.idp       show the resolved program (debugging)
   idp < problem.idp                    read the specification from stdin
@@ -112,6 +113,10 @@ pub struct Args {
     /// Print per-stage sizes and times (grounding, encoding, each SAT call) on stderr
     #[arg(long)]
     pub stats: bool,
+    /// With --models: also draw every model's grid (see `visualize` in the README); with
+    /// =svg:FILE write SVG instead (FILE-2.svg, ... for further models)
+    #[arg(long, value_name = "svg:FILE", num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    pub visualize: Option<String>,
 }
 
 /// The Lua chunk that `--models` runs: model expansion (or minimisation) of the named or only
@@ -166,7 +171,29 @@ fn model_expansion_chunk(
         }
         None => format!("local ms = modelexpand({theory}, {structure})"),
     };
-    Ok(format!("stdoptions.nbmodels = {n}\n{expand}\nprintmodels(ms)\nif #ms > 0 then return 10 else return 20 end"))
+    let draw = visualize_chunk(args.visualize.as_deref())?;
+    Ok(format!("stdoptions.nbmodels = {n}\n{expand}\nprintmodels(ms)\n{draw}if #ms > 0 then return 10 else return 20 end"))
+}
+
+/// The Lua lines that `--visualize[=svg:FILE]` adds after the models are printed.
+fn visualize_chunk(flag: Option<&str>) -> Result<String, String> {
+    let Some(flag) = flag else {
+        return Ok(String::new());
+    };
+    if flag.is_empty() {
+        return Ok("for _, m in ipairs(ms) do visualize(m) end\n".into());
+    }
+    let Some(file) = flag
+        .strip_prefix("svg:")
+        .filter(|f| !f.is_empty() && !f.contains("]==]"))
+    else {
+        return Err(format!(
+            "--visualize={flag}: expected --visualize or --visualize=svg:FILE"
+        ));
+    };
+    Ok(format!(
+        "for i, m in ipairs(ms) do\n  local f = [==[{file}]==]\n  if i > 1 then f = string.gsub(f, '%.svg$', '') .. '-' .. i .. '.svg' end\n  visualize(m, {{ svg = f, quiet = true }})\nend\n"
+    ))
 }
 
 pub fn version_text() -> String {

@@ -18,3 +18,4 @@ pub mod solve;
 pub mod stdlib;
 pub mod structure;
 pub mod syntax;
+pub mod visual;

@@ -320,6 +320,12 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     })?;
 
     // ----- structures -----
+    lua.globals().set(
+        "__idp_visualize",
+        lua.create_function(|lua, (s, o): (LuaValue, LuaValue)| {
+            crate::lua::visual::visualize_text(lua, s, o)
+        })?,
+    )?;
     reg(lua, "clone", |lua, args| match arg(&args, 0) {
         v if as_structure(v).is_some() => {
             let mut s = as_structure(v).unwrap().borrow().clone();

@@ -6,6 +6,7 @@ pub mod ltc;
 pub mod objects;
 pub mod options;
 pub mod values;
+pub mod visual;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;

@@ -121,3 +121,15 @@ function help(ns)
   nbModelsTwoValuedExtensions(S) idptype(x) getoptions() newoptions() setascurrentoptions(o)
 Options: print(stdoptions) lists them, e.g. stdoptions.nbmodels = 0 for all models.]])
 end
+
+-- IDP3 set up its web visualiser here; idp draws in the terminal and as SVG without set-up.
+function initVisualization()
+end
+
+-- visualize(structure [, options]): draws the structure's grid (see the README).
+function visualize(s, opts)
+	local text = __idp_visualize(s, opts)
+	if text ~= "" then
+		io.stdout:write(text)
+	end
+end
