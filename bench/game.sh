@@ -12,7 +12,8 @@
 # Both solve the same instances (the peers' ASP facts) for the shortest plan to the exit:
 # clingo with the peers' encoding $PEERS/encodings/clingo/keys.lp (#minimize over the horizon
 # maxtime given in the instance, ceil(1.25 opt)+2), idp with the reachable-state formulation of
-# specs/maze/game.idp, which finds the horizon itself (it doubles from 16) and ignores maxtime.
+# specs/maze/game.idp, which finds the horizon itself (1.5 times the walk ignoring gates, grown by
+# half until the exit is reached) and ignores maxtime.
 # Both answers are checked against the optimum in the instance header (computed by the peers'
 # breadth-first search; tests/game.rs checks it again with its own). clingo's answer is
 # "optimal" only when it printed OPTIMUM FOUND. With at most three keys per instance, the
