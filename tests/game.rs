@@ -414,3 +414,66 @@ fn a_scripted_game_is_played_by_progression() {
     assert_eq!(first[6], "# ^ # : : : : ");
     assert!(out.contains("step 5   keys: {2}") || out.contains("step 6   keys: {2}"));
 }
+
+fn tmux(args: &[&str]) -> Option<String> {
+    let out = Command::new("tmux").args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Waits up to 20 s until the pane's history contains `text`; returns the history.
+fn wait_for(session: &str, text: &str) -> String {
+    let mut pane = String::new();
+    for _ in 0..200 {
+        pane = tmux(&["capture-pane", "-p", "-t", session, "-S", "-500"]).unwrap_or_default();
+        if pane.contains(text) {
+            return pane;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("'{text}' did not appear in the terminal:\n{pane}");
+}
+
+/// The game in a real terminal: keys typed into a tmux pane (skipped without tmux).
+#[test]
+fn the_game_is_played_in_a_terminal() {
+    if tmux(&["-V"]).is_none() {
+        eprintln!("tmux not found: skipped");
+        return;
+    }
+    let session = format!("idp-game-test-{}", std::process::id());
+    let command = format!("{IDP} {SPEC} -e 'play(\"{DIR}/onekey.txt\")'; sleep 20");
+    let dir = env!("CARGO_MANIFEST_DIR");
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "80",
+        "-y",
+        "30",
+        "-c",
+        dir,
+        &command,
+    ])
+    .expect("tmux new-session");
+    wait_for(&session, "step 0");
+    for keys in ["l", "u", "u", "u", "r", "r", "u", "u", "r"] {
+        tmux(&["send-keys", "-t", &session, keys, "Enter"]);
+    }
+    wait_for(&session, "You cannot move right: the way is blocked.");
+    tmux(&["send-keys", "-t", &session, "open 1", "Enter"]);
+    wait_for(&session, "Key 1 opens gate A.");
+    for keys in ["r", "r", "u"] {
+        tmux(&["send-keys", "-t", &session, keys, "Enter"]);
+    }
+    let pane = wait_for(&session, "You reached the exit in 11 steps.");
+    tmux(&["kill-session", "-t", &session]);
+    assert!(
+        pane.contains("You cannot move left: the way is blocked."),
+        "{pane}"
+    );
+    assert!(pane.contains("step 7   keys: {1}"), "{pane}");
+}
