@@ -8,10 +8,11 @@
 //! with three keys and three gates, and hand-made pictures) the shortest plan printed by the
 //! spec must have the length the search finds, and must be legal move by move and end on the
 //! exit. The LTC planner (`plan_ltc`) must agree on the small instances, and a scripted game
-//! played by progression must show the expected messages.
+//! played by progression must show the expected messages, also when typed into a tmux pane
+//! (skipped when tmux is missing).
 //!
-//! Timings (release build, 2 cores shared): about 25 s of CPU in all, most of it the 17x17
-//! instance (6 s) and the LTC planner (10 s).
+//! Timings (release build, 2 cores shared): about 40 s wall and 40 s of CPU in all, most of it
+//! the LTC planner on the hand-made instances and the 17x17 instance.
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::io::Write;
