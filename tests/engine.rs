@@ -230,3 +230,41 @@ fn head_variable_compared_with_a_number_keeps_the_head_sort() {
                 structure S : V { C = { 1..3 } }";
     assert_models(text, 1);
 }
+
+/// A positive recursive rule with an existential body (`? n: R(s, n) & Edge(n, m)`) is evaluated
+/// bottom up with joins, like the same rule with n as a rule variable: a chain of 2000 steps
+/// takes well under a second (about 15 s when the quantifier was grounded for every (s, m)).
+#[test]
+fn existential_bodies_are_joined_in_bottom_up_evaluation() {
+    let edges: Vec<String> = (0..1999).map(|i| format!("{i},{}", i + 1)).collect();
+    let text = format!(
+        r#"
+vocabulary V {{
+    type N isa int
+    Edge(N, N)
+    R(N, N)
+}}
+theory T : V {{
+    {{ R(0, 0). ! s[N] m[N]: R(s + 1, m) <- ? n[N]: R(s, n) & Edge(n, m). }}
+}}
+structure S : V {{
+    N = {{ 0..1999 }}
+    Edge = {{ {} }}
+}}
+"#,
+        edges.join("; ")
+    );
+    let p = program(&text);
+    let (t, s) = theory_and_structure(&p);
+    let start = std::time::Instant::now();
+    let models = infer::modelexpand(
+        &p,
+        &p.theories[t.index()],
+        &p.structures[s.index()],
+        None,
+        &Options::default(),
+    )
+    .expect("model expansion succeeds");
+    assert_eq!(models.len(), 1);
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+}

@@ -187,7 +187,21 @@ fn positive_reads(f: &Formula, positive: bool, defined: &HashSet<Symbol>) -> Opt
 /// The variables to bind for `rule` and the condition on them: the head variables together with
 /// the body's outer existential variables, in the order they were declared, so that the joins
 /// follow the order in which the rule is written (the head variables are not bound first).
-fn binding_plan(rule: &Rule) -> (Vec<Var>, &Formula) {
+/// Existential quantifiers directly under the body's outer conjunctions are lifted too (`A & ?
+/// y: B` binds y like a rule variable): every variable has its own id, so lifting captures
+/// nothing, and the joins can then bind y from B's tables instead of grounding the quantifier
+/// for every instance of the other variables. Only the joins use this plan; when they cannot
+/// decide a rule, it is grounded instance by instance with `outer_plan`.
+fn binding_plan(rule: &Rule) -> (Vec<Var>, Formula) {
+    let mut vars = rule.vars.clone();
+    let body = lift_exists(&rule.body, &mut vars);
+    vars.sort_by_key(|v| v.id);
+    (vars, body)
+}
+
+/// The variables and condition of `rule` with only the body's outermost existential
+/// quantifiers taken as rule variables (for instance-by-instance grounding).
+fn outer_plan(rule: &Rule) -> (Vec<Var>, &Formula) {
     let mut vars = rule.vars.clone();
     let mut body = &rule.body;
     while let FormulaKind::Exists(inner_vars, inner) = &body.kind {
@@ -198,6 +212,31 @@ fn binding_plan(rule: &Rule) -> (Vec<Var>, &Formula) {
     (vars, body)
 }
 
+/// `f` without its outer existential quantifiers (also those of outer conjuncts), whose
+/// variables are added to `vars`.
+fn lift_exists(f: &Formula, vars: &mut Vec<Var>) -> Formula {
+    match &f.kind {
+        FormulaKind::Exists(inner_vars, inner) => {
+            vars.extend(inner_vars.iter().cloned());
+            lift_exists(inner, vars)
+        }
+        FormulaKind::And(fs) => {
+            let mut parts = Vec::with_capacity(fs.len());
+            for g in fs {
+                match lift_exists(g, vars) {
+                    Formula {
+                        kind: FormulaKind::And(inner),
+                        ..
+                    } => parts.extend(inner),
+                    other => parts.push(other),
+                }
+            }
+            Formula::new(FormulaKind::And(parts), f.span)
+        }
+        _ => f.clone(),
+    }
+}
+
 /// Calls `found` with the head of every instance of `rule` whose body is true in the
 /// grounder's structure. Returns `false` when some body is neither true nor false there.
 fn derive(
@@ -206,7 +245,8 @@ fn derive(
     found: &mut dyn FnMut(Symbol, Tuple),
 ) -> InferResult<bool> {
     let sorts = grounder.program.symbol_sorts(rule.head);
-    let (vars, body) = binding_plan(rule);
+    let (join_vars, join_body) = binding_plan(rule);
+    let (vars, body) = outer_plan(rule);
     let head = |g: &mut Grounder| -> InferResult<Option<Tuple>> {
         let mut tuple = Vec::with_capacity(rule.head_args.len());
         for (k, arg) in rule.head_args.iter().enumerate() {
@@ -218,7 +258,7 @@ fn derive(
         }
         Ok(Some(tuple))
     };
-    if let Some(plan) = join::plan(grounder, &vars, body) {
+    if let Some(plan) = join::plan(grounder, &join_vars, &join_body) {
         let decided = plan.run(grounder, &mut |g| {
             if let Some(tuple) = head(g)? {
                 found(rule.head, tuple);
