@@ -145,10 +145,12 @@ impl<'a> Session<'a> {
             asserted: crate::infer::dump_ground_enabled().then(Vec::new),
             _progress: crate::progress::begin(),
         };
-        // Sentences that mention no defined symbol come first: their unit consequences
-        // (`~In(x, y)` for the pairs a constraint rules out) simplify the rule bodies. Then the
-        // definitions, those that others use before them, so that atoms of defined symbols
-        // without a rule are known to be false everywhere after; then the other sentences.
+        // Sentences that mention no defined symbol and can only give unit literals are grounded
+        // first: their units (`~In(x, y)` for the pairs a constraint rules out) simplify the
+        // rule bodies. They are asserted after the definitions, which keeps the clause order
+        // the solver's heuristics were tuned on. Then the definitions, those that others use
+        // before them, so that atoms of defined symbols without a rule are known to be false
+        // everywhere after; then the other sentences.
         let defined: HashSet<Symbol> = pending.iter().flat_map(|d| d.defined()).collect();
         let (independent, dependent): (Vec<&Formula>, Vec<&Formula>) =
             theory.sentences.iter().partition(|f| {
@@ -191,10 +193,16 @@ impl<'a> Session<'a> {
 
     /// The sentences ordered by the size of their outer universal quantification, so that
     /// small sentences (often unit constraints) are grounded first and simplify the others.
-    /// Grounds each sentence and learns its units, without asserting it yet.
+    /// Grounds each sentence and learns its units, without asserting it yet: first those that
+    /// can only give unit literals (so the others are grounded with them), each group
+    /// cheapest first. Returns the ground sentences in that order.
     fn ground_and_learn(&mut self, sentences: Vec<&Formula>) -> InferResult<Vec<Gf>> {
+        let (unit_like, rest): (Vec<&Formula>, Vec<&Formula>) =
+            sentences.into_iter().partition(|f| self.gives_units(f));
+        let mut ordered = self.cheapest_first(unit_like);
+        ordered.extend(self.cheapest_first(rest));
         let mut out = Vec::new();
-        for sentence in self.cheapest_first(sentences) {
+        for sentence in ordered {
             let g = self.grounder.ground_formula(sentence).map_err(|e| {
                 let text = formula_to_string(self.grounder.program, sentence);
                 naming(e, "the sentence", &text)
@@ -206,22 +214,10 @@ impl<'a> Session<'a> {
         Ok(out)
     }
 
-    /// Grounds, learns the units of and asserts each sentence: first those that can only give
-    /// unit literals (so later sentences are grounded with them), each group cheapest first.
+    /// Grounds, learns the units of and asserts each sentence.
     fn ground_sentences(&mut self, sentences: Vec<&Formula>) -> InferResult<()> {
-        let (unit_like, rest): (Vec<&Formula>, Vec<&Formula>) =
-            sentences.into_iter().partition(|f| self.gives_units(f));
-        let mut ordered = self.cheapest_first(unit_like);
-        ordered.extend(self.cheapest_first(rest));
-        for sentence in ordered {
-            let g = self.grounder.ground_formula(sentence).map_err(|e| {
-                let text = formula_to_string(self.grounder.program, sentence);
-                naming(e, "the sentence", &text)
-            })?;
-
-            self.grounder.learn_units(g);
+        for g in self.ground_and_learn(sentences)? {
             self.assert(g);
-            self.check_time()?;
         }
         Ok(())
     }
