@@ -537,3 +537,27 @@ fn splr_backend_agrees_with_brute_force() {
     );
     assert_eq!(unsat.status.code(), Some(20), "{}", stderr(&unsat));
 }
+
+/// `include <LTC>` gives `simulate_random`, which progresses an LTC theory state by state.
+#[test]
+fn ltc_simulate_random_progresses_the_state() {
+    let spec = "include <LTC>\nvocabulary V {\n  type Time isa nat\n  Start : Time\n\
+        partial Next(Time) : Time\n  type N isa int\n  C(Time) : N\n}\n\
+        theory T : V {\n  { C(Start) = 0.\n    ! t: C(Next(t)) = C(t) + 1 <- C(t) < 3.\n\
+        ! t: C(Next(t)) = 0 <- C(t) >= 3. }\n}\n\
+        structure S : V {\n  N = { 0..5 }\n}\n\
+        procedure main() {\n  simulate_random(T, S, 5)\n}\n";
+    let o = run_file(spec, &["--nowarnings"]);
+    let counters: Vec<String> = stdout(&o)
+        .lines()
+        .filter(|l| l.trim_start().starts_with("C = "))
+        .map(|l| l.trim().to_string())
+        .collect();
+    assert_eq!(
+        counters,
+        ["C = 0", "C = 1", "C = 2", "C = 3"],
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains(">> Starting simulation"));
+}
