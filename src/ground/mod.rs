@@ -272,6 +272,15 @@ impl<'a> Grounder<'a> {
         self.table_indexes = indexes;
     }
 
+    /// Forgets every result memoised by formula or term address (for formulas that are about to
+    /// be dropped, whose addresses may be reused).
+    pub fn forget_memos(&mut self) {
+        self.formula_memo.clear();
+        self.aggregate_memo.clear();
+        self.closed_terms.clear();
+        self.memo_vars.clear();
+    }
+
     /// Counts one variable binding and, every 4096 of them, checks the size and time limits
     /// (and Ctrl-C), so that a runaway quantifier stops while it grows.
     pub fn step(&mut self) -> InferResult<()> {

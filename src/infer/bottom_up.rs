@@ -258,14 +258,22 @@ fn derive(
         }
         Ok(Some(tuple))
     };
-    if let Some(plan) = join::plan(grounder, &join_vars, &join_body) {
+    // The grounder memoises subformulas and terms by address. A lifted body is a temporary
+    // copy whose addresses a later copy (of another rule) may reuse, so its memo entries must
+    // not outlive it; an unchanged body is used in place.
+    let lifted = join_vars.len() > vars.len();
+    let join_body: &Formula = if lifted { &join_body } else { body };
+    if let Some(plan) = join::plan(grounder, &join_vars, join_body) {
         let decided = plan.run(grounder, &mut |g| {
             if let Some(tuple) = head(g)? {
                 found(rule.head, tuple);
             }
             Ok(())
-        })?;
-        if decided {
+        });
+        if lifted {
+            grounder.forget_memos();
+        }
+        if decided? {
             return Ok(true);
         }
     }
