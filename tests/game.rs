@@ -478,3 +478,38 @@ fn the_game_is_played_in_a_terminal() {
     );
     assert!(pane.contains("step 7   keys: {1}"), "{pane}");
 }
+
+/// `picture` draws the optimal plan with `visualize`, one board per time point: the first board
+/// shows the walls, keys and gates by number, the exit and the player at the entrance; the last
+/// one the player on the exit with every key picked up and every gate opened.
+#[test]
+fn picture_draws_a_board_per_step() {
+    let out = run("picture('specs/maze/game/wrongkey.txt')", "");
+    let first: Vec<&str> = out
+        .lines()
+        .skip_while(|l| *l != "time 0:")
+        .skip(1)
+        .take(8)
+        .collect();
+    assert_eq!(
+        first,
+        [
+            "6 ##########E ##",
+            "5 ##. . . ##2 ##",
+            "4 ##2 ##. ##. ##",
+            "3 ##. ##1 . . ##",
+            "2 ##. ##########",
+            "1 ##. . . . 1 ##",
+            "0 ##P ##########",
+            "  0 1 2 3 4 5 6",
+        ],
+        "{out}"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let last = &lines[lines.len() - 9..lines.len() - 2];
+    assert_eq!(last[0], "6 ##########P ##", "{out}");
+    assert!(
+        last.iter().all(|l| !l[2..].contains(['1', '2'])),
+        "keys and gates left on the board: {out}"
+    );
+}
