@@ -34,34 +34,15 @@ IDP=$TARGET/release/idp
 FILES=("$@")
 [ ${#FILES[@]} -gt 0 ] || FILES=(specs/maze/game/*.lp)
 
-for f in "$ENC" "$SPEC"; do
-  [ -f "$f" ] || { echo "missing $f" >&2; exit 1; }
-done
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time" >&2; exit 1; }
-
-if [ -z "${NO_BUILD:-}" ]; then
-  cargo build --release --quiet || exit 1
-fi
-
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-echo "creating a venv in $TMP/venv and installing $CLINGO ..." >&2
-python3 -m venv "$TMP/venv" && "$TMP/venv/bin/pip" install --quiet "$CLINGO" >&2 || exit 1
-PY=$TMP/venv/bin/python
-# A private copy of the binary: a concurrent `cargo build` must not replace it mid-run.
-cp "$IDP" "$TMP/idp" || exit 1
-IDP=$TMP/idp
-CLINGO_VERSION=$("$PY" -m clingo --version | head -1)
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_setup "$ENC" "$SPEC"
 
 # run LABEL OPT CMD...: one timed run; sets SECS, MB, STATUS (output kept in $TMP/LABEL.out)
 run() {
   local label=$1 opt=$2; shift 2
   local out=$TMP/$label.out
-  /usr/bin/time -f "%e %M" -o "$TMP/$label.time" timeout --kill-after=5 "$LIMIT" "$@" \
-    > "$out" 2> "$TMP/$label.err"
-  local rc=$?
-  read -r SECS KB < <(tail -1 "$TMP/$label.time")
-  MB=$(( KB / 1024 ))
+  timed "$label" "$@"
+  local rc=$RC
   local got
   if [ "$label" = idp ]; then
     got=$(sed -n 's/^Shortest plan: \([0-9]*\) steps$/\1/p' "$out")

@@ -43,6 +43,7 @@ if [ -z "${NO_BUILD:-}" ]; then
   cargo build --release --quiet || exit 1
 fi
 
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -69,11 +70,8 @@ CLINGO_VERSION=$("$PY" -m clingo --version | head -1)
 run() {
   local label=$1 inst=$2 opt=$3; shift 3
   local out=$TMP/$label.out
-  /usr/bin/time -f "%e %M" -o "$TMP/$label.time" timeout --kill-after=5 "$LIMIT" "$@" \
-    > "$out" 2> "$TMP/$label.err"
-  local rc=$?
-  read -r SECS KB < <(tail -1 "$TMP/$label.time")
-  MB=$(( KB / 1024 ))
+  timed "$label" "$@"
+  local rc=$RC
   local answer=$TMP/$label.answer
   if [ "$label" = clingo ]; then
     # The last answer clingo printed (the best one found).
