@@ -40,6 +40,42 @@ pub fn recursive_components(
     out
 }
 
+/// The parts of a graph over `nodes` that no edge leaves: the strongly connected components
+/// without successors outside themselves (`succ` gives each node's successors; those outside
+/// `nodes` are ignored).
+pub fn terminal_components(
+    nodes: &[AtomId],
+    succ: &dyn Fn(AtomId) -> Vec<AtomId>,
+) -> Vec<Vec<AtomId>> {
+    let index_of: HashMap<AtomId, usize> = nodes.iter().enumerate().map(|(k, a)| (*a, k)).collect();
+    let edges: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|&a| {
+            succ(a)
+                .iter()
+                .filter_map(|b| index_of.get(b).copied())
+                .collect()
+        })
+        .collect();
+    let components = tarjan(&edges);
+    let mut component_of = vec![0; nodes.len()];
+    for (c, members) in components.iter().enumerate() {
+        for &k in members {
+            component_of[k] = c;
+        }
+    }
+    components
+        .iter()
+        .enumerate()
+        .filter(|(c, members)| {
+            members
+                .iter()
+                .all(|&k| edges[k].iter().all(|&j| component_of[j] == *c))
+        })
+        .map(|(_, members)| members.iter().map(|&k| nodes[k]).collect())
+        .collect()
+}
+
 /// Tarjan's algorithm without recursion.
 fn tarjan(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let n = succ.len();

@@ -158,6 +158,20 @@ impl<'a> Grounder<'a> {
 
     fn infinite_sort_error(&self, s: SortId) -> InferError {
         let sort = self.program.sort(s);
+        if let Some(range) = self.structure.huge_ranges.get(&s) {
+            return InferError::Error(format!(
+                "The type '{}' is interpreted by {}..{} in structure '{}': {} elements, too many \
+                 to ground. idp replaces such a range by a few stand-in elements only when an \
+                 output vocabulary without symbols over '{}' is given and the theory uses it only \
+                 through unary predicates, constants and `=`; otherwise give it a smaller range.",
+                sort.name,
+                range.lo,
+                range.hi,
+                self.structure.name,
+                range.range_len(),
+                sort.name
+            ));
+        }
         if sort.builtin.is_some() || sort.constructed {
             InferError::Error(format!(
                 "Infinite grounding: the type '{}' has infinitely many elements, so a quantifier or \

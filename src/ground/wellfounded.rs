@@ -197,6 +197,19 @@ impl Ctx<'_> {
     }
 }
 
+/// The value of `g` when every atom reads `value`.
+pub fn evaluate(store: &Store, g: Gf, value: &dyn Fn(AtomId) -> bool) -> bool {
+    let none = HashSet::default();
+    let ctx = Ctx {
+        store,
+        defined: &none,
+        pos: &none,
+        neg: &none,
+        open: value,
+    };
+    ctx.value(g, true, &mut HashMap::default())
+}
+
 fn collect_atoms(store: &Store, g: Gf, seen: &mut HashSet<AtomId>) {
     let mut stack = vec![g];
     let mut visited: HashSet<usize> = HashSet::default();

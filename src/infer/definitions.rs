@@ -18,7 +18,7 @@ use crate::structure::value::Tuple;
 pub enum Evaluated<'t> {
     /// The structure extended with the evaluated definitions, and the definitions that could
     /// not be evaluated (their opens are not all known).
-    Done(Structure, Vec<&'t Definition>),
+    Done(Box<Structure>, Vec<&'t Definition>),
     /// A definition is not total, or contradicts what the structure says about its symbols.
     Inconsistent,
 }
@@ -59,7 +59,7 @@ pub fn evaluate_definitions<'t>(
         }
         pending = still;
         if !progressed || pending.is_empty() {
-            return Ok(Evaluated::Done(current, pending));
+            return Ok(Evaluated::Done(Box::new(current), pending));
         }
     }
 }

@@ -5,6 +5,7 @@
 pub mod bottom_up;
 pub mod check;
 pub mod definitions;
+pub mod huge;
 pub mod join;
 pub mod session;
 
@@ -133,6 +134,8 @@ pub fn modelexpand(
     output: Option<VocId>,
     options: &Options,
 ) -> InferResult<Vec<Structure>> {
+    let stand_in = huge::with_stand_ins(program, theory, structure, output);
+    let structure = stand_in.as_ref().unwrap_or(structure);
     let Evaluated::Done(evaluated, pending) =
         evaluate_definitions(program, theory, structure, options)?
     else {
@@ -147,6 +150,12 @@ pub fn modelexpand(
         }
         models.push(session.decode(""));
         session.block(&blocked_on);
+    }
+    if let (Some(_), Some(output)) = (&stand_in, output) {
+        models = models
+            .into_iter()
+            .map(|m| huge::project(program, m, output))
+            .collect();
     }
     Ok(models)
 }
@@ -239,7 +248,7 @@ pub fn calculatedefinitions(
     options: &Options,
 ) -> InferResult<Option<Structure>> {
     match evaluate_definitions(program, theory, structure, options)? {
-        Evaluated::Done(s, _) => Ok(Some(s)),
+        Evaluated::Done(s, _) => Ok(Some(*s)),
         Evaluated::Inconsistent => Ok(None),
     }
 }
@@ -331,7 +340,7 @@ pub fn propagate(
         f.extend(neg);
         out.symbols.insert(s, Table::ThreeValued { ct: c, cf: f });
     }
-    Ok(Some(out))
+    Ok(Some(*out))
 }
 
 /// The value of a term without free variables in a two-valued structure (`None` if undefined).

@@ -9,13 +9,15 @@ use std::time::Instant;
 
 use indexmap::IndexMap;
 
-use crate::encode::ranking::{positive_atoms, ranking_constraints, recursive_components};
+use crate::encode::ranking::{
+    positive_atoms, ranking_constraints, recursive_components, terminal_components,
+};
 use crate::encode::Encoder;
 use crate::ground::domains::cartesian;
 use crate::ground::dump::ground_theory_text;
 use crate::ground::formulas::formula_symbols;
 use crate::ground::store::{AtomId, Gf};
-use crate::ground::wellfounded::{without_positive, Evaluator};
+use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
 use crate::ground::{GroundDefinition, Grounder};
 use crate::infer::{InferError, InferResult, Options, SatBackend};
 use crate::print::theory::{definition_to_string, formula_to_string};
@@ -603,17 +605,7 @@ impl<'a> Session<'a> {
             if unfounded.is_empty() {
                 continue;
             }
-            let parts = {
-                let def = &self.definitions[k];
-                let heads: Vec<AtomId> = unfounded.iter().copied().collect();
-                recursive_components(&heads, &def.deps)
-            };
-            let parts = if parts.is_empty() {
-                vec![unfounded.iter().copied().collect()]
-            } else {
-                parts
-            };
-            for part in parts {
+            for part in self.unfounded_parts(k, &unfounded) {
                 self.add_loop_formula(k, &part.into_iter().collect());
             }
             added = true;
@@ -626,6 +618,33 @@ impl<'a> Session<'a> {
             }
         }
         added
+    }
+
+    /// The smallest unfounded sets within `unfounded` that the current model shows: the parts
+    /// of its active dependency graph (an atom depends on the unfounded atoms read positively by
+    /// its true bodies) that no edge leaves. Each is unfounded by itself, so a loop formula per
+    /// part cuts, say, every subtour of a candidate Hamiltonian cycle separately.
+    fn unfounded_parts(&self, k: usize, unfounded: &HashSet<AtomId>) -> Vec<Vec<AtomId>> {
+        let def = &self.definitions[k];
+        let store = &self.grounder.store;
+        let mut atoms: Vec<AtomId> = unfounded.iter().copied().collect();
+        atoms.sort_unstable();
+        let value = |a: AtomId| self.atom_value(a);
+        let active = |h: AtomId| -> Vec<AtomId> {
+            let bodies = def.bodies.get(&h).map(|v| v.as_slice()).unwrap_or(&[]);
+            bodies
+                .iter()
+                .filter(|&&b| evaluate(store, b, &value))
+                .flat_map(|&b| positive_atoms(store, b))
+                .filter(|a| unfounded.contains(a))
+                .collect()
+        };
+        let parts = terminal_components(&atoms, &active);
+        if parts.is_empty() {
+            vec![atoms]
+        } else {
+            parts
+        }
     }
 
     /// True defined atoms of definition `k` that the current model does not found.

@@ -91,6 +91,29 @@ pub struct Structure {
     pub vocabulary: VocId,
     pub sorts: IndexMap<SortId, Vec<Value>>,
     pub symbols: IndexMap<Symbol, Table>,
+    /// Sorts interpreted by an integer range too large to enumerate (IDP3 keeps such ranges
+    /// symbolic); they have no entry in `sorts` until an inference can use a small stand-in.
+    pub huge_ranges: IndexMap<SortId, HugeRange>,
+}
+
+/// A sort interpretation `{lo..hi}` with too many elements to list, plus any elements given
+/// next to the range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HugeRange {
+    pub lo: i64,
+    pub hi: i64,
+    pub extra: Vec<Value>,
+}
+
+impl HugeRange {
+    pub fn contains(&self, v: Value) -> bool {
+        matches!(v, Value::Int(i) if (self.lo..=self.hi).contains(&i)) || self.extra.contains(&v)
+    }
+
+    /// The number of elements of the range.
+    pub fn range_len(&self) -> i64 {
+        self.hi - self.lo + 1
+    }
 }
 
 impl Structure {
@@ -100,6 +123,7 @@ impl Structure {
             vocabulary,
             sorts: IndexMap::new(),
             symbols: IndexMap::new(),
+            huge_ranges: IndexMap::new(),
         }
     }
 

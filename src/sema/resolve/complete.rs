@@ -29,7 +29,7 @@ impl Resolver<'_> {
             .sorts
             .iter()
             .copied()
-            .filter(|&s| self.prog.sort(s).builtin.is_none() && !huge.contains(&s))
+            .filter(|&s| self.prog.sort(s).builtin.is_none() && !huge.contains_key(&s))
             .collect();
         let (mut dom, user) = self.initial_domains(&b, &sorts);
         self.autocomplete_from_symbols(&b, &mut dom, &user);
@@ -55,6 +55,11 @@ impl Resolver<'_> {
                 self.function_check(&st, &b.name, sym, &table, at);
                 st.symbols.insert(sym, table);
             }
+        }
+        for (&s, &(lo, hi)) in &huge {
+            let extra = b.given_sorts.get(&s).cloned().unwrap_or_default();
+            st.huge_ranges
+                .insert(s, crate::structure::structure::HugeRange { lo, hi, extra });
         }
         if closed_world {
             for &p in &self.prog.voc(b.voc).preds {

@@ -33,8 +33,8 @@ pub(super) struct Builder {
     pub given_sorts: IndexMap<SortId, Vec<Value>>,
     pub parts: IndexMap<Symbol, Parts>,
     pub span: Span,
-    /// Sorts given by a range too large to enumerate: left uninterpreted.
-    pub huge_sorts: HashSet<SortId>,
+    /// Sorts given by a range too large to enumerate: left uninterpreted, the range kept.
+    pub huge_sorts: IndexMap<SortId, (i64, i64)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -106,8 +106,8 @@ impl Resolver<'_> {
             let msg = format!("Sort {name} is a type with a fixed interpretation.");
             return self.error("invalid-interpretation", msg, i.symbol.span);
         }
-        if has_huge_range(&i.value) {
-            b.huge_sorts.insert(s);
+        if let Some(range) = huge_range(&i.value) {
+            b.huge_sorts.insert(s, range);
         }
         let Some(mut values) = self.sort_values(b, &i.value, i.span) else {
             return;
@@ -390,6 +390,10 @@ impl Resolver<'_> {
         let mut out = Vec::new();
         for entry in entries {
             match entry {
+                TableEntry::Element(ast::Element {
+                    kind: ast::ElementKind::IntRange(lo, hi),
+                    ..
+                }) if hi - lo >= super::elements::MAX_RANGE => {}
                 TableEntry::Element(e) => out.extend(self.element_values(b.voc, e, None)),
                 TableEntry::Tuple(v, _) if v.len() == 1 => {
                     out.extend(self.element_values(b.voc, &v[0], None))
@@ -432,16 +436,26 @@ impl Builder {
             given_sorts: IndexMap::new(),
             parts: IndexMap::new(),
             span,
-            huge_sorts: HashSet::new(),
+            huge_sorts: IndexMap::new(),
         }
     }
 }
 
-fn has_huge_range(v: &InterValue) -> bool {
+/// The largest range of a sort interpretation that is too large to enumerate, if any.
+fn huge_range(v: &InterValue) -> Option<(i64, i64)> {
     let InterValue::Table(entries) = v else {
-        return false;
+        return None;
     };
-    entries.iter().any(|e| matches!(e, TableEntry::Element(ast::Element { kind: ast::ElementKind::IntRange(a, b), .. }) if b - a >= super::elements::MAX_RANGE))
+    entries
+        .iter()
+        .filter_map(|e| match e {
+            TableEntry::Element(ast::Element {
+                kind: ast::ElementKind::IntRange(a, b),
+                ..
+            }) if b - a >= super::elements::MAX_RANGE => Some((*a, *b)),
+            _ => None,
+        })
+        .max_by_key(|(a, b)| b - a)
 }
 
 /// Whether a builtin sort contains a value.
