@@ -114,6 +114,14 @@ impl std::fmt::Display for InferError {
     }
 }
 
+impl InferError {
+    /// A limit error; its message is recorded so that the command line reports it as a stop
+    /// (exit code [`crate::limits::EXIT_LIMIT`]) even after it passed through Lua.
+    pub fn limit(message: String) -> InferError {
+        InferError::Limit(crate::limits::record(message))
+    }
+}
+
 pub type InferResult<T> = Result<T, InferError>;
 
 /// The result of `minimize`: optimal models, whether optimality was proven, and the optimum.
@@ -140,13 +148,36 @@ pub fn modelexpand(
     };
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let blocked_on = session.output_symbols(output);
+    enumerate(&mut session, &blocked_on, options.nbmodels)
+}
+
+/// Up to `nbmodels` (0: all) models of the session, distinct on `blocked_on`. A limit (Ctrl-C,
+/// time, memory) that stops the search after some models were found ends the enumeration with
+/// those models, and notes the partial result for the command line.
+fn enumerate(
+    session: &mut Session,
+    blocked_on: &[Symbol],
+    nbmodels: usize,
+) -> InferResult<Vec<Structure>> {
     let mut models = Vec::new();
-    while options.nbmodels == 0 || models.len() < options.nbmodels {
-        if !session.solve(&[])? {
-            break;
+    while nbmodels == 0 || models.len() < nbmodels {
+        match session.solve(&[]) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(InferError::Limit(message)) if !models.is_empty() => {
+                let n = models.len();
+                let after = format!("after {n} model{}", if n == 1 { "" } else { "s" });
+                let note = match crate::limits::reached(None) {
+                    Some(stop) => stop.with_context(&after),
+                    None => format!("{message} ({after})"),
+                };
+                crate::limits::note_partial(format!("{note} (the models found so far were kept)"));
+                break;
+            }
+            Err(e) => return Err(e),
         }
         models.push(session.decode(""));
-        session.block(&blocked_on);
+        session.block(blocked_on);
     }
     Ok(models)
 }
@@ -211,14 +242,7 @@ pub fn minimize(
     let equal = session.grounder.store.or(equal);
     session.assert(equal);
     let blocked_on = session.output_symbols(output);
-    let mut models = Vec::new();
-    while options.nbmodels == 0 || models.len() < options.nbmodels {
-        if !session.solve(&[])? {
-            break;
-        }
-        models.push(session.decode(""));
-        session.block(&blocked_on);
-    }
+    let models = enumerate(&mut session, &blocked_on, options.nbmodels)?;
     let value = match best {
         GVal::V(v) => Some(v),
         _ => None,
