@@ -120,7 +120,7 @@ pub struct Args {
     pub max_ground_size: Option<usize>,
     /// Stop the whole run (grounding, search and procedures) after this many seconds, with
     /// exit code 3; `stdoptions.timeout` limits one inference
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub timeout: Option<f64>,
     /// Stop with exit code 3 once the process uses more than this much memory (default:
     /// three quarters of the physical memory; 0 = no limit)
@@ -383,6 +383,14 @@ pub fn run_with(argv: Vec<String>) -> i32 {
                 v.map(|x| x as i32).unwrap_or(0)
             }
         }
+    }
+}
+
+/// A positive, finite number of seconds (`--timeout`).
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(format!("'{text}' is not a positive number of seconds")),
     }
 }
 

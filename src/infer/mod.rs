@@ -166,12 +166,13 @@ fn enumerate(
             Ok(false) => break,
             Err(InferError::Limit(message)) if !models.is_empty() => {
                 let n = models.len();
-                let after = format!("after {n} model{}", if n == 1 { "" } else { "s" });
+                let plural = if n == 1 { "" } else { "s" };
+                let after = format!("after {n} model{plural} (the models found so far were kept)");
                 let note = match crate::limits::reached(None) {
                     Some(stop) => stop.with_context(&after),
                     None => format!("{message} ({after})"),
                 };
-                crate::limits::note_partial(format!("{note} (the models found so far were kept)"));
+                crate::limits::note_partial(note);
                 break;
             }
             Err(e) => return Err(e),
