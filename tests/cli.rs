@@ -513,7 +513,7 @@ fn progress_line_only_on_a_terminal() {
         .stdout(Stdio::null())
         .status()
         .expect("util-linux `script` runs");
-    assert_eq!(status.code(), Some(1));
+    assert_eq!(status.code(), Some(3), "a limit stop exits with 3");
     let seen = std::fs::read_to_string(&typescript).unwrap();
     assert!(seen.contains("\r\x1b[K[idp] grounding: "), "{seen:?}");
     assert!(seen.contains("timeout"), "{seen:?}");
