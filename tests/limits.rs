@@ -121,6 +121,18 @@ fn memory_limit_stops_an_exponential_grounding() {
 }
 
 #[test]
+fn memory_limit_stops_a_procedure_that_keeps_allocating() {
+    let spec =
+        "procedure main() {\n  local t = {}\n  while true do t[#t + 1] = { 1, 2, 3 } end\n}\n";
+    let (o, took) = run(spec, &["--max-memory", "100"]);
+    assert_stopped(
+        &o,
+        "more than the memory limit of 100 MB while running a procedure",
+    );
+    assert!(took < Duration::from_secs(30), "stopped late: {took:?}");
+}
+
+#[test]
 fn timeout_stops_an_endless_lua_loop() {
     let (o, took) = run(ENDLESS_LOOP, &["--timeout", "1"]);
     assert_stopped(
