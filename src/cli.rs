@@ -356,6 +356,9 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         },
         (None, None) => ("return idpglobal.main()".to_string(), "main"),
     };
+    // From here on Ctrl-C stops the work cleanly (before, while reading and parsing, it ends
+    // the process as usual).
+    crate::limits::install_interrupt_handler();
     let outcome = runtime.run(&code, name);
     flush_lua_stdout(&runtime);
     match outcome {
@@ -394,7 +397,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Applies `--timeout` and `--max-memory` and installs the Ctrl-C handler.
+/// Applies `--timeout` and `--max-memory`.
 fn set_limits(args: &Args) {
     if let Some(seconds) = args.timeout {
         crate::limits::set_timeout(seconds);
@@ -404,7 +407,6 @@ fn set_limits(args: &Args) {
         .or_else(crate::limits::default_max_memory_mb)
         .unwrap_or(0);
     crate::limits::set_max_memory_mb(memory);
-    crate::limits::install_interrupt_handler();
 }
 
 /// Flushes what Lua printed (with the limits hook removed, so that a reached limit cannot stop

@@ -109,10 +109,10 @@ impl Runtime {
                 .insert("showwarnings".into(), options::OptValue::Bool(false));
         }
         lua.set_app_data(state.clone());
-        install_limits_hook(&lua);
         let rt = Runtime { lua, state };
         rt.setup()
             .map_err(|e| format!("could not set up the Lua runtime: {}", error_message(&e)))?;
+        install_limits_hook(&rt.lua);
         Ok(rt)
     }
 
