@@ -191,7 +191,7 @@ fn model_expansion_chunk(
             if !matches!(members.get(term), Some(Component::Term(_))) {
                 return Err(format!("there is no term named '{term}'"));
             }
-            format!("local ms, proven, value = minimize({theory}, {structure}, {term})\nif #ms > 0 then print(\"Optimal value: \" .. tostring(value)) end")
+            format!("local ms, proven, value = minimize({theory}, {structure}, {term})\nif #ms > 0 then print((proven and \"Optimal value: \" or \"Best value found: \") .. tostring(value)) end")
         }
         None => format!("local ms = modelexpand({theory}, {structure})"),
     };

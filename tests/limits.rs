@@ -218,6 +218,44 @@ fn timeout_stops_an_enumeration_and_keeps_the_models_found() {
     check_printed_models(&stdout(&o), models_after(&stderr(&o)));
 }
 
+/// A minimisation whose optimum (13 holes for 13 pigeons) is a pigeonhole problem to prove:
+/// the first model is found at once, the proof never ends.
+const HARD_OPTIMUM: &str = "vocabulary V {\n  type Pigeon isa int\n  type Hole isa int\n  \
+    In(Pigeon) : Hole\n}\n\
+    theory T : V {\n  ! p1 p2: p1 ~= p2 => In(p1) ~= In(p2).\n}\n\
+    term Used : V {\n  #{ h : ? p: In(p) = h }\n}\n\
+    structure S : V {\n  Pigeon = { 1..13 }\n  Hole = { 1..14 }\n}\n";
+
+#[test]
+fn timeout_stops_a_minimisation_and_keeps_the_best_model() {
+    let args = [
+        "-n",
+        "1",
+        "--minimize",
+        "Used",
+        "--timeout",
+        "2",
+        "--nowarnings",
+    ];
+    let (o, took) = run(HARD_OPTIMUM, &args);
+    assert_stopped(
+        &o,
+        "(--timeout) was reached before optimality was proven (the best model found so far, \
+         with value 13, was kept)",
+    );
+    assert!(
+        stdout(&o).starts_with("Best value found: 13\nNumber of models: 1\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(took < Duration::from_secs(15), "stopped late: {took:?}");
+    let chunk = "stdoptions.timeout = 1; local ms, proven, value = minimize(T, S, Used); \
+                 print(#ms, proven, value)";
+    let (o, _) = run(HARD_OPTIMUM, &["--nowarnings", "-e", chunk]);
+    assert_eq!(stdout(&o), "1\tfalse\t13\n");
+    assert_stopped(&o, "stdoptions.timeout");
+}
+
 #[test]
 fn ctrl_c_stops_an_endless_lua_loop() {
     let o = run_interrupted(ENDLESS_LOOP, &[], Duration::from_millis(1000));

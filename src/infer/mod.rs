@@ -207,8 +207,22 @@ pub fn minimize(
         session.lit(*g);
     }
     let mut best: Option<GVal> = None;
+    // The SAT model of the best value so far, kept in case a limit stops the search.
+    let mut best_model: Vec<bool> = Vec::new();
     let mut assumption: Vec<i32> = Vec::new();
-    while session.solve(&assumption)? {
+    loop {
+        match session.solve(&assumption) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(InferError::Limit(message)) => match best {
+                Some(value) => {
+                    session.restore_model(best_model);
+                    return Ok(unproven_optimum(&session, value, &message));
+                }
+                None => return Err(InferError::Limit(message)),
+            },
+            Err(e) => return Err(e),
+        }
         let value = objective
             .0
             .iter()
@@ -216,6 +230,7 @@ pub fn minimize(
             .map(|(_, v)| *v);
         let Some(value) = value else { break };
         best = Some(value);
+        best_model = session.saved_model();
         // Ask for a strictly better value next, under a fresh activation literal.
         let better: Vec<Gf> = objective
             .0
@@ -253,6 +268,29 @@ pub fn minimize(
         proven: true,
         value,
     })
+}
+
+/// The result of a minimisation that a limit stopped: the best model found so far (the
+/// session's current model), not proven optimal; the stop is noted for the command line.
+fn unproven_optimum(session: &Session, best: GVal, message: &str) -> Optimum {
+    let value = match best {
+        GVal::V(v) => Some(v),
+        _ => None,
+    };
+    let shown = value.map(|v| v.to_string()).unwrap_or_else(|| "?".into());
+    let context = format!(
+        "before optimality was proven (the best model found so far, with value {shown}, was kept)"
+    );
+    let note = match crate::limits::reached(None) {
+        Some(stop) => stop.with_context(&context),
+        None => format!("{message} ({context})"),
+    };
+    crate::limits::note_partial(note);
+    Optimum {
+        models: vec![session.decode("")],
+        proven: false,
+        value,
+    }
 }
 
 /// The structure with every definition whose opens are two-valued evaluated; `None` when a

@@ -559,6 +559,17 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// A copy of the last model, to bring back with [`Self::restore_model`] after later SAT
+    /// calls.
+    pub fn saved_model(&self) -> Vec<bool> {
+        self.model.clone()
+    }
+
+    /// Makes a model saved with [`Self::saved_model`] the current one again (for decoding).
+    pub fn restore_model(&mut self, model: Vec<bool>) {
+        self.model = model;
+    }
+
     /// The value of a literal in the last model.
     pub fn lit_value(&self, l: Lit) -> bool {
         let v = self
