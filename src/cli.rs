@@ -114,7 +114,7 @@ pub struct Args {
     /// With --models: print optimal models minimising this term block
     #[arg(long, value_name = "TERM")]
     pub minimize: Option<String>,
-    /// Stop grounding with an error naming the sentence once the ground theory has this many
+    /// Stop grounding (exit code 3), naming the sentence, once the ground theory has this many
     /// nodes (about 200 bytes each; default 10000000)
     #[arg(long, value_name = "NODES")]
     pub max_ground_size: Option<usize>,
