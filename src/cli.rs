@@ -2,7 +2,9 @@
 //!
 //! Files are loaded and resolved; diagnostics go to stderr; if there was no error the Lua chunk
 //! (`-e`, or `return idpglobal.main()`) runs. The exit code is the integer the chunk returned
-//! when no error was reported, else 0, or 1 if any error was reported.
+//! when no error was reported, else 0, or 1 if any error was reported, or
+//! [`EXIT_LIMIT`] (3) when a limit stopped the run: the grounding size, `--timeout` or
+//! `stdoptions.timeout`, `--max-memory`, or Ctrl-C.
 
 use std::io::{IsTerminal, Read};
 
@@ -10,6 +12,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, ValueEnum};
 
 use crate::diagnostics::{self, Diagnostics, RenderStyle, Severity};
+use crate::limits::EXIT_LIMIT;
 use crate::lua::{Outcome, Runtime};
 use crate::syntax::source::SourceMap;
 
@@ -26,6 +29,15 @@ Examples:
   idp --check problem.idp              only parse and type-check
   idp --dump program problem.idp       show the resolved program (debugging)
   idp < problem.idp                    read the specification from stdin
+  idp --sandbox --timeout 10 --max-memory 2000 untrusted.idp
+                                       run an untrusted specification: no files, processes
+                                       or modules for procedures, includes only from its
+                                       folder, at most 10 s and 2000 MB
+
+Exit codes: 0 (or the integer that the chunk returned), 1 on an error, 3 when a limit stopped
+the run (the grounding size, --timeout or stdoptions.timeout, --max-memory, or Ctrl-C; the
+message starts with `Stopped:`), 10/20 with --models. A second Ctrl-C ends the run at once
+(exit 130).
 
 In procedures, all vocabularies, theories, structures, terms, queries and procedures of the
 global namespace are Lua globals; `stdoptions` holds the options (e.g. stdoptions.nbmodels = 0).\n";
@@ -102,10 +114,22 @@ pub struct Args {
     /// With --models: print optimal models minimising this term block
     #[arg(long, value_name = "TERM")]
     pub minimize: Option<String>,
-    /// Stop grounding with an error naming the sentence once the ground theory has this many
+    /// Stop grounding (exit code 3), naming the sentence, once the ground theory has this many
     /// nodes (about 200 bytes each; default 10000000)
     #[arg(long, value_name = "NODES")]
     pub max_ground_size: Option<usize>,
+    /// Stop the whole run (grounding, search and procedures) after this many seconds, with
+    /// exit code 3; `stdoptions.timeout` limits one inference
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<f64>,
+    /// Stop with exit code 3 once the process uses more than this much memory (default:
+    /// three quarters of the physical memory; 0 = no limit)
+    #[arg(long, value_name = "MB")]
+    pub max_memory: Option<u64>,
+    /// Run an untrusted specification: procedures get no files (but stdout and stderr), no
+    /// processes, no modules, and includes must stay in the specification's folder
+    #[arg(long)]
+    pub sandbox: bool,
     /// The SAT solver: CaDiCaL (default; incremental, with assumptions) or splr (one-shot, for
     /// comparison)
     #[arg(long, value_enum, value_name = "SOLVER", default_value = "cadical")]
@@ -167,7 +191,7 @@ fn model_expansion_chunk(
             if !matches!(members.get(term), Some(Component::Term(_))) {
                 return Err(format!("there is no term named '{term}'"));
             }
-            format!("local ms, proven, value = minimize({theory}, {structure}, {term})\nif #ms > 0 then print(\"Optimal value: \" .. tostring(value)) end")
+            format!("local ms, proven, value = minimize({theory}, {structure}, {term})\nif #ms > 0 then print((proven and \"Optimal value: \" or \"Best value found: \") .. tostring(value)) end")
         }
         None => format!("local ms = modelexpand({theory}, {structure})"),
     };
@@ -218,6 +242,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         println!("{}", version_text());
         return 0;
     }
+    set_limits(&args);
     if args.interactive {
         eprintln!("Error: interactive mode (-i) is not supported; use -e or a main() procedure");
         return 1;
@@ -249,7 +274,13 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     // Parse and resolve.
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
-    let loaded = crate::syntax::load(inputs, &crate::stdlib::source, &mut sources, &mut diags);
+    let loaded = crate::syntax::load_with(
+        inputs,
+        &crate::stdlib::source,
+        args.sandbox,
+        &mut sources,
+        &mut diags,
+    );
     if args.dump == Some(Dump::Ast) {
         println!("{:#?}", loaded.file);
     }
@@ -296,6 +327,12 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if runtime.error_count() > 0 {
         return 1;
     }
+    if args.sandbox {
+        if let Err(msg) = runtime.enable_sandbox() {
+            eprintln!("Error: {msg}");
+            return 1;
+        }
+    }
     if args.stats {
         crate::infer::set_stats(true);
     }
@@ -319,6 +356,9 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         },
         (None, None) => ("return idpglobal.main()".to_string(), "main"),
     };
+    // From here on Ctrl-C stops the work cleanly (before, while reading and parsing, it ends
+    // the process as usual).
+    crate::limits::install_interrupt_handler();
     let outcome = runtime.run(&code, name);
     flush_lua_stdout(&runtime);
     match outcome {
@@ -328,12 +368,20 @@ pub fn run_with(argv: Vec<String>) -> i32 {
                 (true, Some(rest)) => rest.to_string(),
                 _ => msg,
             };
-            eprintln!("Error: {msg}");
-            1
+            if crate::limits::is_limit_message(&msg) {
+                eprintln!("Stopped: {msg}");
+                EXIT_LIMIT
+            } else {
+                eprintln!("Error: {msg}");
+                1
+            }
         }
         Outcome::Returned(v) => {
             if runtime.error_count() > 0 {
                 1
+            } else if let Some(note) = crate::limits::partial() {
+                eprintln!("Stopped: {note}");
+                EXIT_LIMIT
             } else {
                 v.map(|x| x as i32).unwrap_or(0)
             }
@@ -341,7 +389,30 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     }
 }
 
+/// A positive, finite number of seconds (`--timeout`).
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(format!("'{text}' is not a positive number of seconds")),
+    }
+}
+
+/// Applies `--timeout` and `--max-memory`.
+fn set_limits(args: &Args) {
+    if let Some(seconds) = args.timeout {
+        crate::limits::set_timeout(seconds);
+    }
+    let memory = args
+        .max_memory
+        .or_else(crate::limits::default_max_memory_mb)
+        .unwrap_or(0);
+    crate::limits::set_max_memory_mb(memory);
+}
+
+/// Flushes what Lua printed (with the limits hook removed, so that a reached limit cannot stop
+/// the flush itself).
 fn flush_lua_stdout(rt: &Runtime) {
+    rt.lua().remove_hook();
     let _ = rt.lua().load("io.stdout:flush()").exec();
 }
 

@@ -10,6 +10,7 @@ pub mod diagnostics;
 pub mod encode;
 pub mod ground;
 pub mod infer;
+pub mod limits;
 pub mod lua;
 pub mod print;
 pub mod progress;

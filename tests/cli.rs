@@ -415,12 +415,12 @@ const EXPONENTIAL: &str = "vocabulary V {\n  type D isa int\n  P(D, D, D, D)\n}\
     theory T : V {\n  ! a b c d: P(a, b, c, d) | P(d, c, b, a).\n}\n\
     structure S : V {\n  D = { 1..200 }\n}\n";
 
-/// The size limit stops a runaway grounding with exit code 1 and names the sentence.
+/// The size limit stops a runaway grounding with exit code 3 (a limit) and names the sentence.
 #[test]
 fn grounding_size_limit_names_the_sentence() {
     let started = std::time::Instant::now();
     let o = run_file(EXPONENTIAL, &["--max-ground-size", "100000", "-n", "1"]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
         err.contains("The grounding grew past 100000 nodes"),
@@ -446,7 +446,7 @@ fn timeout_stops_grounding() {
         EXPONENTIAL,
         &["-e", "stdoptions.timeout = 1; print(modelexpand(T, S))"],
     );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(stderr(&o).contains("timeout"), "{}", stderr(&o));
     assert!(
         started.elapsed().as_secs() < 20,
@@ -513,7 +513,7 @@ fn progress_line_only_on_a_terminal() {
         .stdout(Stdio::null())
         .status()
         .expect("util-linux `script` runs");
-    assert_eq!(status.code(), Some(1));
+    assert_eq!(status.code(), Some(3), "a limit stop exits with 3");
     let seen = std::fs::read_to_string(&typescript).unwrap();
     assert!(seen.contains("\r\x1b[K[idp] grounding: "), "{seen:?}");
     assert!(seen.contains("timeout"), "{seen:?}");

@@ -135,7 +135,7 @@ impl<'a> Grounder<'a> {
                 }
             }
             if states.len() > MAX_AGGREGATE_STATES {
-                return Err(InferError::Limit(format!(
+                return Err(InferError::limit(format!(
                     "an aggregate has more than {MAX_AGGREGATE_STATES} possible values; it is too large to ground"
                 )));
             }

@@ -295,8 +295,8 @@ impl<'a> Grounder<'a> {
         self.memo_vars.clear();
     }
 
-    /// Counts one variable binding and, every 4096 of them, checks the size and time limits
-    /// (and Ctrl-C), so that a runaway quantifier stops while it grows.
+    /// Counts one variable binding and, every 4096 of them, checks the size, time and memory
+    /// limits (and Ctrl-C), so that a runaway quantifier stops while it grows.
     pub fn step(&mut self) -> InferResult<()> {
         self.steps += 1;
         if !self.steps.is_multiple_of(4096) {
@@ -304,23 +304,12 @@ impl<'a> Grounder<'a> {
         }
         self.check_size()?;
         crate::progress::set_nodes(self.store.len());
-        if crate::solve::interrupted() {
-            return Err(InferError::Limit("interrupted while grounding".into()));
-        }
-        if self
-            .deadline
-            .is_some_and(|d| std::time::Instant::now() >= d)
-        {
-            return Err(InferError::Limit(
-                "timeout: the time limit (stdoptions.timeout) was reached while grounding".into(),
-            ));
-        }
-        Ok(())
+        crate::limits::check(self.deadline, "grounding").map_err(InferError::Limit)
     }
 
     pub fn check_size(&self) -> InferResult<()> {
         if self.store.len() > self.max_size {
-            return Err(InferError::Limit(format!(
+            return Err(InferError::limit(format!(
                 "The grounding grew past {} nodes (the grounding size limit); make the domains \
                  smaller, bound the quantifiers, or raise the limit with --max-ground-size.",
                 self.max_size

@@ -288,6 +288,8 @@ impl Plan<'_> {
         };
         'values: for &v in candidates.iter() {
             g.bind(var, v);
+            // A join can run long: count the binding so that the limits are checked.
+            g.step()?;
             for (lit, f) in &self.checks[depth] {
                 match holds(g, lit, f)? {
                     Some(true) => {}

@@ -115,6 +115,14 @@ impl std::fmt::Display for InferError {
     }
 }
 
+impl InferError {
+    /// A limit error; its message is recorded so that the command line reports it as a stop
+    /// (exit code [`crate::limits::EXIT_LIMIT`]) even after it passed through Lua.
+    pub fn limit(message: String) -> InferError {
+        InferError::Limit(crate::limits::record(message))
+    }
+}
+
 pub type InferResult<T> = Result<T, InferError>;
 
 /// The result of `minimize`: optimal models, whether optimality was proven, and the optimum.
@@ -143,13 +151,37 @@ pub fn modelexpand(
     };
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let blocked_on = session.output_symbols(output);
+    enumerate(&mut session, &blocked_on, options.nbmodels)
+}
+
+/// Up to `nbmodels` (0: all) models of the session, distinct on `blocked_on`. A limit (Ctrl-C,
+/// time, memory) that stops the search after some models were found ends the enumeration with
+/// those models, and notes the partial result for the command line.
+fn enumerate(
+    session: &mut Session,
+    blocked_on: &[Symbol],
+    nbmodels: usize,
+) -> InferResult<Vec<Structure>> {
     let mut models = Vec::new();
-    while options.nbmodels == 0 || models.len() < options.nbmodels {
-        if !session.solve(&[])? {
-            break;
+    while nbmodels == 0 || models.len() < nbmodels {
+        match session.solve(&[]) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(InferError::Limit(message)) if !models.is_empty() => {
+                let n = models.len();
+                let plural = if n == 1 { "" } else { "s" };
+                let after = format!("after {n} model{plural} (the models found so far were kept)");
+                let note = match crate::limits::reached(None) {
+                    Some(stop) => stop.with_context(&after),
+                    None => format!("{message} ({after})"),
+                };
+                crate::limits::note_partial(note);
+                break;
+            }
+            Err(e) => return Err(e),
         }
         models.push(session.decode(""));
-        session.block(&blocked_on);
+        session.block(blocked_on);
     }
     if let (Some(_), Some(output)) = (&stand_in, output) {
         models = models
@@ -184,8 +216,22 @@ pub fn minimize(
         session.lit(*g);
     }
     let mut best: Option<GVal> = None;
+    // The SAT model of the best value so far, kept in case a limit stops the search.
+    let mut best_model: Vec<bool> = Vec::new();
     let mut assumption: Vec<i32> = Vec::new();
-    while session.solve(&assumption)? {
+    loop {
+        match session.solve(&assumption) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(InferError::Limit(message)) => match best {
+                Some(value) => {
+                    session.restore_model(best_model);
+                    return Ok(unproven_optimum(&session, value, &message));
+                }
+                None => return Err(InferError::Limit(message)),
+            },
+            Err(e) => return Err(e),
+        }
         let value = objective
             .0
             .iter()
@@ -193,6 +239,7 @@ pub fn minimize(
             .map(|(_, v)| *v);
         let Some(value) = value else { break };
         best = Some(value);
+        best_model = session.saved_model();
         // Ask for a strictly better value next, under a fresh activation literal.
         let better: Vec<Gf> = objective
             .0
@@ -220,14 +267,7 @@ pub fn minimize(
     let equal = session.grounder.store.or(equal);
     session.assert(equal);
     let blocked_on = session.output_symbols(output);
-    let mut models = Vec::new();
-    while options.nbmodels == 0 || models.len() < options.nbmodels {
-        if !session.solve(&[])? {
-            break;
-        }
-        models.push(session.decode(""));
-        session.block(&blocked_on);
-    }
+    let models = enumerate(&mut session, &blocked_on, options.nbmodels)?;
     let value = match best {
         GVal::V(v) => Some(v),
         _ => None,
@@ -237,6 +277,29 @@ pub fn minimize(
         proven: true,
         value,
     })
+}
+
+/// The result of a minimisation that a limit stopped: the best model found so far (the
+/// session's current model), not proven optimal; the stop is noted for the command line.
+fn unproven_optimum(session: &Session, best: GVal, message: &str) -> Optimum {
+    let value = match best {
+        GVal::V(v) => Some(v),
+        _ => None,
+    };
+    let shown = value.map(|v| v.to_string()).unwrap_or_else(|| "?".into());
+    let context = format!(
+        "before optimality was proven (the best model found so far, with value {shown}, was kept)"
+    );
+    let note = match crate::limits::reached(None) {
+        Some(stop) => stop.with_context(&context),
+        None => format!("{message} ({context})"),
+    };
+    crate::limits::note_partial(note);
+    Optimum {
+        models: vec![session.decode("")],
+        proven: false,
+        value,
+    }
 }
 
 /// The structure with every definition whose opens are two-valued evaluated; `None` when a

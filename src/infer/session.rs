@@ -81,7 +81,9 @@ pub struct Session<'a> {
     pub symbols: Vec<Symbol>,
     pub vocabulary: VocId,
     pub options: Options,
-    deadline: Option<Instant>,
+    /// When this inference must stop (`stdoptions.timeout`; the run's `--timeout` is checked
+    /// separately, so that the message names the right limit).
+    own_deadline: Option<Instant>,
     stable: bool,
     /// The values of all SAT variables in the last model (index = variable), kept so that
     /// clauses can be added while the model is still being inspected.
@@ -121,10 +123,11 @@ impl<'a> Session<'a> {
         options: &Options,
     ) -> InferResult<Session<'a>> {
         let started = Instant::now();
-        let deadline = (options.timeout > 0.0)
+        let own_deadline = (options.timeout > 0.0)
             .then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout));
+        let deadline = crate::limits::earliest(own_deadline, crate::limits::run_deadline());
         let mut grounder = Grounder::new(program, structure, options.max_ground_size);
-        grounder.deadline = deadline;
+        grounder.deadline = own_deadline;
         for d in pending {
             grounder.force_unknown(&d.defined());
         }
@@ -140,7 +143,7 @@ impl<'a> Session<'a> {
             symbols: interpreted_symbols(program, vocabulary),
             vocabulary,
             options: options.clone(),
-            deadline,
+            own_deadline,
             stable: options.stablesemantics,
             model: Vec::new(),
             refinements: 0,
@@ -167,7 +170,7 @@ impl<'a> Session<'a> {
                 .ground_definition(d)
                 .map_err(|e| naming(e, "the definition", &definition_to_string(program, d)))?;
             session.encode_definition(gd)?;
-            session.check_time()?;
+            session.check_time("grounding")?;
         }
         for g in early {
             session.assert(g);
@@ -211,7 +214,7 @@ impl<'a> Session<'a> {
             })?;
             self.grounder.learn_units(g);
             out.push(g);
-            self.check_time()?;
+            self.check_time("grounding")?;
         }
         Ok(out)
     }
@@ -295,13 +298,9 @@ impl<'a> Session<'a> {
         self.encoder.lit(&self.grounder.store, self.sat.as_mut(), g)
     }
 
-    fn check_time(&self) -> InferResult<()> {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) || crate::solve::interrupted() {
-            return Err(InferError::Limit(
-                "timeout: the time limit (stdoptions.timeout) was reached".into(),
-            ));
-        }
-        Ok(())
+    /// Stops with a limit error when Ctrl-C was pressed or a time or memory limit is reached.
+    fn check_time(&self, during: &str) -> InferResult<()> {
+        crate::limits::check(self.own_deadline, during).map_err(InferError::Limit)
     }
 
     /// The tuples of a symbol's graph/arguments over the finite domains.
@@ -518,7 +517,7 @@ impl<'a> Session<'a> {
     /// loop formulas and totality cuts as needed), or none exists.
     pub fn solve(&mut self, assumptions: &[Lit]) -> InferResult<bool> {
         loop {
-            self.check_time()?;
+            self.check_time("searching")?;
             let t0 = Instant::now();
             crate::progress::set_phase(crate::progress::Phase::Solving);
             crate::progress::set_nodes(self.grounder.store.len());
@@ -534,9 +533,8 @@ impl<'a> Session<'a> {
             match result {
                 SatResult::Unsat => return Ok(false),
                 SatResult::Interrupted => {
-                    return Err(InferError::Limit(
-                        "timeout: the time limit (stdoptions.timeout) was reached".into(),
-                    ))
+                    self.check_time("searching")?;
+                    return Err(InferError::limit("the SAT search was stopped".into()));
                 }
                 SatResult::Sat => self.take_model(),
             }
@@ -561,6 +559,17 @@ impl<'a> Session<'a> {
         for v in 1..=n as Lit {
             self.model.push(self.sat.value(v));
         }
+    }
+
+    /// A copy of the last model, to bring back with [`Self::restore_model`] after later SAT
+    /// calls.
+    pub fn saved_model(&self) -> Vec<bool> {
+        self.model.clone()
+    }
+
+    /// Makes a model saved with [`Self::saved_model`] the current one again (for decoding).
+    pub fn restore_model(&mut self, model: Vec<bool>) {
+        self.model = model;
     }
 
     /// The value of a literal in the last model.

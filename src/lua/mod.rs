@@ -5,6 +5,7 @@ pub mod builtins;
 pub mod ltc;
 pub mod objects;
 pub mod options;
+pub mod sandbox;
 pub mod values;
 pub mod visual;
 
@@ -26,6 +27,8 @@ pub struct State {
     /// The current options (`stdoptions`, or what `setascurrentoptions` installed).
     pub options: RefCell<OptionsUd>,
     pub show_warnings: bool,
+    /// Whether procedures run in the sandbox (`--sandbox`): no files, processes or modules.
+    pub sandbox: Cell<bool>,
     /// Number of errors reported (on stderr) while running.
     pub errors: Cell<usize>,
     warned: RefCell<HashSet<String>>,
@@ -93,6 +96,7 @@ impl Runtime {
             program,
             options: RefCell::new(OptionsUd::new_default()),
             show_warnings,
+            sandbox: Cell::new(false),
             errors: Cell::new(0),
             warned: RefCell::new(HashSet::new()),
             chunks: RefCell::new(Vec::new()),
@@ -108,6 +112,7 @@ impl Runtime {
         let rt = Runtime { lua, state };
         rt.setup()
             .map_err(|e| format!("could not set up the Lua runtime: {}", error_message(&e)))?;
+        install_limits_hook(&rt.lua);
         Ok(rt)
     }
 
@@ -228,6 +233,14 @@ impl Runtime {
             .map_err(|e| self.map_message(&error_message(&e)))
     }
 
+    /// Takes `os`, `io` (but writing to stdout and stderr), modules and binary chunks away
+    /// from procedures (`--sandbox`; see [`sandbox`]).
+    pub fn enable_sandbox(&self) -> Result<(), String> {
+        self.state.sandbox.set(true);
+        sandbox::install(&self.lua)
+            .map_err(|e| format!("could not set up the sandbox: {}", error_message(&e)))
+    }
+
     /// Number of errors reported so far (compile errors, `Error:` lines from builtins).
     pub fn error_count(&self) -> usize {
         self.state.errors.get()
@@ -287,6 +300,13 @@ impl Runtime {
     pub fn lua(&self) -> &Lua {
         &self.lua
     }
+}
+
+/// Every few thousand Lua instructions, checks the wall-time and memory limits and Ctrl-C, so
+/// that an endless loop in a procedure stops with a limit message.
+fn install_limits_hook(lua: &Lua) {
+    let every = mlua::HookTriggers::new().every_nth_instruction(4096);
+    lua.set_hook(every, |_, _| crate::limits::lua_check().map_err(rt_err));
 }
 
 fn is_lua_identifier(s: &str) -> bool {

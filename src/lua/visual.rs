@@ -30,6 +30,11 @@ pub fn visualize_text(lua: &Lua, s: LuaValue, opts: LuaValue) -> mlua::Result<St
         }
     };
     let st = state(lua);
+    if st.sandbox.get() && options.svg.is_some() {
+        return Err(rt_err(
+            "visualize: writing SVG files is not allowed in --sandbox mode",
+        ));
+    }
     let s = shared.borrow();
     visual::visualize(&st.program, &s, &options, std::io::stdout().is_terminal()).map_err(|m| {
         if m.starts_with("visualize:") {

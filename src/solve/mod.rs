@@ -31,14 +31,17 @@ pub trait SatSolver {
     fn num_vars(&self) -> usize;
 }
 
-/// Stops a CaDiCaL search when the deadline passes.
+/// Stops a CaDiCaL search when the deadline passes, on Ctrl-C, or when the process exceeds the
+/// memory limit.
 pub struct Deadline {
     until: Option<Instant>,
 }
 
 impl cadical::Callbacks for Deadline {
     fn terminate(&mut self) -> bool {
-        self.until.is_some_and(|t| Instant::now() >= t) || crate::solve::interrupted()
+        self.until.is_some_and(|t| Instant::now() >= t)
+            || crate::solve::interrupted()
+            || crate::limits::memory_exceeded().is_some()
     }
 }
 

@@ -44,6 +44,9 @@ pub struct FsIncluder<'a> {
     /// tell an include cycle from a repeated include).
     files: HashMap<String, FileId>,
     includer_of: HashMap<FileId, FileId>,
+    /// With `--sandbox`: the (canonical) folders of the top-level inputs; an included file must
+    /// lie in one of them or below.
+    sandbox_roots: Option<Vec<PathBuf>>,
 }
 
 impl<'a> FsIncluder<'a> {
@@ -54,7 +57,14 @@ impl<'a> FsIncluder<'a> {
             dirs: HashMap::new(),
             files: HashMap::new(),
             includer_of: HashMap::new(),
+            sandbox_roots: None,
         }
+    }
+
+    /// Refuses includes outside the folders of the top-level inputs (`--sandbox`).
+    pub fn sandboxed(mut self) -> Self {
+        self.sandbox_roots = Some(Vec::new());
+        self
     }
 
     /// Records a top-level input so that including it again is ignored and relative includes
@@ -65,10 +75,42 @@ impl<'a> FsIncluder<'a> {
             self.seen.insert(key_of(path));
             self.files.insert(key_of(path), file);
         }
-        self.dirs.insert(
-            file,
-            path.parent().map(Path::to_path_buf).unwrap_or_default(),
-        );
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        if let Some(roots) = &mut self.sandbox_roots {
+            // Standard input counts as a file in the working directory.
+            let folder = if dir.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                dir.clone()
+            };
+            if let Ok(root) = std::fs::canonicalize(folder) {
+                roots.push(root);
+            }
+        }
+        self.dirs.insert(file, dir);
+    }
+
+    /// With `--sandbox`, an error when `path` (after resolving `..` and symbolic links) lies
+    /// outside the folders of the top-level inputs.
+    fn check_sandbox(&self, path: &Path, rel: &str, span: Span) -> Result<(), Diagnostic> {
+        let Some(roots) = &self.sandbox_roots else {
+            return Ok(());
+        };
+        let inside = std::fs::canonicalize(path)
+            .is_ok_and(|real| roots.iter().any(|root| real.starts_with(root)));
+        if inside {
+            return Ok(());
+        }
+        Err(Diagnostic::error(
+            "include-outside-folder",
+            format!(
+                "--sandbox: the included file \"{rel}\" is outside the folder of the specification"
+            ),
+            Some(span),
+        )
+        .with_hint(
+            "in --sandbox mode, include only files in the specification's folder or its subfolders",
+        ))
     }
 
     fn candidates(&self, from: FileId, rel: &str) -> Vec<PathBuf> {
@@ -95,6 +137,10 @@ impl<'a> FsIncluder<'a> {
             );
             return None;
         };
+        if let Err(d) = self.check_sandbox(&path, rel, span) {
+            diags.push(d);
+            return None;
+        }
         let key = key_of(&path);
         if !self.seen.insert(key.clone()) {
             // Including a file again is harmless, unless it is still being read: a cycle.
@@ -225,8 +271,22 @@ pub fn load_inputs(
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> ast::File {
+    load_inputs_with(inputs, std_lib, false, sources, diags)
+}
+
+/// [`load_inputs`], refusing includes outside the inputs' folders when `sandbox` is set.
+pub fn load_inputs_with(
+    inputs: Vec<(String, Vec<u8>)>,
+    std_lib: &dyn Fn(&str) -> Option<String>,
+    sandbox: bool,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> ast::File {
     with_parser_stack(std_lib, move |lookup| {
         let mut includer = FsIncluder::new(lookup);
+        if sandbox {
+            includer = includer.sandboxed();
+        }
         let mut file = ast::File::default();
         for (name, bytes) in inputs {
             let Some((fid, text)) = decode(&name, bytes, sources, diags) else {

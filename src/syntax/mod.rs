@@ -24,8 +24,20 @@ pub fn load(
     sources: &mut source::SourceMap,
     diags: &mut Diagnostics,
 ) -> Loaded {
+    load_with(inputs, std_lib, false, sources, diags)
+}
+
+/// [`load`]; with `sandbox` (`--sandbox`), `include "path"` of a file outside the folders of
+/// the inputs is refused.
+pub fn load_with(
+    inputs: Vec<(String, Vec<u8>)>,
+    std_lib: &dyn Fn(&str) -> Option<String>,
+    sandbox: bool,
+    sources: &mut source::SourceMap,
+    diags: &mut Diagnostics,
+) -> Loaded {
     Loaded {
-        file: loader::load_inputs(inputs, std_lib, sources, diags),
+        file: loader::load_inputs_with(inputs, std_lib, sandbox, sources, diags),
     }
 }
 

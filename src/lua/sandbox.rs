@@ -1,0 +1,85 @@
+//! The sandbox for untrusted specifications (`idp --sandbox`): procedures keep Lua's pure
+//! libraries (`string`, `table`, `math`, `coroutine`) and writing to stdout and stderr, but lose
+//! everything that reaches the file system, other processes or native code:
+//!
+//! * `os` keeps only `time`, `clock`, `date` and `difftime`; `os.execute`, `os.exit`,
+//!   `os.getenv`, `os.remove`, `os.rename`, `os.tmpname` and `os.setlocale` raise an error;
+//! * `io` keeps `write`, `stdout`, `stderr` and `type`; `io.open`, `io.read`, `io.lines`,
+//!   `io.input`, `io.output`, `io.popen`, `io.close` and `io.tmpfile` raise an error, and
+//!   `io.stdin` is gone;
+//! * `require`, `module`, `dofile`, `loadfile`, `package.loadlib` and `string.dump` raise an
+//!   error, and `package` no longer leads to the real `io` and `os` (`package.loaded`);
+//! * `loadstring` and `load` refuse binary chunks (Lua 5.1 does not verify bytecode);
+//! * `visualize` does not write SVG files.
+//!
+//! The blocked functions raise `NAME is not allowed in --sandbox mode`, located at the caller.
+//! Includes outside the specification's folder are refused by the loader
+//! ([`crate::syntax::loader`]).
+
+use mlua::Lua;
+
+/// The Lua code that replaces the unsafe globals. It runs once, before any procedure.
+const SANDBOX: &str = r#"
+local function deny(name)
+	return function()
+		error(name .. " is not allowed in --sandbox mode", 2)
+	end
+end
+
+local real_os, real_io = os, io
+local real_loadstring, real_load = loadstring, load
+
+os = {
+	time = real_os.time,
+	clock = real_os.clock,
+	date = real_os.date,
+	difftime = real_os.difftime,
+}
+for _, name in ipairs({ "execute", "exit", "getenv", "remove", "rename", "tmpname", "setlocale" }) do
+	os[name] = deny("os." .. name)
+end
+
+io = {
+	write = real_io.write,
+	stdout = real_io.stdout,
+	stderr = real_io.stderr,
+	type = real_io.type,
+}
+for _, name in ipairs({ "open", "read", "lines", "input", "output", "popen", "close", "tmpfile" }) do
+	io[name] = deny("io." .. name)
+end
+
+require = deny("require")
+module = deny("module")
+dofile = deny("dofile")
+loadfile = deny("loadfile")
+package = { loadlib = deny("package.loadlib"), loaded = {}, preload = {}, path = "", cpath = "" }
+string.dump = deny("string.dump")
+
+-- Binary chunks could break out of the sandbox: only source text may be loaded.
+loadstring = function(text, name)
+	if type(text) == "string" and string.byte(text, 1) == 27 then
+		return nil, "binary chunks are not allowed in --sandbox mode"
+	end
+	return real_loadstring(text, name)
+end
+load = function(reader, name)
+	if type(reader) ~= "function" then
+		return real_load(reader, name)
+	end
+	local parts = {}
+	while true do
+		local piece = reader()
+		if piece == nil or piece == "" then
+			break
+		end
+		parts[#parts + 1] = piece
+	end
+	return loadstring(table.concat(parts), name)
+end
+"#;
+
+/// Replaces the unsafe globals of `lua` (see the module documentation).
+pub fn install(lua: &Lua) -> mlua::Result<()> {
+    lua.load(SANDBOX).set_name("=sandbox").exec()
+}

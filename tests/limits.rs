@@ -1,0 +1,341 @@
+//! Limits stop runaway specifications with a `Stopped:` message and exit code 3, never a kill:
+//! the grounding size, the wall time (`--timeout`, `stdoptions.timeout`), the memory
+//! (`--max-memory`) and Ctrl-C, for an exponential grounding, an endless Lua loop and a
+//! never-ending search. Also: the same input gives byte-identical output, run after run.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+const IDP: &str = env!("CARGO_BIN_EXE_idp");
+
+/// The exit code of a run that a limit stopped.
+const EXIT_LIMIT: i32 = 3;
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// Writes `text` to a fresh file in a temporary directory and returns its path.
+fn write_file(text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "idp-limits-test-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("spec.idp");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn spawn(text: &str, args: &[&str]) -> Child {
+    let path = write_file(text);
+    Command::new(IDP)
+        .arg(&path)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the idp binary runs")
+}
+
+/// Runs the spec and returns its output and how long it took.
+fn run(text: &str, args: &[&str]) -> (Output, Duration) {
+    let started = Instant::now();
+    let out = spawn(text, args).wait_with_output().unwrap();
+    (out, started.elapsed())
+}
+
+/// Runs the spec, sends Ctrl-C (SIGINT) after `after`, and returns its output.
+fn run_interrupted(text: &str, args: &[&str], after: Duration) -> Output {
+    let child = spawn(text, args);
+    std::thread::sleep(after);
+    // SAFETY: kill with a valid pid and signal has no memory-safety preconditions.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0, "could not send SIGINT");
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts that the run was stopped by a limit with a message containing `message`.
+fn assert_stopped(o: &Output, message: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(EXIT_LIMIT), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("Stopped: "))
+        .unwrap_or_else(|| panic!("no `Stopped:` line in {err}"));
+    assert!(err.contains(message), "{message:?} not in {line}");
+}
+
+/// A theory whose grounding has 200^4 instances.
+const EXPONENTIAL: &str = "vocabulary V {\n  type D isa int\n  P(D, D, D, D)\n}\n\
+    theory T : V {\n  ! a b c d: P(a, b, c, d) | P(d, c, b, a).\n}\n\
+    structure S : V {\n  D = { 1..200 }\n}\n";
+
+/// 13 pigeons in 12 holes: unsatisfiable, and far too hard for a SAT solver to refute soon.
+const PIGEONHOLE: &str = "vocabulary V {\n  type Pigeon isa int\n  type Hole isa int\n  \
+    In(Pigeon, Hole)\n}\n\
+    theory T : V {\n  ! p: ? h: In(p, h).\n  ! h p1 p2: In(p1, h) & In(p2, h) => p1 = p2.\n}\n\
+    structure S : V {\n  Pigeon = { 1..13 }\n  Hole = { 1..12 }\n}\n";
+
+/// 2^40 models: an enumeration that never ends.
+const MANY_MODELS: &str = "vocabulary V {\n  type D isa int\n  P(D)\n}\n\
+    theory T : V {\n}\nstructure S : V {\n  D = { 1..40 }\n}\n";
+
+const ENDLESS_LOOP: &str = "procedure main() {\n  while true do end\n}\n";
+
+#[test]
+fn grounding_size_limit_stops_an_exponential_grounding() {
+    let (o, took) = run(EXPONENTIAL, &["-n", "1", "--max-ground-size", "100000"]);
+    assert_stopped(&o, "The grounding grew past 100000 nodes");
+    assert!(stderr(&o).contains("raise the limit with --max-ground-size"));
+    assert!(took < Duration::from_secs(30), "stopped late: {took:?}");
+}
+
+#[test]
+fn timeout_stops_an_exponential_grounding() {
+    let (o, took) = run(EXPONENTIAL, &["-n", "1", "--timeout", "1"]);
+    assert_stopped(
+        &o,
+        "timeout: the time limit of 1 s (--timeout) was reached while grounding; raise it with \
+         --timeout SECONDS",
+    );
+    assert!(took < Duration::from_secs(15), "stopped late: {took:?}");
+}
+
+#[test]
+fn memory_limit_stops_an_exponential_grounding() {
+    let (o, took) = run(EXPONENTIAL, &["-n", "1", "--max-memory", "100"]);
+    assert_stopped(&o, "more than the memory limit of 100 MB while grounding");
+    assert!(stderr(&o).contains("raise it with --max-memory MB"));
+    assert!(took < Duration::from_secs(60), "stopped late: {took:?}");
+}
+
+#[test]
+fn memory_limit_stops_a_procedure_that_keeps_allocating() {
+    let spec =
+        "procedure main() {\n  local t = {}\n  while true do t[#t + 1] = { 1, 2, 3 } end\n}\n";
+    let (o, took) = run(spec, &["--max-memory", "100"]);
+    assert_stopped(
+        &o,
+        "more than the memory limit of 100 MB while running a procedure",
+    );
+    assert!(took < Duration::from_secs(30), "stopped late: {took:?}");
+}
+
+#[test]
+fn timeout_stops_an_endless_lua_loop() {
+    let (o, took) = run(ENDLESS_LOOP, &["--timeout", "1"]);
+    assert_stopped(
+        &o,
+        "timeout: the time limit of 1 s (--timeout) was reached while running a procedure",
+    );
+    assert!(took < Duration::from_secs(10), "stopped late: {took:?}");
+}
+
+/// Lua code that catches the limit error and goes on is ended a second later.
+#[test]
+fn timeout_stops_a_loop_that_catches_the_error() {
+    let spec =
+        "procedure main() {\n  while true do pcall(function() while true do end end) end\n}\n";
+    let (o, took) = run(spec, &["--timeout", "1"]);
+    assert_stopped(&o, "(--timeout) was reached while running a procedure");
+    assert!(took < Duration::from_secs(10), "stopped late: {took:?}");
+}
+
+#[test]
+fn timeout_stops_a_never_ending_search() {
+    let (o, took) = run(PIGEONHOLE, &["-n", "1", "--timeout", "2", "--nowarnings"]);
+    assert_stopped(
+        &o,
+        "timeout: the time limit of 2 s (--timeout) was reached while searching",
+    );
+    assert!(took < Duration::from_secs(15), "stopped late: {took:?}");
+}
+
+#[test]
+fn stdoptions_timeout_stops_a_search_with_the_limit_code() {
+    let chunk = "stdoptions.timeout = 1; print(modelexpand(T, S))";
+    let (o, took) = run(PIGEONHOLE, &["--nowarnings", "-e", chunk]);
+    assert_stopped(
+        &o,
+        "timeout: the time limit (stdoptions.timeout) was reached while searching; raise \
+         stdoptions.timeout",
+    );
+    assert!(took < Duration::from_secs(15), "stopped late: {took:?}");
+}
+
+/// The models printed after an interrupted enumeration: the count announced and each model
+/// complete.
+fn check_printed_models(out: &str, n: usize) {
+    assert!(
+        out.starts_with(&format!("Number of models: {n}\n")),
+        "{}",
+        &out[..out.len().min(200)]
+    );
+    assert_eq!(out.matches("\nModel ").count(), n);
+    assert!(out.contains(&format!("\nModel {n}\n")));
+    assert_eq!(out.matches("structure ").count(), n);
+    assert!(out.ends_with("}\n\n"), "the last model is cut");
+}
+
+/// The number in `after N model(s)` of the `Stopped:` line.
+fn models_after(err: &str) -> usize {
+    let rest = err.split("after ").nth(1).expect("`after N models`");
+    rest.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn ctrl_c_stops_an_enumeration_and_keeps_the_models_found() {
+    let o = run_interrupted(
+        MANY_MODELS,
+        &["-n", "0", "--nowarnings"],
+        Duration::from_millis(1500),
+    );
+    assert_stopped(&o, "interrupted (Ctrl-C) after ");
+    let n = models_after(&stderr(&o));
+    assert!(n > 0);
+    assert!(stderr(&o).contains("(the models found so far were kept)"));
+    check_printed_models(&stdout(&o), n);
+}
+
+#[test]
+fn timeout_stops_an_enumeration_and_keeps_the_models_found() {
+    let (o, _) = run(MANY_MODELS, &["-n", "0", "--nowarnings", "--timeout", "1"]);
+    assert_stopped(
+        &o,
+        "timeout: the time limit of 1 s (--timeout) was reached after ",
+    );
+    check_printed_models(&stdout(&o), models_after(&stderr(&o)));
+}
+
+/// A minimisation whose optimum (13 holes for 13 pigeons) is a pigeonhole problem to prove:
+/// the first model is found at once, the proof never ends.
+const HARD_OPTIMUM: &str = "vocabulary V {\n  type Pigeon isa int\n  type Hole isa int\n  \
+    In(Pigeon) : Hole\n}\n\
+    theory T : V {\n  ! p1 p2: p1 ~= p2 => In(p1) ~= In(p2).\n}\n\
+    term Used : V {\n  #{ h : ? p: In(p) = h }\n}\n\
+    structure S : V {\n  Pigeon = { 1..13 }\n  Hole = { 1..14 }\n}\n";
+
+#[test]
+fn timeout_stops_a_minimisation_and_keeps_the_best_model() {
+    let args = [
+        "-n",
+        "1",
+        "--minimize",
+        "Used",
+        "--timeout",
+        "2",
+        "--nowarnings",
+    ];
+    let (o, took) = run(HARD_OPTIMUM, &args);
+    assert_stopped(
+        &o,
+        "(--timeout) was reached before optimality was proven (the best model found so far, \
+         with value 13, was kept)",
+    );
+    assert!(
+        stdout(&o).starts_with("Best value found: 13\nNumber of models: 1\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(took < Duration::from_secs(15), "stopped late: {took:?}");
+    let chunk = "stdoptions.timeout = 1; local ms, proven, value = minimize(T, S, Used); \
+                 print(#ms, proven, value)";
+    let (o, _) = run(HARD_OPTIMUM, &["--nowarnings", "-e", chunk]);
+    assert_eq!(stdout(&o), "1\tfalse\t13\n");
+    assert_stopped(&o, "stdoptions.timeout");
+}
+
+#[test]
+fn ctrl_c_stops_an_endless_lua_loop() {
+    let o = run_interrupted(ENDLESS_LOOP, &[], Duration::from_millis(1000));
+    assert_stopped(&o, "interrupted (Ctrl-C) while running a procedure");
+}
+
+#[test]
+fn ctrl_c_stops_a_never_ending_search() {
+    let o = run_interrupted(
+        PIGEONHOLE,
+        &["-n", "1", "--nowarnings"],
+        Duration::from_millis(1000),
+    );
+    assert_stopped(&o, "interrupted (Ctrl-C) while ");
+}
+
+#[test]
+fn help_documents_the_exit_codes_and_limit_flags() {
+    let o = Command::new(IDP).arg("--help").output().unwrap();
+    let out = stdout(&o);
+    for expected in [
+        "--timeout",
+        "--max-memory",
+        "--sandbox",
+        "3 when a limit stopped",
+    ] {
+        assert!(out.contains(expected), "{expected} not in --help");
+    }
+}
+
+#[test]
+fn timeout_must_be_a_positive_number() {
+    let (o, _) = run(ENDLESS_LOOP, &["--timeout", "inf"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("is not a positive number of seconds"));
+}
+
+/// Runs `idp` with `args` in the repository three times; stdout and stderr must be identical.
+fn assert_deterministic(args: &[&str]) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let runs: Vec<(Vec<u8>, Vec<u8>, Option<i32>)> = (0..3)
+        .map(|_| {
+            let o = Command::new(IDP)
+                .args(args)
+                .current_dir(root)
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            (o.stdout, o.stderr, o.status.code())
+        })
+        .collect();
+    assert!(!runs[0].0.is_empty(), "{args:?} printed nothing");
+    for other in &runs[1..] {
+        assert!(other == &runs[0], "{args:?} gave different outputs");
+    }
+}
+
+#[test]
+fn the_same_input_gives_the_same_output() {
+    assert_deterministic(&["examples/nqueens.idp"]);
+    assert_deterministic(&["-n", "0", "examples/graph-colouring.idp"]);
+    assert_deterministic(&["examples/minimisation.idp"]);
+    assert_deterministic(&["examples/einstein.idp"]);
+    assert_deterministic(&["specs/colourmaze/colourmaze.idp"]);
+    assert_deterministic(&["specs/theseus/theseus.idp"]);
+    assert_deterministic(&["specs/maze/construction.idp"]);
+}
+
+#[test]
+fn an_enumeration_of_many_models_is_deterministic() {
+    let path = write_file(
+        "vocabulary V {\n  type Node isa int\n  type Colour\n  Edge(Node, Node)\n  \
+         C(Node) : Colour\n}\n\
+         theory T : V {\n  ! x y: Edge(x, y) => C(x) ~= C(y).\n}\n\
+         structure S : V {\n  Node = { 1..6 }\n  Colour = { r; g; b }\n  \
+         Edge = { 1,2; 2,3; 3,4; 4,5; 5,6; 6,1 }\n}\n",
+    );
+    let path = path.to_str().unwrap();
+    assert_deterministic(&["-n", "0", path]);
+    let chunk = "stdoptions.nbmodels = 0; local ms = allmodels(T, S); for _, m in ipairs(ms) do \
+                 print(m) end; print(#ms)";
+    assert_deterministic(&[path, "-e", chunk]);
+}
