@@ -151,7 +151,14 @@ pub fn modelexpand(
     };
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let blocked_on = session.output_symbols(output);
-    enumerate(&mut session, &blocked_on, options.nbmodels)
+    let models = enumerate(&mut session, &blocked_on, options.nbmodels)?;
+    match (stand_in, output) {
+        (Some(_), Some(output)) => Ok(models
+            .into_iter()
+            .map(|m| huge::project(program, m, output))
+            .collect()),
+        _ => Ok(models),
+    }
 }
 
 /// Up to `nbmodels` (0: all) models of the session, distinct on `blocked_on`. A limit (Ctrl-C,
@@ -182,12 +189,6 @@ fn enumerate(
         }
         models.push(session.decode(""));
         session.block(blocked_on);
-    }
-    if let (Some(_), Some(output)) = (&stand_in, output) {
-        models = models
-            .into_iter()
-            .map(|m| huge::project(program, m, output))
-            .collect();
     }
     Ok(models)
 }
