@@ -12,8 +12,9 @@
 //!  R6 no 2 x 2 block of empty cells.
 //!
 //! The checker itself is tested on hand-made broken mazes and on every one-cell flip of the
-//! seed's maze. For even n the binary answers "No maze of size N exists."; for n = 4 and 6 this
-//! is confirmed by exhaustive enumeration here (every wall set of the inner cells).
+//! seed's maze. For even n the binary answers "No maze of size N exists.", which is right for
+//! every even n (a parity argument, `docs/even-mazes.md`); for n = 4 and 6 this is also
+//! confirmed by exhaustive enumeration here (every wall set of the inner cells).
 //!
 //! Timings (release build, 2 cores shared with other jobs): `generate_small_sizes` 10-20 s;
 //! every odd size takes under 0.2 s, the rest is proving that no maze exists for n = 8
