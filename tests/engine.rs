@@ -232,10 +232,24 @@ fn head_variable_compared_with_a_number_keeps_the_head_sort() {
 }
 
 /// A positive recursive rule with an existential body (`? n: R(s, n) & Edge(n, m)`) is evaluated
-/// bottom up with joins, like the same rule with n as a rule variable: a chain of 2000 steps
-/// takes well under a second (about 15 s when the quantifier was grounded for every (s, m)).
+/// bottom up with joins, like the same rule with n as a rule variable: on a chain of 2000 steps
+/// both take well under a second (the existential took about 15 s when it was grounded for
+/// every (s, m)). Compared with each other, not with the clock, so a loaded machine does not
+/// matter.
 #[test]
 fn existential_bodies_are_joined_in_bottom_up_evaluation() {
+    let existential = "! s[N] m[N]: R(s + 1, m) <- ? n[N]: R(s, n) & Edge(n, m).";
+    let rule_variable = "! s[N] m[N] n[N]: R(s + 1, m) <- R(s, n) & Edge(n, m).";
+    let with_existential = time_chain_definition(existential);
+    let with_rule_variable = time_chain_definition(rule_variable);
+    assert!(
+        with_existential < with_rule_variable * 4 + std::time::Duration::from_millis(500),
+        "{with_existential:?} against {with_rule_variable:?}"
+    );
+}
+
+/// The time to expand a chain of 2000 edges under the definition `{ R(0, 0). rule }`.
+fn time_chain_definition(rule: &str) -> std::time::Duration {
     let edges: Vec<String> = (0..1999).map(|i| format!("{i},{}", i + 1)).collect();
     let text = format!(
         r#"
@@ -245,7 +259,7 @@ vocabulary V {{
     R(N, N)
 }}
 theory T : V {{
-    {{ R(0, 0). ! s[N] m[N]: R(s + 1, m) <- ? n[N]: R(s, n) & Edge(n, m). }}
+    {{ R(0, 0). {rule} }}
 }}
 structure S : V {{
     N = {{ 0..1999 }}
@@ -266,5 +280,5 @@ structure S : V {{
     )
     .expect("model expansion succeeds");
     assert_eq!(models.len(), 1);
-    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+    start.elapsed()
 }

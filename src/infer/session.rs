@@ -31,6 +31,11 @@ use crate::structure::value::Tuple;
 /// rounds of loop formulas ...
 const RANKING_AFTER_LOOPS: usize = 1000;
 
+/// After this many rounds of lazy loop formulas, a definition gets the loop formulas of all
+/// its two-atom loops at once; at most `MAX_PAIR_LOOPS` of them.
+const PAIR_LOOPS_AFTER: usize = 32;
+const MAX_PAIR_LOOPS: usize = 200_000;
+
 /// ... or earlier, once it has had at least `RANKING_MIN_LOOPS` rounds and the rounds have
 /// taken `RANKING_AFTER_SECONDS`: cheap rounds (short Hamiltonian paths) are best finished
 /// lazily, while expensive ones (Hamiltonian cycles over hundreds of vertices, unsatisfiable
@@ -376,6 +381,28 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
+    /// Loop formulas for every pair of defined atoms that support each other directly: the
+    /// shortest loops, cheap to state all at once (the two-cycles of a candidate Hamiltonian
+    /// cycle), for a definition whose lazy rounds keep finding loops.
+    fn add_two_atom_loop_formulas(&mut self, k: usize) {
+        let def = &self.definitions[k];
+        let mut pairs = Vec::new();
+        for (&h, ds) in &def.deps {
+            for &d in ds {
+                if h < d && def.deps.get(&d).is_some_and(|back| back.contains(&h)) {
+                    pairs.push((h, d));
+                }
+            }
+        }
+        if pairs.len() > MAX_PAIR_LOOPS {
+            return;
+        }
+        pairs.sort_unstable();
+        for (h, d) in pairs {
+            self.add_loop_formula(k, &[h, d].into_iter().collect());
+        }
+    }
+
     /// The structure's certainly true and certainly false tuples of a defined symbol.
     fn encode_known_part(&mut self, s: Symbol) -> InferResult<()> {
         let Some(table) = self.grounder.structure.table(s).cloned() else {
@@ -620,6 +647,10 @@ impl<'a> Session<'a> {
             added = true;
             let def = &mut self.definitions[k];
             def.loops_added += 1;
+            if def.loops_added == PAIR_LOOPS_AFTER {
+                self.add_two_atom_loop_formulas(k);
+            }
+            let def = &mut self.definitions[k];
             let first = *def.first_loop.get_or_insert_with(Instant::now);
             if !def.ranked && switch_to_ranking(def.loops_added, first.elapsed()) {
                 def.ranked = true;
