@@ -170,10 +170,10 @@ impl<'a> Session<'a> {
             });
         let early: Vec<Gf> = session.ground_and_learn(independent)?;
         for d in dependency_order(pending) {
-            let gd = session
-                .grounder
-                .ground_definition(d)
-                .map_err(|e| naming(e, "the definition", &definition_to_string(program, d)))?;
+            let gd = session.grounder.ground_definition(d).map_err(|e| {
+                let text = definition_to_string(program, d);
+                naming(e, "the definition", program.position(d.span), &text)
+            })?;
             session.encode_definition(gd)?;
             session.check_time("grounding")?;
         }
@@ -214,8 +214,9 @@ impl<'a> Session<'a> {
         let mut out = Vec::new();
         for sentence in ordered {
             let g = self.grounder.ground_formula(sentence).map_err(|e| {
-                let text = formula_to_string(self.grounder.program, sentence);
-                naming(e, "the sentence", &text)
+                let program = self.grounder.program;
+                let text = formula_to_string(program, sentence);
+                naming(e, "the sentence", program.position(sentence.span), &text)
             })?;
             self.grounder.learn_units(g);
             out.push(g);
@@ -868,15 +869,16 @@ fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
     order
 }
 
-/// Adds to an error which sentence or definition was being grounded (its first line, cut
-/// at 160 characters).
-fn naming(e: InferError, what: &str, text: &str) -> InferError {
+/// Adds to an error which sentence or definition was being grounded: where it is (`at`, when
+/// the sources are known) and its text (the first line, cut at 160 characters).
+fn naming(e: InferError, what: &str, at: Option<String>, text: &str) -> InferError {
     let first_line = text.trim().lines().next().unwrap_or("");
     let mut shown: String = first_line.chars().take(160).collect();
     if shown.len() < first_line.len() || text.trim().lines().count() > 1 {
         shown.push_str(" ...");
     }
-    let add = |m: String| format!("{m}\n  while grounding {what}: {shown}");
+    let at = at.map(|p| format!(" at {p}")).unwrap_or_default();
+    let add = |m: String| format!("{m}\n  while grounding {what}{at}: {shown}");
     match e {
         InferError::Error(m) => InferError::Error(add(m)),
         InferError::Limit(m) => InferError::Limit(add(m)),

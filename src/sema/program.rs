@@ -205,12 +205,34 @@ pub struct Program {
     /// The std vocabulary (built-in sorts).
     pub std_vocabulary: VocId,
     pub builtin_sorts: IndexMap<BuiltinSortKey, SortId>,
+    /// The loaded source files, to give positions in messages after resolution.
+    pub sources: Option<Sources>,
+}
+
+/// The loaded source files, shared (shown as their number in debug output).
+#[derive(Clone, Default)]
+pub struct Sources(pub std::rc::Rc<crate::syntax::source::SourceMap>);
+
+impl std::fmt::Debug for Sources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Sources({} files)", self.0.len())
+    }
 }
 
 /// Key type for the builtin sort table (kept separate so `BuiltinSort` stays plain).
 pub type BuiltinSortKey = &'static str;
 
 impl Program {
+    /// `file:line:col` of a span, when the sources are known.
+    pub fn position(&self, span: Span) -> Option<String> {
+        let sources = &self.sources.as_ref()?.0;
+        if span.file as usize >= sources.len() {
+            return None;
+        }
+        let (line, col) = sources.line_col(span.file, span.start);
+        Some(format!("{}:{line}:{col}", sources.name(span.file)))
+    }
+
     pub fn sort(&self, id: SortId) -> &Sort {
         &self.sorts[id.index()]
     }

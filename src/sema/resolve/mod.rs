@@ -49,6 +49,7 @@ pub fn resolve_with_sources(
 ) -> Program {
     let mut r = Resolver::new(diags, sources);
     r.items(&file.items);
+    r.prog.sources = sources.map(|s| crate::sema::program::Sources(std::rc::Rc::new(s.clone())));
     r.prog
 }
 
