@@ -561,3 +561,46 @@ fn ltc_simulate_random_progresses_the_state() {
     );
     assert!(stdout(&o).contains(">> Starting simulation"));
 }
+
+/// A definition that is not total has no model, and a warning says which one and why.
+#[test]
+fn a_definition_that_is_not_total_is_named_in_a_warning() {
+    let text = "vocabulary V {\n  p\n}\ntheory T : V {\n  { p <- ~p. }\n}\nstructure S : V { }\n\
+                procedure main() {\n  printmodels(modelexpand(T, S))\n}\n";
+    let o = run_file(text, &[]);
+    assert_eq!(stdout(&o), "Unsatisfiable\nNumber of models: 0\n");
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "test.idp:5:3 is not total in structure 'S': its well-founded model leaves p \
+             unknown, so there is no model"
+        ),
+        "{err}"
+    );
+}
+
+/// A definition that is total only in some candidate models: the others are cut, and the
+/// warning is given only when no model is left.
+#[test]
+fn candidates_where_a_definition_is_not_total_are_cut() {
+    let text = "vocabulary V {\n  p\n  q\n  r\n}\ntheory T : V {\n  { p <- ~p & q. }\n  r.\n}\n\
+                structure S : V { }\nprocedure main() {\n  stdoptions.nbmodels = 0\n  \
+                printmodels(modelexpand(T, S))\n}\n";
+    let o = run_file(text, &["--nowarnings"]);
+    let out = stdout(&o);
+    assert!(out.starts_with("Number of models: 1\n"), "{out}");
+    assert!(out.contains("q = false"), "{out}");
+    let even_loop = "vocabulary V {\n  p\n  q\n  r\n}\ntheory T : V {\n  \
+                     { p <- ~q & r. q <- ~p & r. }\n  r.\n}\nstructure S : V { }\n\
+                     procedure main() {\n  printmodels(modelexpand(T, S))\n}\n";
+    let o = run_file(even_loop, &[]);
+    assert_eq!(stdout(&o), "Unsatisfiable\nNumber of models: 0\n");
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "test.idp:7:3 is not total in the candidate structures tried (its well-founded \
+             model leaves p, q unknown)"
+        ),
+        "{err}"
+    );
+}

@@ -99,7 +99,8 @@ fn formula_text(
     }
 }
 
-fn atom_text(program: &Program, store: &Store, a: u32, negated: bool) -> String {
+/// An atom as text: `P(1,2)`, or `F(1) = 2` for a function's graph atom.
+pub fn atom_text(program: &Program, store: &Store, a: u32, negated: bool) -> String {
     let (symbol, tuple) = store.atom_key(a);
     let args: Vec<String> = tuple.iter().map(|v| v.to_string()).collect();
     let sign = if negated { "~" } else { "" };

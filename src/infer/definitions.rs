@@ -123,6 +123,14 @@ fn evaluate_one(
         if options.stablesemantics {
             return Ok(One::OpensUnknown);
         }
+        let example = crate::infer::session::unknown_atoms_text(program, store, &wf);
+        let at = program.position(def.span).unwrap_or_default();
+        crate::infer::warn(format!(
+            "The definition at {at} is not total in structure '{}': its well-founded model \
+             leaves {example} unknown, so there is no model (IDP3's semantics accepts only \
+             total definitions).",
+            structure.name
+        ));
         return Ok(One::Inconsistent);
     }
     let mut tables: Vec<(Symbol, HashSet<Tuple>)> =

@@ -22,6 +22,21 @@ use crate::structure::value::{Tuple, Value};
 use definitions::{evaluate_definitions, Evaluated};
 use session::Session;
 
+thread_local! {
+    /// Warnings of the inferences run so far, for the caller to print.
+    static WARNINGS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Records a warning for the caller of the inference (the Lua layer prints it).
+pub fn warn(message: String) {
+    WARNINGS.with(|w| w.borrow_mut().push(message));
+}
+
+/// The warnings recorded since the last call.
+pub fn take_warnings() -> Vec<String> {
+    WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
+}
+
 static STATS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 static DUMP_GROUND: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -152,6 +167,9 @@ pub fn modelexpand(
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let blocked_on = session.output_symbols(output);
     let models = enumerate(&mut session, &blocked_on, options.nbmodels)?;
+    if models.is_empty() {
+        session.not_total_warnings().into_iter().for_each(warn);
+    }
     match (stand_in, output) {
         (Some(_), Some(output)) => Ok(models
             .into_iter()

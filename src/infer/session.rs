@@ -26,6 +26,7 @@ use crate::sema::program::{Program, Symbol, Theory, VocId};
 use crate::solve::{Cadical, Lit, SatResult, SatSolver, Splr};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
+use crate::syntax::ast::Span;
 
 /// A definition switches from lazy loop formulas to the ranking translation after this many
 /// rounds of loop formulas ...
@@ -75,6 +76,10 @@ struct EncodedDefinition {
     check_totality: bool,
     /// Open atoms read by the definition's bodies (for blocking non-total candidates).
     opens: Vec<AtomId>,
+    /// Where the definition is, and an atom that a candidate model left unknown (for the
+    /// warning when no candidate makes the definition total).
+    span: Span,
+    not_total_example: Option<String>,
 }
 
 pub struct Session<'a> {
@@ -174,7 +179,7 @@ impl<'a> Session<'a> {
                 let text = definition_to_string(program, d);
                 naming(e, "the definition", program.position(d.span), &text)
             })?;
-            session.encode_definition(gd)?;
+            session.encode_definition(gd, d.span)?;
             session.check_time("grounding")?;
         }
         for g in early {
@@ -322,7 +327,7 @@ impl<'a> Session<'a> {
     /// Completion of a definition: each defined atom is equivalent to the disjunction of its
     /// bodies; defined atoms without rules are false. What the structure says about the defined
     /// symbols becomes constraints.
-    fn encode_definition(&mut self, gd: GroundDefinition) -> InferResult<()> {
+    fn encode_definition(&mut self, gd: GroundDefinition, span: Span) -> InferResult<()> {
         for (head, bodies) in &gd.rules {
             let body = self.grounder.store.or(bodies.iter().copied());
             let eq = self.grounder.store.equiv(*head, body);
@@ -378,6 +383,8 @@ impl<'a> Session<'a> {
             ranked: false,
             check_totality,
             opens,
+            span,
+            not_total_example: None,
         });
         Ok(())
     }
@@ -749,7 +756,8 @@ impl<'a> Session<'a> {
     /// well-founded model that is not two-valued; true if any was excluded.
     fn refute_non_total(&mut self) -> bool {
         let mut added = false;
-        for def in &self.definitions {
+        for k in 0..self.definitions.len() {
+            let def = &self.definitions[k];
             if !def.check_totality {
                 continue;
             }
@@ -758,6 +766,11 @@ impl<'a> Session<'a> {
             if wf.unknown_atoms.is_empty() {
                 continue;
             }
+            if def.not_total_example.is_none() {
+                let example = unknown_atoms_text(self.grounder.program, &self.grounder.store, &wf);
+                self.definitions[k].not_total_example = Some(example);
+            }
+            let def = &self.definitions[k];
             let clause: Vec<Lit> = def
                 .opens
                 .iter()
@@ -778,6 +791,23 @@ impl<'a> Session<'a> {
             added = true;
         }
         added
+    }
+
+    /// Warnings for the definitions that were not total in some candidate model, to give when
+    /// no model was found.
+    pub fn not_total_warnings(&self) -> Vec<String> {
+        self.definitions
+            .iter()
+            .filter_map(|def| {
+                let example = def.not_total_example.as_ref()?;
+                let at = self.grounder.program.position(def.span).unwrap_or_default();
+                Some(format!(
+                    "The definition at {at} is not total in the candidate structures tried \
+                     (its well-founded model leaves {example} unknown); IDP3's semantics \
+                     accepts only total definitions, so those have no model."
+                ))
+            })
+            .collect()
     }
 
     /// The two-valued structure of the current model.
@@ -871,6 +901,27 @@ fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
 
 /// Adds to an error which sentence or definition was being grounded: where it is (`at`, when
 /// the sources are known) and its text (the first line, cut at 160 characters).
+/// The first few atoms a well-founded model leaves unknown, as text.
+pub fn unknown_atoms_text(
+    program: &Program,
+    store: &crate::ground::store::Store,
+    wf: &crate::ground::wellfounded::WellFounded,
+) -> String {
+    let mut atoms: Vec<String> = wf
+        .unknown_atoms
+        .iter()
+        .map(|&a| crate::ground::dump::atom_text(program, store, a, false))
+        .collect();
+    atoms.sort();
+    let more = atoms.len().saturating_sub(3);
+    atoms.truncate(3);
+    let mut text = atoms.join(", ");
+    if more > 0 {
+        text.push_str(&format!(" and {more} more"));
+    }
+    text
+}
+
 fn naming(e: InferError, what: &str, at: Option<String>, text: &str) -> InferError {
     let first_line = text.trim().lines().next().unwrap_or("");
     let mut shown: String = first_line.chars().take(160).collect();

@@ -25,6 +25,13 @@ fn arg<'a, 'lua>(args: &'a Args<'lua>, i: usize) -> &'a LuaValue<'lua> {
     args.get(i).unwrap_or(&NIL)
 }
 
+/// Prints the warnings that the last inference recorded.
+fn print_infer_warnings(lua: &Lua) {
+    for w in infer::take_warnings() {
+        super::warning(lua, &w);
+    }
+}
+
 fn infer_err(proc: &str, e: InferError) -> mlua::Error {
     let _ = proc;
     rt_err(e.to_string())
@@ -88,7 +95,9 @@ fn do_modelexpand(
     }
     let t = t.borrow();
     let s = s.borrow();
-    infer::modelexpand(&st.program, &t, &s, out, &opts).map_err(|e| infer_err(proc, e))
+    let models = infer::modelexpand(&st.program, &t, &s, out, &opts);
+    print_infer_warnings(lua);
+    models.map_err(|e| infer_err(proc, e))
 }
 
 fn do_minimize<'lua>(
@@ -125,8 +134,9 @@ fn do_minimize<'lua>(
     let result = {
         let t = t.borrow();
         let s = s.borrow();
-        infer::minimize(&st.program, &t, &s, &objective, out, &opts)
-            .map_err(|e| infer_err(proc, e))?
+        let result = infer::minimize(&st.program, &t, &s, &objective, out, &opts);
+        print_infer_warnings(lua);
+        result.map_err(|e| infer_err(proc, e))?
     };
     let value = match result.value {
         Some(v) if negate => match v {
@@ -252,8 +262,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let res = {
                 let t = t.borrow();
                 let s = s.borrow();
-                infer::calculatedefinitions(&st.program, &t, &s, &opts)
-                    .map_err(|e| infer_err(name, e))?
+                let result = infer::calculatedefinitions(&st.program, &t, &s, &opts);
+                print_infer_warnings(lua);
+                result.map_err(|e| infer_err(name, e))?
             };
             match res {
                 Some(mut r) => {
