@@ -604,3 +604,39 @@ fn candidates_where_a_definition_is_not_total_are_cut() {
         "{err}"
     );
 }
+
+/// An error raised by a built-in called from a procedure names the procedure's line.
+#[test]
+fn builtin_errors_name_the_calling_line() {
+    let text =
+        "vocabulary V {\n  P\n}\nprocedure main() {\n  local x = 1\n  modelexpand(x, 2)\n}\n";
+    let o = run_file(text, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("test.idp:6: modelexpand: argument 1 should be a theory, not a integer"),
+        "{err}"
+    );
+}
+
+/// `merge(T1, T2)` is named `T1T2` and takes the larger vocabulary; theories over unrelated
+/// vocabularies are refused with a way out.
+#[test]
+fn merge_names_the_theory_and_refuses_unrelated_vocabularies() {
+    let related = "vocabulary A {\n  P\n}\nvocabulary B {\n  extern vocabulary A\n  Q\n}\n\
+                   theory TA : A { P. }\ntheory TB : B { Q. }\n\
+                   procedure main() {\n  print(merge(TA, TB))\n}\n";
+    let o = run_file(related, &[]);
+    assert_eq!(stdout(&o), "theory TBTA : B {\n  Q.\n  P.\n}\n\n");
+    let unrelated = related.replace("  extern vocabulary A\n", "");
+    let o = run_file(&unrelated, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(
+            "test.idp:10: merge: the vocabularies A and B of the theories do not include one \
+             another"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}

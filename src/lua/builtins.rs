@@ -354,16 +354,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg(lua, "merge", |lua, args| {
         let st = state(lua);
         if let (Some(a), Some(b)) = (as_theory(arg(&args, 0)), as_theory(arg(&args, 1))) {
-            let mut t = a.borrow().clone();
-            let b = b.borrow();
-            t.sentences.extend(b.sentences.iter().cloned());
-            t.definitions.extend(b.definitions.iter().cloned());
-            // The merged theory needs the larger vocabulary when one includes the other.
-            if includes(st.program.voc(b.vocabulary), st.program.voc(t.vocabulary)) {
-                t.vocabulary = b.vocabulary;
-            }
+            let merged = merge_theories(&st.program, &a.borrow(), &b.borrow()).map_err(rt_err)?;
             return one(LuaValue::UserData(
-                lua.create_userdata(TheoryUd(Rc::new(RefCell::new(t))))?,
+                lua.create_userdata(TheoryUd(Rc::new(RefCell::new(merged))))?,
             ));
         }
         let a = expect_structure("merge", &args, 0)?;
@@ -653,6 +646,31 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         })?;
     }
     Ok(())
+}
+
+/// IDP3's `merge(T1, T2)`: the theory over the larger vocabulary gets the other's sentences and
+/// definitions appended, and the name `T1T2` (in that order).
+fn merge_theories(program: &Program, a: &Theory, b: &Theory) -> Result<Theory, String> {
+    let (va, vb) = (program.voc(a.vocabulary), program.voc(b.vocabulary));
+    let (first, second) = if a.vocabulary == b.vocabulary || includes(va, vb) {
+        (a, b)
+    } else if includes(vb, va) {
+        (b, a)
+    } else {
+        return Err(format!(
+            "merge: the vocabularies {} and {} of the theories do not include one another; \
+             declare a vocabulary with `extern vocabulary {}` and `extern vocabulary {}` and \
+             give both theories that vocabulary",
+            va.name, vb.name, va.name, vb.name
+        ));
+    };
+    let mut merged = first.clone();
+    merged.name = format!("{}{}", first.name, second.name);
+    merged.sentences.extend(second.sentences.iter().cloned());
+    merged
+        .definitions
+        .extend(second.definitions.iter().cloned());
+    Ok(merged)
 }
 
 fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<Structure, String> {

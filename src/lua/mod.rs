@@ -262,8 +262,27 @@ impl Runtime {
                     _ => None,
                 })
             }
-            Err(e) => Outcome::Failed(self.map_message(&error_message(&e))),
+            Err(e) => {
+                let message = self.map_message(&error_message(&e));
+                Outcome::Failed(match self.calling_line(&e) {
+                    Some(at) => format!("{at} {message}"),
+                    None => message,
+                })
+            }
         }
+    }
+
+    /// For an error raised by a built-in (`modelexpand` with a wrong argument, an inference
+    /// that failed), `file:line:` of the procedure line that called it.
+    fn calling_line(&self, e: &mlua::Error) -> Option<String> {
+        let mlua::Error::CallbackError { traceback, .. } = e else {
+            return None;
+        };
+        traceback.lines().map(str::trim).find_map(|frame| {
+            let (at, _) = frame.split_once(": in ")?;
+            let mapped = self.map_message(&format!("{at}:"));
+            (mapped != format!("{at}:")).then_some(mapped)
+        })
     }
 
     /// Rewrites `procedure NAME:LINE:` positions in a Lua message to `file:line:`.
