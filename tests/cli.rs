@@ -640,3 +640,45 @@ fn merge_names_the_theory_and_refuses_unrelated_vocabularies() {
         stderr(&o)
     );
 }
+
+/// `P = procedure Name` in a structure: the procedure is called for every argument tuple and
+/// its answers are the table (predicates: truthy or not; functions: the value).
+#[test]
+fn symbols_interpreted_by_procedures() {
+    let text = "vocabulary V {\n  type N isa int\n  Square(N, N)\n  Half(N) : N\n  Q(N)\n}\n\
+                procedure isSquare(x, y) {\n  return x * x == y\n}\n\
+                procedure half(x) {\n  return math.floor(x / 2)\n}\n\
+                theory T : V {\n  ! x: Q(x) <=> ?y: Square(y, x) & Half(x) = 2.\n}\n\
+                structure S : V {\n  N = {0..9}\n  Square = procedure isSquare\n  \
+                Half = procedure half\n}\n\
+                procedure main() {\n  print(onemodel(T, S))\n}\n";
+    let o = run_file(text, &["--nowarnings"]);
+    assert_eq!(
+        stdout(&o),
+        "structure  : V {\n  N = { 0..9 }\n  Q = { 4 }\n  Square = { 0,0; 1,1; 2,4; 3,9 }\n  \
+         Half = { 0->0; 1->0; 2->1; 3->1; 4->2; 5->2; 6->3; 7->3; 8->4; 9->4 }\n}\n\n"
+    );
+    let missing = text.replace("Half = procedure half", "Half = procedure halve");
+    let o = run_file(&missing, &["--nowarnings"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(
+            "Half in structure S is interpreted by procedure halve, which does not exist"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let infinite = text
+        .replace("type N isa int", "type N isa int\n  R(int)")
+        .replace(
+            "Half = procedure half",
+            "Half = procedure half\n  R = procedure half",
+        );
+    let o = run_file(&infinite, &["--nowarnings"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("R in structure S is interpreted by procedure half, but its argument type int has no finite interpretation"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -2,6 +2,7 @@
 //! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
 
 pub mod builtins;
+pub mod interpreted;
 pub mod ltc;
 pub mod objects;
 pub mod options;
@@ -129,6 +130,8 @@ impl Runtime {
         let lua = &self.lua;
         let program = &self.state.program;
         let n = program.namespaces.len();
+        // Structures with procedure-interpreted symbols, filled in once procedures exist.
+        let mut with_procedures = Vec::new();
         // Namespace 0 is the global namespace: its members are globals.
         let mut tables: Vec<LuaTable> = Vec::with_capacity(n);
         let make_ns: mlua::Function = lua.globals().get("__idp_new_namespace")?;
@@ -149,9 +152,12 @@ impl Runtime {
                         Rc::new(RefCell::new(program.theory(id).clone())),
                     ))?),
                     Component::Structure(id) => {
-                        LuaValue::UserData(lua.create_userdata(StructUd(Rc::new(RefCell::new(
-                            program.structures[id.index()].clone(),
-                        ))))?)
+                        let structure =
+                            Rc::new(RefCell::new(program.structures[id.index()].clone()));
+                        if !structure.borrow().procedures.is_empty() {
+                            with_procedures.push(structure.clone());
+                        }
+                        LuaValue::UserData(lua.create_userdata(StructUd(structure))?)
                     }
                     Component::Term(id) => LuaValue::UserData(
                         lua.create_userdata(TermUd(Rc::new(program.terms[id.index()].clone())))?,
@@ -188,15 +194,25 @@ impl Runtime {
                 if let Component::Procedure(pid) = *comp {
                     match self.compile_procedure(pid, env.clone()) {
                         Ok(f) => tables[k].raw_set(name.as_str(), f)?,
-                        Err(msg) => {
-                            self.state.errors.set(self.state.errors.get() + 1);
-                            eprintln!("Error: {msg}");
-                        }
+                        Err(msg) => self.report_setup_error(&msg),
                     }
                 }
             }
         }
+        for structure in with_procedures {
+            let filled =
+                interpreted::fill_tables(lua, program, &lua.globals(), &mut structure.borrow_mut());
+            if let Err(msg) = filled {
+                self.report_setup_error(&msg);
+            }
+        }
         Ok(())
+    }
+
+    /// An error while setting up: printed, and counted so that the run exits with code 1.
+    fn report_setup_error(&self, msg: &str) {
+        self.state.errors.set(self.state.errors.get() + 1);
+        eprintln!("Error: {msg}");
     }
 
     fn compile_procedure<'lua>(

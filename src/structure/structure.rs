@@ -94,6 +94,9 @@ pub struct Structure {
     /// Sorts interpreted by an integer range too large to enumerate (IDP3 keeps such ranges
     /// symbolic); they have no entry in `sorts` until an inference can use a small stand-in.
     pub huge_ranges: IndexMap<SortId, HugeRange>,
+    /// Symbols interpreted by a Lua procedure (`P = procedure Name`, its qualified name): the
+    /// runtime calls it for every argument tuple and fills in the table.
+    pub procedures: Vec<(Symbol, Vec<String>)>,
 }
 
 /// A sort interpretation `{lo..hi}` with too many elements to list, plus any elements given
@@ -124,6 +127,7 @@ impl Structure {
             sorts: IndexMap::new(),
             symbols: IndexMap::new(),
             huge_ranges: IndexMap::new(),
+            procedures: Vec::new(),
         }
     }
 

@@ -56,6 +56,7 @@ impl Resolver<'_> {
                 st.symbols.insert(sym, table);
             }
         }
+        st.procedures = std::mem::take(&mut b.procedures);
         for (&s, &(lo, hi)) in &huge {
             let extra = b.given_sorts.get(&s).cloned().unwrap_or_default();
             st.huge_ranges

@@ -35,6 +35,8 @@ pub(super) struct Builder {
     pub span: Span,
     /// Sorts given by a range too large to enumerate: left uninterpreted, the range kept.
     pub huge_sorts: IndexMap<SortId, (i64, i64)>,
+    /// Symbols interpreted by a procedure (`P = procedure Name`), with its qualified name.
+    pub procedures: Vec<(Symbol, Vec<String>)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,7 +71,19 @@ impl Resolver<'_> {
     }
 
     fn interpretation(&mut self, b: &mut Builder, i: &ast::Interpretation) {
-        if matches!(i.value, InterValue::Generate | InterValue::Procedure(_)) {
+        if let InterValue::Procedure(name) = &i.value {
+            if let Some(target) = self.resolve_target(b, &i.symbol, &i.value) {
+                let symbol = match target {
+                    Target::Pred(p) => Symbol::Pred(p),
+                    Target::Func(f) => Symbol::Func(f),
+                    Target::Sort(_) => return,
+                };
+                let parts = name.parts.iter().map(|p| p.name.clone()).collect();
+                b.procedures.push((symbol, parts));
+            }
+            return;
+        }
+        if matches!(i.value, InterValue::Generate) {
             return;
         }
         let Some(target) = self.resolve_target(b, &i.symbol, &i.value) else {
@@ -437,6 +451,7 @@ impl Builder {
             parts: IndexMap::new(),
             span,
             huge_sorts: IndexMap::new(),
+            procedures: Vec::new(),
         }
     }
 }
