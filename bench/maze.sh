@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Maze construction benchmark: idp (specs/maze/construction.idp, generate(N)) against clingo.
+# Maze construction benchmark: idp (specs/maze/construction.idp, search(N), which decides every
+# size by search) against clingo.
 #
 # Usage:  bench/maze.sh [N ...]          (default: 11 21 31 41)
 # Environment:
@@ -83,7 +84,7 @@ echo
 echo "| n | idp s | idp MB | idp answer | clingo s | clingo MB | clingo answer | clingo / idp |"
 echo "|---|---|---|---|---|---|---|---|"
 for n in "${SIZES[@]}"; do
-  best idp "$n" "$IDP" "$SPEC" -e "generate($n)"
+  best idp "$n" "$IDP" "$SPEC" -e "search($n)"
   is=$SECS; im=$MB; ist=$STATUS
   best clingo "$n" "$PY" -m clingo "$ENC" -c "n=$n" --time-limit="$LIMIT"
   cs=$SECS; cm=$MB; cst=$STATUS

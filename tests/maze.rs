@@ -330,9 +330,10 @@ fn seed_maze() -> Maze {
     ])
 }
 
-/// Generates an n x n maze with the binary; `None` when it answers that none exists.
+/// Generates an n x n maze with the binary, by search for every n (`search`, not `generate`,
+/// which answers even sizes without searching); `None` when it answers that none exists.
 fn generate(n: i64, limit: Duration) -> (Option<Maze>, Duration) {
-    let run = run_idp(&["-e", &format!("generate({n})")], limit);
+    let run = run_idp(&["-e", &format!("search({n})")], limit);
     assert!(
         run.success,
         "generate({n}) failed:\n{}\n{}",
@@ -510,6 +511,22 @@ fn seed_maze_is_accepted_and_printed_back() {
     );
     assert_eq!((m.entrance, m.exit), ((1, 0), (3, 4)));
     check_maze(&m).expect("the printed maze is valid");
+}
+
+/// `generate` answers even sizes at once, citing the proof that none exists.
+#[test]
+fn generate_answers_even_sizes_with_the_proof() {
+    for n in [12, 40] {
+        let run = run_idp(&["-e", &format!("generate({n})")], Duration::from_secs(60));
+        assert!(run.success, "{}", run.stderr);
+        assert_eq!(
+            run.stdout,
+            format!(
+                "No maze of size {n} exists.\n\
+                 (For even n the rules cannot all hold: see docs/even-mazes.md.)\n"
+            )
+        );
+    }
 }
 
 #[test]
