@@ -73,6 +73,10 @@ pub struct Options {
     pub verbose: bool,
     /// Which SAT backend to use.
     pub sat_backend: SatBackend,
+    /// Predicates that the theory does not mention get no SAT variables of their own (they
+    /// come out false unless something else creates their atoms). Right when one model is
+    /// asked for; an enumeration must tell their values apart.
+    pub leave_unmentioned_false: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +113,7 @@ impl Default for Options {
             } else {
                 SatBackend::Cadical
             },
+            leave_unmentioned_false: false,
         }
     }
 }
@@ -163,6 +168,10 @@ pub fn modelexpand(
         evaluate_definitions(program, theory, structure, options)?
     else {
         return Ok(Vec::new());
+    };
+    let options = &Options {
+        leave_unmentioned_false: options.nbmodels == 1,
+        ..options.clone()
     };
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let blocked_on = session.output_symbols(output);
