@@ -16,7 +16,8 @@
 # "wall" is the whole process (start, parse, ground, solve, print), "in-process" the CPU time of
 # the search alone (20 solves in one run, averaged), which is what the seed's times measure.
 # Generating: `generate(n, k, seed)`, one puzzle with exactly one solution per run, for every
-# seed in SEEDS; the table shows the mean and the largest time over the seeds.
+# seed in SEEDS; the table shows the mean and the largest wall time over the seeds, and the CPU
+# time per puzzle of generating them all in one run ("in-process").
 # tests/colourmaze.rs checks the answers (paths by a rule checker, uniqueness by enumeration).
 set -u
 cd "$(dirname "$0")/.."
@@ -26,31 +27,13 @@ SEEDS=${SEEDS:-1 2 3 4 5}
 SPEC=specs/colourmaze/colourmaze.idp
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 
-if [ -z "${NO_BUILD:-}" ]; then
-  cargo build --release --quiet || exit 1
-fi
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-# A private copy of the binary: a concurrent `cargo build` must not replace it mid-run.
-cp "$TARGET/release/idp" "$TMP/idp" || exit 1
-IDP=$TMP/idp
-
-# secs CMD...: the fastest wall time of RUNS runs, in seconds (millisecond resolution).
-secs() {
-  local i best="" t t0
-  for ((i = 1; i <= RUNS; i++)); do
-    t0=$(date +%s%N)
-    "$@" > "$TMP/out" 2>&1 || { echo "failed: $*" >&2; cat "$TMP/out" >&2; }
-    t=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN{printf "%.3f", (b - a) / 1e9}')
-    if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN{exit !(a < b)}'; then best=$t; fi
-  done
-  echo "$best"
-}
+IDP=$TARGET/release/idp
+source bench/common.sh
+bench_idp
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b < 0.0001) b = 0.0001; printf "%.0f", a / b }'; }
 
-echo "machine: $(nproc) cores, $(lscpu | grep 'Model name' | sed 's/Model name:[[:space:]]*//'); $(date -u)"
-echo "idp: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src specs || echo ' + uncommitted changes'); fastest of $RUNS run(s)"
+bench_header
 echo
 echo "Solving (seed's Table I; idp: one path + uniqueness check)"
 echo
@@ -62,7 +45,7 @@ for i in 1 2 3 4 5 6 7; do
   f=$(ls specs/colourmaze/instances/seed$i-*.txt)
   name=$(basename "$f" .txt)
   size=${name#*-}; size=${size%c*}; colours=${name##*c}
-  t=$(secs "$IDP" "$SPEC" -e "solvefile('$f')")
+  t=$(fastest "$IDP" "$SPEC" -e "solvefile('$f')")
   unique=$(grep -o 'Unique: [a-z]*' "$TMP/out" | cut -d' ' -f2)
   # In-process: the CPU time of 20 solves (with the uniqueness check) inside one run, averaged;
   # no process start, parsing or printing, as the seed timed inside its Python program.
@@ -73,19 +56,21 @@ done
 echo
 echo "Generating one puzzle with exactly one solution (seed's Table II; idp: mean and max over seeds $SEEDS)"
 echo
-echo "| maze | size | colours | idp mean s | idp max s | solver calls (mean) | Prolog s | DOCPLEX s | DOCPLEX / idp mean |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| maze | size | colours | idp mean s | idp max s | idp in-process s | solver calls (mean) | Prolog s | DOCPLEX s | DOCPLEX / idp mean | DOCPLEX / idp in-process |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 GEN=("4 2 2.18 4.82" "4 3 20.67 0.67" "4 4 23.59 1.01" "5 2 512.53 31.1")
 for i in 1 2 3 4; do
   read -r n k prolog docplex <<< "${GEN[$((i-1))]}"
   sum=0; max=0; calls=0; count=0
   for s in $SEEDS; do
-    t=$(secs "$IDP" "$SPEC" -e "generate($n, $k, $s)")
+    t=$(fastest "$IDP" "$SPEC" -e "generate($n, $k, $s)")
     c=$(grep -o '[0-9]* solver calls' "$TMP/out" | cut -d' ' -f1)
     sum=$(awk -v a="$sum" -v b="$t" 'BEGIN{print a + b}')
     max=$(awk -v a="$max" -v b="$t" 'BEGIN{print (b > a) ? b : a}')
     calls=$((calls + c)); count=$((count + 1))
   done
   mean=$(awk -v a="$sum" -v n="$count" 'BEGIN{printf "%.3f", a / n}')
-  echo "| $i | ${n}x$n | $k | $mean | $max | $((calls / count)) | $prolog | $docplex | $(ratio "$docplex" "$mean") |"
+  # In-process: the CPU time of generating the same puzzles in one run, per puzzle.
+  inproc=$("$IDP" "$SPEC" -e "local t = os.clock(); for _, s in ipairs({ $(echo $SEEDS | tr ' ' ',') }) do generate($n, $k, s) end; print(string.format('%.4f', (os.clock() - t) / $count))" | tail -1)
+  echo "| $i | ${n}x$n | $k | $mean | $max | $inproc | $((calls / count)) | $prolog | $docplex | $(ratio "$docplex" "$mean") | $(ratio "$docplex" "$inproc") |"
 done

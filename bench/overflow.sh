@@ -28,44 +28,25 @@ TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(10 16 20 24)
 
-if [ -z "${NO_BUILD:-}" ]; then
-  cargo build --release --quiet || exit 1
-fi
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-cp "$TARGET/release/idp" "$TMP/idp" || exit 1
-IDP=$TMP/idp
-
-# secs CMD...: the fastest wall time of RUNS runs, in seconds (a timeout is not repeated).
-secs() {
-  local i best="" t t0 rc
-  for ((i = 1; i <= RUNS; i++)); do
-    t0=$(date +%s%N)
-    timeout "$LIMIT" "$@" > "$TMP/out" 2>&1
-    rc=$?
-    t=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN{printf "%.3f", (b - a) / 1e9}')
-    if [ $rc = 124 ]; then echo ">$LIMIT"; return; fi
-    if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN{exit !(a < b)}'; then best=$t; fi
-  done
-  echo "$best"
-}
+IDP=$TARGET/release/idp
+source bench/common.sh
+bench_idp
 
 answer() { grep -o 'Score: [0-9]* *(*[a-z]*)*\|No solution' "$TMP/out" | head -1; }
 
-echo "machine: $(nproc) cores, $(lscpu | grep 'Model name' | sed 's/Model name:[[:space:]]*//'); $(date -u)"
-echo "idp: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src specs || echo ' + uncommitted changes'); fastest of $RUNS run(s)"
+bench_header
 echo
 echo "| level | size | idp s | answer |"
 echo "|---|---|---|---|"
 for f in specs/overflow/levels/*.txt; do
   rows=$(grep -vc '^//' "$f")
   cols=$(grep -v '^//' "$f" | awk '{ if (length($0) > m) m = length($0) } END { print m }')
-  t=$(secs "$IDP" "$SPEC" -e "solvefile('$f')")
+  t=$(fastest "$IDP" "$SPEC" -e "solvefile('$f')")
   echo "| $(basename "$f" .txt) | ${rows}x$cols | $t | $(answer) |"
 done
 for n in "${SIZES[@]}"; do
   for s in $SEEDS; do
-    t=$(secs "$IDP" "$SPEC" -e "solvelevel(randomlevel($n, $n, $s))")
+    t=$(fastest "$IDP" "$SPEC" -e "solvelevel(randomlevel($n, $n, $s))")
     echo "| randomlevel($n, $n, $s) | ${n}x$n | $t | $(answer) |"
   done
 done

@@ -18,11 +18,12 @@
 //! puzzles each of 4x4/2, 4x4/3, 4x4/4, 5x5/2, 5x5/3, 6x6/4) is ignored by default:
 //! `cargo test --release --test colourmaze -- --ignored`.
 
+mod common;
+
+use common::{lua_rows, relative, run_spec, txt_files, Rng};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
 const SPEC: &str = "specs/colourmaze/colourmaze.idp";
 
 type Cell = (usize, usize);
@@ -56,8 +57,7 @@ impl Puzzle {
 
     /// The puzzle as a Lua table of strings.
     fn lua(&self) -> String {
-        let rows: Vec<String> = self.rows().iter().map(|r| format!("\"{r}\"")).collect();
-        format!("{{ {} }}", rows.join(", "))
+        lua_rows(&self.rows())
     }
 
     fn start(&self) -> Cell {
@@ -143,20 +143,7 @@ fn count_by_enumeration(p: &Puzzle) -> usize {
 
 /// Runs the spec with `-e expr` (or its main when `expr` is None) and returns stdout.
 fn run(expr: Option<&str>) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut cmd = Command::new(IDP);
-    cmd.current_dir(root).arg(SPEC);
-    if let Some(e) = expr {
-        cmd.arg("-e").arg(e);
-    }
-    let out = cmd.output().expect("the idp binary runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "idp {expr:?} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
+    run_spec(SPEC, expr)
 }
 
 /// Parses "Path: (r,c) (r,c) ..." lines.
@@ -237,18 +224,6 @@ fn draw(p: &Puzzle, path: &[Cell]) -> Vec<String> {
         .into_iter()
         .map(|l| l.into_iter().collect::<String>().trim_end().to_string())
         .collect()
-}
-
-/// A small deterministic random generator (xorshift), so the test needs no crate.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, m: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % m
-    }
 }
 
 /// A random n x n grid with colours 0..=k and white start and finish.
@@ -354,14 +329,7 @@ fn read_instance(path: &Path) -> Puzzle {
 }
 
 fn instance_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/colourmaze/instances");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
-    files
+    txt_files("specs/colourmaze/instances")
 }
 
 /// Checks one printed answer against the puzzle: the grid, the path's rules, the drawing and
@@ -387,16 +355,13 @@ fn every_instance_file_is_solved_correctly() {
     assert!(files.len() >= 8, "instances: {files:?}");
     for f in files {
         let p = read_instance(&f);
-        let rel = f.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let rel = relative(&f);
         let t = Instant::now();
-        let out = run(Some(&format!(
-            "solvefile(\"{}\")",
-            rel.display().to_string().trim_start_matches('/')
-        )));
+        let out = run(Some(&format!("solvefile(\"{rel}\")")));
         let answers = parse_answers(&out);
         assert_eq!(answers.len(), 1, "{out}");
-        check_answer(&p, &answers[0], &rel.display().to_string());
-        eprintln!("{}: {:.2} s", rel.display(), t.elapsed().as_secs_f64());
+        check_answer(&p, &answers[0], &rel);
+        eprintln!("{rel}: {:.2} s", t.elapsed().as_secs_f64());
     }
 }
 

@@ -17,11 +17,12 @@
 //! The default run takes a few seconds in release. A larger sweep (more and bigger random
 //! levels) is ignored by default: `cargo test --release --test overflow -- --ignored`.
 
+mod common;
+
+use common::{lua_rows, relative, run_spec, txt_files, Rng};
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
 const SPEC: &str = "specs/overflow/overflow.idp";
 
 /// Directions N, E, S, W as 0..4; `(d + 2) % 4` is the opposite one.
@@ -90,9 +91,9 @@ impl Level {
         let rows: Vec<String> = self
             .rows
             .iter()
-            .map(|r| format!("\"{}\"", String::from_utf8_lossy(r)))
+            .map(|r| String::from_utf8_lossy(r).into_owned())
             .collect();
-        format!("{{ {} }}", rows.join(", "))
+        lua_rows(&rows)
     }
 }
 
@@ -319,20 +320,7 @@ fn printed_drawing(out: &str) -> Vec<String> {
 
 /// Runs the spec with `-e expr` (or its main when `expr` is None) and returns stdout.
 fn run(expr: Option<&str>) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut cmd = Command::new(IDP);
-    cmd.current_dir(root).arg(SPEC);
-    if let Some(e) = expr {
-        cmd.arg("-e").arg(e);
-    }
-    let out = cmd.output().expect("the idp binary runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "idp {expr:?} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
+    run_spec(SPEC, expr)
 }
 
 /// Parses "r,c,D r,c,D ..." into links.
@@ -379,18 +367,6 @@ fn parse_all(out: &str) -> Vec<BTreeSet<(BTreeSet<Link>, usize)>> {
         }
     }
     all
-}
-
-/// A small deterministic random generator (xorshift), so the test needs no crate.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, m: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % m
-    }
 }
 
 /// A random h x w level with the given numbers of oceans and moats at random places.
@@ -528,14 +504,7 @@ fn random_small_levels_match_brute_force() {
 }
 
 fn level_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/overflow/levels");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
-    files
+    txt_files("specs/overflow/levels")
 }
 
 fn read_level(path: &Path) -> Level {
@@ -553,12 +522,7 @@ fn every_level_file_is_solved_optimally() {
     assert!(files.len() >= 8, "levels: {files:?}");
     for f in files {
         let level = read_level(&f);
-        let rel = f
-            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
-            .unwrap()
-            .display()
-            .to_string();
-        let rel = rel.trim_start_matches('/');
+        let rel = relative(&f);
         let out = run(Some(&format!("solvefile(\"{rel}\")")));
         let answers = parse_solved(&out);
         assert_eq!(answers.len(), 1, "{out}");
