@@ -444,7 +444,10 @@ impl<'a> Grounder<'a> {
         {
             let found = match &guard.formula.kind {
                 FormulaKind::Pred(p, args) => self.atom_candidates(var, *p, args)?,
-                FormulaKind::Cmp(CmpOp::Eq, a, b) => self.inverse_candidates(var, a, b)?,
+                FormulaKind::Cmp(CmpOp::Eq, a, b) => match self.equal_candidates(var, a, b)? {
+                    Some(value) => Some(value),
+                    None => self.inverse_candidates(var, a, b)?,
+                },
                 _ => None,
             };
             if let Some(found) = found {
@@ -502,6 +505,31 @@ impl<'a> Grounder<'a> {
                 .cloned()
                 .unwrap_or_else(|| Rc::from(Vec::new())),
         ))
+    }
+
+    /// The value of `var` for which `var = t` (or `t = var`) can hold when `t` is known under
+    /// the variables bound so far (`p = P(x, y)` once x and y are bound): that value alone.
+    fn equal_candidates(
+        &mut self,
+        var: &Var,
+        a: &crate::sema::ir::Term,
+        b: &crate::sema::ir::Term,
+    ) -> InferResult<Option<Rc<[Value]>>> {
+        use crate::sema::ir::TermKind;
+        let is_var =
+            |t: &crate::sema::ir::Term| matches!(&t.kind, TermKind::Var(v) if v.id == var.id);
+        let other = match (is_var(a), is_var(b)) {
+            (true, false) => b,
+            (false, true) => a,
+            _ => return Ok(None),
+        };
+        if !self.is_closed(other) {
+            return Ok(None);
+        }
+        Ok(match self.ground_term(other)?.as_known() {
+            Some(GVal::V(value)) => Some(Rc::from(vec![value])),
+            _ => None,
+        })
     }
 
     /// Values of `var` for which `a = b` can hold when one side is known and the other is

@@ -35,9 +35,11 @@ enum Reads {
 }
 
 /// The least fixpoint of `def` in `structure`, as one set of true tuples per defined symbol.
-/// `None` when the definition is not eligible (it defines a function, reads a defined symbol
-/// negatively or inside a term) or when some body turns out not to be decided by
-/// the structure; the caller then uses the general well-founded evaluation.
+/// A defined function's tuples are its graph (arguments, then value); the caller checks that
+/// they form a function. `None` when the definition is not eligible (it reads a defined symbol
+/// negatively or inside a term, as any recursive function definition does) or when some body
+/// turns out not to be decided by the structure; the caller then uses the general
+/// well-founded evaluation.
 pub fn least_fixpoint(
     program: &Program,
     def: &Definition,
@@ -45,9 +47,6 @@ pub fn least_fixpoint(
     options: &Options,
 ) -> InferResult<Option<Extensions>> {
     let defined = def.defined();
-    if defined.iter().any(|s| matches!(s, Symbol::Func(_))) {
-        return Ok(None);
-    }
     let Some(reads) = rule_reads(def, &defined) else {
         return Ok(None);
     };

@@ -42,8 +42,8 @@ pub fn evaluate_definitions<'t>(
                     if crate::infer::stats_enabled() {
                         let atoms: usize = tables.iter().map(|(_, t)| t.ct().len()).sum();
                         eprintln!(
-                            "[stats] definition at {:?} evaluated in {:.3}s: {} true atoms",
-                            def.span,
+                            "[stats] definition at {} evaluated in {:.3}s: {} true atoms",
+                            program.position(def.span).unwrap_or_default(),
                             started.elapsed().as_secs_f64(),
                             atoms
                         );
@@ -99,6 +99,12 @@ fn evaluate_one(
     if let Some(tables) = bottom_up::least_fixpoint(program, def, structure, options)? {
         if tables.iter().any(|(s, set)| !agrees(structure, *s, set)) {
             return Ok(One::Inconsistent);
+        }
+        let mut grounder = Grounder::new(program, structure, options.max_ground_size);
+        for (s, set) in &tables {
+            if !is_function_graph(&mut grounder, *s, set)? {
+                return Ok(One::Inconsistent);
+            }
         }
         return Ok(One::Evaluated(
             tables

@@ -73,9 +73,8 @@ pub struct Options {
     pub verbose: bool,
     /// Which SAT backend to use.
     pub sat_backend: SatBackend,
-    /// Predicates that the theory does not mention get no SAT variables of their own (they
-    /// come out false unless something else creates their atoms). Right when one model is
-    /// asked for; an enumeration must tell their values apart.
+    /// Predicate atoms that no ground formula mentions get no SAT variables (they come out
+    /// false). Right when one model is asked for; an enumeration must tell their values apart.
     pub leave_unmentioned_false: bool,
 }
 

@@ -186,7 +186,7 @@ impl<'a> Session<'a> {
             session.assert(g);
         }
         session.ground_sentences(dependent)?;
-        session.encode_symbols(theory)?;
+        session.encode_symbols()?;
         if let Some(asserted) = session.asserted.take() {
             print!(
                 "// ground theory ({} formulas)\n{}// end of ground theory\n",
@@ -475,18 +475,14 @@ impl<'a> Session<'a> {
 
     /// Creates atoms for every unknown tuple of every symbol (so that models are two-valued and
     /// counted on all of them) and adds the function constraints.
-    fn encode_symbols(&mut self, theory: &Theory) -> InferResult<()> {
-        let mentioned = mentioned_symbols(theory);
+    fn encode_symbols(&mut self) -> InferResult<()> {
         for s in self.symbols.clone() {
             if matches!(self.grounder.structure.table(s), Some(Table::TwoValued(_)))
                 && !self.grounder.forced_unknown.contains(&s)
             {
                 continue;
             }
-            if self.options.leave_unmentioned_false
-                && matches!(s, Symbol::Pred(_))
-                && !mentioned.contains(&s)
-            {
+            if self.options.leave_unmentioned_false && matches!(s, Symbol::Pred(_)) {
                 continue;
             }
             match s {
@@ -908,24 +904,6 @@ fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
 
 /// Adds to an error which sentence or definition was being grounded: where it is (`at`, when
 /// the sources are known) and its text (the first line, cut at 160 characters).
-/// The symbols that a theory's sentences and definitions mention.
-fn mentioned_symbols(theory: &Theory) -> HashSet<Symbol> {
-    let mut used = HashSet::default();
-    for f in &theory.sentences {
-        formula_symbols(f, &mut used);
-    }
-    for d in &theory.definitions {
-        for r in &d.rules {
-            used.insert(r.head);
-            formula_symbols(&r.body, &mut used);
-            for t in &r.head_args {
-                crate::ground::formulas::term_symbols(t, &mut used);
-            }
-        }
-    }
-    used
-}
-
 /// The first few atoms a well-founded model leaves unknown, as text.
 pub fn unknown_atoms_text(
     program: &Program,
