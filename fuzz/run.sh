@@ -16,13 +16,15 @@ mkdir -p "corpus/$target" "artifacts/$target" logs
 cargo +nightly fuzz build --sanitizer none --debug-assertions "$target"
 log="logs/$target-$(date -u +%Y%m%dT%H%M%S).log"
 status=0
+started=$SECONDS
 cargo +nightly fuzz run --sanitizer none --debug-assertions "$target" -- \
     -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 "$@" \
     >"$log" 2>&1 || status=$?
+elapsed=$((SECONDS - started))
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
 files=$(find "corpus/$target" -type f | wc -l)
-printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" \
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n' "$(date -u +%FT%TZ)" "$target" "$elapsed" \
     "${runs:-?}" "$files" "${cov:-?}" "$status" >>runs.tsv
-echo "$target: ${runs:-?} executions in ${seconds}s, corpus $files files, cov ${cov:-?}, exit $status (log $log)"
+echo "$target: ${runs:-?} executions in ${elapsed}s, corpus $files files, cov ${cov:-?}, exit $status (log $log)"
 exit "$status"
