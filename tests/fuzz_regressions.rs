@@ -63,3 +63,45 @@ structure S : V {
 ";
     assert_models(text, 1);
 }
+
+/// pipeline, crash-e0d8e0a8: the ground formula store folded `D0 <=> D0` (and `D0 | ~D0`) to
+/// true, also in rule bodies, so `D0 <- ((D0 <=> D0) <=> (D0 <=> D0)).` made `D0` true. Under
+/// the three-valued well-founded semantics the body is unknown while `D0` is: not total, no
+/// model. The naive checker rejected the model the engine returned.
+#[test]
+fn tautologies_over_defined_atoms_are_not_folded_in_rule_bodies() {
+    let text = "
+vocabulary V {
+  type T0 isa int
+  P0(T0, T0)
+  P1(T0, T0)
+  P2(T0, T0)
+  D0
+  D1
+}
+theory T : V {
+  {
+    D0 <- ((D0 <=> D0) <=> (D0 <=> D0)).
+    D1 <- ((D0 <=> D0) <=> (D0 <=> D0)).
+  }
+}
+structure S : V {
+  T0 = { 0..0 }
+  P0<ct> = {  }
+  P0<cf> = {  }
+  P1<ct> = {  }
+  P1<cf> = {  }
+  P2<ct> = {  }
+  P2<cf> = {  }
+}
+";
+    assert_models(text, 0);
+    let body = |b: &str| {
+        format!("vocabulary V {{\n D0\n}}\ntheory T : V {{ {{ D0 <- {b}. }} }}\nstructure S : V {{ }}\n")
+    };
+    for tautology in ["D0 | ~D0", "D0 <=> D0", "D0 => D0", "~(D0 & ~D0)"] {
+        assert_models(&body(tautology), 0);
+    }
+    // A contradiction is false under both semantics: D0 is false, one model.
+    assert_models(&body("D0 & ~D0"), 1);
+}

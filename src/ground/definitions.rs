@@ -46,7 +46,7 @@ impl<'a> Grounder<'a> {
             if !g.is_forced(rule.head, &tuple) {
                 return Ok(false);
             }
-            let body = g.ground_formula(&rule.body)?;
+            let body = g.ground_body(&rule.body)?;
             if body == Gf::FALSE {
                 return Ok(false);
             }
@@ -55,6 +55,15 @@ impl<'a> Grounder<'a> {
             Ok(false)
         })?;
         self.check_size()
+    }
+
+    /// Grounds a rule body without folding `D | ~D` to true or `D & ~D` to false: under the
+    /// three-valued well-founded semantics both are unknown while `D` is.
+    fn ground_body(&mut self, body: &crate::sema::ir::Formula) -> InferResult<Gf> {
+        let saved = std::mem::replace(&mut self.store.keep_complements, true);
+        let ground = self.ground_formula(body);
+        self.store.keep_complements = saved;
+        ground
     }
 
     /// Marks the symbols of a definition as unknown so that grounding keeps their atoms.
