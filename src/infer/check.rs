@@ -516,7 +516,9 @@ fn formula_symbols(f: &Formula, out: &mut HashSet<Symbol>) {
         FormulaKind::Not(g) | FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
             formula_symbols(g, out)
         }
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().for_each(|g| formula_symbols(g, out)),
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
+            fs.iter().for_each(|g| formula_symbols(g, out))
+        }
         FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
             formula_symbols(a, out);
             formula_symbols(b, out);
