@@ -105,3 +105,34 @@ structure S : V {
     // A contradiction is false under both semantics: D0 is false, one model.
     assert_models(&body("D0 & ~D0"), 1);
 }
+
+/// pipeline, crash-54b67aea, found just after the fix above: `#{y : D1} < 2` over a
+/// one-element type holds whatever `D1` is, but its ground form is the case split
+/// `~D1 | D1`, which rule bodies no longer folded, so the body stayed unknown (no model, where
+/// brute force found 2). Comparisons are now grounded with folding on: an aggregate over
+/// defined atoms is true when it holds in every completion.
+#[test]
+fn aggregate_comparisons_over_defined_atoms_fold_their_case_split() {
+    let text = "
+vocabulary V {
+  type T0 isa int
+  P0
+  D0
+  D1
+  F0(T0, T0) : T0
+  F1(T0, T0) : T0
+}
+theory T : V {
+  #{ x1[T0] : #{ x2[T0] : #{ x3[T0] : D1 } < 2 } < 2 } < 2.
+  #{ x4[T0] : #{ x5[T0] : #{ x6[T0] : D1 } < 2 } < 2 } < 2.
+  {
+    D0 <- #{ x7[T0] : #{ x8[T0] : D1 } < 2 } < 2.
+    D1 <- #{ x9[T0] : #{ x10[T0] : D1 } < 2 } < 2.
+  }
+}
+structure S : V {
+  T0 = { 0..0 }
+}
+";
+    assert_models(text, 2);
+}
