@@ -136,3 +136,46 @@ structure S : V {
 ";
     assert_models(text, 2);
 }
+
+/// pipeline, crash-aff021d1: bottom-up evaluation of definitions over known data evaluated a
+/// rule that reads the defined symbols once only against the atoms new in the previous round,
+/// starting from the second round; `D0 <- ? x : (D0 | x + 0 = x).` (like `D0 <- D0 | P.` with
+/// `P` true) never fired and `D0` came out false. Such rules now also run in the first round.
+#[test]
+fn bottom_up_rules_reading_the_defined_symbol_once_fire_without_it() {
+    let text = "
+vocabulary V {
+  type T0 isa int
+  P0(T0, T0)
+  D0
+}
+theory T : V {
+  {
+    D0 <- (? x1[T0] : (D0 | (x1 + 0) = x1)).
+  }
+}
+structure S : V {
+  T0 = { 0..2 }
+}
+";
+    assert_models(text, 512);
+    let text = "vocabulary V {\n D0\n P\n}\ntheory T : V { { D0 <- D0 | P. } }\nstructure S : V { P = true }\n";
+    assert_models(text, 1);
+    let p = program(text);
+    let Some(Component::Theory(t)) = p.lookup(&["T"]) else {
+        panic!("no theory T")
+    };
+    let Some(Component::Structure(s)) = p.lookup(&["S"]) else {
+        panic!("no structure S")
+    };
+    let models = infer::modelexpand(
+        &p,
+        &p.theories[t.index()],
+        &p.structures[s.index()],
+        None,
+        &Options::default(),
+    )
+    .expect("expands");
+    let printed = idp::print::structure::structure_to_string(&p, &models[0]);
+    assert!(printed.contains("D0 = true"), "{printed}");
+}
