@@ -115,7 +115,7 @@ impl Rng {
     pub fn new(seed: u32) -> Rng {
         Rng(u64::from(seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -123,7 +123,7 @@ impl Rng {
     }
     /// A number in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 }
 

@@ -23,7 +23,9 @@ fn main() {
     }
     let target = args[1].as_str();
     let runs: u64 = args[2].parse().expect("EXECUTIONS is a number");
-    let seed: u32 = args.get(3).map_or(1, |s| s.parse().expect("SEED is a number"));
+    let seed: u32 = args
+        .get(3)
+        .map_or(1, |s| s.parse().expect("SEED is a number"));
     let corpus = read_corpus(&format!("corpus/{target}"));
     let mut rng = Rng::new(seed);
     let start = Instant::now();
@@ -61,7 +63,7 @@ fn read_corpus(dir: &str) -> Vec<Vec<u8>> {
 fn next_input(target: &str, corpus: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
     if target == "pipeline" || corpus.is_empty() {
         let len = 16 + rng.below(512);
-        return (0..len).map(|_| rng.next() as u8).collect();
+        return (0..len).map(|_| rng.next_u64() as u8).collect();
     }
     let base = &corpus[rng.below(corpus.len())];
     if rng.below(4) == 0 {
@@ -78,11 +80,11 @@ fn mutate_bytes(base: &[u8], rng: &mut Rng) -> Vec<u8> {
         let i = rng.below(out.len() + 1);
         match rng.below(3) {
             0 if i < out.len() => out[i] ^= 1 << rng.below(8),
-            1 => out.insert(i, rng.next() as u8),
+            1 => out.insert(i, rng.next_u64() as u8),
             _ if i < out.len() => {
                 out.remove(i);
             }
-            _ => out.push(rng.next() as u8),
+            _ => out.push(rng.next_u64() as u8),
         }
     }
     out
@@ -120,9 +122,9 @@ fn execute(target: &str, input: &[u8]) {
 fn save_crash(target: &str, input: &[u8]) {
     let dir = format!("artifacts/loop-{target}");
     let _ = std::fs::create_dir_all(&dir);
-    let hash = input
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    let hash = input.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
     let path = Path::new(&dir).join(format!("crash-{hash:016x}"));
     let _ = std::fs::write(&path, input);
     eprintln!("crash saved to {}", path.display());
