@@ -179,3 +179,30 @@ structure S : V {
     let printed = idp::print::structure::structure_to_string(&p, &models[0]);
     assert!(printed.contains("D0 = true"), "{printed}");
 }
+
+/// pipeline, crash-51f51af1, after the fixes above: the rule body was grounded once while
+/// candidates for the rule's variables were sought, with folding on, and the memoised
+/// `D0(x1) => D0(x1)` = true was reused for the body. The whole rule is now grounded without
+/// folding complements; the well-founded model leaves `D0` unknown: no model.
+#[test]
+fn rule_bodies_are_not_folded_through_the_candidate_search() {
+    let text = "
+vocabulary V {
+  type T0
+  type T1
+  P0(T0)
+  D0(T0)
+}
+theory T : V {
+  {
+    ! x1[T0] : D0(x1) <- (? x2[T1] : (D0(x1) => D0(x1))).
+  }
+}
+structure S : V {
+  T0 = { t0e0; t0e1 }
+  T1 = { t1e0 }
+  P0 = { t0e0; t0e1 }
+}
+";
+    assert_models(text, 0);
+}
