@@ -20,7 +20,21 @@ impl<'a> Grounder<'a> {
         Ok(out)
     }
 
+    /// Grounds one rule without folding `D | ~D` to true or `D & ~D` to false: under the
+    /// three-valued well-founded semantics both are unknown while `D` is. The whole rule is
+    /// grounded so, as the body's ground subformulas are memoised while candidates are sought.
     fn ground_rule(&mut self, rule: &Rule, out: &mut GroundDefinition) -> InferResult<()> {
+        let saved = std::mem::replace(&mut self.store.keep_complements, true);
+        let grounded = self.ground_rule_instances(rule, out);
+        self.store.keep_complements = saved;
+        grounded
+    }
+
+    fn ground_rule_instances(
+        &mut self,
+        rule: &Rule,
+        out: &mut GroundDefinition,
+    ) -> InferResult<()> {
         let sorts = self.program.symbol_sorts(rule.head);
         self.for_each_candidate(&rule.vars, &rule.body, &mut |g: &mut Grounder<'a>| {
             let mut tuple = Vec::with_capacity(rule.head_args.len());

@@ -217,8 +217,24 @@ impl<'a> Grounder<'a> {
         Ok(g)
     }
 
-    /// `a op b`; a cardinality compared with a known number is counted only up to one past it.
+    /// `a op b`. Its ground form splits on the cases of the terms' values (for an aggregate:
+    /// of its set's elements), which are exhaustive, so `c | ~c` among them is folded even in
+    /// a rule body: the comparison of an aggregate over defined atoms is true when it holds in
+    /// every completion of them, not only when Kleene's logic says so.
     fn ground_comparison(
+        &mut self,
+        op: CmpOp,
+        a: &crate::sema::ir::Term,
+        b: &crate::sema::ir::Term,
+    ) -> InferResult<Gf> {
+        let saved = std::mem::replace(&mut self.store.keep_complements, false);
+        let ground = self.ground_comparison_cases(op, a, b);
+        self.store.keep_complements = saved;
+        ground
+    }
+
+    /// `a op b`; a cardinality compared with a known number is counted only up to one past it.
+    fn ground_comparison_cases(
         &mut self,
         op: CmpOp,
         a: &crate::sema::ir::Term,

@@ -65,6 +65,10 @@ pub struct Store {
     atoms: IndexSet<(Symbol, Tuple), FxBuildHasher>,
     /// Node of each atom.
     atom_nodes: Vec<Gf>,
+    /// Keep complementary children (`p & ~p`, `p | ~p`, `p <=> p`) instead of folding them
+    /// to a constant: set while grounding rule bodies, where the well-founded semantics is
+    /// three-valued and `D | ~D` is unknown, not true, while `D` is.
+    pub keep_complements: bool,
 }
 
 impl Store {
@@ -148,7 +152,7 @@ impl Store {
         // Sorted by node, a literal and its complement are adjacent.
         v.sort_unstable_by_key(|g| (g.0.unsigned_abs(), g.0));
         v.dedup();
-        if v.windows(2).any(|w| w[0] == -w[1]) {
+        if !self.keep_complements && v.windows(2).any(|w| w[0] == -w[1]) {
             return Gf::FALSE;
         }
         match v.len() {
@@ -176,10 +180,10 @@ impl Store {
     }
 
     pub fn equiv(&mut self, a: Gf, b: Gf) -> Gf {
-        if a == b {
+        if a == b && !self.keep_complements {
             return Gf::TRUE;
         }
-        if a == -b {
+        if a == -b && !self.keep_complements {
             return Gf::FALSE;
         }
         if a.is_const() {
@@ -219,5 +223,15 @@ mod tests {
         assert_eq!(s.and([q, p, q]), a);
         assert_eq!(s.or([Gf::FALSE, q]), q);
         assert_eq!(s.atom(Symbol::Pred(PredId(0)), vec![]), p);
+    }
+
+    #[test]
+    fn keeps_complements_when_asked() {
+        let mut s = Store::new();
+        let p = s.atom(Symbol::Pred(PredId(0)), vec![]);
+        s.keep_complements = true;
+        assert!(!s.or([p, -p]).is_const());
+        assert!(!s.and([p, -p]).is_const());
+        assert!(!s.equiv(p, p).is_const());
     }
 }

@@ -28,7 +28,8 @@ pub type Extensions = Vec<(Symbol, HashSet<Tuple>)>;
 enum Reads {
     /// Never: the rule only contributes in the first round.
     None,
-    /// Exactly once, positively: evaluated against the previous round's new atoms.
+    /// Exactly once, positively: evaluated against the previous round's new atoms (and in the
+    /// first round against none).
     Once,
     /// Several times: evaluated against all atoms derived so far.
     Several,
@@ -109,11 +110,13 @@ pub fn least_fixpoint(
 }
 
 /// Whether a rule that reads the defined symbols `read` times is evaluated in `round`, in the
-/// pass over the previous round's new atoms (`from_delta`) or over all atoms so far.
+/// pass over the previous round's new atoms (`from_delta`) or over all atoms so far. A rule
+/// that reads them once is also evaluated in the first round, over no atoms: its body may hold
+/// without them (`D <- D | P.`).
 fn reads_in_pass(read: Reads, round: usize, from_delta: bool) -> bool {
     match read {
         Reads::None => round == 0 && !from_delta,
-        Reads::Once => round > 0 && from_delta,
+        Reads::Once => (round == 0) != from_delta,
         Reads::Several => !from_delta,
     }
 }

@@ -26,7 +26,22 @@ enum Val {
 struct Override<'o> {
     pos: &'o HashMap<Symbol, HashSet<Tuple>>,
     neg: &'o HashMap<Symbol, HashSet<Tuple>>,
+    bound: Bound,
+    /// `pos` and `neg` are one two-valued completion (inside [`Checker::supervaluate`]).
+    exact: bool,
 }
+
+/// Which bound of the well-founded model a fixpoint computes: the certainly true atoms
+/// (`pos` grows below the upper bound `neg`) or the possibly true ones (`pos` grows above the
+/// lower bound `neg`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Lower,
+    Upper,
+}
+
+/// Past this many unknown defined atoms an aggregate's completions are not enumerated.
+const MAX_UNKNOWN_AGGREGATE_ATOMS: usize = 16;
 
 pub struct Checker<'a> {
     program: &'a Program,
@@ -109,6 +124,9 @@ impl<'a> Checker<'a> {
                 let sorts = pred.args.clone();
                 sorts.iter().zip(&vals).all(|(s, v)| self.in_sort(*s, *v))
                     && self.holds(Symbol::Pred(*p), &vals, positive, ov)
+            }
+            FormulaKind::Cmp(..) if ov.is_some_and(|o| self.aggregates_defined(f, o)) => {
+                self.supervaluate(f, positive, ov.expect("checked"))
             }
             FormulaKind::Cmp(op, a, b) => {
                 let (x, y) = (self.term(a, ov), self.term(b, ov));
@@ -284,23 +302,81 @@ impl<'a> Checker<'a> {
         })
     }
 
+    /// Whether a comparison aggregates over a symbol of the definition being checked: then it
+    /// is not monotone in either direction and is evaluated by [`Checker::supervaluate`].
+    fn aggregates_defined(&self, f: &Formula, ov: &Override) -> bool {
+        let FormulaKind::Cmp(_, a, b) = &f.kind else {
+            return false;
+        };
+        if ov.exact {
+            return false;
+        }
+        let mut symbols = HashSet::new();
+        aggregate_symbols(a, &mut symbols);
+        aggregate_symbols(b, &mut symbols);
+        symbols.iter().any(|s| ov.pos.contains_key(s))
+    }
+
+    /// A comparison with an aggregate over defined symbols, in the three-valued interpretation
+    /// between the two bounds (Kleene's strong semantics extended to aggregates, as in IDP3's
+    /// well-founded semantics): certainly true if true in every completion of the unknown
+    /// defined atoms, possibly true if true in some. Which one is asked follows from the bound
+    /// being computed and the polarity of the occurrence.
+    fn supervaluate(&mut self, f: &Formula, positive: bool, ov: &Override) -> bool {
+        let (lower, upper) = match ov.bound {
+            Bound::Lower => (ov.pos, ov.neg),
+            Bound::Upper => (ov.neg, ov.pos),
+        };
+        let unknown: Vec<(Symbol, Tuple)> = upper
+            .iter()
+            .flat_map(|(s, ts)| {
+                ts.iter()
+                    .filter(|t| !lower.get(s).is_some_and(|l| l.contains(*t)))
+                    .map(|t| (*s, t.clone()))
+            })
+            .take(MAX_UNKNOWN_AGGREGATE_ATOMS + 1)
+            .collect();
+        assert!(
+            unknown.len() <= MAX_UNKNOWN_AGGREGATE_ATOMS,
+            "too many unknown atoms under an aggregate for the naive checker"
+        );
+        let certain = (ov.bound == Bound::Lower) == positive;
+        let mut completion = lower.clone();
+        for mask in 0u32..1 << unknown.len() {
+            completion.clone_from(lower);
+            for (k, (s, t)) in unknown.iter().enumerate() {
+                if mask & (1 << k) != 0 {
+                    completion.entry(*s).or_default().insert(t.clone());
+                }
+            }
+            let exact = Override {
+                pos: &completion,
+                neg: &completion,
+                bound: ov.bound,
+                exact: true,
+            };
+            let holds = self.formula(f, true, Some(&exact));
+            if holds != certain {
+                return holds;
+            }
+        }
+        certain
+    }
+
     /// The structure must equal the (two-valued) well-founded model of the definition.
     fn definition(&mut self, d: &Definition) -> Result<(), String> {
         let defined = d.defined();
-        let empty: HashMap<Symbol, HashSet<Tuple>> =
-            defined.iter().map(|s| (*s, HashSet::new())).collect();
         let all: HashMap<Symbol, HashSet<Tuple>> =
             defined.iter().map(|s| (*s, self.all_tuples(*s))).collect();
-        let mut truth = self.gamma(d, &all);
+        let mut truth = self.gamma(d, &all, Bound::Lower);
         let possible = loop {
-            let possible = self.gamma(d, &truth);
-            let next = self.gamma(d, &possible);
+            let possible = self.gamma(d, &truth, Bound::Upper);
+            let next = self.gamma(d, &possible, Bound::Lower);
             if next == truth {
                 break possible;
             }
             truth = next;
         };
-        let _ = empty;
         if truth != possible {
             return Err("the well-founded model is not two-valued".into());
         }
@@ -330,14 +406,19 @@ impl<'a> Checker<'a> {
         cartesian(&domains).into_iter().collect()
     }
 
-    /// The least fixpoint of the rules when negative occurrences read `neg`.
+    /// The least fixpoint of the rules when negative occurrences read `neg`. The upper bound
+    /// starts from the lower bound `neg` (it contains it), so that aggregates see a
+    /// well-formed three-valued interpretation.
     fn gamma(
         &mut self,
         d: &Definition,
         neg: &HashMap<Symbol, HashSet<Tuple>>,
+        bound: Bound,
     ) -> HashMap<Symbol, HashSet<Tuple>> {
-        let mut pos: HashMap<Symbol, HashSet<Tuple>> =
-            neg.keys().map(|s| (*s, HashSet::new())).collect();
+        let mut pos: HashMap<Symbol, HashSet<Tuple>> = match bound {
+            Bound::Lower => neg.keys().map(|s| (*s, HashSet::new())).collect(),
+            Bound::Upper => neg.clone(),
+        };
         loop {
             let mut changed = false;
             for rule in &d.rules {
@@ -347,7 +428,12 @@ impl<'a> Checker<'a> {
                     for (v, x) in rule.vars.iter().zip(&t) {
                         self.env.insert(v.id, *x);
                     }
-                    let ov = Override { pos: &pos, neg };
+                    let ov = Override {
+                        pos: &pos,
+                        neg,
+                        bound,
+                        exact: false,
+                    };
                     let Some(head) = self.args(&rule.head_args, Some(&ov)) else {
                         continue;
                     };
@@ -366,6 +452,76 @@ impl<'a> Checker<'a> {
             if !changed {
                 return pos;
             }
+        }
+    }
+}
+
+/// The symbols that occur inside the aggregates of a term.
+fn aggregate_symbols(t: &Term, out: &mut HashSet<Symbol>) {
+    match &t.kind {
+        TermKind::Aggregate(_, sets) => {
+            for set in sets {
+                formula_symbols(&set.cond, out);
+                term_symbols(&set.term, out);
+            }
+        }
+        TermKind::Func(_, args) => args.iter().for_each(|a| aggregate_symbols(a, out)),
+        TermKind::Arith(_, a, b) => {
+            aggregate_symbols(a, out);
+            aggregate_symbols(b, out);
+        }
+        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
+            aggregate_symbols(a, out)
+        }
+        _ => {}
+    }
+}
+
+/// The predicate and function symbols of a term.
+fn term_symbols(t: &Term, out: &mut HashSet<Symbol>) {
+    match &t.kind {
+        TermKind::Func(f, args) => {
+            out.insert(Symbol::Func(*f));
+            args.iter().for_each(|a| term_symbols(a, out));
+        }
+        TermKind::Aggregate(_, sets) => {
+            for set in sets {
+                formula_symbols(&set.cond, out);
+                term_symbols(&set.term, out);
+            }
+        }
+        TermKind::Arith(_, a, b) => {
+            term_symbols(a, out);
+            term_symbols(b, out);
+        }
+        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
+            term_symbols(a, out)
+        }
+        _ => {}
+    }
+}
+
+/// The predicate and function symbols of a formula.
+fn formula_symbols(f: &Formula, out: &mut HashSet<Symbol>) {
+    match &f.kind {
+        FormulaKind::Bool(_) => {}
+        FormulaKind::Pred(p, args) => {
+            out.insert(Symbol::Pred(*p));
+            args.iter().for_each(|a| term_symbols(a, out));
+        }
+        FormulaKind::Cmp(_, a, b) => {
+            term_symbols(a, out);
+            term_symbols(b, out);
+        }
+        FormulaKind::Not(g) | FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
+            formula_symbols(g, out)
+        }
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
+            fs.iter().for_each(|g| formula_symbols(g, out))
+        }
+        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
+            formula_symbols(a, out);
+            formula_symbols(b, out);
         }
     }
 }

@@ -1,0 +1,10 @@
+//! Shared code of the `idp` fuzz targets (see `../FUZZING.md`).
+//!
+//! - [`front`]: the command line's load → resolve → render path, and printing of what resolved;
+//! - [`mutate`]: grammar-aware (token-level) mutation of IDP text;
+//! - [`gen`]: small random well-typed vocabularies, theories and structures, and the oracle
+//!   that checks model expansion on them against brute force.
+
+pub mod front;
+pub mod gen;
+pub mod mutate;
