@@ -32,17 +32,19 @@ use crate::syntax::ast::Span;
 /// rounds of loop formulas ...
 const RANKING_AFTER_LOOPS: usize = 1000;
 
-/// After this many rounds of lazy loop formulas, a definition gets the loop formulas of all
-/// its two-atom loops at once; at most `MAX_PAIR_LOOPS` of them.
-const PAIR_LOOPS_AFTER: usize = 32;
-const MAX_PAIR_LOOPS: usize = 200_000;
-
 /// ... or earlier, once it has had at least `RANKING_MIN_LOOPS` rounds and the rounds have
 /// taken `RANKING_AFTER_SECONDS`: cheap rounds (short Hamiltonian paths) are best finished
 /// lazily, while expensive ones (Hamiltonian cycles over hundreds of vertices, unsatisfiable
 /// mazes) are not worth continuing.
 const RANKING_MIN_LOOPS: usize = 64;
 const RANKING_AFTER_SECONDS: f64 = 20.0;
+
+/// Once a definition needs a second round of lazy loop formulas, it gets the loop formulas of
+/// all its two-atom loops at once (at most `MAX_PAIR_LOOPS` of them): cheap, and they spare
+/// the rounds that would find them one by one. A definition without loops, or whose first
+/// candidate model is well-founded, never pays for them.
+const PAIR_LOOPS_AFTER: usize = 2;
+const MAX_PAIR_LOOPS: usize = 200_000;
 
 /// Whether a definition with `loops` rounds of loop formulas, the first `elapsed` ago, should
 /// switch to the ranking translation. `IDP_RANKING_AFTER=N` fixes the switch at N rounds
