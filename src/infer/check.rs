@@ -460,10 +460,12 @@ impl<'a> Checker<'a> {
 fn aggregate_symbols(t: &Term, out: &mut HashSet<Symbol>) {
     match &t.kind {
         TermKind::Aggregate(_, sets) => {
+            let mut found = rustc_hash::FxHashSet::default();
             for set in sets {
-                formula_symbols(&set.cond, out);
-                term_symbols(&set.term, out);
+                crate::ground::formulas::formula_symbols(&set.cond, &mut found);
+                crate::ground::formulas::term_symbols(&set.term, &mut found);
             }
+            out.extend(found);
         }
         TermKind::Func(_, args) => args.iter().for_each(|a| aggregate_symbols(a, out)),
         TermKind::Arith(_, a, b) => {
@@ -474,55 +476,6 @@ fn aggregate_symbols(t: &Term, out: &mut HashSet<Symbol>) {
             aggregate_symbols(a, out)
         }
         _ => {}
-    }
-}
-
-/// The predicate and function symbols of a term.
-fn term_symbols(t: &Term, out: &mut HashSet<Symbol>) {
-    match &t.kind {
-        TermKind::Func(f, args) => {
-            out.insert(Symbol::Func(*f));
-            args.iter().for_each(|a| term_symbols(a, out));
-        }
-        TermKind::Aggregate(_, sets) => {
-            for set in sets {
-                formula_symbols(&set.cond, out);
-                term_symbols(&set.term, out);
-            }
-        }
-        TermKind::Arith(_, a, b) => {
-            term_symbols(a, out);
-            term_symbols(b, out);
-        }
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-            term_symbols(a, out)
-        }
-        _ => {}
-    }
-}
-
-/// The predicate and function symbols of a formula.
-fn formula_symbols(f: &Formula, out: &mut HashSet<Symbol>) {
-    match &f.kind {
-        FormulaKind::Bool(_) => {}
-        FormulaKind::Pred(p, args) => {
-            out.insert(Symbol::Pred(*p));
-            args.iter().for_each(|a| term_symbols(a, out));
-        }
-        FormulaKind::Cmp(_, a, b) => {
-            term_symbols(a, out);
-            term_symbols(b, out);
-        }
-        FormulaKind::Not(g) | FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
-            formula_symbols(g, out)
-        }
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
-            fs.iter().for_each(|g| formula_symbols(g, out))
-        }
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            formula_symbols(a, out);
-            formula_symbols(b, out);
-        }
     }
 }
 
