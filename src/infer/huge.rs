@@ -84,7 +84,7 @@ fn stand_in(
     if shown || has_subsorts {
         return None;
     }
-    let mut use_ = Use {
+    let mut uses = Use {
         program,
         sort,
         variables: 0,
@@ -93,33 +93,33 @@ fn stand_in(
         ok: true,
     };
     for f in &theory.sentences {
-        use_.formula(f);
+        uses.formula(f);
     }
     for d in &theory.definitions {
         for r in &d.rules {
-            use_.symbols.insert(r.head);
-            use_.variables += r.vars.iter().filter(|v| v.sort == sort).count();
-            r.head_args.iter().for_each(|t| use_.argument(t));
-            use_.formula(&r.body);
+            uses.symbols.insert(r.head);
+            uses.variables += r.vars.iter().filter(|v| v.sort == sort).count();
+            r.head_args.iter().for_each(|t| uses.argument(t));
+            uses.formula(&r.body);
         }
     }
-    let kinds = use_.symbols.iter().filter(|&&s| mentions(s)).count();
-    if !use_.ok
-        || !use_
+    let kinds = uses.symbols.iter().filter(|&&s| mentions(s)).count();
+    if !uses.ok
+        || !uses
             .symbols
             .iter()
             .all(|&s| !mentions(s) || is_monadic(program, s, sort))
     {
         return None;
     }
-    for &s in use_.symbols.iter().filter(|&&s| mentions(s)) {
-        named_in_table(structure.table(s), &mut use_.named);
+    for &s in uses.symbols.iter().filter(|&&s| mentions(s)) {
+        named_in_table(structure.table(s), &mut uses.named);
     }
-    let anonymous = (use_.variables as u64 + 1).checked_mul(1u64.checked_shl(kinds as u32)?)?;
+    let anonymous = (uses.variables as u64 + 1).checked_mul(1u64.checked_shl(kinds as u32)?)?;
     if anonymous > MAX_STAND_IN {
         return None;
     }
-    let mut domain: Vec<Value> = use_
+    let mut domain: Vec<Value> = uses
         .named
         .iter()
         .copied()
@@ -127,8 +127,8 @@ fn stand_in(
         .chain(range.extra.iter().copied())
         .collect();
     let mut next = range.lo;
-    while (domain.len() as u64) < anonymous + use_.named.len() as u64 && next <= range.hi {
-        if !use_.named.contains(&Value::Int(next)) {
+    while (domain.len() as u64) < anonymous + uses.named.len() as u64 && next <= range.hi {
+        if !uses.named.contains(&Value::Int(next)) {
             domain.push(Value::Int(next));
         }
         next += 1;
