@@ -3,87 +3,9 @@
 //! keywords and operators, or renamed to other identifiers of the same input. Mutants stay
 //! close to valid IDP, so they get past the parser and exercise the resolver deeply.
 
-/// Keywords, built-in names and operators of IDP3 to splice into inputs.
-pub const DICTIONARY: &[&str] = &[
-    "vocabulary",
-    "theory",
-    "structure",
-    "procedure",
-    "namespace",
-    "term",
-    "query",
-    "include",
-    "using",
-    "type",
-    "isa",
-    "contains",
-    "constructed",
-    "from",
-    "partial",
-    "extern",
-    "int",
-    "nat",
-    "float",
-    "string",
-    "char",
-    "true",
-    "false",
-    "sum",
-    "prod",
-    "min",
-    "max",
-    "card",
-    "abs",
-    "MIN",
-    "MAX",
-    "SUCC",
-    "PRED",
-    "LTCvocabulary",
-    "Start",
-    "Time",
-    "Next",
-    "<ct>",
-    "<cf>",
-    "<u>",
-    "<mx>",
-    "::",
-    ":",
-    "..",
-    ".",
-    ",",
-    ";",
-    "(",
-    ")",
-    "[",
-    "]",
-    "{",
-    "}",
-    "!",
-    "?",
-    "?=1",
-    "?<2",
-    "?>1",
-    "#",
-    "&",
-    "|",
-    "~",
-    "=",
-    "~=",
-    "<",
-    ">",
-    "=<",
-    ">=",
-    "<-",
-    "->",
-    "=>",
-    "<=",
-    "<=>",
-    "+",
-    "-",
-    "*",
-    "/",
-    "%",
-    "^",
+/// Pieces to splice into inputs besides IDP3's own words (`idp::syntax::IDP_WORDS`):
+/// numbers at the edges of the integers, strings, names and Lua words of procedures.
+const OTHERS: &[&str] = &[
     "0",
     "1",
     "2",
@@ -107,6 +29,15 @@ pub const DICTIONARY: &[&str] = &[
     "\n",
     " ",
 ];
+
+/// IDP3's words and the other pieces, in one list.
+pub static DICTIONARY: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    idp::syntax::IDP_WORDS
+        .iter()
+        .chain(OTHERS)
+        .copied()
+        .collect()
+});
 
 /// A small deterministic generator (xorshift), seeded by libFuzzer.
 pub struct Rng(u64);
