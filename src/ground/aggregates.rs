@@ -17,10 +17,10 @@ use crate::structure::value::Value;
 use crate::syntax::ast::{AggKind, ArithOp};
 
 /// Largest number of distinct partial totals tracked before grounding gives up.
-const MAX_AGGREGATE_STATES: usize = 200_000;
+pub(crate) const MAX_AGGREGATE_STATES: usize = 200_000;
 
 /// One element of an aggregate's set: its value cases, each guarded by the element's condition.
-type Element = Vec<(Gf, Value)>;
+pub(crate) type Element = Vec<(Gf, Value)>;
 
 impl<'a> Grounder<'a> {
     /// Grounds an aggregate term; `cap` (for `#` only) merges all counts above it.
@@ -60,7 +60,7 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    fn ground_set_elements(
+    pub(crate) fn ground_set_elements(
         &mut self,
         kind: AggKind,
         sets: &[SetExpr],

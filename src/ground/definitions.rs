@@ -14,10 +14,15 @@ impl<'a> Grounder<'a> {
             defined: def.defined(),
             ..GroundDefinition::default()
         };
-        for rule in &def.rules {
-            self.ground_rule(rule, &mut out)?;
-        }
-        Ok(out)
+        let outer = std::mem::replace(&mut self.defining, out.defined.clone());
+        self.reads_defining.clear();
+        let grounded = def
+            .rules
+            .iter()
+            .try_for_each(|rule| self.ground_rule(rule, &mut out));
+        self.defining = outer;
+        self.reads_defining.clear();
+        grounded.map(|()| out)
     }
 
     /// Grounds one rule without folding `D | ~D` to true or `D & ~D` to false: under the

@@ -176,7 +176,19 @@ impl<'a> Grounder<'a> {
         match &f.kind {
             FormulaKind::Bool(b) => Ok(Gf::from_bool(*b)),
             FormulaKind::Pred(p, args) => self.ground_pred(*p, args),
-            FormulaKind::Cmp(op, a, b) => self.ground_comparison(*op, a, b),
+            FormulaKind::Cmp(op, a, b) => {
+                let agg_left = self.aggregates_over_defining(a);
+                if !agg_left && !self.aggregates_over_defining(b) {
+                    return self.ground_comparison(*op, a, b);
+                }
+                let (agg, other) = if agg_left { (a, b) } else { (b, a) };
+                self.memoised(f, |g| {
+                    match g.ground_bounded_comparison(*op, agg, other, agg_left)? {
+                        Some(bounded) => Ok(bounded),
+                        None => g.ground_comparison(*op, a, b),
+                    }
+                })
+            }
             FormulaKind::Not(g) => Ok(-self.ground_formula(g)?),
             FormulaKind::And(fs) => self.ground_junction(fs, true),
             FormulaKind::Or(fs) => self.ground_junction(fs, false),

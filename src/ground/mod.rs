@@ -9,6 +9,7 @@ pub mod definitions;
 pub mod domains;
 pub mod dump;
 pub mod formulas;
+pub mod recursive_aggregates;
 pub mod store;
 pub mod terms;
 pub mod wellfounded;
@@ -107,6 +108,10 @@ pub struct Grounder<'a> {
     /// Ground function applications without variables, by term address (`None` for an
     /// application that has variables).
     pub closed_terms: HashMap<usize, Option<GTerm>>,
+    /// The symbols of the definition whose rules are being grounded (empty outside rules).
+    pub defining: Vec<Symbol>,
+    /// Whether an aggregate (by address) reads a symbol of `defining`.
+    pub reads_defining: HashMap<usize, bool>,
     /// Ground aggregates, by memo key and cap.
     pub aggregate_memo: HashMap<(MemoKey, Option<i64>), GTerm>,
     /// Indexes of two-valued predicate tables: (predicate, position, positions of the known
@@ -137,6 +142,8 @@ impl<'a> Grounder<'a> {
             derived: HashMap::default(),
             formula_memo: HashMap::default(),
             aggregate_memo: HashMap::default(),
+            defining: Vec::new(),
+            reads_defining: HashMap::default(),
             closed_terms: HashMap::default(),
             table_indexes: HashMap::default(),
             memo_vars: HashMap::default(),
@@ -291,6 +298,7 @@ impl<'a> Grounder<'a> {
     pub fn forget_memos(&mut self) {
         self.formula_memo.clear();
         self.aggregate_memo.clear();
+        self.reads_defining.clear();
         self.closed_terms.clear();
         self.memo_vars.clear();
     }

@@ -125,8 +125,12 @@ impl<'a> Checker<'a> {
                 sorts.iter().zip(&vals).all(|(s, v)| self.in_sort(*s, *v))
                     && self.holds(Symbol::Pred(*p), &vals, positive, ov)
             }
-            FormulaKind::Cmp(..) if ov.is_some_and(|o| self.aggregates_defined(f, o)) => {
-                self.supervaluate(f, positive, ov.expect("checked"))
+            FormulaKind::Cmp(op, a, b) if ov.is_some_and(|o| self.aggregates_defined(f, o)) => {
+                let ov = ov.expect("checked");
+                match self.bounded_comparison(*op, a, b, positive, ov) {
+                    Some(holds) => holds,
+                    None => self.supervaluate(f, positive, ov),
+                }
             }
             FormulaKind::Cmp(op, a, b) => {
                 let (x, y) = (self.term(a, ov), self.term(b, ov));
@@ -315,6 +319,138 @@ impl<'a> Checker<'a> {
         aggregate_symbols(a, &mut symbols);
         aggregate_symbols(b, &mut symbols);
         symbols.iter().any(|s| ov.pos.contains_key(s))
+    }
+
+    /// `agg op t` with an aggregate over defined symbols (not `prod`) and a term `t` that reads
+    /// none, in the bounds approximation of the well-founded semantics: each set element is
+    /// certainly or possibly in by its condition's value between the two bounds, the aggregate
+    /// ranges over the interval those memberships allow, and the comparison is certainly true
+    /// when it holds for every value of the interval, possibly true when for some. `None` for
+    /// other shapes (they are supervaluated).
+    fn bounded_comparison(
+        &mut self,
+        op: CmpOp,
+        a: &Term,
+        b: &Term,
+        positive: bool,
+        ov: &Override,
+    ) -> Option<bool> {
+        let reads_defined = |t: &Term| {
+            let mut symbols = rustc_hash::FxHashSet::default();
+            crate::ground::formulas::term_symbols(t, &mut symbols);
+            symbols.iter().any(|s| ov.pos.contains_key(s))
+        };
+        let (agg, other, agg_left) = match (&a.kind, &b.kind) {
+            (TermKind::Aggregate(..), _) if !reads_defined(b) => (a, b, true),
+            (_, TermKind::Aggregate(..)) if !reads_defined(a) => (b, a, false),
+            _ => return None,
+        };
+        let TermKind::Aggregate(kind, sets) = &agg.kind else {
+            return None;
+        };
+        if *kind == AggKind::Prod || sets.iter().any(|set| reads_defined(&set.term)) {
+            return None;
+        }
+        let (low, high) = self.aggregate_interval(*kind, sets, ov)?;
+        let value = self.term(other, Some(ov));
+        let (relation, negated) = match op {
+            CmpOp::Eq => (CmpOp::Eq, false),
+            CmpOp::Lt => (CmpOp::Lt, false),
+            CmpOp::Gt => (CmpOp::Gt, false),
+            CmpOp::Ne => (CmpOp::Eq, true),
+            CmpOp::Le => (CmpOp::Gt, true),
+            CmpOp::Ge => (CmpOp::Lt, true),
+        };
+        let relation = match (relation, agg_left) {
+            (CmpOp::Lt, false) => CmpOp::Gt,
+            (CmpOp::Gt, false) => CmpOp::Lt,
+            (r, _) => r,
+        };
+        let want_certain = (ov.bound == Bound::Lower) == positive;
+        // Certainly `~R` is not possibly `R`, and possibly `~R` is not certainly `R`.
+        let certain = want_certain != negated;
+        let holds = value.is_some_and(|y| match (relation, certain) {
+            (CmpOp::Eq, true) => low == y && high == y,
+            (CmpOp::Eq, false) => low <= y && y <= high,
+            (CmpOp::Lt, true) => high < y,
+            (CmpOp::Lt, false) => low < y,
+            (_, true) => low > y,
+            (_, false) => high > y,
+        });
+        Some(holds != negated)
+    }
+
+    /// The least and greatest value of an aggregate over the sets between the certain and the
+    /// possible members (`None` when a total leaves the integers).
+    fn aggregate_interval(
+        &mut self,
+        kind: AggKind,
+        sets: &[crate::sema::ir::SetExpr],
+        ov: &Override,
+    ) -> Option<(Val, Val)> {
+        let (lower, upper) = match ov.bound {
+            Bound::Lower => (ov.pos, ov.neg),
+            Bound::Upper => (ov.neg, ov.pos),
+        };
+        let certainly = Override {
+            pos: lower,
+            neg: upper,
+            bound: Bound::Lower,
+            exact: false,
+        };
+        let possibly = Override {
+            pos: upper,
+            neg: lower,
+            bound: Bound::Upper,
+            exact: false,
+        };
+        // (value, certainly in); elements that are not possibly in are left out.
+        let mut members: Vec<(Value, bool)> = Vec::new();
+        for set in sets {
+            let domains: Vec<Vec<Value>> = set.vars.iter().map(|v| self.domain(v.sort)).collect();
+            for t in cartesian(&domains) {
+                for (v, x) in set.vars.iter().zip(&t) {
+                    self.env.insert(v.id, *x);
+                }
+                if !self.formula(&set.cond, true, Some(&possibly)) {
+                    continue;
+                }
+                let value = match kind {
+                    AggKind::Card => Value::Int(1),
+                    _ => match self.term(&set.term, Some(&possibly)) {
+                        Some(Val::V(v)) => v,
+                        _ => continue,
+                    },
+                };
+                let certain = self.formula(&set.cond, true, Some(&certainly));
+                members.push((value, certain));
+            }
+        }
+        let certain = || members.iter().filter(|m| m.1).map(|m| m.0);
+        let possible = || members.iter().map(|m| m.0);
+        Some(match kind {
+            AggKind::Max => (
+                certain().max().map_or(Val::NegInf, Val::V),
+                possible().max().map_or(Val::NegInf, Val::V),
+            ),
+            AggKind::Min => (
+                possible().min().map_or(Val::PosInf, Val::V),
+                certain().min().map_or(Val::PosInf, Val::V),
+            ),
+            _ => {
+                let zero = Value::Int(0);
+                let sum = |take: &dyn Fn(Value, bool) -> bool| {
+                    members
+                        .iter()
+                        .filter(|(v, c)| take(*v, *c))
+                        .try_fold(zero, |total, (v, _)| arith(ArithOp::Add, total, *v))
+                };
+                // The least total takes every possible negative and only the certain positives.
+                let low = sum(&|v, c| c && v > zero || v < zero)?;
+                let high = sum(&|v, c| c && v < zero || v > zero)?;
+                (Val::V(low), Val::V(high))
+            }
+        })
     }
 
     /// A comparison with an aggregate over defined symbols, in the three-valued interpretation
