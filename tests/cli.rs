@@ -1,44 +1,15 @@
 //! End-to-end tests of the `idp` binary: command line, exit codes, diagnostics, the Lua runtime
 //! and printing.
 
-use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod process;
+mod scratch;
+
+use process::idp as run;
+use scratch::write_file;
 
 const IDP: &str = env!("CARGO_BIN_EXE_idp");
-
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-/// Writes `text` to a fresh file in a temporary directory and returns its path.
-fn write_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "idp-cli-test-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(IDP)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the idp binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
 
 fn run_file(text: &str, extra: &[&str]) -> Output {
     let path = write_file("test.idp", text);

@@ -17,9 +17,10 @@
 //! Timings (release build, 2 cores shared): about 70 s wall in all, most of it the LTC planner
 //! on the hand-made instances, the 17x17 instance and the 15x15 `mk*` instances.
 
+mod process;
+
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const IDP: &str = env!("CARGO_BIN_EXE_idp");
 const SPEC: &str = "specs/maze/game.idp";
@@ -249,21 +250,7 @@ fn instances(ext: &str) -> Vec<String> {
 }
 
 fn run(command: &str, stdin: &str) -> String {
-    let mut child = Command::new(IDP)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([SPEC, "-e", command])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = process::idp(&[SPEC, "-e", command], stdin);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -629,18 +616,7 @@ fn check_generated_instance(path: &str) {
 /// Runs the binary with `args` in the repository, `stdin` piped in; returns the exit status and
 /// stdout.
 fn run_args(args: &[&str], stdin: &str) -> (std::process::ExitStatus, String) {
-    let mut child = Command::new(IDP)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
+    let out = process::idp(args, stdin);
     (
         out.status,
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -5,27 +5,13 @@
 //! to ground in full (but larger than any stand-in needs), and that other uses are refused
 //! with a message.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
+mod process;
 
 /// Runs `idp -e chunk` on `spec` given on stdin.
 fn run(spec: &str, chunk: &str) -> Output {
-    let mut child = Command::new(IDP)
-        .args(["-e", chunk])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the idp binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(spec.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    process::idp(&["-e", chunk], spec)
 }
 
 /// The specification with the given theory body and range for the sort `x`.

@@ -3,33 +3,20 @@
 //! (`--max-memory`) and Ctrl-C, for an exponential grounding, an endless Lua loop and a
 //! never-ending search. Also: the same input gives byte-identical output, run after run.
 
-use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+mod scratch;
+
+use scratch::write_file;
 
 const IDP: &str = env!("CARGO_BIN_EXE_idp");
 
 /// The exit code of a run that a limit stopped.
 const EXIT_LIMIT: i32 = 3;
 
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-/// Writes `text` to a fresh file in a temporary directory and returns its path.
-fn write_file(text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "idp-limits-test-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("spec.idp");
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
 fn spawn(text: &str, args: &[&str]) -> Child {
-    let path = write_file(text);
+    let path = write_file("spec.idp", text);
     Command::new(IDP)
         .arg(&path)
         .args(args)
@@ -327,6 +314,7 @@ fn the_same_input_gives_the_same_output() {
 #[test]
 fn an_enumeration_of_many_models_is_deterministic() {
     let path = write_file(
+        "spec.idp",
         "vocabulary V {\n  type Node isa int\n  type Colour\n  Edge(Node, Node)\n  \
          C(Node) : Colour\n}\n\
          theory T : V {\n  ! x y: Edge(x, y) => C(x) ~= C(y).\n}\n\

@@ -1,0 +1,22 @@
+//! Running the `idp` binary from a test: in the crate's directory, with `stdin` piped in.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `idp args...` in the crate's directory, writes `stdin` to it and waits for it.
+pub fn idp(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_idp"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the idp binary runs");
+    let mut input = child.stdin.take().expect("piped stdin");
+    input
+        .write_all(stdin.as_bytes())
+        .expect("idp reads its stdin");
+    drop(input);
+    child.wait_with_output().expect("idp finishes")
+}
