@@ -249,6 +249,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     }
 
     // Read the inputs.
+    crate::limits::set_phase("reading the input");
     let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
     for f in &args.files {
         match std::fs::read(f) {
@@ -315,8 +316,13 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if has_errors {
         return 1;
     }
+    if let Err(msg) = crate::limits::check(None, "reading the input") {
+        eprintln!("Stopped: {msg}");
+        return EXIT_LIMIT;
+    }
 
     // Run.
+    crate::limits::set_phase("running a procedure");
     let runtime = match Runtime::new(program, !args.nowarnings) {
         Ok(rt) => rt,
         Err(msg) => {
@@ -407,6 +413,7 @@ fn set_limits(args: &Args) {
         .or_else(crate::limits::default_max_memory_mb)
         .unwrap_or(0);
     crate::limits::set_max_memory_mb(memory);
+    crate::limits::start_watchdog();
 }
 
 /// Flushes what Lua printed (with the limits hook removed, so that a reached limit cannot stop

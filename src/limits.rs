@@ -4,7 +4,8 @@
 //! inference.)
 //!
 //! The grounder, the SAT solver's terminate callback and a Lua instruction hook all call
-//! [`check`]. Every limit message is recorded, so that the command line can tell a Lua error
+//! [`check`]; a watchdog thread ([`start_watchdog`]) ends the process when a step that makes
+//! no checks (reading a huge input) goes on past a limit. Every limit message is recorded, so that the command line can tell a Lua error
 //! caused by a limit from any other error; an inference that stops after it found some models
 //! returns them and notes a [`partial`] result instead.
 
@@ -31,6 +32,15 @@ const MEMORY_CHECK_INTERVAL: Duration = Duration::from_millis(100);
 
 /// The wall-time limit of the whole run: when it ends and how many seconds it was.
 static RUN_DEADLINE: Mutex<Option<(Instant, f64)>> = Mutex::new(None);
+
+/// How long work may go on after a limit was reached before the watchdog ends the process
+/// itself. Work that polls the limits (grounding, search, Lua) stops well within it; reading
+/// and resolving a huge input, or a call into a SAT back end that cannot be interrupted, may
+/// not.
+const WATCHDOG_GRACE: Duration = Duration::from_secs(2);
+
+/// What the run is doing, for the watchdog's message (`while reading the input`).
+static PHASE: Mutex<&str> = Mutex::new("running");
 
 /// The memory limit in bytes (0: none).
 static MAX_MEMORY: AtomicU64 = AtomicU64::new(0);
@@ -271,6 +281,52 @@ pub fn lua_check() -> Result<(), String> {
         None => *first = Some(Instant::now()),
     }
     Err(message)
+}
+
+/// Says what the run is doing from now on (`"reading the input"`, `"running a procedure"`).
+pub fn set_phase(phase: &'static str) {
+    *PHASE.lock().unwrap_or_else(|e| e.into_inner()) = phase;
+}
+
+/// Starts the watchdog: a thread that checks the limits ten times a second and, when one has
+/// been reached and the work has not stopped within [`WATCHDOG_GRACE`] (longer when the work
+/// is already stopping: printing a partial result, a procedure handling the stop), ends the
+/// process with the limit's message and [`EXIT_LIMIT`]. It backs up the checks in the work
+/// itself, for the steps that make none.
+pub fn start_watchdog() {
+    let spawned = std::thread::Builder::new()
+        .name("idp-watchdog".into())
+        .spawn(watch);
+    // Without the thread the limits are still checked by the work itself.
+    drop(spawned);
+}
+
+fn watch() {
+    let mut reached_at: Option<Instant> = None;
+    loop {
+        std::thread::sleep(MEMORY_CHECK_INTERVAL);
+        let Some(stop) = reached(None) else {
+            reached_at = None;
+            continue;
+        };
+        let since = *reached_at.get_or_insert_with(Instant::now);
+        let grace = if stopping() {
+            WATCHDOG_GRACE + GRACE_AFTER_PARTIAL + GRACE_AFTER_STOP
+        } else {
+            WATCHDOG_GRACE
+        };
+        if since.elapsed() >= grace {
+            let phase = *PHASE.lock().unwrap_or_else(|e| e.into_inner());
+            exit_now(&stop.message(phase));
+        }
+    }
+}
+
+/// Whether the work has seen a limit and is stopping (a stop was recorded or a partial result
+/// noted).
+fn stopping() -> bool {
+    !STOPS.lock().unwrap_or_else(|e| e.into_inner()).is_empty()
+        || PARTIAL.lock().unwrap_or_else(|e| e.into_inner()).is_some()
 }
 
 /// Ends the process with [`EXIT_LIMIT`] after printing `Stopped: message` (flushing what Lua

@@ -107,6 +107,47 @@ fn memory_limit_stops_an_exponential_grounding() {
     assert!(took < Duration::from_secs(60), "stopped late: {took:?}");
 }
 
+/// A structure with three million pairs (45 MB), which takes seconds to read and check, and a
+/// `main` that returns at once: nothing after the reading would notice a limit.
+fn huge_input() -> String {
+    let pairs = 3_000_000;
+    let mut text = format!(
+        "vocabulary V {{\n  type T isa int\n  P(T, T)\n}}\nstructure S : V {{\n  T = {{ 0..{pairs} }}\n  P = {{ "
+    );
+    for i in 0..pairs {
+        text.push_str(&format!("{},{}; ", i, i + 1));
+    }
+    text.push_str("}\n}\nprocedure main() {\n  print(1)\n}\n");
+    text
+}
+
+/// Reading the input makes no limit checks of its own; the watchdog stops it (or, when it is
+/// quick, the check right after it).
+#[test]
+fn limits_stop_the_reading_of_a_huge_input() {
+    let path = write_file("huge.idp", &huge_input());
+    let run_huge = |args: &[&str]| {
+        Command::new(IDP)
+            .arg(&path)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the idp binary runs")
+    };
+    let o = run_huge(&["--timeout", "0.3"]);
+    assert_stopped(
+        &o,
+        "the time limit of 0.3 s (--timeout) was reached while reading the input",
+    );
+    assert!(!stdout(&o).contains('1'), "main ran: {}", stdout(&o));
+    let o = run_huge(&["--max-memory", "150"]);
+    assert_stopped(
+        &o,
+        "more than the memory limit of 150 MB while reading the input",
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn memory_limit_stops_a_procedure_that_keeps_allocating() {
     let spec =
@@ -257,6 +298,35 @@ fn ctrl_c_stops_a_never_ending_search() {
         Duration::from_millis(1000),
     );
     assert_stopped(&o, "interrupted (Ctrl-C) while ");
+}
+
+/// splr has no callback to stop a search: its own time limit (whole seconds, rounded up)
+/// ends it, and the watchdog ends it on Ctrl-C.
+#[test]
+fn limits_stop_a_never_ending_search_of_the_splr_backend() {
+    let (o, took) = run(
+        PIGEONHOLE,
+        &[
+            "-n",
+            "1",
+            "--sat",
+            "splr",
+            "--timeout",
+            "1.5",
+            "--nowarnings",
+        ],
+    );
+    assert_stopped(
+        &o,
+        "timeout: the time limit of 1.5 s (--timeout) was reached while searching",
+    );
+    assert!(took < Duration::from_secs(15), "stopped late: {took:?}");
+    let o = run_interrupted(
+        PIGEONHOLE,
+        &["-n", "1", "--sat", "splr", "--nowarnings"],
+        Duration::from_millis(1000),
+    );
+    assert_stopped(&o, "interrupted (Ctrl-C) while running a procedure");
 }
 
 #[test]

@@ -33,8 +33,12 @@ impl Splr {
             quiet_mode: true,
             ..splr::Config::default()
         };
+        // splr counts its time limit in whole seconds (it truncates): round up, so that it
+        // stops at most a second after the deadline rather than before it. Ctrl-C and the
+        // memory limit cannot reach into a splr call; the watchdog of `limits` ends those.
         if let Some(d) = self.deadline {
-            config.c_timeout = d.saturating_duration_since(Instant::now()).as_secs_f64();
+            let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+            config.c_timeout = left.ceil().max(1.0);
         }
         config
     }
