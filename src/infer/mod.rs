@@ -168,10 +168,7 @@ pub fn modelexpand(
     else {
         return Ok(Vec::new());
     };
-    let options = &Options {
-        leave_unmentioned_false: options.nbmodels == 1,
-        ..options.clone()
-    };
+    let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let blocked_on = session.output_symbols(output);
     let models = enumerate(&mut session, &blocked_on, options.nbmodels)?;
@@ -237,6 +234,7 @@ pub fn minimize(
             value: None,
         });
     };
+    let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let objective = session.grounder.ground_term(term)?;
     for (g, _) in &objective.0 {
@@ -304,6 +302,15 @@ pub fn minimize(
         proven: true,
         value,
     })
+}
+
+/// `options`, with predicate atoms that no formula mentions left false when one model is
+/// asked for (an enumeration must tell their values apart).
+fn single_model_economy(options: &Options) -> Options {
+    Options {
+        leave_unmentioned_false: options.nbmodels == 1,
+        ..options.clone()
+    }
 }
 
 /// The result of a minimisation that a limit stopped: the best model found so far (the
