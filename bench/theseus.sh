@@ -34,18 +34,8 @@ SPEC=specs/theseus/theseus.idp
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 IDP=$TARGET/release/idp
 
-for f in "$ENC" "$CHECK" "$SPEC"; do
-  [ -f "$f" ] || { echo "missing $f" >&2; exit 1; }
-done
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time" >&2; exit 1; }
-
-if [ -z "${NO_BUILD:-}" ]; then
-  cargo build --release --quiet || exit 1
-fi
-
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+bench_setup "$ENC" "$CHECK" "$SPEC"
 
 INSTANCES=("$@")
 if [ ${#INSTANCES[@]} -eq 0 ]; then
@@ -57,14 +47,6 @@ if [ ${#INSTANCES[@]} -eq 0 ]; then
     INSTANCES+=("$TMP"/gen/*.lp)
   fi
 fi
-
-echo "creating a venv in $TMP/venv and installing $CLINGO ..." >&2
-python3 -m venv "$TMP/venv" && "$TMP/venv/bin/pip" install --quiet "$CLINGO" >&2 || exit 1
-PY=$TMP/venv/bin/python
-# A private copy of the binary: a concurrent `cargo build` must not replace it mid-run.
-cp "$IDP" "$TMP/idp" || exit 1
-IDP=$TMP/idp
-CLINGO_VERSION=$("$PY" -m clingo --version | head -1)
 
 # run LABEL INSTANCE OPT CMD...: one timed run; sets SECS, MB, STATUS
 run() {
