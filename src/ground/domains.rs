@@ -81,15 +81,44 @@ impl<'a> Domains<'a> {
         if let Some(b) = self.program.sort(s).builtin {
             return builtin_contains(b, v);
         }
-        if let Some(set) = self.members.get(&s) {
-            return set.as_ref().is_some_and(|m| m.contains(&v));
+        match self.members.get(&s) {
+            Some(Some(set)) => return set.contains(&v),
+            Some(None) => return self.contains_without_listing(s, v),
+            None => {}
         }
         let set = self
             .get(s)
             .map(|d| Rc::new(d.iter().copied().collect::<HashSet<Value>>()));
-        let found = set.as_ref().is_some_and(|m| m.contains(&v));
+        let found = match &set {
+            Some(m) => m.contains(&v),
+            None => self.contains_without_listing(s, v),
+        };
         self.members.insert(s, set);
         found
+    }
+
+    /// Membership of a sort whose elements cannot be listed: a range too large to list, or a
+    /// constructed type with infinitely (or too) many elements, whose members are the values
+    /// of its constructors on members of their argument types.
+    fn contains_without_listing(&mut self, s: SortId, v: Value) -> bool {
+        if let Some(range) = self.structure.huge_ranges.get(&s) {
+            return range.contains(v);
+        }
+        if !self.program.sort(s).constructed {
+            return false;
+        }
+        let Some(parts) = v.compound_parts() else {
+            return false;
+        };
+        let constructor = self.program.func(parts.constructor);
+        if constructor.constructor_of != Some(s) {
+            return false;
+        }
+        let arg_sorts = constructor.args.clone();
+        arg_sorts
+            .iter()
+            .zip(&parts.args)
+            .all(|(sort, arg)| self.contains(*sort, *arg))
     }
 }
 

@@ -317,6 +317,33 @@ impl<'a> Session<'a> {
     }
 
     /// The tuples of a symbol's graph/arguments over the finite domains.
+    /// Whether every argument type of `s` has a finite interpretation.
+    fn finite_arguments(&mut self, s: Symbol) -> bool {
+        let sorts = self.grounder.program.symbol_sorts(s);
+        sorts
+            .into_iter()
+            .all(|sort| self.grounder.domains.get(sort).is_some())
+    }
+
+    /// A predicate over an infinite type (`P(string)`) gets atoms only where a formula names
+    /// them, as in IDP3's lazy grounding: the others are false in every model, and models
+    /// differ only on the named ones. Says so once per predicate.
+    fn note_infinite_predicate(&mut self, s: Symbol) {
+        let program = self.grounder.program;
+        let infinite: Vec<&str> = program
+            .symbol_sorts(s)
+            .into_iter()
+            .filter(|sort| self.grounder.domains.get(*sort).is_none())
+            .map(|sort| program.sort(sort).name.as_str())
+            .collect();
+        crate::infer::warn(format!(
+            "{} ranges over the infinite type {}: only its atoms that the theory names are \
+             searched; the others are false in the models",
+            program.symbol_name(s),
+            infinite.join(", ")
+        ));
+    }
+
     fn all_tuples(&mut self, s: Symbol) -> InferResult<Vec<Tuple>> {
         let sorts = self.grounder.program.symbol_sorts(s);
         let mut domains = Vec::with_capacity(sorts.len());
@@ -482,6 +509,10 @@ impl<'a> Session<'a> {
             if matches!(self.grounder.structure.table(s), Some(Table::TwoValued(_)))
                 && !self.grounder.forced_unknown.contains(&s)
             {
+                continue;
+            }
+            if matches!(s, Symbol::Pred(_)) && !self.finite_arguments(s) {
+                self.note_infinite_predicate(s);
                 continue;
             }
             if self.options.leave_unmentioned_false && matches!(s, Symbol::Pred(_)) {
@@ -820,6 +851,7 @@ impl<'a> Session<'a> {
         let base = self.grounder.structure;
         let mut out = Structure::new(name, self.vocabulary);
         out.sorts = base.sorts.clone();
+        out.huge_ranges = base.huge_ranges.clone();
         let mut tables: IndexMap<Symbol, HashSet<Tuple>> = IndexMap::new();
         for &s in &self.symbols {
             let mut set = HashSet::default();

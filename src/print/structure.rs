@@ -96,7 +96,14 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
         let name = &program.sort(so).name;
         match s.domain(so) {
             Some(d) => lines.push(format!("{} = {}", name, sort_table_to_string(d))),
-            None => lines.push(format!("{} = {{  }}", name)),
+            None => match s.huge_ranges.get(&so) {
+                Some(range) => {
+                    let mut parts = vec![format!("{}..{}", range.lo, range.hi)];
+                    parts.extend(range.extra.iter().map(|v| v.to_string()));
+                    lines.push(format!("{} = {{ {} }}", name, parts.join("; ")));
+                }
+                None => lines.push(format!("{} = {{  }}", name)),
+            },
         }
     }
     let preds = printable_preds(program, voc.preds.iter().copied());

@@ -1,0 +1,99 @@
+//! Symbols over types with infinitely many (or too many to list) elements: a predicate over
+//! such a type gets atoms only where the theory names them (the others are false in the
+//! models, as in IDP3's lazy grounding), membership of such types is decided by their
+//! constructors and ranges, and a quantifier over them still needs a bound.
+
+mod process;
+
+use std::process::Output;
+
+fn run(spec: &str) -> Output {
+    process::idp(
+        &[
+            "--nowarnings",
+            "-e",
+            "stdoptions.nbmodels = 0 printmodels(modelexpand(T, S))",
+        ],
+        spec,
+    )
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const RECURSIVE: &str = "vocabulary V {
+  type test constructed from { aa, bb, F(test) }
+  sol(test)
+}
+theory T : V {
+  sol(F(F(F(aa)))) | sol(F(bb)).
+  ~sol(F(bb)).
+}
+structure S : V { }
+";
+
+#[test]
+fn a_predicate_over_a_recursive_constructed_type_has_the_named_atoms() {
+    let o = run(RECURSIVE);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        stdout(&o),
+        "Number of models: 1\nModel 1\n=======\nstructure  : V {\n  sol = { F(F(F(aa))) }\n}\n\n"
+    );
+}
+
+#[test]
+fn the_named_atoms_are_all_that_models_differ_on() {
+    let spec = "vocabulary V {\n  P(string)\n}\ntheory T : V {\n  P(\"a\") | P(\"b\").\n}\nstructure S : V { }\n";
+    let out = stdout(&run(spec));
+    assert!(out.starts_with("Number of models: 3\n"), "{out}");
+    for model in ["P = { \"a\"; \"b\" }", "P = { \"a\" }", "P = { \"b\" }"] {
+        assert!(out.contains(model), "{model} not in {out}");
+    }
+}
+
+#[test]
+fn the_warning_names_the_predicate_and_the_type() {
+    let o = process::idp(&["-e", "print(#modelexpand(T, S))"], RECURSIVE);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "Warning: sol ranges over the infinite type test: only its atoms that the theory \
+             names are searched; the others are false in the models"
+        ),
+        "{err}"
+    );
+}
+
+/// `T1` is a range too large to list; `test` holds `F(t)` for `t` in it, and not `F(0)`.
+#[test]
+fn members_of_a_type_over_a_huge_range_follow_the_range() {
+    let spec = |sentence: &str| {
+        format!(
+            "vocabulary V {{\n  type T1 isa int\n  type test constructed from {{ aa, F(T1) }}\n  \
+             sol(test)\n}}\ntheory T : V {{\n  {sentence}\n}}\nstructure S : V {{\n  \
+             T1 = {{ 1..100000000 }}\n}}\n"
+        )
+    };
+    let out = stdout(&run(&spec("sol(F(5)) & sol(aa).")));
+    assert_eq!(
+        out,
+        "Number of models: 1\nModel 1\n=======\nstructure  : V {\n  T1 = { 1..100000000 }\n  \
+         sol = { F(5); aa }\n}\n\n"
+    );
+    let out = stdout(&run(&spec("sol(F(0)).")));
+    assert_eq!(out, "Unsatisfiable\nNumber of models: 0\n");
+}
+
+#[test]
+fn a_quantifier_over_an_infinite_type_still_needs_a_bound() {
+    let spec = "vocabulary V {\n  P(string)\n}\ntheory T : V {\n  ! x[string] : P(x).\n}\nstructure S : V { }\n";
+    let o = run(spec);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("Infinite grounding: the variable 'x' ranges over the infinite type 'string'"),
+        "{err}"
+    );
+}
