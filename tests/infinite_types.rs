@@ -97,3 +97,72 @@ fn a_quantifier_over_an_infinite_type_still_needs_a_bound() {
         "{err}"
     );
 }
+
+/// IDP3's test `string_append`: `app` over strings is called for the one tuple the theory
+/// names, and `P` over strings gets that atom only.
+#[test]
+fn a_procedure_over_strings_is_called_for_the_tuples_met() {
+    let spec = "procedure append(a, b) {\n  return a..b\n}\n\
+        vocabulary V {\n  P(string)\n  app(string, string) : string\n}\n\
+        theory T : V {\n  P(app(\"Hello\", \" world\")).\n}\n\
+        structure S : V {\n  app = procedure append\n}\n";
+    assert_eq!(
+        stdout(&run(spec)),
+        "Number of models: 1\nModel 1\n=======\nstructure  : V {\n  P = { \"Hello world\" }\n  \
+         app = procedure append\n}\n\n"
+    );
+}
+
+/// A predicate over `int` interpreted by a procedure, asked once per tuple however often the
+/// theory names it.
+#[test]
+fn a_procedure_over_integers_answers_each_tuple_once() {
+    let spec = |atom: &str| {
+        format!(
+            "procedure checkSquare(x, y) {{\n  calls = (calls or 0) + 1\n  return x * x == y\n}}\n\
+             vocabulary V {{\n  T\n  isSquare(int, int)\n}}\n\
+             theory T : V {{\n  T <=> {atom}.\n  T | ~{atom}.\n}}\n\
+             structure S : V {{\n  isSquare = procedure checkSquare\n}}\n"
+        )
+    };
+    let chunk = "stdoptions.nbmodels = 0 printmodels(modelexpand(T, S)) print(calls)";
+    let out = |atom: &str| stdout(&process::idp(&["--nowarnings", "-e", chunk], &spec(atom)));
+    let square = out("isSquare(5, 25)");
+    assert!(square.contains("  T = true\n"), "{square}");
+    assert!(
+        square.starts_with("Number of models: 1\n") && square.ends_with("\n1\n"),
+        "{square}"
+    );
+    let not_square = out("isSquare(5, 24)");
+    assert!(not_square.contains("  T = false\n"), "{not_square}");
+}
+
+#[test]
+fn a_failing_procedure_is_reported_with_the_sentence() {
+    let spec = "procedure boom(x) {\n  error(\"no answer for \" .. x)\n}\n\
+        vocabulary V {\n  Q(int)\n}\ntheory T : V {\n  Q(3).\n}\n\
+        structure S : V {\n  Q = procedure boom\n}\n";
+    let o = run(spec);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("procedure boom: "), "{err}");
+    assert!(err.contains("no answer for 3"), "{err}");
+    assert!(
+        err.contains("while grounding the sentence at stdin:8:3"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_function_procedure_must_return_a_value() {
+    let spec = "procedure half(x) {\n  if x % 2 == 0 then return x / 2 end\n}\n\
+        vocabulary V {\n  f(int) : int\n  Q(int)\n}\ntheory T : V {\n  Q(f(3)).\n}\n\
+        structure S : V {\n  f = procedure half\n}\n";
+    let o = run(spec);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("procedure half returned no domain element for f(3)"),
+        "{err}"
+    );
+}

@@ -20,7 +20,7 @@ use std::rc::Rc;
 use crate::infer::{InferError, InferResult};
 use crate::sema::ir;
 use crate::sema::program::{FuncId, Program, SortId, Symbol};
-use crate::structure::structure::{Structure, Table, TruthValue};
+use crate::structure::structure::{Answer, LazyProcedure, Structure, Table, TruthValue};
 use crate::structure::value::{Tuple, Value};
 
 use domains::Domains;
@@ -126,6 +126,9 @@ pub struct Grounder<'a> {
     pub deadline: Option<std::time::Instant>,
     /// Bindings made so far; the limits are checked every few thousand.
     steps: u64,
+    /// The first error of a procedure that interprets a symbol lazily (reported by
+    /// [`Grounder::check_size`], since the lookups that call it cannot fail).
+    procedure_error: std::cell::RefCell<Option<String>>,
 }
 
 impl<'a> Grounder<'a> {
@@ -152,6 +155,7 @@ impl<'a> Grounder<'a> {
             max_size,
             deadline: None,
             steps: 0,
+            procedure_error: std::cell::RefCell::new(None),
         }
     }
 
@@ -316,6 +320,9 @@ impl<'a> Grounder<'a> {
     }
 
     pub fn check_size(&self) -> InferResult<()> {
+        if let Some(message) = self.procedure_error.borrow_mut().take() {
+            return Err(InferError::Error(message));
+        }
         if self.store.len() > self.max_size {
             return Err(InferError::limit(format!(
                 "The grounding grew past {} nodes (the grounding size limit); make the domains \
@@ -346,7 +353,25 @@ impl<'a> Grounder<'a> {
         if self.is_forced(s, t) {
             return TruthValue::Unknown;
         }
+        if let Some(procedure) = self.structure.lazy.get(&s) {
+            return match self.ask(procedure, t) {
+                Some(Answer::Holds(true)) => TruthValue::True,
+                _ => TruthValue::False,
+            };
+        }
         self.structure.truth(s, t)
+    }
+
+    /// A lazily interpreted symbol's answer for `t`; an error is kept for
+    /// [`Grounder::check_size`] (the first one).
+    fn ask(&self, procedure: &LazyProcedure, t: &[Value]) -> Option<Answer> {
+        match procedure.answer(t) {
+            Ok(a) => Some(a),
+            Err(message) => {
+                self.procedure_error.borrow_mut().get_or_insert(message);
+                None
+            }
+        }
     }
 
     /// Whether every element of `t` lies in the corresponding sort of `sorts`.
@@ -416,6 +441,12 @@ impl<'a> Grounder<'a> {
         if self.is_forced(Symbol::Func(f), args) {
             return None;
         }
+        if let Some(procedure) = self.structure.lazy.get(&Symbol::Func(f)) {
+            return match self.ask(procedure, args) {
+                Some(Answer::Value(v)) => Some(v),
+                _ => None,
+            };
+        }
         let table = match self.known_funcs.get(&f) {
             Some(t) => t.clone(),
             None => {
@@ -442,9 +473,9 @@ impl<'a> Grounder<'a> {
     /// Whether the structure fixes the function completely (a two-valued table).
     pub fn func_two_valued(&self, f: FuncId) -> bool {
         !(self.forced_unknown.contains(&Symbol::Func(f)) && self.time_filter.is_none())
-            && matches!(
+            && (matches!(
                 self.structure.table(Symbol::Func(f)),
                 Some(Table::TwoValued(_))
-            )
+            ) || self.structure.lazy.contains_key(&Symbol::Func(f)))
     }
 }

@@ -9,7 +9,7 @@ use crate::ground::domains::cartesian;
 use crate::ground::terms::arith;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{BuiltinSort, Program, SortId, Symbol, Theory};
-use crate::structure::structure::{Structure, TruthValue};
+use crate::structure::structure::{Answer, Structure, TruthValue};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
@@ -104,6 +104,9 @@ impl<'a> Checker<'a> {
             if let Some(set) = table.get(&s) {
                 return set.contains(t);
             }
+        }
+        if let Some(procedure) = self.structure.lazy.get(&s) {
+            return matches!(procedure.answer(t), Ok(Answer::Holds(true)));
         }
         self.structure
             .table(s)
@@ -261,6 +264,12 @@ impl<'a> Checker<'a> {
             if let Some(set) = ov.pos.get(&s) {
                 return find(set);
             }
+        }
+        if let Some(procedure) = self.structure.lazy.get(&s) {
+            return match procedure.answer(args) {
+                Ok(Answer::Value(v)) => Some(v),
+                _ => None,
+            };
         }
         find(self.structure.table(s)?.ct())
     }

@@ -220,7 +220,11 @@ impl<'a> Session<'a> {
         ordered.extend(self.cheapest_first(rest));
         let mut out = Vec::new();
         for sentence in ordered {
-            let g = self.grounder.ground_formula(sentence).map_err(|e| {
+            let grounded = self
+                .grounder
+                .ground_formula(sentence)
+                .and_then(|g| self.grounder.check_size().map(|()| g));
+            let g = grounded.map_err(|e| {
                 let program = self.grounder.program;
                 let text = formula_to_string(program, sentence);
                 naming(e, "the sentence", program.position(sentence.span), &text)
@@ -509,6 +513,9 @@ impl<'a> Session<'a> {
             if matches!(self.grounder.structure.table(s), Some(Table::TwoValued(_)))
                 && !self.grounder.forced_unknown.contains(&s)
             {
+                continue;
+            }
+            if self.grounder.structure.lazy.contains_key(&s) {
                 continue;
             }
             if matches!(s, Symbol::Pred(_)) && !self.finite_arguments(s) {
@@ -852,8 +859,12 @@ impl<'a> Session<'a> {
         let mut out = Structure::new(name, self.vocabulary);
         out.sorts = base.sorts.clone();
         out.huge_ranges = base.huge_ranges.clone();
+        out.lazy = base.lazy.clone();
         let mut tables: IndexMap<Symbol, HashSet<Tuple>> = IndexMap::new();
         for &s in &self.symbols {
+            if base.lazy.contains_key(&s) {
+                continue;
+            }
             let mut set = HashSet::default();
             if let Some(t) = base.table(s) {
                 set.extend(

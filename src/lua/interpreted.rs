@@ -1,32 +1,137 @@
 //! Symbols that a structure interprets by a Lua procedure (`isSquare = procedure checkSquare`):
 //! once the procedures are compiled, each is called for every tuple of its symbol's argument
 //! types, and the answers become the symbol's table (true/false for a predicate, the value for
-//! a function). IDP3 calls such procedures lazily during grounding; `idp` needs the argument
-//! types to be finite in the structure, and says so otherwise.
+//! a function). When an argument type has no finite interpretation (`int`, `string`, a huge
+//! range), the procedure is called lazily instead, as IDP3 does: for each tuple that grounding
+//! meets ([`crate::structure::structure::LazyProcedure`]).
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use crate::ground::domains::cartesian;
 use crate::sema::program::{Program, Symbol};
-use crate::structure::structure::{Structure, Table};
+use crate::structure::structure::{Answer, LazyProcedure, Structure, Table};
 use crate::structure::value::{Tuple, Value};
 
 use super::values::{lua_to_value, value_to_lua};
 
 /// Fills in the tables of the procedure-interpreted symbols of `structure`.
 pub fn fill_tables(
-    lua: &Lua,
+    lua: &'static Lua,
     program: &Program,
     namespaces: &LuaTable,
     structure: &mut Structure,
 ) -> Result<(), String> {
     for (symbol, name) in std::mem::take(&mut structure.procedures) {
-        let table = procedure_table(lua, program, namespaces, structure, symbol, &name)?;
-        structure.symbols.insert(symbol, Table::TwoValued(table));
+        match argument_domains(program, structure, symbol) {
+            Some(domains) => {
+                let table =
+                    procedure_table(lua, program, namespaces, structure, symbol, &name, &domains)?;
+                structure.symbols.insert(symbol, Table::TwoValued(table));
+            }
+            None => {
+                let lazy = lazy_procedure(lua, program, namespaces, structure, symbol, &name)?;
+                structure.lazy.insert(symbol, lazy);
+            }
+        }
     }
     Ok(())
 }
 
+/// The domains of the argument types of `symbol`, when all are finite in `structure`.
+fn argument_domains(
+    program: &Program,
+    structure: &Structure,
+    symbol: Symbol,
+) -> Option<Vec<Vec<Value>>> {
+    let arguments = match symbol {
+        Symbol::Pred(p) => &program.pred(p).args,
+        Symbol::Func(f) => &program.func(f).args,
+    };
+    arguments
+        .iter()
+        .map(|&sort| crate::print::sort_domain(program, structure, sort))
+        .collect()
+}
+
+/// The procedure of `symbol`, to be called per tuple: it is kept in the Lua registry, and its
+/// answers are checked as [`procedure_table`] checks them.
+fn lazy_procedure(
+    lua: &'static Lua,
+    program: &Program,
+    namespaces: &LuaTable,
+    structure: &Structure,
+    symbol: Symbol,
+    name: &[String],
+) -> Result<LazyProcedure, String> {
+    let shown = name.join("::");
+    let symbol_name = program.symbol_name(symbol).to_string();
+    let function = named_procedure(namespaces, structure, &symbol_name, name)?;
+    let key = lua
+        .create_registry_value(function)
+        .map_err(|e| e.to_string())?;
+    let is_predicate = matches!(symbol, Symbol::Pred(_));
+    let name_shown = shown.clone();
+    let call = move |args: &[Value]| -> Result<Answer, String> {
+        let function: mlua::Function = lua.registry_value(&key).map_err(|e| e.to_string())?;
+        let answer = call_procedure(lua, &function, args, &name_shown)?;
+        if is_predicate {
+            return Ok(Answer::Holds(!matches!(
+                answer,
+                LuaValue::Nil | LuaValue::Boolean(false)
+            )));
+        }
+        lua_to_value(&answer).map(Answer::Value).ok_or_else(|| {
+            format!(
+                "procedure {name_shown} returned no domain element for {symbol_name}({})",
+                shown_tuple(args)
+            )
+        })
+    };
+    Ok(LazyProcedure::new(shown, std::rc::Rc::new(call)))
+}
+
+/// The procedure `name` (qualified) that interprets `symbol_name`, or why there is none.
+fn named_procedure<'lua>(
+    namespaces: &LuaTable<'lua>,
+    structure: &Structure,
+    symbol_name: &str,
+    name: &[String],
+) -> Result<mlua::Function<'lua>, String> {
+    find_procedure(namespaces, name).ok_or_else(|| {
+        format!(
+            "{symbol_name} in structure {} is interpreted by procedure {}, which does not exist",
+            structure.name,
+            name.join("::")
+        )
+    })
+}
+
+/// Calls a procedure on the values of `args`.
+fn call_procedure<'lua>(
+    lua: &'lua Lua,
+    function: &mlua::Function<'lua>,
+    args: &[Value],
+    shown: &str,
+) -> Result<LuaValue<'lua>, String> {
+    let lua_args = args
+        .iter()
+        .map(|&v| value_to_lua(lua, v))
+        .collect::<mlua::Result<Vec<_>>>()
+        .map_err(|e| e.to_string())?;
+    function
+        .call(mlua::MultiValue::from_vec(lua_args))
+        .map_err(|e| format!("procedure {shown}: {}", super::error_message(&e)))
+}
+
+/// `a,b,c` for an argument tuple.
+fn shown_tuple(args: &[Value]) -> String {
+    args.iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The table of `symbol` from calling its procedure on every tuple of `domains`.
 fn procedure_table(
     lua: &Lua,
     program: &Program,
@@ -34,43 +139,14 @@ fn procedure_table(
     structure: &Structure,
     symbol: Symbol,
     name: &[String],
+    domains: &[Vec<Value>],
 ) -> Result<std::collections::HashSet<Tuple>, String> {
     let shown = name.join("::");
     let symbol_name = program.symbol_name(symbol).to_string();
-    let function = find_procedure(namespaces, name).ok_or_else(|| {
-        format!(
-            "{symbol_name} in structure {} is interpreted by procedure {shown}, which does not \
-             exist",
-            structure.name
-        )
-    })?;
-    let args = match symbol {
-        Symbol::Pred(p) => program.pred(p).args.clone(),
-        Symbol::Func(f) => program.func(f).args.clone(),
-    };
-    let mut domains = Vec::new();
-    for sort in args {
-        let Some(d) = structure.domain(sort) else {
-            return Err(format!(
-                "{symbol_name} in structure {} is interpreted by procedure {shown}, but its \
-                 argument type {} has no finite interpretation; idp calls the procedure for \
-                 every argument tuple, so give the type a finite interpretation",
-                structure.name,
-                program.sort(sort).name
-            ));
-        };
-        domains.push(d.to_vec());
-    }
+    let function = named_procedure(namespaces, structure, &symbol_name, name)?;
     let mut table = std::collections::HashSet::new();
-    for tuple in cartesian(&domains) {
-        let lua_args = tuple
-            .iter()
-            .map(|&v| value_to_lua(lua, v))
-            .collect::<mlua::Result<Vec<_>>>()
-            .map_err(|e| e.to_string())?;
-        let answer: LuaValue = function
-            .call(mlua::MultiValue::from_vec(lua_args))
-            .map_err(|e| format!("procedure {shown}: {}", super::error_message(&e)))?;
+    for tuple in cartesian(domains) {
+        let answer = call_procedure(lua, &function, &tuple, &shown)?;
         match symbol {
             Symbol::Pred(_) => {
                 if !matches!(answer, LuaValue::Nil | LuaValue::Boolean(false)) {
@@ -81,11 +157,7 @@ fn procedure_table(
                 let value = lua_to_value(&answer).ok_or_else(|| {
                     format!(
                         "procedure {shown} returned no domain element for {symbol_name}({})",
-                        tuple
-                            .iter()
-                            .map(Value::to_string)
-                            .collect::<Vec<_>>()
-                            .join(",")
+                        shown_tuple(&tuple)
                     )
                 })?;
                 let mut row = tuple;

@@ -83,7 +83,9 @@ pub enum Outcome {
 }
 
 pub struct Runtime {
-    lua: Lua,
+    /// The Lua state lives as long as the process: procedures that interpret symbols lazily
+    /// are called from inside inferences, through closures that keep it.
+    lua: &'static Lua,
     state: Rc<State>,
 }
 
@@ -92,7 +94,7 @@ impl Runtime {
     /// globals, and compiles every procedure. Procedure compile errors are reported on stderr
     /// and counted in [`Runtime::error_count`].
     pub fn new(program: Program, show_warnings: bool) -> Result<Runtime, String> {
-        let lua = Lua::new();
+        let lua = Lua::new().into_static();
         let state = Rc::new(State {
             program,
             options: RefCell::new(OptionsUd::new_default()),
@@ -113,12 +115,12 @@ impl Runtime {
         let rt = Runtime { lua, state };
         rt.setup()
             .map_err(|e| format!("could not set up the Lua runtime: {}", error_message(&e)))?;
-        install_limits_hook(&rt.lua);
+        install_limits_hook(rt.lua);
         Ok(rt)
     }
 
     fn setup(&self) -> mlua::Result<()> {
-        let lua = &self.lua;
+        let lua = self.lua;
         builtins::register(lua)?;
         lua.globals().set("stdoptions", self.state.options())?;
         lua.load(PRELUDE).set_name("=prelude").exec()?;
@@ -127,7 +129,7 @@ impl Runtime {
     }
 
     fn install_namespaces(&self) -> mlua::Result<()> {
-        let lua = &self.lua;
+        let lua = self.lua;
         let program = &self.state.program;
         let n = program.namespaces.len();
         // Structures with procedure-interpreted symbols, filled in once procedures exist.
@@ -253,7 +255,7 @@ impl Runtime {
     /// from procedures (`--sandbox`; see [`sandbox`]).
     pub fn enable_sandbox(&self) -> Result<(), String> {
         self.state.sandbox.set(true);
-        sandbox::install(&self.lua)
+        sandbox::install(self.lua)
             .map_err(|e| format!("could not set up the sandbox: {}", error_message(&e)))
     }
 
@@ -333,7 +335,7 @@ impl Runtime {
     }
 
     pub fn lua(&self) -> &Lua {
-        &self.lua
+        self.lua
     }
 }
 

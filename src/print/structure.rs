@@ -131,6 +131,10 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
         };
         let sym = Symbol::Pred(p);
         let arity = x.args.len();
+        if let Some(procedure) = s.lazy.get(&sym) {
+            lines.push(format!("{name} = procedure {}", procedure.name));
+            continue;
+        }
         match s.table(sym) {
             Some(t) if is_two_valued(program, s, sym) => {
                 lines.push(format!(
@@ -163,6 +167,10 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
         };
         let sym = Symbol::Func(f);
         let n = x.args.len();
+        if let Some(procedure) = s.lazy.get(&sym) {
+            lines.push(format!("{name} = procedure {}", procedure.name));
+            continue;
+        }
         match s.table(sym) {
             Some(t) if is_two_valued(program, s, sym) => {
                 let graph: Vec<&Tuple> = t.ct().iter().filter(|t| t.len() == n + 1).collect();

@@ -4,7 +4,10 @@
 //! its graph (arguments followed by the value). A table is two-valued (everything not listed is
 //! false) or three-valued (certainly true `ct`, certainly false `cf`, the rest unknown).
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::rc::Rc;
 
 use indexmap::IndexMap;
 
@@ -97,6 +100,58 @@ pub struct Structure {
     /// Symbols interpreted by a Lua procedure (`P = procedure Name`, its qualified name): the
     /// runtime calls it for every argument tuple and fills in the table.
     pub procedures: Vec<(Symbol, Vec<String>)>,
+    /// Procedure-interpreted symbols over argument types too large to tabulate: asked per
+    /// tuple, when grounding meets one.
+    pub lazy: IndexMap<Symbol, LazyProcedure>,
+}
+
+/// What a procedure answered for one argument tuple.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Answer {
+    /// A predicate's truth.
+    Holds(bool),
+    /// A function's value.
+    Value(Value),
+}
+
+/// The call of a procedure on one argument tuple.
+pub type ProcedureCall = Rc<dyn Fn(&[Value]) -> Result<Answer, String>>;
+
+/// A symbol interpreted by a Lua procedure whose argument types are too large to tabulate
+/// (IDP3 calls such procedures lazily): it is called for the tuples that are met, and each
+/// answer is kept (clones of the structure share them).
+#[derive(Clone)]
+pub struct LazyProcedure {
+    /// The procedure's name as written in the structure (`checkSquare`).
+    pub name: String,
+    call: ProcedureCall,
+    answers: Rc<RefCell<HashMap<Tuple, Answer>>>,
+}
+
+impl LazyProcedure {
+    pub fn new(name: String, call: ProcedureCall) -> LazyProcedure {
+        LazyProcedure {
+            name,
+            call,
+            answers: Rc::default(),
+        }
+    }
+
+    /// The procedure's answer for `args` (called once per tuple).
+    pub fn answer(&self, args: &[Value]) -> Result<Answer, String> {
+        if let Some(&a) = self.answers.borrow().get(args) {
+            return Ok(a);
+        }
+        let a = (self.call)(args)?;
+        self.answers.borrow_mut().insert(args.to_vec(), a);
+        Ok(a)
+    }
+}
+
+impl fmt::Debug for LazyProcedure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "procedure {}", self.name)
+    }
 }
 
 /// A sort interpretation `{lo..hi}` with too many elements to list, plus any elements given
@@ -128,6 +183,7 @@ impl Structure {
             symbols: IndexMap::new(),
             huge_ranges: IndexMap::new(),
             procedures: Vec::new(),
+            lazy: IndexMap::new(),
         }
     }
 
