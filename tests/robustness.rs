@@ -168,83 +168,32 @@ fn random_bytes() {
 
 #[test]
 fn random_printable_text() {
-    // Valid UTF-8 garbage made of the language's own characters and words.
-    const PIECES: &[&str] = &[
-        "vocabulary ",
-        "theory ",
-        "structure ",
-        "procedure ",
-        "query ",
-        "term ",
-        "factlist ",
-        "namespace ",
-        "LTCvocabulary ",
-        "type ",
-        "isa ",
-        "partial ",
-        "extern ",
-        "include ",
-        "using ",
+    // Valid UTF-8 garbage made of the language's own words, names, blanks and odd characters.
+    const OTHERS: &[&str] = &[
         "V",
         "T",
         "x",
         "P",
-        "{",
-        "}",
-        "(",
-        ")",
-        "[",
-        "]",
-        ".",
-        "..",
-        ",",
-        ";",
-        ":",
-        "::",
-        "!",
-        "?",
-        "&",
-        "|",
-        "~",
-        "=",
-        "<",
-        ">",
-        "=<",
-        ">=",
-        "<-",
-        "=>",
-        "<=",
-        "<=>",
-        "+",
-        "-",
-        "*",
-        "/",
-        "%",
-        "#",
-        "sum",
-        "1",
-        "2.5",
-        "\"s\"",
-        "'c'",
-        "\"",
-        "'",
-        "/*",
-        "*/",
-        "//",
-        "\n",
         " ",
-        "<ct>",
+        " ",
+        "\n",
+        "\"s\"",
         "@",
         "é",
         "99999999999",
         "\u{0}",
     ];
+    let pieces: Vec<&str> = idp::syntax::IDP_WORDS
+        .iter()
+        .chain(OTHERS)
+        .copied()
+        .collect();
     let dir = Scratch::new();
     let mut next = xorshift(0x2545_F491_4F6C_DD1D);
     for round in 0..40 {
         let len = (next() % 2000) as usize;
         let text: String = (0..len)
-            .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+            .map(|_| pieces[(next() % pieces.len() as u64) as usize])
             .collect();
         let f = dir.write(&format!("soup{round}.idp"), &text);
         let r = check(&f, 30 * SECOND);

@@ -624,13 +624,16 @@ impl<'a> Grounder<'a> {
     /// (as in IDP3), so a comparison with an undefined term makes `=`, `<`, `>` false and the
     /// negated forms true.
     pub fn compare(&mut self, op: CmpOp, a: &GTerm, b: &GTerm) -> Gf {
-        match op {
-            CmpOp::Eq => self.compare_positive(a, b, |x, y| x == y),
+        let (base, negated) = op.positive_form();
+        let g = match base {
             CmpOp::Lt => self.compare_positive(a, b, |x, y| x < y),
             CmpOp::Gt => self.compare_positive(a, b, |x, y| x > y),
-            CmpOp::Ne => -self.compare(CmpOp::Eq, a, b),
-            CmpOp::Le => -self.compare(CmpOp::Gt, a, b),
-            CmpOp::Ge => -self.compare(CmpOp::Lt, a, b),
+            _ => self.compare_positive(a, b, |x, y| x == y),
+        };
+        if negated {
+            -g
+        } else {
+            g
         }
     }
 

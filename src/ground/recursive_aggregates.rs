@@ -26,8 +26,7 @@ use crate::sema::ir::{Term, TermKind};
 use crate::structure::value::Value;
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
-/// The three comparisons the others negate (`~=` is `~(=)`, `=<` is `~(>)`, `>=` is `~(<)`,
-/// as in IDP3, so that a comparison with an undefined term is false and its negation true).
+/// The three comparisons the others negate ([`CmpOp::positive_form`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Relation {
     Eq,
@@ -38,14 +37,13 @@ enum Relation {
 impl Relation {
     /// The relation and whether the comparison negates it.
     fn of(op: CmpOp) -> (Relation, bool) {
-        match op {
-            CmpOp::Eq => (Relation::Eq, false),
-            CmpOp::Lt => (Relation::Lt, false),
-            CmpOp::Gt => (Relation::Gt, false),
-            CmpOp::Ne => (Relation::Eq, true),
-            CmpOp::Le => (Relation::Gt, true),
-            CmpOp::Ge => (Relation::Lt, true),
-        }
+        let (base, negated) = op.positive_form();
+        let relation = match base {
+            CmpOp::Lt => Relation::Lt,
+            CmpOp::Gt => Relation::Gt,
+            _ => Relation::Eq,
+        };
+        (relation, negated)
     }
 
     /// `b R a` written as `a R' b`.

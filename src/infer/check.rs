@@ -137,14 +137,7 @@ impl<'a> Checker<'a> {
             }
             FormulaKind::Cmp(op, a, b) => {
                 let (x, y) = (self.term(a, ov), self.term(b, ov));
-                let (base, negate) = match op {
-                    CmpOp::Eq => (CmpOp::Eq, false),
-                    CmpOp::Lt => (CmpOp::Lt, false),
-                    CmpOp::Gt => (CmpOp::Gt, false),
-                    CmpOp::Ne => (CmpOp::Eq, true),
-                    CmpOp::Le => (CmpOp::Gt, true),
-                    CmpOp::Ge => (CmpOp::Lt, true),
-                };
+                let (base, negate) = op.positive_form();
                 let r = match (x, y) {
                     (Some(x), Some(y)) => match base {
                         CmpOp::Eq => x == y,
@@ -362,14 +355,7 @@ impl<'a> Checker<'a> {
         }
         let (low, high) = self.aggregate_interval(*kind, sets, ov)?;
         let value = self.term(other, Some(ov));
-        let (relation, negated) = match op {
-            CmpOp::Eq => (CmpOp::Eq, false),
-            CmpOp::Lt => (CmpOp::Lt, false),
-            CmpOp::Gt => (CmpOp::Gt, false),
-            CmpOp::Ne => (CmpOp::Eq, true),
-            CmpOp::Le => (CmpOp::Gt, true),
-            CmpOp::Ge => (CmpOp::Lt, true),
-        };
+        let (relation, negated) = op.positive_form();
         let relation = match (relation, agg_left) {
             (CmpOp::Lt, false) => CmpOp::Gt,
             (CmpOp::Gt, false) => CmpOp::Lt,

@@ -286,6 +286,20 @@ pub enum CmpOp {
     Ge,
 }
 
+impl CmpOp {
+    /// The comparison among `=`, `<` and `>` that this one is or negates, and whether it
+    /// negates it: `~=` is `~(=)`, `=<` is `~(>)`, `>=` is `~(<)`. (IDP3 reads them so: a
+    /// comparison with an undefined term makes `=`, `<`, `>` false and the others true.)
+    pub fn positive_form(self) -> (CmpOp, bool) {
+        match self {
+            CmpOp::Eq | CmpOp::Lt | CmpOp::Gt => (self, false),
+            CmpOp::Ne => (CmpOp::Eq, true),
+            CmpOp::Le => (CmpOp::Gt, true),
+            CmpOp::Ge => (CmpOp::Lt, true),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinConn {
     And,
