@@ -9,6 +9,7 @@ pub mod definitions;
 pub mod domains;
 pub mod dump;
 pub mod formulas;
+pub mod inlined;
 pub mod recursive_aggregates;
 pub mod store;
 pub mod terms;
@@ -126,6 +127,12 @@ pub struct Grounder<'a> {
     pub deadline: Option<std::time::Instant>,
     /// Bindings made so far; the limits are checked every few thousand.
     steps: u64,
+    /// The definitions evaluated on demand, by defined symbol (see [`inlined`]).
+    inlined: HashMap<Symbol, Rc<ir::Definition>>,
+    /// The ground formula of each inlined atom expanded so far.
+    inline_memo: HashMap<(Symbol, Tuple), Gf>,
+    /// The inlined symbols whose atoms are being expanded (innermost last).
+    expanding: Vec<Symbol>,
 }
 
 impl<'a> Grounder<'a> {
@@ -152,6 +159,9 @@ impl<'a> Grounder<'a> {
             max_size,
             deadline: None,
             steps: 0,
+            inlined: HashMap::default(),
+            inline_memo: HashMap::default(),
+            expanding: Vec::new(),
         }
     }
 
