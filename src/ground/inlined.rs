@@ -16,7 +16,7 @@ use std::rc::Rc;
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder};
 use crate::infer::{InferError, InferResult};
-use crate::sema::ir::{Definition, Rule, TermKind, Var};
+use crate::sema::ir::{Definition, Rule, Term, TermKind, Var};
 use crate::sema::program::{Program, Symbol};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
@@ -158,33 +158,42 @@ impl<'a> Grounder<'a> {
 
     /// Binds the head variables of `rule` to `t`; returns the rule's other variables, or `None`
     /// when the head cannot match `t` (a different domain element, a repeated variable with two
-    /// values, a value outside a variable's sort).
+    /// values, a value outside a variable's sort, an undefined term). Variables are bound
+    /// first, so that a term over them in another position (`p(x, x + 1)`) can be evaluated.
     fn match_head(&mut self, rule: &Rule, t: &[Value]) -> InferResult<Option<Vec<Var>>> {
         for v in &rule.vars {
             self.unbind(v);
         }
         let mut bound: Vec<u32> = Vec::new();
+        let mut matched = true;
         for (arg, &value) in rule.head_args.iter().zip(t) {
-            let matches = match &arg.kind {
-                TermKind::Var(v) if bound.contains(&v.id) => self.lookup(v) == Some(value),
-                TermKind::Var(v) => {
-                    bound.push(v.id);
-                    self.bind(v, value);
-                    self.domains.contains(v.sort, value)
-                }
+            let TermKind::Var(v) = &arg.kind else {
+                continue;
+            };
+            if bound.contains(&v.id) {
+                matched &= self.lookup(v) == Some(value);
+            } else {
+                bound.push(v.id);
+                self.bind(v, value);
+                matched &= self.domains.contains(v.sort, value);
+            }
+        }
+        for (arg, &value) in rule.head_args.iter().zip(t) {
+            if !matched {
+                break;
+            }
+            matched = match &arg.kind {
+                TermKind::Var(_) => true,
                 TermKind::Value(x) => *x == value,
-                _ if self.is_closed(arg) => match self.ground_term(arg)?.as_known() {
-                    Some(GVal::V(x)) => x == value,
-                    _ => return Err(self.head_argument_error(rule)),
-                },
+                _ if self.is_closed(arg) => self.head_term_matches(rule, arg, value)?,
                 _ => return Err(self.head_argument_error(rule)),
             };
-            if !matches {
-                for v in &rule.vars {
-                    self.unbind(v);
-                }
-                return Ok(None);
+        }
+        if !matched {
+            for v in &rule.vars {
+                self.unbind(v);
             }
+            return Ok(None);
         }
         Ok(Some(
             rule.vars
@@ -195,11 +204,26 @@ impl<'a> Grounder<'a> {
         ))
     }
 
+    /// Whether a head argument term without free variables has the value `value`; an error
+    /// when its value depends on symbols the structure leaves unknown.
+    fn head_term_matches(&mut self, rule: &Rule, arg: &Term, value: Value) -> InferResult<bool> {
+        let ground = self.ground_term(arg)?;
+        if ground.0.is_empty() {
+            return Ok(false);
+        }
+        match ground.as_known() {
+            Some(GVal::V(x)) => Ok(x == value),
+            Some(_) => Ok(false),
+            None => Err(self.head_argument_error(rule)),
+        }
+    }
+
     fn head_argument_error(&self, rule: &Rule) -> InferError {
         let at = self.program.position(rule.span).unwrap_or_default();
         InferError::Error(format!(
             "The rule at {at} defines '{}' over an infinite type, so it is evaluated on demand, \
-             which needs every head argument to be a variable or a domain element.",
+             which needs every head argument to be a variable, a domain element, or a term that \
+             the structure determines once the head's variables are known.",
             self.program.symbol_name(rule.head)
         ))
     }
