@@ -205,3 +205,20 @@ fn the_warning_says_the_symbol_is_evaluated_on_demand() {
         "{err}"
     );
 }
+
+/// Two inlined definitions that read each other would expand forever: a clear error instead.
+#[test]
+fn inlined_definitions_that_read_each_other_are_an_error() {
+    let spec = "vocabulary V {\n  T\n  p(int)\n  q(int)\n}\n\
+                theory T : V {\n  { !x: p(x) <- q(x+1) & x < 3. }\n  \
+                { !x: q(x) <- p(x+1) | x > 10. }\n  T <=> p(1).\n}\n\
+                structure S : V { }\n";
+    let o = run(spec);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("'p' ranges over an infinite type, so its atoms are expanded on demand"),
+        "{err}"
+    );
+    assert!(err.contains("through p -> q"), "{err}");
+}

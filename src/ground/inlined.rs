@@ -114,23 +114,36 @@ impl<'a> Grounder<'a> {
         Ok(g)
     }
 
-    /// Refuses an expansion that would not terminate or would change the meaning: `s` met
+    /// Refuses an expansion that would not terminate or could change the meaning: `s` met
     /// again while its own atom is being expanded (definitions that read each other), or `s`
-    /// read by a rule of a definition being grounded that `s`'s rules read in turn.
+    /// read by a rule of a definition being grounded whose symbols `s`'s rules read in turn.
     fn check_inlining_context(&self, s: Symbol, def: &Definition) -> InferResult<()> {
-        let mut used = HashSet::default();
-        for rule in &def.rules {
-            crate::ground::formulas::formula_symbols(&rule.body, &mut used);
-        }
-        let cyclic = self.expanding.contains(&s) || self.defining.iter().any(|d| used.contains(d));
-        if !cyclic {
-            return Ok(());
-        }
+        let program = self.program;
+        let name = program.symbol_name(s);
+        let cycle = if self.expanding.contains(&s) {
+            let path: Vec<&str> = self
+                .expanding
+                .iter()
+                .skip_while(|x| **x != s)
+                .map(|x| program.symbol_name(*x))
+                .collect();
+            format!("its rules read themselves through {}", path.join(" -> "))
+        } else {
+            let mut used = HashSet::default();
+            for rule in &def.rules {
+                crate::ground::formulas::formula_symbols(&rule.body, &mut used);
+            }
+            match self.defining.iter().find(|d| used.contains(d)) {
+                Some(d) => format!(
+                    "its rules read '{}', whose definition, being grounded, reads '{name}'",
+                    program.symbol_name(*d)
+                ),
+                None => return Ok(()),
+            }
+        };
         Err(InferError::Error(format!(
-            "Infinite grounding: '{}' is defined over an infinite type by a definition that is \
-             evaluated on demand, but its rules depend on themselves through another \
-             definition, so its atoms cannot be expanded. Give its arguments finite types.",
-            self.program.symbol_name(s)
+            "'{name}' ranges over an infinite type, so its atoms are expanded on demand into \
+             its rule bodies, but {cycle}. Give its arguments finite types."
         )))
     }
 

@@ -2,6 +2,8 @@
 //! evaluating everything the structure already determines. Symbols that the structure leaves
 //! unknown (and the symbols of definitions being encoded) become atoms in a hash-consed
 //! [`store::Store`]; the result is a ground formula per sentence and ground rules per definition.
+//! Atoms of non-recursive definitions over infinite types are instead expanded into their rule
+//! bodies where grounding meets them ([`inlined`]).
 
 pub mod aggregates;
 pub mod bounds;

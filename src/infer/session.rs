@@ -1,8 +1,10 @@
 //! A solving session: one theory grounded over one structure, encoded into one incremental SAT
 //! solver. Definitions are encoded by completion; after every candidate model, unfounded sets
 //! are searched and refuted by loop formulas (added lazily), and definitions with recursion
-//! through negation are checked to have a total well-founded model. Inferences (model
-//! expansion, optimisation, propagation) drive a session.
+//! through negation are checked to have a total well-founded model. A non-recursive
+//! definition that cannot be grounded because it ranges over an infinite type is evaluated on
+//! demand instead (see [`crate::ground::inlined`]). Inferences (model expansion, optimisation,
+//! propagation) drive a session.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::time::Instant;
