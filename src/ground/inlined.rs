@@ -128,6 +128,8 @@ impl<'a> Grounder<'a> {
                 .map(|x| program.symbol_name(*x))
                 .collect();
             format!("its rules read themselves through {}", path.join(" -> "))
+        } else if self.defining.is_empty() {
+            return Ok(());
         } else {
             let mut used = HashSet::default();
             for rule in &def.rules {
