@@ -288,9 +288,17 @@ impl<'a> Grounder<'a> {
         let cases = self.ground_args(args)?;
         let mut out = Vec::with_capacity(cases.len());
         for (guard, tuple) in cases {
+            let symbol = Symbol::Pred(p);
             let atom = match type_of {
                 Some(s) => Gf::from_bool(self.domains.contains(s, tuple[0])),
-                None => self.atom(Symbol::Pred(p), tuple),
+                None if self.is_inlined(symbol) => {
+                    if self.well_sorted(&pred.args, &tuple) {
+                        self.inlined_atom(symbol, tuple)?
+                    } else {
+                        Gf::FALSE
+                    }
+                }
+                None => self.atom(symbol, tuple),
             };
             out.push(self.store.and2(guard, atom));
         }
@@ -316,7 +324,12 @@ impl<'a> Grounder<'a> {
     }
 
     /// `!vars: body` (`forall`) or `?vars: body`, over the cartesian product of the domains.
-    fn ground_quantifier(&mut self, vars: &[Var], body: &Formula, forall: bool) -> InferResult<Gf> {
+    pub(crate) fn ground_quantifier(
+        &mut self,
+        vars: &[Var],
+        body: &Formula,
+        forall: bool,
+    ) -> InferResult<Gf> {
         let (vars, domains) = self.prepare_vars(vars)?;
         let absorbing = Gf::from_bool(!forall);
         let mut parts = Vec::new();

@@ -2,6 +2,8 @@
 //! evaluating everything the structure already determines. Symbols that the structure leaves
 //! unknown (and the symbols of definitions being encoded) become atoms in a hash-consed
 //! [`store::Store`]; the result is a ground formula per sentence and ground rules per definition.
+//! Atoms of non-recursive definitions over infinite types are instead expanded into their rule
+//! bodies where grounding meets them ([`inlined`]).
 
 pub mod aggregates;
 pub mod bounds;
@@ -9,6 +11,7 @@ pub mod definitions;
 pub mod domains;
 pub mod dump;
 pub mod formulas;
+pub mod inlined;
 pub mod recursive_aggregates;
 pub mod store;
 pub mod terms;
@@ -129,6 +132,12 @@ pub struct Grounder<'a> {
     /// The first error of a procedure that interprets a symbol lazily (reported by
     /// [`Grounder::check_size`], since the lookups that call it cannot fail).
     procedure_error: std::cell::RefCell<Option<String>>,
+    /// The definitions evaluated on demand, by defined symbol (see [`inlined`]).
+    inlined: HashMap<Symbol, Rc<ir::Definition>>,
+    /// The ground formula of each inlined atom expanded so far.
+    inline_memo: HashMap<(Symbol, Tuple), Gf>,
+    /// The inlined symbols whose atoms are being expanded (innermost last).
+    expanding: Vec<Symbol>,
 }
 
 impl<'a> Grounder<'a> {
@@ -156,6 +165,9 @@ impl<'a> Grounder<'a> {
             deadline: None,
             steps: 0,
             procedure_error: std::cell::RefCell::new(None),
+            inlined: HashMap::default(),
+            inline_memo: HashMap::default(),
+            expanding: Vec::new(),
         }
     }
 

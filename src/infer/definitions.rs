@@ -87,7 +87,27 @@ fn opens_known(program: &Program, def: &Definition, structure: &Structure) -> bo
     })
 }
 
+/// Evaluates `def` when its opens are known. A definition that cannot be grounded because it
+/// ranges over an infinite type, and that can be evaluated on demand instead, is left to the
+/// session (see [`crate::ground::inlined`]).
 fn evaluate_one(
+    program: &Program,
+    def: &Definition,
+    structure: &Structure,
+    options: &Options,
+) -> InferResult<One> {
+    match evaluate_known(program, def, structure, options) {
+        Err(e)
+            if crate::ground::inlined::is_unbounded_grounding(&e)
+                && crate::ground::inlined::inlinable(program, def, structure) =>
+        {
+            Ok(One::OpensUnknown)
+        }
+        result => result,
+    }
+}
+
+fn evaluate_known(
     program: &Program,
     def: &Definition,
     structure: &Structure,

@@ -1,8 +1,10 @@
 //! A solving session: one theory grounded over one structure, encoded into one incremental SAT
 //! solver. Definitions are encoded by completion; after every candidate model, unfounded sets
 //! are searched and refuted by loop formulas (added lazily), and definitions with recursion
-//! through negation are checked to have a total well-founded model. Inferences (model
-//! expansion, optimisation, propagation) drive a session.
+//! through negation are checked to have a total well-founded model. A non-recursive
+//! definition that cannot be grounded because it ranges over an infinite type is evaluated on
+//! demand instead (see [`crate::ground::inlined`]). Inferences (model expansion, optimisation,
+//! propagation) drive a session.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::time::Instant;
@@ -16,6 +18,7 @@ use crate::encode::Encoder;
 use crate::ground::domains::cartesian;
 use crate::ground::dump::ground_theory_text;
 use crate::ground::formulas::formula_symbols;
+use crate::ground::inlined::{inlinable, is_unbounded_grounding};
 use crate::ground::store::{AtomId, Gf};
 use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
 use crate::ground::{GroundDefinition, Grounder};
@@ -177,10 +180,18 @@ impl<'a> Session<'a> {
             });
         let early: Vec<Gf> = session.ground_and_learn(independent)?;
         for d in dependency_order(pending) {
-            let gd = session.grounder.ground_definition(d).map_err(|e| {
-                let text = definition_to_string(program, d);
-                naming(e, "the definition", program.position(d.span), &text)
-            })?;
+            let atoms_before = session.grounder.store.atom_count();
+            let gd = match session.grounder.ground_definition(d) {
+                Ok(gd) => gd,
+                Err(e) if is_unbounded_grounding(&e) && inlinable(program, d, structure) => {
+                    session.inline_definition(d, atoms_before)?;
+                    continue;
+                }
+                Err(e) => {
+                    let text = definition_to_string(program, d);
+                    return Err(naming(e, "the definition", program.position(d.span), &text));
+                }
+            };
             session.encode_definition(gd, d.span)?;
             session.check_time("grounding")?;
         }
@@ -357,6 +368,51 @@ impl<'a> Session<'a> {
         Ok(cartesian(&domains))
     }
 
+    /// Evaluates definition `d` on demand (see [`crate::ground::inlined`]) after grounding it
+    /// up front failed on an infinite type. Refused when grounding before it (the definitions
+    /// it depends on in a cycle) already made atoms of its symbols, which would then be
+    /// unconstrained. What the structure says about its symbols becomes constraints on the
+    /// expansions of those tuples.
+    fn inline_definition(&mut self, d: &Definition, atoms_before: usize) -> InferResult<()> {
+        let program = self.grounder.program;
+        let defined = d.defined();
+        let store = &self.grounder.store;
+        if let Some(a) =
+            (0..atoms_before as AtomId).find(|&a| defined.contains(&store.atom_key(a).0))
+        {
+            let text = definition_to_string(program, d);
+            let e = InferError::Error(format!(
+                "Infinite grounding: the definition ranges over an infinite type, and its atom {} \
+                 is used by a definition it depends on, so it cannot be evaluated on demand. \
+                 Give its arguments finite types.",
+                crate::ground::dump::atom_text(program, store, a, false)
+            ));
+            return Err(naming(e, "the definition", program.position(d.span), &text));
+        }
+        self.grounder.inline(d);
+        for s in defined {
+            crate::infer::warn(format!(
+                "{} is defined over an infinite type: it is evaluated only for the arguments \
+                 the theory uses, and models show only those tuples (as {}<ct> and {}<cf>)",
+                program.symbol_name(s),
+                program.symbol_name(s),
+                program.symbol_name(s)
+            ));
+            let Some(Table::ThreeValued { ct, cf }) = self.grounder.structure.table(s) else {
+                continue;
+            };
+            let mut known: Vec<(Tuple, bool)> = ct.iter().map(|t| (t.clone(), true)).collect();
+            known.extend(cf.iter().map(|t| (t.clone(), false)));
+            // Sorted: clause order must not depend on hashing.
+            known.sort();
+            for (t, truth) in known {
+                let g = self.grounder.inlined_atom(s, t)?;
+                self.assert(if truth { g } else { -g });
+            }
+        }
+        Ok(())
+    }
+
     /// Completion of a definition: each defined atom is equivalent to the disjunction of its
     /// bodies; defined atoms without rules are false. What the structure says about the defined
     /// symbols becomes constraints.
@@ -515,7 +571,7 @@ impl<'a> Session<'a> {
             {
                 continue;
             }
-            if self.grounder.structure.lazy.contains_key(&s) {
+            if self.grounder.structure.lazy.contains_key(&s) || self.grounder.is_inlined(s) {
                 continue;
             }
             if matches!(s, Symbol::Pred(_)) && !self.finite_arguments(s) {
@@ -886,10 +942,34 @@ impl<'a> Session<'a> {
             }
         }
         for (s, set) in tables {
-            out.symbols
-                .insert(s, Table::TwoValued(set.into_iter().collect()));
+            let table = if self.grounder.is_inlined(s) {
+                self.inlined_table(s)
+            } else {
+                Table::TwoValued(set.into_iter().collect())
+            };
+            out.symbols.insert(s, table);
         }
         out
+    }
+
+    /// What a model shows of a symbol evaluated on demand: it has infinitely many tuples, so
+    /// only those the structure gives and those the grounding expanded are listed, as a
+    /// three-valued table (`p<ct>` true, `p<cf>` false; every other tuple is left unknown,
+    /// rather than shown false as a two-valued table would).
+    fn inlined_table(&self, s: Symbol) -> Table {
+        let (mut ct, mut cf) = match self.grounder.structure.table(s) {
+            Some(Table::ThreeValued { ct, cf }) => (ct.clone(), cf.clone()),
+            _ => Default::default(),
+        };
+        let store = &self.grounder.store;
+        for (t, g) in self.grounder.inlined_tuples(s) {
+            if evaluate(store, g, &|a| self.atom_value(a)) {
+                ct.insert(t);
+            } else {
+                cf.insert(t);
+            }
+        }
+        Table::ThreeValued { ct, cf }
     }
 
     /// A clause that excludes the current model's values of the symbols in `output`.

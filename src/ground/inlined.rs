@@ -1,0 +1,245 @@
+//! Demand-driven ("inlined") definitions: a non-recursive predicate definition whose head
+//! variables range over a type without a finite interpretation (`int`, `string`, an
+//! uninterpreted or huge type) cannot be grounded up front. Instead, each atom `p(t)` that
+//! grounding meets with a known tuple `t` becomes the disjunction, over the rules of `p`, of
+//! the rule body with its head variables bound to `t` and its other variables existentially
+//! quantified. For a non-recursive definition this is its completion, whose unique model is
+//! the definition's well-founded model, so the atoms of `p` need no SAT variables at all.
+//!
+//! This module owns the choice of which definitions are inlined ([`inlinable`],
+//! [`is_unbounded_grounding`]) and the expansion of their atoms ([`Grounder::inlined_atom`]),
+//! memoised per (symbol, tuple).
+
+use rustc_hash::FxHashSet as HashSet;
+use std::rc::Rc;
+
+use crate::ground::store::Gf;
+use crate::ground::{GVal, Grounder};
+use crate::infer::{InferError, InferResult};
+use crate::sema::ir::{Definition, Rule, Term, TermKind, Var};
+use crate::sema::program::{Program, Symbol};
+use crate::structure::structure::{Structure, Table};
+use crate::structure::value::{Tuple, Value};
+
+/// Whether `def` may be inlined: it defines predicates only, none of which occurs in a rule
+/// body (no recursion), the structure does not interpret them two-valued, and some head
+/// argument ranges over a sort without a finite interpretation in `grounder`'s domains.
+pub fn inlinable(program: &Program, def: &Definition, structure: &Structure) -> bool {
+    let defined = def.defined();
+    if defined.iter().any(|s| {
+        matches!(s, Symbol::Func(_)) || matches!(structure.table(*s), Some(Table::TwoValued(_)))
+    }) {
+        return false;
+    }
+    let mut used = HashSet::default();
+    for rule in &def.rules {
+        crate::ground::formulas::formula_symbols(&rule.body, &mut used);
+    }
+    if defined.iter().any(|s| used.contains(s)) {
+        return false;
+    }
+    let mut domains = crate::ground::domains::Domains::new(program, structure);
+    defined
+        .iter()
+        .flat_map(|s| program.symbol_sorts(*s))
+        .any(|sort| domains.get(sort).is_none())
+}
+
+/// Whether grounding failed because some variable or symbol ranges over a sort that has no
+/// finite interpretation (the errors of [`Grounder::domain`] and of unbounded variables), so
+/// that an inlinable definition should be inlined instead.
+pub fn is_unbounded_grounding(e: &InferError) -> bool {
+    match e {
+        InferError::Error(m) => {
+            m.starts_with("Infinite grounding")
+                || m.contains("too many to ground")
+                || m.contains("has no interpretation in structure")
+        }
+        InferError::Limit(_) => false,
+    }
+}
+
+impl<'a> Grounder<'a> {
+    /// Makes the atoms of `def`'s symbols expand to their rule bodies from now on. The symbols
+    /// stop being forced unknown (they get no atoms), and any bindings a failed attempt to
+    /// ground the definition up front left behind are dropped.
+    pub fn inline(&mut self, def: &Definition) {
+        let def = Rc::new(def.clone());
+        for s in def.defined() {
+            self.forced_unknown.remove(&s);
+            self.inlined.insert(s, def.clone());
+        }
+        self.env.clear();
+    }
+
+    /// Whether atoms of `s` are expanded by [`Self::inlined_atom`].
+    pub fn is_inlined(&self, s: Symbol) -> bool {
+        self.inlined.contains_key(&s)
+    }
+
+    /// The tuples of `s` expanded so far, with their ground formulas.
+    pub fn inlined_tuples(&self, s: Symbol) -> Vec<(Tuple, Gf)> {
+        let mut out: Vec<(Tuple, Gf)> = self
+            .inline_memo
+            .iter()
+            .filter(|((x, _), _)| *x == s)
+            .map(|((_, t), g)| (t.clone(), *g))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// The ground formula of the inlined atom `s(t)`: the disjunction of the bodies of the
+    /// rules of `s` whose head matches `t`. Grounded in an environment of its own (rule
+    /// variables may share ids with the variables of the formula being grounded), keeping
+    /// `D | ~D` unfolded so that the result is also right inside the rule bodies of another
+    /// definition.
+    pub fn inlined_atom(&mut self, s: Symbol, t: Tuple) -> InferResult<Gf> {
+        let key = (s, t);
+        if let Some(&g) = self.inline_memo.get(&key) {
+            return Ok(g);
+        }
+        let (s, t) = key;
+        let def = self.inlined[&s].clone();
+        self.check_inlining_context(s, &def)?;
+        self.expanding.push(s);
+        let outer_env = std::mem::take(&mut self.env);
+        let saved = std::mem::replace(&mut self.store.keep_complements, true);
+        let grounded = self.expand(&def, s, &t);
+        self.store.keep_complements = saved;
+        self.env = outer_env;
+        self.expanding.pop();
+        let g = grounded?;
+        self.inline_memo.insert((s, t), g);
+        Ok(g)
+    }
+
+    /// Refuses an expansion that would not terminate or could change the meaning: `s` met
+    /// again while its own atom is being expanded (definitions that read each other), or `s`
+    /// read by a rule of a definition being grounded whose symbols `s`'s rules read in turn.
+    fn check_inlining_context(&self, s: Symbol, def: &Definition) -> InferResult<()> {
+        let program = self.program;
+        let name = program.symbol_name(s);
+        let cycle = if self.expanding.contains(&s) {
+            let path: Vec<&str> = self
+                .expanding
+                .iter()
+                .skip_while(|x| **x != s)
+                .map(|x| program.symbol_name(*x))
+                .collect();
+            format!("its rules read themselves through {}", path.join(" -> "))
+        } else if self.defining.is_empty() {
+            return Ok(());
+        } else {
+            let mut used = HashSet::default();
+            for rule in &def.rules {
+                crate::ground::formulas::formula_symbols(&rule.body, &mut used);
+            }
+            match self.defining.iter().find(|d| used.contains(d)) {
+                Some(d) => format!(
+                    "its rules read '{}', whose definition, being grounded, reads '{name}'",
+                    program.symbol_name(*d)
+                ),
+                None => return Ok(()),
+            }
+        };
+        Err(InferError::Error(format!(
+            "'{name}' ranges over an infinite type, so its atoms are expanded on demand into \
+             its rule bodies, but {cycle}. Give its arguments finite types."
+        )))
+    }
+
+    fn expand(&mut self, def: &Definition, s: Symbol, t: &[Value]) -> InferResult<Gf> {
+        let mut bodies = Vec::new();
+        for rule in def.rules.iter().filter(|r| r.head == s) {
+            let Some(rest) = self.match_head(rule, t)? else {
+                continue;
+            };
+            let body = if rest.is_empty() {
+                self.ground_formula(&rule.body)?
+            } else {
+                self.ground_quantifier(&rest, &rule.body, false)?
+            };
+            for v in &rule.vars {
+                self.unbind(v);
+            }
+            if body == Gf::TRUE {
+                return Ok(Gf::TRUE);
+            }
+            bodies.push(body);
+        }
+        Ok(self.store.or(bodies))
+    }
+
+    /// Binds the head variables of `rule` to `t`; returns the rule's other variables, or `None`
+    /// when the head cannot match `t` (a different domain element, a repeated variable with two
+    /// values, a value outside a variable's sort, an undefined term). Variables are bound
+    /// first, so that a term over them in another position (`p(x, x + 1)`) can be evaluated.
+    fn match_head(&mut self, rule: &Rule, t: &[Value]) -> InferResult<Option<Vec<Var>>> {
+        for v in &rule.vars {
+            self.unbind(v);
+        }
+        let mut bound: Vec<u32> = Vec::new();
+        let mut matched = true;
+        for (arg, &value) in rule.head_args.iter().zip(t) {
+            let TermKind::Var(v) = &arg.kind else {
+                continue;
+            };
+            if bound.contains(&v.id) {
+                matched &= self.lookup(v) == Some(value);
+            } else {
+                bound.push(v.id);
+                self.bind(v, value);
+                matched &= self.domains.contains(v.sort, value);
+            }
+        }
+        for (arg, &value) in rule.head_args.iter().zip(t) {
+            if !matched {
+                break;
+            }
+            matched = match &arg.kind {
+                TermKind::Var(_) => true,
+                TermKind::Value(x) => *x == value,
+                _ if self.is_closed(arg) => self.head_term_matches(rule, arg, value)?,
+                _ => return Err(self.head_argument_error(rule)),
+            };
+        }
+        if !matched {
+            for v in &rule.vars {
+                self.unbind(v);
+            }
+            return Ok(None);
+        }
+        Ok(Some(
+            rule.vars
+                .iter()
+                .filter(|v| !bound.contains(&v.id))
+                .cloned()
+                .collect(),
+        ))
+    }
+
+    /// Whether a head argument term without free variables has the value `value`; an error
+    /// when its value depends on symbols the structure leaves unknown.
+    fn head_term_matches(&mut self, rule: &Rule, arg: &Term, value: Value) -> InferResult<bool> {
+        let ground = self.ground_term(arg)?;
+        if ground.0.is_empty() {
+            return Ok(false);
+        }
+        match ground.as_known() {
+            Some(GVal::V(x)) => Ok(x == value),
+            Some(_) => Ok(false),
+            None => Err(self.head_argument_error(rule)),
+        }
+    }
+
+    fn head_argument_error(&self, rule: &Rule) -> InferError {
+        let at = self.program.position(rule.span).unwrap_or_default();
+        InferError::Error(format!(
+            "The rule at {at} defines '{}' over an infinite type, so it is evaluated on demand, \
+             which needs every head argument to be a variable, a domain element, or a term that \
+             the structure determines once the head's variables are known.",
+            self.program.symbol_name(rule.head)
+        ))
+    }
+}
