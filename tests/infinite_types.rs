@@ -166,3 +166,28 @@ fn a_function_procedure_must_return_a_value() {
         "{err}"
     );
 }
+
+/// A query meets the lazy procedure too, and its failure is an error, not an empty answer.
+#[test]
+fn a_query_reports_a_failing_procedure() {
+    let spec = |body: &str| {
+        format!(
+            "vocabulary V {{\n  type N isa int\n  isSquare(int, int)\n}}\n\
+             query Q : V {{ {{x[N] : isSquare(x, 9)}} }}\n\
+             procedure checkSquare(x, y) {{ {body} }}\n\
+             structure S : V {{\n  N = {{ 0..5 }}\n  isSquare = procedure checkSquare\n}}\n"
+        )
+    };
+    let o = process::idp(
+        &["--nowarnings", "-e", "print(query(Q, S))"],
+        &spec("return x * x == y"),
+    );
+    assert_eq!(stdout(&o), "{ 3 }\n");
+    let o = process::idp(
+        &["--nowarnings", "-e", "print(query(Q, S))"],
+        &spec("error(\"bad\")"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("procedure checkSquare: stdin:6: bad"), "{err}");
+}

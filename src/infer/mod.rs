@@ -366,6 +366,8 @@ pub fn query(program: &Program, query: &Query, structure: &Structure) -> InferRe
         }
         Ok(false)
     })?;
+    // A procedure that interprets a symbol lazily may have failed on the way.
+    grounder.check_size()?;
     out.sort();
     Ok(out)
 }
@@ -447,7 +449,10 @@ pub fn value_of_term(
     structure: &Structure,
 ) -> InferResult<Option<Value>> {
     let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
-    Ok(match grounder.ground_term(term)?.as_known() {
+    let value = grounder.ground_term(term)?;
+    // A procedure that interprets a symbol lazily may have failed on the way.
+    grounder.check_size()?;
+    Ok(match value.as_known() {
         Some(GVal::V(v)) => Some(v),
         _ => None,
     })
