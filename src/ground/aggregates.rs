@@ -139,7 +139,7 @@ impl<'a> Grounder<'a> {
                     "an aggregate has more than {MAX_AGGREGATE_STATES} possible values; it is too large to ground"
                 )));
             }
-            self.check_size()?;
+            self.check_growth()?;
         }
         Ok(GTerm(
             states.into_iter().map(|(v, g)| (g, GVal::V(v))).collect(),

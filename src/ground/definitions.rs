@@ -73,7 +73,7 @@ impl<'a> Grounder<'a> {
             out.rules.entry(head).or_default().push(body);
             Ok(false)
         })?;
-        self.check_size()
+        self.check_growth()
     }
 
     /// Marks the symbols of a definition as unknown so that grounding keeps their atoms.

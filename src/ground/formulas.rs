@@ -360,7 +360,7 @@ impl<'a> Grounder<'a> {
         if stopped {
             return Ok(absorbing);
         }
-        self.check_size()?;
+        self.check_growth()?;
         let conj = self.store.and(parts);
         Ok(if forall { conj } else { -conj })
     }

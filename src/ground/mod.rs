@@ -130,7 +130,7 @@ pub struct Grounder<'a> {
     /// Bindings made so far; the limits are checked every few thousand.
     steps: u64,
     /// The first error of a procedure that interprets a symbol lazily (reported by
-    /// [`Grounder::check_size`], since the lookups that call it cannot fail).
+    /// [`Grounder::check_growth`], since the lookups that call it cannot fail).
     procedure_error: std::cell::RefCell<Option<String>>,
     /// The definitions evaluated on demand, by defined symbol (see [`inlined`]).
     inlined: HashMap<Symbol, Rc<ir::Definition>>,
@@ -326,12 +326,14 @@ impl<'a> Grounder<'a> {
         if !self.steps.is_multiple_of(4096) {
             return Ok(());
         }
-        self.check_size()?;
+        self.check_growth()?;
         crate::progress::set_nodes(self.store.len());
         crate::limits::check(self.deadline, "grounding").map_err(InferError::Limit)
     }
 
-    pub fn check_size(&self) -> InferResult<()> {
+    /// The grounding size limit, and the first failure of a procedure that interprets a
+    /// symbol lazily (both can arise deep inside grounding, where they are only noted).
+    pub fn check_growth(&self) -> InferResult<()> {
         if let Some(message) = self.procedure_error.borrow_mut().take() {
             return Err(InferError::Error(message));
         }
@@ -375,7 +377,7 @@ impl<'a> Grounder<'a> {
     }
 
     /// A lazily interpreted symbol's answer for `t`; an error is kept for
-    /// [`Grounder::check_size`] (the first one).
+    /// [`Grounder::check_growth`] (the first one).
     fn ask(&self, procedure: &LazyProcedure, t: &[Value]) -> Option<Answer> {
         match procedure.answer(t) {
             Ok(a) => Some(a),

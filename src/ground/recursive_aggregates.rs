@@ -271,7 +271,7 @@ impl<'a> Grounder<'a> {
                 let taken = self.store.and2(lit, with);
                 here.insert(n, self.store.or2(without, taken));
             }
-            self.check_size()?;
+            self.check_growth()?;
             below = here;
         }
         Ok(Some(below[&need]))

@@ -367,7 +367,7 @@ pub fn query(program: &Program, query: &Query, structure: &Structure) -> InferRe
         Ok(false)
     })?;
     // A procedure that interprets a symbol lazily may have failed on the way.
-    grounder.check_size()?;
+    grounder.check_growth()?;
     out.sort();
     Ok(out)
 }
@@ -451,7 +451,7 @@ pub fn value_of_term(
     let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
     let value = grounder.ground_term(term)?;
     // A procedure that interprets a symbol lazily may have failed on the way.
-    grounder.check_size()?;
+    grounder.check_growth()?;
     Ok(match value.as_known() {
         Some(GVal::V(v)) => Some(v),
         _ => None,

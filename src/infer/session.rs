@@ -234,7 +234,7 @@ impl<'a> Session<'a> {
             let grounded = self
                 .grounder
                 .ground_formula(sentence)
-                .and_then(|g| self.grounder.check_size().map(|()| g));
+                .and_then(|g| self.grounder.check_growth().map(|()| g));
             let g = grounded.map_err(|e| {
                 let program = self.grounder.program;
                 let text = formula_to_string(program, sentence);
@@ -331,7 +331,6 @@ impl<'a> Session<'a> {
         crate::limits::check(self.own_deadline, during).map_err(InferError::Limit)
     }
 
-    /// The tuples of a symbol's graph/arguments over the finite domains.
     /// Whether every argument type of `s` has a finite interpretation.
     fn finite_arguments(&mut self, s: Symbol) -> bool {
         let sorts = self.grounder.program.symbol_sorts(s);
@@ -359,6 +358,7 @@ impl<'a> Session<'a> {
         ));
     }
 
+    /// The tuples of a symbol's graph/arguments over the finite domains.
     fn all_tuples(&mut self, s: Symbol) -> InferResult<Vec<Tuple>> {
         let sorts = self.grounder.program.symbol_sorts(s);
         let mut domains = Vec::with_capacity(sorts.len());
@@ -592,7 +592,7 @@ impl<'a> Session<'a> {
                 }
                 Symbol::Func(f) => self.encode_function(f)?,
             }
-            self.grounder.check_size()?;
+            self.grounder.check_growth()?;
         }
         Ok(())
     }
