@@ -191,3 +191,31 @@ fn a_query_reports_a_failing_procedure() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("procedure checkSquare: stdin:6: bad"), "{err}");
 }
+
+/// A function's procedure must answer with an element of the result type, whether it is
+/// tabulated (finite arguments) or called lazily (`int` arguments).
+#[test]
+fn a_function_procedure_must_answer_within_its_result_type() {
+    let spec = |argument: &str| {
+        format!(
+            "procedure seven(x) {{ return 7 }}\n\
+             vocabulary V {{\n  type N isa int\n  f({argument}) : N\n  Q(N)\n}}\n\
+             theory T : V {{ Q(f(3)). }}\n\
+             structure S : V {{\n  N = {{ 1..3 }}\n  f = procedure seven\n}}\n"
+        )
+    };
+    let o = run(&spec("N"));
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("procedure seven returned 7 for f(1), which is not an element of N"),
+        "{err}"
+    );
+    let o = run(&spec("int"));
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("procedure seven returned 7 for f(3), which is not an element of N"),
+        "{err}"
+    );
+}

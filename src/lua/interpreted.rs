@@ -5,10 +5,12 @@
 //! range), the procedure is called lazily instead, as IDP3 does: for each tuple that grounding
 //! meets ([`crate::structure::structure::LazyProcedure`]).
 
+use std::collections::HashSet;
+
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use crate::ground::domains::cartesian;
-use crate::sema::program::{Program, Symbol};
+use crate::sema::program::{BuiltinSort, Program, Symbol};
 use crate::structure::structure::{Answer, LazyProcedure, Structure, Table};
 use crate::structure::value::{Tuple, Value};
 
@@ -69,23 +71,17 @@ fn lazy_procedure(
     let key = lua
         .create_registry_value(function)
         .map_err(|e| e.to_string())?;
-    let is_predicate = matches!(symbol, Symbol::Pred(_));
+    let result = ResultType::of(program, structure, symbol);
     let name_shown = shown.clone();
     let call = move |args: &[Value]| -> Result<Answer, String> {
         let function: mlua::Function = lua.registry_value(&key).map_err(|e| e.to_string())?;
         let answer = call_procedure(lua, &function, args, &name_shown)?;
-        if is_predicate {
-            return Ok(Answer::Holds(!matches!(
-                answer,
-                LuaValue::Nil | LuaValue::Boolean(false)
-            )));
+        match &result {
+            None => Ok(Answer::Holds(holds(&answer))),
+            Some(result) => result
+                .value(&answer, &name_shown, &symbol_name, args)
+                .map(Answer::Value),
         }
-        lua_to_value(&answer).map(Answer::Value).ok_or_else(|| {
-            format!(
-                "procedure {name_shown} returned no domain element for {symbol_name}({})",
-                shown_tuple(args)
-            )
-        })
     };
     Ok(LazyProcedure::new(shown, std::rc::Rc::new(call)))
 }
@@ -123,6 +119,62 @@ fn call_procedure<'lua>(
         .map_err(|e| format!("procedure {shown}: {}", super::error_message(&e)))
 }
 
+/// Whether a predicate's procedure said true (anything but `nil` and `false`, as in Lua).
+fn holds(answer: &LuaValue) -> bool {
+    !matches!(answer, LuaValue::Nil | LuaValue::Boolean(false))
+}
+
+/// The values a function's procedure may return: the elements of the function's result type.
+struct ResultType {
+    name: String,
+    /// The elements, when the type is finite in the structure.
+    members: Option<HashSet<Value>>,
+    builtin: Option<BuiltinSort>,
+}
+
+impl ResultType {
+    /// The result type of `symbol`; `None` for a predicate.
+    fn of(program: &Program, structure: &Structure, symbol: Symbol) -> Option<ResultType> {
+        let Symbol::Func(f) = symbol else {
+            return None;
+        };
+        let sort = program.func(f).result;
+        Some(ResultType {
+            name: program.sort(sort).name.clone(),
+            members: crate::print::sort_domain(program, structure, sort)
+                .map(|d| d.into_iter().collect()),
+            builtin: program.sort(sort).builtin,
+        })
+    }
+
+    /// The value a procedure returned for `symbol_name(args)`, or why it is none of the type.
+    fn value(
+        &self,
+        answer: &LuaValue,
+        shown: &str,
+        symbol_name: &str,
+        args: &[Value],
+    ) -> Result<Value, String> {
+        let application = format!("{symbol_name}({})", shown_tuple(args));
+        let value = lua_to_value(answer).ok_or_else(|| {
+            format!("procedure {shown} returned no domain element for {application}")
+        })?;
+        let admitted = match (&self.members, self.builtin) {
+            (Some(members), _) => members.contains(&value),
+            (None, Some(b)) => crate::ground::domains::builtin_contains(b, value),
+            (None, None) => true,
+        };
+        if !admitted {
+            return Err(format!(
+                "procedure {shown} returned {value} for {application}, which is not an element \
+                 of {}",
+                self.name
+            ));
+        }
+        Ok(value)
+    }
+}
+
 /// `a,b,c` for an argument tuple.
 fn shown_tuple(args: &[Value]) -> String {
     args.iter()
@@ -140,26 +192,22 @@ fn procedure_table(
     symbol: Symbol,
     name: &[String],
     domains: &[Vec<Value>],
-) -> Result<std::collections::HashSet<Tuple>, String> {
+) -> Result<HashSet<Tuple>, String> {
     let shown = name.join("::");
     let symbol_name = program.symbol_name(symbol).to_string();
     let function = named_procedure(namespaces, structure, &symbol_name, name)?;
-    let mut table = std::collections::HashSet::new();
+    let result = ResultType::of(program, structure, symbol);
+    let mut table = HashSet::new();
     for tuple in cartesian(domains) {
         let answer = call_procedure(lua, &function, &tuple, &shown)?;
-        match symbol {
-            Symbol::Pred(_) => {
-                if !matches!(answer, LuaValue::Nil | LuaValue::Boolean(false)) {
+        match &result {
+            None => {
+                if holds(&answer) {
                     table.insert(tuple);
                 }
             }
-            Symbol::Func(_) => {
-                let value = lua_to_value(&answer).ok_or_else(|| {
-                    format!(
-                        "procedure {shown} returned no domain element for {symbol_name}({})",
-                        shown_tuple(&tuple)
-                    )
-                })?;
+            Some(result) => {
+                let value = result.value(&answer, &shown, &symbol_name, &tuple)?;
                 let mut row = tuple;
                 row.push(value);
                 table.insert(row);
