@@ -26,6 +26,7 @@ Examples:
                                        (exit 10: models found, 20: none)
   idp -n 1 --minimize Cost problem.idp print an optimal model
   idp -n 1 --visualize problem.idp     print a model and draw its grid (--visualize=svg:F.svg)
+  idp -i problem.idp                   interactive shell: Lua commands, values printed
   idp --check problem.idp              only parse and type-check
   idp --dump program problem.idp       show the resolved program (debugging)
   idp < problem.idp                    read the specification from stdin
@@ -95,7 +96,8 @@ pub struct Args {
     /// Read the specification from stdin (in addition to the files)
     #[arg(short = 'I')]
     pub stdin: bool,
-    /// Interactive mode (not supported)
+    /// Interactive shell: after loading the files, read Lua commands (an expression's value is
+    /// printed) until Ctrl-D or `exit`
     #[arg(short = 'i', long = "interactive")]
     pub interactive: bool,
     /// Data directory (accepted for compatibility; the standard library is built in)
@@ -243,10 +245,6 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         return 0;
     }
     set_limits(&args);
-    if args.interactive {
-        eprintln!("Error: interactive mode (-i) is not supported; use -e or a main() procedure");
-        return 1;
-    }
 
     // Read the inputs.
     crate::limits::set_phase("reading the input");
@@ -260,8 +258,11 @@ pub fn run_with(argv: Vec<String>) -> i32 {
             }
         }
     }
+    // In the interactive shell stdin carries the commands, not the specification.
     let read_stdin = args.stdin
-        || (args.files.is_empty() && !(args.execute.is_some() && std::io::stdin().is_terminal()));
+        || (args.files.is_empty()
+            && !args.interactive
+            && !(args.execute.is_some() && std::io::stdin().is_terminal()));
     if read_stdin {
         eprintln!("(Reading from stdin)");
         let mut buf = Vec::new();
@@ -350,6 +351,10 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     }
     if let Some(n) = args.max_ground_size {
         crate::infer::set_default_max_ground_size(n);
+    }
+    if args.interactive {
+        crate::limits::install_interrupt_handler();
+        return crate::repl::run(&runtime);
     }
     let (code, name) = match (&args.execute, args.models) {
         (Some(chunk), _) => (chunk.replace("::", "."), "-e"),

@@ -14,6 +14,7 @@ pub mod limits;
 pub mod lua;
 pub mod print;
 pub mod progress;
+pub mod repl;
 pub mod sema;
 pub mod solve;
 pub mod stdlib;

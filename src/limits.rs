@@ -283,6 +283,15 @@ pub fn lua_check() -> Result<(), String> {
     Err(message)
 }
 
+/// Forgets a limit that stopped one command of the interactive shell (Ctrl-C), so that the
+/// next command starts afresh. The wall-time and memory limits stay: they hold for the run.
+pub fn forget_stop() {
+    crate::solve::clear_interrupt();
+    STOPS.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    *PARTIAL.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    *LUA_STOPPED_AT.lock().unwrap_or_else(|e| e.into_inner()) = None;
+}
+
 /// Says what the run is doing from now on (`"reading the input"`, `"running a procedure"`).
 pub fn set_phase(phase: &'static str) {
     *PHASE.lock().unwrap_or_else(|e| e.into_inner()) = phase;

@@ -18,9 +18,11 @@
 //! on the hand-made instances, the 17x17 instance and the 15x15 `mk*` instances.
 
 mod process;
+mod terminal;
+
+use terminal::{tmux, wait_for};
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::process::Command;
 
 const IDP: &str = env!("CARGO_BIN_EXE_idp");
 const SPEC: &str = "specs/maze/game.idp";
@@ -404,26 +406,6 @@ fn a_scripted_game_is_played_by_progression() {
     assert_eq!(first[0], ": : : : : : : ");
     assert_eq!(first[6], "# ^ # : : : : ");
     assert!(out.contains("step 5   keys: {2}") || out.contains("step 6   keys: {2}"));
-}
-
-fn tmux(args: &[&str]) -> Option<String> {
-    let out = Command::new("tmux").args(args).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-}
-
-/// Waits up to 20 s until the pane's history contains `text`; returns the history.
-fn wait_for(session: &str, text: &str) -> String {
-    let mut pane = String::new();
-    for _ in 0..200 {
-        pane = tmux(&["capture-pane", "-p", "-t", session, "-S", "-500"]).unwrap_or_default();
-        if pane.contains(text) {
-            return pane;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    panic!("'{text}' did not appear in the terminal:\n{pane}");
 }
 
 /// The game in a real terminal: keys typed into a tmux pane (skipped without tmux).

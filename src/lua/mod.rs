@@ -280,13 +280,55 @@ impl Runtime {
                     _ => None,
                 })
             }
-            Err(e) => {
-                let message = self.map_message(&error_message(&e));
-                Outcome::Failed(match self.calling_line(&e) {
-                    Some(at) => format!("{at} {message}"),
-                    None => message,
-                })
-            }
+            Err(e) => Outcome::Failed(self.failure(&e)),
+        }
+    }
+
+    /// One command of the interactive shell: an expression is evaluated and its values are
+    /// printed with IDP3's `print` (`modelexpand(T, S)[1]` shows the model); anything else is
+    /// run as a statement.
+    pub fn run_command(&self, code: &str) -> Result<(), String> {
+        let (function, show) = match self.compile_command(&format!("return {code}")) {
+            Ok(f) => (f, true),
+            Err(_) => (
+                self.compile_command(code)
+                    .map_err(|e| self.map_message(&error_message(&e)))?,
+                false,
+            ),
+        };
+        let values = function
+            .call::<_, mlua::MultiValue>(())
+            .map_err(|e| self.failure(&e))?;
+        if show && !values.is_empty() {
+            let print: mlua::Function =
+                self.lua.globals().get("print").map_err(|e| e.to_string())?;
+            print.call::<_, ()>(values).map_err(|e| self.failure(&e))?;
+        }
+        Ok(())
+    }
+
+    /// Whether `code` is a whole command, or stops before its end (an open `do`, `function`
+    /// or bracket), so that the shell reads more lines, as Lua's own shell does.
+    pub fn is_complete(&self, code: &str) -> bool {
+        if self.compile_command(&format!("return {code}")).is_ok() {
+            return true;
+        }
+        match self.compile_command(code) {
+            Ok(_) => true,
+            Err(e) => !error_message(&e).ends_with("'<eof>'"),
+        }
+    }
+
+    fn compile_command(&self, code: &str) -> mlua::Result<mlua::Function<'static>> {
+        self.lua.load(code).set_name("=stdin").into_function()
+    }
+
+    /// The message of a failed chunk, with the procedure line that called a failing built-in.
+    fn failure(&self, e: &mlua::Error) -> String {
+        let message = self.map_message(&error_message(e));
+        match self.calling_line(e) {
+            Some(at) => format!("{at} {message}"),
+            None => message,
         }
     }
 

@@ -97,6 +97,11 @@ pub fn interrupt() {
     INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
 }
 
+/// Takes back [`interrupt`] (the interactive shell, after the command it stopped).
+pub fn clear_interrupt() {
+    INTERRUPTED.store(false, std::sync::atomic::Ordering::SeqCst);
+}
+
 pub fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
