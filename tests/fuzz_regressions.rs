@@ -2,6 +2,7 @@
 //! fuzz target reported (or its minimised form), checked the way the target checks it.
 
 mod oracle;
+mod process;
 
 use oracle::assert_models;
 
@@ -186,4 +187,49 @@ structure S : V {
 }
 ";
     assert_models(text, 9);
+}
+
+/// pipeline, timeout-8385a984 (libFuzzer, 6 minutes into the run after fix 6): `D0(x) <- no
+/// y with D0(F1(y, x))` has no total well-founded model for any `F1` (every element has a
+/// successor). Each candidate was refuted by a clause over all the open atoms the definition
+/// reads, irrelevant ones included (`P0` and `F0`, read by the rule of `D1`), so the
+/// refutations went through their combinations one by one: 875 000 SAT calls in 20 s and no
+/// end. The clause now names only the opens that the unknown atoms depend on. Without the
+/// fix this run stops at the time limit; with it, it ends at once with no model.
+#[test]
+fn non_total_candidates_are_refuted_on_the_opens_they_depend_on() {
+    let text = "
+vocabulary V {
+  type T1
+  P0(T1, T1)
+  P1(T1, T1)
+  P2(T1, T1)
+  D0(T1)
+  D1(T1)
+  F0(T1, T1) : T1
+  F1(T1, T1) : T1
+}
+theory T : V {
+  (?=<1 x1[T1] : (?=<1 x2[T1] : (?>1 x3[T1] : P2(x1, x1)))).
+  {
+    ! x4[T1] : D0(x4) <- (?<1 x5[T1] : (D0(F1(x5, x4)) | x5 ~= x5)).
+    ! x6[T1] : D0(x6) <- (?>1 x7[T1] : #{ x8[T1] : P1(F1(x6, x6), F0(x6, x6)) } = -1).
+    ! x9[T1] : D1(x9) <- P0(F0(x9, x9), F0(x9, x9)).
+  }
+}
+structure S : V {
+  T1 = { t1e0; t1e1; t1e2 }
+}
+";
+    let o = process::idp(&["--nowarnings", "--timeout", "60", "-n", "0"], text);
+    assert_eq!(
+        o.status.code(),
+        Some(20),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "Unsatisfiable\nNumber of models: 0\n"
+    );
 }

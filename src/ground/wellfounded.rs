@@ -24,6 +24,8 @@ pub struct Evaluator {
     bodies: Vec<Vec<Gf>>,
     /// Defined atom -> indexes of heads whose bodies mention it.
     readers: HashMap<AtomId, Vec<usize>>,
+    /// Defined atom -> its index in `heads`.
+    index: HashMap<AtomId, usize>,
 }
 
 impl Evaluator {
@@ -45,11 +47,47 @@ impl Evaluator {
                 readers.entry(a).or_default().push(k);
             }
         }
+        let index = heads.iter().enumerate().map(|(k, &h)| (h, k)).collect();
         Evaluator {
             heads,
             bodies,
             readers,
+            index,
         }
+    }
+
+    /// The open atoms that the well-founded values of `start` depend on: those read by the
+    /// bodies of `start` and of every defined atom those bodies read, transitively. Sorted.
+    pub fn opens_below(
+        &self,
+        store: &Store,
+        start: impl IntoIterator<Item = AtomId>,
+    ) -> Vec<AtomId> {
+        let mut seen: HashSet<AtomId> = HashSet::default();
+        let mut opens: HashSet<AtomId> = HashSet::default();
+        let mut stack: Vec<AtomId> = start.into_iter().collect();
+        while let Some(a) = stack.pop() {
+            if !seen.insert(a) {
+                continue;
+            }
+            let Some(&k) = self.index.get(&a) else {
+                continue;
+            };
+            let mut read = HashSet::default();
+            for &b in &self.bodies[k] {
+                collect_atoms(store, b, &mut read);
+            }
+            for r in read {
+                if self.index.contains_key(&r) {
+                    stack.push(r);
+                } else {
+                    opens.insert(r);
+                }
+            }
+        }
+        let mut out: Vec<AtomId> = opens.into_iter().collect();
+        out.sort_unstable();
+        out
     }
 
     pub fn defined(&self) -> HashSet<AtomId> {

@@ -79,8 +79,6 @@ struct EncodedDefinition {
     /// Whether the ranking translation has been added.
     ranked: bool,
     check_totality: bool,
-    /// Open atoms read by the definition's bodies (for blocking non-total candidates).
-    opens: Vec<AtomId>,
     /// Where the definition is, and an atom that a candidate model left unknown (for the
     /// warning when no candidate makes the definition total).
     span: Span,
@@ -442,11 +440,6 @@ impl<'a> Session<'a> {
         }
         let evaluator = Evaluator::new(&self.grounder.store, &gd);
         let check_totality = !self.stable && evaluator.has_negative_recursion(&self.grounder.store);
-        let opens = if check_totality {
-            self.open_atoms(&gd, &evaluator)
-        } else {
-            Vec::new()
-        };
         let defined = evaluator.defined();
         let mut bodies = HashMap::default();
         let mut deps = HashMap::default();
@@ -471,7 +464,6 @@ impl<'a> Session<'a> {
             first_loop: None,
             ranked: false,
             check_totality,
-            opens,
             span,
             not_total_example: None,
         });
@@ -537,29 +529,6 @@ impl<'a> Session<'a> {
             }
         }
         Ok(())
-    }
-
-    fn open_atoms(&self, gd: &GroundDefinition, evaluator: &Evaluator) -> Vec<AtomId> {
-        let defined = evaluator.defined();
-        let store = &self.grounder.store;
-        let mut seen = HashSet::default();
-        let mut stack: Vec<Gf> = gd.rules.values().flatten().copied().collect();
-        let mut visited = HashSet::default();
-        while let Some(g) = stack.pop() {
-            if !visited.insert(g.node()) {
-                continue;
-            }
-            match store.node(g) {
-                crate::ground::store::Node::Atom(a) if !defined.contains(a) => {
-                    seen.insert(*a);
-                }
-                crate::ground::store::Node::And(c) => stack.extend(c.iter().copied()),
-                _ => {}
-            }
-        }
-        let mut v: Vec<AtomId> = seen.into_iter().collect();
-        v.sort_unstable();
-        v
     }
 
     /// Creates atoms for every unknown tuple of every symbol (so that models are two-valued and
@@ -869,9 +838,13 @@ impl<'a> Session<'a> {
                 let example = unknown_atoms_text(self.grounder.program, &self.grounder.store, &wf);
                 self.definitions[k].not_total_example = Some(example);
             }
+            // Only the opens that the unknown atoms depend on: other opens cannot make the
+            // definition total, and naming them would refute one candidate at a time.
             let def = &self.definitions[k];
-            let clause: Vec<Lit> = def
-                .opens
+            let below = def
+                .evaluator
+                .opens_below(&self.grounder.store, wf.unknown_atoms.iter().copied());
+            let clause: Vec<Lit> = below
                 .iter()
                 .map(|&a| {
                     let l = self
