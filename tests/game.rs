@@ -417,21 +417,7 @@ fn the_game_is_played_in_a_terminal() {
     }
     let session = format!("idp-game-test-{}", std::process::id());
     let command = format!("{IDP} {SPEC} -e 'play(\"{DIR}/onekey.txt\")'; sleep 20");
-    let dir = env!("CARGO_MANIFEST_DIR");
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        "80",
-        "-y",
-        "30",
-        "-c",
-        dir,
-        &command,
-    ])
-    .expect("tmux new-session");
+    terminal::start(&session, 80, 30, &command);
     wait_for(&session, "step 0");
     for keys in ["l", "u", "u", "u", "r", "r", "u", "u", "r"] {
         tmux(&["send-keys", "-t", &session, keys, "Enter"]);

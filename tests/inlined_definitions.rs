@@ -7,16 +7,7 @@ mod process;
 
 use std::process::Output;
 
-fn run(spec: &str) -> Output {
-    process::idp(
-        &[
-            "--nowarnings",
-            "-e",
-            "stdoptions.nbmodels = 0 printmodels(modelexpand(T, S))",
-        ],
-        spec,
-    )
-}
+use process::all_models as run;
 
 fn stdout(o: &Output) -> String {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

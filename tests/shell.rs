@@ -85,18 +85,7 @@ fn the_shell_in_a_terminal() {
         "{} --nowarnings -i {spec}; echo shell-ended-$?; sleep 20",
         env!("CARGO_BIN_EXE_idp")
     );
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        "100",
-        "-y",
-        "40",
-        &command,
-    ])
-    .expect("tmux new-session");
+    terminal::start(&session, 100, 40, &command);
     // Each line once the prompt is back: the line editor drops what is typed ahead.
     wait_for(&session, "leaves.\n>");
     type_line(&session, "6 * 7");

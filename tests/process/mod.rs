@@ -20,3 +20,17 @@ pub fn idp(args: &[&str], stdin: &str) -> Output {
     drop(input);
     child.wait_with_output().expect("idp finishes")
 }
+
+/// Runs `idp --nowarnings` on `spec` (given on stdin) with a chunk that prints every model of
+/// theory `T` in structure `S`.
+#[allow(dead_code)] // Not every test crate prints models.
+pub fn all_models(spec: &str) -> Output {
+    idp(
+        &[
+            "--nowarnings",
+            "-e",
+            "stdoptions.nbmodels = 0 printmodels(modelexpand(T, S))",
+        ],
+        spec,
+    )
+}

@@ -23,3 +23,22 @@ pub fn wait_for(session: &str, text: &str) -> String {
     }
     panic!("'{text}' did not appear in the terminal:\n{pane}");
 }
+
+/// Starts `command` (a shell command line) in a detached session of `columns` x `rows`, in the
+/// crate's directory.
+pub fn start(session: &str, columns: u16, rows: u16, command: &str) {
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        session,
+        "-x",
+        &columns.to_string(),
+        "-y",
+        &rows.to_string(),
+        "-c",
+        env!("CARGO_MANIFEST_DIR"),
+        command,
+    ])
+    .expect("tmux new-session");
+}
