@@ -151,16 +151,26 @@ impl<'a> Grounder<'a> {
                 }
             }
             AggKind::Card | AggKind::Sum => {
-                let Some(at_least) = self.sum_at_least(cases, c, false)? else {
-                    return Ok(None);
+                // Only the diagrams the relation needs: `>` is `sum > c`, `<` is `~(sum >= c)`.
+                let at_least = match relation {
+                    Relation::Gt => None,
+                    _ => match self.sum_at_least(cases, c, false)? {
+                        Some(g) => Some(g),
+                        None => return Ok(None),
+                    },
                 };
-                let Some(above) = self.sum_at_least(cases, c, true)? else {
-                    return Ok(None);
+                let above = match relation {
+                    Relation::Lt => None,
+                    _ => match self.sum_at_least(cases, c, true)? {
+                        Some(g) => Some(g),
+                        None => return Ok(None),
+                    },
                 };
-                match relation {
-                    Relation::Gt => above,
-                    Relation::Lt => -at_least,
-                    Relation::Eq => self.store.and2(at_least, -above),
+                match (at_least, above) {
+                    (Some(at_least), Some(above)) => self.store.and2(at_least, -above),
+                    (Some(at_least), None) => -at_least,
+                    (None, Some(above)) => above,
+                    (None, None) => unreachable!("every relation needs a diagram"),
                 }
             }
             AggKind::Prod => return Ok(None),
