@@ -210,3 +210,51 @@ fn a_function_procedure_must_answer_within_its_result_type() {
         "{err}"
     );
 }
+
+/// An open function over `int` with a finite result type gets a value only for the
+/// applications the theory names; the models list those.
+#[test]
+fn an_open_function_over_integers_has_the_named_applications() {
+    let spec = "vocabulary V {\n  type C constructed from { red, green, blue }\n  \
+        Colour(int) : C\n}\ntheory T : V {\n  Colour(3) ~= Colour(5).\n  Colour(5) = red.\n}\n\
+        structure S : V { }\n";
+    assert_eq!(
+        stdout(&run(spec)),
+        "Number of models: 2\nModel 1\n=======\nstructure  : V {\n  Colour = { 3->blue; 5->red }\n\
+         }\n\nModel 2\n=======\nstructure  : V {\n  Colour = { 3->green; 5->red }\n}\n\n"
+    );
+}
+
+/// An application that only the objective names (grounded after the theory) gets its
+/// one-value constraint too.
+#[test]
+fn an_objective_may_name_new_applications() {
+    let spec = "vocabulary V {\n  type C isa int\n  Cost(int) : C\n}\n\
+        term t : V { Cost(1) + Cost(2) }\ntheory T : V { Cost(1) >= 2. }\n\
+        structure S : V { C = { 1..3 } }\n";
+    let o = process::idp(
+        &[
+            "--nowarnings",
+            "-e",
+            "local m, opt, v = minimize(T, S, t) print(v) print(m[1])",
+        ],
+        spec,
+    );
+    assert_eq!(
+        stdout(&o),
+        "3\nstructure  : V {\n  C = { 1..3 }\n  Cost = { 1->2; 2->1 }\n}\n\n"
+    );
+}
+
+#[test]
+fn an_open_function_with_an_infinite_result_type_needs_a_finite_one() {
+    let spec =
+        "vocabulary V {\n  f(int) : int\n}\ntheory T : V { f(1) = 2. }\nstructure S : V { }\n";
+    let o = run(spec);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("Infinite grounding: the type 'int' has infinitely many elements"),
+        "{err}"
+    );
+}

@@ -25,7 +25,7 @@ use crate::ground::{GroundDefinition, Grounder};
 use crate::infer::{InferError, InferResult, Options, SatBackend};
 use crate::print::theory::{definition_to_string, formula_to_string};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
-use crate::sema::program::{Program, Symbol, Theory, VocId};
+use crate::sema::program::{FuncId, Program, SortId, Symbol, Theory, VocId};
 use crate::solve::{Cadical, Lit, SatResult, SatSolver, Splr};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
@@ -105,6 +105,13 @@ pub struct Session<'a> {
     refinements: usize,
     /// The asserted ground formulas, kept only for `--dump ground`.
     asserted: Option<Vec<Gf>>,
+    /// Open functions over an infinite argument type: only their applications that grounding
+    /// meets get a value (see [`Session::constrain_named_applications`]).
+    named_functions: HashSet<FuncId>,
+    /// The applications of `named_functions` that have their one-value constraint.
+    constrained: HashSet<(FuncId, Tuple)>,
+    /// Atoms up to this id have been looked at for new applications.
+    atoms_seen: usize,
     /// Shows a progress line on a terminal while the session lives.
     _progress: crate::progress::Running,
 }
@@ -161,6 +168,9 @@ impl<'a> Session<'a> {
             model: Vec::new(),
             refinements: 0,
             asserted: crate::infer::dump_ground_enabled().then(Vec::new),
+            named_functions: HashSet::default(),
+            constrained: HashSet::default(),
+            atoms_seen: 0,
             _progress: crate::progress::begin(),
         };
         // Sentences that mention no defined symbol and can only give unit literals are grounded
@@ -566,26 +576,75 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
-    /// Exactly one value per argument tuple (at most one for a partial function).
-    fn encode_function(&mut self, f: crate::sema::program::FuncId) -> InferResult<()> {
+    /// Exactly one value per argument tuple (at most one for a partial function). A function
+    /// over an infinite argument type with a finite result type gets it only for the
+    /// applications that grounding meets, as in IDP3's lazy grounding.
+    fn encode_function(&mut self, f: FuncId) -> InferResult<()> {
         let func = self.grounder.program.func(f).clone();
         let mut arg_domains = Vec::new();
-        for a in &func.args {
-            arg_domains.push(self.grounder.domain(*a)?.to_vec());
+        for &a in &func.args {
+            match self.grounder.domains.get(a) {
+                Some(d) => arg_domains.push(d.to_vec()),
+                None if self.grounder.domains.get(func.result).is_some() => {
+                    self.note_named_function(f, a);
+                    return self.constrain_named_applications();
+                }
+                // Its error names the infinite type.
+                None => arg_domains.push(self.grounder.domain(a)?.to_vec()),
+            }
         }
         for args in cartesian(&arg_domains) {
-            let options = self.grounder.apply_function(f, args)?;
-            let guards: Vec<Gf> = options.iter().map(|(g, _)| *g).collect();
-            for &g in &guards {
-                if !g.is_const() {
-                    self.lit(g);
-                }
+            self.encode_application(f, args)?;
+        }
+        Ok(())
+    }
+
+    /// `f(args)` takes exactly one value (at most one when `f` is partial).
+    fn encode_application(&mut self, f: FuncId, args: Tuple) -> InferResult<()> {
+        let partial = self.grounder.program.func(f).partial;
+        let options = self.grounder.apply_function(f, args)?;
+        let guards: Vec<Gf> = options.iter().map(|(g, _)| *g).collect();
+        for &g in &guards {
+            if !g.is_const() {
+                self.lit(g);
             }
-            if !func.partial {
-                let any = self.grounder.store.or(guards.iter().copied());
-                self.assert(any);
+        }
+        if !partial {
+            let any = self.grounder.store.or(guards.iter().copied());
+            self.assert(any);
+        }
+        self.at_most_one(&guards);
+        Ok(())
+    }
+
+    fn note_named_function(&mut self, f: FuncId, infinite: SortId) {
+        let program = self.grounder.program;
+        self.named_functions.insert(f);
+        crate::infer::warn(format!(
+            "{} ranges over the infinite type {}: only its applications that the theory names \
+             are searched, and models show only those",
+            program.func(f).name,
+            program.sort(infinite).name
+        ));
+    }
+
+    /// Gives every application of a function of `named_functions` met since the last call
+    /// (in sentences, definitions, or an objective grounded later) its one-value constraint.
+    fn constrain_named_applications(&mut self) -> InferResult<()> {
+        if self.named_functions.is_empty() {
+            return Ok(());
+        }
+        while self.atoms_seen < self.grounder.store.atom_count() {
+            let (symbol, tuple) = self.grounder.store.atom_key(self.atoms_seen as AtomId);
+            self.atoms_seen += 1;
+            let Symbol::Func(f) = *symbol else { continue };
+            if !self.named_functions.contains(&f) {
+                continue;
             }
-            self.at_most_one(&guards);
+            let args = tuple[..tuple.len() - 1].to_vec();
+            if self.constrained.insert((f, args.clone())) {
+                self.encode_application(f, args)?;
+            }
         }
         Ok(())
     }
@@ -619,6 +678,7 @@ impl<'a> Session<'a> {
     /// Solves under assumptions until a model that satisfies the definitions is found (adding
     /// loop formulas and totality cuts as needed), or none exists.
     pub fn solve(&mut self, assumptions: &[Lit]) -> InferResult<bool> {
+        self.constrain_named_applications()?;
         loop {
             self.check_time("searching")?;
             let t0 = Instant::now();
