@@ -5,9 +5,11 @@
 //!
 //! The grounder, the SAT solver's terminate callback and a Lua instruction hook all call
 //! [`check`]; a watchdog thread ([`start_watchdog`]) ends the process when a step that makes
-//! no checks (reading a huge input) goes on past a limit. Every limit message is recorded, so that the command line can tell a Lua error
-//! caused by a limit from any other error; an inference that stops after it found some models
-//! returns them and notes a [`partial`] result instead.
+//! no checks (reading a huge input) goes on past a limit. Every limit message is recorded, so
+//! that the command line can tell a Lua error caused by a limit from any other error; an
+//! inference that stops after it found some models returns them and notes a [`partial`]
+//! result instead; the interactive shell forgets a stop after the command it ended
+//! ([`forget_stop`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
