@@ -425,7 +425,7 @@ fn set_limits(args: &Args) {
 /// the flush itself).
 fn flush_lua_stdout(rt: &Runtime) {
     rt.lua().remove_hook();
-    let _ = rt.lua().load("io.stdout:flush()").exec();
+    rt.flush_stdout();
 }
 
 fn io_reason(e: &std::io::Error) -> String {

@@ -78,7 +78,7 @@ pub fn run(runtime: &Runtime) -> i32 {
         if let Err(message) = runtime.run_command(&command) {
             report(runtime, &message);
         }
-        flush(runtime);
+        runtime.flush_stdout();
         crate::limits::forget_stop();
     }
     0
@@ -116,15 +116,10 @@ fn read_command(input: &mut Input, runtime: &Runtime) -> Option<String> {
 }
 
 fn report(runtime: &Runtime, message: &str) {
-    flush(runtime);
+    runtime.flush_stdout();
     if crate::limits::is_limit_message(message) {
         eprintln!("Stopped: {message}");
     } else {
         eprintln!("Error: {message}");
     }
-}
-
-/// Flushes what Lua printed, so that it comes before the next prompt or message.
-fn flush(runtime: &Runtime) {
-    let _ = runtime.lua().load("io.stdout:flush()").exec();
 }

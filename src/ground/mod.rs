@@ -367,13 +367,24 @@ impl<'a> Grounder<'a> {
         if self.is_forced(s, t) {
             return TruthValue::Unknown;
         }
-        if let Some(procedure) = self.structure.lazy.get(&s) {
+        // Most structures have no lazy procedure: the map is not even hashed into then.
+        if let Some(procedure) = self.lazy_procedure(s) {
             return match self.ask(procedure, t) {
                 Some(Answer::Holds(true)) => TruthValue::True,
                 _ => TruthValue::False,
             };
         }
         self.structure.truth(s, t)
+    }
+
+    /// The procedure that interprets `s` lazily, if any.
+    fn lazy_procedure(&self, s: Symbol) -> Option<&'a LazyProcedure> {
+        let lazy = &self.structure.lazy;
+        if lazy.is_empty() {
+            None
+        } else {
+            lazy.get(&s)
+        }
     }
 
     /// A lazily interpreted symbol's answer for `t`; an error is kept for
@@ -455,7 +466,7 @@ impl<'a> Grounder<'a> {
         if self.is_forced(Symbol::Func(f), args) {
             return None;
         }
-        if let Some(procedure) = self.structure.lazy.get(&Symbol::Func(f)) {
+        if let Some(procedure) = self.lazy_procedure(Symbol::Func(f)) {
             return match self.ask(procedure, args) {
                 Some(Answer::Value(v)) => Some(v),
                 _ => None,

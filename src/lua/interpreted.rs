@@ -155,9 +155,12 @@ impl ResultType {
         symbol_name: &str,
         args: &[Value],
     ) -> Result<Value, String> {
-        let application = format!("{symbol_name}({})", shown_tuple(args));
+        let application = || format!("{symbol_name}({})", shown_tuple(args));
         let value = lua_to_value(answer).ok_or_else(|| {
-            format!("procedure {shown} returned no domain element for {application}")
+            format!(
+                "procedure {shown} returned no domain element for {}",
+                application()
+            )
         })?;
         let admitted = match (&self.members, self.builtin) {
             (Some(members), _) => members.contains(&value),
@@ -166,8 +169,8 @@ impl ResultType {
         };
         if !admitted {
             return Err(format!(
-                "procedure {shown} returned {value} for {application}, which is not an element \
-                 of {}",
+                "procedure {shown} returned {value} for {}, which is not an element of {}",
+                application(),
                 self.name
             ));
         }

@@ -379,6 +379,11 @@ impl Runtime {
     pub fn lua(&self) -> &Lua {
         self.lua
     }
+
+    /// Flushes what Lua printed, so that it comes before what Rust prints next.
+    pub fn flush_stdout(&self) {
+        let _ = self.lua.load("io.stdout:flush()").exec();
+    }
 }
 
 /// Every few thousand Lua instructions, checks the wall-time and memory limits and Ctrl-C, so
