@@ -13,8 +13,8 @@ use clap::{Parser, ValueEnum};
 
 use crate::diagnostics::{self, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
-use crate::lua::{Outcome, Runtime};
-use crate::syntax::source::SourceMap;
+use crate::lua::{Failure, Outcome, Runtime};
+use crate::source::SourceMap;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -373,13 +373,13 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     let outcome = runtime.run(&code, name);
     flush_lua_stdout(&runtime);
     match outcome {
-        Outcome::Failed(msg) => {
+        Outcome::Failed(Failure { message, stopped }) => {
             // Positions in the default chunk `return idpglobal.main()` mean nothing to the user.
-            let msg = match (args.execute.is_none(), msg.strip_prefix("main:1: ")) {
+            let msg = match (args.execute.is_none(), message.strip_prefix("main:1: ")) {
                 (true, Some(rest)) => rest.to_string(),
-                _ => msg,
+                _ => message,
             };
-            if crate::limits::is_limit_message(&msg) {
+            if stopped {
                 eprintln!("Stopped: {msg}");
                 EXIT_LIMIT
             } else {

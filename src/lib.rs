@@ -8,7 +8,9 @@
 pub mod cli;
 pub mod diagnostics;
 pub mod encode;
+pub mod error;
 pub mod ground;
+pub mod ids;
 pub mod infer;
 pub mod limits;
 pub mod lua;
@@ -17,6 +19,7 @@ pub mod progress;
 pub mod repl;
 pub mod sema;
 pub mod solve;
+pub mod source;
 pub mod stdlib;
 pub mod structure;
 pub mod syntax;

@@ -8,10 +8,10 @@
 
 use std::collections::BTreeMap;
 
+use crate::error::{Error, IdpResult, Limit};
 use crate::ground::store::Gf;
 use crate::ground::terms::arith;
 use crate::ground::{GTerm, GVal, Grounder};
-use crate::infer::{InferError, InferResult};
 use crate::sema::ir::SetExpr;
 use crate::structure::value::Value;
 use crate::syntax::ast::{AggKind, ArithOp};
@@ -29,7 +29,7 @@ impl<'a> Grounder<'a> {
         kind: AggKind,
         sets: &[SetExpr],
         cap: Option<i64>,
-    ) -> InferResult<GTerm> {
+    ) -> IdpResult<GTerm> {
         // An aggregate inside a quantifier that it does not depend on is grounded only once.
         let key = self.memo_key(sets.as_ptr() as usize, |out| {
             for set in sets {
@@ -50,7 +50,7 @@ impl<'a> Grounder<'a> {
         kind: AggKind,
         sets: &[SetExpr],
         cap: Option<i64>,
-    ) -> InferResult<GTerm> {
+    ) -> IdpResult<GTerm> {
         let elements = self.ground_set_elements(kind, sets)?;
         match kind {
             AggKind::Card | AggKind::Sum => self.fold(elements, Value::Int(0), ArithOp::Add, cap),
@@ -64,7 +64,7 @@ impl<'a> Grounder<'a> {
         &mut self,
         kind: AggKind,
         sets: &[SetExpr],
-    ) -> InferResult<Vec<Element>> {
+    ) -> IdpResult<Vec<Element>> {
         let mut out = Vec::new();
         for set in sets {
             self.for_each_candidate(&set.vars, &set.cond, &mut |g: &mut Grounder<'a>| {
@@ -102,7 +102,7 @@ impl<'a> Grounder<'a> {
         unit: Value,
         op: ArithOp,
         cap: Option<i64>,
-    ) -> InferResult<GTerm> {
+    ) -> IdpResult<GTerm> {
         let mut states: BTreeMap<Value, Gf> = BTreeMap::from([(unit, Gf::TRUE)]);
         for element in elements {
             let none = {
@@ -135,7 +135,7 @@ impl<'a> Grounder<'a> {
                 }
             }
             if states.len() > MAX_AGGREGATE_STATES {
-                return Err(InferError::limit(format!(
+                return Err(Error::limit(Limit::AggregateSize, format!(
                     "an aggregate has more than {MAX_AGGREGATE_STATES} possible values; it is too large to ground"
                 )));
             }

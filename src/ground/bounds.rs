@@ -9,8 +9,8 @@
 
 use std::collections::BTreeSet;
 
+use crate::error::IdpResult;
 use crate::ground::{GVal, Grounder};
-use crate::infer::InferResult;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
 use crate::sema::program::Symbol;
 use crate::structure::structure::Table;
@@ -50,7 +50,7 @@ struct Interval {
 impl<'a> Grounder<'a> {
     /// Candidate values of `var` for which `f` can take the truth value `want`, or `None` if
     /// no finite bound is found.
-    pub fn candidates(&mut self, var: &Var, f: &Formula, want: bool) -> InferResult<Candidates> {
+    pub fn candidates(&mut self, var: &Var, f: &Formula, want: bool) -> IdpResult<Candidates> {
         let mut interval = Interval {
             lo: self.sort_floor(var),
             hi: None,
@@ -65,7 +65,7 @@ impl<'a> Grounder<'a> {
         f: &Formula,
         want: bool,
         interval: &mut Interval,
-    ) -> InferResult<Candidates> {
+    ) -> IdpResult<Candidates> {
         Ok(match &f.kind {
             FormulaKind::Bool(b) => (*b != want).then(BTreeSet::new),
             FormulaKind::Pred(p, args) if want => self.gen_atom(var, *p, args),
@@ -112,7 +112,7 @@ impl<'a> Grounder<'a> {
 
     /// Every member of a conjunction (or, negated, a disjunction) must take `want`: any member
     /// bounds the variable, and comparisons add up to an interval.
-    fn gen_all(&mut self, var: &Var, fs: &[Formula], want: bool) -> InferResult<Candidates> {
+    fn gen_all(&mut self, var: &Var, fs: &[Formula], want: bool) -> IdpResult<Candidates> {
         let mut interval = Interval {
             lo: self.sort_floor(var),
             hi: None,
@@ -160,7 +160,7 @@ impl<'a> Grounder<'a> {
         b: &Term,
         want: bool,
         interval: &mut Interval,
-    ) -> InferResult<Candidates> {
+    ) -> IdpResult<Candidates> {
         let is_var = |t: &Term| matches!(&t.kind, TermKind::Var(v) if v.id == var.id);
         let (op, other) = if is_var(a) && self.is_closed(b) {
             (op, b)

@@ -4,9 +4,9 @@
 use rustc_hash::FxHashSet as HashSet;
 use std::rc::Rc;
 
+use crate::error::{Error, ErrorKind, IdpResult};
 use crate::ground::store::Gf;
 use crate::ground::{GTerm, GVal, Grounder};
-use crate::infer::InferResult;
 use crate::sema::ir::{Formula, FormulaKind, Var};
 use crate::sema::program::Symbol;
 use crate::structure::value::Value;
@@ -172,7 +172,7 @@ pub fn term_vars(t: &crate::sema::ir::Term, out: &mut HashSet<u32>) {
 }
 
 impl<'a> Grounder<'a> {
-    pub fn ground_formula(&mut self, f: &Formula) -> InferResult<Gf> {
+    pub fn ground_formula(&mut self, f: &Formula) -> IdpResult<Gf> {
         match &f.kind {
             FormulaKind::Bool(b) => Ok(Gf::from_bool(*b)),
             FormulaKind::Pred(p, args) => self.ground_pred(*p, args),
@@ -218,8 +218,8 @@ impl<'a> Grounder<'a> {
     fn memoised(
         &mut self,
         f: &Formula,
-        ground: impl FnOnce(&mut Self) -> InferResult<Gf>,
-    ) -> InferResult<Gf> {
+        ground: impl FnOnce(&mut Self) -> IdpResult<Gf>,
+    ) -> IdpResult<Gf> {
         let key = self.memo_key(f as *const Formula as usize, |out| formula_vars(f, out));
         if let Some(&g) = self.formula_memo.get(&key) {
             return Ok(g);
@@ -238,7 +238,7 @@ impl<'a> Grounder<'a> {
         op: CmpOp,
         a: &crate::sema::ir::Term,
         b: &crate::sema::ir::Term,
-    ) -> InferResult<Gf> {
+    ) -> IdpResult<Gf> {
         let saved = std::mem::replace(&mut self.store.keep_complements, false);
         let ground = self.ground_comparison_cases(op, a, b);
         self.store.keep_complements = saved;
@@ -251,7 +251,7 @@ impl<'a> Grounder<'a> {
         op: CmpOp,
         a: &crate::sema::ir::Term,
         b: &crate::sema::ir::Term,
-    ) -> InferResult<Gf> {
+    ) -> IdpResult<Gf> {
         use crate::sema::ir::TermKind;
         let capped = |t: &crate::sema::ir::Term| {
             matches!(
@@ -282,7 +282,7 @@ impl<'a> Grounder<'a> {
         &mut self,
         p: crate::sema::program::PredId,
         args: &[crate::sema::ir::Term],
-    ) -> InferResult<Gf> {
+    ) -> IdpResult<Gf> {
         let pred = self.program.pred(p);
         let type_of = pred.type_of;
         let cases = self.ground_args(args)?;
@@ -306,7 +306,7 @@ impl<'a> Grounder<'a> {
     }
 
     /// A conjunction (`and = true`) or disjunction, stopping at the first absorbing constant.
-    fn ground_junction(&mut self, fs: &[Formula], and: bool) -> InferResult<Gf> {
+    fn ground_junction(&mut self, fs: &[Formula], and: bool) -> IdpResult<Gf> {
         let absorbing = Gf::from_bool(!and);
         let mut parts = Vec::with_capacity(fs.len());
         for f in fs {
@@ -329,7 +329,7 @@ impl<'a> Grounder<'a> {
         vars: &[Var],
         body: &Formula,
         forall: bool,
-    ) -> InferResult<Gf> {
+    ) -> IdpResult<Gf> {
         let (vars, domains) = self.prepare_vars(vars)?;
         let absorbing = Gf::from_bool(!forall);
         let mut parts = Vec::new();
@@ -367,7 +367,7 @@ impl<'a> Grounder<'a> {
 
     /// The variables with finite domains first (with their domains), then those over infinite
     /// sorts (`None`), whose values are bounded by the formula when they are reached.
-    pub fn prepare_vars(&mut self, vars: &[Var]) -> InferResult<(Vec<Var>, Vec<Option<Domain>>)> {
+    pub fn prepare_vars(&mut self, vars: &[Var]) -> IdpResult<(Vec<Var>, Vec<Option<Domain>>)> {
         let mut finite = Vec::new();
         let mut infinite = Vec::new();
         for v in vars {
@@ -394,8 +394,8 @@ impl<'a> Grounder<'a> {
         vars: &[Var],
         domains: &[Option<Rc<[Value]>>],
         bound: Option<Bound>,
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+    ) -> IdpResult<bool> {
         self.for_each_guarded(vars, domains, bound, &[], visit)
     }
 
@@ -406,8 +406,8 @@ impl<'a> Grounder<'a> {
         &mut self,
         vars: &[Var],
         cond: &Formula,
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+    ) -> IdpResult<bool> {
         let (vars, domains) = self.prepare_vars(vars)?;
         let bound = Bound {
             formula: cond,
@@ -429,8 +429,8 @@ impl<'a> Grounder<'a> {
         domains: &[Option<Rc<[Value]>>],
         bound: Option<Bound>,
         guards: &[Guard],
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+    ) -> IdpResult<bool> {
         self.bind_from(0, vars, domains, bound, guards, visit)
     }
 
@@ -441,8 +441,8 @@ impl<'a> Grounder<'a> {
         domains: &[Option<Rc<[Value]>>],
         bound: Option<Bound>,
         guards: &[Guard],
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+    ) -> IdpResult<bool> {
         let Some(var) = vars.get(depth) else {
             return visit(self);
         };
@@ -477,7 +477,7 @@ impl<'a> Grounder<'a> {
         var: &Var,
         depth: usize,
         guards: &[Guard],
-    ) -> InferResult<Option<Rc<[Value]>>> {
+    ) -> IdpResult<Option<Rc<[Value]>>> {
         let mut best: Option<Rc<[Value]>> = None;
         for guard in guards
             .iter()
@@ -514,7 +514,7 @@ impl<'a> Grounder<'a> {
         var: &Var,
         p: crate::sema::program::PredId,
         args: &[crate::sema::ir::Term],
-    ) -> InferResult<Option<Rc<[Value]>>> {
+    ) -> IdpResult<Option<Rc<[Value]>>> {
         let symbol = Symbol::Pred(p);
         if self.program.pred(p).type_of.is_some() || !self.indexable(symbol) {
             return Ok(None);
@@ -555,7 +555,7 @@ impl<'a> Grounder<'a> {
         var: &Var,
         a: &crate::sema::ir::Term,
         b: &crate::sema::ir::Term,
-    ) -> InferResult<Option<Rc<[Value]>>> {
+    ) -> IdpResult<Option<Rc<[Value]>>> {
         use crate::sema::ir::TermKind;
         let is_var =
             |t: &crate::sema::ir::Term| matches!(&t.kind, TermKind::Var(v) if v.id == var.id);
@@ -580,7 +580,7 @@ impl<'a> Grounder<'a> {
         var: &Var,
         a: &crate::sema::ir::Term,
         b: &crate::sema::ir::Term,
-    ) -> InferResult<Option<Rc<[Value]>>> {
+    ) -> IdpResult<Option<Rc<[Value]>>> {
         use crate::sema::ir::TermKind;
         let applies = |t: &crate::sema::ir::Term| match &t.kind {
             TermKind::Func(f, args)
@@ -612,19 +612,25 @@ impl<'a> Grounder<'a> {
         ))
     }
 
-    fn bounded_domain(&mut self, var: &Var, bound: Option<Bound>) -> InferResult<Rc<[Value]>> {
+    fn bounded_domain(&mut self, var: &Var, bound: Option<Bound>) -> IdpResult<Rc<[Value]>> {
         let candidates = match bound {
             Some(b) => self.candidates(var, b.formula, b.want)?,
             None => None,
         };
         let Some(candidates) = candidates else {
-            return Err(crate::infer::InferError::Error(format!(
+            let kind = ErrorKind::InfiniteDomain {
+                sort: self.program.sort(var.sort).name.clone(),
+            };
+            return Err(Error::new(
+                kind,
+                format!(
                 "Infinite grounding: the variable '{}' ranges over the infinite type '{}' and the \
                  formula gives no finite bound for it. Give it a finite type, or bound it in the \
                  formula (e.g. `P(x) & ...` with P over a finite type, or `0 =< x & x =< 10`).",
                 var.name,
                 self.program.sort(var.sort).name
-            )));
+            ),
+            ));
         };
         let values: Vec<Value> = candidates
             .into_iter()

@@ -7,15 +7,15 @@
 //! the definition's well-founded model, so the atoms of `p` need no SAT variables at all.
 //!
 //! This module owns the choice of which definitions are inlined ([`inlinable`],
-//! [`is_unbounded_grounding`]) and the expansion of their atoms ([`Grounder::inlined_atom`]),
+//! [`crate::error::Error::is_unbounded_grounding`]) and the expansion of their atoms ([`Grounder::inlined_atom`]),
 //! memoised per (symbol, tuple).
 
 use rustc_hash::FxHashSet as HashSet;
 use std::rc::Rc;
 
+use crate::error::{Error, IdpResult};
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder};
-use crate::infer::{InferError, InferResult};
 use crate::sema::ir::{Definition, Rule, Term, TermKind, Var};
 use crate::sema::program::{Program, Symbol};
 use crate::structure::structure::{Structure, Table};
@@ -43,20 +43,6 @@ pub fn inlinable(program: &Program, def: &Definition, structure: &Structure) -> 
         .iter()
         .flat_map(|s| program.symbol_sorts(*s))
         .any(|sort| domains.get(sort).is_none())
-}
-
-/// Whether grounding failed because some variable or symbol ranges over a sort that has no
-/// finite interpretation (the errors of [`Grounder::domain`] and of unbounded variables), so
-/// that an inlinable definition should be inlined instead.
-pub fn is_unbounded_grounding(e: &InferError) -> bool {
-    match e {
-        InferError::Error(m) => {
-            m.starts_with("Infinite grounding")
-                || m.contains("too many to ground")
-                || m.contains("has no interpretation in structure")
-        }
-        InferError::Limit(_) => false,
-    }
 }
 
 impl<'a> Grounder<'a> {
@@ -94,7 +80,7 @@ impl<'a> Grounder<'a> {
     /// variables may share ids with the variables of the formula being grounded), keeping
     /// `D | ~D` unfolded so that the result is also right inside the rule bodies of another
     /// definition.
-    pub fn inlined_atom(&mut self, s: Symbol, t: Tuple) -> InferResult<Gf> {
+    pub fn inlined_atom(&mut self, s: Symbol, t: Tuple) -> IdpResult<Gf> {
         let key = (s, t);
         if let Some(&g) = self.inline_memo.get(&key) {
             return Ok(g);
@@ -117,7 +103,7 @@ impl<'a> Grounder<'a> {
     /// Refuses an expansion that would not terminate or could change the meaning: `s` met
     /// again while its own atom is being expanded (definitions that read each other), or `s`
     /// read by a rule of a definition being grounded whose symbols `s`'s rules read in turn.
-    fn check_inlining_context(&self, s: Symbol, def: &Definition) -> InferResult<()> {
+    fn check_inlining_context(&self, s: Symbol, def: &Definition) -> IdpResult<()> {
         let program = self.program;
         let name = program.symbol_name(s);
         let cycle = if self.expanding.contains(&s) {
@@ -143,13 +129,13 @@ impl<'a> Grounder<'a> {
                 None => return Ok(()),
             }
         };
-        Err(InferError::Error(format!(
+        Err(Error::input(format!(
             "'{name}' ranges over an infinite type, so its atoms are expanded on demand into \
              its rule bodies, but {cycle}. Give its arguments finite types."
         )))
     }
 
-    fn expand(&mut self, def: &Definition, s: Symbol, t: &[Value]) -> InferResult<Gf> {
+    fn expand(&mut self, def: &Definition, s: Symbol, t: &[Value]) -> IdpResult<Gf> {
         let mut bodies = Vec::new();
         for rule in def.rules.iter().filter(|r| r.head == s) {
             let Some(rest) = self.match_head(rule, t)? else {
@@ -175,7 +161,7 @@ impl<'a> Grounder<'a> {
     /// when the head cannot match `t` (a different domain element, a repeated variable with two
     /// values, a value outside a variable's sort, an undefined term). Variables are bound
     /// first, so that a term over them in another position (`p(x, x + 1)`) can be evaluated.
-    fn match_head(&mut self, rule: &Rule, t: &[Value]) -> InferResult<Option<Vec<Var>>> {
+    fn match_head(&mut self, rule: &Rule, t: &[Value]) -> IdpResult<Option<Vec<Var>>> {
         for v in &rule.vars {
             self.unbind(v);
         }
@@ -221,7 +207,7 @@ impl<'a> Grounder<'a> {
 
     /// Whether a head argument term without free variables has the value `value`; an error
     /// when its value depends on symbols the structure leaves unknown.
-    fn head_term_matches(&mut self, rule: &Rule, arg: &Term, value: Value) -> InferResult<bool> {
+    fn head_term_matches(&mut self, rule: &Rule, arg: &Term, value: Value) -> IdpResult<bool> {
         let ground = self.ground_term(arg)?;
         if ground.0.is_empty() {
             return Ok(false);
@@ -233,9 +219,9 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    fn head_argument_error(&self, rule: &Rule) -> InferError {
+    fn head_argument_error(&self, rule: &Rule) -> Error {
         let at = self.program.position(rule.span).unwrap_or_default();
-        InferError::Error(format!(
+        Error::input(format!(
             "The rule at {at} defines '{}' over an infinite type, so it is evaluated on demand, \
              which needs every head argument to be a variable, a domain element, or a term that \
              the structure determines once the head's variables are known.",

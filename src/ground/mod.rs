@@ -20,7 +20,7 @@ pub mod wellfounded;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
-use crate::infer::{InferError, InferResult};
+use crate::error::{Error, ErrorKind, IdpResult, Limit};
 use crate::sema::ir;
 use crate::sema::program::{FuncId, Program, SortId, Symbol};
 use crate::structure::structure::{Answer, LazyProcedure, Structure, Table, TruthValue};
@@ -131,7 +131,7 @@ pub struct Grounder<'a> {
     steps: u64,
     /// The first error of a procedure that interprets a symbol lazily (reported by
     /// [`Grounder::check_growth`], since the lookups that call it cannot fail).
-    procedure_error: std::cell::RefCell<Option<String>>,
+    procedure_error: std::cell::RefCell<Option<Error>>,
     /// The definitions evaluated on demand, by defined symbol (see [`inlined`]).
     inlined: HashMap<Symbol, Rc<ir::Definition>>,
     /// The ground formula of each inlined atom expanded so far.
@@ -172,17 +172,22 @@ impl<'a> Grounder<'a> {
     }
 
     /// The finite domain of a sort, or an error that names it.
-    pub fn domain(&mut self, s: SortId) -> InferResult<Rc<[Value]>> {
+    pub fn domain(&mut self, s: SortId) -> IdpResult<Rc<[Value]>> {
         match self.domains.get(s) {
             Some(d) => Ok(d),
             None => Err(self.infinite_sort_error(s)),
         }
     }
 
-    fn infinite_sort_error(&self, s: SortId) -> InferError {
+    fn infinite_sort_error(&self, s: SortId) -> Error {
         let sort = self.program.sort(s);
         if let Some(range) = self.structure.huge_ranges.get(&s) {
-            return InferError::Error(format!(
+            let kind = ErrorKind::HugeRange {
+                sort: sort.name.clone(),
+            };
+            return Error::new(
+                kind,
+                format!(
                 "The type '{}' is interpreted by {}..{} in structure '{}': {} elements, too many \
                  to ground. idp replaces such a range by a few stand-in elements only when an \
                  output vocabulary without symbols over '{}' is given and the theory uses it only \
@@ -193,21 +198,31 @@ impl<'a> Grounder<'a> {
                 self.structure.name,
                 range.range_len(),
                 sort.name
-            ));
+            ),
+            );
         }
         if sort.builtin.is_some() || sort.constructed {
-            InferError::Error(format!(
+            let kind = ErrorKind::InfiniteDomain {
+                sort: sort.name.clone(),
+            };
+            Error::new(kind, format!(
                 "Infinite grounding: the type '{}' has infinitely many elements, so a quantifier or \
                  symbol over it cannot be grounded. Quantify over a finite subtype instead \
                  (e.g. `type T isa int` with `T = {{0..10}}` in the structure).",
                 sort.name
             ))
         } else {
-            InferError::Error(format!(
-                "The type '{}' has no interpretation in structure '{}'; give it one, \
+            let kind = ErrorKind::Uninterpreted {
+                name: sort.name.clone(),
+            };
+            Error::new(
+                kind,
+                format!(
+                    "The type '{}' has no interpretation in structure '{}'; give it one, \
                  e.g. `{} = {{ ... }}`.",
-                sort.name, self.structure.name, sort.name
-            ))
+                    sort.name, self.structure.name, sort.name
+                ),
+            )
         }
     }
 
@@ -321,28 +336,31 @@ impl<'a> Grounder<'a> {
 
     /// Counts one variable binding and, every 4096 of them, checks the size, time and memory
     /// limits (and Ctrl-C), so that a runaway quantifier stops while it grows.
-    pub fn step(&mut self) -> InferResult<()> {
+    pub fn step(&mut self) -> IdpResult<()> {
         self.steps += 1;
         if !self.steps.is_multiple_of(4096) {
             return Ok(());
         }
         self.check_growth()?;
         crate::progress::set_nodes(self.store.len());
-        crate::limits::check(self.deadline, "grounding").map_err(InferError::Limit)
+        crate::limits::check(self.deadline, "grounding")
     }
 
     /// The grounding size limit, and the first failure of a procedure that interprets a
     /// symbol lazily (both can arise deep inside grounding, where they are only noted).
-    pub fn check_growth(&self) -> InferResult<()> {
-        if let Some(message) = self.procedure_error.borrow_mut().take() {
-            return Err(InferError::Error(message));
+    pub fn check_growth(&self) -> IdpResult<()> {
+        if let Some(error) = self.procedure_error.borrow_mut().take() {
+            return Err(error);
         }
         if self.store.len() > self.max_size {
-            return Err(InferError::limit(format!(
+            return Err(Error::limit(
+                Limit::GroundSize,
+                format!(
                 "The grounding grew past {} nodes (the grounding size limit); make the domains \
                  smaller, bound the quantifiers, or raise the limit with --max-ground-size.",
                 self.max_size
-            )));
+            ),
+            ));
         }
         Ok(())
     }
@@ -392,8 +410,8 @@ impl<'a> Grounder<'a> {
     fn ask(&self, procedure: &LazyProcedure, t: &[Value]) -> Option<Answer> {
         match procedure.answer(t) {
             Ok(a) => Some(a),
-            Err(message) => {
-                self.procedure_error.borrow_mut().get_or_insert(message);
+            Err(error) => {
+                self.procedure_error.borrow_mut().get_or_insert(error);
                 None
             }
         }

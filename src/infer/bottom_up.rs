@@ -11,10 +11,11 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use crate::error::IdpResult;
 use crate::ground::formulas::term_symbols;
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder, TableIndexes};
-use crate::infer::{join, InferResult, Options};
+use crate::infer::{join, Options};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Var};
 use crate::sema::program::{Program, Symbol};
 use crate::structure::structure::{Structure, Table};
@@ -46,7 +47,7 @@ pub fn least_fixpoint(
     def: &Definition,
     structure: &Structure,
     options: &Options,
-) -> InferResult<Option<Extensions>> {
+) -> IdpResult<Option<Extensions>> {
     let defined = def.defined();
     let Some(reads) = rule_reads(def, &defined) else {
         return Ok(None);
@@ -245,11 +246,11 @@ fn derive(
     grounder: &mut Grounder,
     rule: &Rule,
     found: &mut dyn FnMut(Symbol, Tuple),
-) -> InferResult<bool> {
+) -> IdpResult<bool> {
     let sorts = grounder.program.symbol_sorts(rule.head);
     let (join_vars, join_body) = binding_plan(rule);
     let (vars, body) = outer_plan(rule);
-    let head = |g: &mut Grounder| -> InferResult<Option<Tuple>> {
+    let head = |g: &mut Grounder| -> IdpResult<Option<Tuple>> {
         let mut tuple = Vec::with_capacity(rule.head_args.len());
         for (k, arg) in rule.head_args.iter().enumerate() {
             match g.ground_term(arg)?.as_known() {

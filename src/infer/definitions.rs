@@ -4,11 +4,12 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
+use crate::error::IdpResult;
 use crate::ground::store::AtomId;
 use crate::ground::wellfounded::Evaluator;
 use crate::ground::Grounder;
 use crate::infer::bottom_up;
-use crate::infer::{InferResult, Options};
+use crate::infer::Options;
 use crate::sema::ir::Definition;
 use crate::sema::program::{Program, Symbol, Theory};
 use crate::structure::structure::{Structure, Table};
@@ -29,7 +30,7 @@ pub fn evaluate_definitions<'t>(
     theory: &'t Theory,
     structure: &Structure,
     options: &Options,
-) -> InferResult<Evaluated<'t>> {
+) -> IdpResult<Evaluated<'t>> {
     let mut current = structure.clone();
     let mut pending: Vec<&'t Definition> = theory.definitions.iter().collect();
     loop {
@@ -95,10 +96,10 @@ fn evaluate_one(
     def: &Definition,
     structure: &Structure,
     options: &Options,
-) -> InferResult<One> {
+) -> IdpResult<One> {
     match evaluate_known(program, def, structure, options) {
         Err(e)
-            if crate::ground::inlined::is_unbounded_grounding(&e)
+            if e.is_unbounded_grounding()
                 && crate::ground::inlined::inlinable(program, def, structure) =>
         {
             Ok(One::OpensUnknown)
@@ -112,7 +113,7 @@ fn evaluate_known(
     def: &Definition,
     structure: &Structure,
     options: &Options,
-) -> InferResult<One> {
+) -> IdpResult<One> {
     if !opens_known(program, def, structure) {
         return Ok(One::OpensUnknown);
     }
@@ -196,11 +197,7 @@ fn agrees(structure: &Structure, s: Symbol, computed: &HashSet<Tuple>) -> bool {
 }
 
 /// For a function: at most one value per argument tuple, and exactly one when it is total.
-fn is_function_graph(
-    grounder: &mut Grounder,
-    s: Symbol,
-    set: &HashSet<Tuple>,
-) -> InferResult<bool> {
+fn is_function_graph(grounder: &mut Grounder, s: Symbol, set: &HashSet<Tuple>) -> IdpResult<bool> {
     let Symbol::Func(f) = s else { return Ok(true) };
     let func = grounder.program.func(f).clone();
     let mut seen: HashSet<&[crate::structure::value::Value]> = HashSet::default();

@@ -11,8 +11,8 @@
 use crate::ground::store::Gf;
 use std::rc::Rc;
 
+use crate::error::IdpResult;
 use crate::ground::{Grounder, TableIndex};
-use crate::infer::InferResult;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
 use crate::sema::program::Symbol;
 use crate::structure::structure::Table;
@@ -206,7 +206,7 @@ fn value(g: &Grounder, t: &Term) -> Option<Value> {
 }
 
 /// Whether a literal holds under the current bindings; `None` when it is not decided.
-fn holds(g: &mut Grounder, lit: &Lit, f: &Formula) -> InferResult<Option<bool>> {
+fn holds(g: &mut Grounder, lit: &Lit, f: &Formula) -> IdpResult<Option<bool>> {
     let computed = match lit {
         Lit::Atom {
             symbol,
@@ -254,8 +254,8 @@ impl Plan<'_> {
     pub fn run(
         &self,
         g: &mut Grounder,
-        visit: &mut dyn FnMut(&mut Grounder) -> InferResult<()>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder) -> IdpResult<()>,
+    ) -> IdpResult<bool> {
         let indexes: Vec<Vec<Rc<TableIndex>>> = self
             .producers
             .iter()
@@ -277,8 +277,8 @@ impl Plan<'_> {
         g: &mut Grounder,
         indexes: &[Vec<Rc<TableIndex>>],
         depth: usize,
-        visit: &mut dyn FnMut(&mut Grounder) -> InferResult<()>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder) -> IdpResult<()>,
+    ) -> IdpResult<bool> {
         let Some(var) = self.vars.get(depth) else {
             visit(g)?;
             return Ok(true);

@@ -7,11 +7,13 @@ pub mod check;
 pub mod definitions;
 pub mod huge;
 pub mod join;
+pub mod ltc;
 pub mod session;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::error::IdpResult;
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder};
 use crate::sema::ir;
@@ -117,33 +119,6 @@ impl Default for Options {
     }
 }
 
-/// Why an inference could not answer.
-#[derive(Clone, Debug, PartialEq)]
-pub enum InferError {
-    /// A user-facing error (infinite domain, missing interpretation, type error in data, ...).
-    Error(String),
-    /// A limit (size, time) stopped the work; the message names the limit.
-    Limit(String),
-}
-
-impl std::fmt::Display for InferError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            InferError::Error(m) | InferError::Limit(m) => write!(f, "{m}"),
-        }
-    }
-}
-
-impl InferError {
-    /// A limit error; its message is recorded so that the command line reports it as a stop
-    /// (exit code [`crate::limits::EXIT_LIMIT`]) even after it passed through Lua.
-    pub fn limit(message: String) -> InferError {
-        InferError::Limit(crate::limits::record(message))
-    }
-}
-
-pub type InferResult<T> = Result<T, InferError>;
-
 /// The result of `minimize`: optimal models, whether optimality was proven, and the optimum.
 #[derive(Clone, Debug)]
 pub struct Optimum {
@@ -160,7 +135,7 @@ pub fn modelexpand(
     structure: &Structure,
     output: Option<VocId>,
     options: &Options,
-) -> InferResult<Vec<Structure>> {
+) -> IdpResult<Vec<Structure>> {
     let stand_in = huge::with_stand_ins(program, theory, structure, output);
     let structure = stand_in.as_ref().unwrap_or(structure);
     let Evaluated::Done(evaluated, pending) =
@@ -191,19 +166,19 @@ fn enumerate(
     session: &mut Session,
     blocked_on: &[Symbol],
     nbmodels: usize,
-) -> InferResult<Vec<Structure>> {
+) -> IdpResult<Vec<Structure>> {
     let mut models = Vec::new();
     while nbmodels == 0 || models.len() < nbmodels {
         match session.solve(&[]) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(InferError::Limit(message)) if !models.is_empty() => {
+            Err(e) if e.is_limit() && !models.is_empty() => {
                 let n = models.len();
                 let plural = if n == 1 { "" } else { "s" };
                 let after = format!("after {n} model{plural} (the models found so far were kept)");
                 let note = match crate::limits::reached(None) {
                     Some(stop) => stop.with_context(&after),
-                    None => format!("{message} ({after})"),
+                    None => format!("{} ({after})", e.message()),
                 };
                 crate::limits::note_partial(note);
                 break;
@@ -224,7 +199,7 @@ pub fn minimize(
     term: &ir::Term,
     output: Option<VocId>,
     options: &Options,
-) -> InferResult<Optimum> {
+) -> IdpResult<Optimum> {
     let Evaluated::Done(evaluated, pending) =
         evaluate_definitions(program, theory, structure, options)?
     else {
@@ -248,12 +223,12 @@ pub fn minimize(
         match session.solve(&assumption) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(InferError::Limit(message)) => match best {
+            Err(e) if e.is_limit() => match best {
                 Some(value) => {
                     session.restore_model(best_model);
-                    return Ok(unproven_optimum(&session, value, &message));
+                    return Ok(unproven_optimum(&session, value, e.message()));
                 }
-                None => return Err(InferError::Limit(message)),
+                None => return Err(e),
             },
             Err(e) => return Err(e),
         }
@@ -343,7 +318,7 @@ pub fn calculatedefinitions(
     theory: &Theory,
     structure: &Structure,
     options: &Options,
-) -> InferResult<Option<Structure>> {
+) -> IdpResult<Option<Structure>> {
     match evaluate_definitions(program, theory, structure, options)? {
         Evaluated::Done(s, _) => Ok(Some(*s)),
         Evaluated::Inconsistent => Ok(None),
@@ -351,7 +326,7 @@ pub fn calculatedefinitions(
 }
 
 /// The tuples that certainly satisfy the query in the structure.
-pub fn query(program: &Program, query: &Query, structure: &Structure) -> InferResult<Vec<Tuple>> {
+pub fn query(program: &Program, query: &Query, structure: &Structure) -> IdpResult<Vec<Tuple>> {
     let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
     let mut out = Vec::new();
     grounder.for_each_candidate(&query.vars, &query.formula, &mut |g: &mut Grounder| {
@@ -389,7 +364,7 @@ pub fn propagate(
     structure: &Structure,
     strength: Propagation,
     options: &Options,
-) -> InferResult<Option<Structure>> {
+) -> IdpResult<Option<Structure>> {
     let _ = strength;
     let Evaluated::Done(evaluated, pending) =
         evaluate_definitions(program, theory, structure, options)?
@@ -447,7 +422,7 @@ pub fn value_of_term(
     program: &Program,
     term: &ir::Term,
     structure: &Structure,
-) -> InferResult<Option<Value>> {
+) -> IdpResult<Option<Value>> {
     let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
     let value = grounder.ground_term(term)?;
     // A procedure that interprets a symbol lazily may have failed on the way.

@@ -15,21 +15,22 @@ use crate::encode::ranking::{
     positive_atoms, ranking_constraints, recursive_components, terminal_components,
 };
 use crate::encode::Encoder;
+use crate::error::{Error, IdpResult, Limit};
 use crate::ground::domains::cartesian;
 use crate::ground::dump::ground_theory_text;
 use crate::ground::formulas::formula_symbols;
-use crate::ground::inlined::{inlinable, is_unbounded_grounding};
+use crate::ground::inlined::inlinable;
 use crate::ground::store::{AtomId, Gf};
 use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
 use crate::ground::{GroundDefinition, Grounder};
-use crate::infer::{InferError, InferResult, Options, SatBackend};
+use crate::infer::{Options, SatBackend};
 use crate::print::theory::{definition_to_string, formula_to_string};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{FuncId, Program, SortId, Symbol, Theory, VocId};
 use crate::solve::{Cadical, Lit, SatResult, SatSolver, Splr};
+use crate::source::Span;
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
-use crate::syntax::ast::Span;
 
 /// A definition switches from lazy loop formulas to the ranking translation after this many
 /// rounds of loop formulas ...
@@ -141,7 +142,7 @@ impl<'a> Session<'a> {
         pending: &[&Definition],
         structure: &'a Structure,
         options: &Options,
-    ) -> InferResult<Session<'a>> {
+    ) -> IdpResult<Session<'a>> {
         let started = Instant::now();
         let own_deadline = (options.timeout > 0.0)
             .then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout));
@@ -191,13 +192,13 @@ impl<'a> Session<'a> {
             let atoms_before = session.grounder.store.atom_count();
             let gd = match session.grounder.ground_definition(d) {
                 Ok(gd) => gd,
-                Err(e) if is_unbounded_grounding(&e) && inlinable(program, d, structure) => {
+                Err(e) if e.is_unbounded_grounding() && inlinable(program, d, structure) => {
                     session.inline_definition(d, atoms_before)?;
                     continue;
                 }
                 Err(e) => {
                     let text = definition_to_string(program, d);
-                    return Err(naming(e, "the definition", program.position(d.span), &text));
+                    return Err(naming(e, "the definition", program, d.span, &text));
                 }
             };
             session.encode_definition(gd, d.span)?;
@@ -232,7 +233,7 @@ impl<'a> Session<'a> {
     /// Grounds each sentence and learns its units, without asserting it yet: first those that
     /// can only give unit literals (so the others are grounded with them), each group
     /// cheapest first. Returns the ground sentences in that order.
-    fn ground_and_learn(&mut self, sentences: Vec<&Formula>) -> InferResult<Vec<Gf>> {
+    fn ground_and_learn(&mut self, sentences: Vec<&Formula>) -> IdpResult<Vec<Gf>> {
         let (unit_like, rest): (Vec<&Formula>, Vec<&Formula>) =
             sentences.into_iter().partition(|f| self.gives_units(f));
         let mut ordered = self.cheapest_first(unit_like);
@@ -246,7 +247,7 @@ impl<'a> Session<'a> {
             let g = grounded.map_err(|e| {
                 let program = self.grounder.program;
                 let text = formula_to_string(program, sentence);
-                naming(e, "the sentence", program.position(sentence.span), &text)
+                naming(e, "the sentence", program, sentence.span, &text)
             })?;
             self.grounder.learn_units(g);
             out.push(g);
@@ -256,7 +257,7 @@ impl<'a> Session<'a> {
     }
 
     /// Grounds, learns the units of and asserts each sentence.
-    fn ground_sentences(&mut self, sentences: Vec<&Formula>) -> InferResult<()> {
+    fn ground_sentences(&mut self, sentences: Vec<&Formula>) -> IdpResult<()> {
         for g in self.ground_and_learn(sentences)? {
             self.assert(g);
         }
@@ -335,8 +336,8 @@ impl<'a> Session<'a> {
     }
 
     /// Stops with a limit error when Ctrl-C was pressed or a time or memory limit is reached.
-    fn check_time(&self, during: &str) -> InferResult<()> {
-        crate::limits::check(self.own_deadline, during).map_err(InferError::Limit)
+    fn check_time(&self, during: &str) -> IdpResult<()> {
+        crate::limits::check(self.own_deadline, during)
     }
 
     /// Whether every argument type of `s` has a finite interpretation.
@@ -367,7 +368,7 @@ impl<'a> Session<'a> {
     }
 
     /// The tuples of a symbol's graph/arguments over the finite domains.
-    fn all_tuples(&mut self, s: Symbol) -> InferResult<Vec<Tuple>> {
+    fn all_tuples(&mut self, s: Symbol) -> IdpResult<Vec<Tuple>> {
         let sorts = self.grounder.program.symbol_sorts(s);
         let mut domains = Vec::with_capacity(sorts.len());
         for sort in sorts {
@@ -381,7 +382,7 @@ impl<'a> Session<'a> {
     /// it depends on in a cycle) already made atoms of its symbols, which would then be
     /// unconstrained. What the structure says about its symbols becomes constraints on the
     /// expansions of those tuples.
-    fn inline_definition(&mut self, d: &Definition, atoms_before: usize) -> InferResult<()> {
+    fn inline_definition(&mut self, d: &Definition, atoms_before: usize) -> IdpResult<()> {
         let program = self.grounder.program;
         let defined = d.defined();
         let store = &self.grounder.store;
@@ -389,13 +390,13 @@ impl<'a> Session<'a> {
             (0..atoms_before as AtomId).find(|&a| defined.contains(&store.atom_key(a).0))
         {
             let text = definition_to_string(program, d);
-            let e = InferError::Error(format!(
+            let e = Error::input(format!(
                 "Infinite grounding: the definition ranges over an infinite type, and its atom {} \
                  is used by a definition it depends on, so it cannot be evaluated on demand. \
                  Give its arguments finite types.",
                 crate::ground::dump::atom_text(program, store, a, false)
             ));
-            return Err(naming(e, "the definition", program.position(d.span), &text));
+            return Err(naming(e, "the definition", program, d.span, &text));
         }
         self.grounder.inline(d);
         for s in defined {
@@ -424,7 +425,7 @@ impl<'a> Session<'a> {
     /// Completion of a definition: each defined atom is equivalent to the disjunction of its
     /// bodies; defined atoms without rules are false. What the structure says about the defined
     /// symbols becomes constraints.
-    fn encode_definition(&mut self, gd: GroundDefinition, span: Span) -> InferResult<()> {
+    fn encode_definition(&mut self, gd: GroundDefinition, span: Span) -> IdpResult<()> {
         for (head, bodies) in &gd.rules {
             let body = self.grounder.store.or(bodies.iter().copied());
             let eq = self.grounder.store.equiv(*head, body);
@@ -503,7 +504,7 @@ impl<'a> Session<'a> {
     }
 
     /// The structure's certainly true and certainly false tuples of a defined symbol.
-    fn encode_known_part(&mut self, s: Symbol) -> InferResult<()> {
+    fn encode_known_part(&mut self, s: Symbol) -> IdpResult<()> {
         let Some(table) = self.grounder.structure.table(s).cloned() else {
             return Ok(());
         };
@@ -543,7 +544,7 @@ impl<'a> Session<'a> {
 
     /// Creates atoms for every unknown tuple of every symbol (so that models are two-valued and
     /// counted on all of them) and adds the function constraints.
-    fn encode_symbols(&mut self) -> InferResult<()> {
+    fn encode_symbols(&mut self) -> IdpResult<()> {
         for s in self.symbols.clone() {
             if matches!(self.grounder.structure.table(s), Some(Table::TwoValued(_)))
                 && !self.grounder.forced_unknown.contains(&s)
@@ -579,7 +580,7 @@ impl<'a> Session<'a> {
     /// Exactly one value per argument tuple (at most one for a partial function). A function
     /// over an infinite argument type with a finite result type gets it only for the
     /// applications that grounding meets, as in IDP3's lazy grounding.
-    fn encode_function(&mut self, f: FuncId) -> InferResult<()> {
+    fn encode_function(&mut self, f: FuncId) -> IdpResult<()> {
         let func = self.grounder.program.func(f).clone();
         let mut arg_domains = Vec::new();
         for &a in &func.args {
@@ -600,7 +601,7 @@ impl<'a> Session<'a> {
     }
 
     /// `f(args)` takes exactly one value (at most one when `f` is partial).
-    fn encode_application(&mut self, f: FuncId, args: Tuple) -> InferResult<()> {
+    fn encode_application(&mut self, f: FuncId, args: Tuple) -> IdpResult<()> {
         let partial = self.grounder.program.func(f).partial;
         let options = self.grounder.apply_function(f, args)?;
         let guards: Vec<Gf> = options.iter().map(|(g, _)| *g).collect();
@@ -630,7 +631,7 @@ impl<'a> Session<'a> {
 
     /// Gives every application of a function of `named_functions` met since the last call
     /// (in sentences, definitions, or an objective grounded later) its one-value constraint.
-    fn constrain_named_applications(&mut self) -> InferResult<()> {
+    fn constrain_named_applications(&mut self) -> IdpResult<()> {
         if self.named_functions.is_empty() {
             return Ok(());
         }
@@ -677,7 +678,7 @@ impl<'a> Session<'a> {
 
     /// Solves under assumptions until a model that satisfies the definitions is found (adding
     /// loop formulas and totality cuts as needed), or none exists.
-    pub fn solve(&mut self, assumptions: &[Lit]) -> InferResult<bool> {
+    pub fn solve(&mut self, assumptions: &[Lit]) -> IdpResult<bool> {
         self.constrain_named_applications()?;
         loop {
             self.check_time("searching")?;
@@ -697,7 +698,7 @@ impl<'a> Session<'a> {
                 SatResult::Unsat => return Ok(false),
                 SatResult::Interrupted => {
                     self.check_time("searching")?;
-                    return Err(InferError::limit("the SAT search was stopped".into()));
+                    return Err(Error::limit(Limit::Search, "the SAT search was stopped"));
                 }
                 SatResult::Sat => self.take_model(),
             }
@@ -1060,8 +1061,6 @@ fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
     order
 }
 
-/// Adds to an error which sentence or definition was being grounded: where it is (`at`, when
-/// the sources are known) and its text (the first line, cut at 160 characters).
 /// The first few atoms a well-founded model leaves unknown, as text.
 pub fn unknown_atoms_text(
     program: &Program,
@@ -1083,18 +1082,19 @@ pub fn unknown_atoms_text(
     text
 }
 
-fn naming(e: InferError, what: &str, at: Option<String>, text: &str) -> InferError {
+/// Adds to an error which sentence or definition was being grounded: where it is (when the
+/// sources are known) and its text (the first line, cut at 160 characters).
+fn naming(e: Error, what: &str, program: &Program, span: Span, text: &str) -> Error {
     let first_line = text.trim().lines().next().unwrap_or("");
     let mut shown: String = first_line.chars().take(160).collect();
     if shown.len() < first_line.len() || text.trim().lines().count() > 1 {
         shown.push_str(" ...");
     }
-    let at = at.map(|p| format!(" at {p}")).unwrap_or_default();
-    let add = |m: String| format!("{m}\n  while grounding {what}{at}: {shown}");
-    match e {
-        InferError::Error(m) => InferError::Error(add(m)),
-        InferError::Limit(m) => InferError::Limit(add(m)),
-    }
+    let at = program
+        .position(span)
+        .map(|p| format!(" at {p}"))
+        .unwrap_or_default();
+    e.with_context(format!("while grounding {what}{at}: {shown}"), Some(span))
 }
 
 /// Whether a term contains an aggregate (or a counting quantifier, which is one).

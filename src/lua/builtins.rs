@@ -7,7 +7,8 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
-use crate::infer::{self, InferError, Propagation};
+use crate::error::Error;
+use crate::infer::{self, Propagation};
 use crate::lua::objects::*;
 use crate::lua::options::OptionsUd;
 use crate::lua::values::{describe, lua_to_value, value_to_lua};
@@ -32,9 +33,11 @@ fn print_infer_warnings(lua: &Lua) {
     }
 }
 
-fn infer_err(proc: &str, e: InferError) -> mlua::Error {
+/// An inference's error, passed through Lua as an external error so that the command line can
+/// still tell its kind (a limit) when it comes out.
+fn infer_err(proc: &str, e: Error) -> mlua::Error {
     let _ = proc;
-    rt_err(e.to_string())
+    mlua::Error::external(e)
 }
 
 fn expect_theory(proc: &str, args: &Args, i: usize) -> mlua::Result<Rc<RefCell<Theory>>> {
@@ -564,8 +567,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let t = expect_theory("initialise", &args, 0)?;
         let s = expect_structure("initialise", &args, 1)?;
         let opts = st.options().infer_options();
-        let states = crate::lua::ltc::initialise(&st.program, &t.borrow(), &s.borrow(), &opts)
-            .map_err(rt_err)?;
+        let states = crate::infer::ltc::initialise(&st.program, &t.borrow(), &s.borrow(), &opts)
+            .map_err(|e| infer_err("initialise", e))?;
         let ltc = st.program.voc(t.borrow().vocabulary).ltc.clone();
         let voc = |v: Option<VocId>| -> mlua::Result<LuaValue> {
             match v {
@@ -586,8 +589,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let t = expect_theory("progress", &args, 0)?;
         let s = expect_structure("progress", &args, 1)?;
         let opts = st.options().infer_options();
-        let states = crate::lua::ltc::progress(&st.program, &t.borrow(), &s.borrow(), &opts)
-            .map_err(rt_err)?;
+        let states = crate::infer::ltc::progress(&st.program, &t.borrow(), &s.borrow(), &opts)
+            .map_err(|e| infer_err("progress", e))?;
         one(structures_to_lua(lua, states)?)
     })?;
     reg(lua, "isinvariant", |lua, args| {
@@ -603,14 +606,14 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             _ => expect_structure("isinvariant", &args, 2)?,
         };
         let opts = st.options().infer_options();
-        let ok = crate::lua::ltc::isinvariant(
+        let ok = crate::infer::ltc::isinvariant(
             &st.program,
             &t.borrow(),
             &inv.borrow(),
             &s.borrow(),
             &opts,
         )
-        .map_err(rt_err)?;
+        .map_err(|e| infer_err("isinvariant", e))?;
         one(LuaValue::Boolean(ok))
     })?;
 

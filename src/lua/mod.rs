@@ -3,7 +3,6 @@
 
 pub mod builtins;
 pub mod interpreted;
-pub mod ltc;
 pub mod objects;
 pub mod options;
 pub mod sandbox;
@@ -78,8 +77,17 @@ pub fn report_error(lua: &Lua, msg: &str) {
 pub enum Outcome {
     /// The chunk finished; its first return value if that was an integer.
     Returned(Option<i64>),
-    /// A Lua error, already mapped to `.idp` file lines (not yet printed).
-    Failed(String),
+    /// A Lua error (not yet printed).
+    Failed(Failure),
+}
+
+/// A failed chunk or command: its message, already mapped to `.idp` file lines, and whether a
+/// limit stopped it (an engine error of kind [`crate::error::ErrorKind::Limit`] somewhere in
+/// the Lua error's chain).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub message: String,
+    pub stopped: bool,
 }
 
 pub struct Runtime {
@@ -287,12 +295,11 @@ impl Runtime {
     /// One command of the interactive shell: an expression is evaluated and its values are
     /// printed with IDP3's `print` (`modelexpand(T, S)[1]` shows the model); anything else is
     /// run as a statement.
-    pub fn run_command(&self, code: &str) -> Result<(), String> {
+    pub fn run_command(&self, code: &str) -> Result<(), Failure> {
         let (function, show) = match self.compile_command(&format!("return {code}")) {
             Ok(f) => (f, true),
             Err(_) => (
-                self.compile_command(code)
-                    .map_err(|e| self.map_message(&error_message(&e)))?,
+                self.compile_command(code).map_err(|e| self.failure(&e))?,
                 false,
             ),
         };
@@ -300,8 +307,11 @@ impl Runtime {
             .call::<_, mlua::MultiValue>(())
             .map_err(|e| self.failure(&e))?;
         if show && !values.is_empty() {
-            let print: mlua::Function =
-                self.lua.globals().get("print").map_err(|e| e.to_string())?;
+            let print: mlua::Function = self
+                .lua
+                .globals()
+                .get("print")
+                .map_err(|e| self.failure(&e))?;
             print.call::<_, ()>(values).map_err(|e| self.failure(&e))?;
         }
         Ok(())
@@ -323,12 +333,17 @@ impl Runtime {
         self.lua.load(code).set_name("=stdin").into_function()
     }
 
-    /// The message of a failed chunk, with the procedure line that called a failing built-in.
-    fn failure(&self, e: &mlua::Error) -> String {
+    /// A failed chunk: its message, with the procedure line that called a failing built-in,
+    /// and whether a limit stopped it.
+    fn failure(&self, e: &mlua::Error) -> Failure {
         let message = self.map_message(&error_message(e));
-        match self.calling_line(e) {
+        let message = match self.calling_line(e) {
             Some(at) => format!("{at} {message}"),
             None => message,
+        };
+        Failure {
+            message,
+            stopped: engine_error(e).is_some_and(crate::error::Error::is_limit),
         }
     }
 
@@ -390,7 +405,9 @@ impl Runtime {
 /// that an endless loop in a procedure stops with a limit message.
 fn install_limits_hook(lua: &Lua) {
     let every = mlua::HookTriggers::new().every_nth_instruction(4096);
-    lua.set_hook(every, |_, _| crate::limits::lua_check().map_err(rt_err));
+    lua.set_hook(every, |_, _| {
+        crate::limits::lua_check().map_err(mlua::Error::external)
+    });
 }
 
 fn is_lua_identifier(s: &str) -> bool {
@@ -402,6 +419,18 @@ fn is_lua_identifier(s: &str) -> bool {
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !KEYWORDS.contains(&s)
+}
+
+/// The engine error that a Lua error carries (an inference's error, passed through Lua as an
+/// external error), if it carries one.
+pub fn engine_error(e: &mlua::Error) -> Option<&crate::error::Error> {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => engine_error(cause),
+        mlua::Error::WithContext { cause, .. } => engine_error(cause),
+        mlua::Error::BadArgument { cause, .. } => engine_error(cause),
+        mlua::Error::ExternalError(inner) => inner.downcast_ref::<crate::error::Error>(),
+        _ => None,
+    }
 }
 
 /// The innermost message of a Lua error, without tracebacks.
@@ -417,6 +446,7 @@ fn raw_error_message(e: &mlua::Error) -> String {
     match e {
         mlua::Error::CallbackError { cause, .. } => error_message(cause),
         mlua::Error::RuntimeError(m) => m.clone(),
+        mlua::Error::ExternalError(inner) => inner.to_string(),
         mlua::Error::SyntaxError { message, .. } => message.clone(),
         mlua::Error::WithContext { context, cause } => {
             format!("{}: {}", context, error_message(cause))

@@ -40,7 +40,7 @@ pub struct Deadline {
 impl cadical::Callbacks for Deadline {
     fn terminate(&mut self) -> bool {
         self.until.is_some_and(|t| Instant::now() >= t)
-            || crate::solve::interrupted()
+            || crate::limits::interrupted()
             || crate::limits::memory_exceeded().is_some()
     }
 }
@@ -88,20 +88,4 @@ impl SatSolver for Cadical {
     fn num_vars(&self) -> usize {
         self.vars as usize
     }
-}
-
-static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Asks running searches to stop (set from a Ctrl-C handler).
-pub fn interrupt() {
-    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
-}
-
-/// Takes back [`interrupt`] (the interactive shell, after the command it stopped).
-pub fn clear_interrupt() {
-    INTERRUPTED.store(false, std::sync::atomic::Ordering::SeqCst);
-}
-
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }

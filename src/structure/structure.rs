@@ -11,7 +11,8 @@ use std::rc::Rc;
 
 use indexmap::IndexMap;
 
-use crate::sema::program::{SortId, Symbol, VocId};
+use crate::error::Error;
+use crate::ids::{SortId, Symbol, VocId};
 use crate::structure::value::{Tuple, Value};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,7 +116,7 @@ pub enum Answer {
 }
 
 /// The call of a procedure on one argument tuple.
-pub type ProcedureCall = Rc<dyn Fn(&[Value]) -> Result<Answer, String>>;
+pub type ProcedureCall = Rc<dyn Fn(&[Value]) -> Result<Answer, Error>>;
 
 /// A symbol interpreted by a Lua procedure whose argument types are too large to tabulate
 /// (IDP3 calls such procedures lazily): it is called for the tuples that are met, and each
@@ -138,7 +139,7 @@ impl LazyProcedure {
     }
 
     /// The procedure's answer for `args` (called once per tuple).
-    pub fn answer(&self, args: &[Value]) -> Result<Answer, String> {
+    pub fn answer(&self, args: &[Value]) -> Result<Answer, Error> {
         if let Some(&a) = self.answers.borrow().get(args) {
             return Ok(a);
         }

@@ -8,32 +8,10 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::source::SourceMap;
 use crate::syntax::ast::{self, FileId, Span};
+use crate::syntax::lexer::{IncludeSpec, Includer};
 use crate::syntax::parser;
-use crate::syntax::source::SourceMap;
-
-/// What an `include` directive names.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum IncludeSpec {
-    /// `include "path/file.idp"`
-    File(String),
-    /// `include <name>`
-    Std(String),
-}
-
-/// Resolves include directives for the token stream.
-pub trait Includer {
-    /// Returns the file to splice in at the directive, or `None` when there is nothing to
-    /// include (already included, or an error that has been reported).
-    fn include(
-        &mut self,
-        spec: &IncludeSpec,
-        from: FileId,
-        span: Span,
-        sources: &mut SourceMap,
-        diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)>;
-}
 
 /// Includes from the file system and a standard-library lookup function.
 pub struct FsIncluder<'a> {

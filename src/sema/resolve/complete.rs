@@ -466,4 +466,4 @@ impl Resolver<'_> {
     }
 }
 
-use crate::syntax::ast::Span;
+use crate::source::Span;

@@ -2,7 +2,7 @@
 
 use crate::diagnostics::Diagnostics;
 use crate::sema::program::Program;
-use crate::syntax::source::SourceMap;
+use crate::source::SourceMap;
 
 fn resolve_text(text: &str) -> (Program, Diagnostics) {
     let mut sources = SourceMap::default();

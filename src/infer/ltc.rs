@@ -17,6 +17,7 @@
 use std::collections::HashSet;
 use std::rc::Rc;
 
+use crate::error::{Error, IdpResult};
 use crate::infer;
 use crate::print;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
@@ -25,12 +26,12 @@ use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{CmpOp, Span};
 
-fn ltc_info<'a>(program: &'a Program, theory: &Theory, what: &str) -> Result<&'a LtcInfo, String> {
+fn ltc_info<'a>(program: &'a Program, theory: &Theory, what: &str) -> IdpResult<&'a LtcInfo> {
     program.voc(theory.vocabulary).ltc.as_ref().ok_or_else(|| {
-        format!(
+        Error::input(format!(
             "{what}: the theory {} is not over an LTC vocabulary (one with a type Time, a constant Start : Time and a function Next(Time) : Time)",
             theory.name
-        )
+        ))
     })
 }
 
@@ -362,20 +363,20 @@ fn formula_quantifies(f: &Formula, time: SortId) -> bool {
 
 /// IDP3's restrictions on LTC theories: Time variables are universally quantified at the top
 /// level of sentences and rules.
-fn validate(info: &LtcInfo, theory: &Theory, what: &str) -> Result<(), String> {
+fn validate(info: &LtcInfo, theory: &Theory, what: &str) -> IdpResult<()> {
     for f in &theory.sentences {
         if nested_time_quantifier(info, f) {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{what}: in LTC theories, time variables may only be quantified universally at the top level of a sentence"
-            ));
+            )));
         }
     }
     for d in &theory.definitions {
         for r in &d.rules {
             if body_time_quantifier(info, &r.body) {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "{what}: in LTC theories, time variables may only be quantified universally at the top level of a rule"
-                ));
+                )));
             }
         }
     }
@@ -489,8 +490,8 @@ fn run_mx(
     theory: &Theory,
     s: &Structure,
     opts: &infer::Options,
-) -> Result<Vec<Structure>, String> {
-    infer::modelexpand(program, theory, s, None, opts).map_err(|e| e.to_string())
+) -> IdpResult<Vec<Structure>> {
+    infer::modelexpand(program, theory, s, None, opts)
 }
 
 pub fn initialise(
@@ -498,14 +499,13 @@ pub fn initialise(
     theory: &Theory,
     s: &Structure,
     opts: &infer::Options,
-) -> Result<Vec<Structure>, String> {
+) -> IdpResult<Vec<Structure>> {
     let info = ltc_info(program, theory, "initialise")?;
     validate(info, theory, "initialise")?;
     if s.vocabulary != theory.vocabulary {
-        return Err(
-            "initialise: the theory and the structure should range over the same (LTC) vocabulary"
-                .into(),
-        );
+        return Err(Error::input(
+            "initialise: the theory and the structure should range over the same (LTC) vocabulary",
+        ));
     }
     let wp = window_program(program, info);
     let mut ws = s.clone();
@@ -524,18 +524,18 @@ pub fn progress(
     theory: &Theory,
     state: &Structure,
     opts: &infer::Options,
-) -> Result<Vec<Structure>, String> {
+) -> IdpResult<Vec<Structure>> {
     let info = ltc_info(program, theory, "progress")?;
     validate(info, theory, "progress")?;
     let ss = info
         .single_state
         .expect("LTC vocabularies have a single-state vocabulary");
     if state.vocabulary != ss {
-        return Err(format!(
+        return Err(Error::input(format!(
             "The structure given to the progression inference should range over vocabulary {} but ranges over {}",
             program.voc(ss).name,
             program.voc(state.vocabulary).name
-        ));
+        )));
     }
     let wp = window_program(program, info);
     let mut ws = Structure::new("", theory.vocabulary);
@@ -580,10 +580,10 @@ pub fn progress(
             }
         } else {
             let cf = cf.ok_or_else(|| {
-                format!(
+                Error::input(format!(
                     "progress: the state does not interpret all types of {}",
                     program.symbol_name(proj)
-                )
+                ))
             })?;
             ws.symbols.insert(
                 sym,
@@ -613,7 +613,7 @@ pub fn isinvariant(
     inv: &Theory,
     s: &Structure,
     opts: &infer::Options,
-) -> Result<bool, String> {
+) -> IdpResult<bool> {
     let info = ltc_info(program, theory, "isinvariant")?;
     validate(info, theory, "isinvariant")?;
     // A bistate invariant (one mentioning Next) is about transitions: it needs one more point.
