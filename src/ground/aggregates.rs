@@ -12,7 +12,7 @@ use crate::error::{Error, IdpResult, Limit};
 use crate::ground::store::Gf;
 use crate::ground::terms::arith;
 use crate::ground::{GTerm, GVal, Grounder};
-use crate::sema::ir::SetExpr;
+use crate::sema::ir::{NodeId, SetExpr};
 use crate::structure::value::Value;
 use crate::syntax::ast::{AggKind, ArithOp};
 
@@ -23,15 +23,16 @@ pub(crate) const MAX_AGGREGATE_STATES: usize = 200_000;
 pub(crate) type Element = Vec<(Gf, Value)>;
 
 impl<'a> Grounder<'a> {
-    /// Grounds an aggregate term; `cap` (for `#` only) merges all counts above it.
+    /// Grounds the aggregate term `id`; `cap` (for `#` only) merges all counts above it.
     pub fn ground_aggregate(
         &mut self,
+        id: NodeId,
         kind: AggKind,
         sets: &[SetExpr],
         cap: Option<i64>,
     ) -> IdpResult<GTerm> {
         // An aggregate inside a quantifier that it does not depend on is grounded only once.
-        let key = self.memo_key(sets.as_ptr() as usize, |out| {
+        let key = self.memo_key(id, |out| {
             for set in sets {
                 crate::ground::formulas::formula_vars(&set.cond, out);
                 crate::ground::formulas::term_vars(&set.term, out);

@@ -66,7 +66,7 @@ impl<'a> Grounder<'a> {
         want: bool,
         interval: &mut Interval,
     ) -> IdpResult<Candidates> {
-        Ok(match &f.kind {
+        Ok(match f.kind() {
             FormulaKind::Bool(b) => (*b != want).then(BTreeSet::new),
             FormulaKind::Pred(p, args) if want => self.gen_atom(var, *p, args),
             FormulaKind::Pred(..) => None,
@@ -134,7 +134,7 @@ impl<'a> Grounder<'a> {
         let pred = self.program.pred(p).clone();
         let mut best: Candidates = None;
         for (k, a) in args.iter().enumerate() {
-            if !matches!(&a.kind, TermKind::Var(v) if v.id == var.id) {
+            if !matches!(a.kind(), TermKind::Var(v) if v.id == var.id) {
                 continue;
             }
             let sort = pred.type_of.unwrap_or_else(|| pred.args[k]);
@@ -161,7 +161,7 @@ impl<'a> Grounder<'a> {
         want: bool,
         interval: &mut Interval,
     ) -> IdpResult<Candidates> {
-        let is_var = |t: &Term| matches!(&t.kind, TermKind::Var(v) if v.id == var.id);
+        let is_var = |t: &Term| matches!(t.kind(), TermKind::Var(v) if v.id == var.id);
         let (op, other) = if is_var(a) && self.is_closed(b) {
             (op, b)
         } else if is_var(b) && self.is_closed(a) {
@@ -207,7 +207,7 @@ impl<'a> Grounder<'a> {
     }
 
     fn term_closed(&self, t: &Term, locals: &mut Vec<u32>) -> bool {
-        match &t.kind {
+        match t.kind() {
             TermKind::Var(v) => locals.contains(&v.id) || self.lookup(v).is_some(),
             TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => true,
             TermKind::Func(_, args) => args.iter().all(|a| self.term_closed(a, locals)),
@@ -227,7 +227,7 @@ impl<'a> Grounder<'a> {
     }
 
     fn formula_closed(&self, f: &Formula, locals: &mut Vec<u32>) -> bool {
-        match &f.kind {
+        match f.kind() {
             FormulaKind::Bool(_) => true,
             FormulaKind::Pred(_, args) => args.iter().all(|a| self.term_closed(a, locals)),
             FormulaKind::Cmp(_, a, b) => self.term_closed(a, locals) && self.term_closed(b, locals),

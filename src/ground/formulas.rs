@@ -39,7 +39,7 @@ pub struct Guard<'f> {
 pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f>> {
     let mut parts: Vec<(&'f Formula, Gf)> = Vec::new();
     if forall {
-        match &body.kind {
+        match body.kind() {
             FormulaKind::Implies(a, b) => {
                 conjuncts(a, &mut |f| parts.push((f, Gf::FALSE)));
                 disjuncts(b, &mut |f| parts.push((f, Gf::TRUE)));
@@ -66,14 +66,14 @@ pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f
 }
 
 fn conjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::And(fs) => fs.iter().for_each(|g| conjuncts(g, visit)),
         _ => visit(f),
     }
 }
 
 fn disjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Or(fs) => fs.iter().for_each(|g| disjuncts(g, visit)),
         _ => visit(f),
     }
@@ -81,7 +81,7 @@ fn disjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
 
 /// Every predicate and function symbol occurring in `f`.
 pub fn formula_symbols(f: &Formula, out: &mut HashSet<Symbol>) {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Bool(_) => {}
         FormulaKind::Pred(p, args) => {
             out.insert(Symbol::Pred(*p));
@@ -106,7 +106,7 @@ pub fn formula_symbols(f: &Formula, out: &mut HashSet<Symbol>) {
 
 pub fn term_symbols(t: &crate::sema::ir::Term, out: &mut HashSet<Symbol>) {
     use crate::sema::ir::TermKind;
-    match &t.kind {
+    match t.kind() {
         TermKind::Var(_) | TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {}
         TermKind::Func(f, args) => {
             out.insert(Symbol::Func(*f));
@@ -130,7 +130,7 @@ pub fn term_symbols(t: &crate::sema::ir::Term, out: &mut HashSet<Symbol>) {
 
 /// Every variable id occurring in `f` (free or bound).
 pub fn formula_vars(f: &Formula, out: &mut HashSet<u32>) {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Bool(_) => {}
         FormulaKind::Pred(_, args) => args.iter().for_each(|t| term_vars(t, out)),
         FormulaKind::Cmp(_, a, b) => {
@@ -149,7 +149,7 @@ pub fn formula_vars(f: &Formula, out: &mut HashSet<u32>) {
 
 pub fn term_vars(t: &crate::sema::ir::Term, out: &mut HashSet<u32>) {
     use crate::sema::ir::TermKind;
-    match &t.kind {
+    match t.kind() {
         TermKind::Var(v) => {
             out.insert(v.id);
         }
@@ -173,7 +173,7 @@ pub fn term_vars(t: &crate::sema::ir::Term, out: &mut HashSet<u32>) {
 
 impl<'a> Grounder<'a> {
     pub fn ground_formula(&mut self, f: &Formula) -> IdpResult<Gf> {
-        match &f.kind {
+        match f.kind() {
             FormulaKind::Bool(b) => Ok(Gf::from_bool(*b)),
             FormulaKind::Pred(p, args) => self.ground_pred(*p, args),
             FormulaKind::Cmp(op, a, b) => {
@@ -220,7 +220,7 @@ impl<'a> Grounder<'a> {
         f: &Formula,
         ground: impl FnOnce(&mut Self) -> IdpResult<Gf>,
     ) -> IdpResult<Gf> {
-        let key = self.memo_key(f as *const Formula as usize, |out| formula_vars(f, out));
+        let key = self.memo_key(f.id(), |out| formula_vars(f, out));
         if let Some(&g) = self.formula_memo.get(&key) {
             return Ok(g);
         }
@@ -255,7 +255,7 @@ impl<'a> Grounder<'a> {
         use crate::sema::ir::TermKind;
         let capped = |t: &crate::sema::ir::Term| {
             matches!(
-                &t.kind,
+                t.kind(),
                 TermKind::Aggregate(crate::syntax::ast::AggKind::Card, _)
             )
         };
@@ -263,10 +263,11 @@ impl<'a> Grounder<'a> {
             let (agg, other) = if capped(a) { (a, b) } else { (b, a) };
             let go = self.ground_term(other)?;
             if let Some(GVal::V(Value::Int(c))) = go.as_known() {
-                let TermKind::Aggregate(kind, sets) = &agg.kind else {
+                let TermKind::Aggregate(kind, sets) = agg.kind() else {
                     unreachable!()
                 };
-                let gagg = self.ground_aggregate(*kind, sets, Some(c.saturating_add(1).max(0)))?;
+                let cap = Some(c.saturating_add(1).max(0));
+                let gagg = self.ground_aggregate(agg.id(), *kind, sets, cap)?;
                 return Ok(if capped(a) {
                     self.compare(op, &gagg, &go)
                 } else {
@@ -483,7 +484,7 @@ impl<'a> Grounder<'a> {
             .iter()
             .filter(|g| g.skip_if == Gf::FALSE && g.depth >= depth)
         {
-            let found = match &guard.formula.kind {
+            let found = match guard.formula.kind() {
                 FormulaKind::Pred(p, args) => self.atom_candidates(var, *p, args)?,
                 FormulaKind::Cmp(CmpOp::Eq, a, b) => match self.equal_candidates(var, a, b)? {
                     Some(value) => Some(value),
@@ -521,7 +522,7 @@ impl<'a> Grounder<'a> {
         }
         let Some(position) = args
             .iter()
-            .position(|a| matches!(&a.kind, crate::sema::ir::TermKind::Var(v) if v.id == var.id))
+            .position(|a| matches!(a.kind(), crate::sema::ir::TermKind::Var(v) if v.id == var.id))
         else {
             return Ok(None);
         };
@@ -558,7 +559,7 @@ impl<'a> Grounder<'a> {
     ) -> IdpResult<Option<Rc<[Value]>>> {
         use crate::sema::ir::TermKind;
         let is_var =
-            |t: &crate::sema::ir::Term| matches!(&t.kind, TermKind::Var(v) if v.id == var.id);
+            |t: &crate::sema::ir::Term| matches!(t.kind(), TermKind::Var(v) if v.id == var.id);
         let other = match (is_var(a), is_var(b)) {
             (true, false) => b,
             (false, true) => a,
@@ -582,10 +583,10 @@ impl<'a> Grounder<'a> {
         b: &crate::sema::ir::Term,
     ) -> IdpResult<Option<Rc<[Value]>>> {
         use crate::sema::ir::TermKind;
-        let applies = |t: &crate::sema::ir::Term| match &t.kind {
+        let applies = |t: &crate::sema::ir::Term| match t.kind() {
             TermKind::Func(f, args)
                 if args.len() == 1
-                    && matches!(&args[0].kind, TermKind::Var(v) if v.id == var.id) =>
+                    && matches!(args[0].kind(), TermKind::Var(v) if v.id == var.id) =>
             {
                 Some(*f)
             }

@@ -168,7 +168,7 @@ impl<'a> Grounder<'a> {
         let mut bound: Vec<u32> = Vec::new();
         let mut matched = true;
         for (arg, &value) in rule.head_args.iter().zip(t) {
-            let TermKind::Var(v) = &arg.kind else {
+            let TermKind::Var(v) = arg.kind() else {
                 continue;
             };
             if bound.contains(&v.id) {
@@ -183,7 +183,7 @@ impl<'a> Grounder<'a> {
             if !matched {
                 break;
             }
-            matched = match &arg.kind {
+            matched = match arg.kind() {
                 TermKind::Var(_) => true,
                 TermKind::Value(x) => *x == value,
                 _ if self.is_closed(arg) => self.head_term_matches(rule, arg, value)?,

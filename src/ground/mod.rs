@@ -21,7 +21,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, IdpResult, Limit};
-use crate::sema::ir;
+use crate::sema::ir::{self, NodeId};
 use crate::sema::program::{FuncId, Program, SortId, Symbol};
 use crate::structure::structure::{Answer, LazyProcedure, Structure, Table, TruthValue};
 use crate::structure::value::{Tuple, Value};
@@ -73,8 +73,8 @@ pub type TableIndex = HashMap<Vec<Value>, Rc<[Value]>>;
 /// Table indexes by (symbol, position, positions of the known arguments).
 pub type TableIndexes = HashMap<(Symbol, usize, Vec<usize>), Rc<TableIndex>>;
 
-/// A memo key: a formula's address and the current values of its variables.
-pub type MemoKey = (usize, Vec<Option<Value>>);
+/// A memo key: a node's id and the current values of its variables.
+pub type MemoKey = (NodeId, Vec<Option<Value>>);
 
 /// One ground rule body per defined atom, for one definition.
 #[derive(Clone, Debug, Default)]
@@ -106,22 +106,22 @@ pub struct Grounder<'a> {
     /// Atoms whose value a grounded sentence already forces (top-level unit literals); later
     /// grounding treats them as known.
     derived: HashMap<store::AtomId, bool>,
-    /// Ground results of quantified subformulas, by (formula address, values of its variables).
+    /// Ground results of quantified subformulas, by (formula id, values of its variables).
     pub formula_memo: HashMap<MemoKey, Gf>,
-    /// Ground function applications without variables, by term address (`None` for an
-    /// application that has variables).
-    pub closed_terms: HashMap<usize, Option<GTerm>>,
+    /// Ground function applications without variables, by term id (`None` for an application
+    /// that has variables).
+    pub closed_terms: HashMap<NodeId, Option<GTerm>>,
     /// The symbols of the definition whose rules are being grounded (empty outside rules).
     pub defining: Vec<Symbol>,
-    /// Whether an aggregate (by address) reads a symbol of `defining`.
-    pub reads_defining: HashMap<usize, bool>,
+    /// Whether an aggregate (by term id) reads a symbol of `defining`.
+    pub reads_defining: HashMap<NodeId, bool>,
     /// Ground aggregates, by memo key and cap.
     pub aggregate_memo: HashMap<(MemoKey, Option<i64>), GTerm>,
     /// Indexes of two-valued predicate tables: (predicate, position, positions of the known
     /// arguments) to (known argument values -> values at the position).
     table_indexes: TableIndexes,
-    /// Variables of each memoised formula (by address).
-    memo_vars: HashMap<usize, Rc<[u32]>>,
+    /// Variables of each memoised node (by id).
+    memo_vars: HashMap<NodeId, Rc<[u32]>>,
     /// Variable bindings by variable id.
     env: Vec<Option<Value>>,
     pub max_size: usize,
@@ -244,12 +244,12 @@ impl<'a> Grounder<'a> {
         self.env.get(var.id as usize).copied().flatten()
     }
 
-    /// The memo key of the formula at `address` under the current bindings; `vars` lists its
-    /// variables (computed once per formula).
-    pub fn memo_key(&mut self, address: usize, vars: impl FnOnce(&mut HashSet<u32>)) -> MemoKey {
+    /// The memo key of node `id` under the current bindings; `vars` lists its variables
+    /// (computed once per node).
+    pub fn memo_key(&mut self, id: NodeId, vars: impl FnOnce(&mut HashSet<u32>)) -> MemoKey {
         let ids = self
             .memo_vars
-            .entry(address)
+            .entry(id)
             .or_insert_with(|| {
                 let mut set = HashSet::default();
                 vars(&mut set);
@@ -259,7 +259,7 @@ impl<'a> Grounder<'a> {
             })
             .clone();
         (
-            address,
+            id,
             ids.iter()
                 .map(|&id| self.env.get(id as usize).copied().flatten())
                 .collect(),
@@ -322,16 +322,6 @@ impl<'a> Grounder<'a> {
     pub fn adopt_indexes(&mut self, mut indexes: TableIndexes, changed: &[Symbol]) {
         indexes.retain(|(s, _, _), _| !changed.contains(s));
         self.table_indexes = indexes;
-    }
-
-    /// Forgets every result memoised by formula or term address (for formulas that are about to
-    /// be dropped, whose addresses may be reused).
-    pub fn forget_memos(&mut self) {
-        self.formula_memo.clear();
-        self.aggregate_memo.clear();
-        self.reads_defining.clear();
-        self.closed_terms.clear();
-        self.memo_vars.clear();
     }
 
     /// Counts one variable binding and, every 4096 of them, checks the size, time and memory

@@ -64,14 +64,13 @@ impl<'a> Grounder<'a> {
     /// Whether `t` is an aggregate (other than `prod`) whose set reads a symbol of the
     /// definition whose rules are being grounded.
     pub fn aggregates_over_defining(&mut self, t: &Term) -> bool {
-        let TermKind::Aggregate(kind, sets) = &t.kind else {
+        let TermKind::Aggregate(kind, sets) = t.kind() else {
             return false;
         };
         if self.defining.is_empty() || *kind == AggKind::Prod {
             return false;
         }
-        let address = t as *const Term as usize;
-        if let Some(&reads) = self.reads_defining.get(&address) {
+        if let Some(&reads) = self.reads_defining.get(&t.id()) {
             return reads;
         }
         let mut symbols = rustc_hash::FxHashSet::default();
@@ -80,7 +79,7 @@ impl<'a> Grounder<'a> {
             crate::ground::formulas::term_symbols(&set.term, &mut symbols);
         }
         let reads = self.defining.iter().any(|s| symbols.contains(s));
-        self.reads_defining.insert(address, reads);
+        self.reads_defining.insert(t.id(), reads);
         reads
     }
 
@@ -94,7 +93,7 @@ impl<'a> Grounder<'a> {
         other: &Term,
         agg_left: bool,
     ) -> IdpResult<Option<Gf>> {
-        let TermKind::Aggregate(kind, sets) = &agg.kind else {
+        let TermKind::Aggregate(kind, sets) = agg.kind() else {
             return Ok(None);
         };
         let other = self.ground_term(other)?;

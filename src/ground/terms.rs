@@ -17,7 +17,7 @@ use crate::syntax::ast::ArithOp;
 
 impl<'a> Grounder<'a> {
     pub fn ground_term(&mut self, t: &Term) -> IdpResult<GTerm> {
-        match &t.kind {
+        match t.kind() {
             TermKind::Var(v) => match self.lookup(v) {
                 Some(x) => Ok(GTerm::known(x)),
                 None => Err(Error::internal(format!(
@@ -28,8 +28,7 @@ impl<'a> Grounder<'a> {
             TermKind::Value(v) => Ok(GTerm::known(*v)),
             TermKind::Func(f, args) => {
                 // A function application without variables (`getX(Entrance)`) is grounded once.
-                let address = t as *const Term as usize;
-                match self.closed_terms.get(&address) {
+                match self.closed_terms.get(&t.id()) {
                     Some(Some(cached)) => return Ok(cached.clone()),
                     Some(None) => return self.ground_application(*f, args),
                     None => {}
@@ -38,7 +37,7 @@ impl<'a> Grounder<'a> {
                 let mut vars = HashSet::default();
                 crate::ground::formulas::term_vars(t, &mut vars);
                 self.closed_terms
-                    .insert(address, vars.is_empty().then(|| result.clone()));
+                    .insert(t.id(), vars.is_empty().then(|| result.clone()));
                 Ok(result)
             }
             TermKind::Arith(op, a, b) => {
@@ -70,7 +69,7 @@ impl<'a> Grounder<'a> {
                     .unwrap_or_default(),
             }),
             TermKind::Succ(s, a) | TermKind::Pred(s, a) => {
-                let step: isize = if matches!(t.kind, TermKind::Succ(..)) {
+                let step: isize = if matches!(t.kind(), TermKind::Succ(..)) {
                     1
                 } else {
                     -1
@@ -82,7 +81,7 @@ impl<'a> Grounder<'a> {
                     (k >= 0).then(|| dom.get(k as usize).copied()).flatten()
                 }))
             }
-            TermKind::Aggregate(kind, sets) => self.ground_aggregate(*kind, sets, None),
+            TermKind::Aggregate(kind, sets) => self.ground_aggregate(t.id(), *kind, sets, None),
         }
     }
 

@@ -153,7 +153,7 @@ fn positive_reads(f: &Formula, positive: bool, defined: &HashSet<Symbol>) -> Opt
         terms.iter().for_each(|t| term_symbols(t, &mut used));
         used.iter().any(|s| defined.contains(s))
     };
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Bool(_) => Some(0),
         FormulaKind::Pred(p, args) => {
             if in_terms(&args.iter().collect::<Vec<_>>()) {
@@ -207,7 +207,7 @@ fn binding_plan(rule: &Rule) -> (Vec<Var>, Formula) {
 fn outer_plan(rule: &Rule) -> (Vec<Var>, &Formula) {
     let mut vars = rule.vars.clone();
     let mut body = &rule.body;
-    while let FormulaKind::Exists(inner_vars, inner) = &body.kind {
+    while let FormulaKind::Exists(inner_vars, inner) = body.kind() {
         vars.extend(inner_vars.iter().cloned());
         body = inner;
     }
@@ -218,7 +218,7 @@ fn outer_plan(rule: &Rule) -> (Vec<Var>, &Formula) {
 /// `f` without its outer existential quantifiers (also those of outer conjuncts), whose
 /// variables are added to `vars`.
 fn lift_exists(f: &Formula, vars: &mut Vec<Var>) -> Formula {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Exists(inner_vars, inner) => {
             vars.extend(inner_vars.iter().cloned());
             lift_exists(inner, vars)
@@ -226,12 +226,10 @@ fn lift_exists(f: &Formula, vars: &mut Vec<Var>) -> Formula {
         FormulaKind::And(fs) => {
             let mut parts = Vec::with_capacity(fs.len());
             for g in fs {
-                match lift_exists(g, vars) {
-                    Formula {
-                        kind: FormulaKind::And(inner),
-                        ..
-                    } => parts.extend(inner),
-                    other => parts.push(other),
+                let lifted = lift_exists(g, vars);
+                match lifted.kind() {
+                    FormulaKind::And(inner) => parts.extend(inner.iter().cloned()),
+                    _ => parts.push(lifted),
                 }
             }
             Formula::new(FormulaKind::And(parts), f.span)
@@ -261,9 +259,8 @@ fn derive(
         }
         Ok(Some(tuple))
     };
-    // The grounder memoises subformulas and terms by address. A lifted body is a temporary
-    // copy whose addresses a later copy (of another rule) may reuse, so its memo entries must
-    // not outlive it; an unchanged body is used in place.
+    // A lifted body is a new formula (fresh node ids, so its memo entries never stand for
+    // another formula's); an unchanged body is used in place.
     let lifted = join_vars.len() > vars.len();
     let join_body: &Formula = if lifted { &join_body } else { body };
     if let Some(plan) = join::plan(grounder, &join_vars, join_body) {
@@ -273,9 +270,6 @@ fn derive(
             }
             Ok(())
         });
-        if lifted {
-            grounder.forget_memos();
-        }
         if decided? {
             return Ok(true);
         }

@@ -114,7 +114,7 @@ impl<'a> Checker<'a> {
     }
 
     fn formula(&mut self, f: &Formula, positive: bool, ov: Option<&Override>) -> bool {
-        match &f.kind {
+        match f.kind() {
             FormulaKind::Bool(b) => *b,
             FormulaKind::Pred(p, args) => {
                 let Some(vals) = self.args(args, ov) else {
@@ -194,7 +194,7 @@ impl<'a> Checker<'a> {
     }
 
     fn term(&mut self, t: &Term, ov: Option<&Override>) -> Option<Val> {
-        let v = match &t.kind {
+        let v = match t.kind() {
             TermKind::Var(v) => *self.env.get(&v.id)?,
             TermKind::Value(v) => *v,
             TermKind::Func(f, args) => {
@@ -235,7 +235,7 @@ impl<'a> Checker<'a> {
                 };
                 let dom = self.domain(*s);
                 let k = dom.iter().position(|d| *d == x)? as isize;
-                let k = if matches!(t.kind, TermKind::Succ(..)) {
+                let k = if matches!(t.kind(), TermKind::Succ(..)) {
                     k + 1
                 } else {
                     k - 1
@@ -311,7 +311,7 @@ impl<'a> Checker<'a> {
     /// Whether a comparison aggregates over a symbol of the definition being checked: then it
     /// is not monotone in either direction and is evaluated by [`Checker::supervaluate`].
     fn aggregates_defined(&self, f: &Formula, ov: &Override) -> bool {
-        let FormulaKind::Cmp(_, a, b) = &f.kind else {
+        let FormulaKind::Cmp(_, a, b) = f.kind() else {
             return false;
         };
         if ov.exact {
@@ -342,12 +342,12 @@ impl<'a> Checker<'a> {
             crate::ground::formulas::term_symbols(t, &mut symbols);
             symbols.iter().any(|s| ov.pos.contains_key(s))
         };
-        let (agg, other, agg_left) = match (&a.kind, &b.kind) {
+        let (agg, other, agg_left) = match (a.kind(), b.kind()) {
             (TermKind::Aggregate(..), _) if !reads_defined(b) => (a, b, true),
             (_, TermKind::Aggregate(..)) if !reads_defined(a) => (b, a, false),
             _ => return None,
         };
-        let TermKind::Aggregate(kind, sets) = &agg.kind else {
+        let TermKind::Aggregate(kind, sets) = agg.kind() else {
             return None;
         };
         if *kind == AggKind::Prod || sets.iter().any(|set| reads_defined(&set.term)) {
@@ -589,7 +589,7 @@ impl<'a> Checker<'a> {
 
 /// The symbols that occur inside the aggregates of a term.
 fn aggregate_symbols(t: &Term, out: &mut HashSet<Symbol>) {
-    match &t.kind {
+    match t.kind() {
         TermKind::Aggregate(_, sets) => {
             let mut found = rustc_hash::FxHashSet::default();
             for set in sets {

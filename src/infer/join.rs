@@ -76,7 +76,7 @@ pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<
         } = &lit
         {
             for (position, a) in args.iter().enumerate() {
-                if let TermKind::Var(v) = &a.kind {
+                if let TermKind::Var(v) = a.kind() {
                     if let Some(d) = vars.iter().position(|w| w.id == v.id) {
                         let fixed = (0..args.len())
                             .filter(|&k| k != position && known_before(vars, d, &args[k]))
@@ -98,7 +98,7 @@ pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<
         } = &lit
         {
             for (x, t) in [(a, b), (b, a)] {
-                if let TermKind::Var(v) = &x.kind {
+                if let TermKind::Var(v) = x.kind() {
                     if let Some(d) = vars.iter().position(|w| w.id == v.id) {
                         if known_before(vars, d, t) {
                             equalities[d].push(*t);
@@ -130,18 +130,18 @@ fn known_before(vars: &[Var], d: usize, t: &Term) -> bool {
 }
 
 fn flatten<'r>(f: &'r Formula, out: &mut Vec<&'r Formula>) {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::And(fs) => fs.iter().for_each(|g| flatten(g, out)),
         _ => out.push(f),
     }
 }
 
 fn classify<'r>(grounder: &Grounder, f: &'r Formula) -> Lit<'r> {
-    let (inner, positive) = match &f.kind {
+    let (inner, positive) = match f.kind() {
         FormulaKind::Not(g) => (g.as_ref(), false),
         _ => (f, true),
     };
-    match &inner.kind {
+    match inner.kind() {
         FormulaKind::Pred(p, args)
             if args.iter().all(computable)
                 && grounder.program.pred(*p).type_of.is_none()
@@ -165,7 +165,7 @@ fn classify<'r>(grounder: &Grounder, f: &'r Formula) -> Lit<'r> {
 
 /// Whether the join computes `t` itself: variables, integers and integer arithmetic.
 fn computable(t: &Term) -> bool {
-    match &t.kind {
+    match t.kind() {
         TermKind::Var(_) | TermKind::Value(Value::Int(_)) => true,
         TermKind::Arith(ArithOp::Add | ArithOp::Sub | ArithOp::Mul, a, b) => {
             computable(a) && computable(b)
@@ -177,7 +177,7 @@ fn computable(t: &Term) -> bool {
 
 /// The value of a computable term under the grounder's bindings.
 fn eval(g: &Grounder, t: &Term) -> Option<i64> {
-    match &t.kind {
+    match t.kind() {
         TermKind::Var(v) => match g.lookup(v)? {
             Value::Int(i) => Some(i),
             _ => None,
@@ -199,7 +199,7 @@ fn eval(g: &Grounder, t: &Term) -> Option<i64> {
 
 /// A computable term's value, also for non-integer variables.
 fn value(g: &Grounder, t: &Term) -> Option<Value> {
-    match &t.kind {
+    match t.kind() {
         TermKind::Var(v) => g.lookup(v),
         _ => eval(g, t).map(Value::Int),
     }

@@ -70,7 +70,7 @@ fn term_any(t: &Term, p: &dyn Fn(&Term) -> bool) -> bool {
     if p(t) {
         return true;
     }
-    match &t.kind {
+    match t.kind() {
         TermKind::Func(_, args) => args.iter().any(|a| term_any(a, p)),
         TermKind::Arith(_, a, b) => term_any(a, p) || term_any(b, p),
         TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
@@ -84,7 +84,7 @@ fn term_any(t: &Term, p: &dyn Fn(&Term) -> bool) -> bool {
 }
 
 fn formula_any(f: &Formula, p: &dyn Fn(&Term) -> bool) -> bool {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Bool(_) => false,
         FormulaKind::Pred(_, args) => args.iter().any(|a| term_any(a, p)),
         FormulaKind::Cmp(_, a, b) => term_any(a, p) || term_any(b, p),
@@ -101,7 +101,7 @@ fn mentions_start(info: &LtcInfo, f: &Formula) -> bool {
     let start = info.start;
     formula_any(
         f,
-        &|t| matches!(&t.kind, TermKind::Func(g, _) if *g == start),
+        &|t| matches!(t.kind(), TermKind::Func(g, _) if *g == start),
     )
 }
 
@@ -111,15 +111,15 @@ fn rule_mentions_start(info: &LtcInfo, r: &Rule) -> bool {
         || r.head_args.iter().any(|a| {
             term_any(
                 a,
-                &|t| matches!(&t.kind, TermKind::Func(g, _) if *g == start),
+                &|t| matches!(t.kind(), TermKind::Func(g, _) if *g == start),
             )
         })
 }
 
 fn next_of_var(next: FuncId, v: &Var, f: &Formula) -> bool {
-    formula_any(f, &|t| match &t.kind {
+    formula_any(f, &|t| match t.kind() {
         TermKind::Func(g, args) if *g == next => {
-            matches!(args.as_slice(), [Term { kind: TermKind::Var(w), .. }] if w.id == v.id)
+            matches!(args.as_slice(), [a] if matches!(a.kind(), TermKind::Var(w) if w.id == v.id))
         }
         _ => false,
     })
@@ -133,21 +133,9 @@ fn has_next(info: &LtcInfo, v: &Var, span: Span, fresh: &mut u32) -> Formula {
         name: Rc::from("__next"),
         sort: info.time,
     };
-    let tv = Term {
-        kind: TermKind::Var(v.clone()),
-        sort: info.time,
-        span,
-    };
-    let next_t = Term {
-        kind: TermKind::Func(info.next, vec![tv]),
-        sort: info.time,
-        span,
-    };
-    let yv = Term {
-        kind: TermKind::Var(y.clone()),
-        sort: info.time,
-        span,
-    };
+    let tv = Term::new(TermKind::Var(v.clone()), info.time, span);
+    let next_t = Term::new(TermKind::Func(info.next, vec![tv]), info.time, span);
+    let yv = Term::new(TermKind::Var(y.clone()), info.time, span);
     Formula::new(
         FormulaKind::Exists(
             vec![y],
@@ -161,7 +149,7 @@ fn has_next(info: &LtcInfo, v: &Var, span: Span, fresh: &mut u32) -> Formula {
 /// successor.
 fn guard(info: &LtcInfo, f: &Formula, fresh: &mut u32) -> Formula {
     let span = f.span;
-    let kind = match &f.kind {
+    let kind = match f.kind() {
         FormulaKind::Not(g) => FormulaKind::Not(Box::new(guard(info, g, fresh))),
         FormulaKind::And(fs) => {
             FormulaKind::And(fs.iter().map(|g| guard(info, g, fresh)).collect())
@@ -182,7 +170,7 @@ fn guard(info: &LtcInfo, f: &Formula, fresh: &mut u32) -> Formula {
                 .filter(|v| v.sort == info.time && next_of_var(info.next, v, g))
                 .map(|v| has_next(info, v, span, fresh))
                 .collect();
-            let forall = matches!(f.kind, FormulaKind::Forall(..));
+            let forall = matches!(f.kind(), FormulaKind::Forall(..));
             let body = if guards.is_empty() {
                 body
             } else if forall {
@@ -209,7 +197,7 @@ fn guard(info: &LtcInfo, f: &Formula, fresh: &mut u32) -> Formula {
 }
 
 fn max_var_formula(f: &Formula, m: &mut u32) {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
             for v in vs {
                 *m = (*m).max(v.id);
@@ -227,7 +215,7 @@ fn max_var_formula(f: &Formula, m: &mut u32) {
 }
 
 fn subst_term(t: &Term, v: &Var, val: Value) -> Term {
-    let kind = match &t.kind {
+    let kind = match t.kind() {
         TermKind::Var(w) if w.id == v.id => TermKind::Value(val),
         TermKind::Func(g, args) => {
             TermKind::Func(*g, args.iter().map(|a| subst_term(a, v, val)).collect())
@@ -253,15 +241,11 @@ fn subst_term(t: &Term, v: &Var, val: Value) -> Term {
         ),
         other => other.clone(),
     };
-    Term {
-        kind,
-        sort: t.sort,
-        span: t.span,
-    }
+    Term::new(kind, t.sort, t.span)
 }
 
 fn subst(f: &Formula, v: &Var, val: Value) -> Formula {
-    let kind = match &f.kind {
+    let kind = match f.kind() {
         FormulaKind::Pred(p, args) => {
             FormulaKind::Pred(*p, args.iter().map(|a| subst_term(a, v, val)).collect())
         }
@@ -286,7 +270,7 @@ fn subst(f: &Formula, v: &Var, val: Value) -> Formula {
 
 /// An invariant sentence `! t ... : phi(t)` instantiated at time point `at`.
 fn at_time(info: &LtcInfo, f: &Formula, at: i64) -> Formula {
-    if let FormulaKind::Forall(vs, body) = &f.kind {
+    if let FormulaKind::Forall(vs, body) = f.kind() {
         if let Some(t) = vs.iter().find(|v| v.sort == info.time) {
             let rest: Vec<Var> = vs.iter().filter(|v| v.id != t.id).cloned().collect();
             let inner = subst(body, t, Value::Int(at));
@@ -304,9 +288,9 @@ fn at_time(info: &LtcInfo, f: &Formula, at: i64) -> Formula {
 /// scope of another quantifier. `pos`: `Some(true)` positive, `Some(false)` negative, `None` both.
 fn bad_time_quantifier(info: &LtcInfo, f: &Formula, pos: Option<bool>, under_quant: bool) -> bool {
     let flip = |p: Option<bool>| p.map(|b| !b);
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
-            let forall = matches!(f.kind, FormulaKind::Forall(..));
+            let forall = matches!(f.kind(), FormulaKind::Forall(..));
             if vs.iter().any(|v| v.sort == info.time) {
                 let universal = match pos {
                     Some(p) => forall == p,
@@ -346,7 +330,7 @@ fn body_time_quantifier(info: &LtcInfo, f: &Formula) -> bool {
 }
 
 fn formula_quantifies(f: &Formula, time: SortId) -> bool {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
             vs.iter().any(|v| v.sort == time) || formula_quantifies(g, time)
         }
@@ -414,11 +398,7 @@ fn window_theory(info: &LtcInfo, theory: &Theory, drop_initial: bool) -> Theory 
 }
 
 fn value_term(v: Value, sort: SortId, span: Span) -> Term {
-    Term {
-        kind: TermKind::Value(v),
-        sort,
-        span,
-    }
+    Term::new(TermKind::Value(v), sort, span)
 }
 
 fn defined_symbols(theory: &Theory) -> HashSet<Symbol> {
@@ -621,7 +601,7 @@ pub fn isinvariant(
         let next = info.next;
         formula_any(
             f,
-            &|t| matches!(&t.kind, TermKind::Func(g, _) if *g == next),
+            &|t| matches!(t.kind(), TermKind::Func(g, _) if *g == next),
         )
     }) {
         1
@@ -681,11 +661,7 @@ pub fn isinvariant(
             .collect();
         let var_terms: Vec<Term> = vars
             .iter()
-            .map(|v| Term {
-                kind: TermKind::Var(v.clone()),
-                sort: v.sort,
-                span,
-            })
+            .map(|v| Term::new(TermKind::Var(v.clone()), v.sort, span))
             .collect();
         let mut head_args = var_terms.clone();
         head_args.insert(k, value_term(Value::Int(0), info.time, span));

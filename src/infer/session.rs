@@ -269,7 +269,7 @@ impl<'a> Session<'a> {
     /// literal or already decided.
     fn gives_units(&self, f: &Formula) -> bool {
         let mut body = f;
-        while let FormulaKind::Forall(_, inner) = &body.kind {
+        while let FormulaKind::Forall(_, inner) = body.kind() {
             body = inner;
         }
         self.unknown_literals(body) == Some(1)
@@ -278,7 +278,7 @@ impl<'a> Session<'a> {
     /// The number of literals of a quantifier-free formula that mention a symbol the structure
     /// does not fix; `None` when the formula has quantifiers or aggregates.
     fn unknown_literals(&self, f: &Formula) -> Option<usize> {
-        match &f.kind {
+        match f.kind() {
             FormulaKind::Bool(_) => Some(0),
             FormulaKind::Pred(_, args) if args.iter().any(has_aggregate) => None,
             FormulaKind::Cmp(_, a, b) if has_aggregate(a) || has_aggregate(b) => None,
@@ -305,7 +305,7 @@ impl<'a> Session<'a> {
         for (k, f) in sentences.into_iter().enumerate() {
             let mut size: u128 = 1;
             let mut cur = f;
-            while let FormulaKind::Forall(vars, body) = &cur.kind {
+            while let FormulaKind::Forall(vars, body) = cur.kind() {
                 for v in vars {
                     let n = self
                         .grounder
@@ -1099,7 +1099,7 @@ fn naming(e: Error, what: &str, program: &Program, span: Span, text: &str) -> Er
 
 /// Whether a term contains an aggregate (or a counting quantifier, which is one).
 fn has_aggregate(t: &Term) -> bool {
-    match &t.kind {
+    match t.kind() {
         TermKind::Aggregate(..) => true,
         TermKind::Func(_, args) => args.iter().any(has_aggregate),
         TermKind::Arith(_, a, b) => has_aggregate(a) || has_aggregate(b),

@@ -128,11 +128,11 @@ fn do_minimize<'lua>(
             .get("int")
             .copied()
             .unwrap_or(objective.sort);
-        objective = ir::Term {
-            kind: ir::TermKind::Neg(Box::new(objective.clone())),
-            sort: int,
-            span: objective.span,
-        };
+        objective = ir::Term::new(
+            ir::TermKind::Neg(Box::new(objective.clone())),
+            int,
+            objective.span,
+        );
     }
     let result = {
         let t = t.borrow();

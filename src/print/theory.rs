@@ -81,7 +81,7 @@ fn cmp_str(op: CmpOp) -> &'static str {
 }
 
 pub fn formula_to_string(program: &Program, f: &Formula) -> String {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Bool(true) => "true".into(),
         FormulaKind::Bool(false) => "false".into(),
         FormulaKind::Pred(p, args) => {
@@ -162,7 +162,7 @@ fn arith_str(op: ArithOp) -> &'static str {
 }
 
 pub fn term_to_string(program: &Program, t: &Term) -> String {
-    match &t.kind {
+    match t.kind() {
         TermKind::Var(v) => v.name.to_string(),
         TermKind::Value(v) => v.to_string(),
         TermKind::Func(f, args) => {
