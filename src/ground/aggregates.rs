@@ -13,6 +13,7 @@ use crate::ground::store::Gf;
 use crate::ground::terms::arith;
 use crate::ground::{GTerm, GVal, Grounder};
 use crate::sema::ir::{NodeId, SetExpr};
+use crate::sema::walk::Node;
 use crate::structure::value::Value;
 use crate::syntax::ast::{AggKind, ArithOp};
 
@@ -34,8 +35,7 @@ impl<'a> Grounder<'a> {
         // An aggregate inside a quantifier that it does not depend on is grounded only once.
         let key = self.memo_key(id, |out| {
             for set in sets {
-                crate::ground::formulas::formula_vars(&set.cond, out);
-                crate::ground::formulas::term_vars(&set.term, out);
+                crate::sema::walk::var_ids(Node::Set(set), out);
             }
         });
         if let Some(t) = self.aggregate_memo.get(&(key.clone(), cap)) {

@@ -13,6 +13,7 @@ use crate::error::IdpResult;
 use crate::ground::{GVal, Grounder};
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
 use crate::sema::program::Symbol;
+use crate::sema::walk::free_vars;
 use crate::structure::structure::Table;
 use crate::structure::value::Value;
 use crate::syntax::ast::CmpOp;
@@ -202,50 +203,9 @@ impl<'a> Grounder<'a> {
 
     /// Whether every variable of `t` is bound (variables of an aggregate's own sets excepted).
     pub fn is_closed(&self, t: &Term) -> bool {
-        let mut locals = Vec::new();
-        self.term_closed(t, &mut locals)
-    }
-
-    fn term_closed(&self, t: &Term, locals: &mut Vec<u32>) -> bool {
-        match t.kind() {
-            TermKind::Var(v) => locals.contains(&v.id) || self.lookup(v).is_some(),
-            TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => true,
-            TermKind::Func(_, args) => args.iter().all(|a| self.term_closed(a, locals)),
-            TermKind::Arith(_, a, b) => self.term_closed(a, locals) && self.term_closed(b, locals),
-            TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-                self.term_closed(a, locals)
-            }
-            TermKind::Aggregate(_, sets) => sets.iter().all(|set| {
-                let mark = locals.len();
-                locals.extend(set.vars.iter().map(|v| v.id));
-                let ok =
-                    self.formula_closed(&set.cond, locals) && self.term_closed(&set.term, locals);
-                locals.truncate(mark);
-                ok
-            }),
-        }
-    }
-
-    fn formula_closed(&self, f: &Formula, locals: &mut Vec<u32>) -> bool {
-        match f.kind() {
-            FormulaKind::Bool(_) => true,
-            FormulaKind::Pred(_, args) => args.iter().all(|a| self.term_closed(a, locals)),
-            FormulaKind::Cmp(_, a, b) => self.term_closed(a, locals) && self.term_closed(b, locals),
-            FormulaKind::Not(g) => self.formula_closed(g, locals),
-            FormulaKind::And(fs) | FormulaKind::Or(fs) => {
-                fs.iter().all(|g| self.formula_closed(g, locals))
-            }
-            FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-                self.formula_closed(a, locals) && self.formula_closed(b, locals)
-            }
-            FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
-                let mark = locals.len();
-                locals.extend(vs.iter().map(|v| v.id));
-                let ok = self.formula_closed(g, locals);
-                locals.truncate(mark);
-                ok
-            }
-        }
+        let mut closed = true;
+        free_vars(t, &mut |v| closed = closed && self.lookup(v).is_some());
+        closed
     }
 
     /// The least value of a variable's sort when it is bounded below (`nat`).

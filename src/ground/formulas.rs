@@ -9,6 +9,7 @@ use crate::ground::store::Gf;
 use crate::ground::{GTerm, GVal, Grounder};
 use crate::sema::ir::{Formula, FormulaKind, Var};
 use crate::sema::program::Symbol;
+use crate::sema::walk::var_ids;
 use crate::structure::value::Value;
 use crate::syntax::ast::CmpOp;
 
@@ -53,7 +54,7 @@ pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f
     let mut out = Vec::new();
     for (f, skip_if) in parts {
         let mut ids = HashSet::default();
-        formula_vars(f, &mut ids);
+        var_ids(f, &mut ids);
         if let Some(depth) = vars.iter().rposition(|v| ids.contains(&v.id)) {
             out.push(Guard {
                 formula: f,
@@ -76,98 +77,6 @@ fn disjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
     match f.kind() {
         FormulaKind::Or(fs) => fs.iter().for_each(|g| disjuncts(g, visit)),
         _ => visit(f),
-    }
-}
-
-/// Every predicate and function symbol occurring in `f`.
-pub fn formula_symbols(f: &Formula, out: &mut HashSet<Symbol>) {
-    match f.kind() {
-        FormulaKind::Bool(_) => {}
-        FormulaKind::Pred(p, args) => {
-            out.insert(Symbol::Pred(*p));
-            args.iter().for_each(|t| term_symbols(t, out));
-        }
-        FormulaKind::Cmp(_, a, b) => {
-            term_symbols(a, out);
-            term_symbols(b, out);
-        }
-        FormulaKind::Not(g) | FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
-            formula_symbols(g, out)
-        }
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
-            fs.iter().for_each(|g| formula_symbols(g, out))
-        }
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            formula_symbols(a, out);
-            formula_symbols(b, out);
-        }
-    }
-}
-
-pub fn term_symbols(t: &crate::sema::ir::Term, out: &mut HashSet<Symbol>) {
-    use crate::sema::ir::TermKind;
-    match t.kind() {
-        TermKind::Var(_) | TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {}
-        TermKind::Func(f, args) => {
-            out.insert(Symbol::Func(*f));
-            args.iter().for_each(|a| term_symbols(a, out));
-        }
-        TermKind::Arith(_, a, b) => {
-            term_symbols(a, out);
-            term_symbols(b, out);
-        }
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-            term_symbols(a, out)
-        }
-        TermKind::Aggregate(_, sets) => {
-            for set in sets {
-                formula_symbols(&set.cond, out);
-                term_symbols(&set.term, out);
-            }
-        }
-    }
-}
-
-/// Every variable id occurring in `f` (free or bound).
-pub fn formula_vars(f: &Formula, out: &mut HashSet<u32>) {
-    match f.kind() {
-        FormulaKind::Bool(_) => {}
-        FormulaKind::Pred(_, args) => args.iter().for_each(|t| term_vars(t, out)),
-        FormulaKind::Cmp(_, a, b) => {
-            term_vars(a, out);
-            term_vars(b, out);
-        }
-        FormulaKind::Not(g) => formula_vars(g, out),
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().for_each(|g| formula_vars(g, out)),
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            formula_vars(a, out);
-            formula_vars(b, out);
-        }
-        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => formula_vars(g, out),
-    }
-}
-
-pub fn term_vars(t: &crate::sema::ir::Term, out: &mut HashSet<u32>) {
-    use crate::sema::ir::TermKind;
-    match t.kind() {
-        TermKind::Var(v) => {
-            out.insert(v.id);
-        }
-        TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {}
-        TermKind::Func(_, args) => args.iter().for_each(|a| term_vars(a, out)),
-        TermKind::Arith(_, a, b) => {
-            term_vars(a, out);
-            term_vars(b, out);
-        }
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-            term_vars(a, out)
-        }
-        TermKind::Aggregate(_, sets) => {
-            for set in sets {
-                formula_vars(&set.cond, out);
-                term_vars(&set.term, out);
-            }
-        }
     }
 }
 
@@ -220,7 +129,7 @@ impl<'a> Grounder<'a> {
         f: &Formula,
         ground: impl FnOnce(&mut Self) -> IdpResult<Gf>,
     ) -> IdpResult<Gf> {
-        let key = self.memo_key(f.id(), |out| formula_vars(f, out));
+        let key = self.memo_key(f.id(), |out| var_ids(f, out));
         if let Some(&g) = self.formula_memo.get(&key) {
             return Ok(g);
         }

@@ -33,7 +33,7 @@ pub fn inlinable(program: &Program, def: &Definition, structure: &Structure) -> 
     }
     let mut used = HashSet::default();
     for rule in &def.rules {
-        crate::ground::formulas::formula_symbols(&rule.body, &mut used);
+        crate::sema::walk::symbols(&rule.body, &mut used);
     }
     if defined.iter().any(|s| used.contains(s)) {
         return false;
@@ -119,7 +119,7 @@ impl<'a> Grounder<'a> {
         } else {
             let mut used = HashSet::default();
             for rule in &def.rules {
-                crate::ground::formulas::formula_symbols(&rule.body, &mut used);
+                crate::sema::walk::symbols(&rule.body, &mut used);
             }
             match self.defining.iter().find(|d| used.contains(d)) {
                 Some(d) => format!(

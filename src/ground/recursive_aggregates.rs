@@ -64,7 +64,7 @@ impl<'a> Grounder<'a> {
     /// Whether `t` is an aggregate (other than `prod`) whose set reads a symbol of the
     /// definition whose rules are being grounded.
     pub fn aggregates_over_defining(&mut self, t: &Term) -> bool {
-        let TermKind::Aggregate(kind, sets) = t.kind() else {
+        let TermKind::Aggregate(kind, _) = t.kind() else {
             return false;
         };
         if self.defining.is_empty() || *kind == AggKind::Prod {
@@ -74,10 +74,7 @@ impl<'a> Grounder<'a> {
             return reads;
         }
         let mut symbols = rustc_hash::FxHashSet::default();
-        for set in sets {
-            crate::ground::formulas::formula_symbols(&set.cond, &mut symbols);
-            crate::ground::formulas::term_symbols(&set.term, &mut symbols);
-        }
+        crate::sema::walk::symbols(t, &mut symbols);
         let reads = self.defining.iter().any(|s| symbols.contains(s));
         self.reads_defining.insert(t.id(), reads);
         reads

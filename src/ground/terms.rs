@@ -35,7 +35,7 @@ impl<'a> Grounder<'a> {
                 }
                 let result = self.ground_application(*f, args)?;
                 let mut vars = HashSet::default();
-                crate::ground::formulas::term_vars(t, &mut vars);
+                crate::sema::walk::var_ids(t, &mut vars);
                 self.closed_terms
                     .insert(t.id(), vars.is_empty().then(|| result.clone()));
                 Ok(result)

@@ -12,12 +12,12 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
-use crate::ground::formulas::term_symbols;
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder, TableIndexes};
 use crate::infer::{join, Options};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Var};
 use crate::sema::program::{Program, Symbol};
+use crate::sema::walk::symbols;
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
 
@@ -131,7 +131,7 @@ fn rule_reads(def: &Definition, defined: &[Symbol]) -> Option<Vec<Reads>> {
         let mut head_symbols = HashSet::default();
         rule.head_args
             .iter()
-            .for_each(|t| term_symbols(t, &mut head_symbols));
+            .for_each(|t| symbols(t, &mut head_symbols));
         if head_symbols.iter().any(|s| defined.contains(s)) {
             return None;
         }
@@ -150,7 +150,7 @@ fn rule_reads(def: &Definition, defined: &[Symbol]) -> Option<Vec<Reads>> {
 fn positive_reads(f: &Formula, positive: bool, defined: &HashSet<Symbol>) -> Option<usize> {
     let in_terms = |terms: &[&crate::sema::ir::Term]| {
         let mut used = HashSet::default();
-        terms.iter().for_each(|t| term_symbols(t, &mut used));
+        terms.iter().for_each(|t| symbols(*t, &mut used));
         used.iter().any(|s| defined.contains(s))
     };
     match f.kind() {

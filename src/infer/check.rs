@@ -9,6 +9,7 @@ use crate::ground::domains::cartesian;
 use crate::ground::terms::arith;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{BuiltinSort, Program, SortId, Symbol, Theory};
+use crate::sema::walk::Node;
 use crate::structure::structure::{Answer, Structure, TruthValue};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
@@ -339,7 +340,7 @@ impl<'a> Checker<'a> {
     ) -> Option<bool> {
         let reads_defined = |t: &Term| {
             let mut symbols = rustc_hash::FxHashSet::default();
-            crate::ground::formulas::term_symbols(t, &mut symbols);
+            crate::sema::walk::symbols(t, &mut symbols);
             symbols.iter().any(|s| ov.pos.contains_key(s))
         };
         let (agg, other, agg_left) = match (a.kind(), b.kind()) {
@@ -589,25 +590,15 @@ impl<'a> Checker<'a> {
 
 /// The symbols that occur inside the aggregates of a term.
 fn aggregate_symbols(t: &Term, out: &mut HashSet<Symbol>) {
-    match t.kind() {
-        TermKind::Aggregate(_, sets) => {
-            let mut found = rustc_hash::FxHashSet::default();
-            for set in sets {
-                crate::ground::formulas::formula_symbols(&set.cond, &mut found);
-                crate::ground::formulas::term_symbols(&set.term, &mut found);
-            }
-            out.extend(found);
+    let mut found = rustc_hash::FxHashSet::default();
+    Node::Term(t).walk(&mut |n| match n {
+        Node::Term(a) if matches!(a.kind(), TermKind::Aggregate(..)) => {
+            crate::sema::walk::symbols(a, &mut found);
+            false
         }
-        TermKind::Func(_, args) => args.iter().for_each(|a| aggregate_symbols(a, out)),
-        TermKind::Arith(_, a, b) => {
-            aggregate_symbols(a, out);
-            aggregate_symbols(b, out);
-        }
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-            aggregate_symbols(a, out)
-        }
-        _ => {}
-    }
+        _ => true,
+    });
+    out.extend(found);
 }
 
 /// Counts the models of `theory` extending `structure` by trying every two-valued completion

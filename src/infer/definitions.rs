@@ -76,7 +76,7 @@ fn opens_known(program: &Program, def: &Definition, structure: &Structure) -> bo
     let defined = def.defined();
     let mut used = HashSet::default();
     for rule in &def.rules {
-        crate::ground::formulas::formula_symbols(&rule.body, &mut used);
+        crate::sema::walk::symbols(&rule.body, &mut used);
     }
     used.iter().all(|s| {
         defined.contains(s)

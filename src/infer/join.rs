@@ -61,7 +61,7 @@ pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<
     flatten(body, &mut conjuncts);
     let depth_of = |f: &Formula| {
         let mut ids = rustc_hash::FxHashSet::default();
-        crate::ground::formulas::formula_vars(f, &mut ids);
+        crate::sema::walk::var_ids(f, &mut ids);
         vars.iter().rposition(|v| ids.contains(&v.id)).unwrap_or(0)
     };
     let mut checks: Vec<Vec<(Lit<'r>, &'r Formula)>> = vars.iter().map(|_| Vec::new()).collect();
@@ -125,7 +125,7 @@ pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<
 /// Whether every variable of `t` is bound before depth `d`.
 fn known_before(vars: &[Var], d: usize, t: &Term) -> bool {
     let mut ids = rustc_hash::FxHashSet::default();
-    crate::ground::formulas::term_vars(t, &mut ids);
+    crate::sema::walk::var_ids(t, &mut ids);
     ids.iter().all(|id| vars[..d].iter().any(|v| v.id == *id))
 }
 

@@ -20,8 +20,9 @@ use std::rc::Rc;
 use crate::error::{Error, IdpResult};
 use crate::infer;
 use crate::print;
-use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
 use crate::sema::program::{FuncId, LtcInfo, Predicate, Program, SortId, Symbol, Theory};
+use crate::sema::walk::{any_term, Node, Rewriter};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{CmpOp, Span};
@@ -66,58 +67,32 @@ fn set_window(info: &LtcInfo, s: &mut Structure, n: i64) {
 // Formula utilities
 // ---------------------------------------------------------------------------------------------
 
-fn term_any(t: &Term, p: &dyn Fn(&Term) -> bool) -> bool {
-    if p(t) {
-        return true;
-    }
-    match t.kind() {
-        TermKind::Func(_, args) => args.iter().any(|a| term_any(a, p)),
-        TermKind::Arith(_, a, b) => term_any(a, p) || term_any(b, p),
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-            term_any(a, p)
-        }
-        TermKind::Aggregate(_, sets) => sets
-            .iter()
-            .any(|s| formula_any(&s.cond, p) || term_any(&s.term, p)),
-        _ => false,
-    }
-}
-
-fn formula_any(f: &Formula, p: &dyn Fn(&Term) -> bool) -> bool {
-    match f.kind() {
-        FormulaKind::Bool(_) => false,
-        FormulaKind::Pred(_, args) => args.iter().any(|a| term_any(a, p)),
-        FormulaKind::Cmp(_, a, b) => term_any(a, p) || term_any(b, p),
-        FormulaKind::Not(g) => formula_any(g, p),
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().any(|g| formula_any(g, p)),
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            formula_any(a, p) || formula_any(b, p)
-        }
-        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => formula_any(g, p),
-    }
+/// Whether some term of `f` applies `symbol`.
+fn applies(f: &Formula, symbol: FuncId) -> bool {
+    any_term(
+        f,
+        &mut |t| matches!(t.kind(), TermKind::Func(g, _) if *g == symbol),
+    )
 }
 
 fn mentions_start(info: &LtcInfo, f: &Formula) -> bool {
-    let start = info.start;
-    formula_any(
-        f,
-        &|t| matches!(t.kind(), TermKind::Func(g, _) if *g == start),
-    )
+    applies(f, info.start)
 }
 
 fn rule_mentions_start(info: &LtcInfo, r: &Rule) -> bool {
     let start = info.start;
     mentions_start(info, &r.body)
         || r.head_args.iter().any(|a| {
-            term_any(
+            any_term(
                 a,
-                &|t| matches!(t.kind(), TermKind::Func(g, _) if *g == start),
+                &mut |t| matches!(t.kind(), TermKind::Func(g, _) if *g == start),
             )
         })
 }
 
+/// Whether `f` has the term `Next(v)`.
 fn next_of_var(next: FuncId, v: &Var, f: &Formula) -> bool {
-    formula_any(f, &|t| match t.kind() {
+    any_term(f, &mut |t| match t.kind() {
         TermKind::Func(g, args) if *g == next => {
             matches!(args.as_slice(), [a] if matches!(a.kind(), TermKind::Var(w) if w.id == v.id))
         }
@@ -146,126 +121,82 @@ fn has_next(info: &LtcInfo, v: &Var, span: Span, fresh: &mut u32) -> Formula {
 }
 
 /// Restricts every time quantifier whose variable `t` occurs as `Next(t)` to points with a
-/// successor.
-fn guard(info: &LtcInfo, f: &Formula, fresh: &mut u32) -> Formula {
-    let span = f.span;
-    let kind = match f.kind() {
-        FormulaKind::Not(g) => FormulaKind::Not(Box::new(guard(info, g, fresh))),
-        FormulaKind::And(fs) => {
-            FormulaKind::And(fs.iter().map(|g| guard(info, g, fresh)).collect())
-        }
-        FormulaKind::Or(fs) => FormulaKind::Or(fs.iter().map(|g| guard(info, g, fresh)).collect()),
-        FormulaKind::Implies(a, b) => FormulaKind::Implies(
-            Box::new(guard(info, a, fresh)),
-            Box::new(guard(info, b, fresh)),
-        ),
-        FormulaKind::Equiv(a, b) => FormulaKind::Equiv(
-            Box::new(guard(info, a, fresh)),
-            Box::new(guard(info, b, fresh)),
-        ),
-        FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
-            let body = guard(info, g, fresh);
-            let guards: Vec<Formula> = vs
-                .iter()
-                .filter(|v| v.sort == info.time && next_of_var(info.next, v, g))
-                .map(|v| has_next(info, v, span, fresh))
-                .collect();
-            let forall = matches!(f.kind(), FormulaKind::Forall(..));
-            let body = if guards.is_empty() {
-                body
-            } else if forall {
-                let cond = if guards.len() == 1 {
-                    guards.into_iter().next().unwrap()
-                } else {
-                    Formula::new(FormulaKind::And(guards), span)
-                };
-                Formula::new(FormulaKind::Implies(Box::new(cond), Box::new(body)), span)
-            } else {
-                let mut all = guards;
-                all.push(body);
-                Formula::new(FormulaKind::And(all), span)
-            };
-            if forall {
-                FormulaKind::Forall(vs.clone(), Box::new(body))
-            } else {
-                FormulaKind::Exists(vs.clone(), Box::new(body))
-            }
-        }
-        other => other.clone(),
-    };
-    Formula::new(kind, span)
+/// successor (quantifiers inside terms are left as they are).
+struct Guard<'i> {
+    info: &'i LtcInfo,
+    /// The last variable id given out.
+    fresh: u32,
 }
 
-fn max_var_formula(f: &Formula, m: &mut u32) {
-    match f.kind() {
-        FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
-            for v in vs {
-                *m = (*m).max(v.id);
-            }
-            max_var_formula(g, m);
-        }
-        FormulaKind::Not(g) => max_var_formula(g, m),
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().for_each(|g| max_var_formula(g, m)),
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            max_var_formula(a, m);
-            max_var_formula(b, m);
-        }
-        _ => {}
+impl Rewriter for Guard<'_> {
+    fn formula(&mut self, f: &Formula) -> Formula {
+        let (vs, g, forall) = match f.kind() {
+            FormulaKind::Forall(vs, g) => (vs, g, true),
+            FormulaKind::Exists(vs, g) => (vs, g, false),
+            _ => return f.rebuild(self),
+        };
+        let span = f.span;
+        let body = self.formula(g);
+        let info = self.info;
+        let guards: Vec<Formula> = vs
+            .iter()
+            .filter(|v| v.sort == info.time && next_of_var(info.next, v, g))
+            .map(|v| has_next(info, v, span, &mut self.fresh))
+            .collect();
+        let body = if guards.is_empty() {
+            body
+        } else if forall {
+            let cond = if guards.len() == 1 {
+                guards.into_iter().next().expect("one guard")
+            } else {
+                Formula::new(FormulaKind::And(guards), span)
+            };
+            Formula::new(FormulaKind::Implies(Box::new(cond), Box::new(body)), span)
+        } else {
+            let mut all = guards;
+            all.push(body);
+            Formula::new(FormulaKind::And(all), span)
+        };
+        let kind = if forall {
+            FormulaKind::Forall(vs.clone(), Box::new(body))
+        } else {
+            FormulaKind::Exists(vs.clone(), Box::new(body))
+        };
+        Formula::new(kind, span)
+    }
+
+    fn term(&mut self, t: &Term) -> Term {
+        t.clone()
     }
 }
 
-fn subst_term(t: &Term, v: &Var, val: Value) -> Term {
-    let kind = match t.kind() {
-        TermKind::Var(w) if w.id == v.id => TermKind::Value(val),
-        TermKind::Func(g, args) => {
-            TermKind::Func(*g, args.iter().map(|a| subst_term(a, v, val)).collect())
-        }
-        TermKind::Arith(op, a, b) => TermKind::Arith(
-            *op,
-            Box::new(subst_term(a, v, val)),
-            Box::new(subst_term(b, v, val)),
-        ),
-        TermKind::Neg(a) => TermKind::Neg(Box::new(subst_term(a, v, val))),
-        TermKind::Abs(a) => TermKind::Abs(Box::new(subst_term(a, v, val))),
-        TermKind::Succ(s, a) => TermKind::Succ(*s, Box::new(subst_term(a, v, val))),
-        TermKind::Pred(s, a) => TermKind::Pred(*s, Box::new(subst_term(a, v, val))),
-        TermKind::Aggregate(k, sets) => TermKind::Aggregate(
-            *k,
-            sets.iter()
-                .map(|s| SetExpr {
-                    vars: s.vars.clone(),
-                    cond: subst(&s.cond, v, val),
-                    term: subst_term(&s.term, v, val),
-                })
-                .collect(),
-        ),
-        other => other.clone(),
-    };
-    Term::new(kind, t.sort, t.span)
+/// The largest variable id used in `node` (bound or occurring).
+fn max_var<'a>(node: impl Into<Node<'a>>) -> u32 {
+    node.into().fold(0, &mut |m, n| {
+        let bound = n.binds().iter().map(|v| v.id).max().unwrap_or(0);
+        m.max(bound).max(n.var().map_or(0, |v| v.id))
+    })
 }
 
-fn subst(f: &Formula, v: &Var, val: Value) -> Formula {
-    let kind = match f.kind() {
-        FormulaKind::Pred(p, args) => {
-            FormulaKind::Pred(*p, args.iter().map(|a| subst_term(a, v, val)).collect())
+/// Replaces a variable by a value.
+struct Subst<'v> {
+    var: &'v Var,
+    value: Value,
+}
+
+impl Rewriter for Subst<'_> {
+    fn term(&mut self, t: &Term) -> Term {
+        match t.kind() {
+            TermKind::Var(w) if w.id == self.var.id => {
+                Term::new(TermKind::Value(self.value), t.sort, t.span)
+            }
+            _ => t.rebuild(self),
         }
-        FormulaKind::Cmp(op, a, b) => {
-            FormulaKind::Cmp(*op, subst_term(a, v, val), subst_term(b, v, val))
-        }
-        FormulaKind::Not(g) => FormulaKind::Not(Box::new(subst(g, v, val))),
-        FormulaKind::And(fs) => FormulaKind::And(fs.iter().map(|g| subst(g, v, val)).collect()),
-        FormulaKind::Or(fs) => FormulaKind::Or(fs.iter().map(|g| subst(g, v, val)).collect()),
-        FormulaKind::Implies(a, b) => {
-            FormulaKind::Implies(Box::new(subst(a, v, val)), Box::new(subst(b, v, val)))
-        }
-        FormulaKind::Equiv(a, b) => {
-            FormulaKind::Equiv(Box::new(subst(a, v, val)), Box::new(subst(b, v, val)))
-        }
-        FormulaKind::Forall(vs, g) => FormulaKind::Forall(vs.clone(), Box::new(subst(g, v, val))),
-        FormulaKind::Exists(vs, g) => FormulaKind::Exists(vs.clone(), Box::new(subst(g, v, val))),
-        other => other.clone(),
-    };
-    Formula::new(kind, f.span)
+    }
+}
+
+fn subst(f: &Formula, var: &Var, value: Value) -> Formula {
+    Subst { var, value }.formula(f)
 }
 
 /// An invariant sentence `! t ... : phi(t)` instantiated at time point `at`.
@@ -316,7 +247,7 @@ fn bad_time_quantifier(info: &LtcInfo, f: &Formula, pos: Option<bool>, under_qua
             bad_time_quantifier(info, a, None, under_quant)
                 || bad_time_quantifier(info, b, None, under_quant)
         }
-        _ => false,
+        FormulaKind::Bool(_) | FormulaKind::Pred(..) | FormulaKind::Cmp(..) => false,
     }
 }
 
@@ -329,20 +260,12 @@ fn body_time_quantifier(info: &LtcInfo, f: &Formula) -> bool {
     formula_quantifies(f, info.time)
 }
 
+/// Whether a quantifier of `f` (outside its terms) binds a variable of sort `time`.
 fn formula_quantifies(f: &Formula, time: SortId) -> bool {
-    match f.kind() {
-        FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
-            vs.iter().any(|v| v.sort == time) || formula_quantifies(g, time)
-        }
-        FormulaKind::Not(g) => formula_quantifies(g, time),
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
-            fs.iter().any(|g| formula_quantifies(g, time))
-        }
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            formula_quantifies(a, time) || formula_quantifies(b, time)
-        }
-        _ => false,
-    }
+    Node::from(f).any(&mut |n| match n {
+        Node::Formula(_) => n.binds().iter().any(|v| v.sort == time),
+        Node::Term(_) | Node::Set(_) => false,
+    })
 }
 
 /// IDP3's restrictions on LTC theories: Time variables are universally quantified at the top
@@ -369,25 +292,25 @@ fn validate(info: &LtcInfo, theory: &Theory, what: &str) -> IdpResult<()> {
 
 /// The theory on the window: guarded sentences, optionally without the initial-state parts.
 fn window_theory(info: &LtcInfo, theory: &Theory, drop_initial: bool) -> Theory {
-    let mut fresh = 0u32;
-    for f in &theory.sentences {
-        max_var_formula(f, &mut fresh);
-    }
+    let mut fresh = theory.sentences.iter().map(max_var).max().unwrap_or(0);
     for d in &theory.definitions {
         for r in &d.rules {
             for v in &r.vars {
                 fresh = fresh.max(v.id);
             }
-            max_var_formula(&r.body, &mut fresh);
+            fresh = fresh.max(max_var(&r.body));
         }
     }
-    fresh += 1000;
+    let mut guard = Guard {
+        info,
+        fresh: fresh + 1000,
+    };
     let mut t = theory.clone();
     t.sentences = theory
         .sentences
         .iter()
         .filter(|f| !(drop_initial && mentions_start(info, f)))
-        .map(|f| guard(info, f, &mut fresh))
+        .map(|f| guard.formula(f))
         .collect();
     if drop_initial {
         for d in &mut t.definitions {
@@ -597,13 +520,7 @@ pub fn isinvariant(
     let info = ltc_info(program, theory, "isinvariant")?;
     validate(info, theory, "isinvariant")?;
     // A bistate invariant (one mentioning Next) is about transitions: it needs one more point.
-    let w: i64 = if inv.sentences.iter().any(|f| {
-        let next = info.next;
-        formula_any(
-            f,
-            &|t| matches!(t.kind(), TermKind::Func(g, _) if *g == next),
-        )
-    }) {
+    let w: i64 = if inv.sentences.iter().any(|f| applies(f, info.next)) {
         1
     } else {
         0

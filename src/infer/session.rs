@@ -18,7 +18,6 @@ use crate::encode::Encoder;
 use crate::error::{Error, IdpResult, Limit};
 use crate::ground::domains::cartesian;
 use crate::ground::dump::ground_theory_text;
-use crate::ground::formulas::formula_symbols;
 use crate::ground::inlined::inlinable;
 use crate::ground::store::{AtomId, Gf};
 use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
@@ -27,6 +26,7 @@ use crate::infer::{Options, SatBackend};
 use crate::print::theory::{definition_to_string, formula_to_string};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{FuncId, Program, SortId, Symbol, Theory, VocId};
+use crate::sema::walk::{any_term, symbols};
 use crate::solve::{Cadical, Lit, SatResult, SatSolver, Splr};
 use crate::source::Span;
 use crate::structure::structure::{Structure, Table};
@@ -184,7 +184,7 @@ impl<'a> Session<'a> {
         let (independent, dependent): (Vec<&Formula>, Vec<&Formula>) =
             theory.sentences.iter().partition(|f| {
                 let mut used = HashSet::default();
-                formula_symbols(f, &mut used);
+                symbols(*f, &mut used);
                 used.is_disjoint(&defined) && session.gives_units(f)
             });
         let early: Vec<Gf> = session.ground_and_learn(independent)?;
@@ -284,7 +284,7 @@ impl<'a> Session<'a> {
             FormulaKind::Cmp(_, a, b) if has_aggregate(a) || has_aggregate(b) => None,
             FormulaKind::Pred(..) | FormulaKind::Cmp(..) => {
                 let mut used = HashSet::default();
-                formula_symbols(f, &mut used);
+                symbols(f, &mut used);
                 let unknown = used.iter().any(|&s| !self.grounder.indexable(s));
                 Some(usize::from(unknown))
             }
@@ -1042,7 +1042,7 @@ fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
         .map(|d| {
             let mut out = HashSet::default();
             for r in &d.rules {
-                crate::ground::formulas::formula_symbols(&r.body, &mut out);
+                symbols(&r.body, &mut out);
             }
             out
         })
@@ -1099,15 +1099,5 @@ fn naming(e: Error, what: &str, program: &Program, span: Span, text: &str) -> Er
 
 /// Whether a term contains an aggregate (or a counting quantifier, which is one).
 fn has_aggregate(t: &Term) -> bool {
-    match t.kind() {
-        TermKind::Aggregate(..) => true,
-        TermKind::Func(_, args) => args.iter().any(has_aggregate),
-        TermKind::Arith(_, a, b) => has_aggregate(a) || has_aggregate(b),
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-            has_aggregate(a)
-        }
-        TermKind::Var(_) | TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {
-            false
-        }
-    }
+    any_term(t, &mut |t| matches!(t.kind(), TermKind::Aggregate(..)))
 }

@@ -3,5 +3,6 @@
 pub mod ir;
 pub mod program;
 pub mod resolve;
+pub mod walk;
 
 pub use resolve::{resolve, resolve_with_sources};
