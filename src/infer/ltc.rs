@@ -380,12 +380,15 @@ fn project(program: &Program, info: &LtcInfo, m: &Structure, at: Value) -> Struc
     out
 }
 
-fn dedup_states(program: &Program, states: Vec<Structure>) -> Vec<Structure> {
-    let mut seen = HashSet::new();
-    states
-        .into_iter()
-        .filter(|s| seen.insert(print::structure_to_string(program, s)))
-        .collect()
+/// The states without repetitions (compared by their interpretations), in order.
+fn dedup_states(states: Vec<Structure>) -> Vec<Structure> {
+    let mut kept: Vec<Structure> = Vec::new();
+    for s in states {
+        if !kept.iter().any(|k| k.same_interpretation(&s)) {
+            kept.push(s);
+        }
+    }
+    kept
 }
 
 fn run_mx(
@@ -419,7 +422,7 @@ pub fn initialise(
         .iter()
         .map(|m| project(program, info, m, Value::Int(0)))
         .collect();
-    Ok(dedup_states(program, states))
+    Ok(dedup_states(states))
 }
 
 pub fn progress(
@@ -507,7 +510,7 @@ pub fn progress(
         .iter()
         .map(|m| project(program, info, m, Value::Int(1)))
         .collect();
-    Ok(dedup_states(program, states))
+    Ok(dedup_states(states))
 }
 
 pub fn isinvariant(

@@ -176,6 +176,15 @@ impl HugeRange {
 }
 
 impl Structure {
+    /// Whether `other` interprets the same vocabulary, sorts and symbols in the same way (its
+    /// name aside).
+    pub fn same_interpretation(&self, other: &Structure) -> bool {
+        self.vocabulary == other.vocabulary
+            && self.sorts == other.sorts
+            && self.symbols == other.symbols
+            && self.huge_ranges == other.huge_ranges
+    }
+
     pub fn new(name: impl Into<String>, vocabulary: VocId) -> Structure {
         Structure {
             name: name.into(),
