@@ -38,7 +38,7 @@ pub fn inlinable(program: &Program, def: &Definition, structure: &Structure) -> 
     if defined.iter().any(|s| used.contains(s)) {
         return false;
     }
-    let mut domains = crate::ground::domains::Domains::new(program, structure);
+    let domains = crate::sema::domains::Domains::new(program, structure);
     defined
         .iter()
         .flat_map(|s| program.symbol_sorts(*s))

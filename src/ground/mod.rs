@@ -8,7 +8,6 @@
 pub mod aggregates;
 pub mod bounds;
 pub mod definitions;
-pub mod domains;
 pub mod dump;
 pub mod formulas;
 pub mod inlined;
@@ -26,7 +25,7 @@ use crate::sema::program::{FuncId, Program, SortId, Symbol};
 use crate::structure::structure::{Answer, LazyProcedure, Structure, Table, TruthValue};
 use crate::structure::value::{Tuple, Value};
 
-use domains::Domains;
+use crate::sema::domains::Domains;
 use store::{Gf, Store};
 
 /// A value of a ground term: a domain element, or the infinities that `min`/`max` of an empty

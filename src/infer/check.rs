@@ -5,10 +5,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ground::domains::cartesian;
 use crate::ground::terms::arith;
+use crate::sema::domains::{cartesian, Domains};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
-use crate::sema::program::{BuiltinSort, Program, SortId, Symbol, Theory};
+use crate::sema::program::{Program, SortId, Symbol, Theory};
 use crate::sema::walk::Node;
 use crate::structure::structure::{Answer, Structure, TruthValue};
 use crate::structure::value::{Tuple, Value};
@@ -47,6 +47,7 @@ const MAX_UNKNOWN_AGGREGATE_ATOMS: usize = 16;
 pub struct Checker<'a> {
     program: &'a Program,
     structure: &'a Structure,
+    domains: Domains<'a>,
     env: HashMap<u32, Value>,
 }
 
@@ -59,6 +60,7 @@ pub fn check_model(
     let mut c = Checker {
         program,
         structure,
+        domains: Domains::new(program, structure),
         env: HashMap::new(),
     };
     for (k, s) in theory.sentences.iter().enumerate() {
@@ -78,25 +80,13 @@ pub fn check_model(
 }
 
 impl<'a> Checker<'a> {
+    /// The elements of a sort (none when it has no finite domain).
     fn domain(&self, s: SortId) -> Vec<Value> {
-        if let Some(d) = self.structure.domain(s) {
-            return d.to_vec();
-        }
-        self.program.sort(s).fixed.clone().unwrap_or_default()
+        self.domains.get(s).map(|d| d.to_vec()).unwrap_or_default()
     }
 
     fn in_sort(&self, s: SortId, v: Value) -> bool {
-        match self.program.sort(s).builtin {
-            Some(BuiltinSort::Float) => v.is_number(),
-            Some(BuiltinSort::Int) => matches!(v, Value::Int(_)),
-            Some(BuiltinSort::Nat) => matches!(v, Value::Int(i) if i >= 0),
-            Some(BuiltinSort::String) => matches!(v, Value::Str(_)),
-            Some(BuiltinSort::Char) => v.string_text().is_some_and(|t| t.chars().count() == 1),
-            None if self.program.sort(s).constructed && self.structure.domain(s).is_none() => v
-                .compound_parts()
-                .is_some_and(|c| self.program.func(c.constructor).constructor_of == Some(s)),
-            None => self.domain(s).contains(&v),
-        }
+        self.domains.contains(s, v)
     }
 
     fn holds(&self, s: Symbol, t: &[Value], positive: bool, ov: Option<&Override>) -> bool {
@@ -638,6 +628,7 @@ fn open_choices(program: &Program, theory: &Theory, structure: &Structure) -> Op
     let c = Checker {
         program,
         structure,
+        domains: Domains::new(program, structure),
         env: HashMap::new(),
     };
     let mut out = Vec::new();

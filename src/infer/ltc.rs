@@ -19,7 +19,6 @@ use std::rc::Rc;
 
 use crate::error::{Error, IdpResult};
 use crate::infer;
-use crate::print;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
 use crate::sema::program::{FuncId, LtcInfo, Predicate, Program, SortId, Symbol, Theory};
 use crate::sema::walk::{any_term, Node, Rewriter};
@@ -454,7 +453,7 @@ pub fn progress(
     let zero = Value::Int(0);
     for (&sym, &k) in &info.time_arg {
         let proj = info.projection[&sym];
-        let (ct, cf) = print::ct_cf(program, state, proj);
+        let (ct, cf) = crate::sema::domains::ct_cf(program, state, proj);
         let lift = |t: &Tuple| {
             let mut t = t.clone();
             t.insert(k, zero);

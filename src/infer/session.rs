@@ -16,7 +16,6 @@ use crate::encode::ranking::{
 };
 use crate::encode::Encoder;
 use crate::error::{Error, IdpResult, Limit};
-use crate::ground::domains::cartesian;
 use crate::ground::dump::ground_theory_text;
 use crate::ground::inlined::inlinable;
 use crate::ground::store::{AtomId, Gf};
@@ -24,6 +23,7 @@ use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
 use crate::ground::{GroundDefinition, Grounder};
 use crate::infer::{Options, SatBackend};
 use crate::print::theory::{definition_to_string, formula_to_string};
+use crate::sema::domains::cartesian;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{FuncId, Program, SortId, Symbol, Theory, VocId};
 use crate::sema::walk::{any_term, symbols};

@@ -690,8 +690,8 @@ fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<S
             out.symbols.insert(sym, b.symbols[&sym].clone());
             continue;
         }
-        let (mut ct, cfa) = print::ct_cf(program, a, sym);
-        let (ctb, cfb) = print::ct_cf(program, b, sym);
+        let (mut ct, cfa) = crate::sema::domains::ct_cf(program, a, sym);
+        let (ctb, cfb) = crate::sema::domains::ct_cf(program, b, sym);
         let (Some(mut cf), Some(cfb)) = (cfa, cfb) else {
             return Err(format!(
                 "merge: cannot merge {}: its types are not finitely interpreted",
@@ -717,8 +717,8 @@ fn structures_equal(program: &Program, a: &Structure, b: &Structure) -> bool {
     sorts.sort();
     sorts.dedup();
     for so in sorts {
-        let da = print::sort_domain(program, a, so).unwrap_or_default();
-        let db = print::sort_domain(program, b, so).unwrap_or_default();
+        let da = crate::sema::domains::sort_domain(program, a, so).unwrap_or_default();
+        let db = crate::sema::domains::sort_domain(program, b, so).unwrap_or_default();
         if da != db {
             return false;
         }
@@ -733,8 +733,8 @@ fn structures_equal(program: &Program, a: &Structure, b: &Structure) -> bool {
         if a.table(sym) == b.table(sym) {
             continue;
         }
-        let (cta, cfa) = print::ct_cf(program, a, sym);
-        let (ctb, cfb) = print::ct_cf(program, b, sym);
+        let (cta, cfa) = crate::sema::domains::ct_cf(program, a, sym);
+        let (ctb, cfb) = crate::sema::domains::ct_cf(program, b, sym);
         if cta != ctb || cfa != cfb {
             return false;
         }
@@ -757,10 +757,10 @@ fn count_extensions(program: &Program, s: &Structure) -> f64 {
         if matches!(s.table(sym), Some(Table::TwoValued(_))) {
             continue;
         }
-        let Some(all) = print::all_tuples(program, s, sym) else {
+        let Some(all) = crate::sema::domains::all_tuples(program, s, sym) else {
             continue;
         };
-        let (ct, cf) = print::ct_cf(program, s, sym);
+        let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
         let cf = cf.unwrap_or_default();
         let unknown = all
             .iter()
@@ -777,15 +777,17 @@ fn count_extensions(program: &Program, s: &Structure) -> f64 {
         if matches!(s.table(sym), Some(Table::TwoValued(_))) {
             continue;
         }
-        let Some(domains) = print::symbol_domains(program, s, sym) else {
+        let Some(domains) = crate::sema::domains::symbol_domains(program, s, sym) else {
             continue;
         };
         let n = func.args.len();
-        let Some(arg_tuples) = print::product(&domains[..n], print::MAX_ENUMERATION) else {
+        let Some(arg_tuples) =
+            crate::sema::domains::product(&domains[..n], crate::sema::domains::MAX_ENUMERATION)
+        else {
             continue;
         };
         let res = &domains[n];
-        let (ct, cf) = print::ct_cf(program, s, sym);
+        let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
         let cf = cf.unwrap_or_default();
         let mut ct_args: HashSet<&[Value]> = HashSet::new();
         for t in &ct {

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use crate::error::{Error, ErrorKind};
-use crate::ground::domains::cartesian;
+use crate::sema::domains::cartesian;
 use crate::sema::program::{BuiltinSort, Program, Symbol};
 use crate::structure::structure::{Answer, LazyProcedure, Structure, Table};
 use crate::structure::value::{Tuple, Value};
@@ -52,7 +52,7 @@ fn argument_domains(
     };
     arguments
         .iter()
-        .map(|&sort| crate::print::sort_domain(program, structure, sort))
+        .map(|&sort| crate::sema::domains::sort_domain(program, structure, sort))
         .collect()
 }
 
@@ -152,7 +152,7 @@ impl ResultType {
         let sort = program.func(f).result;
         Some(ResultType {
             name: program.sort(sort).name.clone(),
-            members: crate::print::sort_domain(program, structure, sort)
+            members: crate::sema::domains::sort_domain(program, structure, sort)
                 .map(|d| d.into_iter().collect()),
             builtin: program.sort(sort).builtin,
         })
@@ -175,7 +175,7 @@ impl ResultType {
         })?;
         let admitted = match (&self.members, self.builtin) {
             (Some(members), _) => members.contains(&value),
-            (None, Some(b)) => crate::ground::domains::builtin_contains(b, value),
+            (None, Some(b)) => crate::sema::domains::builtin_contains(b, value),
             (None, None) => true,
         };
         if !admitted {

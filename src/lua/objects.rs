@@ -238,7 +238,7 @@ fn explicit(
     s: &Structure,
     sym: Symbol,
 ) -> Result<(HashSet<Tuple>, HashSet<Tuple>), String> {
-    let (ct, cf) = print::ct_cf(program, s, sym);
+    let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
     match cf {
         Some(cf) => Ok((ct, cf)),
         None => Err(format!(
@@ -279,7 +279,7 @@ pub fn read_part(
         "cf" => Ok(explicit(program, s, sym)?.1.into_iter().collect()),
         "pt" | "pf" => {
             let (ct, cf) = explicit(program, s, sym)?;
-            let all = print::all_tuples(program, s, sym).ok_or_else(|| {
+            let all = crate::sema::domains::all_tuples(program, s, sym).ok_or_else(|| {
                 format!(
                     "cannot enumerate the tuples of {}: its types are not finitely interpreted",
                     program.symbol_name(sym)
@@ -309,7 +309,7 @@ pub fn write_part(
         "ct" => ct = given,
         "cf" => cf = given,
         "pt" | "pf" => {
-            let all = print::all_tuples(program, s, sym).ok_or_else(|| {
+            let all = crate::sema::domains::all_tuples(program, s, sym).ok_or_else(|| {
                 format!(
                     "cannot enumerate the tuples of {}",
                     program.symbol_name(sym)
@@ -602,7 +602,8 @@ impl UserData for StructUd {
             match target {
                 Target::Sort(so) => {
                     let s = this.0.borrow();
-                    let d = print::sort_domain(&st.program, &s, so).unwrap_or_default();
+                    let d =
+                        crate::sema::domains::sort_domain(&st.program, &s, so).unwrap_or_default();
                     Ok(LuaValue::UserData(
                         lua.create_userdata(DomainUd(Rc::new(d)))?,
                     ))

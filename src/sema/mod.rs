@@ -1,5 +1,6 @@
 //! Name resolution and type checking: turns the AST into a typed [`program::Program`].
 
+pub mod domains;
 pub mod ir;
 pub mod program;
 pub mod resolve;

@@ -8,9 +8,7 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 
 use super::{Entry, Resolver};
-use crate::sema::program::{
-    BuiltinSort, Component, FuncId, PredId, SortId, StructId, Symbol, VocId,
-};
+use crate::sema::program::{Component, FuncId, PredId, SortId, StructId, Symbol, VocId};
 use crate::structure::structure::Structure;
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{self, InterValue, Span, TableEntry, Truth};
@@ -471,20 +469,6 @@ fn huge_range(v: &InterValue) -> Option<(i64, i64)> {
             _ => None,
         })
         .max_by_key(|(a, b)| b - a)
-}
-
-/// Whether a builtin sort contains a value.
-pub(super) fn builtin_contains(b: BuiltinSort, v: Value) -> bool {
-    match b {
-        BuiltinSort::Nat => matches!(v, Value::Int(i) if i >= 0),
-        BuiltinSort::Int => matches!(v, Value::Int(_)),
-        BuiltinSort::Float => v.is_number(),
-        BuiltinSort::String => !matches!(v, Value::Compound(_)),
-        BuiltinSort::Char => match v {
-            Value::Int(i) => (0..10).contains(&i),
-            _ => v.string_text().is_some_and(|s| s.chars().count() == 1),
-        },
-    }
 }
 
 pub(super) type Domains = HashMap<SortId, SortDom>;
