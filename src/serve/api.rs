@@ -140,7 +140,10 @@ fn sort_check_output(stderr: &str, exit_code: Option<i32>) -> CheckResult {
             .flatten();
         match parsed {
             Some(v) if v["$idp"] == "summary" => result.summary = v,
-            Some(v) if v["$idp"] == "diagnostic" && v["file"] == "stdin" => {
+            // Located in the buffer, or about it as a whole (no position).
+            Some(v)
+                if v["$idp"] == "diagnostic" && (v["file"] == "stdin" || v["file"].is_null()) =>
+            {
                 result.diagnostics.push(v)
             }
             Some(v) if v["$idp"] == "diagnostic" => {

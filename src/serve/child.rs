@@ -127,7 +127,7 @@ pub fn describe_exit(code: Option<i32>, signal: Option<i32>) -> String {
         (Some(130), _) => "ended at once by a second Stop (exit code 130)".into(),
         (Some(c), _) => format!("finished (exit code {c})"),
         (None, Some(libc::SIGKILL)) => {
-            "killed (it went past its time or memory limit and did not stop)".into()
+            "killed (SIGKILL: it outlived its limits, or something outside ended it)".into()
         }
         (None, Some(libc::SIGXCPU)) => "killed: CPU time limit".into(),
         (None, Some(libc::SIGABRT)) => "crashed (aborted; out of memory?)".into(),
@@ -158,7 +158,7 @@ mod tests {
         assert_eq!(describe_exit(Some(20), None), "no model (exit code 20)");
         assert_eq!(
             describe_exit(None, Some(libc::SIGKILL)),
-            "killed (it went past its time or memory limit and did not stop)"
+            "killed (SIGKILL: it outlived its limits, or something outside ended it)"
         );
     }
 }

@@ -78,6 +78,8 @@ struct Exit {
 #[derive(Serialize)]
 pub struct Status {
     pub id: u64,
+    /// The child's process id (it leads its own process group).
+    pub pid: u32,
     pub running: bool,
     pub elapsed: f64,
     pub progress: String,
@@ -170,6 +172,7 @@ impl Job {
         };
         Status {
             id: self.id,
+            pid: self.pid,
             running,
             elapsed: st
                 .exit

@@ -86,7 +86,7 @@ async function checkBuffer(view) {
   page.lastCheck = result;
   showDiagnostics(result, view);
   if (result.summary && result.summary.theories) updateChoices(result.summary);
-  return result.diagnostics.map((d) => toDiagnostic(d, text.length));
+  return result.diagnostics.filter((d) => d.from != null).map((d) => toDiagnostic(d, text.length));
 }
 
 function showDiagnostics(result, view) {
@@ -416,6 +416,7 @@ const view = new EditorView({
       indentOnInput(),
       bracketMatching(),
       highlightActiveLine(),
+      EditorView.lineWrapping,
       highlightSelectionMatches(),
       idpLanguage,
       syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
