@@ -210,8 +210,11 @@ fn stop_keeps_the_models_found() {
     );
     assert!(found > 0 && found < 1 << 22, "{found}");
     assert_eq!(number_of_models(&all_text(&v)), found);
-    if v["stdout_truncated"] == false {
-        assert_eq!(segments(&v, "model").len(), found);
+    // At most 500 models become tables; the others are counted in a note.
+    assert_eq!(segments(&v, "model").len(), found.min(500));
+    if found > 500 && v["stdout_truncated"] == false {
+        let note = format!("({} more models are not shown as tables)\n", found - 500);
+        assert!(all_text(&v).ends_with(&note), "{}", all_text(&v));
     }
 }
 

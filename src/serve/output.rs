@@ -7,6 +7,9 @@ use serde::Serialize;
 /// Ranges such as `1..4` are listed element by element up to this many elements.
 const MAX_RANGE: i64 = 10_000;
 
+/// Models turned into tables at most; the others are counted in a closing note.
+pub const MAX_MODELS: usize = 500;
+
 /// One part of the output.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "lowercase")]
@@ -44,22 +47,27 @@ pub fn segments(stdout: &str) -> Vec<Segment> {
     let lines: Vec<&str> = stdout.split_inclusive('\n').collect();
     let mut out = Vec::new();
     let mut text = String::new();
-    let mut i = 0;
+    let (mut models, mut i) = (0, 0);
     while i < lines.len() {
         let line = lines[i].trim_end_matches(['\n', '\r']);
         if let Some(vocabulary) = structure_header(line) {
             if let Some(end) = block_end(&lines, i + 1, "}") {
                 let title = take_title(&mut text);
+                let header = i;
+                models += 1;
+                i = end + 1;
+                if models > MAX_MODELS {
+                    continue;
+                }
                 flush_text(&mut text, &mut out);
                 out.push(Segment::Model(Model {
                     title,
                     vocabulary,
-                    symbols: lines[i + 1..end]
+                    symbols: lines[header + 1..end]
                         .iter()
                         .filter_map(|l| symbol(l.trim()))
                         .collect(),
                 }));
-                i = end + 1;
                 continue;
             }
         }
@@ -75,6 +83,12 @@ pub fn segments(stdout: &str) -> Vec<Segment> {
         }
         text.push_str(lines[i]);
         i += 1;
+    }
+    if models > MAX_MODELS {
+        text.push_str(&format!(
+            "({} more models are not shown as tables)\n",
+            models - MAX_MODELS
+        ));
     }
     flush_text(&mut text, &mut out);
     out
@@ -274,6 +288,19 @@ mod tests {
             segs[2],
             Segment::Text {
                 text: "after\n".into()
+            }
+        );
+    }
+
+    #[test]
+    fn models_past_the_limit_are_counted() {
+        let one = "structure  : V {\n  P = { 1 }\n}\n";
+        let segs = segments(&one.repeat(MAX_MODELS + 3));
+        assert_eq!(segs.len(), MAX_MODELS + 1);
+        assert_eq!(
+            segs[MAX_MODELS],
+            Segment::Text {
+                text: "(3 more models are not shown as tables)\n".into()
             }
         );
     }
