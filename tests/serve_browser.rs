@@ -222,12 +222,12 @@ async fn scenario(c: &Client, server: &Server, dir: &Path) {
         .await
         .unwrap();
     assert_eq!(wall_cells.len(), 16);
-    c.execute(
-        "document.querySelector('figure.picture').scrollIntoView({ block: 'end' })",
-        vec![],
-    )
-    .await
-    .unwrap();
+    // The picture heads the model's section, above its tables.
+    let in_model = c
+        .find_all(Locator::Css("section.model > figure.picture + .symbols"))
+        .await
+        .unwrap();
+    assert_eq!(in_model.len(), 1);
     screenshot(c, "serve.png").await;
 
     frames(c, server).await;

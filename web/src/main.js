@@ -302,16 +302,28 @@ function showResults(status, mode) {
   const models = segments.filter((s) => s.kind === "model");
   const pictures = segments.filter((s) => s.kind === "picture");
   // A model expansion prints the models, then the pictures of the first ones: pair them.
+  // Otherwise a picture printed right after a model (as `print(m) visualize(m)`) joins it.
   const paired = mode !== "main" && pictures.length > 0 && pictures.length <= models.length;
   let modelIndex = 0;
+  let open = null; // the last model's section while it has no picture yet
   for (const seg of segments) {
-    if (seg.kind === "text") results.append(el("pre", { class: "text", text: seg.text }));
-    else if (seg.kind === "model") {
+    if (seg.kind === "text") {
+      results.append(el("pre", { class: "text", text: seg.text }));
+      open = null;
+    } else if (seg.kind === "model") {
       const section = renderModel(seg, modelIndex);
-      if (paired && pictures[modelIndex]) section.append(renderPicture(pictures[modelIndex]));
+      open = section;
+      if (paired && pictures[modelIndex]) {
+        attachPicture(section, pictures[modelIndex]);
+        open = null;
+      }
       results.append(section);
       modelIndex++;
-    } else if (seg.kind === "picture" && !paired) results.append(renderPicture(seg));
+    } else if (seg.kind === "picture" && !paired) {
+      if (open) attachPicture(open, seg);
+      else results.append(renderPicture(seg));
+      open = null;
+    }
   }
   if (status.stdout_truncated) results.append(el("p", { class: "note", text: "(the output was cut at 8 MB)" }));
   if (status.stderr.trim()) results.append(el("pre", { class: "stderr", text: status.stderr }));
@@ -328,6 +340,11 @@ function renderModel(model, index) {
   for (const s of model.symbols) tables.append(renderSymbol(s));
   section.append(tables);
   return section;
+}
+
+// The picture goes above the model's tables.
+function attachPicture(section, picture) {
+  section.insertBefore(renderPicture(picture), section.querySelector(".symbols"));
 }
 
 function renderSymbol(s) {
