@@ -29,6 +29,7 @@ Examples:
   idp -i problem.idp                   interactive shell: Lua commands, values printed
   idp --check problem.idp              only parse and type-check
   idp --dump program problem.idp       show the resolved program (debugging)
+  idp serve [FILE...] [--port N]       the workbench in the browser (idp serve --help)
   idp < problem.idp                    read the specification from stdin
   idp --sandbox --timeout 10 --max-memory 2000 untrusted.idp
                                        run an untrusted specification: no files, processes
@@ -62,6 +63,13 @@ pub enum Color {
     Auto,
     Always,
     Never,
+}
+
+/// `--message-format`: diagnostics for people, or JSON lines for programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MessageFormat {
+    Human,
+    Json,
 }
 
 #[derive(Parser, Debug)]
@@ -143,6 +151,10 @@ pub struct Args {
     /// =svg:FILE write SVG instead (FILE-2.svg, ... for further models)
     #[arg(long, value_name = "svg:FILE", num_args = 0..=1, require_equals = true, default_missing_value = "")]
     pub visualize: Option<String>,
+    /// `json`: diagnostics, the names declared and progress as JSON lines on stderr, and
+    /// `visualize` pictures as SVG on stdout (for programs such as `idp serve`)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
+    pub message_format: MessageFormat,
 }
 
 /// The Lua chunk that `--models` runs: model expansion (or minimisation) of the named or only
@@ -236,6 +248,9 @@ pub fn run() -> i32 {
 }
 
 pub fn run_with(argv: Vec<String>) -> i32 {
+    if argv.get(1).map(String::as_str) == Some("serve") {
+        return crate::serve::run(&argv[2..]);
+    }
     let args = match Args::try_parse_from(&argv) {
         Ok(a) => a,
         Err(e) => return report_args_error(e),
@@ -245,6 +260,10 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         return 0;
     }
     set_limits(&args);
+    let json = args.message_format == MessageFormat::Json;
+    if json {
+        crate::message_format::enable();
+    }
 
     // Read the inputs.
     crate::limits::set_phase("reading the input");
@@ -304,7 +323,14 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         if d.severity == Severity::Warning && args.nowarnings {
             continue;
         }
-        stderr_text.push_str(&diagnostics::render(&d, &sources, style));
+        if json {
+            stderr_text.push_str(&crate::message_format::diagnostic_line(&d, &sources));
+        } else {
+            stderr_text.push_str(&diagnostics::render(&d, &sources, style));
+        }
+    }
+    if json {
+        stderr_text.push_str(&crate::message_format::summary_line(&program));
     }
     eprint!("{stderr_text}");
     let has_errors = diags.has_errors();

@@ -799,6 +799,14 @@ fn place(cell: &mut Cell, m: &Mark) {
     }
 }
 
+/// With `--message-format json`: pictures without an `svg` file are printed as SVG documents.
+static SVG_ON_STDOUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes [`visualize`] return SVG instead of the text picture (for `--message-format json`).
+pub fn set_svg_on_stdout(on: bool) {
+    SVG_ON_STDOUT.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Draws `s`: writes the SVG file if asked and returns the terminal text ("" when quiet).
 /// `terminal` says whether stdout is a terminal (Unicode and colours unless the options say).
 pub fn visualize(
@@ -814,6 +822,9 @@ pub fn visualize(
     }
     if opts.quiet {
         return Ok(String::new());
+    }
+    if SVG_ON_STDOUT.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(svg::render(&pic));
     }
     Ok(text::render(&pic, opts.unicode.unwrap_or(terminal)))
 }
