@@ -2,7 +2,8 @@
 //! (WebDriver, with fantoccini). The page opens the seed's maze spec; a typed typo shows an
 //! underlined diagnostic with the command line's code, Backspace fixes it, Run shows the model
 //! table and the maze picture; a run with frames gets a slider; Stop keeps the models found;
-//! Save writes the file. Screenshots go to `docs/` (`serve.png` is the README's).
+//! Save writes the file. Screenshots go to `target/screenshots/`; `IDP_SCREENSHOTS=docs` writes
+//! them to `docs/` instead (`serve.png` is the README's).
 //!
 //! When chromium or chromedriver is missing (install them with `scripts/install-browser`), the
 //! test says so on stderr and passes without doing anything else.
@@ -396,7 +397,7 @@ async fn wait_css(c: &Client, css: &str) -> Element {
         Ok(e) => e,
         Err(e) => {
             screenshot(c, "serve-failure.png").await;
-            panic!("no {css} within {WAIT:?} ({e}); see docs/serve-failure.png");
+            panic!("no {css} within {WAIT:?} ({e}); see target/screenshots/serve-failure.png");
         }
     }
 }
@@ -419,7 +420,14 @@ async fn wait_for_js(c: &Client, script: &str) {
     }
 }
 
+/// Saves a screenshot to `target/screenshots/` (looked at after a failure), or to `docs/` when
+/// `IDP_SCREENSHOTS=docs` asks for new pictures for the README.
 async fn screenshot(c: &Client, name: &str) {
     let png = c.screenshot().await.expect("a screenshot");
-    std::fs::write(crate_dir().join("docs").join(name), png).expect("docs/ is writable");
+    let dir = match std::env::var("IDP_SCREENSHOTS").as_deref() {
+        Ok("docs") => crate_dir().join("docs"),
+        _ => crate_dir().join("target/screenshots"),
+    };
+    std::fs::create_dir_all(&dir).expect("the screenshot folder can be made");
+    std::fs::write(dir.join(name), png).expect("the screenshot folder is writable");
 }
