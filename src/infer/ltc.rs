@@ -396,7 +396,7 @@ fn run_mx(
     s: &Structure,
     opts: &infer::Options,
 ) -> IdpResult<Vec<Structure>> {
-    infer::modelexpand(program, theory, s, None, opts)
+    infer::modelexpand(program, theory, s, None, opts).map(|found| found.value)
 }
 
 pub fn initialise(
