@@ -57,14 +57,26 @@ fn render_frame(
         out.push('\n');
     }
     wall_line(out, rows, rows.len(), widths, unicode);
-    if p.col_labels.iter().all(|c| c.to_string().len() <= cell_w) {
-        let mut line = " ".repeat(width + 1);
-        for c in &p.col_labels {
-            line.push_str(&format!("{c:<cell_w$}"));
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
+    out.push_str(&column_labels(&p.col_labels, width, cell_w));
+}
+
+/// The line of column coordinates under a frame. Every column is labelled when its label is
+/// shorter than a cell (so a space separates it from the next); otherwise every k-th column,
+/// k cells being wide enough for the longest label and a space (`0   2   4 ... 10  12`).
+fn column_labels(labels: &[i64], width: usize, cell_w: usize) -> String {
+    let texts: Vec<String> = labels.iter().map(i64::to_string).collect();
+    let longest = texts.iter().map(String::len).max().unwrap_or(0);
+    let step = if longest < cell_w {
+        1
+    } else {
+        (longest + 1).div_ceil(cell_w)
+    };
+    let span = step * cell_w;
+    let mut line = " ".repeat(width + 1);
+    for t in texts.iter().step_by(step) {
+        line.push_str(&format!("{t:<span$}"));
     }
+    format!("{}\n", line.trim_end())
 }
 
 /// Whether a cell has an edge wall on the given side.
