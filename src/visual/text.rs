@@ -133,10 +133,17 @@ fn cell_text(p: &Picture, cell: &Cell, (east, cell_w): (bool, usize), unicode: b
             l.colour.as_str(),
             l.block && cell.labels.is_empty(),
         ),
-        (None, Some((_, v))) => (v.chars().next().unwrap_or('?'), value_colour(p, v), false),
+        (None, Some((l, v))) => {
+            let colour = if p.layers[*l].tagged {
+                p.layers[*l].colour.as_str()
+            } else {
+                value_colour(p, v)
+            };
+            (v.chars().next().unwrap_or('?'), colour, false)
+        }
         (None, None) => (if unicode { '·' } else { '.' }, "default", false),
     };
-    let secondary = match cell.dirs {
+    let secondary = match cell.top_dirs() {
         Some((_, mask)) => direction_glyph(mask, unicode),
         None if east => {
             if unicode {
@@ -172,7 +179,7 @@ fn cell_text(p: &Picture, cell: &Cell, (east, cell_w): (bool, usize), unicode: b
     format!(
         "{}{primary}{}{}",
         ansi(colour, bold),
-        if cell.dirs.is_some() {
+        if !cell.dirs.is_empty() {
             ansi(dir_colour(p, cell), false)
         } else {
             String::new()
@@ -183,7 +190,7 @@ fn cell_text(p: &Picture, cell: &Cell, (east, cell_w): (bool, usize), unicode: b
 
 /// The second character followed by a reset when any colour was switched on.
 fn reset_after(secondary: char, colour: &str, cell: &Cell) -> String {
-    if colour == "default" && cell.labels.is_empty() && cell.dirs.is_none() {
+    if colour == "default" && cell.labels.is_empty() && cell.dirs.is_empty() {
         secondary.to_string()
     } else {
         format!("{secondary}\x1b[0m")
@@ -191,7 +198,7 @@ fn reset_after(secondary: char, colour: &str, cell: &Cell) -> String {
 }
 
 fn dir_colour<'a>(p: &'a Picture, cell: &Cell) -> &'a str {
-    cell.dirs
+    cell.top_dirs()
         .map(|(l, _)| p.layers[l].colour.as_str())
         .unwrap_or("default")
 }
@@ -254,6 +261,7 @@ fn legend(p: &Picture, unicode: bool) -> String {
             let glyph = match l.kind {
                 Kind::Dirs => "arrows".to_string(),
                 Kind::Edge => "| --".to_string(),
+                Kind::Value if l.tagged => format!("{}<n>", l.glyph),
                 Kind::Value => "value".to_string(),
                 _ if l.block && unicode => "█".to_string(),
                 _ => l.glyph.to_string(),
