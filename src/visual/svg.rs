@@ -216,9 +216,11 @@ fn dirs_ranks(p: &Picture) -> Vec<Option<usize>> {
 }
 
 /// Lines from the centre of the cell to the middle of each side in the mask. With one
-/// direction layer (a path) the lines are thin and a single direction reaches the centre of the
-/// neighbouring cell; with several (pipes and the water in them) each layer below the first
-/// is wider, so that the ones above show inside it.
+/// direction layer (a path) the lines are thin with round ends, and a single direction reaches
+/// the centre of the neighbouring cell. With several (pipes and the water in them) each layer
+/// below the first is wider, so that the ones above show inside it; the lines have square ends
+/// and a disc at the centre joins them, and those of the lower layers stop a pixel short of the
+/// side, so that every tile's own pipes show.
 fn dirs_svg(
     out: &mut String,
     colour: &str,
@@ -226,12 +228,13 @@ fn dirs_svg(
     (cx, cy): (usize, usize),
     (rank, depth): (usize, usize),
 ) {
-    let h = if mask.count_ones() == 1 && depth == 1 {
-        CELL
-    } else {
-        CELL / 2
+    let colour = escape(colour);
+    let (h, width, cap) = match depth {
+        1 if mask.count_ones() == 1 => (CELL, 4, "round"),
+        1 => (CELL / 2, 4, "round"),
+        _ if rank == 0 => (CELL / 2, 6, "butt"),
+        _ => (CELL / 2 - 1, 6 + 6 * rank, "butt"),
     };
-    let width = if depth == 1 { 4 } else { 6 + 8 * rank };
     let ends = [
         (NORTH, cx, cy - h),
         (EAST, cx + h, cy),
@@ -242,11 +245,17 @@ fn dirs_svg(
         if mask & bit != 0 {
             let _ = writeln!(
                 out,
-                "<line class=\"dir\" x1=\"{cx}\" y1=\"{cy}\" x2=\"{ex}\" y2=\"{ey}\" stroke=\"{}\" \
-                 stroke-width=\"{width}\" stroke-linecap=\"round\"/>",
-                escape(colour)
+                "<line class=\"dir\" x1=\"{cx}\" y1=\"{cy}\" x2=\"{ex}\" y2=\"{ey}\" stroke=\"{colour}\" \
+                 stroke-width=\"{width}\" stroke-linecap=\"{cap}\"/>"
             );
         }
+    }
+    if depth > 1 {
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"{colour}\"/>",
+            width as f64 / 2.0
+        );
     }
 }
 

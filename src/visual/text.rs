@@ -236,12 +236,13 @@ fn ansi(colour: &str, bold: bool) -> String {
         "black" => Some(30),
         "red" | "darkred" | "crimson" => Some(31),
         "green" | "darkgreen" | "lime" => Some(32),
-        "yellow" | "orange" | "gold" | "tan" | "brown" => Some(33),
+        "yellow" | "orange" | "gold" | "tan" | "wheat" | "brown" => Some(33),
         "blue" | "navy" | "darkblue" => Some(34),
+        "lightblue" | "skyblue" | "lightcyan" => Some(36),
         "magenta" | "purple" | "pink" => Some(35),
         "cyan" | "teal" => Some(36),
         "white" | "silver" | "lightgray" | "lightgrey" => Some(37),
-        "grey" | "gray" | "darkgray" | "darkgrey" => Some(90),
+        "grey" | "gray" | "darkgray" | "darkgrey" | "dimgray" | "dimgrey" => Some(90),
         _ => None,
     };
     match (code, bold) {
@@ -254,11 +255,13 @@ fn ansi(colour: &str, bold: bool) -> String {
 
 /// `#: Wall  E: Entrance  X: Exit` (walls drawn as blocks in Unicode mode).
 fn legend(p: &Picture, unicode: bool) -> String {
+    let dir_layers = p.layers.iter().filter(|l| l.kind == Kind::Dirs).count();
     let items: Vec<String> = p
         .layers
         .iter()
         .map(|l| {
             let glyph = match l.kind {
+                Kind::Dirs if dir_layers > 1 => "lines".to_string(),
                 Kind::Dirs => "arrows".to_string(),
                 Kind::Edge => "| --".to_string(),
                 Kind::Value if l.tagged => format!("{}<n>", l.glyph),
