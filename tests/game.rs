@@ -830,3 +830,22 @@ fn simulate_interactive_follows_the_typed_choices() {
     assert_eq!(out, expected);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `readkey` reads the terminal: without one it answers nil, and `--sandbox` forbids it (like
+/// `io.read`).
+#[test]
+fn readkey_needs_a_terminal_and_no_sandbox() {
+    let (status, out) = run_args(
+        &["--nowarnings", SPEC, "-e", "print(readkey() == nil)"],
+        "w\n",
+    );
+    assert!(status.success(), "{out}");
+    assert_eq!(out, "true\n");
+    let out = process::idp(&["--sandbox", SPEC, "-e", "readkey()"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("readkey is not allowed in --sandbox mode"),
+        "{err}"
+    );
+}

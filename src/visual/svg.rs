@@ -3,8 +3,11 @@
 //! Every cell is a `<rect class="cell">` carrying `data-row`, `data-col` (the coordinates shown
 //! beside the grid) and `data-layers` (the names of the symbols drawn in it, space-separated),
 //! so that tests and scripts can read the picture back. Walls are filled with their colour,
-//! values colour the cell, labels are a disc with the letter, directions are lines from the
-//! centre to the sides.
+//! values colour the cell, tagged values (`G1`, `k1`) are a square (barriers such as gates) or
+//! a disc in their symbol's colour (`class="tag"`), labels are a disc with the letter,
+//! directions are lines from the centre to the sides (`class="dir"`): thin ones for a single
+//! direction symbol (a path), or pipes for several, each lower symbol wider and drawn first
+//! (Overflow's water inside its pipes).
 
 use std::fmt::Write;
 

@@ -277,3 +277,16 @@ fn legend(p: &Picture, unicode: bool) -> String {
     }
     format!("{}\n", items.join("  "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::column_labels;
+
+    #[test]
+    fn column_labels_that_fit_and_that_do_not() {
+        assert_eq!(column_labels(&[0, 1, 2], 1, 2), "  0 1 2\n");
+        let wide: Vec<i64> = (0..12).collect();
+        assert_eq!(column_labels(&wide, 2, 2), "   0   2   4   6   8   10\n");
+        assert_eq!(column_labels(&[-5, 0, 5], 1, 2), "  -5  5\n");
+    }
+}
