@@ -354,6 +354,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             crate::lua::visual::visualize_text(lua, s, o)
         })?,
     )?;
+    lua.globals().set(
+        "readkey",
+        lua.create_function(|lua, ()| crate::lua::visual::read_key(lua))?,
+    )?;
     reg(lua, "clone", |lua, args| match arg(&args, 0) {
         v if as_structure(v).is_some() => {
             let mut s = as_structure(v).unwrap().borrow().clone();
