@@ -22,7 +22,7 @@ use crate::infer;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
 use crate::sema::program::{FuncId, LtcInfo, Predicate, Program, SortId, Symbol, Theory};
 use crate::sema::walk::{any_term, Node, Rewriter};
-use crate::structure::structure::{Structure, Table};
+use crate::structure::structure::{Structure, Table, TupleSet};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{CmpOp, Span};
 
@@ -346,7 +346,7 @@ fn project(program: &Program, info: &LtcInfo, m: &Structure, at: Value) -> Struc
             out.sorts.insert(so, d.to_vec());
         }
     }
-    let pick = |set: &HashSet<Tuple>, k: usize| -> HashSet<Tuple> {
+    let pick = |set: &TupleSet, k: usize| -> TupleSet {
         set.iter()
             .filter(|t| t.get(k) == Some(&at))
             .map(|t| {
