@@ -21,7 +21,7 @@ use crate::error::{Error, IdpResult};
 use crate::infer;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
 use crate::sema::program::{FuncId, LtcInfo, Predicate, Program, SortId, Symbol, Theory};
-use crate::sema::walk::{any_term, Node, Rewriter};
+use crate::sema::walk::{any_term, substitute, Node, Rewriter};
 use crate::structure::structure::{Structure, Table, TupleSet};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{CmpOp, Span};
@@ -177,25 +177,8 @@ fn max_var<'a>(node: impl Into<Node<'a>>) -> u32 {
     })
 }
 
-/// Replaces a variable by a value.
-struct Subst<'v> {
-    var: &'v Var,
-    value: Value,
-}
-
-impl Rewriter for Subst<'_> {
-    fn term(&mut self, t: &Term) -> Term {
-        match t.kind() {
-            TermKind::Var(w) if w.id == self.var.id => {
-                Term::new(TermKind::Value(self.value), t.sort, t.span)
-            }
-            _ => t.rebuild(self),
-        }
-    }
-}
-
 fn subst(f: &Formula, var: &Var, value: Value) -> Formula {
-    Subst { var, value }.formula(f)
+    substitute(f, &[(var.id, value)])
 }
 
 /// An invariant sentence `! t ... : phi(t)` instantiated at time point `at`.
