@@ -7,6 +7,7 @@
 
 pub mod aggregates;
 pub mod bounds;
+pub mod datalog;
 pub mod definitions;
 pub mod dump;
 pub mod formulas;

@@ -120,7 +120,17 @@ fn evaluate_known(
     if !opens_known(program, def, structure) {
         return Ok(One::OpensUnknown);
     }
-    if let Some(tables) = bottom_up::least_fixpoint(program, def, structure, options)? {
+    // The Datalog engine first; a definition outside its fragment (it says which) falls back
+    // to the bottom-up joins through the grounder, and those to grounding the definition and
+    // computing its well-founded model.
+    let mut least = None;
+    if options.datalog {
+        least = crate::ground::datalog::evaluate(program, def, structure)?;
+    }
+    if least.is_none() {
+        least = bottom_up::least_fixpoint(program, def, structure, options)?;
+    }
+    if let Some(tables) = least {
         if tables.iter().any(|(s, set)| !agrees(structure, *s, set)) {
             return Ok(One::Inconsistent);
         }
