@@ -101,9 +101,13 @@ impl Planner<'_, '_> {
         }
         let mut done = vec![false; lits.len()];
         let mut steps = Vec::new();
+        // The atom of the previous round's rows first, when it can be scanned (an argument
+        // like `x - 1` with x unbound cannot: it is then looked up once x is bound).
         if let Some(i) = first {
-            steps.push(self.scan(&lits[i], range(i), &mut bound)?);
-            done[i] = true;
+            if self.scan_score(&lits[i], &bound, range(i)).is_some() {
+                steps.push(self.scan(&lits[i], range(i), &mut bound)?);
+                done[i] = true;
+            }
         }
         loop {
             // Checks and assignments, as long as there are any.
