@@ -143,7 +143,7 @@ fn evaluate_known(
         return Ok(One::Evaluated(
             tables
                 .into_iter()
-                .map(|(s, set)| (s, Table::TwoValued(set.into_iter().collect())))
+                .map(|(s, set)| (s, Table::TwoValued(set)))
                 .collect(),
         ));
     }

@@ -122,8 +122,6 @@ pub struct CRule {
     pub head: usize,
     pub head_args: Vec<Expr>,
     pub body: Conj,
-    /// The rule of the definition it comes from.
-    pub source: usize,
 }
 
 /// What a relation stands for.
@@ -209,7 +207,7 @@ pub fn compile(
         c.add_relation(*s, sorts, true);
     }
     let mut rules = Vec::new();
-    for (source, rule) in def.rules.iter().enumerate() {
+    for rule in &def.rules {
         for v in &rule.vars {
             c.declare(v)?;
         }
@@ -230,7 +228,6 @@ pub fn compile(
                 head,
                 head_args: head_args.clone(),
                 body,
-                source,
             });
         }
     }
@@ -288,10 +285,9 @@ impl Compiler<'_> {
         }
         let k = self.add_relation(s, sorts, false);
         let mut row: Vec<Code> = Vec::with_capacity(self.rels[k].sorts.len());
-        let mut tuples: Vec<&Vec<Value>> = set.iter().collect();
-        // Rows in the order of the values, so that evaluation never depends on hashing.
-        tuples.sort_unstable();
-        for t in tuples {
+        // In the set's order: the result is a set, so the order of the rows does not matter
+        // (and the set's order is the same on every run: its hashing has no random state).
+        for t in set {
             row.clear();
             row.extend(t.iter().map(|v| self.codes.encode(*v)));
             self.relations[k].insert(&row);

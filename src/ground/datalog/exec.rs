@@ -20,9 +20,8 @@ use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// What is done with each binding that satisfies a plan.
 pub enum Sink<'p> {
-    /// Derive the head row (unless the relation has it already) into `out`.
+    /// Derive the head row into `out`.
     Head {
-        rel: usize,
         args: &'p [Expr],
         members: &'p [usize],
     },
@@ -42,6 +41,8 @@ pub struct Acc {
     /// `#`, `sum`, `prod`: the total so far (`None` once it overflowed); `min`, `max`: the
     /// extremum so far (`None` while there is no element).
     value: Option<Value>,
+    /// A float was added to a sum or product.
+    inexact: bool,
 }
 
 impl Acc {
@@ -51,10 +52,19 @@ impl Acc {
             AggKind::Prod => Some(Value::Int(1)),
             AggKind::Min | AggKind::Max => None,
         };
-        Acc { kind, value }
+        Acc {
+            kind,
+            value,
+            inexact: false,
+        }
     }
 
     fn add(&mut self, v: Value) {
+        if matches!(v, Value::Float(_)) && matches!(self.kind, AggKind::Sum | AggKind::Prod) {
+            // A float total depends on the order of the elements, which is not the
+            // grounder's: such a definition is left to the general path.
+            self.inexact = true;
+        }
         self.value = match self.kind {
             AggKind::Card | AggKind::Sum => self.value.and_then(|t| arith(ArithOp::Add, t, v)),
             AggKind::Prod => self.value.and_then(|t| arith(ArithOp::Mul, t, v)),
@@ -77,6 +87,9 @@ pub struct Exec<'a> {
     pub out: &'a mut Vec<Code>,
     /// Bindings tried, for the limit checks.
     pub steps: &'a mut u64,
+    /// Set when the evaluation met something it cannot do as the grounder does (a float sum):
+    /// the caller then falls back to the general path.
+    pub unsupported: &'a mut bool,
 }
 
 /// Whether code `c` belongs to member test `m`.
@@ -232,7 +245,7 @@ impl<'a> Exec<'a> {
     fn emit(&mut self, sink: &mut Sink) -> IdpResult<bool> {
         match sink {
             Sink::Found => Ok(true),
-            Sink::Head { rel, args, members } => {
+            Sink::Head { args, members } => {
                 let mut buf = [0 as Code; MAX_ARITY];
                 for (j, e) in args.iter().enumerate() {
                     match self.eval(e)? {
@@ -241,9 +254,12 @@ impl<'a> Exec<'a> {
                         _ => return Ok(false),
                     }
                 }
-                let row = &buf[..args.len()];
-                if !self.relations[*rel].contains(row) {
-                    self.out.extend_from_slice(row);
+                // Rows the relation has already are dropped when the buffer is added to it
+                // (one hash probe per derivation instead of two per new row).
+                if args.is_empty() {
+                    self.out.push(0);
+                } else {
+                    self.out.extend_from_slice(&buf[..args.len()]);
                 }
                 Ok(false)
             }
@@ -441,6 +457,9 @@ impl<'a> Exec<'a> {
                         unreachable!("the sink of an aggregate")
                     };
                     acc = back;
+                }
+                if acc.inexact {
+                    *self.unsupported = true;
                 }
                 match (acc.kind, acc.value) {
                     (AggKind::Min, None) => Some(POS_INF),

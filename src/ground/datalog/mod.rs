@@ -67,6 +67,7 @@ pub fn evaluate(
         env: vec![0; compiled.slots],
         out: Vec::new(),
         steps: 0,
+        unsupported: false,
     };
     let rules = compiled.rules.clone();
     for stratum in &strata {
@@ -138,6 +139,9 @@ pub fn evaluate(
             }
         }
     }
+    if state.unsupported {
+        return Ok(None);
+    }
     let codes = &compiled.codes;
     Ok(Some(
         def.defined()
@@ -145,10 +149,14 @@ pub fn evaluate(
             .enumerate()
             .map(|(k, s)| {
                 debug_assert_eq!(compiled.rels[k].symbol, *s);
-                let set = compiled.relations[k]
-                    .rows()
-                    .map(|row| row.iter().map(|&c| codes.decode(c)).collect())
-                    .collect();
+                let relation = &compiled.relations[k];
+                let mut set =
+                    HashSet::with_capacity_and_hasher(relation.len() as usize, Default::default());
+                set.extend(
+                    relation
+                        .rows()
+                        .map(|row| row.iter().map(|&c| codes.decode(c)).collect()),
+                );
                 (*s, set)
             })
             .collect(),
@@ -161,6 +169,8 @@ struct State {
     env: Vec<u32>,
     out: Vec<u32>,
     steps: u64,
+    /// Set when a run met something the engine does not do as the general path does.
+    unsupported: bool,
 }
 
 impl State {
@@ -187,9 +197,9 @@ impl State {
                     env: &mut self.env,
                     out: &mut self.out,
                     steps: &mut self.steps,
+                    unsupported: &mut self.unsupported,
                 };
                 let mut sink = Sink::Head {
-                    rel: rule.head,
                     args: &rule.head_args,
                     members: &compiled.head_members[rule.head],
                 };

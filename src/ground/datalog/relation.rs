@@ -6,49 +6,65 @@
 //! the relation: semi-naive evaluation selects old, new and all rows by row number. An index
 //! chains the rows that share a key from the newest to the oldest, so a range of row numbers
 //! is a contiguous stretch of every chain.
+//!
+//! The hash tables keep a 32-bit fingerprint of each key next to its row number, so a probe
+//! reads the row itself only when the fingerprints match (a probe for a new row costs one
+//! cache miss, not three), and growing a table never hashes a row again.
 
 use super::codes::Code;
 
 /// A row number.
 pub type RowId = u32;
 
-/// No row (the end of a chain, an empty slot).
+/// No row (the end of a chain).
 pub const NONE: RowId = u32::MAX;
 
-/// The hash of some codes (FxHash's mixing step; the table takes the high bits of a final
-/// multiplication, which depend on every input bit).
-pub fn hash_codes(codes: impl Iterator<Item = Code>) -> u64 {
+/// An empty slot.
+const EMPTY: u64 = u64::MAX;
+
+/// The fingerprint of some codes: FxHash's mixing step, then the high half of a final
+/// multiplication, which depends on every input bit.
+pub fn hash_codes(codes: impl Iterator<Item = Code>) -> u32 {
     let mut h: u64 = 0;
     for c in codes {
         h = (h.rotate_left(5) ^ u64::from(c)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
-    h
+    (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32
 }
 
-/// An open-addressing table of row numbers (linear probing; a power of two in size, at most
-/// half full).
+/// An open-addressing table of (fingerprint, row) entries (linear probing; a power of two in
+/// size, at most half full).
 #[derive(Clone, Debug)]
 struct Slots {
-    slots: Vec<RowId>,
-    shift: u32,
+    slots: Vec<u64>,
+    mask: usize,
     used: usize,
+}
+
+fn entry(fp: u32, r: RowId) -> u64 {
+    (u64::from(fp) << 32) | u64::from(r)
+}
+
+fn fingerprint(e: u64) -> u32 {
+    (e >> 32) as u32
+}
+
+fn row_of(e: u64) -> RowId {
+    e as u32
 }
 
 impl Slots {
     fn new() -> Slots {
         Slots {
-            slots: vec![NONE; 16],
-            shift: 64 - 4,
+            slots: vec![EMPTY; 16],
+            mask: 15,
             used: 0,
         }
     }
 
-    fn start(&self, hash: u64) -> usize {
-        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
-    }
-
-    fn mask(&self) -> usize {
-        self.slots.len() - 1
+    /// The first slot to probe for fingerprint `fp` (its low bits are well mixed).
+    fn start(&self, fp: u32) -> usize {
+        (fp.rotate_left(16) as usize) & self.mask
     }
 
     /// Whether one more entry would make the table more than half full.
@@ -56,13 +72,34 @@ impl Slots {
         (self.used + 1) * 2 > self.slots.len()
     }
 
-    /// An empty table twice as large.
-    fn doubled(&self) -> Slots {
-        Slots {
-            slots: vec![NONE; self.slots.len() * 2],
-            shift: self.shift - 1,
-            used: 0,
+    /// Puts an entry in the first empty slot of its probe sequence.
+    fn place(&mut self, e: u64) {
+        let mut i = self.start(fingerprint(e));
+        while self.slots[i] != EMPTY {
+            i = (i + 1) & self.mask;
         }
+        self.slots[i] = e;
+        self.used += 1;
+    }
+
+    /// The table twice as large, with the same entries.
+    fn grow(&mut self) {
+        let old = std::mem::replace(
+            self,
+            Slots {
+                slots: vec![EMPTY; self.slots.len() * 2],
+                mask: self.slots.len() * 2 - 1,
+                used: 0,
+            },
+        );
+        for e in old.slots.into_iter().filter(|&e| e != EMPTY) {
+            self.place(e);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(EMPTY);
+        self.used = 0;
     }
 }
 
@@ -82,7 +119,6 @@ pub struct Relation {
     arity: usize,
     len: u32,
     data: Vec<Code>,
-    hashes: Vec<u32>,
     set: Slots,
     indexes: Vec<Index>,
 }
@@ -93,7 +129,6 @@ impl Relation {
             arity,
             len: 0,
             data: Vec::new(),
-            hashes: Vec::new(),
             set: Slots::new(),
             indexes: Vec::new(),
         }
@@ -113,6 +148,7 @@ impl Relation {
     }
 
     /// Row `r`.
+    #[inline]
     pub fn row(&self, r: RowId) -> &[Code] {
         let start = r as usize * self.arity;
         &self.data[start..start + self.arity]
@@ -128,75 +164,53 @@ impl Relation {
         self.find(row, hash_codes(row.iter().copied()))
     }
 
-    /// Removes every row (and the indexes' entries), keeping the allocations.
-    pub fn clear(&mut self) {
-        self.len = 0;
-        self.data.clear();
-        self.hashes.clear();
-        self.set.slots.fill(NONE);
-        self.set.used = 0;
-        for index in &mut self.indexes {
-            index.heads.slots.fill(NONE);
-            index.heads.used = 0;
-            index.next.clear();
-        }
-    }
-
-    /// All rows, back to back.
-    pub fn rows(&self) -> impl Iterator<Item = &[Code]> {
-        // A nullary relation has one empty row when it is non-empty.
-        (0..self.len).map(move |r| self.row(r))
-    }
-
-    fn find(&self, row: &[Code], hash: u64) -> Option<RowId> {
-        let mask = self.set.mask();
-        let mut i = self.set.start(hash);
+    #[inline]
+    fn find(&self, row: &[Code], fp: u32) -> Option<RowId> {
+        let mut i = self.set.start(fp);
         loop {
-            let r = self.set.slots[i];
-            if r == NONE {
+            let e = self.set.slots[i];
+            if e == EMPTY {
                 return None;
             }
-            if self.hashes[r as usize] == hash as u32 && self.row(r) == row {
-                return Some(r);
+            if fingerprint(e) == fp && self.row(row_of(e)) == row {
+                return Some(row_of(e));
             }
-            i = (i + 1) & mask;
+            i = (i + 1) & self.set.mask;
         }
     }
 
     /// Appends `row` unless the relation has it; whether it was new.
     pub fn insert(&mut self, row: &[Code]) -> bool {
         debug_assert_eq!(row.len(), self.arity);
-        let hash = hash_codes(row.iter().copied());
-        if self.find(row, hash).is_some() {
+        let fp = hash_codes(row.iter().copied());
+        if self.find(row, fp).is_some() {
             return false;
         }
         if self.set.full() {
-            self.grow_set();
+            self.set.grow();
         }
         let r = self.len;
+        assert!(r < NONE, "too many rows in a relation");
         self.data.extend_from_slice(row);
-        self.hashes.push(hash as u32);
         self.len += 1;
-        self.place(r, hash);
+        self.set.place(entry(fp, r));
         true
     }
 
-    fn place(&mut self, r: RowId, hash: u64) {
-        let mask = self.set.mask();
-        let mut i = self.set.start(hash);
-        while self.set.slots[i] != NONE {
-            i = (i + 1) & mask;
+    /// Removes every row (and the indexes' entries), keeping the allocations.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.data.clear();
+        self.set.clear();
+        for index in &mut self.indexes {
+            index.heads.clear();
+            index.next.clear();
         }
-        self.set.slots[i] = r;
-        self.set.used += 1;
     }
 
-    fn grow_set(&mut self) {
-        self.set = self.set.doubled();
-        for r in 0..self.len {
-            let hash = hash_codes(self.row(r).iter().copied());
-            self.place(r, hash);
-        }
+    /// All rows, in the order they were added.
+    pub fn rows(&self) -> impl Iterator<Item = &[Code]> {
+        (0..self.len).map(move |r| self.row(r))
     }
 
     /// The number of the index on `cols`, made (empty) when there is none yet.
@@ -230,24 +244,28 @@ impl Relation {
 
     /// The newest row whose columns of index `k` have the values `key` (follow
     /// [`Relation::older`] for the others), or [`NONE`].
+    #[inline]
     pub fn newest(&self, k: usize, key: &[Code]) -> RowId {
         let index = &self.indexes[k];
-        let hash = hash_codes(key.iter().copied());
-        let mask = index.heads.mask();
-        let mut i = index.heads.start(hash);
+        let fp = hash_codes(key.iter().copied());
+        let mut i = index.heads.start(fp);
         loop {
-            let r = index.heads.slots[i];
-            if r == NONE {
+            let e = index.heads.slots[i];
+            if e == EMPTY {
                 return NONE;
             }
-            if index.cols.iter().zip(key).all(|(&c, &v)| self.row(r)[c] == v) {
-                return r;
+            if fingerprint(e) == fp {
+                let row = self.row(row_of(e));
+                if index.cols.iter().zip(key).all(|(&c, &v)| row[c] == v) {
+                    return row_of(e);
+                }
             }
-            i = (i + 1) & mask;
+            i = (i + 1) & index.heads.mask;
         }
     }
 
     /// The next older row with the same key as row `r` in index `k`, or [`NONE`].
+    #[inline]
     pub fn older(&self, k: usize, r: RowId) -> RowId {
         self.indexes[k].next[r as usize]
     }
@@ -262,53 +280,31 @@ impl Index {
         }
     }
 
-    fn key_hash(&self, rel: &Relation, r: RowId) -> u64 {
-        let row = rel.row(r);
-        hash_codes(self.cols.iter().map(|&c| row[c]))
-    }
-
     /// Chains row `r` (the next row in order) in front of the rows with its key.
     fn add(&mut self, rel: &Relation, r: RowId) {
-        let hash = self.key_hash(rel, r);
-        let mask = self.heads.mask();
-        let mut i = self.heads.start(hash);
+        let row = rel.row(r);
+        let fp = hash_codes(self.cols.iter().map(|&c| row[c]));
+        let mut i = self.heads.start(fp);
         loop {
-            let head = self.heads.slots[i];
-            if head == NONE {
+            let e = self.heads.slots[i];
+            if e == EMPTY {
                 break;
             }
-            let (a, b) = (rel.row(head), rel.row(r));
-            if self.cols.iter().all(|&c| a[c] == b[c]) {
-                self.next.push(head);
-                self.heads.slots[i] = r;
-                return;
+            if fingerprint(e) == fp {
+                let head = rel.row(row_of(e));
+                if self.cols.iter().all(|&c| head[c] == row[c]) {
+                    self.next.push(row_of(e));
+                    self.heads.slots[i] = entry(fp, r);
+                    return;
+                }
             }
-            i = (i + 1) & mask;
+            i = (i + 1) & self.heads.mask;
         }
         self.next.push(NONE);
         if self.heads.full() {
-            self.grow(rel);
+            self.heads.grow();
         }
-        self.place(hash, r);
-    }
-
-    fn place(&mut self, hash: u64, r: RowId) {
-        let mask = self.heads.mask();
-        let mut i = self.heads.start(hash);
-        while self.heads.slots[i] != NONE {
-            i = (i + 1) & mask;
-        }
-        self.heads.slots[i] = r;
-        self.heads.used += 1;
-    }
-
-    fn grow(&mut self, rel: &Relation) {
-        let old = std::mem::replace(&mut self.heads, Slots::new());
-        self.heads = old.doubled();
-        for &head in old.slots.iter().filter(|&&h| h != NONE) {
-            let hash = self.key_hash(rel, head);
-            self.place(hash, head);
-        }
+        self.heads.place(entry(fp, r));
     }
 }
 
@@ -325,6 +321,7 @@ mod tests {
         }
         assert_eq!(rel.len(), 1000);
         assert!(rel.contains(&[3, 13]) && !rel.contains(&[3, 14]));
+        assert_eq!(rel.position(&[3, 13]), Some(13));
         let k = rel.index_on(&[0]);
         rel.extend_index(k);
         let mut r = rel.newest(k, &[7]);
@@ -339,6 +336,11 @@ mod tests {
         rel.insert(&[7, 5000]);
         rel.extend_index(k);
         assert_eq!(rel.row(rel.newest(k, &[7]))[1], 5000);
+        rel.clear();
+        assert!(rel.is_empty() && !rel.contains(&[7, 5000]));
+        assert!(rel.insert(&[7, 5000]));
+        rel.extend_index(k);
+        assert_eq!(rel.newest(k, &[7]), 0);
     }
 
     #[test]
