@@ -91,14 +91,21 @@ mod tests {
     fn codes_are_canonical() {
         let mut codes = Codes::default();
         let s = Value::str("a");
-        for v in [Value::Int(0), Value::Int(7), Value::Int(-3), Value::Int(1 << 40), s] {
+        for v in [
+            Value::Int(0),
+            Value::Int(7),
+            Value::Int(-3),
+            Value::Int(1 << 40),
+            s,
+        ] {
             let c = codes.encode(v);
             assert_eq!(codes.decode(c), v);
             assert_eq!(codes.encode(v), c);
         }
         assert_eq!(codes.encode(Value::Int(7)), 7);
         assert!(is_direct(7) && !is_direct(codes.encode(s)));
-        assert_eq!(codes.int(codes.encode(Value::Int(-3))), Some(-3));
-        assert_eq!(codes.int(codes.encode(s)), None);
+        let (minus, text) = (codes.encode(Value::Int(-3)), codes.encode(s));
+        assert_eq!(codes.int(minus), Some(-3));
+        assert_eq!(codes.int(text), None);
     }
 }

@@ -304,10 +304,7 @@ impl Compiler<'_> {
             Some(values) => {
                 let ints: Option<Vec<i64>> = values.iter().map(|v| v.as_int()).collect();
                 match ints {
-                    Some(ints)
-                        if !ints.is_empty()
-                            && ints.windows(2).all(|w| w[1] == w[0] + 1) =>
-                    {
+                    Some(ints) if !ints.is_empty() && ints.windows(2).all(|w| w[1] == w[0] + 1) => {
                         Member::Range(ints[0], ints[ints.len() - 1])
                     }
                     _ => Member::Codes(values.iter().map(|v| self.codes.encode(*v)).collect()),

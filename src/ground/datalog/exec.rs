@@ -436,7 +436,13 @@ impl<'a> Exec<'a> {
                     domain
                         .binary_search(&v)
                         .ok()
-                        .and_then(|k| if *up { k.checked_add(1) } else { k.checked_sub(1) })
+                        .and_then(|k| {
+                            if *up {
+                                k.checked_add(1)
+                            } else {
+                                k.checked_sub(1)
+                            }
+                        })
                         .and_then(|k| domain.get(k).copied())
                         .map(|v| self.codes.encode(v))
                 }

@@ -271,12 +271,11 @@ fn strata(compiled: &Compiled) -> Option<Vec<Vec<usize>>> {
     }
     // Transitive closure (definitions define few symbols).
     for k in 0..n {
-        for i in 0..n {
-            if depends[i][k] {
-                for j in 0..n {
-                    if depends[k][j] {
-                        depends[i][j] = true;
-                    }
+        let through = depends[k].clone();
+        for row in depends.iter_mut() {
+            if row[k] {
+                for (reaches, &via) in row.iter_mut().zip(&through) {
+                    *reaches |= via;
                 }
             }
         }

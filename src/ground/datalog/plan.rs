@@ -13,6 +13,7 @@ use super::codes::Code;
 use super::compile::{
     expr_slots, lit_slots, query_slots, Compiled, Conj, Expr, Lit, Member, Query, MAX_ARITY,
 };
+use super::exec::member_contains;
 use crate::sema::domains::Domains;
 
 /// Which rows of a relation a literal reads (see [`super::exec`] for the bounds).
@@ -380,8 +381,8 @@ impl Planner<'_, '_> {
                 for &(s, _) in &first_col {
                     bound[s] = true;
                 }
-                let index =
-                    (!key_cols.is_empty()).then(|| self.compiled.relations[rel].index_on(&key_cols));
+                let index = (!key_cols.is_empty())
+                    .then(|| self.compiled.relations[rel].index_on(&key_cols));
                 Some(Step::Scan {
                     rel,
                     index,
@@ -421,7 +422,10 @@ impl Planner<'_, '_> {
         let kept: Vec<Code> = values
             .iter()
             .copied()
-            .filter(|&c| member_contains(self.compiled, self.domains, member, c))
+            .filter(|&c| {
+                let compiled = &*self.compiled;
+                member_contains(&compiled.members, &compiled.codes, self.domains, member, c)
+            })
             .collect();
         bound[slot] = true;
         Some(Step::Enumerate {
@@ -434,7 +438,6 @@ impl Planner<'_, '_> {
     fn slot_sort(&self, slot: usize) -> Option<crate::sema::program::SortId> {
         self.compiled.slot_sorts.get(slot).copied()
     }
-
 }
 
 /// `slot = expr` (or `expr = slot`) when the slot is unbound and the expression's slots are.
@@ -460,20 +463,4 @@ fn assignment<'l>(lit: &'l Lit, bound: &[bool]) -> Option<(usize, &'l Expr)> {
         }
     }
     None
-}
-
-/// Whether code `c` belongs to member test `m`.
-pub fn member_contains(compiled: &Compiled, domains: &Domains, m: usize, c: Code) -> bool {
-    match &compiled.members[m] {
-        Member::Range(lo, hi) => {
-            if super::codes::is_direct(c) {
-                let i = i64::from(c);
-                *lo <= i && i <= *hi
-            } else {
-                matches!(compiled.codes.int(c), Some(i) if *lo <= i && i <= *hi)
-            }
-        }
-        Member::Codes(set) => set.contains(&c),
-        Member::Generic(sort) => domains.contains(*sort, compiled.codes.decode(c)),
-    }
 }
