@@ -363,7 +363,8 @@ fn symbols_of_a_stratum_read_each_other() {
     let (theory, structure) = parts(&p);
     let ext = idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure)
         .unwrap()
-        .expect("the engine takes it");
+        .expect("the engine takes it")
+        .extensions;
     let count = |name: &str| {
         ext.iter()
             .find(|(s, _)| p.symbol_name(*s) == name)

@@ -125,7 +125,20 @@ fn evaluate_known(
     // computing its well-founded model.
     let mut least = None;
     if options.datalog {
-        least = crate::ground::datalog::evaluate(program, def, structure)?;
+        if let Some(done) = crate::ground::datalog::evaluate(program, def, structure)? {
+            for (rule, cost) in def.rules.iter().zip(&done.rules) {
+                options.observer.stat(|| {
+                    format!(
+                        "rule at {} evaluated in {:.3}s: {} rows derived, {} new",
+                        program.position(rule.span).unwrap_or_default(),
+                        cost.seconds,
+                        cost.derived,
+                        cost.added
+                    )
+                });
+            }
+            least = Some(done.extensions);
+        }
     }
     if least.is_none() {
         least = bottom_up::least_fixpoint(program, def, structure, options)?;

@@ -122,6 +122,8 @@ pub struct CRule {
     pub head: usize,
     pub head_args: Vec<Expr>,
     pub body: Conj,
+    /// The rule of the definition it comes from.
+    pub source: usize,
 }
 
 /// What a relation stands for.
@@ -207,7 +209,7 @@ pub fn compile(
         c.add_relation(*s, sorts, true);
     }
     let mut rules = Vec::new();
-    for rule in &def.rules {
+    for (source, rule) in def.rules.iter().enumerate() {
         for v in &rule.vars {
             c.declare(v)?;
         }
@@ -228,6 +230,7 @@ pub fn compile(
                 head,
                 head_args: head_args.clone(),
                 body,
+                source,
             });
         }
     }

@@ -42,6 +42,23 @@ use relation::RowId;
 /// The true tuples of each defined symbol (a function's tuples are its graph).
 pub type Extensions = Vec<(Symbol, HashSet<Tuple>)>;
 
+/// What evaluating one rule of the definition cost (for `--stats`).
+#[derive(Clone, Debug, Default)]
+pub struct RuleCost {
+    /// Seconds spent in the rule's joins, all rounds together.
+    pub seconds: f64,
+    /// Head rows the joins produced (before duplicates are dropped).
+    pub derived: usize,
+    /// Rows that were new.
+    pub added: usize,
+}
+
+/// The result of [`evaluate`]: the extensions and, per rule of the definition, its cost.
+pub struct Evaluation {
+    pub extensions: Extensions,
+    pub rules: Vec<RuleCost>,
+}
+
 /// The least fixpoint of `def` over `structure`, or `None` when the definition is outside the
 /// engine's fragment (see the module documentation) and must be evaluated the general way.
 /// The caller checks that defined functions come out as functions and that the result agrees
@@ -50,7 +67,7 @@ pub fn evaluate(
     program: &Program,
     def: &Definition,
     structure: &Structure,
-) -> IdpResult<Option<Extensions>> {
+) -> IdpResult<Option<Evaluation>> {
     let domains = Domains::new(program, structure);
     let Some(mut compiled) = compile::compile(program, def, structure, &domains) else {
         return Ok(None);
@@ -68,6 +85,7 @@ pub fn evaluate(
         out: Vec::new(),
         steps: 0,
         unsupported: false,
+        costs: vec![RuleCost::default(); def.rules.len()],
     };
     let rules = compiled.rules.clone();
     for stratum in &strata {
@@ -143,24 +161,27 @@ pub fn evaluate(
         return Ok(None);
     }
     let codes = &compiled.codes;
-    Ok(Some(
-        def.defined()
-            .iter()
-            .enumerate()
-            .map(|(k, s)| {
-                debug_assert_eq!(compiled.rels[k].symbol, *s);
-                let relation = &compiled.relations[k];
-                let mut set =
-                    HashSet::with_capacity_and_hasher(relation.len() as usize, Default::default());
-                set.extend(
-                    relation
-                        .rows()
-                        .map(|row| row.iter().map(|&c| codes.decode(c)).collect()),
-                );
-                (*s, set)
-            })
-            .collect(),
-    ))
+    let extensions = def
+        .defined()
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            debug_assert_eq!(compiled.rels[k].symbol, *s);
+            let relation = &compiled.relations[k];
+            let mut set =
+                HashSet::with_capacity_and_hasher(relation.len() as usize, Default::default());
+            set.extend(
+                relation
+                    .rows()
+                    .map(|row| row.iter().map(|&c| codes.decode(c)).collect()),
+            );
+            (*s, set)
+        })
+        .collect();
+    Ok(Some(Evaluation {
+        extensions,
+        rules: state.costs,
+    }))
 }
 
 /// What the rounds share: the row bounds, the variable slots, the derived rows.
@@ -171,6 +192,8 @@ struct State {
     steps: u64,
     /// Set when a run met something the engine does not do as the general path does.
     unsupported: bool,
+    /// Per rule of the definition.
+    costs: Vec<RuleCost>,
 }
 
 impl State {
@@ -203,18 +226,25 @@ impl State {
                     args: &rule.head_args,
                     members: &compiled.head_members[rule.head],
                 };
+                let started = std::time::Instant::now();
                 exec.run(plan, 0, &mut sink)?;
                 let relation = &mut compiled.relations[rule.head];
-                let arity = relation.arity();
-                if arity == 0 {
+                let (arity, before) = (relation.arity(), relation.len());
+                let derived = if arity == 0 {
                     if !self.out.is_empty() {
                         relation.insert(&[]);
                     }
+                    self.out.len()
                 } else {
                     for row in self.out.chunks_exact(arity) {
                         relation.insert(row);
                     }
-                }
+                    self.out.len() / arity
+                };
+                let cost = &mut self.costs[rule.source];
+                cost.seconds += started.elapsed().as_secs_f64();
+                cost.derived += derived;
+                cost.added += (relation.len() - before) as usize;
             }
             Ok(())
         })();
