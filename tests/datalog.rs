@@ -103,7 +103,7 @@ impl Gen<'_> {
 
     fn literal(&mut self, level: usize, vars: &[&str], depth: usize) -> String {
         let strict = !self.unstratified;
-        match self.rng.below(if depth > 1 { 8 } else { 14 }) {
+        match self.rng.below(if depth > 1 { 8 } else { 15 }) {
             0 | 1 => self.atom("E", 2, vars),
             2 => self.atom("F", 1, vars),
             3 => format!("~{}", self.atom("E", 2, vars)),
@@ -153,6 +153,11 @@ impl Gen<'_> {
                 let w = self.fresh_var();
                 let a = self.rng.pick(vars);
                 format!("(? {w}[D]: E({a}, {w}) & g({w}) = {a})")
+            }
+            13 => {
+                let (a, b) = (self.rng.pick(vars), self.rng.pick(vars));
+                let op = self.rng.pick(&["=", "~=", "="]);
+                format!("g({a}) {op} g({b})")
             }
             _ => {
                 let w = self.fresh_var();
@@ -390,4 +395,40 @@ fn recursion_through_negation_is_left_to_the_general_path() {
             .is_none()
     );
     assert_eq!(evaluated(&p, true), evaluated(&p, false));
+}
+
+/// Constructor terms in heads (`getX(P(x, y)) = x` becomes `getX(v) = x <- v = P(x, y)`) and
+/// equalities of two function terms (`getX(p) = getX(q)`) are joins, not enumerations of pairs:
+/// the maze spec's definitions, checked against the general path.
+#[test]
+fn constructed_types_and_equal_function_terms() {
+    let text = "vocabulary V {\n type X isa int\n type Y isa int\n \
+        type Pos constructed from { P(X, Y) }\n getX(Pos) : X\n getY(Pos) : Y\n \
+        neighbor(Pos, Pos)\n}\ntheory T : V {\n {\n  ! x[X] y[Y]: getX(P(x, y)) = x.\n  \
+        ! x[X] y[Y]: getY(P(x, y)) = y.\n }\n {\n  ! p q: neighbor(p, q) <- getX(p) = getX(q) & \
+        getY(p) = getY(q) - 1.\n  ! p q: neighbor(p, q) <- getY(p) = getY(q) & \
+        getX(p) = getX(q) + 1.\n }\n}\nstructure S : V { X = { 0..4 } Y = { 0..3 } }\n";
+    let p = program(text);
+    let (theory, _) = parts(&p);
+    let new = evaluate(&p, true).expect("a model");
+    assert_eq!(Some(tables(&p, &new)), evaluated(&p, false));
+    let neighbor = tables(&p, &new)
+        .into_iter()
+        .find(|(name, _)| name == "neighbor")
+        .expect("neighbor")
+        .1;
+    assert_eq!(neighbor.len(), 5 * 3 + 4 * 4);
+    // Both definitions are the engine's.
+    let mut s = parts(&p).1.clone();
+    for def in &theory.definitions {
+        let done = idp::ground::datalog::evaluate(&p, def, &s)
+            .unwrap()
+            .expect("the engine takes it");
+        for (sym, set) in done.extensions {
+            s.symbols.insert(
+                sym,
+                idp::structure::structure::Table::TwoValued(set.into_iter().collect()),
+            );
+        }
+    }
 }

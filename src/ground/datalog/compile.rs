@@ -470,6 +470,11 @@ impl Compiler<'_> {
                 // `f(args) = t`, read positively, is an atom of f's graph: it can bind the
                 // arguments from the graph instead of waiting for them.
                 if base == CmpOp::Eq && negated != positive {
+                    // `f(s) = g(t)`: both graphs joined on a new variable for the value, so
+                    // that either side can bind the other's arguments.
+                    if let Some(conj) = self.graph_join(a, b) {
+                        return Some(vec![conj]);
+                    }
                     if let Some(lit) = self.graph_atom(a, b).or_else(|| self.graph_atom(b, a)) {
                         return Some(Self::literal(lit));
                     }
@@ -550,6 +555,43 @@ impl Compiler<'_> {
             args: exprs,
             positive: true,
         })
+    }
+
+    /// `f(s) = g(t)` for two functions that are not constructors: `F(s, w) & G(t, w)` with a
+    /// new variable w over f's result sort (either side undefined makes both false).
+    fn graph_join(&mut self, a: &Term, b: &Term) -> Option<Conj> {
+        let (TermKind::Func(f, _), TermKind::Func(g, _)) = (a.kind(), b.kind()) else {
+            return None;
+        };
+        let (f, g) = (self.program.func(*f), self.program.func(*g));
+        if f.constructor_of.is_some() || g.constructor_of.is_some() {
+            return None;
+        }
+        let w = self.fresh(f.result);
+        let value = Term::new(
+            TermKind::Var(Var {
+                id: u32::MAX - w as u32,
+                name: "_w".into(),
+                sort: f.result,
+            }),
+            f.result,
+            a.span,
+        );
+        self.slot_of.insert(u32::MAX - w as u32, w);
+        let first = self.graph_atom(a, &value)?;
+        let second = self.graph_atom(b, &value)?;
+        Some(Conj {
+            vars: vec![w],
+            lits: vec![first, second],
+        })
+    }
+
+    /// A new variable slot of sort `s`.
+    fn fresh(&mut self, s: SortId) -> usize {
+        let m = self.member(s);
+        self.slot_members.push(m);
+        self.slot_sorts.push(s);
+        self.slot_members.len() - 1
     }
 
     /// The conjunctions of `g` (in polarity `positive`) with `vars` bound by each of them.

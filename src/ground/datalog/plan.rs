@@ -165,14 +165,32 @@ impl Planner<'_, '_> {
                 done[i] = true;
                 continue;
             }
-            // No atom binds the next variable: enumerate its sort.
-            let slot = lit_vars
+            // No atom binds the next variable: enumerate a sort. Not that of a variable that
+            // an equality can assign once the others are bound (`v = P(x, y)`: enumerate x
+            // and y, then v is computed), and the smallest sort first.
+            let assignable: Vec<usize> = (0..lits.len())
+                .filter(|&i| !done[i])
+                .filter_map(|i| equality_var(&lits[i]))
+                .collect();
+            let candidates: Vec<usize> = lit_vars
                 .iter()
                 .zip(&done)
                 .filter(|(_, d)| !**d)
                 .flat_map(|(v, _)| v.iter().copied())
                 .chain(conj.vars.iter().copied())
-                .find(|&s| !bound[s])?;
+                .filter(|&s| !bound[s])
+                .collect();
+            let size = |s: usize| match &self.compiled.members[self.compiled.slot_members[s]] {
+                Member::Range(lo, hi) => (hi - lo + 1).max(0) as usize,
+                Member::Codes(set) => set.len(),
+                Member::Generic(_) => usize::MAX,
+            };
+            let slot = candidates
+                .iter()
+                .copied()
+                .filter(|s| !assignable.contains(s))
+                .min_by_key(|&s| size(s))
+                .or_else(|| candidates.first().copied())?;
             let values = self.sort_values(slot)?;
             steps.push(Step::Enumerate { slot, values });
             bound[slot] = true;
@@ -437,6 +455,23 @@ impl Planner<'_, '_> {
     /// The sort of a slot, when its member test is a sort's.
     fn slot_sort(&self, slot: usize) -> Option<crate::sema::program::SortId> {
         self.compiled.slot_sorts.get(slot).copied()
+    }
+}
+
+/// The variable of `v = t` or `t = v` (an equality that could assign it).
+fn equality_var(lit: &Lit) -> Option<usize> {
+    let Lit::Cmp {
+        op: crate::syntax::ast::CmpOp::Eq,
+        negated: false,
+        a,
+        b,
+    } = lit
+    else {
+        return None;
+    };
+    match (a, b) {
+        (Expr::Var(s), _) | (_, Expr::Var(s)) => Some(*s),
+        _ => None,
     }
 }
 
