@@ -384,7 +384,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     }
     let (code, name) = match (&args.execute, args.models) {
         (Some(chunk), _) => (chunk.replace("::", "."), "-e"),
-        (None, Some(n)) => match model_expansion_chunk(&args, n, runtime.program()) {
+        (None, Some(n)) => match model_expansion_chunk(&args, n, &runtime.program()) {
             Ok(chunk) => (chunk, "--models"),
             Err(msg) => {
                 eprintln!("Error: {msg}");
@@ -409,7 +409,10 @@ pub fn run_with(argv: Vec<String>) -> i32 {
                 eprintln!("Stopped: {msg}");
                 EXIT_LIMIT
             } else {
-                eprintln!("Error: {msg}");
+                // An empty message: the error was reported where it happened.
+                if !msg.is_empty() {
+                    eprintln!("Error: {msg}");
+                }
                 1
             }
         }

@@ -118,5 +118,7 @@ fn read_command(input: &mut Input, runtime: &Runtime) -> Option<String> {
 fn report(runtime: &Runtime, failure: &Failure) {
     runtime.flush_stdout();
     let label = if failure.stopped { "Stopped" } else { "Error" };
-    eprintln!("{label}: {}", failure.message);
+    if !failure.message.is_empty() {
+        eprintln!("{label}: {}", failure.message);
+    }
 }

@@ -19,15 +19,15 @@ use crate::sema::program::{Program, Symbol, Theory, VocId};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
 
-type Args<'lua> = Vec<LuaValue<'lua>>;
+pub type Args<'lua> = Vec<LuaValue<'lua>>;
 
-fn arg<'a, 'lua>(args: &'a Args<'lua>, i: usize) -> &'a LuaValue<'lua> {
+pub fn arg<'a, 'lua>(args: &'a Args<'lua>, i: usize) -> &'a LuaValue<'lua> {
     const NIL: LuaValue<'static> = LuaValue::Nil;
     args.get(i).unwrap_or(&NIL)
 }
 
 /// Prints the warnings that the last inference recorded.
-fn print_infer_warnings(lua: &Lua) {
+pub fn print_infer_warnings(lua: &Lua) {
     for w in infer::take_warnings() {
         super::warning(lua, &w);
     }
@@ -73,7 +73,10 @@ fn optional_voc(proc: &str, args: &Args, i: usize) -> mlua::Result<Option<VocId>
     }
 }
 
-fn structures_to_lua<'lua>(lua: &'lua Lua, models: Vec<Structure>) -> mlua::Result<LuaValue<'lua>> {
+pub fn structures_to_lua<'lua>(
+    lua: &'lua Lua,
+    models: Vec<Structure>,
+) -> mlua::Result<LuaValue<'lua>> {
     let t = lua.create_table()?;
     for (k, mut m) in models.into_iter().enumerate() {
         m.name = String::new();
@@ -98,7 +101,7 @@ fn do_modelexpand(
     }
     let t = t.borrow();
     let s = s.borrow();
-    let models = infer::modelexpand(&st.program, &t, &s, out, &opts);
+    let models = infer::modelexpand(&st.program(), &t, &s, out, &opts);
     print_infer_warnings(lua);
     models.map_err(|e| infer_err(proc, e))
 }
@@ -123,7 +126,7 @@ fn do_minimize<'lua>(
     let mut objective = term.term.clone();
     if negate {
         let int = st
-            .program
+            .program()
             .builtin_sorts
             .get("int")
             .copied()
@@ -137,7 +140,7 @@ fn do_minimize<'lua>(
     let result = {
         let t = t.borrow();
         let s = s.borrow();
-        let result = infer::minimize(&st.program, &t, &s, &objective, out, &opts);
+        let result = infer::minimize(&st.program(), &t, &s, &objective, out, &opts);
         print_infer_warnings(lua);
         result.map_err(|e| infer_err(proc, e))?
     };
@@ -174,7 +177,7 @@ fn do_propagate<'lua>(
     let res = {
         let t = t.borrow();
         let s = s.borrow();
-        infer::propagate(&st.program, &t, &s, strength, &opts).map_err(|e| infer_err(proc, e))?
+        infer::propagate(&st.program(), &t, &s, strength, &opts).map_err(|e| infer_err(proc, e))?
     };
     match res {
         Some(mut r) => {
@@ -192,6 +195,38 @@ where
 {
     let func = lua.create_function(move |lua, args: MultiValue| f(lua, args.into_vec()))?;
     lua.globals().set(name, func)
+}
+
+/// Registers an internal procedure in the namespace table `ns` (created when missing) and as a
+/// global, as IDP3 does for procedures outside `idpintern`.
+pub fn reg_in<F>(lua: &Lua, ns: &str, name: &str, f: F) -> mlua::Result<()>
+where
+    F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
+{
+    let func = lua.create_function(move |lua, args: MultiValue| f(lua, args.into_vec()))?;
+    namespace_table(lua, ns)?.raw_set(name, func.clone())?;
+    if ns != "idpintern" {
+        lua.globals().set(name, func)?;
+    }
+    Ok(())
+}
+
+/// Registers a procedure of `idpintern`, which the Lua procedures of the prelude call.
+pub fn reg_intern<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
+where
+    F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
+{
+    reg_in(lua, "idpintern", name, f)
+}
+
+/// The global table of one of IDP3's built-in namespaces (`inferences`, `structure`, ...).
+pub fn namespace_table<'lua>(lua: &'lua Lua, ns: &str) -> mlua::Result<mlua::Table<'lua>> {
+    if let Ok(t) = lua.globals().raw_get::<_, mlua::Table>(ns) {
+        return Ok(t);
+    }
+    let t = lua.create_table()?;
+    lua.globals().raw_set(ns, t.clone())?;
+    Ok(t)
 }
 
 fn one(v: LuaValue) -> mlua::Result<MultiValue> {
@@ -265,7 +300,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let res = {
                 let t = t.borrow();
                 let s = s.borrow();
-                let result = infer::calculatedefinitions(&st.program, &t, &s, &opts);
+                let result = infer::calculatedefinitions(&st.program(), &t, &s, &opts);
                 print_infer_warnings(lua);
                 result.map_err(|e| infer_err(name, e))?
             };
@@ -288,7 +323,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         })?;
         let s = expect_structure("query", &args, 1)?;
         let tuples =
-            infer::query(&st.program, &q, &s.borrow()).map_err(|e| infer_err("query", e))?;
+            infer::query(&st.program(), &q, &s.borrow()).map_err(|e| infer_err("query", e))?;
         one(LuaValue::UserData(
             lua.create_userdata(PredTableUd::new(tuples, q.vars.len()))?,
         ))
@@ -313,7 +348,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let st = state(lua);
         let s = expect_structure("value", &args, 1)?;
         if let Some(t) = as_term(arg(&args, 0)) {
-            let v = infer::value_of_term(&st.program, &t.term, &s.borrow())
+            let v = infer::value_of_term(&st.program(), &t.term, &s.borrow())
                 .map_err(|e| infer_err("value", e))?;
             return one(match v {
                 Some(v) => value_to_lua(lua, v)?,
@@ -323,7 +358,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         if let Some(t) = as_theory(arg(&args, 0)) {
             let mut opts = st.options().infer_options();
             opts.nbmodels = 1;
-            let models = infer::modelexpand(&st.program, &t.borrow(), &s.borrow(), None, &opts)
+            let models = infer::modelexpand(&st.program(), &t.borrow(), &s.borrow(), None, &opts)
                 .map_err(|e| infer_err("value", e))?;
             return one(LuaValue::Boolean(!models.is_empty()));
         }
@@ -357,27 +392,27 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg(lua, "merge", |lua, args| {
         let st = state(lua);
         if let (Some(a), Some(b)) = (as_theory(arg(&args, 0)), as_theory(arg(&args, 1))) {
-            let merged = merge_theories(&st.program, &a.borrow(), &b.borrow()).map_err(rt_err)?;
+            let merged = merge_theories(&st.program(), &a.borrow(), &b.borrow()).map_err(rt_err)?;
             return one(LuaValue::UserData(
                 lua.create_userdata(TheoryUd(Rc::new(RefCell::new(merged))))?,
             ));
         }
         let a = expect_structure("merge", &args, 0)?;
         let b = expect_structure("merge", &args, 1)?;
-        let merged = merge_structures(&st.program, &a.borrow(), &b.borrow()).map_err(rt_err)?;
+        let merged = merge_structures(&st.program(), &a.borrow(), &b.borrow()).map_err(rt_err)?;
         one(struct_to_lua(lua, merged)?)
     })?;
     reg(lua, "equal", |lua, args| {
         let st = state(lua);
         let a = expect_structure("equal", &args, 0)?;
         let b = expect_structure("equal", &args, 1)?;
-        let eq = structures_equal(&st.program, &a.borrow(), &b.borrow());
+        let eq = structures_equal(&st.program(), &a.borrow(), &b.borrow());
         one(LuaValue::Boolean(eq))
     })?;
     reg(lua, "isconsistent", |lua, args| {
         let st = state(lua);
         let s = expect_structure("isconsistent", &args, 0)?;
-        let ok = print::is_consistent(&st.program, &s.borrow());
+        let ok = print::is_consistent(&st.program(), &s.borrow());
         one(LuaValue::Boolean(ok))
     })?;
     reg(lua, "clean", |_, args| one(arg(&args, 0).clone()))?;
@@ -447,7 +482,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                     "{name}: argument 2 should be a tuple or a table of tuples"
                 ))
             })?;
-            set_truth(&st.program, &mut s.borrow_mut(), sym, tuples, truth).map_err(rt_err)?;
+            set_truth(&st.program(), &mut s.borrow_mut(), sym, tuples, truth).map_err(rt_err)?;
             none()
         })?;
     }
@@ -456,13 +491,13 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let v = arg(&args, 0);
         let mut total: f64 = 0.0;
         if let Some(s) = as_structure(v) {
-            total = count_extensions(&st.program, &s.borrow());
+            total = count_extensions(&st.program(), &s.borrow());
         } else if let LuaValue::Table(t) = v {
             for e in t.clone().sequence_values::<LuaValue>() {
                 let e = e?;
                 let s = as_structure(&e)
                     .ok_or_else(|| rt_err("nbModelsTwoValuedExtensions: expects structures"))?;
-                total += count_extensions(&st.program, &s.borrow());
+                total += count_extensions(&st.program(), &s.borrow());
             }
         } else {
             return Err(rt_err(
@@ -486,7 +521,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             LuaValue::UserData(_) if as_interpretation(v).is_some() => {
                 let st = state(lua);
                 let (s, sym) = as_interpretation(v).unwrap();
-                let ts = read_part(&st.program, &s.borrow(), sym, "ct").map_err(rt_err)?;
+                let ts = read_part(&st.program(), &s.borrow(), sym, "ct").map_err(rt_err)?;
                 Rc::new(ts)
             }
             LuaValue::Table(_) => {
@@ -561,61 +596,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         none()
     })?;
 
-    // ----- LTC -----
-    reg(lua, "initialise", |lua, args| {
-        let st = state(lua);
-        let t = expect_theory("initialise", &args, 0)?;
-        let s = expect_structure("initialise", &args, 1)?;
-        let opts = st.options().infer_options();
-        let states = crate::infer::ltc::initialise(&st.program, &t.borrow(), &s.borrow(), &opts)
-            .map_err(|e| infer_err("initialise", e))?;
-        let ltc = st.program.voc(t.borrow().vocabulary).ltc.clone();
-        let voc = |v: Option<VocId>| -> mlua::Result<LuaValue> {
-            match v {
-                Some(v) => Ok(LuaValue::UserData(lua.create_userdata(VocUd(v))?)),
-                None => Ok(LuaValue::Nil),
-            }
-        };
-        Ok(MultiValue::from_vec(vec![
-            structures_to_lua(lua, states)?,
-            LuaValue::Nil,
-            LuaValue::Nil,
-            voc(ltc.as_ref().and_then(|l| l.bistate))?,
-            voc(ltc.as_ref().and_then(|l| l.single_state))?,
-        ]))
-    })?;
-    reg(lua, "progress", |lua, args| {
-        let st = state(lua);
-        let t = expect_theory("progress", &args, 0)?;
-        let s = expect_structure("progress", &args, 1)?;
-        let opts = st.options().infer_options();
-        let states = crate::infer::ltc::progress(&st.program, &t.borrow(), &s.borrow(), &opts)
-            .map_err(|e| infer_err("progress", e))?;
-        one(structures_to_lua(lua, states)?)
-    })?;
-    reg(lua, "isinvariant", |lua, args| {
-        let st = state(lua);
-        let t = expect_theory("isinvariant", &args, 0)?;
-        let inv = expect_theory("isinvariant", &args, 1)?;
-        let s = match arg(&args, 2) {
-            LuaValue::Nil => {
-                return Err(rt_err(
-                    "isinvariant: without a structure a theorem prover is needed, which is not supported; pass a structure",
-                ))
-            }
-            _ => expect_structure("isinvariant", &args, 2)?,
-        };
-        let opts = st.options().infer_options();
-        let ok = crate::infer::ltc::isinvariant(
-            &st.program,
-            &t.borrow(),
-            &inv.borrow(),
-            &s.borrow(),
-            &opts,
-        )
-        .map_err(|e| infer_err("isinvariant", e))?;
-        one(LuaValue::Boolean(ok))
-    })?;
+    crate::lua::ltc::register(lua)?;
 
     // ----- not supported -----
     for name in [

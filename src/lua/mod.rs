@@ -3,9 +3,11 @@
 
 pub mod builtins;
 pub mod interpreted;
+pub mod ltc;
 pub mod objects;
 pub mod options;
 pub mod sandbox;
+pub mod signature;
 pub mod values;
 pub mod visual;
 
@@ -23,7 +25,8 @@ const PRELUDE: &str = include_str!("prelude.lua");
 
 /// Shared state that builtins and userdata reach through the Lua app data.
 pub struct State {
-    pub program: Program,
+    /// The program; `parse` and `newvocabulary` add components to it while procedures run.
+    program: RefCell<Rc<Program>>,
     /// The current options (`stdoptions`, or what `setascurrentoptions` installed).
     pub options: RefCell<OptionsUd>,
     pub show_warnings: bool,
@@ -39,6 +42,17 @@ pub struct State {
 impl State {
     pub fn options(&self) -> OptionsUd {
         self.options.borrow().clone()
+    }
+
+    /// The program as it is now.
+    pub fn program(&self) -> Rc<Program> {
+        self.program.borrow().clone()
+    }
+
+    /// Changes the program (new components only: the ids that Lua values hold stay valid).
+    pub fn update_program(&self, change: impl FnOnce(&mut Program)) {
+        let mut p = self.program.borrow_mut();
+        change(Rc::make_mut(&mut p));
     }
 }
 
@@ -70,6 +84,15 @@ pub fn report_error(lua: &Lua, msg: &str) {
     let st = state(lua);
     st.errors.set(st.errors.get() + 1);
     eprintln!("Error: {msg}");
+}
+
+/// The Lua error for an error that was already reported on stderr: the running chunk stops
+/// without a further message (IDP3's `NoSuchProcedureException`).
+pub fn already_reported() -> mlua::Error {
+    mlua::Error::external(crate::error::Error::new(
+        crate::error::ErrorKind::Aborted,
+        "",
+    ))
 }
 
 /// The result of running a chunk.
@@ -104,7 +127,7 @@ impl Runtime {
     pub fn new(program: Program, show_warnings: bool) -> Result<Runtime, String> {
         let lua = Lua::new().into_static();
         let state = Rc::new(State {
-            program,
+            program: RefCell::new(Rc::new(program)),
             options: RefCell::new(OptionsUd::new_default()),
             show_warnings,
             sandbox: Cell::new(false),
@@ -138,7 +161,7 @@ impl Runtime {
 
     fn install_namespaces(&self) -> mlua::Result<()> {
         let lua = self.lua;
-        let program = &self.state.program;
+        let program = &self.state.program();
         let n = program.namespaces.len();
         // Structures with procedure-interpreted symbols, filled in once procedures exist.
         let mut with_procedures = Vec::new();
@@ -230,7 +253,8 @@ impl Runtime {
         pid: ProcId,
         env: Option<LuaTable<'lua>>,
     ) -> Result<mlua::Function<'lua>, String> {
-        let p = &self.state.program.procedures[pid.index()];
+        let program = self.state.program();
+        let p = &program.procedures[pid.index()];
         let fname = if is_lua_identifier(&p.name) {
             p.name.clone()
         } else {
@@ -336,6 +360,15 @@ impl Runtime {
     /// A failed chunk: its message, with the procedure line that called a failing built-in,
     /// and whether a limit stopped it.
     fn failure(&self, e: &mlua::Error) -> Failure {
+        if let Some(engine) = engine_error(e) {
+            if *engine.kind() == crate::error::ErrorKind::Aborted {
+                // Reported where it happened (or a plain IDP3 message without a position).
+                return Failure {
+                    message: engine.message().to_string(),
+                    stopped: false,
+                };
+            }
+        }
         let message = self.map_message(&error_message(e));
         let message = match self.calling_line(e) {
             Some(at) => format!("{at} {message}"),
@@ -387,8 +420,8 @@ impl Runtime {
     }
 
     /// The resolved program the runtime was created from.
-    pub fn program(&self) -> &Program {
-        &self.state.program
+    pub fn program(&self) -> Rc<Program> {
+        self.state.program()
     }
 
     pub fn lua(&self) -> &Lua {

@@ -102,6 +102,34 @@ function printmodels(sols)
 	end
 end
 
+-- initialise(T, S [, Time, Start, Next]): IDP3's wrapper around idpintern.initialise.
+function initialise(theory, structure, timesym, startsym, nextsym)
+	if type(theory) ~= "theory" then
+		io.stderr:write("Error: theory expected\n")
+		return
+	end
+	if type(structure) ~= "structure" then
+		io.stderr:write("Error: structure expected\n")
+		return
+	end
+	local given = 0
+	for _, s in rawipairs({ timesym ~= nil, startsym ~= nil, nextsym ~= nil }) do
+		if s then
+			given = given + 1
+		end
+	end
+	local result
+	if given == 0 then
+		result = idpintern.initialise(theory, structure)
+	elseif given == 3 then
+		result = idpintern.initialise(theory, structure, timesym, startsym, nextsym)
+	else
+		print("Error: please either provide Time, Start and Next or provide none of them.")
+		return
+	end
+	return result[1], result[2], result[3], result[4], result[5]
+end
+
 function modelIterator(T, S, V)
 	local models = allmodels(T, S, V)
 	local i = 0
