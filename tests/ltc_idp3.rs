@@ -33,12 +33,18 @@ fn time_variables_are_universal() {
     assert_eq!(e, abort("In LTC theories, every variable over type Time should be universally quantified (given its context). This is violated by variable t[Time]", "14:1"));
     // A negated universal quantifier is existential.
     let e = initialise_error("notall", "~ ! t : On(t).");
-    assert!(e.contains("should be universally quantified (given its context)"), "{e}");
+    assert!(
+        e.contains("should be universally quantified (given its context)"),
+        "{e}"
+    );
 }
 
 #[test]
 fn time_variables_are_at_the_top_level() {
-    let e = initialise_error("nested", "! p[Pos] : ? q[Pos] : ! t : Loc(t) = p | Loc(t) = q.");
+    let e = initialise_error(
+        "nested",
+        "! p[Pos] : ? q[Pos] : ! t : Loc(t) = p | Loc(t) = q.",
+    );
     assert_eq!(e, abort("In LTC theories, every variable over type Time should be universally quantified at the toplevel. E.g. quantifications such as ? x[type]: ! t[Time] ... are not allowed. This is violated by variable  t[Time]", "14:1"));
     let e = initialise_error("inrule", "{ Static <- ! t : On(Next(t)). }");
     assert!(e.contains("quantified at the toplevel"), "{e}");
@@ -124,7 +130,10 @@ fn progress_wants_a_state() {
 fn initialise_wants_all_or_none_of_time_start_next() {
     let spec = format!("{VOC}{SPEC}");
     let r = run("initcount", &spec, "print(initialise(T, S, V::Time))");
-    assert_eq!(r.stdout, "Error: please either provide Time, Start and Next or provide none of them.\n\n");
+    assert_eq!(
+        r.stdout,
+        "Error: please either provide Time, Start and Next or provide none of them.\n\n"
+    );
     assert_eq!(r.code, 0);
     let r = run("inittype", &spec, "print(initialise(1, S))");
     assert_eq!(r.stderr, "Error: theory expected\n");
@@ -136,17 +145,27 @@ const INVARIANTS: &str = "theory Pos0 : V { ! t : Loc(t) >= 0. }\ntheory Below2 
 #[test]
 fn invariants_are_proven_by_induction_on_a_huge_time() {
     let spec = format!("{VOC}{SPEC}{INVARIANTS}");
-    let r = run("invariant", &spec, "print(isinvariant(T, Pos0, S), isinvariant(T, Step, S))");
+    let r = run(
+        "invariant",
+        &spec,
+        "print(isinvariant(T, Pos0, S), isinvariant(T, Step, S))",
+    );
     assert_eq!(r.stdout, "true\ttrue\n", "{}", r.stderr);
     assert_eq!(r.stderr, "");
     let r = run("noinvariant", &spec, "print(isinvariant(T, Below2, S))");
     assert_eq!(r.stdout, "false\n");
     assert!(
-        r.stderr.starts_with("Found counterexample for invariant in the induction step:\nstructure  : V_bs {\n"),
+        r.stderr.starts_with(
+            "Found counterexample for invariant in the induction step:\nstructure  : V_bs {\n"
+        ),
         "{}",
         r.stderr
     );
-    assert!(r.stderr.contains("  Loc = 1\n") && r.stderr.contains("  Loc_next = 2\n"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("  Loc = 1\n") && r.stderr.contains("  Loc_next = 2\n"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -159,18 +178,31 @@ fn invariant_checks() {
         ("OtherVoc", "Error: Proving invariants requires that your LTC theory and invariant range over the same vocabulary.\nError: Error encountered; operation aborted.\n".to_string()),
     ];
     for (inv, expected) in cases {
-        let r = run(&format!("inv{inv}"), &spec, &format!("isinvariant(T, {inv}, S)"));
+        let r = run(
+            &format!("inv{inv}"),
+            &spec,
+            &format!("isinvariant(T, {inv}, S)"),
+        );
         assert_eq!(r.stderr, expected, "{inv}");
         assert_eq!(r.code, 1);
     }
-    let r = run("invstruct", &spec, "isinvariant(T, Pos0, newstructure(W, 'x'))");
+    let r = run(
+        "invstruct",
+        &spec,
+        "isinvariant(T, Pos0, newstructure(W, 'x'))",
+    );
     assert_eq!(r.stderr, "Error: LTC operations require that structure and theory range over the same vocabulary.\nError: Error encountered; operation aborted.\n");
 }
 
 #[test]
 fn projection_warnings() {
     let spec = format!("{VOC}{SPEC}structure S2 : V {{ Time = {{ 0..3 }} Pos = {{ 0..3 }} On = {{ 1 }} }}\nstructure S3 : V {{ Time = {{ 0..3 }} Pos = {{ 0..3 }} Start = 0 On = {{ 0; 2 }} }}\n");
-    let r = api::run_with("projwarn", &spec, "initialise(T, S2) initialise(T, S3)", &[]);
+    let r = api::run_with(
+        "projwarn",
+        &spec,
+        "initialise(T, S2) initialise(T, S3)",
+        &[],
+    );
     assert!(r.stderr.contains("Warning: In structure S2, Start is uninterpreted. Therefore, we ignore the interpretation of On even though it is not completely unknown.\n\n"), "{}", r.stderr);
     assert!(r.stderr.contains("Warning: In structure S3, for symbol On information about other time-points than start is given. All this information is ignored.\n\n"), "{}", r.stderr);
 }

@@ -2,7 +2,6 @@
 //! utilities, iteration, options. Anything not supported raises a Lua error naming it.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
@@ -153,9 +152,11 @@ fn do_minimize<'lua>(
         other => other,
     };
     let models = structures_to_lua(lua, result.models)?;
+    // IDP3 gives 0 when there is no model (and `maximize`'s value is the optimum of the
+    // negated term, as IDP3 returns it).
     let value = match value {
         Some(v) => value_to_lua(lua, v)?,
-        None => LuaValue::Nil,
+        None => LuaValue::Integer(0),
     };
     Ok(MultiValue::from_vec(vec![
         models,
@@ -189,12 +190,21 @@ fn do_propagate<'lua>(
 }
 
 /// Registers a builtin taking its arguments as a list.
+/// IDP3's internal procedures are dispatched on their signatures first (see
+/// [`crate::lua::signature::internal`]) and also put in their namespace table.
 fn reg<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
 where
     F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
 {
-    let func = lua.create_function(move |lua, args: MultiValue| f(lua, args.into_vec()))?;
-    lua.globals().set(name, func)
+    let Some((ns, signatures)) = crate::lua::signature::internal(name) else {
+        let func = lua.create_function(move |lua, args: MultiValue| f(lua, args.into_vec()))?;
+        return lua.globals().set(name, func);
+    };
+    let proc = name.to_string();
+    reg_in(lua, ns, name, move |lua, args| {
+        crate::lua::signature::dispatch(lua, &proc, &args, signatures)?;
+        f(lua, args)
+    })
 }
 
 /// Registers an internal procedure in the namespace table `ns` (created when missing) and as a
@@ -257,36 +267,31 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
 
     // ----- model expansion -----
-    reg(lua, "modelexpand", |lua, args| {
+    reg_intern(lua, "modelexpand", |lua, args| {
         let models = do_modelexpand(lua, "modelexpand", &args, None)?;
         one(structures_to_lua(lua, models)?)
     })?;
-    reg(lua, "modelexpandpartial", |lua, args| {
-        let models = do_modelexpand(lua, "modelexpandpartial", &args, None)?;
-        one(structures_to_lua(lua, models)?)
+    reg_intern(lua, "negateterm", |lua, args| {
+        crate::lua::signature::dispatch(
+            lua,
+            "negateterm",
+            &args,
+            &[&[crate::lua::signature::ArgType::Term]],
+        )?;
+        let t = as_term(arg(&args, 0)).expect("dispatched");
+        let int = state(lua).program().builtin("int");
+        let mut negated = (*t).clone();
+        negated.term = ir::Term::new(
+            ir::TermKind::Neg(Box::new(t.term.clone())),
+            int,
+            t.term.span,
+        );
+        one(LuaValue::UserData(
+            lua.create_userdata(TermUd(Rc::new(negated)))?,
+        ))
     })?;
-    reg(lua, "allmodels", |lua, args| {
-        let models = do_modelexpand(lua, "allmodels", &args, Some(0))?;
-        one(structures_to_lua(lua, models)?)
-    })?;
-    reg(lua, "onemodel", |lua, args| {
-        let mut models = do_modelexpand(lua, "onemodel", &args, Some(1))?;
-        if models.is_empty() {
-            return one(LuaValue::Nil);
-        }
-        let mut m = models.swap_remove(0);
-        m.name = String::new();
-        one(struct_to_lua(lua, m)?)
-    })?;
-    reg(lua, "sat", |lua, args| {
-        let models = do_modelexpand(lua, "sat", &args, Some(1))?;
-        one(LuaValue::Boolean(!models.is_empty()))
-    })?;
-    reg(lua, "minimize", |lua, args| {
+    reg_intern(lua, "minimize", |lua, args| {
         do_minimize(lua, "minimize", &args, false)
-    })?;
-    reg(lua, "maximize", |lua, args| {
-        do_minimize(lua, "maximize", &args, true)
     })?;
 
     // ----- definitions, queries, propagation -----
@@ -328,10 +333,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             lua.create_userdata(PredTableUd::new(tuples, q.vars.len()))?,
         ))
     })?;
-    reg(lua, "propagate", |lua, args| {
+    reg_intern(lua, "propagate", |lua, args| {
         one(do_propagate(lua, "propagate", &args, Propagation::Ground)?)
     })?;
-    reg(lua, "groundpropagate", |lua, args| {
+    reg_intern(lua, "groundpropagate", |lua, args| {
         one(do_propagate(
             lua,
             "groundpropagate",
@@ -340,7 +345,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         )?)
     })?;
     for name in ["optimalpropagate", "fullpropagate", "bestpropagate"] {
-        reg(lua, name, move |lua, args| {
+        reg_intern(lua, name, move |lua, args| {
             one(do_propagate(lua, name, &args, Propagation::Optimal)?)
         })?;
     }
@@ -401,13 +406,6 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let b = expect_structure("merge", &args, 1)?;
         let merged = merge_structures(&st.program(), &a.borrow(), &b.borrow()).map_err(rt_err)?;
         one(struct_to_lua(lua, merged)?)
-    })?;
-    reg(lua, "equal", |lua, args| {
-        let st = state(lua);
-        let a = expect_structure("equal", &args, 0)?;
-        let b = expect_structure("equal", &args, 1)?;
-        let eq = structures_equal(&st.program(), &a.borrow(), &b.borrow());
-        one(LuaValue::Boolean(eq))
     })?;
     reg(lua, "isconsistent", |lua, args| {
         let st = state(lua);
@@ -486,30 +484,6 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             none()
         })?;
     }
-    reg(lua, "nbModelsTwoValuedExtensions", |lua, args| {
-        let st = state(lua);
-        let v = arg(&args, 0);
-        let mut total: f64 = 0.0;
-        if let Some(s) = as_structure(v) {
-            total = count_extensions(&st.program(), &s.borrow());
-        } else if let LuaValue::Table(t) = v {
-            for e in t.clone().sequence_values::<LuaValue>() {
-                let e = e?;
-                let s = as_structure(&e)
-                    .ok_or_else(|| rt_err("nbModelsTwoValuedExtensions: expects structures"))?;
-                total += count_extensions(&st.program(), &s.borrow());
-            }
-        } else {
-            return Err(rt_err(
-                "nbModelsTwoValuedExtensions: expects a structure or a table of structures",
-            ));
-        }
-        if total < 9.0e15 {
-            one(LuaValue::Integer(total as mlua::Integer))
-        } else {
-            one(LuaValue::Number(total))
-        }
-    })?;
 
     // ----- iteration -----
     reg(lua, "tuples", |lua, args| {
@@ -557,6 +531,12 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         })?;
         one(LuaValue::Function(f))
     })?;
+    reg_in(lua, "structure", "createdummytuple", |lua, args| {
+        crate::lua::signature::dispatch(lua, "createdummytuple", &args, &[&[]])?;
+        one(LuaValue::UserData(
+            lua.create_userdata(TupleUd(Vec::new()))?,
+        ))
+    })?;
     reg(lua, "size", |_, args| match arg(&args, 0) {
         LuaValue::UserData(ud) if ud.is::<PredTableUd>() => one(LuaValue::Integer(
             ud.borrow::<PredTableUd>()?.tuples.len() as mlua::Integer,
@@ -597,6 +577,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     })?;
 
     crate::lua::ltc::register(lua)?;
+    crate::lua::api::register(lua)?;
 
     // ----- not supported -----
     for name in [
@@ -604,7 +585,6 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         "groundeq",
         "printgrounding",
         "printunsatcore",
-        "printcore",
         "unsatstructure",
         "explainunsat",
         "entails",
@@ -614,14 +594,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         "removenesting",
         "removecardinalities",
         "detectfunctions",
-        "simplify",
         "tometa",
         "frommeta",
         "parse",
-        "newvocabulary",
-        "createdummytuple",
-        "iterator",
-        "mx",
+        "printasbdd",
     ] {
         reg(lua, name, move |_, _| {
             Err(rt_err(format!(
@@ -688,112 +664,6 @@ fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<S
         }
     }
     Ok(out)
-}
-
-fn structures_equal(program: &Program, a: &Structure, b: &Structure) -> bool {
-    if a.vocabulary != b.vocabulary {
-        return false;
-    }
-    let mut sorts: Vec<_> = a.sorts.keys().chain(b.sorts.keys()).copied().collect();
-    sorts.sort();
-    sorts.dedup();
-    for so in sorts {
-        let da = crate::sema::domains::sort_domain(program, a, so).unwrap_or_default();
-        let db = crate::sema::domains::sort_domain(program, b, so).unwrap_or_default();
-        if da != db {
-            return false;
-        }
-    }
-    let mut syms: Vec<Symbol> = a.symbols.keys().chain(b.symbols.keys()).copied().collect();
-    let voc = program.voc(a.vocabulary);
-    syms.extend(voc.preds.iter().map(|&p| Symbol::Pred(p)));
-    syms.extend(voc.funcs.iter().map(|&f| Symbol::Func(f)));
-    syms.sort();
-    syms.dedup();
-    for sym in syms {
-        if a.table(sym) == b.table(sym) {
-            continue;
-        }
-        let (cta, cfa) = crate::sema::domains::ct_cf(program, a, sym);
-        let (ctb, cfb) = crate::sema::domains::ct_cf(program, b, sym);
-        if cta != ctb || cfa != cfb {
-            return false;
-        }
-    }
-    true
-}
-
-/// The number of two-valued structures that extend `s` (on its vocabulary's symbols).
-fn count_extensions(program: &Program, s: &Structure) -> f64 {
-    if !print::is_consistent(program, s) {
-        return 0.0;
-    }
-    let voc = program.voc(s.vocabulary);
-    let mut total: f64 = 1.0;
-    for &p in &voc.preds {
-        if program.pred(p).type_of.is_some() {
-            continue;
-        }
-        let sym = Symbol::Pred(p);
-        if matches!(s.table(sym), Some(Table::TwoValued(_))) {
-            continue;
-        }
-        let Some(all) = crate::sema::domains::all_tuples(program, s, sym) else {
-            continue;
-        };
-        let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
-        let cf = cf.unwrap_or_default();
-        let unknown = all
-            .iter()
-            .filter(|t| !ct.contains(*t) && !cf.contains(*t))
-            .count();
-        total *= 2f64.powi(unknown as i32);
-    }
-    for &f in &voc.funcs {
-        let func = program.func(f);
-        if func.constructor_of.is_some() {
-            continue;
-        }
-        let sym = Symbol::Func(f);
-        if matches!(s.table(sym), Some(Table::TwoValued(_))) {
-            continue;
-        }
-        let Some(domains) = crate::sema::domains::symbol_domains(program, s, sym) else {
-            continue;
-        };
-        let n = func.args.len();
-        let Some(arg_tuples) =
-            crate::sema::domains::product(&domains[..n], crate::sema::domains::MAX_ENUMERATION)
-        else {
-            continue;
-        };
-        let res = &domains[n];
-        let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
-        let cf = cf.unwrap_or_default();
-        let mut ct_args: HashSet<&[Value]> = HashSet::new();
-        for t in &ct {
-            ct_args.insert(&t[..n]);
-        }
-        let mut cf_count: HashMap<&[Value], usize> = HashMap::new();
-        for t in &cf {
-            if res.binary_search(&t[n]).is_ok() {
-                *cf_count.entry(&t[..n]).or_default() += 1;
-            }
-        }
-        for a in &arg_tuples {
-            if ct_args.contains(a.as_slice()) {
-                continue;
-            }
-            let possible = res.len()
-                - cf_count
-                    .get(a.as_slice())
-                    .copied()
-                    .unwrap_or(0)
-                    .min(res.len());
-            total *= (possible + usize::from(func.partial)) as f64;
-        }
-    }
-    total
 }
 
 /// Whether vocabulary `big` has every sort, predicate and function of `small`.

@@ -1,6 +1,8 @@
 //! The procedure runtime: an embedded Lua 5.1 in which every component of the global namespace
 //! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
 
+pub mod api;
+pub mod asp;
 pub mod builtins;
 pub mod interpreted;
 pub mod ltc;

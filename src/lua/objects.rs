@@ -581,6 +581,17 @@ impl UserData for StructUd {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
             let s = this.0.borrow();
+            let language = st.options().get_str("language").unwrap_or_default();
+            if language == "asp" {
+                let (text, three_valued) = crate::lua::asp::structure_facts(&st.program(), &s);
+                if three_valued {
+                    crate::lua::warning(
+                        lua,
+                        "Printing only true facts of three-valued structures.",
+                    );
+                }
+                return Ok(text);
+            }
             Ok(print::structure_to_string(&st.program(), &s))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
@@ -646,6 +657,28 @@ impl UserData for StructUd {
                         }
                     };
                     this.0.borrow_mut().set_domain(so, values);
+                    Ok(())
+                }
+                Target::Sym(sym) if as_interpretation(&val).is_some() => {
+                    // `S[V::P] = M[V::P]`: a copy of the whole interpretation.
+                    let (from, from_sym) = as_interpretation(&val).expect("an interpretation");
+                    if from_sym != sym {
+                        return Err(rt_err(if matches!(sym, Symbol::Pred(_)) {
+                            "Expected a predicate interpretation"
+                        } else {
+                            "Expected a function interpretation"
+                        }));
+                    }
+                    let table = from.borrow().table(sym).cloned();
+                    let mut s = this.0.borrow_mut();
+                    match table {
+                        Some(t) => {
+                            s.symbols.insert(sym, t);
+                        }
+                        None => {
+                            s.symbols.shift_remove(&sym);
+                        }
+                    }
                     Ok(())
                 }
                 Target::Sym(sym) => {
@@ -848,6 +881,24 @@ impl UserData for PredTableUd {
                 .borrow::<PredTableUd>()
                 .map(|o| o.tuples == this.tuples)
                 .unwrap_or(false))
+        });
+        // `table(a, b)` or `table(tuple)`: whether the tuple is in the table (IDP3's
+        // `predtableCall`).
+        methods.add_meta_method(MetaMethod::Call, |_, this, args: MultiValue| {
+            let args = args.into_vec();
+            let tuple: Tuple = match args.as_slice() {
+                [LuaValue::UserData(u)] if u.is::<TupleUd>() => u.borrow::<TupleUd>()?.0.clone(),
+                _ => {
+                    let mut t = Vec::new();
+                    for a in &args {
+                        t.push(lua_to_value(a).ok_or_else(|| {
+                            rt_err("Only numbers, strings, and compounds can be arguments of a predicate table")
+                        })?);
+                    }
+                    t
+                }
+            };
+            Ok(this.tuples.binary_search(&tuple).is_ok())
         });
     }
 }

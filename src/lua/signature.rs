@@ -195,6 +195,42 @@ pub fn no_such_procedure(name: &str, types: &[Vec<ArgType>], signatures: &[&[Arg
     out
 }
 
+/// The namespace and the signatures of the internal procedures that `builtins` registers by
+/// name (IDP3's `setNameSpace` and `TypedInference` lists).
+pub fn internal(name: &str) -> Option<(&'static str, &'static [&'static [ArgType]])> {
+    use ArgType::*;
+    Some(match name {
+        "query" => ("inferences", &[&[Query, Structure]]),
+        "value" => (
+            "inferences",
+            &[
+                &[Theory, Structure],
+                &[Formula, Structure],
+                &[Term, Structure],
+            ],
+        ),
+        "clone" => ("structure", &[&[Structure], &[Theory]]),
+        "merge" => ("structure", &[&[Theory, Theory], &[Structure, Structure]]),
+        "isconsistent" | "clean" => ("structure", &[&[Structure]]),
+        "setvocabulary" => ("vocabulary", &[&[Structure, Vocabulary]]),
+        "getvocabulary" => ("vocabulary", &[&[Structure], &[Theory], &[Term], &[Query]]),
+        "newstructure" => ("structure", &[&[Vocabulary, String]]),
+        "range" => ("structure", &[&[Int, Int]]),
+        "maketrue" | "makefalse" | "makeunknown" => {
+            ("structure", &[&[PredInter, Tuple], &[PredInter, Table]])
+        }
+        "size" => ("structure", &[&[PredTable]]),
+        "getoptions" | "newoptions" => ("options", &[&[]]),
+        "setascurrentoptions" => ("options", &[&[Options]]),
+        "calculatedefinitions" => (
+            "inferences",
+            &[&[Theory, Structure], &[Theory, Structure, Vocabulary]],
+        ),
+        "refinedefinitions" => ("inferences", &[&[Theory, Structure]]),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

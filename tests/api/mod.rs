@@ -13,7 +13,9 @@ pub struct Run {
 
 /// A scratch folder of its own for each test (under target/, removed by cargo clean).
 pub fn scratch(test: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("api").join(test);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("api")
+        .join(test);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir
