@@ -108,7 +108,8 @@ pub struct Args {
     /// printed) until Ctrl-D or `exit`
     #[arg(short = 'i', long = "interactive")]
     pub interactive: bool,
-    /// Data directory (accepted for compatibility; the standard library is built in)
+    /// Data directory: `include <name>` reads DIR/share/std/name.idp when it exists (else the
+    /// built-in standard library)
     #[arg(short = 'd', value_name = "DIR")]
     pub datadir: Option<String>,
     /// Model expansion without a procedure: print up to N models (0 = all) of the theory and
@@ -295,9 +296,11 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     // Parse and resolve.
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
+    let datadir = args.datadir.clone();
+    let std_lib = move |name: &str| crate::stdlib::source_in(datadir.as_deref(), name);
     let loaded = crate::syntax::load_with(
         inputs,
-        &crate::stdlib::source,
+        &std_lib,
         args.sandbox,
         &mut sources,
         &mut diags,

@@ -101,7 +101,9 @@ fn read_command(input: &mut Input, runtime: &Runtime) -> Option<String> {
         if command.is_empty() {
             match line.trim() {
                 "" => continue,
-                "exit" | "quit" => return None,
+                // As in IDP3: `exit`, `quit`, `exit()` and `quit()` leave; `help` is `help()`.
+                "exit" | "quit" | "exit()" | "quit()" => return None,
+                "help" => return Some("help()".to_string()),
                 _ => {}
             }
         } else {
