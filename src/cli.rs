@@ -13,7 +13,7 @@ use clap::{Parser, ValueEnum};
 
 use crate::diagnostics::{self, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
-use crate::lua::{Failure, Outcome, Runtime};
+use crate::lua::{Failure, Outcome, RunSettings, Runtime};
 use crate::source::SourceMap;
 
 const EXAMPLES: &str = "\
@@ -369,18 +369,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
             return 1;
         }
     }
-    if args.stats {
-        crate::infer::set_stats(true);
-    }
-    if args.sat == Sat::Splr {
-        crate::infer::set_default_sat_backend(crate::infer::SatBackend::Splr);
-    }
-    if args.dump == Some(Dump::Ground) {
-        crate::infer::set_dump_ground(true);
-    }
-    if let Some(n) = args.max_ground_size {
-        crate::infer::set_default_max_ground_size(n);
-    }
+    runtime.set_run_settings(run_settings(&args));
     if args.interactive {
         crate::limits::install_interrupt_handler();
         return crate::repl::run(&runtime);
@@ -430,6 +419,27 @@ pub fn run_with(argv: Vec<String>) -> i32 {
             }
         }
     }
+}
+
+/// What the command line sets for every inference: the SAT backend, the grounding size limit,
+/// and where `--stats` lines (also with `IDP_STATS` set) and `--dump ground` texts go.
+fn run_settings(args: &Args) -> RunSettings {
+    let mut settings = RunSettings::default();
+    if args.sat == Sat::Splr {
+        settings.sat_backend = crate::infer::SatBackend::Splr;
+    }
+    if let Some(n) = args.max_ground_size {
+        settings.max_ground_size = n;
+    }
+    if args.stats || std::env::var_os("IDP_STATS").is_some() {
+        settings.observer = settings
+            .observer
+            .with_stats(|line| eprintln!("[stats] {line}"));
+    }
+    if args.dump == Some(Dump::Ground) {
+        settings.observer = settings.observer.with_ground_dump(|text| print!("{text}"));
+    }
+    settings
 }
 
 /// A positive, finite number of seconds (`--timeout`).

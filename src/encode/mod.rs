@@ -3,7 +3,9 @@
 //! clauses. The encoder is incremental: formulas built after a solve (loop formulas, bounds)
 //! are encoded on demand.
 
+pub mod definitions;
 pub mod ranking;
+pub mod sat;
 
 use crate::ground::store::{Gf, Node, Store};
 use crate::solve::{Lit, SatSolver};

@@ -38,11 +38,11 @@ impl<'a> Grounder<'a> {
                 crate::sema::walk::var_ids(Node::Set(set), out);
             }
         });
-        if let Some(t) = self.aggregate_memo.get(&(key.clone(), cap)) {
+        if let Some(t) = self.memo.aggregates.get(&(key.clone(), cap)) {
             return Ok(t.clone());
         }
         let t = self.ground_aggregate_uncached(kind, sets, cap)?;
-        self.aggregate_memo.insert((key, cap), t.clone());
+        self.memo.aggregates.insert((key, cap), t.clone());
         Ok(t)
     }
 

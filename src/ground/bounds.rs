@@ -142,7 +142,7 @@ impl<'a> Grounder<'a> {
             let from_sort = self.domains.get(sort).map(|d| d.iter().copied().collect());
             let from_table = match (pred.type_of, self.structure.table(Symbol::Pred(p))) {
                 (None, Some(Table::TwoValued(set)))
-                    if !self.forced_unknown.contains(&Symbol::Pred(p)) =>
+                    if !self.status.forced_unknown.contains(&Symbol::Pred(p)) =>
                 {
                     Some(set.iter().map(|t| t[k]).collect())
                 }

@@ -15,13 +15,13 @@ impl<'a> Grounder<'a> {
             ..GroundDefinition::default()
         };
         let outer = std::mem::replace(&mut self.defining, out.defined.clone());
-        self.reads_defining.clear();
+        self.memo.reads_defining.clear();
         let grounded = def
             .rules
             .iter()
             .try_for_each(|rule| self.ground_rule(rule, &mut out));
         self.defining = outer;
-        self.reads_defining.clear();
+        self.memo.reads_defining.clear();
         grounded.map(|()| out)
     }
 
@@ -74,6 +74,6 @@ impl<'a> Grounder<'a> {
 
     /// Marks the symbols of a definition as unknown so that grounding keeps their atoms.
     pub fn force_unknown(&mut self, symbols: &[Symbol]) {
-        self.forced_unknown.extend(symbols.iter().copied());
+        self.status.forced_unknown.extend(symbols.iter().copied());
     }
 }

@@ -130,11 +130,11 @@ impl<'a> Grounder<'a> {
         ground: impl FnOnce(&mut Self) -> IdpResult<Gf>,
     ) -> IdpResult<Gf> {
         let key = self.memo_key(f.id(), |out| var_ids(f, out));
-        if let Some(&g) = self.formula_memo.get(&key) {
+        if let Some(&g) = self.memo.formulas.get(&key) {
             return Ok(g);
         }
         let g = ground(self)?;
-        self.formula_memo.insert(key, g);
+        self.memo.formulas.insert(key, g);
         Ok(g)
     }
 

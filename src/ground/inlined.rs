@@ -52,21 +52,22 @@ impl<'a> Grounder<'a> {
     pub fn inline(&mut self, def: &Definition) {
         let def = Rc::new(def.clone());
         for s in def.defined() {
-            self.forced_unknown.remove(&s);
-            self.inlined.insert(s, def.clone());
+            self.status.forced_unknown.remove(&s);
+            self.inlining.defs.insert(s, def.clone());
         }
         self.env.clear();
     }
 
     /// Whether atoms of `s` are expanded by [`Self::inlined_atom`].
     pub fn is_inlined(&self, s: Symbol) -> bool {
-        self.inlined.contains_key(&s)
+        self.inlining.defs.contains_key(&s)
     }
 
     /// The tuples of `s` expanded so far, with their ground formulas.
     pub fn inlined_tuples(&self, s: Symbol) -> Vec<(Tuple, Gf)> {
         let mut out: Vec<(Tuple, Gf)> = self
-            .inline_memo
+            .inlining
+            .memo
             .iter()
             .filter(|((x, _), _)| *x == s)
             .map(|((_, t), g)| (t.clone(), *g))
@@ -82,21 +83,21 @@ impl<'a> Grounder<'a> {
     /// definition.
     pub fn inlined_atom(&mut self, s: Symbol, t: Tuple) -> IdpResult<Gf> {
         let key = (s, t);
-        if let Some(&g) = self.inline_memo.get(&key) {
+        if let Some(&g) = self.inlining.memo.get(&key) {
             return Ok(g);
         }
         let (s, t) = key;
-        let def = self.inlined[&s].clone();
+        let def = self.inlining.defs[&s].clone();
         self.check_inlining_context(s, &def)?;
-        self.expanding.push(s);
+        self.inlining.expanding.push(s);
         let outer_env = std::mem::take(&mut self.env);
         let saved = std::mem::replace(&mut self.store.keep_complements, true);
         let grounded = self.expand(&def, s, &t);
         self.store.keep_complements = saved;
         self.env = outer_env;
-        self.expanding.pop();
+        self.inlining.expanding.pop();
         let g = grounded?;
-        self.inline_memo.insert((s, t), g);
+        self.inlining.memo.insert((s, t), g);
         Ok(g)
     }
 
@@ -106,8 +107,9 @@ impl<'a> Grounder<'a> {
     fn check_inlining_context(&self, s: Symbol, def: &Definition) -> IdpResult<()> {
         let program = self.program;
         let name = program.symbol_name(s);
-        let cycle = if self.expanding.contains(&s) {
+        let cycle = if self.inlining.expanding.contains(&s) {
             let path: Vec<&str> = self
+                .inlining
                 .expanding
                 .iter()
                 .skip_while(|x| **x != s)

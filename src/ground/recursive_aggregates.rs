@@ -70,13 +70,13 @@ impl<'a> Grounder<'a> {
         if self.defining.is_empty() || *kind == AggKind::Prod {
             return false;
         }
-        if let Some(&reads) = self.reads_defining.get(&t.id()) {
+        if let Some(&reads) = self.memo.reads_defining.get(&t.id()) {
             return reads;
         }
         let mut symbols = rustc_hash::FxHashSet::default();
         crate::sema::walk::symbols(t, &mut symbols);
         let reads = self.defining.iter().any(|s| symbols.contains(s));
-        self.reads_defining.insert(t.id(), reads);
+        self.memo.reads_defining.insert(t.id(), reads);
         reads
     }
 

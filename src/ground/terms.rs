@@ -28,7 +28,7 @@ impl<'a> Grounder<'a> {
             TermKind::Value(v) => Ok(GTerm::known(*v)),
             TermKind::Func(f, args) => {
                 // A function application without variables (`getX(Entrance)`) is grounded once.
-                match self.closed_terms.get(&t.id()) {
+                match self.memo.closed_terms.get(&t.id()) {
                     Some(Some(cached)) => return Ok(cached.clone()),
                     Some(None) => return self.ground_application(*f, args),
                     None => {}
@@ -36,7 +36,8 @@ impl<'a> Grounder<'a> {
                 let result = self.ground_application(*f, args)?;
                 let mut vars = HashSet::default();
                 crate::sema::walk::var_ids(t, &mut vars);
-                self.closed_terms
+                self.memo
+                    .closed_terms
                     .insert(t.id(), vars.is_empty().then(|| result.clone()));
                 Ok(result)
             }

@@ -245,14 +245,14 @@ fn derive(
     rule: &Rule,
     found: &mut dyn FnMut(Symbol, Tuple),
 ) -> IdpResult<bool> {
-    let sorts = grounder.program.symbol_sorts(rule.head);
+    let sorts = grounder.program().symbol_sorts(rule.head);
     let (join_vars, join_body) = binding_plan(rule);
     let (vars, body) = outer_plan(rule);
     let head = |g: &mut Grounder| -> IdpResult<Option<Tuple>> {
         let mut tuple = Vec::with_capacity(rule.head_args.len());
         for (k, arg) in rule.head_args.iter().enumerate() {
             match g.ground_term(arg)?.as_known() {
-                Some(GVal::V(v)) if g.domains.contains(sorts[k], v) => tuple.push(v),
+                Some(GVal::V(v)) if g.domains().contains(sorts[k], v) => tuple.push(v),
                 // An undefined head argument or one outside the head's sorts: no atom.
                 _ => return Ok(None),
             }

@@ -144,9 +144,9 @@ fn classify<'r>(grounder: &Grounder, f: &'r Formula) -> Lit<'r> {
     match inner.kind() {
         FormulaKind::Pred(p, args)
             if args.iter().all(computable)
-                && grounder.program.pred(*p).type_of.is_none()
+                && grounder.program().pred(*p).type_of.is_none()
                 && matches!(
-                    grounder.structure.table(Symbol::Pred(*p)),
+                    grounder.structure().table(Symbol::Pred(*p)),
                     Some(Table::TwoValued(_))
                 ) =>
         {
@@ -215,7 +215,7 @@ fn holds(g: &mut Grounder, lit: &Lit, f: &Formula) -> IdpResult<Option<bool>> {
         } => {
             let tuple: Option<Vec<Value>> = args.iter().map(|a| value(g, a)).collect();
             tuple.map(|t| {
-                let found = match g.structure.table(*symbol) {
+                let found = match g.structure().table(*symbol) {
                     Some(Table::TwoValued(set)) => set.contains(&t),
                     _ => false,
                 };
@@ -332,15 +332,15 @@ impl Plan<'_> {
             }
         }
         match best {
-            Some(found) if found.iter().all(|v| g.domains.contains(var.sort, *v)) => Some(found),
+            Some(found) if found.iter().all(|v| g.domains().contains(var.sort, *v)) => Some(found),
             Some(found) => Some(
                 found
                     .iter()
                     .copied()
-                    .filter(|v| g.domains.contains(var.sort, *v))
+                    .filter(|v| g.domains().contains(var.sort, *v))
                     .collect(),
             ),
-            None => g.domains.get(var.sort),
+            None => g.domains().get(var.sort),
         }
     }
 }

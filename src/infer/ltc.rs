@@ -15,7 +15,7 @@ pub mod split;
 pub mod vocab;
 
 use crate::error::{Error, ErrorKind, IdpResult};
-use crate::infer;
+use crate::infer::{self, Inferred};
 use crate::sema::ir::{Formula, FormulaKind};
 use crate::sema::program::{Program, Theory, VocId};
 use crate::structure::structure::Structure;
@@ -37,13 +37,17 @@ fn aborted(msg: &str) -> Error {
     Error::new(ErrorKind::Aborted, msg)
 }
 
+/// The models of `theory` in `s`; their warnings are added to `warnings`.
 fn models(
     program: &Program,
     theory: &Theory,
     s: &Structure,
     opts: &infer::Options,
+    warnings: &mut Vec<String>,
 ) -> IdpResult<Vec<Structure>> {
-    infer::modelexpand(program, theory, s, None, opts)
+    let found = infer::modelexpand(program, theory, s, None, opts)?;
+    warnings.extend(found.warnings);
+    Ok(found.value)
 }
 
 pub fn initialise(
@@ -51,7 +55,7 @@ pub fn initialise(
     theory: &Theory,
     s: &Structure,
     opts: &infer::Options,
-) -> IdpResult<Initialised> {
+) -> IdpResult<Inferred<Initialised>> {
     let info = vocab::info(program, theory.vocabulary)?;
     if theory.vocabulary != s.vocabulary {
         return Err(aborted(
@@ -60,21 +64,21 @@ pub fn initialise(
     }
     let (ss, bs) = vocab::state_vocabularies(info)?;
     let split = split::split_theory(program, info, theory)?;
-    let (projected, warnings) = project::project(program, info, s, true)?;
-    warnings.into_iter().for_each(infer::warn);
-    let models = models(program, &split.initial, &projected, opts)?
+    let (projected, mut warnings) = project::project(program, info, s, true)?;
+    let models = models(program, &split.initial, &projected, opts, &mut warnings)?
         .into_iter()
         .map(|mut m| {
             m.name = String::new();
             m
         })
         .collect();
-    Ok(Initialised {
+    let init = Initialised {
         models,
         split,
         bistate_voc: bs,
         single_state_voc: ss,
-    })
+    };
+    Ok(Inferred::new(init, warnings))
 }
 
 pub fn progress(
@@ -82,7 +86,7 @@ pub fn progress(
     theory: &Theory,
     state: &Structure,
     opts: &infer::Options,
-) -> IdpResult<Vec<Structure>> {
+) -> IdpResult<Inferred<Vec<Structure>>> {
     let info = vocab::info(program, theory.vocabulary)?;
     let (ss, bs) = vocab::state_vocabularies(info)?;
     let split = split::split_theory(program, info, theory)?;
@@ -95,10 +99,12 @@ pub fn progress(
     }
     let symbols = vocab::state_symbols(program, info)?;
     let before = project::to_bistate(state, bs);
-    Ok(models(program, &split.bistate, &before, opts)?
+    let mut warnings = Vec::new();
+    let next = models(program, &split.bistate, &before, opts, &mut warnings)?
         .iter()
         .map(|m| project::next_state(m, &symbols, ss))
-        .collect())
+        .collect();
+    Ok(Inferred::new(next, warnings))
 }
 
 /// The answer of `isinvariant`: whether the invariant was proven, and else the counterexample
@@ -118,6 +124,7 @@ fn implied(
     context: &Structure,
     step: &str,
     opts: &infer::Options,
+    warnings: &mut Vec<String>,
 ) -> IdpResult<Option<String>> {
     let mut t = hypothesis.clone();
     let span = conclusion.span;
@@ -129,7 +136,7 @@ fn implied(
     context.vocabulary = t.vocabulary;
     let mut one = opts.clone();
     one.nbmodels = 1;
-    let found = models(program, &t, &context, &one)?;
+    let found = models(program, &t, &context, &one, warnings)?;
     Ok(found.first().map(|m| {
         format!(
             "Found counterexample for invariant in the {step} step:\n{}",
@@ -144,7 +151,7 @@ pub fn isinvariant(
     inv: &Theory,
     s: Option<&Structure>,
     opts: &infer::Options,
-) -> IdpResult<Invariance> {
+) -> IdpResult<Inferred<Invariance>> {
     if theory.vocabulary != inv.vocabulary {
         return Err(aborted("Proving invariants requires that your LTC theory and invariant range over the same vocabulary."));
     }
@@ -153,9 +160,7 @@ pub fn isinvariant(
             "LTC operations require that structure and theory range over the same vocabulary.",
         ));
     }
-    let info = vocab::info(program, theory.vocabulary).inspect_err(|_| {
-        infer::warn("Could not automatically split the LTC vocabulary. If you want to set Time, Start and Next function manually, please use the initialise inference first. ".into())
-    })?;
+    let info = vocab::info(program, theory.vocabulary)?;
     let split = split::split_theory(program, info, theory)?;
     let invariant = split::split_invariant(program, info, inv)?;
     let Some(s) = s else {
@@ -163,26 +168,26 @@ pub fn isinvariant(
     };
     let (initial, _) = project::project(program, info, s, true)?;
     let (transition, _) = project::project(program, info, s, false)?;
+    let mut warnings = Vec::new();
+    let w = &mut warnings;
     let counterexample = match &invariant {
         Invariant::SingleState { base, step } => {
-            match implied(program, &split.initial, base, &initial, "initial", opts)? {
+            let init = &split.initial;
+            match implied(program, init, base, &initial, "initial", opts, w)? {
                 Some(c) => Some(c),
-                None => implied(
-                    program,
-                    &split.bistate,
-                    step,
-                    &transition,
-                    "induction",
-                    opts,
-                )?,
+                None => {
+                    let bi = &split.bistate;
+                    implied(program, bi, step, &transition, "induction", opts, w)?
+                }
             }
         }
         Invariant::Bistate(f) => {
-            implied(program, &split.bistate, f, &transition, "induction", opts)?
+            implied(program, &split.bistate, f, &transition, "induction", opts, w)?
         }
     };
-    Ok(Invariance {
+    let answer = Invariance {
         holds: counterexample.is_none(),
         counterexample,
-    })
+    };
+    Ok(Inferred::new(answer, warnings))
 }

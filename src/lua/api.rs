@@ -309,8 +309,10 @@ fn extensions(lua: &Lua, s: &Structure) -> mlua::Result<Vec<Structure>> {
         definitions: Vec::new(),
         span: None,
     };
-    let opts = st.options().infer_options();
-    crate::infer::modelexpand(&program, &empty, s, None, &opts).map_err(mlua::Error::external)
+    let opts = st.infer_options();
+    crate::infer::modelexpand(&program, &empty, s, None, &opts)
+        .map(|found| found.value)
+        .map_err(mlua::Error::external)
 }
 
 /// `nbModelsTwoValuedExtensions(S or {S1, S2, ...})`: the two-valued extensions of the

@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
-use crate::error::Error;
-use crate::infer::{self, Propagation};
+use crate::error::{Error, IdpResult};
+use crate::infer::{self, Inferred, Propagation};
 use crate::lua::objects::*;
 use crate::lua::options::OptionsUd;
 use crate::lua::values::{describe, lua_to_value, value_to_lua};
@@ -25,11 +25,13 @@ pub fn arg<'a, 'lua>(args: &'a Args<'lua>, i: usize) -> &'a LuaValue<'lua> {
     args.get(i).unwrap_or(&NIL)
 }
 
-/// Prints the warnings that the last inference recorded.
-pub fn print_infer_warnings(lua: &Lua) {
-    for w in infer::take_warnings() {
-        super::warning(lua, &w);
+/// Shows an inference's warnings and gives its answer, or its error as a Lua error.
+fn answered<T>(lua: &Lua, proc: &str, result: IdpResult<Inferred<T>>) -> mlua::Result<T> {
+    let found = result.map_err(|e| infer_err(proc, e))?;
+    for w in &found.warnings {
+        super::warning(lua, w);
     }
+    Ok(found.value)
 }
 
 /// An inference's error, passed through Lua as an external error so that the command line can
@@ -94,15 +96,17 @@ fn do_modelexpand(
     let t = expect_theory(proc, args, 0)?;
     let s = expect_structure(proc, args, 1)?;
     let out = optional_voc(proc, args, 2)?;
-    let mut opts = st.options().infer_options();
+    let mut opts = st.infer_options();
     if let Some(n) = nbmodels {
         opts.nbmodels = n;
     }
     let t = t.borrow();
     let s = s.borrow();
-    let models = infer::modelexpand(&st.program(), &t, &s, out, &opts);
-    print_infer_warnings(lua);
-    models.map_err(|e| infer_err(proc, e))
+    answered(
+        lua,
+        proc,
+        infer::modelexpand(&st.program(), &t, &s, out, &opts),
+    )
 }
 
 fn do_minimize<'lua>(
@@ -121,7 +125,7 @@ fn do_minimize<'lua>(
         ))
     })?;
     let out = optional_voc(proc, args, 3)?;
-    let opts = st.options().infer_options();
+    let opts = st.infer_options();
     let mut objective = term.term.clone();
     if negate {
         let int = st
@@ -139,9 +143,11 @@ fn do_minimize<'lua>(
     let result = {
         let t = t.borrow();
         let s = s.borrow();
-        let result = infer::minimize(&st.program(), &t, &s, &objective, out, &opts);
-        print_infer_warnings(lua);
-        result.map_err(|e| infer_err(proc, e))?
+        answered(
+            lua,
+            proc,
+            infer::minimize(&st.program(), &t, &s, &objective, out, &opts),
+        )?
     };
     let value = match result.value {
         Some(v) if negate => match v {
@@ -174,11 +180,15 @@ fn do_propagate<'lua>(
     let st = state(lua);
     let t = expect_theory(proc, args, 0)?;
     let s = expect_structure(proc, args, 1)?;
-    let opts = st.options().infer_options();
+    let opts = st.infer_options();
     let res = {
         let t = t.borrow();
         let s = s.borrow();
-        infer::propagate(&st.program(), &t, &s, strength, &opts).map_err(|e| infer_err(proc, e))?
+        answered(
+            lua,
+            proc,
+            infer::propagate(&st.program(), &t, &s, strength, &opts),
+        )?
     };
     match res {
         Some(mut r) => {
@@ -301,13 +311,15 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let t = expect_theory(name, &args, 0)?;
             let s = expect_structure(name, &args, 1)?;
             optional_voc(name, &args, 2)?;
-            let opts = st.options().infer_options();
+            let opts = st.infer_options();
             let res = {
                 let t = t.borrow();
                 let s = s.borrow();
-                let result = infer::calculatedefinitions(&st.program(), &t, &s, &opts);
-                print_infer_warnings(lua);
-                result.map_err(|e| infer_err(name, e))?
+                answered(
+                    lua,
+                    name,
+                    infer::calculatedefinitions(&st.program(), &t, &s, &opts),
+                )?
             };
             match res {
                 Some(mut r) => {
@@ -327,8 +339,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             ))
         })?;
         let s = expect_structure("query", &args, 1)?;
+        let opts = st.infer_options();
         let tuples =
-            infer::query(&st.program(), &q, &s.borrow()).map_err(|e| infer_err("query", e))?;
+            infer::query(&st.program(), &q, &s.borrow(), &opts).map_err(|e| infer_err("query", e))?;
         one(LuaValue::UserData(
             lua.create_userdata(PredTableUd::new(tuples, q.vars.len()))?,
         ))
@@ -353,7 +366,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let st = state(lua);
         let s = expect_structure("value", &args, 1)?;
         if let Some(t) = as_term(arg(&args, 0)) {
-            let v = infer::value_of_term(&st.program(), &t.term, &s.borrow())
+            let opts = st.infer_options();
+            let v = infer::value_of_term(&st.program(), &t.term, &s.borrow(), &opts)
                 .map_err(|e| infer_err("value", e))?;
             return one(match v {
                 Some(v) => value_to_lua(lua, v)?,
@@ -361,10 +375,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             });
         }
         if let Some(t) = as_theory(arg(&args, 0)) {
-            let mut opts = st.options().infer_options();
+            let mut opts = st.infer_options();
             opts.nbmodels = 1;
-            let models = infer::modelexpand(&st.program(), &t.borrow(), &s.borrow(), None, &opts)
-                .map_err(|e| infer_err("value", e))?;
+            let found = infer::modelexpand(&st.program(), &t.borrow(), &s.borrow(), None, &opts);
+            let models = answered(lua, "value", found)?;
             return one(LuaValue::Boolean(!models.is_empty()));
         }
         Err(rt_err(format!(
@@ -379,6 +393,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, (s, o): (LuaValue, LuaValue)| {
             crate::lua::visual::visualize_text(lua, s, o)
         })?,
+    )?;
+    lua.globals().set(
+        "readkey",
+        lua.create_function(|lua, ()| crate::lua::visual::read_key(lua))?,
     )?;
     reg(lua, "clone", |lua, args| match arg(&args, 0) {
         v if as_structure(v).is_some() => {

@@ -4,11 +4,20 @@
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::{Error, ErrorKind};
-use crate::lua::builtins::{arg, print_infer_warnings, structures_to_lua, Args};
+use crate::lua::builtins::{arg, structures_to_lua, Args};
 use crate::lua::objects::{as_structure, as_theory, TheoryUd, VocUd};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::{report_error, state};
 use crate::sema::program::Theory;
+
+/// Shows an inference's warnings and gives its answer (or the Lua error of [`ltc_error`]).
+fn answered<T>(lua: &Lua, result: crate::error::IdpResult<crate::infer::Inferred<T>>) -> mlua::Result<T> {
+    let found = result.map_err(|e| ltc_error(lua, e))?;
+    for w in &found.warnings {
+        crate::lua::warning(lua, w);
+    }
+    Ok(found.value)
+}
 
 /// The Lua error for an engine error of an LTC inference: an error that IDP3 reports where it
 /// finds it is printed now, and the chunk stops with `Error encountered; operation aborted.`.
@@ -45,10 +54,9 @@ fn initialise<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue
     let st = state(lua);
     let t = as_theory(arg(&args, 0)).expect("dispatched");
     let s = as_structure(arg(&args, 1)).expect("dispatched");
-    let opts = st.options().infer_options();
+    let opts = st.infer_options();
     let result = crate::infer::ltc::initialise(&st.program(), &t.borrow(), &s.borrow(), &opts);
-    print_infer_warnings(lua);
-    let init = result.map_err(|e| ltc_error(lua, e))?;
+    let init = answered(lua, result)?;
     let out = lua.create_table()?;
     out.raw_set(1, structures_to_lua(lua, init.models)?)?;
     out.raw_set(2, theory_value(lua, init.split.bistate)?)?;
@@ -68,10 +76,9 @@ fn progress<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue<'
     let st = state(lua);
     let t = as_theory(arg(&args, 0)).expect("dispatched");
     let s = as_structure(arg(&args, 1)).expect("dispatched");
-    let opts = st.options().infer_options();
+    let opts = st.infer_options();
     let result = crate::infer::ltc::progress(&st.program(), &t.borrow(), &s.borrow(), &opts);
-    print_infer_warnings(lua);
-    let states = result.map_err(|e| ltc_error(lua, e))?;
+    let states = answered(lua, result)?;
     Ok(MultiValue::from_vec(vec![structures_to_lua(lua, states)?]))
 }
 
@@ -87,7 +94,7 @@ fn isinvariant<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValu
     let t = as_theory(arg(&args, 0)).expect("dispatched");
     let inv = as_theory(arg(&args, 1)).expect("dispatched");
     let s = as_structure(arg(&args, 2));
-    let opts = st.options().infer_options();
+    let opts = st.infer_options();
     let s_ref = s.as_ref().map(|s| s.borrow());
     let result = crate::infer::ltc::isinvariant(
         &st.program(),
@@ -96,8 +103,7 @@ fn isinvariant<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValu
         s_ref.as_deref(),
         &opts,
     );
-    print_infer_warnings(lua);
-    let answer = result.map_err(|e| ltc_error(lua, e))?;
+    let answer = answered(lua, result)?;
     if let Some(c) = answer.counterexample {
         eprint!("{c}");
     }

@@ -39,6 +39,28 @@ pub struct State {
     warned: RefCell<HashSet<String>>,
     /// (chunk name, file, line of the body's first line) of every compiled procedure.
     chunks: RefCell<Vec<(String, String, u32)>>,
+    /// What the command line set for every inference of the run.
+    run: RefCell<RunSettings>,
+}
+
+/// What the command line sets for every inference of a run (`--sat`, `--max-ground-size`,
+/// `--stats`, `--dump ground`), on top of the procedures' options.
+#[derive(Clone, Debug)]
+pub struct RunSettings {
+    pub sat_backend: crate::infer::SatBackend,
+    pub max_ground_size: usize,
+    pub observer: crate::infer::Observer,
+}
+
+impl Default for RunSettings {
+    fn default() -> RunSettings {
+        let defaults = crate::infer::Options::default();
+        RunSettings {
+            sat_backend: defaults.sat_backend,
+            max_ground_size: defaults.max_ground_size,
+            observer: defaults.observer,
+        }
+    }
 }
 
 impl State {
@@ -55,6 +77,17 @@ impl State {
     pub fn update_program(&self, change: impl FnOnce(&mut Program)) {
         let mut p = self.program.borrow_mut();
         change(Rc::make_mut(&mut p));
+    }
+
+    /// The options of an inference: the current options with the run's settings.
+    pub fn infer_options(&self) -> crate::infer::Options {
+        let run = self.run.borrow();
+        crate::infer::Options {
+            sat_backend: run.sat_backend,
+            max_ground_size: run.max_ground_size,
+            observer: run.observer.clone(),
+            ..self.options().infer_options()
+        }
     }
 }
 
@@ -131,6 +164,7 @@ impl Runtime {
         let state = Rc::new(State {
             program: RefCell::new(Rc::new(program)),
             options: RefCell::new(OptionsUd::new_default()),
+            run: RefCell::new(RunSettings::default()),
             show_warnings,
             sandbox: Cell::new(false),
             errors: Cell::new(0),
@@ -291,6 +325,11 @@ impl Runtime {
         self.state.sandbox.set(true);
         sandbox::install(self.lua)
             .map_err(|e| format!("could not set up the sandbox: {}", error_message(&e)))
+    }
+
+    /// Sets what every inference of the run uses (from the command line).
+    pub fn set_run_settings(&self, settings: RunSettings) {
+        *self.state.run.borrow_mut() = settings;
     }
 
     /// Number of errors reported so far (compile errors, `Error:` lines from builtins).

@@ -156,20 +156,22 @@ impl<'a> Domains<'a> {
         if let Some(b) = self.program.sort(s).builtin {
             return builtin_contains(b, v);
         }
-        let cached = self.members.borrow().get(&s).cloned();
-        let set = match cached {
-            Some(set) => set,
+        // The borrow ends before any recursion (a constructed type's arguments).
+        let listed = self
+            .members
+            .borrow()
+            .get(&s)
+            .map(|set| set.as_ref().map(|m| m.contains(&v)));
+        match listed {
+            Some(Some(found)) => found,
+            Some(None) => self.contains_without_listing(s, v),
             None => {
                 let set = self
                     .get(s)
                     .map(|d| Rc::new(d.iter().copied().collect::<HashSet<Value>>()));
-                self.members.borrow_mut().insert(s, set.clone());
-                set
+                self.members.borrow_mut().insert(s, set);
+                self.contains(s, v)
             }
-        };
-        match set {
-            Some(members) => members.contains(&v),
-            None => self.contains_without_listing(s, v),
         }
     }
 
