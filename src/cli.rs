@@ -298,13 +298,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     let mut diags = Diagnostics::default();
     let datadir = args.datadir.clone();
     let std_lib = move |name: &str| crate::stdlib::source_in(datadir.as_deref(), name);
-    let loaded = crate::syntax::load_with(
-        inputs,
-        &std_lib,
-        args.sandbox,
-        &mut sources,
-        &mut diags,
-    );
+    let loaded = crate::syntax::load_with(inputs, &std_lib, args.sandbox, &mut sources, &mut diags);
     if args.dump == Some(Dump::Ast) {
         println!("{:#?}", loaded.file);
     }

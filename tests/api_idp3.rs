@@ -21,7 +21,10 @@ fn vocabulary_procedures() {
         "voc",
         "print(#gettypes(V), name(gettypes(V)[1]), #getpredicates(V), #getfunctions(V))\nprint(name(V::P), name(V::c), name(V::T))\nlocal ty = gettyping(V::Q)\nprint(#ty, name(ty[1]), name(gettyping(V::c)[1]))\nprint(type(vocabulary.gettypes), type(structure.clone), type(inferences.modelexpand), type(stdspace.help))",
     );
-    assert_eq!(o, "1\tT\t2\t1\nP\tc\tT\n2\tT\tT\nfunction\tfunction\tfunction\tfunction\n");
+    assert_eq!(
+        o,
+        "1\tT\t2\t1\nP\tc\tT\n2\tT\tT\nfunction\tfunction\tfunction\tfunction\n"
+    );
 }
 
 #[test]
@@ -82,7 +85,11 @@ fn lua_written_inferences_check_their_arguments() {
 
 #[test]
 fn internal_procedures_stop_the_chunk_on_wrong_arguments() {
-    let r = run("internal", SPEC, "print('before')\nmerge(1, S)\nprint('after')");
+    let r = run(
+        "internal",
+        SPEC,
+        "print('before')\nmerge(1, S)\nprint('after')",
+    );
     assert_eq!(r.stdout, "before\n");
     assert_eq!(r.stderr, "Error: There is no procedure merge with the provided arguments <number,structure>\nDid you intend to use:\n\tmerge(structure, structure)\n\tmerge(theory, theory)\n\n\n");
     assert_eq!(r.code, 1);
@@ -92,7 +99,11 @@ fn internal_procedures_stop_the_chunk_on_wrong_arguments() {
 fn options_refuse_unknown_names_and_invalid_values() {
     let r = run("optname", SPEC, "stdoptions.foo = 1");
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("There is no option named foo."), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("There is no option named foo."),
+        "{}",
+        r.stderr
+    );
     let r = run("optread", SPEC, "print(stdoptions.foo)");
     assert_eq!(r.stderr, "Error: Requesting non-existing option foo\n");
     let r = run("optrange", SPEC, "stdoptions.nbmodels = -1");
@@ -111,8 +122,17 @@ fn asp_language_prints_facts() {
 
 #[test]
 fn verbosity_grounding_announces_the_extension() {
-    let r = run("verb", SPEC, "stdoptions.verbosity.grounding = 1\nmodelexpand(Th, S)");
-    assert!(r.stderr.contains("Extending partial models to full models\n"), "{}", r.stderr);
+    let r = run(
+        "verb",
+        SPEC,
+        "stdoptions.verbosity.grounding = 1\nmodelexpand(Th, S)",
+    );
+    assert!(
+        r.stderr
+            .contains("Extending partial models to full models\n"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -120,15 +140,30 @@ fn table_utils() {
     let spec = format!("include <table_utils>\n{SPEC}");
     let r = run("tables", &spec, "for c in tablecombo({ 'a', 'b', 'c' }, 2) do io.write(tabletostring(c), ' ') end\nprint()\nprint(tabletostring({ 1, 'x', k = true, { 2 } }), tablecontains({ 4, 5 }, 5), tablekey_to_str('a b'))\nprint(1)");
     assert_eq!(r.stderr, "");
-    assert!(r.stdout.starts_with("{\"a\",\"b\"} {\"a\",\"c\"} {\"b\",\"c\"} \n{1,\"x\",{2},k=true}\ttrue\t[\"a b\"]\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with(
+            "{\"a\",\"b\"} {\"a\",\"c\"} {\"b\",\"c\"} \n{1,\"x\",{2},k=true}\ttrue\t[\"a b\"]\n"
+        ),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
 fn data_directory_for_the_standard_library() {
     let dir = api::scratch("datadir-lib");
     std::fs::create_dir_all(dir.join("share/std")).unwrap();
-    std::fs::write(dir.join("share/std/mine.idp"), "procedure mine() { return 42 }\n").unwrap();
+    std::fs::write(
+        dir.join("share/std/mine.idp"),
+        "procedure mine() { return 42 }\n",
+    )
+    .unwrap();
     let spec = format!("include <mine>\n{SPEC}");
-    let r = api::run_with("datadir", &spec, "print(mine())", &["-d", dir.to_str().unwrap()]);
+    let r = api::run_with(
+        "datadir",
+        &spec,
+        "print(mine())",
+        &["-d", dir.to_str().unwrap()],
+    );
     assert_eq!(r.stdout, "42\n", "{}", r.stderr);
 }

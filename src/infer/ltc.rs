@@ -181,9 +181,15 @@ pub fn isinvariant(
                 }
             }
         }
-        Invariant::Bistate(f) => {
-            implied(program, &split.bistate, f, &transition, "induction", opts, w)?
-        }
+        Invariant::Bistate(f) => implied(
+            program,
+            &split.bistate,
+            f,
+            &transition,
+            "induction",
+            opts,
+            w,
+        )?,
     };
     let answer = Invariance {
         holds: counterexample.is_none(),

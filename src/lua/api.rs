@@ -302,6 +302,17 @@ fn extensions(lua: &Lua, s: &Structure) -> mlua::Result<Vec<Structure>> {
             "Cannot generate two-valued extensions of a four-valued (inconsistent) structure.",
         )));
     }
+    let voc = program.voc(s.vocabulary);
+    let two_valued = voc
+        .preds
+        .iter()
+        .filter(|&&p| program.pred(p).type_of.is_none())
+        .map(|&p| Symbol::Pred(p))
+        .chain(voc.funcs.iter().map(|&f| Symbol::Func(f)))
+        .all(|sym| crate::print::is_two_valued(&program, s, sym));
+    if two_valued {
+        return Ok(vec![s.clone()]);
+    }
     let empty = Theory {
         name: String::new(),
         vocabulary: s.vocabulary,

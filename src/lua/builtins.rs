@@ -340,8 +340,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         })?;
         let s = expect_structure("query", &args, 1)?;
         let opts = st.infer_options();
-        let tuples =
-            infer::query(&st.program(), &q, &s.borrow(), &opts).map_err(|e| infer_err("query", e))?;
+        let tuples = infer::query(&st.program(), &q, &s.borrow(), &opts)
+            .map_err(|e| infer_err("query", e))?;
         one(LuaValue::UserData(
             lua.create_userdata(PredTableUd::new(tuples, q.vars.len()))?,
         ))

@@ -11,7 +11,10 @@ use crate::lua::{report_error, state};
 use crate::sema::program::Theory;
 
 /// Shows an inference's warnings and gives its answer (or the Lua error of [`ltc_error`]).
-fn answered<T>(lua: &Lua, result: crate::error::IdpResult<crate::infer::Inferred<T>>) -> mlua::Result<T> {
+fn answered<T>(
+    lua: &Lua,
+    result: crate::error::IdpResult<crate::infer::Inferred<T>>,
+) -> mlua::Result<T> {
     let found = result.map_err(|e| ltc_error(lua, e))?;
     for w in &found.warnings {
         crate::lua::warning(lua, w);
