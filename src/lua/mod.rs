@@ -80,13 +80,19 @@ impl State {
     }
 
     /// The options of an inference: the current options with the run's settings.
+    /// A `stdoptions.verbosity.*` above 0 turns on the `--stats` lines for the inference.
     pub fn infer_options(&self) -> crate::infer::Options {
         let run = self.run.borrow();
+        let mine = self.options().infer_options();
+        let mut observer = run.observer.clone();
+        if mine.verbose && !observer.stats_on() {
+            observer = observer.with_stats(|line| eprintln!("[stats] {line}"));
+        }
         crate::infer::Options {
             sat_backend: run.sat_backend,
             max_ground_size: run.max_ground_size,
-            observer: run.observer.clone(),
-            ..self.options().infer_options()
+            observer,
+            ..mine
         }
     }
 }
