@@ -309,7 +309,12 @@ fn extensions(lua: &Lua, s: &Structure) -> mlua::Result<Vec<Structure>> {
         .filter(|&&p| program.pred(p).type_of.is_none())
         .map(|&p| Symbol::Pred(p))
         .chain(voc.funcs.iter().map(|&f| Symbol::Func(f)))
-        .all(|sym| crate::print::is_two_valued(&program, s, sym));
+        .all(|sym| {
+            // Symbols over infinite types keep the tuples that the inference met (IDP3 does
+            // not extend them either).
+            crate::print::is_two_valued(&program, s, sym)
+                || crate::sema::domains::all_tuples(&program, s, sym).is_none()
+        });
     if two_valued {
         return Ok(vec![s.clone()]);
     }

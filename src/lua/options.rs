@@ -205,7 +205,7 @@ fn allowed_text(k: &str, v: &OptValue) -> String {
         }
         OptValue::Float(f) => format!("\t{k} = {f}\n"),
         OptValue::Bool(b) => format!("\t{k} = {b}\n\t\t => one of [false, true]\n"),
-        OptValue::Str(s, allowed) if allowed.is_empty() => format!("\t{k} = {s}\n"),
+        OptValue::Str(s, []) => format!("\t{k} = {s}\n"),
         OptValue::Str(s, allowed) => {
             let mut sorted: Vec<&str> = allowed.to_vec();
             sorted.sort();
