@@ -308,7 +308,12 @@ fn extensions(lua: &Lua, s: &Structure) -> mlua::Result<Vec<Structure>> {
         .iter()
         .filter(|&&p| program.pred(p).type_of.is_none())
         .map(|&p| Symbol::Pred(p))
-        .chain(voc.funcs.iter().map(|&f| Symbol::Func(f)))
+        .chain(
+            voc.funcs
+                .iter()
+                .filter(|&&f| program.func(f).constructor_of.is_none())
+                .map(|&f| Symbol::Func(f)),
+        )
         .all(|sym| {
             // Symbols over infinite types keep the tuples that the inference met (IDP3 does
             // not extend them either).
