@@ -2,6 +2,7 @@
 //! [`load`] is the entry point for files given to the CLI; [`parse_text`] parses one text.
 
 pub mod ast;
+pub mod grammar;
 pub mod lexer;
 pub mod loader;
 pub mod parser;
