@@ -19,6 +19,8 @@ pub enum IncludeSpec {
     File(String),
     /// `include <name>`
     Std(String),
+    /// `include stdin`
+    Stdin,
 }
 
 /// Resolves include directives for the token stream.
@@ -211,6 +213,36 @@ impl<'a> FsIncluder<'a> {
     }
 }
 
+impl FsIncluder<'_> {
+    /// `include stdin`: standard input, read once (IDP3 refuses a second `include stdin`); not
+    /// under `--sandbox`.
+    fn include_stdin(
+        &mut self,
+        span: Span,
+        sources: &mut SourceMap,
+        diags: &mut Diagnostics,
+    ) -> Option<(FileId, Rc<str>)> {
+        let refusal = if self.sandbox_roots.is_some() {
+            Some("--sandbox: include stdin reads standard input, which is not allowed")
+        } else if !self.seen.insert("<stdin>".to_string()) {
+            Some("standard input can be included only once")
+        } else {
+            None
+        };
+        if let Some(message) = refusal {
+            diags.push(Diagnostic::error("include-not-found", message, Some(span)));
+            return None;
+        }
+        let mut bytes = Vec::new();
+        if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
+            let message = format!("standard input cannot be read: {e}");
+            diags.push(Diagnostic::error("include-not-found", message, Some(span)));
+            return None;
+        }
+        decode("<stdin>", bytes, sources, diags)
+    }
+}
+
 impl Includer for FsIncluder<'_> {
     fn include(
         &mut self,
@@ -223,6 +255,7 @@ impl Includer for FsIncluder<'_> {
         match spec {
             IncludeSpec::File(rel) => self.include_file(rel, from, span, sources, diags),
             IncludeSpec::Std(name) => self.include_std(name, span, sources, diags),
+            IncludeSpec::Stdin => self.include_stdin(span, sources, diags),
         }
     }
 }

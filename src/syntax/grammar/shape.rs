@@ -3,7 +3,9 @@
 //! formulas and terms fully bracketed, so that two parses agree exactly when their shapes are
 //! equal. Only what both parsers keep is written: `P` and `P()` are the same atom, a factlist's
 //! `using` and `fobdd` blocks (which the hand-written parser reads and drops) are left out,
-//! and `-3`, `- 3` and `-(3)` are the integer -3.
+//! and `-3`, `- 3` and `-(3)` are the integer -3. The sort annotations of LTC vocabulary names,
+//! of constructors in elements and of fact symbols (`f[A:B](1)`), which the hand-written parser
+//! reads and drops, are left out.
 
 /// Indentation of the lines inside a block.
 pub const INDENT: &str = "  ";

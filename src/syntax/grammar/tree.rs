@@ -113,6 +113,12 @@ fn intern_pointer(p: P) -> String {
     format!("{name}{}", sh::annotation(&args, result.as_deref()))
 }
 
+/// The name of an intern pointer without its sort annotation (which the AST does not keep for
+/// LTC names, compound elements and facts).
+fn unannotated(p: P) -> String {
+    pointer(kids(p).remove(0))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Vocabularies
 // ---------------------------------------------------------------------------------------------
@@ -127,7 +133,7 @@ fn vocabulary(p: P) -> Vec<String> {
         format!("vocabulary {name}")
     };
     if k[2].as_rule() == Rule::ltc_names {
-        let names: Vec<String> = k[2].clone().into_inner().map(intern_pointer).collect();
+        let names: Vec<String> = k[2].clone().into_inner().map(unannotated).collect();
         head.push_str(&format!(" ({})", names.join(",")));
     }
     let content = k
@@ -262,11 +268,7 @@ fn element(p: P) -> String {
         Rule::compound_v | Rule::compound_s | Rule::compound_f => {
             let k = kids(p);
             let args: Vec<String> = k[1..].iter().cloned().map(element).collect();
-            format!(
-                "{}{}",
-                intern_pointer(k[0].clone()),
-                sh::parenthesised(&args)
-            )
+            format!("{}{}", unannotated(k[0].clone()), sh::parenthesised(&args))
         }
         Rule::string => sh::string(unquote(p.as_str())),
         Rule::char_literal => sh::character(char_of(&p)),
@@ -693,7 +695,7 @@ fn factlist(p: P) -> Vec<String> {
                 .collect();
             format!(
                 "fact {}{}",
-                intern_pointer(parts[0].clone()),
+                unannotated(parts[0].clone()),
                 sh::parenthesised(&args)
             )
         })
