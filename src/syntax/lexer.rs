@@ -32,8 +32,10 @@ pub enum Tok {
     Char,
     #[token("\n")]
     Newline,
-    #[regex(r"//[^\n]*")]
-    #[regex(r"--[^\n]*")]
+    /// `//` or `--` to the end of the line; an empty one also takes the next line that is not
+    /// empty (see [`line_comment`]).
+    #[token("//", line_comment)]
+    #[token("--", line_comment)]
     LineComment,
     /// `/* ... */`, not nesting; `false` when never closed.
     #[token("/*", block_comment)]
@@ -112,6 +114,24 @@ pub enum Tok {
     Unknown,
     /// End of all input.
     Eof,
+}
+
+/// The rest of a line comment. IDP3's rule for it, `.*`, cannot match nothing, so after an
+/// empty `//` or `--` the newline is read inside the comment state and the comment goes on
+/// over the next line that is not empty: `//` alone on a line comments out the next one.
+fn line_comment(lex: &mut logos::Lexer<Tok>) {
+    let n = comment_rest(lex.remainder().as_bytes());
+    lex.bump(n);
+}
+
+/// The length of the rest of a line comment whose `//` or `--` ends where `rest` starts.
+fn comment_rest(rest: &[u8]) -> usize {
+    let newlines = rest.iter().take_while(|&&b| b == b'\n').count();
+    newlines
+        + rest[newlines..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(rest.len() - newlines)
 }
 
 /// The end of a comment that starts with `/*`. IDP3 reads `/**` not followed by `*` as the
@@ -524,7 +544,7 @@ pub fn capture_lua(text: &str, start: usize) -> LuaCapture {
                     .position(|c| LUA_SPECIAL.contains(c))
                     .unwrap_or(bytes.len() - i);
                 match &text[i..i + n] {
-                    "--" => line_end(bytes, i) - i,
+                    "--" => line_comment_in_lua(bytes, i + 2, &mut out) - i,
                     run => {
                         if run == "include" {
                             include_at.get_or_insert(i);
@@ -548,7 +568,7 @@ pub fn capture_lua(text: &str, start: usize) -> LuaCapture {
                 out.extend_from_slice(&bytes[i..i + 3]);
                 3
             }
-            b'/' if next == Some(b'/') => line_end(bytes, i) - i,
+            b'/' if next == Some(b'/') => line_comment_in_lua(bytes, i + 2, &mut out) - i,
             b'/' if next == Some(b'*') => {
                 let close = comment_end(text, i);
                 out.extend(bytes[i..close].iter().filter(|&&c| c == b'\n'));
@@ -586,12 +606,12 @@ pub fn capture_lua(text: &str, start: usize) -> LuaCapture {
     }
 }
 
-/// The offset of the newline that ends the line of `i` (or the end of the text).
-fn line_end(bytes: &[u8], i: usize) -> usize {
-    bytes[i..]
-        .iter()
-        .position(|&c| c == b'\n')
-        .map_or(bytes.len(), |n| i + n)
+/// The end of a line comment in Lua whose `//` or `--` ends at `from` (see [`comment_rest`]);
+/// the newlines it takes in are kept in `out`, so that Lua's line numbers stay right.
+fn line_comment_in_lua(bytes: &[u8], from: usize, out: &mut Vec<u8>) -> usize {
+    let n = comment_rest(&bytes[from..]);
+    out.extend(bytes[from..from + n].iter().filter(|&&c| c == b'\n'));
+    from + n
 }
 
 /// The offset after the comment that starts with `/*` at `i`: after the first `*/` that
@@ -628,6 +648,10 @@ mod tests {
             kinds("/* a /* b */ c"),
             vec![Tok::BlockComment(true), Tok::Ident]
         );
+        // An empty line comment takes in the next line that is not empty.
+        assert_eq!(kinds("a //\n\n b c\nd"), vec![Tok::Ident, Tok::Ident]);
+        assert_eq!(kinds("a // x\nb"), vec![Tok::Ident, Tok::Ident]);
+        assert_eq!(kinds("a --\r\nb"), vec![Tok::Ident, Tok::Ident]);
     }
 
     #[test]

@@ -98,6 +98,19 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_line_comment_takes_the_next_line() {
+        let v = "vocabulary V {\n type T //\n\n P(T)\n}\n";
+        let shape = vec!["vocabulary V", "  type T isa() contains()"];
+        assert_eq!(
+            check(v),
+            Verdict::Accepted(shape.iter().map(|s| s.to_string()).collect())
+        );
+        assert!(!accepts("//\nvocabulary V {\n}\n"));
+        assert!(accepts("//\r\nvocabulary V {\n}\n"));
+        assert!(!accepts("procedure p() {\n x = 1 //\n}\n"));
+    }
+
+    #[test]
     fn terms_that_are_not_arithmetic() {
         assert!(accepts(
             "theory T : V {\n x = 1.5. y = \"s\". z = 'c'. (x + 1) = 2.\n}\n"
