@@ -100,7 +100,7 @@ mod tests {
     #[test]
     fn an_empty_line_comment_takes_the_next_line() {
         let v = "vocabulary V {\n type T //\n\n P(T)\n}\n";
-        let shape = vec!["vocabulary V", "  type T isa() contains()"];
+        let shape = ["vocabulary V", "  type T isa() contains()"];
         assert_eq!(
             check(v),
             Verdict::Accepted(shape.iter().map(|s| s.to_string()).collect())
