@@ -766,9 +766,14 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A float literal token as a value. Out of range, as IDP3's lexer finds with `strtod`, are
+    /// values too large for a double and non-zero values that round to zero or to a subnormal
+    /// double (underflow).
     fn float_value(&mut self, t: &Token, negative: bool) -> f64 {
-        let v: f64 = self.text(t).parse().unwrap_or(0.0);
-        if !v.is_finite() {
+        let text = self.text(t);
+        let v: f64 = text.parse().unwrap_or(0.0);
+        let nonzero = text.bytes().any(|b| (b'1'..=b'9').contains(&b));
+        if !v.is_finite() || (nonzero && (v == 0.0 || v.is_subnormal())) {
             self.report(Diagnostic::error(
                 "number-out-of-range",
                 "numeric value out of double bounds",
