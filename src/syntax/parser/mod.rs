@@ -307,6 +307,19 @@ impl<'a> Parser<'a> {
         Some(name)
     }
 
+    /// A pointer whose first part `first` was glued to a keyword (`using vocabularyV`): like any
+    /// name, it must not be a keyword itself.
+    fn glued_pointer(&mut self, first: Ident) -> PResult<Pointer> {
+        if self.state.reserves(&first.name) {
+            let msg = format!("unexpected '{}', expected a name", first.name);
+            let d = Diagnostic::error("syntax-error", msg, Some(first.span))
+                .with_hint(keyword_hint(self.state, &first.name));
+            self.report(d);
+            return Err(Fail);
+        }
+        self.pointer_from(first)
+    }
+
     /// `A::B::c`
     fn pointer(&mut self, what: &str) -> PResult<Pointer> {
         let first = self.ident(what)?;
@@ -648,7 +661,7 @@ impl<'a> Parser<'a> {
             return Err(Fail);
         };
         let target = match rest {
-            Some(first) => self.pointer_from(first)?,
+            Some(first) => self.glued_pointer(first)?,
             None => self.pointer("a name")?,
         };
         let span = start.span.to(target.span);

@@ -489,7 +489,7 @@ impl Parser<'_> {
         let start = keyword.span;
         if let Some(rest) = self.second_keyword(&keyword, "vocabulary") {
             return Ok(Decl::ExternVocabulary(match rest {
-                Some(first) => self.pointer_from(first)?,
+                Some(first) => self.glued_pointer(first)?,
                 None => self.pointer_on_line("the name of a vocabulary")?,
             }));
         }
