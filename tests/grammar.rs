@@ -117,3 +117,16 @@ fn a_rejected_text_is_rejected_by_both() {
         assert_eq!(compare("bad.idp", text), Ok(Agreement::Rejected), "{text}");
     }
 }
+
+/// The inputs on which the fuzz target `grammar_diff` found the parsers disagreeing
+/// (FUZZING.md), exactly as found: they agree now.
+#[test]
+fn fuzz_findings_agree() {
+    let findings = [
+        // 1: a keyword glued to `using namespace` was taken for a name.
+        ("crash-15bf0849", "using namespaceusing ", Agreement::Rejected),
+    ];
+    for (name, text, expected) in findings {
+        assert_eq!(compare(name, text), Ok(expected), "{name}");
+    }
+}
