@@ -125,6 +125,8 @@ fn fuzz_findings_agree() {
     let findings = [
         // 1: a keyword glued to `using namespace` was taken for a name.
         ("crash-15bf0849", "using namespaceusing ", Agreement::Rejected),
+        // 2: the grammar split IDP3's token `extern vocabulary` (`extern vocabulary::p/0`).
+        ("crash-bc97b56c", "vocabulary V{\n\tpn\n\tq\n}\n\nvocabulary Vout{\n\textern vocabulary::p/0\n\textern V::q/0\n}\n\ntheory T:V{\n\t{\n\t\tpn <- p(15789).p(x).\n\t}\n}\n\nstructure S:V{\n\tx = {-1000000000..1000000000}\n}\n\nprocedure getExpectedNbOfModels(){\n\t2  structure �rue;\n\n}", Agreement::Rejected),
     ];
     for (name, text, expected) in findings {
         assert_eq!(compare(name, text), Ok(expected), "{name}");
