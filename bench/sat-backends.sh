@@ -9,8 +9,8 @@ bin=$(mktemp -d)/idp
 cp target/release/idp "$bin"   # a private copy: a concurrent build cannot swap it mid-run
 
 cases=(
-  "maze 11|specs/maze/construction.idp|generate(11)"
-  "maze 21|specs/maze/construction.idp|generate(21)"
+  "maze 11|specs/maze/construction.idp|search(11)"
+  "maze 21|specs/maze/construction.idp|search(21)"
   "n-queens, all 92 models of 8x8|examples/nqueens.idp|stdoptions.nbmodels=0; print(#modelexpand(T, S))"
   "colour maze 6x6, 4 colours|specs/colourmaze/colourmaze.idp|solvefile('specs/colourmaze/instances/seed7-6x6c4.txt')"
   "Overflow 8x8, longest (maximise)|specs/overflow/overflow.idp|solvefile('specs/overflow/levels/random8x8.txt')"

@@ -13,8 +13,11 @@ use clap::{Parser, ValueEnum};
 
 use crate::diagnostics::{self, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
-use crate::lua::{Outcome, Runtime};
-use crate::syntax::source::SourceMap;
+use crate::lua::{Failure, Outcome, RunSettings, Runtime};
+use crate::sema::program::{Component, Program};
+use crate::source::SourceMap;
+use crate::structure::structure::Structure;
+use crate::visual::Options as VisualOptions;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -29,6 +32,7 @@ Examples:
   idp -i problem.idp                   interactive shell: Lua commands, values printed
   idp --check problem.idp              only parse and type-check
   idp --dump program problem.idp       show the resolved program (debugging)
+  idp serve [FILE...] [--port N]       the workbench in the browser (idp serve --help)
   idp < problem.idp                    read the specification from stdin
   idp --sandbox --timeout 10 --max-memory 2000 untrusted.idp
                                        run an untrusted specification: no files, processes
@@ -62,6 +66,13 @@ pub enum Color {
     Auto,
     Always,
     Never,
+}
+
+/// `--message-format`: diagnostics for people, or JSON lines for programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MessageFormat {
+    Human,
+    Json,
 }
 
 #[derive(Parser, Debug)]
@@ -143,16 +154,23 @@ pub struct Args {
     /// =svg:FILE write SVG instead (FILE-2.svg, ... for further models)
     #[arg(long, value_name = "svg:FILE", num_args = 0..=1, require_equals = true, default_missing_value = "")]
     pub visualize: Option<String>,
+    /// `json`: diagnostics, the names declared and progress as JSON lines on stderr, and
+    /// `visualize` pictures as SVG on stdout (for programs such as `idp serve`)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
+    pub message_format: MessageFormat,
 }
 
-/// The Lua chunk that `--models` runs: model expansion (or minimisation) of the named or only
-/// theory and structure, printed as `printmodels` does, returning 10 (models) or 20 (none).
-fn model_expansion_chunk(
-    args: &Args,
-    n: usize,
-    program: &crate::sema::program::Program,
-) -> Result<String, String> {
-    use crate::sema::program::Component;
+/// What `-n N` (with `--minimize`, `--visualize`) asks for: the theory, structure and term to
+/// use, named on the command line or the only ones the files declare.
+struct ModelRequest {
+    theory: String,
+    structure: String,
+    minimize: Option<String>,
+    models: usize,
+}
+
+/// The theory, structure and term of `-n N`, or why they cannot be chosen.
+fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelRequest, String> {
     let members = &program.namespaces[0].members;
     let pick = |given: &Option<String>,
                 what: &str,
@@ -188,38 +206,149 @@ fn model_expansion_chunk(
     let structure = pick(&args.structure, "structure", &|c| {
         matches!(c, Component::Structure(_))
     })?;
-    let expand = match &args.minimize {
-        Some(term) => {
-            if !matches!(members.get(term), Some(Component::Term(_))) {
-                return Err(format!("there is no term named '{term}'"));
-            }
-            format!("local ms, proven, value = minimize({theory}, {structure}, {term})\nif #ms > 0 then print((proven and \"Optimal value: \" or \"Best value found: \") .. tostring(value)) end")
+    if let Some(term) = &args.minimize {
+        if !matches!(members.get(term), Some(Component::Term(_))) {
+            return Err(format!("there is no term named '{term}'"));
         }
-        None => format!("local ms = modelexpand({theory}, {structure})"),
-    };
-    let draw = visualize_chunk(args.visualize.as_deref())?;
-    Ok(format!("stdoptions.nbmodels = {n}\n{expand}\nprintmodels(ms)\n{draw}if #ms > 0 then return 10 else return 20 end"))
+    }
+    visualize_options(args.visualize.as_deref(), 1)?;
+    Ok(ModelRequest {
+        theory,
+        structure,
+        minimize: args.minimize.clone(),
+        models: n,
+    })
 }
 
-/// The Lua lines that `--visualize[=svg:FILE]` adds after the models are printed.
-fn visualize_chunk(flag: Option<&str>) -> Result<String, String> {
-    let Some(flag) = flag else {
-        return Ok(String::new());
+/// The models `-n N` asks for, found by calling the inference directly (as `modelexpand` or
+/// `minimize` in a procedure would), printed as `printmodels` prints them, and drawn with
+/// `--visualize`. Exit code 10 with models, 20 without, 1 on an error, 3 when a limit stopped
+/// the search (models found before are printed first).
+fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
+    let program = runtime.program();
+    let (Some(theory), Some(structure)) = (
+        runtime.theory(&request.theory),
+        runtime.structure(&request.structure),
+    ) else {
+        eprintln!("Error: the theory or structure was replaced by a procedure");
+        return 1;
     };
-    if flag.is_empty() {
-        return Ok("for _, m in ipairs(ms) do visualize(m) end\n".into());
+    let mut options = runtime.infer_options();
+    options.nbmodels = request.models;
+    let (theory, structure) = (theory.borrow(), structure.borrow());
+    let found = match &request.minimize {
+        None => crate::infer::modelexpand(program, &theory, &structure, None, &options)
+            .map(|found| found.map(|models| (models, None))),
+        Some(term) => {
+            let Some(term) = runtime.term(term) else {
+                eprintln!("Error: there is no term named '{term}'");
+                return 1;
+            };
+            crate::infer::minimize(program, &theory, &structure, &term.term, None, &options)
+                .map(|found| found.map(|o| (o.models, Some((o.proven, o.value)))))
+        }
+    };
+    let found = match found {
+        Ok(found) => found,
+        Err(e) => {
+            let label = if e.is_limit() { "Stopped" } else { "Error" };
+            eprintln!("{label}: {e}");
+            return if e.is_limit() { EXIT_LIMIT } else { 1 };
+        }
+    };
+    found.warnings.iter().for_each(|w| runtime.warn(w));
+    let (models, optimum) = found.value;
+    if let (Some((proven, value)), false) = (optimum, models.is_empty()) {
+        let label = if proven {
+            "Optimal value"
+        } else {
+            "Best value found"
+        };
+        let value = value.map_or("nil".to_string(), |v| v.to_string());
+        println!("{label}: {value}");
     }
-    let Some(file) = flag
-        .strip_prefix("svg:")
-        .filter(|f| !f.is_empty() && !f.contains("]==]"))
-    else {
+    print_models(program, &models);
+    if let Err(message) = draw_models(args, program, &models, runtime) {
+        eprintln!("Error: {message}");
+        return 1;
+    }
+    if let Some(note) = crate::limits::partial() {
+        eprintln!("Stopped: {note}");
+        return EXIT_LIMIT;
+    }
+    if models.is_empty() {
+        20
+    } else {
+        10
+    }
+}
+
+/// The models as IDP3's `printmodels` prints them.
+fn print_models(program: &Program, models: &[Structure]) {
+    if models.is_empty() {
+        println!("Unsatisfiable");
+    }
+    println!("Number of models: {}", models.len());
+    for (k, model) in models.iter().enumerate() {
+        let header = format!("Model {}", k + 1);
+        println!("{header}\n{}", "=".repeat(header.len()));
+        let mut shown = model.clone();
+        shown.name = String::new();
+        println!("{}", crate::print::structure_to_string(program, &shown));
+    }
+}
+
+/// `--visualize`: each model drawn on the terminal, or `--visualize=svg:FILE` written to FILE
+/// (FILE-2.svg, ... for later models).
+fn draw_models(
+    args: &Args,
+    program: &Program,
+    models: &[Structure],
+    runtime: &Runtime,
+) -> Result<(), String> {
+    for (k, model) in models.iter().enumerate() {
+        let Some(options) = visualize_options(args.visualize.as_deref(), k + 1)? else {
+            return Ok(());
+        };
+        if runtime.sandboxed() && options.svg.is_some() {
+            return Err("visualize: writing SVG files is not allowed in --sandbox mode".into());
+        }
+        let text =
+            crate::visual::visualize(program, model, &options, std::io::stdout().is_terminal())
+                .map_err(|m| {
+                    if m.starts_with("visualize:") {
+                        m
+                    } else {
+                        format!("visualize: {m}")
+                    }
+                })?;
+        print!("{text}");
+    }
+    Ok(())
+}
+
+/// The drawing options of `--visualize[=svg:FILE]` for the `k`-th model; `None` without the
+/// flag.
+fn visualize_options(flag: Option<&str>, k: usize) -> Result<Option<VisualOptions>, String> {
+    let Some(flag) = flag else {
+        return Ok(None);
+    };
+    let mut options = VisualOptions::default();
+    if flag.is_empty() {
+        return Ok(Some(options));
+    }
+    let Some(file) = flag.strip_prefix("svg:").filter(|f| !f.is_empty()) else {
         return Err(format!(
             "--visualize={flag}: expected --visualize or --visualize=svg:FILE"
         ));
     };
-    Ok(format!(
-        "for i, m in ipairs(ms) do\n  local f = [==[{file}]==]\n  if i > 1 then f = string.gsub(f, '%.svg$', '') .. '-' .. i .. '.svg' end\n  visualize(m, {{ svg = f, quiet = true }})\nend\n"
-    ))
+    options.svg = Some(if k > 1 {
+        format!("{}-{k}.svg", file.strip_suffix(".svg").unwrap_or(file))
+    } else {
+        file.to_string()
+    });
+    options.quiet = true;
+    Ok(Some(options))
 }
 
 pub fn version_text() -> String {
@@ -236,6 +365,9 @@ pub fn run() -> i32 {
 }
 
 pub fn run_with(argv: Vec<String>) -> i32 {
+    if argv.get(1).map(String::as_str) == Some("serve") {
+        return crate::serve::run(&argv[2..]);
+    }
     let args = match Args::try_parse_from(&argv) {
         Ok(a) => a,
         Err(e) => return report_args_error(e),
@@ -245,6 +377,10 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         return 0;
     }
     set_limits(&args);
+    let json = args.message_format == MessageFormat::Json;
+    if json {
+        crate::message_format::enable();
+    }
 
     // Read the inputs.
     crate::limits::set_phase("reading the input");
@@ -280,6 +416,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         inputs,
         &crate::stdlib::source,
         args.sandbox,
+        Some(read_stdin),
         &mut sources,
         &mut diags,
     );
@@ -304,7 +441,14 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         if d.severity == Severity::Warning && args.nowarnings {
             continue;
         }
-        stderr_text.push_str(&diagnostics::render(&d, &sources, style));
+        if json {
+            stderr_text.push_str(&crate::message_format::diagnostic_line(&d, &sources));
+        } else {
+            stderr_text.push_str(&diagnostics::render(&d, &sources, style));
+        }
+    }
+    if json {
+        stderr_text.push_str(&crate::message_format::summary_line(&program));
     }
     eprint!("{stderr_text}");
     let has_errors = diags.has_errors();
@@ -340,31 +484,26 @@ pub fn run_with(argv: Vec<String>) -> i32 {
             return 1;
         }
     }
-    if args.stats {
-        crate::infer::set_stats(true);
-    }
-    if args.sat == Sat::Splr {
-        crate::infer::set_default_sat_backend(crate::infer::SatBackend::Splr);
-    }
-    if args.dump == Some(Dump::Ground) {
-        crate::infer::set_dump_ground(true);
-    }
-    if let Some(n) = args.max_ground_size {
-        crate::infer::set_default_max_ground_size(n);
-    }
+    runtime.set_run_settings(run_settings(&args));
     if args.interactive {
         crate::limits::install_interrupt_handler();
         return crate::repl::run(&runtime);
     }
     let (code, name) = match (&args.execute, args.models) {
         (Some(chunk), _) => (chunk.replace("::", "."), "-e"),
-        (None, Some(n)) => match model_expansion_chunk(&args, n, runtime.program()) {
-            Ok(chunk) => (chunk, "--models"),
-            Err(msg) => {
-                eprintln!("Error: {msg}");
-                return 1;
-            }
-        },
+        (None, Some(n)) => {
+            let request = match model_request(&args, n, runtime.program()) {
+                Ok(request) => request,
+                Err(msg) => {
+                    eprintln!("Error: {msg}");
+                    return 1;
+                }
+            };
+            crate::limits::install_interrupt_handler();
+            let code = run_models(&args, &request, &runtime);
+            flush_lua_stdout(&runtime);
+            return code;
+        }
         (None, None) => ("return idpglobal.main()".to_string(), "main"),
     };
     // From here on Ctrl-C stops the work cleanly (before, while reading and parsing, it ends
@@ -373,13 +512,13 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     let outcome = runtime.run(&code, name);
     flush_lua_stdout(&runtime);
     match outcome {
-        Outcome::Failed(msg) => {
+        Outcome::Failed(Failure { message, stopped }) => {
             // Positions in the default chunk `return idpglobal.main()` mean nothing to the user.
-            let msg = match (args.execute.is_none(), msg.strip_prefix("main:1: ")) {
+            let msg = match (args.execute.is_none(), message.strip_prefix("main:1: ")) {
                 (true, Some(rest)) => rest.to_string(),
-                _ => msg,
+                _ => message,
             };
-            if crate::limits::is_limit_message(&msg) {
+            if stopped {
                 eprintln!("Stopped: {msg}");
                 EXIT_LIMIT
             } else {
@@ -400,7 +539,35 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     }
 }
 
+/// What the command line sets for every inference: the SAT backend, the grounding size limit,
+/// and where `--stats` lines (also with `IDP_STATS` set) and `--dump ground` texts go.
+fn run_settings(args: &Args) -> RunSettings {
+    let mut settings = RunSettings::default();
+    if args.sat == Sat::Splr {
+        settings.sat_backend = crate::infer::SatBackend::Splr;
+    }
+    if let Some(n) = args.max_ground_size {
+        settings.max_ground_size = n;
+    }
+    if args.stats || std::env::var_os("IDP_STATS").is_some() {
+        settings.observer = settings
+            .observer
+            .with_stats(|line| eprintln!("[stats] {line}"));
+    }
+    if args.dump == Some(Dump::Ground) {
+        settings.observer = settings.observer.with_ground_dump(|text| print!("{text}"));
+    }
+    settings
+}
+
 /// A positive, finite number of seconds (`--timeout`).
+/// What `include stdin` reads (the loader leaves terminal input to the driver).
+fn read_stdin() -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 => Ok(s),

@@ -4,16 +4,18 @@
 //! inference.)
 //!
 //! The grounder, the SAT solver's terminate callback and a Lua instruction hook all call
-//! [`check`]; a watchdog thread ([`start_watchdog`]) ends the process when a step that makes
-//! no checks (reading a huge input) goes on past a limit. Every limit message is recorded, so
-//! that the command line can tell a Lua error caused by a limit from any other error; an
-//! inference that stops after it found some models returns them and notes a [`partial`]
+//! [`check`], which fails with an [`Error`] of kind [`ErrorKind::Limit`] (so the command line
+//! tells a stop from any other error by its kind); a watchdog thread ([`start_watchdog`]) ends
+//! the process when a step that makes no checks (reading a huge input) goes on past a limit.
+//! An inference that stops after it found some models returns them and notes a [`partial`]
 //! result instead; the interactive shell forgets a stop after the command it ended
 //! ([`forget_stop`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use crate::error::{Error, Limit};
 
 /// The exit code of a run that a limit stopped (errors exit with 1; `--models` uses 10 and 20).
 pub const EXIT_LIMIT: i32 = 3;
@@ -55,8 +57,11 @@ static LAST_RSS_AT: AtomicU64 = AtomicU64::new(0);
 /// Whether the memory limit was exceeded (it stays exceeded: the run is being stopped).
 static MEMORY_EXCEEDED: AtomicBool = AtomicBool::new(false);
 
-/// The messages of the limits that stopped some work, in order.
-static STOPS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// Whether Ctrl-C was pressed (set by the signal handler; running searches poll it).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether some work has seen a limit and is stopping.
+static STOP_SEEN: AtomicBool = AtomicBool::new(false);
 
 /// The note of an inference that a limit stopped after it found a partial result, and when.
 static PARTIAL: Mutex<Option<(String, Instant)>> = Mutex::new(None);
@@ -78,6 +83,22 @@ pub enum Stop {
 }
 
 impl Stop {
+    /// The kind of limit, for the error's kind.
+    pub fn limit(&self) -> Limit {
+        match self {
+            Stop::Interrupted => Limit::Interrupted,
+            Stop::RunTimeout(_) => Limit::RunTimeout,
+            Stop::InferenceTimeout => Limit::InferenceTimeout,
+            Stop::Memory(..) => Limit::Memory,
+        }
+    }
+
+    /// The error for this stop, saying what was being done; notes that work is stopping.
+    pub fn error(&self, during: &str) -> Error {
+        STOP_SEEN.store(true, Ordering::Relaxed);
+        Error::limit(self.limit(), self.message(during))
+    }
+
     /// What was reached, with how to raise it: `timeout: ...`, `memory: ...`, `interrupted ...`.
     pub fn reason(&self) -> String {
         match self {
@@ -204,7 +225,7 @@ pub fn memory_exceeded() -> Option<Stop> {
 /// The limit that has been reached, if any: Ctrl-C, the run's wall time, the inference's
 /// deadline `local` (from `stdoptions.timeout`), or the memory limit.
 pub fn reached(local: Option<Instant>) -> Option<Stop> {
-    if crate::solve::interrupted() {
+    if interrupted() {
         return Some(Stop::Interrupted);
     }
     let now = Instant::now();
@@ -219,30 +240,22 @@ pub fn reached(local: Option<Instant>) -> Option<Stop> {
     memory_exceeded()
 }
 
-/// `Err(message)` (recorded) when a limit has been reached, saying what was being done.
-pub fn check(local: Option<Instant>, during: &str) -> Result<(), String> {
+/// A limit error when a limit has been reached, saying what was being done.
+pub fn check(local: Option<Instant>, during: &str) -> Result<(), Error> {
     match reached(local) {
         None => Ok(()),
-        Some(stop) => Err(record(stop.message(during))),
+        Some(stop) => Err(stop.error(during)),
     }
 }
 
-/// Records the message of a limit that stopped some work and returns it.
-pub fn record(message: String) -> String {
-    let mut stops = STOPS.lock().unwrap_or_else(|e| e.into_inner());
-    if !stops.contains(&message) {
-        stops.push(message.clone());
-    }
-    message
+/// Asks running work to stop (from the Ctrl-C handler).
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
-/// Whether an error message (possibly with context added) comes from a limit.
-pub fn is_limit_message(message: &str) -> bool {
-    STOPS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .any(|m| message.contains(m.as_str()))
+/// Whether Ctrl-C was pressed (and not yet forgotten by [`forget_stop`]).
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 /// Notes that an inference stopped by a limit returned what it had found so far.
@@ -263,7 +276,7 @@ pub fn partial() -> Option<String> {
 /// grace period when an inference just returned a partial result, so that it can be printed).
 /// Lua code that catches the error and goes on is ended after a second with the same message
 /// and [`EXIT_LIMIT`].
-pub fn lua_check() -> Result<(), String> {
+pub fn lua_check() -> Result<(), Error> {
     let Some(stop) = reached(None) else {
         return Ok(());
     };
@@ -275,21 +288,21 @@ pub fn lua_check() -> Result<(), String> {
     if partial_at.is_some_and(|at| at.elapsed() < GRACE_AFTER_PARTIAL) {
         return Ok(());
     }
-    let message = record(stop.message("running a procedure"));
+    let error = stop.error("running a procedure");
     let mut first = LUA_STOPPED_AT.lock().unwrap_or_else(|e| e.into_inner());
     match *first {
-        Some(at) if at.elapsed() >= GRACE_AFTER_STOP => exit_now(&message),
+        Some(at) if at.elapsed() >= GRACE_AFTER_STOP => exit_now(error.message()),
         Some(_) => {}
         None => *first = Some(Instant::now()),
     }
-    Err(message)
+    Err(error)
 }
 
 /// Forgets a limit that stopped one command of the interactive shell (Ctrl-C), so that the
 /// next command starts afresh. The wall-time and memory limits stay: they hold for the run.
 pub fn forget_stop() {
-    crate::solve::clear_interrupt();
-    STOPS.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    STOP_SEEN.store(false, Ordering::Relaxed);
     *PARTIAL.lock().unwrap_or_else(|e| e.into_inner()) = None;
     *LUA_STOPPED_AT.lock().unwrap_or_else(|e| e.into_inner()) = None;
 }
@@ -333,11 +346,10 @@ fn watch() {
     }
 }
 
-/// Whether the work has seen a limit and is stopping (a stop was recorded or a partial result
-/// noted).
+/// Whether the work has seen a limit and is stopping (a limit error was made or a partial
+/// result noted).
 fn stopping() -> bool {
-    !STOPS.lock().unwrap_or_else(|e| e.into_inner()).is_empty()
-        || PARTIAL.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+    STOP_SEEN.load(Ordering::Relaxed) || PARTIAL.lock().unwrap_or_else(|e| e.into_inner()).is_some()
 }
 
 /// Ends the process with [`EXIT_LIMIT`] after printing `Stopped: message` (flushing what Lua
@@ -352,14 +364,14 @@ fn exit_now(message: &str) -> ! {
 }
 
 /// Installs the Ctrl-C (SIGINT) handler: the first Ctrl-C asks the running work to stop
-/// ([`crate::solve::interrupt`]); a second one ends the process at once with [`EXIT_KILLED`].
+/// ([`interrupt`]); a second one ends the process at once with [`EXIT_KILLED`].
 pub fn install_interrupt_handler() {
     extern "C" fn on_sigint(_: libc::c_int) {
-        if crate::solve::interrupted() {
+        if interrupted() {
             // SAFETY: _exit is async-signal-safe.
             unsafe { libc::_exit(EXIT_KILLED) }
         }
-        crate::solve::interrupt();
+        interrupt();
     }
     let handler: extern "C" fn(libc::c_int) = on_sigint;
     // SAFETY: the handler only touches an atomic and calls _exit, both async-signal-safe.
@@ -390,10 +402,10 @@ mod tests {
     }
 
     #[test]
-    fn recorded_messages_are_recognised_with_context() {
-        let m = record("a limit for the unit test".into());
-        assert!(is_limit_message(&format!("{m}\n  while grounding ...")));
-        assert!(!is_limit_message("some other error"));
+    fn a_stop_is_an_error_of_its_limit_kind() {
+        let e = Stop::Memory(900, 800).error("grounding");
+        assert_eq!(e.limit_kind(), Some(Limit::Memory));
+        assert_eq!(e.message(), Stop::Memory(900, 800).message("grounding"));
     }
 
     #[test]

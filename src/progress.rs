@@ -28,6 +28,14 @@ static SHOWN: AtomicBool = AtomicBool::new(false);
 static EPOCH: OnceLock<Instant> = OnceLock::new();
 static PRINTER: OnceLock<()> = OnceLock::new();
 
+/// `--message-format json`: the line is a JSON object on a line of its own, never erased.
+static MACHINE: AtomicBool = AtomicBool::new(false);
+
+/// Prints progress as `{"$idp":"progress","text":...}` lines (see [`crate::message_format`]).
+pub fn set_machine_lines(on: bool) {
+    MACHINE.store(on, Ordering::Relaxed);
+}
+
 /// How long an inference runs before the line appears.
 const QUIET_FOR: Duration = Duration::from_secs(1);
 
@@ -39,7 +47,8 @@ pub fn begin() -> Running {
     SAT_CALLS.store(0, Ordering::Relaxed);
     let now = epoch.elapsed().as_millis() as u64 + 1;
     STARTED_MS.store(now, Ordering::Relaxed);
-    if std::io::stderr().is_terminal() && std::env::var_os("IDP_NO_PROGRESS").is_none() {
+    let machine = MACHINE.load(Ordering::Relaxed);
+    if machine || std::io::stderr().is_terminal() && std::env::var_os("IDP_NO_PROGRESS").is_none() {
         PRINTER.get_or_init(|| {
             std::thread::spawn(print_loop);
         });
@@ -82,6 +91,13 @@ fn print_loop() {
             continue;
         }
         let line = status_line(elapsed);
+        if MACHINE.load(Ordering::Relaxed) {
+            eprintln!(
+                "{}",
+                serde_json::json!({ "$idp": "progress", "text": line })
+            );
+            continue;
+        }
         let mut err = std::io::stderr().lock();
         let _ = write!(err, "\r\x1b[K{line}");
         let _ = err.flush();

@@ -12,7 +12,7 @@ use std::io::{BufRead, IsTerminal};
 
 use rustyline::error::ReadlineError;
 
-use crate::lua::Runtime;
+use crate::lua::{Failure, Runtime};
 
 const PROMPT: &str = "> ";
 const CONTINUATION: &str = ">> ";
@@ -75,8 +75,8 @@ pub fn run(runtime: &Runtime) -> i32 {
     }
     while let Some(command) = read_command(&mut input, runtime) {
         input.remember(&command);
-        if let Err(message) = runtime.run_command(&command) {
-            report(runtime, &message);
+        if let Err(failure) = runtime.run_command(&command) {
+            report(runtime, &failure);
         }
         runtime.flush_stdout();
         crate::limits::forget_stop();
@@ -115,11 +115,8 @@ fn read_command(input: &mut Input, runtime: &Runtime) -> Option<String> {
     }
 }
 
-fn report(runtime: &Runtime, message: &str) {
+fn report(runtime: &Runtime, failure: &Failure) {
     runtime.flush_stdout();
-    if crate::limits::is_limit_message(message) {
-        eprintln!("Stopped: {message}");
-    } else {
-        eprintln!("Error: {message}");
-    }
+    let label = if failure.stopped { "Stopped" } else { "Error" };
+    eprintln!("{label}: {}", failure.message);
 }

@@ -40,7 +40,8 @@ fn assert_models(text: &str, expected: usize) {
         ..Options::default()
     };
     let models = infer::modelexpand(&p, theory, structure, None, &options)
-        .expect("model expansion succeeds");
+        .expect("model expansion succeeds")
+        .value;
     for m in &models {
         if let Err(why) = check_model(&p, theory, m) {
             panic!("a returned model is wrong: {why}\n{m:?}");
@@ -278,7 +279,8 @@ structure S : V {{
         None,
         &Options::default(),
     )
-    .expect("model expansion succeeds");
+    .expect("model expansion succeeds")
+    .value;
     assert_eq!(models.len(), 1);
     start.elapsed()
 }

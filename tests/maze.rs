@@ -539,3 +539,104 @@ fn generate_small_sizes() {
 fn generate_large_sizes() {
     generate_and_check(&[21, 31, 41], Duration::from_secs(600));
 }
+
+/// Reads the plain picture that `generate` draws: a caption, then one line per row (top row
+/// first) of a row number and two characters per cell (`##` wall, `E ` entrance, `X ` exit,
+/// `. ` empty), the column numbers and the legend.
+fn parse_picture(out: &str) -> Maze {
+    let mut lines = out.lines();
+    let caption = lines.next().expect("a caption");
+    let n: i64 = caption
+        .split_once(" x ")
+        .and_then(|(a, _)| a.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no `N x N grid` caption:\n{out}"));
+    assert_eq!(caption, format!("{n} x {n} grid of Pos"), "{out}");
+    let (mut walls, mut entrance, mut exit) = (BTreeSet::new(), None, None);
+    for (i, line) in lines.take(n as usize).enumerate() {
+        let y = n - 1 - i as i64;
+        let (label, cells) = line
+            .trim_start()
+            .split_once(' ')
+            .unwrap_or_else(|| panic!("no row label in {line:?}"));
+        assert_eq!(label.parse::<i64>().ok(), Some(y), "row label of {line:?}");
+        let cells = format!("{cells:<width$}", width = 2 * n as usize);
+        for x in 0..n {
+            let at = (x, y);
+            match &cells[2 * x as usize..2 * x as usize + 2] {
+                "##" => {
+                    walls.insert(at);
+                }
+                "E " => entrance = Some(at),
+                "X " => exit = Some(at),
+                ". " => {}
+                other => panic!("unknown cell {other:?} at {at:?} in:\n{out}"),
+            }
+        }
+    }
+    assert!(
+        out.ends_with("#: Wall  E: Entrance  X: Exit\n"),
+        "legend:\n{out}"
+    );
+    Maze {
+        n,
+        walls,
+        entrance: entrance.expect("an entrance"),
+        exit: exit.expect("an exit"),
+    }
+}
+
+#[test]
+fn the_picture_reader_reads_the_seed_maze() {
+    let picture = "5 x 5 grid of Pos\n4 ######X ##\n3 ##. . . ##\n2 ##. ##. ##\n\
+                   1 ##. ##. ##\n0 ##E ######\n  0 1 2 3 4\n#: Wall  E: Entrance  X: Exit\n";
+    let m = parse_picture(picture);
+    assert_eq!(m.walls, seed_maze().walls);
+    assert_eq!((m.entrance, m.exit), ((1, 0), (3, 4)));
+}
+
+/// `generate(21, seed)` draws a valid maze for each of ten seeds, and no two are the same
+/// (the seed picks a random walk; the solver completes the free cells and checks the rules).
+/// The drawing and `print_maze` (the same maze as a structure) agree.
+#[test]
+fn seeds_give_different_valid_mazes() {
+    let mut seen: Vec<(u32, BTreeSet<Cell>)> = Vec::new();
+    for seed in 1..=10u32 {
+        let run = run_idp(
+            &["--nowarnings", "-e", &format!("generate(21, {seed})")],
+            Duration::from_secs(120),
+        );
+        assert!(run.success, "generate(21, {seed}):\n{}", run.stderr);
+        let m = parse_picture(&run.stdout);
+        assert_eq!(m.n, 21);
+        if let Err(e) = check_maze(&m) {
+            panic!("seed {seed}: invalid maze\n{}{}", render(&m), e.join("\n"));
+        }
+        if let Some((other, _)) = seen.iter().find(|(_, w)| *w == m.walls) {
+            panic!(
+                "seeds {other} and {seed} give the same maze:\n{}",
+                render(&m)
+            );
+        }
+        seen.push((seed, m.walls));
+    }
+    let run = run_idp(
+        &["--nowarnings", "-e", "print_maze(21, 3)"],
+        Duration::from_secs(120),
+    );
+    assert!(run.success, "{}", run.stderr);
+    assert_eq!(parse_maze(&run.stdout).walls, seen[2].1);
+}
+
+/// Without a seed `generate` uses seed 1, and the same seed gives the same maze every time.
+#[test]
+fn generate_is_deterministic() {
+    let draw = |chunk: &str| {
+        let run = run_idp(&["--nowarnings", "-e", chunk], Duration::from_secs(120));
+        assert!(run.success, "{chunk}: {}", run.stderr);
+        run.stdout
+    };
+    let first = draw("generate(11)");
+    assert_eq!(draw("generate(11, 1)"), first);
+    assert_eq!(draw("generate(11)"), first);
+    check_maze(&parse_picture(&first)).expect("a valid maze");
+}

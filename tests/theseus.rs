@@ -6,7 +6,8 @@
 //! or not, and the length of the shortest escape; every printed escape is replayed move by move
 //! (legal moves, never eaten, ends on the goal after exactly the printed number of steps).
 //!
-//! Instances: seed 002's example, all of `../shared/peers/instances/theseus` (when present),
+//! Instances: seed 002's example, the bundled levels in `specs/theseus/levels` (seed 002's
+//! example and the peers' twenty boards, whose header optima this test's search confirms),
 //! and generated ones: seed 001's setting (6x6, 15 to 40 hedges, random positions and move limits
 //! 0 to 15) and larger boards up to 16x16 (random hedges or a random spanning-tree maze with
 //! extra openings). The generator is deterministic (a seeded xorshift generator).
@@ -27,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 const IDP: &str = env!("CARGO_BIN_EXE_idp");
 const SPEC: &str = "specs/theseus/theseus.idp";
-const PEERS: &str = "../shared/peers/instances/theseus";
+const LEVELS: &str = "specs/theseus/levels";
 
 /// Numbers the temporary directories of the runs.
 static RUNS: AtomicUsize = AtomicUsize::new(0);
@@ -390,15 +391,9 @@ fn large_instance(k: u64, min_opt: i64) -> Board {
     }
 }
 
-fn peers_boards() -> Vec<Board> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(PEERS);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!(
-            "note: {} is absent; the peers' instances are skipped",
-            dir.display()
-        );
-        return Vec::new();
-    };
+fn level_boards() -> Vec<Board> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(LEVELS);
+    let entries = std::fs::read_dir(&dir).expect("the bundled levels");
     let mut files: Vec<PathBuf> = entries
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "lp"))
@@ -569,7 +564,7 @@ fn search_agrees_with_seed_002() {
 /// coordinates: 341 instances.
 #[test]
 fn shortest_escapes_agree_with_breadth_first_search() {
-    let mut boards = peers_boards();
+    let mut boards = level_boards();
     boards.extend((0..250).map(seed001_instance));
     boards.extend((0..40).map(|k| large_instance(k, if k % 4 == 0 { 0 } else { 8 })));
     boards.extend((0..30).map(irregular_instance));
@@ -774,4 +769,48 @@ fn hundred_move_escapes_in_seconds() {
         assert_eq!(yes, 1);
         assert!(elapsed.as_secs() < 30, "{}: {elapsed:?}", board.name);
     }
+}
+
+/// The README's commands on the bundled levels run as written (from the repository root) and
+/// print what the levels' headers state.
+#[test]
+fn bundled_levels_run_as_in_the_readme() {
+    let run = |chunk: &str| -> String {
+        let out = Command::new(IDP)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([SPEC, "--nowarnings", "-e", chunk])
+            .output()
+            .expect("idp runs");
+        assert!(
+            out.status.success(),
+            "{chunk}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let levels = level_boards();
+    assert_eq!(levels.len(), 21, "example.lp and th01..th20");
+    let plan = |name: &str| -> String {
+        let text = std::fs::read_to_string(Path::new(LEVELS).join(name)).unwrap();
+        text.lines()
+            .find_map(|l| l.strip_prefix("% bfs_plan: "))
+            .expect("a plan in the header")
+            .to_string()
+    };
+    // th04's shortest escape (14 moves) is printed as in its header.
+    let solved = run(r#"solve("specs/theseus/levels/th04_6x6_maze.lp")"#);
+    assert_eq!(solved.trim_end(), plan("th04_6x6_maze.lp"));
+    let timed = run(r#"solve_time("specs/theseus/levels/th01_4x4_rand.lp")"#);
+    assert_eq!(parse_escape(timed.trim_end()).map(|p| p.len()), Some(10));
+    let yes = run(r#"can_escape("specs/theseus/levels/th02_5x5_rand.lp")"#);
+    assert!(yes.starts_with("yes: at("), "{yes}");
+    let drawn = run(r#"draw("specs/theseus/levels/example.lp")"#);
+    assert!(
+        drawn.starts_with(&format!(
+            "{}\n\nstep 0: Theseus (2,1), Minotaur (2,3)\n",
+            plan("example.lp")
+        )),
+        "{drawn}"
+    );
+    assert_eq!(run("solve()"), format!("{}\n", plan("example.lp")));
 }

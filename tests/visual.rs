@@ -573,3 +573,243 @@ fn command_line_svg_files_per_model() {
     let cells = svg_cells(&std::fs::read_to_string(&file).unwrap());
     assert_eq!(cells.len(), 25);
 }
+
+/// `--visualize` draws a function from one coordinate to the other: N-queens' `Queen(Index) :
+/// Index` marks the cell (row, Queen(row)) of every row.
+#[test]
+fn function_grid_of_n_queens() {
+    let out = stdout_of(&["-n", "1", "--visualize", "examples/nqueens.idp"]);
+    let expected = "\
+6 x 6 grid of Index x Index
+6 . . . . Q .
+5 . . Q . . .
+4 Q . . . . .
+3 . . . . . Q
+2 . . . Q . .
+1 . Q . . . .
+  1 2 3 4 5 6
+Q: Queen
+";
+    assert!(
+        out.contains("Queen = { 1->4; 2->1; 3->5; 4->2; 5->6; 6->3 }"),
+        "{out}"
+    );
+    assert!(out.ends_with(expected), "{out}");
+}
+
+/// With a sort named `Row`, the argument is the row (counted from the top) and the value the
+/// column; the SVG has a label in exactly the cells of the function's graph.
+#[test]
+fn function_grid_row_to_column_in_svg() {
+    let file = temp_file("queens.idp");
+    std::fs::write(
+        &file,
+        "vocabulary V {\n type Row isa int\n type Col isa int\n Queen(Row) : Col\n}\n\
+         structure S : V {\n Row = { 0..3 }\n Col = { 0..3 }\n Queen = { 0->1; 1->3; 2->0; 3->2 }\n}\n\
+         procedure main() {\n visualize(S, { svg = arg_svg })\n}\n",
+    )
+    .unwrap();
+    let svg = temp_file("queens.svg");
+    let chunk = format!("arg_svg = [[{}]] main()", svg.display());
+    let out = stdout_of(&[file.to_str().unwrap(), "-e", &chunk]);
+    let expected = "\
+structure S: 4 x 4 grid of Row x Col
+0 . Q . .
+1 . . . Q
+2 Q . . .
+3 . . Q .
+  0 1 2 3
+Q: Queen
+";
+    assert_eq!(out, expected);
+    let cells = svg_cells(&std::fs::read_to_string(&svg).unwrap());
+    let queens: BTreeSet<(i64, i64)> = cells
+        .iter()
+        .filter(|(_, l)| l.contains("Queen"))
+        .map(|(&at, _)| at)
+        .collect();
+    assert_eq!(queens, BTreeSet::from([(0, 1), (1, 3), (2, 0), (3, 2)]));
+}
+
+/// Two symbols whose values are the same numbers (gates and keys by number) are told apart:
+/// each value is written after its symbol's glyph and coloured by the symbol.
+#[test]
+fn values_of_two_symbols_are_tagged() {
+    let file = temp_file("tags.idp");
+    std::fs::write(
+        &file,
+        r#"vocabulary V {
+    type X isa int
+    type Y isa int
+    type Key isa int
+    type Pos constructed from { P(X, Y) }
+    Wall(Pos)
+    GateAt(Pos, Key)
+    KeyAt(Pos, Key)
+}
+structure S : V {
+    X = { 0..3 }
+    Y = { 0..0 }
+    Key = { 1..2 }
+    Wall = { P(3,0) }
+    GateAt = { P(0,0),1; P(2,0),2 }
+    KeyAt = { P(1,0),1 }
+}
+procedure main() {
+    visualize(S)
+    visualize(S, { show = { "KeyAt" }, glyphs = { KeyAt = "k" }, colours = { KeyAt = "orange" },
+                   unicode = true })
+}
+"#,
+    )
+    .unwrap();
+    let out = stdout_of(&[file.to_str().unwrap()]);
+    let second = out.rfind("structure S").unwrap();
+    let expected = "\
+structure S: 4 x 1 grid of Pos
+0 G1 K1 G2 ###
+  0  1  2  3
+#: Wall  G<n>: GateAt  K<n>: KeyAt
+";
+    assert_eq!(&out[..expected.len()], expected, "{out}");
+    let second = &out[second..];
+    assert!(
+        second.contains("\x1b[33mk1"),
+        "an orange key in the terminal: {second:?}"
+    );
+    assert!(second.contains("k<n>: KeyAt"), "{second:?}");
+}
+
+/// Overflow's SVG draws every tile's pipes in its rotation (grey) and the water in them (blue):
+/// read back from the lines of the SVG, every tile has the pipes of its kind, the water runs
+/// inside the pipes of the wet tiles (all of them, except a bridge's dry crossing pipe) and
+/// continues into the neighbour on every side it leaves, and dry tiles carry none.
+#[test]
+fn overflow_svg_draws_pipes_in_their_rotation() {
+    for (level, wet_tiles) in [("small4x5", 8), ("twooceans", 9)] {
+        let path = format!("specs/overflow/levels/{level}.txt");
+        let svg = temp_file(&format!("{level}.svg"));
+        let chunk = format!("picture({path:?}, [[{}]])", svg.display());
+        stdout_of(&["specs/overflow/overflow.idp", "-e", &chunk]);
+        let doc = std::fs::read_to_string(&svg).unwrap();
+        let rows: Vec<String> = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("//"))
+            .map(str::to_string)
+            .collect();
+        let pipes = pipe_masks(&doc, "dimgray");
+        let water = pipe_masks(&doc, "blue");
+        let cells = svg_cells(&doc);
+        let wet: BTreeSet<(i64, i64)> = cells
+            .iter()
+            .filter(|(_, l)| l.contains("Wet") || l.contains("Ocean") && l.contains("Link"))
+            .map(|(&at, _)| at)
+            .collect();
+        let mut counted = 0;
+        for (&(r, c), layers) in &cells {
+            let tile = rows
+                .get(r as usize)
+                .and_then(|row| row.chars().nth(c as usize))
+                .unwrap_or(' ');
+            let pipe = pipes.get(&(r, c)).copied().unwrap_or(0);
+            let flow = water.get(&(r, c)).copied().unwrap_or(0);
+            let ok = match tile {
+                '-' => pipe == N | S || pipe == E | W,
+                'L' => [N | E, E | S, S | W, W | N].contains(&pipe),
+                '+' => pipe == N | E | S | W,
+                'U' => pipe.count_ones() == 1,
+                '#' => pipe.count_ones() <= 1,
+                _ => pipe == 0,
+            };
+            assert!(
+                ok,
+                "{level}: tile {tile:?} at {:?} has pipes {pipe:04b}",
+                (r, c)
+            );
+            assert_eq!(
+                flow & !pipe,
+                0,
+                "{level}: water outside the pipes at {:?}",
+                (r, c)
+            );
+            if flow != 0 {
+                counted += 1;
+                assert!(layers.contains("Link"), "{:?}: {layers:?}", (r, c));
+                if tile != '+' {
+                    assert_eq!(flow, pipe, "{level}: a wet tile is full at {:?}", (r, c));
+                }
+                for (bit, back, (dr, dc)) in [
+                    (N, S, (-1, 0)),
+                    (E, W, (0, 1)),
+                    (S, N, (1, 0)),
+                    (W, E, (0, -1)),
+                ] {
+                    if flow & bit != 0 {
+                        let next = water.get(&(r + dr, c + dc)).copied().unwrap_or(0);
+                        assert!(
+                            next & back != 0,
+                            "{level}: water leaves {:?} into a dry side",
+                            (r, c)
+                        );
+                    }
+                }
+            } else {
+                assert!(
+                    !wet.contains(&(r, c)) || tile == '#',
+                    "{level}: wet tile without water at {:?}",
+                    (r, c)
+                );
+            }
+        }
+        assert_eq!(counted, wet_tiles, "{level}: tiles with water");
+    }
+}
+
+const N: u8 = 1;
+const E: u8 = 2;
+const S: u8 = 4;
+const W: u8 = 8;
+
+/// The direction lines of one colour, as a mask of sides per (row, col) cell: a line starts at
+/// the centre of its cell (located through the `rect class="cell"` elements) and goes to a side.
+fn pipe_masks(doc: &str, colour: &str) -> BTreeMap<(i64, i64), u8> {
+    let elements = parse_xml(doc).unwrap();
+    let num = |e: &Element, k: &str| e.attrs[k].parse::<f64>().unwrap();
+    let mut centres = BTreeMap::new();
+    for e in elements
+        .iter()
+        .filter(|e| e.attrs.get("class").map(String::as_str) == Some("cell"))
+    {
+        let at = (num(e, "data-row") as i64, num(e, "data-col") as i64);
+        let centre = (
+            num(e, "x") + num(e, "width") / 2.0,
+            num(e, "y") + num(e, "height") / 2.0,
+        );
+        centres.insert(format!("{},{}", centre.0, centre.1), at);
+    }
+    let mut masks = BTreeMap::new();
+    for e in elements
+        .iter()
+        .filter(|e| e.attrs.get("class").map(String::as_str) == Some("dir"))
+    {
+        if e.attrs["stroke"] != colour {
+            continue;
+        }
+        let key = format!("{},{}", num(e, "x1"), num(e, "y1"));
+        let at = *centres
+            .get(&key)
+            .unwrap_or_else(|| panic!("a line not from a centre: {key}"));
+        let (dx, dy) = (num(e, "x2") - num(e, "x1"), num(e, "y2") - num(e, "y1"));
+        let sign = |v: f64| (v > 0.0) as i64 - (v < 0.0) as i64;
+        let bit = match (sign(dx), sign(dy)) {
+            (0, -1) => N,
+            (1, 0) => E,
+            (0, 1) => S,
+            (-1, 0) => W,
+            other => panic!("a slanted line {other:?}"),
+        };
+        *masks.entry(at).or_insert(0) |= bit;
+    }
+    masks
+}

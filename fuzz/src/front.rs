@@ -108,7 +108,7 @@ pub fn expand_small(program: &Program) -> usize {
     });
     for (theory, structure) in pairs.take(2) {
         if let Ok(models) = idp::infer::modelexpand(program, theory, structure, None, &options) {
-            found += models.len();
+            found += models.value.len();
         }
     }
     found

@@ -617,7 +617,7 @@ pub fn check_spec(spec: &Spec) {
         ..Options::default()
     };
     let models = match infer::modelexpand(&p, theory, structure, None, &options) {
-        Ok(models) => models,
+        Ok(found) => found.value,
         Err(e) => panic!("model expansion failed: {e}\n{text}"),
     };
     for m in &models {

@@ -8,11 +8,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::error::{Error, IdpResult, Limit};
 use crate::ground::store::Gf;
 use crate::ground::terms::arith;
 use crate::ground::{GTerm, GVal, Grounder};
-use crate::infer::{InferError, InferResult};
-use crate::sema::ir::SetExpr;
+use crate::sema::ir::{NodeId, SetExpr};
+use crate::sema::walk::Node;
 use crate::structure::value::Value;
 use crate::syntax::ast::{AggKind, ArithOp};
 
@@ -23,25 +24,25 @@ pub(crate) const MAX_AGGREGATE_STATES: usize = 200_000;
 pub(crate) type Element = Vec<(Gf, Value)>;
 
 impl<'a> Grounder<'a> {
-    /// Grounds an aggregate term; `cap` (for `#` only) merges all counts above it.
+    /// Grounds the aggregate term `id`; `cap` (for `#` only) merges all counts above it.
     pub fn ground_aggregate(
         &mut self,
+        id: NodeId,
         kind: AggKind,
         sets: &[SetExpr],
         cap: Option<i64>,
-    ) -> InferResult<GTerm> {
+    ) -> IdpResult<GTerm> {
         // An aggregate inside a quantifier that it does not depend on is grounded only once.
-        let key = self.memo_key(sets.as_ptr() as usize, |out| {
+        let key = self.memo_key(id, |out| {
             for set in sets {
-                crate::ground::formulas::formula_vars(&set.cond, out);
-                crate::ground::formulas::term_vars(&set.term, out);
+                crate::sema::walk::var_ids(Node::Set(set), out);
             }
         });
-        if let Some(t) = self.aggregate_memo.get(&(key.clone(), cap)) {
+        if let Some(t) = self.memo.aggregates.get(&(key.clone(), cap)) {
             return Ok(t.clone());
         }
         let t = self.ground_aggregate_uncached(kind, sets, cap)?;
-        self.aggregate_memo.insert((key, cap), t.clone());
+        self.memo.aggregates.insert((key, cap), t.clone());
         Ok(t)
     }
 
@@ -50,7 +51,7 @@ impl<'a> Grounder<'a> {
         kind: AggKind,
         sets: &[SetExpr],
         cap: Option<i64>,
-    ) -> InferResult<GTerm> {
+    ) -> IdpResult<GTerm> {
         let elements = self.ground_set_elements(kind, sets)?;
         match kind {
             AggKind::Card | AggKind::Sum => self.fold(elements, Value::Int(0), ArithOp::Add, cap),
@@ -64,7 +65,7 @@ impl<'a> Grounder<'a> {
         &mut self,
         kind: AggKind,
         sets: &[SetExpr],
-    ) -> InferResult<Vec<Element>> {
+    ) -> IdpResult<Vec<Element>> {
         let mut out = Vec::new();
         for set in sets {
             self.for_each_candidate(&set.vars, &set.cond, &mut |g: &mut Grounder<'a>| {
@@ -102,7 +103,7 @@ impl<'a> Grounder<'a> {
         unit: Value,
         op: ArithOp,
         cap: Option<i64>,
-    ) -> InferResult<GTerm> {
+    ) -> IdpResult<GTerm> {
         let mut states: BTreeMap<Value, Gf> = BTreeMap::from([(unit, Gf::TRUE)]);
         for element in elements {
             let none = {
@@ -135,7 +136,7 @@ impl<'a> Grounder<'a> {
                 }
             }
             if states.len() > MAX_AGGREGATE_STATES {
-                return Err(InferError::limit(format!(
+                return Err(Error::limit(Limit::AggregateSize, format!(
                     "an aggregate has more than {MAX_AGGREGATE_STATES} possible values; it is too large to ground"
                 )));
             }

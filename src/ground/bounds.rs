@@ -9,10 +9,11 @@
 
 use std::collections::BTreeSet;
 
+use crate::error::IdpResult;
 use crate::ground::{GVal, Grounder};
-use crate::infer::InferResult;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
 use crate::sema::program::Symbol;
+use crate::sema::walk::free_vars;
 use crate::structure::structure::Table;
 use crate::structure::value::Value;
 use crate::syntax::ast::CmpOp;
@@ -50,7 +51,7 @@ struct Interval {
 impl<'a> Grounder<'a> {
     /// Candidate values of `var` for which `f` can take the truth value `want`, or `None` if
     /// no finite bound is found.
-    pub fn candidates(&mut self, var: &Var, f: &Formula, want: bool) -> InferResult<Candidates> {
+    pub fn candidates(&mut self, var: &Var, f: &Formula, want: bool) -> IdpResult<Candidates> {
         let mut interval = Interval {
             lo: self.sort_floor(var),
             hi: None,
@@ -65,8 +66,8 @@ impl<'a> Grounder<'a> {
         f: &Formula,
         want: bool,
         interval: &mut Interval,
-    ) -> InferResult<Candidates> {
-        Ok(match &f.kind {
+    ) -> IdpResult<Candidates> {
+        Ok(match f.kind() {
             FormulaKind::Bool(b) => (*b != want).then(BTreeSet::new),
             FormulaKind::Pred(p, args) if want => self.gen_atom(var, *p, args),
             FormulaKind::Pred(..) => None,
@@ -112,7 +113,7 @@ impl<'a> Grounder<'a> {
 
     /// Every member of a conjunction (or, negated, a disjunction) must take `want`: any member
     /// bounds the variable, and comparisons add up to an interval.
-    fn gen_all(&mut self, var: &Var, fs: &[Formula], want: bool) -> InferResult<Candidates> {
+    fn gen_all(&mut self, var: &Var, fs: &[Formula], want: bool) -> IdpResult<Candidates> {
         let mut interval = Interval {
             lo: self.sort_floor(var),
             hi: None,
@@ -134,14 +135,14 @@ impl<'a> Grounder<'a> {
         let pred = self.program.pred(p).clone();
         let mut best: Candidates = None;
         for (k, a) in args.iter().enumerate() {
-            if !matches!(&a.kind, TermKind::Var(v) if v.id == var.id) {
+            if !matches!(a.kind(), TermKind::Var(v) if v.id == var.id) {
                 continue;
             }
             let sort = pred.type_of.unwrap_or_else(|| pred.args[k]);
             let from_sort = self.domains.get(sort).map(|d| d.iter().copied().collect());
             let from_table = match (pred.type_of, self.structure.table(Symbol::Pred(p))) {
                 (None, Some(Table::TwoValued(set)))
-                    if !self.forced_unknown.contains(&Symbol::Pred(p)) =>
+                    if !self.status.forced_unknown.contains(&Symbol::Pred(p)) =>
                 {
                     Some(set.iter().map(|t| t[k]).collect())
                 }
@@ -160,8 +161,8 @@ impl<'a> Grounder<'a> {
         b: &Term,
         want: bool,
         interval: &mut Interval,
-    ) -> InferResult<Candidates> {
-        let is_var = |t: &Term| matches!(&t.kind, TermKind::Var(v) if v.id == var.id);
+    ) -> IdpResult<Candidates> {
+        let is_var = |t: &Term| matches!(t.kind(), TermKind::Var(v) if v.id == var.id);
         let (op, other) = if is_var(a) && self.is_closed(b) {
             (op, b)
         } else if is_var(b) && self.is_closed(a) {
@@ -202,50 +203,9 @@ impl<'a> Grounder<'a> {
 
     /// Whether every variable of `t` is bound (variables of an aggregate's own sets excepted).
     pub fn is_closed(&self, t: &Term) -> bool {
-        let mut locals = Vec::new();
-        self.term_closed(t, &mut locals)
-    }
-
-    fn term_closed(&self, t: &Term, locals: &mut Vec<u32>) -> bool {
-        match &t.kind {
-            TermKind::Var(v) => locals.contains(&v.id) || self.lookup(v).is_some(),
-            TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => true,
-            TermKind::Func(_, args) => args.iter().all(|a| self.term_closed(a, locals)),
-            TermKind::Arith(_, a, b) => self.term_closed(a, locals) && self.term_closed(b, locals),
-            TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-                self.term_closed(a, locals)
-            }
-            TermKind::Aggregate(_, sets) => sets.iter().all(|set| {
-                let mark = locals.len();
-                locals.extend(set.vars.iter().map(|v| v.id));
-                let ok =
-                    self.formula_closed(&set.cond, locals) && self.term_closed(&set.term, locals);
-                locals.truncate(mark);
-                ok
-            }),
-        }
-    }
-
-    fn formula_closed(&self, f: &Formula, locals: &mut Vec<u32>) -> bool {
-        match &f.kind {
-            FormulaKind::Bool(_) => true,
-            FormulaKind::Pred(_, args) => args.iter().all(|a| self.term_closed(a, locals)),
-            FormulaKind::Cmp(_, a, b) => self.term_closed(a, locals) && self.term_closed(b, locals),
-            FormulaKind::Not(g) => self.formula_closed(g, locals),
-            FormulaKind::And(fs) | FormulaKind::Or(fs) => {
-                fs.iter().all(|g| self.formula_closed(g, locals))
-            }
-            FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-                self.formula_closed(a, locals) && self.formula_closed(b, locals)
-            }
-            FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
-                let mark = locals.len();
-                locals.extend(vs.iter().map(|v| v.id));
-                let ok = self.formula_closed(g, locals);
-                locals.truncate(mark);
-                ok
-            }
-        }
+        let mut closed = true;
+        free_vars(t, &mut |v| closed = closed && self.lookup(v).is_some());
+        closed
     }
 
     /// The least value of a variable's sort when it is bounded below (`nat`).

@@ -1,45 +1,41 @@
 //! Grounding the rules of a definition into one disjunction of bodies per defined atom.
 
+use crate::error::{Error, IdpResult};
 use crate::ground::store::Gf;
 use crate::ground::{GroundDefinition, Grounder};
-use crate::infer::{InferError, InferResult};
 use crate::sema::ir::{Definition, Rule};
 use crate::sema::program::Symbol;
 
 impl<'a> Grounder<'a> {
     /// Grounds every rule of `def`. The defined symbols must be in `forced_unknown` so that
     /// their atoms stay atoms.
-    pub fn ground_definition(&mut self, def: &Definition) -> InferResult<GroundDefinition> {
+    pub fn ground_definition(&mut self, def: &Definition) -> IdpResult<GroundDefinition> {
         let mut out = GroundDefinition {
             defined: def.defined(),
             ..GroundDefinition::default()
         };
         let outer = std::mem::replace(&mut self.defining, out.defined.clone());
-        self.reads_defining.clear();
+        self.memo.reads_defining.clear();
         let grounded = def
             .rules
             .iter()
             .try_for_each(|rule| self.ground_rule(rule, &mut out));
         self.defining = outer;
-        self.reads_defining.clear();
+        self.memo.reads_defining.clear();
         grounded.map(|()| out)
     }
 
     /// Grounds one rule without folding `D | ~D` to true or `D & ~D` to false: under the
     /// three-valued well-founded semantics both are unknown while `D` is. The whole rule is
     /// grounded so, as the body's ground subformulas are memoised while candidates are sought.
-    fn ground_rule(&mut self, rule: &Rule, out: &mut GroundDefinition) -> InferResult<()> {
+    fn ground_rule(&mut self, rule: &Rule, out: &mut GroundDefinition) -> IdpResult<()> {
         let saved = std::mem::replace(&mut self.store.keep_complements, true);
         let grounded = self.ground_rule_instances(rule, out);
         self.store.keep_complements = saved;
         grounded
     }
 
-    fn ground_rule_instances(
-        &mut self,
-        rule: &Rule,
-        out: &mut GroundDefinition,
-    ) -> InferResult<()> {
+    fn ground_rule_instances(&mut self, rule: &Rule, out: &mut GroundDefinition) -> IdpResult<()> {
         let sorts = self.program.symbol_sorts(rule.head);
         self.for_each_candidate(&rule.vars, &rule.body, &mut |g: &mut Grounder<'a>| {
             let mut tuple = Vec::with_capacity(rule.head_args.len());
@@ -53,8 +49,8 @@ impl<'a> Grounder<'a> {
                     crate::ground::GVal::V(v) => Some(v),
                     _ => None,
                 }) else {
-                    return Err(InferError::Error(
-                        "a rule head argument must be a variable or a domain element".into(),
+                    return Err(Error::input(
+                        "a rule head argument must be a variable or a domain element",
                     ));
                 };
                 if !g.domains.contains(sorts[k], v) {
@@ -78,6 +74,6 @@ impl<'a> Grounder<'a> {
 
     /// Marks the symbols of a definition as unknown so that grounding keeps their atoms.
     pub fn force_unknown(&mut self, symbols: &[Symbol]) {
-        self.forced_unknown.extend(symbols.iter().copied());
+        self.status.forced_unknown.extend(symbols.iter().copied());
     }
 }

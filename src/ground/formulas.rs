@@ -4,11 +4,12 @@
 use rustc_hash::FxHashSet as HashSet;
 use std::rc::Rc;
 
+use crate::error::{Error, ErrorKind, IdpResult};
 use crate::ground::store::Gf;
 use crate::ground::{GTerm, GVal, Grounder};
-use crate::infer::InferResult;
 use crate::sema::ir::{Formula, FormulaKind, Var};
 use crate::sema::program::Symbol;
+use crate::sema::walk::var_ids;
 use crate::structure::value::Value;
 use crate::syntax::ast::CmpOp;
 
@@ -39,7 +40,7 @@ pub struct Guard<'f> {
 pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f>> {
     let mut parts: Vec<(&'f Formula, Gf)> = Vec::new();
     if forall {
-        match &body.kind {
+        match body.kind() {
             FormulaKind::Implies(a, b) => {
                 conjuncts(a, &mut |f| parts.push((f, Gf::FALSE)));
                 disjuncts(b, &mut |f| parts.push((f, Gf::TRUE)));
@@ -53,7 +54,7 @@ pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f
     let mut out = Vec::new();
     for (f, skip_if) in parts {
         let mut ids = HashSet::default();
-        formula_vars(f, &mut ids);
+        var_ids(f, &mut ids);
         if let Some(depth) = vars.iter().rposition(|v| ids.contains(&v.id)) {
             out.push(Guard {
                 formula: f,
@@ -66,114 +67,30 @@ pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f
 }
 
 fn conjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::And(fs) => fs.iter().for_each(|g| conjuncts(g, visit)),
         _ => visit(f),
     }
 }
 
 fn disjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Or(fs) => fs.iter().for_each(|g| disjuncts(g, visit)),
         _ => visit(f),
     }
 }
 
-/// Every predicate and function symbol occurring in `f`.
-pub fn formula_symbols(f: &Formula, out: &mut HashSet<Symbol>) {
-    match &f.kind {
-        FormulaKind::Bool(_) => {}
-        FormulaKind::Pred(p, args) => {
-            out.insert(Symbol::Pred(*p));
-            args.iter().for_each(|t| term_symbols(t, out));
-        }
-        FormulaKind::Cmp(_, a, b) => {
-            term_symbols(a, out);
-            term_symbols(b, out);
-        }
-        FormulaKind::Not(g) | FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
-            formula_symbols(g, out)
-        }
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
-            fs.iter().for_each(|g| formula_symbols(g, out))
-        }
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            formula_symbols(a, out);
-            formula_symbols(b, out);
-        }
-    }
-}
-
-pub fn term_symbols(t: &crate::sema::ir::Term, out: &mut HashSet<Symbol>) {
-    use crate::sema::ir::TermKind;
-    match &t.kind {
-        TermKind::Var(_) | TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {}
-        TermKind::Func(f, args) => {
-            out.insert(Symbol::Func(*f));
-            args.iter().for_each(|a| term_symbols(a, out));
-        }
-        TermKind::Arith(_, a, b) => {
-            term_symbols(a, out);
-            term_symbols(b, out);
-        }
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-            term_symbols(a, out)
-        }
-        TermKind::Aggregate(_, sets) => {
-            for set in sets {
-                formula_symbols(&set.cond, out);
-                term_symbols(&set.term, out);
-            }
-        }
-    }
-}
-
-/// Every variable id occurring in `f` (free or bound).
-pub fn formula_vars(f: &Formula, out: &mut HashSet<u32>) {
-    match &f.kind {
-        FormulaKind::Bool(_) => {}
-        FormulaKind::Pred(_, args) => args.iter().for_each(|t| term_vars(t, out)),
-        FormulaKind::Cmp(_, a, b) => {
-            term_vars(a, out);
-            term_vars(b, out);
-        }
-        FormulaKind::Not(g) => formula_vars(g, out),
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().for_each(|g| formula_vars(g, out)),
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            formula_vars(a, out);
-            formula_vars(b, out);
-        }
-        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => formula_vars(g, out),
-    }
-}
-
-pub fn term_vars(t: &crate::sema::ir::Term, out: &mut HashSet<u32>) {
-    use crate::sema::ir::TermKind;
-    match &t.kind {
-        TermKind::Var(v) => {
-            out.insert(v.id);
-        }
-        TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {}
-        TermKind::Func(_, args) => args.iter().for_each(|a| term_vars(a, out)),
-        TermKind::Arith(_, a, b) => {
-            term_vars(a, out);
-            term_vars(b, out);
-        }
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-            term_vars(a, out)
-        }
-        TermKind::Aggregate(_, sets) => {
-            for set in sets {
-                formula_vars(&set.cond, out);
-                term_vars(&set.term, out);
-            }
-        }
-    }
+/// One instance of a sentence's outer universal quantifiers: the values of their variables
+/// (in the order the sentence binds them) and the ground body.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub binding: Vec<(Var, Value)>,
+    pub ground: Gf,
 }
 
 impl<'a> Grounder<'a> {
-    pub fn ground_formula(&mut self, f: &Formula) -> InferResult<Gf> {
-        match &f.kind {
+    pub fn ground_formula(&mut self, f: &Formula) -> IdpResult<Gf> {
+        match f.kind() {
             FormulaKind::Bool(b) => Ok(Gf::from_bool(*b)),
             FormulaKind::Pred(p, args) => self.ground_pred(*p, args),
             FormulaKind::Cmp(op, a, b) => {
@@ -213,19 +130,62 @@ impl<'a> Grounder<'a> {
         }
     }
 
+    /// The instances of `f`'s outer universal quantifiers (`! x y : body` gives one per
+    /// binding of x and y under which the body is not simply true); a sentence without them is
+    /// one instance. Each instance stands alone: no units are learnt (for explanations, where
+    /// any instance may be left out).
+    pub fn ground_instances(&mut self, f: &Formula) -> IdpResult<Vec<Instance>> {
+        let mut order = Vec::new();
+        let mut body = f;
+        while let FormulaKind::Forall(vs, inner) = body.kind() {
+            order.extend(vs.iter().cloned());
+            body = inner;
+        }
+        if order.is_empty() {
+            let ground = self.ground_formula(f)?;
+            return Ok(vec![Instance {
+                binding: Vec::new(),
+                ground,
+            }]);
+        }
+        let (vars, domains) = self.prepare_vars(&order)?;
+        let bound = Bound {
+            formula: body,
+            want: false,
+        };
+        let guards = guards(&vars, body, true);
+        let mut out = Vec::new();
+        self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g| {
+            let ground = g.ground_formula(body)?;
+            if ground != Gf::TRUE {
+                let binding = order
+                    .iter()
+                    .filter_map(|v| Some((v.clone(), g.lookup(v)?)))
+                    .collect();
+                out.push(Instance { binding, ground });
+            }
+            Ok(false)
+        })?;
+        for v in &vars {
+            self.unbind(v);
+        }
+        self.check_growth()?;
+        Ok(out)
+    }
+
     /// Grounds a quantified subformula once per binding of its free variables: a quantifier
     /// nested in another one that does not depend on the outer variable is grounded once.
     fn memoised(
         &mut self,
         f: &Formula,
-        ground: impl FnOnce(&mut Self) -> InferResult<Gf>,
-    ) -> InferResult<Gf> {
-        let key = self.memo_key(f as *const Formula as usize, |out| formula_vars(f, out));
-        if let Some(&g) = self.formula_memo.get(&key) {
+        ground: impl FnOnce(&mut Self) -> IdpResult<Gf>,
+    ) -> IdpResult<Gf> {
+        let key = self.memo_key(f.id(), |out| var_ids(f, out));
+        if let Some(&g) = self.memo.formulas.get(&key) {
             return Ok(g);
         }
         let g = ground(self)?;
-        self.formula_memo.insert(key, g);
+        self.memo.formulas.insert(key, g);
         Ok(g)
     }
 
@@ -238,7 +198,7 @@ impl<'a> Grounder<'a> {
         op: CmpOp,
         a: &crate::sema::ir::Term,
         b: &crate::sema::ir::Term,
-    ) -> InferResult<Gf> {
+    ) -> IdpResult<Gf> {
         let saved = std::mem::replace(&mut self.store.keep_complements, false);
         let ground = self.ground_comparison_cases(op, a, b);
         self.store.keep_complements = saved;
@@ -251,11 +211,11 @@ impl<'a> Grounder<'a> {
         op: CmpOp,
         a: &crate::sema::ir::Term,
         b: &crate::sema::ir::Term,
-    ) -> InferResult<Gf> {
+    ) -> IdpResult<Gf> {
         use crate::sema::ir::TermKind;
         let capped = |t: &crate::sema::ir::Term| {
             matches!(
-                &t.kind,
+                t.kind(),
                 TermKind::Aggregate(crate::syntax::ast::AggKind::Card, _)
             )
         };
@@ -263,10 +223,11 @@ impl<'a> Grounder<'a> {
             let (agg, other) = if capped(a) { (a, b) } else { (b, a) };
             let go = self.ground_term(other)?;
             if let Some(GVal::V(Value::Int(c))) = go.as_known() {
-                let TermKind::Aggregate(kind, sets) = &agg.kind else {
+                let TermKind::Aggregate(kind, sets) = agg.kind() else {
                     unreachable!()
                 };
-                let gagg = self.ground_aggregate(*kind, sets, Some(c.saturating_add(1).max(0)))?;
+                let cap = Some(c.saturating_add(1).max(0));
+                let gagg = self.ground_aggregate(agg.id(), *kind, sets, cap)?;
                 return Ok(if capped(a) {
                     self.compare(op, &gagg, &go)
                 } else {
@@ -282,7 +243,7 @@ impl<'a> Grounder<'a> {
         &mut self,
         p: crate::sema::program::PredId,
         args: &[crate::sema::ir::Term],
-    ) -> InferResult<Gf> {
+    ) -> IdpResult<Gf> {
         let pred = self.program.pred(p);
         let type_of = pred.type_of;
         let cases = self.ground_args(args)?;
@@ -306,7 +267,7 @@ impl<'a> Grounder<'a> {
     }
 
     /// A conjunction (`and = true`) or disjunction, stopping at the first absorbing constant.
-    fn ground_junction(&mut self, fs: &[Formula], and: bool) -> InferResult<Gf> {
+    fn ground_junction(&mut self, fs: &[Formula], and: bool) -> IdpResult<Gf> {
         let absorbing = Gf::from_bool(!and);
         let mut parts = Vec::with_capacity(fs.len());
         for f in fs {
@@ -329,7 +290,7 @@ impl<'a> Grounder<'a> {
         vars: &[Var],
         body: &Formula,
         forall: bool,
-    ) -> InferResult<Gf> {
+    ) -> IdpResult<Gf> {
         let (vars, domains) = self.prepare_vars(vars)?;
         let absorbing = Gf::from_bool(!forall);
         let mut parts = Vec::new();
@@ -367,7 +328,7 @@ impl<'a> Grounder<'a> {
 
     /// The variables with finite domains first (with their domains), then those over infinite
     /// sorts (`None`), whose values are bounded by the formula when they are reached.
-    pub fn prepare_vars(&mut self, vars: &[Var]) -> InferResult<(Vec<Var>, Vec<Option<Domain>>)> {
+    pub fn prepare_vars(&mut self, vars: &[Var]) -> IdpResult<(Vec<Var>, Vec<Option<Domain>>)> {
         let mut finite = Vec::new();
         let mut infinite = Vec::new();
         for v in vars {
@@ -394,8 +355,8 @@ impl<'a> Grounder<'a> {
         vars: &[Var],
         domains: &[Option<Rc<[Value]>>],
         bound: Option<Bound>,
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+    ) -> IdpResult<bool> {
         self.for_each_guarded(vars, domains, bound, &[], visit)
     }
 
@@ -406,8 +367,8 @@ impl<'a> Grounder<'a> {
         &mut self,
         vars: &[Var],
         cond: &Formula,
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+    ) -> IdpResult<bool> {
         let (vars, domains) = self.prepare_vars(vars)?;
         let bound = Bound {
             formula: cond,
@@ -429,8 +390,8 @@ impl<'a> Grounder<'a> {
         domains: &[Option<Rc<[Value]>>],
         bound: Option<Bound>,
         guards: &[Guard],
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+    ) -> IdpResult<bool> {
         self.bind_from(0, vars, domains, bound, guards, visit)
     }
 
@@ -441,8 +402,8 @@ impl<'a> Grounder<'a> {
         domains: &[Option<Rc<[Value]>>],
         bound: Option<Bound>,
         guards: &[Guard],
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> InferResult<bool>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+    ) -> IdpResult<bool> {
         let Some(var) = vars.get(depth) else {
             return visit(self);
         };
@@ -477,13 +438,13 @@ impl<'a> Grounder<'a> {
         var: &Var,
         depth: usize,
         guards: &[Guard],
-    ) -> InferResult<Option<Rc<[Value]>>> {
+    ) -> IdpResult<Option<Rc<[Value]>>> {
         let mut best: Option<Rc<[Value]>> = None;
         for guard in guards
             .iter()
             .filter(|g| g.skip_if == Gf::FALSE && g.depth >= depth)
         {
-            let found = match &guard.formula.kind {
+            let found = match guard.formula.kind() {
                 FormulaKind::Pred(p, args) => self.atom_candidates(var, *p, args)?,
                 FormulaKind::Cmp(CmpOp::Eq, a, b) => match self.equal_candidates(var, a, b)? {
                     Some(value) => Some(value),
@@ -514,14 +475,14 @@ impl<'a> Grounder<'a> {
         var: &Var,
         p: crate::sema::program::PredId,
         args: &[crate::sema::ir::Term],
-    ) -> InferResult<Option<Rc<[Value]>>> {
+    ) -> IdpResult<Option<Rc<[Value]>>> {
         let symbol = Symbol::Pred(p);
         if self.program.pred(p).type_of.is_some() || !self.indexable(symbol) {
             return Ok(None);
         }
         let Some(position) = args
             .iter()
-            .position(|a| matches!(&a.kind, crate::sema::ir::TermKind::Var(v) if v.id == var.id))
+            .position(|a| matches!(a.kind(), crate::sema::ir::TermKind::Var(v) if v.id == var.id))
         else {
             return Ok(None);
         };
@@ -555,10 +516,10 @@ impl<'a> Grounder<'a> {
         var: &Var,
         a: &crate::sema::ir::Term,
         b: &crate::sema::ir::Term,
-    ) -> InferResult<Option<Rc<[Value]>>> {
+    ) -> IdpResult<Option<Rc<[Value]>>> {
         use crate::sema::ir::TermKind;
         let is_var =
-            |t: &crate::sema::ir::Term| matches!(&t.kind, TermKind::Var(v) if v.id == var.id);
+            |t: &crate::sema::ir::Term| matches!(t.kind(), TermKind::Var(v) if v.id == var.id);
         let other = match (is_var(a), is_var(b)) {
             (true, false) => b,
             (false, true) => a,
@@ -580,12 +541,12 @@ impl<'a> Grounder<'a> {
         var: &Var,
         a: &crate::sema::ir::Term,
         b: &crate::sema::ir::Term,
-    ) -> InferResult<Option<Rc<[Value]>>> {
+    ) -> IdpResult<Option<Rc<[Value]>>> {
         use crate::sema::ir::TermKind;
-        let applies = |t: &crate::sema::ir::Term| match &t.kind {
+        let applies = |t: &crate::sema::ir::Term| match t.kind() {
             TermKind::Func(f, args)
                 if args.len() == 1
-                    && matches!(&args[0].kind, TermKind::Var(v) if v.id == var.id) =>
+                    && matches!(args[0].kind(), TermKind::Var(v) if v.id == var.id) =>
             {
                 Some(*f)
             }
@@ -612,19 +573,25 @@ impl<'a> Grounder<'a> {
         ))
     }
 
-    fn bounded_domain(&mut self, var: &Var, bound: Option<Bound>) -> InferResult<Rc<[Value]>> {
+    fn bounded_domain(&mut self, var: &Var, bound: Option<Bound>) -> IdpResult<Rc<[Value]>> {
         let candidates = match bound {
             Some(b) => self.candidates(var, b.formula, b.want)?,
             None => None,
         };
         let Some(candidates) = candidates else {
-            return Err(crate::infer::InferError::Error(format!(
+            let kind = ErrorKind::InfiniteDomain {
+                sort: self.program.sort(var.sort).name.clone(),
+            };
+            return Err(Error::new(
+                kind,
+                format!(
                 "Infinite grounding: the variable '{}' ranges over the infinite type '{}' and the \
                  formula gives no finite bound for it. Give it a finite type, or bound it in the \
                  formula (e.g. `P(x) & ...` with P over a finite type, or `0 =< x & x =< 10`).",
                 var.name,
                 self.program.sort(var.sort).name
-            )));
+            ),
+            ));
         };
         let values: Vec<Value> = candidates
             .into_iter()

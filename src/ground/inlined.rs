@@ -7,15 +7,15 @@
 //! the definition's well-founded model, so the atoms of `p` need no SAT variables at all.
 //!
 //! This module owns the choice of which definitions are inlined ([`inlinable`],
-//! [`is_unbounded_grounding`]) and the expansion of their atoms ([`Grounder::inlined_atom`]),
+//! [`crate::error::Error::is_unbounded_grounding`]) and the expansion of their atoms ([`Grounder::inlined_atom`]),
 //! memoised per (symbol, tuple).
 
 use rustc_hash::FxHashSet as HashSet;
 use std::rc::Rc;
 
+use crate::error::{Error, IdpResult};
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder};
-use crate::infer::{InferError, InferResult};
 use crate::sema::ir::{Definition, Rule, Term, TermKind, Var};
 use crate::sema::program::{Program, Symbol};
 use crate::structure::structure::{Structure, Table};
@@ -33,30 +33,16 @@ pub fn inlinable(program: &Program, def: &Definition, structure: &Structure) -> 
     }
     let mut used = HashSet::default();
     for rule in &def.rules {
-        crate::ground::formulas::formula_symbols(&rule.body, &mut used);
+        crate::sema::walk::symbols(&rule.body, &mut used);
     }
     if defined.iter().any(|s| used.contains(s)) {
         return false;
     }
-    let mut domains = crate::ground::domains::Domains::new(program, structure);
+    let domains = crate::sema::domains::Domains::new(program, structure);
     defined
         .iter()
         .flat_map(|s| program.symbol_sorts(*s))
         .any(|sort| domains.get(sort).is_none())
-}
-
-/// Whether grounding failed because some variable or symbol ranges over a sort that has no
-/// finite interpretation (the errors of [`Grounder::domain`] and of unbounded variables), so
-/// that an inlinable definition should be inlined instead.
-pub fn is_unbounded_grounding(e: &InferError) -> bool {
-    match e {
-        InferError::Error(m) => {
-            m.starts_with("Infinite grounding")
-                || m.contains("too many to ground")
-                || m.contains("has no interpretation in structure")
-        }
-        InferError::Limit(_) => false,
-    }
 }
 
 impl<'a> Grounder<'a> {
@@ -66,21 +52,22 @@ impl<'a> Grounder<'a> {
     pub fn inline(&mut self, def: &Definition) {
         let def = Rc::new(def.clone());
         for s in def.defined() {
-            self.forced_unknown.remove(&s);
-            self.inlined.insert(s, def.clone());
+            self.status.forced_unknown.remove(&s);
+            self.inlining.defs.insert(s, def.clone());
         }
         self.env.clear();
     }
 
     /// Whether atoms of `s` are expanded by [`Self::inlined_atom`].
     pub fn is_inlined(&self, s: Symbol) -> bool {
-        self.inlined.contains_key(&s)
+        self.inlining.defs.contains_key(&s)
     }
 
     /// The tuples of `s` expanded so far, with their ground formulas.
     pub fn inlined_tuples(&self, s: Symbol) -> Vec<(Tuple, Gf)> {
         let mut out: Vec<(Tuple, Gf)> = self
-            .inline_memo
+            .inlining
+            .memo
             .iter()
             .filter(|((x, _), _)| *x == s)
             .map(|((_, t), g)| (t.clone(), *g))
@@ -94,34 +81,35 @@ impl<'a> Grounder<'a> {
     /// variables may share ids with the variables of the formula being grounded), keeping
     /// `D | ~D` unfolded so that the result is also right inside the rule bodies of another
     /// definition.
-    pub fn inlined_atom(&mut self, s: Symbol, t: Tuple) -> InferResult<Gf> {
+    pub fn inlined_atom(&mut self, s: Symbol, t: Tuple) -> IdpResult<Gf> {
         let key = (s, t);
-        if let Some(&g) = self.inline_memo.get(&key) {
+        if let Some(&g) = self.inlining.memo.get(&key) {
             return Ok(g);
         }
         let (s, t) = key;
-        let def = self.inlined[&s].clone();
+        let def = self.inlining.defs[&s].clone();
         self.check_inlining_context(s, &def)?;
-        self.expanding.push(s);
+        self.inlining.expanding.push(s);
         let outer_env = std::mem::take(&mut self.env);
         let saved = std::mem::replace(&mut self.store.keep_complements, true);
         let grounded = self.expand(&def, s, &t);
         self.store.keep_complements = saved;
         self.env = outer_env;
-        self.expanding.pop();
+        self.inlining.expanding.pop();
         let g = grounded?;
-        self.inline_memo.insert((s, t), g);
+        self.inlining.memo.insert((s, t), g);
         Ok(g)
     }
 
     /// Refuses an expansion that would not terminate or could change the meaning: `s` met
     /// again while its own atom is being expanded (definitions that read each other), or `s`
     /// read by a rule of a definition being grounded whose symbols `s`'s rules read in turn.
-    fn check_inlining_context(&self, s: Symbol, def: &Definition) -> InferResult<()> {
+    fn check_inlining_context(&self, s: Symbol, def: &Definition) -> IdpResult<()> {
         let program = self.program;
         let name = program.symbol_name(s);
-        let cycle = if self.expanding.contains(&s) {
+        let cycle = if self.inlining.expanding.contains(&s) {
             let path: Vec<&str> = self
+                .inlining
                 .expanding
                 .iter()
                 .skip_while(|x| **x != s)
@@ -133,7 +121,7 @@ impl<'a> Grounder<'a> {
         } else {
             let mut used = HashSet::default();
             for rule in &def.rules {
-                crate::ground::formulas::formula_symbols(&rule.body, &mut used);
+                crate::sema::walk::symbols(&rule.body, &mut used);
             }
             match self.defining.iter().find(|d| used.contains(d)) {
                 Some(d) => format!(
@@ -143,13 +131,13 @@ impl<'a> Grounder<'a> {
                 None => return Ok(()),
             }
         };
-        Err(InferError::Error(format!(
+        Err(Error::input(format!(
             "'{name}' ranges over an infinite type, so its atoms are expanded on demand into \
              its rule bodies, but {cycle}. Give its arguments finite types."
         )))
     }
 
-    fn expand(&mut self, def: &Definition, s: Symbol, t: &[Value]) -> InferResult<Gf> {
+    fn expand(&mut self, def: &Definition, s: Symbol, t: &[Value]) -> IdpResult<Gf> {
         let mut bodies = Vec::new();
         for rule in def.rules.iter().filter(|r| r.head == s) {
             let Some(rest) = self.match_head(rule, t)? else {
@@ -175,14 +163,14 @@ impl<'a> Grounder<'a> {
     /// when the head cannot match `t` (a different domain element, a repeated variable with two
     /// values, a value outside a variable's sort, an undefined term). Variables are bound
     /// first, so that a term over them in another position (`p(x, x + 1)`) can be evaluated.
-    fn match_head(&mut self, rule: &Rule, t: &[Value]) -> InferResult<Option<Vec<Var>>> {
+    fn match_head(&mut self, rule: &Rule, t: &[Value]) -> IdpResult<Option<Vec<Var>>> {
         for v in &rule.vars {
             self.unbind(v);
         }
         let mut bound: Vec<u32> = Vec::new();
         let mut matched = true;
         for (arg, &value) in rule.head_args.iter().zip(t) {
-            let TermKind::Var(v) = &arg.kind else {
+            let TermKind::Var(v) = arg.kind() else {
                 continue;
             };
             if bound.contains(&v.id) {
@@ -197,7 +185,7 @@ impl<'a> Grounder<'a> {
             if !matched {
                 break;
             }
-            matched = match &arg.kind {
+            matched = match arg.kind() {
                 TermKind::Var(_) => true,
                 TermKind::Value(x) => *x == value,
                 _ if self.is_closed(arg) => self.head_term_matches(rule, arg, value)?,
@@ -221,7 +209,7 @@ impl<'a> Grounder<'a> {
 
     /// Whether a head argument term without free variables has the value `value`; an error
     /// when its value depends on symbols the structure leaves unknown.
-    fn head_term_matches(&mut self, rule: &Rule, arg: &Term, value: Value) -> InferResult<bool> {
+    fn head_term_matches(&mut self, rule: &Rule, arg: &Term, value: Value) -> IdpResult<bool> {
         let ground = self.ground_term(arg)?;
         if ground.0.is_empty() {
             return Ok(false);
@@ -233,9 +221,9 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    fn head_argument_error(&self, rule: &Rule) -> InferError {
+    fn head_argument_error(&self, rule: &Rule) -> Error {
         let at = self.program.position(rule.span).unwrap_or_default();
-        InferError::Error(format!(
+        Error::input(format!(
             "The rule at {at} defines '{}' over an infinite type, so it is evaluated on demand, \
              which needs every head argument to be a variable, a domain element, or a term that \
              the structure determines once the head's variables are known.",

@@ -8,7 +8,6 @@
 pub mod aggregates;
 pub mod bounds;
 pub mod definitions;
-pub mod domains;
 pub mod dump;
 pub mod formulas;
 pub mod inlined;
@@ -20,13 +19,13 @@ pub mod wellfounded;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
-use crate::infer::{InferError, InferResult};
-use crate::sema::ir;
+use crate::error::{Error, ErrorKind, IdpResult, Limit};
+use crate::sema::ir::{self, NodeId};
 use crate::sema::program::{FuncId, Program, SortId, Symbol};
 use crate::structure::structure::{Answer, LazyProcedure, Structure, Table, TruthValue};
 use crate::structure::value::{Tuple, Value};
 
-use domains::Domains;
+use crate::sema::domains::Domains;
 use store::{Gf, Store};
 
 /// A value of a ground term: a domain element, or the infinities that `min`/`max` of an empty
@@ -59,22 +58,14 @@ impl GTerm {
     }
 }
 
-/// Restricts which tuples of forced symbols are unknown: those whose argument at the symbol's
-/// time position equals `defined_at`.
-#[derive(Clone, Debug)]
-pub struct TimeFilter {
-    pub positions: HashMap<Symbol, usize>,
-    pub defined_at: Value,
-}
-
 /// An index on a table: the values of some argument positions to the values at another.
 pub type TableIndex = HashMap<Vec<Value>, Rc<[Value]>>;
 
 /// Table indexes by (symbol, position, positions of the known arguments).
 pub type TableIndexes = HashMap<(Symbol, usize, Vec<usize>), Rc<TableIndex>>;
 
-/// A memo key: a formula's address and the current values of its variables.
-pub type MemoKey = (usize, Vec<Option<Value>>);
+/// A memo key: a node's id and the current values of its variables.
+pub type MemoKey = (NodeId, Vec<Option<Value>>);
 
 /// One ground rule body per defined atom, for one definition.
 #[derive(Clone, Debug, Default)]
@@ -85,57 +76,90 @@ pub struct GroundDefinition {
     pub defined: Vec<Symbol>,
 }
 
+/// The grounder: instantiates formulas, terms and rules over one structure into its [`Store`].
+/// Its state is private; callers use its methods.
 pub struct Grounder<'a> {
-    pub program: &'a Program,
-    pub structure: &'a Structure,
-    pub store: Store,
-    pub domains: Domains<'a>,
+    program: &'a Program,
+    structure: &'a Structure,
+    store: Store,
+    domains: Domains<'a>,
+    /// Which symbols are left to the solver, and what grounding learnt about their atoms.
+    status: SymbolStatus,
+    /// What has been grounded already, by node id and the values of its variables.
+    memo: Memos,
+    /// Lookups of the structure's tables.
+    known: KnownTables,
+    /// Variable bindings by variable id.
+    env: Vec<Option<Value>>,
+    /// The symbols of the definition whose rules are being grounded (empty outside rules).
+    defining: Vec<Symbol>,
+    /// The size, time and procedure limits of grounding.
+    growth: Growth,
+    /// The definitions evaluated on demand (see [`inlined`]).
+    inlining: Inlining,
+}
+
+/// Which symbols are left to the solver, and what grounding learnt about their atoms.
+#[derive(Default)]
+struct SymbolStatus {
     /// Symbols that are treated as unknown even if the structure interprets them (the symbols
     /// of definitions that are encoded; their structure values are added as constraints).
-    pub forced_unknown: HashSet<Symbol>,
-    /// Known function values (from two-valued tables and `ct` graph tuples).
-    known_funcs: HashMap<FuncId, Rc<HashMap<Tuple, Value>>>,
-    /// When set, only tuples whose time argument equals `defined_at` of a forced symbol are
-    /// unknown; its other tuples are read from the structure (progression: the current state is
-    /// input, the next state is defined).
-    pub time_filter: Option<TimeFilter>,
-    /// Defined symbols whose definition has been grounded: their atoms without a rule are false.
-    pub complete: HashSet<Symbol>,
-    /// Atoms that head at least one ground rule.
-    pub heads: HashSet<store::AtomId>,
+    forced_unknown: HashSet<Symbol>,
+    /// Defined symbols whose definition has been encoded: their atoms without a rule are false.
+    complete: HashSet<Symbol>,
+    /// Atoms that head at least one ground rule of an encoded definition.
+    heads: HashSet<store::AtomId>,
     /// Atoms whose value a grounded sentence already forces (top-level unit literals); later
     /// grounding treats them as known.
     derived: HashMap<store::AtomId, bool>,
-    /// Ground results of quantified subformulas, by (formula address, values of its variables).
-    pub formula_memo: HashMap<MemoKey, Gf>,
-    /// Ground function applications without variables, by term address (`None` for an
-    /// application that has variables).
-    pub closed_terms: HashMap<usize, Option<GTerm>>,
-    /// The symbols of the definition whose rules are being grounded (empty outside rules).
-    pub defining: Vec<Symbol>,
-    /// Whether an aggregate (by address) reads a symbol of `defining`.
-    pub reads_defining: HashMap<usize, bool>,
+}
+
+/// What has been grounded already.
+#[derive(Default)]
+struct Memos {
+    /// Ground results of quantified subformulas, by (formula id, values of its variables).
+    formulas: HashMap<MemoKey, Gf>,
+    /// Ground function applications without variables, by term id (`None` for an application
+    /// that has variables).
+    closed_terms: HashMap<NodeId, Option<GTerm>>,
+    /// Whether an aggregate (by term id) reads a symbol of `defining`.
+    reads_defining: HashMap<NodeId, bool>,
     /// Ground aggregates, by memo key and cap.
-    pub aggregate_memo: HashMap<(MemoKey, Option<i64>), GTerm>,
+    aggregates: HashMap<(MemoKey, Option<i64>), GTerm>,
+    /// Variables of each memoised node (by id).
+    vars: HashMap<NodeId, Rc<[u32]>>,
+}
+
+/// Lookups of the structure's tables, built on first use.
+#[derive(Default)]
+struct KnownTables {
+    /// Known function values (from two-valued tables and `ct` graph tuples).
+    funcs: HashMap<FuncId, Rc<HashMap<Tuple, Value>>>,
     /// Indexes of two-valued predicate tables: (predicate, position, positions of the known
     /// arguments) to (known argument values -> values at the position).
-    table_indexes: TableIndexes,
-    /// Variables of each memoised formula (by address).
-    memo_vars: HashMap<usize, Rc<[u32]>>,
-    /// Variable bindings by variable id.
-    env: Vec<Option<Value>>,
-    pub max_size: usize,
+    indexes: TableIndexes,
+}
+
+/// The limits of grounding.
+struct Growth {
+    /// The most nodes the store may have.
+    max_size: usize,
     /// When grounding must stop (`stdoptions.timeout`).
-    pub deadline: Option<std::time::Instant>,
+    deadline: Option<std::time::Instant>,
     /// Bindings made so far; the limits are checked every few thousand.
     steps: u64,
     /// The first error of a procedure that interprets a symbol lazily (reported by
     /// [`Grounder::check_growth`], since the lookups that call it cannot fail).
-    procedure_error: std::cell::RefCell<Option<String>>,
-    /// The definitions evaluated on demand, by defined symbol (see [`inlined`]).
-    inlined: HashMap<Symbol, Rc<ir::Definition>>,
+    procedure_error: std::cell::RefCell<Option<Error>>,
+}
+
+/// The definitions evaluated on demand.
+#[derive(Default)]
+struct Inlining {
+    /// By defined symbol.
+    defs: HashMap<Symbol, Rc<ir::Definition>>,
     /// The ground formula of each inlined atom expanded so far.
-    inline_memo: HashMap<(Symbol, Tuple), Gf>,
+    memo: HashMap<(Symbol, Tuple), Gf>,
     /// The inlined symbols whose atoms are being expanded (innermost last).
     expanding: Vec<Symbol>,
 }
@@ -147,42 +171,102 @@ impl<'a> Grounder<'a> {
             structure,
             store: Store::new(),
             domains: Domains::new(program, structure),
-            forced_unknown: HashSet::default(),
-            time_filter: None,
-            complete: HashSet::default(),
-            heads: HashSet::default(),
-            derived: HashMap::default(),
-            formula_memo: HashMap::default(),
-            aggregate_memo: HashMap::default(),
-            defining: Vec::new(),
-            reads_defining: HashMap::default(),
-            closed_terms: HashMap::default(),
-            table_indexes: HashMap::default(),
-            memo_vars: HashMap::default(),
-            known_funcs: HashMap::default(),
+            status: SymbolStatus::default(),
+            memo: Memos::default(),
+            known: KnownTables::default(),
             env: Vec::new(),
-            max_size,
-            deadline: None,
-            steps: 0,
-            procedure_error: std::cell::RefCell::new(None),
-            inlined: HashMap::default(),
-            inline_memo: HashMap::default(),
-            expanding: Vec::new(),
+            defining: Vec::new(),
+            growth: Growth {
+                max_size,
+                deadline: None,
+                steps: 0,
+                procedure_error: std::cell::RefCell::new(None),
+            },
+            inlining: Inlining::default(),
         }
     }
 
+    pub fn program(&self) -> &'a Program {
+        self.program
+    }
+
+    /// The structure grounding reads.
+    pub fn structure(&self) -> &'a Structure {
+        self.structure
+    }
+
+    /// The ground formulas made so far.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The store, to build formulas in (loop formulas, objectives, blocking clauses).
+    pub fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
+    pub fn domains(&self) -> &Domains<'a> {
+        &self.domains
+    }
+
+    /// When grounding must stop (`stdoptions.timeout`).
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.growth.deadline = deadline;
+    }
+
+    /// Whether the solver decides `s` although the structure may interpret it (a symbol of an
+    /// encoded definition).
+    pub fn forces(&self, s: Symbol) -> bool {
+        self.status.forced_unknown.contains(&s)
+    }
+
+    /// Records that the completion of `gd` is part of the theory: its heads are the only atoms
+    /// of its symbols that can be true, and later grounding may rely on that.
+    pub fn mark_encoded(&mut self, gd: &GroundDefinition) {
+        for head in gd.rules.keys() {
+            if let Some(a) = self.store.as_atom(*head) {
+                self.status.heads.insert(a);
+            }
+        }
+        self.status.complete.extend(gd.defined.iter().copied());
+    }
+
+    /// Whether atom `a` heads a rule of an encoded definition.
+    pub fn is_head(&self, a: store::AtomId) -> bool {
+        self.status.heads.contains(&a)
+    }
+
+    /// The tuples of `s` that head rules of encoded definitions, sorted.
+    pub fn head_tuples(&self, s: Symbol) -> Vec<Tuple> {
+        let mut tuples: Vec<Tuple> = self
+            .status
+            .heads
+            .iter()
+            .map(|&a| self.store.atom_key(a))
+            .filter(|(x, _)| *x == s)
+            .map(|(_, t)| t.clone())
+            .collect();
+        tuples.sort();
+        tuples
+    }
+
     /// The finite domain of a sort, or an error that names it.
-    pub fn domain(&mut self, s: SortId) -> InferResult<Rc<[Value]>> {
+    pub fn domain(&mut self, s: SortId) -> IdpResult<Rc<[Value]>> {
         match self.domains.get(s) {
             Some(d) => Ok(d),
             None => Err(self.infinite_sort_error(s)),
         }
     }
 
-    fn infinite_sort_error(&self, s: SortId) -> InferError {
+    fn infinite_sort_error(&self, s: SortId) -> Error {
         let sort = self.program.sort(s);
         if let Some(range) = self.structure.huge_ranges.get(&s) {
-            return InferError::Error(format!(
+            let kind = ErrorKind::HugeRange {
+                sort: sort.name.clone(),
+            };
+            return Error::new(
+                kind,
+                format!(
                 "The type '{}' is interpreted by {}..{} in structure '{}': {} elements, too many \
                  to ground. idp replaces such a range by a few stand-in elements only when an \
                  output vocabulary without symbols over '{}' is given and the theory uses it only \
@@ -193,21 +277,31 @@ impl<'a> Grounder<'a> {
                 self.structure.name,
                 range.range_len(),
                 sort.name
-            ));
+            ),
+            );
         }
         if sort.builtin.is_some() || sort.constructed {
-            InferError::Error(format!(
+            let kind = ErrorKind::InfiniteDomain {
+                sort: sort.name.clone(),
+            };
+            Error::new(kind, format!(
                 "Infinite grounding: the type '{}' has infinitely many elements, so a quantifier or \
                  symbol over it cannot be grounded. Quantify over a finite subtype instead \
                  (e.g. `type T isa int` with `T = {{0..10}}` in the structure).",
                 sort.name
             ))
         } else {
-            InferError::Error(format!(
-                "The type '{}' has no interpretation in structure '{}'; give it one, \
+            let kind = ErrorKind::Uninterpreted {
+                name: sort.name.clone(),
+            };
+            Error::new(
+                kind,
+                format!(
+                    "The type '{}' has no interpretation in structure '{}'; give it one, \
                  e.g. `{} = {{ ... }}`.",
-                sort.name, self.structure.name, sort.name
-            ))
+                    sort.name, self.structure.name, sort.name
+                ),
+            )
         }
     }
 
@@ -229,12 +323,13 @@ impl<'a> Grounder<'a> {
         self.env.get(var.id as usize).copied().flatten()
     }
 
-    /// The memo key of the formula at `address` under the current bindings; `vars` lists its
-    /// variables (computed once per formula).
-    pub fn memo_key(&mut self, address: usize, vars: impl FnOnce(&mut HashSet<u32>)) -> MemoKey {
+    /// The memo key of node `id` under the current bindings; `vars` lists its variables
+    /// (computed once per node).
+    pub fn memo_key(&mut self, id: NodeId, vars: impl FnOnce(&mut HashSet<u32>)) -> MemoKey {
         let ids = self
-            .memo_vars
-            .entry(address)
+            .memo
+            .vars
+            .entry(id)
             .or_insert_with(|| {
                 let mut set = HashSet::default();
                 vars(&mut set);
@@ -244,7 +339,7 @@ impl<'a> Grounder<'a> {
             })
             .clone();
         (
-            address,
+            id,
             ids.iter()
                 .map(|&id| self.env.get(id as usize).copied().flatten())
                 .collect(),
@@ -254,8 +349,8 @@ impl<'a> Grounder<'a> {
     /// Whether the true tuples of `s` are all known: a two-valued table, or a defined symbol
     /// whose definition is grounded (its true tuples are among the rule heads).
     pub fn indexable(&self, s: Symbol) -> bool {
-        if self.forced_unknown.contains(&s) {
-            return self.complete.contains(&s) && self.time_filter.is_none();
+        if self.status.forced_unknown.contains(&s) {
+            return self.status.complete.contains(&s);
         }
         matches!(self.structure.table(s), Some(Table::TwoValued(_)))
     }
@@ -263,11 +358,12 @@ impl<'a> Grounder<'a> {
     /// The index of the possibly true tuples of `s` from the `fixed` positions to `position`.
     pub fn table_index(&mut self, s: Symbol, position: usize, fixed: Vec<usize>) -> Rc<TableIndex> {
         let key = (s, position, fixed);
-        if let Some(ix) = self.table_indexes.get(&key) {
+        if let Some(ix) = self.known.indexes.get(&key) {
             return ix.clone();
         }
-        let tuples: Vec<Tuple> = if self.forced_unknown.contains(&s) {
-            self.heads
+        let tuples: Vec<Tuple> = if self.status.forced_unknown.contains(&s) {
+            self.status
+                .heads
                 .iter()
                 .map(|&a| self.store.atom_key(a))
                 .filter(|(x, _)| *x == s)
@@ -293,73 +389,58 @@ impl<'a> Grounder<'a> {
             })
             .collect();
         let index = Rc::new(index);
-        self.table_indexes.insert(key, index.clone());
+        self.known.indexes.insert(key, index.clone());
         index
     }
 
     /// The cached table indexes, to hand to a later grounder over a structure that differs
     /// only in some symbols (see [`Self::adopt_indexes`]).
     pub fn take_indexes(&mut self) -> TableIndexes {
-        std::mem::take(&mut self.table_indexes)
+        std::mem::take(&mut self.known.indexes)
     }
 
     /// Reuses the table indexes of an earlier grounder, except those of `changed` symbols.
     pub fn adopt_indexes(&mut self, mut indexes: TableIndexes, changed: &[Symbol]) {
         indexes.retain(|(s, _, _), _| !changed.contains(s));
-        self.table_indexes = indexes;
-    }
-
-    /// Forgets every result memoised by formula or term address (for formulas that are about to
-    /// be dropped, whose addresses may be reused).
-    pub fn forget_memos(&mut self) {
-        self.formula_memo.clear();
-        self.aggregate_memo.clear();
-        self.reads_defining.clear();
-        self.closed_terms.clear();
-        self.memo_vars.clear();
+        self.known.indexes = indexes;
     }
 
     /// Counts one variable binding and, every 4096 of them, checks the size, time and memory
     /// limits (and Ctrl-C), so that a runaway quantifier stops while it grows.
-    pub fn step(&mut self) -> InferResult<()> {
-        self.steps += 1;
-        if !self.steps.is_multiple_of(4096) {
+    pub fn step(&mut self) -> IdpResult<()> {
+        self.growth.steps += 1;
+        if !self.growth.steps.is_multiple_of(4096) {
             return Ok(());
         }
         self.check_growth()?;
         crate::progress::set_nodes(self.store.len());
-        crate::limits::check(self.deadline, "grounding").map_err(InferError::Limit)
+        crate::limits::check(self.growth.deadline, "grounding")
     }
 
     /// The grounding size limit, and the first failure of a procedure that interprets a
     /// symbol lazily (both can arise deep inside grounding, where they are only noted).
-    pub fn check_growth(&self) -> InferResult<()> {
-        if let Some(message) = self.procedure_error.borrow_mut().take() {
-            return Err(InferError::Error(message));
+    pub fn check_growth(&self) -> IdpResult<()> {
+        if let Some(error) = self.growth.procedure_error.borrow_mut().take() {
+            return Err(error);
         }
-        if self.store.len() > self.max_size {
-            return Err(InferError::limit(format!(
+        if self.store.len() > self.growth.max_size {
+            return Err(Error::limit(
+                Limit::GroundSize,
+                format!(
                 "The grounding grew past {} nodes (the grounding size limit); make the domains \
                  smaller, bound the quantifiers, or raise the limit with --max-ground-size.",
-                self.max_size
-            )));
+                self.growth.max_size
+            ),
+            ));
         }
         Ok(())
     }
 
     /// Whether the tuple of a symbol is left to the solver although the structure may know it
-    /// (the symbols of encoded definitions, restricted by the time filter).
+    /// (the symbols of encoded definitions).
     pub fn is_forced(&self, s: Symbol, t: &[Value]) -> bool {
-        if !self.forced_unknown.contains(&s) {
-            return false;
-        }
-        match &self.time_filter {
-            Some(f) => match f.positions.get(&s) {
-                Some(&k) => t.get(k) == Some(&f.defined_at),
-                None => true,
-            },
-            None => true,
-        }
+        let _ = t;
+        self.status.forced_unknown.contains(&s)
     }
 
     /// What the structure says about a symbol's tuple, honouring `forced_unknown`.
@@ -392,8 +473,11 @@ impl<'a> Grounder<'a> {
     fn ask(&self, procedure: &LazyProcedure, t: &[Value]) -> Option<Answer> {
         match procedure.answer(t) {
             Ok(a) => Some(a),
-            Err(message) => {
-                self.procedure_error.borrow_mut().get_or_insert(message);
+            Err(error) => {
+                self.growth
+                    .procedure_error
+                    .borrow_mut()
+                    .get_or_insert(error);
                 None
             }
         }
@@ -420,13 +504,13 @@ impl<'a> Grounder<'a> {
         match self.truth(s, &t) {
             TruthValue::True => Gf::TRUE,
             TruthValue::False => Gf::FALSE,
-            TruthValue::Unknown if self.complete.contains(&s) => {
+            TruthValue::Unknown if self.status.complete.contains(&s) => {
                 match self.store.find_atom(s, &t) {
                     Some(g)
                         if self
                             .store
                             .as_atom(g)
-                            .is_some_and(|a| self.heads.contains(&a)) =>
+                            .is_some_and(|a| self.status.heads.contains(&a)) =>
                     {
                         g
                     }
@@ -435,7 +519,11 @@ impl<'a> Grounder<'a> {
             }
             TruthValue::Unknown => {
                 let g = self.store.atom(s, t);
-                match self.store.as_atom(g).and_then(|a| self.derived.get(&a)) {
+                match self
+                    .store
+                    .as_atom(g)
+                    .and_then(|a| self.status.derived.get(&a))
+                {
                     Some(&b) => Gf::from_bool(b),
                     None => g,
                 }
@@ -455,8 +543,12 @@ impl<'a> Grounder<'a> {
             let Some(a) = self.store.as_atom(if l.is_negated() { -l } else { l }) else {
                 continue;
             };
-            if !self.forced_unknown.contains(&self.store.atom_key(a).0) {
-                self.derived.insert(a, !l.is_negated());
+            if !self
+                .status
+                .forced_unknown
+                .contains(&self.store.atom_key(a).0)
+            {
+                self.status.derived.insert(a, !l.is_negated());
             }
         }
     }
@@ -472,11 +564,11 @@ impl<'a> Grounder<'a> {
                 _ => None,
             };
         }
-        let table = match self.known_funcs.get(&f) {
+        let table = match self.known.funcs.get(&f) {
             Some(t) => t.clone(),
             None => {
                 let t = Rc::new(self.build_known_func(f));
-                self.known_funcs.insert(f, t.clone());
+                self.known.funcs.insert(f, t.clone());
                 t
             }
         };
@@ -497,7 +589,7 @@ impl<'a> Grounder<'a> {
 
     /// Whether the structure fixes the function completely (a two-valued table).
     pub fn func_two_valued(&self, f: FuncId) -> bool {
-        !(self.forced_unknown.contains(&Symbol::Func(f)) && self.time_filter.is_none())
+        !self.status.forced_unknown.contains(&Symbol::Func(f))
             && (matches!(
                 self.structure.table(Symbol::Func(f)),
                 Some(Table::TwoValued(_))

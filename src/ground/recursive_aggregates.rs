@@ -17,11 +17,11 @@
 
 use std::collections::BTreeMap;
 
+use crate::error::{Error, IdpResult, Limit};
 use crate::ground::aggregates::MAX_AGGREGATE_STATES;
 use crate::ground::store::Gf;
 use crate::ground::terms::arith;
 use crate::ground::{GVal, Grounder};
-use crate::infer::{InferError, InferResult};
 use crate::sema::ir::{Term, TermKind};
 use crate::structure::value::Value;
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
@@ -64,23 +64,19 @@ impl<'a> Grounder<'a> {
     /// Whether `t` is an aggregate (other than `prod`) whose set reads a symbol of the
     /// definition whose rules are being grounded.
     pub fn aggregates_over_defining(&mut self, t: &Term) -> bool {
-        let TermKind::Aggregate(kind, sets) = &t.kind else {
+        let TermKind::Aggregate(kind, _) = t.kind() else {
             return false;
         };
         if self.defining.is_empty() || *kind == AggKind::Prod {
             return false;
         }
-        let address = t as *const Term as usize;
-        if let Some(&reads) = self.reads_defining.get(&address) {
+        if let Some(&reads) = self.memo.reads_defining.get(&t.id()) {
             return reads;
         }
         let mut symbols = rustc_hash::FxHashSet::default();
-        for set in sets {
-            crate::ground::formulas::formula_symbols(&set.cond, &mut symbols);
-            crate::ground::formulas::term_symbols(&set.term, &mut symbols);
-        }
+        crate::sema::walk::symbols(t, &mut symbols);
         let reads = self.defining.iter().any(|s| symbols.contains(s));
-        self.reads_defining.insert(address, reads);
+        self.memo.reads_defining.insert(t.id(), reads);
         reads
     }
 
@@ -93,8 +89,8 @@ impl<'a> Grounder<'a> {
         agg: &Term,
         other: &Term,
         agg_left: bool,
-    ) -> InferResult<Option<Gf>> {
-        let TermKind::Aggregate(kind, sets) = &agg.kind else {
+    ) -> IdpResult<Option<Gf>> {
+        let TermKind::Aggregate(kind, sets) = agg.kind() else {
             return Ok(None);
         };
         let other = self.ground_term(other)?;
@@ -130,7 +126,7 @@ impl<'a> Grounder<'a> {
         cases: &Cases,
         relation: Relation,
         c: Value,
-    ) -> InferResult<Option<Gf>> {
+    ) -> IdpResult<Option<Gf>> {
         Ok(Some(match kind {
             AggKind::Max => {
                 let above = self.some_case(cases, |v| v > c);
@@ -190,7 +186,7 @@ impl<'a> Grounder<'a> {
     /// `sum ≥ c` (`sum > c` when `strict`). An element of negative weight `v` counts `-v`
     /// when it is out of the set, against a threshold raised by `-v`, so that every weight is
     /// positive and the diagram is monotone in its literals.
-    fn sum_at_least(&mut self, cases: &Cases, c: Value, strict: bool) -> InferResult<Option<Gf>> {
+    fn sum_at_least(&mut self, cases: &Cases, c: Value, strict: bool) -> IdpResult<Option<Gf>> {
         let mut weighted: Vec<(Gf, Value)> = Vec::with_capacity(cases.len());
         let mut need = c;
         for &(g, v) in cases {
@@ -220,7 +216,7 @@ impl<'a> Grounder<'a> {
         weighted: &[(Gf, Value)],
         need: Value,
         strict: bool,
-    ) -> InferResult<Option<Gf>> {
+    ) -> IdpResult<Option<Gf>> {
         // What the literals from position i on can add at most (`None`: past the integers).
         let mut reachable: Vec<Option<Value>> = vec![Some(Value::Int(0)); weighted.len() + 1];
         for i in (0..weighted.len()).rev() {
@@ -264,7 +260,7 @@ impl<'a> Grounder<'a> {
                 }
             }
             if next.len() > MAX_AGGREGATE_STATES {
-                return Err(InferError::limit(format!(
+                return Err(Error::limit(Limit::AggregateSize, format!(
                     "an aggregate has more than {MAX_AGGREGATE_STATES} possible partial totals; it is too large to ground"
                 )));
             }

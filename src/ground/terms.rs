@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashSet as HashSet;
 
+use crate::error::{Error, IdpResult};
 use crate::ground::store::Gf;
 use crate::ground::{GTerm, GVal, Grounder};
-use crate::infer::{InferError, InferResult};
 use crate::sema::ir::{Term, TermKind};
 use crate::sema::program::{FuncId, Symbol};
 use crate::structure::structure::TruthValue;
@@ -16,11 +16,11 @@ use crate::structure::value::Value;
 use crate::syntax::ast::ArithOp;
 
 impl<'a> Grounder<'a> {
-    pub fn ground_term(&mut self, t: &Term) -> InferResult<GTerm> {
-        match &t.kind {
+    pub fn ground_term(&mut self, t: &Term) -> IdpResult<GTerm> {
+        match t.kind() {
             TermKind::Var(v) => match self.lookup(v) {
                 Some(x) => Ok(GTerm::known(x)),
-                None => Err(InferError::Error(format!(
+                None => Err(Error::internal(format!(
                     "internal: unbound variable {}",
                     v.name
                 ))),
@@ -28,17 +28,17 @@ impl<'a> Grounder<'a> {
             TermKind::Value(v) => Ok(GTerm::known(*v)),
             TermKind::Func(f, args) => {
                 // A function application without variables (`getX(Entrance)`) is grounded once.
-                let address = t as *const Term as usize;
-                match self.closed_terms.get(&address) {
+                match self.memo.closed_terms.get(&t.id()) {
                     Some(Some(cached)) => return Ok(cached.clone()),
                     Some(None) => return self.ground_application(*f, args),
                     None => {}
                 }
                 let result = self.ground_application(*f, args)?;
                 let mut vars = HashSet::default();
-                crate::ground::formulas::term_vars(t, &mut vars);
-                self.closed_terms
-                    .insert(address, vars.is_empty().then(|| result.clone()));
+                crate::sema::walk::var_ids(t, &mut vars);
+                self.memo
+                    .closed_terms
+                    .insert(t.id(), vars.is_empty().then(|| result.clone()));
                 Ok(result)
             }
             TermKind::Arith(op, a, b) => {
@@ -70,7 +70,7 @@ impl<'a> Grounder<'a> {
                     .unwrap_or_default(),
             }),
             TermKind::Succ(s, a) | TermKind::Pred(s, a) => {
-                let step: isize = if matches!(t.kind, TermKind::Succ(..)) {
+                let step: isize = if matches!(t.kind(), TermKind::Succ(..)) {
                     1
                 } else {
                     -1
@@ -82,12 +82,12 @@ impl<'a> Grounder<'a> {
                     (k >= 0).then(|| dom.get(k as usize).copied()).flatten()
                 }))
             }
-            TermKind::Aggregate(kind, sets) => self.ground_aggregate(*kind, sets, None),
+            TermKind::Aggregate(kind, sets) => self.ground_aggregate(t.id(), *kind, sets, None),
         }
     }
 
     /// Grounds a list of argument terms into the guarded tuples of values they may take.
-    pub fn ground_args(&mut self, args: &[Term]) -> InferResult<Vec<(Gf, Vec<Value>)>> {
+    pub fn ground_args(&mut self, args: &[Term]) -> IdpResult<Vec<(Gf, Vec<Value>)>> {
         let mut out: Vec<(Gf, Vec<Value>)> = vec![(Gf::TRUE, Vec::with_capacity(args.len()))];
         for a in args {
             let ga = self.ground_term(a)?;
@@ -109,7 +109,7 @@ impl<'a> Grounder<'a> {
         Ok(out)
     }
 
-    fn ground_application(&mut self, f: FuncId, args: &[Term]) -> InferResult<GTerm> {
+    fn ground_application(&mut self, f: FuncId, args: &[Term]) -> IdpResult<GTerm> {
         let cases = self.ground_args(args)?;
         if let [(Gf::TRUE, _)] = cases.as_slice() {
             // Known arguments: no case analysis needed.
@@ -132,7 +132,7 @@ impl<'a> Grounder<'a> {
     }
 
     /// The possible values of `f(args)` for known arguments, with their conditions.
-    pub fn apply_function(&mut self, f: FuncId, args: Vec<Value>) -> InferResult<Vec<(Gf, Value)>> {
+    pub fn apply_function(&mut self, f: FuncId, args: Vec<Value>) -> IdpResult<Vec<(Gf, Value)>> {
         let func = self.program.func(f);
         if !self.well_sorted(&func.args.clone(), &args) {
             return Ok(Vec::new());

@@ -11,12 +11,13 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::ground::formulas::term_symbols;
+use crate::error::IdpResult;
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder, TableIndexes};
-use crate::infer::{join, InferResult, Options};
+use crate::infer::{join, Options};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Var};
 use crate::sema::program::{Program, Symbol};
+use crate::sema::walk::symbols;
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
 
@@ -46,7 +47,7 @@ pub fn least_fixpoint(
     def: &Definition,
     structure: &Structure,
     options: &Options,
-) -> InferResult<Option<Extensions>> {
+) -> IdpResult<Option<Extensions>> {
     let defined = def.defined();
     let Some(reads) = rule_reads(def, &defined) else {
         return Ok(None);
@@ -130,7 +131,7 @@ fn rule_reads(def: &Definition, defined: &[Symbol]) -> Option<Vec<Reads>> {
         let mut head_symbols = HashSet::default();
         rule.head_args
             .iter()
-            .for_each(|t| term_symbols(t, &mut head_symbols));
+            .for_each(|t| symbols(t, &mut head_symbols));
         if head_symbols.iter().any(|s| defined.contains(s)) {
             return None;
         }
@@ -149,10 +150,10 @@ fn rule_reads(def: &Definition, defined: &[Symbol]) -> Option<Vec<Reads>> {
 fn positive_reads(f: &Formula, positive: bool, defined: &HashSet<Symbol>) -> Option<usize> {
     let in_terms = |terms: &[&crate::sema::ir::Term]| {
         let mut used = HashSet::default();
-        terms.iter().for_each(|t| term_symbols(t, &mut used));
+        terms.iter().for_each(|t| symbols(*t, &mut used));
         used.iter().any(|s| defined.contains(s))
     };
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Bool(_) => Some(0),
         FormulaKind::Pred(p, args) => {
             if in_terms(&args.iter().collect::<Vec<_>>()) {
@@ -206,7 +207,7 @@ fn binding_plan(rule: &Rule) -> (Vec<Var>, Formula) {
 fn outer_plan(rule: &Rule) -> (Vec<Var>, &Formula) {
     let mut vars = rule.vars.clone();
     let mut body = &rule.body;
-    while let FormulaKind::Exists(inner_vars, inner) = &body.kind {
+    while let FormulaKind::Exists(inner_vars, inner) = body.kind() {
         vars.extend(inner_vars.iter().cloned());
         body = inner;
     }
@@ -217,7 +218,7 @@ fn outer_plan(rule: &Rule) -> (Vec<Var>, &Formula) {
 /// `f` without its outer existential quantifiers (also those of outer conjuncts), whose
 /// variables are added to `vars`.
 fn lift_exists(f: &Formula, vars: &mut Vec<Var>) -> Formula {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Exists(inner_vars, inner) => {
             vars.extend(inner_vars.iter().cloned());
             lift_exists(inner, vars)
@@ -225,12 +226,10 @@ fn lift_exists(f: &Formula, vars: &mut Vec<Var>) -> Formula {
         FormulaKind::And(fs) => {
             let mut parts = Vec::with_capacity(fs.len());
             for g in fs {
-                match lift_exists(g, vars) {
-                    Formula {
-                        kind: FormulaKind::And(inner),
-                        ..
-                    } => parts.extend(inner),
-                    other => parts.push(other),
+                let lifted = lift_exists(g, vars);
+                match lifted.kind() {
+                    FormulaKind::And(inner) => parts.extend(inner.iter().cloned()),
+                    _ => parts.push(lifted),
                 }
             }
             Formula::new(FormulaKind::And(parts), f.span)
@@ -245,24 +244,23 @@ fn derive(
     grounder: &mut Grounder,
     rule: &Rule,
     found: &mut dyn FnMut(Symbol, Tuple),
-) -> InferResult<bool> {
-    let sorts = grounder.program.symbol_sorts(rule.head);
+) -> IdpResult<bool> {
+    let sorts = grounder.program().symbol_sorts(rule.head);
     let (join_vars, join_body) = binding_plan(rule);
     let (vars, body) = outer_plan(rule);
-    let head = |g: &mut Grounder| -> InferResult<Option<Tuple>> {
+    let head = |g: &mut Grounder| -> IdpResult<Option<Tuple>> {
         let mut tuple = Vec::with_capacity(rule.head_args.len());
         for (k, arg) in rule.head_args.iter().enumerate() {
             match g.ground_term(arg)?.as_known() {
-                Some(GVal::V(v)) if g.domains.contains(sorts[k], v) => tuple.push(v),
+                Some(GVal::V(v)) if g.domains().contains(sorts[k], v) => tuple.push(v),
                 // An undefined head argument or one outside the head's sorts: no atom.
                 _ => return Ok(None),
             }
         }
         Ok(Some(tuple))
     };
-    // The grounder memoises subformulas and terms by address. A lifted body is a temporary
-    // copy whose addresses a later copy (of another rule) may reuse, so its memo entries must
-    // not outlive it; an unchanged body is used in place.
+    // A lifted body is a new formula (fresh node ids, so its memo entries never stand for
+    // another formula's); an unchanged body is used in place.
     let lifted = join_vars.len() > vars.len();
     let join_body: &Formula = if lifted { &join_body } else { body };
     if let Some(plan) = join::plan(grounder, &join_vars, join_body) {
@@ -272,9 +270,6 @@ fn derive(
             }
             Ok(())
         });
-        if lifted {
-            grounder.forget_memos();
-        }
         if decided? {
             return Ok(true);
         }

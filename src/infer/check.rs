@@ -5,11 +5,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ground::domains::cartesian;
 use crate::ground::terms::arith;
+use crate::sema::domains::{cartesian, Domains};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
-use crate::sema::program::{BuiltinSort, Program, SortId, Symbol, Theory};
-use crate::structure::structure::{Answer, Structure, TruthValue};
+use crate::sema::program::{Program, SortId, Symbol, Theory};
+use crate::sema::walk::Node;
+use crate::structure::structure::{Answer, Structure, TruthValue, TupleSet};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
@@ -24,8 +25,8 @@ enum Val {
 /// Interpretations of defined symbols while a definition is being checked: positive
 /// occurrences read `pos`, negative ones `neg`.
 struct Override<'o> {
-    pos: &'o HashMap<Symbol, HashSet<Tuple>>,
-    neg: &'o HashMap<Symbol, HashSet<Tuple>>,
+    pos: &'o HashMap<Symbol, TupleSet>,
+    neg: &'o HashMap<Symbol, TupleSet>,
     bound: Bound,
     /// `pos` and `neg` are one two-valued completion (inside [`Checker::supervaluate`]).
     exact: bool,
@@ -46,6 +47,7 @@ const MAX_UNKNOWN_AGGREGATE_ATOMS: usize = 16;
 pub struct Checker<'a> {
     program: &'a Program,
     structure: &'a Structure,
+    domains: Domains<'a>,
     env: HashMap<u32, Value>,
 }
 
@@ -58,6 +60,7 @@ pub fn check_model(
     let mut c = Checker {
         program,
         structure,
+        domains: Domains::new(program, structure),
         env: HashMap::new(),
     };
     for (k, s) in theory.sentences.iter().enumerate() {
@@ -77,25 +80,13 @@ pub fn check_model(
 }
 
 impl<'a> Checker<'a> {
+    /// The elements of a sort (none when it has no finite domain).
     fn domain(&self, s: SortId) -> Vec<Value> {
-        if let Some(d) = self.structure.domain(s) {
-            return d.to_vec();
-        }
-        self.program.sort(s).fixed.clone().unwrap_or_default()
+        self.domains.get(s).map(|d| d.to_vec()).unwrap_or_default()
     }
 
     fn in_sort(&self, s: SortId, v: Value) -> bool {
-        match self.program.sort(s).builtin {
-            Some(BuiltinSort::Float) => v.is_number(),
-            Some(BuiltinSort::Int) => matches!(v, Value::Int(_)),
-            Some(BuiltinSort::Nat) => matches!(v, Value::Int(i) if i >= 0),
-            Some(BuiltinSort::String) => matches!(v, Value::Str(_)),
-            Some(BuiltinSort::Char) => v.string_text().is_some_and(|t| t.chars().count() == 1),
-            None if self.program.sort(s).constructed && self.structure.domain(s).is_none() => v
-                .compound_parts()
-                .is_some_and(|c| self.program.func(c.constructor).constructor_of == Some(s)),
-            None => self.domain(s).contains(&v),
-        }
+        self.domains.contains(s, v)
     }
 
     fn holds(&self, s: Symbol, t: &[Value], positive: bool, ov: Option<&Override>) -> bool {
@@ -114,7 +105,7 @@ impl<'a> Checker<'a> {
     }
 
     fn formula(&mut self, f: &Formula, positive: bool, ov: Option<&Override>) -> bool {
-        match &f.kind {
+        match f.kind() {
             FormulaKind::Bool(b) => *b,
             FormulaKind::Pred(p, args) => {
                 let Some(vals) = self.args(args, ov) else {
@@ -194,7 +185,7 @@ impl<'a> Checker<'a> {
     }
 
     fn term(&mut self, t: &Term, ov: Option<&Override>) -> Option<Val> {
-        let v = match &t.kind {
+        let v = match t.kind() {
             TermKind::Var(v) => *self.env.get(&v.id)?,
             TermKind::Value(v) => *v,
             TermKind::Func(f, args) => {
@@ -235,7 +226,7 @@ impl<'a> Checker<'a> {
                 };
                 let dom = self.domain(*s);
                 let k = dom.iter().position(|d| *d == x)? as isize;
-                let k = if matches!(t.kind, TermKind::Succ(..)) {
+                let k = if matches!(t.kind(), TermKind::Succ(..)) {
                     k + 1
                 } else {
                     k - 1
@@ -248,7 +239,7 @@ impl<'a> Checker<'a> {
     }
 
     fn function_value(&self, s: Symbol, args: &[Value], ov: Option<&Override>) -> Option<Value> {
-        let find = |set: &HashSet<Tuple>| {
+        let find = |set: &TupleSet| {
             set.iter()
                 .find(|t| &t[..t.len() - 1] == args)
                 .map(|t| t[t.len() - 1])
@@ -311,7 +302,7 @@ impl<'a> Checker<'a> {
     /// Whether a comparison aggregates over a symbol of the definition being checked: then it
     /// is not monotone in either direction and is evaluated by [`Checker::supervaluate`].
     fn aggregates_defined(&self, f: &Formula, ov: &Override) -> bool {
-        let FormulaKind::Cmp(_, a, b) = &f.kind else {
+        let FormulaKind::Cmp(_, a, b) = f.kind() else {
             return false;
         };
         if ov.exact {
@@ -339,15 +330,15 @@ impl<'a> Checker<'a> {
     ) -> Option<bool> {
         let reads_defined = |t: &Term| {
             let mut symbols = rustc_hash::FxHashSet::default();
-            crate::ground::formulas::term_symbols(t, &mut symbols);
+            crate::sema::walk::symbols(t, &mut symbols);
             symbols.iter().any(|s| ov.pos.contains_key(s))
         };
-        let (agg, other, agg_left) = match (&a.kind, &b.kind) {
+        let (agg, other, agg_left) = match (a.kind(), b.kind()) {
             (TermKind::Aggregate(..), _) if !reads_defined(b) => (a, b, true),
             (_, TermKind::Aggregate(..)) if !reads_defined(a) => (b, a, false),
             _ => return None,
         };
-        let TermKind::Aggregate(kind, sets) = &agg.kind else {
+        let TermKind::Aggregate(kind, sets) = agg.kind() else {
             return None;
         };
         if *kind == AggKind::Prod || sets.iter().any(|set| reads_defined(&set.term)) {
@@ -497,7 +488,7 @@ impl<'a> Checker<'a> {
     /// The structure must equal the (two-valued) well-founded model of the definition.
     fn definition(&mut self, d: &Definition) -> Result<(), String> {
         let defined = d.defined();
-        let all: HashMap<Symbol, HashSet<Tuple>> =
+        let all: HashMap<Symbol, TupleSet> =
             defined.iter().map(|s| (*s, self.all_tuples(*s))).collect();
         let mut truth = self.gamma(d, &all, Bound::Lower);
         let possible = loop {
@@ -512,7 +503,7 @@ impl<'a> Checker<'a> {
             return Err("the well-founded model is not two-valued".into());
         }
         for s in defined {
-            let actual: HashSet<Tuple> = self
+            let actual: TupleSet = self
                 .structure
                 .table(s)
                 .map(|t| t.ct().clone())
@@ -527,7 +518,7 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
-    fn all_tuples(&self, s: Symbol) -> HashSet<Tuple> {
+    fn all_tuples(&self, s: Symbol) -> TupleSet {
         let domains: Vec<Vec<Value>> = self
             .program
             .symbol_sorts(s)
@@ -543,11 +534,11 @@ impl<'a> Checker<'a> {
     fn gamma(
         &mut self,
         d: &Definition,
-        neg: &HashMap<Symbol, HashSet<Tuple>>,
+        neg: &HashMap<Symbol, TupleSet>,
         bound: Bound,
-    ) -> HashMap<Symbol, HashSet<Tuple>> {
-        let mut pos: HashMap<Symbol, HashSet<Tuple>> = match bound {
-            Bound::Lower => neg.keys().map(|s| (*s, HashSet::new())).collect(),
+    ) -> HashMap<Symbol, TupleSet> {
+        let mut pos: HashMap<Symbol, TupleSet> = match bound {
+            Bound::Lower => neg.keys().map(|s| (*s, TupleSet::default())).collect(),
             Bound::Upper => neg.clone(),
         };
         loop {
@@ -589,25 +580,15 @@ impl<'a> Checker<'a> {
 
 /// The symbols that occur inside the aggregates of a term.
 fn aggregate_symbols(t: &Term, out: &mut HashSet<Symbol>) {
-    match &t.kind {
-        TermKind::Aggregate(_, sets) => {
-            let mut found = rustc_hash::FxHashSet::default();
-            for set in sets {
-                crate::ground::formulas::formula_symbols(&set.cond, &mut found);
-                crate::ground::formulas::term_symbols(&set.term, &mut found);
-            }
-            out.extend(found);
+    let mut found = rustc_hash::FxHashSet::default();
+    Node::Term(t).walk(&mut |n| match n {
+        Node::Term(a) if matches!(a.kind(), TermKind::Aggregate(..)) => {
+            crate::sema::walk::symbols(a, &mut found);
+            false
         }
-        TermKind::Func(_, args) => args.iter().for_each(|a| aggregate_symbols(a, out)),
-        TermKind::Arith(_, a, b) => {
-            aggregate_symbols(a, out);
-            aggregate_symbols(b, out);
-        }
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-            aggregate_symbols(a, out)
-        }
-        _ => {}
-    }
+        _ => true,
+    });
+    out.extend(found);
 }
 
 /// Counts the models of `theory` extending `structure` by trying every two-valued completion
@@ -647,6 +628,7 @@ fn open_choices(program: &Program, theory: &Theory, structure: &Structure) -> Op
     let c = Checker {
         program,
         structure,
+        domains: Domains::new(program, structure),
         env: HashMap::new(),
     };
     let mut out = Vec::new();
@@ -708,7 +690,7 @@ fn open_choices(program: &Program, theory: &Theory, structure: &Structure) -> Op
 
 fn build_candidate(structure: &Structure, choices: &[Choice], index: &[usize]) -> Structure {
     let mut out = structure.clone();
-    let mut tables: HashMap<Symbol, HashSet<Tuple>> = HashMap::new();
+    let mut tables: HashMap<Symbol, TupleSet> = HashMap::new();
     for ((s, _, opts), &k) in choices.iter().zip(index) {
         let set = tables.entry(*s).or_default();
         if let Some(t) = &opts[k] {

@@ -4,11 +4,12 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
+use crate::error::IdpResult;
 use crate::ground::store::AtomId;
 use crate::ground::wellfounded::Evaluator;
 use crate::ground::Grounder;
 use crate::infer::bottom_up;
-use crate::infer::{InferResult, Options};
+use crate::infer::Options;
 use crate::sema::ir::Definition;
 use crate::sema::program::{Program, Symbol, Theory};
 use crate::structure::structure::{Structure, Table};
@@ -29,7 +30,8 @@ pub fn evaluate_definitions<'t>(
     theory: &'t Theory,
     structure: &Structure,
     options: &Options,
-) -> InferResult<Evaluated<'t>> {
+    warnings: &mut Vec<String>,
+) -> IdpResult<Evaluated<'t>> {
     let mut current = structure.clone();
     let mut pending: Vec<&'t Definition> = theory.definitions.iter().collect();
     loop {
@@ -37,17 +39,17 @@ pub fn evaluate_definitions<'t>(
         let mut still = Vec::new();
         for def in pending {
             let started = std::time::Instant::now();
-            match evaluate_one(program, def, &current, options)? {
+            match evaluate_one(program, def, &current, options, warnings)? {
                 One::Evaluated(tables) => {
-                    if crate::infer::stats_enabled() {
+                    options.observer.stat(|| {
                         let atoms: usize = tables.iter().map(|(_, t)| t.ct().len()).sum();
-                        eprintln!(
-                            "[stats] definition at {} evaluated in {:.3}s: {} true atoms",
+                        format!(
+                            "definition at {} evaluated in {:.3}s: {} true atoms",
                             program.position(def.span).unwrap_or_default(),
                             started.elapsed().as_secs_f64(),
                             atoms
-                        );
-                    }
+                        )
+                    });
                     for (s, t) in tables {
                         current.symbols.insert(s, t);
                     }
@@ -75,7 +77,7 @@ fn opens_known(program: &Program, def: &Definition, structure: &Structure) -> bo
     let defined = def.defined();
     let mut used = HashSet::default();
     for rule in &def.rules {
-        crate::ground::formulas::formula_symbols(&rule.body, &mut used);
+        crate::sema::walk::symbols(&rule.body, &mut used);
     }
     used.iter().all(|s| {
         defined.contains(s)
@@ -95,10 +97,11 @@ fn evaluate_one(
     def: &Definition,
     structure: &Structure,
     options: &Options,
-) -> InferResult<One> {
-    match evaluate_known(program, def, structure, options) {
+    warnings: &mut Vec<String>,
+) -> IdpResult<One> {
+    match evaluate_known(program, def, structure, options, warnings) {
         Err(e)
-            if crate::ground::inlined::is_unbounded_grounding(&e)
+            if e.is_unbounded_grounding()
                 && crate::ground::inlined::inlinable(program, def, structure) =>
         {
             Ok(One::OpensUnknown)
@@ -112,7 +115,8 @@ fn evaluate_known(
     def: &Definition,
     structure: &Structure,
     options: &Options,
-) -> InferResult<One> {
+    warnings: &mut Vec<String>,
+) -> IdpResult<One> {
     if !opens_known(program, def, structure) {
         return Ok(One::OpensUnknown);
     }
@@ -137,7 +141,7 @@ fn evaluate_known(
     let mut grounder = Grounder::new(program, structure, options.max_ground_size);
     grounder.force_unknown(&defined);
     let gd = grounder.ground_definition(def)?;
-    let store = &grounder.store;
+    let store = &grounder.store();
     let reads_unknown_open =
         (0..store.atom_count() as AtomId).any(|a| !defined.contains(&store.atom_key(a).0));
     if reads_unknown_open {
@@ -149,9 +153,11 @@ fn evaluate_known(
         if options.stablesemantics {
             return Ok(One::OpensUnknown);
         }
-        let example = crate::infer::session::unknown_atoms_text(program, store, &wf);
+        let mut unknown: Vec<AtomId> = wf.unknown_atoms.iter().copied().collect();
+        unknown.sort_unstable();
+        let example = crate::infer::session::unknown_atoms_text(program, store, &unknown);
         let at = program.position(def.span).unwrap_or_default();
-        crate::infer::warn(format!(
+        warnings.push(format!(
             "The definition at {at} is not total in structure '{}': its well-founded model \
              leaves {example} unknown, so there is no model (IDP3's semantics accepts only \
              total definitions).",
@@ -196,13 +202,9 @@ fn agrees(structure: &Structure, s: Symbol, computed: &HashSet<Tuple>) -> bool {
 }
 
 /// For a function: at most one value per argument tuple, and exactly one when it is total.
-fn is_function_graph(
-    grounder: &mut Grounder,
-    s: Symbol,
-    set: &HashSet<Tuple>,
-) -> InferResult<bool> {
+fn is_function_graph(grounder: &mut Grounder, s: Symbol, set: &HashSet<Tuple>) -> IdpResult<bool> {
     let Symbol::Func(f) = s else { return Ok(true) };
-    let func = grounder.program.func(f).clone();
+    let func = grounder.program().func(f).clone();
     let mut seen: HashSet<&[crate::structure::value::Value]> = HashSet::default();
     for t in set {
         if !seen.insert(&t[..t.len() - 1]) {

@@ -185,7 +185,7 @@ struct Use<'p> {
 
 impl Use<'_> {
     fn formula(&mut self, f: &Formula) {
-        match &f.kind {
+        match f.kind() {
             FormulaKind::Bool(_) => {}
             FormulaKind::Pred(p, args) => self.application(Symbol::Pred(*p), args),
             FormulaKind::Cmp(op, a, b) => {
@@ -220,7 +220,7 @@ impl Use<'_> {
 
     /// A term in a position where an element of the sort may stand as it is.
     fn argument(&mut self, t: &Term) {
-        match &t.kind {
+        match t.kind() {
             TermKind::Var(_) => {}
             TermKind::Value(v) => {
                 self.named.insert(*v);
@@ -235,7 +235,7 @@ impl Use<'_> {
         if self.of_sort(t) {
             self.ok = false;
         }
-        match &t.kind {
+        match t.kind() {
             TermKind::Var(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {}
             TermKind::Value(v) => {
                 self.named.insert(*v);
@@ -257,7 +257,7 @@ impl Use<'_> {
 
     /// Whether a term denotes an element of the sort (a variable, a constant or a value of it).
     fn of_sort(&self, t: &Term) -> bool {
-        match &t.kind {
+        match t.kind() {
             TermKind::Var(v) => v.sort == self.sort,
             TermKind::SortMin(s)
             | TermKind::SortMax(s)

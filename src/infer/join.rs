@@ -11,8 +11,8 @@
 use crate::ground::store::Gf;
 use std::rc::Rc;
 
+use crate::error::IdpResult;
 use crate::ground::{Grounder, TableIndex};
-use crate::infer::InferResult;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
 use crate::sema::program::Symbol;
 use crate::structure::structure::Table;
@@ -61,7 +61,7 @@ pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<
     flatten(body, &mut conjuncts);
     let depth_of = |f: &Formula| {
         let mut ids = rustc_hash::FxHashSet::default();
-        crate::ground::formulas::formula_vars(f, &mut ids);
+        crate::sema::walk::var_ids(f, &mut ids);
         vars.iter().rposition(|v| ids.contains(&v.id)).unwrap_or(0)
     };
     let mut checks: Vec<Vec<(Lit<'r>, &'r Formula)>> = vars.iter().map(|_| Vec::new()).collect();
@@ -76,7 +76,7 @@ pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<
         } = &lit
         {
             for (position, a) in args.iter().enumerate() {
-                if let TermKind::Var(v) = &a.kind {
+                if let TermKind::Var(v) = a.kind() {
                     if let Some(d) = vars.iter().position(|w| w.id == v.id) {
                         let fixed = (0..args.len())
                             .filter(|&k| k != position && known_before(vars, d, &args[k]))
@@ -98,7 +98,7 @@ pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<
         } = &lit
         {
             for (x, t) in [(a, b), (b, a)] {
-                if let TermKind::Var(v) = &x.kind {
+                if let TermKind::Var(v) = x.kind() {
                     if let Some(d) = vars.iter().position(|w| w.id == v.id) {
                         if known_before(vars, d, t) {
                             equalities[d].push(*t);
@@ -125,28 +125,28 @@ pub fn plan<'r>(grounder: &Grounder, vars: &[Var], body: &'r Formula) -> Option<
 /// Whether every variable of `t` is bound before depth `d`.
 fn known_before(vars: &[Var], d: usize, t: &Term) -> bool {
     let mut ids = rustc_hash::FxHashSet::default();
-    crate::ground::formulas::term_vars(t, &mut ids);
+    crate::sema::walk::var_ids(t, &mut ids);
     ids.iter().all(|id| vars[..d].iter().any(|v| v.id == *id))
 }
 
 fn flatten<'r>(f: &'r Formula, out: &mut Vec<&'r Formula>) {
-    match &f.kind {
+    match f.kind() {
         FormulaKind::And(fs) => fs.iter().for_each(|g| flatten(g, out)),
         _ => out.push(f),
     }
 }
 
 fn classify<'r>(grounder: &Grounder, f: &'r Formula) -> Lit<'r> {
-    let (inner, positive) = match &f.kind {
+    let (inner, positive) = match f.kind() {
         FormulaKind::Not(g) => (g.as_ref(), false),
         _ => (f, true),
     };
-    match &inner.kind {
+    match inner.kind() {
         FormulaKind::Pred(p, args)
             if args.iter().all(computable)
-                && grounder.program.pred(*p).type_of.is_none()
+                && grounder.program().pred(*p).type_of.is_none()
                 && matches!(
-                    grounder.structure.table(Symbol::Pred(*p)),
+                    grounder.structure().table(Symbol::Pred(*p)),
                     Some(Table::TwoValued(_))
                 ) =>
         {
@@ -165,7 +165,7 @@ fn classify<'r>(grounder: &Grounder, f: &'r Formula) -> Lit<'r> {
 
 /// Whether the join computes `t` itself: variables, integers and integer arithmetic.
 fn computable(t: &Term) -> bool {
-    match &t.kind {
+    match t.kind() {
         TermKind::Var(_) | TermKind::Value(Value::Int(_)) => true,
         TermKind::Arith(ArithOp::Add | ArithOp::Sub | ArithOp::Mul, a, b) => {
             computable(a) && computable(b)
@@ -177,7 +177,7 @@ fn computable(t: &Term) -> bool {
 
 /// The value of a computable term under the grounder's bindings.
 fn eval(g: &Grounder, t: &Term) -> Option<i64> {
-    match &t.kind {
+    match t.kind() {
         TermKind::Var(v) => match g.lookup(v)? {
             Value::Int(i) => Some(i),
             _ => None,
@@ -199,14 +199,14 @@ fn eval(g: &Grounder, t: &Term) -> Option<i64> {
 
 /// A computable term's value, also for non-integer variables.
 fn value(g: &Grounder, t: &Term) -> Option<Value> {
-    match &t.kind {
+    match t.kind() {
         TermKind::Var(v) => g.lookup(v),
         _ => eval(g, t).map(Value::Int),
     }
 }
 
 /// Whether a literal holds under the current bindings; `None` when it is not decided.
-fn holds(g: &mut Grounder, lit: &Lit, f: &Formula) -> InferResult<Option<bool>> {
+fn holds(g: &mut Grounder, lit: &Lit, f: &Formula) -> IdpResult<Option<bool>> {
     let computed = match lit {
         Lit::Atom {
             symbol,
@@ -215,7 +215,7 @@ fn holds(g: &mut Grounder, lit: &Lit, f: &Formula) -> InferResult<Option<bool>> 
         } => {
             let tuple: Option<Vec<Value>> = args.iter().map(|a| value(g, a)).collect();
             tuple.map(|t| {
-                let found = match g.structure.table(*symbol) {
+                let found = match g.structure().table(*symbol) {
                     Some(Table::TwoValued(set)) => set.contains(&t),
                     _ => false,
                 };
@@ -254,8 +254,8 @@ impl Plan<'_> {
     pub fn run(
         &self,
         g: &mut Grounder,
-        visit: &mut dyn FnMut(&mut Grounder) -> InferResult<()>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder) -> IdpResult<()>,
+    ) -> IdpResult<bool> {
         let indexes: Vec<Vec<Rc<TableIndex>>> = self
             .producers
             .iter()
@@ -277,8 +277,8 @@ impl Plan<'_> {
         g: &mut Grounder,
         indexes: &[Vec<Rc<TableIndex>>],
         depth: usize,
-        visit: &mut dyn FnMut(&mut Grounder) -> InferResult<()>,
-    ) -> InferResult<bool> {
+        visit: &mut dyn FnMut(&mut Grounder) -> IdpResult<()>,
+    ) -> IdpResult<bool> {
         let Some(var) = self.vars.get(depth) else {
             visit(g)?;
             return Ok(true);
@@ -332,15 +332,15 @@ impl Plan<'_> {
             }
         }
         match best {
-            Some(found) if found.iter().all(|v| g.domains.contains(var.sort, *v)) => Some(found),
+            Some(found) if found.iter().all(|v| g.domains().contains(var.sort, *v)) => Some(found),
             Some(found) => Some(
                 found
                     .iter()
                     .copied()
-                    .filter(|v| g.domains.contains(var.sort, *v))
+                    .filter(|v| g.domains().contains(var.sort, *v))
                     .collect(),
             ),
-            None => g.domains.get(var.sort),
+            None => g.domains().get(var.sort),
         }
     }
 }

@@ -7,11 +7,15 @@ pub mod check;
 pub mod definitions;
 pub mod huge;
 pub mod join;
+pub mod ltc;
+pub mod report;
 pub mod session;
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use std::sync::atomic::{AtomicUsize, Ordering};
+pub use report::{Inferred, Observer};
 
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::error::IdpResult;
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder};
 use crate::sema::ir;
@@ -21,43 +25,6 @@ use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
 use definitions::{evaluate_definitions, Evaluated};
 use session::Session;
-
-thread_local! {
-    /// Warnings of the inferences run so far, for the caller to print.
-    static WARNINGS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Records a warning for the caller of the inference (the Lua layer prints it).
-pub fn warn(message: String) {
-    WARNINGS.with(|w| w.borrow_mut().push(message));
-}
-
-/// The warnings recorded since the last call.
-pub fn take_warnings() -> Vec<String> {
-    WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
-}
-
-static STATS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-static DUMP_GROUND: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Prints every ground theory before it is solved (`idp --dump ground`).
-pub fn set_dump_ground(on: bool) {
-    DUMP_GROUND.store(on, std::sync::atomic::Ordering::Relaxed);
-}
-
-pub fn dump_ground_enabled() -> bool {
-    DUMP_GROUND.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// Turns on per-stage statistics on stderr (`idp --stats`).
-pub fn set_stats(on: bool) {
-    STATS.store(on, std::sync::atomic::Ordering::Relaxed);
-}
-
-pub fn stats_enabled() -> bool {
-    STATS.load(std::sync::atomic::Ordering::Relaxed) || std::env::var_os("IDP_STATS").is_some()
-}
 
 /// The options that inferences read (mirrors the fields of IDP3's `stdoptions`).
 #[derive(Clone, Debug)]
@@ -76,27 +43,17 @@ pub struct Options {
     /// Predicate atoms that no ground formula mentions get no SAT variables (they come out
     /// false). Right when one model is asked for; an enumeration must tell their values apart.
     pub leave_unmentioned_false: bool,
+    /// Where statistics and ground-theory dumps go.
+    pub observer: Observer,
 }
+
+/// The grounding size limit of [`Options::default`] (nodes of the ground theory).
+pub const DEFAULT_MAX_GROUND_SIZE: usize = 10_000_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SatBackend {
     Cadical,
     Splr,
-}
-
-/// The SAT backend of new [`Options`]; the command line's `--sat` changes it for the whole run.
-static DEFAULT_SPLR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-pub fn set_default_sat_backend(backend: SatBackend) {
-    DEFAULT_SPLR.store(backend == SatBackend::Splr, Ordering::Relaxed);
-}
-
-/// The grounding size limit (nodes of the ground theory) of new [`Options`]; the command line's
-/// `--max-ground-size` changes it for the whole run.
-static DEFAULT_MAX_GROUND_SIZE: AtomicUsize = AtomicUsize::new(10_000_000);
-
-pub fn set_default_max_ground_size(nodes: usize) {
-    DEFAULT_MAX_GROUND_SIZE.store(nodes, Ordering::Relaxed);
 }
 
 impl Default for Options {
@@ -105,44 +62,14 @@ impl Default for Options {
             nbmodels: 1,
             timeout: 0.0,
             stablesemantics: false,
-            max_ground_size: DEFAULT_MAX_GROUND_SIZE.load(Ordering::Relaxed),
+            max_ground_size: DEFAULT_MAX_GROUND_SIZE,
             verbose: false,
-            sat_backend: if DEFAULT_SPLR.load(Ordering::Relaxed) {
-                SatBackend::Splr
-            } else {
-                SatBackend::Cadical
-            },
+            sat_backend: SatBackend::Cadical,
             leave_unmentioned_false: false,
+            observer: Observer::default(),
         }
     }
 }
-
-/// Why an inference could not answer.
-#[derive(Clone, Debug, PartialEq)]
-pub enum InferError {
-    /// A user-facing error (infinite domain, missing interpretation, type error in data, ...).
-    Error(String),
-    /// A limit (size, time) stopped the work; the message names the limit.
-    Limit(String),
-}
-
-impl std::fmt::Display for InferError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            InferError::Error(m) | InferError::Limit(m) => write!(f, "{m}"),
-        }
-    }
-}
-
-impl InferError {
-    /// A limit error; its message is recorded so that the command line reports it as a stop
-    /// (exit code [`crate::limits::EXIT_LIMIT`]) even after it passed through Lua.
-    pub fn limit(message: String) -> InferError {
-        InferError::Limit(crate::limits::record(message))
-    }
-}
-
-pub type InferResult<T> = Result<T, InferError>;
 
 /// The result of `minimize`: optimal models, whether optimality was proven, and the optimum.
 #[derive(Clone, Debug)]
@@ -160,28 +87,31 @@ pub fn modelexpand(
     structure: &Structure,
     output: Option<VocId>,
     options: &Options,
-) -> InferResult<Vec<Structure>> {
+) -> IdpResult<Inferred<Vec<Structure>>> {
     let stand_in = huge::with_stand_ins(program, theory, structure, output);
     let structure = stand_in.as_ref().unwrap_or(structure);
+    let mut warnings = Vec::new();
     let Evaluated::Done(evaluated, pending) =
-        evaluate_definitions(program, theory, structure, options)?
+        evaluate_definitions(program, theory, structure, options, &mut warnings)?
     else {
-        return Ok(Vec::new());
+        return Ok(Inferred::new(Vec::new(), warnings));
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let blocked_on = session.output_symbols(output);
     let models = enumerate(&mut session, &blocked_on, options.nbmodels)?;
+    warnings.extend(session.take_warnings());
     if models.is_empty() {
-        session.not_total_warnings().into_iter().for_each(warn);
+        warnings.extend(session.not_total_warnings());
     }
-    match (stand_in, output) {
-        (Some(_), Some(output)) => Ok(models
+    let models = match (stand_in, output) {
+        (Some(_), Some(output)) => models
             .into_iter()
             .map(|m| huge::project(program, m, output))
-            .collect()),
-        _ => Ok(models),
-    }
+            .collect(),
+        _ => models,
+    };
+    Ok(Inferred::new(models, warnings))
 }
 
 /// Up to `nbmodels` (0: all) models of the session, distinct on `blocked_on`. A limit (Ctrl-C,
@@ -191,19 +121,19 @@ fn enumerate(
     session: &mut Session,
     blocked_on: &[Symbol],
     nbmodels: usize,
-) -> InferResult<Vec<Structure>> {
+) -> IdpResult<Vec<Structure>> {
     let mut models = Vec::new();
     while nbmodels == 0 || models.len() < nbmodels {
         match session.solve(&[]) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(InferError::Limit(message)) if !models.is_empty() => {
+            Err(e) if e.is_limit() && !models.is_empty() => {
                 let n = models.len();
                 let plural = if n == 1 { "" } else { "s" };
                 let after = format!("after {n} model{plural} (the models found so far were kept)");
                 let note = match crate::limits::reached(None) {
                     Some(stop) => stop.with_context(&after),
-                    None => format!("{message} ({after})"),
+                    None => format!("{} ({after})", e.message()),
                 };
                 crate::limits::note_partial(note);
                 break;
@@ -224,19 +154,33 @@ pub fn minimize(
     term: &ir::Term,
     output: Option<VocId>,
     options: &Options,
-) -> InferResult<Optimum> {
+) -> IdpResult<Inferred<Optimum>> {
+    let mut warnings = Vec::new();
     let Evaluated::Done(evaluated, pending) =
-        evaluate_definitions(program, theory, structure, options)?
+        evaluate_definitions(program, theory, structure, options, &mut warnings)?
     else {
-        return Ok(Optimum {
+        let none = Optimum {
             models: Vec::new(),
             proven: true,
             value: None,
-        });
+        };
+        return Ok(Inferred::new(none, warnings));
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
-    let objective = session.grounder.ground_term(term)?;
+    let optimum = optimise(&mut session, term, output, options.nbmodels)?;
+    warnings.extend(session.take_warnings());
+    Ok(Inferred::new(optimum, warnings))
+}
+
+/// The optimum of `term` in the session's models (see [`minimize`]).
+fn optimise(
+    session: &mut Session,
+    term: &ir::Term,
+    output: Option<VocId>,
+    nbmodels: usize,
+) -> IdpResult<Optimum> {
+    let objective = session.ground_term(term)?;
     for (g, _) in &objective.0 {
         session.lit(*g);
     }
@@ -248,12 +192,12 @@ pub fn minimize(
         match session.solve(&assumption) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(InferError::Limit(message)) => match best {
+            Err(e) if e.is_limit() => match best {
                 Some(value) => {
                     session.restore_model(best_model);
-                    return Ok(unproven_optimum(&session, value, &message));
+                    return Ok(unproven_optimum(session, value, e.message()));
                 }
-                None => return Err(InferError::Limit(message)),
+                None => return Err(e),
             },
             Err(e) => return Err(e),
         }
@@ -272,7 +216,7 @@ pub fn minimize(
             .filter(|(_, v)| *v < value)
             .map(|(g, _)| *g)
             .collect();
-        let better = session.grounder.store.or(better);
+        let better = session.store_mut().or(better);
         let l = session.lit(better);
         assumption = vec![l];
     }
@@ -289,10 +233,10 @@ pub fn minimize(
         .filter(|(_, v)| *v == best)
         .map(|(g, _)| *g)
         .collect();
-    let equal = session.grounder.store.or(equal);
+    let equal = session.store_mut().or(equal);
     session.assert(equal);
     let blocked_on = session.output_symbols(output);
-    let models = enumerate(&mut session, &blocked_on, options.nbmodels)?;
+    let models = enumerate(session, &blocked_on, nbmodels)?;
     let value = match best {
         GVal::V(v) => Some(v),
         _ => None,
@@ -343,16 +287,24 @@ pub fn calculatedefinitions(
     theory: &Theory,
     structure: &Structure,
     options: &Options,
-) -> InferResult<Option<Structure>> {
-    match evaluate_definitions(program, theory, structure, options)? {
-        Evaluated::Done(s, _) => Ok(Some(*s)),
-        Evaluated::Inconsistent => Ok(None),
-    }
+) -> IdpResult<Inferred<Option<Structure>>> {
+    let mut warnings = Vec::new();
+    let evaluated = match evaluate_definitions(program, theory, structure, options, &mut warnings)?
+    {
+        Evaluated::Done(s, _) => Some(*s),
+        Evaluated::Inconsistent => None,
+    };
+    Ok(Inferred::new(evaluated, warnings))
 }
 
 /// The tuples that certainly satisfy the query in the structure.
-pub fn query(program: &Program, query: &Query, structure: &Structure) -> InferResult<Vec<Tuple>> {
-    let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
+pub fn query(
+    program: &Program,
+    query: &Query,
+    structure: &Structure,
+    options: &Options,
+) -> IdpResult<Vec<Tuple>> {
+    let mut grounder = Grounder::new(program, structure, options.max_ground_size);
     let mut out = Vec::new();
     grounder.for_each_candidate(&query.vars, &query.formula, &mut |g: &mut Grounder| {
         if g.ground_formula(&query.formula)? == Gf::TRUE {
@@ -389,36 +341,45 @@ pub fn propagate(
     structure: &Structure,
     strength: Propagation,
     options: &Options,
-) -> InferResult<Option<Structure>> {
+) -> IdpResult<Inferred<Option<Structure>>> {
     let _ = strength;
+    let mut warnings = Vec::new();
     let Evaluated::Done(evaluated, pending) =
-        evaluate_definitions(program, theory, structure, options)?
+        evaluate_definitions(program, theory, structure, options, &mut warnings)?
     else {
-        return Ok(None);
+        return Ok(Inferred::new(None, warnings));
     };
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
+    let propagated = backbone(&mut session, &evaluated)?;
+    warnings.extend(session.take_warnings());
+    Ok(Inferred::new(propagated, warnings))
+}
+
+/// `structure` with every atom that has the same value in all models of the session made
+/// certain; `None` when there is no model.
+fn backbone(session: &mut Session, structure: &Structure) -> IdpResult<Option<Structure>> {
     if !session.solve(&[])? {
         return Ok(None);
     }
-    let store_atoms = session.grounder.store.atom_count() as u32;
+    let store_atoms = session.store().atom_count() as u32;
     let mut candidates: Vec<(u32, bool)> = (0..store_atoms)
-        .map(|a| (a, session.value(session.grounder.store.atom_gf(a))))
+        .map(|a| (a, session.value(session.store().atom_gf(a))))
         .collect();
     let mut fixed: Vec<(u32, bool)> = Vec::new();
     while let Some((a, v)) = candidates.pop() {
-        let g = session.grounder.store.atom_gf(a);
+        let g = session.store().atom_gf(a);
         let l = session.lit(g);
         if session.solve(&[if v { -l } else { l }])? {
             // The other value is possible: drop every candidate this model contradicts.
-            candidates.retain(|&(b, w)| session.value(session.grounder.store.atom_gf(b)) == w);
+            candidates.retain(|&(b, w)| session.value(session.store().atom_gf(b)) == w);
         } else {
             fixed.push((a, v));
         }
     }
-    let mut out = evaluated.clone();
+    let mut out = structure.clone();
     let mut ct: HashMap<Symbol, (HashSet<Tuple>, HashSet<Tuple>)> = Default::default();
     for (a, v) in fixed {
-        let (s, t) = session.grounder.store.atom_key(a).clone();
+        let (s, t) = session.store().atom_key(a).clone();
         let e = ct.entry(s).or_default();
         if v {
             e.0.insert(t);
@@ -428,18 +389,14 @@ pub fn propagate(
     }
     for (s, (pos, neg)) in ct {
         let (mut c, mut f) = match out.table(s) {
-            Some(Table::ThreeValued { ct, cf })
-                if !session.grounder.forced_unknown.contains(&s) =>
-            {
-                (ct.clone(), cf.clone())
-            }
+            Some(Table::ThreeValued { ct, cf }) if !session.forces(s) => (ct.clone(), cf.clone()),
             _ => Default::default(),
         };
         c.extend(pos);
         f.extend(neg);
         out.symbols.insert(s, Table::ThreeValued { ct: c, cf: f });
     }
-    Ok(Some(*out))
+    Ok(Some(out))
 }
 
 /// The value of a term without free variables in a two-valued structure (`None` if undefined).
@@ -447,8 +404,9 @@ pub fn value_of_term(
     program: &Program,
     term: &ir::Term,
     structure: &Structure,
-) -> InferResult<Option<Value>> {
-    let mut grounder = Grounder::new(program, structure, Options::default().max_ground_size);
+    options: &Options,
+) -> IdpResult<Option<Value>> {
+    let mut grounder = Grounder::new(program, structure, options.max_ground_size);
     let value = grounder.ground_term(term)?;
     // A procedure that interprets a symbol lazily may have failed on the way.
     grounder.check_growth()?;

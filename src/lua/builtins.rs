@@ -7,7 +7,8 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
-use crate::infer::{self, InferError, Propagation};
+use crate::error::{Error, IdpResult};
+use crate::infer::{self, Inferred, Propagation};
 use crate::lua::objects::*;
 use crate::lua::options::OptionsUd;
 use crate::lua::values::{describe, lua_to_value, value_to_lua};
@@ -25,16 +26,20 @@ fn arg<'a, 'lua>(args: &'a Args<'lua>, i: usize) -> &'a LuaValue<'lua> {
     args.get(i).unwrap_or(&NIL)
 }
 
-/// Prints the warnings that the last inference recorded.
-fn print_infer_warnings(lua: &Lua) {
-    for w in infer::take_warnings() {
-        super::warning(lua, &w);
+/// Shows an inference's warnings and gives its answer, or its error as a Lua error.
+fn answered<T>(lua: &Lua, proc: &str, result: IdpResult<Inferred<T>>) -> mlua::Result<T> {
+    let found = result.map_err(|e| infer_err(proc, e))?;
+    for w in &found.warnings {
+        super::warning(lua, w);
     }
+    Ok(found.value)
 }
 
-fn infer_err(proc: &str, e: InferError) -> mlua::Error {
+/// An inference's error, passed through Lua as an external error so that the command line can
+/// still tell its kind (a limit) when it comes out.
+fn infer_err(proc: &str, e: Error) -> mlua::Error {
     let _ = proc;
-    rt_err(e.to_string())
+    mlua::Error::external(e)
 }
 
 fn expect_theory(proc: &str, args: &Args, i: usize) -> mlua::Result<Rc<RefCell<Theory>>> {
@@ -89,15 +94,17 @@ fn do_modelexpand(
     let t = expect_theory(proc, args, 0)?;
     let s = expect_structure(proc, args, 1)?;
     let out = optional_voc(proc, args, 2)?;
-    let mut opts = st.options().infer_options();
+    let mut opts = st.infer_options();
     if let Some(n) = nbmodels {
         opts.nbmodels = n;
     }
     let t = t.borrow();
     let s = s.borrow();
-    let models = infer::modelexpand(&st.program, &t, &s, out, &opts);
-    print_infer_warnings(lua);
-    models.map_err(|e| infer_err(proc, e))
+    answered(
+        lua,
+        proc,
+        infer::modelexpand(&st.program, &t, &s, out, &opts),
+    )
 }
 
 fn do_minimize<'lua>(
@@ -116,7 +123,7 @@ fn do_minimize<'lua>(
         ))
     })?;
     let out = optional_voc(proc, args, 3)?;
-    let opts = st.options().infer_options();
+    let opts = st.infer_options();
     let mut objective = term.term.clone();
     if negate {
         let int = st
@@ -125,18 +132,20 @@ fn do_minimize<'lua>(
             .get("int")
             .copied()
             .unwrap_or(objective.sort);
-        objective = ir::Term {
-            kind: ir::TermKind::Neg(Box::new(objective.clone())),
-            sort: int,
-            span: objective.span,
-        };
+        objective = ir::Term::new(
+            ir::TermKind::Neg(Box::new(objective.clone())),
+            int,
+            objective.span,
+        );
     }
     let result = {
         let t = t.borrow();
         let s = s.borrow();
-        let result = infer::minimize(&st.program, &t, &s, &objective, out, &opts);
-        print_infer_warnings(lua);
-        result.map_err(|e| infer_err(proc, e))?
+        answered(
+            lua,
+            proc,
+            infer::minimize(&st.program, &t, &s, &objective, out, &opts),
+        )?
     };
     let value = match result.value {
         Some(v) if negate => match v {
@@ -167,11 +176,15 @@ fn do_propagate<'lua>(
     let st = state(lua);
     let t = expect_theory(proc, args, 0)?;
     let s = expect_structure(proc, args, 1)?;
-    let opts = st.options().infer_options();
+    let opts = st.infer_options();
     let res = {
         let t = t.borrow();
         let s = s.borrow();
-        infer::propagate(&st.program, &t, &s, strength, &opts).map_err(|e| infer_err(proc, e))?
+        answered(
+            lua,
+            proc,
+            infer::propagate(&st.program, &t, &s, strength, &opts),
+        )?
     };
     match res {
         Some(mut r) => {
@@ -258,13 +271,15 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let t = expect_theory(name, &args, 0)?;
             let s = expect_structure(name, &args, 1)?;
             optional_voc(name, &args, 2)?;
-            let opts = st.options().infer_options();
+            let opts = st.infer_options();
             let res = {
                 let t = t.borrow();
                 let s = s.borrow();
-                let result = infer::calculatedefinitions(&st.program, &t, &s, &opts);
-                print_infer_warnings(lua);
-                result.map_err(|e| infer_err(name, e))?
+                answered(
+                    lua,
+                    name,
+                    infer::calculatedefinitions(&st.program, &t, &s, &opts),
+                )?
             };
             match res {
                 Some(mut r) => {
@@ -284,8 +299,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             ))
         })?;
         let s = expect_structure("query", &args, 1)?;
+        let opts = st.infer_options();
         let tuples =
-            infer::query(&st.program, &q, &s.borrow()).map_err(|e| infer_err("query", e))?;
+            infer::query(&st.program, &q, &s.borrow(), &opts).map_err(|e| infer_err("query", e))?;
         one(LuaValue::UserData(
             lua.create_userdata(PredTableUd::new(tuples, q.vars.len()))?,
         ))
@@ -310,7 +326,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let st = state(lua);
         let s = expect_structure("value", &args, 1)?;
         if let Some(t) = as_term(arg(&args, 0)) {
-            let v = infer::value_of_term(&st.program, &t.term, &s.borrow())
+            let opts = st.infer_options();
+            let v = infer::value_of_term(&st.program, &t.term, &s.borrow(), &opts)
                 .map_err(|e| infer_err("value", e))?;
             return one(match v {
                 Some(v) => value_to_lua(lua, v)?,
@@ -318,10 +335,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             });
         }
         if let Some(t) = as_theory(arg(&args, 0)) {
-            let mut opts = st.options().infer_options();
+            let mut opts = st.infer_options();
             opts.nbmodels = 1;
-            let models = infer::modelexpand(&st.program, &t.borrow(), &s.borrow(), None, &opts)
-                .map_err(|e| infer_err("value", e))?;
+            let found = infer::modelexpand(&st.program, &t.borrow(), &s.borrow(), None, &opts);
+            let models = answered(lua, "value", found)?;
             return one(LuaValue::Boolean(!models.is_empty()));
         }
         Err(rt_err(format!(
@@ -336,6 +353,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, (s, o): (LuaValue, LuaValue)| {
             crate::lua::visual::visualize_text(lua, s, o)
         })?,
+    )?;
+    lua.globals().set(
+        "readkey",
+        lua.create_function(|lua, ()| crate::lua::visual::read_key(lua))?,
     )?;
     reg(lua, "clone", |lua, args| match arg(&args, 0) {
         v if as_structure(v).is_some() => {
@@ -563,9 +584,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let st = state(lua);
         let t = expect_theory("initialise", &args, 0)?;
         let s = expect_structure("initialise", &args, 1)?;
-        let opts = st.options().infer_options();
-        let states = crate::lua::ltc::initialise(&st.program, &t.borrow(), &s.borrow(), &opts)
-            .map_err(rt_err)?;
+        let opts = st.infer_options();
+        let states = crate::infer::ltc::initialise(&st.program, &t.borrow(), &s.borrow(), &opts)
+            .map_err(|e| infer_err("initialise", e))?;
         let ltc = st.program.voc(t.borrow().vocabulary).ltc.clone();
         let voc = |v: Option<VocId>| -> mlua::Result<LuaValue> {
             match v {
@@ -585,9 +606,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let st = state(lua);
         let t = expect_theory("progress", &args, 0)?;
         let s = expect_structure("progress", &args, 1)?;
-        let opts = st.options().infer_options();
-        let states = crate::lua::ltc::progress(&st.program, &t.borrow(), &s.borrow(), &opts)
-            .map_err(rt_err)?;
+        let opts = st.infer_options();
+        let states = crate::infer::ltc::progress(&st.program, &t.borrow(), &s.borrow(), &opts)
+            .map_err(|e| infer_err("progress", e))?;
         one(structures_to_lua(lua, states)?)
     })?;
     reg(lua, "isinvariant", |lua, args| {
@@ -602,15 +623,15 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             }
             _ => expect_structure("isinvariant", &args, 2)?,
         };
-        let opts = st.options().infer_options();
-        let ok = crate::lua::ltc::isinvariant(
+        let opts = st.infer_options();
+        let ok = crate::infer::ltc::isinvariant(
             &st.program,
             &t.borrow(),
             &inv.borrow(),
             &s.borrow(),
             &opts,
         )
-        .map_err(rt_err)?;
+        .map_err(|e| infer_err("isinvariant", e))?;
         one(LuaValue::Boolean(ok))
     })?;
 
@@ -687,8 +708,8 @@ fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<S
             out.symbols.insert(sym, b.symbols[&sym].clone());
             continue;
         }
-        let (mut ct, cfa) = print::ct_cf(program, a, sym);
-        let (ctb, cfb) = print::ct_cf(program, b, sym);
+        let (mut ct, cfa) = crate::sema::domains::ct_cf(program, a, sym);
+        let (ctb, cfb) = crate::sema::domains::ct_cf(program, b, sym);
         let (Some(mut cf), Some(cfb)) = (cfa, cfb) else {
             return Err(format!(
                 "merge: cannot merge {}: its types are not finitely interpreted",
@@ -714,8 +735,8 @@ fn structures_equal(program: &Program, a: &Structure, b: &Structure) -> bool {
     sorts.sort();
     sorts.dedup();
     for so in sorts {
-        let da = print::sort_domain(program, a, so).unwrap_or_default();
-        let db = print::sort_domain(program, b, so).unwrap_or_default();
+        let da = crate::sema::domains::sort_domain(program, a, so).unwrap_or_default();
+        let db = crate::sema::domains::sort_domain(program, b, so).unwrap_or_default();
         if da != db {
             return false;
         }
@@ -730,8 +751,8 @@ fn structures_equal(program: &Program, a: &Structure, b: &Structure) -> bool {
         if a.table(sym) == b.table(sym) {
             continue;
         }
-        let (cta, cfa) = print::ct_cf(program, a, sym);
-        let (ctb, cfb) = print::ct_cf(program, b, sym);
+        let (cta, cfa) = crate::sema::domains::ct_cf(program, a, sym);
+        let (ctb, cfb) = crate::sema::domains::ct_cf(program, b, sym);
         if cta != ctb || cfa != cfb {
             return false;
         }
@@ -754,10 +775,10 @@ fn count_extensions(program: &Program, s: &Structure) -> f64 {
         if matches!(s.table(sym), Some(Table::TwoValued(_))) {
             continue;
         }
-        let Some(all) = print::all_tuples(program, s, sym) else {
+        let Some(all) = crate::sema::domains::all_tuples(program, s, sym) else {
             continue;
         };
-        let (ct, cf) = print::ct_cf(program, s, sym);
+        let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
         let cf = cf.unwrap_or_default();
         let unknown = all
             .iter()
@@ -774,15 +795,17 @@ fn count_extensions(program: &Program, s: &Structure) -> f64 {
         if matches!(s.table(sym), Some(Table::TwoValued(_))) {
             continue;
         }
-        let Some(domains) = print::symbol_domains(program, s, sym) else {
+        let Some(domains) = crate::sema::domains::symbol_domains(program, s, sym) else {
             continue;
         };
         let n = func.args.len();
-        let Some(arg_tuples) = print::product(&domains[..n], print::MAX_ENUMERATION) else {
+        let Some(arg_tuples) =
+            crate::sema::domains::product(&domains[..n], crate::sema::domains::MAX_ENUMERATION)
+        else {
             continue;
         };
         let res = &domains[n];
-        let (ct, cf) = print::ct_cf(program, s, sym);
+        let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
         let cf = cf.unwrap_or_default();
         let mut ct_args: HashSet<&[Value]> = HashSet::new();
         for t in &ct {

@@ -9,10 +9,11 @@ use std::collections::HashSet;
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
-use crate::ground::domains::cartesian;
+use crate::error::{Error, ErrorKind};
+use crate::sema::domains::cartesian;
 use crate::sema::program::{BuiltinSort, Program, Symbol};
-use crate::structure::structure::{Answer, LazyProcedure, Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::structure::structure::{Answer, LazyProcedure, Structure, Table, TupleSet};
+use crate::structure::value::Value;
 
 use super::values::{lua_to_value, value_to_lua};
 
@@ -51,7 +52,7 @@ fn argument_domains(
     };
     arguments
         .iter()
-        .map(|&sort| crate::print::sort_domain(program, structure, sort))
+        .map(|&sort| crate::sema::domains::sort_domain(program, structure, sort))
         .collect()
 }
 
@@ -70,17 +71,21 @@ fn lazy_procedure(
     let function = named_procedure(namespaces, structure, &symbol_name, name)?;
     let key = lua
         .create_registry_value(function)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| procedure_error(&e, &shown).to_string())?;
     let result = ResultType::of(program, structure, symbol);
     let name_shown = shown.clone();
-    let call = move |args: &[Value]| -> Result<Answer, String> {
-        let function: mlua::Function = lua.registry_value(&key).map_err(|e| e.to_string())?;
-        let answer = call_procedure(lua, &function, args, &name_shown)?;
+    let call = move |args: &[Value]| -> Result<Answer, Error> {
+        let function: mlua::Function = lua
+            .registry_value(&key)
+            .map_err(|e| procedure_error(&e, &name_shown))?;
+        let answer =
+            call_procedure(lua, &function, args).map_err(|e| procedure_error(&e, &name_shown))?;
         match &result {
             None => Ok(Answer::Holds(holds(&answer))),
             Some(result) => result
                 .value(&answer, &name_shown, &symbol_name, args)
-                .map(Answer::Value),
+                .map(Answer::Value)
+                .map_err(|m| Error::new(ErrorKind::Procedure, m)),
         }
     };
     Ok(LazyProcedure::new(shown, std::rc::Rc::new(call)))
@@ -107,16 +112,22 @@ fn call_procedure<'lua>(
     lua: &'lua Lua,
     function: &mlua::Function<'lua>,
     args: &[Value],
-    shown: &str,
-) -> Result<LuaValue<'lua>, String> {
+) -> mlua::Result<LuaValue<'lua>> {
     let lua_args = args
         .iter()
         .map(|&v| value_to_lua(lua, v))
-        .collect::<mlua::Result<Vec<_>>>()
-        .map_err(|e| e.to_string())?;
-    function
-        .call(mlua::MultiValue::from_vec(lua_args))
-        .map_err(|e| format!("procedure {shown}: {}", super::error_message(&e)))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    function.call(mlua::MultiValue::from_vec(lua_args))
+}
+
+/// The error of a procedure that interprets a symbol: named after the procedure, of kind
+/// [`ErrorKind::Procedure`], unless a limit stopped it (then it stays a limit).
+fn procedure_error(e: &mlua::Error, shown: &str) -> Error {
+    let message = format!("procedure {shown}: {}", super::error_message(e));
+    match super::engine_error(e).map(Error::kind) {
+        Some(kind @ ErrorKind::Limit(_)) => Error::new(kind.clone(), message),
+        _ => Error::new(ErrorKind::Procedure, message),
+    }
 }
 
 /// Whether a predicate's procedure said true (anything but `nil` and `false`, as in Lua).
@@ -141,7 +152,7 @@ impl ResultType {
         let sort = program.func(f).result;
         Some(ResultType {
             name: program.sort(sort).name.clone(),
-            members: crate::print::sort_domain(program, structure, sort)
+            members: crate::sema::domains::sort_domain(program, structure, sort)
                 .map(|d| d.into_iter().collect()),
             builtin: program.sort(sort).builtin,
         })
@@ -164,7 +175,7 @@ impl ResultType {
         })?;
         let admitted = match (&self.members, self.builtin) {
             (Some(members), _) => members.contains(&value),
-            (None, Some(b)) => crate::ground::domains::builtin_contains(b, value),
+            (None, Some(b)) => crate::sema::domains::builtin_contains(b, value),
             (None, None) => true,
         };
         if !admitted {
@@ -195,14 +206,15 @@ fn procedure_table(
     symbol: Symbol,
     name: &[String],
     domains: &[Vec<Value>],
-) -> Result<HashSet<Tuple>, String> {
+) -> Result<TupleSet, String> {
     let shown = name.join("::");
     let symbol_name = program.symbol_name(symbol).to_string();
     let function = named_procedure(namespaces, structure, &symbol_name, name)?;
     let result = ResultType::of(program, structure, symbol);
-    let mut table = HashSet::new();
+    let mut table = TupleSet::default();
     for tuple in cartesian(domains) {
-        let answer = call_procedure(lua, &function, &tuple, &shown)?;
+        let answer = call_procedure(lua, &function, &tuple)
+            .map_err(|e| procedure_error(&e, &shown).to_string())?;
         match &result {
             None => {
                 if holds(&answer) {

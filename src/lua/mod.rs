@@ -3,7 +3,6 @@
 
 pub mod builtins;
 pub mod interpreted;
-pub mod ltc;
 pub mod objects;
 pub mod options;
 pub mod sandbox;
@@ -35,11 +34,44 @@ pub struct State {
     warned: RefCell<HashSet<String>>,
     /// (chunk name, file, line of the body's first line) of every compiled procedure.
     chunks: RefCell<Vec<(String, String, u32)>>,
+    /// What the command line set for every inference of the run.
+    run: RefCell<RunSettings>,
+}
+
+/// What the command line sets for every inference of a run (`--sat`, `--max-ground-size`,
+/// `--stats`, `--dump ground`), on top of the procedures' options.
+#[derive(Clone, Debug)]
+pub struct RunSettings {
+    pub sat_backend: crate::infer::SatBackend,
+    pub max_ground_size: usize,
+    pub observer: crate::infer::Observer,
+}
+
+impl Default for RunSettings {
+    fn default() -> RunSettings {
+        let defaults = crate::infer::Options::default();
+        RunSettings {
+            sat_backend: defaults.sat_backend,
+            max_ground_size: defaults.max_ground_size,
+            observer: defaults.observer,
+        }
+    }
 }
 
 impl State {
     pub fn options(&self) -> OptionsUd {
         self.options.borrow().clone()
+    }
+
+    /// The options of an inference: the current options with the run's settings.
+    pub fn infer_options(&self) -> crate::infer::Options {
+        let run = self.run.borrow();
+        crate::infer::Options {
+            sat_backend: run.sat_backend,
+            max_ground_size: run.max_ground_size,
+            observer: run.observer.clone(),
+            ..self.options().infer_options()
+        }
     }
 }
 
@@ -78,8 +110,17 @@ pub fn report_error(lua: &Lua, msg: &str) {
 pub enum Outcome {
     /// The chunk finished; its first return value if that was an integer.
     Returned(Option<i64>),
-    /// A Lua error, already mapped to `.idp` file lines (not yet printed).
-    Failed(String),
+    /// A Lua error (not yet printed).
+    Failed(Failure),
+}
+
+/// A failed chunk or command: its message, already mapped to `.idp` file lines, and whether a
+/// limit stopped it (an engine error of kind [`crate::error::ErrorKind::Limit`] somewhere in
+/// the Lua error's chain).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub message: String,
+    pub stopped: bool,
 }
 
 pub struct Runtime {
@@ -98,6 +139,7 @@ impl Runtime {
         let state = Rc::new(State {
             program,
             options: RefCell::new(OptionsUd::new_default()),
+            run: RefCell::new(RunSettings::default()),
             show_warnings,
             sandbox: Cell::new(false),
             errors: Cell::new(0),
@@ -259,6 +301,11 @@ impl Runtime {
             .map_err(|e| format!("could not set up the sandbox: {}", error_message(&e)))
     }
 
+    /// Sets what every inference of the run uses (from the command line).
+    pub fn set_run_settings(&self, settings: RunSettings) {
+        *self.state.run.borrow_mut() = settings;
+    }
+
     /// Number of errors reported so far (compile errors, `Error:` lines from builtins).
     pub fn error_count(&self) -> usize {
         self.state.errors.get()
@@ -287,12 +334,11 @@ impl Runtime {
     /// One command of the interactive shell: an expression is evaluated and its values are
     /// printed with IDP3's `print` (`modelexpand(T, S)[1]` shows the model); anything else is
     /// run as a statement.
-    pub fn run_command(&self, code: &str) -> Result<(), String> {
+    pub fn run_command(&self, code: &str) -> Result<(), Failure> {
         let (function, show) = match self.compile_command(&format!("return {code}")) {
             Ok(f) => (f, true),
             Err(_) => (
-                self.compile_command(code)
-                    .map_err(|e| self.map_message(&error_message(&e)))?,
+                self.compile_command(code).map_err(|e| self.failure(&e))?,
                 false,
             ),
         };
@@ -300,8 +346,11 @@ impl Runtime {
             .call::<_, mlua::MultiValue>(())
             .map_err(|e| self.failure(&e))?;
         if show && !values.is_empty() {
-            let print: mlua::Function =
-                self.lua.globals().get("print").map_err(|e| e.to_string())?;
+            let print: mlua::Function = self
+                .lua
+                .globals()
+                .get("print")
+                .map_err(|e| self.failure(&e))?;
             print.call::<_, ()>(values).map_err(|e| self.failure(&e))?;
         }
         Ok(())
@@ -323,12 +372,17 @@ impl Runtime {
         self.lua.load(code).set_name("=stdin").into_function()
     }
 
-    /// The message of a failed chunk, with the procedure line that called a failing built-in.
-    fn failure(&self, e: &mlua::Error) -> String {
+    /// A failed chunk: its message, with the procedure line that called a failing built-in,
+    /// and whether a limit stopped it.
+    fn failure(&self, e: &mlua::Error) -> Failure {
         let message = self.map_message(&error_message(e));
-        match self.calling_line(e) {
+        let message = match self.calling_line(e) {
             Some(at) => format!("{at} {message}"),
             None => message,
+        };
+        Failure {
+            message,
+            stopped: engine_error(e).is_some_and(crate::error::Error::is_limit),
         }
     }
 
@@ -372,6 +426,42 @@ impl Runtime {
     }
 
     /// The resolved program the runtime was created from.
+    /// The value of a global of the global namespace (a theory, structure or term block by its
+    /// name), as procedures see it now.
+    fn global(&self, name: &str) -> Option<LuaValue<'static>> {
+        self.lua.globals().raw_get::<_, LuaValue>(name).ok()
+    }
+
+    /// The theory named `name`.
+    pub fn theory(&self, name: &str) -> Option<Rc<RefCell<crate::sema::program::Theory>>> {
+        objects::as_theory(&self.global(name)?)
+    }
+
+    /// The structure named `name`, with the tables its procedures interpret filled in.
+    pub fn structure(&self, name: &str) -> Option<objects::SharedStructure> {
+        objects::as_structure(&self.global(name)?)
+    }
+
+    /// The term block named `name`.
+    pub fn term(&self, name: &str) -> Option<Rc<crate::sema::program::TermBlock>> {
+        objects::as_term(&self.global(name)?)
+    }
+
+    /// The options of an inference run now: the current `stdoptions` with the run's settings.
+    pub fn infer_options(&self) -> crate::infer::Options {
+        self.state.infer_options()
+    }
+
+    /// Whether procedures run in the sandbox (`--sandbox`).
+    pub fn sandboxed(&self) -> bool {
+        self.state.sandbox.get()
+    }
+
+    /// Shows a warning as procedures' warnings are shown (once, unless warnings are off).
+    pub fn warn(&self, message: &str) {
+        warning(self.lua, message);
+    }
+
     pub fn program(&self) -> &Program {
         &self.state.program
     }
@@ -390,7 +480,9 @@ impl Runtime {
 /// that an endless loop in a procedure stops with a limit message.
 fn install_limits_hook(lua: &Lua) {
     let every = mlua::HookTriggers::new().every_nth_instruction(4096);
-    lua.set_hook(every, |_, _| crate::limits::lua_check().map_err(rt_err));
+    lua.set_hook(every, |_, _| {
+        crate::limits::lua_check().map_err(mlua::Error::external)
+    });
 }
 
 fn is_lua_identifier(s: &str) -> bool {
@@ -402,6 +494,18 @@ fn is_lua_identifier(s: &str) -> bool {
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !KEYWORDS.contains(&s)
+}
+
+/// The engine error that a Lua error carries (an inference's error, passed through Lua as an
+/// external error), if it carries one.
+pub fn engine_error(e: &mlua::Error) -> Option<&crate::error::Error> {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => engine_error(cause),
+        mlua::Error::WithContext { cause, .. } => engine_error(cause),
+        mlua::Error::BadArgument { cause, .. } => engine_error(cause),
+        mlua::Error::ExternalError(inner) => inner.downcast_ref::<crate::error::Error>(),
+        _ => None,
+    }
 }
 
 /// The innermost message of a Lua error, without tracebacks.
@@ -417,6 +521,7 @@ fn raw_error_message(e: &mlua::Error) -> String {
     match e {
         mlua::Error::CallbackError { cause, .. } => error_message(cause),
         mlua::Error::RuntimeError(m) => m.clone(),
+        mlua::Error::ExternalError(inner) => inner.to_string(),
         mlua::Error::SyntaxError { message, .. } => message.clone(),
         mlua::Error::WithContext { context, cause } => {
             format!("{}: {}", context, error_message(cause))

@@ -1,7 +1,14 @@
 //! The Lua side of `visualize(structure [, options])`: reads the options table and calls
 //! [`crate::visual`]. `initVisualization()` (IDP3's set-up of its web visualiser) is a no-op.
+//!
+//! Also `readkey()`, for games that draw their board (the maze game's `play`): one key press
+//! from the terminal, without Enter and without echo, named `up`, `down`, `left`, `right`
+//! (the arrow keys), `ctrl-c`, `ctrl-d`, `escape`, `enter`, `backspace`, or the character
+//! typed. Ctrl-C is read as a key (the terminal's interrupt is off while waiting), so a game
+//! can quit at once. When stdin is not a terminal it returns nil and the game reads lines.
 
 use std::io::IsTerminal;
+use std::os::fd::AsRawFd;
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
@@ -138,4 +145,126 @@ fn string_map(key: &str, v: &LuaValue) -> mlua::Result<Vec<(String, String)>> {
         }
     }
     Ok(out)
+}
+
+/// `readkey()`: the next key pressed on the terminal (see the module doc), or nil when stdin
+/// is not a terminal. Not allowed under `--sandbox` (like `io.read`).
+pub fn read_key(lua: &Lua) -> mlua::Result<Option<String>> {
+    if state(lua).sandbox.get() {
+        return Err(rt_err("readkey is not allowed in --sandbox mode"));
+    }
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Ok(None);
+    }
+    let raw = RawMode::enter(stdin.as_raw_fd()).map_err(|e| rt_err(format!("readkey: {e}")))?;
+    let Some(first) = raw.byte(true) else {
+        return Ok(Some("ctrl-d".into()));
+    };
+    Ok(Some(match first {
+        3 => "ctrl-c".into(),
+        4 => "ctrl-d".into(),
+        b'\r' | b'\n' => "enter".into(),
+        8 | 127 => "backspace".into(),
+        27 => escape_sequence(&raw),
+        b => decode_utf8(&raw, b),
+    }))
+}
+
+/// The key after an escape byte: an arrow key (`ESC [ A` or `ESC O A`), or `escape` alone.
+fn escape_sequence(raw: &RawMode) -> String {
+    match raw.byte(false) {
+        Some(b'[') | Some(b'O') => {}
+        _ => return "escape".into(),
+    }
+    let name = match raw.byte(false) {
+        Some(b'A') => "up",
+        Some(b'B') => "down",
+        Some(b'C') => "right",
+        Some(b'D') => "left",
+        _ => "escape",
+    };
+    name.into()
+}
+
+/// A character that starts with byte `b`, reading the rest of its UTF-8 encoding.
+fn decode_utf8(raw: &RawMode, b: u8) -> String {
+    let len = match b {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    };
+    let mut bytes = vec![b];
+    while bytes.len() < len {
+        match raw.byte(false) {
+            Some(next) => bytes.push(next),
+            None => break,
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// The terminal in raw input mode (no line editing, no echo, Ctrl-C as a byte) until dropped.
+struct RawMode {
+    fd: i32,
+    saved: libc::termios,
+}
+
+impl RawMode {
+    fn enter(fd: i32) -> std::io::Result<RawMode> {
+        // SAFETY: termios is plain data; tcgetattr fills it for a terminal fd.
+        let mut saved: libc::termios = unsafe { std::mem::zeroed() };
+        if unsafe { libc::tcgetattr(fd, &mut saved) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let mut raw = saved;
+        raw.c_lflag &= !(libc::ICANON | libc::ECHO | libc::ISIG);
+        raw.c_iflag &= !(libc::ICRNL | libc::IXON);
+        raw.c_cc[libc::VMIN] = 1;
+        raw.c_cc[libc::VTIME] = 0;
+        // SAFETY: fd is a terminal and raw a valid termios.
+        if unsafe { libc::tcsetattr(fd, libc::TCSANOW, &raw) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(RawMode { fd, saved })
+    }
+
+    /// One byte: waiting for it (`wait`), or only as long as the rest of an escape sequence
+    /// takes to arrive (a tenth of a second). None at the end of input or on a read error.
+    fn byte(&self, wait: bool) -> Option<u8> {
+        if !wait {
+            let mut poll = libc::pollfd {
+                fd: self.fd,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            if unsafe { libc::poll(&mut poll, 1, 100) } <= 0 {
+                return None;
+            }
+        }
+        let mut b = 0u8;
+        loop {
+            // SAFETY: reads at most one byte into b.
+            let n = unsafe { libc::read(self.fd, (&mut b as *mut u8).cast(), 1) };
+            if n == 1 {
+                return Some(b);
+            }
+            let interrupted =
+                n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted;
+            if !interrupted {
+                return None;
+            }
+        }
+    }
+}
+
+impl Drop for RawMode {
+    fn drop(&mut self) {
+        // SAFETY: restores the settings read in `enter` on the same fd.
+        unsafe {
+            libc::tcsetattr(self.fd, libc::TCSANOW, &self.saved);
+        }
+    }
 }

@@ -1,8 +1,14 @@
 //! The resolved, typed formula and term language that theories, definitions, term blocks and
 //! queries are lowered to. Names are resolved to ids, every variable has a sort, comparison
 //! chains are split into conjunctions, and counting quantifiers become aggregate comparisons.
+//!
+//! Every formula and term has a [`NodeId`], given when it is made and never reused, and its
+//! kind cannot be changed afterwards: a transformation builds new nodes. Memos and per-node
+//! facts (the grounder's, the checker's) are keyed by these ids, so a node made later can never
+//! be mistaken for one that was dropped (as a key by memory address could be).
 
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::sema::program::{FuncId, PredId, SortId, Symbol};
 use crate::structure::value::Value;
@@ -16,10 +22,30 @@ pub struct Var {
     pub sort: SortId,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// The id of a formula or term: unique among all nodes made in this process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(u64);
+
+impl NodeId {
+    /// A new id, never given before.
+    fn fresh() -> NodeId {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        NodeId(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// A formula. Equality is structural (kind and span), not by id.
+#[derive(Clone, Debug)]
 pub struct Formula {
-    pub kind: FormulaKind,
+    id: NodeId,
+    kind: FormulaKind,
     pub span: Span,
+}
+
+impl PartialEq for Formula {
+    fn eq(&self, other: &Formula) -> bool {
+        self.kind == other.kind && self.span == other.span
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -38,12 +64,20 @@ pub enum FormulaKind {
     Exists(Vec<Var>, Box<Formula>),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// A term. Equality is structural (kind, sort and span), not by id.
+#[derive(Clone, Debug)]
 pub struct Term {
-    pub kind: TermKind,
+    id: NodeId,
+    kind: TermKind,
     /// The sort of the term's value (for arithmetic: `int` or `float`, or a numeric user sort).
     pub sort: SortId,
     pub span: Span,
+}
+
+impl PartialEq for Term {
+    fn eq(&self, other: &Term) -> bool {
+        self.kind == other.kind && self.sort == other.sort && self.span == other.span
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -105,7 +139,50 @@ impl Definition {
 }
 
 impl Formula {
+    /// A new formula node, with a fresh id.
     pub fn new(kind: FormulaKind, span: Span) -> Formula {
-        Formula { kind, span }
+        Formula {
+            id: NodeId::fresh(),
+            kind,
+            span,
+        }
+    }
+
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    pub fn kind(&self) -> &FormulaKind {
+        &self.kind
+    }
+
+    /// The kind, taking the node apart (to build a new node from its parts).
+    pub fn into_kind(self) -> FormulaKind {
+        self.kind
+    }
+}
+
+impl Term {
+    /// A new term node, with a fresh id.
+    pub fn new(kind: TermKind, sort: SortId, span: Span) -> Term {
+        Term {
+            id: NodeId::fresh(),
+            kind,
+            sort,
+            span,
+        }
+    }
+
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    pub fn kind(&self) -> &TermKind {
+        &self.kind
+    }
+
+    /// The kind, taking the node apart (to build a new node from its parts).
+    pub fn into_kind(self) -> TermKind {
+        self.kind
     }
 }

@@ -1,7 +1,9 @@
 //! Name resolution and type checking: turns the AST into a typed [`program::Program`].
 
+pub mod domains;
 pub mod ir;
 pub mod program;
 pub mod resolve;
+pub mod walk;
 
 pub use resolve::{resolve, resolve_with_sources};

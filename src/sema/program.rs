@@ -5,32 +5,13 @@
 use indexmap::{IndexMap, IndexSet};
 
 use crate::sema::ir;
+use crate::source::Span;
 use crate::structure::structure::Structure;
 use crate::structure::value::Value;
-use crate::syntax::ast::Span;
 
-macro_rules! id_type {
-    ($name:ident) => {
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name(pub u32);
-        impl $name {
-            pub fn index(self) -> usize {
-                self.0 as usize
-            }
-        }
-    };
-}
-
-id_type!(SortId);
-id_type!(PredId);
-id_type!(FuncId);
-id_type!(VocId);
-id_type!(TheoryId);
-id_type!(StructId);
-id_type!(TermId);
-id_type!(QueryId);
-id_type!(ProcId);
-id_type!(NamespaceId);
+pub use crate::ids::{
+    FuncId, NamespaceId, PredId, ProcId, QueryId, SortId, StructId, Symbol, TermId, TheoryId, VocId,
+};
 
 /// The built-in sorts of the std vocabulary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,13 +106,6 @@ pub struct Vocabulary {
     pub span: Option<Span>,
 }
 
-/// A predicate or function, the unit that structures interpret.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Symbol {
-    Pred(PredId),
-    Func(FuncId),
-}
-
 #[derive(Clone, Debug)]
 pub struct Theory {
     pub name: String,
@@ -211,7 +185,7 @@ pub struct Program {
 
 /// The loaded source files, shared (shown as their number in debug output).
 #[derive(Clone, Default)]
-pub struct Sources(pub std::rc::Rc<crate::syntax::source::SourceMap>);
+pub struct Sources(pub std::rc::Rc<crate::source::SourceMap>);
 
 impl std::fmt::Debug for Sources {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -27,6 +27,9 @@ pub trait SatSolver {
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult;
     /// The value of a literal in the last model.
     fn value(&self, lit: Lit) -> bool;
+    /// After a call that found no model: whether assumption `lit` was needed for that (the
+    /// failed assumptions form an unsatisfiable core). A solver that cannot tell says true.
+    fn failed(&self, lit: Lit) -> bool;
     /// Number of variables created so far.
     fn num_vars(&self) -> usize;
 }
@@ -40,7 +43,7 @@ pub struct Deadline {
 impl cadical::Callbacks for Deadline {
     fn terminate(&mut self) -> bool {
         self.until.is_some_and(|t| Instant::now() >= t)
-            || crate::solve::interrupted()
+            || crate::limits::interrupted()
             || crate::limits::memory_exceeded().is_some()
     }
 }
@@ -85,23 +88,11 @@ impl SatSolver for Cadical {
         self.solver.value(lit).unwrap_or(false)
     }
 
+    fn failed(&self, lit: Lit) -> bool {
+        self.solver.failed(lit)
+    }
+
     fn num_vars(&self) -> usize {
         self.vars as usize
     }
-}
-
-static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Asks running searches to stop (set from a Ctrl-C handler).
-pub fn interrupt() {
-    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
-}
-
-/// Takes back [`interrupt`] (the interactive shell, after the command it stopped).
-pub fn clear_interrupt() {
-    INTERRUPTED.store(false, std::sync::atomic::Ordering::SeqCst);
-}
-
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }

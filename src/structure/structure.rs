@@ -5,31 +5,32 @@
 //! false) or three-valued (certainly true `ct`, certainly false `cf`, the rest unknown).
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
 use indexmap::IndexMap;
 
-use crate::sema::program::{SortId, Symbol, VocId};
+use crate::error::Error;
+use crate::ids::{SortId, Symbol, VocId};
 use crate::structure::value::{Tuple, Value};
+
+/// A set of tuples (hashed with FxHash: tables are probed in the grounder's inner loops).
+pub type TupleSet = rustc_hash::FxHashSet<Tuple>;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Table {
     /// Exactly these tuples are true.
-    TwoValued(HashSet<Tuple>),
+    TwoValued(TupleSet),
     /// `ct` are certainly true, `cf` certainly false, all other tuples unknown.
-    ThreeValued {
-        ct: HashSet<Tuple>,
-        cf: HashSet<Tuple>,
-    },
+    ThreeValued { ct: TupleSet, cf: TupleSet },
 }
 
 impl Default for Table {
     fn default() -> Table {
         Table::ThreeValued {
-            ct: HashSet::new(),
-            cf: HashSet::new(),
+            ct: TupleSet::default(),
+            cf: TupleSet::default(),
         }
     }
 }
@@ -69,7 +70,7 @@ impl Table {
     }
 
     /// The certainly-true tuples.
-    pub fn ct(&self) -> &HashSet<Tuple> {
+    pub fn ct(&self) -> &TupleSet {
         match self {
             Table::TwoValued(s) => s,
             Table::ThreeValued { ct, .. } => ct,
@@ -78,7 +79,7 @@ impl Table {
 
     /// The explicitly certainly-false tuples (empty for two-valued tables, where every other
     /// tuple is false).
-    pub fn cf_explicit(&self) -> Option<&HashSet<Tuple>> {
+    pub fn cf_explicit(&self) -> Option<&TupleSet> {
         match self {
             Table::TwoValued(_) => None,
             Table::ThreeValued { cf, .. } => Some(cf),
@@ -115,7 +116,7 @@ pub enum Answer {
 }
 
 /// The call of a procedure on one argument tuple.
-pub type ProcedureCall = Rc<dyn Fn(&[Value]) -> Result<Answer, String>>;
+pub type ProcedureCall = Rc<dyn Fn(&[Value]) -> Result<Answer, Error>>;
 
 /// A symbol interpreted by a Lua procedure whose argument types are too large to tabulate
 /// (IDP3 calls such procedures lazily): it is called for the tuples that are met, and each
@@ -138,7 +139,7 @@ impl LazyProcedure {
     }
 
     /// The procedure's answer for `args` (called once per tuple).
-    pub fn answer(&self, args: &[Value]) -> Result<Answer, String> {
+    pub fn answer(&self, args: &[Value]) -> Result<Answer, Error> {
         if let Some(&a) = self.answers.borrow().get(args) {
             return Ok(a);
         }
@@ -175,6 +176,15 @@ impl HugeRange {
 }
 
 impl Structure {
+    /// Whether `other` interprets the same vocabulary, sorts and symbols in the same way (its
+    /// name aside).
+    pub fn same_interpretation(&self, other: &Structure) -> bool {
+        self.vocabulary == other.vocabulary
+            && self.sorts == other.sorts
+            && self.symbols == other.symbols
+            && self.huge_ranges == other.huge_ranges
+    }
+
     pub fn new(name: impl Into<String>, vocabulary: VocId) -> Structure {
         Structure {
             name: name.into(),

@@ -3,36 +3,7 @@
 //! Every node that a diagnostic may point at carries a [`Span`]. Names are kept as written
 //! (`Pointer` keeps the `A::B::C` path); resolution to symbols happens later, in `sema`.
 
-use std::ops::Range;
-
-/// Identifies a loaded source file (an index into the loader's file table).
-pub type FileId = u32;
-
-/// A byte range inside one source file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Span {
-    pub file: FileId,
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Span {
-    pub fn new(file: FileId, range: Range<usize>) -> Span {
-        Span {
-            file,
-            start: range.start as u32,
-            end: range.end as u32,
-        }
-    }
-    /// The smallest span covering both `self` and `other` (same file assumed).
-    pub fn to(self, other: Span) -> Span {
-        Span {
-            file: self.file,
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
-    }
-}
+pub use crate::source::{FileId, Span};
 
 /// An identifier with its position.
 #[derive(Clone, Debug, PartialEq)]

@@ -10,9 +10,33 @@ use std::rc::Rc;
 use logos::Logos;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::source::SourceMap;
 use crate::syntax::ast::{FileId, Span};
-use crate::syntax::loader::{IncludeSpec, Includer};
-use crate::syntax::source::SourceMap;
+
+/// What an `include` directive names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IncludeSpec {
+    /// `include "path/file.idp"`
+    File(String),
+    /// `include <name>`
+    Std(String),
+    /// `include stdin`
+    Stdin,
+}
+
+/// Resolves include directives for the token stream.
+pub trait Includer {
+    /// Returns the file to splice in at the directive, or `None` when there is nothing to
+    /// include (already included, or an error that has been reported).
+    fn include(
+        &mut self,
+        spec: &IncludeSpec,
+        from: FileId,
+        span: Span,
+        sources: &mut SourceMap,
+        diags: &mut Diagnostics,
+    ) -> Option<(FileId, Rc<str>)>;
+}
 
 /// The raw token kinds. Identifiers include every keyword: IDP3's keywords depend on the lexer
 /// state, so the parser decides.

@@ -8,34 +8,14 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::source::SourceMap;
 use crate::syntax::ast::{self, FileId, Span};
+use crate::syntax::lexer::{IncludeSpec, Includer};
 use crate::syntax::parser;
-use crate::syntax::source::SourceMap;
 
-/// What an `include` directive names.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum IncludeSpec {
-    /// `include "path/file.idp"`
-    File(String),
-    /// `include <name>`
-    Std(String),
-    /// `include stdin`
-    Stdin,
-}
-
-/// Resolves include directives for the token stream.
-pub trait Includer {
-    /// Returns the file to splice in at the directive, or `None` when there is nothing to
-    /// include (already included, or an error that has been reported).
-    fn include(
-        &mut self,
-        spec: &IncludeSpec,
-        from: FileId,
-        span: Span,
-        sources: &mut SourceMap,
-        diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)>;
-}
+/// Reads standard input for `include stdin`. The driver supplies it: the core reads no
+/// terminal (ARCHITECTURE.md).
+pub type StdinReader = fn() -> std::io::Result<Vec<u8>>;
 
 /// Includes from the file system and a standard-library lookup function.
 pub struct FsIncluder<'a> {
@@ -49,6 +29,8 @@ pub struct FsIncluder<'a> {
     /// With `--sandbox`: the (canonical) folders of the top-level inputs; an included file must
     /// lie in one of them or below.
     sandbox_roots: Option<Vec<PathBuf>>,
+    /// What `include stdin` reads; without it, `include stdin` includes nothing.
+    stdin: Option<StdinReader>,
 }
 
 impl<'a> FsIncluder<'a> {
@@ -60,12 +42,19 @@ impl<'a> FsIncluder<'a> {
             files: HashMap::new(),
             includer_of: HashMap::new(),
             sandbox_roots: None,
+            stdin: None,
         }
     }
 
     /// Refuses includes outside the folders of the top-level inputs (`--sandbox`).
     pub fn sandboxed(mut self) -> Self {
         self.sandbox_roots = Some(Vec::new());
+        self
+    }
+
+    /// `include stdin` reads standard input with `reader`.
+    pub fn reading_stdin(mut self, reader: StdinReader) -> Self {
+        self.stdin = Some(reader);
         self
     }
 
@@ -215,7 +204,7 @@ impl<'a> FsIncluder<'a> {
 
 impl FsIncluder<'_> {
     /// `include stdin`: standard input, read once (IDP3 refuses a second `include stdin`); not
-    /// under `--sandbox`.
+    /// under `--sandbox`; nothing when the driver gave no reader.
     fn include_stdin(
         &mut self,
         span: Span,
@@ -233,12 +222,14 @@ impl FsIncluder<'_> {
             diags.push(Diagnostic::error("include-not-found", message, Some(span)));
             return None;
         }
-        let mut bytes = Vec::new();
-        if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
-            let message = format!("standard input cannot be read: {e}");
-            diags.push(Diagnostic::error("include-not-found", message, Some(span)));
-            return None;
-        }
+        let bytes = match (self.stdin?)() {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                let message = format!("standard input cannot be read: {e}");
+                diags.push(Diagnostic::error("include-not-found", message, Some(span)));
+                return None;
+            }
+        };
         decode("<stdin>", bytes, sources, diags)
     }
 }
@@ -304,14 +295,16 @@ pub fn load_inputs(
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> ast::File {
-    load_inputs_with(inputs, std_lib, false, sources, diags)
+    load_inputs_with(inputs, std_lib, false, None, sources, diags)
 }
 
-/// [`load_inputs`], refusing includes outside the inputs' folders when `sandbox` is set.
+/// [`load_inputs`], refusing includes outside the inputs' folders when `sandbox` is set;
+/// `include stdin` reads with `stdin` (nothing without it).
 pub fn load_inputs_with(
     inputs: Vec<(String, Vec<u8>)>,
     std_lib: &dyn Fn(&str) -> Option<String>,
     sandbox: bool,
+    stdin: Option<StdinReader>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> ast::File {
@@ -319,6 +312,9 @@ pub fn load_inputs_with(
         let mut includer = FsIncluder::new(lookup);
         if sandbox {
             includer = includer.sandboxed();
+        }
+        if let Some(reader) = stdin {
+            includer = includer.reading_stdin(reader);
         }
         let mut file = ast::File::default();
         for (name, bytes) in inputs {

@@ -17,7 +17,12 @@
 //! - a predicate over a position and a direction (a constructed type whose constructors are
 //!   named `N`, `E`, `S`, `W`) draws arrows or line segments in the cell;
 //! - a function from a position to a value, or a predicate over a position and one more
-//!   argument (`KeyAt(Time, Pos, Key)`), writes (and, in SVG, colours) the value.
+//!   argument (`KeyAt(Time, Pos, Key)`), writes (and, in SVG, colours) the value. When a
+//!   picture has several such symbols (`GateAt` and `KeyAt`, both by key number), or the
+//!   options give one a glyph or a colour, each value is *tagged*: written after the symbol's
+//!   glyph (`G1`, `K1`) in the symbol's colour;
+//! - a function from one coordinate to the other (`Queen(Row) : Col`) marks the cell of each
+//!   argument and its value, like a label; it makes a grid on its own when nothing else does.
 //!
 //! By default symbols defined by a definition of some theory are not drawn (they are derived),
 //! nor fills that hold on every cell. The options table chooses otherwise ([`Options`]).
@@ -80,6 +85,9 @@ pub struct Layer {
     /// Whether the glyph is a solid block (walls).
     pub block: bool,
     pub colour: String,
+    /// A value layer whose values are written after its glyph and coloured by the layer
+    /// (`G1` for gate 1, `k1` for key 1), so that two symbols with the same values differ.
+    pub tagged: bool,
 }
 
 /// Directions as bits of a mask.
@@ -97,19 +105,35 @@ pub struct Cell {
     pub labels: Vec<usize>,
     /// The value written here and its layer.
     pub value: Option<(usize, String)>,
-    /// The direction mask and its layer.
-    pub dirs: Option<(usize, u8)>,
+    /// The direction masks and their layers, in layer order (the first is drawn on top).
+    pub dirs: Vec<(usize, u8)>,
     /// The sides with an edge wall (a direction mask) and its layer.
     pub edges: Option<(usize, u8)>,
 }
 
 impl Cell {
+    /// The directions of the first direction layer drawn here (the one on top).
+    pub fn top_dirs(&self) -> Option<(usize, u8)> {
+        self.dirs.first().copied()
+    }
+
+    /// Adds directions of a layer (merged with the layer's earlier ones).
+    fn add_dirs(&mut self, layer: usize, mask: u8) {
+        match self.dirs.iter_mut().find(|d| d.0 == layer) {
+            Some(d) => d.1 |= mask,
+            None => {
+                self.dirs.push((layer, mask));
+                self.dirs.sort_unstable();
+            }
+        }
+    }
+
     /// Whether nothing is drawn in the cell.
     pub fn is_empty(&self) -> bool {
         self.fills.is_empty()
             && self.labels.is_empty()
             && self.value.is_none()
-            && self.dirs.is_none()
+            && self.dirs.is_empty()
             && self.edges.is_none()
     }
 }
@@ -215,6 +239,19 @@ fn find_axes(program: &Program, s: &Structure) -> Option<Axes> {
     }
     for &f in &voc.funcs {
         bump(&program.func(f).args);
+    }
+    if counts.is_empty() {
+        // No symbol over two coordinates: a function from one integer type to another
+        // (`Queen(Row) : Col`) spans the grid of its arguments and values.
+        for &f in &voc.funcs {
+            let fu = program.func(f);
+            if fu.args.len() == 1 && fu.constructor_of.is_none() {
+                let (a, b) = (fu.args[0], fu.result);
+                if is_int_sort(s, a) && is_int_sort(s, b) {
+                    *counts.entry((a, b)).or_default() += 1;
+                }
+            }
+        }
     }
     // Prefer two different sorts (X and Y) over one sort used twice, then the most used pair.
     let best = counts
@@ -380,6 +417,16 @@ fn shape_of(program: &Program, axes: Axes, sym: Symbol) -> Option<Shape> {
                     timed: false,
                 });
             }
+            let graph = [fu.args.as_slice(), &[fu.result]].concat();
+            if matches!(axes, Axes::Pair { .. })
+                && fu.args.len() == 1
+                && axes.matches(program, &graph)
+            {
+                return Some(Shape {
+                    kind: Kind::Label,
+                    timed: false,
+                });
+            }
             None
         }
     }
@@ -400,6 +447,15 @@ fn defined_symbols(program: &Program) -> HashSet<Symbol> {
         .flat_map(|t| t.definitions.iter())
         .flat_map(|d| d.defined())
         .collect()
+}
+
+/// Whether a name reads as a barrier that can be passed in some way (a tagged value of such a
+/// symbol is drawn as a square in SVG, other tagged values as a disc).
+pub fn is_barrier_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["gate", "door", "lock", "barrier", "fence", "wall", "block"]
+        .iter()
+        .any(|w| n.contains(w))
 }
 
 /// Whether a name reads as a wall (drawn as a solid block).
@@ -516,14 +572,28 @@ fn collect_layers(
     let mut layers = Vec::new();
     let mut marks = Vec::new();
     let mut used: HashSet<char> = HashSet::new();
+    let value_layers = candidates
+        .iter()
+        .filter(|c| c.1.kind == Kind::Value)
+        .count();
     for (sym, shape, name) in candidates {
         let layer = layers.len();
-        let new = layer_marks(program, s, axes, sym, shape, layer, &grid);
+        let mut new = layer_marks(program, s, axes, sym, shape, layer, &grid);
         let full = shape.kind == Kind::Fill && !shape.timed && new.len() == grid.len();
         if full && opts.show.is_none() {
             continue;
         }
-        layers.push(make_layer(&name, shape.kind, opts, &mut used, layer));
+        let mut made = make_layer(&name, shape.kind, opts, &mut used, layer);
+        made.tagged = shape.kind == Kind::Value
+            && (value_layers > 1
+                || opts.glyphs.contains_key(&name)
+                || opts.colours.contains_key(&name));
+        if made.tagged {
+            for v in new.iter_mut().filter_map(|m| m.value.as_mut()) {
+                *v = format!("{}{v}", made.glyph);
+            }
+        }
+        layers.push(made);
         marks.extend(new);
     }
     Ok((layers, marks))
@@ -564,6 +634,7 @@ fn make_layer(
         glyph,
         block: glyph == '#' || glyph == '█',
         colour,
+        tagged: false,
     }
 }
 
@@ -589,7 +660,7 @@ fn layer_marks(
             None
         };
         let (pos_at, value) = match shape.kind {
-            Kind::Label => (t.len() - 1, None),
+            Kind::Label => (t.len().saturating_sub(axes.width()), None),
             Kind::Value => (start, t.last().map(display_value)),
             _ => (start, None),
         };
@@ -752,11 +823,7 @@ fn add_steps(
                 (0, -1) => WEST,
                 _ => continue,
             };
-            let cell = &mut frame.cells[r][c];
-            if cell.dirs.is_none_or(|d| d.0 == layer) {
-                let old = cell.dirs.map_or(0, |d| d.1);
-                cell.dirs = Some((layer, old | dir));
-            }
+            frame.cells[r][c].add_dirs(layer, dir);
         }
     }
 }
@@ -779,10 +846,7 @@ fn place_edge(cell: &mut Cell, layer: usize, at: (usize, usize), other: (usize, 
 fn place(cell: &mut Cell, m: &Mark) {
     match (&m.value, m.dir) {
         (Some(v), _) => cell.value = Some((m.layer, v.clone())),
-        (None, d) if d != 0 => {
-            let old = cell.dirs.map(|x| x.1).unwrap_or(0);
-            cell.dirs = Some((m.layer, old | d));
-        }
+        (None, d) if d != 0 => cell.add_dirs(m.layer, d),
         _ => {}
     }
     if m.value.is_none() && m.dir == 0 {
@@ -797,6 +861,14 @@ fn place(cell: &mut Cell, m: &Mark) {
             list.sort_unstable();
         }
     }
+}
+
+/// With `--message-format json`: pictures without an `svg` file are printed as SVG documents.
+static SVG_ON_STDOUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes [`visualize`] return SVG instead of the text picture (for `--message-format json`).
+pub fn set_svg_on_stdout(on: bool) {
+    SVG_ON_STDOUT.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Draws `s`: writes the SVG file if asked and returns the terminal text ("" when quiet).
@@ -814,6 +886,9 @@ pub fn visualize(
     }
     if opts.quiet {
         return Ok(String::new());
+    }
+    if SVG_ON_STDOUT.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(svg::render(&pic));
     }
     Ok(text::render(&pic, opts.unicode.unwrap_or(terminal)))
 }

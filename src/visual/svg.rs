@@ -3,16 +3,21 @@
 //! Every cell is a `<rect class="cell">` carrying `data-row`, `data-col` (the coordinates shown
 //! beside the grid) and `data-layers` (the names of the symbols drawn in it, space-separated),
 //! so that tests and scripts can read the picture back. Walls are filled with their colour,
-//! values colour the cell, labels are a disc with the letter, directions are lines from the
-//! centre to the sides.
+//! values colour the cell, tagged values (`G1`, `k1`) are a square (barriers such as gates) or
+//! a disc in their symbol's colour (`class="tag"`), labels are a disc with the letter,
+//! directions are lines from the centre to the sides (`class="dir"`): thin ones for a single
+//! direction symbol (a path), or pipes for several, each lower symbol wider and drawn first
+//! (Overflow's water inside its pipes).
 
 use std::fmt::Write;
 
-use crate::visual::{Cell, Frame, Kind, Picture, EAST, NORTH, SOUTH, WEST};
+use crate::visual::{is_barrier_name, Cell, Frame, Kind, Layer, Picture, EAST, NORTH, SOUTH, WEST};
 
 const CELL: usize = 28;
 const MARGIN: usize = 30;
 const TITLE: usize = 22;
+/// The colour of a cell with nothing in it.
+const EMPTY: &str = "#f4f4f4";
 
 /// The picture as a standalone SVG document.
 pub fn render(p: &Picture) -> String {
@@ -70,7 +75,22 @@ fn frame_svg(out: &mut String, p: &Picture, frame: &Frame) {
             cell_svg(out, p, cell, MARGIN + c * CELL, y, (*rl, *cl));
         }
     }
-    // Directions, edge walls and labels after all squares, so that no square covers them.
+    // Directions, edge walls and labels after all squares, so that no square covers them;
+    // the directions of the last direction layer first, so that the first is drawn on top
+    // (water over pipes).
+    let ranks = dirs_ranks(p);
+    let depth = ranks.iter().flatten().count();
+    for rank in (0..depth).rev() {
+        for (r, row) in frame.cells.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                for &(l, mask) in cell.dirs.iter().filter(|d| ranks[d.0] == Some(rank)) {
+                    let (cx, cy) = (MARGIN + c * CELL + CELL / 2, y0 + r * CELL + CELL / 2);
+                    let colour = css_colour(&p.layers[l].colour, false);
+                    dirs_svg(out, &colour, mask, (cx, cy), (rank, depth));
+                }
+            }
+        }
+    }
     for (r, row) in frame.cells.iter().enumerate() {
         for (c, cell) in row.iter().enumerate() {
             overlay_svg(out, p, cell, MARGIN + c * CELL, y0 + r * CELL);
@@ -91,8 +111,8 @@ fn cell_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize, at: 
     let names = layer_names(p, cell);
     let fill = match (cell.fills.first(), &cell.value) {
         (Some(&l), _) => css_colour(&p.layers[l].colour, true),
-        (None, Some((_, v))) => value_fill(p, v),
-        (None, None) => "#f4f4f4".to_string(),
+        (None, Some((l, v))) if !p.layers[*l].tagged => value_fill(p, v),
+        _ => EMPTY.to_string(),
     };
     let _ = writeln!(
         out,
@@ -106,7 +126,8 @@ fn cell_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize, at: 
     let (cx, cy) = (x + CELL / 2, y + CELL / 2);
     if let Some(&l) = cell.fills.first() {
         let layer = &p.layers[l];
-        if !layer.block && cell.labels.is_empty() {
+        // A cell with directions shows them instead (the pipes of a tile, a path).
+        if !layer.block && cell.labels.is_empty() && cell.dirs.is_empty() {
             let _ = writeln!(
                 out,
                 "<text x=\"{cx}\" y=\"{}\" text-anchor=\"middle\" fill=\"white\">{}</text>",
@@ -114,7 +135,10 @@ fn cell_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize, at: 
                 escape(&layer.glyph.to_string())
             );
         }
-    } else if let (Some((_, v)), true) = (&cell.value, cell.labels.is_empty()) {
+    } else if let (Some((l, v)), true) = (&cell.value, cell.labels.is_empty()) {
+        if p.layers[*l].tagged {
+            return;
+        }
         let _ = writeln!(
             out,
             "<text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"black\">{}</text>",
@@ -125,11 +149,13 @@ fn cell_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize, at: 
     }
 }
 
-/// What is drawn over the squares: directions, edge walls, the label.
+/// What is drawn over the squares and directions: edge walls, a tagged value, the label.
 fn overlay_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize) {
     let (cx, cy) = (x + CELL / 2, y + CELL / 2);
-    if let Some((l, mask)) = cell.dirs {
-        dirs_svg(out, &css_colour(&p.layers[l].colour, false), mask, cx, cy);
+    if let (Some((l, v)), true) = (&cell.value, cell.fills.is_empty() && cell.labels.is_empty()) {
+        if p.layers[*l].tagged {
+            tagged_svg(out, &p.layers[*l], v, x, y);
+        }
     }
     if let Some((l, mask)) = cell.edges {
         edges_svg(out, &css_colour(&p.layers[l].colour, true), mask, x, y);
@@ -148,13 +174,69 @@ fn overlay_svg(out: &mut String, p: &Picture, cell: &Cell, x: usize, y: usize) {
     }
 }
 
-/// Lines from the centre of the cell to the middle of each side in the mask; a single
-/// direction (a step of a path) reaches the centre of the neighbouring cell.
-fn dirs_svg(out: &mut String, colour: &str, mask: u8, cx: usize, cy: usize) {
-    let h = if mask.count_ones() == 1 {
-        CELL
+/// A tagged value (`G1`, `k2`): a square for barriers (gates, doors), a disc otherwise, in
+/// the layer's colour, with the glyph and value in white.
+fn tagged_svg(out: &mut String, layer: &Layer, v: &str, x: usize, y: usize) {
+    let colour = escape(&css_colour(&layer.colour, false));
+    let (cx, cy) = (x + CELL / 2, y + CELL / 2);
+    if is_barrier_name(&layer.name) {
+        let _ = writeln!(
+            out,
+            "<rect class=\"tag\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"{colour}\"/>",
+            x + 2,
+            y + 2,
+            CELL - 4,
+            CELL - 4
+        );
     } else {
-        CELL / 2
+        let _ = writeln!(
+            out,
+            "<circle class=\"tag\" cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"{colour}\"/>",
+            CELL / 2 - 2
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<text x=\"{cx}\" y=\"{}\" text-anchor=\"middle\" fill=\"white\" font-weight=\"bold\" \
+         font-size=\"12\">{}</text>",
+        cy + 4,
+        escape(v)
+    );
+}
+
+/// For each layer, its rank among the direction layers (0 for the first), or `None`.
+fn dirs_ranks(p: &Picture) -> Vec<Option<usize>> {
+    let mut next = 0;
+    p.layers
+        .iter()
+        .map(|l| {
+            (l.kind == Kind::Dirs).then(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
+}
+
+/// Lines from the centre of the cell to the middle of each side in the mask. With one
+/// direction layer (a path) the lines are thin with round ends, and a single direction reaches
+/// the centre of the neighbouring cell. With several (pipes and the water in them) each layer
+/// below the first is wider, so that the ones above show inside it; the lines have square ends
+/// and a disc at the centre joins them, and those of the lower layers stop a pixel short of the
+/// side, so that every tile's own pipes show.
+fn dirs_svg(
+    out: &mut String,
+    colour: &str,
+    mask: u8,
+    (cx, cy): (usize, usize),
+    (rank, depth): (usize, usize),
+) {
+    let colour = escape(colour);
+    let (h, width, cap) = match depth {
+        1 if mask.count_ones() == 1 => (CELL, 4, "round"),
+        1 => (CELL / 2, 4, "round"),
+        _ if rank == 0 => (CELL / 2, 6, "butt"),
+        _ => (CELL / 2 - 1, 6 + 6 * rank, "butt"),
     };
     let ends = [
         (NORTH, cx, cy - h),
@@ -166,11 +248,17 @@ fn dirs_svg(out: &mut String, colour: &str, mask: u8, cx: usize, cy: usize) {
         if mask & bit != 0 {
             let _ = writeln!(
                 out,
-                "<line x1=\"{cx}\" y1=\"{cy}\" x2=\"{ex}\" y2=\"{ey}\" stroke=\"{}\" stroke-width=\"4\" \
-                 stroke-linecap=\"round\"/>",
-                escape(colour)
+                "<line class=\"dir\" x1=\"{cx}\" y1=\"{cy}\" x2=\"{ex}\" y2=\"{ey}\" stroke=\"{colour}\" \
+                 stroke-width=\"{width}\" stroke-linecap=\"{cap}\"/>"
             );
         }
+    }
+    if depth > 1 {
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" fill=\"{colour}\"/>",
+            width as f64 / 2.0
+        );
     }
 }
 
@@ -198,7 +286,7 @@ fn legend_svg(out: &mut String, p: &Picture, top: usize) {
     for (i, l) in p.layers.iter().enumerate() {
         let y = top + 6 + i * 20;
         // A value layer has one colour per value: its swatch shows the first few.
-        let swatches: Vec<String> = if l.kind == Kind::Value {
+        let swatches: Vec<String> = if l.kind == Kind::Value && !l.tagged {
             p.values.iter().take(4).map(|v| value_fill(p, v)).collect()
         } else {
             vec![css_colour(&l.colour, l.block)]
@@ -213,6 +301,7 @@ fn legend_svg(out: &mut String, p: &Picture, top: usize) {
             );
         }
         let glyph = match l.kind {
+            Kind::Value if l.tagged => format!("{}<n> ", l.glyph),
             Kind::Value => String::new(),
             _ => format!("{} ", l.glyph),
         };
@@ -234,7 +323,7 @@ fn layer_names(p: &Picture, cell: &Cell) -> String {
         .chain(&cell.fills)
         .map(|&l| p.layers[l].name.as_str())
         .collect();
-    if let Some((l, _)) = cell.dirs {
+    for &(l, _) in &cell.dirs {
         names.push(&p.layers[l].name);
     }
     if let Some((l, _)) = &cell.value {

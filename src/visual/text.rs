@@ -57,14 +57,26 @@ fn render_frame(
         out.push('\n');
     }
     wall_line(out, rows, rows.len(), widths, unicode);
-    if p.col_labels.iter().all(|c| c.to_string().len() <= cell_w) {
-        let mut line = " ".repeat(width + 1);
-        for c in &p.col_labels {
-            line.push_str(&format!("{c:<cell_w$}"));
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
+    out.push_str(&column_labels(&p.col_labels, width, cell_w));
+}
+
+/// The line of column coordinates under a frame. Every column is labelled when its label is
+/// shorter than a cell (so a space separates it from the next); otherwise every k-th column,
+/// k cells being wide enough for the longest label and a space (`0   2   4 ... 10  12`).
+fn column_labels(labels: &[i64], width: usize, cell_w: usize) -> String {
+    let texts: Vec<String> = labels.iter().map(i64::to_string).collect();
+    let longest = texts.iter().map(String::len).max().unwrap_or(0);
+    let step = if longest < cell_w {
+        1
+    } else {
+        (longest + 1).div_ceil(cell_w)
+    };
+    let span = step * cell_w;
+    let mut line = " ".repeat(width + 1);
+    for t in texts.iter().step_by(step) {
+        line.push_str(&format!("{t:<span$}"));
     }
+    format!("{}\n", line.trim_end())
 }
 
 /// Whether a cell has an edge wall on the given side.
@@ -121,10 +133,17 @@ fn cell_text(p: &Picture, cell: &Cell, (east, cell_w): (bool, usize), unicode: b
             l.colour.as_str(),
             l.block && cell.labels.is_empty(),
         ),
-        (None, Some((_, v))) => (v.chars().next().unwrap_or('?'), value_colour(p, v), false),
+        (None, Some((l, v))) => {
+            let colour = if p.layers[*l].tagged {
+                p.layers[*l].colour.as_str()
+            } else {
+                value_colour(p, v)
+            };
+            (v.chars().next().unwrap_or('?'), colour, false)
+        }
         (None, None) => (if unicode { '·' } else { '.' }, "default", false),
     };
-    let secondary = match cell.dirs {
+    let secondary = match cell.top_dirs() {
         Some((_, mask)) => direction_glyph(mask, unicode),
         None if east => {
             if unicode {
@@ -160,7 +179,7 @@ fn cell_text(p: &Picture, cell: &Cell, (east, cell_w): (bool, usize), unicode: b
     format!(
         "{}{primary}{}{}",
         ansi(colour, bold),
-        if cell.dirs.is_some() {
+        if !cell.dirs.is_empty() {
             ansi(dir_colour(p, cell), false)
         } else {
             String::new()
@@ -171,7 +190,7 @@ fn cell_text(p: &Picture, cell: &Cell, (east, cell_w): (bool, usize), unicode: b
 
 /// The second character followed by a reset when any colour was switched on.
 fn reset_after(secondary: char, colour: &str, cell: &Cell) -> String {
-    if colour == "default" && cell.labels.is_empty() && cell.dirs.is_none() {
+    if colour == "default" && cell.labels.is_empty() && cell.dirs.is_empty() {
         secondary.to_string()
     } else {
         format!("{secondary}\x1b[0m")
@@ -179,7 +198,7 @@ fn reset_after(secondary: char, colour: &str, cell: &Cell) -> String {
 }
 
 fn dir_colour<'a>(p: &'a Picture, cell: &Cell) -> &'a str {
-    cell.dirs
+    cell.top_dirs()
         .map(|(l, _)| p.layers[l].colour.as_str())
         .unwrap_or("default")
 }
@@ -217,12 +236,13 @@ fn ansi(colour: &str, bold: bool) -> String {
         "black" => Some(30),
         "red" | "darkred" | "crimson" => Some(31),
         "green" | "darkgreen" | "lime" => Some(32),
-        "yellow" | "orange" | "gold" | "tan" | "brown" => Some(33),
+        "yellow" | "orange" | "gold" | "tan" | "wheat" | "brown" => Some(33),
         "blue" | "navy" | "darkblue" => Some(34),
+        "lightblue" | "skyblue" | "lightcyan" => Some(36),
         "magenta" | "purple" | "pink" => Some(35),
         "cyan" | "teal" => Some(36),
         "white" | "silver" | "lightgray" | "lightgrey" => Some(37),
-        "grey" | "gray" | "darkgray" | "darkgrey" => Some(90),
+        "grey" | "gray" | "darkgray" | "darkgrey" | "dimgray" | "dimgrey" => Some(90),
         _ => None,
     };
     match (code, bold) {
@@ -235,13 +255,16 @@ fn ansi(colour: &str, bold: bool) -> String {
 
 /// `#: Wall  E: Entrance  X: Exit` (walls drawn as blocks in Unicode mode).
 fn legend(p: &Picture, unicode: bool) -> String {
+    let dir_layers = p.layers.iter().filter(|l| l.kind == Kind::Dirs).count();
     let items: Vec<String> = p
         .layers
         .iter()
         .map(|l| {
             let glyph = match l.kind {
+                Kind::Dirs if dir_layers > 1 => "lines".to_string(),
                 Kind::Dirs => "arrows".to_string(),
                 Kind::Edge => "| --".to_string(),
+                Kind::Value if l.tagged => format!("{}<n>", l.glyph),
                 Kind::Value => "value".to_string(),
                 _ if l.block && unicode => "█".to_string(),
                 _ => l.glyph.to_string(),
@@ -253,4 +276,17 @@ fn legend(p: &Picture, unicode: bool) -> String {
         return "(nothing to draw)\n".to_string();
     }
     format!("{}\n", items.join("  "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::column_labels;
+
+    #[test]
+    fn column_labels_that_fit_and_that_do_not() {
+        assert_eq!(column_labels(&[0, 1, 2], 1, 2), "  0 1 2\n");
+        let wide: Vec<i64> = (0..12).collect();
+        assert_eq!(column_labels(&wide, 2, 2), "   0   2   4   6   8   10\n");
+        assert_eq!(column_labels(&[-5, 0, 5], 1, 2), "  -5  5\n");
+    }
 }

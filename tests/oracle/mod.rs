@@ -31,7 +31,9 @@ pub fn assert_models(text: &str, expected: u64) -> Vec<String> {
         nbmodels: 0,
         ..Options::default()
     };
-    let models = infer::modelexpand(&p, theory, structure, None, &options).expect("expands");
+    let models = infer::modelexpand(&p, theory, structure, None, &options)
+        .expect("expands")
+        .value;
     for m in &models {
         check_model(&p, theory, m).expect("a returned model passes the checker");
     }

@@ -4,15 +4,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::structure::{builtin_contains, Builder, Domains, Parts, SortDom};
+use super::structure::{Builder, Domains, Parts, SortDom};
 use super::Resolver;
 use crate::diagnostics::Diagnostic;
+use crate::sema::domains::{builtin_contains, list_domain, product, sort_domain, MAX_ENUMERATION};
 use crate::sema::program::{SortId, Symbol};
-use crate::structure::structure::{Structure, Table};
+use crate::structure::structure::{Structure, Table, TupleSet};
 use crate::structure::value::{Tuple, Value};
-
-/// Above this many tuples a universe is not enumerated (three-valued completion, totality).
-const MAX_UNIVERSE: usize = 2_000_000;
 
 impl Resolver<'_> {
     pub(super) fn finish_structure(&mut self, mut b: Builder, closed_world: bool) -> Structure {
@@ -66,7 +64,7 @@ impl Resolver<'_> {
             for &p in &self.prog.voc(b.voc).preds {
                 st.symbols
                     .entry(Symbol::Pred(p))
-                    .or_insert_with(|| Table::TwoValued(HashSet::new()));
+                    .or_insert_with(|| Table::TwoValued(TupleSet::default()));
             }
         }
         st
@@ -246,52 +244,18 @@ impl Resolver<'_> {
         d
     }
 
-    /// The finite domain a structure gives a sort; constructed sorts are enumerated from their
-    /// constructors when all argument sorts are finite and not recursive.
+    /// The finite domain a structure being closed gives a sort: its own elements, or for a
+    /// constructed sort the constructor images ([`crate::sema::domains::list_domain`]).
     fn sort_domain(&self, s: SortId, dom: &Domains) -> Option<Vec<Value>> {
-        let sort = self.prog.sort(s);
-        if !sort.constructed || sort.fixed.is_some() {
-            return dom.get(&s).map(|d| d.values());
-        }
-        self.constructed_domain(s, dom, &mut Vec::new())
-    }
-
-    fn constructed_domain(
-        &self,
-        s: SortId,
-        dom: &Domains,
-        stack: &mut Vec<SortId>,
-    ) -> Option<Vec<Value>> {
-        if stack.contains(&s) {
-            return None;
-        }
-        stack.push(s);
-        let mut out = Vec::new();
-        for &f in &self.prog.sort(s).constructors.clone() {
-            let mut tuples: Vec<Tuple> = vec![Vec::new()];
-            for &a in &self.prog.func(f).args {
-                let sort = self.prog.sort(a);
-                let d: Vec<Value> = if sort.builtin.is_some() {
-                    stack.pop();
-                    return None;
-                } else if sort.constructed && sort.fixed.is_none() {
-                    self.constructed_domain(a, dom, stack)?
-                } else {
-                    dom.get(&a)?.values()
-                };
-                tuples = tuples
-                    .into_iter()
-                    .flat_map(|t| d.iter().map(move |v| [t.clone(), vec![*v]].concat()))
-                    .collect();
-                if tuples.len() > MAX_UNIVERSE {
-                    stack.pop();
-                    return None;
-                }
+        let listed = |x: SortId| {
+            let sort = self.prog.sort(x);
+            if sort.constructed && sort.fixed.is_none() {
+                None
+            } else {
+                dom.get(&x).map(|d| d.values())
             }
-            out.extend(tuples.into_iter().map(|t| Value::compound(f, t)));
-        }
-        stack.pop();
-        Some(out)
+        };
+        list_domain(&self.prog, s, &listed)
     }
 
     // -- tables --------------------------------------------------------------------------------
@@ -319,10 +283,10 @@ impl Resolver<'_> {
             }
             (None, Some(ct), None, None) => Table::ThreeValued {
                 ct,
-                cf: HashSet::new(),
+                cf: TupleSet::default(),
             },
             (None, None, Some(cf), None) => Table::ThreeValued {
-                ct: HashSet::new(),
+                ct: TupleSet::default(),
                 cf,
             },
             (None, None, None, Some(_)) => {
@@ -345,8 +309,8 @@ impl Resolver<'_> {
         st: &Structure,
         name: &str,
         sym: Symbol,
-        sets: &[&HashSet<Tuple>],
-    ) -> Option<HashSet<Tuple>> {
+        sets: &[&TupleSet],
+    ) -> Option<TupleSet> {
         let Some(universe) = self.universe(st, &self.prog.symbol_sorts(sym)) else {
             let msg = format!(
                 "In structure {name}, the <u> part of {} cannot be completed over an infinite or very large domain; it is ignored.",
@@ -354,7 +318,7 @@ impl Resolver<'_> {
             );
             self.diags
                 .push(Diagnostic::warning("infinite-domain", msg, None));
-            return Some(HashSet::new());
+            return Some(TupleSet::default());
         };
         Some(
             universe
@@ -366,21 +330,11 @@ impl Resolver<'_> {
 
     /// The product of the domains of some sorts, if all are finite and it is not too large.
     pub(super) fn universe(&self, st: &Structure, sorts: &[SortId]) -> Option<Vec<Tuple>> {
-        let mut out: Vec<Tuple> = vec![Vec::new()];
-        for &s in sorts {
-            let d = st
-                .domain(s)
-                .map(|d| d.to_vec())
-                .or_else(|| self.prog.sort(s).fixed.clone())?;
-            if out.len().saturating_mul(d.len()) > MAX_UNIVERSE {
-                return None;
-            }
-            out = out
-                .into_iter()
-                .flat_map(|t| d.iter().map(move |v| [t.clone(), vec![*v]].concat()))
-                .collect();
-        }
-        Some(out)
+        let domains = sorts
+            .iter()
+            .map(|&s| sort_domain(&self.prog, st, s))
+            .collect::<Option<Vec<_>>>()?;
+        product(&domains, MAX_ENUMERATION)
     }
 
     /// IDP3's `functionCheck`: one image per argument tuple, and total unless `partial`.
@@ -444,7 +398,7 @@ impl Resolver<'_> {
         &self,
         st: &Structure,
         inputs: &[Tuple],
-        cf: &HashSet<Tuple>,
+        cf: &TupleSet,
         result: SortId,
     ) -> bool {
         let Some(values) = st
@@ -466,4 +420,4 @@ impl Resolver<'_> {
     }
 }
 
-use crate::syntax::ast::Span;
+use crate::source::Span;

@@ -73,11 +73,7 @@ impl Resolver<'_> {
                 _ => self.sort_float(),
             };
             let kind = ir::TermKind::Arith(*op, Box::new(la), Box::new(lb));
-            return ir::Term {
-                kind,
-                sort,
-                span: t.span,
-            };
+            return ir::Term::new(kind, sort, t.span);
         }
         let sort = self.term_sort(cx, t).unwrap_or_else(|| self.sort_int());
         let kind = match &t.kind {
@@ -102,21 +98,13 @@ impl Resolver<'_> {
             ),
             PtKind::Error => ir::TermKind::Value(Value::Int(0)),
         };
-        ir::Term {
-            kind,
-            sort,
-            span: t.span,
-        }
+        ir::Term::new(kind, sort, t.span)
     }
 
     fn lower_set(&self, cx: &Ctx, kind: AggKind, s: &super::pre::PSet) -> ir::SetExpr {
         let term = match (&s.term, kind) {
             (Some(t), _) => self.lower_term(cx, t),
-            (None, _) => ir::Term {
-                kind: ir::TermKind::Value(Value::Int(1)),
-                sort: self.sort_nat(),
-                span: s.span,
-            },
+            (None, _) => ir::Term::new(ir::TermKind::Value(Value::Int(1)), self.sort_nat(), s.span),
         };
         ir::SetExpr {
             vars: s.vars.iter().map(|&v| self.lower_var(cx, v)).collect(),

@@ -32,8 +32,8 @@ use indexmap::IndexMap;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::sema::program::{FuncId, NamespaceId, PredId, Program, SortId, VocId};
+use crate::source::SourceMap;
 use crate::syntax::ast::{self, Span};
-use crate::syntax::source::SourceMap;
 
 /// Resolves a whole file. Never panics; every error goes to `diags`.
 pub fn resolve(file: &ast::File, diags: &mut Diagnostics) -> Program {

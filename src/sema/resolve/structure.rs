@@ -3,25 +3,23 @@
 //! autocompleted from the elements at their positions (and from subsorts), membership in
 //! given sorts, the three-valued combinations, and the function checks.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
 use super::{Entry, Resolver};
-use crate::sema::program::{
-    BuiltinSort, Component, FuncId, PredId, SortId, StructId, Symbol, VocId,
-};
-use crate::structure::structure::Structure;
+use crate::sema::program::{Component, FuncId, PredId, SortId, StructId, Symbol, VocId};
+use crate::structure::structure::{Structure, TupleSet};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{self, InterValue, Span, TableEntry, Truth};
 
 /// The interpretation parts given for one symbol.
 #[derive(Default)]
 pub(super) struct Parts {
-    pub two: Option<HashSet<Tuple>>,
-    pub ct: Option<HashSet<Tuple>>,
-    pub cf: Option<HashSet<Tuple>>,
-    pub u: Option<HashSet<Tuple>>,
+    pub two: Option<TupleSet>,
+    pub ct: Option<TupleSet>,
+    pub cf: Option<TupleSet>,
+    pub u: Option<TupleSet>,
     pub span: Option<Span>,
 }
 
@@ -139,7 +137,7 @@ impl Resolver<'_> {
         b: &mut Builder,
         sym: Symbol,
         truth: Truth,
-        tuples: HashSet<Tuple>,
+        tuples: TupleSet,
         span: Span,
     ) {
         let kind = if matches!(sym, Symbol::Func(_)) {
@@ -336,8 +334,8 @@ impl Resolver<'_> {
         width: usize,
         func: bool,
         span: Span,
-    ) -> Option<HashSet<Tuple>> {
-        let mut out: HashSet<Tuple> = HashSet::new();
+    ) -> Option<TupleSet> {
+        let mut out = TupleSet::default();
         match value {
             InterValue::Bool(v) => {
                 if width != 0 {
@@ -471,20 +469,6 @@ fn huge_range(v: &InterValue) -> Option<(i64, i64)> {
             _ => None,
         })
         .max_by_key(|(a, b)| b - a)
-}
-
-/// Whether a builtin sort contains a value.
-pub(super) fn builtin_contains(b: BuiltinSort, v: Value) -> bool {
-    match b {
-        BuiltinSort::Nat => matches!(v, Value::Int(i) if i >= 0),
-        BuiltinSort::Int => matches!(v, Value::Int(_)),
-        BuiltinSort::Float => v.is_number(),
-        BuiltinSort::String => !matches!(v, Value::Compound(_)),
-        BuiltinSort::Char => match v {
-            Value::Int(i) => (0..10).contains(&i),
-            _ => v.string_text().is_some_and(|s| s.chars().count() == 1),
-        },
-    }
 }
 
 pub(super) type Domains = HashMap<SortId, SortDom>;

@@ -2,7 +2,7 @@
 
 use crate::diagnostics::Diagnostics;
 use crate::sema::program::Program;
-use crate::syntax::source::SourceMap;
+use crate::source::SourceMap;
 
 fn resolve_text(text: &str) -> (Program, Diagnostics) {
     let mut sources = SourceMap::default();
@@ -72,7 +72,7 @@ const PEOPLE: &str =
 fn variable_sort_is_the_least_common_ancestor() {
     let (p, d) = resolve_text(&format!("{PEOPLE}theory T : V {{ ! x : P(x) | Q(x). }}"));
     assert_clean(&d);
-    let ir::FormulaKind::Forall(vars, _) = &first_sentence(&p).kind else {
+    let ir::FormulaKind::Forall(vars, _) = first_sentence(&p).kind() else {
         panic!("forall expected")
     };
     assert_eq!(vars[0].sort, sort_named(&p, "A"));
@@ -103,7 +103,7 @@ fn builtin_positions_derive_in_the_second_round() {
     let (p, d) =
         resolve_text("vocabulary V {\n type T isa int\n c : T\n}\ntheory T : V { ? x : x = c. }");
     assert_clean(&d);
-    let ir::FormulaKind::Exists(vars, _) = &first_sentence(&p).kind else {
+    let ir::FormulaKind::Exists(vars, _) = first_sentence(&p).kind() else {
         panic!()
     };
     assert_eq!(vars[0].sort, sort_named(&p, "T"));
@@ -131,7 +131,7 @@ fn free_variables_in_sentences_are_universal_with_a_warning() {
     let (p, d) = resolve_text(&format!("{PEOPLE}theory T : V {{ P(x). }}"));
     assert_clean(&d);
     assert!(matches!(
-        first_sentence(&p).kind,
+        first_sentence(&p).kind(),
         ir::FormulaKind::Forall(..)
     ));
     assert!(d
@@ -150,7 +150,7 @@ fn rule_body_only_variables_are_existential() {
     assert_eq!(def.rules.len(), 2);
     for r in &def.rules {
         assert_eq!(r.vars.len(), 1, "one head variable");
-        let ir::FormulaKind::Exists(bv, _) = &r.body.kind else {
+        let ir::FormulaKind::Exists(bv, _) = r.body.kind() else {
             panic!("existential body expected")
         };
         assert_eq!(bv.len(), 1);
@@ -172,7 +172,7 @@ fn function_head_terms_are_replaced_by_variables() {
     assert_clean(&d);
     let r = &p.theories[0].definitions[0].rules[0];
     assert_eq!(r.head_args.len(), 2);
-    assert!(matches!(r.head_args[1].kind, ir::TermKind::Var(_)));
+    assert!(matches!(r.head_args[1].kind(), ir::TermKind::Var(_)));
     assert_eq!(r.vars.len(), 2);
     let (_, d) = resolve_text(
         "vocabulary V {\n type t\n f(t):t\n q(t)\n}\ntheory T : V { { !x: x = f(x) <- q(x). } }",
@@ -185,17 +185,17 @@ fn overloading_is_resolved_by_sorts() {
     let text = "vocabulary V {\n type X\n type Y\n f(X):X\n f(X):Y\n g(X):X\n P(X)\n P(Y)\n c : Y\n}\ntheory T : V { ! x : f(x) = g(x). P(c). }";
     let (p, d) = resolve_text(text);
     assert_clean(&d);
-    let ir::FormulaKind::Forall(_, body) = &p.theories[0].sentences[0].kind else {
+    let ir::FormulaKind::Forall(_, body) = p.theories[0].sentences[0].kind() else {
         panic!()
     };
-    let ir::FormulaKind::Cmp(_, l, _) = &body.kind else {
+    let ir::FormulaKind::Cmp(_, l, _) = body.kind() else {
         panic!()
     };
-    let ir::TermKind::Func(f, _) = &l.kind else {
+    let ir::TermKind::Func(f, _) = l.kind() else {
         panic!()
     };
     assert_eq!(p.func(*f).result, sort_named(&p, "X"));
-    let ir::FormulaKind::Pred(pr, _) = &p.theories[0].sentences[1].kind else {
+    let ir::FormulaKind::Pred(pr, _) = p.theories[0].sentences[1].kind() else {
         panic!()
     };
     assert_eq!(p.pred(*pr).args, vec![sort_named(&p, "Y")]);
@@ -217,12 +217,12 @@ fn counting_quantifier_and_arithmetic() {
     let text = "vocabulary V {\n type T isa int\n P(T)\n}\ntheory T : V { ?<2 x : P(x). ! x : P(x) => x / 2 > 1. }";
     let (p, d) = resolve_text(text);
     assert_clean(&d);
-    let ir::FormulaKind::Cmp(op, agg, n) = &first_sentence(&p).kind else {
+    let ir::FormulaKind::Cmp(op, agg, n) = first_sentence(&p).kind() else {
         panic!()
     };
     assert_eq!(*op, crate::syntax::ast::CmpOp::Lt);
-    assert!(matches!(agg.kind, ir::TermKind::Aggregate(..)));
-    assert_eq!(n.kind, ir::TermKind::Value(Value::Int(2)));
+    assert!(matches!(agg.kind(), ir::TermKind::Aggregate(..)));
+    assert_eq!(n.kind(), &ir::TermKind::Value(Value::Int(2)));
 }
 
 #[test]

@@ -14,10 +14,9 @@ mod vocabulary;
 use std::rc::Rc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::source::SourceMap;
 use crate::syntax::ast::*;
-use crate::syntax::lexer::{LexCtx, LexMode, Tok, Token, TokenStream};
-use crate::syntax::loader::Includer;
-use crate::syntax::source::SourceMap;
+use crate::syntax::lexer::{Includer, LexCtx, LexMode, Tok, Token, TokenStream};
 
 /// Nesting deeper than this (parentheses, quantifiers, compound elements) is refused.
 pub const MAX_DEPTH: u32 = 500;
@@ -835,8 +834,8 @@ fn unquote(s: &str) -> &str {
 #[cfg(test)]
 pub(crate) mod test_util {
     use crate::diagnostics::Diagnostics;
+    use crate::source::SourceMap;
     use crate::syntax::ast::File;
-    use crate::syntax::source::SourceMap;
 
     /// Parses `text`; returns the file, the diagnostics and the source map.
     pub fn parse(text: &str) -> (File, Diagnostics, SourceMap) {

@@ -17,20 +17,21 @@
 use std::collections::HashSet;
 use std::rc::Rc;
 
+use crate::error::{Error, IdpResult};
 use crate::infer;
-use crate::print;
-use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
 use crate::sema::program::{FuncId, LtcInfo, Predicate, Program, SortId, Symbol, Theory};
-use crate::structure::structure::{Structure, Table};
+use crate::sema::walk::{any_term, substitute, Node, Rewriter};
+use crate::structure::structure::{Structure, Table, TupleSet};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{CmpOp, Span};
 
-fn ltc_info<'a>(program: &'a Program, theory: &Theory, what: &str) -> Result<&'a LtcInfo, String> {
+fn ltc_info<'a>(program: &'a Program, theory: &Theory, what: &str) -> IdpResult<&'a LtcInfo> {
     program.voc(theory.vocabulary).ltc.as_ref().ok_or_else(|| {
-        format!(
+        Error::input(format!(
             "{what}: the theory {} is not over an LTC vocabulary (one with a type Time, a constant Start : Time and a function Next(Time) : Time)",
             theory.name
-        )
+        ))
     })
 }
 
@@ -65,60 +66,34 @@ fn set_window(info: &LtcInfo, s: &mut Structure, n: i64) {
 // Formula utilities
 // ---------------------------------------------------------------------------------------------
 
-fn term_any(t: &Term, p: &dyn Fn(&Term) -> bool) -> bool {
-    if p(t) {
-        return true;
-    }
-    match &t.kind {
-        TermKind::Func(_, args) => args.iter().any(|a| term_any(a, p)),
-        TermKind::Arith(_, a, b) => term_any(a, p) || term_any(b, p),
-        TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
-            term_any(a, p)
-        }
-        TermKind::Aggregate(_, sets) => sets
-            .iter()
-            .any(|s| formula_any(&s.cond, p) || term_any(&s.term, p)),
-        _ => false,
-    }
-}
-
-fn formula_any(f: &Formula, p: &dyn Fn(&Term) -> bool) -> bool {
-    match &f.kind {
-        FormulaKind::Bool(_) => false,
-        FormulaKind::Pred(_, args) => args.iter().any(|a| term_any(a, p)),
-        FormulaKind::Cmp(_, a, b) => term_any(a, p) || term_any(b, p),
-        FormulaKind::Not(g) => formula_any(g, p),
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().any(|g| formula_any(g, p)),
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            formula_any(a, p) || formula_any(b, p)
-        }
-        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => formula_any(g, p),
-    }
+/// Whether some term of `f` applies `symbol`.
+fn applies(f: &Formula, symbol: FuncId) -> bool {
+    any_term(
+        f,
+        &mut |t| matches!(t.kind(), TermKind::Func(g, _) if *g == symbol),
+    )
 }
 
 fn mentions_start(info: &LtcInfo, f: &Formula) -> bool {
-    let start = info.start;
-    formula_any(
-        f,
-        &|t| matches!(&t.kind, TermKind::Func(g, _) if *g == start),
-    )
+    applies(f, info.start)
 }
 
 fn rule_mentions_start(info: &LtcInfo, r: &Rule) -> bool {
     let start = info.start;
     mentions_start(info, &r.body)
         || r.head_args.iter().any(|a| {
-            term_any(
+            any_term(
                 a,
-                &|t| matches!(&t.kind, TermKind::Func(g, _) if *g == start),
+                &mut |t| matches!(t.kind(), TermKind::Func(g, _) if *g == start),
             )
         })
 }
 
+/// Whether `f` has the term `Next(v)`.
 fn next_of_var(next: FuncId, v: &Var, f: &Formula) -> bool {
-    formula_any(f, &|t| match &t.kind {
+    any_term(f, &mut |t| match t.kind() {
         TermKind::Func(g, args) if *g == next => {
-            matches!(args.as_slice(), [Term { kind: TermKind::Var(w), .. }] if w.id == v.id)
+            matches!(args.as_slice(), [a] if matches!(a.kind(), TermKind::Var(w) if w.id == v.id))
         }
         _ => false,
     })
@@ -132,21 +107,9 @@ fn has_next(info: &LtcInfo, v: &Var, span: Span, fresh: &mut u32) -> Formula {
         name: Rc::from("__next"),
         sort: info.time,
     };
-    let tv = Term {
-        kind: TermKind::Var(v.clone()),
-        sort: info.time,
-        span,
-    };
-    let next_t = Term {
-        kind: TermKind::Func(info.next, vec![tv]),
-        sort: info.time,
-        span,
-    };
-    let yv = Term {
-        kind: TermKind::Var(y.clone()),
-        sort: info.time,
-        span,
-    };
+    let tv = Term::new(TermKind::Var(v.clone()), info.time, span);
+    let next_t = Term::new(TermKind::Func(info.next, vec![tv]), info.time, span);
+    let yv = Term::new(TermKind::Var(y.clone()), info.time, span);
     Formula::new(
         FormulaKind::Exists(
             vec![y],
@@ -157,135 +120,70 @@ fn has_next(info: &LtcInfo, v: &Var, span: Span, fresh: &mut u32) -> Formula {
 }
 
 /// Restricts every time quantifier whose variable `t` occurs as `Next(t)` to points with a
-/// successor.
-fn guard(info: &LtcInfo, f: &Formula, fresh: &mut u32) -> Formula {
-    let span = f.span;
-    let kind = match &f.kind {
-        FormulaKind::Not(g) => FormulaKind::Not(Box::new(guard(info, g, fresh))),
-        FormulaKind::And(fs) => {
-            FormulaKind::And(fs.iter().map(|g| guard(info, g, fresh)).collect())
-        }
-        FormulaKind::Or(fs) => FormulaKind::Or(fs.iter().map(|g| guard(info, g, fresh)).collect()),
-        FormulaKind::Implies(a, b) => FormulaKind::Implies(
-            Box::new(guard(info, a, fresh)),
-            Box::new(guard(info, b, fresh)),
-        ),
-        FormulaKind::Equiv(a, b) => FormulaKind::Equiv(
-            Box::new(guard(info, a, fresh)),
-            Box::new(guard(info, b, fresh)),
-        ),
-        FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
-            let body = guard(info, g, fresh);
-            let guards: Vec<Formula> = vs
-                .iter()
-                .filter(|v| v.sort == info.time && next_of_var(info.next, v, g))
-                .map(|v| has_next(info, v, span, fresh))
-                .collect();
-            let forall = matches!(f.kind, FormulaKind::Forall(..));
-            let body = if guards.is_empty() {
-                body
-            } else if forall {
-                let cond = if guards.len() == 1 {
-                    guards.into_iter().next().unwrap()
-                } else {
-                    Formula::new(FormulaKind::And(guards), span)
-                };
-                Formula::new(FormulaKind::Implies(Box::new(cond), Box::new(body)), span)
+/// successor (quantifiers inside terms are left as they are).
+struct Guard<'i> {
+    info: &'i LtcInfo,
+    /// The last variable id given out.
+    fresh: u32,
+}
+
+impl Rewriter for Guard<'_> {
+    fn formula(&mut self, f: &Formula) -> Formula {
+        let (vs, g, forall) = match f.kind() {
+            FormulaKind::Forall(vs, g) => (vs, g, true),
+            FormulaKind::Exists(vs, g) => (vs, g, false),
+            _ => return f.rebuild(self),
+        };
+        let span = f.span;
+        let body = self.formula(g);
+        let info = self.info;
+        let guards: Vec<Formula> = vs
+            .iter()
+            .filter(|v| v.sort == info.time && next_of_var(info.next, v, g))
+            .map(|v| has_next(info, v, span, &mut self.fresh))
+            .collect();
+        let body = if guards.is_empty() {
+            body
+        } else if forall {
+            let cond = if guards.len() == 1 {
+                guards.into_iter().next().expect("one guard")
             } else {
-                let mut all = guards;
-                all.push(body);
-                Formula::new(FormulaKind::And(all), span)
+                Formula::new(FormulaKind::And(guards), span)
             };
-            if forall {
-                FormulaKind::Forall(vs.clone(), Box::new(body))
-            } else {
-                FormulaKind::Exists(vs.clone(), Box::new(body))
-            }
-        }
-        other => other.clone(),
-    };
-    Formula::new(kind, span)
-}
+            Formula::new(FormulaKind::Implies(Box::new(cond), Box::new(body)), span)
+        } else {
+            let mut all = guards;
+            all.push(body);
+            Formula::new(FormulaKind::And(all), span)
+        };
+        let kind = if forall {
+            FormulaKind::Forall(vs.clone(), Box::new(body))
+        } else {
+            FormulaKind::Exists(vs.clone(), Box::new(body))
+        };
+        Formula::new(kind, span)
+    }
 
-fn max_var_formula(f: &Formula, m: &mut u32) {
-    match &f.kind {
-        FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
-            for v in vs {
-                *m = (*m).max(v.id);
-            }
-            max_var_formula(g, m);
-        }
-        FormulaKind::Not(g) => max_var_formula(g, m),
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => fs.iter().for_each(|g| max_var_formula(g, m)),
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            max_var_formula(a, m);
-            max_var_formula(b, m);
-        }
-        _ => {}
+    fn term(&mut self, t: &Term) -> Term {
+        t.clone()
     }
 }
 
-fn subst_term(t: &Term, v: &Var, val: Value) -> Term {
-    let kind = match &t.kind {
-        TermKind::Var(w) if w.id == v.id => TermKind::Value(val),
-        TermKind::Func(g, args) => {
-            TermKind::Func(*g, args.iter().map(|a| subst_term(a, v, val)).collect())
-        }
-        TermKind::Arith(op, a, b) => TermKind::Arith(
-            *op,
-            Box::new(subst_term(a, v, val)),
-            Box::new(subst_term(b, v, val)),
-        ),
-        TermKind::Neg(a) => TermKind::Neg(Box::new(subst_term(a, v, val))),
-        TermKind::Abs(a) => TermKind::Abs(Box::new(subst_term(a, v, val))),
-        TermKind::Succ(s, a) => TermKind::Succ(*s, Box::new(subst_term(a, v, val))),
-        TermKind::Pred(s, a) => TermKind::Pred(*s, Box::new(subst_term(a, v, val))),
-        TermKind::Aggregate(k, sets) => TermKind::Aggregate(
-            *k,
-            sets.iter()
-                .map(|s| SetExpr {
-                    vars: s.vars.clone(),
-                    cond: subst(&s.cond, v, val),
-                    term: subst_term(&s.term, v, val),
-                })
-                .collect(),
-        ),
-        other => other.clone(),
-    };
-    Term {
-        kind,
-        sort: t.sort,
-        span: t.span,
-    }
+/// The largest variable id used in `node` (bound or occurring).
+fn max_var<'a>(node: impl Into<Node<'a>>) -> u32 {
+    node.into().fold(0, &mut |m, n| {
+        let bound = n.binds().iter().map(|v| v.id).max().unwrap_or(0);
+        m.max(bound).max(n.var().map_or(0, |v| v.id))
+    })
 }
 
-fn subst(f: &Formula, v: &Var, val: Value) -> Formula {
-    let kind = match &f.kind {
-        FormulaKind::Pred(p, args) => {
-            FormulaKind::Pred(*p, args.iter().map(|a| subst_term(a, v, val)).collect())
-        }
-        FormulaKind::Cmp(op, a, b) => {
-            FormulaKind::Cmp(*op, subst_term(a, v, val), subst_term(b, v, val))
-        }
-        FormulaKind::Not(g) => FormulaKind::Not(Box::new(subst(g, v, val))),
-        FormulaKind::And(fs) => FormulaKind::And(fs.iter().map(|g| subst(g, v, val)).collect()),
-        FormulaKind::Or(fs) => FormulaKind::Or(fs.iter().map(|g| subst(g, v, val)).collect()),
-        FormulaKind::Implies(a, b) => {
-            FormulaKind::Implies(Box::new(subst(a, v, val)), Box::new(subst(b, v, val)))
-        }
-        FormulaKind::Equiv(a, b) => {
-            FormulaKind::Equiv(Box::new(subst(a, v, val)), Box::new(subst(b, v, val)))
-        }
-        FormulaKind::Forall(vs, g) => FormulaKind::Forall(vs.clone(), Box::new(subst(g, v, val))),
-        FormulaKind::Exists(vs, g) => FormulaKind::Exists(vs.clone(), Box::new(subst(g, v, val))),
-        other => other.clone(),
-    };
-    Formula::new(kind, f.span)
+fn subst(f: &Formula, var: &Var, value: Value) -> Formula {
+    substitute(f, &[(var.id, value)])
 }
 
 /// An invariant sentence `! t ... : phi(t)` instantiated at time point `at`.
 fn at_time(info: &LtcInfo, f: &Formula, at: i64) -> Formula {
-    if let FormulaKind::Forall(vs, body) = &f.kind {
+    if let FormulaKind::Forall(vs, body) = f.kind() {
         if let Some(t) = vs.iter().find(|v| v.sort == info.time) {
             let rest: Vec<Var> = vs.iter().filter(|v| v.id != t.id).cloned().collect();
             let inner = subst(body, t, Value::Int(at));
@@ -303,9 +201,9 @@ fn at_time(info: &LtcInfo, f: &Formula, at: i64) -> Formula {
 /// scope of another quantifier. `pos`: `Some(true)` positive, `Some(false)` negative, `None` both.
 fn bad_time_quantifier(info: &LtcInfo, f: &Formula, pos: Option<bool>, under_quant: bool) -> bool {
     let flip = |p: Option<bool>| p.map(|b| !b);
-    match &f.kind {
+    match f.kind() {
         FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
-            let forall = matches!(f.kind, FormulaKind::Forall(..));
+            let forall = matches!(f.kind(), FormulaKind::Forall(..));
             if vs.iter().any(|v| v.sort == info.time) {
                 let universal = match pos {
                     Some(p) => forall == p,
@@ -331,7 +229,7 @@ fn bad_time_quantifier(info: &LtcInfo, f: &Formula, pos: Option<bool>, under_qua
             bad_time_quantifier(info, a, None, under_quant)
                 || bad_time_quantifier(info, b, None, under_quant)
         }
-        _ => false,
+        FormulaKind::Bool(_) | FormulaKind::Pred(..) | FormulaKind::Cmp(..) => false,
     }
 }
 
@@ -344,38 +242,30 @@ fn body_time_quantifier(info: &LtcInfo, f: &Formula) -> bool {
     formula_quantifies(f, info.time)
 }
 
+/// Whether a quantifier of `f` (outside its terms) binds a variable of sort `time`.
 fn formula_quantifies(f: &Formula, time: SortId) -> bool {
-    match &f.kind {
-        FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
-            vs.iter().any(|v| v.sort == time) || formula_quantifies(g, time)
-        }
-        FormulaKind::Not(g) => formula_quantifies(g, time),
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
-            fs.iter().any(|g| formula_quantifies(g, time))
-        }
-        FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
-            formula_quantifies(a, time) || formula_quantifies(b, time)
-        }
-        _ => false,
-    }
+    Node::from(f).any(&mut |n| match n {
+        Node::Formula(_) => n.binds().iter().any(|v| v.sort == time),
+        Node::Term(_) | Node::Set(_) => false,
+    })
 }
 
 /// IDP3's restrictions on LTC theories: Time variables are universally quantified at the top
 /// level of sentences and rules.
-fn validate(info: &LtcInfo, theory: &Theory, what: &str) -> Result<(), String> {
+fn validate(info: &LtcInfo, theory: &Theory, what: &str) -> IdpResult<()> {
     for f in &theory.sentences {
         if nested_time_quantifier(info, f) {
-            return Err(format!(
+            return Err(Error::input(format!(
                 "{what}: in LTC theories, time variables may only be quantified universally at the top level of a sentence"
-            ));
+            )));
         }
     }
     for d in &theory.definitions {
         for r in &d.rules {
             if body_time_quantifier(info, &r.body) {
-                return Err(format!(
+                return Err(Error::input(format!(
                     "{what}: in LTC theories, time variables may only be quantified universally at the top level of a rule"
-                ));
+                )));
             }
         }
     }
@@ -384,25 +274,25 @@ fn validate(info: &LtcInfo, theory: &Theory, what: &str) -> Result<(), String> {
 
 /// The theory on the window: guarded sentences, optionally without the initial-state parts.
 fn window_theory(info: &LtcInfo, theory: &Theory, drop_initial: bool) -> Theory {
-    let mut fresh = 0u32;
-    for f in &theory.sentences {
-        max_var_formula(f, &mut fresh);
-    }
+    let mut fresh = theory.sentences.iter().map(max_var).max().unwrap_or(0);
     for d in &theory.definitions {
         for r in &d.rules {
             for v in &r.vars {
                 fresh = fresh.max(v.id);
             }
-            max_var_formula(&r.body, &mut fresh);
+            fresh = fresh.max(max_var(&r.body));
         }
     }
-    fresh += 1000;
+    let mut guard = Guard {
+        info,
+        fresh: fresh + 1000,
+    };
     let mut t = theory.clone();
     t.sentences = theory
         .sentences
         .iter()
         .filter(|f| !(drop_initial && mentions_start(info, f)))
-        .map(|f| guard(info, f, &mut fresh))
+        .map(|f| guard.formula(f))
         .collect();
     if drop_initial {
         for d in &mut t.definitions {
@@ -413,11 +303,7 @@ fn window_theory(info: &LtcInfo, theory: &Theory, drop_initial: bool) -> Theory 
 }
 
 fn value_term(v: Value, sort: SortId, span: Span) -> Term {
-    Term {
-        kind: TermKind::Value(v),
-        sort,
-        span,
-    }
+    Term::new(TermKind::Value(v), sort, span)
 }
 
 fn defined_symbols(theory: &Theory) -> HashSet<Symbol> {
@@ -443,7 +329,7 @@ fn project(program: &Program, info: &LtcInfo, m: &Structure, at: Value) -> Struc
             out.sorts.insert(so, d.to_vec());
         }
     }
-    let pick = |set: &HashSet<Tuple>, k: usize| -> HashSet<Tuple> {
+    let pick = |set: &TupleSet, k: usize| -> TupleSet {
         set.iter()
             .filter(|t| t.get(k) == Some(&at))
             .map(|t| {
@@ -476,12 +362,15 @@ fn project(program: &Program, info: &LtcInfo, m: &Structure, at: Value) -> Struc
     out
 }
 
-fn dedup_states(program: &Program, states: Vec<Structure>) -> Vec<Structure> {
-    let mut seen = HashSet::new();
-    states
-        .into_iter()
-        .filter(|s| seen.insert(print::structure_to_string(program, s)))
-        .collect()
+/// The states without repetitions (compared by their interpretations), in order.
+fn dedup_states(states: Vec<Structure>) -> Vec<Structure> {
+    let mut kept: Vec<Structure> = Vec::new();
+    for s in states {
+        if !kept.iter().any(|k| k.same_interpretation(&s)) {
+            kept.push(s);
+        }
+    }
+    kept
 }
 
 fn run_mx(
@@ -489,8 +378,8 @@ fn run_mx(
     theory: &Theory,
     s: &Structure,
     opts: &infer::Options,
-) -> Result<Vec<Structure>, String> {
-    infer::modelexpand(program, theory, s, None, opts).map_err(|e| e.to_string())
+) -> IdpResult<Vec<Structure>> {
+    infer::modelexpand(program, theory, s, None, opts).map(|found| found.value)
 }
 
 pub fn initialise(
@@ -498,14 +387,13 @@ pub fn initialise(
     theory: &Theory,
     s: &Structure,
     opts: &infer::Options,
-) -> Result<Vec<Structure>, String> {
+) -> IdpResult<Vec<Structure>> {
     let info = ltc_info(program, theory, "initialise")?;
     validate(info, theory, "initialise")?;
     if s.vocabulary != theory.vocabulary {
-        return Err(
-            "initialise: the theory and the structure should range over the same (LTC) vocabulary"
-                .into(),
-        );
+        return Err(Error::input(
+            "initialise: the theory and the structure should range over the same (LTC) vocabulary",
+        ));
     }
     let wp = window_program(program, info);
     let mut ws = s.clone();
@@ -516,7 +404,7 @@ pub fn initialise(
         .iter()
         .map(|m| project(program, info, m, Value::Int(0)))
         .collect();
-    Ok(dedup_states(program, states))
+    Ok(dedup_states(states))
 }
 
 pub fn progress(
@@ -524,18 +412,18 @@ pub fn progress(
     theory: &Theory,
     state: &Structure,
     opts: &infer::Options,
-) -> Result<Vec<Structure>, String> {
+) -> IdpResult<Vec<Structure>> {
     let info = ltc_info(program, theory, "progress")?;
     validate(info, theory, "progress")?;
     let ss = info
         .single_state
         .expect("LTC vocabularies have a single-state vocabulary");
     if state.vocabulary != ss {
-        return Err(format!(
+        return Err(Error::input(format!(
             "The structure given to the progression inference should range over vocabulary {} but ranges over {}",
             program.voc(ss).name,
             program.voc(state.vocabulary).name
-        ));
+        )));
     }
     let wp = window_program(program, info);
     let mut ws = Structure::new("", theory.vocabulary);
@@ -548,7 +436,7 @@ pub fn progress(
     let zero = Value::Int(0);
     for (&sym, &k) in &info.time_arg {
         let proj = info.projection[&sym];
-        let (ct, cf) = print::ct_cf(program, state, proj);
+        let (ct, cf) = crate::sema::domains::ct_cf(program, state, proj);
         let lift = |t: &Tuple| {
             let mut t = t.clone();
             t.insert(k, zero);
@@ -580,10 +468,10 @@ pub fn progress(
             }
         } else {
             let cf = cf.ok_or_else(|| {
-                format!(
+                Error::input(format!(
                     "progress: the state does not interpret all types of {}",
                     program.symbol_name(proj)
-                )
+                ))
             })?;
             ws.symbols.insert(
                 sym,
@@ -604,7 +492,7 @@ pub fn progress(
         .iter()
         .map(|m| project(program, info, m, Value::Int(1)))
         .collect();
-    Ok(dedup_states(program, states))
+    Ok(dedup_states(states))
 }
 
 pub fn isinvariant(
@@ -613,17 +501,11 @@ pub fn isinvariant(
     inv: &Theory,
     s: &Structure,
     opts: &infer::Options,
-) -> Result<bool, String> {
+) -> IdpResult<bool> {
     let info = ltc_info(program, theory, "isinvariant")?;
     validate(info, theory, "isinvariant")?;
     // A bistate invariant (one mentioning Next) is about transitions: it needs one more point.
-    let w: i64 = if inv.sentences.iter().any(|f| {
-        let next = info.next;
-        formula_any(
-            f,
-            &|t| matches!(&t.kind, TermKind::Func(g, _) if *g == next),
-        )
-    }) {
+    let w: i64 = if inv.sentences.iter().any(|f| applies(f, info.next)) {
         1
     } else {
         0
@@ -681,11 +563,7 @@ pub fn isinvariant(
             .collect();
         let var_terms: Vec<Term> = vars
             .iter()
-            .map(|v| Term {
-                kind: TermKind::Var(v.clone()),
-                sort: v.sort,
-                span,
-            })
+            .map(|v| Term::new(TermKind::Var(v.clone()), v.sort, span))
             .collect();
         let mut head_args = var_terms.clone();
         head_args.insert(k, value_term(Value::Int(0), info.time, span));

@@ -1,0 +1,340 @@
+//! Definitions in clauses: the completion of each ground definition (every defined atom is
+//! equivalent to the disjunction of its bodies), and what completion misses, added as the
+//! solver's candidate models show it is needed:
+//! - loop formulas for the unfounded sets of a candidate (one per part of the set that no
+//!   dependency leaves), then the loop formulas of all two-atom loops at once, and after many
+//!   rounds the ranking translation ([`crate::encode::ranking`]) instead;
+//! - for a definition with recursion through negation, a clause that excludes the choices of
+//!   opens under which its well-founded model is not two-valued (IDP3 accepts only total
+//!   definitions).
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::time::Instant;
+
+use crate::encode::ranking::{
+    positive_atoms, ranking_constraints, recursive_components, terminal_components,
+};
+use crate::encode::sat::Sat;
+use crate::ground::store::{AtomId, Gf, Store};
+use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
+use crate::ground::GroundDefinition;
+use crate::solve::Lit;
+use crate::source::Span;
+
+/// A definition switches from lazy loop formulas to the ranking translation after this many
+/// rounds of loop formulas ...
+const RANKING_AFTER_LOOPS: usize = 1000;
+
+/// ... or earlier, once it has had at least `RANKING_MIN_LOOPS` rounds and the rounds have
+/// taken `RANKING_AFTER_SECONDS`: cheap rounds (short Hamiltonian paths) are best finished
+/// lazily, while expensive ones (Hamiltonian cycles over hundreds of vertices, unsatisfiable
+/// mazes) are not worth continuing.
+const RANKING_MIN_LOOPS: usize = 64;
+const RANKING_AFTER_SECONDS: f64 = 20.0;
+
+/// Once a definition needs a second round of lazy loop formulas, it gets the loop formulas of
+/// all its two-atom loops at once (at most `MAX_PAIR_LOOPS` of them): cheap, and they spare
+/// the rounds that would find them one by one. A definition without loops, or whose first
+/// candidate model is well-founded, never pays for them.
+const PAIR_LOOPS_AFTER: usize = 2;
+const MAX_PAIR_LOOPS: usize = 200_000;
+
+/// Whether a definition with `loops` rounds of loop formulas, the first `elapsed` ago, should
+/// switch to the ranking translation. `IDP_RANKING_AFTER=N` fixes the switch at N rounds
+/// (deterministic, for experiments).
+fn switch_to_ranking(loops: usize, elapsed: std::time::Duration) -> bool {
+    match std::env::var("IDP_RANKING_AFTER")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        Some(n) => loops >= n,
+        None => {
+            loops >= RANKING_AFTER_LOOPS
+                || (loops >= RANKING_MIN_LOOPS && elapsed.as_secs_f64() >= RANKING_AFTER_SECONDS)
+        }
+    }
+}
+
+/// Asserts the completion of `gd`: each defined atom is equivalent to the disjunction of its
+/// bodies (when `guard` holds, if there is one: the selector of an explanation).
+pub fn assert_completion(
+    store: &mut Store,
+    sat: &mut Sat,
+    gd: &GroundDefinition,
+    guard: Option<Lit>,
+) {
+    for (head, bodies) in &gd.rules {
+        let body = store.or(bodies.iter().copied());
+        let eq = store.equiv(*head, body);
+        sat.assert_under(store, eq, guard);
+    }
+}
+
+/// A definition as encoded.
+struct EncodedDefinition {
+    evaluator: Evaluator,
+    /// Rule bodies per defined atom.
+    bodies: HashMap<AtomId, Vec<Gf>>,
+    /// Defined atoms occurring positively in the bodies of each defined atom.
+    deps: HashMap<AtomId, Vec<AtomId>>,
+    /// How many rounds of loop formulas this definition needed so far.
+    loops_added: usize,
+    /// When the first loop formula was added.
+    first_loop: Option<Instant>,
+    /// Whether the ranking translation has been added.
+    ranked: bool,
+    check_totality: bool,
+    span: Span,
+    /// The literal under which the definition holds (its selector in an explanation).
+    guard: Option<Lit>,
+    /// The atoms that a candidate's well-founded model left unknown, the first time one did.
+    not_total_example: Option<Vec<AtomId>>,
+}
+
+/// The definitions of a session whose completion is asserted, checked against each candidate
+/// model.
+#[derive(Default)]
+pub struct Definitions {
+    defs: Vec<EncodedDefinition>,
+}
+
+/// What refining a candidate model did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Refinement {
+    /// Whether the candidate was refuted (a clause was added).
+    pub refuted: bool,
+    /// Definitions that switched to the ranking translation in this round (by number, from 1).
+    pub ranked: Vec<usize>,
+}
+
+impl Definitions {
+    /// Starts checking `gd` (located at `span`) against candidate models; `stable` (IDP3's
+    /// stable semantics) skips the totality check. The clauses added for it hold under
+    /// `guard` when there is one.
+    pub fn track(
+        &mut self,
+        store: &Store,
+        gd: &GroundDefinition,
+        span: Span,
+        stable: bool,
+        guard: Option<Lit>,
+    ) {
+        let evaluator = Evaluator::new(store, gd);
+        let check_totality = !stable && evaluator.has_negative_recursion(store);
+        let defined = evaluator.defined();
+        let mut bodies = HashMap::default();
+        let mut deps = HashMap::default();
+        for (k, &h) in evaluator.heads().iter().enumerate() {
+            let bs = evaluator.bodies(k).to_vec();
+            let mut d: HashSet<AtomId> = HashSet::default();
+            for &b in &bs {
+                d.extend(
+                    positive_atoms(store, b)
+                        .into_iter()
+                        .filter(|a| defined.contains(a)),
+                );
+            }
+            deps.insert(h, d.into_iter().collect());
+            bodies.insert(h, bs);
+        }
+        self.defs.push(EncodedDefinition {
+            evaluator,
+            bodies,
+            deps,
+            loops_added: 0,
+            first_loop: None,
+            ranked: false,
+            check_totality,
+            span,
+            guard,
+            not_total_example: None,
+        });
+    }
+
+    /// Refutes the current model of `sat` if some definition does not hold in it: loop
+    /// formulas for unfounded sets first, else a totality cut.
+    pub fn refine(&mut self, store: &mut Store, sat: &mut Sat) -> Refinement {
+        let mut refinement = self.refute_unfounded(store, sat);
+        if !refinement.refuted {
+            refinement.refuted = self.refute_non_total(store, sat);
+        }
+        refinement
+    }
+
+    /// The definitions that were not total in some candidate model: where each is, and the
+    /// atoms its well-founded model left unknown.
+    pub fn not_total(&self) -> Vec<(Span, &[AtomId])> {
+        self.defs
+            .iter()
+            .filter_map(|d| Some((d.span, d.not_total_example.as_deref()?)))
+            .collect()
+    }
+
+    /// Adds loop formulas for the unfounded sets of the current model (one per strongly
+    /// connected part of the unfounded set). A definition that keeps producing loops switches
+    /// to the ranking translation.
+    fn refute_unfounded(&mut self, store: &mut Store, sat: &mut Sat) -> Refinement {
+        let mut refinement = Refinement::default();
+        for k in 0..self.defs.len() {
+            let unfounded = self.unfounded_atoms(k, store, sat);
+            if unfounded.is_empty() {
+                continue;
+            }
+            for part in self.unfounded_parts(k, &unfounded, store, sat) {
+                self.add_loop_formula(k, &part.into_iter().collect(), store, sat);
+            }
+            refinement.refuted = true;
+            let def = &mut self.defs[k];
+            def.loops_added += 1;
+            if def.loops_added == PAIR_LOOPS_AFTER {
+                self.add_two_atom_loop_formulas(k, store, sat);
+            }
+            let def = &mut self.defs[k];
+            let first = *def.first_loop.get_or_insert_with(Instant::now);
+            if !def.ranked && switch_to_ranking(def.loops_added, first.elapsed()) {
+                def.ranked = true;
+                self.add_ranking(k, store, sat);
+                refinement.ranked.push(k + 1);
+            }
+        }
+        refinement
+    }
+
+    /// True defined atoms of definition `k` that the current model does not found.
+    fn unfounded_atoms(&self, k: usize, store: &Store, sat: &Sat) -> HashSet<AtomId> {
+        let def = &self.defs[k];
+        let model_true: HashSet<AtomId> = def
+            .evaluator
+            .heads()
+            .iter()
+            .copied()
+            .filter(|&a| sat.atom_value(store, a))
+            .collect();
+        let open = |a: AtomId| sat.atom_value(store, a);
+        let founded = def.evaluator.founded(store, &model_true, &open);
+        model_true.difference(&founded).copied().collect()
+    }
+
+    /// The smallest unfounded sets within `unfounded` that the current model shows: the parts
+    /// of its active dependency graph (an atom depends on the unfounded atoms read positively by
+    /// its true bodies) that no edge leaves. Each is unfounded by itself, so a loop formula per
+    /// part cuts, say, every subtour of a candidate Hamiltonian cycle separately.
+    fn unfounded_parts(
+        &self,
+        k: usize,
+        unfounded: &HashSet<AtomId>,
+        store: &Store,
+        sat: &Sat,
+    ) -> Vec<Vec<AtomId>> {
+        let def = &self.defs[k];
+        let mut atoms: Vec<AtomId> = unfounded.iter().copied().collect();
+        atoms.sort_unstable();
+        let value = |a: AtomId| sat.atom_value(store, a);
+        let active = |h: AtomId| -> Vec<AtomId> {
+            let bodies = def.bodies.get(&h).map(|v| v.as_slice()).unwrap_or(&[]);
+            bodies
+                .iter()
+                .filter(|&&b| evaluate(store, b, &value))
+                .flat_map(|&b| positive_atoms(store, b))
+                .filter(|a| unfounded.contains(a))
+                .collect()
+        };
+        let parts = terminal_components(&atoms, &active);
+        if parts.is_empty() {
+            vec![atoms]
+        } else {
+            parts
+        }
+    }
+
+    /// Every atom of `set` needs support from outside `set`.
+    fn add_loop_formula(&self, k: usize, set: &HashSet<AtomId>, store: &mut Store, sat: &mut Sat) {
+        let mut external = Vec::new();
+        for &h in set {
+            for &b in self.defs[k]
+                .bodies
+                .get(&h)
+                .map(|v| v.as_slice())
+                .unwrap_or(&[])
+            {
+                external.push(without_positive(store, b, set));
+            }
+        }
+        let support = store.or(external);
+        let support_lit = sat.lit(store, support);
+        let guard = self.defs[k].guard;
+        for a in set {
+            let l = sat.lit(store, store.atom_gf(*a));
+            let mut clause = vec![-l, support_lit];
+            clause.extend(guard.map(|g| -g));
+            sat.add_clause(&clause);
+        }
+    }
+
+    /// Loop formulas for every pair of defined atoms that support each other directly: the
+    /// shortest loops, cheap to state all at once (the two-cycles of a candidate Hamiltonian
+    /// cycle), for a definition whose lazy rounds keep finding loops.
+    fn add_two_atom_loop_formulas(&self, k: usize, store: &mut Store, sat: &mut Sat) {
+        let def = &self.defs[k];
+        let mut pairs = Vec::new();
+        for (&h, ds) in &def.deps {
+            for &d in ds {
+                if h < d && def.deps.get(&d).is_some_and(|back| back.contains(&h)) {
+                    pairs.push((h, d));
+                }
+            }
+        }
+        if pairs.len() > MAX_PAIR_LOOPS {
+            return;
+        }
+        pairs.sort_unstable();
+        for (h, d) in pairs {
+            self.add_loop_formula(k, &[h, d].into_iter().collect(), store, sat);
+        }
+    }
+
+    /// Adds the ranking translation for every recursive component of definition `k`.
+    fn add_ranking(&self, k: usize, store: &mut Store, sat: &mut Sat) {
+        let def = &self.defs[k];
+        for component in recursive_components(def.evaluator.heads(), &def.deps) {
+            for g in ranking_constraints(store, &component, &def.bodies) {
+                sat.assert_under(store, g, def.guard);
+            }
+        }
+    }
+
+    /// Excludes candidate models in which a definition with recursion through negation has a
+    /// well-founded model that is not two-valued; true if any was excluded.
+    fn refute_non_total(&mut self, store: &Store, sat: &mut Sat) -> bool {
+        let mut added = false;
+        for def in &mut self.defs {
+            if !def.check_totality {
+                continue;
+            }
+            let open = |a: AtomId| sat.atom_value(store, a);
+            let wf = def.evaluator.well_founded(store, &open);
+            if wf.unknown_atoms.is_empty() {
+                continue;
+            }
+            if def.not_total_example.is_none() {
+                let mut unknown: Vec<AtomId> = wf.unknown_atoms.iter().copied().collect();
+                unknown.sort_unstable();
+                def.not_total_example = Some(unknown);
+            }
+            // Only the opens that the unknown atoms depend on: other opens cannot make the
+            // definition total, and naming them would refute one candidate at a time.
+            let below = def
+                .evaluator
+                .opens_below(store, wf.unknown_atoms.iter().copied());
+            let mut clause: Vec<Lit> = below
+                .iter()
+                .filter_map(|&a| sat.existing_lit(store.atom_gf(a)))
+                .map(|l| if sat.lit_value(l) { -l } else { l })
+                .collect();
+            clause.extend(def.guard.map(|g| -g));
+            sat.add_clause(&clause);
+            added = true;
+        }
+        added
+    }
+}

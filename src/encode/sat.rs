@@ -1,0 +1,169 @@
+//! A ground theory being solved: the Tseitin [`Encoder`], the SAT solver it fills, the values
+//! of the last model, and (for `--dump ground`) the ground formulas asserted so far. Every
+//! clause of a session goes through here, so the order in which they reach the solver is the
+//! order of the calls.
+
+use crate::encode::Encoder;
+use crate::ground::store::{AtomId, Gf, Store};
+use crate::solve::{Lit, SatResult, SatSolver};
+
+pub struct Sat {
+    encoder: Encoder,
+    solver: Box<dyn SatSolver>,
+    /// The values of all SAT variables in the last model (index = variable), kept so that
+    /// clauses can be added while the model is still being inspected.
+    model: Vec<bool>,
+    /// The asserted ground formulas, when they are kept for a dump.
+    asserted: Option<Vec<Gf>>,
+}
+
+impl Sat {
+    /// An empty encoding into `solver`; `keep_asserted` keeps the asserted formulas for
+    /// [`Sat::take_asserted`].
+    pub fn new(solver: Box<dyn SatSolver>, keep_asserted: bool) -> Sat {
+        Sat {
+            encoder: Encoder::new(),
+            solver,
+            model: Vec::new(),
+            asserted: keep_asserted.then(Vec::new),
+        }
+    }
+
+    /// Adds `g` as a constraint.
+    pub fn assert(&mut self, store: &Store, g: Gf) {
+        if let Some(asserted) = &mut self.asserted {
+            asserted.push(g);
+        }
+        self.encoder.assert(store, self.solver.as_mut(), g);
+    }
+
+    /// Adds `g` as a constraint that holds when `guard` is true (a selector of an explanation).
+    pub fn assert_under(&mut self, store: &Store, g: Gf, guard: Option<Lit>) {
+        if guard.is_none() {
+            return self.assert(store, g);
+        }
+        self.encoder
+            .assert_guarded(store, self.solver.as_mut(), g, guard);
+    }
+
+    /// A fresh variable that no formula stands for (a selector).
+    pub fn new_var(&mut self) -> Lit {
+        self.solver.new_var()
+    }
+
+    /// After a call that found no model: whether assumption `lit` was needed for that.
+    pub fn failed(&self, lit: Lit) -> bool {
+        self.solver.failed(lit)
+    }
+
+    /// The asserted formulas kept so far (empty unless kept), in order.
+    pub fn take_asserted(&mut self) -> Option<Vec<Gf>> {
+        self.asserted.take()
+    }
+
+    /// The literal of `g`, encoding it if needed.
+    pub fn lit(&mut self, store: &Store, g: Gf) -> Lit {
+        self.encoder.lit(store, self.solver.as_mut(), g)
+    }
+
+    /// The literal of `g` if it is encoded already.
+    pub fn existing_lit(&self, g: Gf) -> Option<Lit> {
+        self.encoder.existing_lit(g)
+    }
+
+    pub fn add_clause(&mut self, clause: &[Lit]) {
+        self.solver.add_clause(clause);
+    }
+
+    pub fn num_vars(&self) -> usize {
+        self.solver.num_vars()
+    }
+
+    /// At most one of `gs` holds: pairwise for few, a sequential counter for many.
+    pub fn at_most_one(&mut self, store: &Store, gs: &[Gf]) {
+        let gs: Vec<Gf> = gs.iter().copied().filter(|g| *g != Gf::FALSE).collect();
+        if gs.len() <= 1 {
+            return;
+        }
+        let lits: Vec<Lit> = gs.iter().map(|&g| self.lit(store, g)).collect();
+        if lits.len() <= 6 {
+            for i in 0..lits.len() {
+                for j in i + 1..lits.len() {
+                    self.solver.add_clause(&[-lits[i], -lits[j]]);
+                }
+            }
+            return;
+        }
+        // Sequential counter: s_i means "some of lits[0..=i] holds".
+        let mut prev = lits[0];
+        for &l in &lits[1..] {
+            let s = self.solver.new_var();
+            self.solver.add_clause(&[-prev, s]);
+            self.solver.add_clause(&[-l, s]);
+            self.solver.add_clause(&[-prev, -l]);
+            prev = s;
+        }
+    }
+
+    /// One SAT call under `assumptions`; a model found becomes the current one.
+    pub fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
+        let result = self.solver.solve(assumptions);
+        if result == SatResult::Sat {
+            self.take_model();
+        }
+        result
+    }
+
+    fn take_model(&mut self) {
+        let n = self.solver.num_vars();
+        self.model.clear();
+        self.model.push(false);
+        for v in 1..=n as Lit {
+            self.model.push(self.solver.value(v));
+        }
+    }
+
+    /// A copy of the current model, to bring back with [`Sat::restore_model`] after later
+    /// calls.
+    pub fn saved_model(&self) -> Vec<bool> {
+        self.model.clone()
+    }
+
+    /// Makes a model saved with [`Sat::saved_model`] the current one again.
+    pub fn restore_model(&mut self, model: Vec<bool>) {
+        self.model = model;
+    }
+
+    /// The value of a literal in the current model.
+    pub fn lit_value(&self, l: Lit) -> bool {
+        let v = self
+            .model
+            .get(l.unsigned_abs() as usize)
+            .copied()
+            .unwrap_or(false);
+        if l < 0 {
+            !v
+        } else {
+            v
+        }
+    }
+
+    /// The value of a ground formula in the current model (false when it was never encoded).
+    pub fn value(&self, g: Gf) -> bool {
+        if g == Gf::TRUE {
+            return true;
+        }
+        if g == Gf::FALSE {
+            return false;
+        }
+        match self.encoder.existing_lit(g) {
+            Some(l) => self.lit_value(l),
+            None => false,
+        }
+    }
+
+    /// The value of an atom in the current model.
+    pub fn atom_value(&self, store: &Store, a: AtomId) -> bool {
+        self.value(store.atom_gf(a))
+    }
+}

@@ -1,0 +1,287 @@
+//! The one owner of sort domains and membership: what elements a sort has in a structure, and
+//! whether a value belongs to a sort. The resolver (closing a structure), the grounder, the
+//! printers, the naive checker and the Lua runtime all ask here, so they cannot disagree.
+//!
+//! A sort's domain is, in this order: the elements the structure lists for it; its
+//! interpretation fixed in the vocabulary; for a constructed type, its constructors applied to
+//! the elements of their argument types (when those are finite, the type is not recursive and
+//! there are at most [`MAX_LISTED`] of them); for a user type without elements of its own, the
+//! union of its interpreted subtypes. Builtin types (`int`, `string`, ...) have no finite
+//! domain; membership in them follows IDP3 (`string` holds every non-compound element, `char`
+//! the one-character strings and the digits 0–9, `float` every number).
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::ids::{SortId, Symbol};
+use crate::sema::program::{BuiltinSort, Program};
+use crate::structure::structure::{Structure, Table, TupleSet};
+use crate::structure::value::{Tuple, Value};
+
+/// The most elements a constructed type is listed with.
+pub const MAX_LISTED: usize = 2_000_000;
+
+/// The most tuples that helpers enumerate (complements, `pt`/`pf` tables, products).
+pub const MAX_ENUMERATION: usize = 2_000_000;
+
+/// The domain of `s` given what is listed for each sort (`listed`: a structure's domains, or
+/// those of a structure being closed); `None` when it has no finite domain.
+pub fn list_domain(
+    program: &Program,
+    s: SortId,
+    listed: &dyn Fn(SortId) -> Option<Vec<Value>>,
+) -> Option<Vec<Value>> {
+    list(program, s, listed, &mut Vec::new())
+}
+
+fn list(
+    program: &Program,
+    s: SortId,
+    listed: &dyn Fn(SortId) -> Option<Vec<Value>>,
+    visiting: &mut Vec<SortId>,
+) -> Option<Vec<Value>> {
+    if let Some(d) = listed(s) {
+        return Some(d);
+    }
+    let sort = program.sort(s);
+    if let Some(fixed) = &sort.fixed {
+        return Some(fixed.clone());
+    }
+    if sort.builtin.is_some() || visiting.contains(&s) {
+        return None;
+    }
+    visiting.push(s);
+    let out = if sort.constructed {
+        constructed(program, s, listed, visiting)
+    } else {
+        union_of_subtypes(program, s, listed, visiting)
+    };
+    visiting.pop();
+    out
+}
+
+/// The constructors of `s` applied to every tuple of their argument types' elements.
+fn constructed(
+    program: &Program,
+    s: SortId,
+    listed: &dyn Fn(SortId) -> Option<Vec<Value>>,
+    visiting: &mut Vec<SortId>,
+) -> Option<Vec<Value>> {
+    let mut out = Vec::new();
+    for &c in &program.sort(s).constructors {
+        let mut arg_domains = Vec::new();
+        for &a in &program.func(c).args {
+            arg_domains.push(list(program, a, listed, visiting)?);
+        }
+        for tuple in product(&arg_domains, MAX_LISTED.saturating_sub(out.len()))? {
+            out.push(Value::compound(c, tuple));
+        }
+    }
+    out.sort();
+    out.dedup();
+    Some(out)
+}
+
+/// The union of the interpreted subtypes of `s`, if it has any.
+fn union_of_subtypes(
+    program: &Program,
+    s: SortId,
+    listed: &dyn Fn(SortId) -> Option<Vec<Value>>,
+    visiting: &mut Vec<SortId>,
+) -> Option<Vec<Value>> {
+    let mut out = Vec::new();
+    let mut any = false;
+    for (k, sub) in program.sorts.iter().enumerate() {
+        if sub.parents.contains(&s) {
+            if let Some(d) = list(program, SortId(k as u32), listed, visiting) {
+                out.extend(d);
+                any = true;
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    any.then_some(out)
+}
+
+/// Whether a builtin sort holds a value (IDP3's `AllStrings`, `AllChars`, ... tables).
+pub fn builtin_contains(b: BuiltinSort, v: Value) -> bool {
+    match b {
+        BuiltinSort::Nat => matches!(v, Value::Int(i) if i >= 0),
+        BuiltinSort::Int => matches!(v, Value::Int(_)),
+        BuiltinSort::Float => v.is_number(),
+        BuiltinSort::String => !matches!(v, Value::Compound(_)),
+        BuiltinSort::Char => match v {
+            Value::Int(i) => (0..10).contains(&i),
+            _ => v.string_text().is_some_and(|s| s.chars().count() == 1),
+        },
+    }
+}
+
+/// The domains and member sets of the sorts of one structure, computed once each.
+pub struct Domains<'a> {
+    program: &'a Program,
+    structure: &'a Structure,
+    listed: RefCell<HashMap<SortId, Option<Rc<[Value]>>>>,
+    members: RefCell<HashMap<SortId, Option<Rc<HashSet<Value>>>>>,
+}
+
+impl<'a> Domains<'a> {
+    pub fn new(program: &'a Program, structure: &'a Structure) -> Domains<'a> {
+        Domains {
+            program,
+            structure,
+            listed: RefCell::default(),
+            members: RefCell::default(),
+        }
+    }
+
+    /// The finite domain of `s`, or `None` when it is infinite, too large or not interpreted.
+    pub fn get(&self, s: SortId) -> Option<Rc<[Value]>> {
+        if let Some(d) = self.listed.borrow().get(&s) {
+            return d.clone();
+        }
+        let structure = self.structure;
+        let d = list_domain(self.program, s, &|x| {
+            structure.domain(x).map(<[Value]>::to_vec)
+        })
+        .map(Rc::from);
+        self.listed.borrow_mut().insert(s, d.clone());
+        d
+    }
+
+    /// Whether `v` belongs to sort `s`.
+    pub fn contains(&self, s: SortId, v: Value) -> bool {
+        if let Some(b) = self.program.sort(s).builtin {
+            return builtin_contains(b, v);
+        }
+        // The borrow ends before any recursion (a constructed type's arguments).
+        let listed = self
+            .members
+            .borrow()
+            .get(&s)
+            .map(|set| set.as_ref().map(|m| m.contains(&v)));
+        match listed {
+            Some(Some(found)) => found,
+            Some(None) => self.contains_without_listing(s, v),
+            None => {
+                let set = self
+                    .get(s)
+                    .map(|d| Rc::new(d.iter().copied().collect::<HashSet<Value>>()));
+                self.members.borrow_mut().insert(s, set);
+                self.contains(s, v)
+            }
+        }
+    }
+
+    /// Membership of a sort whose elements cannot be listed: a range too large to list, or a
+    /// constructed type with infinitely (or too) many elements, whose members are the values
+    /// of its constructors on members of their argument types.
+    fn contains_without_listing(&self, s: SortId, v: Value) -> bool {
+        if let Some(range) = self.structure.huge_ranges.get(&s) {
+            return range.contains(v);
+        }
+        if !self.program.sort(s).constructed {
+            return false;
+        }
+        let Some(parts) = v.compound_parts() else {
+            return false;
+        };
+        let constructor = self.program.func(parts.constructor);
+        constructor.constructor_of == Some(s)
+            && constructor
+                .args
+                .iter()
+                .zip(&parts.args)
+                .all(|(sort, arg)| self.contains(*sort, *arg))
+    }
+}
+
+/// The domain of a sort in a structure (see the module documentation), uncached.
+pub fn sort_domain(program: &Program, structure: &Structure, s: SortId) -> Option<Vec<Value>> {
+    list_domain(program, s, &|x| structure.domain(x).map(<[Value]>::to_vec))
+}
+
+/// All tuples of the cartesian product of `domains`, in lexicographic order.
+pub fn cartesian(domains: &[Vec<Value>]) -> Vec<Tuple> {
+    let mut out: Vec<Tuple> = vec![Vec::new()];
+    for d in domains {
+        let mut next = Vec::with_capacity(out.len() * d.len());
+        for prefix in &out {
+            for v in d {
+                let mut t = prefix.clone();
+                t.push(*v);
+                next.push(t);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// The cartesian product of `domains`, or `None` when it has more than `limit` tuples.
+pub fn product(domains: &[Vec<Value>], limit: usize) -> Option<Vec<Tuple>> {
+    let mut size: usize = 1;
+    for d in domains {
+        size = size.checked_mul(d.len())?;
+        if size > limit {
+            return None;
+        }
+    }
+    Some(cartesian(domains))
+}
+
+/// The domains of a symbol's columns (a function's graph: arguments then result).
+pub fn symbol_domains(program: &Program, s: &Structure, sym: Symbol) -> Option<Vec<Vec<Value>>> {
+    program
+        .symbol_sorts(sym)
+        .into_iter()
+        .map(|so| sort_domain(program, s, so))
+        .collect()
+}
+
+/// All tuples a symbol (a function's graph) ranges over, or `None` if some domain is missing or
+/// the product is too large.
+pub fn all_tuples(program: &Program, s: &Structure, sym: Symbol) -> Option<Vec<Tuple>> {
+    product(&symbol_domains(program, s, sym)?, MAX_ENUMERATION)
+}
+
+/// The certainly-true and certainly-false tuples of a symbol. For two-valued tables the false
+/// tuples are the complement (needs finite domains; `None` otherwise).
+pub fn ct_cf(program: &Program, s: &Structure, sym: Symbol) -> (TupleSet, Option<TupleSet>) {
+    match s.table(sym) {
+        None => (Default::default(), Some(Default::default())),
+        Some(Table::ThreeValued { ct, cf }) => (ct.clone(), Some(cf.clone())),
+        Some(Table::TwoValued(set)) => {
+            let cf = all_tuples(program, s, sym)
+                .map(|all| all.into_iter().filter(|t| !set.contains(t)).collect());
+            (set.clone(), cf)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_membership_follows_idp3() {
+        assert!(builtin_contains(BuiltinSort::String, Value::Int(3)));
+        assert!(builtin_contains(BuiltinSort::Char, Value::Int(7)));
+        assert!(!builtin_contains(BuiltinSort::Char, Value::Int(10)));
+        assert!(!builtin_contains(BuiltinSort::Nat, Value::Int(-1)));
+        assert!(builtin_contains(BuiltinSort::Float, Value::Int(-1)));
+    }
+
+    #[test]
+    fn products_are_capped() {
+        let d = vec![Value::Int(1), Value::Int(2)];
+        assert_eq!(
+            product(&[d.clone(), d.clone()], 4).map(|p| p.len()),
+            Some(4)
+        );
+        assert_eq!(product(&[d.clone(), d], 3), None);
+        assert_eq!(cartesian(&[]), vec![Vec::<Value>::new()]);
+    }
+}

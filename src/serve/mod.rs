@@ -1,0 +1,168 @@
+//! `idp serve [FILE...] [--port N] [--open]`: the workbench in the browser.
+//!
+//! A small HTTP server (tiny_http), on 127.0.0.1 unless told otherwise, serves one page (the
+//! CodeMirror bundle built from `web/` and embedded in the binary) and a JSON API under
+//! `/api/`: the file list (the files given, then the `examples/` and `specs/` gallery), reading
+//! and saving files inside the folder it was started in, checking a buffer (a child
+//! `idp --check`, for diagnostics as you type), and runs. Every check and run is a child
+//! `idp --sandbox` process with time and memory limits ([`child`]), so a runaway
+//! specification ends its own process, never the server.
+
+pub mod api;
+pub mod assets;
+pub mod child;
+pub mod files;
+pub mod http;
+pub mod jobs;
+pub mod output;
+
+use std::fmt;
+
+use clap::Parser;
+
+/// What went wrong with a request; each kind has its HTTP status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ServeError {
+    BadRequest(String),
+    Forbidden(String),
+    NotFound(String),
+    TooMany(String),
+    Internal(String),
+}
+
+impl ServeError {
+    pub fn status(&self) -> u16 {
+        match self {
+            ServeError::BadRequest(_) => 400,
+            ServeError::Forbidden(_) => 403,
+            ServeError::NotFound(_) => 404,
+            ServeError::TooMany(_) => 429,
+            ServeError::Internal(_) => 500,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            ServeError::BadRequest(m)
+            | ServeError::Forbidden(m)
+            | ServeError::NotFound(m)
+            | ServeError::TooMany(m)
+            | ServeError::Internal(m) => m,
+        }
+    }
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// The options of `idp serve`.
+#[derive(Parser, Debug)]
+#[command(
+    name = "idp serve",
+    about = "The idp workbench in the browser: edit, check, run and draw specifications",
+    after_help = "The page opens the FILEs given (inside the current folder), and lists the .idp files of \
+                  examples/ and specs/. Files are read and saved only inside the folder the server \
+                  was started in. Every check and run is a child `idp --sandbox` process with the \
+                  limits below."
+)]
+pub struct ServeArgs {
+    /// Specification files to open (inside the current folder)
+    pub files: Vec<String>,
+    /// The port to listen on (0: any free port)
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on; anything but a loopback address lets other machines in
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the default browser
+    #[arg(long)]
+    pub open: bool,
+    /// The time limit of a run, seconds
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    /// The memory limit of a run, MB
+    #[arg(long, default_value_t = 2000)]
+    pub max_memory: u64,
+    /// Runs going on at once, at most
+    #[arg(long, default_value_t = 32)]
+    pub max_runs: usize,
+}
+
+/// Runs `idp serve ARGS` (the arguments after `serve`); returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let argv = std::iter::once("idp serve".to_string()).chain(args.iter().cloned());
+    let parsed = match ServeArgs::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 1 } else { 0 };
+        }
+    };
+    match start(parsed) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            1
+        }
+    }
+}
+
+/// Checks the options, binds the port and serves until the process is stopped.
+fn start(args: ServeArgs) -> Result<(), ServeError> {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return Err(ServeError::BadRequest(
+            "--timeout must be a positive number of seconds".into(),
+        ));
+    }
+    let cwd = std::env::current_dir()
+        .map_err(|e| ServeError::Internal(format!("no current folder: {e}")))?;
+    let root = files::Root::new(&cwd)?;
+    let mut opened = Vec::new();
+    for f in &args.files {
+        let path = root.existing(f)?;
+        opened.push(root.relative(&path).unwrap_or_else(|| f.clone()));
+    }
+    let config = http::Config {
+        root,
+        opened,
+        exe: child::current_exe()?,
+        limits: child::Limits {
+            timeout: args.timeout,
+            max_memory_mb: args.max_memory,
+        },
+        max_runs: args.max_runs.max(1),
+    };
+    let server = http::Server::bind(&args.host, args.port, config)?;
+    let url = server.url();
+    println!("idp serve: {url} (folder {}; Ctrl-C stops)", cwd.display());
+    if !server.is_loopback() {
+        eprintln!(
+            "Warning: listening on {}: other machines can read and save files in this folder",
+            args.host
+        );
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    if args.open {
+        open_browser(&url);
+    }
+    server.serve();
+    Ok(())
+}
+
+/// Opens `url` with the desktop's browser (xdg-open, or open on macOS); a failure is a note.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
+        eprintln!("Note: could not start {opener} ({e}); open {url} yourself");
+    }
+}

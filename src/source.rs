@@ -1,0 +1,102 @@
+//! Positions in the loaded sources: file ids, byte spans, and the table of loaded files (names,
+//! texts, and byte offset to line/column mapping). A leaf module: everything that points into
+//! the input (the AST, the IR, diagnostics, errors) uses these types.
+
+use std::ops::Range;
+
+/// Identifies a loaded source file (an index into the loader's file table).
+pub type FileId = u32;
+
+/// A byte range inside one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, range: Range<usize>) -> Span {
+        Span {
+            file,
+            start: range.start as u32,
+            end: range.end as u32,
+        }
+    }
+    /// The smallest span covering both `self` and `other` (same file assumed).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+#[derive(Clone, Debug)]
+struct SourceFile {
+    name: String,
+    text: String,
+    /// Byte offsets at which each line starts.
+    line_starts: Vec<u32>,
+}
+
+impl SourceMap {
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        let text = text.into();
+        let mut line_starts = vec![0u32];
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
+        self.files.push(SourceFile {
+            name: name.into(),
+            text,
+            line_starts,
+        });
+        (self.files.len() - 1) as FileId
+    }
+
+    pub fn name(&self, file: FileId) -> &str {
+        self.files
+            .get(file as usize)
+            .map(|f| f.name.as_str())
+            .unwrap_or("<unknown>")
+    }
+
+    pub fn text(&self, file: FileId) -> Option<&str> {
+        self.files.get(file as usize).map(|f| f.text.as_str())
+    }
+
+    /// 1-based line and column (columns count characters) of a byte offset.
+    pub fn line_col(&self, file: FileId, offset: u32) -> (u32, u32) {
+        let Some(f) = self.files.get(file as usize) else {
+            return (0, 0);
+        };
+        let line = f.line_starts.partition_point(|&s| s <= offset).max(1);
+        let start = f.line_starts[line - 1] as usize;
+        let end = (offset as usize).min(f.text.len());
+        let col = f
+            .text
+            .get(start..end)
+            .map(|s| s.chars().count())
+            .unwrap_or(end - start)
+            + 1;
+        (line as u32, col as u32)
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}

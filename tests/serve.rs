@@ -1,0 +1,464 @@
+//! `idp serve` through its HTTP API: diagnostics equal to the command line's, runs of `main`,
+//! model expansion and minimisation, Stop, files confined to the folder, bad requests, killed
+//! children, and a load of 20 concurrent runs with an endless loop and a memory hog among them.
+//! (The page itself is tested in a real browser by `tests/serve_browser.rs`.)
+
+mod serve_support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use serve_support::{
+    crate_dir, idp, request, request_text, rows, run_body, scratch_dir, segments, Server,
+};
+
+const ENDLESS: &str =
+    "vocabulary V {\n    type T\n}\nprocedure main() {\n    while true do end\n}\n";
+const HOG: &str = "vocabulary V {\n    type T\n}\nprocedure main() {\n    local t = {}\n    local i = 0\n    while true do\n        i = i + 1\n        t[i] = string.rep(\"x\", 1000000) .. i\n    end\n}\n";
+
+/// The number K of `Number of models: K` in idp's output.
+fn number_of_models(text: &str) -> usize {
+    text.lines()
+        .find_map(|l| l.strip_prefix("Number of models: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no model count in {text}"))
+}
+
+fn all_text(status: &Value) -> String {
+    segments(status, "text")
+        .iter()
+        .map(|s| s["text"].as_str().unwrap_or(""))
+        .collect()
+}
+
+#[test]
+fn diagnostics_are_the_command_lines() {
+    let dir = scratch_dir("diagnostics");
+    let good = std::fs::read_to_string(crate_dir().join("examples/graph-colouring.idp")).unwrap();
+    let typo = good.replacen("Colouring(x) ~=", "Colourin(x) ~=", 1);
+    assert_ne!(good, typo);
+    std::fs::write(dir.join("typo.idp"), &typo).unwrap();
+    let (code, _, cli) = idp(&dir, &["--check", "--color", "never", "typo.idp"]);
+    assert_eq!(code, 1);
+
+    let server = Server::start(&dir, &[]);
+    let (status, v) = server.post("/api/check", &json!({ "path": "typo.idp", "text": typo }));
+    assert_eq!(status, 200, "{v}");
+    let errors: Vec<&Value> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{v}");
+    let d = errors[0];
+    assert_eq!(d["code"], "unknown-symbol");
+    // The same text as the command line's, but for the buffer's name.
+    let rendered = d["text"].as_str().unwrap().replace("stdin:", "typo.idp:");
+    assert!(
+        cli.contains(&rendered),
+        "CLI said:\n{cli}\nserver said:\n{rendered}"
+    );
+    assert!(d["hint"].as_str().is_some_and(|h| !h.is_empty()), "{d}");
+    let (from, to) = (
+        d["from"].as_u64().unwrap() as usize,
+        d["to"].as_u64().unwrap() as usize,
+    );
+    assert!(
+        typo[from..to].starts_with("Colourin"),
+        "{:?}",
+        &typo[from..to]
+    );
+    assert_eq!(v["summary"]["theories"], json!(["T"]));
+    assert_eq!(v["summary"]["structures"], json!(["S"]));
+
+    let (_, fixed) = server.post("/api/check", &json!({ "path": "typo.idp", "text": good }));
+    let errors = fixed["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .count();
+    assert_eq!(errors, 0, "{fixed}");
+    assert_eq!(fixed["exit_code"], 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn main_of_the_maze_gives_a_table_and_a_picture() {
+    let root = crate_dir();
+    let server = Server::start(&root, &["specs/maze/construction.idp"]);
+    let (_, files) = server.get("/api/files");
+    assert_eq!(files["opened"], json!(["specs/maze/construction.idp"]));
+    let gallery: Vec<&str> = files["gallery"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        gallery.contains(&"examples/nqueens.idp") && gallery.contains(&"specs/theseus/theseus.idp")
+    );
+
+    let v = server.run(&run_body(
+        &root,
+        "specs/maze/construction.idp",
+        json!({ "mode": "main" }),
+    ));
+    assert_eq!(v["exit_code"], 0, "{v}");
+    let models = segments(&v, "model");
+    assert_eq!(models.len(), 1);
+    assert_eq!(models[0]["vocabulary"], "Vmaze");
+    let walls = rows(models[0], "Wall");
+    assert_eq!(walls.len(), 16);
+    assert_eq!(walls[0], ["P(0,0)"]);
+    let entrance = models[0]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Entrance")
+        .unwrap();
+    assert_eq!(entrance["value"], "P(1,0)");
+    let pictures = segments(&v, "picture");
+    assert_eq!(pictures.len(), 1);
+    assert_eq!(pictures[0]["frames"], 1);
+    let svg = pictures[0]["svg"].as_str().unwrap();
+    assert_eq!(svg.matches("data-layers=\"Wall\"").count(), 16);
+    assert!(svg.contains("5 x 5 grid of Pos"));
+}
+
+#[test]
+fn model_expansion_and_minimisation_answer_as_the_command_line() {
+    let root = crate_dir();
+    let server = Server::start(&root, &[]);
+    let (_, cli, _) = idp(&root, &["-n", "0", "examples/graph-colouring.idp"]);
+    let k = number_of_models(&cli);
+    assert!(k > 1, "{k}");
+    let v = server.run(&run_body(
+        &root,
+        "examples/graph-colouring.idp",
+        json!({ "mode": "expand", "theory": "T", "structure": "S", "models": 0 }),
+    ));
+    assert_eq!(v["exit_code"], 10, "{v}");
+    assert_eq!(number_of_models(&all_text(&v)), k);
+    let models = segments(&v, "model");
+    assert_eq!(models.len(), k);
+    assert_eq!(models[0]["title"], "Model 1");
+    assert_eq!(rows(models[0], "Colouring").len(), 4);
+    assert_eq!(
+        segments(&v, "picture").len(),
+        k.min(20),
+        "pictures of the first 20 models"
+    );
+
+    let (_, cli, _) = idp(
+        &root,
+        &[
+            "-n",
+            "1",
+            "--minimize",
+            "TotalCost",
+            "examples/minimisation.idp",
+        ],
+    );
+    let optimum = cli
+        .lines()
+        .find(|l| l.starts_with("Optimal value: "))
+        .unwrap();
+    let v = server.run(&run_body(
+        &root,
+        "examples/minimisation.idp",
+        json!({ "mode": "minimize", "theory": "T", "structure": "S", "term": "TotalCost" }),
+    ));
+    assert_eq!(v["exit_code"], 10, "{v}");
+    assert!(all_text(&v).contains(optimum), "{v}");
+    assert_eq!(segments(&v, "model").len(), 1);
+
+    // No model: exit 20 and whatever idp printed.
+    let unsat = "vocabulary V {\n    type T\n    P(T)\n}\ntheory Th : V {\n    ?x : P(x).\n    !x : ~P(x).\n}\nstructure S : V {\n    T = { 1..3 }\n}\n";
+    let v = server.run(
+        &json!({ "path": "", "text": unsat, "mode": "expand", "theory": "Th", "structure": "S" }),
+    );
+    assert_eq!(v["exit_code"], 20, "{v}");
+    assert_eq!(v["outcome"], "no model (exit code 20)");
+    assert_eq!(segments(&v, "model").len(), 0);
+}
+
+#[test]
+fn stop_keeps_the_models_found() {
+    let root = crate_dir();
+    let server = Server::start(&root, &[]);
+    let many = "vocabulary V {\n    type T isa int\n    P(T)\n}\ntheory Th : V {\n}\nstructure S : V {\n    T = { 1..22 }\n}\n";
+    let id = server.start_run(
+        &json!({ "text": many, "mode": "expand", "theory": "Th", "structure": "S", "models": 0 }),
+    );
+    std::thread::sleep(Duration::from_millis(700));
+    let (status, v) = server.post(&format!("/api/runs/{id}/stop"), &json!({}));
+    assert_eq!((status, &v["stopping"]), (200, &json!(true)));
+    let v = server.wait_run(id, Duration::from_secs(60));
+    assert_eq!(v["exit_code"], 3, "{}", v["stderr"]);
+    let stderr = v["stderr"].as_str().unwrap();
+    let found: usize = stderr
+        .split("Stopped: interrupted (Ctrl-C) after ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no kept-models line in {stderr}"));
+    assert!(
+        stderr.contains("(the models found so far were kept)"),
+        "{stderr}"
+    );
+    assert!(found > 0 && found < 1 << 22, "{found}");
+    assert_eq!(number_of_models(&all_text(&v)), found);
+    // At most 500 models become tables; the others are counted in a note.
+    assert_eq!(segments(&v, "model").len(), found.min(500));
+    if found > 500 && v["stdout_truncated"] == false {
+        let note = format!("({} more models are not shown as tables)\n", found - 500);
+        assert!(all_text(&v).ends_with(&note), "{}", all_text(&v));
+    }
+}
+
+#[test]
+fn bad_requests_are_refused() {
+    let dir = scratch_dir("bad");
+    std::fs::create_dir_all(dir.join("inside")).unwrap();
+    std::fs::write(dir.join("inside/a.idp"), "vocabulary V {\n}\n").unwrap();
+    std::fs::write(dir.join("secret.idp"), "outside").unwrap();
+    let server = Server::start(&dir.join("inside"), &["a.idp"]);
+    let p = server.port;
+    let cases: Vec<(u16, Value)> = vec![
+        server.get("/api/file?path=../secret.idp"),
+        server.get("/api/file?path=%2Fetc%2Fpasswd"),
+        server.get("/api/file?path=nothere.idp"),
+        server.get("/api/runs/999"),
+        server.get("/api/runs/x"),
+        server.get("/nothing"),
+        server.post(
+            "/api/save",
+            &json!({ "path": "../secret.idp", "text": "x" }),
+        ),
+        server.post(
+            "/api/run",
+            &json!({ "text": "", "mode": "expand", "theory": "T) os.exit(", "structure": "S" }),
+        ),
+        server.post("/api/run", &json!({ "text": "", "mode": "sing" })),
+        request(
+            p,
+            "GET",
+            "/api/health",
+            None,
+            &[("Host", "evil.example:80")],
+        ),
+        request(
+            p,
+            "POST",
+            "/api/save",
+            Some(&json!({ "path": "a.idp", "text": "x" })),
+            &[("Content-Type", "text/plain")],
+        ),
+    ];
+    let statuses: Vec<u16> = cases.iter().map(|c| c.0).collect();
+    assert_eq!(
+        statuses,
+        [403, 403, 404, 404, 404, 404, 403, 400, 400, 403, 400],
+        "{cases:?}"
+    );
+    assert_eq!(
+        cases[0].1["error"].as_str().unwrap(),
+        format!(
+            "../secret.idp is outside the folder idp serve was started in ({})",
+            dir.join("inside").canonicalize().unwrap().display()
+        )
+    );
+    assert_eq!(
+        cases[7].1["error"],
+        "'T) os.exit(' is not the name of a theory"
+    );
+    let (status, text) = request_text(p, "POST", "/api/check", Some("{not json".into()), &[]);
+    assert_eq!(status, 400, "{text}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("secret.idp")).unwrap(),
+        "outside"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("inside/a.idp")).unwrap(),
+        "vocabulary V {\n}\n"
+    );
+    // The page and its bundle.
+    let (status, html) = request_text(p, "GET", "/", None, &[]);
+    assert_eq!(status, 200);
+    assert!(html.contains("<script src=\"/app.js\"></script>"));
+    let (status, js) = request_text(p, "GET", "/app.js", None, &[]);
+    assert_eq!(status, 200);
+    assert!(js.len() > 100_000 && js.contains("idpEditor"));
+    let (_, health) = server.get("/api/health");
+    assert_eq!(health["ok"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn saves_stay_inside_the_folder() {
+    let dir = scratch_dir("save");
+    std::fs::create_dir_all(dir.join("work/sub")).unwrap();
+    std::fs::write(dir.join("work/sub/a.idp"), "old").unwrap();
+    std::os::unix::fs::symlink(&dir, dir.join("work/up")).unwrap();
+    let server = Server::start(&dir.join("work"), &[]);
+    let (status, v) = server.post(
+        "/api/save",
+        &json!({ "path": "sub/a.idp", "text": "new text" }),
+    );
+    assert_eq!(
+        (status, &v["saved"], &v["bytes"]),
+        (200, &json!("sub/a.idp"), &json!(8))
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("work/sub/a.idp")).unwrap(),
+        "new text"
+    );
+    let (status, _) = server.post("/api/save", &json!({ "path": "sub/b.idp", "text": "b" }));
+    assert_eq!(status, 200);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("work/sub/b.idp")).unwrap(),
+        "b"
+    );
+    let (status, v) = server.post(
+        "/api/save",
+        &json!({ "path": "up/escape.idp", "text": "x" }),
+    );
+    assert_eq!(status, 403, "{v}");
+    assert!(!dir.join("escape.idp").exists());
+    let (_, v) = server.get("/api/file?path=sub/a.idp");
+    assert_eq!(v["text"], "new text");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_server_survives_killed_children() {
+    let root = crate_dir();
+    let mut server = Server::start(&root, &[]);
+    let id = server.start_run(&json!({ "text": ENDLESS }));
+    std::thread::sleep(Duration::from_millis(500));
+    let (_, v) = server.get(&format!("/api/runs/{id}"));
+    assert_eq!(v["running"], true);
+    let pid = v["pid"].as_i64().unwrap() as i32;
+    // SAFETY: a plain system call on the test's own grandchild.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+    let v = server.wait_run(id, Duration::from_secs(20));
+    assert_eq!(v["signal"], 9);
+    assert_eq!(
+        v["outcome"],
+        "killed (SIGKILL: it outlived its limits, or something outside ended it)"
+    );
+    assert!(server.alive());
+    let v = server.run(&run_body(&root, "examples/nqueens.idp", json!({})));
+    assert_eq!(v["exit_code"], 0, "{v}");
+    let (_, health) = server.get("/api/health");
+    assert_eq!(
+        (&health["ok"], &health["running"]),
+        (&json!(true), &json!(0))
+    );
+}
+
+/// What one run of the load test should give.
+#[derive(Clone, Copy, Debug)]
+enum Expect {
+    Colourings(usize),
+    Maze,
+    Queens,
+    Endless,
+    Hog,
+}
+
+#[test]
+fn twenty_concurrent_runs_with_an_endless_loop_and_a_memory_hog() {
+    let root = crate_dir();
+    let mut server = Server::start(&root, &["--timeout", "60", "--max-memory", "1500"]);
+    let (_, cli, _) = idp(&root, &["-n", "0", "examples/graph-colouring.idp"]);
+    let colourings = number_of_models(&cli);
+    let (_, queens, _) = idp(&root, &["examples/nqueens.idp"]);
+    let mut plan = vec![Expect::Endless, Expect::Hog];
+    for i in 0..18 {
+        plan.push([Expect::Colourings(colourings), Expect::Maze, Expect::Queens][i % 3]);
+    }
+    let started = Instant::now();
+    let results: Vec<(Expect, Value, f64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = plan
+            .iter()
+            .map(|&expect| {
+                let server = &server;
+                let root = &root;
+                scope.spawn(move || {
+                    let body = match expect {
+                        Expect::Colourings(_) => run_body(root, "examples/graph-colouring.idp", json!({ "mode": "expand", "theory": "T", "structure": "S", "models": 0 })),
+                        Expect::Maze => run_body(root, "specs/maze/construction.idp", json!({})),
+                        Expect::Queens => run_body(root, "examples/nqueens.idp", json!({})),
+                        Expect::Endless => json!({ "text": ENDLESS, "timeout": 4 }),
+                        Expect::Hog => json!({ "text": HOG, "max_memory": 300 }),
+                    };
+                    let t = Instant::now();
+                    let v = server.run(&body);
+                    (expect, v, t.elapsed().as_secs_f64())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a client thread"))
+            .collect()
+    });
+    let wall = started.elapsed().as_secs_f64();
+    let mut report = String::new();
+    for (expect, v, seconds) in &results {
+        report.push_str(&format!(
+            "{expect:?}: {} in {seconds:.2} s (child {:.2} s)\n",
+            v["outcome"].as_str().unwrap_or("?"),
+            v["elapsed"].as_f64().unwrap_or(0.0)
+        ));
+        check_load_result(*expect, v, &queens);
+    }
+    eprintln!("20 concurrent runs in {wall:.2} s:\n{report}");
+    assert!(server.alive());
+    let (_, health) = server.get("/api/health");
+    assert_eq!(
+        (&health["ok"], &health["running"]),
+        (&json!(true), &json!(0)),
+        "{health}"
+    );
+    let v = server.run(&run_body(&root, "examples/nqueens.idp", json!({})));
+    assert_eq!(all_text(&v), queens);
+}
+
+fn check_load_result(expect: Expect, v: &Value, queens: &str) {
+    let stderr = v["stderr"].as_str().unwrap_or("");
+    match expect {
+        Expect::Colourings(k) => {
+            assert_eq!(v["exit_code"], 10, "{stderr}");
+            assert_eq!(segments(v, "model").len(), k);
+        }
+        Expect::Maze => {
+            assert_eq!(v["exit_code"], 0, "{stderr}");
+            assert_eq!(rows(segments(v, "model")[0], "Wall").len(), 16);
+            assert_eq!(segments(v, "picture").len(), 1);
+        }
+        Expect::Queens => {
+            assert_eq!(v["exit_code"], 0, "{stderr}");
+            assert_eq!(all_text(v), queens);
+        }
+        Expect::Endless => {
+            assert_eq!(v["exit_code"], 3, "{v}");
+            assert!(
+                stderr.contains("timeout: the time limit of 4 s (--timeout) was reached while running a procedure"),
+                "{stderr}"
+            );
+        }
+        Expect::Hog => {
+            assert_eq!(v["exit_code"], 3, "{v}");
+            assert!(
+                stderr.contains("more than the memory limit of 300 MB"),
+                "{stderr}"
+            );
+        }
+    }
+}

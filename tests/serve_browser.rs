@@ -1,0 +1,433 @@
+//! `idp serve` in a real browser: Debian's chromium, headless, driven through chromedriver
+//! (WebDriver, with fantoccini). The page opens the seed's maze spec; a typed typo shows an
+//! underlined diagnostic with the command line's code, Backspace fixes it, Run shows the model
+//! table and the maze picture; a run with frames gets a slider; Stop keeps the models found;
+//! Save writes the file. Screenshots go to `target/screenshots/`; `IDP_SCREENSHOTS=docs` writes
+//! them to `docs/` instead (`serve.png` is the README's).
+//!
+//! When chromium or chromedriver is missing (install them with `scripts/install-browser`), the
+//! test says so on stderr and passes without doing anything else.
+
+mod serve_support;
+
+use std::io::Write;
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::Element;
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use serve_support::{crate_dir, scratch_dir, Server};
+
+/// The flags chromium needs here (as root, with no network but loopback).
+const CHROMIUM_FLAGS: [&str; 9] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+];
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A walk along the bottom row: `visualize` draws one frame per time point.
+const FRAMES_SPEC: &str = "vocabulary V {\n    type Time isa int\n    type X isa int\n    type Y isa int\n    Wall(X, Y)\n    At(Time, X, Y)\n}\n\nstructure S : V {\n    Time = { 0..3 }\n    X = { 0..3 }\n    Y = { 0..1 }\n    Wall = { 1,1; 2,1 }\n    At = { 0,0,0; 1,1,0; 2,2,0; 3,3,0 }\n}\n\nprocedure main() {\n    visualize(S)\n}\n";
+
+/// Every subset of 22 numbers is a model: the enumeration runs until stopped.
+const MANY_SPEC: &str = "vocabulary V {\n    type T isa int\n    P(T)\n}\ntheory Th : V {\n}\nstructure S : V {\n    T = { 1..22 }\n}\n";
+
+/// A program on the PATH (or at the path in `env`), if present.
+fn program(names: &[&str], env: &str) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(env).map(PathBuf::from) {
+        return p.is_file().then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
+        .find(|p| p.is_file())
+}
+
+/// Says on stderr (not captured by the test harness) why the browser test does nothing.
+fn skip(reason: &str) {
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED serve_browser: {reason}; run scripts/install-browser (apt-get install chromium chromium-driver)"
+    );
+}
+
+/// chromedriver on a free port, killed when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start(path: &Path) -> Driver {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new(path)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let start = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(start.elapsed() < WAIT, "chromedriver does not answer");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Driver { child, port }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_workbench_in_chromium() {
+    let Some(chromium) = program(&["chromium", "chromium-browser"], "CHROMIUM") else {
+        return skip("no chromium on the PATH");
+    };
+    let Some(chromedriver) = program(&["chromedriver"], "CHROMEDRIVER") else {
+        return skip("no chromedriver on the PATH");
+    };
+    let dir = scratch_dir("browser");
+    std::fs::copy(
+        crate_dir().join("specs/maze/construction.idp"),
+        dir.join("maze.idp"),
+    )
+    .expect("the maze spec");
+    std::fs::write(dir.join("frames.idp"), FRAMES_SPEC).unwrap();
+    let server = Server::start(&dir, &["maze.idp"]);
+    let driver = Driver::start(&chromedriver);
+    let profile = scratch_dir("chromium-profile");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    runtime.block_on(async {
+        let client = connect(&chromium, &profile, driver.port).await;
+        let result = scenario(&client, &server, &dir).await;
+        let _ = client.close().await;
+        result
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+async fn connect(chromium: &Path, profile: &Path, port: u16) -> Client {
+    let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
+    args.push("--window-size=1400,950".into());
+    let caps = json!({
+        "goog:chromeOptions": { "binary": chromium.display().to_string(), "args": args }
+    });
+    let Value::Object(caps) = caps else {
+        unreachable!("a JSON object")
+    };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a WebDriver session with chromium")
+}
+
+async fn scenario(c: &Client, server: &Server, dir: &Path) {
+    // Open the page with the maze spec (the file given on the command line).
+    c.goto(&server.url).await.unwrap();
+    wait_css(c, "body[data-ready=\"true\"]").await;
+    let status = wait_css(c, "#check-status.good").await;
+    assert_eq!(status.text().await.unwrap(), "0 errors, 1 warning");
+    assert_eq!(
+        c.execute("return document.getElementById('file').value", vec![])
+            .await
+            .unwrap(),
+        json!("maze.idp")
+    );
+
+    // A typo, typed: `~inside(p)` becomes `~insidex(p)`.
+    let at: u64 = c
+        .execute(
+            "const v = window.idpEditor; const t = v.state.doc.toString();\
+             const i = t.indexOf('~inside(p). }') + '~inside'.length;\
+             v.dispatch({ selection: { anchor: i },\
+             effects: v.constructor.scrollIntoView(i, { y: 'center' }) });\
+             v.focus(); return i;",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_u64()
+        .unwrap();
+    assert!(at > 100);
+    let content = c.find(Locator::Css(".cm-content")).await.unwrap();
+    content.send_keys("x").await.unwrap();
+    let item = wait_css(c, "#diagnostics li.error[data-code=\"unknown-symbol\"]").await;
+    let text = item.text().await.unwrap();
+    assert!(
+        text.contains("[unknown-symbol]") && text.contains("insidex"),
+        "{text}"
+    );
+    assert!(text.contains("hint: "), "{text}");
+    let underlined = wait_css(c, ".cm-lintRange-error").await;
+    assert_eq!(underlined.text().await.unwrap(), "insidex");
+    screenshot(c, "serve-diagnostic.png").await;
+
+    // Fixed with Backspace: the error goes away.
+    content
+        .send_keys(&char::from(Key::Backspace).to_string())
+        .await
+        .unwrap();
+    wait_css(c, "#check-status.good").await;
+    wait_gone(c, "#diagnostics li.error").await;
+
+    // Run main: the model table and the maze picture.
+    assert_eq!(value_of(c, "mode").await, "main");
+    c.find(Locator::Css("#run"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let status = wait_css(c, "#status.good").await;
+    assert!(status.text().await.unwrap().starts_with("finished in "));
+    let walls = c
+        .find_all(Locator::Css("table[data-symbol=\"Wall\"] tbody tr"))
+        .await
+        .unwrap();
+    assert_eq!(walls.len(), 16);
+    assert_eq!(walls[0].text().await.unwrap(), "P(0,0)");
+    let entrance = c
+        .find(Locator::Css("table[data-symbol=\"Entrance\"] td"))
+        .await
+        .unwrap();
+    assert_eq!(entrance.text().await.unwrap(), "P(1,0)");
+    let wall_cells = c
+        .find_all(Locator::Css(
+            "figure.picture svg rect.cell[data-layers=\"Wall\"]",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(wall_cells.len(), 16);
+    // The picture heads the model's section, above its tables.
+    let in_model = c
+        .find_all(Locator::Css("section.model > figure.picture + .symbols"))
+        .await
+        .unwrap();
+    assert_eq!(in_model.len(), 1);
+    screenshot(c, "serve.png").await;
+
+    frames(c, server).await;
+    stop(c).await;
+    save(c, server, dir).await;
+}
+
+/// A run with one frame per time point: the slider moves between them.
+async fn frames(c: &Client, server: &Server) {
+    c.goto(&format!("{}#frames.idp", server.url)).await.unwrap();
+    c.refresh().await.unwrap();
+    wait_css(c, "body[data-ready=\"true\"]").await;
+    wait_css(c, "#check-status.good").await;
+    c.find(Locator::Css("#run"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_css(c, "#status.good").await;
+    let figure = wait_css(c, "figure.picture[data-frames=\"4\"]").await;
+    let slider = figure
+        .find(Locator::Css("input.frame-slider"))
+        .await
+        .unwrap();
+    assert_eq!(slider.attr("max").await.unwrap().as_deref(), Some("3"));
+    let label = figure.find(Locator::Css(".frame-label")).await.unwrap();
+    assert_eq!(label.text().await.unwrap(), "frame 1 of 4");
+    slider.click().await.unwrap();
+    let right = char::from(Key::Right).to_string();
+    let left = char::from(Key::Left).to_string();
+    // A click lands in the middle of the track; go to the first frame, then two to the right.
+    for _ in 0..4 {
+        slider.send_keys(&left).await.unwrap();
+    }
+    slider.send_keys(&right).await.unwrap();
+    slider.send_keys(&right).await.unwrap();
+    assert_eq!(label.text().await.unwrap(), "frame 3 of 4");
+    let shown = figure.find(Locator::Css(".svg")).await.unwrap();
+    assert_eq!(
+        shown.attr("data-frame").await.unwrap().as_deref(),
+        Some("2")
+    );
+    screenshot(c, "serve-frames.png").await;
+}
+
+/// Stop during an enumeration without end: the models found so far are shown.
+async fn stop(c: &Client) {
+    c.execute(
+        "const v = window.idpEditor;\
+         v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: arguments[0] } });",
+        vec![json!(MANY_SPEC)],
+    )
+    .await
+    .unwrap();
+    // The check of the new text fills the theory and structure choices.
+    wait_for_js(c, "return document.getElementById('theory').value === 'Th'").await;
+    c.execute(
+        "const m = document.getElementById('mode'); m.value = 'expand';\
+         m.dispatchEvent(new Event('change'));\
+         document.getElementById('models').value = '0';",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Css("#run"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let progress = wait_css(c, "#progress.running").await;
+    let line = progress.text().await.unwrap();
+    assert!(
+        line.starts_with("started") || line.starts_with("running"),
+        "{line}"
+    );
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    c.find(Locator::Css("#stop"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let status = wait_css(c, "#status.bad").await;
+    assert!(
+        status
+            .text()
+            .await
+            .unwrap()
+            .starts_with("stopped (exit code 3) in "),
+        "{}",
+        status.text().await.unwrap()
+    );
+    let stderr = c
+        .find(Locator::Css("pre.stderr"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let kept: usize = stderr
+        .split("Stopped: interrupted (Ctrl-C) after ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no kept models in {stderr}"));
+    assert!(kept > 0);
+    let first = c.find(Locator::Css("section.model h3")).await.unwrap();
+    assert_eq!(first.text().await.unwrap(), "Model 1 : V");
+}
+
+/// Save writes the buffer to the file.
+async fn save(c: &Client, server: &Server, dir: &Path) {
+    c.goto(&format!("{}#frames.idp", server.url)).await.unwrap();
+    c.refresh().await.unwrap();
+    wait_css(c, "body[data-ready=\"true\"]").await;
+    c.execute(
+        "const v = window.idpEditor; v.dispatch({ selection: { anchor: v.state.doc.length } }); v.focus();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let content = c.find(Locator::Css(".cm-content")).await.unwrap();
+    content
+        .send_keys("// saved from the browser")
+        .await
+        .unwrap();
+    c.find(Locator::Css("#save"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let saved = wait_css(c, "#save-status.good").await;
+    assert!(saved
+        .text()
+        .await
+        .unwrap()
+        .starts_with("saved frames.idp ("));
+    let on_disk = std::fs::read_to_string(dir.join("frames.idp")).unwrap();
+    assert_eq!(on_disk, format!("{FRAMES_SPEC}// saved from the browser"));
+}
+
+async fn value_of(c: &Client, id: &str) -> String {
+    c.execute(
+        "return document.getElementById(arguments[0]).value",
+        vec![json!(id)],
+    )
+    .await
+    .unwrap()
+    .as_str()
+    .unwrap_or("")
+    .to_string()
+}
+
+/// Waits for an element matching `css`.
+async fn wait_css(c: &Client, css: &str) -> Element {
+    match c
+        .wait()
+        .at_most(WAIT)
+        .every(Duration::from_millis(100))
+        .for_element(Locator::Css(css))
+        .await
+    {
+        Ok(e) => e,
+        Err(e) => {
+            screenshot(c, "serve-failure.png").await;
+            panic!("no {css} within {WAIT:?} ({e}); see target/screenshots/serve-failure.png");
+        }
+    }
+}
+
+/// Waits until no element matches `css`.
+async fn wait_gone(c: &Client, css: &str) {
+    let start = Instant::now();
+    while !c.find_all(Locator::Css(css)).await.unwrap().is_empty() {
+        assert!(start.elapsed() < WAIT, "{css} is still there");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Waits until the script returns true.
+async fn wait_for_js(c: &Client, script: &str) {
+    let start = Instant::now();
+    while c.execute(script, vec![]).await.unwrap() != json!(true) {
+        assert!(start.elapsed() < WAIT, "never true: {script}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Saves a screenshot to `target/screenshots/` (looked at after a failure), or to `docs/` when
+/// `IDP_SCREENSHOTS=docs` asks for new pictures for the README.
+async fn screenshot(c: &Client, name: &str) {
+    let png = c.screenshot().await.expect("a screenshot");
+    let dir = match std::env::var("IDP_SCREENSHOTS").as_deref() {
+        Ok("docs") => crate_dir().join("docs"),
+        _ => crate_dir().join("target/screenshots"),
+    };
+    std::fs::create_dir_all(&dir).expect("the screenshot folder can be made");
+    std::fs::write(dir.join(name), png).expect("the screenshot folder is writable");
+}

@@ -1,0 +1,145 @@
+// IDP3 / FO(.) highlighting for CodeMirror 6: a stream tokenizer that knows the block keywords,
+// the names they introduce, types, aggregates, connectives and quantifiers, comments, strings
+// and numbers, and switches to Lua inside `procedure` bodies.
+import { StreamLanguage } from "@codemirror/language";
+
+const BLOCKS = new Set([
+  "vocabulary", "theory", "structure", "factlist", "procedure", "namespace", "term", "query",
+  "LTCvocabulary", "Vocabulary", "Theory", "Structure",
+]);
+const KEYWORDS = new Set([
+  "include", "using", "type", "isa", "contains", "constructed", "from", "partial", "extern",
+  "define", "LFD", "fobdd",
+]);
+const TYPES = new Set(["int", "nat", "float", "string", "char", "bool"]);
+const BUILTINS = new Set([
+  "sum", "prod", "min", "max", "card", "abs", "MIN", "MAX", "SUCC", "PRED", "Start", "Next",
+]);
+const ATOMS = new Set(["true", "false"]);
+const LUA_KEYWORDS = new Set([
+  "and", "break", "do", "else", "elseif", "end", "for", "function", "if", "in", "local", "not",
+  "or", "repeat", "return", "then", "until", "while",
+]);
+const LUA_ATOMS = new Set(["nil", "true", "false"]);
+
+function startState() {
+  // comment: inside /* */; name: the next word names a block; proc: a procedure's name or
+  // header was read; depth: brace depth inside a procedure body (0: not in one);
+  // luaLong: inside a Lua [[ ]] string or --[[ ]] comment ("string" or "comment").
+  return { comment: false, name: false, proc: false, depth: 0, luaLong: null };
+}
+
+function copyState(s) {
+  return { ...s };
+}
+
+function blockComment(stream, state) {
+  while (!stream.eol()) {
+    if (stream.match("*/")) {
+      state.comment = false;
+      return "comment";
+    }
+    stream.next();
+  }
+  return "comment";
+}
+
+function token(stream, state) {
+  if (state.comment) return blockComment(stream, state);
+  if (state.depth > 0) return luaToken(stream, state);
+  if (stream.eatSpace()) return null;
+  if (stream.match("//")) {
+    stream.skipToEnd();
+    return "comment";
+  }
+  if (stream.match("/*")) {
+    state.comment = true;
+    return blockComment(stream, state);
+  }
+  if (stream.match(/^"(?:[^"\\]|\\.)*"?/)) return "string";
+  if (stream.match(/^<(ct|cf|u|mx)>/)) return "modifier";
+  if (stream.match(/^-?\d+(\.\d+)?/)) return "number";
+  const word = stream.match(/^[A-Za-z_][A-Za-z0-9_']*/);
+  if (word) return wordToken(word[0], state);
+  if (stream.peek() === "{" && state.proc) {
+    stream.next();
+    state.proc = false;
+    state.depth = 1;
+    return "brace";
+  }
+  if (stream.match(/^(<=>|<=|=>|<-|~=|=<|>=|->|\.\.|::)/)) return "operator";
+  const ch = stream.next();
+  if ("!?".includes(ch)) return "keyword";
+  if ("&|~".includes(ch)) return "operator";
+  if ("{}()[]".includes(ch)) return "bracket";
+  if ("=<>+-*/%^#".includes(ch)) return "operator";
+  return "punctuation";
+}
+
+function wordToken(w, state) {
+  if (state.name) {
+    state.name = false;
+    return "variableName.definition";
+  }
+  if (BLOCKS.has(w)) {
+    state.name = true;
+    if (w === "procedure") state.proc = true;
+    return "keyword";
+  }
+  if (KEYWORDS.has(w)) return "keyword";
+  if (TYPES.has(w)) return "typeName";
+  if (BUILTINS.has(w)) return "builtin";
+  if (ATOMS.has(w)) return "atom";
+  return "variableName";
+}
+
+function luaToken(stream, state) {
+  if (state.luaLong) {
+    const style = state.luaLong;
+    if (stream.skipTo("]]")) {
+      stream.match("]]");
+      state.luaLong = null;
+    } else stream.skipToEnd();
+    return style;
+  }
+  if (stream.eatSpace()) return null;
+  if (stream.match("--[[")) {
+    state.luaLong = "comment";
+    return luaToken(stream, state);
+  }
+  if (stream.match("--") || stream.match("//")) {
+    stream.skipToEnd();
+    return "comment";
+  }
+  if (stream.match("[[")) {
+    state.luaLong = "string";
+    return luaToken(stream, state);
+  }
+  if (stream.match(/^"(?:[^"\\]|\\.)*"?/) || stream.match(/^'(?:[^'\\]|\\.)*'?/)) return "string";
+  if (stream.match(/^\d+(\.\d+)?/)) return "number";
+  const word = stream.match(/^[A-Za-z_][A-Za-z0-9_]*/);
+  if (word) {
+    if (LUA_KEYWORDS.has(word[0])) return "keyword";
+    if (LUA_ATOMS.has(word[0])) return "atom";
+    return stream.peek() === "(" ? "variableName.function" : "variableName";
+  }
+  const ch = stream.next();
+  if (ch === "{") {
+    state.depth++;
+    return "brace";
+  }
+  if (ch === "}") {
+    state.depth--;
+    return "brace";
+  }
+  if ("()[]".includes(ch)) return "bracket";
+  return "operator";
+}
+
+export const idpLanguage = StreamLanguage.define({
+  name: "idp",
+  startState,
+  copyState,
+  token,
+  languageData: { commentTokens: { line: "//", block: { open: "/*", close: "*/" } } },
+});
