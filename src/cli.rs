@@ -416,7 +416,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         inputs,
         &crate::stdlib::source,
         args.sandbox,
-        Some(read_stdin),
+        Some(stdin_bytes),
         &mut sources,
         &mut diags,
     );
@@ -560,14 +560,14 @@ fn run_settings(args: &Args) -> RunSettings {
     settings
 }
 
-/// A positive, finite number of seconds (`--timeout`).
 /// What `include stdin` reads (the loader leaves terminal input to the driver).
-fn read_stdin() -> std::io::Result<Vec<u8>> {
+fn stdin_bytes() -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     std::io::stdin().read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 
+/// A positive, finite number of seconds (`--timeout`).
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 => Ok(s),

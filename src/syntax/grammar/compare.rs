@@ -9,10 +9,10 @@ use std::rc::Rc;
 
 use super::{ast, check, Verdict};
 use crate::diagnostics::{render_plain, Diagnostics};
+use crate::source::SourceMap;
 use crate::syntax::ast::{FileId, Span};
 use crate::syntax::lexer::{IncludeSpec, Includer};
 use crate::syntax::parser;
-use crate::source::SourceMap;
 
 /// How a comparison ended when the parsers agree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
