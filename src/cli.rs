@@ -14,7 +14,10 @@ use clap::{Parser, ValueEnum};
 use crate::diagnostics::{self, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
 use crate::lua::{Failure, Outcome, RunSettings, Runtime};
+use crate::sema::program::{Component, Program};
 use crate::source::SourceMap;
+use crate::structure::structure::Structure;
+use crate::visual::Options as VisualOptions;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -158,14 +161,17 @@ pub struct Args {
     pub message_format: MessageFormat,
 }
 
-/// The Lua chunk that `--models` runs: model expansion (or minimisation) of the named or only
-/// theory and structure, printed as `printmodels` does, returning 10 (models) or 20 (none).
-fn model_expansion_chunk(
-    args: &Args,
-    n: usize,
-    program: &crate::sema::program::Program,
-) -> Result<String, String> {
-    use crate::sema::program::Component;
+/// What `-n N` (with `--minimize`, `--visualize`) asks for: the theory, structure and term to
+/// use, named on the command line or the only ones the files declare.
+struct ModelRequest {
+    theory: String,
+    structure: String,
+    minimize: Option<String>,
+    models: usize,
+}
+
+/// The theory, structure and term of `-n N`, or why they cannot be chosen.
+fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelRequest, String> {
     let members = &program.namespaces[0].members;
     let pick = |given: &Option<String>,
                 what: &str,
@@ -201,38 +207,150 @@ fn model_expansion_chunk(
     let structure = pick(&args.structure, "structure", &|c| {
         matches!(c, Component::Structure(_))
     })?;
-    let expand = match &args.minimize {
-        Some(term) => {
-            if !matches!(members.get(term), Some(Component::Term(_))) {
-                return Err(format!("there is no term named '{term}'"));
-            }
-            format!("local ms, proven, value = minimize({theory}, {structure}, {term})\nif #ms > 0 then print((proven and \"Optimal value: \" or \"Best value found: \") .. tostring(value)) end")
+    if let Some(term) = &args.minimize {
+        if !matches!(members.get(term), Some(Component::Term(_))) {
+            return Err(format!("there is no term named '{term}'"));
         }
-        None => format!("local ms = modelexpand({theory}, {structure})"),
-    };
-    let draw = visualize_chunk(args.visualize.as_deref())?;
-    Ok(format!("stdoptions.nbmodels = {n}\n{expand}\nprintmodels(ms)\n{draw}if #ms > 0 then return 10 else return 20 end"))
+    }
+    visualize_options(args.visualize.as_deref(), 1)?;
+    Ok(ModelRequest {
+        theory,
+        structure,
+        minimize: args.minimize.clone(),
+        models: n,
+    })
 }
 
-/// The Lua lines that `--visualize[=svg:FILE]` adds after the models are printed.
-fn visualize_chunk(flag: Option<&str>) -> Result<String, String> {
-    let Some(flag) = flag else {
-        return Ok(String::new());
+/// The models `-n N` asks for, found by calling the inference directly (as `modelexpand` or
+/// `minimize` in a procedure would), printed as `printmodels` prints them, and drawn with
+/// `--visualize`. Exit code 10 with models, 20 without, 1 on an error, 3 when a limit stopped
+/// the search (models found before are printed first).
+fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
+    let program = runtime.program();
+    let program = &*program;
+    let (Some(theory), Some(structure)) = (
+        runtime.theory(&request.theory),
+        runtime.structure(&request.structure),
+    ) else {
+        eprintln!("Error: the theory or structure was replaced by a procedure");
+        return 1;
     };
-    if flag.is_empty() {
-        return Ok("for _, m in ipairs(ms) do visualize(m) end\n".into());
+    let mut options = runtime.infer_options();
+    options.nbmodels = request.models;
+    let (theory, structure) = (theory.borrow(), structure.borrow());
+    let found = match &request.minimize {
+        None => crate::infer::modelexpand(program, &theory, &structure, None, &options)
+            .map(|found| found.map(|models| (models, None))),
+        Some(term) => {
+            let Some(term) = runtime.term(term) else {
+                eprintln!("Error: there is no term named '{term}'");
+                return 1;
+            };
+            crate::infer::minimize(program, &theory, &structure, &term.term, None, &options)
+                .map(|found| found.map(|o| (o.models, Some((o.proven, o.value)))))
+        }
+    };
+    let found = match found {
+        Ok(found) => found,
+        Err(e) => {
+            let label = if e.is_limit() { "Stopped" } else { "Error" };
+            eprintln!("{label}: {e}");
+            return if e.is_limit() { EXIT_LIMIT } else { 1 };
+        }
+    };
+    found.warnings.iter().for_each(|w| runtime.warn(w));
+    let (models, optimum) = found.value;
+    if let (Some((proven, value)), false) = (optimum, models.is_empty()) {
+        let label = if proven {
+            "Optimal value"
+        } else {
+            "Best value found"
+        };
+        let value = value.map_or("nil".to_string(), |v| v.to_string());
+        println!("{label}: {value}");
     }
-    let Some(file) = flag
-        .strip_prefix("svg:")
-        .filter(|f| !f.is_empty() && !f.contains("]==]"))
-    else {
+    print_models(program, &models);
+    if let Err(message) = draw_models(args, program, &models, runtime) {
+        eprintln!("Error: {message}");
+        return 1;
+    }
+    if let Some(note) = crate::limits::partial() {
+        eprintln!("Stopped: {note}");
+        return EXIT_LIMIT;
+    }
+    if models.is_empty() {
+        20
+    } else {
+        10
+    }
+}
+
+/// The models as IDP3's `printmodels` prints them.
+fn print_models(program: &Program, models: &[Structure]) {
+    if models.is_empty() {
+        println!("Unsatisfiable");
+    }
+    println!("Number of models: {}", models.len());
+    for (k, model) in models.iter().enumerate() {
+        let header = format!("Model {}", k + 1);
+        println!("{header}\n{}", "=".repeat(header.len()));
+        let mut shown = model.clone();
+        shown.name = String::new();
+        println!("{}", crate::print::structure_to_string(program, &shown));
+    }
+}
+
+/// `--visualize`: each model drawn on the terminal, or `--visualize=svg:FILE` written to FILE
+/// (FILE-2.svg, ... for later models).
+fn draw_models(
+    args: &Args,
+    program: &Program,
+    models: &[Structure],
+    runtime: &Runtime,
+) -> Result<(), String> {
+    for (k, model) in models.iter().enumerate() {
+        let Some(options) = visualize_options(args.visualize.as_deref(), k + 1)? else {
+            return Ok(());
+        };
+        if runtime.sandboxed() && options.svg.is_some() {
+            return Err("visualize: writing SVG files is not allowed in --sandbox mode".into());
+        }
+        let text =
+            crate::visual::visualize(program, model, &options, std::io::stdout().is_terminal())
+                .map_err(|m| {
+                    if m.starts_with("visualize:") {
+                        m
+                    } else {
+                        format!("visualize: {m}")
+                    }
+                })?;
+        print!("{text}");
+    }
+    Ok(())
+}
+
+/// The drawing options of `--visualize[=svg:FILE]` for the `k`-th model; `None` without the
+/// flag.
+fn visualize_options(flag: Option<&str>, k: usize) -> Result<Option<VisualOptions>, String> {
+    let Some(flag) = flag else {
+        return Ok(None);
+    };
+    let mut options = VisualOptions::default();
+    if flag.is_empty() {
+        return Ok(Some(options));
+    }
+    let Some(file) = flag.strip_prefix("svg:").filter(|f| !f.is_empty()) else {
         return Err(format!(
             "--visualize={flag}: expected --visualize or --visualize=svg:FILE"
         ));
     };
-    Ok(format!(
-        "for i, m in ipairs(ms) do\n  local f = [==[{file}]==]\n  if i > 1 then f = string.gsub(f, '%.svg$', '') .. '-' .. i .. '.svg' end\n  visualize(m, {{ svg = f, quiet = true }})\nend\n"
-    ))
+    options.svg = Some(if k > 1 {
+        format!("{}-{k}.svg", file.strip_suffix(".svg").unwrap_or(file))
+    } else {
+        file.to_string()
+    });
+    options.quiet = true;
+    Ok(Some(options))
 }
 
 pub fn version_text() -> String {
@@ -298,7 +416,14 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     let mut diags = Diagnostics::default();
     let datadir = args.datadir.clone();
     let std_lib = move |name: &str| crate::stdlib::source_in(datadir.as_deref(), name);
-    let loaded = crate::syntax::load_with(inputs, &std_lib, args.sandbox, &mut sources, &mut diags);
+    let loaded = crate::syntax::load_with(
+        inputs,
+        &std_lib,
+        args.sandbox,
+        Some(stdin_bytes),
+        &mut sources,
+        &mut diags,
+    );
     if args.dump == Some(Dump::Ast) {
         println!("{:#?}", loaded.file);
     }
@@ -370,13 +495,19 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     }
     let (code, name) = match (&args.execute, args.models) {
         (Some(chunk), _) => (chunk.replace("::", "."), "-e"),
-        (None, Some(n)) => match model_expansion_chunk(&args, n, &runtime.program()) {
-            Ok(chunk) => (chunk, "--models"),
-            Err(msg) => {
-                eprintln!("Error: {msg}");
-                return 1;
-            }
-        },
+        (None, Some(n)) => {
+            let request = match model_request(&args, n, &runtime.program()) {
+                Ok(request) => request,
+                Err(msg) => {
+                    eprintln!("Error: {msg}");
+                    return 1;
+                }
+            };
+            crate::limits::install_interrupt_handler();
+            let code = run_models(&args, &request, &runtime);
+            flush_lua_stdout(&runtime);
+            return code;
+        }
         (None, None) => ("return idpglobal.main()".to_string(), "main"),
     };
     // From here on Ctrl-C stops the work cleanly (before, while reading and parsing, it ends
@@ -434,6 +565,13 @@ fn run_settings(args: &Args) -> RunSettings {
         settings.observer = settings.observer.with_ground_dump(|text| print!("{text}"));
     }
     settings
+}
+
+/// What `include stdin` reads (the loader leaves terminal input to the driver).
+fn stdin_bytes() -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// A positive, finite number of seconds (`--timeout`).

@@ -56,12 +56,17 @@ fn switch_to_ranking(loops: usize, elapsed: std::time::Duration) -> bool {
 }
 
 /// Asserts the completion of `gd`: each defined atom is equivalent to the disjunction of its
-/// bodies.
-pub fn assert_completion(store: &mut Store, sat: &mut Sat, gd: &GroundDefinition) {
+/// bodies (when `guard` holds, if there is one: the selector of an explanation).
+pub fn assert_completion(
+    store: &mut Store,
+    sat: &mut Sat,
+    gd: &GroundDefinition,
+    guard: Option<Lit>,
+) {
     for (head, bodies) in &gd.rules {
         let body = store.or(bodies.iter().copied());
         let eq = store.equiv(*head, body);
-        sat.assert(store, eq);
+        sat.assert_under(store, eq, guard);
     }
 }
 
@@ -80,6 +85,8 @@ struct EncodedDefinition {
     ranked: bool,
     check_totality: bool,
     span: Span,
+    /// The literal under which the definition holds (its selector in an explanation).
+    guard: Option<Lit>,
     /// The atoms that a candidate's well-founded model left unknown, the first time one did.
     not_total_example: Option<Vec<AtomId>>,
 }
@@ -102,8 +109,16 @@ pub struct Refinement {
 
 impl Definitions {
     /// Starts checking `gd` (located at `span`) against candidate models; `stable` (IDP3's
-    /// stable semantics) skips the totality check.
-    pub fn track(&mut self, store: &Store, gd: &GroundDefinition, span: Span, stable: bool) {
+    /// stable semantics) skips the totality check. The clauses added for it hold under
+    /// `guard` when there is one.
+    pub fn track(
+        &mut self,
+        store: &Store,
+        gd: &GroundDefinition,
+        span: Span,
+        stable: bool,
+        guard: Option<Lit>,
+    ) {
         let evaluator = Evaluator::new(store, gd);
         let check_totality = !stable && evaluator.has_negative_recursion(store);
         let defined = evaluator.defined();
@@ -131,6 +146,7 @@ impl Definitions {
             ranked: false,
             check_totality,
             span,
+            guard,
             not_total_example: None,
         });
     }
@@ -246,9 +262,12 @@ impl Definitions {
         }
         let support = store.or(external);
         let support_lit = sat.lit(store, support);
+        let guard = self.defs[k].guard;
         for a in set {
             let l = sat.lit(store, store.atom_gf(*a));
-            sat.add_clause(&[-l, support_lit]);
+            let mut clause = vec![-l, support_lit];
+            clause.extend(guard.map(|g| -g));
+            sat.add_clause(&clause);
         }
     }
 
@@ -279,7 +298,7 @@ impl Definitions {
         let def = &self.defs[k];
         for component in recursive_components(def.evaluator.heads(), &def.deps) {
             for g in ranking_constraints(store, &component, &def.bodies) {
-                sat.assert(store, g);
+                sat.assert_under(store, g, def.guard);
             }
         }
     }
@@ -307,11 +326,12 @@ impl Definitions {
             let below = def
                 .evaluator
                 .opens_below(store, wf.unknown_atoms.iter().copied());
-            let clause: Vec<Lit> = below
+            let mut clause: Vec<Lit> = below
                 .iter()
                 .filter_map(|&a| sat.existing_lit(store.atom_gf(a)))
                 .map(|l| if sat.lit_value(l) { -l } else { l })
                 .collect();
+            clause.extend(def.guard.map(|g| -g));
             sat.add_clause(&clause);
             added = true;
         }

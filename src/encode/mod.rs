@@ -100,26 +100,42 @@ impl Encoder {
 
     /// Adds `g` as a constraint: conjunctions are split, disjunctions become one clause.
     pub fn assert(&mut self, store: &Store, sat: &mut dyn SatSolver, g: Gf) {
+        self.assert_guarded(store, sat, g, None);
+    }
+
+    /// Adds `g` as a constraint that holds when `guard` is true (every clause gets `-guard`);
+    /// without a guard, unconditionally.
+    pub fn assert_guarded(
+        &mut self,
+        store: &Store,
+        sat: &mut dyn SatSolver,
+        g: Gf,
+        guard: Option<Lit>,
+    ) {
+        let add = |sat: &mut dyn SatSolver, mut clause: Vec<Lit>| {
+            clause.extend(guard.map(|l| -l));
+            sat.add_clause(&clause);
+        };
         if g == Gf::TRUE {
             return;
         }
         if g == Gf::FALSE {
-            sat.add_clause(&[]);
+            add(sat, Vec::new());
             return;
         }
         match store.node(g) {
             Node::And(children) if !g.is_negated() => {
                 for &c in children.iter() {
-                    self.assert(store, sat, c);
+                    self.assert_guarded(store, sat, c, guard);
                 }
             }
             Node::And(children) => {
                 let clause: Vec<Lit> = children.iter().map(|&c| self.lit(store, sat, -c)).collect();
-                sat.add_clause(&clause);
+                add(sat, clause);
             }
             _ => {
                 let l = self.lit(store, sat, g);
-                sat.add_clause(&[l]);
+                add(sat, vec![l]);
             }
         }
     }

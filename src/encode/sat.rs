@@ -37,6 +37,25 @@ impl Sat {
         self.encoder.assert(store, self.solver.as_mut(), g);
     }
 
+    /// Adds `g` as a constraint that holds when `guard` is true (a selector of an explanation).
+    pub fn assert_under(&mut self, store: &Store, g: Gf, guard: Option<Lit>) {
+        if guard.is_none() {
+            return self.assert(store, g);
+        }
+        self.encoder
+            .assert_guarded(store, self.solver.as_mut(), g, guard);
+    }
+
+    /// A fresh variable that no formula stands for (a selector).
+    pub fn new_var(&mut self) -> Lit {
+        self.solver.new_var()
+    }
+
+    /// After a call that found no model: whether assumption `lit` was needed for that.
+    pub fn failed(&self, lit: Lit) -> bool {
+        self.solver.failed(lit)
+    }
+
     /// The asserted formulas kept so far (empty unless kept), in order.
     pub fn take_asserted(&mut self) -> Option<Vec<Gf>> {
         self.asserted.take()

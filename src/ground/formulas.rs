@@ -80,6 +80,14 @@ fn disjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
     }
 }
 
+/// One instance of a sentence's outer universal quantifiers: the values of their variables
+/// (in the order the sentence binds them) and the ground body.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    pub binding: Vec<(Var, Value)>,
+    pub ground: Gf,
+}
+
 impl<'a> Grounder<'a> {
     pub fn ground_formula(&mut self, f: &Formula) -> IdpResult<Gf> {
         match f.kind() {
@@ -120,6 +128,49 @@ impl<'a> Grounder<'a> {
                 self.memoised(f, |g| g.ground_quantifier(vars, body, false))
             }
         }
+    }
+
+    /// The instances of `f`'s outer universal quantifiers (`! x y : body` gives one per
+    /// binding of x and y under which the body is not simply true); a sentence without them is
+    /// one instance. Each instance stands alone: no units are learnt (for explanations, where
+    /// any instance may be left out).
+    pub fn ground_instances(&mut self, f: &Formula) -> IdpResult<Vec<Instance>> {
+        let mut order = Vec::new();
+        let mut body = f;
+        while let FormulaKind::Forall(vs, inner) = body.kind() {
+            order.extend(vs.iter().cloned());
+            body = inner;
+        }
+        if order.is_empty() {
+            let ground = self.ground_formula(f)?;
+            return Ok(vec![Instance {
+                binding: Vec::new(),
+                ground,
+            }]);
+        }
+        let (vars, domains) = self.prepare_vars(&order)?;
+        let bound = Bound {
+            formula: body,
+            want: false,
+        };
+        let guards = guards(&vars, body, true);
+        let mut out = Vec::new();
+        self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g| {
+            let ground = g.ground_formula(body)?;
+            if ground != Gf::TRUE {
+                let binding = order
+                    .iter()
+                    .filter_map(|v| Some((v.clone(), g.lookup(v)?)))
+                    .collect();
+                out.push(Instance { binding, ground });
+            }
+            Ok(false)
+        })?;
+        for v in &vars {
+            self.unbind(v);
+        }
+        self.check_growth()?;
+        Ok(out)
     }
 
     /// Grounds a quantified subformula once per binding of its free variables: a quantifier

@@ -10,7 +10,7 @@ use crate::sema::domains::{cartesian, Domains};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{Program, SortId, Symbol, Theory};
 use crate::sema::walk::Node;
-use crate::structure::structure::{Answer, Structure, TruthValue};
+use crate::structure::structure::{Answer, Structure, TruthValue, TupleSet};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
@@ -25,8 +25,8 @@ enum Val {
 /// Interpretations of defined symbols while a definition is being checked: positive
 /// occurrences read `pos`, negative ones `neg`.
 struct Override<'o> {
-    pos: &'o HashMap<Symbol, HashSet<Tuple>>,
-    neg: &'o HashMap<Symbol, HashSet<Tuple>>,
+    pos: &'o HashMap<Symbol, TupleSet>,
+    neg: &'o HashMap<Symbol, TupleSet>,
     bound: Bound,
     /// `pos` and `neg` are one two-valued completion (inside [`Checker::supervaluate`]).
     exact: bool,
@@ -239,7 +239,7 @@ impl<'a> Checker<'a> {
     }
 
     fn function_value(&self, s: Symbol, args: &[Value], ov: Option<&Override>) -> Option<Value> {
-        let find = |set: &HashSet<Tuple>| {
+        let find = |set: &TupleSet| {
             set.iter()
                 .find(|t| &t[..t.len() - 1] == args)
                 .map(|t| t[t.len() - 1])
@@ -488,7 +488,7 @@ impl<'a> Checker<'a> {
     /// The structure must equal the (two-valued) well-founded model of the definition.
     fn definition(&mut self, d: &Definition) -> Result<(), String> {
         let defined = d.defined();
-        let all: HashMap<Symbol, HashSet<Tuple>> =
+        let all: HashMap<Symbol, TupleSet> =
             defined.iter().map(|s| (*s, self.all_tuples(*s))).collect();
         let mut truth = self.gamma(d, &all, Bound::Lower);
         let possible = loop {
@@ -503,7 +503,7 @@ impl<'a> Checker<'a> {
             return Err("the well-founded model is not two-valued".into());
         }
         for s in defined {
-            let actual: HashSet<Tuple> = self
+            let actual: TupleSet = self
                 .structure
                 .table(s)
                 .map(|t| t.ct().clone())
@@ -518,7 +518,7 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
-    fn all_tuples(&self, s: Symbol) -> HashSet<Tuple> {
+    fn all_tuples(&self, s: Symbol) -> TupleSet {
         let domains: Vec<Vec<Value>> = self
             .program
             .symbol_sorts(s)
@@ -534,11 +534,11 @@ impl<'a> Checker<'a> {
     fn gamma(
         &mut self,
         d: &Definition,
-        neg: &HashMap<Symbol, HashSet<Tuple>>,
+        neg: &HashMap<Symbol, TupleSet>,
         bound: Bound,
-    ) -> HashMap<Symbol, HashSet<Tuple>> {
-        let mut pos: HashMap<Symbol, HashSet<Tuple>> = match bound {
-            Bound::Lower => neg.keys().map(|s| (*s, HashSet::new())).collect(),
+    ) -> HashMap<Symbol, TupleSet> {
+        let mut pos: HashMap<Symbol, TupleSet> = match bound {
+            Bound::Lower => neg.keys().map(|s| (*s, TupleSet::default())).collect(),
             Bound::Upper => neg.clone(),
         };
         loop {
@@ -690,7 +690,7 @@ fn open_choices(program: &Program, theory: &Theory, structure: &Structure) -> Op
 
 fn build_candidate(structure: &Structure, choices: &[Choice], index: &[usize]) -> Structure {
     let mut out = structure.clone();
-    let mut tables: HashMap<Symbol, HashSet<Tuple>> = HashMap::new();
+    let mut tables: HashMap<Symbol, TupleSet> = HashMap::new();
     for ((s, _, opts), &k) in choices.iter().zip(index) {
         let set = tables.entry(*s).or_default();
         if let Some(t) = &opts[k] {

@@ -389,7 +389,7 @@ impl<'a> Session<'a> {
     /// bodies; defined atoms without rules are false. What the structure says about the defined
     /// symbols becomes constraints. Then the definition is checked against candidate models.
     fn encode_definition(&mut self, gd: GroundDefinition, span: Span) -> IdpResult<()> {
-        assert_completion(self.grounder.store_mut(), &mut self.sat, &gd);
+        assert_completion(self.grounder.store_mut(), &mut self.sat, &gd, None);
         self.grounder.mark_encoded(&gd);
         let defined: HashSet<Symbol> = gd.defined.iter().copied().collect();
         let store = self.grounder.store();
@@ -408,7 +408,7 @@ impl<'a> Session<'a> {
         }
         let stable = self.options.stablesemantics;
         self.definitions
-            .track(self.grounder.store(), &gd, span, stable);
+            .track(self.grounder.store(), &gd, span, stable, None);
         Ok(())
     }
 

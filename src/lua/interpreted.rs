@@ -12,8 +12,8 @@ use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 use crate::error::{Error, ErrorKind};
 use crate::sema::domains::cartesian;
 use crate::sema::program::{BuiltinSort, Program, Symbol};
-use crate::structure::structure::{Answer, LazyProcedure, Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::structure::structure::{Answer, LazyProcedure, Structure, Table, TupleSet};
+use crate::structure::value::Value;
 
 use super::values::{lua_to_value, value_to_lua};
 
@@ -206,12 +206,12 @@ fn procedure_table(
     symbol: Symbol,
     name: &[String],
     domains: &[Vec<Value>],
-) -> Result<HashSet<Tuple>, String> {
+) -> Result<TupleSet, String> {
     let shown = name.join("::");
     let symbol_name = program.symbol_name(symbol).to_string();
     let function = named_procedure(namespaces, structure, &symbol_name, name)?;
     let result = ResultType::of(program, structure, symbol);
-    let mut table = HashSet::new();
+    let mut table = TupleSet::default();
     for tuple in cartesian(domains) {
         let answer = call_procedure(lua, &function, &tuple)
             .map_err(|e| procedure_error(&e, &shown).to_string())?;

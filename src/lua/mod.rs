@@ -466,7 +466,43 @@ impl Runtime {
         out
     }
 
-    /// The resolved program the runtime was created from.
+    /// The value of a global of the global namespace (a theory, structure or term block by its
+    /// name), as procedures see it now.
+    fn global(&self, name: &str) -> Option<LuaValue<'static>> {
+        self.lua.globals().raw_get::<_, LuaValue>(name).ok()
+    }
+
+    /// The theory named `name`.
+    pub fn theory(&self, name: &str) -> Option<Rc<RefCell<crate::sema::program::Theory>>> {
+        objects::as_theory(&self.global(name)?)
+    }
+
+    /// The structure named `name`, with the tables its procedures interpret filled in.
+    pub fn structure(&self, name: &str) -> Option<objects::SharedStructure> {
+        objects::as_structure(&self.global(name)?)
+    }
+
+    /// The term block named `name`.
+    pub fn term(&self, name: &str) -> Option<Rc<crate::sema::program::TermBlock>> {
+        objects::as_term(&self.global(name)?)
+    }
+
+    /// The options of an inference run now: the current `stdoptions` with the run's settings.
+    pub fn infer_options(&self) -> crate::infer::Options {
+        self.state.infer_options()
+    }
+
+    /// Whether procedures run in the sandbox (`--sandbox`).
+    pub fn sandboxed(&self) -> bool {
+        self.state.sandbox.get()
+    }
+
+    /// Shows a warning as procedures' warnings are shown (once, unless warnings are off).
+    pub fn warn(&self, message: &str) {
+        warning(self.lua, message);
+    }
+
+    /// The resolved program (with the vocabularies procedures made since, `newvocabulary`).
     pub fn program(&self) -> Rc<Program> {
         self.state.program()
     }

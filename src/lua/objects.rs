@@ -3,7 +3,6 @@
 //! compound and domain. (`options` lives in `options.rs`.)
 
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::rc::Rc;
 
 use mlua::{
@@ -20,7 +19,7 @@ use crate::print;
 use crate::sema::program::{
     FuncId, PredId, Program, Query, SortId, Symbol, TermBlock, Theory, VocId,
 };
-use crate::structure::structure::{Structure, Table};
+use crate::structure::structure::{Structure, Table, TupleSet};
 use crate::structure::value::{Tuple, Value};
 
 pub type SharedStructure = Rc<RefCell<Structure>>;
@@ -233,11 +232,7 @@ pub fn table_arity(program: &Program, sym: Symbol) -> usize {
 // ---------------------------------------------------------------------------------------------
 
 /// The explicit (ct, cf) of a symbol, with cf completed for two-valued tables.
-fn explicit(
-    program: &Program,
-    s: &Structure,
-    sym: Symbol,
-) -> Result<(HashSet<Tuple>, HashSet<Tuple>), String> {
+fn explicit(program: &Program, s: &Structure, sym: Symbol) -> Result<(TupleSet, TupleSet), String> {
     let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
     match cf {
         Some(cf) => Ok((ct, cf)),
@@ -249,13 +244,7 @@ fn explicit(
 }
 
 /// Stores (ct, cf) for a symbol, as a two-valued table when it determines every tuple.
-pub fn store(
-    program: &Program,
-    s: &mut Structure,
-    sym: Symbol,
-    ct: HashSet<Tuple>,
-    cf: HashSet<Tuple>,
-) {
+pub fn store(program: &Program, s: &mut Structure, sym: Symbol, ct: TupleSet, cf: TupleSet) {
     s.symbols.insert(sym, Table::ThreeValued { ct, cf });
     if print::is_two_valued(program, s, sym) {
         if let Some(Table::ThreeValued { ct, .. }) = s.symbols.get(&sym) {
@@ -302,9 +291,9 @@ pub fn write_part(
     let (mut ct, mut cf) = if s.table(sym).is_some() {
         explicit(program, s, sym)?
     } else {
-        (HashSet::new(), HashSet::new())
+        (TupleSet::default(), TupleSet::default())
     };
-    let given: HashSet<Tuple> = tuples.into_iter().collect();
+    let given: TupleSet = tuples.into_iter().collect();
     match part {
         "ct" => ct = given,
         "cf" => cf = given,
@@ -315,7 +304,7 @@ pub fn write_part(
                     program.symbol_name(sym)
                 )
             })?;
-            let rest: HashSet<Tuple> = all.into_iter().filter(|t| !given.contains(t)).collect();
+            let rest: TupleSet = all.into_iter().filter(|t| !given.contains(t)).collect();
             if part == "pt" {
                 cf = rest;
             } else {
@@ -339,7 +328,7 @@ pub fn set_truth(
     let (mut ct, mut cf) = if s.table(sym).is_some() {
         explicit(program, s, sym)?
     } else {
-        (HashSet::new(), HashSet::new())
+        (TupleSet::default(), TupleSet::default())
     };
     for t in tuples {
         match truth {

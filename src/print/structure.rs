@@ -303,7 +303,7 @@ fn mappings_to_string(mut graph: Vec<&Tuple>, n: usize) -> String {
 mod tests {
     use super::*;
     use crate::sema::program::{Function, Predicate, Sort, VocId, Vocabulary};
-    use std::collections::HashSet;
+    use crate::structure::structure::TupleSet;
 
     fn sort(p: &mut Program, name: &str) -> SortId {
         let id = SortId(p.sorts.len() as u32);
@@ -357,7 +357,7 @@ mod tests {
         id
     }
 
-    fn set(ts: Vec<Vec<Value>>) -> HashSet<Tuple> {
+    fn set(ts: Vec<Vec<Value>>) -> TupleSet {
         ts.into_iter().collect()
     }
 
@@ -434,7 +434,7 @@ mod tests {
             Symbol::Func(c),
             Table::ThreeValued {
                 ct: set(vec![vec![Value::Int(3)]]),
-                cf: HashSet::new(),
+                cf: TupleSet::default(),
             },
         );
         s.name = "S".into();
@@ -491,7 +491,7 @@ mod tests {
         let c = func(&mut p, "D", vec![], SortId(0), true);
         p.vocabularies[0].funcs.insert(c);
         s.symbols
-            .insert(Symbol::Func(c), Table::TwoValued(HashSet::new()));
+            .insert(Symbol::Func(c), Table::TwoValued(TupleSet::default()));
         assert!(structure_to_string(&p, &s).contains("\n  D = { }\n"));
     }
 }

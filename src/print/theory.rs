@@ -1,8 +1,11 @@
 //! Theory printing (reference §11.2): `theory T : V {`, fully parenthesised sentences each followed
-//! by `.`, definitions as `{ ... }` blocks.
+//! by `.`, definitions as `{ ... }` blocks. [`readable_formula`] prints a formula for a person
+//! reading an explanation: string elements that are identifiers appear as written in the
+//! structure (`Col(a)`, not `Col("a")`).
 
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
 use crate::sema::program::{Program, Symbol, Theory};
+use crate::structure::value::Value;
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 pub fn theory_to_string(program: &Program, t: &Theory) -> String {
@@ -81,73 +84,152 @@ fn cmp_str(op: CmpOp) -> &'static str {
 }
 
 pub fn formula_to_string(program: &Program, f: &Formula) -> String {
-    match f.kind() {
-        FormulaKind::Bool(true) => "true".into(),
-        FormulaKind::Bool(false) => "false".into(),
-        FormulaKind::Pred(p, args) => {
-            let x = program.pred(*p);
-            let name = match x.type_of {
-                Some(s) => program.sort(s).name.clone(),
-                None => x.name.clone(),
-            };
-            if args.is_empty() {
-                name
-            } else {
-                let a: Vec<String> = args.iter().map(|t| term_to_string(program, t)).collect();
-                format!("{}({})", name, a.join(","))
-            }
-        }
-        FormulaKind::Cmp(op, a, b) => {
-            format!(
-                "({} {} {})",
-                term_to_string(program, a),
-                cmp_str(*op),
-                term_to_string(program, b)
-            )
-        }
-        FormulaKind::Not(g) => format!("~{}", formula_to_string(program, g)),
-        FormulaKind::And(fs) => join(program, fs, " & ", "true"),
-        FormulaKind::Or(fs) => join(program, fs, " | ", "false"),
-        FormulaKind::Implies(a, b) => {
-            format!(
-                "({} => {})",
-                formula_to_string(program, a),
-                formula_to_string(program, b)
-            )
-        }
-        FormulaKind::Equiv(a, b) => {
-            format!(
-                "({} <=> {})",
-                formula_to_string(program, a),
-                formula_to_string(program, b)
-            )
-        }
-        FormulaKind::Forall(vs, g) => {
-            format!(
-                "(! {} : {})",
-                vars_to_string(program, vs),
-                formula_to_string(program, g)
-            )
-        }
-        FormulaKind::Exists(vs, g) => {
-            format!(
-                "(? {} : {})",
-                vars_to_string(program, vs),
-                formula_to_string(program, g)
-            )
-        }
+    Printer {
+        program,
+        bare: false,
+    }
+    .formula(f)
+}
+
+/// `f` as [`formula_to_string`] prints it, but with identifier-like string elements bare.
+pub fn readable_formula(program: &Program, f: &Formula) -> String {
+    Printer {
+        program,
+        bare: true,
+    }
+    .formula(f)
+}
+
+pub fn term_to_string(program: &Program, t: &Term) -> String {
+    Printer {
+        program,
+        bare: false,
+    }
+    .term(t)
+}
+
+/// A domain element as a person reads it: identifier-like strings without quotes.
+pub fn readable_value(v: Value) -> String {
+    match v.string_text() {
+        Some(text) if is_identifier(&text) => text.to_string(),
+        _ => v.to_string(),
     }
 }
 
-fn join(program: &Program, fs: &[Formula], sep: &str, empty: &str) -> String {
-    if fs.is_empty() {
-        return empty.into();
+fn is_identifier(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Prints formulas and terms; `bare` prints identifier-like string elements without quotes.
+struct Printer<'p> {
+    program: &'p Program,
+    bare: bool,
+}
+
+impl Printer<'_> {
+    fn formula(&self, f: &Formula) -> String {
+        let program = self.program;
+        match f.kind() {
+            FormulaKind::Bool(true) => "true".into(),
+            FormulaKind::Bool(false) => "false".into(),
+            FormulaKind::Pred(p, args) => {
+                let x = program.pred(*p);
+                let name = match x.type_of {
+                    Some(s) => program.sort(s).name.clone(),
+                    None => x.name.clone(),
+                };
+                if args.is_empty() {
+                    name
+                } else {
+                    let a: Vec<String> = args.iter().map(|t| self.term(t)).collect();
+                    format!("{}({})", name, a.join(","))
+                }
+            }
+            FormulaKind::Cmp(op, a, b) => {
+                format!("({} {} {})", self.term(a), cmp_str(*op), self.term(b))
+            }
+            FormulaKind::Not(g) => format!("~{}", self.formula(g)),
+            FormulaKind::And(fs) => self.join(fs, " & ", "true"),
+            FormulaKind::Or(fs) => self.join(fs, " | ", "false"),
+            FormulaKind::Implies(a, b) => {
+                format!("({} => {})", self.formula(a), self.formula(b))
+            }
+            FormulaKind::Equiv(a, b) => {
+                format!("({} <=> {})", self.formula(a), self.formula(b))
+            }
+            FormulaKind::Forall(vs, g) => {
+                format!("(! {} : {})", vars_to_string(program, vs), self.formula(g))
+            }
+            FormulaKind::Exists(vs, g) => {
+                format!("(? {} : {})", vars_to_string(program, vs), self.formula(g))
+            }
+        }
     }
-    if fs.len() == 1 {
-        return formula_to_string(program, &fs[0]);
+
+    fn join(&self, fs: &[Formula], sep: &str, empty: &str) -> String {
+        if fs.is_empty() {
+            return empty.into();
+        }
+        if fs.len() == 1 {
+            return self.formula(&fs[0]);
+        }
+        let parts: Vec<String> = fs.iter().map(|f| self.formula(f)).collect();
+        format!("({})", parts.join(sep))
     }
-    let parts: Vec<String> = fs.iter().map(|f| formula_to_string(program, f)).collect();
-    format!("({})", parts.join(sep))
+
+    fn term(&self, t: &Term) -> String {
+        let program = self.program;
+        match t.kind() {
+            TermKind::Var(v) => v.name.to_string(),
+            TermKind::Value(v) if self.bare => readable_value(*v),
+            TermKind::Value(v) => v.to_string(),
+            TermKind::Func(f, args) => {
+                let name = &program.func(*f).name;
+                if args.is_empty() {
+                    name.clone()
+                } else {
+                    let a: Vec<String> = args.iter().map(|x| self.term(x)).collect();
+                    format!("{}({})", name, a.join(","))
+                }
+            }
+            TermKind::Arith(op, a, b) => {
+                format!("({} {} {})", self.term(a), arith_str(*op), self.term(b))
+            }
+            TermKind::Neg(a) => format!("-{}", self.term(a)),
+            TermKind::Abs(a) => format!("abs({})", self.term(a)),
+            TermKind::SortMin(s) => format!("MIN[:{}]", program.sort(*s).name),
+            TermKind::SortMax(s) => format!("MAX[:{}]", program.sort(*s).name),
+            TermKind::Succ(_, a) => format!("SUCC({})", self.term(a)),
+            TermKind::Pred(_, a) => format!("PRED({})", self.term(a)),
+            TermKind::Aggregate(kind, sets) => {
+                let name = match kind {
+                    AggKind::Card => "card",
+                    AggKind::Sum => "sum",
+                    AggKind::Prod => "prod",
+                    AggKind::Min => "min",
+                    AggKind::Max => "max",
+                };
+                let parts: Vec<String> = sets.iter().map(|s| self.set(*kind, s)).collect();
+                if parts.len() == 1 {
+                    format!("{}{}", name, parts[0])
+                } else {
+                    format!("{}({})", name, parts.join(", "))
+                }
+            }
+        }
+    }
+
+    fn set(&self, kind: AggKind, s: &SetExpr) -> String {
+        let vars = vars_to_string(self.program, &s.vars);
+        let cond = self.formula(&s.cond);
+        if kind == AggKind::Card {
+            format!("{{ {} : {} }}", vars, cond)
+        } else {
+            format!("{{ {} : {} : {} }}", vars, cond, self.term(&s.term))
+        }
+    }
 }
 
 fn arith_str(op: ArithOp) -> &'static str {
@@ -158,68 +240,5 @@ fn arith_str(op: ArithOp) -> &'static str {
         ArithOp::Div => "/",
         ArithOp::Mod => "%",
         ArithOp::Pow => "^",
-    }
-}
-
-pub fn term_to_string(program: &Program, t: &Term) -> String {
-    match t.kind() {
-        TermKind::Var(v) => v.name.to_string(),
-        TermKind::Value(v) => v.to_string(),
-        TermKind::Func(f, args) => {
-            let name = &program.func(*f).name;
-            if args.is_empty() {
-                name.clone()
-            } else {
-                let a: Vec<String> = args.iter().map(|x| term_to_string(program, x)).collect();
-                format!("{}({})", name, a.join(","))
-            }
-        }
-        TermKind::Arith(op, a, b) => {
-            format!(
-                "({} {} {})",
-                term_to_string(program, a),
-                arith_str(*op),
-                term_to_string(program, b)
-            )
-        }
-        TermKind::Neg(a) => format!("-{}", term_to_string(program, a)),
-        TermKind::Abs(a) => format!("abs({})", term_to_string(program, a)),
-        TermKind::SortMin(s) => format!("MIN[:{}]", program.sort(*s).name),
-        TermKind::SortMax(s) => format!("MAX[:{}]", program.sort(*s).name),
-        TermKind::Succ(_, a) => format!("SUCC({})", term_to_string(program, a)),
-        TermKind::Pred(_, a) => format!("PRED({})", term_to_string(program, a)),
-        TermKind::Aggregate(kind, sets) => {
-            let name = match kind {
-                AggKind::Card => "card",
-                AggKind::Sum => "sum",
-                AggKind::Prod => "prod",
-                AggKind::Min => "min",
-                AggKind::Max => "max",
-            };
-            let parts: Vec<String> = sets
-                .iter()
-                .map(|s| set_to_string(program, *kind, s))
-                .collect();
-            if parts.len() == 1 {
-                format!("{}{}", name, parts[0])
-            } else {
-                format!("{}({})", name, parts.join(", "))
-            }
-        }
-    }
-}
-
-fn set_to_string(program: &Program, kind: AggKind, s: &SetExpr) -> String {
-    let vars = vars_to_string(program, &s.vars);
-    let cond = formula_to_string(program, &s.cond);
-    if kind == AggKind::Card {
-        format!("{{ {} : {} }}", vars, cond)
-    } else {
-        format!(
-            "{{ {} : {} : {} }}",
-            vars,
-            cond,
-            term_to_string(program, &s.term)
-        )
     }
 }

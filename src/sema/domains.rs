@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use crate::ids::{SortId, Symbol};
 use crate::sema::program::{BuiltinSort, Program};
-use crate::structure::structure::{Structure, Table};
+use crate::structure::structure::{Structure, Table, TupleSet};
 use crate::structure::value::{Tuple, Value};
 
 /// The most elements a constructed type is listed with.
@@ -249,14 +249,7 @@ pub fn all_tuples(program: &Program, s: &Structure, sym: Symbol) -> Option<Vec<T
 
 /// The certainly-true and certainly-false tuples of a symbol. For two-valued tables the false
 /// tuples are the complement (needs finite domains; `None` otherwise).
-pub fn ct_cf(
-    program: &Program,
-    s: &Structure,
-    sym: Symbol,
-) -> (
-    std::collections::HashSet<Tuple>,
-    Option<std::collections::HashSet<Tuple>>,
-) {
+pub fn ct_cf(program: &Program, s: &Structure, sym: Symbol) -> (TupleSet, Option<TupleSet>) {
     match s.table(sym) {
         None => (Default::default(), Some(Default::default())),
         Some(Table::ThreeValued { ct, cf }) => (ct.clone(), Some(cf.clone())),

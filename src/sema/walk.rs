@@ -12,6 +12,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, SetExpr, Term, TermKind, Var};
+use crate::structure::value::Value;
 
 /// A node of the IR.
 #[derive(Clone, Copy, Debug)]
@@ -208,6 +209,24 @@ pub trait Rewriter {
     fn term(&mut self, t: &Term) -> Term {
         t.rebuild(self)
     }
+}
+
+/// `f` with each variable of `binding` (by id) replaced by its value.
+pub fn substitute(f: &Formula, binding: &[(u32, Value)]) -> Formula {
+    struct Substitute<'b>(&'b [(u32, Value)]);
+    impl Rewriter for Substitute<'_> {
+        fn term(&mut self, t: &Term) -> Term {
+            let value = match t.kind() {
+                TermKind::Var(v) => self.0.iter().find(|(id, _)| *id == v.id).map(|(_, x)| *x),
+                _ => None,
+            };
+            match value {
+                Some(x) => Term::new(TermKind::Value(x), t.sort, t.span),
+                None => t.rebuild(self),
+            }
+        }
+    }
+    Substitute(binding).formula(f)
 }
 
 impl Formula {

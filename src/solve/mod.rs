@@ -27,6 +27,9 @@ pub trait SatSolver {
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult;
     /// The value of a literal in the last model.
     fn value(&self, lit: Lit) -> bool;
+    /// After a call that found no model: whether assumption `lit` was needed for that (the
+    /// failed assumptions form an unsatisfiable core). A solver that cannot tell says true.
+    fn failed(&self, lit: Lit) -> bool;
     /// Number of variables created so far.
     fn num_vars(&self) -> usize;
 }
@@ -83,6 +86,10 @@ impl SatSolver for Cadical {
 
     fn value(&self, lit: Lit) -> bool {
         self.solver.value(lit).unwrap_or(false)
+    }
+
+    fn failed(&self, lit: Lit) -> bool {
+        self.solver.failed(lit)
     }
 
     fn num_vars(&self) -> usize {

@@ -109,6 +109,11 @@ impl SatSolver for Splr {
         }
     }
 
+    fn failed(&self, _lit: Lit) -> bool {
+        // splr does not report failed assumptions: every assumption counts as needed.
+        true
+    }
+
     fn num_vars(&self) -> usize {
         self.vars as usize
     }

@@ -5,7 +5,7 @@
 //! false) or three-valued (certainly true `ct`, certainly false `cf`, the rest unknown).
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -15,22 +15,22 @@ use crate::error::Error;
 use crate::ids::{SortId, Symbol, VocId};
 use crate::structure::value::{Tuple, Value};
 
+/// A set of tuples (hashed with FxHash: tables are probed in the grounder's inner loops).
+pub type TupleSet = rustc_hash::FxHashSet<Tuple>;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Table {
     /// Exactly these tuples are true.
-    TwoValued(HashSet<Tuple>),
+    TwoValued(TupleSet),
     /// `ct` are certainly true, `cf` certainly false, all other tuples unknown.
-    ThreeValued {
-        ct: HashSet<Tuple>,
-        cf: HashSet<Tuple>,
-    },
+    ThreeValued { ct: TupleSet, cf: TupleSet },
 }
 
 impl Default for Table {
     fn default() -> Table {
         Table::ThreeValued {
-            ct: HashSet::new(),
-            cf: HashSet::new(),
+            ct: TupleSet::default(),
+            cf: TupleSet::default(),
         }
     }
 }
@@ -70,7 +70,7 @@ impl Table {
     }
 
     /// The certainly-true tuples.
-    pub fn ct(&self) -> &HashSet<Tuple> {
+    pub fn ct(&self) -> &TupleSet {
         match self {
             Table::TwoValued(s) => s,
             Table::ThreeValued { ct, .. } => ct,
@@ -79,7 +79,7 @@ impl Table {
 
     /// The explicitly certainly-false tuples (empty for two-valued tables, where every other
     /// tuple is false).
-    pub fn cf_explicit(&self) -> Option<&HashSet<Tuple>> {
+    pub fn cf_explicit(&self) -> Option<&TupleSet> {
         match self {
             Table::TwoValued(_) => None,
             Table::ThreeValued { cf, .. } => Some(cf),

@@ -1,14 +1,12 @@
 //! Structures between an LTC vocabulary and its state vocabularies (IDP3's
 //! `LTCStructureProjector` and the post-processing of progression).
 
-use std::collections::HashSet;
-
 use indexmap::IndexMap;
 
 use crate::error::IdpResult;
 use crate::sema::program::{LtcInfo, Program, Symbol, VocId};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::structure::structure::{Structure, Table, TupleSet};
+use crate::structure::value::Value;
 
 /// A structure over an LTC vocabulary projected on its single-state vocabulary: the types and
 /// static symbols as they are, the time-dependent symbols at the element of Start (when
@@ -83,8 +81,8 @@ fn has_information(t: &Table) -> bool {
 /// points had information.
 fn at_time(t: &Table, k: usize, at: Value) -> (Table, bool) {
     let mut other = false;
-    let mut pick = |set: &HashSet<Tuple>| -> HashSet<Tuple> {
-        let mut out = HashSet::new();
+    let mut pick = |set: &TupleSet| -> TupleSet {
+        let mut out = TupleSet::default();
         for t in set {
             if t.get(k) == Some(&at) {
                 let mut t = t.clone();

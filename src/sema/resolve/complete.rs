@@ -9,7 +9,7 @@ use super::Resolver;
 use crate::diagnostics::Diagnostic;
 use crate::sema::domains::{builtin_contains, list_domain, product, sort_domain, MAX_ENUMERATION};
 use crate::sema::program::{SortId, Symbol};
-use crate::structure::structure::{Structure, Table};
+use crate::structure::structure::{Structure, Table, TupleSet};
 use crate::structure::value::{Tuple, Value};
 
 impl Resolver<'_> {
@@ -64,7 +64,7 @@ impl Resolver<'_> {
             for &p in &self.prog.voc(b.voc).preds {
                 st.symbols
                     .entry(Symbol::Pred(p))
-                    .or_insert_with(|| Table::TwoValued(HashSet::new()));
+                    .or_insert_with(|| Table::TwoValued(TupleSet::default()));
             }
         }
         st
@@ -283,10 +283,10 @@ impl Resolver<'_> {
             }
             (None, Some(ct), None, None) => Table::ThreeValued {
                 ct,
-                cf: HashSet::new(),
+                cf: TupleSet::default(),
             },
             (None, None, Some(cf), None) => Table::ThreeValued {
-                ct: HashSet::new(),
+                ct: TupleSet::default(),
                 cf,
             },
             (None, None, None, Some(_)) => {
@@ -309,8 +309,8 @@ impl Resolver<'_> {
         st: &Structure,
         name: &str,
         sym: Symbol,
-        sets: &[&HashSet<Tuple>],
-    ) -> Option<HashSet<Tuple>> {
+        sets: &[&TupleSet],
+    ) -> Option<TupleSet> {
         let Some(universe) = self.universe(st, &self.prog.symbol_sorts(sym)) else {
             let msg = format!(
                 "In structure {name}, the <u> part of {} cannot be completed over an infinite or very large domain; it is ignored.",
@@ -318,7 +318,7 @@ impl Resolver<'_> {
             );
             self.diags
                 .push(Diagnostic::warning("infinite-domain", msg, None));
-            return Some(HashSet::new());
+            return Some(TupleSet::default());
         };
         Some(
             universe
@@ -398,7 +398,7 @@ impl Resolver<'_> {
         &self,
         st: &Structure,
         inputs: &[Tuple],
-        cf: &HashSet<Tuple>,
+        cf: &TupleSet,
         result: SortId,
     ) -> bool {
         let Some(values) = st

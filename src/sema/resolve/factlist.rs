@@ -2,11 +2,10 @@
 //! assumption. Facts `T(a).` for a type add to the type; every predicate of the vocabulary
 //! ends up two-valued (what is not listed is false).
 
-use std::collections::HashSet;
-
 use super::structure::Builder;
 use super::{Entry, Resolver};
 use crate::sema::program::{SortId, Symbol};
+use crate::structure::structure::TupleSet;
 use crate::syntax::ast;
 
 impl Resolver<'_> {
@@ -74,7 +73,10 @@ impl Resolver<'_> {
             Target::Sym(sym) => {
                 let parts = b.parts.entry(sym).or_default();
                 parts.span.get_or_insert(fact.span);
-                parts.two.get_or_insert_with(HashSet::new).extend(tuples);
+                parts
+                    .two
+                    .get_or_insert_with(TupleSet::default)
+                    .extend(tuples);
             }
         }
     }

@@ -3,23 +3,23 @@
 //! autocompleted from the elements at their positions (and from subsorts), membership in
 //! given sorts, the three-valued combinations, and the function checks.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
 use super::{Entry, Resolver};
 use crate::sema::program::{Component, FuncId, PredId, SortId, StructId, Symbol, VocId};
-use crate::structure::structure::Structure;
+use crate::structure::structure::{Structure, TupleSet};
 use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{self, InterValue, Span, TableEntry, Truth};
 
 /// The interpretation parts given for one symbol.
 #[derive(Default)]
 pub(super) struct Parts {
-    pub two: Option<HashSet<Tuple>>,
-    pub ct: Option<HashSet<Tuple>>,
-    pub cf: Option<HashSet<Tuple>>,
-    pub u: Option<HashSet<Tuple>>,
+    pub two: Option<TupleSet>,
+    pub ct: Option<TupleSet>,
+    pub cf: Option<TupleSet>,
+    pub u: Option<TupleSet>,
     pub span: Option<Span>,
 }
 
@@ -137,7 +137,7 @@ impl Resolver<'_> {
         b: &mut Builder,
         sym: Symbol,
         truth: Truth,
-        tuples: HashSet<Tuple>,
+        tuples: TupleSet,
         span: Span,
     ) {
         let kind = if matches!(sym, Symbol::Func(_)) {
@@ -334,8 +334,8 @@ impl Resolver<'_> {
         width: usize,
         func: bool,
         span: Span,
-    ) -> Option<HashSet<Tuple>> {
-        let mut out: HashSet<Tuple> = HashSet::new();
+    ) -> Option<TupleSet> {
+        let mut out = TupleSet::default();
         match value {
             InterValue::Bool(v) => {
                 if width != 0 {
