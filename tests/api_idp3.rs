@@ -68,6 +68,20 @@ fn two_valued_extensions_are_structures() {
     assert_eq!(o, "4\tstructure\n3\n");
 }
 
+/// A constructor is interpreted by its constructed type, not by a table of the structure, so a
+/// structure that interprets everything else is its own only two-valued extension.
+#[test]
+fn constructors_do_not_make_a_structure_partial() {
+    let spec = "vocabulary V {\n  type C constructed from { a, b }\n  P(C)\n}\nstructure S : V {\n  P = { a }\n}\n";
+    let r = run(
+        "ctorext",
+        spec,
+        "stdoptions.nbmodels = 0\nlocal all = nbModelsTwoValuedExtensions(S)\nprint(#all, equal(all[1], S))",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "1\ttrue\n");
+}
+
 #[test]
 fn maximize_returns_idp3s_values() {
     // IDP3's maximize minimises the negated term, and returns that minimum.
