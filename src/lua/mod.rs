@@ -42,6 +42,9 @@ pub struct State {
     chunks: RefCell<Vec<(String, String, u32)>>,
     /// What the command line set for every inference of the run.
     run: RefCell<RunSettings>,
+    /// The Lua state itself, which lives as long as the process (closures of lazily
+    /// interpreted symbols keep it); set when the runtime is made.
+    lua: Cell<Option<&'static Lua>>,
 }
 
 /// What the command line sets for every inference of a run (`--sat`, `--max-ground-size`,
@@ -67,6 +70,11 @@ impl Default for RunSettings {
 impl State {
     pub fn options(&self) -> OptionsUd {
         self.options.borrow().clone()
+    }
+
+    /// The Lua state of the runtime, for the callbacks that must keep it.
+    pub fn lua(&self) -> &'static Lua {
+        self.lua.get().expect("the runtime's Lua state")
     }
 
     /// The program as it is now.
@@ -183,6 +191,7 @@ impl Runtime {
             errors: Cell::new(0),
             warned: RefCell::new(HashSet::new()),
             chunks: RefCell::new(Vec::new()),
+            lua: Cell::new(Some(lua)),
         });
         if !show_warnings {
             state
@@ -383,7 +392,11 @@ impl Runtime {
 /// their namespaces' tables, procedures compiled last. `installed[k]` is the number of members
 /// of namespace `k` that are Lua values already: none when the runtime starts, the program's
 /// members before `parse` when it added more. Errors are reported and counted.
-pub(crate) fn install_components(lua: &Lua, state: &State, installed: &[usize]) -> mlua::Result<()> {
+pub(crate) fn install_components(
+    lua: &'static Lua,
+    state: &State,
+    installed: &[usize],
+) -> mlua::Result<()> {
     let program = &state.program();
     let n = program.namespaces.len();
     // Structures with procedure-interpreted symbols, filled in once procedures exist.

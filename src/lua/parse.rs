@@ -34,7 +34,9 @@ fn parse<'lua>(lua: &'lua Lua, args: Args<'lua>) -> Ret<'lua> {
     }
     let file = string_arg(&args, 0);
     match std::fs::read(&file) {
-        Ok(bytes) => add_input(lua, file, bytes)?,
+        Ok(bytes) => {
+            add_input(lua, file, bytes)?;
+        }
         Err(_) => report_error(lua, &format!("Could not open file {file}.")),
     }
     Ok(MultiValue::new())
@@ -84,16 +86,26 @@ fn add_input(lua: &Lua, name: String, bytes: Vec<u8>) -> mlua::Result<bool> {
     drop(program);
     for d in diags.sorted() {
         if d.severity == Severity::Warning {
-            crate::lua::warning(lua, render_plain(&d, &sources).trim_end().trim_start_matches("Warning: "));
+            crate::lua::warning(
+                lua,
+                render_plain(&d, &sources)
+                    .trim_end()
+                    .trim_start_matches("Warning: "),
+            );
         } else {
-            report_error(lua, render_plain(&d, &sources).trim_end().trim_start_matches("Error: "));
+            report_error(
+                lua,
+                render_plain(&d, &sources)
+                    .trim_end()
+                    .trim_start_matches("Error: "),
+            );
         }
     }
     let Some(extended) = extended else {
         return Ok(false);
     };
     st.set_program(extended);
-    install_components(lua, &st, &installed)?;
+    install_components(st.lua(), &st, &installed)?;
     Ok(true)
 }
 

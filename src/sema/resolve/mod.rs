@@ -121,9 +121,18 @@ impl<'a> Resolver<'a> {
         let mut voc_names = Vec::with_capacity(prog.vocabularies.len());
         for voc in &prog.vocabularies {
             let mut names: IndexMap<String, Vec<Entry>> = IndexMap::new();
-            let sorts = voc.sorts.iter().map(|&s| (&prog.sort(s).name, Entry::Sort(s)));
-            let preds = voc.preds.iter().map(|&p| (&prog.pred(p).name, Entry::Pred(p)));
-            let funcs = voc.funcs.iter().map(|&f| (&prog.func(f).name, Entry::Func(f)));
+            let sorts = voc
+                .sorts
+                .iter()
+                .map(|&s| (&prog.sort(s).name, Entry::Sort(s)));
+            let preds = voc
+                .preds
+                .iter()
+                .map(|&p| (&prog.pred(p).name, Entry::Pred(p)));
+            let funcs = voc
+                .funcs
+                .iter()
+                .map(|&f| (&prog.func(f).name, Entry::Func(f)));
             for (name, e) in sorts.chain(preds).chain(funcs) {
                 let list = names.entry(name.clone()).or_default();
                 if !list.contains(&e) {
@@ -135,7 +144,11 @@ impl<'a> Resolver<'a> {
         let mut decl_spans = HashMap::new();
         for (k, ns) in prog.namespaces.iter().enumerate() {
             for (name, &c) in &ns.members {
-                let key = (NamespaceId(k as u32), namespaces::component_word(c), name.clone());
+                let key = (
+                    NamespaceId(k as u32),
+                    namespaces::component_word(c),
+                    name.clone(),
+                );
                 decl_spans.insert(key, namespaces::component_span(&prog, c));
             }
         }
