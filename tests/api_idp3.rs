@@ -274,3 +274,32 @@ fn create_structure_from_file() {
     assert_eq!(r.stderr, "File none.txt does not exist.");
     assert_eq!(r.stdout, "nil\n");
 }
+
+/// `randomvaluechoice` with `seed` (IDP3's options for its solver): each search prefers random
+/// values, so different seeds give different models, and one seed always the same model;
+/// without `randomvaluechoice` the seed changes nothing.
+#[test]
+fn seed_and_random_value_choice_change_the_model() {
+    let spec = "vocabulary V {\n  type T isa int\n  P(T)\n}\ntheory Th : V { #{ x : P(x) } = 6. }\nstructure S : V { T = { 1..12 } }\n";
+    let models = |random: bool| {
+        let chunk = format!(
+            "stdoptions.randomvaluechoice = {random}\nfor seed = 1, 8 do\n  stdoptions.seed = seed\n  print(modelexpand(Th, S)[1])\n  print('--')\nend"
+        );
+        let r = run("seed", spec, &chunk);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+            .split("--\n")
+            .filter(|m| !m.is_empty())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let random = models(true);
+    assert_eq!(random.len(), 8);
+    let mut distinct = random.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(distinct.len() >= 4, "{distinct:?}");
+    assert_eq!(models(true), random, "the same seeds give the same models");
+    let plain = models(false);
+    assert!(plain.iter().all(|m| *m == plain[0]), "{plain:?}");
+}
