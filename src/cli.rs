@@ -91,6 +91,10 @@ pub struct Args {
     /// Do not print warnings
     #[arg(long)]
     pub nowarnings: bool,
+    /// Also print IDP3's notes that say nothing about a mistake (`Verifying and/or
+    /// autocompleting structure S`)
+    #[arg(long)]
+    pub verbose: bool,
     /// Print the version and exit
     #[arg(short = 'v', long = "version")]
     pub version: bool,
@@ -437,7 +441,9 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     };
     let mut stderr_text = String::new();
     for d in diags.sorted() {
-        if d.severity == Severity::Warning && args.nowarnings {
+        if d.severity == Severity::Warning
+            && (args.nowarnings || (d.is_verbose_only() && !args.verbose))
+        {
             continue;
         }
         if json {
