@@ -145,7 +145,8 @@ pub fn render_plain(d: &Diagnostic, sources: &SourceMap) -> String {
     }
     out.push_str(&format!(" [{}]\n", d.code));
     if let Some(hint) = &d.hint {
-        out.push_str(&format!("  hint: {hint}\n"));
+        // Further lines of a hint line up under its first.
+        out.push_str(&format!("  hint: {}\n", hint.replace('\n', "\n        ")));
     }
     out
 }

@@ -22,7 +22,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-#[allow(dead_code)]
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -88,5 +87,114 @@ Error: unexpected 'P', expected '.' at the end of the sentence At w.idp:7:8 [syn
             "Warning: Verifying and/or autocompleting structure S At w.idp:9:11 [autocomplete]\n"
         ),
         "{err}"
+    );
+}
+
+#[test]
+fn a_file_without_main_names_its_procedures_and_how_to_run_them() {
+    let o = Command::new(env!("CARGO_BIN_EXE_idp"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("specs/maze/game.idp")
+        .output()
+        .expect("the idp binary runs");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: specs/maze/game.idp has no procedure main(), which idp runs when neither -e nor -n is given [no-main]
+  hint: its procedures: plan(path, boards), plan_ltc(path), play(path, echo), picture(path, svgfile) and 34 others they call
+        run one:  idp specs/maze/game.idp -e 'plan(...)'
+        or add  procedure main() { ... }
+"
+    );
+    assert_eq!(stdout(&o), "");
+    // `--check` reports it as a warning: a file of procedures run with -e is not wrong.
+    let o = Command::new(env!("CARGO_BIN_EXE_idp"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["--check", "specs/maze/game.idp"])
+        .output()
+        .expect("the idp binary runs");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).starts_with("Warning: specs/maze/game.idp has no procedure main(), "),
+        "{}",
+        stderr(&o)
+    );
+    // With -e, or -n, there is nothing to report.
+    let o = Command::new(env!("CARGO_BIN_EXE_idp"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["--check", "specs/maze/game.idp", "-e", "plan()"])
+        .output()
+        .expect("the idp binary runs");
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+}
+
+#[test]
+fn a_file_without_procedures_shows_how_to_print_a_model() {
+    let o = idp_on("m.idp", &spec("! x[T]: P(x)."), &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: m.idp has no procedure main(), which idp runs when neither -e nor -n is given [no-main]
+  hint: it has no procedures
+        print a model of theory T in structure S:  idp -n 1 m.idp
+        or add  procedure main() { ... }
+"
+    );
+    // The command it shows runs.
+    let o = idp_on("m.idp", &spec("! x[T]: P(x)."), &["-n", "1"]);
+    assert_eq!(o.status.code(), Some(10));
+    // Two theories: the command names the first of each.
+    let two = format!("{}theory U : V {{ }}\n", spec("! x[T]: P(x)."));
+    let o = idp_on("two.idp", &two, &[]);
+    assert!(
+        stderr(&o).contains(
+            "print a model of theory T in structure S:  idp -n 1 --theory T --structure S two.idp\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn check_compiles_every_procedure_body() {
+    let text = "procedure helper(x) {
+  local y = x +
+}
+procedure loop() {
+  for i = 1, 3 do
+    print(i)
+}
+procedure other() {
+  print(\"x\" .. )
+}
+procedure third() {
+  if x then
+    print(1)
+  end end
+}
+procedure main() {
+  print(\"fine\")
+}
+";
+    let expected = "Error: Lua syntax error in procedure helper: the last statement is unfinished at the '}' that ends the procedure At l.idp:3:1 [lua-syntax-error]
+Error: Lua syntax error in procedure loop: a block (do, for, function, if, repeat, while) is not closed: 'end' expected before the '}' that ends the procedure At l.idp:7:1 [lua-syntax-error]
+Error: Lua syntax error in procedure other: unexpected symbol near ')' At l.idp:9:3 [lua-syntax-error]
+Error: Lua syntax error in procedure third: an 'end' too many: the procedure's body is closed before its '}' At l.idp:15:1 [lua-syntax-error]
+";
+    let o = idp_on("l.idp", text, &["--check"]);
+    assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(1), expected));
+    // A run reports the same, before anything runs.
+    let o = idp_on("l.idp", text, &[]);
+    assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(1), expected));
+    assert_eq!(stdout(&o), "");
+    // A block in the body names its line of the file.
+    let o = idp_on(
+        "b.idp",
+        "procedure main() {\n  if true then\n    print(1)\n  else else\n  end\n}\n",
+        &["--check"],
+    );
+    assert_eq!(
+        stderr(&o),
+        "Error: Lua syntax error in procedure main: 'end' expected (to close 'if' at line 2) near 'else' At b.idp:4:3 [lua-syntax-error]\n"
     );
 }
