@@ -420,6 +420,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         inputs,
         &crate::stdlib::source,
         args.sandbox,
+        Some(stdin_bytes),
         &mut sources,
         &mut diags,
     );
@@ -721,6 +722,13 @@ fn run_settings(args: &Args) -> RunSettings {
         settings.observer = settings.observer.with_ground_dump(|text| print!("{text}"));
     }
     settings
+}
+
+/// What `include stdin` reads (the loader leaves terminal input to the driver).
+fn stdin_bytes() -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// A positive, finite number of seconds (`--timeout`).

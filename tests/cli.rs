@@ -141,6 +141,30 @@ fn missing_main() {
     assert!(stderr(&o).contains("Error: "), "{}", stderr(&o));
 }
 
+/// `include stdin` splices standard input in where it stands (IDP3's lexer: `include stdin`),
+/// once; the driver reads it, not the loader.
+#[test]
+fn include_stdin_reads_standard_input_once() {
+    let path = write_file(
+        "include_stdin.idp",
+        "include stdin\ntheory T : V {\n P.\n}\nprocedure main() {\n print(onemodel(T, S))\n}\n",
+    );
+    let o = run(
+        &[path.to_str().unwrap()],
+        "vocabulary V {\n P\n Q\n}\nstructure S : V {\n Q = false\n}\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("P = true"), "{}", stdout(&o));
+    let twice = write_file("include_stdin_twice.idp", "include stdin\ninclude stdin\n");
+    let o = run(&[twice.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("standard input can be included only once"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn reads_stdin_without_files() {
     let o = run(&[], "procedure main() {\n  print(\"from stdin\")\n}\n");
