@@ -115,7 +115,8 @@ pub struct Args {
     /// printed) until Ctrl-D or `exit`
     #[arg(short = 'i', long = "interactive")]
     pub interactive: bool,
-    /// Data directory (accepted for compatibility; the standard library is built in)
+    /// Data directory: `include <name>` reads DIR/share/std/name.idp when it exists (else the
+    /// built-in standard library)
     #[arg(short = 'd', value_name = "DIR")]
     pub datadir: Option<String>,
     /// Model expansion without a procedure: print up to N models (0 = all) of the theory and
@@ -230,6 +231,7 @@ fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelReques
 /// the search (models found before are printed first).
 fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let program = runtime.program();
+    let program = &*program;
     let (Some(theory), Some(structure)) = (
         runtime.theory(&request.theory),
         runtime.structure(&request.structure),
@@ -416,9 +418,11 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     // Parse and resolve.
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
+    let datadir = args.datadir.clone();
+    let std_lib = move |name: &str| crate::stdlib::source_in(datadir.as_deref(), name);
     let loaded = crate::syntax::load_with(
         inputs,
-        &crate::stdlib::source,
+        &std_lib,
         args.sandbox,
         Some(stdin_bytes),
         &mut sources,
@@ -514,7 +518,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     let (code, name) = match (&args.execute, args.models) {
         (Some(chunk), _) => (chunk.replace("::", "."), "-e"),
         (None, Some(n)) => {
-            let request = match model_request(&args, n, runtime.program()) {
+            let request = match model_request(&args, n, &runtime.program()) {
                 Ok(request) => request,
                 Err(msg) => {
                     eprintln!("Error: {msg}");
@@ -528,7 +532,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         }
         (None, None) => {
             if !runtime.has_function("main") {
-                let d = no_main(&args, read_stdin, runtime.program());
+                let d = no_main(&args, read_stdin, &runtime.program());
                 if json {
                     eprint!("{}", crate::message_format::diagnostic_line(&d, &sources));
                 } else {
@@ -555,7 +559,10 @@ pub fn run_with(argv: Vec<String>) -> i32 {
                 eprintln!("Stopped: {msg}");
                 EXIT_LIMIT
             } else {
-                eprintln!("Error: {msg}");
+                // An empty message: the error was reported where it happened.
+                if !msg.is_empty() {
+                    eprintln!("Error: {msg}");
+                }
                 1
             }
         }

@@ -1,11 +1,15 @@
 //! The procedure runtime: an embedded Lua 5.1 in which every component of the global namespace
 //! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
 
+pub mod api;
+pub mod asp;
 pub mod builtins;
 pub mod interpreted;
+pub mod ltc;
 pub mod objects;
 pub mod options;
 pub mod sandbox;
+pub mod signature;
 pub mod values;
 pub mod visual;
 
@@ -23,7 +27,8 @@ const PRELUDE: &str = include_str!("prelude.lua");
 
 /// Shared state that builtins and userdata reach through the Lua app data.
 pub struct State {
-    pub program: Program,
+    /// The program; `parse` and `newvocabulary` add components to it while procedures run.
+    program: RefCell<Rc<Program>>,
     /// The current options (`stdoptions`, or what `setascurrentoptions` installed).
     pub options: RefCell<OptionsUd>,
     pub show_warnings: bool,
@@ -63,14 +68,31 @@ impl State {
         self.options.borrow().clone()
     }
 
+    /// The program as it is now.
+    pub fn program(&self) -> Rc<Program> {
+        self.program.borrow().clone()
+    }
+
+    /// Changes the program (new components only: the ids that Lua values hold stay valid).
+    pub fn update_program(&self, change: impl FnOnce(&mut Program)) {
+        let mut p = self.program.borrow_mut();
+        change(Rc::make_mut(&mut p));
+    }
+
     /// The options of an inference: the current options with the run's settings.
+    /// A `stdoptions.verbosity.*` above 0 turns on the `--stats` lines for the inference.
     pub fn infer_options(&self) -> crate::infer::Options {
         let run = self.run.borrow();
+        let mine = self.options().infer_options();
+        let mut observer = run.observer.clone();
+        if mine.verbose && !observer.stats_on() {
+            observer = observer.with_stats(|line| eprintln!("[stats] {line}"));
+        }
         crate::infer::Options {
             sat_backend: run.sat_backend,
             max_ground_size: run.max_ground_size,
-            observer: run.observer.clone(),
-            ..self.options().infer_options()
+            observer,
+            ..mine
         }
     }
 }
@@ -105,6 +127,15 @@ pub fn report_error(lua: &Lua, msg: &str) {
     eprintln!("Error: {msg}");
 }
 
+/// The Lua error for an error that was already reported on stderr: the running chunk stops
+/// without a further message (IDP3's `NoSuchProcedureException`).
+pub fn already_reported() -> mlua::Error {
+    mlua::Error::external(crate::error::Error::new(
+        crate::error::ErrorKind::Aborted,
+        "",
+    ))
+}
+
 /// The result of running a chunk.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -137,7 +168,7 @@ impl Runtime {
     pub fn new(program: Program, show_warnings: bool) -> Result<Runtime, String> {
         let lua = Lua::new().into_static();
         let state = Rc::new(State {
-            program,
+            program: RefCell::new(Rc::new(program)),
             options: RefCell::new(OptionsUd::new_default()),
             run: RefCell::new(RunSettings::default()),
             show_warnings,
@@ -172,7 +203,7 @@ impl Runtime {
 
     fn install_namespaces(&self) -> mlua::Result<()> {
         let lua = self.lua;
-        let program = &self.state.program;
+        let program = &self.state.program();
         let n = program.namespaces.len();
         // Structures with procedure-interpreted symbols, filled in once procedures exist.
         let mut with_procedures = Vec::new();
@@ -264,7 +295,8 @@ impl Runtime {
         pid: ProcId,
         env: Option<LuaTable<'lua>>,
     ) -> Result<mlua::Function<'lua>, String> {
-        let p = &self.state.program.procedures[pid.index()];
+        let program = self.state.program();
+        let p = &program.procedures[pid.index()];
         let (chunk, code) = procedure_chunk(p);
         self.state
             .chunks
@@ -364,6 +396,15 @@ impl Runtime {
     /// A failed chunk: its message, with the procedure line that called a failing built-in,
     /// and whether a limit stopped it.
     fn failure(&self, e: &mlua::Error) -> Failure {
+        if let Some(engine) = engine_error(e) {
+            if *engine.kind() == crate::error::ErrorKind::Aborted {
+                // Reported where it happened (or a plain IDP3 message without a position).
+                return Failure {
+                    message: engine.message().to_string(),
+                    stopped: false,
+                };
+            }
+        }
         let message = self.map_message(&error_message(e));
         let message = match self.calling_line(e) {
             Some(at) => format!("{at} {message}"),
@@ -414,7 +455,6 @@ impl Runtime {
         out
     }
 
-    /// The resolved program the runtime was created from.
     /// The value of a global of the global namespace (a theory, structure or term block by its
     /// name), as procedures see it now.
     fn global(&self, name: &str) -> Option<LuaValue<'static>> {
@@ -456,8 +496,9 @@ impl Runtime {
         warning(self.lua, message);
     }
 
-    pub fn program(&self) -> &Program {
-        &self.state.program
+    /// The resolved program (with the vocabularies procedures made since, `newvocabulary`).
+    pub fn program(&self) -> Rc<Program> {
+        self.state.program()
     }
 
     pub fn lua(&self) -> &Lua {
