@@ -22,7 +22,7 @@ use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use crate::lua::objects::{QueryUd, StructUd, TermUd, TheoryUd, VocUd};
 use crate::lua::options::OptionsUd;
-use crate::sema::program::{Component, NamespaceId, ProcId, Program};
+use crate::sema::program::{Component, NamespaceId, ProcId, Procedure, Program};
 
 const PRELUDE: &str = include_str!("prelude.lua");
 
@@ -343,6 +343,11 @@ impl Runtime {
         self.lua.globals().raw_get::<_, LuaValue>(name).ok()
     }
 
+    /// Whether the global `name` is a function (a procedure, or one that Lua code defined).
+    pub fn has_function(&self, name: &str) -> bool {
+        matches!(self.global(name), Some(LuaValue::Function(_)))
+    }
+
     /// The theory named `name`.
     pub fn theory(&self, name: &str) -> Option<Rc<RefCell<crate::sema::program::Theory>>> {
         objects::as_theory(&self.global(name)?)
@@ -386,6 +391,94 @@ impl Runtime {
     pub fn flush_stdout(&self) {
         let _ = self.lua.load("io.stdout:flush()").exec();
     }
+}
+
+/// The Lua text of a procedure: its chunk name (`procedure NS::name`) and a chunk that returns
+/// the function. Line k of the chunk is line `body_line + k - 1` of the file.
+fn procedure_chunk(p: &Procedure) -> (String, String) {
+    let fname = if is_lua_identifier(&p.name) {
+        p.name.clone()
+    } else {
+        "__idp_procedure".to_string()
+    };
+    let mut qualified = p.namespace.clone();
+    qualified.push(p.name.clone());
+    let chunk = format!("procedure {}", qualified.join("::"));
+    let code = format!(
+        "local function {fname}({}) {}\nend\nreturn {fname}",
+        p.params.join(", "),
+        p.body
+    );
+    (chunk, code)
+}
+
+/// A Lua syntax error in the body of a procedure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProcedureSyntaxError {
+    pub procedure: ProcId,
+    /// The line of the procedure's file.
+    pub line: u32,
+    pub message: String,
+}
+
+/// Compiles every procedure body, without running anything, in a bare Lua state, and returns
+/// the syntax errors (`--check` and the command line report them with their file line).
+pub fn procedure_syntax_errors(program: &Program) -> Vec<ProcedureSyntaxError> {
+    let lua = Lua::new();
+    let mut out = Vec::new();
+    for (k, p) in program.procedures.iter().enumerate() {
+        let (chunk, code) = procedure_chunk(p);
+        if let Err(e) = lua.load(code).set_name(format!("={chunk}")).into_function() {
+            let (line, message) = syntax_error_in(p, &chunk, &error_message(&e));
+            out.push(ProcedureSyntaxError {
+                procedure: ProcId(k as u32),
+                line,
+                message,
+            });
+        }
+    }
+    out
+}
+
+/// The file line and the message of a syntax error that Lua reported in the chunk of `p`
+/// (`procedure NAME:LINE: message`). The text that `idp` adds around the body (`local function
+/// NAME(...)`, the closing `end`) never shows: an error after the body is put at the procedure's
+/// closing `}`, and `(to close 'function' at line 1)` becomes `(to close the procedure)`.
+fn syntax_error_in(p: &Procedure, chunk: &str, raw: &str) -> (u32, String) {
+    let body_lines = p.body.matches('\n').count() as u32 + 1;
+    let to_file = |line: u32| p.body_line + line.min(body_lines).saturating_sub(1);
+    let Some((line, message)) = raw
+        .strip_prefix(&format!("{chunk}:"))
+        .and_then(|rest| rest.split_once(": "))
+        .and_then(|(n, m)| Some((n.parse::<u32>().ok()?, m)))
+    else {
+        return (p.body_line, raw.to_string());
+    };
+    let mut message = message.replace(
+        "(to close 'function' at line 1)",
+        "(to close the procedure)",
+    );
+    // `(to close 'for' at line 3)`: a line of the chunk.
+    if let Some(at) = message.find(" at line ") {
+        let digits: String = message[at + 9..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        if let Ok(n) = digits.parse::<u32>() {
+            message.replace_range(at + 9..at + 9 + digits.len(), &to_file(n).to_string());
+        }
+    }
+    if line > body_lines {
+        // Lua met the `end` that closes the function idp wrapped the body in (or what follows).
+        message = if message.starts_with("'end' expected") {
+            "a block (do, for, function, if, repeat, while) is not closed: 'end' expected before the '}' that ends the procedure".to_string()
+        } else if message.starts_with("'<eof>' expected") {
+            "an 'end' too many: the procedure's body is closed before its '}'".to_string()
+        } else {
+            "the last statement is unfinished at the '}' that ends the procedure".to_string()
+        };
+    }
+    (to_file(line), message)
 }
 
 /// Makes the program's components Lua values: globals (the global namespace) and members of
@@ -503,30 +596,19 @@ fn compile_procedure<'lua>(
 ) -> Result<mlua::Function<'lua>, String> {
     let program = state.program();
     let p = &program.procedures[pid.index()];
-    let fname = if is_lua_identifier(&p.name) {
-        p.name.clone()
-    } else {
-        "__idp_procedure".to_string()
-    };
-    let params = p.params.join(", ");
-    let mut qualified = p.namespace.clone();
-    qualified.push(p.name.clone());
-    let chunk = format!("procedure {}", qualified.join("::"));
+    let (chunk, code) = procedure_chunk(p);
     state
         .chunks
         .borrow_mut()
         .push((chunk.clone(), p.file.clone(), p.body_line));
-    let code = format!(
-        "local function {fname}({params}) {}\nend\nreturn {fname}",
-        p.body
-    );
     let mut loader = lua.load(code).set_name(format!("={chunk}"));
     if let Some(env) = env {
         loader = loader.set_environment(env);
     }
-    let f = loader
-        .into_function()
-        .map_err(|e| map_message(state, &error_message(&e)))?;
+    let f = loader.into_function().map_err(|e| {
+        let (line, message) = syntax_error_in(p, &chunk, &error_message(&e));
+        format!("{}:{line}: {message}", p.file)
+    })?;
     f.call::<_, mlua::Function>(())
         .map_err(|e| map_message(state, &error_message(&e)))
 }
