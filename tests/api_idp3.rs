@@ -149,6 +149,26 @@ fn verbosity_grounding_announces_the_extension() {
     );
 }
 
+/// The other `verbosity.*` levels above 0 turn on the statistics lines of the inference (as
+/// `--stats`), on stderr; at 0 nothing is printed.
+#[test]
+fn verbosity_levels_print_the_statistics_lines() {
+    for option in ["solving", "grounding", "propagation"] {
+        let r = run(
+            "verbstats",
+            SPEC,
+            &format!("stdoptions.verbosity.{option} = 1\nmodelexpand(Th, S)"),
+        );
+        assert!(
+            r.stderr.contains("[stats] SAT call: Sat"),
+            "{option}: {}",
+            r.stderr
+        );
+    }
+    let r = run("verbquiet", SPEC, "modelexpand(Th, S)");
+    assert_eq!(r.stderr, "");
+}
+
 #[test]
 fn table_utils() {
     let spec = format!("include <table_utils>\n{SPEC}");
