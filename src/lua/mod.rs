@@ -1,11 +1,16 @@
 //! The procedure runtime: an embedded Lua 5.1 in which every component of the global namespace
 //! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
 
+pub mod api;
+pub mod asp;
 pub mod builtins;
 pub mod interpreted;
+pub mod ltc;
 pub mod objects;
 pub mod options;
+pub mod parse;
 pub mod sandbox;
+pub mod signature;
 pub mod values;
 pub mod visual;
 
@@ -17,13 +22,14 @@ use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use crate::lua::objects::{QueryUd, StructUd, TermUd, TheoryUd, VocUd};
 use crate::lua::options::OptionsUd;
-use crate::sema::program::{Component, NamespaceId, ProcId, Program};
+use crate::sema::program::{Component, NamespaceId, ProcId, Procedure, Program};
 
 const PRELUDE: &str = include_str!("prelude.lua");
 
 /// Shared state that builtins and userdata reach through the Lua app data.
 pub struct State {
-    pub program: Program,
+    /// The program; `parse` and `newvocabulary` add components to it while procedures run.
+    program: RefCell<Rc<Program>>,
     /// The current options (`stdoptions`, or what `setascurrentoptions` installed).
     pub options: RefCell<OptionsUd>,
     pub show_warnings: bool,
@@ -36,6 +42,9 @@ pub struct State {
     chunks: RefCell<Vec<(String, String, u32)>>,
     /// What the command line set for every inference of the run.
     run: RefCell<RunSettings>,
+    /// The Lua state itself, which lives as long as the process (closures of lazily
+    /// interpreted symbols keep it); set when the runtime is made.
+    lua: Cell<Option<&'static Lua>>,
 }
 
 /// What the command line sets for every inference of a run (`--sat`, `--max-ground-size`,
@@ -63,14 +72,42 @@ impl State {
         self.options.borrow().clone()
     }
 
+    /// The Lua state of the runtime, for the callbacks that must keep it.
+    pub fn lua(&self) -> &'static Lua {
+        self.lua.get().expect("the runtime's Lua state")
+    }
+
+    /// The program as it is now.
+    pub fn program(&self) -> Rc<Program> {
+        self.program.borrow().clone()
+    }
+
+    /// Replaces the program by one that extends it (`parse`): the ids that Lua values hold
+    /// stay valid.
+    pub fn set_program(&self, program: Program) {
+        *self.program.borrow_mut() = Rc::new(program);
+    }
+
+    /// Changes the program (new components only: the ids that Lua values hold stay valid).
+    pub fn update_program(&self, change: impl FnOnce(&mut Program)) {
+        let mut p = self.program.borrow_mut();
+        change(Rc::make_mut(&mut p));
+    }
+
     /// The options of an inference: the current options with the run's settings.
+    /// A `stdoptions.verbosity.*` above 0 turns on the `--stats` lines for the inference.
     pub fn infer_options(&self) -> crate::infer::Options {
         let run = self.run.borrow();
+        let mine = self.options().infer_options();
+        let mut observer = run.observer.clone();
+        if mine.verbose && !observer.stats_on() {
+            observer = observer.with_stats(|line| eprintln!("[stats] {line}"));
+        }
         crate::infer::Options {
             sat_backend: run.sat_backend,
             max_ground_size: run.max_ground_size,
-            observer: run.observer.clone(),
-            ..self.options().infer_options()
+            observer,
+            ..mine
         }
     }
 }
@@ -105,6 +142,15 @@ pub fn report_error(lua: &Lua, msg: &str) {
     eprintln!("Error: {msg}");
 }
 
+/// The Lua error for an error that was already reported on stderr: the running chunk stops
+/// without a further message (IDP3's `NoSuchProcedureException`).
+pub fn already_reported() -> mlua::Error {
+    mlua::Error::external(crate::error::Error::new(
+        crate::error::ErrorKind::Aborted,
+        "",
+    ))
+}
+
 /// The result of running a chunk.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -137,7 +183,7 @@ impl Runtime {
     pub fn new(program: Program, show_warnings: bool) -> Result<Runtime, String> {
         let lua = Lua::new().into_static();
         let state = Rc::new(State {
-            program,
+            program: RefCell::new(Rc::new(program)),
             options: RefCell::new(OptionsUd::new_default()),
             run: RefCell::new(RunSettings::default()),
             show_warnings,
@@ -145,6 +191,7 @@ impl Runtime {
             errors: Cell::new(0),
             warned: RefCell::new(HashSet::new()),
             chunks: RefCell::new(Vec::new()),
+            lua: Cell::new(Some(lua)),
         });
         if !show_warnings {
             state
@@ -166,131 +213,8 @@ impl Runtime {
         builtins::register(lua)?;
         lua.globals().set("stdoptions", self.state.options())?;
         lua.load(PRELUDE).set_name("=prelude").exec()?;
-        self.install_namespaces()?;
+        install_components(lua, &self.state, &[])?;
         Ok(())
-    }
-
-    fn install_namespaces(&self) -> mlua::Result<()> {
-        let lua = self.lua;
-        let program = &self.state.program;
-        let n = program.namespaces.len();
-        // Structures with procedure-interpreted symbols, filled in once procedures exist.
-        let mut with_procedures = Vec::new();
-        // Namespace 0 is the global namespace: its members are globals.
-        let mut tables: Vec<LuaTable> = Vec::with_capacity(n);
-        let make_ns: mlua::Function = lua.globals().get("__idp_new_namespace")?;
-        for k in 0..n {
-            if k == 0 {
-                tables.push(lua.globals());
-            } else {
-                tables.push(make_ns.call(program.namespaces[k].name.clone())?);
-            }
-        }
-        for (k, ns) in program.namespaces.iter().enumerate() {
-            for (name, comp) in &ns.members {
-                let v: LuaValue = match *comp {
-                    Component::Vocabulary(id) => {
-                        LuaValue::UserData(lua.create_userdata(VocUd(id))?)
-                    }
-                    Component::Theory(id) => LuaValue::UserData(lua.create_userdata(TheoryUd(
-                        Rc::new(RefCell::new(program.theory(id).clone())),
-                    ))?),
-                    Component::Structure(id) => {
-                        let structure =
-                            Rc::new(RefCell::new(program.structures[id.index()].clone()));
-                        if !structure.borrow().procedures.is_empty() {
-                            with_procedures.push(structure.clone());
-                        }
-                        LuaValue::UserData(lua.create_userdata(StructUd(structure))?)
-                    }
-                    Component::Term(id) => LuaValue::UserData(
-                        lua.create_userdata(TermUd(Rc::new(program.terms[id.index()].clone())))?,
-                    ),
-                    Component::Query(id) => LuaValue::UserData(
-                        lua.create_userdata(QueryUd(Rc::new(program.queries[id.index()].clone())))?,
-                    ),
-                    Component::Namespace(id) => LuaValue::Table(tables[id.index()].clone()),
-                    Component::Procedure(_) => continue,
-                };
-                tables[k].raw_set(name.as_str(), v)?;
-            }
-        }
-        lua.globals().set("idpglobal", lua.globals())?;
-        // Procedures last, so that namespaces are complete when their environments are built.
-        let make_env: mlua::Function = lua.globals().get("__idp_namespace_env")?;
-        for (k, ns) in program.namespaces.iter().enumerate() {
-            let env = if k == 0 {
-                None
-            } else {
-                // The chain of namespaces from this one outwards (excluding the global one).
-                let mut chain = Vec::new();
-                let mut cur = Some(NamespaceId(k as u32));
-                while let Some(c) = cur {
-                    if c.index() == 0 {
-                        break;
-                    }
-                    chain.push(tables[c.index()].clone());
-                    cur = program.namespaces[c.index()].parent;
-                }
-                Some(make_env.call::<_, LuaTable>(mlua::Variadic::from_iter(chain))?)
-            };
-            for (name, comp) in &ns.members {
-                if let Component::Procedure(pid) = *comp {
-                    match self.compile_procedure(pid, env.clone()) {
-                        Ok(f) => tables[k].raw_set(name.as_str(), f)?,
-                        Err(msg) => self.report_setup_error(&msg),
-                    }
-                }
-            }
-        }
-        for structure in with_procedures {
-            let filled =
-                interpreted::fill_tables(lua, program, &lua.globals(), &mut structure.borrow_mut());
-            if let Err(msg) = filled {
-                self.report_setup_error(&msg);
-            }
-        }
-        Ok(())
-    }
-
-    /// An error while setting up: printed, and counted so that the run exits with code 1.
-    fn report_setup_error(&self, msg: &str) {
-        self.state.errors.set(self.state.errors.get() + 1);
-        eprintln!("Error: {msg}");
-    }
-
-    fn compile_procedure<'lua>(
-        &'lua self,
-        pid: ProcId,
-        env: Option<LuaTable<'lua>>,
-    ) -> Result<mlua::Function<'lua>, String> {
-        let p = &self.state.program.procedures[pid.index()];
-        let fname = if is_lua_identifier(&p.name) {
-            p.name.clone()
-        } else {
-            "__idp_procedure".to_string()
-        };
-        let params = p.params.join(", ");
-        let mut qualified = p.namespace.clone();
-        qualified.push(p.name.clone());
-        let chunk = format!("procedure {}", qualified.join("::"));
-        self.state
-            .chunks
-            .borrow_mut()
-            .push((chunk.clone(), p.file.clone(), p.body_line));
-        let code = format!(
-            "local function {fname}({params}) {}\nend\nreturn {fname}",
-            p.body
-        );
-        let mut loader = self.lua.load(code).set_name(format!("={chunk}"));
-        if let Some(env) = env {
-            loader = loader.set_environment(env);
-        }
-        let f = loader
-            .into_function()
-            .map_err(|e| self.map_message(&error_message(&e)))?;
-        f.call::<_, mlua::Function>(())
-            .map_err(|e| self.map_message(&error_message(&e)))
     }
 
     /// Takes `os`, `io` (but writing to stdout and stderr), modules and binary chunks away
@@ -375,6 +299,15 @@ impl Runtime {
     /// A failed chunk: its message, with the procedure line that called a failing built-in,
     /// and whether a limit stopped it.
     fn failure(&self, e: &mlua::Error) -> Failure {
+        if let Some(engine) = engine_error(e) {
+            if *engine.kind() == crate::error::ErrorKind::Aborted {
+                // Reported where it happened (or a plain IDP3 message without a position).
+                return Failure {
+                    message: engine.message().to_string(),
+                    stopped: false,
+                };
+            }
+        }
         let message = self.map_message(&error_message(e));
         let message = match self.calling_line(e) {
             Some(at) => format!("{at} {message}"),
@@ -401,35 +334,18 @@ impl Runtime {
 
     /// Rewrites `procedure NAME:LINE:` positions in a Lua message to `file:line:`.
     pub fn map_message(&self, msg: &str) -> String {
-        let mut out = msg.to_string();
-        for (chunk, file, body_line) in self.state.chunks.borrow().iter() {
-            let pat = format!("{chunk}:");
-            let mut result = String::new();
-            let mut rest = out.as_str();
-            while let Some(pos) = rest.find(&pat) {
-                let after = &rest[pos + pat.len()..];
-                let digits: String = after.chars().take_while(|c| c.is_ascii_digit()).collect();
-                if !digits.is_empty() && after[digits.len()..].starts_with(':') {
-                    let line: u32 = digits.parse().unwrap_or(1);
-                    result.push_str(&rest[..pos]);
-                    result.push_str(&format!("{}:{}:", file, body_line + line.saturating_sub(1)));
-                    rest = &after[digits.len() + 1..];
-                } else {
-                    result.push_str(&rest[..pos + pat.len()]);
-                    rest = after;
-                }
-            }
-            result.push_str(rest);
-            out = result;
-        }
-        out
+        map_message(&self.state, msg)
     }
 
-    /// The resolved program the runtime was created from.
     /// The value of a global of the global namespace (a theory, structure or term block by its
     /// name), as procedures see it now.
     fn global(&self, name: &str) -> Option<LuaValue<'static>> {
         self.lua.globals().raw_get::<_, LuaValue>(name).ok()
+    }
+
+    /// Whether the global `name` is a function (a procedure, or one that Lua code defined).
+    pub fn has_function(&self, name: &str) -> bool {
+        matches!(self.global(name), Some(LuaValue::Function(_)))
     }
 
     /// The theory named `name`.
@@ -462,8 +378,9 @@ impl Runtime {
         warning(self.lua, message);
     }
 
-    pub fn program(&self) -> &Program {
-        &self.state.program
+    /// The resolved program (with the vocabularies procedures made since, `newvocabulary`).
+    pub fn program(&self) -> Rc<Program> {
+        self.state.program()
     }
 
     pub fn lua(&self) -> &Lua {
@@ -474,6 +391,252 @@ impl Runtime {
     pub fn flush_stdout(&self) {
         let _ = self.lua.load("io.stdout:flush()").exec();
     }
+}
+
+/// The Lua text of a procedure: its chunk name (`procedure NS::name`) and a chunk that returns
+/// the function. Line k of the chunk is line `body_line + k - 1` of the file.
+fn procedure_chunk(p: &Procedure) -> (String, String) {
+    let fname = if is_lua_identifier(&p.name) {
+        p.name.clone()
+    } else {
+        "__idp_procedure".to_string()
+    };
+    let mut qualified = p.namespace.clone();
+    qualified.push(p.name.clone());
+    let chunk = format!("procedure {}", qualified.join("::"));
+    let code = format!(
+        "local function {fname}({}) {}\nend\nreturn {fname}",
+        p.params.join(", "),
+        p.body
+    );
+    (chunk, code)
+}
+
+/// A Lua syntax error in the body of a procedure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProcedureSyntaxError {
+    pub procedure: ProcId,
+    /// The line of the procedure's file.
+    pub line: u32,
+    pub message: String,
+}
+
+/// Compiles every procedure body, without running anything, in a bare Lua state, and returns
+/// the syntax errors (`--check` and the command line report them with their file line).
+pub fn procedure_syntax_errors(program: &Program) -> Vec<ProcedureSyntaxError> {
+    let lua = Lua::new();
+    let mut out = Vec::new();
+    for (k, p) in program.procedures.iter().enumerate() {
+        let (chunk, code) = procedure_chunk(p);
+        if let Err(e) = lua.load(code).set_name(format!("={chunk}")).into_function() {
+            let (line, message) = syntax_error_in(p, &chunk, &error_message(&e));
+            out.push(ProcedureSyntaxError {
+                procedure: ProcId(k as u32),
+                line,
+                message,
+            });
+        }
+    }
+    out
+}
+
+/// The file line and the message of a syntax error that Lua reported in the chunk of `p`
+/// (`procedure NAME:LINE: message`). The text that `idp` adds around the body (`local function
+/// NAME(...)`, the closing `end`) never shows: an error after the body is put at the procedure's
+/// closing `}`, and `(to close 'function' at line 1)` becomes `(to close the procedure)`.
+fn syntax_error_in(p: &Procedure, chunk: &str, raw: &str) -> (u32, String) {
+    let body_lines = p.body.matches('\n').count() as u32 + 1;
+    let to_file = |line: u32| p.body_line + line.min(body_lines).saturating_sub(1);
+    let Some((line, message)) = raw
+        .strip_prefix(&format!("{chunk}:"))
+        .and_then(|rest| rest.split_once(": "))
+        .and_then(|(n, m)| Some((n.parse::<u32>().ok()?, m)))
+    else {
+        return (p.body_line, raw.to_string());
+    };
+    let mut message = message.replace(
+        "(to close 'function' at line 1)",
+        "(to close the procedure)",
+    );
+    // `(to close 'for' at line 3)`: a line of the chunk.
+    if let Some(at) = message.find(" at line ") {
+        let digits: String = message[at + 9..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        if let Ok(n) = digits.parse::<u32>() {
+            message.replace_range(at + 9..at + 9 + digits.len(), &to_file(n).to_string());
+        }
+    }
+    if line > body_lines {
+        // Lua met the `end` that closes the function idp wrapped the body in (or what follows).
+        message = if message.starts_with("'end' expected") {
+            "a block (do, for, function, if, repeat, while) is not closed: 'end' expected before the '}' that ends the procedure".to_string()
+        } else if message.starts_with("'<eof>' expected") {
+            "an 'end' too many: the procedure's body is closed before its '}'".to_string()
+        } else {
+            "the last statement is unfinished at the '}' that ends the procedure".to_string()
+        };
+    }
+    (to_file(line), message)
+}
+
+/// Makes the program's components Lua values: globals (the global namespace) and members of
+/// their namespaces' tables, procedures compiled last. `installed[k]` is the number of members
+/// of namespace `k` that are Lua values already: none when the runtime starts, the program's
+/// members before `parse` when it added more. Errors are reported and counted.
+pub(crate) fn install_components(
+    lua: &'static Lua,
+    state: &State,
+    installed: &[usize],
+) -> mlua::Result<()> {
+    let program = &state.program();
+    let n = program.namespaces.len();
+    // Structures with procedure-interpreted symbols, filled in once procedures exist.
+    let mut with_procedures = Vec::new();
+    // Namespace 0 is the global namespace: its members are globals. A namespace installed
+    // before keeps its table (found in its parent's); a new one gets a new table.
+    let mut tables: Vec<LuaTable> = Vec::with_capacity(n);
+    let make_ns: mlua::Function = lua.globals().get("__idp_new_namespace")?;
+    for k in 0..n {
+        let ns = &program.namespaces[k];
+        let known = match ns.parent {
+            None => Some(lua.globals()),
+            Some(parent) if k < installed.len() => {
+                tables[parent.index()].raw_get::<_, Option<LuaTable>>(ns.name.as_str())?
+            }
+            Some(_) => None,
+        };
+        let table = match known {
+            Some(table) => table,
+            None => make_ns.call(ns.name.clone())?,
+        };
+        tables.push(table);
+    }
+    let new_members = |k: usize| {
+        let skip = installed.get(k).copied().unwrap_or(0);
+        program.namespaces[k].members.iter().skip(skip)
+    };
+    for k in 0..n {
+        for (name, comp) in new_members(k) {
+            let v: LuaValue = match *comp {
+                Component::Vocabulary(id) => LuaValue::UserData(lua.create_userdata(VocUd(id))?),
+                Component::Theory(id) => LuaValue::UserData(lua.create_userdata(TheoryUd(
+                    Rc::new(RefCell::new(program.theory(id).clone())),
+                ))?),
+                Component::Structure(id) => {
+                    let structure = Rc::new(RefCell::new(program.structures[id.index()].clone()));
+                    if !structure.borrow().procedures.is_empty() {
+                        with_procedures.push(structure.clone());
+                    }
+                    LuaValue::UserData(lua.create_userdata(StructUd(structure))?)
+                }
+                Component::Term(id) => LuaValue::UserData(
+                    lua.create_userdata(TermUd(Rc::new(program.terms[id.index()].clone())))?,
+                ),
+                Component::Query(id) => LuaValue::UserData(
+                    lua.create_userdata(QueryUd(Rc::new(program.queries[id.index()].clone())))?,
+                ),
+                Component::Namespace(id) => LuaValue::Table(tables[id.index()].clone()),
+                Component::Procedure(_) => continue,
+            };
+            tables[k].raw_set(name.as_str(), v)?;
+        }
+    }
+    lua.globals().set("idpglobal", lua.globals())?;
+    // Procedures last, so that namespaces are complete when their environments are built.
+    let make_env: mlua::Function = lua.globals().get("__idp_namespace_env")?;
+    for k in 0..n {
+        let env = if k == 0 {
+            None
+        } else {
+            // The chain of namespaces from this one outwards (excluding the global one).
+            let mut chain = Vec::new();
+            let mut cur = Some(NamespaceId(k as u32));
+            while let Some(c) = cur {
+                if c.index() == 0 {
+                    break;
+                }
+                chain.push(tables[c.index()].clone());
+                cur = program.namespaces[c.index()].parent;
+            }
+            Some(make_env.call::<_, LuaTable>(mlua::Variadic::from_iter(chain))?)
+        };
+        for (name, comp) in new_members(k) {
+            if let Component::Procedure(pid) = *comp {
+                match compile_procedure(lua, state, pid, env.clone()) {
+                    Ok(f) => tables[k].raw_set(name.as_str(), f)?,
+                    Err(msg) => report_setup_error(state, &msg),
+                }
+            }
+        }
+    }
+    for structure in with_procedures {
+        let filled =
+            interpreted::fill_tables(lua, program, &lua.globals(), &mut structure.borrow_mut());
+        if let Err(msg) = filled {
+            report_setup_error(state, &msg);
+        }
+    }
+    Ok(())
+}
+
+/// An error while setting up (or while `parse` adds components): printed, and counted so that
+/// the run exits with code 1.
+fn report_setup_error(state: &State, msg: &str) {
+    state.errors.set(state.errors.get() + 1);
+    eprintln!("Error: {msg}");
+}
+
+fn compile_procedure<'lua>(
+    lua: &'lua Lua,
+    state: &State,
+    pid: ProcId,
+    env: Option<LuaTable<'lua>>,
+) -> Result<mlua::Function<'lua>, String> {
+    let program = state.program();
+    let p = &program.procedures[pid.index()];
+    let (chunk, code) = procedure_chunk(p);
+    state
+        .chunks
+        .borrow_mut()
+        .push((chunk.clone(), p.file.clone(), p.body_line));
+    let mut loader = lua.load(code).set_name(format!("={chunk}"));
+    if let Some(env) = env {
+        loader = loader.set_environment(env);
+    }
+    let f = loader.into_function().map_err(|e| {
+        let (line, message) = syntax_error_in(p, &chunk, &error_message(&e));
+        format!("{}:{line}: {message}", p.file)
+    })?;
+    f.call::<_, mlua::Function>(())
+        .map_err(|e| map_message(state, &error_message(&e)))
+}
+
+/// Rewrites `procedure NAME:LINE:` positions in a Lua message to `file:line:`.
+pub(crate) fn map_message(state: &State, msg: &str) -> String {
+    let mut out = msg.to_string();
+    for (chunk, file, body_line) in state.chunks.borrow().iter() {
+        let pat = format!("{chunk}:");
+        let mut result = String::new();
+        let mut rest = out.as_str();
+        while let Some(pos) = rest.find(&pat) {
+            let after = &rest[pos + pat.len()..];
+            let digits: String = after.chars().take_while(|c| c.is_ascii_digit()).collect();
+            if !digits.is_empty() && after[digits.len()..].starts_with(':') {
+                let line: u32 = digits.parse().unwrap_or(1);
+                result.push_str(&rest[..pos]);
+                result.push_str(&format!("{}:{}:", file, body_line + line.saturating_sub(1)));
+                rest = &after[digits.len() + 1..];
+            } else {
+                result.push_str(&rest[..pos + pat.len()]);
+                rest = after;
+            }
+        }
+        result.push_str(rest);
+        out = result;
+    }
+    out
 }
 
 /// Every few thousand Lua instructions, checks the wall-time and memory limits and Ctrl-C, so
