@@ -331,7 +331,7 @@ fn explain_literal(
     structure: &Structure,
     options: &crate::infer::Options,
 ) -> crate::error::IdpResult<()> {
-    use crate::infer::explain::{parse_literal, why_forced, Forced, Reading};
+    use crate::infer::explain::{parse_literal, why_forced, Reading};
     let formula = parse_literal(program, theory.vocabulary, structure, literal)
         .map_err(|m| crate::error::Error::input(format!("--explain-atom: {m}")))?;
     let reading = Reading {
@@ -339,16 +339,9 @@ fn explain_literal(
         theory,
         structure,
     };
-    match why_forced(program, theory, structure, &formula, options)?.value {
-        Forced::By(core) => {
-            println!(
-                "{literal} holds in every model, because of {} (without any one of them it need not):",
-                reading.amount(&core)
-            );
-            reading.body_lines(&core).iter().for_each(|l| println!("{l}"));
-        }
-        Forced::Not => println!("{literal} does not hold in every model."),
-        Forced::NoModel => println!("The theory has no model, so {literal} holds in none."),
+    let answer = why_forced(program, theory, structure, &formula, options)?.value;
+    for line in reading.forced_lines(literal, &answer) {
+        println!("{line}");
     }
     Ok(())
 }

@@ -125,7 +125,7 @@ pub fn reduced_structure(structure: &Structure, relaxed: &[Symbol], core: &[Piec
     use crate::structure::structure::{Table, TupleSet};
     let mut out = structure.clone();
     out.name = format!("{}_reduced", structure.name);
-    for &s in relaxed {
+    for &s in relaxed.iter().filter(|s| structure.table(**s).is_some()) {
         let mut ct = TupleSet::default();
         let mut cf = TupleSet::default();
         for p in core {
@@ -390,6 +390,22 @@ impl Reading<'_> {
         )];
         lines.extend(self.body_lines(core));
         lines
+    }
+
+    /// What `--explain-atom` and `explain(T, S, literal)` print for `literal`.
+    pub fn forced_lines(&self, literal: &str, forced: &Forced) -> Vec<String> {
+        match forced {
+            Forced::By(core) => {
+                let mut lines = vec![format!(
+                    "{literal} holds in every model, because of {} (without any one of them it need not):",
+                    self.amount(core)
+                )];
+                lines.extend(self.body_lines(core));
+                lines
+            }
+            Forced::Not => vec![format!("{literal} does not hold in every model.")],
+            Forced::NoModel => vec![format!("The theory has no model, so {literal} holds in none.")],
+        }
     }
 
     /// How much a core holds: `2 parts of the theory and 3 facts of the structure`.

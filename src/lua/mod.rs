@@ -2,6 +2,7 @@
 //! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
 
 pub mod builtins;
+pub mod explain;
 pub mod interpreted;
 pub mod objects;
 pub mod options;
@@ -164,6 +165,7 @@ impl Runtime {
     fn setup(&self) -> mlua::Result<()> {
         let lua = self.lua;
         builtins::register(lua)?;
+        explain::register(lua)?;
         lua.globals().set("stdoptions", self.state.options())?;
         lua.load(PRELUDE).set_name("=prelude").exec()?;
         self.install_namespaces()?;
