@@ -279,6 +279,10 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let explained = match (&args.explain_atom, models.is_empty()) {
         (Some(literal), false) => explain_literal(literal, program, &theory, &structure, &options),
         (_, true) if args.explain => explain_no_model(program, &theory, &structure, &options),
+        (Some(literal), true) => {
+            println!("The theory has no model, so {literal} holds in none (--explain says why).");
+            Ok(())
+        }
         _ => Ok(()),
     };
     if let Err(e) = explained {
@@ -310,6 +314,7 @@ fn explain_no_model(
 ) -> crate::error::IdpResult<()> {
     use crate::infer::explain::{unsat_core, Facts, Reading};
     let core = unsat_core(program, theory, structure, &Facts::Involved, &[], options)?;
+    core.warnings.iter().for_each(|w| eprintln!("Warning: {w}"));
     let reading = Reading {
         program,
         theory,

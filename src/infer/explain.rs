@@ -15,6 +15,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::IdpResult;
 use crate::infer::session::{Piece, Session, Setup};
+use crate::infer::definitions::{evaluate_definitions, Evaluated};
 use crate::infer::{Inferred, Options};
 use crate::print::theory::{definition_to_string, readable_formula, readable_value};
 use crate::sema::ir::{Formula, FormulaKind};
@@ -44,6 +45,12 @@ pub enum Facts {
 /// A core of `theory` with `structure`: its sentence instances and definitions, and facts as
 /// `facts` says; `None` when there is a model after all. Sentences in `hard` always hold and
 /// are not part of the core (the negated literal of [`why_forced`]).
+///
+/// The first round leaves out one sentence or definition at a time and runs model expansion
+/// on the rest as the user's run would (with the grounder's simplifications, which selectors
+/// would forbid): a part whose absence still gives no model is dropped. The second round
+/// narrows the sentences down to instances and adds the facts, under selectors; when it takes
+/// longer than a quarter of the first round (or a second), the core stays at whole sentences.
 pub fn unsat_core(
     program: &Program,
     theory: &Theory,
@@ -52,20 +59,35 @@ pub fn unsat_core(
     hard: &[&Formula],
     options: &Options,
 ) -> IdpResult<Inferred<Option<Core>>> {
-    let whole = Setup {
-        sentences: (0..theory.sentences.len()).map(|k| (k, false)).collect(),
-        definitions: (0..theory.definitions.len()).collect(),
-        relaxed: Vec::new(),
-        hard: hard.to_vec(),
+    let started = std::time::Instant::now();
+    let mut warnings = Vec::new();
+    let Some(parts) = minimal_parts(program, theory, structure, hard, options)? else {
+        return Ok(Inferred::new(None, warnings));
     };
-    let Some(parts) = minimal_core(program, theory, structure, &whole, options)? else {
-        return Ok(Inferred::new(None, Vec::new()));
-    };
-    let relaxed = match facts {
+    let relaxed: Vec<Symbol> = match facts {
         Facts::Given => Vec::new(),
         Facts::Of(symbols) => symbols.clone(),
-        Facts::Involved => involved_symbols(program, theory, structure, &parts),
-    };
+        Facts::Involved => involved_symbols(program, theory, &parts, hard),
+    }
+    .into_iter()
+    .filter(|s| structure.table(*s).is_some())
+    .collect();
+    let core_definitions: Vec<usize> = parts
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Definition(k) => Some(*k),
+            _ => None,
+        })
+        .collect();
+    let (given, pending) = evaluated(
+        program,
+        theory,
+        &core_definitions,
+        structure,
+        &relaxed,
+        options,
+        &mut warnings,
+    )?;
     let refined = Setup {
         sentences: parts
             .iter()
@@ -74,22 +96,173 @@ pub fn unsat_core(
                 _ => None,
             })
             .collect(),
-        definitions: parts
-            .iter()
-            .filter_map(|p| match p {
-                Piece::Definition(k) => Some(*k),
-                _ => None,
-            })
-            .collect(),
-        relaxed: relaxed
-            .into_iter()
-            .filter(|s| structure.table(*s).is_some())
-            .collect(),
+        definitions: pending,
+        relaxed,
         hard: hard.to_vec(),
     };
-    let pieces = minimal_core(program, theory, structure, &refined, options)?
-        .expect("a subset of a core's instances has no model when the core has none");
-    Ok(Inferred::new(Some(Core { pieces }), Vec::new()))
+    let budget = Options {
+        timeout: (0.25 * started.elapsed().as_secs_f64()).max(1.0),
+        ..options.clone()
+    };
+    let pieces = match minimal_core(program, theory, &given, &refined, &budget) {
+        Ok(pieces) => pieces.expect("a subset of a core's instances has no model when the core has none"),
+        Err(e) if e.is_limit() && crate::limits::check(None, "explaining").is_ok() => {
+            warnings.push(
+                "the core is shown as whole sentences: narrowing it down to instances took \
+                 longer than finding it"
+                    .into(),
+            );
+            parts
+        }
+        Err(e) => return Err(e),
+    };
+    // Definitions evaluated from the input in the second round are in the core all the same.
+    let mut pieces = pieces;
+    for k in core_definitions {
+        if !pieces.contains(&Piece::Definition(k)) {
+            pieces.push(Piece::Definition(k));
+        }
+    }
+    Ok(Inferred::new(Some(Core { pieces }), warnings))
+}
+
+/// The sentences and definitions of a subset-minimal part of `theory` (with `hard`) that has
+/// no model with `structure`, found by leaving out one part at a time; `None` when the whole
+/// theory has a model.
+fn minimal_parts(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    hard: &[&Formula],
+    options: &Options,
+) -> IdpResult<Option<Vec<Piece>>> {
+    let mut parts: Vec<Piece> = (0..theory.sentences.len())
+        .map(Piece::Sentence)
+        .chain((0..theory.definitions.len()).map(Piece::Definition))
+        .collect();
+    if has_model(program, theory, &parts, structure, hard, options)? {
+        return Ok(None);
+    }
+    let mut next = 0;
+    while next < parts.len() {
+        let mut without = parts.clone();
+        without.remove(next);
+        let started = std::time::Instant::now();
+        let model = has_model(program, theory, &without, structure, hard, options)?;
+        options.observer.stat(|| {
+            format!(
+                "explanation: without part {} of {}: {} in {:.3}s",
+                next + 1,
+                parts.len(),
+                if model { "a model" } else { "no model" },
+                started.elapsed().as_secs_f64()
+            )
+        });
+        if model {
+            next += 1;
+        } else {
+            parts = without;
+        }
+    }
+    Ok(Some(parts))
+}
+
+/// Whether the `parts` of `theory` and the sentences of `hard` have a model with `structure`
+/// (model expansion as the command line runs it).
+fn has_model(
+    program: &Program,
+    theory: &Theory,
+    parts: &[Piece],
+    structure: &Structure,
+    hard: &[&Formula],
+    options: &Options,
+) -> IdpResult<bool> {
+    let mut sub = Theory {
+        sentences: hard.iter().map(|f| (*f).clone()).collect(),
+        definitions: Vec::new(),
+        ..theory.clone()
+    };
+    for p in parts {
+        match p {
+            Piece::Sentence(k) => sub.sentences.push(theory.sentences[*k].clone()),
+            Piece::Definition(k) => sub.definitions.push(theory.definitions[*k].clone()),
+            Piece::Instance { .. } | Piece::Fact { .. } => {}
+        }
+    }
+    let options = Options {
+        nbmodels: 1,
+        ..options.clone()
+    };
+    let found = crate::infer::modelexpand(program, &sub, structure, None, &options)?;
+    Ok(!found.value.is_empty())
+}
+
+/// `structure` extended with those of the `definitions` of `theory` that the input
+/// determines, and the indices of the others. A definition that (through others) uses a symbol of `relaxed` is
+/// not evaluated: those facts are being explained. When evaluating shows the definitions
+/// contradict the structure, none is evaluated (the core will say which).
+fn evaluated(
+    program: &Program,
+    theory: &Theory,
+    definitions: &[usize],
+    structure: &Structure,
+    relaxed: &[Symbol],
+    options: &Options,
+    warnings: &mut Vec<String>,
+) -> IdpResult<(Structure, Vec<usize>)> {
+    let all = definitions.to_vec();
+    let dependent: Vec<usize> = depending_on(theory, relaxed)
+        .into_iter()
+        .filter(|k| all.contains(k))
+        .collect();
+    let independent: Vec<usize> = all.iter().copied().filter(|k| !dependent.contains(k)).collect();
+    let sub = Theory {
+        definitions: independent
+            .iter()
+            .map(|&k| theory.definitions[k].clone())
+            .collect(),
+        sentences: Vec::new(),
+        ..theory.clone()
+    };
+    match evaluate_definitions(program, &sub, structure, options, warnings)? {
+        Evaluated::Done(given, left) => {
+            let mut pending = dependent;
+            for (position, d) in sub.definitions.iter().enumerate() {
+                if left.iter().any(|l| std::ptr::eq(*l, d)) {
+                    pending.push(independent[position]);
+                }
+            }
+            pending.sort_unstable();
+            Ok((*given, pending))
+        }
+        Evaluated::Inconsistent => Ok((structure.clone(), all)),
+    }
+}
+
+/// The definitions that use a symbol of `symbols`, directly or through other definitions.
+fn depending_on(theory: &Theory, relaxed: &[Symbol]) -> Vec<usize> {
+    let mut reached: HashSet<Symbol> = relaxed.iter().copied().collect();
+    let mut out: Vec<usize> = Vec::new();
+    loop {
+        let before = out.len();
+        for (k, d) in theory.definitions.iter().enumerate() {
+            if out.contains(&k) {
+                continue;
+            }
+            let mut used = HashSet::default();
+            for r in &d.rules {
+                symbols(&r.body, &mut used);
+            }
+            if !used.is_disjoint(&reached) {
+                out.push(k);
+                reached.extend(d.defined());
+            }
+        }
+        if out.len() == before {
+            out.sort_unstable();
+            return out;
+        }
+    }
 }
 
 /// A structure less precise than `structure` on `symbols` (the others as given) with which
@@ -175,11 +348,29 @@ fn shrink(
         Some(failed) => failed,
         None => return Ok(None),
     };
+    session.stat(|| {
+        format!(
+            "explanation: {} candidate pieces, {} in the first core",
+            candidates.len(),
+            core.len()
+        )
+    });
     let mut next = 0;
     while next < core.len() {
         let mut without = core.clone();
         without.remove(next);
-        match unsat_under(session, pieces, &always, &without)? {
+        let started = std::time::Instant::now();
+        let answer = unsat_under(session, pieces, &always, &without)?;
+        session.stat(|| {
+            format!(
+                "explanation: without piece {} of {}: {} in {:.3}s",
+                next + 1,
+                core.len(),
+                if answer.is_some() { "no model" } else { "a model" },
+                started.elapsed().as_secs_f64()
+            )
+        });
+        match answer {
             // Still no model: the piece was not needed; keep only what this search used.
             Some(failed) => core = failed,
             None => next += 1,
@@ -210,31 +401,41 @@ fn unsat_under(
     ))
 }
 
-/// The symbols that the core's sentences and definitions mention and the structure
-/// interprets, in the vocabulary's order.
+/// The symbols that the core's sentences and definitions mention, and those that the
+/// definitions of these use (all the way down), in the vocabulary's order.
 fn involved_symbols(
     program: &Program,
     theory: &Theory,
-    structure: &Structure,
     parts: &[Piece],
+    hard: &[&Formula],
 ) -> Vec<Symbol> {
     let mut used = HashSet::default();
+    for f in hard {
+        symbols(f, &mut used);
+    }
     for p in parts {
         match p {
             Piece::Sentence(k) => symbols(&theory.sentences[*k], &mut used),
-            Piece::Definition(k) => {
-                let d = &theory.definitions[*k];
-                used.extend(d.defined());
+            Piece::Definition(k) => used.extend(theory.definitions[*k].defined()),
+            Piece::Instance { .. } | Piece::Fact { .. } => {}
+        }
+    }
+    loop {
+        let before = used.len();
+        for d in &theory.definitions {
+            if d.defined().iter().any(|s| used.contains(s)) {
                 for r in &d.rules {
                     symbols(&r.body, &mut used);
                 }
             }
-            Piece::Instance { .. } | Piece::Fact { .. } => {}
+        }
+        if used.len() == before {
+            break;
         }
     }
     crate::infer::session::interpreted_symbols(program, theory.vocabulary)
         .into_iter()
-        .filter(|s| used.contains(s) && structure.table(*s).is_some())
+        .filter(|s| used.contains(s))
         .collect()
 }
 
@@ -383,11 +584,15 @@ impl Reading<'_> {
     /// The core as the command line's `--explain` shows it: each sentence and definition
     /// with its position, a few of the instances that clash, and the facts of the structure.
     pub fn lines(&self, core: &Core) -> Vec<String> {
-        let mut lines = vec![format!(
-            "Why: {} {} no model together; without any one of them there is one.",
-            self.amount(core),
-            if self.count(core) == (1, 0) { "has" } else { "have" }
-        )];
+        let header = if self.count(core) == (1, 0) {
+            "Why: 1 part of the theory has no model on its own.".to_string()
+        } else {
+            format!(
+                "Why: {} have no model together; without any one of them there is one.",
+                self.amount(core)
+            )
+        };
+        let mut lines = vec![header];
         lines.extend(self.body_lines(core));
         lines
     }
@@ -411,12 +616,14 @@ impl Reading<'_> {
     /// How much a core holds: `2 parts of the theory and 3 facts of the structure`.
     pub fn amount(&self, core: &Core) -> String {
         let (parts, facts) = self.count(core);
-        let mut text = plural(parts, "part of the theory", "parts of the theory");
-        if facts > 0 {
-            text.push_str(" and ");
-            text.push_str(&plural(facts, "fact of the structure", "facts of the structure"));
+        let parts = (parts > 0).then(|| plural(parts, "part of the theory", "parts of the theory"));
+        let facts =
+            (facts > 0).then(|| plural(facts, "fact of the structure", "facts of the structure"));
+        match (parts, facts) {
+            (Some(p), Some(f)) => format!("{p} and {f}"),
+            (Some(one), None) | (None, Some(one)) => one,
+            (None, None) => "nothing but the structure's types".to_string(),
         }
-        text
     }
 
     /// The parts of a core, one line each (instances indented under their sentence).

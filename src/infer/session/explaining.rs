@@ -219,6 +219,11 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
+    /// Sends a statistics line to the options' observer.
+    pub fn stat(&self, line: impl FnOnce() -> String) {
+        self.options.observer.stat(line);
+    }
+
     /// After a search without a model: whether assumption `lit` was needed for that.
     pub fn failed(&self, lit: Lit) -> bool {
         self.sat.failed(lit)
