@@ -411,7 +411,7 @@ fn involved_symbols(
 ) -> Vec<Symbol> {
     let mut used = HashSet::default();
     for f in hard {
-        symbols(f, &mut used);
+        symbols(*f, &mut used);
     }
     for p in parts {
         match p {
