@@ -29,6 +29,39 @@ use crate::structure::structure::Structure;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Core {
     pub pieces: Vec<Piece>,
+    /// The symbols whose facts could be part of the core (the others were taken as given).
+    pub relaxed: Vec<Symbol>,
+}
+
+impl Core {
+    /// The core as a theory named `unsat_core`: each instance a sentence, definitions whole.
+    pub fn theory(&self, theory: &Theory) -> Theory {
+        let mut out = Theory {
+            name: "unsat_core".into(),
+            sentences: Vec::new(),
+            definitions: Vec::new(),
+            span: None,
+            ..theory.clone()
+        };
+        for piece in &self.pieces {
+            match piece {
+                Piece::Sentence(k) => out.sentences.push(theory.sentences[*k].clone()),
+                Piece::Instance { sentence, binding } => {
+                    let values: Vec<(u32, _)> = binding.iter().map(|(v, x)| (v.id, *x)).collect();
+                    let body = outer_body(&theory.sentences[*sentence]);
+                    out.sentences.push(substitute(body, &values));
+                }
+                Piece::Definition(k) => out.definitions.push(theory.definitions[*k].clone()),
+                Piece::Fact { .. } => {}
+            }
+        }
+        out
+    }
+
+    /// `structure` with the tables of the relaxed symbols cut down to the core's facts.
+    pub fn structure(&self, structure: &Structure) -> Structure {
+        reduced_structure(structure, &self.relaxed, &self.pieces)
+    }
 }
 
 /// What a core may contain besides the theory's parts.
@@ -72,6 +105,49 @@ pub fn unsat_core(
     .into_iter()
     .filter(|s| structure.table(*s).is_some())
     .collect();
+    let budget = Options {
+        timeout: (0.25 * started.elapsed().as_secs_f64()).max(1.0),
+        ..options.clone()
+    };
+    let attempt = |relaxed: &[Symbol], warnings: &mut Vec<String>| {
+        refine(program, theory, structure, &parts, relaxed, hard, &budget, warnings)
+    };
+    let (pieces, kept) = match attempt(&relaxed, &mut warnings) {
+        Ok(pieces) => (pieces, relaxed),
+        // Facts whose symbols a definition over an infinite type uses cannot all be unknown:
+        // the structure is then taken as given.
+        Err(e) if !relaxed.is_empty() && !stopped_by_the_run(&e) => {
+            match attempt(&[], &mut warnings) {
+                Ok(pieces) => (pieces, Vec::new()),
+                Err(e) if !stopped_by_the_run(&e) => (whole_parts(&parts, &e, &mut warnings), Vec::new()),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(e) if !stopped_by_the_run(&e) => (whole_parts(&parts, &e, &mut warnings), Vec::new()),
+        Err(e) => return Err(e),
+    };
+    Ok(Inferred::new(
+        Some(Core {
+            pieces,
+            relaxed: kept,
+        }),
+        warnings,
+    ))
+}
+
+/// The core of instances and facts inside the core of whole `parts`, each of its definitions
+/// in it (those evaluated from the input too).
+#[allow(clippy::too_many_arguments)]
+fn refine(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    parts: &[Piece],
+    relaxed: &[Symbol],
+    hard: &[&Formula],
+    budget: &Options,
+    warnings: &mut Vec<String>,
+) -> IdpResult<Vec<Piece>> {
     let core_definitions: Vec<usize> = parts
         .iter()
         .filter_map(|p| match p {
@@ -84,9 +160,9 @@ pub fn unsat_core(
         theory,
         &core_definitions,
         structure,
-        &relaxed,
-        options,
-        &mut warnings,
+        relaxed,
+        budget,
+        warnings,
     )?;
     let refined = Setup {
         sentences: parts
@@ -97,33 +173,36 @@ pub fn unsat_core(
             })
             .collect(),
         definitions: pending,
-        relaxed,
+        relaxed: relaxed.to_vec(),
         hard: hard.to_vec(),
     };
-    let budget = Options {
-        timeout: (0.25 * started.elapsed().as_secs_f64()).max(1.0),
-        ..options.clone()
-    };
-    let pieces = match minimal_core(program, theory, &given, &refined, &budget) {
-        Ok(pieces) => pieces.expect("a subset of a core's instances has no model when the core has none"),
-        Err(e) if e.is_limit() && crate::limits::check(None, "explaining").is_ok() => {
-            warnings.push(
-                "the core is shown as whole sentences: narrowing it down to instances took \
-                 longer than finding it"
-                    .into(),
-            );
-            parts
-        }
-        Err(e) => return Err(e),
-    };
-    // Definitions evaluated from the input in the second round are in the core all the same.
-    let mut pieces = pieces;
+    let mut pieces = minimal_core(program, theory, &given, &refined, budget)?
+        .expect("a subset of a core's instances has no model when the core has none");
     for k in core_definitions {
         if !pieces.contains(&Piece::Definition(k)) {
             pieces.push(Piece::Definition(k));
         }
     }
-    Ok(Inferred::new(Some(Core { pieces }), warnings))
+    Ok(pieces)
+}
+
+/// Whether `e` is the run's own limit (Ctrl-C, `--timeout`, memory), which ends the run,
+/// rather than the explanation's time budget or a grounding it cannot do.
+fn stopped_by_the_run(e: &crate::error::Error) -> bool {
+    e.is_limit() && crate::limits::check(None, "explaining").is_err()
+}
+
+/// The core of whole parts, when narrowing it down failed (the reason is a warning).
+fn whole_parts(parts: &[Piece], e: &crate::error::Error, warnings: &mut Vec<String>) -> Vec<Piece> {
+    let why = if e.is_limit() {
+        "took longer than finding it".to_string()
+    } else {
+        format!("failed: {}", e.message())
+    };
+    warnings.push(format!(
+        "the core is shown as whole sentences: narrowing it down to instances {why}"
+    ));
+    parts.to_vec()
 }
 
 /// The sentences and definitions of a subset-minimal part of `theory` (with `hard`) that has
@@ -148,7 +227,13 @@ fn minimal_parts(
         let mut without = parts.clone();
         without.remove(next);
         let started = std::time::Instant::now();
-        let model = has_model(program, theory, &without, structure, hard, options)?;
+        // A theory that cannot be ground without the part (a function over `int` that only
+        // the left-out definition made known) keeps it.
+        let model = match has_model(program, theory, &without, structure, hard, options) {
+            Ok(model) => model,
+            Err(e) if stopped_by_the_run(&e) => return Err(e),
+            Err(_) => true,
+        };
         options.observer.stat(|| {
             format!(
                 "explanation: without part {} of {}: {} in {:.3}s",
@@ -571,11 +656,7 @@ impl Reading<'_> {
             }
             if let Piece::Definition(k) = piece {
                 let d = &self.theory.definitions[*k];
-                lines.push(format!(
-                    "\t{} from {}.",
-                    one_line(&definition_to_string(self.program, d)),
-                    self.at(d.span)
-                ));
+                lines.push(format!("\t{} from {}.", self.definition_text(d), self.at(d.span)));
             }
         }
         lines
@@ -643,10 +724,7 @@ impl Reading<'_> {
         for piece in &core.pieces {
             if let Piece::Definition(k) = piece {
                 let d = &self.theory.definitions[*k];
-                let text = match self.program.source_text(d.span) {
-                    Some(text) if !text.trim().is_empty() => one_line(text),
-                    _ => one_line(&definition_to_string(self.program, d)),
-                };
+                let text = self.definition_text(d);
                 lines.push(format!("  {}: the definition {text}", self.at(d.span)));
             }
         }
@@ -667,6 +745,15 @@ impl Reading<'_> {
                 }
             }
             _ => format!("{}.", one_line(&readable_formula(self.program, f))),
+        }
+    }
+
+    /// A definition as its source writes it, on one line (printed when the source is not
+    /// known).
+    fn definition_text(&self, d: &crate::sema::ir::Definition) -> String {
+        match self.program.source_text(d.span) {
+            Some(text) if !text.trim().is_empty() => one_line(text),
+            _ => one_line(&definition_to_string(self.program, d)),
         }
     }
 

@@ -9,14 +9,12 @@ use std::rc::Rc;
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::infer::explain::{
-    outer_body, parse_literal, unsat_core, unsat_structure, why_forced, Core, Facts, Forced,
-    Reading,
+    parse_literal, unsat_core, unsat_structure, why_forced, Facts, Forced, Reading,
 };
-use crate::infer::session::{interpreted_symbols, Piece};
+use crate::infer::session::interpreted_symbols;
 use crate::lua::objects::{as_structure, as_theory, as_voc, struct_to_lua, TheoryUd};
 use crate::lua::{rt_err, state};
-use crate::sema::program::{Program, Theory};
-use crate::sema::walk::substitute;
+use crate::sema::program::Theory;
 use crate::structure::structure::Structure;
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
@@ -72,6 +70,9 @@ fn unsatcore<'lua>(
         Facts::Given
     };
     let found = unsat_core(program, theory, structure, &facts, &[], &options).map_err(engine)?;
+    for w in &found.warnings {
+        crate::lua::warning(lua, w);
+    }
     let Some(core) = found.value else {
         return already_satisfiable(lua);
     };
@@ -85,11 +86,11 @@ fn unsatcore<'lua>(
         print(lua, &line)?;
     }
     let shown = if by_structure {
-        crate::infer::explain::reduced_structure(structure, &symbols, &core.pieces)
+        core.structure(structure)
     } else {
         structure.clone()
     };
-    let core_theory = core_as_theory(program, theory, &core);
+    let core_theory = core.theory(theory);
     Ok(MultiValue::from_vec(vec![
         struct_to_lua(lua, shown)?,
         LuaValue::UserData(lua.create_userdata(TheoryUd(Rc::new(RefCell::new(core_theory))))?),
@@ -105,31 +106,6 @@ fn already_satisfiable(lua: &Lua) -> mlua::Result<MultiValue<'_>> {
     let write: mlua::Function = stderr.get("write")?;
     write.call::<_, ()>((stderr, "Cannot get core of theory which is already satisfiable\n"))?;
     Ok(MultiValue::new())
-}
-
-/// The core as a theory named `unsat_core`: each instance a sentence, definitions whole.
-fn core_as_theory(program: &Program, theory: &Theory, core: &Core) -> Theory {
-    let _ = program;
-    let mut out = Theory {
-        name: "unsat_core".into(),
-        vocabulary: theory.vocabulary,
-        sentences: Vec::new(),
-        definitions: Vec::new(),
-        span: None,
-    };
-    for piece in &core.pieces {
-        match piece {
-            Piece::Sentence(k) => out.sentences.push(theory.sentences[*k].clone()),
-            Piece::Instance { sentence, binding } => {
-                let values: Vec<(u32, _)> = binding.iter().map(|(v, x)| (v.id, *x)).collect();
-                let body = outer_body(&theory.sentences[*sentence]);
-                out.sentences.push(substitute(body, &values));
-            }
-            Piece::Definition(k) => out.definitions.push(theory.definitions[*k].clone()),
-            Piece::Fact { .. } => {}
-        }
-    }
-    out
 }
 
 /// `explain(T, S, literal)`: prints why every model satisfies the literal (or that one does
