@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 root=..
 sources=("$root/../shared/conformance/tests" "$root/specs" "$root/examples" "$root/tests/corpus")
-for target in parse_resolve mutate_idp; do
+for target in parse_resolve mutate_idp grammar_diff; do
     mkdir -p "corpus/$target"
 done
 count=0
@@ -16,10 +16,10 @@ for dir in "${sources[@]}"; do
     while IFS= read -r -d '' f; do
         # The fuzz targets skip `include "file"`: keep such seeds anyway, they still mutate.
         name=$(sha1sum "$f" | cut -c1-40)
-        for target in parse_resolve mutate_idp; do
+        for target in parse_resolve mutate_idp grammar_diff; do
             cp "$f" "corpus/$target/$name"
         done
         count=$((count + 1))
     done < <(find "$dir" -name '*.idp' -size -64k -print0)
 done
-echo "seeded $count files into fuzz/corpus/{parse_resolve,mutate_idp}"
+echo "seeded $count files into fuzz/corpus/{parse_resolve,mutate_idp,grammar_diff}"

@@ -11,7 +11,7 @@ use std::io::{IsTerminal, Read};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, ValueEnum};
 
-use crate::diagnostics::{self, Diagnostics, RenderStyle, Severity};
+use crate::diagnostics::{self, Diagnostic, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
 use crate::lua::{Failure, Outcome, RunSettings, Runtime};
 use crate::sema::program::{Component, Program, Theory};
@@ -91,6 +91,10 @@ pub struct Args {
     /// Do not print warnings
     #[arg(long)]
     pub nowarnings: bool,
+    /// Also print IDP3's notes that say nothing about a mistake (`Verifying and/or
+    /// autocompleting structure S`)
+    #[arg(long)]
+    pub verbose: bool,
     /// Print the version and exit
     #[arg(short = 'v', long = "version")]
     pub version: bool,
@@ -111,7 +115,8 @@ pub struct Args {
     /// printed) until Ctrl-D or `exit`
     #[arg(short = 'i', long = "interactive")]
     pub interactive: bool,
-    /// Data directory (accepted for compatibility; the standard library is built in)
+    /// Data directory: `include <name>` reads DIR/share/std/name.idp when it exists (else the
+    /// built-in standard library)
     #[arg(short = 'd', value_name = "DIR")]
     pub datadir: Option<String>,
     /// Model expansion without a procedure: print up to N models (0 = all) of the theory and
@@ -234,6 +239,7 @@ fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelReques
 /// the search (models found before are printed first).
 fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let program = runtime.program();
+    let program = &*program;
     let (Some(theory), Some(structure)) = (
         runtime.theory(&request.theory),
         runtime.structure(&request.structure),
@@ -480,10 +486,13 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     // Parse and resolve.
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
+    let datadir = args.datadir.clone();
+    let std_lib = move |name: &str| crate::stdlib::source_in(datadir.as_deref(), name);
     let loaded = crate::syntax::load_with(
         inputs,
-        &crate::stdlib::source,
+        &std_lib,
         args.sandbox,
+        Some(stdin_bytes),
         &mut sources,
         &mut diags,
     );
@@ -492,6 +501,22 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     }
     let program =
         crate::sema::resolve::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
+    for e in crate::lua::procedure_syntax_errors(&program) {
+        let p = &program.procedures[e.procedure.index()];
+        let span = sources.line_span(p.span.file, e.line).or(Some(p.span));
+        diags.push(Diagnostic::error(
+            "lua-syntax-error",
+            format!("Lua syntax error in procedure {}: {}", p.name, e.message),
+            span,
+        ));
+    }
+    let runs_main = args.execute.is_none() && args.models.is_none() && !args.interactive;
+    // Only worth saying about a file without mistakes.
+    if args.check && runs_main && !diags.has_errors() && !has_main(&program) {
+        let mut d = no_main(&args, read_stdin, &program);
+        d.severity = Severity::Warning;
+        diags.push(d);
+    }
     let style = match args.color {
         Color::Always => RenderStyle::Fancy,
         Color::Never => RenderStyle::Plain,
@@ -505,7 +530,9 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     };
     let mut stderr_text = String::new();
     for d in diags.sorted() {
-        if d.severity == Severity::Warning && args.nowarnings {
+        if d.severity == Severity::Warning
+            && (args.nowarnings || (d.is_verbose_only() && !args.verbose))
+        {
             continue;
         }
         if json {
@@ -559,7 +586,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     let (code, name) = match (&args.execute, args.models) {
         (Some(chunk), _) => (chunk.replace("::", "."), "-e"),
         (None, Some(n)) => {
-            let request = match model_request(&args, n, runtime.program()) {
+            let request = match model_request(&args, n, &runtime.program()) {
                 Ok(request) => request,
                 Err(msg) => {
                     eprintln!("Error: {msg}");
@@ -571,7 +598,18 @@ pub fn run_with(argv: Vec<String>) -> i32 {
             flush_lua_stdout(&runtime);
             return code;
         }
-        (None, None) => ("return idpglobal.main()".to_string(), "main"),
+        (None, None) => {
+            if !runtime.has_function("main") {
+                let d = no_main(&args, read_stdin, &runtime.program());
+                if json {
+                    eprint!("{}", crate::message_format::diagnostic_line(&d, &sources));
+                } else {
+                    eprint!("{}", diagnostics::render(&d, &sources, style));
+                }
+                return 1;
+            }
+            ("return idpglobal.main()".to_string(), "main")
+        }
     };
     // From here on Ctrl-C stops the work cleanly (before, while reading and parsing, it ends
     // the process as usual).
@@ -589,7 +627,10 @@ pub fn run_with(argv: Vec<String>) -> i32 {
                 eprintln!("Stopped: {msg}");
                 EXIT_LIMIT
             } else {
-                eprintln!("Error: {msg}");
+                // An empty message: the error was reported where it happened.
+                if !msg.is_empty() {
+                    eprintln!("Error: {msg}");
+                }
                 1
             }
         }
@@ -603,6 +644,137 @@ pub fn run_with(argv: Vec<String>) -> i32 {
                 v.map(|x| x as i32).unwrap_or(0)
             }
         }
+    }
+}
+
+/// Whether the global namespace has a procedure `main`.
+fn has_main(program: &Program) -> bool {
+    matches!(
+        program.namespaces[0].members.get("main"),
+        Some(Component::Procedure(_))
+    )
+}
+
+/// The error of a run without `-e` or `-n` when the files have no procedure `main`: it names
+/// the files and their procedures (the ones no other procedure calls first), and shows how to
+/// run one (`-e 'name(...)'`) or, when there is a theory and a structure, how to print a model
+/// (`-n 1`).
+fn no_main(args: &Args, from_stdin: bool, program: &Program) -> Diagnostic {
+    let files: Vec<String> = args.files.iter().map(|f| shell_word(f)).collect();
+    let what = match (files.as_slice(), from_stdin) {
+        ([], _) => "The specification read from stdin has".to_string(),
+        ([one], false) => format!("{one} has"),
+        (many, _) => format!("{} have", many.join(", ")),
+    };
+    // `-n 1` before the files, `-e CHUNK` after them, as the README writes them.
+    let command = |options: &str| {
+        let files = match (files.is_empty(), from_stdin) {
+            (true, _) => "< FILE".to_string(),
+            (false, false) => files.join(" "),
+            (false, true) => format!("-I {} < FILE", files.join(" ")),
+        };
+        if options.starts_with("-e") {
+            format!("idp {files} {options}")
+        } else {
+            format!("idp {options} {files}")
+        }
+    };
+    let members = &program.namespaces[0].members;
+    let procedures: Vec<&crate::sema::program::Procedure> = members
+        .values()
+        .filter_map(|c| match c {
+            Component::Procedure(id) => Some(&program.procedures[id.index()]),
+            _ => None,
+        })
+        .collect();
+    // Entry points: procedures whose name no other procedure's body mentions as a call.
+    let called = |name: &str| {
+        procedures.iter().any(|p| {
+            p.name != name
+                && p.body.match_indices(name).any(|(at, _)| {
+                    let before = p.body[..at].chars().next_back();
+                    let after = p.body[at + name.len()..].trim_start().chars().next();
+                    !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                        && after == Some('(')
+                })
+        })
+    };
+    type Proc<'a> = &'a crate::sema::program::Procedure;
+    let (entries, helpers): (Vec<Proc>, Vec<Proc>) =
+        procedures.iter().copied().partition(|p| !called(&p.name));
+    let entries = if entries.is_empty() {
+        helpers.clone()
+    } else {
+        entries
+    };
+    let mut lines = Vec::new();
+    if procedures.is_empty() {
+        lines.push("it has no procedures".to_string());
+    } else {
+        const SHOWN: usize = 8;
+        let list: Vec<String> = entries
+            .iter()
+            .take(SHOWN)
+            .map(|p| format!("{}({})", p.name, p.params.join(", ")))
+            .collect();
+        let more = procedures.len() - list.len();
+        let mut list = list.join(", ");
+        if more > 0 {
+            let others = if more == 1 { "other" } else { "others" };
+            list.push_str(&format!(" and {more} {others} they call"));
+        }
+        lines.push(format!("its procedures: {list}"));
+        let first = entries[0];
+        let call = if first.params.is_empty() {
+            "()"
+        } else {
+            "(...)"
+        };
+        lines.push(format!(
+            "run one:  {}",
+            command(&format!("-e '{}{call}'", first.name))
+        ));
+    }
+    let kinds = |is: fn(&Component) -> bool| -> Vec<&String> {
+        members
+            .iter()
+            .filter(|(_, c)| is(c))
+            .map(|(k, _)| k)
+            .collect()
+    };
+    let theories = kinds(|c| matches!(c, Component::Theory(_)));
+    let structures = kinds(|c| matches!(c, Component::Structure(_)));
+    if let (Some(t), Some(s)) = (theories.first(), structures.first()) {
+        let choose = if theories.len() == 1 && structures.len() == 1 {
+            String::new()
+        } else {
+            format!(" --theory {t} --structure {s}")
+        };
+        lines.push(format!(
+            "{}print a model of theory {t} in structure {s}:  {}",
+            if procedures.is_empty() { "" } else { "or " },
+            command(&format!("-n 1{choose}"))
+        ));
+    }
+    lines.push("or add  procedure main() { ... }".to_string());
+    Diagnostic::error(
+        "no-main",
+        format!("{what} no procedure main(), which idp runs when neither -e nor -n is given"),
+        None,
+    )
+    .with_hint(lines.join("\n"))
+}
+
+/// A file name as a shell word: quoted when it has characters the shell would read.
+fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -625,6 +797,13 @@ fn run_settings(args: &Args) -> RunSettings {
         settings.observer = settings.observer.with_ground_dump(|text| print!("{text}"));
     }
     settings
+}
+
+/// What `include stdin` reads (the loader leaves terminal input to the driver).
+fn stdin_bytes() -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// A positive, finite number of seconds (`--timeout`).

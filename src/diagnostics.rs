@@ -11,6 +11,9 @@ pub enum Severity {
     Error,
 }
 
+/// The codes of the warnings shown only with `--verbose`.
+pub const VERBOSE_ONLY: &[&str] = &["autocomplete"];
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
     pub severity: Severity,
@@ -60,6 +63,12 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+    /// Whether it is only shown when asked for (`--verbose`): IDP3's notes that every run of
+    /// a file with a structure would print (`Verifying and/or autocompleting structure S`),
+    /// which say nothing about a mistake and teach readers to skip warnings.
+    pub fn is_verbose_only(&self) -> bool {
+        VERBOSE_ONLY.contains(&self.code)
+    }
 }
 
 /// A sink that stages push diagnostics into.
@@ -84,8 +93,9 @@ impl Diagnostics {
     pub fn extend(&mut self, other: Diagnostics) {
         self.items.extend(other.items);
     }
-    /// Errors first sorted by position, then warnings sorted by position; duplicates removed
-    /// (IDP3 prints an identical message only once).
+    /// All diagnostics in the order of their positions, so that a warning comes before the
+    /// error it leads to (at one position, warnings first); unlocated ones last, in the order
+    /// they were reported. Duplicates are removed (IDP3 prints an identical message only once).
     pub fn sorted(&self) -> Vec<Diagnostic> {
         let mut items = self.items.clone();
         items.sort_by_key(|d| {
@@ -93,7 +103,7 @@ impl Diagnostics {
                 .span
                 .map(|s| (s.file, s.start))
                 .unwrap_or((u32::MAX, u32::MAX));
-            (std::cmp::Reverse(d.severity), pos)
+            (pos, d.severity)
         });
         items.dedup_by(|a, b| a.message == b.message && a.span == b.span && a.code == b.code);
         items
@@ -135,7 +145,8 @@ pub fn render_plain(d: &Diagnostic, sources: &SourceMap) -> String {
     }
     out.push_str(&format!(" [{}]\n", d.code));
     if let Some(hint) = &d.hint {
-        out.push_str(&format!("  hint: {hint}\n"));
+        // Further lines of a hint line up under its first.
+        out.push_str(&format!("  hint: {}\n", hint.replace('\n', "\n        ")));
     }
     out
 }

@@ -49,6 +49,9 @@ pub enum ErrorKind {
     Input,
     /// A broken invariant of the engine (a bug).
     Internal,
+    /// A mistake that IDP3 reports where it finds it (`Error: <message> At f:l:c`) before it
+    /// aborts the operation with `Error encountered; operation aborted.` (LTC theories).
+    Aborted,
 }
 
 /// One step of the context chain: a line such as `while grounding the definition at

@@ -101,7 +101,9 @@ fn read_command(input: &mut Input, runtime: &Runtime) -> Option<String> {
         if command.is_empty() {
             match line.trim() {
                 "" => continue,
-                "exit" | "quit" => return None,
+                // As in IDP3: `exit`, `quit`, `exit()` and `quit()` leave; `help` is `help()`.
+                "exit" | "quit" | "exit()" | "quit()" => return None,
+                "help" => return Some("help()".to_string()),
                 _ => {}
             }
         } else {
@@ -118,5 +120,7 @@ fn read_command(input: &mut Input, runtime: &Runtime) -> Option<String> {
 fn report(runtime: &Runtime, failure: &Failure) {
     runtime.flush_stdout();
     let label = if failure.stopped { "Stopped" } else { "Error" };
-    eprintln!("{label}: {}", failure.message);
+    if !failure.message.is_empty() {
+        eprintln!("{label}: {}", failure.message);
+    }
 }

@@ -92,6 +92,26 @@ impl SourceMap {
         (line as u32, col as u32)
     }
 
+    /// The text of 1-based line `line` without its leading and trailing blanks (an empty span
+    /// at the line's start when it is blank); `None` past the end of the file.
+    pub fn line_span(&self, file: FileId, line: u32) -> Option<Span> {
+        let f = self.files.get(file as usize)?;
+        let start = *f.line_starts.get((line as usize).checked_sub(1)?)? as usize;
+        let end = f
+            .line_starts
+            .get(line as usize)
+            .map_or(f.text.len(), |&s| s as usize);
+        let text = &f.text[start..end];
+        let lead = text.len() - text.trim_start().len();
+        let trimmed = text.trim();
+        let from = if trimmed.is_empty() {
+            start
+        } else {
+            start + lead
+        };
+        Some(Span::new(file, from..from + trimmed.len()))
+    }
+
     pub fn len(&self) -> usize {
         self.files.len()
     }

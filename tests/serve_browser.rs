@@ -151,7 +151,7 @@ async fn scenario(c: &Client, server: &Server, dir: &Path) {
     c.goto(&server.url).await.unwrap();
     wait_css(c, "body[data-ready=\"true\"]").await;
     let status = wait_css(c, "#check-status.good").await;
-    assert_eq!(status.text().await.unwrap(), "0 errors, 1 warning");
+    assert_eq!(status.text().await.unwrap(), "no problems");
     assert_eq!(
         c.execute("return document.getElementById('file').value", vec![])
             .await

@@ -39,6 +39,51 @@ pub static DICTIONARY: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyL
         .collect()
 });
 
+/// More pieces for the grammar target (`grammar_diff`): IDP3's multi-word and state-dependent
+/// tokens, comment openers, and characters whose lexing differs between IDP3's lexer states.
+const GRAMMAR_EXTRAS: &[&str] = &[
+    "/**",
+    "/**/",
+    "*",
+    "'",
+    "\"",
+    "using vocabulary ",
+    "using namespace ",
+    "using  vocabulary ",
+    "extern vocabulary ",
+    "constructed from ",
+    "EXISTS:",
+    "FALSE BRANCH:",
+    "TRUE BRANCH:",
+    "GFD",
+    "stdin",
+    "...",
+    "\r",
+    "\t",
+    "in",
+    "sat",
+    "generate",
+    "true",
+    "-1.5",
+    ".5",
+    "'\u{e9}'",
+    "'}'",
+    "\"}\"",
+    "--}",
+    "a",
+    "z",
+    "::",
+    "(",
+    ")",
+    ",",
+    "{",
+    "}",
+];
+
+/// The dictionary of `grammar_diff`: [`DICTIONARY`] and the grammar's extra pieces.
+pub static GRAMMAR_DICTIONARY: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| DICTIONARY.iter().chain(GRAMMAR_EXTRAS).copied().collect());
+
 /// A small deterministic generator (xorshift), seeded by libFuzzer.
 pub struct Rng(u64);
 
@@ -100,18 +145,23 @@ fn operator_len(s: &str) -> Option<usize> {
 
 /// Applies one to three token-level mutations to `text`.
 pub fn mutate_text(text: &str, rng: &mut Rng) -> String {
+    mutate_text_with(text, rng, &DICTIONARY)
+}
+
+/// [`mutate_text`] with the words of `dictionary`.
+pub fn mutate_text_with(text: &str, rng: &mut Rng, dictionary: &[&str]) -> String {
     let mut tokens: Vec<String> = tokenize(text).into_iter().map(str::to_string).collect();
     let rounds = 1 + rng.below(3);
     for _ in 0..rounds {
-        mutate_tokens(&mut tokens, rng);
+        mutate_tokens(&mut tokens, rng, dictionary);
     }
     tokens.concat()
 }
 
 /// One mutation of a token list.
-fn mutate_tokens(tokens: &mut Vec<String>, rng: &mut Rng) {
+fn mutate_tokens(tokens: &mut Vec<String>, rng: &mut Rng, dictionary: &[&str]) {
     if tokens.is_empty() {
-        tokens.push(DICTIONARY[rng.below(DICTIONARY.len())].to_string());
+        tokens.push(dictionary[rng.below(dictionary.len())].to_string());
         return;
     }
     let n = tokens.len();
@@ -128,9 +178,9 @@ fn mutate_tokens(tokens: &mut Vec<String>, rng: &mut Rng) {
             tokens.splice(at..at, copy);
         }
         2 => tokens.swap(i, rng.below(n)),
-        3 => tokens[i] = DICTIONARY[rng.below(DICTIONARY.len())].to_string(),
+        3 => tokens[i] = dictionary[rng.below(dictionary.len())].to_string(),
         4 => {
-            let word = format!(" {} ", DICTIONARY[rng.below(DICTIONARY.len())]);
+            let word = format!(" {} ", dictionary[rng.below(dictionary.len())]);
             tokens.insert(i, word);
         }
         5 => rename(tokens, i, rng),
@@ -168,12 +218,24 @@ pub fn mutate_buffer(
     seed: u32,
     fallback: impl FnOnce(&mut [u8], usize, usize) -> usize,
 ) -> usize {
+    mutate_buffer_with(data, size, max_size, seed, &DICTIONARY, fallback)
+}
+
+/// [`mutate_buffer`] with the words of `dictionary`.
+pub fn mutate_buffer_with(
+    data: &mut [u8],
+    size: usize,
+    max_size: usize,
+    seed: u32,
+    dictionary: &[&str],
+    fallback: impl FnOnce(&mut [u8], usize, usize) -> usize,
+) -> usize {
     let mut rng = Rng::new(seed);
     if rng.below(5) == 0 {
         return fallback(data, size, max_size);
     }
     let text = String::from_utf8_lossy(&data[..size]).into_owned();
-    let mutant = mutate_text(&text, &mut rng);
+    let mutant = mutate_text_with(&text, &mut rng, dictionary);
     let bytes = mutant.as_bytes();
     let len = bytes.len().min(max_size).min(data.len());
     data[..len].copy_from_slice(&bytes[..len]);

@@ -2,7 +2,6 @@
 //! utilities, iteration, options. Anything not supported raises a Lua error naming it.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
@@ -19,9 +18,9 @@ use crate::sema::program::{Program, Symbol, Theory, VocId};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
 
-type Args<'lua> = Vec<LuaValue<'lua>>;
+pub type Args<'lua> = Vec<LuaValue<'lua>>;
 
-fn arg<'a, 'lua>(args: &'a Args<'lua>, i: usize) -> &'a LuaValue<'lua> {
+pub fn arg<'a, 'lua>(args: &'a Args<'lua>, i: usize) -> &'a LuaValue<'lua> {
     const NIL: LuaValue<'static> = LuaValue::Nil;
     args.get(i).unwrap_or(&NIL)
 }
@@ -75,7 +74,10 @@ fn optional_voc(proc: &str, args: &Args, i: usize) -> mlua::Result<Option<VocId>
     }
 }
 
-fn structures_to_lua<'lua>(lua: &'lua Lua, models: Vec<Structure>) -> mlua::Result<LuaValue<'lua>> {
+pub fn structures_to_lua<'lua>(
+    lua: &'lua Lua,
+    models: Vec<Structure>,
+) -> mlua::Result<LuaValue<'lua>> {
     let t = lua.create_table()?;
     for (k, mut m) in models.into_iter().enumerate() {
         m.name = String::new();
@@ -103,7 +105,7 @@ fn do_modelexpand(
     answered(
         lua,
         proc,
-        infer::modelexpand(&st.program, &t, &s, out, &opts),
+        infer::modelexpand(&st.program(), &t, &s, out, &opts),
     )
 }
 
@@ -127,7 +129,7 @@ fn do_minimize<'lua>(
     let mut objective = term.term.clone();
     if negate {
         let int = st
-            .program
+            .program()
             .builtin_sorts
             .get("int")
             .copied()
@@ -144,7 +146,7 @@ fn do_minimize<'lua>(
         answered(
             lua,
             proc,
-            infer::minimize(&st.program, &t, &s, &objective, out, &opts),
+            infer::minimize(&st.program(), &t, &s, &objective, out, &opts),
         )?
     };
     let value = match result.value {
@@ -156,9 +158,11 @@ fn do_minimize<'lua>(
         other => other,
     };
     let models = structures_to_lua(lua, result.models)?;
+    // IDP3 gives 0 when there is no model (and `maximize`'s value is the optimum of the
+    // negated term, as IDP3 returns it).
     let value = match value {
         Some(v) => value_to_lua(lua, v)?,
-        None => LuaValue::Nil,
+        None => LuaValue::Integer(0),
     };
     Ok(MultiValue::from_vec(vec![
         models,
@@ -183,7 +187,7 @@ fn do_propagate<'lua>(
         answered(
             lua,
             proc,
-            infer::propagate(&st.program, &t, &s, strength, &opts),
+            infer::propagate(&st.program(), &t, &s, strength, &opts),
         )?
     };
     match res {
@@ -196,12 +200,53 @@ fn do_propagate<'lua>(
 }
 
 /// Registers a builtin taking its arguments as a list.
+/// IDP3's internal procedures are dispatched on their signatures first (see
+/// [`crate::lua::signature::internal`]) and also put in their namespace table.
 fn reg<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
 where
     F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
 {
+    let Some((ns, signatures)) = crate::lua::signature::internal(name) else {
+        let func = lua.create_function(move |lua, args: MultiValue| f(lua, args.into_vec()))?;
+        return lua.globals().set(name, func);
+    };
+    let proc = name.to_string();
+    reg_in(lua, ns, name, move |lua, args| {
+        crate::lua::signature::dispatch(lua, &proc, &args, signatures)?;
+        f(lua, args)
+    })
+}
+
+/// Registers an internal procedure in the namespace table `ns` (created when missing) and as a
+/// global, as IDP3 does for procedures outside `idpintern`.
+pub fn reg_in<F>(lua: &Lua, ns: &str, name: &str, f: F) -> mlua::Result<()>
+where
+    F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
+{
     let func = lua.create_function(move |lua, args: MultiValue| f(lua, args.into_vec()))?;
-    lua.globals().set(name, func)
+    namespace_table(lua, ns)?.raw_set(name, func.clone())?;
+    if ns != "idpintern" {
+        lua.globals().set(name, func)?;
+    }
+    Ok(())
+}
+
+/// Registers a procedure of `idpintern`, which the Lua procedures of the prelude call.
+pub fn reg_intern<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
+where
+    F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
+{
+    reg_in(lua, "idpintern", name, f)
+}
+
+/// The global table of one of IDP3's built-in namespaces (`inferences`, `structure`, ...).
+pub fn namespace_table<'lua>(lua: &'lua Lua, ns: &str) -> mlua::Result<mlua::Table<'lua>> {
+    if let Ok(t) = lua.globals().raw_get::<_, mlua::Table>(ns) {
+        return Ok(t);
+    }
+    let t = lua.create_table()?;
+    lua.globals().raw_set(ns, t.clone())?;
+    Ok(t)
 }
 
 fn one(v: LuaValue) -> mlua::Result<MultiValue> {
@@ -232,36 +277,31 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
 
     // ----- model expansion -----
-    reg(lua, "modelexpand", |lua, args| {
+    reg_intern(lua, "modelexpand", |lua, args| {
         let models = do_modelexpand(lua, "modelexpand", &args, None)?;
         one(structures_to_lua(lua, models)?)
     })?;
-    reg(lua, "modelexpandpartial", |lua, args| {
-        let models = do_modelexpand(lua, "modelexpandpartial", &args, None)?;
-        one(structures_to_lua(lua, models)?)
+    reg_intern(lua, "negateterm", |lua, args| {
+        crate::lua::signature::dispatch(
+            lua,
+            "negateterm",
+            &args,
+            &[&[crate::lua::signature::ArgType::Term]],
+        )?;
+        let t = as_term(arg(&args, 0)).expect("dispatched");
+        let int = state(lua).program().builtin("int");
+        let mut negated = (*t).clone();
+        negated.term = ir::Term::new(
+            ir::TermKind::Neg(Box::new(t.term.clone())),
+            int,
+            t.term.span,
+        );
+        one(LuaValue::UserData(
+            lua.create_userdata(TermUd(Rc::new(negated)))?,
+        ))
     })?;
-    reg(lua, "allmodels", |lua, args| {
-        let models = do_modelexpand(lua, "allmodels", &args, Some(0))?;
-        one(structures_to_lua(lua, models)?)
-    })?;
-    reg(lua, "onemodel", |lua, args| {
-        let mut models = do_modelexpand(lua, "onemodel", &args, Some(1))?;
-        if models.is_empty() {
-            return one(LuaValue::Nil);
-        }
-        let mut m = models.swap_remove(0);
-        m.name = String::new();
-        one(struct_to_lua(lua, m)?)
-    })?;
-    reg(lua, "sat", |lua, args| {
-        let models = do_modelexpand(lua, "sat", &args, Some(1))?;
-        one(LuaValue::Boolean(!models.is_empty()))
-    })?;
-    reg(lua, "minimize", |lua, args| {
+    reg_intern(lua, "minimize", |lua, args| {
         do_minimize(lua, "minimize", &args, false)
-    })?;
-    reg(lua, "maximize", |lua, args| {
-        do_minimize(lua, "maximize", &args, true)
     })?;
 
     // ----- definitions, queries, propagation -----
@@ -278,7 +318,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 answered(
                     lua,
                     name,
-                    infer::calculatedefinitions(&st.program, &t, &s, &opts),
+                    infer::calculatedefinitions(&st.program(), &t, &s, &opts),
                 )?
             };
             match res {
@@ -300,16 +340,16 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         })?;
         let s = expect_structure("query", &args, 1)?;
         let opts = st.infer_options();
-        let tuples =
-            infer::query(&st.program, &q, &s.borrow(), &opts).map_err(|e| infer_err("query", e))?;
+        let tuples = infer::query(&st.program(), &q, &s.borrow(), &opts)
+            .map_err(|e| infer_err("query", e))?;
         one(LuaValue::UserData(
             lua.create_userdata(PredTableUd::new(tuples, q.vars.len()))?,
         ))
     })?;
-    reg(lua, "propagate", |lua, args| {
+    reg_intern(lua, "propagate", |lua, args| {
         one(do_propagate(lua, "propagate", &args, Propagation::Ground)?)
     })?;
-    reg(lua, "groundpropagate", |lua, args| {
+    reg_intern(lua, "groundpropagate", |lua, args| {
         one(do_propagate(
             lua,
             "groundpropagate",
@@ -318,7 +358,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         )?)
     })?;
     for name in ["optimalpropagate", "fullpropagate", "bestpropagate"] {
-        reg(lua, name, move |lua, args| {
+        reg_intern(lua, name, move |lua, args| {
             one(do_propagate(lua, name, &args, Propagation::Optimal)?)
         })?;
     }
@@ -327,7 +367,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let s = expect_structure("value", &args, 1)?;
         if let Some(t) = as_term(arg(&args, 0)) {
             let opts = st.infer_options();
-            let v = infer::value_of_term(&st.program, &t.term, &s.borrow(), &opts)
+            let v = infer::value_of_term(&st.program(), &t.term, &s.borrow(), &opts)
                 .map_err(|e| infer_err("value", e))?;
             return one(match v {
                 Some(v) => value_to_lua(lua, v)?,
@@ -337,7 +377,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         if let Some(t) = as_theory(arg(&args, 0)) {
             let mut opts = st.infer_options();
             opts.nbmodels = 1;
-            let found = infer::modelexpand(&st.program, &t.borrow(), &s.borrow(), None, &opts);
+            let found = infer::modelexpand(&st.program(), &t.borrow(), &s.borrow(), None, &opts);
             let models = answered(lua, "value", found)?;
             return one(LuaValue::Boolean(!models.is_empty()));
         }
@@ -375,27 +415,20 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg(lua, "merge", |lua, args| {
         let st = state(lua);
         if let (Some(a), Some(b)) = (as_theory(arg(&args, 0)), as_theory(arg(&args, 1))) {
-            let merged = merge_theories(&st.program, &a.borrow(), &b.borrow()).map_err(rt_err)?;
+            let merged = merge_theories(&st.program(), &a.borrow(), &b.borrow()).map_err(rt_err)?;
             return one(LuaValue::UserData(
                 lua.create_userdata(TheoryUd(Rc::new(RefCell::new(merged))))?,
             ));
         }
         let a = expect_structure("merge", &args, 0)?;
         let b = expect_structure("merge", &args, 1)?;
-        let merged = merge_structures(&st.program, &a.borrow(), &b.borrow()).map_err(rt_err)?;
+        let merged = merge_structures(&st.program(), &a.borrow(), &b.borrow()).map_err(rt_err)?;
         one(struct_to_lua(lua, merged)?)
-    })?;
-    reg(lua, "equal", |lua, args| {
-        let st = state(lua);
-        let a = expect_structure("equal", &args, 0)?;
-        let b = expect_structure("equal", &args, 1)?;
-        let eq = structures_equal(&st.program, &a.borrow(), &b.borrow());
-        one(LuaValue::Boolean(eq))
     })?;
     reg(lua, "isconsistent", |lua, args| {
         let st = state(lua);
         let s = expect_structure("isconsistent", &args, 0)?;
-        let ok = print::is_consistent(&st.program, &s.borrow());
+        let ok = print::is_consistent(&st.program(), &s.borrow());
         one(LuaValue::Boolean(ok))
     })?;
     reg(lua, "clean", |_, args| one(arg(&args, 0).clone()))?;
@@ -465,34 +498,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                     "{name}: argument 2 should be a tuple or a table of tuples"
                 ))
             })?;
-            set_truth(&st.program, &mut s.borrow_mut(), sym, tuples, truth).map_err(rt_err)?;
+            set_truth(&st.program(), &mut s.borrow_mut(), sym, tuples, truth).map_err(rt_err)?;
             none()
         })?;
     }
-    reg(lua, "nbModelsTwoValuedExtensions", |lua, args| {
-        let st = state(lua);
-        let v = arg(&args, 0);
-        let mut total: f64 = 0.0;
-        if let Some(s) = as_structure(v) {
-            total = count_extensions(&st.program, &s.borrow());
-        } else if let LuaValue::Table(t) = v {
-            for e in t.clone().sequence_values::<LuaValue>() {
-                let e = e?;
-                let s = as_structure(&e)
-                    .ok_or_else(|| rt_err("nbModelsTwoValuedExtensions: expects structures"))?;
-                total += count_extensions(&st.program, &s.borrow());
-            }
-        } else {
-            return Err(rt_err(
-                "nbModelsTwoValuedExtensions: expects a structure or a table of structures",
-            ));
-        }
-        if total < 9.0e15 {
-            one(LuaValue::Integer(total as mlua::Integer))
-        } else {
-            one(LuaValue::Number(total))
-        }
-    })?;
 
     // ----- iteration -----
     reg(lua, "tuples", |lua, args| {
@@ -504,7 +513,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             LuaValue::UserData(_) if as_interpretation(v).is_some() => {
                 let st = state(lua);
                 let (s, sym) = as_interpretation(v).unwrap();
-                let ts = read_part(&st.program, &s.borrow(), sym, "ct").map_err(rt_err)?;
+                let ts = read_part(&st.program(), &s.borrow(), sym, "ct").map_err(rt_err)?;
                 Rc::new(ts)
             }
             LuaValue::Table(_) => {
@@ -539,6 +548,12 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             value_to_lua(lua, d[k])
         })?;
         one(LuaValue::Function(f))
+    })?;
+    reg_in(lua, "structure", "createdummytuple", |lua, args| {
+        crate::lua::signature::dispatch(lua, "createdummytuple", &args, &[&[]])?;
+        one(LuaValue::UserData(
+            lua.create_userdata(TupleUd(Vec::new()))?,
+        ))
     })?;
     reg(lua, "size", |_, args| match arg(&args, 0) {
         LuaValue::UserData(ud) if ud.is::<PredTableUd>() => one(LuaValue::Integer(
@@ -579,61 +594,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         none()
     })?;
 
-    // ----- LTC -----
-    reg(lua, "initialise", |lua, args| {
-        let st = state(lua);
-        let t = expect_theory("initialise", &args, 0)?;
-        let s = expect_structure("initialise", &args, 1)?;
-        let opts = st.infer_options();
-        let states = crate::infer::ltc::initialise(&st.program, &t.borrow(), &s.borrow(), &opts)
-            .map_err(|e| infer_err("initialise", e))?;
-        let ltc = st.program.voc(t.borrow().vocabulary).ltc.clone();
-        let voc = |v: Option<VocId>| -> mlua::Result<LuaValue> {
-            match v {
-                Some(v) => Ok(LuaValue::UserData(lua.create_userdata(VocUd(v))?)),
-                None => Ok(LuaValue::Nil),
-            }
-        };
-        Ok(MultiValue::from_vec(vec![
-            structures_to_lua(lua, states)?,
-            LuaValue::Nil,
-            LuaValue::Nil,
-            voc(ltc.as_ref().and_then(|l| l.bistate))?,
-            voc(ltc.as_ref().and_then(|l| l.single_state))?,
-        ]))
-    })?;
-    reg(lua, "progress", |lua, args| {
-        let st = state(lua);
-        let t = expect_theory("progress", &args, 0)?;
-        let s = expect_structure("progress", &args, 1)?;
-        let opts = st.infer_options();
-        let states = crate::infer::ltc::progress(&st.program, &t.borrow(), &s.borrow(), &opts)
-            .map_err(|e| infer_err("progress", e))?;
-        one(structures_to_lua(lua, states)?)
-    })?;
-    reg(lua, "isinvariant", |lua, args| {
-        let st = state(lua);
-        let t = expect_theory("isinvariant", &args, 0)?;
-        let inv = expect_theory("isinvariant", &args, 1)?;
-        let s = match arg(&args, 2) {
-            LuaValue::Nil => {
-                return Err(rt_err(
-                    "isinvariant: without a structure a theorem prover is needed, which is not supported; pass a structure",
-                ))
-            }
-            _ => expect_structure("isinvariant", &args, 2)?,
-        };
-        let opts = st.infer_options();
-        let ok = crate::infer::ltc::isinvariant(
-            &st.program,
-            &t.borrow(),
-            &inv.borrow(),
-            &s.borrow(),
-            &opts,
-        )
-        .map_err(|e| infer_err("isinvariant", e))?;
-        one(LuaValue::Boolean(ok))
-    })?;
+    crate::lua::ltc::register(lua)?;
+    crate::lua::api::register(lua)?;
 
     // ----- not supported -----
     for name in [
@@ -647,14 +609,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         "removenesting",
         "removecardinalities",
         "detectfunctions",
-        "simplify",
         "tometa",
         "frommeta",
         "parse",
-        "newvocabulary",
-        "createdummytuple",
-        "iterator",
-        "mx",
+        "printasbdd",
     ] {
         reg(lua, name, move |_, _| {
             Err(rt_err(format!(
@@ -721,112 +679,6 @@ fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<S
         }
     }
     Ok(out)
-}
-
-fn structures_equal(program: &Program, a: &Structure, b: &Structure) -> bool {
-    if a.vocabulary != b.vocabulary {
-        return false;
-    }
-    let mut sorts: Vec<_> = a.sorts.keys().chain(b.sorts.keys()).copied().collect();
-    sorts.sort();
-    sorts.dedup();
-    for so in sorts {
-        let da = crate::sema::domains::sort_domain(program, a, so).unwrap_or_default();
-        let db = crate::sema::domains::sort_domain(program, b, so).unwrap_or_default();
-        if da != db {
-            return false;
-        }
-    }
-    let mut syms: Vec<Symbol> = a.symbols.keys().chain(b.symbols.keys()).copied().collect();
-    let voc = program.voc(a.vocabulary);
-    syms.extend(voc.preds.iter().map(|&p| Symbol::Pred(p)));
-    syms.extend(voc.funcs.iter().map(|&f| Symbol::Func(f)));
-    syms.sort();
-    syms.dedup();
-    for sym in syms {
-        if a.table(sym) == b.table(sym) {
-            continue;
-        }
-        let (cta, cfa) = crate::sema::domains::ct_cf(program, a, sym);
-        let (ctb, cfb) = crate::sema::domains::ct_cf(program, b, sym);
-        if cta != ctb || cfa != cfb {
-            return false;
-        }
-    }
-    true
-}
-
-/// The number of two-valued structures that extend `s` (on its vocabulary's symbols).
-fn count_extensions(program: &Program, s: &Structure) -> f64 {
-    if !print::is_consistent(program, s) {
-        return 0.0;
-    }
-    let voc = program.voc(s.vocabulary);
-    let mut total: f64 = 1.0;
-    for &p in &voc.preds {
-        if program.pred(p).type_of.is_some() {
-            continue;
-        }
-        let sym = Symbol::Pred(p);
-        if matches!(s.table(sym), Some(Table::TwoValued(_))) {
-            continue;
-        }
-        let Some(all) = crate::sema::domains::all_tuples(program, s, sym) else {
-            continue;
-        };
-        let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
-        let cf = cf.unwrap_or_default();
-        let unknown = all
-            .iter()
-            .filter(|t| !ct.contains(*t) && !cf.contains(*t))
-            .count();
-        total *= 2f64.powi(unknown as i32);
-    }
-    for &f in &voc.funcs {
-        let func = program.func(f);
-        if func.constructor_of.is_some() {
-            continue;
-        }
-        let sym = Symbol::Func(f);
-        if matches!(s.table(sym), Some(Table::TwoValued(_))) {
-            continue;
-        }
-        let Some(domains) = crate::sema::domains::symbol_domains(program, s, sym) else {
-            continue;
-        };
-        let n = func.args.len();
-        let Some(arg_tuples) =
-            crate::sema::domains::product(&domains[..n], crate::sema::domains::MAX_ENUMERATION)
-        else {
-            continue;
-        };
-        let res = &domains[n];
-        let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
-        let cf = cf.unwrap_or_default();
-        let mut ct_args: HashSet<&[Value]> = HashSet::new();
-        for t in &ct {
-            ct_args.insert(&t[..n]);
-        }
-        let mut cf_count: HashMap<&[Value], usize> = HashMap::new();
-        for t in &cf {
-            if res.binary_search(&t[n]).is_ok() {
-                *cf_count.entry(&t[..n]).or_default() += 1;
-            }
-        }
-        for a in &arg_tuples {
-            if ct_args.contains(a.as_slice()) {
-                continue;
-            }
-            let possible = res.len()
-                - cf_count
-                    .get(a.as_slice())
-                    .copied()
-                    .unwrap_or(0)
-                    .min(res.len());
-            total *= (possible + usize::from(func.partial)) as f64;
-        }
-    }
-    total
 }
 
 /// Whether vocabulary `big` has every sort, predicate and function of `small`.

@@ -1,12 +1,16 @@
 //! The procedure runtime: an embedded Lua 5.1 in which every component of the global namespace
 //! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
 
+pub mod api;
+pub mod asp;
 pub mod builtins;
 pub mod explain;
 pub mod interpreted;
+pub mod ltc;
 pub mod objects;
 pub mod options;
 pub mod sandbox;
+pub mod signature;
 pub mod values;
 pub mod visual;
 
@@ -18,13 +22,14 @@ use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use crate::lua::objects::{QueryUd, StructUd, TermUd, TheoryUd, VocUd};
 use crate::lua::options::OptionsUd;
-use crate::sema::program::{Component, NamespaceId, ProcId, Program};
+use crate::sema::program::{Component, NamespaceId, ProcId, Procedure, Program};
 
 const PRELUDE: &str = include_str!("prelude.lua");
 
 /// Shared state that builtins and userdata reach through the Lua app data.
 pub struct State {
-    pub program: Program,
+    /// The program; `parse` and `newvocabulary` add components to it while procedures run.
+    program: RefCell<Rc<Program>>,
     /// The current options (`stdoptions`, or what `setascurrentoptions` installed).
     pub options: RefCell<OptionsUd>,
     pub show_warnings: bool,
@@ -64,14 +69,31 @@ impl State {
         self.options.borrow().clone()
     }
 
+    /// The program as it is now.
+    pub fn program(&self) -> Rc<Program> {
+        self.program.borrow().clone()
+    }
+
+    /// Changes the program (new components only: the ids that Lua values hold stay valid).
+    pub fn update_program(&self, change: impl FnOnce(&mut Program)) {
+        let mut p = self.program.borrow_mut();
+        change(Rc::make_mut(&mut p));
+    }
+
     /// The options of an inference: the current options with the run's settings.
+    /// A `stdoptions.verbosity.*` above 0 turns on the `--stats` lines for the inference.
     pub fn infer_options(&self) -> crate::infer::Options {
         let run = self.run.borrow();
+        let mine = self.options().infer_options();
+        let mut observer = run.observer.clone();
+        if mine.verbose && !observer.stats_on() {
+            observer = observer.with_stats(|line| eprintln!("[stats] {line}"));
+        }
         crate::infer::Options {
             sat_backend: run.sat_backend,
             max_ground_size: run.max_ground_size,
-            observer: run.observer.clone(),
-            ..self.options().infer_options()
+            observer,
+            ..mine
         }
     }
 }
@@ -106,6 +128,15 @@ pub fn report_error(lua: &Lua, msg: &str) {
     eprintln!("Error: {msg}");
 }
 
+/// The Lua error for an error that was already reported on stderr: the running chunk stops
+/// without a further message (IDP3's `NoSuchProcedureException`).
+pub fn already_reported() -> mlua::Error {
+    mlua::Error::external(crate::error::Error::new(
+        crate::error::ErrorKind::Aborted,
+        "",
+    ))
+}
+
 /// The result of running a chunk.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
@@ -138,7 +169,7 @@ impl Runtime {
     pub fn new(program: Program, show_warnings: bool) -> Result<Runtime, String> {
         let lua = Lua::new().into_static();
         let state = Rc::new(State {
-            program,
+            program: RefCell::new(Rc::new(program)),
             options: RefCell::new(OptionsUd::new_default()),
             run: RefCell::new(RunSettings::default()),
             show_warnings,
@@ -174,7 +205,7 @@ impl Runtime {
 
     fn install_namespaces(&self) -> mlua::Result<()> {
         let lua = self.lua;
-        let program = &self.state.program;
+        let program = &self.state.program();
         let n = program.namespaces.len();
         // Structures with procedure-interpreted symbols, filled in once procedures exist.
         let mut with_procedures = Vec::new();
@@ -266,31 +297,21 @@ impl Runtime {
         pid: ProcId,
         env: Option<LuaTable<'lua>>,
     ) -> Result<mlua::Function<'lua>, String> {
-        let p = &self.state.program.procedures[pid.index()];
-        let fname = if is_lua_identifier(&p.name) {
-            p.name.clone()
-        } else {
-            "__idp_procedure".to_string()
-        };
-        let params = p.params.join(", ");
-        let mut qualified = p.namespace.clone();
-        qualified.push(p.name.clone());
-        let chunk = format!("procedure {}", qualified.join("::"));
+        let program = self.state.program();
+        let p = &program.procedures[pid.index()];
+        let (chunk, code) = procedure_chunk(p);
         self.state
             .chunks
             .borrow_mut()
             .push((chunk.clone(), p.file.clone(), p.body_line));
-        let code = format!(
-            "local function {fname}({params}) {}\nend\nreturn {fname}",
-            p.body
-        );
         let mut loader = self.lua.load(code).set_name(format!("={chunk}"));
         if let Some(env) = env {
             loader = loader.set_environment(env);
         }
-        let f = loader
-            .into_function()
-            .map_err(|e| self.map_message(&error_message(&e)))?;
+        let f = loader.into_function().map_err(|e| {
+            let (line, message) = syntax_error_in(p, &chunk, &error_message(&e));
+            format!("{}:{line}: {message}", p.file)
+        })?;
         f.call::<_, mlua::Function>(())
             .map_err(|e| self.map_message(&error_message(&e)))
     }
@@ -377,6 +398,15 @@ impl Runtime {
     /// A failed chunk: its message, with the procedure line that called a failing built-in,
     /// and whether a limit stopped it.
     fn failure(&self, e: &mlua::Error) -> Failure {
+        if let Some(engine) = engine_error(e) {
+            if *engine.kind() == crate::error::ErrorKind::Aborted {
+                // Reported where it happened (or a plain IDP3 message without a position).
+                return Failure {
+                    message: engine.message().to_string(),
+                    stopped: false,
+                };
+            }
+        }
         let message = self.map_message(&error_message(e));
         let message = match self.calling_line(e) {
             Some(at) => format!("{at} {message}"),
@@ -427,11 +457,15 @@ impl Runtime {
         out
     }
 
-    /// The resolved program the runtime was created from.
     /// The value of a global of the global namespace (a theory, structure or term block by its
     /// name), as procedures see it now.
     fn global(&self, name: &str) -> Option<LuaValue<'static>> {
         self.lua.globals().raw_get::<_, LuaValue>(name).ok()
+    }
+
+    /// Whether the global `name` is a function (a procedure, or one that Lua code defined).
+    pub fn has_function(&self, name: &str) -> bool {
+        matches!(self.global(name), Some(LuaValue::Function(_)))
     }
 
     /// The theory named `name`.
@@ -464,8 +498,9 @@ impl Runtime {
         warning(self.lua, message);
     }
 
-    pub fn program(&self) -> &Program {
-        &self.state.program
+    /// The resolved program (with the vocabularies procedures made since, `newvocabulary`).
+    pub fn program(&self) -> Rc<Program> {
+        self.state.program()
     }
 
     pub fn lua(&self) -> &Lua {
@@ -476,6 +511,94 @@ impl Runtime {
     pub fn flush_stdout(&self) {
         let _ = self.lua.load("io.stdout:flush()").exec();
     }
+}
+
+/// The Lua text of a procedure: its chunk name (`procedure NS::name`) and a chunk that returns
+/// the function. Line k of the chunk is line `body_line + k - 1` of the file.
+fn procedure_chunk(p: &Procedure) -> (String, String) {
+    let fname = if is_lua_identifier(&p.name) {
+        p.name.clone()
+    } else {
+        "__idp_procedure".to_string()
+    };
+    let mut qualified = p.namespace.clone();
+    qualified.push(p.name.clone());
+    let chunk = format!("procedure {}", qualified.join("::"));
+    let code = format!(
+        "local function {fname}({}) {}\nend\nreturn {fname}",
+        p.params.join(", "),
+        p.body
+    );
+    (chunk, code)
+}
+
+/// A Lua syntax error in the body of a procedure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProcedureSyntaxError {
+    pub procedure: ProcId,
+    /// The line of the procedure's file.
+    pub line: u32,
+    pub message: String,
+}
+
+/// Compiles every procedure body, without running anything, in a bare Lua state, and returns
+/// the syntax errors (`--check` and the command line report them with their file line).
+pub fn procedure_syntax_errors(program: &Program) -> Vec<ProcedureSyntaxError> {
+    let lua = Lua::new();
+    let mut out = Vec::new();
+    for (k, p) in program.procedures.iter().enumerate() {
+        let (chunk, code) = procedure_chunk(p);
+        if let Err(e) = lua.load(code).set_name(format!("={chunk}")).into_function() {
+            let (line, message) = syntax_error_in(p, &chunk, &error_message(&e));
+            out.push(ProcedureSyntaxError {
+                procedure: ProcId(k as u32),
+                line,
+                message,
+            });
+        }
+    }
+    out
+}
+
+/// The file line and the message of a syntax error that Lua reported in the chunk of `p`
+/// (`procedure NAME:LINE: message`). The text that `idp` adds around the body (`local function
+/// NAME(...)`, the closing `end`) never shows: an error after the body is put at the procedure's
+/// closing `}`, and `(to close 'function' at line 1)` becomes `(to close the procedure)`.
+fn syntax_error_in(p: &Procedure, chunk: &str, raw: &str) -> (u32, String) {
+    let body_lines = p.body.matches('\n').count() as u32 + 1;
+    let to_file = |line: u32| p.body_line + line.min(body_lines).saturating_sub(1);
+    let Some((line, message)) = raw
+        .strip_prefix(&format!("{chunk}:"))
+        .and_then(|rest| rest.split_once(": "))
+        .and_then(|(n, m)| Some((n.parse::<u32>().ok()?, m)))
+    else {
+        return (p.body_line, raw.to_string());
+    };
+    let mut message = message.replace(
+        "(to close 'function' at line 1)",
+        "(to close the procedure)",
+    );
+    // `(to close 'for' at line 3)`: a line of the chunk.
+    if let Some(at) = message.find(" at line ") {
+        let digits: String = message[at + 9..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        if let Ok(n) = digits.parse::<u32>() {
+            message.replace_range(at + 9..at + 9 + digits.len(), &to_file(n).to_string());
+        }
+    }
+    if line > body_lines {
+        // Lua met the `end` that closes the function idp wrapped the body in (or what follows).
+        message = if message.starts_with("'end' expected") {
+            "a block (do, for, function, if, repeat, while) is not closed: 'end' expected before the '}' that ends the procedure".to_string()
+        } else if message.starts_with("'<eof>' expected") {
+            "an 'end' too many: the procedure's body is closed before its '}'".to_string()
+        } else {
+            "the last statement is unfinished at the '}' that ends the procedure".to_string()
+        };
+    }
+    (to_file(line), message)
 }
 
 /// Every few thousand Lua instructions, checks the wall-time and memory limits and Ctrl-C, so

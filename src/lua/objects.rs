@@ -407,8 +407,8 @@ impl UserData for VocUd {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
             Ok(print::vocabulary_to_string(
-                &st.program,
-                st.program.voc(this.0),
+                &st.program(),
+                st.program().voc(this.0),
             ))
         });
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
@@ -416,7 +416,7 @@ impl UserData for VocUd {
             let Some(k) = key_str(&key) else {
                 return Ok(LuaValue::Nil);
             };
-            match voc_symbol(&st.program, this.0, &k) {
+            match voc_symbol(&st.program(), this.0, &k) {
                 Some(sym) => Ok(LuaValue::UserData(lua.create_userdata(sym)?)),
                 None => Ok(LuaValue::Nil),
             }
@@ -459,9 +459,9 @@ impl UserData for SymbolUd {
             let st = state(lua);
             let mut s = this.clone();
             s.preds
-                .retain(|&p| st.program.pred(p).args.len() as i64 == n);
+                .retain(|&p| st.program().pred(p).args.len() as i64 == n);
             s.funcs
-                .retain(|&f| st.program.func(f).args.len() as i64 == n);
+                .retain(|&f| st.program().func(f).args.len() as i64 == n);
             s.sorts.clear();
             Ok(s)
         });
@@ -477,13 +477,13 @@ impl UserData for SymbolUd {
 impl UserData for SortUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
-            Ok(state(lua).program.sort(this.0).name.clone())
+            Ok(state(lua).program().sort(this.0).name.clone())
         });
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
             let st = state(lua);
             match key_str(&key).as_deref() {
                 Some("name") => Ok(LuaValue::String(
-                    lua.create_string(&st.program.sort(this.0).name)?,
+                    lua.create_string(&st.program().sort(this.0).name)?,
                 )),
                 _ => Ok(LuaValue::Nil),
             }
@@ -501,7 +501,7 @@ impl UserData for PredUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
-            Ok(print::structure::pred_long_name(&st.program, this.0))
+            Ok(print::structure::pred_long_name(&st.program(), this.0))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
             Ok(other
@@ -516,7 +516,7 @@ impl UserData for FuncUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
-            Ok(print::structure::func_long_name(&st.program, this.0))
+            Ok(print::structure::func_long_name(&st.program(), this.0))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
             Ok(other
@@ -532,7 +532,7 @@ impl UserData for TheoryUd {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
             let t = this.0.borrow();
-            Ok(print::theory_to_string(&st.program, &t))
+            Ok(print::theory_to_string(&st.program(), &t))
         });
     }
 }
@@ -541,7 +541,7 @@ impl UserData for TermUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
-            Ok(print::term_to_string(&st.program, &this.0.term))
+            Ok(print::term_to_string(&st.program(), &this.0.term))
         });
     }
 }
@@ -554,12 +554,12 @@ impl UserData for QueryUd {
                 .0
                 .vars
                 .iter()
-                .map(|v| format!("{}[{}]", v.name, st.program.sort(v.sort).name))
+                .map(|v| format!("{}[{}]", v.name, st.program().sort(v.sort).name))
                 .collect();
             Ok(format!(
                 "{{ {} : {} }}",
                 vars.join(" "),
-                print::formula_to_string(&st.program, &this.0.formula)
+                print::formula_to_string(&st.program(), &this.0.formula)
             ))
         });
     }
@@ -570,7 +570,18 @@ impl UserData for StructUd {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
             let s = this.0.borrow();
-            Ok(print::structure_to_string(&st.program, &s))
+            let language = st.options().get_str("language").unwrap_or_default();
+            if language == "asp" {
+                let (text, three_valued) = crate::lua::asp::structure_facts(&st.program(), &s);
+                if three_valued {
+                    crate::lua::warning(
+                        lua,
+                        "Printing only true facts of three-valued structures.",
+                    );
+                }
+                return Ok(text);
+            }
+            Ok(print::structure_to_string(&st.program(), &s))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
             Ok(other
@@ -586,13 +597,13 @@ impl UserData for StructUd {
                     _ => Ok(LuaValue::Nil),
                 };
             }
-            let target = as_target(&st.program, &key)
+            let target = as_target(&st.program(), &key)
                 .map_err(|e| rt_err(format!("Indexing a structure: {e}")))?;
             match target {
                 Target::Sort(so) => {
                     let s = this.0.borrow();
-                    let d =
-                        crate::sema::domains::sort_domain(&st.program, &s, so).unwrap_or_default();
+                    let d = crate::sema::domains::sort_domain(&st.program(), &s, so)
+                        .unwrap_or_default();
                     Ok(LuaValue::UserData(
                         lua.create_userdata(DomainUd(Rc::new(d)))?,
                     ))
@@ -611,7 +622,7 @@ impl UserData for StructUd {
         });
         methods.add_meta_method(MetaMethod::NewIndex, |lua, this, (key, val): (LuaValue, LuaValue)| {
             let st = state(lua);
-            let program = &st.program;
+            let program = &st.program();
             let target = as_target(program, &key).map_err(|e| rt_err(format!("Assigning in a structure: {e}")))?;
             match target {
                 Target::Sort(so) => {
@@ -635,6 +646,28 @@ impl UserData for StructUd {
                         }
                     };
                     this.0.borrow_mut().set_domain(so, values);
+                    Ok(())
+                }
+                Target::Sym(sym) if as_interpretation(&val).is_some() => {
+                    // `S[V::P] = M[V::P]`: a copy of the whole interpretation.
+                    let (from, from_sym) = as_interpretation(&val).expect("an interpretation");
+                    if from_sym != sym {
+                        return Err(rt_err(if matches!(sym, Symbol::Pred(_)) {
+                            "Expected a predicate interpretation"
+                        } else {
+                            "Expected a function interpretation"
+                        }));
+                    }
+                    let table = from.borrow().table(sym).cloned();
+                    let mut s = this.0.borrow_mut();
+                    match table {
+                        Some(t) => {
+                            s.symbols.insert(sym, t);
+                        }
+                        None => {
+                            s.symbols.shift_remove(&sym);
+                        }
+                    }
                     Ok(())
                 }
                 Target::Sym(sym) => {
@@ -673,8 +706,8 @@ fn inter_index<'lua>(
     };
     match k.as_str() {
         "ct" | "cf" | "pt" | "pf" => {
-            let tuples = read_part(&st.program, &s.borrow(), sym, &k).map_err(rt_err)?;
-            table_ud(lua, tuples, table_arity(&st.program, sym))
+            let tuples = read_part(&st.program(), &s.borrow(), sym, &k).map_err(rt_err)?;
+            table_ud(lua, tuples, table_arity(&st.program(), sym))
         }
         "graph" => Ok(LuaValue::UserData(
             lua.create_userdata(PredInterUd { s: s.clone(), sym })?,
@@ -715,7 +748,7 @@ fn inter_newindex(
             ))
         })?,
     };
-    write_part(&st.program, &mut s.borrow_mut(), sym, &k, tuples).map_err(rt_err)
+    write_part(&st.program(), &mut s.borrow_mut(), sym, &k, tuples).map_err(rt_err)
 }
 
 fn inter_to_string(program: &Program, s: &Structure, sym: Symbol) -> String {
@@ -751,7 +784,7 @@ impl UserData for PredInterUd {
         );
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             Ok(inter_to_string(
-                &state(lua).program,
+                &state(lua).program(),
                 &this.s.borrow(),
                 this.sym,
             ))
@@ -772,7 +805,7 @@ impl UserData for FuncInterUd {
         );
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             Ok(inter_to_string(
-                &state(lua).program,
+                &state(lua).program(),
                 &this.s.borrow(),
                 Symbol::Func(this.f),
             ))
@@ -837,6 +870,24 @@ impl UserData for PredTableUd {
                 .borrow::<PredTableUd>()
                 .map(|o| o.tuples == this.tuples)
                 .unwrap_or(false))
+        });
+        // `table(a, b)` or `table(tuple)`: whether the tuple is in the table (IDP3's
+        // `predtableCall`).
+        methods.add_meta_method(MetaMethod::Call, |_, this, args: MultiValue| {
+            let args = args.into_vec();
+            let tuple: Tuple = match args.as_slice() {
+                [LuaValue::UserData(u)] if u.is::<TupleUd>() => u.borrow::<TupleUd>()?.0.clone(),
+                _ => {
+                    let mut t = Vec::new();
+                    for a in &args {
+                        t.push(lua_to_value(a).ok_or_else(|| {
+                            rt_err("Only numbers, strings, and compounds can be arguments of a predicate table")
+                        })?);
+                    }
+                    t
+                }
+            };
+            Ok(this.tuples.binary_search(&tuple).is_ok())
         });
     }
 }

@@ -1,11 +1,15 @@
-//! `stdoptions`: IDP3's option object, with its fields and defaults (reference §10). Unknown
-//! fields produce a warning on stderr and are otherwise ignored.
+//! `stdoptions`: IDP3's option object, with its fields, defaults and allowed values (reference
+//! §10, IDP3's `options.cpp`). Setting an unknown option, a value of the wrong type or a value
+//! out of range is an error with IDP3's message; reading an unknown option stops the chunk.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use indexmap::IndexMap;
-use mlua::{Lua, MetaMethod, UserData, UserDataMethods, Value as LuaValue};
+use mlua::{MetaMethod, UserData, UserDataMethods, Value as LuaValue};
+
+use crate::error::{Error, ErrorKind};
+use crate::lua::rt_err;
 
 use crate::infer;
 
@@ -131,6 +135,13 @@ impl OptionsUd {
         }
     }
 
+    pub fn get_str(&self, k: &str) -> Option<String> {
+        match self.0.borrow().get(k) {
+            Some(OptValue::Str(s, _)) => Some(s.clone()),
+            _ => None,
+        }
+    }
+
     pub fn get_bool(&self, k: &str) -> Option<bool> {
         match self.0.borrow().get(k) {
             Some(OptValue::Bool(b)) => Some(*b),
@@ -144,12 +155,13 @@ impl OptionsUd {
             nbmodels: self.get_int("nbmodels").unwrap_or(1).max(0) as usize,
             ..infer::Options::default()
         };
-        let t = self.get_int("timeout").unwrap_or(INT_MAX);
-        o.timeout = if t <= 0 || t >= INT_MAX {
-            0.0
-        } else {
-            t as f64
-        };
+        // `mxtimeout` bounds the search and `timeout` the whole inference: the smaller wins.
+        let t = ["timeout", "mxtimeout"]
+            .iter()
+            .filter_map(|k| self.get_int(k))
+            .filter(|&t| t > 0 && t < INT_MAX)
+            .min();
+        o.timeout = t.map_or(0.0, |t| t as f64);
         o.stablesemantics = self.get_bool("stablesemantics").unwrap_or(false);
         o.verbose = self.0.borrow().get("verbosity").is_some_and(|v| match v {
             OptValue::Sub(m) => m
@@ -176,8 +188,76 @@ impl OptionsUd {
     }
 }
 
-fn warn(lua: &Lua, msg: &str) {
-    crate::lua::warning(lua, msg);
+/// The lowest and highest value of an integer option (IDP3's ranges).
+fn int_range(k: &str) -> (i64, i64) {
+    match k {
+        "seed" | "lazysizelimit" | "existsexpansion" => (1, INT_MAX),
+        _ => (0, INT_MAX),
+    }
+}
+
+/// IDP3's description of an option's allowed values (`printAllowedValues`).
+fn allowed_text(k: &str, v: &OptValue) -> String {
+    match v {
+        OptValue::Int(i) => {
+            let (lo, hi) = int_range(k);
+            format!("\t{k} = {i}\n\t\t => between {lo} and {hi}.\n")
+        }
+        OptValue::Float(f) => format!("\t{k} = {f}\n"),
+        OptValue::Bool(b) => format!("\t{k} = {b}\n\t\t => one of [false, true]\n"),
+        OptValue::Str(s, []) => format!("\t{k} = {s}\n"),
+        OptValue::Str(s, allowed) => {
+            let mut sorted: Vec<&str> = allowed.to_vec();
+            sorted.sort();
+            let quoted: Vec<String> = sorted.iter().map(|a| format!("\"{a}\"")).collect();
+            format!("\t{k} = {s}\n\t\t => one of [{}]\n", quoted.join(", "))
+        }
+        OptValue::Sub(_) => String::new(),
+    }
+}
+
+/// The new value of option `k` (now `current`), or IDP3's message for a value it refuses.
+fn new_value(k: &str, current: &OptValue, val: &LuaValue) -> Result<OptValue, String> {
+    let invalid = |shown: String| {
+        format!(
+            "\"{shown}\" is not a valid value for option {k}.\n{}.\n",
+            allowed_text(k, current)
+        )
+    };
+    match (current, val) {
+        (OptValue::Int(_), LuaValue::Integer(_) | LuaValue::Number(_)) => {
+            let n = match val {
+                LuaValue::Integer(i) => *i as f64,
+                LuaValue::Number(n) => *n,
+                _ => 0.0,
+            };
+            let (lo, hi) = int_range(k);
+            if n.fract() != 0.0 {
+                return Err(format!(
+                    "Wrong option value type for option {k}.\n{}.\n",
+                    allowed_text(k, current)
+                ));
+            }
+            if n < lo as f64 || n > hi as f64 {
+                return Err(invalid(format!("{}", n as i64)));
+            }
+            Ok(OptValue::Int(n as i64))
+        }
+        (OptValue::Float(_), LuaValue::Integer(i)) => Ok(OptValue::Float(*i as f64)),
+        (OptValue::Float(_), LuaValue::Number(n)) => Ok(OptValue::Float(*n)),
+        (OptValue::Bool(_), LuaValue::Boolean(b)) => Ok(OptValue::Bool(*b)),
+        (OptValue::Str(_, allowed), LuaValue::String(s)) => {
+            let s = s.to_string_lossy().to_string();
+            if !allowed.is_empty() && !allowed.contains(&s.as_str()) {
+                return Err(invalid(s));
+            }
+            Ok(OptValue::Str(s, allowed))
+        }
+        _ => Err(format!(
+            "Wrong option value type for option {k}.\n{}.\n",
+            allowed_text(k, current)
+        )),
+    }
 }
 
 impl UserData for OptionsUd {
@@ -185,14 +265,16 @@ impl UserData for OptionsUd {
         methods.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(this.to_text()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
             let LuaValue::String(k) = &key else {
-                return Ok(LuaValue::Nil);
+                return Err(rt_err("Options can only be indexed by a string"));
             };
             let k = k.to_string_lossy().to_string();
             let v = this.0.borrow().get(&k).cloned();
             Ok(match v {
                 None => {
-                    warn(lua, &format!("There is no option named {}", k));
-                    LuaValue::Nil
+                    return Err(mlua::Error::external(Error::new(
+                        ErrorKind::Aborted,
+                        format!("Requesting non-existing option {k}"),
+                    )))
                 }
                 Some(OptValue::Int(i)) => LuaValue::Integer(i as mlua::Integer),
                 Some(OptValue::Float(f)) => LuaValue::Number(f),
@@ -203,38 +285,21 @@ impl UserData for OptionsUd {
         });
         methods.add_meta_method(
             MetaMethod::NewIndex,
-            |lua, this, (key, val): (LuaValue, LuaValue)| {
+            |_, this, (key, val): (LuaValue, LuaValue)| {
                 let LuaValue::String(k) = &key else {
-                    warn(lua, "Options can only be indexed by name");
-                    return Ok(());
+                    return Err(rt_err("Options can only be indexed by a string"));
                 };
                 let k = k.to_string_lossy().to_string();
                 let current = this.0.borrow().get(&k).cloned();
-                let new = match (&current, &val) {
-                    (None, _) => {
-                        warn(lua, &format!("There is no option named {}", k));
-                        return Ok(());
-                    }
-                    (Some(OptValue::Int(_)), LuaValue::Integer(i)) => OptValue::Int(*i),
-                    (Some(OptValue::Int(_)), LuaValue::Number(n)) if n.fract() == 0.0 => {
-                        OptValue::Int(*n as i64)
-                    }
-                    (Some(OptValue::Float(_)), LuaValue::Integer(i)) => OptValue::Float(*i as f64),
-                    (Some(OptValue::Float(_)), LuaValue::Number(n)) => OptValue::Float(*n),
-                    (Some(OptValue::Bool(_)), LuaValue::Boolean(b)) => OptValue::Bool(*b),
-                    (Some(OptValue::Str(_, allowed)), LuaValue::String(s)) => {
-                        let s = s.to_string_lossy().to_string();
-                        if !allowed.is_empty() && !allowed.contains(&s.as_str()) {
-                            warn(lua, &format!("{} is not a valid value for option {}", s, k));
-                            return Ok(());
-                        }
-                        OptValue::Str(s, allowed)
-                    }
-                    _ => {
-                        warn(lua, &format!("Invalid value for option {}", k));
-                        return Ok(());
-                    }
+                let Some(current) = current.filter(|c| !matches!(c, OptValue::Sub(_))) else {
+                    return Err(rt_err(format!("There is no option named {k}.\n")));
                 };
+                let new = new_value(&k, &current, &val).map_err(rt_err)?;
+                if let ("memoryout" | "mxmemoryout", OptValue::Int(mb)) = (k.as_str(), &new) {
+                    if *mb > 0 && *mb < INT_MAX {
+                        crate::limits::set_max_memory_mb(*mb as u64);
+                    }
+                }
                 this.0.borrow_mut().insert(k, new);
                 Ok(())
             },

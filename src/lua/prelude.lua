@@ -87,7 +87,7 @@ end
 
 function printmodels(sols)
 	if sols == nil then
-		__idp_report_error("printmodels was called with nil as input (possibly due to a previous error)")
+		io.stderr:write("Error: printmodels was called with nil as input (possibly due to a previous error)\n")
 		return
 	end
 	if #sols == 0 then
@@ -100,6 +100,34 @@ function printmodels(sols)
 		print(string.rep("=", #header))
 		print(v)
 	end
+end
+
+-- initialise(T, S [, Time, Start, Next]): IDP3's wrapper around idpintern.initialise.
+function initialise(theory, structure, timesym, startsym, nextsym)
+	if type(theory) ~= "theory" then
+		io.stderr:write("Error: theory expected\n")
+		return
+	end
+	if type(structure) ~= "structure" then
+		io.stderr:write("Error: structure expected\n")
+		return
+	end
+	local given = 0
+	for _, s in rawipairs({ timesym ~= nil, startsym ~= nil, nextsym ~= nil }) do
+		if s then
+			given = given + 1
+		end
+	end
+	local result
+	if given == 0 then
+		result = idpintern.initialise(theory, structure)
+	elseif given == 3 then
+		result = idpintern.initialise(theory, structure, timesym, startsym, nextsym)
+	else
+		print("Error: please either provide Time, Start and Next or provide none of them.")
+		return
+	end
+	return result[1], result[2], result[3], result[4], result[5]
 end
 
 function modelIterator(T, S, V)
@@ -121,6 +149,159 @@ function help(ns)
   nbModelsTwoValuedExtensions(S) idptype(x) getoptions() newoptions() setascurrentoptions(o)
 Options: print(stdoptions) lists them, e.g. stdoptions.nbmodels = 0 for all models.]])
 end
+
+-- The inferences that IDP3 writes in Lua (its idp_intern.idp): they check their arguments,
+-- write `Error: ... expected` on stderr and return nothing when one is wrong, and call the
+-- internal procedures of idpintern.
+local function expects(value, kind)
+	if type(value) ~= kind then
+		io.stderr:write("Error: " .. kind .. " expected\n")
+		return false
+	end
+	return true
+end
+
+local function theory_and_structure(theory, structure)
+	return expects(theory, "theory") and expects(structure, "structure")
+end
+
+function modelexpandpartial(theory, structure, vocabulary)
+	if not theory_and_structure(theory, structure) then
+		return
+	end
+	if vocabulary ~= nil and not expects(vocabulary, "vocabulary") then
+		return
+	end
+	if vocabulary ~= nil then
+		return idpintern.modelexpand(theory, structure, vocabulary)
+	end
+	return idpintern.modelexpand(theory, structure)
+end
+
+function modelexpand(theory, structure, vocabulary)
+	local solutions, trace = modelexpandpartial(theory, structure, vocabulary)
+	if stdoptions.verbosity.grounding > 0 then
+		io.stderr:write("Extending partial models to full models\n")
+	end
+	if solutions == nil then
+		io.stderr:write("Error: probably bad input\n")
+		return
+	end
+	return nbModelsTwoValuedExtensions(solutions), trace
+end
+
+-- With a fixed number of models asked for, restored afterwards.
+local function with_nbmodels(n, f)
+	local options = getoptions()
+	local saved = options.nbmodels
+	options.nbmodels = n
+	local a, b = f()
+	options.nbmodels = saved
+	return a, b
+end
+
+function onemodel(T, S, V)
+	local solutions, trace = with_nbmodels(1, function()
+		if V then
+			return modelexpand(T, S, V)
+		end
+		return modelexpand(T, S)
+	end)
+	local solution = solutions and solutions[1]
+	if trace then
+		return solution, trace
+	end
+	return solution
+end
+
+function allmodels(T, S, V)
+	local solutions, trace = with_nbmodels(0, function()
+		if V then
+			return modelexpand(T, S, V)
+		end
+		return modelexpand(T, S)
+	end)
+	if trace then
+		return solutions, trace
+	end
+	return solutions
+end
+
+function sat(theory, structure)
+	local solutions = with_nbmodels(1, function()
+		return modelexpandpartial(theory, structure, newvocabulary("empty"))
+	end)
+	return #solutions > 0
+end
+
+function minimize(theory, structure, term, vocabulary)
+	if not theory_and_structure(theory, structure) or not expects(term, "term") then
+		return
+	end
+	local solutions, optimal, value, trace
+	if vocabulary ~= nil then
+		if not expects(vocabulary, "vocabulary") then
+			return
+		end
+		solutions, optimal, value, trace = idpintern.minimize(theory, structure, term, vocabulary)
+	else
+		solutions, optimal, value, trace = idpintern.minimize(theory, structure, term)
+	end
+	return nbModelsTwoValuedExtensions(solutions), optimal, value, trace
+end
+
+function maximize(theory, structure, term, vocabulary)
+	return minimize(theory, structure, idpintern.negateterm(term), vocabulary)
+end
+
+for _, name in rawipairs({ "propagate", "groundpropagate", "optimalpropagate", "fullpropagate", "bestpropagate" }) do
+	_G[name] = function(theory, structure)
+		if not theory_and_structure(theory, structure) then
+			return
+		end
+		return idpintern[name](theory, structure)
+	end
+end
+
+function printcore(theory, structure)
+	print("Warning: using deprecated method \"printcore\". Please use \"printunsatcore\" instead.")
+	printunsatcore(theory, structure)
+end
+
+function setBootstrapping(val)
+	if type(val) ~= "boolean" then
+		io.stderr:write("Error: boolean expected\n")
+		return
+	end
+	stdoptions.postprocessdefs = val
+	stdoptions.splitdefs = val
+	stdoptions.joindefsforxsb = val
+	stdoptions.guaranteenorecursionnegation = not val
+end
+
+-- IDP3's built-in namespaces as globals: stdspace (with inferences and options inside),
+-- inferences, structure, theory, vocabulary, options, idpintern.
+local function member(ns, name)
+	local t = _G[ns]
+	if t == nil then
+		t = {}
+		_G[ns] = t
+	end
+	t[name] = _G[name]
+end
+stdspace = stdspace or {}
+for _, name in rawipairs({ "help", "tuples", "elements", "idptype" }) do
+	stdspace[name] = _G[name]
+end
+for _, name in rawipairs({ "modelexpand", "modelexpandpartial", "modelIterator", "sat", "maximize", "minimize",
+	"optimalpropagate", "fullpropagate", "bestpropagate", "groundpropagate", "propagate", "initialise",
+	"onemodel", "allmodels", "printmodels", "printcore" }) do
+	member("inferences", name)
+end
+member("options", "setBootstrapping")
+stdspace.inferences = inferences
+stdspace.options = options
+idpintern.idptype = idptype
 
 -- IDP3 set up its web visualiser here; idp draws in the terminal and as SVG without set-up.
 function initVisualization()
@@ -147,11 +328,6 @@ function printunsatcore(theory, structure)
 	end
 	__idp_unsatcore(false, true, theory, structure, getvocabulary(theory))
 	return
-end
-
-function printcore(theory, structure)
-	print("Warning: using deprecated method \"printcore\". Please use \"printunsatcore\" instead.")
-	printunsatcore(theory, structure)
 end
 
 local function unsat_arguments(theory, structure, vocabulary)

@@ -43,7 +43,7 @@ pub fn visualize_text(lua: &Lua, s: LuaValue, opts: LuaValue) -> mlua::Result<St
         ));
     }
     let s = shared.borrow();
-    visual::visualize(&st.program, &s, &options, std::io::stdout().is_terminal()).map_err(|m| {
+    visual::visualize(&st.program(), &s, &options, std::io::stdout().is_terminal()).map_err(|m| {
         if m.starts_with("visualize:") {
             rt_err(m)
         } else {

@@ -140,6 +140,8 @@ pub struct Procedure {
     pub file: String,
     pub body_line: u32,
     pub namespace: Vec<String>,
+    /// From `procedure` to the closing `}`.
+    pub span: Span,
 }
 
 /// Anything with a name in a namespace.

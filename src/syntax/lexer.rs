@@ -1,8 +1,10 @@
 //! Tokens of IDP3 files: a single logos token set (keywords are recognised by the parser, by
-//! context), a token stream that splices `include`d files in place, and the verbatim capture of
-//! Lua procedure bodies (IDP3's `<lua>` lexer state).
+//! context), a token stream with IDP3's lexer modes that matter to the tokens themselves (in a
+//! vocabulary a newline is a token, in a factlist `%` starts a comment) and that splices
+//! `include`d files in place, and the verbatim capture of Lua procedure bodies (IDP3's `<lua>`
+//! lexer state). The grammar these follow is `grammar/idp.pest`.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 use logos::Logos;
@@ -18,6 +20,8 @@ pub enum IncludeSpec {
     File(String),
     /// `include <name>`
     Std(String),
+    /// `include stdin`
+    Stdin,
 }
 
 /// Resolves include directives for the token stream.
@@ -37,7 +41,7 @@ pub trait Includer {
 /// The raw token kinds. Identifiers include every keyword: IDP3's keywords depend on the lexer
 /// state, so the parser decides.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
-#[logos(skip r"[ \t\r\f]+")]
+#[logos(skip r"[ \t\r]+")]
 pub enum Tok {
     #[regex(r"_*[A-Za-z][A-Za-z0-9_']*")]
     Ident,
@@ -47,12 +51,15 @@ pub enum Tok {
     Float,
     #[regex(r#""[^"]*""#)]
     Str,
-    #[regex(r"'[^\n]'")]
+    /// One byte between quotes, as in IDP3's lexer: an ASCII character other than newline.
+    #[regex(r"'[\x00-\x09\x0b-\x7f]'")]
     Char,
     #[token("\n")]
     Newline,
-    #[regex(r"//[^\n]*")]
-    #[regex(r"--[^\n]*")]
+    /// `//` or `--` to the end of the line; an empty one also takes the next line that is not
+    /// empty (see [`line_comment`]).
+    #[token("//", line_comment)]
+    #[token("--", line_comment)]
     LineComment,
     /// `/* ... */`, not nesting; `false` when never closed.
     #[token("/*", block_comment)]
@@ -133,8 +140,32 @@ pub enum Tok {
     Eof,
 }
 
+/// The rest of a line comment. IDP3's rule for it, `.*`, cannot match nothing, so after an
+/// empty `//` or `--` the newline is read inside the comment state and the comment goes on
+/// over the next line that is not empty: `//` alone on a line comments out the next one.
+fn line_comment(lex: &mut logos::Lexer<Tok>) {
+    let n = comment_rest(lex.remainder().as_bytes());
+    lex.bump(n);
+}
+
+/// The length of the rest of a line comment whose `//` or `--` ends where `rest` starts.
+fn comment_rest(rest: &[u8]) -> usize {
+    let newlines = rest.iter().take_while(|&&b| b == b'\n').count();
+    newlines
+        + rest[newlines..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(rest.len() - newlines)
+}
+
+/// The end of a comment that starts with `/*`. IDP3 reads `/**` not followed by `*` as the
+/// start of a description comment, which ends at the next `*/` after the `/**`: so `/**/` does
+/// not close itself.
 fn block_comment(lex: &mut logos::Lexer<Tok>) -> bool {
-    match lex.remainder().find("*/") {
+    let rest = lex.remainder();
+    let description = rest.starts_with('*') && !rest[1..].starts_with('*');
+    let from = usize::from(description);
+    match rest[from..].find("*/").map(|i| i + from) {
         Some(i) => {
             lex.bump(i + 2);
             true
@@ -170,15 +201,31 @@ struct Cursor {
     pos: usize,
 }
 
-/// A stream of tokens over a stack of files (included files are spliced in place), with
-/// arbitrary lookahead.
+/// IDP3's lexer states, as far as they change the tokens themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LexMode {
+    /// Newlines are white space.
+    Plain,
+    /// A vocabulary: every newline is a [`Tok::Newline`] token.
+    Newlines,
+    /// A factlist: `%` starts a comment that runs to the end of the line.
+    Factlist,
+}
+
+/// A stream of tokens over a stack of files (an `include` directive splices the included file
+/// in place, wherever it stands, as IDP3's lexer does), with arbitrary lookahead. The stream
+/// can be lexed again from any consumed token in another [`LexMode`]: each included text
+/// remembers where its directive was, and each directive what it included.
 pub struct TokenStream {
     texts: Vec<Rc<str>>,
     files: Vec<FileId>,
+    /// For each text: the text and offset to return to at its end (after its directive).
+    parents: Vec<Option<(u32, usize)>>,
+    /// What the directive at (text, offset) included, so that lexing again repeats it.
+    directives: HashMap<(u32, usize), Option<u32>>,
     stack: Vec<Cursor>,
     buf: VecDeque<Token>,
-    /// In a factlist, `%` starts a line comment.
-    pub factlist_mode: bool,
+    mode: LexMode,
     eof: Option<Token>,
     pending_nl: bool,
 }
@@ -188,9 +235,11 @@ impl TokenStream {
         TokenStream {
             texts: vec![text],
             files: vec![file],
+            parents: vec![None],
+            directives: HashMap::new(),
             stack: vec![Cursor { src: 0, pos: 0 }],
             buf: VecDeque::new(),
-            factlist_mode: false,
+            mode: LexMode::Plain,
             eof: None,
             pending_nl: true,
         }
@@ -224,51 +273,59 @@ impl TokenStream {
         }
     }
 
-    /// Drops all lookahead and continues lexing right after `tok` (which must come from the
-    /// innermost file still open).
+    /// Switches the lexer mode after `last` (the last consumed token), lexing again what was
+    /// looked ahead.
+    pub fn set_mode(&mut self, mode: LexMode, last: &Token) {
+        if self.mode != mode {
+            self.mode = mode;
+            self.reset_after(last);
+        }
+    }
+
+    /// Drops all lookahead and continues lexing right after `tok`, with the stack of open files
+    /// as it was then.
     fn reset_after(&mut self, tok: &Token) {
         self.buf.clear();
-        while self.stack.len() > 1 && self.stack.last().map(|c| c.src) != Some(tok.src) {
-            self.stack.pop();
-        }
-        if let Some(c) = self.stack.last_mut() {
-            c.src = tok.src;
-            c.pos = tok.span.end as usize;
-        }
+        self.pending_nl = false;
         self.eof = None;
+        if tok.kind == Tok::Eof {
+            return;
+        }
+        let mut stack = vec![Cursor {
+            src: tok.src,
+            pos: tok.span.end as usize,
+        }];
+        let mut at = self.parents[tok.src as usize];
+        while let Some((src, pos)) = at {
+            stack.push(Cursor { src, pos });
+            at = self.parents[src as usize];
+        }
+        stack.reverse();
+        self.stack = stack;
     }
 
     /// Captures a Lua procedure body starting right after the `{` token `open`. Returns the body
     /// the offset after it, and whether the closing `}` was found; lexing resumes after it.
-    pub fn capture_lua(&mut self, open: &Token) -> (String, usize, bool) {
+    pub fn capture_lua(&mut self, open: &Token, cx: &mut LexCtx) -> (String, usize, bool) {
         self.reset_after(open);
         let text = self.texts[open.src as usize].clone();
         let start = open.span.end as usize;
-        let (body, end, closed) = capture_lua(&text, start);
+        let capture = capture_lua(&text, start);
+        if let Some(at) = capture.include_at {
+            let span = Span::new(self.files[open.src as usize], at..at + "include".len());
+            cx.diags.push(
+                Diagnostic::error(
+                    "syntax-error",
+                    "'include' cannot stand alone in a procedure: IDP3 reads it as its include directive, which ends the procedure",
+                    Some(span),
+                )
+                .with_hint("include files between blocks; in Lua, write the word with something around it, e.g. (include)"),
+            );
+        }
         if let Some(c) = self.stack.last_mut() {
-            c.pos = end;
+            c.pos = capture.end;
         }
-        (body, end, closed)
-    }
-
-    /// Skips tokens up to the `}` matching an already consumed `{` (used for `fobdd` blocks);
-    /// returns the closing token if found.
-    pub fn skip_braced(&mut self, cx: &mut LexCtx) -> Option<Token> {
-        let mut depth = 1usize;
-        loop {
-            let t = self.next(cx);
-            match t.kind {
-                Tok::LBrace => depth += 1,
-                Tok::RBrace => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(t);
-                    }
-                }
-                Tok::Eof => return None,
-                _ => {}
-            }
-        }
+        (capture.body, capture.end, capture.closed)
     }
 
     fn eof_token(&mut self) -> Token {
@@ -291,21 +348,12 @@ impl TokenStream {
             let Some(cur) = self.stack.last() else {
                 return self.eof_token();
             };
-            let src = cur.src;
-            let pos = cur.pos;
+            let (src, pos) = (cur.src, cur.pos);
             let text = self.texts[src as usize].clone();
             let mut lx = Tok::lexer(&text[pos..]);
             let Some(res) = lx.next() else {
                 if self.stack.len() == 1 {
-                    let len = text.len();
-                    let t = Token {
-                        kind: Tok::Eof,
-                        span: Span::new(self.files[0], len..len),
-                        src: 0,
-                        nl_before: true,
-                    };
-                    self.eof = Some(t);
-                    return t;
+                    return self.eof_token();
                 }
                 self.stack.pop();
                 continue;
@@ -315,13 +363,7 @@ impl TokenStream {
             let file = self.files[src as usize];
             let unclosed_string = res.is_err() && text[start..].starts_with('"');
             if unclosed_string {
-                // A string runs to its closing quote; without one, it is taken to end before
-                // the first newline or closing bracket or separator, so that the rest of the
-                // file is still read.
-                end = text[start..]
-                    .find(['\n', '}', ')', ']', ';', ','])
-                    .map(|i| start + i)
-                    .unwrap_or(text.len());
+                end = unclosed_string_end(&text, start);
                 cx.diags.push(
                     Diagnostic::error(
                         "unclosed-string",
@@ -333,6 +375,7 @@ impl TokenStream {
             }
             self.stack.last_mut().expect("a cursor is open").pos = end;
             let kind = match res {
+                Ok(Tok::Newline) if self.mode == LexMode::Newlines => Tok::Newline,
                 Ok(Tok::Newline) => {
                     self.pending_nl = true;
                     continue;
@@ -340,29 +383,23 @@ impl TokenStream {
                 Ok(Tok::LineComment) => continue,
                 Ok(Tok::BlockComment(closed)) => {
                     if !closed {
-                        cx.diags.push(
-                            Diagnostic::warning(
-                                "unclosed-comment",
-                                "this comment is never closed: '/*' without a matching '*/'",
-                                Some(Span::new(file, start..start + 2)),
-                            )
-                            .with_hint(
-                                "everything after '/*' up to the end of the file is ignored",
-                            ),
-                        );
+                        cx.diags
+                            .push(unclosed_comment(Span::new(file, start..start + 2)));
                     }
                     continue;
                 }
-                Ok(Tok::Percent) if self.factlist_mode => {
-                    let nl = text[end..]
-                        .find('\n')
-                        .map(|i| end + i)
-                        .unwrap_or(text.len());
+                Ok(Tok::Percent) if self.mode == LexMode::Factlist => {
+                    let nl = text[end..].find('\n').map_or(text.len(), |i| end + i);
                     self.stack.last_mut().expect("a cursor is open").pos = nl;
                     continue;
                 }
                 Ok(Tok::Ident) if &text[start..end] == "include" => {
-                    self.include(cx, src, start, end);
+                    match include_directive(&text, end) {
+                        Some(stop) => self.include(cx, src, start, stop),
+                        None => cx
+                            .diags
+                            .push(include_without_file(Span::new(file, start..end))),
+                    }
                     continue;
                 }
                 Ok(k) => k,
@@ -370,6 +407,9 @@ impl TokenStream {
                 Err(()) => Tok::Unknown,
             };
             let nl_before = std::mem::take(&mut self.pending_nl);
+            if kind == Tok::Newline {
+                self.pending_nl = true;
+            }
             return Token {
                 kind,
                 span: Span::new(file, start..end),
@@ -379,146 +419,233 @@ impl TokenStream {
         }
     }
 
-    /// Handles `include "file"` / `include <name>` found at `start..end` of source `src`.
-    fn include(&mut self, cx: &mut LexCtx, src: u32, start: usize, end: usize) {
-        let text = self.texts[src as usize].clone();
-        let file = self.files[src as usize];
-        let bytes = text.as_bytes();
-        let mut i = end;
-        while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | b'\r' | b'\n') {
-            i += 1;
-        }
-        let (spec, stop) = match bytes.get(i) {
-            // The file name ends on the same line.
-            Some(b'"') => match text[i + 1..]
-                .find(['"', '\n'])
-                .filter(|&j| bytes[i + 1 + j] == b'"')
-            {
-                Some(j) => (
-                    Some(IncludeSpec::File(text[i + 1..i + 1 + j].to_string())),
-                    i + j + 2,
-                ),
-                None => (None, i),
-            },
-            Some(b'<') => {
-                let mut j = i + 1;
-                while j < bytes.len()
-                    && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_' || bytes[j] == b'/')
-                {
-                    j += 1;
-                }
-                if bytes.get(j) == Some(&b'>') {
-                    (Some(IncludeSpec::Std(text[i + 1..j].to_string())), j + 1)
-                } else {
-                    (None, i)
-                }
-            }
-            _ => (None, i),
-        };
-        let Some(spec) = spec else {
-            cx.diags.push(
-                Diagnostic::error(
-                    "syntax-error",
-                    "expected a file name after 'include'",
-                    Some(Span::new(file, start..end)),
-                )
-                .with_hint("write include \"path/to/file.idp\" or include <name> for a standard library file"),
-            );
-            return;
-        };
+    /// Performs the include directive at `start..stop` of text `src`: the included file's
+    /// tokens come next (the same file as the first time when the directive is lexed again).
+    fn include(&mut self, cx: &mut LexCtx, src: u32, start: usize, stop: usize) {
         self.stack.last_mut().expect("a cursor is open").pos = stop;
-        let span = Span::new(file, start..stop);
-        if let Some((fid, text)) = cx.includer.include(&spec, file, span, cx.sources, cx.diags) {
-            self.texts.push(text);
-            self.files.push(fid);
-            self.stack.push(Cursor {
-                src: (self.texts.len() - 1) as u32,
-                pos: 0,
-            });
+        let child = match self.directives.get(&(src, start)) {
+            Some(&child) => child,
+            None => {
+                let child = self.load_include(cx, src, start, stop);
+                self.directives.insert((src, start), child);
+                child
+            }
+        };
+        if let Some(child) = child {
+            self.stack.push(Cursor { src: child, pos: 0 });
+            self.pending_nl = true;
         }
+    }
+
+    /// Asks the includer for the file of the directive at `start..stop` of text `src`.
+    fn load_include(
+        &mut self,
+        cx: &mut LexCtx,
+        src: u32,
+        start: usize,
+        stop: usize,
+    ) -> Option<u32> {
+        let text = self.texts[src as usize].clone();
+        let spec = include_spec(&text[start..stop]);
+        let file = self.files[src as usize];
+        let span = Span::new(file, start..stop);
+        let (fid, text) = cx
+            .includer
+            .include(&spec, file, span, cx.sources, cx.diags)?;
+        self.texts.push(text);
+        self.files.push(fid);
+        self.parents.push(Some((src, stop)));
+        Some((self.texts.len() - 1) as u32)
     }
 }
 
+/// A string runs to its closing quote; without one, it is taken to end before the first newline
+/// or closing bracket or separator, so that the rest of the file is still read.
+fn unclosed_string_end(text: &str, start: usize) -> usize {
+    text[start..]
+        .find(['\n', '}', ')', ']', ';', ','])
+        .map_or(text.len(), |i| start + i)
+}
+
+fn unclosed_comment(span: Span) -> Diagnostic {
+    Diagnostic::warning(
+        "unclosed-comment",
+        "this comment is never closed: '/*' without a matching '*/'",
+        Some(span),
+    )
+    .with_hint("everything after '/*' up to the end of the file is ignored")
+}
+
+fn include_without_file(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "syntax-error",
+        "expected a file name after 'include'",
+        Some(span),
+    )
+    .with_hint("write include \"path/to/file.idp\" or include <name> for a standard library file")
+}
+
+/// The length of the white space and comments at the start of `s` (IDP3's `include` state
+/// skips them before the file name).
+fn trivia_len(s: &str) -> usize {
+    let mut lx = Tok::lexer(s);
+    let mut len = 0;
+    while let Some(Ok(Tok::Newline | Tok::LineComment | Tok::BlockComment(true))) = lx.next() {
+        len = lx.span().end;
+    }
+    len + s[len..].len() - s[len..].trim_start_matches([' ', '\t', '\r']).len()
+}
+
+/// The end of an include directive whose word `include` ends at `from`: after `"file"` (which
+/// may span lines, as IDP3's strings do), `<name>` or `stdin`; `None` without one of them.
+fn include_directive(text: &str, from: usize) -> Option<usize> {
+    let i = from + trivia_len(&text[from..]);
+    let rest = &text[i..];
+    if let Some(body) = rest.strip_prefix('"') {
+        return body.find('"').map(|j| i + j + 2);
+    }
+    if let Some(body) = rest.strip_prefix('<') {
+        let n = body
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '/'))
+            .unwrap_or(body.len());
+        return body[n..].starts_with('>').then_some(i + n + 2);
+    }
+    let word_end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '\''))
+        .unwrap_or(rest.len());
+    (&rest[..word_end] == "stdin").then_some(i + word_end)
+}
+
+/// What the text of an include directive (as [`include_directive`] delimits it) names.
+fn include_spec(directive: &str) -> IncludeSpec {
+    let target = directive["include".len()..].trim_start();
+    let target = &target[trivia_len(target)..];
+    if let Some(path) = target.strip_prefix('"') {
+        IncludeSpec::File(path.trim_end_matches('"').to_string())
+    } else if let Some(name) = target.strip_prefix('<') {
+        IncludeSpec::Std(name.trim_end_matches('>').to_string())
+    } else {
+        IncludeSpec::Stdin
+    }
+}
+
+/// A captured procedure body.
+#[derive(Debug, PartialEq)]
+pub struct LuaCapture {
+    /// The Lua code: `::` rewritten to `.`, IDP comments removed (their newlines kept).
+    pub body: String,
+    /// The offset after the closing brace (or the end of the text).
+    pub end: usize,
+    /// Whether the closing brace was found.
+    pub closed: bool,
+    /// Where a stand-alone word `include` is, which IDP3 takes for its include directive.
+    pub include_at: Option<usize>,
+}
+
+/// The bytes that end a run of ordinary text in IDP3's `<lua>` lexer state.
+const LUA_SPECIAL: &[u8] = b"/{}:\n\"'*";
+
 /// IDP3's Lua capture: copies `text[start..]` up to the `}` that balances the procedure's `{`,
-/// rewriting `::` to `.` and removing `//` and `/* */` comments (newlines kept). Double-quoted
-/// strings and one-character `'x'` literals are protected. Returns the body, the offset after the
-/// closing brace (or the end of the text) and whether the brace was found.
-pub fn capture_lua(text: &str, start: usize) -> (String, usize, bool) {
+/// lexeme by lexeme as IDP3's `<lua>` state does. Double-quoted strings (which may span lines)
+/// and one-byte `'x'` literals are protected, `::` becomes `.`, `//`, `/* */` and `/** */`
+/// comments are removed (their newlines kept, so that Lua's line numbers stay right). Other
+/// text goes through in runs up to the next byte of [`LUA_SPECIAL`]; a run that is exactly
+/// `--` is a line comment (flex prefers IDP3's comment rule when both match two bytes), so
+/// `--}` hides its brace while `-- }` does not.
+pub fn capture_lua(text: &str, start: usize) -> LuaCapture {
     let bytes = text.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(256);
     let mut depth = 1usize;
+    let mut include_at = None;
     let mut i = start;
     while i < bytes.len() {
         let b = bytes[i];
-        match b {
+        let next = bytes.get(i + 1).copied();
+        let step = match b {
+            _ if !LUA_SPECIAL.contains(&b) => {
+                let n = bytes[i..]
+                    .iter()
+                    .position(|c| LUA_SPECIAL.contains(c))
+                    .unwrap_or(bytes.len() - i);
+                match &text[i..i + n] {
+                    "--" => line_comment_in_lua(bytes, i + 2, &mut out) - i,
+                    run => {
+                        if run == "include" {
+                            include_at.get_or_insert(i);
+                        }
+                        out.extend_from_slice(run.as_bytes());
+                        n
+                    }
+                }
+            }
             b'"' => match text[i + 1..].find('"') {
                 Some(j) => {
                     out.extend_from_slice(&bytes[i..i + j + 2]);
-                    i += j + 2;
+                    j + 2
                 }
                 None => {
                     out.push(b);
-                    i += 1;
+                    1
                 }
             },
-            b'\'' if char_literal_len(&text[i..]).is_some() => {
-                let n = char_literal_len(&text[i..]).unwrap_or(1);
-                out.extend_from_slice(&bytes[i..i + n]);
-                i += n;
+            b'\'' if next.is_some_and(|c| c != b'\n') && bytes.get(i + 2) == Some(&b'\'') => {
+                out.extend_from_slice(&bytes[i..i + 3]);
+                3
             }
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let close = text[i + 2..]
-                    .find("*/")
-                    .map(|j| i + 2 + j + 2)
-                    .unwrap_or(bytes.len());
+            b'/' if next == Some(b'/') => line_comment_in_lua(bytes, i + 2, &mut out) - i,
+            b'/' if next == Some(b'*') => {
+                let close = comment_end(text, i);
                 out.extend(bytes[i..close].iter().filter(|&&c| c == b'\n'));
-                i = close;
+                close - i
             }
-            b':' if bytes.get(i + 1) == Some(&b':') => {
+            b':' if next == Some(b':') => {
                 out.push(b'.');
-                i += 2;
+                2
             }
-            b'{' => {
-                depth += 1;
-                out.push(b);
-                i += 1;
-            }
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return (String::from_utf8_lossy(&out).into_owned(), i + 1, true);
-                }
-                out.push(b);
-                i += 1;
+            b'}' if depth == 1 => {
+                return LuaCapture {
+                    body: String::from_utf8_lossy(&out).into_owned(),
+                    end: i + 1,
+                    closed: true,
+                    include_at,
+                };
             }
             _ => {
+                match b {
+                    b'{' => depth += 1,
+                    b'}' => depth -= 1,
+                    _ => {}
+                }
                 out.push(b);
-                i += 1;
+                1
             }
-        }
+        };
+        i += step;
     }
-    (
-        String::from_utf8_lossy(&out).into_owned(),
-        bytes.len(),
-        false,
-    )
+    LuaCapture {
+        body: String::from_utf8_lossy(&out).into_owned(),
+        end: bytes.len(),
+        closed: false,
+        include_at,
+    }
 }
 
-/// Length in bytes of a `'x'` literal at the start of `s` (one character, not a newline).
-fn char_literal_len(s: &str) -> Option<usize> {
-    let mut it = s.char_indices();
-    it.next()?;
-    let (_, c) = it.next()?;
-    if c == '\n' {
-        return None;
-    }
-    let (k, q) = it.next()?;
-    (q == '\'').then_some(k + 1)
+/// The end of a line comment in Lua whose `//` or `--` ends at `from` (see [`comment_rest`]);
+/// the newlines it takes in are kept in `out`, so that Lua's line numbers stay right.
+fn line_comment_in_lua(bytes: &[u8], from: usize, out: &mut Vec<u8>) -> usize {
+    let n = comment_rest(&bytes[from..]);
+    out.extend(bytes[from..from + n].iter().filter(|&&c| c == b'\n'));
+    from + n
+}
+
+/// The offset after the comment that starts with `/*` at `i`: after the first `*/` that
+/// follows, or after the `/**` of a description comment (so `/**/` does not close itself).
+fn comment_end(text: &str, i: usize) -> usize {
+    let bytes = text.as_bytes();
+    let description =
+        bytes.get(i + 2) == Some(&b'*') && bytes.get(i + 3).is_some_and(|&c| c != b'*');
+    let from = i + if description { 3 } else { 2 };
+    text[from..].find("*/").map_or(text.len(), |j| from + j + 2)
 }
 
 #[cfg(test)]
@@ -545,21 +672,40 @@ mod tests {
             kinds("/* a /* b */ c"),
             vec![Tok::BlockComment(true), Tok::Ident]
         );
+        // An empty line comment takes in the next line that is not empty.
+        assert_eq!(kinds("a //\n\n b c\nd"), vec![Tok::Ident, Tok::Ident]);
+        assert_eq!(kinds("a // x\nb"), vec![Tok::Ident, Tok::Ident]);
+        assert_eq!(kinds("a --\r\nb"), vec![Tok::Ident, Tok::Ident]);
     }
 
     #[test]
     fn lua_capture_quirks() {
         let src = "{ a = V::P // gone {\n b = \"}\" .. '}' /* x\n y */ c = {1} }rest";
-        let (body, end, closed) = capture_lua(src, 1);
-        assert!(closed);
-        assert_eq!(&src[end..], "rest");
-        assert_eq!(body, " a = V.P \n b = \"}\" .. '}' \n c = {1} ");
+        let c = capture_lua(src, 1);
+        assert!(c.closed);
+        assert_eq!(&src[c.end..], "rest");
+        assert_eq!(c.body, " a = V.P \n b = \"}\" .. '}' \n c = {1} ");
     }
 
     #[test]
     fn lua_capture_unclosed() {
-        let (_, end, closed) = capture_lua("{ if x then { end", 1);
-        assert!(!closed);
-        assert_eq!(end, 17);
+        let c = capture_lua("{ if x then { end", 1);
+        assert!(!c.closed);
+        assert_eq!(c.end, 17);
+    }
+
+    #[test]
+    fn lua_capture_follows_flex() {
+        // `--` alone before a special byte is IDP3's comment; with text after it, Lua's.
+        assert_eq!(capture_lua("{\n--}\n}x", 1).end, 7);
+        assert_eq!(capture_lua("{\n-- }\n}x", 1).end, 6);
+        assert_eq!(capture_lua("{ \"a\"--}\n}x", 1).end, 10);
+        // One byte between quotes only: 'é' protects nothing, so the next '}' is one.
+        assert_eq!(capture_lua("{ '\u{e9}'}'}x", 1).end, 9);
+        assert_eq!(capture_lua("{ '}}' }", 1).end, 4);
+        // `/**/` opens a description comment.
+        assert!(!capture_lua("{ /**/ }", 1).closed);
+        assert_eq!(capture_lua("{\ninclude\"x\" }", 1).include_at, Some(2));
+        assert_eq!(capture_lua("{ print(include) }", 1).include_at, None);
     }
 }

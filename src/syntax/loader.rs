@@ -13,6 +13,10 @@ use crate::syntax::ast::{self, FileId, Span};
 use crate::syntax::lexer::{IncludeSpec, Includer};
 use crate::syntax::parser;
 
+/// Reads standard input for `include stdin`. The driver supplies it: the core reads no
+/// terminal (ARCHITECTURE.md).
+pub type StdinReader = fn() -> std::io::Result<Vec<u8>>;
+
 /// Includes from the file system and a standard-library lookup function.
 pub struct FsIncluder<'a> {
     std_lib: &'a mut dyn FnMut(&str) -> Option<String>,
@@ -25,6 +29,8 @@ pub struct FsIncluder<'a> {
     /// With `--sandbox`: the (canonical) folders of the top-level inputs; an included file must
     /// lie in one of them or below.
     sandbox_roots: Option<Vec<PathBuf>>,
+    /// What `include stdin` reads; without it, `include stdin` includes nothing.
+    stdin: Option<StdinReader>,
 }
 
 impl<'a> FsIncluder<'a> {
@@ -36,12 +42,19 @@ impl<'a> FsIncluder<'a> {
             files: HashMap::new(),
             includer_of: HashMap::new(),
             sandbox_roots: None,
+            stdin: None,
         }
     }
 
     /// Refuses includes outside the folders of the top-level inputs (`--sandbox`).
     pub fn sandboxed(mut self) -> Self {
         self.sandbox_roots = Some(Vec::new());
+        self
+    }
+
+    /// `include stdin` reads standard input with `reader`.
+    pub fn reading_stdin(mut self, reader: StdinReader) -> Self {
+        self.stdin = Some(reader);
         self
     }
 
@@ -189,6 +202,38 @@ impl<'a> FsIncluder<'a> {
     }
 }
 
+impl FsIncluder<'_> {
+    /// `include stdin`: standard input, read once (IDP3 refuses a second `include stdin`); not
+    /// under `--sandbox`; nothing when the driver gave no reader.
+    fn include_stdin(
+        &mut self,
+        span: Span,
+        sources: &mut SourceMap,
+        diags: &mut Diagnostics,
+    ) -> Option<(FileId, Rc<str>)> {
+        let refusal = if self.sandbox_roots.is_some() {
+            Some("--sandbox: include stdin reads standard input, which is not allowed")
+        } else if !self.seen.insert("<stdin>".to_string()) {
+            Some("standard input can be included only once")
+        } else {
+            None
+        };
+        if let Some(message) = refusal {
+            diags.push(Diagnostic::error("include-not-found", message, Some(span)));
+            return None;
+        }
+        let bytes = match (self.stdin?)() {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                let message = format!("standard input cannot be read: {e}");
+                diags.push(Diagnostic::error("include-not-found", message, Some(span)));
+                return None;
+            }
+        };
+        decode("<stdin>", bytes, sources, diags)
+    }
+}
+
 impl Includer for FsIncluder<'_> {
     fn include(
         &mut self,
@@ -201,6 +246,7 @@ impl Includer for FsIncluder<'_> {
         match spec {
             IncludeSpec::File(rel) => self.include_file(rel, from, span, sources, diags),
             IncludeSpec::Std(name) => self.include_std(name, span, sources, diags),
+            IncludeSpec::Stdin => self.include_stdin(span, sources, diags),
         }
     }
 }
@@ -249,14 +295,16 @@ pub fn load_inputs(
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> ast::File {
-    load_inputs_with(inputs, std_lib, false, sources, diags)
+    load_inputs_with(inputs, std_lib, false, None, sources, diags)
 }
 
-/// [`load_inputs`], refusing includes outside the inputs' folders when `sandbox` is set.
+/// [`load_inputs`], refusing includes outside the inputs' folders when `sandbox` is set;
+/// `include stdin` reads with `stdin` (nothing without it).
 pub fn load_inputs_with(
     inputs: Vec<(String, Vec<u8>)>,
     std_lib: &dyn Fn(&str) -> Option<String>,
     sandbox: bool,
+    stdin: Option<StdinReader>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> ast::File {
@@ -264,6 +312,9 @@ pub fn load_inputs_with(
         let mut includer = FsIncluder::new(lookup);
         if sandbox {
             includer = includer.sandboxed();
+        }
+        if let Some(reader) = stdin {
+            includer = includer.reading_stdin(reader);
         }
         let mut file = ast::File::default();
         for (name, bytes) in inputs {

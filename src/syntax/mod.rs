@@ -2,6 +2,7 @@
 //! [`load`] is the entry point for files given to the CLI; [`parse_text`] parses one text.
 
 pub mod ast;
+pub mod grammar;
 pub mod lexer;
 pub mod loader;
 pub mod parser;
@@ -116,20 +117,22 @@ pub fn load(
     sources: &mut source::SourceMap,
     diags: &mut Diagnostics,
 ) -> Loaded {
-    load_with(inputs, std_lib, false, sources, diags)
+    load_with(inputs, std_lib, false, None, sources, diags)
 }
 
 /// [`load`]; with `sandbox` (`--sandbox`), `include "path"` of a file outside the folders of
-/// the inputs is refused.
+/// the inputs is refused; `include stdin` reads with `stdin` ([`load`] and a `None` include
+/// nothing there).
 pub fn load_with(
     inputs: Vec<(String, Vec<u8>)>,
     std_lib: &dyn Fn(&str) -> Option<String>,
     sandbox: bool,
+    stdin: Option<loader::StdinReader>,
     sources: &mut source::SourceMap,
     diags: &mut Diagnostics,
 ) -> Loaded {
     Loaded {
-        file: loader::load_inputs_with(inputs, std_lib, sandbox, sources, diags),
+        file: loader::load_inputs_with(inputs, std_lib, sandbox, stdin, sources, diags),
     }
 }
 

@@ -6,14 +6,14 @@
 //!
 //! Build with stable Rust: `cargo build --release --features loop --bin fuzz_loop` (in fuzz/);
 //! run: `fuzz_loop TARGET EXECUTIONS [SEED]` from fuzz/, TARGET one of parse_resolve,
-//! mutate_idp, pipeline.
+//! mutate_idp, grammar_diff, pipeline.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::time::Instant;
 
 use arbitrary::{Arbitrary, Unstructured};
-use idp_fuzz::mutate::{mutate_text, Rng};
+use idp_fuzz::mutate::{mutate_text, mutate_text_with, Rng, GRAMMAR_DICTIONARY};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -70,6 +70,9 @@ fn next_input(target: &str, corpus: &[Vec<u8>], rng: &mut Rng) -> Vec<u8> {
         return mutate_bytes(base, rng);
     }
     let text = String::from_utf8_lossy(base);
+    if target == "grammar_diff" {
+        return mutate_text_with(&text, rng, &GRAMMAR_DICTIONARY).into_bytes();
+    }
     mutate_text(&text, rng).into_bytes()
 }
 
@@ -108,6 +111,7 @@ fn execute(target: &str, input: &[u8]) {
                 }
             }
         }
+        "grammar_diff" => idp_fuzz::diff::check(input),
         "pipeline" => {
             let mut u = Unstructured::new(input);
             if let Ok(spec) = idp_fuzz::gen::Spec::arbitrary(&mut u) {

@@ -87,6 +87,7 @@ impl Resolver<'_> {
             file: self.file_name(p.span),
             body_line: p.body_line,
             namespace: self.ns_path(),
+            span: p.span,
         });
         self.declare(&p.name, Component::Procedure(id));
     }

@@ -17,7 +17,7 @@ impl Resolver<'_> {
         self.diags.push(Diagnostic::warning(
             "autocomplete",
             format!("Verifying and/or autocompleting structure {}", b.name),
-            None,
+            Some(b.name_span),
         ));
         let mut st = Structure::new(b.name.clone(), b.voc);
         let huge = b.huge_sorts.clone();
@@ -41,7 +41,7 @@ impl Resolver<'_> {
                         b.name
                     );
                     self.diags
-                        .push(Diagnostic::warning("empty-sort", msg, None));
+                        .push(Diagnostic::warning("empty-sort", msg, Some(b.name_span)));
                 }
                 st.set_domain(s, d);
             }
@@ -277,11 +277,11 @@ impl Resolver<'_> {
             (Some(two), ..) => Table::TwoValued(two),
             (None, Some(ct), Some(cf), _) => Table::ThreeValued { ct, cf },
             (None, Some(ct), None, Some(u)) => {
-                let cf = self.complement(st, name, sym, &[&ct, &u])?;
+                let cf = self.complement(st, name, sym, span, &[&ct, &u])?;
                 Table::ThreeValued { ct, cf }
             }
             (None, None, Some(cf), Some(u)) => {
-                let ct = self.complement(st, name, sym, &[&cf, &u])?;
+                let ct = self.complement(st, name, sym, span, &[&cf, &u])?;
                 Table::ThreeValued { ct, cf }
             }
             (None, Some(ct), None, None) => Table::ThreeValued {
@@ -312,6 +312,7 @@ impl Resolver<'_> {
         st: &Structure,
         name: &str,
         sym: Symbol,
+        at: Option<crate::source::Span>,
         sets: &[&TupleSet],
     ) -> Option<TupleSet> {
         let Some(universe) = self.universe(st, &self.prog.symbol_sorts(sym)) else {
@@ -320,7 +321,7 @@ impl Resolver<'_> {
                 self.prog.symbol_name(sym)
             );
             self.diags
-                .push(Diagnostic::warning("infinite-domain", msg, None));
+                .push(Diagnostic::warning("infinite-domain", msg, at));
             return Some(TupleSet::default());
         };
         Some(

@@ -13,7 +13,7 @@ impl Resolver<'_> {
         let Some(voc) = self.lookup_vocabulary(&f.vocabulary) else {
             return;
         };
-        let mut b = Builder::new(&f.name.name, voc, f.span);
+        let mut b = Builder::new(&f.name, voc, f.span);
         for fact in &f.facts {
             self.fact(&mut b, fact);
         }

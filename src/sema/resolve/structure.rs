@@ -31,6 +31,8 @@ pub(super) struct Builder {
     pub given_sorts: IndexMap<SortId, Vec<Value>>,
     pub parts: IndexMap<Symbol, Parts>,
     pub span: Span,
+    /// The structure's name: where notes about the whole structure point.
+    pub name_span: Span,
     /// Sorts given by a range too large to enumerate: left uninterpreted, the range kept.
     pub huge_sorts: IndexMap<SortId, (i64, i64)>,
     /// Symbols interpreted by a procedure (`P = procedure Name`), with its qualified name.
@@ -49,7 +51,7 @@ impl Resolver<'_> {
         let Some(voc) = self.lookup_vocabulary(&s.vocabulary) else {
             return;
         };
-        let mut b = Builder::new(&s.name.name, voc, s.span);
+        let mut b = Builder::new(&s.name, voc, s.span);
         self.in_block(|r| {
             for u in &s.usings {
                 r.using(u);
@@ -441,9 +443,10 @@ impl Resolver<'_> {
 }
 
 impl Builder {
-    pub(super) fn new(name: &str, voc: VocId, span: Span) -> Builder {
+    pub(super) fn new(name: &ast::Ident, voc: VocId, span: Span) -> Builder {
         Builder {
-            name: name.to_string(),
+            name: name.name.clone(),
+            name_span: name.span,
             voc,
             given_sorts: IndexMap::new(),
             parts: IndexMap::new(),

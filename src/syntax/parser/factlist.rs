@@ -1,18 +1,19 @@
 //! Factlist blocks (`factlist S : V { P(a,b). Q(1..3). R. }`, header also `Aspstructure`):
-//! ASP-style facts with ranges, `%` line comments.
+//! ASP-style facts with ranges, `%` line comments (IDP3's `aspstructure` lexer state, from the
+//! keyword to the closing brace).
 
-use super::{Fail, PResult, Parser};
+use super::{Fail, PResult, Parser, State};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::*;
-use crate::syntax::lexer::Tok;
+use crate::syntax::lexer::{LexMode, Tok};
 
 impl Parser<'_> {
     /// `factlist S : V { facts }`; `%` starts a comment inside.
     pub(super) fn factlist(&mut self) -> PResult<Factlist> {
         let start = self.bump().span;
-        self.ts.factlist_mode = true;
-        let result = self.factlist_rest(start);
-        self.ts.factlist_mode = false;
+        self.lex_mode(LexMode::Factlist);
+        let result = self.in_state(State::Plain, |p| p.factlist_rest(start));
+        self.lex_mode(LexMode::Plain);
         result
     }
 
@@ -38,7 +39,6 @@ impl Parser<'_> {
                 },
             }
         }
-        // The closing brace is consumed with factlist mode still on: nothing after it is lexed.
         let span = self.close_block(start);
         Ok(Factlist {
             name,
@@ -48,13 +48,12 @@ impl Parser<'_> {
         })
     }
 
-    /// `P(a, 1..3).`, `P().`, `P.`; `P(a)?.` is accepted with a warning. Returns `None` for
-    /// facts IDP3 accepts but that a factlist cannot express here (negated or function facts),
-    /// which are reported.
+    /// `P(a, 1..3).`, `P().`, `P.`; `P(a)?` (IDP3's query, with no '.') is read as a fact with
+    /// a warning. Negated and function facts, which IDP3 does not accept either, are reported.
     fn fact(&mut self) -> PResult<Option<Fact>> {
         let start = self.peek().span;
         let negated = self.eat(Tok::Minus).is_some();
-        let symbol = self.pointer("a fact such as P(a,b).")?;
+        let symbol = self.symbol_ref("a fact such as P(a,b).")?.name;
         let mut args = Vec::new();
         if let Some(open) = self.eat(Tok::LParen) {
             if !self.at(Tok::RParen) {
@@ -72,8 +71,9 @@ impl Parser<'_> {
                 "'?' after a fact is not supported: the fact is read as true",
                 Some(q.span),
             ));
+        } else {
+            self.end_of_fact()?;
         }
-        self.end_of_fact()?;
         let span = self.span_from(start);
         if negated || function {
             let what = if negated {
@@ -91,9 +91,9 @@ impl Parser<'_> {
     }
 
     fn element_list_in_fact(&mut self) -> PResult<Vec<Element>> {
-        let mut out = vec![self.element("a value")?];
+        let mut out = vec![self.single_element()?];
         while self.eat(Tok::Comma).is_some() {
-            out.push(self.element("a value")?);
+            out.push(self.single_element()?);
         }
         Ok(out)
     }

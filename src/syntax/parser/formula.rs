@@ -3,6 +3,10 @@
 //! (all right-associative); comparison chains; `+ -` < `* /` < `%` < `^` (right) < unary minus.
 //! Binary operators are parsed with an operator stack, so only brackets and prefix operators
 //! nest the Rust stack (guarded by `Parser::nested`).
+//!
+//! As in IDP3's grammar, float, string and character literals are whole terms only (no
+//! arithmetic on them, no minus, no parentheses), and a parenthesised term is an arithmetic
+//! one: `(x)` is a formula (the atom `x`), `(x + 1)` and `(3)` are terms.
 
 use super::{unquote, Fail, PResult, Parser};
 use crate::diagnostics::Diagnostic;
@@ -131,12 +135,18 @@ impl Parser<'_> {
         match e {
             Expr::T(t) => Ok(t),
             Expr::F(f) => {
-                let d = Diagnostic::error(
+                let mut d = Diagnostic::error(
                     "syntax-error",
                     "expected a term, but this is a formula",
                     Some(f.span),
                 )
                 .with_label("a formula, not a term");
+                let src = self.cx.sources.text(f.span.file);
+                let paren =
+                    src.and_then(|s| s.as_bytes().get(f.span.start as usize)) == Some(&b'(');
+                if paren && matches!(f.kind, FormulaKind::Atom { .. }) {
+                    d = d.with_hint("IDP3 reads a name in parentheses, (x), as a formula; write it without them");
+                }
                 self.report(d);
                 Err(Fail)
             }
@@ -317,21 +327,25 @@ impl Parser<'_> {
 
     /// `x y[T], z` — separated by spaces or commas, at least one.
     pub(super) fn variables(&mut self) -> PResult<Vec<VarDecl>> {
-        let mut out = Vec::new();
+        let mut out = vec![self.variable()?];
         loop {
-            let name = self.ident("a variable name")?;
-            let mut sort = None;
-            if let Some(open) = self.eat(Tok::LBracket) {
-                sort = Some(self.pointer("a type name")?);
-                self.close_delim(&open, Tok::RBracket)?;
-            }
-            let span = self.span_from(name.span);
-            out.push(VarDecl { name, sort, span });
-            self.eat(Tok::Comma);
-            if !self.at(Tok::Ident) {
+            if self.eat(Tok::Comma).is_none() && !self.at(Tok::Ident) {
                 return Ok(out);
             }
+            out.push(self.variable()?);
         }
+    }
+
+    /// `x` or `x[T]`.
+    pub(super) fn variable(&mut self) -> PResult<VarDecl> {
+        let name = self.ident("a variable name")?;
+        let mut sort = None;
+        if let Some(open) = self.eat(Tok::LBracket) {
+            sort = Some(self.pointer("a type name")?);
+            self.close_delim(&open, Tok::RBracket)?;
+        }
+        let span = self.span_from(name.span);
+        Ok(VarDecl { name, sort, span })
     }
 
     // ---------------------------------------------------------------------------------------
@@ -383,6 +397,8 @@ impl Parser<'_> {
     fn combine_arith(&mut self, l: Expr, op: ArithOp, r: Expr) -> PResult<Term> {
         let left = self.term_of(l)?;
         let right = self.term_of(r)?;
+        self.arithmetic_operand(&left)?;
+        self.arithmetic_operand(&right)?;
         let span = left.span.to(right.span);
         Ok(Term {
             kind: TermKind::Arith {
@@ -392,6 +408,25 @@ impl Parser<'_> {
             },
             span,
         })
+    }
+
+    /// A float, string or character literal is a whole term only (IDP3's `domterm`): it cannot
+    /// be an operand of arithmetic, negated or parenthesised.
+    fn arithmetic_operand(&mut self, t: &Term) -> PResult<()> {
+        let what = match t.kind {
+            TermKind::Float(_) => "a float",
+            TermKind::Str(_) => "a string",
+            TermKind::Char(_) => "a character",
+            _ => return Ok(()),
+        };
+        let d = Diagnostic::error(
+            "syntax-error",
+            format!("{what} literal is a whole term in a theory: it cannot take part in arithmetic, a minus or parentheses"),
+            Some(t.span),
+        )
+        .with_hint("compare it as it is (x = 1.5); for a computed or negative value, give it a name in the structure (c = -1.5)");
+        self.report(d);
+        Err(Fail)
     }
 
     /// `-t` (tightest), `-3` (a negative literal), and the prefix forms `-(a,b)`, `+(a,b)`, ...
@@ -417,18 +452,11 @@ impl Parser<'_> {
                     span: t.span.to(next.span),
                 }))
             }
-            Tok::Float => {
-                self.bump();
-                let v = self.float_value(&next, true);
-                Ok(Expr::T(Term {
-                    kind: TermKind::Float(v),
-                    span: t.span.to(next.span),
-                }))
-            }
             Tok::LParen => self.prefix_form(ArithOp::Sub, t.span),
             _ => {
                 let e = self.nested(|p| p.unary_minus())?;
                 let operand = self.term_of(e)?;
+                self.arithmetic_operand(&operand)?;
                 let span = t.span.to(operand.span);
                 Ok(Expr::T(Term {
                     kind: TermKind::Neg(Box::new(operand)),
@@ -438,7 +466,8 @@ impl Parser<'_> {
         }
     }
 
-    /// `op(a, b)`; for `-`, `-(a)` is a negation.
+    /// `op(a, b)`; for `-`, `-(a)` is a negation (of an arithmetic term that is not a bare
+    /// name: `-(x)` is no term in IDP3).
     fn prefix_form(&mut self, op: ArithOp, start: Span) -> PResult<Expr> {
         let open = self.bump();
         let mut args = vec![self.term()?];
@@ -446,8 +475,18 @@ impl Parser<'_> {
             args.push(self.term()?);
         }
         self.close_delim(&open, Tok::RParen)?;
+        for a in &args {
+            self.arithmetic_operand(a)?;
+        }
         let span = self.span_from(start);
         match (args.len(), op) {
+            (1, ArithOp::Sub) if matches!(args[0].kind, TermKind::App { .. }) => {
+                self.error_at(
+                    span,
+                    "-(x) is not a term: IDP3 reads (x) as a formula; write -x",
+                );
+                Err(Fail)
+            }
             (1, ArithOp::Sub) => {
                 let a = args.pop().expect("one");
                 Ok(Expr::T(Term {
@@ -485,7 +524,7 @@ impl Parser<'_> {
                 self.bump();
                 let e = self.expr()?;
                 self.close_delim(&t, Tok::RParen)?;
-                Ok(e)
+                self.parenthesised(e, t.span)
             }
             Tok::Int => {
                 self.bump();
@@ -509,6 +548,30 @@ impl Parser<'_> {
             Tok::Hash => self.aggregate(AggKind::Card),
             Tok::Ident => self.word(&t),
             _ => Err(self.unexpected("a formula or a term")),
+        }
+    }
+
+    /// What `( e )` is: a formula stays one; a bare name or application becomes a formula (the
+    /// atom), as in IDP3's grammar; a float, string or character literal is refused; any
+    /// other term stays a term.
+    fn parenthesised(&mut self, e: Expr, open: Span) -> PResult<Expr> {
+        let span = self.span_from(open);
+        match e {
+            Expr::T(Term {
+                kind: TermKind::App { symbol, args },
+                ..
+            }) => Ok(Expr::F(Formula {
+                kind: FormulaKind::Atom {
+                    symbol,
+                    args: args.unwrap_or_default(),
+                },
+                span,
+            })),
+            Expr::T(t) => {
+                self.arithmetic_operand(&t)?;
+                Ok(Expr::T(Term { span, ..t }))
+            }
+            f => Ok(f),
         }
     }
 
@@ -571,15 +634,13 @@ impl Parser<'_> {
         Ok(args)
     }
 
-    /// `#{..}`, `card{..}`, `sum{x : f : t}`, `#(f1, f2)`, `sum(t1, t2)`, `#[f1; f2]`,
-    /// `sum[(f1, t1); (f2, t2)]`.
+    /// `#{..}`, `card{..}`, `sum{x : f : t}`, `#(f1, f2)`, `sum(t1, t2)`.
     fn aggregate(&mut self, kind: AggKind) -> PResult<Expr> {
         let kw = self.bump();
         let next = self.peek();
         let sets = match next.kind {
             Tok::LBrace => vec![self.set_expr(kind)?],
             Tok::LParen => self.listed_sets(kind)?,
-            Tok::LBracket => self.bracketed_sets(kind)?,
             _ => {
                 let what = format!(
                     "'{{' after '{}', as in {}",
@@ -684,43 +745,6 @@ impl Parser<'_> {
             term: Some(term),
             span,
         })
-    }
-
-    /// `[f1; f2]` for `#`, `[(f1, t1); (f2, t2)]` for the others.
-    fn bracketed_sets(&mut self, kind: AggKind) -> PResult<Vec<SetExpr>> {
-        let open = self.bump();
-        let mut sets = Vec::new();
-        loop {
-            let start = self.peek().span;
-            if kind == AggKind::Card {
-                let cond = self.formula()?;
-                let span = cond.span;
-                sets.push(SetExpr {
-                    vars: Vec::new(),
-                    cond,
-                    term: None,
-                    span,
-                });
-            } else {
-                let paren = self.expect(Tok::LParen, "'(' and a pair (formula, term)")?;
-                let cond = self.formula()?;
-                self.expect(Tok::Comma, "','")?;
-                let term = Some(self.term()?);
-                self.close_delim(&paren, Tok::RParen)?;
-                let span = self.span_from(start);
-                sets.push(SetExpr {
-                    vars: Vec::new(),
-                    cond,
-                    term,
-                    span,
-                });
-            }
-            if self.eat(Tok::Semi).is_none() {
-                break;
-            }
-        }
-        self.close_delim(&open, Tok::RBracket)?;
-        Ok(sets)
     }
 }
 
@@ -856,8 +880,8 @@ mod tests {
         assert_eq!(show(&one("a = x^y^z.")), "[a Eq (x Pow (y Pow z))]");
         assert_eq!(show(&one("a = x-y-z.")), "[a Eq ((x Sub y) Sub z)]");
         assert_eq!(
-            show(&one("a = -(b,c) + -3 + -(d).")),
-            "[a Eq (((b Sub c) Add -3) Add -d)]"
+            show(&one("a = -(b,c) + -3 + -(d*2).")),
+            "[a Eq (((b Sub c) Add -3) Add -(d Mul 2))]"
         );
         assert_eq!(
             show(&one("a = f(x, g(1.5), \"s\", 'c', .5).")),
@@ -894,7 +918,7 @@ mod tests {
 
     #[test]
     fn aggregates() {
-        let f = one("#{x y : P(x,y)} + card{: Q} + sum{x : P(x) : x} + min{x : P(x) : x} = max(1,2) + #(P, Q, R) + prod[(P, 2); (Q, 3)] + #[P; Q].");
+        let f = one("#{x y : P(x,y)} + card{: Q} + sum{x : P(x) : x} + min{x : P(x) : x} = max(1,2) + #(P, Q, R) + prod(2, 3) + #(P, Q).");
         let FormulaKind::Compare { terms, .. } = &f.kind else {
             panic!()
         };

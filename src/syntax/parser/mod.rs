@@ -1,5 +1,8 @@
 //! The recursive-descent parser: token helpers, error reporting and recovery, and the file level
-//! (namespaces, `using`, dispatch to the block parsers in the submodules).
+//! (namespaces, `using`, dispatch to the block parsers in the submodules). It reads
+//! the language of `grammar/idp.pest` (IDP3's `lex.ll` and `parser.yy`); `tests/grammar.rs`
+//! checks that both agree. Keywords depend on the block being read, as in IDP3's lexer
+//! ([`State`]).
 
 mod factlist;
 mod formula;
@@ -13,8 +16,7 @@ use std::rc::Rc;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::SourceMap;
 use crate::syntax::ast::*;
-use crate::syntax::lexer::Includer;
-use crate::syntax::lexer::{LexCtx, Tok, Token, TokenStream};
+use crate::syntax::lexer::{Includer, LexCtx, LexMode, Tok, Token, TokenStream};
 
 /// Nesting deeper than this (parentheses, quantifiers, compound elements) is refused.
 pub const MAX_DEPTH: u32 = 500;
@@ -45,6 +47,48 @@ pub fn parse_file(
     File { items }
 }
 
+/// The lexer state of IDP3 that decides which words are keywords (and so no names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum State {
+    /// Between blocks: the block keywords.
+    Initial,
+    /// `type partial isa contains extern`.
+    Vocabulary,
+    /// Theories, queries, terms, fobdds: aggregates, `true false define LFD GFD`.
+    Theory,
+    /// `true false procedure generate`.
+    Structure,
+    /// No keywords: constructor lists, factlists, procedures, namespace names.
+    Plain,
+}
+
+impl State {
+    /// Is `word` a keyword (so no identifier) in this state? `include` and `using` are
+    /// keywords everywhere.
+    fn reserves(self, word: &str) -> bool {
+        let words: &[&str] = match self {
+            State::Initial => BLOCK_KEYWORDS,
+            State::Vocabulary => &["type", "partial", "isa", "contains", "extern"],
+            State::Theory => &[
+                "card", "sum", "prod", "min", "max", "LFD", "GFD", "true", "false", "define",
+                "Define",
+            ],
+            State::Structure => &["true", "false", "procedure", "generate"],
+            State::Plain => &[],
+        };
+        word == "using" || word == "include" || words.contains(&word)
+    }
+}
+
+/// Is `s` an identifier of IDP3's lexer: `_*[A-Za-z][A-Za-z0-9_']*`?
+fn is_identifier(s: &str) -> bool {
+    let rest = s.trim_start_matches('_');
+    rest.starts_with(|c: char| c.is_ascii_alphabetic())
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '\'')
+}
+
 /// A block being parsed, to explain an unexpected end of file.
 struct OpenBlock {
     kind: &'static str,
@@ -62,6 +106,8 @@ pub struct Parser<'a> {
     last: Token,
     /// A reused buffer for the elements of a tuple.
     scratch: Vec<Element>,
+    /// Which words are keywords here.
+    state: State,
 }
 
 /// Block keywords of the file level (IDP3's INITIAL lexer state).
@@ -103,6 +149,7 @@ impl<'a> Parser<'a> {
             blocks: Vec::new(),
             last,
             scratch: Vec::new(),
+            state: State::Initial,
         }
     }
 
@@ -160,7 +207,17 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// An identifier (not a keyword of the current [`State`]).
     fn ident(&mut self, what: &str) -> PResult<Ident> {
+        let t = self.peek();
+        if t.kind == Tok::Ident && self.is_keyword(&t) {
+            let word = self.text(&t).to_string();
+            let d = self
+                .unexpected_diag(&t, what)
+                .with_hint(keyword_hint(self.state, &word));
+            self.report(d);
+            return Err(Fail);
+        }
         let t = self.expect(Tok::Ident, what)?;
         Ok(Ident {
             name: self.text(&t).to_string(),
@@ -168,9 +225,108 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// Is the identifier token `t` a keyword here? Besides the words of [`State::reserves`],
+    /// a theory has the keywords `EXISTS:`, `TRUE BRANCH:` and `FALSE BRANCH:` (of `fobdd`
+    /// blocks), spelt exactly so.
+    fn is_keyword(&mut self, t: &Token) -> bool {
+        let word = self.text(t);
+        if self.state.reserves(word) {
+            return true;
+        }
+        if self.state != State::Theory {
+            return false;
+        }
+        match word {
+            "EXISTS" => {
+                let colon = self.peek_at(1);
+                colon.kind == Tok::Colon && adjacent(t, &colon, 0)
+            }
+            "TRUE" | "FALSE" => self.branch_keyword_follows(t),
+            _ => false,
+        }
+    }
+
+    /// After `TRUE` or `FALSE` (the token `t`, the next one): ` BRANCH:`.
+    fn branch_keyword_follows(&mut self, t: &Token) -> bool {
+        let (branch, colon) = (self.peek_at(1), self.peek_at(2));
+        branch.kind == Tok::Ident
+            && self.text(&branch) == "BRANCH"
+            && adjacent(t, &branch, 1)
+            && self.ts.source_of(t).as_bytes().get(t.span.end as usize) == Some(&b' ')
+            && colon.kind == Tok::Colon
+            && adjacent(&branch, &colon, 0)
+    }
+
+    /// Runs `f` in lexer state `state`.
+    fn in_state<T>(&mut self, state: State, f: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.state, state);
+        let r = f(self);
+        self.state = outer;
+        r
+    }
+
+    /// Switches the lexer's mode after the last consumed token.
+    fn lex_mode(&mut self, mode: LexMode) {
+        let last = self.last;
+        self.ts.set_mode(mode, &last);
+    }
+
+    /// When the next token is the word that starts with `keyword`, one space after `prev`,
+    /// as IDP3's lexer reads its two-word keywords (`using vocabulary`, `extern vocabulary`,
+    /// `constructed from`): consumes it and returns the rest of the word, a name of its own
+    /// (`using vocabularyV` is `using vocabulary V` to IDP3), if any.
+    fn second_keyword(&mut self, prev: &Token, keyword: &str) -> Option<Option<Ident>> {
+        let t = self.peek();
+        let text = self.text(&t);
+        if t.kind != Tok::Ident
+            || !adjacent(prev, &t, 1)
+            || self
+                .ts
+                .source_of(prev)
+                .as_bytes()
+                .get(prev.span.end as usize)
+                != Some(&b' ')
+            || !text.starts_with(keyword)
+        {
+            return None;
+        }
+        let rest = &text[keyword.len()..];
+        if !rest.is_empty() && !is_identifier(rest) {
+            return None;
+        }
+        let name = (!rest.is_empty()).then(|| Ident {
+            name: rest.to_string(),
+            span: Span {
+                file: t.span.file,
+                start: t.span.start + keyword.len() as u32,
+                end: t.span.end,
+            },
+        });
+        self.bump();
+        Some(name)
+    }
+
+    /// A pointer whose first part `first` was glued to a keyword (`using vocabularyV`): like any
+    /// name, it must not be a keyword itself.
+    fn glued_pointer(&mut self, first: Ident) -> PResult<Pointer> {
+        if self.state.reserves(&first.name) {
+            let msg = format!("unexpected '{}', expected a name", first.name);
+            let d = Diagnostic::error("syntax-error", msg, Some(first.span))
+                .with_hint(keyword_hint(self.state, &first.name));
+            self.report(d);
+            return Err(Fail);
+        }
+        self.pointer_from(first)
+    }
+
     /// `A::B::c`
     fn pointer(&mut self, what: &str) -> PResult<Pointer> {
         let first = self.ident(what)?;
+        self.pointer_from(first)
+    }
+
+    /// The rest of a pointer whose first part is `first`.
+    fn pointer_from(&mut self, first: Ident) -> PResult<Pointer> {
         let mut span = first.span;
         let mut parts = vec![first];
         while self.at(Tok::ColonColon) && self.peek_at(1).kind == Tok::Ident {
@@ -211,9 +367,11 @@ impl<'a> Parser<'a> {
         };
         match t.kind {
             Tok::Eof => "end of file".to_string(),
+            Tok::Newline => "end of line".to_string(),
             Tok::Str => format!("string {text}"),
             Tok::Int | Tok::Float => format!("number {text}"),
-            Tok::Unknown => format!("character '{text}'"),
+            Tok::Char => format!("character {text}"),
+            Tok::Unknown => format!("character '{}'", text.escape_debug()),
             _ => format!("'{text}'"),
         }
     }
@@ -447,15 +605,19 @@ impl<'a> Parser<'a> {
         let item = match word.as_str() {
             "vocabulary" | "Vocabulary" => Item::Vocabulary(self.vocabulary(false)?),
             "LTCvocabulary" => Item::Vocabulary(self.vocabulary(true)?),
-            "theory" | "Theory" => Item::Theory(self.theory()?),
-            "structure" | "Structure" => Item::Structure(self.structure()?),
+            "theory" | "Theory" => Item::Theory(self.in_state(State::Theory, Self::theory)?),
+            "structure" | "Structure" => {
+                Item::Structure(self.in_state(State::Structure, Self::structure)?)
+            }
             "factlist" | "Aspstructure" => Item::Factlist(self.factlist()?),
             "namespace" | "Namespace" => Item::Namespace(self.namespace()?),
-            "procedure" | "Procedure" => Item::Procedure(self.procedure()?),
-            "query" | "Query" => Item::Query(self.query()?),
-            "term" | "Term" => Item::Term(self.term_block()?),
+            "procedure" | "Procedure" => {
+                Item::Procedure(self.in_state(State::Plain, Self::procedure)?)
+            }
+            "query" | "Query" => Item::Query(self.in_state(State::Theory, Self::query)?),
+            "term" | "Term" => Item::Term(self.in_state(State::Theory, Self::term_block)?),
             "fobdd" => {
-                self.fobdd()?;
+                self.in_state(State::Theory, Self::fobdd)?;
                 return Ok(None);
             }
             "using" => Item::Using(self.using()?),
@@ -473,7 +635,7 @@ impl<'a> Parser<'a> {
 
     fn namespace(&mut self) -> PResult<Namespace> {
         let start = self.bump().span;
-        let name = self.ident("the name of the namespace")?;
+        let name = self.in_state(State::Plain, |p| p.ident("the name of the namespace"))?;
         self.expect(Tok::LBrace, "'{'")?;
         self.open_block("namespace", &name);
         let items = self.items(true);
@@ -481,23 +643,26 @@ impl<'a> Parser<'a> {
         Ok(Namespace { name, items, span })
     }
 
-    /// `using vocabulary V` / `using namespace N` (the `using` is the next token).
+    /// `using vocabulary V` / `using namespace N` (the `using` is the next token), with one
+    /// space after `using`, as IDP3's lexer spells these keywords.
     fn using(&mut self) -> PResult<Using> {
         let start = self.bump();
-        let next = self.peek();
-        let kind = if self.is_word(&next, "vocabulary") {
-            UsingKind::Vocabulary
-        } else if self.is_word(&next, "namespace") {
-            UsingKind::Namespace
+        let (kind, rest) = if let Some(rest) = self.second_keyword(&start, "vocabulary") {
+            (UsingKind::Vocabulary, rest)
+        } else if let Some(rest) = self.second_keyword(&start, "namespace") {
+            (UsingKind::Namespace, rest)
         } else {
+            let next = self.peek();
             let d = self
                 .unexpected_diag(&next, "'vocabulary' or 'namespace' after 'using'")
-                .with_hint("write 'using vocabulary V' or 'using namespace N'; to load a library file, write include <name>");
+                .with_hint("write 'using vocabulary V' or 'using namespace N', with one space after 'using'; to load a library file, write include <name>");
             self.report(d);
             return Err(Fail);
         };
-        self.bump();
-        let target = self.pointer("a name")?;
+        let target = match rest {
+            Some(first) => self.glued_pointer(first)?,
+            None => self.pointer("a name")?,
+        };
         let span = start.span.to(target.span);
         Ok(Using { kind, target, span })
     }
@@ -518,21 +683,17 @@ impl<'a> Parser<'a> {
         let open = self.bump();
         let mut args = Vec::new();
         let mut result = None;
-        loop {
-            let t = self.peek();
-            match t.kind {
-                Tok::RBracket => break,
-                Tok::Colon => {
-                    self.bump();
-                    result = Some(self.pointer("a type name")?);
-                    break;
-                }
-                Tok::Ident => args.push(self.pointer("a type name")?),
-                _ => return Err(self.unexpected("a type name")),
+        if !self.at(Tok::RBracket) && !self.at(Tok::Colon) {
+            args.push(self.pointer("a type name")?);
+            while self.eat(Tok::Comma).is_some() {
+                args.push(self.pointer("a type name")?);
             }
-            if self.eat(Tok::Comma).is_none() && !self.at(Tok::Colon) && !self.at(Tok::RBracket) {
-                return Err(self.unexpected("',' or ']'"));
-            }
+        }
+        if self.eat(Tok::Colon).is_some() {
+            result = Some(self.pointer("a type name")?);
+        }
+        if !self.at(Tok::RBracket) && self.peek().kind == Tok::Ident {
+            return Err(self.unexpected("',' or ']'"));
         }
         self.close_delim(&open, Tok::RBracket)?;
         Ok(SortAnnotation { args, result })
@@ -617,9 +778,14 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A float literal token as a value. Out of range, as IDP3's lexer finds with `strtod`, are
+    /// values too large for a double and non-zero values that round to zero or to a subnormal
+    /// double (underflow).
     fn float_value(&mut self, t: &Token, negative: bool) -> f64 {
-        let v: f64 = self.text(t).parse().unwrap_or(0.0);
-        if !v.is_finite() {
+        let text = self.text(t);
+        let v: f64 = text.parse().unwrap_or(0.0);
+        let nonzero = text.bytes().any(|b| (b'1'..=b'9').contains(&b));
+        if !v.is_finite() || (nonzero && (v == 0.0 || v.is_subnormal())) {
             self.report(Diagnostic::error(
                 "number-out-of-range",
                 "numeric value out of double bounds",
@@ -631,6 +797,31 @@ impl<'a> Parser<'a> {
         } else {
             v
         }
+    }
+}
+
+/// Are `a` and `b` (in this order) `gap` bytes apart in one file?
+fn adjacent(a: &Token, b: &Token, gap: u32) -> bool {
+    a.src == b.src && a.span.end + gap == b.span.start
+}
+
+/// Why a keyword is not a name here.
+fn keyword_hint(state: State, word: &str) -> String {
+    let block = match state {
+        State::Initial => "between blocks",
+        State::Vocabulary => "in a vocabulary",
+        State::Theory => "in theories, queries and terms",
+        State::Structure => "in a structure",
+        State::Plain => "",
+    };
+    match word {
+        "using" => {
+            "'using' is a keyword: write 'using vocabulary V' or 'using namespace N'".to_string()
+        }
+        "include" => {
+            "'include' is a keyword: write include \"file.idp\" between blocks".to_string()
+        }
+        _ => format!("'{word}' is a keyword {block} and cannot be used as a name there"),
     }
 }
 

@@ -16,7 +16,7 @@ impl Parser<'_> {
         self.close_delim(&open, Tok::RParen)?;
         let brace = self.expect(Tok::LBrace, "'{' and the body of the procedure")?;
         let body_line = self.line_of(brace.span);
-        let (body, end, closed) = self.ts.capture_lua(&brace);
+        let (body, end, closed) = self.ts.capture_lua(&brace, &mut self.cx);
         if !closed {
             let text_len = self.ts.source_of(&brace).len();
             let at = Span::new(brace.span.file, text_len..text_len);
@@ -52,7 +52,11 @@ impl Parser<'_> {
         }
         loop {
             if let Some(dots) = self.eat(Tok::DotDot) {
-                let dot = self.expect(Tok::Dot, "'...'")?;
+                let dot = self.peek();
+                if dot.kind != Tok::Dot || dot.span.start != dots.span.end {
+                    return Err(self.unexpected("'...' (three dots together)"));
+                }
+                self.bump();
                 out.push(Ident {
                     name: "...".to_string(),
                     span: dots.span.to(dot.span),

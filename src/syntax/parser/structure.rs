@@ -1,6 +1,7 @@
 //! Structure blocks: interpretations (`P = {..}`, `C = 5`, `P<ct> = {..}`, `F = generate`,
 //! `P = procedure Name`), tables of elements, tuples and mappings, and domain elements
-//! (also used by vocabulary enumerations and factlists).
+//! (also used by vocabulary enumerations and factlists). As in IDP3's grammar a table holds
+//! single elements and ranges, or tuples, or mappings, never a mix; ranges stand alone.
 
 use super::{unquote, Fail, PResult, Parser};
 use crate::syntax::ast::*;
@@ -64,7 +65,17 @@ impl Parser<'_> {
     fn interpretation(&mut self) -> PResult<Interpretation> {
         let symbol = self.symbol_ref("the name of a symbol")?;
         let truth = self.truth_annotation()?;
+        let at = self.peek();
         let value = self.inter_value()?;
+        if truth != Truth::TwoValued
+            && matches!(value, InterValue::Generate | InterValue::Procedure(_))
+        {
+            let d = self
+                .unexpected_diag(&at, "a table, 'true', 'false' or a value")
+                .with_hint("'generate' and 'procedure' give a whole interpretation, not its <ct>, <cf> or <u> part");
+            self.report(d);
+            return Err(Fail);
+        }
         let span = self.span_from(symbol.span);
         Ok(Interpretation {
             symbol,
@@ -132,12 +143,20 @@ impl Parser<'_> {
     /// reported and skipped (to the next `;` or the closing `}`).
     pub(super) fn table_body(&mut self, open: &Token) -> PResult<Vec<TableEntry>> {
         let mut entries = Vec::new();
+        let mut first_kind = None;
         loop {
             if self.at(Tok::RBrace) {
                 break;
             }
             match self.table_entry() {
-                Ok(e) => entries.push(e),
+                Ok((e, kind)) => {
+                    let first = *first_kind.get_or_insert(kind);
+                    if first == kind {
+                        entries.push(e);
+                    } else {
+                        self.mixed_table(&e, first, kind);
+                    }
+                }
                 Err(Fail) => {
                     self.recover_entry()?;
                     continue;
@@ -177,40 +196,121 @@ impl Parser<'_> {
         }
     }
 
-    /// One entry: `e`, `a,b`, `(a,b)`, `()`, `a,b -> c`, `-> c`, `() -> c`.
-    fn table_entry(&mut self) -> PResult<TableEntry> {
+    /// Reports an entry whose kind differs from the table's first entry.
+    fn mixed_table(&mut self, e: &TableEntry, first: EntryKind, kind: EntryKind) {
+        let span = match e {
+            TableEntry::Element(el) => el.span,
+            TableEntry::Tuple(_, span) | TableEntry::Mapping { span, .. } => *span,
+        };
+        let msg = format!(
+            "{} in a table of {}: a table holds single elements, tuples or mappings 'a -> b', not a mix",
+            kind.one(),
+            first.many()
+        );
+        self.report(
+            crate::diagnostics::Diagnostic::error("syntax-error", msg, Some(span)).with_hint(
+                "a unary predicate or a type takes single elements; a predicate of arity 2 or more, tuples; a function, mappings",
+            ),
+        );
+    }
+
+    /// One entry: `e`, `1..5`, `(e)`, `a,b`, `(a,b)`, `()`, `a,b -> c`, `-> c`, `() -> c`
+    /// (but not `(a,b) -> c`).
+    fn table_entry(&mut self) -> PResult<(TableEntry, EntryKind)> {
         let start = self.peek().span;
-        if self.eat(Tok::RArrow).is_some() {
-            let value = self.element("a value")?;
-            let span = self.span_from(start);
-            return Ok(TableEntry::Mapping {
-                args: Vec::new(),
-                value,
-                span,
-            });
-        }
-        let args = if let Some(open) = self.eat(Tok::LParen) {
+        let (args, parenthesised) = if self.at(Tok::RArrow) {
+            (Vec::new(), true)
+        } else if let Some(open) = self.eat(Tok::LParen) {
             let mut args = Vec::new();
             if !self.at(Tok::RParen) {
                 args = self.element_list()?;
             }
             self.close_delim(&open, Tok::RParen)?;
-            args
+            (args, true)
         } else {
-            self.element_list()?
+            let first = self.single_element()?;
+            if !self.at(Tok::Comma) && !self.at(Tok::RArrow) {
+                return Ok((TableEntry::Element(first), EntryKind::Single));
+            }
+            self.no_range(&first)?;
+            let mut args = vec![first];
+            while self.eat(Tok::Comma).is_some() {
+                args.push(self.element("a value")?);
+            }
+            (args, false)
         };
-        if self.eat(Tok::RArrow).is_some() {
+        if let Some(arrow) = self.eat(Tok::RArrow) {
+            if parenthesised && !args.is_empty() {
+                let msg = "the arguments of a mapping are not put in parentheses: write a, b -> c";
+                self.error_at(arrow.span, msg);
+                return Err(Fail);
+            }
             let value = self.element("a value")?;
             let span = self.span_from(start);
-            return Ok(TableEntry::Mapping { args, value, span });
+            return Ok((
+                TableEntry::Mapping { args, value, span },
+                EntryKind::Mapping,
+            ));
         }
         let span = self.span_from(start);
         if args.len() == 1 {
-            return Ok(TableEntry::Element(
-                args.into_iter().next().expect("one element"),
-            ));
+            let el = args.into_iter().next().expect("one element");
+            return Ok((TableEntry::Element(el), EntryKind::Single));
         }
-        Ok(TableEntry::Tuple(args, span))
+        Ok((TableEntry::Tuple(args, span), EntryKind::Tuple))
+    }
+
+    /// A range in a tuple or mapping: reported.
+    fn no_range(&mut self, e: &Element) -> PResult<()> {
+        if matches!(
+            e.kind,
+            ElementKind::IntRange(..) | ElementKind::CharRange(..)
+        ) {
+            self.error_at(
+                e.span,
+                "a range stands alone in a table: it cannot be part of a tuple or mapping",
+            );
+            return Err(Fail);
+        }
+        Ok(())
+    }
+
+    /// A single element of a unary table or type: an element, `(element)`, or a range.
+    pub(super) fn unary_entry(&mut self) -> PResult<Element> {
+        let Some(open) = self.eat(Tok::LParen) else {
+            return self.single_element();
+        };
+        let mut e = self.element("a value")?;
+        self.close_delim(&open, Tok::RParen)?;
+        e.span = self.span_from(open.span);
+        Ok(e)
+    }
+
+    /// An element or a range: `1..5`, `-3..-1`, `a..z`, `'a'..'z'`.
+    pub(super) fn single_element(&mut self) -> PResult<Element> {
+        let t = self.peek();
+        let next = self.peek_at(1);
+        let letter = t.kind == Tok::Ident && self.text(&t).len() == 1;
+        match t.kind {
+            Tok::Int | Tok::Minus => {
+                let lo = self.bare_element("a value")?;
+                let ElementKind::Int(v) = lo.kind else {
+                    return Ok(lo);
+                };
+                self.int_or_range(lo.span, v)
+            }
+            Tok::Char => {
+                self.bump();
+                let c = self.char_value(&t);
+                self.char_or_range(t.span, c, Tok::Char)
+            }
+            _ if letter && next.kind == Tok::DotDot => {
+                self.bump();
+                let c = self.text(&t).chars().next().unwrap_or('a');
+                self.char_or_range(t.span, c, Tok::Ident)
+            }
+            _ => self.element("a value"),
+        }
     }
 
     /// `e1, e2, ...` (at least one). Collected in a reused buffer so that each tuple gets one
@@ -233,15 +333,30 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// A domain element or range: `5`, `-3`, `1.5`, `"s"`, `'c'`, `red`, `f(1,a)`, `A()`,
-    /// `1..5`, `a..z`, `'a'..'z'`.
+    /// A domain element: `5`, `-3`, `1.5`, `"s"`, `'c'`, `red`, `f(1,a)`, `A()`; no range.
     pub(super) fn element(&mut self, what: &str) -> PResult<Element> {
+        let e = self.bare_element(what)?;
+        if self.at(Tok::DotDot) {
+            let dots = self.peek();
+            let d = self.unexpected_diag(&dots, "',', ';' or '}'").with_hint(
+                "a range stands alone in a table: it cannot be part of a tuple, mapping or compound element",
+            );
+            self.report(d);
+            return Err(Fail);
+        }
+        Ok(e)
+    }
+
+    fn bare_element(&mut self, what: &str) -> PResult<Element> {
         let t = self.peek();
         match t.kind {
             Tok::Int => {
                 self.bump();
                 let v = self.int_value(&t, false);
-                self.int_or_range(t.span, v)
+                Ok(Element {
+                    kind: ElementKind::Int(v),
+                    span: t.span,
+                })
             }
             Tok::Minus => self.negative_element(what),
             Tok::Float => {
@@ -265,8 +380,10 @@ impl Parser<'_> {
             }
             Tok::Char => {
                 self.bump();
-                let c = self.char_value(&t);
-                self.char_or_range(t.span, c)
+                Ok(Element {
+                    kind: ElementKind::Char(self.char_value(&t)),
+                    span: t.span,
+                })
             }
             Tok::Ident => self.name_element(),
             _ => Err(self.unexpected(what)),
@@ -284,7 +401,10 @@ impl Parser<'_> {
             Tok::Int => {
                 self.bump();
                 let v = self.int_value(&t, true);
-                self.int_or_range(minus.span.to(t.span), v)
+                Ok(Element {
+                    kind: ElementKind::Int(v),
+                    span: minus.span.to(t.span),
+                })
             }
             Tok::Float => {
                 self.bump();
@@ -314,7 +434,9 @@ impl Parser<'_> {
         })
     }
 
-    fn char_or_range(&mut self, span: Span, c: char) -> PResult<Element> {
+    /// After a character `'c'` or a letter `c` (of token kind `kind`): a range to another of
+    /// the same kind, or the character itself.
+    fn char_or_range(&mut self, span: Span, c: char, kind: Tok) -> PResult<Element> {
         if self.eat(Tok::DotDot).is_none() {
             return Ok(Element {
                 kind: ElementKind::Char(c),
@@ -323,11 +445,14 @@ impl Parser<'_> {
         }
         let t = self.peek();
         let hi = match t.kind {
-            Tok::Char => self.char_value(&t),
-            Tok::Ident if self.text(&t).chars().count() == 1 => {
+            Tok::Char if kind == Tok::Char => self.char_value(&t),
+            Tok::Ident if kind == Tok::Ident && self.text(&t).len() == 1 => {
                 self.text(&t).chars().next().unwrap_or(c)
             }
-            _ => return Err(self.unexpected("a character (the end of the range)")),
+            _ if kind == Tok::Char => {
+                return Err(self.unexpected("a character 'c' (the end of the range)"))
+            }
+            _ => return Err(self.unexpected("a letter (the end of the range)")),
         };
         self.bump();
         Ok(Element {
@@ -336,16 +461,16 @@ impl Parser<'_> {
         })
     }
 
-    /// `red`, `a..z`, `f(1,a)`, `A()`, `N::f(1)`.
+    /// `red`, `f(1,a)`, `A()`, `N::f(1)`, `f[A:B](1)` (the sort annotation only tells
+    /// overloaded constructors apart; it is not kept).
     fn name_element(&mut self) -> PResult<Element> {
-        let t = self.peek();
-        let single_letter = self.text(&t).len() == 1;
-        if single_letter && self.peek_at(1).kind == Tok::DotDot {
-            self.bump();
-            let c = self.text(&t).chars().next().unwrap_or('a');
-            return self.char_or_range(t.span, c);
-        }
         let name = self.pointer("a value")?;
+        if self.at(Tok::LBracket) {
+            self.sort_annotation()?;
+            if !self.at(Tok::LParen) {
+                return Err(self.unexpected("'(' and the arguments of the constructor"));
+            }
+        }
         if !self.at(Tok::LParen) {
             if !name.is_simple() {
                 return Err(self.unexpected("'(' after a qualified constructor name"));
@@ -383,6 +508,32 @@ impl Parser<'_> {
             out.push(self.element("a value")?);
         }
         Ok(out)
+    }
+}
+
+/// The three kinds of table entries of IDP3's grammar (elements, ptuples, ftuples).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EntryKind {
+    Single,
+    Tuple,
+    Mapping,
+}
+
+impl EntryKind {
+    fn one(self) -> &'static str {
+        match self {
+            EntryKind::Single => "a single element",
+            EntryKind::Tuple => "a tuple",
+            EntryKind::Mapping => "a mapping",
+        }
+    }
+
+    fn many(self) -> &'static str {
+        match self {
+            EntryKind::Single => "single elements",
+            EntryKind::Tuple => "tuples",
+            EntryKind::Mapping => "mappings",
+        }
     }
 }
 

@@ -214,31 +214,31 @@ impl Parser<'_> {
         }
     }
 
-    /// `LFD [ ... ]` / `GFD [ ... ]`: skipped, bracket-balanced.
+    /// `LFD [ ... ]` / `GFD [ ... ]`: rules, each followed by a second `.` as IDP3's grammar
+    /// has it (`p <- q. .`), and nested fixpoint definitions; at least one. Read, not kept.
     fn fixpoint_definition(&mut self) -> PResult<Span> {
         let start = self.bump().span;
         let open = self.bump();
-        let mut depth = 1usize;
         loop {
-            let t = self.bump();
-            match t.kind {
-                Tok::LBracket => depth += 1,
-                Tok::RBracket => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Ok(self.span_from(start));
-                    }
-                }
-                Tok::Eof => {
-                    self.error_at(
-                        open.span,
-                        "unexpected end of file: this '[' is never closed",
-                    );
-                    return Err(Fail);
-                }
-                _ => {}
+            let t = self.peek();
+            let nested = matches!(self.text(&t), "LFD" | "GFD")
+                && t.kind == Tok::Ident
+                && self.peek_at(1).kind == Tok::LBracket;
+            if nested {
+                self.fixpoint_definition()?;
+            } else {
+                self.rule()?;
+                self.expect(
+                    Tok::Dot,
+                    "a second '.' after a rule of a fixpoint definition",
+                )?;
+            }
+            if self.at(Tok::RBracket) {
+                break;
             }
         }
+        self.close_delim(&open, Tok::RBracket)?;
+        Ok(self.span_from(start))
     }
 
     /// `query Q : V { {x y : formula} }`.
@@ -267,8 +267,16 @@ impl Parser<'_> {
     fn query_body(&mut self) -> PResult<(Vec<VarDecl>, Formula)> {
         let open = self.expect(Tok::LBrace, "'{' and the query, as in { x y : P(x,y) }")?;
         let mut vars = Vec::new();
-        if !self.at(Tok::Colon) {
-            vars = self.variables()?;
+        while self.at(Tok::Ident) {
+            vars.push(self.variable()?);
+        }
+        if self.at(Tok::Comma) {
+            let t = self.peek();
+            let d = self
+                .unexpected_diag(&t, "':'")
+                .with_hint("the variables of a query are separated by spaces: { x y : P(x,y) }");
+            self.report(d);
+            return Err(Fail);
         }
         self.expect(Tok::Colon, "':'")?;
         let formula = self.formula()?;
@@ -297,17 +305,67 @@ impl Parser<'_> {
         })
     }
 
-    /// `fobdd F : V { ... }`: skipped (brace-balanced).
+    /// `fobdd F : V { bdd }` (IDP3's printed decision diagrams): read, not kept.
     pub(super) fn fobdd(&mut self) -> PResult<()> {
-        self.bump();
-        let (name, _) = self.block_header("fobdd")?;
-        if self.ts.skip_braced(&mut self.cx).is_none() {
-            let t = self.peek();
-            let d = self.unexpected_diag(&t, "'}'");
-            self.report(d);
+        let start = self.bump().span;
+        self.block_header("fobdd")?;
+        if let Err(Fail) = self.bdd() {
+            self.recover_to_block_end();
         }
-        let _ = name;
-        self.blocks.pop();
+        self.close_block(start);
+        Ok(())
+    }
+
+    /// `kernel FALSE BRANCH: bdd TRUE BRANCH: bdd`, `true` or `false`; a kernel is an atom, a
+    /// comparison, or `EXISTS: x { bdd }`.
+    fn bdd(&mut self) -> PResult<()> {
+        if self.at_word("true") || self.at_word("false") {
+            self.bump();
+            return Ok(());
+        }
+        self.kernel()?;
+        self.branch("FALSE")?;
+        self.bdd()?;
+        self.branch("TRUE")?;
+        self.bdd()
+    }
+
+    fn kernel(&mut self) -> PResult<()> {
+        let t = self.peek();
+        if self.is_word(&t, "EXISTS") && self.is_keyword(&t) {
+            self.bump();
+            self.bump();
+            self.variable()?;
+            let open = self.expect(Tok::LBrace, "'{'")?;
+            self.bdd()?;
+            self.close_delim(&open, Tok::RBrace)?;
+            return Ok(());
+        }
+        match self.comparison()? {
+            super::formula::Expr::T(Term {
+                kind: TermKind::App { .. },
+                ..
+            })
+            | super::formula::Expr::F(Formula {
+                kind: FormulaKind::Compare { .. },
+                ..
+            }) => Ok(()),
+            other => {
+                self.error_at(other.span(), "expected an atom or a comparison");
+                Err(Fail)
+            }
+        }
+    }
+
+    /// `FALSE BRANCH:` or `TRUE BRANCH:` (`word` is the first word), spelt exactly so.
+    fn branch(&mut self, word: &str) -> PResult<()> {
+        let t = self.peek();
+        if !(self.is_word(&t, word) && self.branch_keyword_follows(&t)) {
+            return Err(self.unexpected(&format!("'{word} BRANCH:'")));
+        }
+        for _ in 0..3 {
+            self.bump();
+        }
         Ok(())
     }
 }
@@ -329,7 +387,7 @@ mod tests {
     fn definitions_and_rules() {
         let c = components(
             "theory T : V {\n { !x: P(x) <- Q(x). P(a). F(x) = y <- R(x,y). C = 3. !x : !y : S(x,y) <- . }\n \
-             define { p <- ~q. }\n {}\n LFD [ p <- q. GFD [ q <- p. ] ]\n using vocabulary W\n}\n",
+             define { p <- ~q. }\n {}\n LFD [ p <- q. . GFD [ q <- p. . ] ]\n using vocabulary W\n}\n",
         );
         assert_eq!(c.len(), 5);
         let TheoryComponent::Definition(d) = &c[0] else {
@@ -349,7 +407,7 @@ mod tests {
     fn query_term_fobdd() {
         let f = parse_ok(
             "query Q : V { {x y[T] : P(x,y)} }\nquery R : V { { : P(a) } }\nterm t : V { sum{x : P(x) : x} }\n\
-             fobdd F : V { R(x[t])\nFALSE BRANCH:\n EXISTS: a[t]{ S(a) }\n}\nvocabulary W {\n}\n",
+             fobdd F : V { R(x[t])\nFALSE BRANCH:\n EXISTS: a[t]{ S(a) FALSE BRANCH: false TRUE BRANCH: true }\n FALSE BRANCH: false TRUE BRANCH: true\nTRUE BRANCH: true\n}\nvocabulary W {\n}\n",
         );
         assert_eq!(f.items.len(), 4);
         let Item::Query(q) = &f.items[0] else {

@@ -1,30 +1,48 @@
 //! Vocabulary blocks: newline-terminated declarations of types, predicates and functions,
-//! `extern` imports, `using`, and LTC vocabulary headers.
+//! `extern` imports, `using`, and LTC vocabulary headers. As in IDP3's lexer, the vocabulary
+//! keyword switches the lexer to newline tokens up to the block's closing brace (except inside a
+//! `constructed from { ... }` list), so a declaration may not span lines, and each ends with one.
 
-use super::{PResult, Parser};
+use super::{PResult, Parser, State};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::*;
-use crate::syntax::lexer::Tok;
+use crate::syntax::lexer::{LexMode, Tok, Token};
 
 impl Parser<'_> {
     /// `vocabulary V { ... }` / `LTCvocabulary V [(Time, Start, Next)] { ... }`.
     pub(super) fn vocabulary(&mut self, ltc: bool) -> PResult<Vocabulary> {
-        let start = self.bump().span;
+        self.bump();
+        let start = self.last.span;
+        self.lex_mode(LexMode::Newlines);
+        let r = self.in_state(State::Vocabulary, |p| p.vocabulary_rest(start, ltc));
+        self.lex_mode(LexMode::Plain);
+        r
+    }
+
+    fn vocabulary_rest(&mut self, start: Span, ltc: bool) -> PResult<Vocabulary> {
         let name = self.ident("the name of the vocabulary")?;
         let ltc = if ltc { Some(self.ltc_names()?) } else { None };
+        if self.at(Tok::Newline) {
+            return Err(self.end_of_line_error("'{' on the line of the vocabulary's name"));
+        }
         self.expect(Tok::LBrace, "'{'")?;
         self.open_block("vocabulary", &name);
         let mut decls = Vec::new();
-        while !matches!(self.peek().kind, Tok::RBrace | Tok::Eof) && !self.at_next_block() {
+        loop {
+            while self.eat(Tok::Newline).is_some() {}
+            if matches!(self.peek().kind, Tok::RBrace | Tok::Eof) || self.at_next_block() {
+                break;
+            }
             let before = self.last.span;
             match self.declaration() {
                 Ok(d) => {
+                    let is_type = matches!(d, Decl::Type(_));
                     decls.push(d);
-                    self.end_of_declaration();
+                    self.end_of_declaration(is_type);
                 }
                 Err(_) => {
                     if self.last.span == before
-                        && !matches!(self.peek().kind, Tok::RBrace | Tok::Eof)
+                        && !matches!(self.peek().kind, Tok::RBrace | Tok::Eof | Tok::Newline)
                     {
                         self.bump();
                     }
@@ -41,28 +59,28 @@ impl Parser<'_> {
         })
     }
 
-    /// The optional `(Time, Start, Next)` of an LTC vocabulary.
+    /// The optional `(Time, Start, Next)` of an LTC vocabulary (with sort annotations if need
+    /// be, which only tell overloaded symbols apart).
     fn ltc_names(&mut self) -> PResult<Option<[Pointer; 3]>> {
         let Some(open) = self.eat(Tok::LParen) else {
             return Ok(None);
         };
-        let time = self.pointer("the name of the time type")?;
+        let time = self.symbol_ref("the name of the time type")?.name;
         self.expect(Tok::Comma, "','")?;
-        let start = self.pointer("the name of the start constant")?;
+        let start = self.symbol_ref("the name of the start constant")?.name;
         self.expect(Tok::Comma, "','")?;
-        let next = self.pointer("the name of the next-time function")?;
+        let next = self.symbol_ref("the name of the next-time function")?.name;
         self.close_delim(&open, Tok::RParen)?;
         Ok(Some([time, start, next]))
     }
 
-    /// Is the next token on a later line (or the end of the input)?
+    /// Is the next token the end of the line (or of the input)?
     fn at_eol(&mut self) -> bool {
-        let t = self.peek();
-        t.nl_before || t.kind == Tok::Eof
+        matches!(self.peek().kind, Tok::Newline | Tok::Eof)
     }
 
     /// Like `expect`, but the token must be on the current line.
-    fn expect_on_line(&mut self, kind: Tok, what: &str) -> PResult<crate::syntax::lexer::Token> {
+    fn expect_on_line(&mut self, kind: Tok, what: &str) -> PResult<Token> {
         if self.at_eol() {
             return Err(self.end_of_line_error(what));
         }
@@ -91,10 +109,10 @@ impl Parser<'_> {
         self.pointer(what)
     }
 
-    /// After a declaration, the line must end.
-    fn end_of_declaration(&mut self) {
+    /// After a declaration (a type declaration if `is_type`), the line must end.
+    fn end_of_declaration(&mut self, is_type: bool) {
         let t = self.peek();
-        if t.nl_before || t.kind == Tok::Eof {
+        if matches!(t.kind, Tok::Newline | Tok::Eof) {
             return;
         }
         let mut d = self.unexpected_diag(&t, "the end of the line");
@@ -107,12 +125,10 @@ impl Parser<'_> {
         }
         let after = self.peek_at(1);
         let last_is_name = self.last.kind == Tok::Ident;
-        if t.kind == Tok::Ident
-            && last_is_name
-            && matches!(after.kind, Tok::LParen | Tok::Colon)
-            && !after.nl_before
-        {
+        if t.kind == Tok::Ident && last_is_name && matches!(after.kind, Tok::LParen | Tok::Colon) {
             d = d.with_hint("a symbol name cannot contain a space");
+        } else if let Some(hint) = is_type.then(|| self.type_order_hint(&t)).flatten() {
+            d = d.with_hint(hint);
         } else {
             d = d.with_hint("each declaration must be on its own line");
         }
@@ -120,14 +136,48 @@ impl Parser<'_> {
         self.recover_line();
     }
 
-    /// Skips the rest of the current line (stopping at a `}`).
+    /// Why a word cannot come where it stands after a type declaration.
+    fn type_order_hint(&self, t: &Token) -> Option<&'static str> {
+        match (t.kind, self.text(t)) {
+            (Tok::Eq, _) => Some("the elements '= { ... }' of a type come right after its name, before 'isa' and 'contains'"),
+            (_, "isa") | (_, "contains") => Some("a type declaration has at most one 'isa' list and one 'contains' list (after its elements), and none after 'constructed from'"),
+            (_, "constructed") => Some("'constructed from { ... }' comes right after the type's name, with nothing else"),
+            _ => None,
+        }
+    }
+
+    /// Skips the rest of the current line (stopping at a `}` that is not opened on it).
     fn recover_line(&mut self) {
+        let mut depth = 0usize;
         loop {
-            let t = self.peek();
-            if t.nl_before || matches!(t.kind, Tok::Eof | Tok::RBrace) {
-                return;
+            match self.peek().kind {
+                Tok::Newline | Tok::Eof => return,
+                Tok::RBrace if depth == 0 => return,
+                Tok::RBrace => depth -= 1,
+                Tok::LBrace => depth += 1,
+                _ => {}
             }
             self.bump();
+        }
+    }
+
+    /// After a declaration broken across lines inside parentheses: skips to the closing one
+    /// (so that its second line is not read as a declaration of its own).
+    fn skip_past_paren(&mut self) {
+        if !self.at(Tok::Newline) {
+            return;
+        }
+        loop {
+            match self.peek().kind {
+                Tok::Eof | Tok::RBrace => return,
+                Tok::RParen => {
+                    self.bump();
+                    return;
+                }
+                _ => {
+                    self.bump();
+                }
+            }
         }
     }
 
@@ -148,39 +198,31 @@ impl Parser<'_> {
         }
     }
 
-    /// `type T [isa A,B] [contains C] [= {..}] [constructed from {..}]`.
+    /// `type T [= {..}] [isa A,B] [contains C]` (`isa` and `contains` in either order, each at
+    /// most once) or `type T constructed from {..}`.
     fn type_decl(&mut self) -> PResult<TypeDecl> {
         let start = self.bump().span;
         let name = self.pointer_on_line("the name of the type")?;
         let name = self.simple_name(name)?;
         let (mut isa, mut contains, mut body) = (Vec::new(), Vec::new(), TypeBody::Open);
-        while !self.at_eol() && !self.at(Tok::RBrace) {
-            let t = self.peek();
-            let t1 = self.peek_at(1);
-            let word = if t.kind == Tok::Ident {
-                self.text(&t).to_string()
-            } else {
-                String::new()
-            };
-            match word.as_str() {
-                "isa" => {
-                    self.bump();
-                    isa.extend(self.sort_list()?);
+        if self.two_word_keyword("constructed", "from") {
+            body = TypeBody::Constructed(self.constructors()?);
+        } else {
+            if !self.at_eol() && self.at(Tok::Eq) {
+                self.bump();
+                body = TypeBody::Enumerated(self.enumeration()?);
+            }
+            for _ in 0..2 {
+                if self.at_eol() {
+                    break;
                 }
-                "contains" => {
+                if self.at_word("isa") && isa.is_empty() {
                     self.bump();
-                    contains.extend(self.sort_list()?);
+                    isa = self.sort_list()?;
+                } else if self.at_word("contains") && contains.is_empty() {
+                    self.bump();
+                    contains = self.sort_list()?;
                 }
-                "constructed" if self.is_word(&t1, "from") => {
-                    self.bump();
-                    self.bump();
-                    body = TypeBody::Constructed(self.constructors()?);
-                }
-                _ if t.kind == Tok::Eq => {
-                    self.bump();
-                    body = TypeBody::Enumerated(self.enumeration()?);
-                }
-                _ => return Err(self.unexpected("'isa', 'contains', '=' or 'constructed from'")),
             }
         }
         let span = self.span_from(start);
@@ -191,6 +233,27 @@ impl Parser<'_> {
             body,
             span,
         })
+    }
+
+    /// Are the next two tokens `first second`, one space apart, as IDP3's two-word keywords are
+    /// spelt? Consumes them if so.
+    fn two_word_keyword(&mut self, first: &str, second: &str) -> bool {
+        let t = self.peek();
+        if !self.is_word(&t, first) || self.at_eol() {
+            return false;
+        }
+        let next = self.peek_at(1);
+        let spaced = |p: &Self, a: &Token, b: &Token| {
+            a.src == b.src
+                && a.span.end + 1 == b.span.start
+                && p.ts.source_of(a).as_bytes().get(a.span.end as usize) == Some(&b' ')
+        };
+        if next.kind == Tok::Ident && self.text(&next) == second && spaced(self, &t, &next) {
+            self.bump();
+            self.bump();
+            return true;
+        }
+        false
     }
 
     /// A declared name must not be qualified.
@@ -214,10 +277,25 @@ impl Parser<'_> {
         Ok(out)
     }
 
-    /// `{ A, B(T1,T2), }` — may span lines; empty entries are allowed.
+    /// `{ A, B(T1,T2) }` after `constructed from`: may span lines (IDP3's `constructed` lexer
+    /// state); the list may start with an empty entry (`{ , A }`) but not end with one.
     fn constructors(&mut self) -> PResult<Vec<Constructor>> {
+        self.lex_mode(LexMode::Plain);
+        let r = self.in_state(State::Plain, Self::constructor_list);
+        if r.is_err() {
+            // Skip the rest of the list, so that its '}' does not close the vocabulary.
+            while !matches!(self.peek().kind, Tok::RBrace | Tok::Eof) {
+                self.bump();
+            }
+            self.eat(Tok::RBrace);
+        }
+        self.lex_mode(LexMode::Newlines);
+        r
+    }
+
+    fn constructor_list(&mut self) -> PResult<Vec<Constructor>> {
         // `constructed from ( A, B )`: reported, then read as if written with braces.
-        let close = if !self.at_eol() && self.at(Tok::LParen) {
+        let close = if self.at(Tok::LParen) {
             let t = self.peek();
             self.report(
                 Diagnostic::error(
@@ -233,23 +311,18 @@ impl Parser<'_> {
         };
         let open = match close {
             Tok::RParen => self.bump(),
-            _ => self.expect_on_line(Tok::LBrace, "'{'")?,
+            _ => self.expect(Tok::LBrace, "'{'")?,
         };
         let mut out = Vec::new();
-        loop {
-            while self.eat(Tok::Comma).is_some() {}
-            if self.at(close) {
-                break;
+        if !self.at(close) {
+            self.eat(Tok::Comma);
+            loop {
+                out.push(self.constructor()?);
+                if self.eat(Tok::Comma).is_none() {
+                    break;
+                }
             }
-            let name = self.ident("a constructor name")?;
-            let mut args = Vec::new();
-            if let Some(paren) = self.eat(Tok::LParen) {
-                args = self.sort_tuple(Tok::RParen)?;
-                self.close_delim(&paren, Tok::RParen)?;
-            }
-            let span = self.span_from(name.span);
-            out.push(Constructor { name, args, span });
-            if !self.at(Tok::Comma) && !self.at(close) {
+            if !self.at(close) {
                 return Err(self.unexpected(if close == Tok::RBrace {
                     "',' or '}'"
                 } else {
@@ -261,35 +334,67 @@ impl Parser<'_> {
         Ok(out)
     }
 
-    /// `{ 1..5 }` / `{ a; b; c }` — must fit on one line.
+    fn constructor(&mut self) -> PResult<Constructor> {
+        let name = self.ident("a constructor name")?;
+        let mut args = Vec::new();
+        if let Some(paren) = self.eat(Tok::LParen) {
+            args = self.sort_tuple(Tok::RParen)?;
+            self.close_delim(&paren, Tok::RParen)?;
+        }
+        let span = self.span_from(name.span);
+        Ok(Constructor { name, args, span })
+    }
+
+    /// `{ 1..5 }` / `{ a; b; c }`: single elements or ranges, at least one, on one line.
     fn enumeration(&mut self) -> PResult<Vec<Element>> {
         let open = self.expect_on_line(Tok::LBrace, "'{'")?;
-        let entries = self.table_body(&open)?;
-        let close = self.last;
-        if self.line_of(close.span) != self.line_of(open.span) {
-            self.error_at(
-                Span {
-                    file: open.span.file,
-                    start: open.span.start,
-                    end: close.span.end,
-                },
-                "the elements of a type declared in a vocabulary must be written on one line",
+        if self.at(Tok::RBrace) {
+            let t = self.peek();
+            let d = self.unexpected_diag(&t, "an element").with_hint(
+                "the braces hold at least one element; for a type that structures interpret, leave out '= {}'",
             );
+            self.report(d);
+            self.bump();
+            return Err(super::Fail);
         }
+        let r = self.enumeration_entries(&open);
+        if r.is_err() {
+            // Skip the rest of the braces on this line.
+            while !matches!(self.peek().kind, Tok::RBrace | Tok::Newline | Tok::Eof) {
+                self.bump();
+            }
+            self.eat(Tok::RBrace);
+        }
+        r
+    }
+
+    fn enumeration_entries(&mut self, open: &Token) -> PResult<Vec<Element>> {
+        let open = *open;
         let mut out = Vec::new();
-        for e in entries {
-            match e {
-                TableEntry::Element(el) => out.push(el),
-                TableEntry::Tuple(mut els, span) if els.len() == 1 => {
-                    let mut el = els.pop().expect("one element");
-                    el.span = span;
-                    out.push(el)
-                }
-                TableEntry::Tuple(_, span) | TableEntry::Mapping { span, .. } => {
-                    self.error_at(span, "a type contains single elements, not tuples")
-                }
+        loop {
+            if self.at(Tok::Newline) {
+                self.error_at(
+                    open.span,
+                    "the elements of a type declared in a vocabulary must be written on one line",
+                );
+                return Err(super::Fail);
+            }
+            if self.at(Tok::RBrace) && !out.is_empty() {
+                break;
+            }
+            out.push(self.unary_entry()?);
+            if self.eat(Tok::Semi).is_none() {
+                break;
             }
         }
+        if self.at(Tok::Newline) {
+            self.error_at(
+                open.span,
+                "the elements of a type declared in a vocabulary must be written on one line",
+            );
+            return Err(super::Fail);
+        }
+        self.close_delim(&open, Tok::RBrace)?;
         Ok(out)
     }
 
@@ -316,7 +421,9 @@ impl Parser<'_> {
         if !self.at_eol() {
             if let Some(paren) = self.eat(Tok::LParen) {
                 has_parens = true;
-                args = self.sort_tuple(Tok::RParen)?;
+                args = self
+                    .sort_tuple(Tok::RParen)
+                    .inspect_err(|_| self.skip_past_paren())?;
                 self.close_delim(&paren, Tok::RParen)?;
             }
         }
@@ -359,7 +466,7 @@ impl Parser<'_> {
         }
         if partial.is_some() {
             let t = self.peek();
-            let d = if t.nl_before || t.kind == Tok::Eof {
+            let d = if matches!(t.kind, Tok::Newline | Tok::Eof) {
                 Diagnostic::error(
                     "syntax-error",
                     "only functions can be partial: expected ':' and the type of the value",
@@ -378,12 +485,13 @@ impl Parser<'_> {
     /// `extern vocabulary W`, `extern type T`, `extern V::P[A,B]`, `extern V::P/2`,
     /// `extern V::F[A:B]`, `extern V::F/2:1`.
     fn extern_decl(&mut self) -> PResult<Decl> {
-        let start = self.bump().span;
-        if self.at_word("vocabulary") && !self.at_eol() {
-            self.bump();
-            return Ok(Decl::ExternVocabulary(
-                self.pointer_on_line("the name of a vocabulary")?,
-            ));
+        let keyword = self.bump();
+        let start = keyword.span;
+        if let Some(rest) = self.second_keyword(&keyword, "vocabulary") {
+            return Ok(Decl::ExternVocabulary(match rest {
+                Some(first) => self.glued_pointer(first)?,
+                None => self.pointer_on_line("the name of a vocabulary")?,
+            }));
         }
         if self.at_word("type") && !self.at_eol() {
             self.bump();
@@ -436,7 +544,7 @@ mod tests {
     fn all_declaration_forms() {
         let d = decls(
             "vocabulary V {\n type T\n type U isa T, int\n type W contains T\n type N = {1..5} isa int\n \
-             type L constructed from {\n nil, ,\n cons(T, L),\n }\n P(T,U)\n Q\n F(T):U\n C:T\n partial G(T):T\n \
+             type L constructed from {\n , nil,\n cons(T, L)\n }\n P(T,U)\n Q\n F(T):U\n C:T\n partial G(T):T\n \
              extern vocabulary W\n extern type X::T\n extern V::P[A,B]\n extern V::P/2\n extern V::F/2:1\n \
              extern V::F[A:B]\n using vocabulary Z\n}\n",
         );

@@ -1,0 +1,183 @@
+//! IDP3 3.6's user API as IDP3 defines it (`data/share/std/idp_intern.idp`,
+//! `src/external/commands/*.hpp`, `src/lua/luaconnection.cpp`, `src/options.cpp` of IDP3):
+//! exact outputs and messages of the procedures, the argument checks of the Lua-written
+//! inferences and of the internal procedures, and the options.
+
+mod api;
+
+use api::run;
+
+const SPEC: &str = "vocabulary V {\n  type T isa int\n  P(T)\n  Q(T, T)\n  c : T\n}\ntheory Th : V { ? x : P(x). }\nterm t : V { c }\nstructure S : V { T = { 1..3 } }\n";
+
+fn out(test: &str, chunk: &str) -> String {
+    let r = run(test, SPEC, chunk);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout
+}
+
+#[test]
+fn vocabulary_procedures() {
+    let o = out(
+        "voc",
+        "print(#gettypes(V), name(gettypes(V)[1]), #getpredicates(V), #getfunctions(V))\nprint(name(V::P), name(V::c), name(V::T))\nlocal ty = gettyping(V::Q)\nprint(#ty, name(ty[1]), name(gettyping(V::c)[1]))\nprint(type(vocabulary.gettypes), type(structure.clone), type(inferences.modelexpand), type(stdspace.help))",
+    );
+    assert_eq!(
+        o,
+        "1\tT\t2\t1\nP\tc\tT\n2\tT\tT\nfunction\tfunction\tfunction\tfunction\n"
+    );
+}
+
+#[test]
+fn names_and_new_vocabularies() {
+    let o = out(
+        "names",
+        "print(getname(S), getname(Th))\nsetname(S, 'X') setname(Th, 'Y')\nprint(getname(S), getname(Th))\nlocal W = newvocabulary('W')\nprint(type(W))\nprint(W)",
+    );
+    assert_eq!(o, "S\tTh\nX\tY\nvocabulary\nvocabulary W {\n}\n\n");
+}
+
+#[test]
+fn equal_on_values_tuples_and_structures() {
+    let o = out(
+        "equal",
+        "print(equal(1, 1), equal(2.5, 2.5), equal('a', 'b'), equal(true, true))\nlocal m = modelexpand(Th, S)[1]\nprint(equal(m, m), equal(m, S), equal(createdummytuple(), createdummytuple()))",
+    );
+    assert_eq!(o, "true\ttrue\tfalse\ttrue\ntrue\tfalse\ttrue\n");
+    // An integer and a float are numbers of different internal types: no equal for them.
+    let r = run("equalmix", SPEC, "print(equal(1, 2.5))");
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stderr, "Error: There is no procedure equal with the provided arguments <number,number>\nDid you intend to use:\n\tequal(compound, compound)\n\tequal(tuple, tuple)\n\tequal(structure, structure)\n\tequal(number, number)\n\tequal(number, number)\n\tequal(boolean, boolean)\n\tequal(string, string)\n\n\n");
+}
+
+#[test]
+fn callable_predicate_tables_and_assigned_interpretations() {
+    let o = out(
+        "predtable",
+        "local S2 = newstructure(V, 'S2')\nS2[V::T.type] = { 1, 2, 3 }\nS2[V::P] = { 2 }\nlocal S3 = clone(S2)\nS3[V::P] = S2[V::P]\nprint(S3[V::P].ct(2), S3[V::P].ct(3), S3[V::P].cf(3))\nprint(nrtwovaluedatoms(S2))",
+    );
+    // Types: 3 atoms; P two-valued: 3 atoms; Q and c open.
+    assert_eq!(o, "true\tfalse\ttrue\n6\n");
+}
+
+#[test]
+fn two_valued_extensions_are_structures() {
+    let o = out(
+        "ext",
+        "local S2 = newstructure(V, 'S2')\nS2[V::T.type] = { 1, 2 }\nS2[V::Q] = {}\nS2[V::c] = { { 1 } }\nstdoptions.nbmodels = 0\nlocal all = nbModelsTwoValuedExtensions(S2)\nprint(#all, type(all[1]))\nstdoptions.nbmodels = 3\nprint(#nbModelsTwoValuedExtensions({ S2, S2 }))",
+    );
+    assert_eq!(o, "4\tstructure\n3\n");
+}
+
+/// A constructor is interpreted by its constructed type, not by a table of the structure, so a
+/// structure that interprets everything else is its own only two-valued extension.
+#[test]
+fn constructors_do_not_make_a_structure_partial() {
+    let spec = "vocabulary V {\n  type C constructed from { a, b }\n  P(C)\n}\nstructure S : V {\n  P = { a }\n}\n";
+    let r = run(
+        "ctorext",
+        spec,
+        "stdoptions.nbmodels = 0\nlocal all = nbModelsTwoValuedExtensions(S)\nprint(#all, equal(all[1], S))",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "1\ttrue\n");
+}
+
+#[test]
+fn maximize_returns_idp3s_values() {
+    // IDP3's maximize minimises the negated term, and returns that minimum.
+    let o = out("max", "local ms, opt, v = maximize(Th, S, t)\nprint(#ms, opt, v, ms[1][V::c]())\nlocal ms2, opt2, v2 = minimize(Th, S, t)\nprint(#ms2, opt2, v2)");
+    assert_eq!(o, "1\ttrue\t-3\t3\n1\ttrue\t1\n");
+}
+
+#[test]
+fn lua_written_inferences_check_their_arguments() {
+    let r = run("wrappers", SPEC, "print(modelexpand(1, S))\nprint(onemodel(Th, 2))\nprint(minimize(Th, S, 3))\nprint(propagate(S, Th))\nprint('after')");
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "\nnil\n\n\nafter\n");
+    assert_eq!(r.stderr, "Error: theory expected\nError: probably bad input\nError: structure expected\nError: probably bad input\nError: term expected\nError: theory expected\n");
+}
+
+#[test]
+fn internal_procedures_stop_the_chunk_on_wrong_arguments() {
+    let r = run(
+        "internal",
+        SPEC,
+        "print('before')\nmerge(1, S)\nprint('after')",
+    );
+    assert_eq!(r.stdout, "before\n");
+    assert_eq!(r.stderr, "Error: There is no procedure merge with the provided arguments <number,structure>\nDid you intend to use:\n\tmerge(structure, structure)\n\tmerge(theory, theory)\n\n\n");
+    assert_eq!(r.code, 1);
+}
+
+#[test]
+fn options_refuse_unknown_names_and_invalid_values() {
+    let r = run("optname", SPEC, "stdoptions.foo = 1");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("There is no option named foo."),
+        "{}",
+        r.stderr
+    );
+    let r = run("optread", SPEC, "print(stdoptions.foo)");
+    assert_eq!(r.stderr, "Error: Requesting non-existing option foo\n");
+    let r = run("optrange", SPEC, "stdoptions.nbmodels = -1");
+    assert!(r.stderr.contains("Error: \"-1\" is not a valid value for option nbmodels.\n\tnbmodels = 1\n\t\t => between 0 and 2147483647.\n.\n"), "{}", r.stderr);
+    let r = run("optenum", SPEC, "stdoptions.language = 'xx'");
+    assert!(r.stderr.contains("\"xx\" is not a valid value for option language.\n\tlanguage = idp\n\t\t => one of [\"asp\", \"ecnf\", \"flatzinc\", \"idp\", \"idp2\", \"tptp\"]\n.\n"), "{}", r.stderr);
+    let r = run("opttype", SPEC, "stdoptions.trace = 1");
+    assert!(r.stderr.contains("Wrong option value type for option trace.\n\ttrace = false\n\t\t => one of [false, true]\n.\n"), "{}", r.stderr);
+}
+
+#[test]
+fn asp_language_prints_facts() {
+    let o = out("asp", "local m = newstructure(V, 'M')\nm[V::T.type] = { 1, 2 }\nm[V::P] = { 2 }\nm[V::Q] = { { 1, 2 } }\nm[V::c] = { { 1 } }\nstdoptions.language = 'asp'\nprint(m)");
+    assert_eq!(o, "T(1).T(2).\nP(2).\nQ(1,2).\nc(1).\n\n");
+}
+
+#[test]
+fn verbosity_grounding_announces_the_extension() {
+    let r = run(
+        "verb",
+        SPEC,
+        "stdoptions.verbosity.grounding = 1\nmodelexpand(Th, S)",
+    );
+    assert!(
+        r.stderr
+            .contains("Extending partial models to full models\n"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn table_utils() {
+    let spec = format!("include <table_utils>\n{SPEC}");
+    let r = run("tables", &spec, "for c in tablecombo({ 'a', 'b', 'c' }, 2) do io.write(tabletostring(c), ' ') end\nprint()\nprint(tabletostring({ 1, 'x', k = true, { 2 } }), tablecontains({ 4, 5 }, 5), tablekey_to_str('a b'))\nprint(1)");
+    assert_eq!(r.stderr, "");
+    assert!(
+        r.stdout.starts_with(
+            "{\"a\",\"b\"} {\"a\",\"c\"} {\"b\",\"c\"} \n{1,\"x\",{2},k=true}\ttrue\t[\"a b\"]\n"
+        ),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn data_directory_for_the_standard_library() {
+    let dir = api::scratch("datadir-lib");
+    std::fs::create_dir_all(dir.join("share/std")).unwrap();
+    std::fs::write(
+        dir.join("share/std/mine.idp"),
+        "procedure mine() { return 42 }\n",
+    )
+    .unwrap();
+    let spec = format!("include <mine>\n{SPEC}");
+    let r = api::run_with(
+        "datadir",
+        &spec,
+        "print(mine())",
+        &["-d", dir.to_str().unwrap()],
+    );
+    assert_eq!(r.stdout, "42\n", "{}", r.stderr);
+}
