@@ -51,7 +51,7 @@ fn unsatcore<'lua>(
     voc: crate::sema::program::VocId,
 ) -> mlua::Result<MultiValue<'lua>> {
     let st = state(lua);
-    let program = &st.program;
+    let program = &*st.program();
     let options = st.infer_options();
     let symbols = interpreted_symbols(program, voc);
     let engine = |e| mlua::Error::external(e);
@@ -117,7 +117,7 @@ fn explain_literal<'lua>(
     literal: &str,
 ) -> mlua::Result<MultiValue<'lua>> {
     let st = state(lua);
-    let program = &st.program;
+    let program = &*st.program();
     let formula = parse_literal(program, theory.vocabulary, structure, literal)
         .map_err(|m| rt_err(format!("explain: {m}")))?;
     let options = st.infer_options();
