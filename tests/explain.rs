@@ -23,7 +23,11 @@ fn specs() -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|x| x == "idp"))
         .collect();
     files.sort();
-    assert!(files.len() >= 20, "at least 20 specs, found {}", files.len());
+    assert!(
+        files.len() >= 20,
+        "at least 20 specs, found {}",
+        files.len()
+    );
     files
 }
 
@@ -57,7 +61,12 @@ fn every_core_is_as_expected_and_the_same_each_run() {
         if got != expected {
             wrong.push(format!("{}:\n{got}", file.display()));
         }
-        assert_eq!(got, explanations(&file), "{} differs between runs", file.display());
+        assert_eq!(
+            got,
+            explanations(&file),
+            "{} differs between runs",
+            file.display()
+        );
     }
     assert!(wrong.is_empty(), "cores differ:\n{}", wrong.join("\n"));
 }

@@ -14,8 +14,8 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::IdpResult;
-use crate::infer::session::{Piece, Session, Setup};
 use crate::infer::definitions::{evaluate_definitions, Evaluated};
+use crate::infer::session::{Piece, Session, Setup};
 use crate::infer::{Inferred, Options};
 use crate::print::theory::{definition_to_string, readable_formula, readable_value};
 use crate::sema::ir::{Formula, FormulaKind};
@@ -110,7 +110,9 @@ pub fn unsat_core(
         ..options.clone()
     };
     let attempt = |relaxed: &[Symbol], warnings: &mut Vec<String>| {
-        refine(program, theory, structure, &parts, relaxed, hard, &budget, warnings)
+        refine(
+            program, theory, structure, &parts, relaxed, hard, &budget, warnings,
+        )
     };
     let (pieces, kept) = match attempt(&relaxed, &mut warnings) {
         Ok(pieces) => (pieces, relaxed),
@@ -119,7 +121,9 @@ pub fn unsat_core(
         Err(e) if !relaxed.is_empty() && !stopped_by_the_run(&e) => {
             match attempt(&[], &mut warnings) {
                 Ok(pieces) => (pieces, Vec::new()),
-                Err(e) if !stopped_by_the_run(&e) => (whole_parts(&parts, &e, &mut warnings), Vec::new()),
+                Err(e) if !stopped_by_the_run(&e) => {
+                    (whole_parts(&parts, &e, &mut warnings), Vec::new())
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -300,7 +304,11 @@ fn evaluated(
         .into_iter()
         .filter(|k| all.contains(k))
         .collect();
-    let independent: Vec<usize> = all.iter().copied().filter(|k| !dependent.contains(k)).collect();
+    let independent: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|k| !dependent.contains(k))
+        .collect();
     let sub = Theory {
         definitions: independent
             .iter()
@@ -428,7 +436,9 @@ fn shrink(
         .filter(|(p, _)| fixed(p))
         .map(|(_, l)| *l)
         .collect();
-    let candidates: Vec<usize> = (0..pieces.len()).filter(|&i| !fixed(&pieces[i].0)).collect();
+    let candidates: Vec<usize> = (0..pieces.len())
+        .filter(|&i| !fixed(&pieces[i].0))
+        .collect();
     let mut core = match unsat_under(session, pieces, &always, &candidates)? {
         Some(failed) => failed,
         None => return Ok(None),
@@ -451,7 +461,11 @@ fn shrink(
                 "explanation: without piece {} of {}: {} in {:.3}s",
                 next + 1,
                 core.len(),
-                if answer.is_some() { "no model" } else { "a model" },
+                if answer.is_some() {
+                    "no model"
+                } else {
+                    "a model"
+                },
                 started.elapsed().as_secs_f64()
             )
         });
@@ -461,7 +475,9 @@ fn shrink(
             None => next += 1,
         }
     }
-    Ok(Some(core.into_iter().map(|i| pieces[i].0.clone()).collect()))
+    Ok(Some(
+        core.into_iter().map(|i| pieces[i].0.clone()).collect(),
+    ))
 }
 
 /// Searches under the literals of `always` and of the pieces `chosen`; when there is no
@@ -614,10 +630,18 @@ impl Reading<'_> {
     }
 
     /// A fact as a literal: `Edge(a,b)`, `~Edge(a,c)`, `Col(a) = red`, `Col(a) ~= blue`.
-    pub fn fact_text(&self, symbol: Symbol, tuple: &[crate::structure::value::Value], truth: bool) -> String {
+    pub fn fact_text(
+        &self,
+        symbol: Symbol,
+        tuple: &[crate::structure::value::Value],
+        truth: bool,
+    ) -> String {
         let name = self.program.symbol_name(symbol);
         let show = |vs: &[crate::structure::value::Value]| {
-            vs.iter().map(|v| readable_value(*v)).collect::<Vec<_>>().join(",")
+            vs.iter()
+                .map(|v| readable_value(*v))
+                .collect::<Vec<_>>()
+                .join(",")
         };
         match symbol {
             Symbol::Func(_) => {
@@ -656,7 +680,11 @@ impl Reading<'_> {
             }
             if let Piece::Definition(k) = piece {
                 let d = &self.theory.definitions[*k];
-                lines.push(format!("\t{} from {}.", self.definition_text(d), self.at(d.span)));
+                lines.push(format!(
+                    "\t{} from {}.",
+                    self.definition_text(d),
+                    self.at(d.span)
+                ));
             }
         }
         lines
@@ -690,7 +718,9 @@ impl Reading<'_> {
                 lines
             }
             Forced::Not => vec![format!("{literal} does not hold in every model.")],
-            Forced::NoModel => vec![format!("The theory has no model, so {literal} holds in none.")],
+            Forced::NoModel => vec![format!(
+                "The theory has no model, so {literal} holds in none."
+            )],
         }
     }
 
@@ -718,7 +748,10 @@ impl Reading<'_> {
                 lines.push(format!("      {text}"));
             }
             if group.instances.len() > SHOWN {
-                lines.push(format!("      ... and {} more instances", group.instances.len() - SHOWN));
+                lines.push(format!(
+                    "      ... and {} more instances",
+                    group.instances.len() - SHOWN
+                ));
             }
         }
         for piece in &core.pieces {
@@ -824,7 +857,11 @@ impl Reading<'_> {
                     .get(&s)
                     .map(|span| self.at(*span))
                     .unwrap_or_else(|| "?".into());
-                format!("  {at}: structure {} gives {}", self.structure.name, facts.join(", "))
+                format!(
+                    "  {at}: structure {} gives {}",
+                    self.structure.name,
+                    facts.join(", ")
+                )
             })
             .collect()
     }
@@ -861,7 +898,11 @@ pub fn parse_literal(
     };
     let (atom, compared) = match rest.find("~=").or_else(|| rest.find('=')) {
         Some(at) => {
-            let op = if rest[at..].starts_with("~=") { CmpOp::Ne } else { CmpOp::Eq };
+            let op = if rest[at..].starts_with("~=") {
+                CmpOp::Ne
+            } else {
+                CmpOp::Eq
+            };
             let width = if op == CmpOp::Ne { 2 } else { 1 };
             (rest[..at].trim(), Some((op, rest[at + width..].trim())))
         }
@@ -881,9 +922,10 @@ pub fn parse_literal(
     };
     let voc = program.voc(vocabulary);
     let element = |sort: crate::sema::program::SortId, token: &str| -> Result<Term, String> {
-        let found = structure
-            .domain(sort)
-            .and_then(|d| d.iter().find(|v| readable_value(**v) == token || v.to_string() == token));
+        let found = structure.domain(sort).and_then(|d| {
+            d.iter()
+                .find(|v| readable_value(**v) == token || v.to_string() == token)
+        });
         match found {
             Some(v) => Ok(Term::new(TermKind::Value(*v), sort, span)),
             None => Err(format!(
@@ -935,15 +977,28 @@ pub fn parse_literal(
         (None, Some(_), None) => {
             return Err(format!(
                 "{name} is a function: write its value, as in {name}{} = ...",
-                if args.is_empty() { String::new() } else { format!("({})", args.join(",")) }
+                if args.is_empty() {
+                    String::new()
+                } else {
+                    format!("({})", args.join(","))
+                }
             ))
         }
         (Some(_), None, Some(_)) => {
-            return Err(format!("{name} is a predicate: write the atom without '= ...'"))
+            return Err(format!(
+                "{name} is a predicate: write the atom without '= ...'"
+            ))
         }
         (None, None, _) => {
-            let other = voc.preds.iter().map(|p| (program.pred(*p).name.as_str(), program.pred(*p).args.len()))
-                .chain(voc.funcs.iter().map(|f| (program.func(*f).name.as_str(), program.func(*f).args.len())))
+            let other = voc
+                .preds
+                .iter()
+                .map(|p| (program.pred(*p).name.as_str(), program.pred(*p).args.len()))
+                .chain(
+                    voc.funcs
+                        .iter()
+                        .map(|f| (program.func(*f).name.as_str(), program.func(*f).args.len())),
+                )
                 .find(|(n, _)| *n == name);
             return Err(match other {
                 Some((_, arity)) => arity_error(arity),

@@ -21,7 +21,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     let unsatcore = lua.create_function(
         |lua, (by_structure, by_theory, t, s, v): (bool, bool, LuaValue, LuaValue, LuaValue)| {
             let (Some(t), Some(s), Some(v)) = (as_theory(&t), as_structure(&s), as_voc(&v)) else {
-                return Err(rt_err("unsatcore: expected a theory, a structure and a vocabulary"));
+                return Err(rt_err(
+                    "unsatcore: expected a theory, a structure and a vocabulary",
+                ));
             };
             let (t, s) = (t.borrow(), s.borrow());
             unsatcore(lua, by_structure, by_theory, &t, &s, v)
@@ -30,7 +32,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     lua.globals().set("__idp_unsatcore", unsatcore)?;
     let explain = lua.create_function(|lua, (t, s, literal): (LuaValue, LuaValue, String)| {
         let (Some(t), Some(s)) = (as_theory(&t), as_structure(&s)) else {
-            return Err(rt_err("explain: expected a theory, a structure and a literal (a string)"));
+            return Err(rt_err(
+                "explain: expected a theory, a structure and a literal (a string)",
+            ));
         };
         let (t, s) = (t.borrow(), s.borrow());
         explain_literal(lua, &t, &s, &literal)
@@ -56,8 +60,8 @@ fn unsatcore<'lua>(
     let symbols = interpreted_symbols(program, voc);
     let engine = |e| mlua::Error::external(e);
     if by_structure && !by_theory {
-        let Some(reduced) = unsat_structure(program, theory, structure, &symbols, &options)
-            .map_err(engine)?
+        let Some(reduced) =
+            unsat_structure(program, theory, structure, &symbols, &options).map_err(engine)?
         else {
             return already_satisfiable(lua);
         };
@@ -104,7 +108,10 @@ const UNSAT_FOUND: &str = ">>> Unsatisfiable subset found, trying to reduce its 
 fn already_satisfiable(lua: &Lua) -> mlua::Result<MultiValue<'_>> {
     let stderr: mlua::Table = lua.globals().get::<_, mlua::Table>("io")?.get("stderr")?;
     let write: mlua::Function = stderr.get("write")?;
-    write.call::<_, ()>((stderr, "Cannot get core of theory which is already satisfiable\n"))?;
+    write.call::<_, ()>((
+        stderr,
+        "Cannot get core of theory which is already satisfiable\n",
+    ))?;
     Ok(MultiValue::new())
 }
 

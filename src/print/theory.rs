@@ -190,7 +190,10 @@ impl Printer<'_> {
             }
         };
         let names = |vs: &[crate::sema::ir::Var]| {
-            vs.iter().map(|v| v.name.to_string()).collect::<Vec<_>>().join(" ")
+            vs.iter()
+                .map(|v| v.name.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
         };
         match f.kind() {
             FormulaKind::Cmp(op, a, b) => (
@@ -201,9 +204,7 @@ impl Printer<'_> {
             FormulaKind::Not(g) => (format!("~{}", wrapped(g, 5)), 5),
             FormulaKind::And(fs) => joined(fs, " & ", 4, "true"),
             FormulaKind::Or(fs) => joined(fs, " | ", 3, "false"),
-            FormulaKind::Implies(a, b) => {
-                (format!("{} => {}", wrapped(a, 3), wrapped(b, 3)), 2)
-            }
+            FormulaKind::Implies(a, b) => (format!("{} => {}", wrapped(a, 3), wrapped(b, 3)), 2),
             FormulaKind::Equiv(a, b) => (format!("{} <=> {}", wrapped(a, 2), wrapped(b, 2)), 1),
             FormulaKind::Forall(vs, g) => (format!("! {} : {}", names(vs), self.readable(g).0), 0),
             FormulaKind::Exists(vs, g) => (format!("? {} : {}", names(vs), self.readable(g).0), 0),

@@ -102,7 +102,10 @@ impl<'a> Session<'a> {
         }
         let mut grounded = Vec::new();
         for &k in &setup.definitions {
-            grounded.push((k, session.grounder.ground_definition(&theory.definitions[k])?));
+            grounded.push((
+                k,
+                session.grounder.ground_definition(&theory.definitions[k])?,
+            ));
         }
         session.encode_symbols()?;
         session.given_defined_facts(&defined, &setup.relaxed)?;
@@ -122,8 +125,9 @@ impl<'a> Session<'a> {
         structure: &'a Structure,
         options: &Options,
     ) -> Session<'a> {
-        let own_deadline = (options.timeout > 0.0)
-            .then(|| std::time::Instant::now() + std::time::Duration::from_secs_f64(options.timeout));
+        let own_deadline = (options.timeout > 0.0).then(|| {
+            std::time::Instant::now() + std::time::Duration::from_secs_f64(options.timeout)
+        });
         let deadline = crate::limits::earliest(own_deadline, crate::limits::run_deadline());
         let mut grounder = Grounder::new(program, structure, options.max_ground_size);
         grounder.set_deadline(own_deadline);
@@ -163,7 +167,8 @@ impl<'a> Session<'a> {
         if !by_instances {
             let g = self.grounder.ground_formula(f)?;
             let selector = self.sat.new_var();
-            self.sat.assert_under(self.grounder.store(), g, Some(selector));
+            self.sat
+                .assert_under(self.grounder.store(), g, Some(selector));
             pieces.push((Piece::Sentence(k), selector));
             return Ok(());
         }
@@ -182,7 +187,12 @@ impl<'a> Session<'a> {
 
     /// The completion of `gd` under `selector`: its heads equivalent to their bodies, every
     /// other atom of its symbols false, loop formulas and totality checks under it too.
-    fn select_definition(&mut self, gd: &GroundDefinition, span: crate::source::Span, selector: Lit) {
+    fn select_definition(
+        &mut self,
+        gd: &GroundDefinition,
+        span: crate::source::Span,
+        selector: Lit,
+    ) {
         assert_completion(self.grounder.store_mut(), &mut self.sat, gd, Some(selector));
         let heads: HashSet<AtomId> = gd
             .rules

@@ -140,7 +140,8 @@ impl<'a> Resolver<'a> {
         for (name, sort, span) in std::mem::take(&mut self.implicit_vars) {
             let holder = self.prog.structures.iter().find(|st| {
                 st.domain(sort).is_some_and(|d| {
-                    d.iter().any(|v| v.string_text().is_some_and(|t| *t == *name))
+                    d.iter()
+                        .any(|v| v.string_text().is_some_and(|t| *t == *name))
                 })
             });
             let Some(st) = holder else { continue };
