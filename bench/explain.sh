@@ -6,9 +6,8 @@ set -u
 cd "$(dirname "$0")/.."
 IDP=${1:-target/release/idp}
 run() { # prints "wall user" of one run
-    local start end
     /usr/bin/time -f "%e %U" -o /tmp/idp-explain-time "$IDP" "$@" > /dev/null 2>&1
-    cat /tmp/idp-explain-time
+    tail -n 1 /tmp/idp-explain-time
 }
 printf "%-12s %18s %18s %8s\n" case "plain wall/user s" "explain wall/user s" "ratio"
 for case in "pigeonhole:bench/explain/pigeonhole.idp" "maze8:--theory Tmaze --structure S8 bench/explain/maze8.idp"; do

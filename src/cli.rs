@@ -318,8 +318,8 @@ fn explain_no_model(
     structure: &Structure,
     options: &crate::infer::Options,
 ) -> crate::error::IdpResult<()> {
-    use crate::infer::explain::{unsat_core, Facts, Reading};
-    let core = unsat_core(program, theory, structure, &Facts::Involved, &[], options)?;
+    use crate::infer::explain::{unsat_core_after_search, Facts, Reading};
+    let core = unsat_core_after_search(program, theory, structure, &Facts::Involved, options)?;
     core.warnings.iter().for_each(|w| eprintln!("Warning: {w}"));
     let reading = Reading {
         program,

@@ -83,7 +83,7 @@ pub enum Facts {
 /// on the rest as the user's run would (with the grounder's simplifications, which selectors
 /// would forbid): a part whose absence still gives no model is dropped. The second round
 /// narrows the sentences down to instances and adds the facts, under selectors; when it takes
-/// longer than a quarter of the first round (or a second), the core stays at whole sentences.
+/// longer than 15% of the first round (or half a second), the core stays at whole sentences.
 pub fn unsat_core(
     program: &Program,
     theory: &Theory,
@@ -92,9 +92,33 @@ pub fn unsat_core(
     hard: &[&Formula],
     options: &Options,
 ) -> IdpResult<Inferred<Option<Core>>> {
+    core_after(program, theory, structure, facts, hard, options, false)
+}
+
+/// [`unsat_core`] after model expansion of the whole theory found no model (the command
+/// line's `--explain`): that search is not repeated.
+pub fn unsat_core_after_search(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    facts: &Facts,
+    options: &Options,
+) -> IdpResult<Inferred<Option<Core>>> {
+    core_after(program, theory, structure, facts, &[], options, true)
+}
+
+fn core_after(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    facts: &Facts,
+    hard: &[&Formula],
+    options: &Options,
+    searched: bool,
+) -> IdpResult<Inferred<Option<Core>>> {
     let started = std::time::Instant::now();
     let mut warnings = Vec::new();
-    let Some(parts) = minimal_parts(program, theory, structure, hard, options)? else {
+    let Some(parts) = minimal_parts(program, theory, structure, hard, options, searched)? else {
         return Ok(Inferred::new(None, warnings));
     };
     let relaxed: Vec<Symbol> = match facts {
@@ -106,7 +130,7 @@ pub fn unsat_core(
     .filter(|s| structure.table(*s).is_some())
     .collect();
     let budget = Options {
-        timeout: (0.25 * started.elapsed().as_secs_f64()).max(1.0),
+        timeout: (0.15 * started.elapsed().as_secs_f64()).max(0.5),
         ..options.clone()
     };
     let attempt = |relaxed: &[Symbol], warnings: &mut Vec<String>| {
@@ -211,19 +235,20 @@ fn whole_parts(parts: &[Piece], e: &crate::error::Error, warnings: &mut Vec<Stri
 
 /// The sentences and definitions of a subset-minimal part of `theory` (with `hard`) that has
 /// no model with `structure`, found by leaving out one part at a time; `None` when the whole
-/// theory has a model.
+/// theory has a model (not searched again when `searched` says a search found none).
 fn minimal_parts(
     program: &Program,
     theory: &Theory,
     structure: &Structure,
     hard: &[&Formula],
     options: &Options,
+    searched: bool,
 ) -> IdpResult<Option<Vec<Piece>>> {
     let mut parts: Vec<Piece> = (0..theory.sentences.len())
         .map(Piece::Sentence)
         .chain((0..theory.definitions.len()).map(Piece::Definition))
         .collect();
-    if has_model(program, theory, &parts, structure, hard, options)? {
+    if !searched && has_model(program, theory, &parts, structure, hard, options)? {
         return Ok(None);
     }
     let mut next = 0;
