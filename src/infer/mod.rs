@@ -22,6 +22,7 @@ use crate::ground::{GVal, Grounder};
 use crate::sema::ir;
 use crate::sema::program::Symbol;
 use crate::sema::program::{Program, Query, Theory, VocId};
+use crate::solve::Lit;
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
 use definitions::{evaluate_definitions, Evaluated};
@@ -46,6 +47,10 @@ pub struct Options {
     pub leave_unmentioned_false: bool,
     /// Where statistics and ground-theory dumps go.
     pub observer: Observer,
+    /// IDP3's `randomvaluechoice` with its `seed`: each model search prefers values drawn from
+    /// a generator seeded with this for the atoms of the output symbols, so that different
+    /// seeds can give different models (the same seed, the same models).
+    pub random_values: Option<u64>,
 }
 
 /// The grounding size limit of [`Options::default`] (nodes of the ground theory).
@@ -68,6 +73,7 @@ impl Default for Options {
             sat_backend: SatBackend::Cadical,
             leave_unmentioned_false: false,
             observer: Observer::default(),
+            random_values: None,
         }
     }
 }
@@ -100,7 +106,12 @@ pub fn modelexpand(
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let blocked_on = session.output_symbols(output);
-    let models = enumerate(&mut session, &blocked_on, options.nbmodels)?;
+    let models = enumerate(
+        &mut session,
+        &blocked_on,
+        options.nbmodels,
+        options.random_values,
+    )?;
     warnings.extend(session.take_warnings());
     if models.is_empty() {
         warnings.extend(session.not_total_warnings());
@@ -117,15 +128,29 @@ pub fn modelexpand(
 
 /// Up to `nbmodels` (0: all) models of the session, distinct on `blocked_on`. A limit (Ctrl-C,
 /// time, memory) that stops the search after some models were found ends the enumeration with
-/// those models, and notes the partial result for the command line.
+/// those models, and notes the partial result for the command line. With a seed for random
+/// values, each search prefers random values for the atoms of `blocked_on`.
 fn enumerate(
     session: &mut Session,
     blocked_on: &[Symbol],
     nbmodels: usize,
+    random_values: Option<u64>,
 ) -> IdpResult<Vec<Structure>> {
     let mut models = Vec::new();
+    let mut random = random_values.map(SplitMix::new);
     while nbmodels == 0 || models.len() < nbmodels {
-        match session.solve(&[]) {
+        let found = match random.as_mut() {
+            Some(random) => {
+                let preferred: Vec<Lit> = session
+                    .atom_lits(blocked_on)
+                    .into_iter()
+                    .map(|l| if random.next() & 1 == 1 { l } else { -l })
+                    .collect();
+                session.solve_preferring(&preferred)
+            }
+            None => session.solve(&[]),
+        };
+        match found {
             Ok(true) => {}
             Ok(false) => break,
             Err(e) if e.is_limit() && !models.is_empty() => {
@@ -237,7 +262,7 @@ fn optimise(
     let equal = session.store_mut().or(equal);
     session.assert(equal);
     let blocked_on = session.output_symbols(output);
-    let models = enumerate(session, &blocked_on, nbmodels)?;
+    let models = enumerate(session, &blocked_on, nbmodels, None)?;
     let value = match best {
         GVal::V(v) => Some(v),
         _ => None,
@@ -255,6 +280,24 @@ fn single_model_economy(options: &Options) -> Options {
     Options {
         leave_unmentioned_false: options.nbmodels == 1,
         ..options.clone()
+    }
+}
+
+/// A small pseudo-random generator (SplitMix64): the same seed gives the same sequence on every
+/// platform.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 }
 
