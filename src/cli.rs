@@ -14,7 +14,7 @@ use clap::{Parser, ValueEnum};
 use crate::diagnostics::{self, Diagnostic, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
 use crate::lua::{Failure, Outcome, RunSettings, Runtime};
-use crate::sema::program::{Component, Program};
+use crate::sema::program::{Component, Program, Theory};
 use crate::source::SourceMap;
 use crate::structure::structure::Structure;
 use crate::visual::Options as VisualOptions;
@@ -132,6 +132,14 @@ pub struct Args {
     /// With --models: print optimal models minimising this term block
     #[arg(long, value_name = "TERM")]
     pub minimize: Option<String>,
+    /// With --models: when there is no model, say why: a minimal set of sentences (with the
+    /// instances that clash), definitions and structure facts that has none
+    #[arg(long)]
+    pub explain: bool,
+    /// With --models: say why every model satisfies this literal (`"Col(a) = red"`,
+    /// `"~Edge(a,b)"`): the minimal set of sentences and facts that forces it
+    #[arg(long, value_name = "LITERAL")]
+    pub explain_atom: Option<String>,
     /// Stop grounding (exit code 3), naming the sentence, once the ground theory has this many
     /// nodes (about 200 bytes each; default 10000000)
     #[arg(long, value_name = "NODES")]
@@ -274,6 +282,20 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         println!("{label}: {value}");
     }
     print_models(program, &models);
+    let explained = match (&args.explain_atom, models.is_empty()) {
+        (Some(literal), false) => explain_literal(literal, program, &theory, &structure, &options),
+        (_, true) if args.explain => explain_no_model(program, &theory, &structure, &options),
+        (Some(literal), true) => {
+            println!("The theory has no model, so {literal} holds in none (--explain says why).");
+            Ok(())
+        }
+        _ => Ok(()),
+    };
+    if let Err(e) = explained {
+        let label = if e.is_limit() { "Stopped" } else { "Error" };
+        eprintln!("{label}: {e}");
+        return if e.is_limit() { EXIT_LIMIT } else { 1 };
+    }
     if let Err(message) = draw_models(args, program, &models, runtime) {
         eprintln!("Error: {message}");
         return 1;
@@ -287,6 +309,52 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     } else {
         10
     }
+}
+
+/// `--explain` after a search without a model: the minimal core, each part where it is.
+fn explain_no_model(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    options: &crate::infer::Options,
+) -> crate::error::IdpResult<()> {
+    use crate::infer::explain::{unsat_core_after_search, Facts, Reading};
+    let core = unsat_core_after_search(program, theory, structure, &Facts::Involved, options)?;
+    core.warnings.iter().for_each(|w| eprintln!("Warning: {w}"));
+    let reading = Reading {
+        program,
+        theory,
+        structure,
+    };
+    match core.value {
+        Some(core) => reading.lines(&core).iter().for_each(|l| println!("{l}")),
+        // The search and the explanation disagree only when a limit cut the search short.
+        None => println!("Why: no explanation: the theory has a model after all"),
+    }
+    Ok(())
+}
+
+/// `--explain-atom LITERAL`: why every model satisfies the literal, or that one does not.
+fn explain_literal(
+    literal: &str,
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    options: &crate::infer::Options,
+) -> crate::error::IdpResult<()> {
+    use crate::infer::explain::{parse_literal, why_forced, Reading};
+    let formula = parse_literal(program, theory.vocabulary, structure, literal)
+        .map_err(|m| crate::error::Error::input(format!("--explain-atom: {m}")))?;
+    let reading = Reading {
+        program,
+        theory,
+        structure,
+    };
+    let answer = why_forced(program, theory, structure, &formula, options)?.value;
+    for line in reading.forced_lines(literal, &answer) {
+        println!("{line}");
+    }
+    Ok(())
 }
 
 /// The models as IDP3's `printmodels` prints them.
