@@ -9,6 +9,7 @@
 #   LIMIT=120      seconds before a run is stopped
 #   ONLY=regex     only the workloads whose name matches
 #   PEERS=/work/shared/peers   where the peers' Theseus instances are
+#   CPU=1          compare CPU seconds (user + system) instead of wall seconds
 set -u
 cd "$(dirname "$0")/.."
 OLD=${1:?usage: bench/ab.sh OLD_IDP [NEW_IDP]}
@@ -34,10 +35,17 @@ WORKLOADS=(
   "examples/einstein|examples/einstein.idp"
 )
 
-# seconds BINARY ARGS...: wall time of one run (or ">LIMIT"), its output kept in $TMP/out
+# seconds BINARY ARGS...: wall time of one run (or ">LIMIT"), its output kept in $TMP/out;
+# with CPU=1 the CPU time (user + system) instead, which a loaded machine disturbs less
 seconds() {
   local bin=$1; shift
   local start end
+  if [ -n "${CPU:-}" ]; then
+    /usr/bin/time -f "%U %S" -o "$TMP/time" timeout "$LIMIT" "$bin" "$@" > "$TMP/out" 2>&1
+    if [ $? = 124 ]; then echo ">$LIMIT"; return; fi
+    awk '{ printf "%.3f", $1 + $2 }' "$TMP/time"
+    return
+  fi
   start=$(date +%s.%N)
   if ! timeout "$LIMIT" "$bin" "$@" > "$TMP/out" 2>&1; then
     if [ $? = 124 ]; then echo ">$LIMIT"; return; fi
@@ -54,7 +62,7 @@ min() {
 }
 
 echo "machine: $(nproc) cores, $(lscpu | grep 'Model name' | sed 's/Model name:[[:space:]]*//'); $(date -u '+%F %H:%M UTC'); load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "old: $OLD; new: $NEW ($(git rev-parse --short HEAD)); fastest of $RUNS alternating runs"
+echo "old: $OLD; new: $NEW ($(git rev-parse --short HEAD)); fastest of $RUNS alternating runs${CPU:+; CPU seconds}"
 echo
 echo "| workload | old s | new s | new / old |"
 echo "|---|---|---|---|"

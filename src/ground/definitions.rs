@@ -29,9 +29,18 @@ impl<'a> Grounder<'a> {
     /// three-valued well-founded semantics both are unknown while `D` is. The whole rule is
     /// grounded so, as the body's ground subformulas are memoised while candidates are sought.
     fn ground_rule(&mut self, rule: &Rule, out: &mut GroundDefinition) -> IdpResult<()> {
+        let started = std::time::Instant::now();
+        let nodes = self.store.len();
+        let instances: usize = out.rules.values().map(Vec::len).sum();
         let saved = std::mem::replace(&mut self.store.keep_complements, true);
         let grounded = self.ground_rule_instances(rule, out);
         self.store.keep_complements = saved;
+        out.costs.push(crate::ground::RuleCost {
+            span: rule.span,
+            seconds: started.elapsed().as_secs_f64(),
+            instances: out.rules.values().map(Vec::len).sum::<usize>() - instances,
+            nodes: self.store.len() - nodes,
+        });
         grounded
     }
 

@@ -7,6 +7,7 @@
 
 pub mod aggregates;
 pub mod bounds;
+pub mod datalog;
 pub mod definitions;
 pub mod dump;
 pub mod formulas;
@@ -74,6 +75,19 @@ pub struct GroundDefinition {
     pub rules: indexmap::IndexMap<Gf, Vec<Gf>>,
     /// The symbols this definition defines.
     pub defined: Vec<Symbol>,
+    /// What grounding each rule cost (for `--stats`).
+    pub costs: Vec<RuleCost>,
+}
+
+/// What grounding one rule cost.
+#[derive(Clone, Debug)]
+pub struct RuleCost {
+    pub span: crate::source::Span,
+    pub seconds: f64,
+    /// Ground rules made (instances whose body is not false).
+    pub instances: usize,
+    /// Nodes the store grew by.
+    pub nodes: usize,
 }
 
 /// The grounder: instantiates formulas, terms and rules over one structure into its [`Store`].

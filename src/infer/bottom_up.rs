@@ -167,6 +167,16 @@ fn positive_reads(f: &Formula, positive: bool, defined: &HashSet<Symbol>) -> Opt
         }
         FormulaKind::Cmp(_, a, b) => (!in_terms(&[a, b])).then_some(0),
         FormulaKind::Not(g) => positive_reads(g, !positive, defined),
+        // A universal quantifier reads the defined symbols for many values at once: its body
+        // needs all atoms derived so far, not only the previous round's new ones.
+        FormulaKind::Forall(_, g) if positive => match positive_reads(g, positive, defined)? {
+            0 => Some(0),
+            _ => Some(2),
+        },
+        FormulaKind::Exists(_, g) if !positive => match positive_reads(g, positive, defined)? {
+            0 => Some(0),
+            _ => Some(2),
+        },
         FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
             positive_reads(g, positive, defined)
         }

@@ -120,7 +120,30 @@ fn evaluate_known(
     if !opens_known(program, def, structure) {
         return Ok(One::OpensUnknown);
     }
-    if let Some(tables) = bottom_up::least_fixpoint(program, def, structure, options)? {
+    // The Datalog engine first; a definition outside its fragment (it says which) falls back
+    // to the bottom-up joins through the grounder, and those to grounding the definition and
+    // computing its well-founded model.
+    let mut least = None;
+    if options.datalog {
+        if let Some(done) = crate::ground::datalog::evaluate(program, def, structure)? {
+            for (rule, cost) in def.rules.iter().zip(&done.rules) {
+                options.observer.stat(|| {
+                    format!(
+                        "rule at {} evaluated in {:.3}s: {} rows derived, {} new",
+                        program.position(rule.span).unwrap_or_default(),
+                        cost.seconds,
+                        cost.derived,
+                        cost.added
+                    )
+                });
+            }
+            least = Some(done.extensions);
+        }
+    }
+    if least.is_none() {
+        least = bottom_up::least_fixpoint(program, def, structure, options)?;
+    }
+    if let Some(tables) = least {
         if tables.iter().any(|(s, set)| !agrees(structure, *s, set)) {
             return Ok(One::Inconsistent);
         }
@@ -133,7 +156,7 @@ fn evaluate_known(
         return Ok(One::Evaluated(
             tables
                 .into_iter()
-                .map(|(s, set)| (s, Table::TwoValued(set.into_iter().collect())))
+                .map(|(s, set)| (s, Table::TwoValued(set)))
                 .collect(),
         ));
     }

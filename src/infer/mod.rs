@@ -47,6 +47,11 @@ pub struct Options {
     pub leave_unmentioned_false: bool,
     /// Where statistics and ground-theory dumps go.
     pub observer: Observer,
+    /// Evaluate definitions over known input with the Datalog engine (`ground::datalog`) where
+    /// it applies; off, every such definition takes the general path (bottom-up joins through
+    /// the grounder, or grounding and well-founded evaluation). The engine is off when the
+    /// environment has `IDP_DATALOG=0`.
+    pub datalog: bool,
     /// IDP3's `randomvaluechoice` with its `seed`: each model search prefers values drawn from
     /// a generator seeded with this for the atoms of the output symbols, so that different
     /// seeds can give different models (the same seed, the same models).
@@ -73,6 +78,7 @@ impl Default for Options {
             sat_backend: SatBackend::Cadical,
             leave_unmentioned_false: false,
             observer: Observer::default(),
+            datalog: std::env::var_os("IDP_DATALOG").is_none_or(|v| v != "0"),
             random_values: None,
         }
     }

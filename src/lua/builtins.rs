@@ -508,7 +508,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let v = arg(&args, 0);
         let tuples: Rc<Vec<Tuple>> = match v {
             LuaValue::UserData(ud) if ud.is::<PredTableUd>() => {
-                ud.borrow::<PredTableUd>()?.tuples.clone()
+                ud.borrow::<PredTableUd>()?.tuples().clone()
             }
             LuaValue::UserData(_) if as_interpretation(v).is_some() => {
                 let st = state(lua);
@@ -557,7 +557,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     })?;
     reg(lua, "size", |_, args| match arg(&args, 0) {
         LuaValue::UserData(ud) if ud.is::<PredTableUd>() => one(LuaValue::Integer(
-            ud.borrow::<PredTableUd>()?.tuples.len() as mlua::Integer,
+            ud.borrow::<PredTableUd>()?.len() as mlua::Integer,
         )),
         LuaValue::UserData(ud) if ud.is::<DomainUd>() => one(LuaValue::Integer(
             ud.borrow::<DomainUd>()?.0.len() as mlua::Integer,

@@ -55,9 +55,12 @@ pub struct FuncInterUd {
     pub f: FuncId,
 }
 
-/// A (snapshot) table of tuples: `S[V::P].ct`, query answers.
+/// A (snapshot) table of tuples: `S[V::P].ct`, query answers. Its tuples are sorted when they
+/// are first read (`#` only counts them: counting a million tuples needs no sort).
 pub struct PredTableUd {
-    pub tuples: Rc<Vec<Tuple>>,
+    unsorted: std::cell::RefCell<Option<Vec<Tuple>>>,
+    sorted: std::cell::OnceCell<Rc<Vec<Tuple>>>,
+    len: usize,
     pub arity: usize,
 }
 
@@ -67,12 +70,43 @@ pub struct DomainUd(pub Rc<Vec<Value>>);
 
 impl PredTableUd {
     pub fn new(mut tuples: Vec<Tuple>, arity: usize) -> PredTableUd {
-        tuples.sort();
+        // Equal tuples are identical, so an unstable sort gives the same table, faster.
+        tuples.sort_unstable();
         tuples.dedup();
         PredTableUd {
-            tuples: Rc::new(tuples),
+            unsorted: std::cell::RefCell::new(None),
+            len: tuples.len(),
+            sorted: std::cell::OnceCell::from(Rc::new(tuples)),
             arity,
         }
+    }
+
+    /// A table of distinct tuples (the tuples of a set), sorted when they are first read.
+    pub fn distinct(tuples: Vec<Tuple>, arity: usize) -> PredTableUd {
+        PredTableUd {
+            len: tuples.len(),
+            unsorted: std::cell::RefCell::new(Some(tuples)),
+            sorted: std::cell::OnceCell::new(),
+            arity,
+        }
+    }
+
+    /// The tuples, sorted.
+    pub fn tuples(&self) -> &Rc<Vec<Tuple>> {
+        self.sorted.get_or_init(|| {
+            let mut tuples = self.unsorted.borrow_mut().take().unwrap_or_default();
+            tuples.sort_unstable();
+            Rc::new(tuples)
+        })
+    }
+
+    /// The number of tuples.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
@@ -212,13 +246,15 @@ pub fn struct_to_lua<'lua>(lua: &'lua Lua, s: Structure) -> mlua::Result<LuaValu
     new_struct(lua, s)
 }
 
+/// The table of the distinct `tuples` that [`read_part`] read (from sets or a filtered
+/// enumeration), sorted when first read.
 fn table_ud<'lua>(
     lua: &'lua Lua,
     tuples: Vec<Tuple>,
     arity: usize,
 ) -> mlua::Result<LuaValue<'lua>> {
     Ok(LuaValue::UserData(
-        lua.create_userdata(PredTableUd::new(tuples, arity))?,
+        lua.create_userdata(PredTableUd::distinct(tuples, arity))?,
     ))
 }
 
@@ -680,7 +716,7 @@ impl UserData for StructUd {
                             }
                         }
                         LuaValue::UserData(ud) if ud.is::<PredTableUd>() => {
-                            ud.borrow::<PredTableUd>()?.tuples.as_ref().clone()
+                            ud.borrow::<PredTableUd>()?.tuples().as_ref().clone()
                         }
                         other => lua_to_tuples(other).ok_or_else(|| {
                             rt_err(format!("cannot assign a {} to a symbol of a structure", describe(other)))
@@ -731,7 +767,7 @@ fn inter_newindex(
     };
     let tuples: Vec<Tuple> = match val {
         LuaValue::UserData(ud) if ud.is::<PredTableUd>() => {
-            ud.borrow::<PredTableUd>()?.tuples.as_ref().clone()
+            ud.borrow::<PredTableUd>()?.tuples().as_ref().clone()
         }
         LuaValue::Boolean(b) => {
             if *b {
@@ -853,12 +889,12 @@ pub fn tuple_iterator<'lua>(
 impl UserData for PredTableUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
-            Ok(print::tuples_to_string(this.tuples.iter(), this.arity))
+            Ok(print::tuples_to_string(this.tuples().iter(), this.arity))
         });
-        methods.add_meta_method(MetaMethod::Len, |_, this, ()| Ok(this.tuples.len()));
+        methods.add_meta_method(MetaMethod::Len, |_, this, ()| Ok(this.len()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| match key {
-            LuaValue::Integer(i) if i >= 1 && (i as usize) <= this.tuples.len() => {
-                tuple_to_lua(lua, &this.tuples[i as usize - 1])
+            LuaValue::Integer(i) if i >= 1 && (i as usize) <= this.len() => {
+                tuple_to_lua(lua, &this.tuples()[i as usize - 1])
             }
             LuaValue::String(s) if s.to_str().ok() == Some("arity") => {
                 Ok(LuaValue::Integer(this.arity as mlua::Integer))
@@ -868,7 +904,7 @@ impl UserData for PredTableUd {
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
             Ok(other
                 .borrow::<PredTableUd>()
-                .map(|o| o.tuples == this.tuples)
+                .map(|o| o.tuples() == this.tuples())
                 .unwrap_or(false))
         });
         // `table(a, b)` or `table(tuple)`: whether the tuple is in the table (IDP3's
@@ -887,7 +923,7 @@ impl UserData for PredTableUd {
                     t
                 }
             };
-            Ok(this.tuples.binary_search(&tuple).is_ok())
+            Ok(this.tuples().binary_search(&tuple).is_ok())
         });
     }
 }
@@ -965,7 +1001,7 @@ impl UserData for DomainUd {
 pub fn tuples_arg(v: &LuaValue) -> Option<Vec<Tuple>> {
     if let LuaValue::UserData(ud) = v {
         if let Ok(t) = ud.borrow::<PredTableUd>() {
-            return Some(t.tuples.as_ref().clone());
+            return Some(t.tuples().as_ref().clone());
         }
     }
     if is_single_tuple(v) {

@@ -134,7 +134,20 @@ impl<'a> Session<'a> {
         for d in dependency_order(pending) {
             let atoms_before = session.grounder.store().atom_count();
             let gd = match session.grounder.ground_definition(d) {
-                Ok(gd) => gd,
+                Ok(gd) => {
+                    for c in &gd.costs {
+                        session.options.observer.stat(|| {
+                            format!(
+                                "rule at {} grounded in {:.3}s: {} ground rules, {} new nodes",
+                                program.position(c.span).unwrap_or_default(),
+                                c.seconds,
+                                c.instances,
+                                c.nodes
+                            )
+                        });
+                    }
+                    gd
+                }
                 Err(e) if e.is_unbounded_grounding() && inlinable(program, d, structure) => {
                     session.inline_definition(d, atoms_before)?;
                     continue;
@@ -184,10 +197,20 @@ impl<'a> Session<'a> {
         ordered.extend(self.cheapest_first(rest));
         let mut out = Vec::new();
         for sentence in ordered {
+            let (started, nodes_before) = (Instant::now(), self.grounder.store().len());
             let grounded = self
                 .grounder
                 .ground_formula(sentence)
                 .and_then(|g| self.grounder.check_growth().map(|()| g));
+            self.options.observer.stat(|| {
+                let program = self.grounder.program();
+                format!(
+                    "sentence at {} grounded in {:.3}s: {} new nodes",
+                    program.position(sentence.span).unwrap_or_default(),
+                    started.elapsed().as_secs_f64(),
+                    self.grounder.store().len() - nodes_before
+                )
+            });
             let g = grounded.map_err(|e| {
                 let program = self.grounder.program();
                 let text = formula_to_string(program, sentence);
