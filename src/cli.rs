@@ -6,14 +6,16 @@
 //! [`EXIT_LIMIT`] (3) when a limit stopped the run: the grounding size, `--timeout` or
 //! `stdoptions.timeout`, `--max-memory`, or Ctrl-C.
 
-use std::io::{IsTerminal, Read};
+use std::cell::{Cell, RefCell};
+use std::io::{IsTerminal, Read, Write};
+use std::rc::Rc;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, ValueEnum};
 
 use crate::diagnostics::{self, Diagnostic, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
-use crate::lua::{Failure, Outcome, RunSettings, Runtime};
+use crate::lua::{Failure, Outcome, Returned, RunSettings, Runtime};
 use crate::sema::program::{Component, Program};
 use crate::source::SourceMap;
 use crate::structure::structure::Structure;
@@ -226,9 +228,11 @@ fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelReques
 }
 
 /// The models `-n N` asks for, found by calling the inference directly (as `modelexpand` or
-/// `minimize` in a procedure would), printed as `printmodels` prints them, and drawn with
-/// `--visualize`. Exit code 10 with models, 20 without, 1 on an error, 3 when a limit stopped
-/// the search (models found before are printed first).
+/// `minimize` in a procedure would), printed as `printmodels` prints each model, and drawn with
+/// `--visualize`. Models of a model expansion are printed as they are found (so that a reader
+/// such as `head` gets them at once, and a search that a limit stops has printed every model it
+/// kept); `Number of models: N` follows them. Exit code 10 with models, 20 without, 1 on an
+/// error, 3 when a limit stopped the search.
 fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let program = runtime.program();
     let program = &*program;
@@ -239,12 +243,23 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         eprintln!("Error: the theory or structure was replaced by a procedure");
         return 1;
     };
+    let shown = Rc::new(ModelPrinter {
+        state: crate::lua::state(runtime.lua()),
+        visualize: args.visualize.clone(),
+        sandboxed: runtime.sandboxed(),
+        printed: Cell::new(0),
+        failed: RefCell::new(None),
+    });
     let mut options = runtime.infer_options();
     options.nbmodels = request.models;
     let (theory, structure) = (theory.borrow(), structure.borrow());
     let found = match &request.minimize {
-        None => crate::infer::modelexpand(program, &theory, &structure, None, &options)
-            .map(|found| found.map(|models| (models, None))),
+        None => {
+            let printer = shown.clone();
+            options.observer = options.observer.with_models(move |m| printer.show(m));
+            crate::infer::modelexpand(program, &theory, &structure, None, &options)
+                .map(|found| found.map(|models| (models, None)))
+        }
         Some(term) => {
             let Some(term) = runtime.term(term) else {
                 eprintln!("Error: there is no term named '{term}'");
@@ -264,6 +279,14 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     };
     found.warnings.iter().for_each(|w| runtime.warn(w));
     let (models, optimum) = found.value;
+    // A minimisation's models are known at its end only.
+    for model in models.iter().skip(shown.printed.get()) {
+        shown.show(model);
+    }
+    if models.is_empty() {
+        println!("Unsatisfiable");
+    }
+    println!("Number of models: {}", models.len());
     if let (Some((proven, value)), false) = (optimum, models.is_empty()) {
         let label = if proven {
             "Optimal value"
@@ -273,8 +296,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         let value = value.map_or("nil".to_string(), |v| v.to_string());
         println!("{label}: {value}");
     }
-    print_models(program, &models);
-    if let Err(message) = draw_models(args, program, &models, runtime) {
+    if let Some(message) = shown.failed.borrow_mut().take() {
         eprintln!("Error: {message}");
         return 1;
     }
@@ -289,48 +311,73 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     }
 }
 
-/// The models as IDP3's `printmodels` prints them.
-fn print_models(program: &Program, models: &[Structure]) {
-    if models.is_empty() {
-        println!("Unsatisfiable");
-    }
-    println!("Number of models: {}", models.len());
-    for (k, model) in models.iter().enumerate() {
-        let header = format!("Model {}", k + 1);
-        println!("{header}\n{}", "=".repeat(header.len()));
-        let mut shown = model.clone();
-        shown.name = String::new();
-        println!("{}", crate::print::structure_to_string(program, &shown));
-    }
+/// Prints the models of `-n N` one at a time, as IDP3's `printmodels` prints each (`Model 3`,
+/// a rule, the structure), and draws each with `--visualize`.
+struct ModelPrinter {
+    state: Rc<crate::lua::State>,
+    visualize: Option<String>,
+    sandboxed: bool,
+    printed: Cell<usize>,
+    /// The first drawing error; no more drawings after it.
+    failed: RefCell<Option<String>>,
 }
 
-/// `--visualize`: each model drawn on the terminal, or `--visualize=svg:FILE` written to FILE
-/// (FILE-2.svg, ... for later models).
-fn draw_models(
-    args: &Args,
-    program: &Program,
-    models: &[Structure],
-    runtime: &Runtime,
-) -> Result<(), String> {
-    for (k, model) in models.iter().enumerate() {
-        let Some(options) = visualize_options(args.visualize.as_deref(), k + 1)? else {
+impl ModelPrinter {
+    fn show(&self, model: &Structure) {
+        let k = self.printed.get() + 1;
+        self.printed.set(k);
+        let program = self.state.program();
+        let header = format!("Model {k}");
+        // Printed without a name, as `printmodels` prints it.
+        let shown = if model.name.is_empty() {
+            std::borrow::Cow::Borrowed(model)
+        } else {
+            let mut named = model.clone();
+            named.name = String::new();
+            std::borrow::Cow::Owned(named)
+        };
+        // One write for the whole model (stdout is line-buffered: a write per line would be
+        // most of the time of a long enumeration).
+        let text = format!(
+            "{header}\n{}\n{}\n",
+            "=".repeat(header.len()),
+            crate::print::structure_to_string(&program, &shown)
+        );
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        if self.failed.borrow().is_none() {
+            if let Err(message) = self.draw(k, model) {
+                *self.failed.borrow_mut() = Some(message);
+            }
+        }
+        let _ = out.flush();
+    }
+
+    /// `--visualize`: the model drawn on the terminal, or `--visualize=svg:FILE` written to
+    /// FILE (FILE-2.svg, ... for later models).
+    fn draw(&self, k: usize, model: &Structure) -> Result<(), String> {
+        let Some(options) = visualize_options(self.visualize.as_deref(), k)? else {
             return Ok(());
         };
-        if runtime.sandboxed() && options.svg.is_some() {
+        if self.sandboxed && options.svg.is_some() {
             return Err("visualize: writing SVG files is not allowed in --sandbox mode".into());
         }
-        let text =
-            crate::visual::visualize(program, model, &options, std::io::stdout().is_terminal())
-                .map_err(|m| {
-                    if m.starts_with("visualize:") {
-                        m
-                    } else {
-                        format!("visualize: {m}")
-                    }
-                })?;
+        let text = crate::visual::visualize(
+            &self.state.program(),
+            model,
+            &options,
+            std::io::stdout().is_terminal(),
+        )
+        .map_err(|m| {
+            if m.starts_with("visualize:") {
+                m
+            } else {
+                format!("visualize: {m}")
+            }
+        })?;
         print!("{text}");
+        Ok(())
     }
-    Ok(())
 }
 
 /// The drawing options of `--visualize[=svg:FILE]` for the `k`-th model; `None` without the
@@ -374,6 +421,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if argv.get(1).map(String::as_str) == Some("serve") {
         return crate::serve::run(&argv[2..]);
     }
+    crate::limits::end_on_closed_pipe();
     let args = match Args::try_parse_from(&argv) {
         Ok(a) => a,
         Err(e) => return report_args_error(e),
@@ -573,8 +621,35 @@ pub fn run_with(argv: Vec<String>) -> i32 {
                 eprintln!("Stopped: {note}");
                 EXIT_LIMIT
             } else {
-                v.map(|x| x as i32).unwrap_or(0)
+                let who = if args.execute.is_some() {
+                    "the -e chunk"
+                } else {
+                    "main"
+                };
+                exit_code_of(who, v, &runtime)
             }
+        }
+    }
+}
+
+/// The exit code for what `main` (or the `-e` chunk) returned: an integer from 0 to 255 as it
+/// is; a larger or negative one, which the system would wrap (256 would read as success), is
+/// 255 with a warning; any other value is 0 with a warning.
+fn exit_code_of(who: &str, returned: Returned, runtime: &Runtime) -> i32 {
+    match returned {
+        Returned::Nothing => 0,
+        Returned::Integer(i @ 0..=255) => i as i32,
+        Returned::Integer(i) => {
+            runtime.warn(&format!(
+                "{who} returned {i}, but an exit code is a number from 0 to 255; the exit code is 255"
+            ));
+            255
+        }
+        Returned::Other(what) => {
+            runtime.warn(&format!(
+                "{who} returned {what}, not an integer exit code; the exit code is 0"
+            ));
+            0
         }
     }
 }
