@@ -33,7 +33,7 @@ Examples:
   idp -n 1 --visualize problem.idp     print a model and draw its grid (--visualize=svg:F.svg)
   idp -i problem.idp                   interactive shell: Lua commands, values printed
   idp --check problem.idp              only parse and type-check
-  idp --dump program problem.idp       show the resolved program (debugging)
+  idp --dump program problem.idp       print the program as resolved, as IDP text
   idp serve [FILE...] [--port N]       the workbench in the browser (idp serve --help)
   idp < problem.idp                    read the specification from stdin
   idp --sandbox --timeout 10 --max-memory 2000 untrusted.idp
@@ -103,8 +103,9 @@ pub struct Args {
     /// Only parse and type-check the files; report diagnostics (exit 0 or 1)
     #[arg(long)]
     pub check: bool,
-    /// Print the parsed AST or the resolved program and stop, or print the ground theory of
-    /// each inference before it is solved (`ground`)
+    /// Print the parsed AST (a Rust debug dump) or the resolved program (as IDP text: types
+    /// of variables, completed structures) and stop, or print the ground theory of each
+    /// inference before it is solved (`ground`)
     #[arg(long, value_enum, value_name = "WHAT")]
     pub dump: Option<Dump>,
     /// Colour and source excerpts in diagnostics
@@ -527,7 +528,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     eprint!("{stderr_text}");
     let has_errors = diags.has_errors();
     if args.dump == Some(Dump::Program) {
-        println!("{:#?}", program);
+        print!("{}", crate::print::program_to_string(&program));
     }
     if args.check || matches!(args.dump, Some(Dump::Ast | Dump::Program)) {
         return i32::from(has_errors);
