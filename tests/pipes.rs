@@ -93,7 +93,7 @@ fn a_procedure_that_prints_ends_when_its_reader_is_gone() {
 fn a_dump_ends_when_its_reader_is_gone() {
     // `idp --dump program spec | head -1`, with a dump larger than a pipe holds.
     let mut spec = String::from("vocabulary V {\n  type D isa int\n");
-    for k in 0..3000 {
+    for k in 0..20000 {
         spec.push_str(&format!("  Predicate{k}(D)\n"));
     }
     spec.push_str("}\n");
