@@ -149,6 +149,26 @@ fn verbosity_grounding_announces_the_extension() {
     );
 }
 
+/// The other `verbosity.*` levels above 0 turn on the statistics lines of the inference (as
+/// `--stats`), on stderr; at 0 nothing is printed.
+#[test]
+fn verbosity_levels_print_the_statistics_lines() {
+    for option in ["solving", "grounding", "propagation"] {
+        let r = run(
+            "verbstats",
+            SPEC,
+            &format!("stdoptions.verbosity.{option} = 1\nmodelexpand(Th, S)"),
+        );
+        assert!(
+            r.stderr.contains("[stats] SAT call: Sat"),
+            "{option}: {}",
+            r.stderr
+        );
+    }
+    let r = run("verbquiet", SPEC, "modelexpand(Th, S)");
+    assert_eq!(r.stderr, "");
+}
+
 #[test]
 fn table_utils() {
     let spec = format!("include <table_utils>\n{SPEC}");
@@ -180,4 +200,126 @@ fn data_directory_for_the_standard_library() {
         &["-d", dir.to_str().unwrap()],
     );
     assert_eq!(r.stdout, "42\n", "{}", r.stderr);
+}
+
+/// `parse(file)` (IDP3's `parse.hpp`): the file's blocks join the program while the procedure
+/// runs, over the vocabularies declared before, and are globals from then on.
+#[test]
+fn parse_adds_the_blocks_of_a_file() {
+    let dir = api::scratch("parse-more");
+    std::fs::write(
+        dir.join("more.idp"),
+        "structure S2 : V {\n  T = { 1..2 }\n  P = { 2 }\n}\ntheory T2 : V { ! x : P(x) => c = x. }\nprocedure twice(x) { return 2 * x }\nnamespace N {\n  procedure inner() { return twice(21) }\n}\n",
+    )
+    .unwrap();
+    let r = api::run_with(
+        "parse",
+        SPEC,
+        "parse(\"../parse-more/more.idp\")\nprint(getname(S2), twice(4), N.inner())\nlocal m = modelexpand(T2, S2)[1]\nprint(m[V::c]())",
+        &["--nowarnings"],
+    );
+    assert_eq!(r.stderr, "");
+    assert_eq!(r.stdout, "S2\t8\t42\n2\n");
+    assert_eq!(r.code, 0);
+}
+
+/// IDP3's messages: a missing file, and a component declared again; the procedure goes on and
+/// the run ends with exit code 1.
+#[test]
+fn parse_reports_errors_and_goes_on() {
+    let dir = api::scratch("parse-again");
+    std::fs::write(dir.join("again.idp"), "structure S : V {\n  T = { 1 }\n}\n").unwrap();
+    let r = api::run_with(
+        "parse-errors",
+        SPEC,
+        "parse(\"nothere.idp\")\nparse(\"../parse-again/again.idp\")\nprint(\"after\")",
+        &["--nowarnings"],
+    );
+    assert_eq!(r.stdout, "after\n");
+    assert!(
+        r.stderr
+            .starts_with("Error: Could not open file nothere.idp.\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("Structure S is already declared in this scope"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.code, 1);
+}
+
+/// `parse` reads a file, so `--sandbox` refuses it like `io.open`.
+#[test]
+fn parse_is_refused_in_the_sandbox() {
+    let r = api::run_with("parse-sandbox", SPEC, "parse(\"spec.idp\")", &["--sandbox"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("parse is not allowed in --sandbox mode"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// `<createStructureFromFile>`: a file of interpretations becomes the structure S over V.
+#[test]
+fn create_structure_from_file() {
+    let dir = api::scratch("csff-data");
+    std::fs::write(dir.join("s.txt"), "T = { 1..3 }\nP = { 1; 3 }\n").unwrap();
+    std::fs::write(dir.join("f.lp"), "T(1). T(2). P(2).\n").unwrap();
+    let spec = "include <createStructureFromFile>\nvocabulary V {\n  type T isa int\n  P(T)\n}\n";
+    let r = run(
+        "csff",
+        spec,
+        "local s = createStructureFromFile(\"../csff-data/s.txt\")\nprint(s)\nprint(equal(s, S))",
+    );
+    assert_eq!(r.stderr, "");
+    assert_eq!(
+        r.stdout,
+        "structure S : V {\n  T = { 1..3 }\n  P = { 1; 3 }\n}\n\ntrue\n"
+    );
+    let r = run(
+        "csff-asp",
+        spec,
+        "print(createStructureFromFile(\"../csff-data/f.lp\", true)[V::P].ct(2))",
+    );
+    assert_eq!((r.stdout.as_str(), r.stderr.as_str()), ("true\n", ""));
+    let r = run(
+        "csff-none",
+        spec,
+        "print(createStructureFromFile(\"none.txt\"))",
+    );
+    assert_eq!(r.stderr, "File none.txt does not exist.");
+    assert_eq!(r.stdout, "nil\n");
+}
+
+/// `randomvaluechoice` with `seed` (IDP3's options for its solver): each search prefers random
+/// values, so different seeds give different models, and one seed always the same model;
+/// without `randomvaluechoice` the seed changes nothing.
+#[test]
+fn seed_and_random_value_choice_change_the_model() {
+    let spec = "vocabulary V {\n  type T isa int\n  P(T)\n}\ntheory Th : V { #{ x : P(x) } = 6. }\nstructure S : V { T = { 1..12 } }\n";
+    let models = |random: bool| {
+        let chunk = format!(
+            "stdoptions.randomvaluechoice = {random}\nfor seed = 1, 8 do\n  stdoptions.seed = seed\n  print(modelexpand(Th, S)[1])\n  print('--')\nend"
+        );
+        let r = run("seed", spec, &chunk);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+            .split("--\n")
+            .filter(|m| !m.is_empty())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let random = models(true);
+    assert_eq!(random.len(), 8);
+    let mut distinct = random.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(distinct.len() >= 4, "{distinct:?}");
+    assert_eq!(models(true), random, "the same seeds give the same models");
+    let plain = models(false);
+    assert!(plain.iter().all(|m| *m == plain[0]), "{plain:?}");
 }

@@ -202,6 +202,29 @@ fn stdoptions_timeout_stops_a_search_with_the_limit_code() {
     assert!(took < Duration::from_secs(15), "stopped late: {took:?}");
 }
 
+/// IDP3's `mxtimeout` bounds the search of an inference as `timeout` does (the smaller wins).
+#[test]
+fn stdoptions_mxtimeout_stops_a_search_with_the_limit_code() {
+    let chunk = "stdoptions.mxtimeout = 1; print(modelexpand(T, S))";
+    let (o, took) = run(PIGEONHOLE, &["--nowarnings", "-e", chunk]);
+    assert_stopped(&o, "was reached while searching");
+    assert!(took < Duration::from_secs(15), "stopped late: {took:?}");
+}
+
+/// IDP3's `memoryout` (and `mxmemoryout`) is the memory limit in MB, as `--max-memory`.
+#[test]
+fn stdoptions_memoryout_stops_a_grounding_with_the_limit_code() {
+    for option in ["memoryout", "mxmemoryout"] {
+        let chunk = format!("stdoptions.{option} = 100; print(modelexpand(T, S))");
+        let (o, took) = run(EXPONENTIAL, &["--nowarnings", "-e", &chunk]);
+        assert_stopped(&o, "more than the memory limit of 100 MB while grounding");
+        assert!(
+            took < Duration::from_secs(60),
+            "{option} stopped late: {took:?}"
+        );
+    }
+}
+
 /// The models printed by `idp -n 0` after an interrupted enumeration: every model complete, as
 /// found, then their number.
 fn check_printed_models(out: &str, n: usize) {

@@ -55,6 +55,27 @@ fn piped_commands_print_values_run_statements_and_go_on_after_errors() {
     );
 }
 
+/// As IDP3's shell: `help` is `help()`, and `quit()`, `exit()`, `quit` and `exit` leave.
+#[test]
+fn help_quit_and_exit_as_in_idp3() {
+    let spec = write_spec(SPEC);
+    for leave in ["quit()", "exit()", "quit", "exit"] {
+        let commands = format!("help\nprint(7)\n{leave}\nprint(8)\n");
+        let o = process::idp(&["--nowarnings", "-i", &spec], &commands);
+        assert_eq!(o.status.code(), Some(0), "{leave}");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.contains("modelexpand"),
+            "help lists the procedures: {out}"
+        );
+        assert!(
+            out.ends_with("7\n"),
+            "{leave} leaves before print(8): {out}"
+        );
+        assert_eq!(String::from_utf8_lossy(&o.stderr), "", "{leave}");
+    }
+}
+
 #[test]
 fn an_unfinished_command_at_the_end_is_reported() {
     let o = process::idp(&["-i"], "for i = 1, 2 do\n  print(i)\n");

@@ -21,6 +21,7 @@ use crate::ground::{GVal, Grounder};
 use crate::sema::ir;
 use crate::sema::program::Symbol;
 use crate::sema::program::{Program, Query, Theory, VocId};
+use crate::solve::Lit;
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
 use definitions::{evaluate_definitions, Evaluated};
@@ -45,6 +46,10 @@ pub struct Options {
     pub leave_unmentioned_false: bool,
     /// Where statistics and ground-theory dumps go.
     pub observer: Observer,
+    /// IDP3's `randomvaluechoice` with its `seed`: each model search prefers values drawn from
+    /// a generator seeded with this for the atoms of the output symbols, so that different
+    /// seeds can give different models (the same seed, the same models).
+    pub random_values: Option<u64>,
 }
 
 /// The grounding size limit of [`Options::default`] (nodes of the ground theory).
@@ -67,6 +72,7 @@ impl Default for Options {
             sat_backend: SatBackend::Cadical,
             leave_unmentioned_false: false,
             observer: Observer::default(),
+            random_values: None,
         }
     }
 }
@@ -107,6 +113,7 @@ pub fn modelexpand(
         &mut session,
         &blocked_on,
         options.nbmodels,
+        options.random_values,
         &project,
         &options.observer,
     )?;
@@ -122,17 +129,31 @@ pub fn modelexpand(
 /// Up to `nbmodels` (0: all) models of the session, distinct on `blocked_on`, each made final by
 /// `finish` and shown to the observer as soon as it is found. A limit (Ctrl-C, time, memory)
 /// that stops the search after some models were found ends the enumeration with those models
-/// and what stopped it, and notes the partial result for the command line.
+/// and what stopped it, and notes the partial result for the command line. With a seed for
+/// random values, each search prefers random values for the atoms of `blocked_on`.
 fn enumerate(
     session: &mut Session,
     blocked_on: &[Symbol],
     nbmodels: usize,
+    random_values: Option<u64>,
     finish: &dyn Fn(Structure) -> Structure,
     observer: &Observer,
 ) -> IdpResult<(Vec<Structure>, Option<String>)> {
     let mut models = Vec::new();
+    let mut random = random_values.map(SplitMix::new);
     while nbmodels == 0 || models.len() < nbmodels {
-        match session.solve(&[]) {
+        let found = match random.as_mut() {
+            Some(random) => {
+                let preferred: Vec<Lit> = session
+                    .atom_lits(blocked_on)
+                    .into_iter()
+                    .map(|l| if random.next() & 1 == 1 { l } else { -l })
+                    .collect();
+                session.solve_preferring(&preferred)
+            }
+            None => session.solve(&[]),
+        };
+        match found {
             Ok(true) => {}
             Ok(false) => break,
             Err(e) if e.is_limit() && !models.is_empty() => {
@@ -248,7 +269,14 @@ fn optimise(
     let blocked_on = session.output_symbols(output);
     // The optimal models are shown when the minimisation ends (its caller prints the value
     // first), so the observer does not see them one by one.
-    let (models, _) = enumerate(session, &blocked_on, nbmodels, &|m| m, &Observer::default())?;
+    let (models, _) = enumerate(
+        session,
+        &blocked_on,
+        nbmodels,
+        None,
+        &|m| m,
+        &Observer::default(),
+    )?;
     let value = match best {
         GVal::V(v) => Some(v),
         _ => None,
@@ -266,6 +294,24 @@ fn single_model_economy(options: &Options) -> Options {
     Options {
         leave_unmentioned_false: options.nbmodels == 1,
         ..options.clone()
+    }
+}
+
+/// A small pseudo-random generator (SplitMix64): the same seed gives the same sequence on every
+/// platform.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 }
 

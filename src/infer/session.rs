@@ -709,18 +709,43 @@ impl<'a> Session<'a> {
 
     /// A clause that excludes the current model's values of the symbols in `output`.
     pub fn block(&mut self, output: &[Symbol]) {
-        let output: HashSet<Symbol> = output.iter().copied().collect();
+        let clause: Vec<Lit> = self
+            .atom_lits(output)
+            .into_iter()
+            .map(|l| if self.sat.lit_value(l) { -l } else { l })
+            .collect();
+        self.sat.add_clause(&clause);
+    }
+
+    /// The SAT literals of the atoms of `symbols` that have one, in the store's order.
+    pub fn atom_lits(&self, symbols: &[Symbol]) -> Vec<Lit> {
+        let symbols: HashSet<Symbol> = symbols.iter().copied().collect();
         let store = self.grounder.store();
-        let mut clause = Vec::new();
-        for a in 0..store.atom_count() as AtomId {
-            if !output.contains(&store.atom_key(a).0) {
-                continue;
+        (0..store.atom_count() as AtomId)
+            .filter(|&a| symbols.contains(&store.atom_key(a).0))
+            .filter_map(|a| self.sat.existing_lit(store.atom_gf(a)))
+            .collect()
+    }
+
+    /// Solves preferring the literals `preferred` (IDP3's `randomvaluechoice`): they are assumed,
+    /// and those that the solver finds in the way of a model (its failed assumptions) are given
+    /// up, a few rounds at most; then an ordinary search decides.
+    pub fn solve_preferring(&mut self, preferred: &[Lit]) -> IdpResult<bool> {
+        let mut assumed = preferred.to_vec();
+        for _ in 0..PREFERENCE_ROUNDS {
+            if assumed.is_empty() {
+                break;
             }
-            if let Some(l) = self.sat.existing_lit(store.atom_gf(a)) {
-                clause.push(if self.sat.lit_value(l) { -l } else { l });
+            if self.solve(&assumed)? {
+                return Ok(true);
+            }
+            let before = assumed.len();
+            assumed.retain(|&l| !self.sat.failed(l));
+            if assumed.len() == before {
+                break;
             }
         }
-        self.sat.add_clause(&clause);
+        self.solve(&[])
     }
 
     pub fn output_symbols(&self, output: Option<VocId>) -> Vec<Symbol> {
@@ -730,6 +755,10 @@ impl<'a> Session<'a> {
         }
     }
 }
+
+/// How many times [`Session::solve_preferring`] gives up the preferences in the way of a model
+/// before it searches without them.
+const PREFERENCE_ROUNDS: usize = 16;
 
 /// The definitions ordered so that one that uses symbols defined by another comes after it
 /// (mutually dependent definitions keep their order).

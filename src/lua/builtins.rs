@@ -675,6 +675,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
 
     crate::lua::ltc::register(lua)?;
     crate::lua::api::register(lua)?;
+    crate::lua::parse::register(lua)?;
 
     // ----- not supported -----
     for name in [
@@ -693,7 +694,6 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         "detectfunctions",
         "tometa",
         "frommeta",
-        "parse",
         "printasbdd",
     ] {
         reg(lua, name, move |_, _| {

@@ -8,6 +8,7 @@ pub mod interpreted;
 pub mod ltc;
 pub mod objects;
 pub mod options;
+pub mod parse;
 pub mod sandbox;
 pub mod signature;
 pub mod values;
@@ -43,6 +44,9 @@ pub struct State {
     run: RefCell<RunSettings>,
     /// The last index of a model that a list of models did not have.
     pub missing_model: RefCell<Option<MissingModel>>,
+    /// The Lua state itself, which lives as long as the process (closures of lazily
+    /// interpreted symbols keep it); set when the runtime is made.
+    lua: Cell<Option<&'static Lua>>,
 }
 
 /// Code indexed a model that a list of models does not have (`sols[2]` of a one-model list):
@@ -117,9 +121,20 @@ impl State {
         self.options.borrow().clone()
     }
 
+    /// The Lua state of the runtime, for the callbacks that must keep it.
+    pub fn lua(&self) -> &'static Lua {
+        self.lua.get().expect("the runtime's Lua state")
+    }
+
     /// The program as it is now.
     pub fn program(&self) -> Rc<Program> {
         self.program.borrow().clone()
+    }
+
+    /// Replaces the program by one that extends it (`parse`): the ids that Lua values hold
+    /// stay valid.
+    pub fn set_program(&self, program: Program) {
+        *self.program.borrow_mut() = Rc::new(program);
     }
 
     /// Changes the program (new components only: the ids that Lua values hold stay valid).
@@ -237,6 +252,7 @@ impl Runtime {
             warned: RefCell::new(HashSet::new()),
             chunks: RefCell::new(Vec::new()),
             missing_model: RefCell::new(None),
+            lua: Cell::new(Some(lua)),
         });
         if !show_warnings {
             state
@@ -258,121 +274,8 @@ impl Runtime {
         builtins::register(lua)?;
         lua.globals().set("stdoptions", self.state.options())?;
         lua.load(PRELUDE).set_name("=prelude").exec()?;
-        self.install_namespaces()?;
+        install_components(lua, &self.state, &[])?;
         Ok(())
-    }
-
-    fn install_namespaces(&self) -> mlua::Result<()> {
-        let lua = self.lua;
-        let program = &self.state.program();
-        let n = program.namespaces.len();
-        // Structures with procedure-interpreted symbols, filled in once procedures exist.
-        let mut with_procedures = Vec::new();
-        // Namespace 0 is the global namespace: its members are globals.
-        let mut tables: Vec<LuaTable> = Vec::with_capacity(n);
-        let make_ns: mlua::Function = lua.globals().get("__idp_new_namespace")?;
-        for k in 0..n {
-            if k == 0 {
-                tables.push(lua.globals());
-            } else {
-                tables.push(make_ns.call(program.namespaces[k].name.clone())?);
-            }
-        }
-        for (k, ns) in program.namespaces.iter().enumerate() {
-            for (name, comp) in &ns.members {
-                let v: LuaValue = match *comp {
-                    Component::Vocabulary(id) => {
-                        LuaValue::UserData(lua.create_userdata(VocUd(id))?)
-                    }
-                    Component::Theory(id) => LuaValue::UserData(lua.create_userdata(TheoryUd(
-                        Rc::new(RefCell::new(program.theory(id).clone())),
-                    ))?),
-                    Component::Structure(id) => {
-                        let structure =
-                            Rc::new(RefCell::new(program.structures[id.index()].clone()));
-                        if !structure.borrow().procedures.is_empty() {
-                            with_procedures.push(structure.clone());
-                        }
-                        LuaValue::UserData(lua.create_userdata(StructUd(structure))?)
-                    }
-                    Component::Term(id) => LuaValue::UserData(
-                        lua.create_userdata(TermUd(Rc::new(program.terms[id.index()].clone())))?,
-                    ),
-                    Component::Query(id) => LuaValue::UserData(
-                        lua.create_userdata(QueryUd(Rc::new(program.queries[id.index()].clone())))?,
-                    ),
-                    Component::Namespace(id) => LuaValue::Table(tables[id.index()].clone()),
-                    Component::Procedure(_) => continue,
-                };
-                tables[k].raw_set(name.as_str(), v)?;
-            }
-        }
-        lua.globals().set("idpglobal", lua.globals())?;
-        // Procedures last, so that namespaces are complete when their environments are built.
-        let make_env: mlua::Function = lua.globals().get("__idp_namespace_env")?;
-        for (k, ns) in program.namespaces.iter().enumerate() {
-            let env = if k == 0 {
-                None
-            } else {
-                // The chain of namespaces from this one outwards (excluding the global one).
-                let mut chain = Vec::new();
-                let mut cur = Some(NamespaceId(k as u32));
-                while let Some(c) = cur {
-                    if c.index() == 0 {
-                        break;
-                    }
-                    chain.push(tables[c.index()].clone());
-                    cur = program.namespaces[c.index()].parent;
-                }
-                Some(make_env.call::<_, LuaTable>(mlua::Variadic::from_iter(chain))?)
-            };
-            for (name, comp) in &ns.members {
-                if let Component::Procedure(pid) = *comp {
-                    match self.compile_procedure(pid, env.clone()) {
-                        Ok(f) => tables[k].raw_set(name.as_str(), f)?,
-                        Err(msg) => self.report_setup_error(&msg),
-                    }
-                }
-            }
-        }
-        for structure in with_procedures {
-            let filled =
-                interpreted::fill_tables(lua, program, &lua.globals(), &mut structure.borrow_mut());
-            if let Err(msg) = filled {
-                self.report_setup_error(&msg);
-            }
-        }
-        Ok(())
-    }
-
-    /// An error while setting up: printed, and counted so that the run exits with code 1.
-    fn report_setup_error(&self, msg: &str) {
-        self.state.errors.set(self.state.errors.get() + 1);
-        eprintln!("Error: {msg}");
-    }
-
-    fn compile_procedure<'lua>(
-        &'lua self,
-        pid: ProcId,
-        env: Option<LuaTable<'lua>>,
-    ) -> Result<mlua::Function<'lua>, String> {
-        let program = self.state.program();
-        let p = &program.procedures[pid.index()];
-        let (chunk, code) = procedure_chunk(p);
-        self.state
-            .chunks
-            .borrow_mut()
-            .push((chunk.clone(), p.file.clone(), p.body_line));
-        let mut loader = self.lua.load(code).set_name(format!("={chunk}"));
-        if let Some(env) = env {
-            loader = loader.set_environment(env);
-        }
-        let f = loader.into_function().map_err(|e| {
-            let (line, message) = syntax_error_in(p, &chunk, &error_message(&e));
-            format!("{}:{line}: {message}", p.file)
-        })?;
-        f.call::<_, mlua::Function>(())
-            .map_err(|e| self.map_message(&error_message(&e)))
     }
 
     /// Takes `os`, `io` (but writing to stdout and stderr), modules and binary chunks away
@@ -508,28 +411,7 @@ impl Runtime {
 
     /// Rewrites `procedure NAME:LINE:` positions in a Lua message to `file:line:`.
     pub fn map_message(&self, msg: &str) -> String {
-        let mut out = msg.to_string();
-        for (chunk, file, body_line) in self.state.chunks.borrow().iter() {
-            let pat = format!("{chunk}:");
-            let mut result = String::new();
-            let mut rest = out.as_str();
-            while let Some(pos) = rest.find(&pat) {
-                let after = &rest[pos + pat.len()..];
-                let digits: String = after.chars().take_while(|c| c.is_ascii_digit()).collect();
-                if !digits.is_empty() && after[digits.len()..].starts_with(':') {
-                    let line: u32 = digits.parse().unwrap_or(1);
-                    result.push_str(&rest[..pos]);
-                    result.push_str(&format!("{}:{}:", file, body_line + line.saturating_sub(1)));
-                    rest = &after[digits.len() + 1..];
-                } else {
-                    result.push_str(&rest[..pos + pat.len()]);
-                    rest = after;
-                }
-            }
-            result.push_str(rest);
-            out = result;
-        }
-        out
+        map_message(&self.state, msg)
     }
 
     /// The value of a global of the global namespace (a theory, structure or term block by its
@@ -674,6 +556,164 @@ fn syntax_error_in(p: &Procedure, chunk: &str, raw: &str) -> (u32, String) {
         };
     }
     (to_file(line), message)
+}
+
+/// Makes the program's components Lua values: globals (the global namespace) and members of
+/// their namespaces' tables, procedures compiled last. `installed[k]` is the number of members
+/// of namespace `k` that are Lua values already: none when the runtime starts, the program's
+/// members before `parse` when it added more. Errors are reported and counted.
+pub(crate) fn install_components(
+    lua: &'static Lua,
+    state: &State,
+    installed: &[usize],
+) -> mlua::Result<()> {
+    let program = &state.program();
+    let n = program.namespaces.len();
+    // Structures with procedure-interpreted symbols, filled in once procedures exist.
+    let mut with_procedures = Vec::new();
+    // Namespace 0 is the global namespace: its members are globals. A namespace installed
+    // before keeps its table (found in its parent's); a new one gets a new table.
+    let mut tables: Vec<LuaTable> = Vec::with_capacity(n);
+    let make_ns: mlua::Function = lua.globals().get("__idp_new_namespace")?;
+    for k in 0..n {
+        let ns = &program.namespaces[k];
+        let known = match ns.parent {
+            None => Some(lua.globals()),
+            Some(parent) if k < installed.len() => {
+                tables[parent.index()].raw_get::<_, Option<LuaTable>>(ns.name.as_str())?
+            }
+            Some(_) => None,
+        };
+        let table = match known {
+            Some(table) => table,
+            None => make_ns.call(ns.name.clone())?,
+        };
+        tables.push(table);
+    }
+    let new_members = |k: usize| {
+        let skip = installed.get(k).copied().unwrap_or(0);
+        program.namespaces[k].members.iter().skip(skip)
+    };
+    for k in 0..n {
+        for (name, comp) in new_members(k) {
+            let v: LuaValue = match *comp {
+                Component::Vocabulary(id) => LuaValue::UserData(lua.create_userdata(VocUd(id))?),
+                Component::Theory(id) => LuaValue::UserData(lua.create_userdata(TheoryUd(
+                    Rc::new(RefCell::new(program.theory(id).clone())),
+                ))?),
+                Component::Structure(id) => {
+                    let structure = Rc::new(RefCell::new(program.structures[id.index()].clone()));
+                    if !structure.borrow().procedures.is_empty() {
+                        with_procedures.push(structure.clone());
+                    }
+                    LuaValue::UserData(lua.create_userdata(StructUd(structure))?)
+                }
+                Component::Term(id) => LuaValue::UserData(
+                    lua.create_userdata(TermUd(Rc::new(program.terms[id.index()].clone())))?,
+                ),
+                Component::Query(id) => LuaValue::UserData(
+                    lua.create_userdata(QueryUd(Rc::new(program.queries[id.index()].clone())))?,
+                ),
+                Component::Namespace(id) => LuaValue::Table(tables[id.index()].clone()),
+                Component::Procedure(_) => continue,
+            };
+            tables[k].raw_set(name.as_str(), v)?;
+        }
+    }
+    lua.globals().set("idpglobal", lua.globals())?;
+    // Procedures last, so that namespaces are complete when their environments are built.
+    let make_env: mlua::Function = lua.globals().get("__idp_namespace_env")?;
+    for k in 0..n {
+        let env = if k == 0 {
+            None
+        } else {
+            // The chain of namespaces from this one outwards (excluding the global one).
+            let mut chain = Vec::new();
+            let mut cur = Some(NamespaceId(k as u32));
+            while let Some(c) = cur {
+                if c.index() == 0 {
+                    break;
+                }
+                chain.push(tables[c.index()].clone());
+                cur = program.namespaces[c.index()].parent;
+            }
+            Some(make_env.call::<_, LuaTable>(mlua::Variadic::from_iter(chain))?)
+        };
+        for (name, comp) in new_members(k) {
+            if let Component::Procedure(pid) = *comp {
+                match compile_procedure(lua, state, pid, env.clone()) {
+                    Ok(f) => tables[k].raw_set(name.as_str(), f)?,
+                    Err(msg) => report_setup_error(state, &msg),
+                }
+            }
+        }
+    }
+    for structure in with_procedures {
+        let filled =
+            interpreted::fill_tables(lua, program, &lua.globals(), &mut structure.borrow_mut());
+        if let Err(msg) = filled {
+            report_setup_error(state, &msg);
+        }
+    }
+    Ok(())
+}
+
+/// An error while setting up (or while `parse` adds components): printed, and counted so that
+/// the run exits with code 1.
+fn report_setup_error(state: &State, msg: &str) {
+    state.errors.set(state.errors.get() + 1);
+    eprintln!("Error: {msg}");
+}
+
+fn compile_procedure<'lua>(
+    lua: &'lua Lua,
+    state: &State,
+    pid: ProcId,
+    env: Option<LuaTable<'lua>>,
+) -> Result<mlua::Function<'lua>, String> {
+    let program = state.program();
+    let p = &program.procedures[pid.index()];
+    let (chunk, code) = procedure_chunk(p);
+    state
+        .chunks
+        .borrow_mut()
+        .push((chunk.clone(), p.file.clone(), p.body_line));
+    let mut loader = lua.load(code).set_name(format!("={chunk}"));
+    if let Some(env) = env {
+        loader = loader.set_environment(env);
+    }
+    let f = loader.into_function().map_err(|e| {
+        let (line, message) = syntax_error_in(p, &chunk, &error_message(&e));
+        format!("{}:{line}: {message}", p.file)
+    })?;
+    f.call::<_, mlua::Function>(())
+        .map_err(|e| map_message(state, &error_message(&e)))
+}
+
+/// Rewrites `procedure NAME:LINE:` positions in a Lua message to `file:line:`.
+pub(crate) fn map_message(state: &State, msg: &str) -> String {
+    let mut out = msg.to_string();
+    for (chunk, file, body_line) in state.chunks.borrow().iter() {
+        let pat = format!("{chunk}:");
+        let mut result = String::new();
+        let mut rest = out.as_str();
+        while let Some(pos) = rest.find(&pat) {
+            let after = &rest[pos + pat.len()..];
+            let digits: String = after.chars().take_while(|c| c.is_ascii_digit()).collect();
+            if !digits.is_empty() && after[digits.len()..].starts_with(':') {
+                let line: u32 = digits.parse().unwrap_or(1);
+                result.push_str(&rest[..pos]);
+                result.push_str(&format!("{}:{}:", file, body_line + line.saturating_sub(1)));
+                rest = &after[digits.len() + 1..];
+            } else {
+                result.push_str(&rest[..pos + pat.len()]);
+                rest = after;
+            }
+        }
+        result.push_str(rest);
+        out = result;
+    }
+    out
 }
 
 /// Every few thousand Lua instructions, checks the wall-time and memory limits and Ctrl-C, so

@@ -163,6 +163,9 @@ impl OptionsUd {
             .min();
         o.timeout = t.map_or(0.0, |t| t as f64);
         o.stablesemantics = self.get_bool("stablesemantics").unwrap_or(false);
+        if self.get_bool("randomvaluechoice") == Some(true) {
+            o.random_values = Some(self.get_int("seed").unwrap_or(91648253) as u64);
+        }
         o.verbose = self.0.borrow().get("verbosity").is_some_and(|v| match v {
             OptValue::Sub(m) => m
                 .borrow()

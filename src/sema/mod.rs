@@ -6,4 +6,4 @@ pub mod program;
 pub mod resolve;
 pub mod walk;
 
-pub use resolve::{resolve, resolve_with_sources};
+pub use resolve::{resolve, resolve_more, resolve_with_sources};

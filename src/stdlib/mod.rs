@@ -1,11 +1,12 @@
 //! The standard library files available with `include <name>`: `mx` (empty, kept for
-//! compatibility), `table_utils` and `LTC`; with `-d DIR` a file of
+//! compatibility), `table_utils`, `LTC` and `createStructureFromFile`; with `-d DIR` a file of
 //! `DIR/share/std` comes first. Written for this implementation from the
 //! descriptions in the IDP3 manual.
 
 const MX: &str = include_str!("mx.idp");
 const TABLE_UTILS: &str = include_str!("table_utils.idp");
 const LTC: &str = include_str!("LTC.idp");
+const CREATE_STRUCTURE_FROM_FILE: &str = include_str!("createStructureFromFile.idp");
 
 /// `include <name>` with `-d DIR` (IDP3's data directory): `DIR/share/std/name.idp` when that
 /// file exists, else the built-in file.
@@ -27,6 +28,7 @@ pub fn source(name: &str) -> Option<String> {
         "mx" => Some(MX.to_string()),
         "table_utils" => Some(TABLE_UTILS.to_string()),
         "LTC" => Some(LTC.to_string()),
+        "createStructureFromFile" => Some(CREATE_STRUCTURE_FROM_FILE.to_string()),
         _ => None,
     }
 }

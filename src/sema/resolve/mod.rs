@@ -53,6 +53,21 @@ pub fn resolve_with_sources(
     r.prog
 }
 
+/// Resolves `file` on top of a program resolved before (IDP3's `parse` while procedures run):
+/// its blocks are added to `prog`, their names resolve against what `prog` declares, and a
+/// component declared again is an error as in one file. `sources` must hold the files of both.
+pub fn resolve_more(
+    prog: Program,
+    file: &ast::File,
+    sources: Option<&SourceMap>,
+    diags: &mut Diagnostics,
+) -> Program {
+    let mut r = Resolver::continuing(prog, diags, sources);
+    r.items(&file.items);
+    r.prog.sources = sources.map(|s| crate::sema::program::Sources(std::rc::Rc::new(s.clone())));
+    r.prog
+}
+
 /// A name in a vocabulary's symbol table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Entry {
@@ -76,8 +91,9 @@ pub(crate) struct Resolver<'a> {
     pub scopes: Vec<Scope>,
     /// Per vocabulary: name -> sorts, predicates and functions with that name.
     pub voc_names: Vec<IndexMap<String, Vec<Entry>>>,
-    /// Declaration position of each component: (namespace, kind word, name) -> span.
-    pub decl_spans: HashMap<(NamespaceId, &'static str, String), Span>,
+    /// Declaration position of each component: (namespace, kind word, name) -> span (none for
+    /// components of a program resolved before whose position is not kept).
+    pub decl_spans: HashMap<(NamespaceId, &'static str, String), Option<Span>>,
 }
 
 impl<'a> Resolver<'a> {
@@ -93,6 +109,61 @@ impl<'a> Resolver<'a> {
         r.init_global_namespace();
         r.init_builtins();
         r
+    }
+
+    /// A resolver that goes on where the resolution of `prog` ended: the symbol tables of its
+    /// vocabularies and the names of its components are rebuilt from it.
+    fn continuing(
+        prog: Program,
+        diags: &'a mut Diagnostics,
+        sources: Option<&'a SourceMap>,
+    ) -> Resolver<'a> {
+        let mut voc_names = Vec::with_capacity(prog.vocabularies.len());
+        for voc in &prog.vocabularies {
+            let mut names: IndexMap<String, Vec<Entry>> = IndexMap::new();
+            let sorts = voc
+                .sorts
+                .iter()
+                .map(|&s| (&prog.sort(s).name, Entry::Sort(s)));
+            let preds = voc
+                .preds
+                .iter()
+                .map(|&p| (&prog.pred(p).name, Entry::Pred(p)));
+            let funcs = voc
+                .funcs
+                .iter()
+                .map(|&f| (&prog.func(f).name, Entry::Func(f)));
+            for (name, e) in sorts.chain(preds).chain(funcs) {
+                let list = names.entry(name.clone()).or_default();
+                if !list.contains(&e) {
+                    list.push(e);
+                }
+            }
+            voc_names.push(names);
+        }
+        let mut decl_spans = HashMap::new();
+        for (k, ns) in prog.namespaces.iter().enumerate() {
+            for (name, &c) in &ns.members {
+                let key = (
+                    NamespaceId(k as u32),
+                    namespaces::component_word(c),
+                    name.clone(),
+                );
+                decl_spans.insert(key, namespaces::component_span(&prog, c));
+            }
+        }
+        Resolver {
+            prog,
+            diags,
+            sources,
+            scopes: vec![Scope {
+                ns: NamespaceId(0),
+                using_ns: Vec::new(),
+                using_voc: Vec::new(),
+            }],
+            voc_names,
+            decl_spans,
+        }
     }
 
     fn items(&mut self, items: &[ast::Item]) {

@@ -3,7 +3,7 @@
 //! lookup of vocabularies and other components by pointer.
 
 use super::{nearest_name, Resolver, Scope};
-use crate::sema::program::{Component, Namespace, NamespaceId, VocId};
+use crate::sema::program::{Component, Namespace, NamespaceId, Program, VocId};
 use crate::syntax::ast::{self, Ident, Pointer, Span};
 
 impl Resolver<'_> {
@@ -60,15 +60,18 @@ impl Resolver<'_> {
         let kind = component_word(c);
         let key = (ns, kind, name.name.clone());
         if let Some(prev) = self.decl_spans.get(&key).copied() {
-            let msg = format!(
-                "{kind} {} is already declared in this scope, namely at {}.",
-                name.name,
-                self.position(prev)
-            );
+            let msg = match prev {
+                Some(at) => format!(
+                    "{kind} {} is already declared in this scope, namely at {}.",
+                    name.name,
+                    self.position(at)
+                ),
+                None => format!("{kind} {} is already declared in this scope.", name.name),
+            };
             self.error("duplicate-name", msg, name.span);
             return;
         }
-        self.decl_spans.insert(key, name.span);
+        self.decl_spans.insert(key, Some(name.span));
         self.prog.namespaces[ns.index()]
             .members
             .insert(name.name.clone(), c);
@@ -86,7 +89,7 @@ impl Resolver<'_> {
             self.error("duplicate-name", msg, span);
             return;
         }
-        self.decl_spans.insert(key, span);
+        self.decl_spans.insert(key, Some(span));
         self.prog.namespaces[ns.index()]
             .members
             .insert(name.to_string(), c);
@@ -220,7 +223,18 @@ impl Resolver<'_> {
     }
 }
 
-fn component_word(c: Component) -> &'static str {
+/// Where a component of a resolved program was declared, when the program keeps it.
+pub(super) fn component_span(prog: &Program, c: Component) -> Option<Span> {
+    match c {
+        Component::Vocabulary(id) => prog.voc(id).span,
+        Component::Theory(id) => prog.theory(id).span,
+        Component::Term(id) => prog.terms[id.index()].span,
+        Component::Query(id) => prog.queries[id.index()].span,
+        Component::Structure(_) | Component::Procedure(_) | Component::Namespace(_) => None,
+    }
+}
+
+pub(super) fn component_word(c: Component) -> &'static str {
     match c {
         Component::Vocabulary(_) => "Vocabulary",
         Component::Theory(_) => "Theory",
