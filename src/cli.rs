@@ -492,8 +492,17 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         ));
     }
     let runs_main = args.execute.is_none() && args.models.is_none() && !args.interactive;
-    // Only worth saying about a file without mistakes.
-    if args.check && runs_main && !diags.has_errors() && !has_main(&program) {
+    // Only worth saying about a file of procedures without mistakes (a file of only a
+    // theory and a structure is run with -n; an empty editor buffer is no mistake).
+    if args.check
+        && runs_main
+        && !diags.has_errors()
+        && !has_main(&program)
+        && program.namespaces[0]
+            .members
+            .values()
+            .any(|c| matches!(c, Component::Procedure(_)))
+    {
         let mut d = no_main(&args, read_stdin, &program);
         d.severity = Severity::Warning;
         diags.push(d);

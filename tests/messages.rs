@@ -140,6 +140,9 @@ fn a_file_without_procedures_shows_how_to_print_a_model() {
         or add  procedure main() { ... }
 "
     );
+    // --check says nothing about it: such a file is run with -n.
+    let o = idp_on("m.idp", &spec("! x[T]: P(x)."), &["--check"]);
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
     // The command it shows runs.
     let o = idp_on("m.idp", &spec("! x[T]: P(x)."), &["-n", "1"]);
     assert_eq!(o.status.code(), Some(10));
