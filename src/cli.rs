@@ -16,7 +16,7 @@ use clap::{Parser, ValueEnum};
 use crate::diagnostics::{self, Diagnostic, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
 use crate::lua::{Failure, Outcome, Returned, RunSettings, Runtime};
-use crate::sema::program::{Component, Program};
+use crate::sema::program::{Component, Program, Theory};
 use crate::source::SourceMap;
 use crate::structure::structure::Structure;
 use crate::visual::Options as VisualOptions;
@@ -135,6 +135,14 @@ pub struct Args {
     /// With --models: print optimal models minimising this term block
     #[arg(long, value_name = "TERM")]
     pub minimize: Option<String>,
+    /// With --models: when there is no model, say why: a minimal set of sentences (with the
+    /// instances that clash), definitions and structure facts that has none
+    #[arg(long)]
+    pub explain: bool,
+    /// With --models: say why every model satisfies this literal (`"Col(a) = red"`,
+    /// `"~Edge(a,b)"`): the minimal set of sentences and facts that forces it
+    #[arg(long, value_name = "LITERAL")]
+    pub explain_atom: Option<String>,
     /// Stop grounding (exit code 3), naming the sentence, once the ground theory has this many
     /// nodes (about 200 bytes each; default 10000000)
     #[arg(long, value_name = "NODES")]
@@ -256,9 +264,14 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let (theory, structure) = (theory.borrow(), structure.borrow());
     let found = match &request.minimize {
         None => {
+            // Only this search prints its models as it finds them (not --explain's).
             let printer = shown.clone();
-            options.observer = options.observer.with_models(move |m| printer.show(m));
-            crate::infer::modelexpand(program, &theory, &structure, None, &options)
+            let mut streaming = options.clone();
+            streaming.observer = options
+                .observer
+                .clone()
+                .with_models(move |m| printer.show(m));
+            crate::infer::modelexpand(program, &theory, &structure, None, &streaming)
                 .map(|found| found.map(|models| (models, None)))
         }
         Some(term) => {
@@ -297,6 +310,20 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         let value = value.map_or("nil".to_string(), |v| v.to_string());
         println!("{label}: {value}");
     }
+    let explained = match (&args.explain_atom, models.is_empty()) {
+        (Some(literal), false) => explain_literal(literal, program, &theory, &structure, &options),
+        (_, true) if args.explain => explain_no_model(program, &theory, &structure, &options),
+        (Some(literal), true) => {
+            println!("The theory has no model, so {literal} holds in none (--explain says why).");
+            Ok(())
+        }
+        _ => Ok(()),
+    };
+    if let Err(e) = explained {
+        let label = if e.is_limit() { "Stopped" } else { "Error" };
+        eprintln!("{label}: {e}");
+        return if e.is_limit() { EXIT_LIMIT } else { 1 };
+    }
     if let Some(message) = shown.failed.borrow_mut().take() {
         eprintln!("Error: {message}");
         return 1;
@@ -310,6 +337,52 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     } else {
         10
     }
+}
+
+/// `--explain` after a search without a model: the minimal core, each part where it is.
+fn explain_no_model(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    options: &crate::infer::Options,
+) -> crate::error::IdpResult<()> {
+    use crate::infer::explain::{unsat_core_after_search, Facts, Reading};
+    let core = unsat_core_after_search(program, theory, structure, &Facts::Involved, options)?;
+    core.warnings.iter().for_each(|w| eprintln!("Warning: {w}"));
+    let reading = Reading {
+        program,
+        theory,
+        structure,
+    };
+    match core.value {
+        Some(core) => reading.lines(&core).iter().for_each(|l| println!("{l}")),
+        // The search and the explanation disagree only when a limit cut the search short.
+        None => println!("Why: no explanation: the theory has a model after all"),
+    }
+    Ok(())
+}
+
+/// `--explain-atom LITERAL`: why every model satisfies the literal, or that one does not.
+fn explain_literal(
+    literal: &str,
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    options: &crate::infer::Options,
+) -> crate::error::IdpResult<()> {
+    use crate::infer::explain::{parse_literal, why_forced, Reading};
+    let formula = parse_literal(program, theory.vocabulary, structure, literal)
+        .map_err(|m| crate::error::Error::input(format!("--explain-atom: {m}")))?;
+    let reading = Reading {
+        program,
+        theory,
+        structure,
+    };
+    let answer = why_forced(program, theory, structure, &formula, options)?.value;
+    for line in reading.forced_lines(literal, &answer) {
+        println!("{line}");
+    }
+    Ok(())
 }
 
 /// Prints the models of `-n N` one at a time, as IDP3's `printmodels` prints each (`Model 3`,

@@ -566,6 +566,36 @@ fn ltc_simulate_random_progresses_the_state() {
     assert!(stdout(&o).contains(">> Starting simulation"));
 }
 
+/// IDP3's `<LTC>` helpers in namespace `intern`: `printstates`, `pickstate` (a state picker that
+/// reads numbers) and `simplyFalse` (a stop test), for simulations of one's own.
+#[test]
+fn ltc_intern_helpers_drive_a_simulation() {
+    let spec = "include <LTC>\nvocabulary V {\n  type Time isa nat\n  Start : Time\n\
+        partial Next(Time) : Time\n  type N isa int\n  C(Time) : N\n}\n\
+        theory T : V {\n  { C(Start) = 0.\n    ! t: C(Next(t)) = C(t) + 1 <- C(t) < 3.\n\
+        ! t: C(Next(t)) = 0 <- C(t) >= 3. }\n}\n\
+        structure S : V {\n  N = { 0..5 }\n}\n\
+        procedure main() {\n  print(intern.simplyFalse())\n  intern.printstates({ 7 }, print)\n\
+        local states = simulate(T, S, false, 0, nil, intern.simplyFalse, intern.pickstate)\n\
+        print(#states)\n}\n";
+    let path = write_file("intern.idp", spec);
+    let o = run(&["--nowarnings", path.to_str().unwrap()], "1\n1\n0\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("false\n1\tState 1\n=====================\n7\n=====================\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(">> Please choose between the following states"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("2\n"),
+        "two states chosen, then 0 stops: {out}"
+    );
+}
+
 /// A definition that is not total has no model, and a warning says which one and why.
 #[test]
 fn a_definition_that_is_not_total_is_named_in_a_warning() {

@@ -98,6 +98,14 @@ pub struct Definitions {
     defs: Vec<EncodedDefinition>,
 }
 
+impl EncodedDefinition {
+    /// Whether the current model must satisfy the definition: it has no guard, or its guard
+    /// is true (a definition left out of an explanation's candidate set is not checked).
+    fn holds(&self, sat: &Sat) -> bool {
+        self.guard.is_none_or(|g| sat.lit_value(g))
+    }
+}
+
 /// What refining a candidate model did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Refinement {
@@ -176,6 +184,9 @@ impl Definitions {
     fn refute_unfounded(&mut self, store: &mut Store, sat: &mut Sat) -> Refinement {
         let mut refinement = Refinement::default();
         for k in 0..self.defs.len() {
+            if !self.defs[k].holds(sat) {
+                continue;
+            }
             let unfounded = self.unfounded_atoms(k, store, sat);
             if unfounded.is_empty() {
                 continue;
@@ -308,7 +319,7 @@ impl Definitions {
     fn refute_non_total(&mut self, store: &Store, sat: &mut Sat) -> bool {
         let mut added = false;
         for def in &mut self.defs {
-            if !def.check_totality {
+            if !def.check_totality || !def.holds(sat) {
                 continue;
             }
             let open = |a: AtomId| sat.atom_value(store, a);

@@ -4,6 +4,7 @@
 pub mod api;
 pub mod asp;
 pub mod builtins;
+pub mod explain;
 pub mod interpreted;
 pub mod ltc;
 pub mod objects;
@@ -272,6 +273,7 @@ impl Runtime {
     fn setup(&self) -> mlua::Result<()> {
         let lua = self.lua;
         builtins::register(lua)?;
+        explain::register(lua)?;
         lua.globals().set("stdoptions", self.state.options())?;
         lua.load(PRELUDE).set_name("=prelude").exec()?;
         install_components(lua, &self.state, &[])?;

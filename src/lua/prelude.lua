@@ -323,3 +323,56 @@ function visualize(s, opts)
 		io.stdout:write(text)
 	end
 end
+
+-- IDP3's procedures that say why there is no model (data/share/std/idp_intern.idp), with its
+-- argument messages; __idp_unsatcore is IDP3's idpintern.unsatcore.
+function printunsatcore(theory, structure)
+	if type(theory) ~= "theory" then
+		io.stderr:write("Error: theory expected\n")
+		return
+	end
+	if type(structure) ~= "structure" then
+		io.stderr:write("Error: structure expected\n")
+		return
+	end
+	__idp_unsatcore(false, true, theory, structure, getvocabulary(theory))
+	return
+end
+
+local function unsat_arguments(theory, structure, vocabulary)
+	if type(theory) ~= "theory" then
+		io.stderr:write("Error: theory expected\n")
+		return false
+	end
+	if type(structure) ~= "structure" then
+		io.stderr:write("Error: structure expected\n")
+		return false
+	end
+	if vocabulary ~= nil and type(vocabulary) ~= "vocabulary" then
+		io.stderr:write("Error: vocabulary expected\n")
+		return false
+	end
+	return true
+end
+
+function unsatstructure(theory, structure, vocabulary)
+	if not unsat_arguments(theory, structure, vocabulary) then
+		return
+	end
+	if vocabulary == nil then
+		vocabulary = getvocabulary(theory)
+	end
+	return __idp_unsatcore(true, false, theory, structure, vocabulary)
+end
+
+function explainunsat(theory, structure, vocabulary)
+	if not unsat_arguments(theory, structure, vocabulary) then
+		return
+	end
+	if vocabulary == nil then
+		vocabulary = getvocabulary(theory)
+	end
+	local s, t = __idp_unsatcore(true, true, theory, structure, vocabulary)
+	print(s)
+	return s, t
+end

@@ -112,13 +112,15 @@ pub fn formula_to_string(program: &Program, f: &Formula) -> String {
     .formula(f)
 }
 
-/// `f` as [`formula_to_string`] prints it, but with identifier-like string elements bare.
+/// `f` as a person writes it: parentheses only where the connectives' binding needs them,
+/// quantified variables without their types, identifier-like string elements bare.
 pub fn readable_formula(program: &Program, f: &Formula) -> String {
     Printer {
         program,
         bare: true,
     }
-    .formula(f)
+    .readable(f)
+    .0
 }
 
 pub fn term_to_string(program: &Program, t: &Term) -> String {
@@ -186,6 +188,47 @@ impl Printer<'_> {
             FormulaKind::Exists(vs, g) => {
                 format!("(? {} : {})", vars_to_string(program, vs), self.formula(g))
             }
+        }
+    }
+
+    /// The text of `f` and how tightly its outer connective binds (0 a quantifier, 1 `<=>`, 2
+    /// `=>`, 3 `|`, 4 `&`, 5 a literal).
+    fn readable(&self, f: &Formula) -> (String, u8) {
+        let wrapped = |g: &Formula, below: u8| {
+            let (text, level) = self.readable(g);
+            if level < below {
+                format!("({text})")
+            } else {
+                text
+            }
+        };
+        let joined = |fs: &[Formula], sep: &str, level: u8, empty: &str| match fs {
+            [] => (empty.to_string(), 5),
+            [one] => self.readable(one),
+            _ => {
+                let parts: Vec<String> = fs.iter().map(|g| wrapped(g, level)).collect();
+                (parts.join(sep), level)
+            }
+        };
+        let names = |vs: &[crate::sema::ir::Var]| {
+            vs.iter()
+                .map(|v| v.name.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        match f.kind() {
+            FormulaKind::Cmp(op, a, b) => (
+                format!("{} {} {}", self.term(a), cmp_str(*op), self.term(b)),
+                5,
+            ),
+            FormulaKind::Bool(_) | FormulaKind::Pred(..) => (self.formula(f), 5),
+            FormulaKind::Not(g) => (format!("~{}", wrapped(g, 5)), 5),
+            FormulaKind::And(fs) => joined(fs, " & ", 4, "true"),
+            FormulaKind::Or(fs) => joined(fs, " | ", 3, "false"),
+            FormulaKind::Implies(a, b) => (format!("{} => {}", wrapped(a, 3), wrapped(b, 3)), 2),
+            FormulaKind::Equiv(a, b) => (format!("{} <=> {}", wrapped(a, 2), wrapped(b, 2)), 1),
+            FormulaKind::Forall(vs, g) => (format!("! {} : {}", names(vs), self.readable(g).0), 0),
+            FormulaKind::Exists(vs, g) => (format!("? {} : {}", names(vs), self.readable(g).0), 0),
         }
     }
 

@@ -209,6 +209,13 @@ impl Program {
         Some(format!("{}:{line}:{col}", sources.name(span.file)))
     }
 
+    /// The source text that `span` covers, when the sources are known.
+    pub fn source_text(&self, span: Span) -> Option<&str> {
+        let sources = &self.sources.as_ref()?.0;
+        let text = sources.text(span.file)?;
+        text.get(span.start as usize..span.end as usize)
+    }
+
     pub fn sort(&self, id: SortId) -> &Sort {
         &self.sorts[id.index()]
     }

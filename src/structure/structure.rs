@@ -13,6 +13,7 @@ use indexmap::IndexMap;
 
 use crate::error::Error;
 use crate::ids::{SortId, Symbol, VocId};
+use crate::source::Span;
 use crate::structure::value::{Tuple, Value};
 
 /// A set of tuples (hashed with FxHash: tables are probed in the grounder's inner loops).
@@ -104,6 +105,9 @@ pub struct Structure {
     /// Procedure-interpreted symbols over argument types too large to tabulate: asked per
     /// tuple, when grounding meets one.
     pub lazy: IndexMap<Symbol, LazyProcedure>,
+    /// Where the source interprets each symbol (its first table), for explanations that name
+    /// the facts they use.
+    pub spans: IndexMap<Symbol, Span>,
 }
 
 /// What a procedure answered for one argument tuple.
@@ -194,6 +198,7 @@ impl Structure {
             huge_ranges: IndexMap::new(),
             procedures: Vec::new(),
             lazy: IndexMap::new(),
+            spans: IndexMap::new(),
         }
     }
 

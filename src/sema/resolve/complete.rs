@@ -49,6 +49,9 @@ impl Resolver<'_> {
         let parts = std::mem::take(&mut b.parts);
         for (sym, p) in parts {
             let at = p.span;
+            if let Some(span) = at {
+                st.spans.insert(sym, span);
+            }
             if let Some(table) = self.make_table(&st, &b.name, sym, p, closed_world) {
                 self.function_check(&st, &b.name, sym, &table, at);
                 st.symbols.insert(sym, table);

@@ -49,6 +49,8 @@ pub fn resolve_with_sources(
 ) -> Program {
     let mut r = Resolver::new(diags, sources);
     r.items(&file.items);
+    r.warn_element_variables();
+    r.warn_defined_and_given();
     r.prog.sources = sources.map(|s| crate::sema::program::Sources(std::rc::Rc::new(s.clone())));
     r.prog
 }
@@ -94,6 +96,9 @@ pub(crate) struct Resolver<'a> {
     /// Declaration position of each component: (namespace, kind word, name) -> span (none for
     /// components of a program resolved before whose position is not kept).
     pub decl_spans: HashMap<(NamespaceId, &'static str, String), Option<Span>>,
+    /// Variables that a sentence or rule uses without quantifying them (name, derived sort,
+    /// where): checked against the structures' elements once all are known.
+    pub implicit_vars: Vec<(std::rc::Rc<str>, SortId, Span)>,
 }
 
 impl<'a> Resolver<'a> {
@@ -105,6 +110,7 @@ impl<'a> Resolver<'a> {
             scopes: Vec::new(),
             voc_names: Vec::new(),
             decl_spans: HashMap::new(),
+            implicit_vars: Vec::new(),
         };
         r.init_global_namespace();
         r.init_builtins();
@@ -163,6 +169,7 @@ impl<'a> Resolver<'a> {
             }],
             voc_names,
             decl_spans,
+            implicit_vars: Vec::new(),
         }
     }
 
@@ -195,6 +202,75 @@ impl<'a> Resolver<'a> {
         });
         self.items(&n.items);
         self.scopes.pop();
+    }
+
+    /// A variable that nobody quantified, spelled like an element of one of the structures
+    /// (`Col(a) = red.`): a student meant the element, and the sentence now speaks of every
+    /// value. Says so, and how to name an element in a theory.
+    fn warn_element_variables(&mut self) {
+        let mut warned = std::collections::HashSet::new();
+        for (name, sort, span) in std::mem::take(&mut self.implicit_vars) {
+            let holder = self.prog.structures.iter().find(|st| {
+                st.domain(sort).is_some_and(|d| {
+                    d.iter()
+                        .any(|v| v.string_text().is_some_and(|t| *t == *name))
+                })
+            });
+            let Some(st) = holder else { continue };
+            if !warned.insert((name.clone(), span)) {
+                continue;
+            }
+            let sort_name = self.prog.sort(sort).name.clone();
+            let message = format!(
+                "{name} is a variable here (it stands for every {sort_name}), but structure {} \
+                 has an element {name} of {sort_name}.",
+                st.name
+            );
+            let hint = format!(
+                "to mean the element, declare a constant ({} : {sort_name} in the vocabulary, \
+                 {} = {name} in the structure) or make {sort_name} a constructed type (type \
+                 {sort_name} constructed from {{{name}, ...}}); to mean every value, quantify it: \
+                 ! {name}[{sort_name}] : ...",
+                capitalised(&name),
+                capitalised(&name)
+            );
+            self.diags
+                .push(Diagnostic::warning("element-variable", message, Some(span)).with_hint(hint));
+        }
+    }
+
+    /// A symbol that a definition defines and a structure over the same vocabulary also
+    /// interprets: the definition decides its value, and any difference means no model.
+    fn warn_defined_and_given(&mut self) {
+        let mut found = Vec::new();
+        for theory in &self.prog.theories {
+            for d in &theory.definitions {
+                for s in d.defined() {
+                    for st in &self.prog.structures {
+                        if st.vocabulary != theory.vocabulary {
+                            continue;
+                        }
+                        if let Some(&at) = st.spans.get(&s) {
+                            found.push((s, st.name.clone(), at, d.span));
+                        }
+                    }
+                }
+            }
+        }
+        for (s, structure, at, definition) in found {
+            let name = self.prog.symbol_name(s).to_string();
+            let message = format!(
+                "{name} is defined by the definition at {}, and structure {structure} gives its \
+                 value too: the definition decides it, so where the two differ there is no model.",
+                self.position(definition)
+            );
+            let hint = format!(
+                "leave {name} out of the structure (models show its defined value), or keep it \
+                 only to check the definition against it"
+            );
+            self.diags
+                .push(Diagnostic::warning("defined-and-given", message, Some(at)).with_hint(hint));
+        }
     }
 
     // -- diagnostics helpers ------------------------------------------------------------------
@@ -283,4 +359,13 @@ fn edit_distance(a: &str, b: &str) -> usize {
         before = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
+}
+
+/// `a` as `A`: a name for a constant that stands for element `a`.
+fn capitalised(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }

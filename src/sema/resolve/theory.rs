@@ -139,6 +139,7 @@ impl Resolver<'_> {
             );
         }
         self.derive_formula(&mut cx, &mut pf);
+        self.note_implicit_vars(&cx);
         self.check_formula(&mut cx, &pf);
         (!cx.failed).then(|| self.lower_formula(&cx, &pf))
     }
@@ -157,6 +158,16 @@ impl Resolver<'_> {
         ir::Definition {
             rules,
             span: d.span,
+        }
+    }
+
+    /// Records the variables of `cx` that nobody quantified (see `warn_element_variables`).
+    fn note_implicit_vars(&mut self, cx: &Ctx) {
+        for &v in &cx.free {
+            let var = &cx.vars[v];
+            if let Some(sort) = var.sort {
+                self.implicit_vars.push((var.name.clone(), sort, var.span));
+            }
         }
     }
 
@@ -199,6 +210,7 @@ impl Resolver<'_> {
             overloaded_head,
         };
         self.derive_rule(cx, &mut rule);
+        self.note_implicit_vars(cx);
         self.check_rule(cx, &rule);
         if cx.failed {
             return None;

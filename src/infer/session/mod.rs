@@ -6,6 +6,10 @@
 //! demand instead (see [`crate::ground::inlined`]). Inferences (model expansion, optimisation,
 //! propagation) drive a session.
 
+mod explaining;
+
+pub use explaining::{facts, Piece, Setup};
+
 use rustc_hash::FxHashSet as HashSet;
 use std::time::Instant;
 

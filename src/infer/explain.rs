@@ -1,0 +1,1039 @@
+//! Why a theory has no model, and why every model gives a literal its value: a subset-minimal
+//! set of sentences (or their instances), definitions and structure facts that has no model
+//! on its own — an unsatisfiable core.
+//!
+//! The method is IDP3's (`src/inferences/debugging/`): every part holds under a selector
+//! literal ([`Session::explaining`]); one search under all selectors finds no model, and the
+//! solver's failed assumptions give a first core; then each member in turn is left out, and
+//! kept only when the others then have a model (deletion, with the solver kept warm; a search
+//! that still finds none shrinks the core to its own failed assumptions). Two rounds: first
+//! whole sentences and definitions with the structure as given, then, inside that core, the
+//! instances of its sentences and the facts of the structure about the symbols it mentions.
+//! Definitions stay whole.
+
+use rustc_hash::FxHashSet as HashSet;
+
+use crate::error::IdpResult;
+use crate::infer::definitions::{evaluate_definitions, Evaluated};
+use crate::infer::session::{Piece, Session, Setup};
+use crate::infer::{Inferred, Options};
+use crate::print::theory::{definition_to_string, readable_formula, readable_value};
+use crate::sema::ir::{Formula, FormulaKind};
+use crate::sema::program::{Program, Symbol, Theory};
+use crate::sema::walk::{substitute, symbols};
+use crate::solve::Lit;
+use crate::structure::structure::Structure;
+
+/// A subset-minimal unsatisfiable set of pieces, in a fixed order: facts, sentences (whole or
+/// instances, in the theory's order), definitions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Core {
+    pub pieces: Vec<Piece>,
+    /// The symbols whose facts could be part of the core (the others were taken as given).
+    pub relaxed: Vec<Symbol>,
+}
+
+impl Core {
+    /// The core as a theory named `unsat_core`: each instance a sentence, definitions whole.
+    pub fn theory(&self, theory: &Theory) -> Theory {
+        let mut out = Theory {
+            name: "unsat_core".into(),
+            sentences: Vec::new(),
+            definitions: Vec::new(),
+            span: None,
+            ..theory.clone()
+        };
+        for piece in &self.pieces {
+            match piece {
+                Piece::Sentence(k) => out.sentences.push(theory.sentences[*k].clone()),
+                Piece::Instance { sentence, binding } => {
+                    let values: Vec<(u32, _)> = binding.iter().map(|(v, x)| (v.id, *x)).collect();
+                    let body = outer_body(&theory.sentences[*sentence]);
+                    out.sentences.push(substitute(body, &values));
+                }
+                Piece::Definition(k) => out.definitions.push(theory.definitions[*k].clone()),
+                Piece::Fact { .. } => {}
+            }
+        }
+        out
+    }
+
+    /// `structure` with the tables of the relaxed symbols cut down to the core's facts.
+    pub fn structure(&self, structure: &Structure) -> Structure {
+        reduced_structure(structure, &self.relaxed, &self.pieces)
+    }
+}
+
+/// What a core may contain besides the theory's parts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Facts {
+    /// The structure is taken as given (IDP3's `printunsatcore`).
+    Given,
+    /// Facts of these symbols may be left out; the others are as given.
+    Of(Vec<Symbol>),
+    /// Facts of the symbols the theory's core mentions (the command line's `--explain`).
+    Involved,
+}
+
+/// A core of `theory` with `structure`: its sentence instances and definitions, and facts as
+/// `facts` says; `None` when there is a model after all. Sentences in `hard` always hold and
+/// are not part of the core (the negated literal of [`why_forced`]).
+///
+/// The first round leaves out one sentence or definition at a time and runs model expansion
+/// on the rest as the user's run would (with the grounder's simplifications, which selectors
+/// would forbid): a part whose absence still gives no model is dropped. The second round
+/// narrows the sentences down to instances and adds the facts, under selectors; when it takes
+/// longer than 15% of the first round (or half a second), the core stays at whole sentences.
+pub fn unsat_core(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    facts: &Facts,
+    hard: &[&Formula],
+    options: &Options,
+) -> IdpResult<Inferred<Option<Core>>> {
+    core_after(program, theory, structure, facts, hard, options, false)
+}
+
+/// [`unsat_core`] after model expansion of the whole theory found no model (the command
+/// line's `--explain`): that search is not repeated.
+pub fn unsat_core_after_search(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    facts: &Facts,
+    options: &Options,
+) -> IdpResult<Inferred<Option<Core>>> {
+    core_after(program, theory, structure, facts, &[], options, true)
+}
+
+fn core_after(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    facts: &Facts,
+    hard: &[&Formula],
+    options: &Options,
+    searched: bool,
+) -> IdpResult<Inferred<Option<Core>>> {
+    let started = std::time::Instant::now();
+    let mut warnings = Vec::new();
+    let Some(parts) = minimal_parts(program, theory, structure, hard, options, searched)? else {
+        return Ok(Inferred::new(None, warnings));
+    };
+    let relaxed: Vec<Symbol> = match facts {
+        Facts::Given => Vec::new(),
+        Facts::Of(symbols) => symbols.clone(),
+        Facts::Involved => involved_symbols(program, theory, &parts, hard),
+    }
+    .into_iter()
+    .filter(|s| structure.table(*s).is_some())
+    .collect();
+    let budget = Options {
+        timeout: (0.15 * started.elapsed().as_secs_f64()).max(0.5),
+        ..options.clone()
+    };
+    let attempt = |relaxed: &[Symbol], warnings: &mut Vec<String>| {
+        refine(
+            program, theory, structure, &parts, relaxed, hard, &budget, warnings,
+        )
+    };
+    let (pieces, kept) = match attempt(&relaxed, &mut warnings) {
+        Ok(pieces) => (pieces, relaxed),
+        // Facts whose symbols a definition over an infinite type uses cannot all be unknown:
+        // the structure is then taken as given.
+        Err(e) if !relaxed.is_empty() && !stopped_by_the_run(&e) => {
+            match attempt(&[], &mut warnings) {
+                Ok(pieces) => (pieces, Vec::new()),
+                Err(e) if !stopped_by_the_run(&e) => {
+                    (whole_parts(&parts, &e, &mut warnings), Vec::new())
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(e) if !stopped_by_the_run(&e) => (whole_parts(&parts, &e, &mut warnings), Vec::new()),
+        Err(e) => return Err(e),
+    };
+    Ok(Inferred::new(
+        Some(Core {
+            pieces,
+            relaxed: kept,
+        }),
+        warnings,
+    ))
+}
+
+/// The core of instances and facts inside the core of whole `parts`, each of its definitions
+/// in it (those evaluated from the input too).
+#[allow(clippy::too_many_arguments)]
+fn refine(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    parts: &[Piece],
+    relaxed: &[Symbol],
+    hard: &[&Formula],
+    budget: &Options,
+    warnings: &mut Vec<String>,
+) -> IdpResult<Vec<Piece>> {
+    let core_definitions: Vec<usize> = parts
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Definition(k) => Some(*k),
+            _ => None,
+        })
+        .collect();
+    let (given, pending) = evaluated(
+        program,
+        theory,
+        &core_definitions,
+        structure,
+        relaxed,
+        budget,
+        warnings,
+    )?;
+    let refined = Setup {
+        sentences: parts
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Sentence(k) => Some((*k, true)),
+                _ => None,
+            })
+            .collect(),
+        definitions: pending,
+        relaxed: relaxed.to_vec(),
+        hard: hard.to_vec(),
+    };
+    let mut pieces = minimal_core(program, theory, &given, &refined, budget)?
+        .expect("a subset of a core's instances has no model when the core has none");
+    for k in core_definitions {
+        if !pieces.contains(&Piece::Definition(k)) {
+            pieces.push(Piece::Definition(k));
+        }
+    }
+    Ok(pieces)
+}
+
+/// Whether `e` is the run's own limit (Ctrl-C, `--timeout`, memory), which ends the run,
+/// rather than the explanation's time budget or a grounding it cannot do.
+fn stopped_by_the_run(e: &crate::error::Error) -> bool {
+    e.is_limit() && crate::limits::check(None, "explaining").is_err()
+}
+
+/// The core of whole parts, when narrowing it down failed (the reason is a warning).
+fn whole_parts(parts: &[Piece], e: &crate::error::Error, warnings: &mut Vec<String>) -> Vec<Piece> {
+    let why = if e.is_limit() {
+        "took longer than finding it".to_string()
+    } else {
+        format!("failed: {}", e.message())
+    };
+    warnings.push(format!(
+        "the core is shown as whole sentences: narrowing it down to instances {why}"
+    ));
+    parts.to_vec()
+}
+
+/// The sentences and definitions of a subset-minimal part of `theory` (with `hard`) that has
+/// no model with `structure`, found by leaving out one part at a time; `None` when the whole
+/// theory has a model (not searched again when `searched` says a search found none).
+fn minimal_parts(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    hard: &[&Formula],
+    options: &Options,
+    searched: bool,
+) -> IdpResult<Option<Vec<Piece>>> {
+    let mut parts: Vec<Piece> = (0..theory.sentences.len())
+        .map(Piece::Sentence)
+        .chain((0..theory.definitions.len()).map(Piece::Definition))
+        .collect();
+    if !searched && has_model(program, theory, &parts, structure, hard, options)? {
+        return Ok(None);
+    }
+    let mut next = 0;
+    while next < parts.len() {
+        let mut without = parts.clone();
+        without.remove(next);
+        let started = std::time::Instant::now();
+        // A theory that cannot be ground without the part (a function over `int` that only
+        // the left-out definition made known) keeps it.
+        let model = match has_model(program, theory, &without, structure, hard, options) {
+            Ok(model) => model,
+            Err(e) if stopped_by_the_run(&e) => return Err(e),
+            Err(_) => true,
+        };
+        options.observer.stat(|| {
+            format!(
+                "explanation: without part {} of {}: {} in {:.3}s",
+                next + 1,
+                parts.len(),
+                if model { "a model" } else { "no model" },
+                started.elapsed().as_secs_f64()
+            )
+        });
+        if model {
+            next += 1;
+        } else {
+            parts = without;
+        }
+    }
+    Ok(Some(parts))
+}
+
+/// Whether the `parts` of `theory` and the sentences of `hard` have a model with `structure`
+/// (model expansion as the command line runs it).
+fn has_model(
+    program: &Program,
+    theory: &Theory,
+    parts: &[Piece],
+    structure: &Structure,
+    hard: &[&Formula],
+    options: &Options,
+) -> IdpResult<bool> {
+    let mut sub = Theory {
+        sentences: hard.iter().map(|f| (*f).clone()).collect(),
+        definitions: Vec::new(),
+        ..theory.clone()
+    };
+    for p in parts {
+        match p {
+            Piece::Sentence(k) => sub.sentences.push(theory.sentences[*k].clone()),
+            Piece::Definition(k) => sub.definitions.push(theory.definitions[*k].clone()),
+            Piece::Instance { .. } | Piece::Fact { .. } => {}
+        }
+    }
+    let options = Options {
+        nbmodels: 1,
+        ..options.clone()
+    };
+    let found = crate::infer::modelexpand(program, &sub, structure, None, &options)?;
+    Ok(!found.value.is_empty())
+}
+
+/// `structure` extended with those of the `definitions` of `theory` that the input
+/// determines, and the indices of the others. A definition that (through others) uses a symbol of `relaxed` is
+/// not evaluated: those facts are being explained. When evaluating shows the definitions
+/// contradict the structure, none is evaluated (the core will say which).
+fn evaluated(
+    program: &Program,
+    theory: &Theory,
+    definitions: &[usize],
+    structure: &Structure,
+    relaxed: &[Symbol],
+    options: &Options,
+    warnings: &mut Vec<String>,
+) -> IdpResult<(Structure, Vec<usize>)> {
+    let all = definitions.to_vec();
+    let dependent: Vec<usize> = depending_on(theory, relaxed)
+        .into_iter()
+        .filter(|k| all.contains(k))
+        .collect();
+    let independent: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|k| !dependent.contains(k))
+        .collect();
+    let sub = Theory {
+        definitions: independent
+            .iter()
+            .map(|&k| theory.definitions[k].clone())
+            .collect(),
+        sentences: Vec::new(),
+        ..theory.clone()
+    };
+    match evaluate_definitions(program, &sub, structure, options, warnings)? {
+        Evaluated::Done(given, left) => {
+            let mut pending = dependent;
+            for (position, d) in sub.definitions.iter().enumerate() {
+                if left.iter().any(|l| std::ptr::eq(*l, d)) {
+                    pending.push(independent[position]);
+                }
+            }
+            pending.sort_unstable();
+            Ok((*given, pending))
+        }
+        Evaluated::Inconsistent => Ok((structure.clone(), all)),
+    }
+}
+
+/// The definitions that use a symbol of `symbols`, directly or through other definitions.
+fn depending_on(theory: &Theory, relaxed: &[Symbol]) -> Vec<usize> {
+    let mut reached: HashSet<Symbol> = relaxed.iter().copied().collect();
+    let mut out: Vec<usize> = Vec::new();
+    loop {
+        let before = out.len();
+        for (k, d) in theory.definitions.iter().enumerate() {
+            if out.contains(&k) {
+                continue;
+            }
+            let mut used = HashSet::default();
+            for r in &d.rules {
+                symbols(&r.body, &mut used);
+            }
+            if !used.is_disjoint(&reached) {
+                out.push(k);
+                reached.extend(d.defined());
+            }
+        }
+        if out.len() == before {
+            out.sort_unstable();
+            return out;
+        }
+    }
+}
+
+/// A structure less precise than `structure` on `symbols` (the others as given) with which
+/// `theory` as a whole still has no model, and minimal so (IDP3's `unsatstructure`); `None`
+/// when there is a model.
+pub fn unsat_structure(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    symbols: &[Symbol],
+    options: &Options,
+) -> IdpResult<Option<Structure>> {
+    let setup = Setup {
+        sentences: (0..theory.sentences.len()).map(|k| (k, false)).collect(),
+        definitions: (0..theory.definitions.len()).collect(),
+        relaxed: symbols
+            .iter()
+            .copied()
+            .filter(|s| structure.table(*s).is_some())
+            .collect(),
+        hard: Vec::new(),
+    };
+    let (mut session, pieces) = Session::explaining(program, theory, structure, options, &setup)?;
+    let theory_part = |p: &Piece| !matches!(p, Piece::Fact { .. });
+    let Some(core) = shrink(&mut session, &pieces, theory_part)? else {
+        return Ok(None);
+    };
+    Ok(Some(reduced_structure(structure, &setup.relaxed, &core)))
+}
+
+/// `structure` with the tables of `relaxed` cut down to the facts in `core`.
+pub fn reduced_structure(structure: &Structure, relaxed: &[Symbol], core: &[Piece]) -> Structure {
+    use crate::structure::structure::{Table, TupleSet};
+    let mut out = structure.clone();
+    out.name = format!("{}_reduced", structure.name);
+    for &s in relaxed.iter().filter(|s| structure.table(**s).is_some()) {
+        let mut ct = TupleSet::default();
+        let mut cf = TupleSet::default();
+        for p in core {
+            if let Piece::Fact {
+                symbol,
+                tuple,
+                truth,
+            } = p
+            {
+                if *symbol == s {
+                    if *truth { &mut ct } else { &mut cf }.insert(tuple.clone());
+                }
+            }
+        }
+        out.symbols.insert(s, Table::ThreeValued { ct, cf });
+    }
+    out
+}
+
+/// The pieces of a minimal core among those `setup` selects; `None` when they have a model.
+fn minimal_core(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    setup: &Setup,
+    options: &Options,
+) -> IdpResult<Option<Vec<Piece>>> {
+    let (mut session, pieces) = Session::explaining(program, theory, structure, options, setup)?;
+    shrink(&mut session, &pieces, |_| false)
+}
+
+/// Shrinks the pieces to a subset-minimal set without a model, by deletion; pieces for which
+/// `fixed` holds are always assumed and never part of the answer. `None` when all of them
+/// together have a model.
+fn shrink(
+    session: &mut Session,
+    pieces: &[(Piece, Lit)],
+    fixed: impl Fn(&Piece) -> bool,
+) -> IdpResult<Option<Vec<Piece>>> {
+    let always: Vec<Lit> = pieces
+        .iter()
+        .filter(|(p, _)| fixed(p))
+        .map(|(_, l)| *l)
+        .collect();
+    let candidates: Vec<usize> = (0..pieces.len())
+        .filter(|&i| !fixed(&pieces[i].0))
+        .collect();
+    let mut core = match unsat_under(session, pieces, &always, &candidates)? {
+        Some(failed) => failed,
+        None => return Ok(None),
+    };
+    session.stat(|| {
+        format!(
+            "explanation: {} candidate pieces, {} in the first core",
+            candidates.len(),
+            core.len()
+        )
+    });
+    let mut next = 0;
+    while next < core.len() {
+        let mut without = core.clone();
+        without.remove(next);
+        let started = std::time::Instant::now();
+        let answer = unsat_under(session, pieces, &always, &without)?;
+        session.stat(|| {
+            format!(
+                "explanation: without piece {} of {}: {} in {:.3}s",
+                next + 1,
+                core.len(),
+                if answer.is_some() {
+                    "no model"
+                } else {
+                    "a model"
+                },
+                started.elapsed().as_secs_f64()
+            )
+        });
+        match answer {
+            // Still no model: the piece was not needed; keep only what this search used.
+            Some(failed) => core = failed,
+            None => next += 1,
+        }
+    }
+    Ok(Some(
+        core.into_iter().map(|i| pieces[i].0.clone()).collect(),
+    ))
+}
+
+/// Searches under the literals of `always` and of the pieces `chosen`; when there is no
+/// model, the chosen pieces whose literals the search needed (in their order).
+fn unsat_under(
+    session: &mut Session,
+    pieces: &[(Piece, Lit)],
+    always: &[Lit],
+    chosen: &[usize],
+) -> IdpResult<Option<Vec<usize>>> {
+    let mut assumptions = always.to_vec();
+    assumptions.extend(chosen.iter().map(|&i| pieces[i].1));
+    if session.solve(&assumptions)? {
+        return Ok(None);
+    }
+    Ok(Some(
+        chosen
+            .iter()
+            .copied()
+            .filter(|&i| session.failed(pieces[i].1))
+            .collect(),
+    ))
+}
+
+/// The symbols that the core's sentences and definitions mention, and those that the
+/// definitions of these use (all the way down), in the vocabulary's order.
+fn involved_symbols(
+    program: &Program,
+    theory: &Theory,
+    parts: &[Piece],
+    hard: &[&Formula],
+) -> Vec<Symbol> {
+    let mut used = HashSet::default();
+    for f in hard {
+        symbols(*f, &mut used);
+    }
+    for p in parts {
+        match p {
+            Piece::Sentence(k) => symbols(&theory.sentences[*k], &mut used),
+            Piece::Definition(k) => used.extend(theory.definitions[*k].defined()),
+            Piece::Instance { .. } | Piece::Fact { .. } => {}
+        }
+    }
+    loop {
+        let before = used.len();
+        for d in &theory.definitions {
+            if d.defined().iter().any(|s| used.contains(s)) {
+                for r in &d.rules {
+                    symbols(&r.body, &mut used);
+                }
+            }
+        }
+        if used.len() == before {
+            break;
+        }
+    }
+    crate::infer::session::interpreted_symbols(program, theory.vocabulary)
+        .into_iter()
+        .filter(|s| used.contains(s))
+        .collect()
+}
+
+/// Why every model of `theory` with `structure` satisfies `literal`: a core of the theory
+/// and the structure together with its negation. `Forced::Not` when some model does not
+/// satisfy it; `Forced::NoModel` when the theory has no model at all.
+pub fn why_forced(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    literal: &Formula,
+    options: &Options,
+) -> IdpResult<Inferred<Forced>> {
+    let without = unsat_core(program, theory, structure, &Facts::Given, &[], options)?;
+    if without.value.is_some() {
+        return Ok(without.map(|_| Forced::NoModel));
+    }
+    let negated = Formula::new(FormulaKind::Not(Box::new(literal.clone())), literal.span);
+    let core = unsat_core(
+        program,
+        theory,
+        structure,
+        &Facts::Involved,
+        &[&negated],
+        options,
+    )?;
+    Ok(core.map(|c| match c {
+        Some(core) => Forced::By(core),
+        None => Forced::Not,
+    }))
+}
+
+/// The answer of [`why_forced`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Forced {
+    /// Every model satisfies the literal, because of this core.
+    By(Core),
+    /// Some model does not satisfy it.
+    Not,
+    /// The theory has no model with the structure.
+    NoModel,
+}
+
+/// The sentence with its outer universal quantifiers taken off (what an instance binds).
+pub fn outer_body(f: &Formula) -> &Formula {
+    let mut body = f;
+    while let FormulaKind::Forall(_, inner) = body.kind() {
+        body = inner;
+    }
+    body
+}
+
+/// How a core reads: its lines for a person, each part with where it is in the source.
+pub struct Reading<'p> {
+    pub program: &'p Program,
+    pub theory: &'p Theory,
+    pub structure: &'p Structure,
+}
+
+/// One sentence of a core and the instances of it that the core uses.
+struct SentenceLines {
+    sentence: usize,
+    instances: Vec<String>,
+}
+
+impl Reading<'_> {
+    fn at(&self, span: crate::source::Span) -> String {
+        self.program.position(span).unwrap_or_else(|| "?".into())
+    }
+
+    /// `Col(a) ~= Col(b)` for an instance, the sentence's text for a whole one.
+    fn instance_text(&self, piece: &Piece) -> Option<(usize, String, String)> {
+        match piece {
+            Piece::Sentence(k) => {
+                let f = &self.theory.sentences[*k];
+                Some((*k, readable_formula(self.program, f), String::new()))
+            }
+            Piece::Instance { sentence, binding } => {
+                let f = &self.theory.sentences[*sentence];
+                let values: Vec<(u32, _)> = binding.iter().map(|(v, x)| (v.id, *x)).collect();
+                let text = readable_formula(self.program, &substitute(outer_body(f), &values));
+                let with = binding
+                    .iter()
+                    .map(|(v, x)| format!("{}={}", v.name, readable_value(*x)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                Some((*sentence, text, with))
+            }
+            _ => None,
+        }
+    }
+
+    /// A fact as a literal: `Edge(a,b)`, `~Edge(a,c)`, `Col(a) = red`, `Col(a) ~= blue`.
+    pub fn fact_text(
+        &self,
+        symbol: Symbol,
+        tuple: &[crate::structure::value::Value],
+        truth: bool,
+    ) -> String {
+        let name = self.program.symbol_name(symbol);
+        let show = |vs: &[crate::structure::value::Value]| {
+            vs.iter()
+                .map(|v| readable_value(*v))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        match symbol {
+            Symbol::Func(_) => {
+                let (args, value) = tuple.split_at(tuple.len() - 1);
+                let op = if truth { "=" } else { "~=" };
+                let applied = if args.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{name}({})", show(args))
+                };
+                format!("{applied} {op} {}", readable_value(value[0]))
+            }
+            Symbol::Pred(_) => {
+                let sign = if truth { "" } else { "~" };
+                if tuple.is_empty() {
+                    format!("{sign}{name}")
+                } else {
+                    format!("{sign}{name}({})", show(tuple))
+                }
+            }
+        }
+    }
+
+    /// The core as IDP3's `printunsatcore` prints it: one line per instance and definition.
+    pub fn idp3_lines(&self, core: &Core) -> Vec<String> {
+        let mut lines = vec!["The following is an unsatisfiable subset, given that functions can map to at most one element (and exactly one if not partial):".to_string()];
+        for piece in &core.pieces {
+            if let Some((k, text, with)) = self.instance_text(piece) {
+                let at = self.at(self.theory.sentences[k].span);
+                let with = if with.is_empty() {
+                    String::new()
+                } else {
+                    format!(" with {with}")
+                };
+                lines.push(format!("\t{text} instantiated from {at}{with}."));
+            }
+            if let Piece::Definition(k) = piece {
+                let d = &self.theory.definitions[*k];
+                lines.push(format!(
+                    "\t{} from {}.",
+                    self.definition_text(d),
+                    self.at(d.span)
+                ));
+            }
+        }
+        lines
+    }
+
+    /// The core as the command line's `--explain` shows it: each sentence and definition
+    /// with its position, a few of the instances that clash, and the facts of the structure.
+    pub fn lines(&self, core: &Core) -> Vec<String> {
+        let header = if self.count(core) == (1, 0) {
+            "Why: 1 part of the theory has no model on its own.".to_string()
+        } else {
+            format!(
+                "Why: {} have no model together; without any one of them there is one.",
+                self.amount(core)
+            )
+        };
+        let mut lines = vec![header];
+        lines.extend(self.body_lines(core));
+        lines
+    }
+
+    /// What `--explain-atom` and `explain(T, S, literal)` print for `literal`.
+    pub fn forced_lines(&self, literal: &str, forced: &Forced) -> Vec<String> {
+        match forced {
+            Forced::By(core) => {
+                let mut lines = vec![format!(
+                    "{literal} holds in every model, because of {} (without any one of them it need not):",
+                    self.amount(core)
+                )];
+                lines.extend(self.body_lines(core));
+                lines
+            }
+            Forced::Not => vec![format!("{literal} does not hold in every model.")],
+            Forced::NoModel => vec![format!(
+                "The theory has no model, so {literal} holds in none."
+            )],
+        }
+    }
+
+    /// How much a core holds: `2 parts of the theory and 3 facts of the structure`.
+    pub fn amount(&self, core: &Core) -> String {
+        let (parts, facts) = self.count(core);
+        let parts = (parts > 0).then(|| plural(parts, "part of the theory", "parts of the theory"));
+        let facts =
+            (facts > 0).then(|| plural(facts, "fact of the structure", "facts of the structure"));
+        match (parts, facts) {
+            (Some(p), Some(f)) => format!("{p} and {f}"),
+            (Some(one), None) | (None, Some(one)) => one,
+            (None, None) => "nothing but the structure's types".to_string(),
+        }
+    }
+
+    /// The parts of a core, one line each (instances indented under their sentence).
+    pub fn body_lines(&self, core: &Core) -> Vec<String> {
+        let mut lines = Vec::new();
+        for group in self.sentence_groups(core) {
+            let f = &self.theory.sentences[group.sentence];
+            lines.push(format!("  {}: {}", self.at(f.span), self.written(f)));
+            const SHOWN: usize = 8;
+            for text in group.instances.iter().take(SHOWN) {
+                lines.push(format!("      {text}"));
+            }
+            if group.instances.len() > SHOWN {
+                lines.push(format!(
+                    "      ... and {} more instances",
+                    group.instances.len() - SHOWN
+                ));
+            }
+        }
+        for piece in &core.pieces {
+            if let Piece::Definition(k) = piece {
+                let d = &self.theory.definitions[*k];
+                let text = self.definition_text(d);
+                lines.push(format!("  {}: the definition {text}", self.at(d.span)));
+            }
+        }
+        lines.extend(self.fact_lines(core));
+        lines
+    }
+
+    /// A sentence as its source writes it (on one line, with its full stop), or printed when
+    /// the source is not known (a theory made by a procedure).
+    fn written(&self, f: &Formula) -> String {
+        match self.program.source_text(f.span) {
+            Some(text) if !text.trim().is_empty() => {
+                let text = one_line(text);
+                if text.ends_with('.') {
+                    text
+                } else {
+                    format!("{text}.")
+                }
+            }
+            _ => format!("{}.", one_line(&readable_formula(self.program, f))),
+        }
+    }
+
+    /// A definition as its source writes it, on one line (printed when the source is not
+    /// known).
+    fn definition_text(&self, d: &crate::sema::ir::Definition) -> String {
+        match self.program.source_text(d.span) {
+            Some(text) if !text.trim().is_empty() => one_line(text),
+            _ => one_line(&definition_to_string(self.program, d)),
+        }
+    }
+
+    fn count(&self, core: &Core) -> (usize, usize) {
+        let mut sentences = HashSet::default();
+        let mut definitions = 0;
+        let mut facts = 0;
+        for p in &core.pieces {
+            match p {
+                Piece::Sentence(k) | Piece::Instance { sentence: k, .. } => {
+                    sentences.insert(*k);
+                }
+                Piece::Definition(_) => definitions += 1,
+                Piece::Fact { .. } => facts += 1,
+            }
+        }
+        (sentences.len() + definitions, facts)
+    }
+
+    fn sentence_groups(&self, core: &Core) -> Vec<SentenceLines> {
+        let mut groups: Vec<SentenceLines> = Vec::new();
+        for piece in &core.pieces {
+            let Some((k, text, with)) = self.instance_text(piece) else {
+                continue;
+            };
+            let line = if with.is_empty() {
+                None
+            } else {
+                Some(format!("{text}   ({with})"))
+            };
+            match groups.iter_mut().find(|g| g.sentence == k) {
+                Some(g) => g.instances.extend(line),
+                None => groups.push(SentenceLines {
+                    sentence: k,
+                    instances: line.into_iter().collect(),
+                }),
+            }
+        }
+        groups.sort_by_key(|g| g.sentence);
+        groups
+    }
+
+    /// One line per symbol whose facts the core uses: where the structure gives it, and the
+    /// facts.
+    fn fact_lines(&self, core: &Core) -> Vec<String> {
+        let mut by_symbol: Vec<(Symbol, Vec<String>)> = Vec::new();
+        for p in &core.pieces {
+            let Piece::Fact {
+                symbol,
+                tuple,
+                truth,
+            } = p
+            else {
+                continue;
+            };
+            let text = self.fact_text(*symbol, tuple, *truth);
+            match by_symbol.iter_mut().find(|(s, _)| s == symbol) {
+                Some((_, facts)) => facts.push(text),
+                None => by_symbol.push((*symbol, vec![text])),
+            }
+        }
+        by_symbol
+            .into_iter()
+            .map(|(s, facts)| {
+                let at = self
+                    .structure
+                    .spans
+                    .get(&s)
+                    .map(|span| self.at(*span))
+                    .unwrap_or_else(|| "?".into());
+                format!(
+                    "  {at}: structure {} gives {}",
+                    self.structure.name,
+                    facts.join(", ")
+                )
+            })
+            .collect()
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Text on one line: runs of white space become one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A literal written as text (`Col(a) = red`, `~Edge(a,b)`, `Done`, `Turn ~= 3`) over the
+/// symbols of `vocabulary` and the elements of `structure`, as a formula.
+pub fn parse_literal(
+    program: &Program,
+    vocabulary: crate::sema::program::VocId,
+    structure: &Structure,
+    text: &str,
+) -> Result<Formula, String> {
+    use crate::sema::ir::{Term, TermKind};
+    use crate::syntax::ast::CmpOp;
+    let span = crate::source::Span::default();
+    let trimmed = text.trim();
+    let (negated, rest) = match trimmed.strip_prefix('~') {
+        Some(rest) if !rest.starts_with('=') => (true, rest.trim()),
+        _ => (false, trimmed),
+    };
+    let (atom, compared) = match rest.find("~=").or_else(|| rest.find('=')) {
+        Some(at) => {
+            let op = if rest[at..].starts_with("~=") {
+                CmpOp::Ne
+            } else {
+                CmpOp::Eq
+            };
+            let width = if op == CmpOp::Ne { 2 } else { 1 };
+            (rest[..at].trim(), Some((op, rest[at + width..].trim())))
+        }
+        None => (rest, None),
+    };
+    let (name, args) = match atom.find('(') {
+        Some(open) if atom.ends_with(')') => {
+            let inner = &atom[open + 1..atom.len() - 1];
+            let args: Vec<&str> = if inner.trim().is_empty() {
+                Vec::new()
+            } else {
+                inner.split(',').map(str::trim).collect()
+            };
+            (atom[..open].trim(), args)
+        }
+        _ => (atom, Vec::new()),
+    };
+    let voc = program.voc(vocabulary);
+    let element = |sort: crate::sema::program::SortId, token: &str| -> Result<Term, String> {
+        let found = structure.domain(sort).and_then(|d| {
+            d.iter()
+                .find(|v| readable_value(**v) == token || v.to_string() == token)
+        });
+        match found {
+            Some(v) => Ok(Term::new(TermKind::Value(*v), sort, span)),
+            None => Err(format!(
+                "'{token}' is not an element of type {} in structure {}",
+                program.sort(sort).name,
+                structure.name
+            )),
+        }
+    };
+    let arity_error = |expected: usize| {
+        format!(
+            "{name} takes {expected} argument{}, the literal gives {}",
+            if expected == 1 { "" } else { "s" },
+            args.len()
+        )
+    };
+    let pred = voc
+        .preds
+        .iter()
+        .copied()
+        .find(|p| program.pred(*p).name == name && program.pred(*p).args.len() == args.len());
+    let func = voc
+        .funcs
+        .iter()
+        .copied()
+        .find(|f| program.func(*f).name == name && program.func(*f).args.len() == args.len());
+    let formula = match (pred, func, compared) {
+        (Some(p), _, None) => {
+            let sorts = program.pred(p).args.clone();
+            let terms = sorts
+                .iter()
+                .zip(&args)
+                .map(|(s, a)| element(*s, a))
+                .collect::<Result<Vec<_>, _>>()?;
+            Formula::new(FormulaKind::Pred(p, terms), span)
+        }
+        (_, Some(f), Some((op, value))) => {
+            let func = program.func(f);
+            let terms = func
+                .args
+                .iter()
+                .zip(&args)
+                .map(|(s, a)| element(*s, a))
+                .collect::<Result<Vec<_>, _>>()?;
+            let applied = Term::new(TermKind::Func(f, terms), func.result, span);
+            let value = element(func.result, value)?;
+            Formula::new(FormulaKind::Cmp(op, applied, value), span)
+        }
+        (None, Some(_), None) => {
+            return Err(format!(
+                "{name} is a function: write its value, as in {name}{} = ...",
+                if args.is_empty() {
+                    String::new()
+                } else {
+                    format!("({})", args.join(","))
+                }
+            ))
+        }
+        (Some(_), None, Some(_)) => {
+            return Err(format!(
+                "{name} is a predicate: write the atom without '= ...'"
+            ))
+        }
+        (None, None, _) => {
+            let other = voc
+                .preds
+                .iter()
+                .map(|p| (program.pred(*p).name.as_str(), program.pred(*p).args.len()))
+                .chain(
+                    voc.funcs
+                        .iter()
+                        .map(|f| (program.func(*f).name.as_str(), program.func(*f).args.len())),
+                )
+                .find(|(n, _)| *n == name);
+            return Err(match other {
+                Some((_, arity)) => arity_error(arity),
+                None => format!("the vocabulary {} has no symbol {name}", voc.name),
+            });
+        }
+    };
+    Ok(if negated {
+        Formula::new(FormulaKind::Not(Box::new(formula)), span)
+    } else {
+        formula
+    })
+}
