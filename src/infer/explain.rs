@@ -204,8 +204,13 @@ fn refine(
         relaxed: relaxed.to_vec(),
         hard: hard.to_vec(),
     };
-    let mut pieces = minimal_core(program, theory, &given, &refined, budget)?
-        .expect("a subset of a core's instances has no model when the core has none");
+    // The instances and facts say what the whole parts say; should the two encodings ever
+    // disagree, the core stays at whole parts rather than claim something wrong.
+    let Some(mut pieces) = minimal_core(program, theory, &given, &refined, budget)? else {
+        return Err(crate::error::Error::internal(
+            "the instances of the core's sentences have a model although the sentences have none",
+        ));
+    };
     for k in core_definitions {
         if !pieces.contains(&Piece::Definition(k)) {
             pieces.push(Piece::Definition(k));
