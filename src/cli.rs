@@ -6,14 +6,16 @@
 //! [`EXIT_LIMIT`] (3) when a limit stopped the run: the grounding size, `--timeout` or
 //! `stdoptions.timeout`, `--max-memory`, or Ctrl-C.
 
-use std::io::{IsTerminal, Read};
+use std::cell::{Cell, RefCell};
+use std::io::{IsTerminal, Read, Write};
+use std::rc::Rc;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, ValueEnum};
 
 use crate::diagnostics::{self, Diagnostic, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
-use crate::lua::{Failure, Outcome, RunSettings, Runtime};
+use crate::lua::{Failure, Outcome, Returned, RunSettings, Runtime};
 use crate::sema::program::{Component, Program, Theory};
 use crate::source::SourceMap;
 use crate::structure::structure::Structure;
@@ -31,7 +33,7 @@ Examples:
   idp -n 1 --visualize problem.idp     print a model and draw its grid (--visualize=svg:F.svg)
   idp -i problem.idp                   interactive shell: Lua commands, values printed
   idp --check problem.idp              only parse and type-check
-  idp --dump program problem.idp       show the resolved program (debugging)
+  idp --dump program problem.idp       print the program as resolved, as IDP text
   idp serve [FILE...] [--port N]       the workbench in the browser (idp serve --help)
   idp < problem.idp                    read the specification from stdin
   idp --sandbox --timeout 10 --max-memory 2000 untrusted.idp
@@ -101,8 +103,9 @@ pub struct Args {
     /// Only parse and type-check the files; report diagnostics (exit 0 or 1)
     #[arg(long)]
     pub check: bool,
-    /// Print the parsed AST or the resolved program and stop, or print the ground theory of
-    /// each inference before it is solved (`ground`)
+    /// Print the parsed AST (a Rust debug dump) or the resolved program (as IDP text: types
+    /// of variables, completed structures) and stop, or print the ground theory of each
+    /// inference before it is solved (`ground`)
     #[arg(long, value_enum, value_name = "WHAT")]
     pub dump: Option<Dump>,
     /// Colour and source excerpts in diagnostics
@@ -234,9 +237,11 @@ fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelReques
 }
 
 /// The models `-n N` asks for, found by calling the inference directly (as `modelexpand` or
-/// `minimize` in a procedure would), printed as `printmodels` prints them, and drawn with
-/// `--visualize`. Exit code 10 with models, 20 without, 1 on an error, 3 when a limit stopped
-/// the search (models found before are printed first).
+/// `minimize` in a procedure would), printed as `printmodels` prints each model, and drawn with
+/// `--visualize`. Models of a model expansion are printed as they are found (so that a reader
+/// such as `head` gets them at once, and a search that a limit stops has printed every model it
+/// kept); `Number of models: N` follows them. Exit code 10 with models, 20 without, 1 on an
+/// error, 3 when a limit stopped the search.
 fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let program = runtime.program();
     let program = &*program;
@@ -247,12 +252,28 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         eprintln!("Error: the theory or structure was replaced by a procedure");
         return 1;
     };
+    let shown = Rc::new(ModelPrinter {
+        state: crate::lua::state(runtime.lua()),
+        visualize: args.visualize.clone(),
+        sandboxed: runtime.sandboxed(),
+        printed: Cell::new(0),
+        failed: RefCell::new(None),
+    });
     let mut options = runtime.infer_options();
     options.nbmodels = request.models;
     let (theory, structure) = (theory.borrow(), structure.borrow());
     let found = match &request.minimize {
-        None => crate::infer::modelexpand(program, &theory, &structure, None, &options)
-            .map(|found| found.map(|models| (models, None))),
+        None => {
+            // Only this search prints its models as it finds them (not --explain's).
+            let printer = shown.clone();
+            let mut streaming = options.clone();
+            streaming.observer = options
+                .observer
+                .clone()
+                .with_models(move |m| printer.show(m));
+            crate::infer::modelexpand(program, &theory, &structure, None, &streaming)
+                .map(|found| found.map(|models| (models, None)))
+        }
         Some(term) => {
             let Some(term) = runtime.term(term) else {
                 eprintln!("Error: there is no term named '{term}'");
@@ -272,6 +293,14 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     };
     found.warnings.iter().for_each(|w| runtime.warn(w));
     let (models, optimum) = found.value;
+    // A minimisation's models are known at its end only.
+    for model in models.iter().skip(shown.printed.get()) {
+        shown.show(model);
+    }
+    if models.is_empty() {
+        println!("Unsatisfiable");
+    }
+    println!("Number of models: {}", models.len());
     if let (Some((proven, value)), false) = (optimum, models.is_empty()) {
         let label = if proven {
             "Optimal value"
@@ -281,7 +310,6 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         let value = value.map_or("nil".to_string(), |v| v.to_string());
         println!("{label}: {value}");
     }
-    print_models(program, &models);
     let explained = match (&args.explain_atom, models.is_empty()) {
         (Some(literal), false) => explain_literal(literal, program, &theory, &structure, &options),
         (_, true) if args.explain => explain_no_model(program, &theory, &structure, &options),
@@ -296,7 +324,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         eprintln!("{label}: {e}");
         return if e.is_limit() { EXIT_LIMIT } else { 1 };
     }
-    if let Err(message) = draw_models(args, program, &models, runtime) {
+    if let Some(message) = shown.failed.borrow_mut().take() {
         eprintln!("Error: {message}");
         return 1;
     }
@@ -357,48 +385,73 @@ fn explain_literal(
     Ok(())
 }
 
-/// The models as IDP3's `printmodels` prints them.
-fn print_models(program: &Program, models: &[Structure]) {
-    if models.is_empty() {
-        println!("Unsatisfiable");
-    }
-    println!("Number of models: {}", models.len());
-    for (k, model) in models.iter().enumerate() {
-        let header = format!("Model {}", k + 1);
-        println!("{header}\n{}", "=".repeat(header.len()));
-        let mut shown = model.clone();
-        shown.name = String::new();
-        println!("{}", crate::print::structure_to_string(program, &shown));
-    }
+/// Prints the models of `-n N` one at a time, as IDP3's `printmodels` prints each (`Model 3`,
+/// a rule, the structure), and draws each with `--visualize`.
+struct ModelPrinter {
+    state: Rc<crate::lua::State>,
+    visualize: Option<String>,
+    sandboxed: bool,
+    printed: Cell<usize>,
+    /// The first drawing error; no more drawings after it.
+    failed: RefCell<Option<String>>,
 }
 
-/// `--visualize`: each model drawn on the terminal, or `--visualize=svg:FILE` written to FILE
-/// (FILE-2.svg, ... for later models).
-fn draw_models(
-    args: &Args,
-    program: &Program,
-    models: &[Structure],
-    runtime: &Runtime,
-) -> Result<(), String> {
-    for (k, model) in models.iter().enumerate() {
-        let Some(options) = visualize_options(args.visualize.as_deref(), k + 1)? else {
+impl ModelPrinter {
+    fn show(&self, model: &Structure) {
+        let k = self.printed.get() + 1;
+        self.printed.set(k);
+        let program = self.state.program();
+        let header = format!("Model {k}");
+        // Printed without a name, as `printmodels` prints it.
+        let shown = if model.name.is_empty() {
+            std::borrow::Cow::Borrowed(model)
+        } else {
+            let mut named = model.clone();
+            named.name = String::new();
+            std::borrow::Cow::Owned(named)
+        };
+        // One write for the whole model (stdout is line-buffered: a write per line would be
+        // most of the time of a long enumeration).
+        let text = format!(
+            "{header}\n{}\n{}\n",
+            "=".repeat(header.len()),
+            crate::print::structure_to_string(&program, &shown)
+        );
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        if self.failed.borrow().is_none() {
+            if let Err(message) = self.draw(k, model) {
+                *self.failed.borrow_mut() = Some(message);
+            }
+        }
+        let _ = out.flush();
+    }
+
+    /// `--visualize`: the model drawn on the terminal, or `--visualize=svg:FILE` written to
+    /// FILE (FILE-2.svg, ... for later models).
+    fn draw(&self, k: usize, model: &Structure) -> Result<(), String> {
+        let Some(options) = visualize_options(self.visualize.as_deref(), k)? else {
             return Ok(());
         };
-        if runtime.sandboxed() && options.svg.is_some() {
+        if self.sandboxed && options.svg.is_some() {
             return Err("visualize: writing SVG files is not allowed in --sandbox mode".into());
         }
-        let text =
-            crate::visual::visualize(program, model, &options, std::io::stdout().is_terminal())
-                .map_err(|m| {
-                    if m.starts_with("visualize:") {
-                        m
-                    } else {
-                        format!("visualize: {m}")
-                    }
-                })?;
+        let text = crate::visual::visualize(
+            &self.state.program(),
+            model,
+            &options,
+            std::io::stdout().is_terminal(),
+        )
+        .map_err(|m| {
+            if m.starts_with("visualize:") {
+                m
+            } else {
+                format!("visualize: {m}")
+            }
+        })?;
         print!("{text}");
+        Ok(())
     }
-    Ok(())
 }
 
 /// The drawing options of `--visualize[=svg:FILE]` for the `k`-th model; `None` without the
@@ -442,6 +495,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if argv.get(1).map(String::as_str) == Some("serve") {
         return crate::serve::run(&argv[2..]);
     }
+    crate::limits::end_on_closed_pipe();
     let args = match Args::try_parse_from(&argv) {
         Ok(a) => a,
         Err(e) => return report_args_error(e),
@@ -511,8 +565,17 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         ));
     }
     let runs_main = args.execute.is_none() && args.models.is_none() && !args.interactive;
-    // Only worth saying about a file without mistakes.
-    if args.check && runs_main && !diags.has_errors() && !has_main(&program) {
+    // Only worth saying about a file of procedures without mistakes (a file of only a
+    // theory and a structure is run with -n; an empty editor buffer is no mistake).
+    if args.check
+        && runs_main
+        && !diags.has_errors()
+        && !has_main(&program)
+        && program.namespaces[0]
+            .members
+            .values()
+            .any(|c| matches!(c, Component::Procedure(_)))
+    {
         let mut d = no_main(&args, read_stdin, &program);
         d.severity = Severity::Warning;
         diags.push(d);
@@ -547,7 +610,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     eprint!("{stderr_text}");
     let has_errors = diags.has_errors();
     if args.dump == Some(Dump::Program) {
-        println!("{:#?}", program);
+        print!("{}", crate::print::program_to_string(&program));
     }
     if args.check || matches!(args.dump, Some(Dump::Ast | Dump::Program)) {
         return i32::from(has_errors);
@@ -641,8 +704,35 @@ pub fn run_with(argv: Vec<String>) -> i32 {
                 eprintln!("Stopped: {note}");
                 EXIT_LIMIT
             } else {
-                v.map(|x| x as i32).unwrap_or(0)
+                let who = if args.execute.is_some() {
+                    "the -e chunk"
+                } else {
+                    "main"
+                };
+                exit_code_of(who, v, &runtime)
             }
+        }
+    }
+}
+
+/// The exit code for what `main` (or the `-e` chunk) returned: an integer from 0 to 255 as it
+/// is; a larger or negative one, which the system would wrap (256 would read as success), is
+/// 255 with a warning; any other value is 0 with a warning.
+fn exit_code_of(who: &str, returned: Returned, runtime: &Runtime) -> i32 {
+    match returned {
+        Returned::Nothing => 0,
+        Returned::Integer(i @ 0..=255) => i as i32,
+        Returned::Integer(i) => {
+            runtime.warn(&format!(
+                "{who} returned {i}, but an exit code is a number from 0 to 255; the exit code is 255"
+            ));
+            255
+        }
+        Returned::Other(what) => {
+            runtime.warn(&format!(
+                "{who} returned {what}, not an integer exit code; the exit code is 0"
+            ));
+            0
         }
     }
 }

@@ -66,6 +66,10 @@ static STOP_SEEN: AtomicBool = AtomicBool::new(false);
 /// The note of an inference that a limit stopped after it found a partial result, and when.
 static PARTIAL: Mutex<Option<(String, Instant)>> = Mutex::new(None);
 
+/// Whether results kept at a stop are being printed (`printmodels`): neither the Lua hook nor
+/// the watchdog stops that, so that every kept model is printed, whole.
+static DELIVERING: AtomicBool = AtomicBool::new(false);
+
 /// When the Lua hook first raised a limit error.
 static LUA_STOPPED_AT: Mutex<Option<Instant>> = Mutex::new(None);
 
@@ -272,11 +276,24 @@ pub fn partial() -> Option<String> {
         .map(|(note, _)| note.clone())
 }
 
+/// Says that results kept at a stop are being printed (`on`), or that this is over: while
+/// they are, no limit stops the run (a second Ctrl-C still ends it at once).
+pub fn set_delivering(on: bool) {
+    DELIVERING.store(on, Ordering::SeqCst);
+}
+
+fn delivering() -> bool {
+    DELIVERING.load(Ordering::SeqCst)
+}
+
 /// The check of the Lua instruction hook: an error when a limit has been reached (after a
 /// grace period when an inference just returned a partial result, so that it can be printed).
 /// Lua code that catches the error and goes on is ended after a second with the same message
 /// and [`EXIT_LIMIT`].
 pub fn lua_check() -> Result<(), Error> {
+    if delivering() {
+        return Ok(());
+    }
     let Some(stop) = reached(None) else {
         return Ok(());
     };
@@ -329,10 +346,18 @@ fn watch() {
     let mut reached_at: Option<Instant> = None;
     loop {
         std::thread::sleep(MEMORY_CHECK_INTERVAL);
+        if stdout_reader_gone() {
+            end_by_sigpipe();
+        }
         let Some(stop) = reached(None) else {
             reached_at = None;
             continue;
         };
+        if delivering() {
+            // The grace starts again when the kept results have been printed.
+            reached_at = None;
+            continue;
+        }
         let since = *reached_at.get_or_insert_with(Instant::now);
         let grace = if stopping() {
             WATCHDOG_GRACE + GRACE_AFTER_PARTIAL + GRACE_AFTER_STOP
@@ -361,6 +386,47 @@ fn exit_now(message: &str) -> ! {
     }
     eprintln!("Stopped: {message}");
     std::process::exit(EXIT_LIMIT);
+}
+
+/// Makes a write to a closed pipe end the process quietly, as it ends any Unix tool (`idp ...
+/// | head`): Rust ignores SIGPIPE, so that such a write would fail and `println!` panic.
+pub fn end_on_closed_pipe() {
+    // SAFETY: restoring a signal's default disposition has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+/// Whether stdout is a pipe (or socket) whose reader has closed it: a long search that prints
+/// nothing for a while must not go on for a reader that is gone.
+fn stdout_reader_gone() -> bool {
+    // SAFETY: fstat and poll only write into the structures given, which are valid.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        if libc::fstat(1, &mut st) != 0 {
+            return false;
+        }
+        let kind = st.st_mode & libc::S_IFMT;
+        if kind != libc::S_IFIFO && kind != libc::S_IFSOCK {
+            return false;
+        }
+        let mut fd = libc::pollfd {
+            fd: 1,
+            events: 0,
+            revents: 0,
+        };
+        libc::poll(&mut fd, 1, 0) > 0 && fd.revents & (libc::POLLERR | libc::POLLHUP) != 0
+    }
+}
+
+/// Ends the process as a write to the closed pipe would: by SIGPIPE, with no message.
+fn end_by_sigpipe() -> ! {
+    // SAFETY: signal and raise have no preconditions; _exit is the fallback.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::raise(libc::SIGPIPE);
+        libc::_exit(128 + libc::SIGPIPE)
+    }
 }
 
 /// Installs the Ctrl-C (SIGINT) handler: the first Ctrl-C asks the running work to stop

@@ -330,7 +330,11 @@ fn models_flag_expands_without_a_procedure() {
     };
     let out = run(&["--nowarnings", "-n", "0", sat.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(10));
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("Number of models: 3\n"));
+    // The models as they are found, then their number.
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("Model 1\n=======\n"), "{text}");
+    assert!(text.ends_with("\nNumber of models: 3\n"), "{text}");
+    assert_eq!(text.matches("\nModel ").count() + 1, 3, "{text}");
     let out = run(&["--nowarnings", "-n", "1", unsat.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(20));
     assert_eq!(

@@ -225,18 +225,33 @@ fn stdoptions_memoryout_stops_a_grounding_with_the_limit_code() {
     }
 }
 
-/// The models printed after an interrupted enumeration: the count announced and each model
-/// complete.
+/// The models printed by `idp -n 0` after an interrupted enumeration: every model complete, as
+/// found, then their number.
 fn check_printed_models(out: &str, n: usize) {
+    let tail = &out[out.len().saturating_sub(200)..];
+    assert!(
+        out.ends_with(&format!("}}\n\nNumber of models: {n}\n")),
+        "the last model is cut, or the count differs: {tail}"
+    );
+    assert_eq!(out.matches("Model ").count(), n, "{tail}");
+    assert!(out.contains(&format!("\nModel {n}\n")), "{tail}");
+    assert_eq!(out.matches("structure ").count(), n, "{tail}");
+    assert_eq!(out.matches("\n}\n").count(), n, "{tail}");
+}
+
+/// The models printed by `printmodels` after an interrupted enumeration: the count announced,
+/// then every model complete.
+fn check_printmodels(out: &str, n: usize) {
+    let tail = &out[out.len().saturating_sub(200)..];
     assert!(
         out.starts_with(&format!("Number of models: {n}\n")),
         "{}",
         &out[..out.len().min(200)]
     );
-    assert_eq!(out.matches("\nModel ").count(), n);
-    assert!(out.contains(&format!("\nModel {n}\n")));
-    assert_eq!(out.matches("structure ").count(), n);
-    assert!(out.ends_with("}\n\n"), "the last model is cut");
+    assert_eq!(out.matches("\nModel ").count(), n, "{tail}");
+    assert!(out.contains(&format!("\nModel {n}\n")), "{tail}");
+    assert_eq!(out.matches("structure ").count(), n, "{tail}");
+    assert!(out.ends_with("}\n\n"), "the last model is cut: {tail}");
 }
 
 /// The number in `after N model(s)` of the `Stopped:` line.
@@ -295,7 +310,7 @@ fn timeout_stops_a_minimisation_and_keeps_the_best_model() {
          with value 13, was kept)",
     );
     assert!(
-        stdout(&o).starts_with("Best value found: 13\nNumber of models: 1\n"),
+        stdout(&o).ends_with("}\n\nNumber of models: 1\nBest value found: 13\n"),
         "{}",
         stdout(&o)
     );
@@ -419,4 +434,105 @@ fn an_enumeration_of_many_models_is_deterministic() {
     let chunk = "stdoptions.nbmodels = 0; local ms = allmodels(T, S); for _, m in ipairs(ms) do \
                  print(m) end; print(#ms)";
     assert_deterministic(&[path, "-e", chunk]);
+}
+
+/// 2^20 models, each printed in a line: far more than found in the time the tests below allow.
+const MANY_SHORT_MODELS: &str = "vocabulary V {\n  type D isa int\n  P(D)\n}\n\
+    theory T : V {\n}\nstructure S : V {\n  D = { 1..20 }\n}\n";
+
+/// `main` of MANY_SHORT_MODELS: all models, printed by `printmodels`.
+const PRINT_ALL: &str = "procedure main() {\n  stdoptions.nbmodels = 0\n  \
+    printmodels(modelexpand(T, S))\n}\n";
+
+/// At least this many models are kept by the runs below, so that printing them takes longer
+/// than every grace period of the limits.
+const MANY_KEPT: usize = 100_000;
+
+#[test]
+fn a_timeout_keeps_and_prints_every_model_found() {
+    let (o, _) = run(
+        MANY_SHORT_MODELS,
+        &["-n", "0", "--nowarnings", "--timeout", "8"],
+    );
+    assert_stopped(&o, "(--timeout) was reached after ");
+    let n = models_after(&stderr(&o));
+    assert!(n >= MANY_KEPT, "only {n} models in 8 s");
+    check_printed_models(&stdout(&o), n);
+    // In a procedure, `printmodels` prints them all after the stop.
+    let spec = format!("{MANY_SHORT_MODELS}{PRINT_ALL}");
+    let (o, _) = run(&spec, &["--nowarnings", "--timeout", "4"]);
+    assert_stopped(&o, "(--timeout) was reached after ");
+    let n = models_after(&stderr(&o));
+    assert!(n >= MANY_KEPT, "only {n} models in 4 s");
+    check_printmodels(&stdout(&o), n);
+}
+
+#[test]
+fn ctrl_c_keeps_and_prints_every_model_found() {
+    use std::io::{BufRead, BufReader};
+    // `idp -n 0` prints the models as it finds them: Ctrl-C once 100 000 are printed.
+    let mut child = spawn(MANY_SHORT_MODELS, &["-n", "0", "--nowarnings"]);
+    let pid = child.id() as libc::pid_t;
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let (mut out, mut line, mut seen) = (String::new(), String::new(), 0);
+    while reader.read_line(&mut line).unwrap() > 0 {
+        if line.starts_with("Model ") {
+            seen += 1;
+            if seen == MANY_KEPT {
+                // SAFETY: kill with a valid pid and signal has no memory-safety preconditions.
+                assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+            }
+        }
+        out.push_str(&line);
+        line.clear();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_stopped(&o, "interrupted (Ctrl-C) after ");
+    let n = models_after(&stderr(&o));
+    assert!(n >= MANY_KEPT, "{n}");
+    check_printed_models(&out, n);
+    // In a procedure, `printmodels` prints them all after the stop.
+    let spec = format!("{MANY_SHORT_MODELS}{PRINT_ALL}");
+    let o = run_interrupted(&spec, &["--nowarnings"], Duration::from_secs(5));
+    assert_stopped(&o, "interrupted (Ctrl-C) after ");
+    let n = models_after(&stderr(&o));
+    assert!(n >= MANY_KEPT, "only {n} models in 5 s");
+    check_printmodels(&stdout(&o), n);
+}
+
+#[test]
+fn a_procedure_can_tell_that_a_result_is_partial() {
+    let chunk = "stdoptions.nbmodels = 0; local ms, stopped = modelexpand(T, S); \
+                 print(#ms > 0, stopped)";
+    let (o, _) = run(
+        MANY_SHORT_MODELS,
+        &["--nowarnings", "--timeout", "1", "-e", chunk],
+    );
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("true\ttimeout: the time limit of 1 s (--timeout) was reached after "),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(
+            " models (the models found so far were kept); raise it with --timeout SECONDS\n"
+        ),
+        "{out}"
+    );
+    assert_stopped(&o, "(--timeout) was reached after ");
+    // A complete answer has nil there.
+    let chunk = "stdoptions.nbmodels = 3; print(select(2, modelexpand(T, S)))";
+    let (o, _) = run(MANY_SHORT_MODELS, &["--nowarnings", "-e", chunk]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "nil\n"));
+    // The bundled examples say when a count is only a lower bound.
+    let example = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/graph-colouring.idp"),
+    )
+    .unwrap();
+    let big = example.replace("Vertex = { 1..4 }", "Vertex = { 1..40 }");
+    assert_ne!(big, example);
+    let (o, _) = run(&big, &["--nowarnings", "--timeout", "1"]);
+    let out = stdout(&o);
+    assert!(out.starts_with("colourings: "), "{out}");
+    assert!(out.ends_with(" (at least: stopped early)\n"), "{out}");
 }

@@ -140,6 +140,9 @@ fn a_file_without_procedures_shows_how_to_print_a_model() {
         or add  procedure main() { ... }
 "
     );
+    // --check says nothing about it: such a file is run with -n.
+    let o = idp_on("m.idp", &spec("! x[T]: P(x)."), &["--check"]);
+    assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
     // The command it shows runs.
     let o = idp_on("m.idp", &spec("! x[T]: P(x)."), &["-n", "1"]);
     assert_eq!(o.status.code(), Some(10));
@@ -196,5 +199,113 @@ Error: Lua syntax error in procedure third: an 'end' too many: the procedure's b
     assert_eq!(
         stderr(&o),
         "Error: Lua syntax error in procedure main: 'end' expected (to close 'if' at line 2) near 'else' At b.idp:4:3 [lua-syntax-error]\n"
+    );
+}
+
+#[test]
+fn an_exit_code_out_of_range_or_not_an_integer_gives_a_warning() {
+    let cases = [
+        ("return 3", Some(3), ""),
+        ("return 255", Some(255), ""),
+        (
+            "return 300",
+            Some(255),
+            "Warning: main returned 300, but an exit code is a number from 0 to 255; the exit code is 255\n",
+        ),
+        (
+            "return -1",
+            Some(255),
+            "Warning: main returned -1, but an exit code is a number from 0 to 255; the exit code is 255\n",
+        ),
+        (
+            "return 1.5",
+            Some(0),
+            "Warning: main returned 1.5, not an integer exit code; the exit code is 0\n",
+        ),
+        (
+            "return \"done\"",
+            Some(0),
+            "Warning: main returned a string (\"done\"), not an integer exit code; the exit code is 0\n",
+        ),
+        (
+            "return {}",
+            Some(0),
+            "Warning: main returned a table, not an integer exit code; the exit code is 0\n",
+        ),
+        ("return nil", Some(0), ""),
+    ];
+    for (body, code, warning) in cases {
+        let text = format!("procedure main() {{\n  {body}\n}}\n");
+        let o = idp_on("x.idp", &text, &[]);
+        assert_eq!(
+            (o.status.code(), stderr(&o).as_str()),
+            (code, warning),
+            "{body}"
+        );
+    }
+    let o = idp_on("x.idp", "procedure main() { }\n", &["-e", "return 256"]);
+    assert_eq!(
+        (o.status.code(), stderr(&o).as_str()),
+        (
+            Some(255),
+            "Warning: the -e chunk returned 256, but an exit code is a number from 0 to 255; the exit code is 255\n"
+        )
+    );
+}
+
+#[test]
+fn indexing_a_missing_model_says_how_many_were_asked_for() {
+    let main = |body: &str| {
+        format!(
+            "{}procedure main() {{\n{body}}}\n",
+            spec("! x[T]: P(x) | ~P(x).")
+        )
+    };
+    // One model asked for (the default), the second one used.
+    let o = idp_on(
+        "m.idp",
+        &main("  local sols = modelexpand(T, S)\n  print(sols[2].P)\n"),
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: m.idp:12: attempt to index field '?' (a nil value)
+  hint: there is no model 2: modelexpand returned 1 model (stdoptions.nbmodels = 1 asked for at most 1 model; set stdoptions.nbmodels = 0 for all models, or N for up to N)
+"
+    );
+    // All asked for, and fewer there.
+    let o = idp_on(
+        "m.idp",
+        &main("  stdoptions.nbmodels = 0\n  local sols = modelexpand(T, S)\n  print(sols[9].P)\n"),
+        &[],
+    );
+    assert_eq!(
+        stderr(&o),
+        "Error: m.idp:13: attempt to index field '?' (a nil value)
+  hint: there is no model 9: modelexpand returned 8 models (the theory has only 8 models in this structure)
+"
+    );
+    // An unsatisfiable theory.
+    let unsat = format!(
+        "{}procedure main() {{\n  local sols = modelexpand(T, S)\n  print(sols[1].P)\n}}\n",
+        spec("P(1) & ~P(1).")
+    );
+    let o = idp_on("u.idp", &unsat, &[]);
+    assert_eq!(
+        stderr(&o),
+        "Error: u.idp:12: attempt to index field '?' (a nil value)
+  hint: there is no model 1: modelexpand returned 0 models (the theory has no model in this structure)
+"
+    );
+    // Any other nil is not about models.
+    let o = idp_on(
+        "n.idp",
+        &main("  local sols = modelexpand(T, S)\n  print(x.y)\n"),
+        &[],
+    );
+    assert_eq!(
+        stderr(&o),
+        "Error: n.idp:12: attempt to index global 'x' (a nil value)\n"
     );
 }

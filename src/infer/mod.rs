@@ -112,36 +112,40 @@ pub fn modelexpand(
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let blocked_on = session.output_symbols(output);
-    let models = enumerate(
+    let project = |m: Structure| match (stand_in.as_ref(), output) {
+        (Some(_), Some(output)) => huge::project(program, m, output),
+        _ => m,
+    };
+    let (models, partial) = enumerate(
         &mut session,
         &blocked_on,
         options.nbmodels,
         options.random_values,
+        &project,
+        &options.observer,
     )?;
     warnings.extend(session.take_warnings());
     if models.is_empty() {
         warnings.extend(session.not_total_warnings());
     }
-    let models = match (stand_in, output) {
-        (Some(_), Some(output)) => models
-            .into_iter()
-            .map(|m| huge::project(program, m, output))
-            .collect(),
-        _ => models,
-    };
-    Ok(Inferred::new(models, warnings))
+    let mut found = Inferred::new(models, warnings);
+    found.partial = partial;
+    Ok(found)
 }
 
-/// Up to `nbmodels` (0: all) models of the session, distinct on `blocked_on`. A limit (Ctrl-C,
-/// time, memory) that stops the search after some models were found ends the enumeration with
-/// those models, and notes the partial result for the command line. With a seed for random
-/// values, each search prefers random values for the atoms of `blocked_on`.
+/// Up to `nbmodels` (0: all) models of the session, distinct on `blocked_on`, each made final by
+/// `finish` and shown to the observer as soon as it is found. A limit (Ctrl-C, time, memory)
+/// that stops the search after some models were found ends the enumeration with those models
+/// and what stopped it, and notes the partial result for the command line. With a seed for
+/// random values, each search prefers random values for the atoms of `blocked_on`.
 fn enumerate(
     session: &mut Session,
     blocked_on: &[Symbol],
     nbmodels: usize,
     random_values: Option<u64>,
-) -> IdpResult<Vec<Structure>> {
+    finish: &dyn Fn(Structure) -> Structure,
+    observer: &Observer,
+) -> IdpResult<(Vec<Structure>, Option<String>)> {
     let mut models = Vec::new();
     let mut random = random_values.map(SplitMix::new);
     while nbmodels == 0 || models.len() < nbmodels {
@@ -167,15 +171,17 @@ fn enumerate(
                     Some(stop) => stop.with_context(&after),
                     None => format!("{} ({after})", e.message()),
                 };
-                crate::limits::note_partial(note);
-                break;
+                crate::limits::note_partial(note.clone());
+                return Ok((models, Some(note)));
             }
             Err(e) => return Err(e),
         }
-        models.push(session.decode(""));
+        let model = finish(session.decode(""));
+        observer.model(&model);
+        models.push(model);
         session.block(blocked_on);
     }
-    Ok(models)
+    Ok((models, None))
 }
 
 /// Models of `theory` extending `structure` that minimise `term`.
@@ -268,7 +274,16 @@ fn optimise(
     let equal = session.store_mut().or(equal);
     session.assert(equal);
     let blocked_on = session.output_symbols(output);
-    let models = enumerate(session, &blocked_on, nbmodels, None)?;
+    // The optimal models are shown when the minimisation ends (its caller prints the value
+    // first), so the observer does not see them one by one.
+    let (models, _) = enumerate(
+        session,
+        &blocked_on,
+        nbmodels,
+        None,
+        &|m| m,
+        &Observer::default(),
+    )?;
     let value = match best {
         GVal::V(v) => Some(v),
         _ => None,

@@ -6,16 +6,26 @@
 use std::fmt;
 use std::rc::Rc;
 
+use crate::structure::structure::Structure;
+
 /// An inference's answer and the warnings it gave on the way, for the caller to show.
 #[derive(Clone, Debug)]
 pub struct Inferred<T> {
     pub value: T,
     pub warnings: Vec<String>,
+    /// When a limit (Ctrl-C, time, memory) stopped the inference after it had found part of
+    /// its answer: what stopped it (`interrupted (Ctrl-C) after 3 models ...`). The answer is
+    /// then what was found so far.
+    pub partial: Option<String>,
 }
 
 impl<T> Inferred<T> {
     pub fn new(value: T, warnings: Vec<String>) -> Inferred<T> {
-        Inferred { value, warnings }
+        Inferred {
+            value,
+            warnings,
+            partial: None,
+        }
     }
 
     /// The answer changed by `f`, with the same warnings.
@@ -23,17 +33,20 @@ impl<T> Inferred<T> {
         Inferred {
             value: f(self.value),
             warnings: self.warnings,
+            partial: self.partial,
         }
     }
 }
 
 type Listener = Rc<dyn Fn(&str)>;
+type ModelListener = Rc<dyn Fn(&Structure)>;
 
 /// Where statistics and ground-theory dumps go while an inference runs; nowhere by default.
 #[derive(Clone, Default)]
 pub struct Observer {
     stats: Option<Listener>,
     ground: Option<Listener>,
+    models: Option<ModelListener>,
 }
 
 impl Observer {
@@ -47,6 +60,20 @@ impl Observer {
     pub fn with_ground_dump(mut self, listener: impl Fn(&str) + 'static) -> Observer {
         self.ground = Some(Rc::new(listener));
         self
+    }
+
+    /// Sends every model of a model expansion to `listener` as soon as it is found (`idp -n`
+    /// prints them so, and a reader that closes the pipe stops the enumeration).
+    pub fn with_models(mut self, listener: impl Fn(&Structure) + 'static) -> Observer {
+        self.models = Some(Rc::new(listener));
+        self
+    }
+
+    /// Reports a model just found.
+    pub fn model(&self, model: &Structure) {
+        if let Some(listener) = &self.models {
+            listener(model);
+        }
     }
 
     /// Whether statistics are wanted (so that costly figures are only computed then).
@@ -79,6 +106,7 @@ impl fmt::Debug for Observer {
         f.debug_struct("Observer")
             .field("stats", &self.stats.is_some())
             .field("ground", &self.ground.is_some())
+            .field("models", &self.models.is_some())
             .finish()
     }
 }

@@ -86,12 +86,19 @@ pub fn structures_to_lua<'lua>(
     Ok(LuaValue::Table(t))
 }
 
+/// The models of a model expansion, and what stopped the search when a limit stopped it after
+/// some models were found.
+struct Expanded {
+    models: Vec<Structure>,
+    partial: Option<String>,
+}
+
 fn do_modelexpand(
     lua: &Lua,
     proc: &str,
     args: &Args,
     nbmodels: Option<usize>,
-) -> mlua::Result<Vec<Structure>> {
+) -> mlua::Result<Expanded> {
     let st = state(lua);
     let t = expect_theory(proc, args, 0)?;
     let s = expect_structure(proc, args, 1)?;
@@ -102,11 +109,54 @@ fn do_modelexpand(
     }
     let t = t.borrow();
     let s = s.borrow();
-    answered(
-        lua,
-        proc,
-        infer::modelexpand(&st.program(), &t, &s, out, &opts),
-    )
+    let found = infer::modelexpand(&st.program(), &t, &s, out, &opts);
+    let partial = found.as_ref().ok().and_then(|f| f.partial.clone());
+    Ok(Expanded {
+        models: answered(lua, proc, found)?,
+        partial,
+    })
+}
+
+/// The metatable of a list of `found` models that `proc` returned: indexing a model that is not
+/// there (`sols[2]` of a one-model list) gives nil, as for any table, and notes where that
+/// happened, so that the error of indexing that nil can say why the model is missing.
+fn missing_model_notes<'lua>(
+    lua: &'lua Lua,
+    proc: &str,
+    found: usize,
+    asked: usize,
+    partial: Option<String>,
+) -> mlua::Result<mlua::Table<'lua>> {
+    let meta = lua.create_table()?;
+    let proc = proc.to_string();
+    let index = lua.create_function(move |lua, (_list, key): (LuaValue, LuaValue)| {
+        let k = match key {
+            LuaValue::Integer(k) => Some(k),
+            LuaValue::Number(f) if f.fract() == 0.0 => Some(f as i64),
+            _ => None,
+        };
+        if let Some(k) = k {
+            let at = lua.inspect_stack(1).map(|d| {
+                let src = d
+                    .source()
+                    .short_src
+                    .map(|s| s.into_owned())
+                    .unwrap_or_default();
+                format!("{src}:{}:", d.curr_line())
+            });
+            *state(lua).missing_model.borrow_mut() = Some(super::MissingModel {
+                index: k,
+                found,
+                asked,
+                proc: proc.clone(),
+                partial: partial.clone(),
+                at: at.unwrap_or_default(),
+            });
+        }
+        Ok(LuaValue::Nil)
+    })?;
+    meta.set("__index", index)?;
+    Ok(meta)
 }
 
 fn do_minimize<'lua>(
@@ -277,9 +327,38 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
 
     // ----- model expansion -----
+    // The models, and in IDP3's trace slot what stopped the search when a limit stopped it
+    // after some models were found (`local sols, stopped = modelexpand(T, S)`).
     reg_intern(lua, "modelexpand", |lua, args| {
-        let models = do_modelexpand(lua, "modelexpand", &args, None)?;
-        one(structures_to_lua(lua, models)?)
+        let found = do_modelexpand(lua, "modelexpand", &args, None)?;
+        let mut values = vec![structures_to_lua(lua, found.models)?];
+        if let Some(note) = found.partial {
+            values.push(LuaValue::String(lua.create_string(&note)?));
+        }
+        Ok(MultiValue::from_vec(values))
+    })?;
+    reg(lua, "__idp_models", |lua, args| {
+        let LuaValue::Table(list) = arg(&args, 0).clone() else {
+            return one(arg(&args, 0).clone());
+        };
+        let proc = match arg(&args, 1) {
+            LuaValue::String(s) => s.to_string_lossy().into_owned(),
+            _ => "modelexpand".to_string(),
+        };
+        let partial = match arg(&args, 2) {
+            LuaValue::String(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        };
+        let asked = state(lua).options().infer_options().nbmodels;
+        let found = list.raw_len();
+        list.set_metatable(Some(missing_model_notes(
+            lua, &proc, found, asked, partial,
+        )?));
+        one(LuaValue::Table(list))
+    })?;
+    reg(lua, "__idp_delivering", |_, args| {
+        crate::limits::set_delivering(matches!(arg(&args, 0), LuaValue::Boolean(true)));
+        none()
     })?;
     reg_intern(lua, "negateterm", |lua, args| {
         crate::lua::signature::dispatch(

@@ -43,9 +43,58 @@ pub struct State {
     chunks: RefCell<Vec<(String, String, u32)>>,
     /// What the command line set for every inference of the run.
     run: RefCell<RunSettings>,
+    /// The last index of a model that a list of models did not have.
+    pub missing_model: RefCell<Option<MissingModel>>,
     /// The Lua state itself, which lives as long as the process (closures of lazily
     /// interpreted symbols keep it); set when the runtime is made.
     lua: Cell<Option<&'static Lua>>,
+}
+
+/// Code indexed a model that a list of models does not have (`sols[2]` of a one-model list):
+/// which, where, and what the list is.
+#[derive(Clone, Debug)]
+pub struct MissingModel {
+    pub index: i64,
+    /// How many models the list has.
+    pub found: usize,
+    /// How many models the inference was asked for (0: all).
+    pub asked: usize,
+    /// The inference that made the list (`modelexpand`).
+    pub proc: String,
+    /// What stopped the search, when a limit stopped it.
+    pub partial: Option<String>,
+    /// The chunk and line of the indexing, as Lua writes positions (`procedure main:3:`).
+    pub at: String,
+}
+
+impl MissingModel {
+    /// Why the model is not there, and how to ask for more.
+    pub fn hint(&self) -> String {
+        let MissingModel {
+            index,
+            found,
+            asked,
+            proc,
+            ..
+        } = self;
+        let models = |n: usize| format!("{n} model{}", if n == 1 { "" } else { "s" });
+        let why = if let Some(note) = &self.partial {
+            format!("the search was stopped: {note}")
+        } else if *found == 0 {
+            "the theory has no model in this structure".to_string()
+        } else if *asked > 0 && found == asked {
+            format!(
+                "stdoptions.nbmodels = {asked} asked for at most {}; set stdoptions.nbmodels = 0 for all models, or N for up to N",
+                models(*asked)
+            )
+        } else {
+            format!("the theory has only {} in this structure", models(*found))
+        };
+        format!(
+            "there is no model {index}: {proc} returned {} ({why})",
+            models(*found)
+        )
+    }
 }
 
 /// What the command line sets for every inference of a run (`--sat`, `--max-ground-size`,
@@ -155,8 +204,8 @@ pub fn already_reported() -> mlua::Error {
 /// The result of running a chunk.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// The chunk finished; its first return value if that was an integer.
-    Returned(Option<i64>),
+    /// The chunk finished; what its first return value was.
+    Returned(Returned),
     /// A Lua error (not yet printed).
     Failed(Failure),
 }
@@ -168,6 +217,17 @@ pub enum Outcome {
 pub struct Failure {
     pub message: String,
     pub stopped: bool,
+}
+
+/// The first value a chunk returned, which the command line makes its exit code.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Returned {
+    /// No value, or nil.
+    Nothing,
+    /// An integer (or a float with an integer value).
+    Integer(i64),
+    /// Anything else, described for a warning (`1.5`, `a string ("done")`, `a table`).
+    Other(String),
 }
 
 pub struct Runtime {
@@ -192,6 +252,7 @@ impl Runtime {
             errors: Cell::new(0),
             warned: RefCell::new(HashSet::new()),
             chunks: RefCell::new(Vec::new()),
+            missing_model: RefCell::new(None),
             lua: Cell::new(Some(lua)),
         });
         if !show_warnings {
@@ -248,9 +309,17 @@ impl Runtime {
             Ok(values) => {
                 let first = values.into_iter().next();
                 Outcome::Returned(match first {
-                    Some(LuaValue::Integer(i)) => Some(i),
-                    Some(LuaValue::Number(n)) if n.fract() == 0.0 => Some(n as i64),
-                    _ => None,
+                    None | Some(LuaValue::Nil) => Returned::Nothing,
+                    Some(LuaValue::Integer(i)) => Returned::Integer(i),
+                    Some(LuaValue::Number(n)) if n.fract() == 0.0 && n.abs() < 9.0e18 => {
+                        Returned::Integer(n as i64)
+                    }
+                    Some(LuaValue::Number(n)) => Returned::Other(format!("{n}")),
+                    Some(LuaValue::String(s)) => {
+                        Returned::Other(format!("a string (\"{}\")", s.to_string_lossy()))
+                    }
+                    Some(LuaValue::Boolean(b)) => Returned::Other(b.to_string()),
+                    Some(other) => Returned::Other(format!("a {}", values::describe(&other))),
                 })
             }
             Err(e) => Outcome::Failed(self.failure(&e)),
@@ -310,7 +379,15 @@ impl Runtime {
                 };
             }
         }
-        let message = self.map_message(&error_message(e));
+        let raw = error_message(e);
+        let mut message = self.map_message(&raw);
+        // `sols[2].P` on a list of one model: say why model 2 is missing.
+        let missing = self.state.missing_model.borrow_mut().take();
+        if let Some(missing) = missing
+            .filter(|m| !m.at.is_empty() && raw.starts_with(&m.at) && raw.contains("(a nil value)"))
+        {
+            message.push_str(&format!("\n  hint: {}", missing.hint()));
+        }
         let message = match self.calling_line(e) {
             Some(at) => format!("{at} {message}"),
             None => message,

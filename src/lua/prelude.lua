@@ -94,11 +94,19 @@ function printmodels(sols)
 		print("Unsatisfiable")
 	end
 	print("Number of models: " .. #sols)
-	for k, v in rawipairs(sols) do
-		local header = "Model " .. k
-		print(header)
-		print(string.rep("=", #header))
-		print(v)
+	-- Every model is printed, whole, also when a limit stopped the search that found them.
+	__idp_delivering(true)
+	local ok, err = pcall(function()
+		for k, v in rawipairs(sols) do
+			local header = "Model " .. k
+			print(header)
+			print(string.rep("=", #header))
+			print(v)
+		end
+	end)
+	__idp_delivering(false)
+	if not ok then
+		error(err, 0)
 	end
 end
 
@@ -187,7 +195,8 @@ function modelexpand(theory, structure, vocabulary)
 		io.stderr:write("Error: probably bad input\n")
 		return
 	end
-	return nbModelsTwoValuedExtensions(solutions), trace
+	-- The list notes an index past its end, for the error that indexing nil then gives.
+	return __idp_models(nbModelsTwoValuedExtensions(solutions), "modelexpand", trace), trace
 end
 
 -- With a fixed number of models asked for, restored afterwards.
@@ -247,7 +256,7 @@ function minimize(theory, structure, term, vocabulary)
 	else
 		solutions, optimal, value, trace = idpintern.minimize(theory, structure, term)
 	end
-	return nbModelsTwoValuedExtensions(solutions), optimal, value, trace
+	return __idp_models(nbModelsTwoValuedExtensions(solutions), "minimize"), optimal, value, trace
 end
 
 function maximize(theory, structure, term, vocabulary)

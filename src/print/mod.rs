@@ -4,6 +4,7 @@
 //! The helpers here (consistency, two-valuedness) are shared with the Lua runtime; sort domains
 //! are [`crate::sema::domains`]'.
 
+pub mod program;
 pub mod structure;
 pub mod theory;
 pub mod vocabulary;
@@ -15,6 +16,7 @@ use crate::sema::program::{Program, Symbol};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{Tuple, Value};
 
+pub use program::program_to_string;
 pub use structure::{structure_to_string, tuples_to_string};
 pub use theory::{formula_to_string, term_to_string, theory_to_string};
 pub use vocabulary::vocabulary_to_string;

@@ -4,7 +4,7 @@
 //! structure (`Col(a)`, not `Col("a")`).
 
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
-use crate::sema::program::{Program, Symbol, Theory};
+use crate::sema::program::{Program, Query, Symbol, TermBlock, Theory};
 use crate::structure::value::Value;
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
@@ -22,6 +22,27 @@ pub fn theory_to_string(program: &Program, t: &Theory) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+/// `query NAME : V {` with its set `{ x[T] : formula }`, and `}`.
+pub fn query_to_string(program: &Program, q: &Query) -> String {
+    format!(
+        "query {} : {} {{\n  {{ {} : {} }}\n}}\n",
+        q.name,
+        program.voc(q.vocabulary).name,
+        vars_to_string(program, &q.vars),
+        formula_to_string(program, &q.formula)
+    )
+}
+
+/// `term NAME : V {` with its term, and `}`.
+pub fn term_block_to_string(program: &Program, t: &TermBlock) -> String {
+    format!(
+        "term {} : {} {{\n  {}\n}}\n",
+        t.name,
+        program.voc(t.vocabulary).name,
+        term_to_string(program, &t.term)
+    )
 }
 
 pub fn definition_to_string(program: &Program, d: &Definition) -> String {

@@ -5,7 +5,18 @@ use crate::print::structure::{
 };
 use crate::sema::program::{Program, Vocabulary};
 
+/// IDP3's text of a vocabulary: types sorted by name, then predicates and functions.
 pub fn vocabulary_to_string(program: &Program, voc: &Vocabulary) -> String {
+    vocabulary_text(program, voc, true)
+}
+
+/// A vocabulary as it can be read back: types in the order they were declared (a type is
+/// declared before a constructed type or subtype that uses it).
+pub fn vocabulary_to_source(program: &Program, voc: &Vocabulary) -> String {
+    vocabulary_text(program, voc, false)
+}
+
+fn vocabulary_text(program: &Program, voc: &Vocabulary, by_name: bool) -> String {
     let mut out = format!("vocabulary {} {{\n", voc.name);
     let mut sorts: Vec<_> = voc
         .sorts
@@ -13,7 +24,11 @@ pub fn vocabulary_to_string(program: &Program, voc: &Vocabulary) -> String {
         .copied()
         .filter(|&s| program.sort(s).builtin.is_none() && is_identifier(&program.sort(s).name))
         .collect();
-    sorts.sort_by(|a, b| program.sort(*a).name.cmp(&program.sort(*b).name));
+    if by_name {
+        sorts.sort_by(|a, b| program.sort(*a).name.cmp(&program.sort(*b).name));
+    } else {
+        sorts.sort_by_key(|s| s.index());
+    }
     for s in sorts {
         let so = program.sort(s);
         let mut line = format!("  type {}", so.name);
