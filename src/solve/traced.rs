@@ -39,6 +39,9 @@ type ClauseRef = u32;
 pub struct Traced {
     /// Every clause of two literals or more; the first two literals are watched.
     clauses: Vec<Vec<Lit>>,
+    /// Clauses added since the last call, taken in when the next call starts (so that the
+    /// assignment of the last model stays on the trail, and in the trace, until then).
+    pending: Vec<Vec<Lit>>,
     /// For each literal code, the clauses that watch that literal.
     watches: Vec<Vec<ClauseRef>>,
     /// Per variable: 1 true, -1 false, 0 unassigned.
@@ -67,6 +70,7 @@ impl Traced {
     pub fn new(deadline: Option<Instant>) -> Traced {
         Traced {
             clauses: Vec::new(),
+            pending: Vec::new(),
             watches: vec![Vec::new(), Vec::new()],
             values: vec![0],
             level: vec![0],
@@ -465,35 +469,15 @@ impl SatSolver for Traced {
     }
 
     fn add_clause(&mut self, clause: &[Lit]) {
-        if self.unsat {
-            return;
-        }
-        self.cancel_until(0);
-        let mut lits: Vec<Lit> = Vec::with_capacity(clause.len());
-        for &l in clause {
-            if l == 0 || var(l) > self.vars() {
-                continue;
-            }
-            match self.lit_value(l) {
-                1 => return,
-                -1 => {}
-                _ if lits.contains(&-l) => return,
-                _ if !lits.contains(&l) => lits.push(l),
-                _ => {}
-            }
-        }
-        match lits.len() {
-            0 => self.unsat = true,
-            1 => self.enqueue(lits[0], None),
-            _ => {
-                self.attach(lits);
-            }
-        }
+        self.pending.push(clause.to_vec());
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
         self.failed.clear();
         self.cancel_until(0);
+        for clause in std::mem::take(&mut self.pending) {
+            self.take_in(&clause);
+        }
         if self.unsat {
             return SatResult::Unsat;
         }
@@ -519,6 +503,35 @@ impl SatSolver for Traced {
 
     fn take_trace(&mut self) -> Option<Vec<TraceEvent>> {
         Some(self.take_events())
+    }
+}
+
+impl Traced {
+    /// Adds a clause at decision level 0: without the literals false there, dropped when one
+    /// is true there, asserted when one literal is left, and the solver unsatisfiable for
+    /// good when none is.
+    fn take_in(&mut self, clause: &[Lit]) {
+        if self.unsat {
+            return;
+        }
+        let mut lits: Vec<Lit> = clause
+            .iter()
+            .copied()
+            .filter(|&l| l != 0 && var(l) <= self.vars())
+            .collect();
+        lits.sort_unstable_by_key(|&l| (var(l), l));
+        lits.dedup();
+        if lits.windows(2).any(|w| w[0] == -w[1]) || lits.iter().any(|&l| self.lit_value(l) == 1) {
+            return;
+        }
+        lits.retain(|&l| self.lit_value(l) == 0);
+        match lits.len() {
+            0 => self.unsat = true,
+            1 => self.enqueue(lits[0], None),
+            _ => {
+                self.attach(lits);
+            }
+        }
     }
 }
 

@@ -112,7 +112,11 @@ fn agrees_with_brute_force_and_traces_the_model() {
         let expected = brute_models(vars, &cnf, &[]);
         let mut s = solver_with(vars, &cnf);
         let result = s.solve(&[]);
-        assert_eq!(result == SatResult::Sat, !expected.is_empty(), "round {round}");
+        assert_eq!(
+            result == SatResult::Sat,
+            !expected.is_empty(),
+            "round {round}"
+        );
         let trace = s.take_events();
         let end = replay(&trace, vars);
         if result == SatResult::Sat {
@@ -179,7 +183,11 @@ fn failed_assumptions_explain_unsatisfiability() {
         let expected = brute_models(vars, &cnf, &assumptions);
         let mut s = solver_with(vars, &cnf);
         let result = s.solve(&assumptions);
-        assert_eq!(result == SatResult::Sat, !expected.is_empty(), "round {round}");
+        assert_eq!(
+            result == SatResult::Sat,
+            !expected.is_empty(),
+            "round {round}"
+        );
         match result {
             SatResult::Sat => {
                 let m = model_of(&s, vars);
