@@ -362,7 +362,7 @@ impl Traced {
     /// few steps only.
     fn must_stop(&mut self) -> bool {
         self.steps += 1;
-        if self.steps % CHECK_EVERY != 0 {
+        if !self.steps.is_multiple_of(CHECK_EVERY) {
             return false;
         }
         self.deadline.is_some_and(|t| Instant::now() >= t)
