@@ -1,6 +1,6 @@
 //! IDP3's theory procedures that rewrite or ground a theory: `completion`, `flatten`,
 //! `pushnegations`, `removenesting` and `removecardinalities` modify their theory in place and
-//! return nothing, as IDP3's; `idpintern.ground` returns the ground theory as a theory object
+//! return nil, as IDP3's; `idpintern.ground` returns the ground theory as a theory object
 //! and `idpintern.printgrounding` prints it (the prelude's `ground`, `groundeq` and
 //! `printgrounding` check their arguments as IDP3's `idp_intern.idp` does and call them).
 
@@ -73,7 +73,7 @@ fn in_place<'lua>(
     let st = state(lua);
     let program = st.program();
     rewrite(&program, &mut theory.borrow_mut());
-    Ok(MultiValue::new())
+    Ok(MultiValue::from_vec(vec![LuaValue::Nil]))
 }
 
 /// The ground theory of the theory and structure that are the first two arguments.

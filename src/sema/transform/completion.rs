@@ -73,8 +73,9 @@ fn head_implies_bodies(
     forall(z, sentence, span)
 }
 
-/// One new variable per argument of `symbol`, named as the first rule's variable at that
-/// position (`x` where no rule has one), differing from the names bound inside the bodies.
+/// One new variable per argument of `symbol`, named as a rule's variable at that position (one
+/// the user wrote, if any; `x` where no rule has one), differing from the names bound inside
+/// the bodies.
 fn head_variables(
     program: &Program,
     symbol: Symbol,
@@ -88,14 +89,20 @@ fn head_variables(
     let sorts = program.symbol_sorts(symbol);
     let mut out = Vec::with_capacity(sorts.len());
     for (k, sort) in sorts.into_iter().enumerate() {
-        let base = rules
+        let names: Vec<&str> = rules
             .iter()
-            .find_map(|r| match r.head_args.get(k).map(Term::kind) {
-                Some(TermKind::Var(v)) => Some(v.name.to_string()),
+            .filter_map(|r| match r.head_args.get(k).map(Term::kind) {
+                Some(TermKind::Var(v)) => Some(&*v.name),
                 _ => None,
             })
-            .unwrap_or_else(|| "x".to_string());
-        let v = fresh.var_avoiding(&base, sort, &taken);
+            .collect();
+        // A name the user wrote rather than one the resolver made (`_v0`).
+        let base = names
+            .iter()
+            .find(|n| !n.starts_with('_'))
+            .or(names.first())
+            .map_or("x", |n| n);
+        let v = fresh.var_avoiding(base, sort, &taken);
         taken.insert(v.name.to_string());
         out.push(v);
     }
