@@ -474,10 +474,12 @@ fn dump_ground_prints_the_ground_theory() {
         .lines()
         .skip_while(|l| !l.starts_with("// ground theory"))
         .take_while(|l| !l.starts_with("// end of ground theory"))
-        .map(|l| match (l.strip_prefix("// sentence at "), l.find("test.idp")) {
-            (Some(_), Some(k)) => format!("// sentence at {}", &l[k..]),
-            _ => l.to_string(),
-        })
+        .map(
+            |l| match (l.strip_prefix("// sentence at "), l.find("test.idp")) {
+                (Some(_), Some(k)) => format!("// sentence at {}", &l[k..]),
+                _ => l.to_string(),
+            },
+        )
         .collect();
     assert_eq!(
         dump,
