@@ -279,29 +279,7 @@ async fn frames(c: &Client, server: &Server) {
 
 /// Stop during an enumeration without end: the models found so far are shown.
 async fn stop(c: &Client) {
-    c.execute(
-        "const v = window.idpEditor;\
-         v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: arguments[0] } });",
-        vec![json!(MANY_SPEC)],
-    )
-    .await
-    .unwrap();
-    // The check of the new text fills the theory and structure choices.
-    wait_for_js(c, "return document.getElementById('theory').value === 'Th'").await;
-    c.execute(
-        "const m = document.getElementById('mode'); m.value = 'expand';\
-         m.dispatchEvent(new Event('change'));\
-         document.getElementById('models').value = '0';",
-        vec![],
-    )
-    .await
-    .unwrap();
-    c.find(Locator::Css("#run"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    expand(c, MANY_SPEC, "Th", 0).await;
     let progress = wait_css(c, "#progress.running").await;
     let line = progress.text().await.unwrap();
     assert!(
@@ -346,28 +324,7 @@ async fn stop(c: &Client) {
 /// A triangle with two colours has no model: the run says why, each part clickable, and the
 /// editor marks the sentence and the structure line it names.
 async fn why_not(c: &Client) {
-    c.execute(
-        "const v = window.idpEditor;\
-         v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: arguments[0] } });",
-        vec![json!(TRIANGLE_SPEC)],
-    )
-    .await
-    .unwrap();
-    wait_for_js(c, "return document.getElementById('theory').value === 'T'").await;
-    c.execute(
-        "const m = document.getElementById('mode'); m.value = 'expand';\
-         m.dispatchEvent(new Event('change'));\
-         document.getElementById('models').value = '1';",
-        vec![],
-    )
-    .await
-    .unwrap();
-    c.find(Locator::Css("#run"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    expand(c, TRIANGLE_SPEC, "T", 1).await;
     let head = wait_css(c, ".why .why-head").await;
     assert_eq!(
         head.text().await.unwrap(),
@@ -418,6 +375,35 @@ async fn why_not(c: &Client) {
         .unwrap();
     assert_eq!(cursor, json!([13, 3]));
     screenshot(c, "serve-why.png").await;
+}
+
+/// Replaces the editor's text by `spec` and runs model expansion of its theory `theory` (the
+/// only one) for `models` models.
+async fn expand(c: &Client, spec: &str, theory: &str, models: usize) {
+    c.execute(
+        "const v = window.idpEditor;\
+         v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: arguments[0] } });",
+        vec![json!(spec)],
+    )
+    .await
+    .unwrap();
+    // The check of the new text fills the theory and structure choices.
+    let chosen = format!("return document.getElementById('theory').value === '{theory}'");
+    wait_for_js(c, &chosen).await;
+    c.execute(
+        "const m = document.getElementById('mode'); m.value = 'expand';\
+         m.dispatchEvent(new Event('change'));\
+         document.getElementById('models').value = String(arguments[0]);",
+        vec![json!(models)],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Css("#run"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 /// Save writes the buffer to the file.
