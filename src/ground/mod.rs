@@ -310,7 +310,8 @@ impl<'a> Grounder<'a> {
                  give its values in the structure.",
                 sort.name,
                 sort.name,
-                decl.rsplit_once(" : ").map_or(decl.as_str(), |(head, _)| head)
+                decl.rsplit_once(" : ")
+                    .map_or(decl.as_str(), |(head, _)| head)
             ),
         )
     }

@@ -1030,7 +1030,11 @@ pub(super) fn collect_vars_formula(f: &PF, out: &mut Vec<VarIx>) {
 /// The hint for `! x y in T:` with T a type: IDP3 writes `! x[T] y[T]:`.
 fn typed_in_brackets(names: &[Rc<str>], t: &str) -> String {
     let typed: Vec<String> = names.iter().map(|x| format!("{x}[{t}]")).collect();
-    let which = if names.len() == 1 { "a variable" } else { "each variable" };
+    let which = if names.len() == 1 {
+        "a variable"
+    } else {
+        "each variable"
+    };
     format!(
         "IDP3 gives {which} its type in brackets: {} (`{} in {t}` is IDP-Z3's notation)",
         typed.join(" "),

@@ -153,7 +153,9 @@ impl Parser<'_> {
             let t = self.peek();
             let d = self
                 .unexpected_diag(&t, "'<-' or '.' after the head of the rule")
-                .with_hint("the arrow of a rule points to its head: write '<-', as in P(x) <- Q(x).");
+                .with_hint(
+                    "the arrow of a rule points to its head: write '<-', as in P(x) <- Q(x).",
+                );
             self.report(d);
             return Err(Fail);
         }
