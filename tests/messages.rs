@@ -537,3 +537,16 @@ structure S : V {
 "
     );
 }
+
+#[test]
+fn not_equal_in_a_procedure_teaches_luas_tilde_equals() {
+    let text = "procedure main() {\n  local x = 1\n  if x != 1 then print(x) end\n}\n";
+    let o = idp_on("q.idp", text, &["--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: Lua syntax error in procedure main: 'then' expected near '!' At q.idp:3:3 [lua-syntax-error]
+  hint: Lua writes \"is not equal to\" as '~=' (and \"not\" as `not`), not '!='
+"
+    );
+}
