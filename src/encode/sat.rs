@@ -75,6 +75,11 @@ impl Sat {
         self.solver.add_clause(clause);
     }
 
+    /// The solver's recorded search steps, if it records them (see [`SatSolver::take_trace`]).
+    pub fn take_trace(&mut self) -> Option<Vec<crate::solve::TraceEvent>> {
+        self.solver.take_trace()
+    }
+
     pub fn num_vars(&self) -> usize {
         self.solver.num_vars()
     }

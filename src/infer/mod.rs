@@ -11,6 +11,7 @@ pub mod join;
 pub mod ltc;
 pub mod report;
 pub mod session;
+pub mod trace;
 
 pub use report::{Inferred, Observer};
 
@@ -56,6 +57,9 @@ pub struct Options {
     /// a generator seeded with this for the atoms of the output symbols, so that different
     /// seeds can give different models (the same seed, the same models).
     pub random_values: Option<u64>,
+    /// IDP3's `trace`: model searches use the traced SAT backend and return its trace
+    /// ([`Inferred::trace`]).
+    pub trace: bool,
 }
 
 /// The grounding size limit of [`Options::default`] (nodes of the ground theory).
@@ -80,6 +84,7 @@ impl Default for Options {
             observer: Observer::default(),
             datalog: std::env::var_os("IDP_DATALOG").is_none_or(|v| v != "0"),
             random_values: None,
+            trace: false,
         }
     }
 }
@@ -107,7 +112,7 @@ pub fn modelexpand(
     let Evaluated::Done(evaluated, pending) =
         evaluate_definitions(program, theory, structure, options, &mut warnings)?
     else {
-        return Ok(Inferred::new(Vec::new(), warnings));
+        return Ok(Inferred::new(Vec::new(), warnings).with_empty_trace(options.trace));
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
@@ -130,6 +135,7 @@ pub fn modelexpand(
     }
     let mut found = Inferred::new(models, warnings);
     found.partial = partial;
+    found.trace = session.take_trace();
     Ok(found)
 }
 
@@ -202,13 +208,15 @@ pub fn minimize(
             proven: true,
             value: None,
         };
-        return Ok(Inferred::new(none, warnings));
+        return Ok(Inferred::new(none, warnings).with_empty_trace(options.trace));
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let optimum = optimise(&mut session, term, output, options.nbmodels)?;
     warnings.extend(session.take_warnings());
-    Ok(Inferred::new(optimum, warnings))
+    let mut found = Inferred::new(optimum, warnings);
+    found.trace = session.take_trace();
+    Ok(found)
 }
 
 /// The optimum of `term` in the session's models (see [`minimize`]).

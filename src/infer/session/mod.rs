@@ -29,7 +29,7 @@ use crate::sema::domains::cartesian;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{FuncId, Program, SortId, Symbol, Theory, VocId};
 use crate::sema::walk::{any_term, symbols};
-use crate::solve::{Cadical, Lit, SatResult, Splr};
+use crate::solve::{Cadical, Lit, SatResult, Splr, Traced};
 use crate::source::Span;
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
@@ -99,6 +99,7 @@ impl<'a> Session<'a> {
         }
         let vocabulary = theory.vocabulary;
         let solver: Box<dyn crate::solve::SatSolver> = match options.sat_backend {
+            _ if options.trace => Box::new(Traced::new(deadline)),
             SatBackend::Cadical => Box::new(Cadical::new(deadline)),
             SatBackend::Splr => Box::new(Splr::new(deadline)),
         };
@@ -773,6 +774,16 @@ impl<'a> Session<'a> {
             }
         }
         self.solve(&[])
+    }
+
+    /// The search steps recorded so far (and forgotten here), with their variables told back
+    /// as atoms; `None` unless the session solves with the traced backend.
+    pub fn take_trace(&mut self) -> Option<Vec<crate::infer::trace::TraceStep>> {
+        let events = self.sat.take_trace()?;
+        let store = self.grounder.store();
+        let vars =
+            crate::infer::trace::AtomVars::new(store, |a| self.sat.existing_lit(store.atom_gf(a)));
+        Some(vars.steps(store, events))
     }
 
     pub fn output_symbols(&self, output: Option<VocId>) -> Vec<Symbol> {
