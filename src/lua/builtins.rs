@@ -254,7 +254,7 @@ fn do_propagate<'lua>(
 /// Registers a builtin taking its arguments as a list.
 /// IDP3's internal procedures are dispatched on their signatures first (see
 /// [`crate::lua::signature::internal`]) and also put in their namespace table.
-fn reg<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
+pub fn reg<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
 where
     F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
 {
@@ -686,17 +686,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     crate::lua::api::register(lua)?;
     crate::lua::parse::register(lua)?;
 
+    crate::lua::transform::register(lua)?;
+
     // ----- not supported -----
     for name in [
-        "ground",
-        "groundeq",
-        "printgrounding",
         "entails",
-        "completion",
-        "flatten",
-        "pushnegations",
-        "removenesting",
-        "removecardinalities",
         "detectfunctions",
         "tometa",
         "frommeta",

@@ -13,6 +13,7 @@ pub mod parse;
 pub mod sandbox;
 pub mod signature;
 pub mod trace;
+pub mod transform;
 pub mod values;
 pub mod visual;
 

@@ -24,7 +24,7 @@ use crate::ground::store::{AtomId, Gf, Store};
 use crate::ground::wellfounded::evaluate;
 use crate::ground::{GTerm, GroundDefinition, Grounder};
 use crate::infer::{Options, SatBackend};
-use crate::print::theory::{definition_to_string, formula_to_string};
+use crate::print::theory::{definition_to_string, formula_to_string, readable_formula};
 use crate::sema::domains::cartesian;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{FuncId, Program, SortId, Symbol, Theory, VocId};
@@ -131,7 +131,7 @@ impl<'a> Session<'a> {
                 symbols(*f, &mut used);
                 used.is_disjoint(&defined) && session.gives_units(f)
             });
-        let early: Vec<Gf> = session.ground_and_learn(independent)?;
+        let early = session.ground_and_learn(independent)?;
         for d in dependency_order(pending) {
             let atoms_before = session.grounder.store().atom_count();
             let gd = match session.grounder.ground_definition(d) {
@@ -161,16 +161,16 @@ impl<'a> Session<'a> {
             session.encode_definition(gd, d.span)?;
             session.check_time("grounding")?;
         }
-        for g in early {
-            session.assert(g);
+        for (g, sentence) in early {
+            session.assert_sentence(g, sentence);
         }
         session.ground_sentences(dependent)?;
         session.encode_symbols()?;
         if let Some(asserted) = session.sat.take_asserted() {
-            session.options.observer.ground_theory(&format!(
-                "// ground theory ({} formulas)\n{}// end of ground theory\n",
-                asserted.len(),
-                ground_theory_text(program, session.grounder.store(), &asserted)
+            session.options.observer.ground_theory(&ground_theory_text(
+                program,
+                session.grounder.store(),
+                &asserted,
             ));
         }
         let store = session.grounder.store();
@@ -191,7 +191,10 @@ impl<'a> Session<'a> {
     /// Grounds each sentence and learns its units, without asserting it yet: first those that
     /// can only give unit literals (so the others are grounded with them), each group
     /// cheapest first. Returns the ground sentences in that order.
-    fn ground_and_learn(&mut self, sentences: Vec<&Formula>) -> IdpResult<Vec<Gf>> {
+    fn ground_and_learn<'t>(
+        &mut self,
+        sentences: Vec<&'t Formula>,
+    ) -> IdpResult<Vec<(Gf, &'t Formula)>> {
         let (unit_like, rest): (Vec<&Formula>, Vec<&Formula>) =
             sentences.into_iter().partition(|f| self.gives_units(f));
         let mut ordered = self.cheapest_first(unit_like);
@@ -218,7 +221,7 @@ impl<'a> Session<'a> {
                 naming(e, "the sentence", program, sentence.span, &text)
             })?;
             self.grounder.learn_units(g);
-            out.push(g);
+            out.push((g, sentence));
             self.check_time("grounding")?;
         }
         Ok(out)
@@ -226,10 +229,20 @@ impl<'a> Session<'a> {
 
     /// Grounds, learns the units of and asserts each sentence.
     fn ground_sentences(&mut self, sentences: Vec<&Formula>) -> IdpResult<()> {
-        for g in self.ground_and_learn(sentences)? {
-            self.assert(g);
+        for (g, sentence) in self.ground_and_learn(sentences)? {
+            self.assert_sentence(g, sentence);
         }
         Ok(())
+    }
+
+    /// Asserts `g`, the grounding of `sentence` (named as its origin in a dump).
+    fn assert_sentence(&mut self, g: Gf, sentence: &Formula) {
+        let program = self.grounder.program();
+        self.sat.set_origin(|| {
+            let at = program.position(sentence.span).unwrap_or_default();
+            format!("sentence at {at}: {}", readable_formula(program, sentence))
+        });
+        self.assert(g);
     }
 
     /// Whether `f` is `! x1 ... xn: C` with `C` a quantifier-free combination of literals of
@@ -417,6 +430,12 @@ impl<'a> Session<'a> {
     /// bodies; defined atoms without rules are false. What the structure says about the defined
     /// symbols becomes constraints. Then the definition is checked against candidate models.
     fn encode_definition(&mut self, gd: GroundDefinition, span: Span) -> IdpResult<()> {
+        let program = self.grounder.program();
+        self.sat.set_origin(|| {
+            let at = program.position(span).unwrap_or_default();
+            let defined: Vec<&str> = gd.defined.iter().map(|&s| program.symbol_name(s)).collect();
+            format!("definition at {at} (of {}): completion", defined.join(", "))
+        });
         assert_completion(self.grounder.store_mut(), &mut self.sat, &gd, None);
         self.grounder.mark_encoded(&gd);
         let defined: HashSet<Symbol> = gd.defined.iter().copied().collect();
@@ -515,6 +534,16 @@ impl<'a> Session<'a> {
     /// over an infinite argument type with a finite result type gets it only for the
     /// applications that grounding meets, as in IDP3's lazy grounding.
     fn encode_function(&mut self, f: FuncId) -> IdpResult<()> {
+        let program = self.grounder.program();
+        self.sat.set_origin(|| {
+            let func = program.func(f);
+            let count = if func.partial {
+                "at most one"
+            } else {
+                "exactly one"
+            };
+            format!("function {}: {count} value for each argument", func.name)
+        });
         let func = self.grounder.program().func(f).clone();
         let mut arg_domains = Vec::new();
         for &a in &func.args {
@@ -800,7 +829,7 @@ const PREFERENCE_ROUNDS: usize = 16;
 
 /// The definitions ordered so that one that uses symbols defined by another comes after it
 /// (mutually dependent definitions keep their order).
-fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
+pub(crate) fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
     let defined: Vec<HashSet<Symbol>> = defs
         .iter()
         .map(|d| d.defined().into_iter().collect())
@@ -847,7 +876,7 @@ pub fn unknown_atoms_text(program: &Program, store: &Store, unknown: &[AtomId]) 
 
 /// Adds to an error which sentence or definition was being grounded: where it is (when the
 /// sources are known) and its text (the first line, cut at 160 characters).
-fn naming(e: Error, what: &str, program: &Program, span: Span, text: &str) -> Error {
+pub(crate) fn naming(e: Error, what: &str, program: &Program, span: Span, text: &str) -> Error {
     let first_line = text.trim().lines().next().unwrap_or("");
     let mut shown: String = first_line.chars().take(160).collect();
     if shown.len() < first_line.len() || text.trim().lines().count() > 1 {
