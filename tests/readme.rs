@@ -91,7 +91,7 @@ const EXPECTED: &[(&str, i32, &str)] = &[
     (
         "idp --dump ground -n 1 examples/first.idp",
         10,
-        "// ground theory (5 formulas)",
+        "// ground theory (16 formulas)",
     ),
     (
         "idp --stats examples/einstein.idp",
