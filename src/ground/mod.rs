@@ -140,6 +140,9 @@ struct Memos {
     reads_defining: HashMap<NodeId, bool>,
     /// Ground aggregates, by memo key and cap.
     aggregates: HashMap<(MemoKey, Option<i64>), GTerm>,
+    /// The cases of a function applied to known arguments, inside atoms of two-valued tables
+    /// (see `ground_pred`); emptied whenever what grounding knows about atoms changes.
+    applications: HashMap<(FuncId, Tuple), Rc<[(Gf, Value)]>>,
     /// Variables of each memoised node (by id).
     vars: HashMap<NodeId, Rc<[u32]>>,
 }
@@ -237,6 +240,7 @@ impl<'a> Grounder<'a> {
     /// Records that the completion of `gd` is part of the theory: its heads are the only atoms
     /// of its symbols that can be true, and later grounding may rely on that.
     pub fn mark_encoded(&mut self, gd: &GroundDefinition) {
+        self.memo.applications.clear();
         for head in gd.rules.keys() {
             if let Some(a) = self.store.as_atom(*head) {
                 self.status.heads.insert(a);
@@ -549,6 +553,7 @@ impl<'a> Grounder<'a> {
     /// grounding can simplify with them. Atoms of defined symbols are never recorded: their
     /// rule bodies must keep them for the well-foundedness checks.
     pub fn learn_units(&mut self, g: Gf) {
+        self.memo.applications.clear();
         let literals: Vec<Gf> = match self.store.node(g) {
             store::Node::And(children) if !g.is_negated() => children.to_vec(),
             _ => vec![g],

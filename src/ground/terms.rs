@@ -3,6 +3,7 @@
 //! the cases of its operands.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -88,9 +89,17 @@ impl<'a> Grounder<'a> {
 
     /// Grounds a list of argument terms into the guarded tuples of values they may take.
     pub fn ground_args(&mut self, args: &[Term]) -> IdpResult<Vec<(Gf, Vec<Value>)>> {
-        let mut out: Vec<(Gf, Vec<Value>)> = vec![(Gf::TRUE, Vec::with_capacity(args.len()))];
+        let mut grounded = Vec::with_capacity(args.len());
         for a in args {
-            let ga = self.ground_term(a)?;
+            grounded.push(self.ground_term(a)?);
+        }
+        Ok(self.argument_cases(grounded))
+    }
+
+    /// The guarded tuples of values that arguments with these ground terms may take.
+    pub fn argument_cases(&mut self, grounded: Vec<GTerm>) -> Vec<(Gf, Vec<Value>)> {
+        let mut out: Vec<(Gf, Vec<Value>)> = vec![(Gf::TRUE, Vec::with_capacity(grounded.len()))];
+        for ga in grounded {
             let mut next = Vec::with_capacity(out.len() * ga.0.len());
             for (g, prefix) in &out {
                 for (h, v) in &ga.0 {
@@ -106,7 +115,40 @@ impl<'a> Grounder<'a> {
             }
             out = next;
         }
-        Ok(out)
+        out
+    }
+
+    /// The cases of `t` when it is an application of a function that is not a constructor,
+    /// with variables, to arguments that grounding determines: shared with the other atoms
+    /// that apply it to the same arguments (memoised), sorted by value; `None` for any other
+    /// term.
+    pub fn shared_application(&mut self, t: &Term) -> IdpResult<Option<Rc<[(Gf, Value)]>>> {
+        let TermKind::Func(f, args) = t.kind() else {
+            return Ok(None);
+        };
+        // Only terms with variables (closed ones have a memo of their own), and only once
+        // `ground_term` has seen them.
+        if !matches!(self.memo.closed_terms.get(&t.id()), Some(None))
+            || self.program.func(*f).constructor_of.is_some()
+        {
+            return Ok(None);
+        }
+        let mut tuple = Vec::with_capacity(args.len());
+        for a in args {
+            match self.ground_term(a)?.as_known() {
+                Some(GVal::V(v)) => tuple.push(v),
+                _ => return Ok(None),
+            }
+        }
+        let key = (*f, tuple);
+        if let Some(cases) = self.memo.applications.get(&key) {
+            return Ok(Some(cases.clone()));
+        }
+        let mut cases = self.apply_function(key.0, key.1.clone())?;
+        cases.sort_by(|a, b| a.1.cmp(&b.1));
+        let cases: Rc<[(Gf, Value)]> = cases.into();
+        self.memo.applications.insert(key, cases.clone());
+        Ok(Some(cases))
     }
 
     fn ground_application(&mut self, f: FuncId, args: &[Term]) -> IdpResult<GTerm> {
