@@ -512,11 +512,12 @@ impl<'a> Grounder<'a> {
     /// The ground formula for an atom `s(t)`: a constant when the structure knows it, `false`
     /// when an element lies outside the symbol's sorts.
     pub fn atom(&mut self, s: Symbol, t: Tuple) -> Gf {
+        let program = self.program;
         let sorts = match s {
-            Symbol::Pred(p) => &self.program.pred(p).args,
-            Symbol::Func(f) => &self.program.func(f).args,
+            Symbol::Pred(p) => &program.pred(p).args,
+            Symbol::Func(f) => &program.func(f).args,
         };
-        if !self.well_sorted(&sorts.clone(), &t) {
+        if !self.well_sorted(sorts, &t) {
             return Gf::FALSE;
         }
         match self.truth(s, &t) {

@@ -140,15 +140,21 @@ impl<'a> Grounder<'a> {
                 _ => return Ok(None),
             }
         }
-        let key = (*f, tuple);
+        self.application_cases(*f, tuple).map(Some)
+    }
+
+    /// The cases of `f(args)` for known arguments, sorted by value, memoised until what
+    /// grounding knows about atoms changes.
+    fn application_cases(&mut self, f: FuncId, args: Vec<Value>) -> IdpResult<Rc<[(Gf, Value)]>> {
+        let key = (f, args);
         if let Some(cases) = self.memo.applications.get(&key) {
-            return Ok(Some(cases.clone()));
+            return Ok(cases.clone());
         }
         let mut cases = self.apply_function(key.0, key.1.clone())?;
         cases.sort_by(|a, b| a.1.cmp(&b.1));
         let cases: Rc<[(Gf, Value)]> = cases.into();
         self.memo.applications.insert(key, cases.clone());
-        Ok(Some(cases))
+        Ok(cases)
     }
 
     fn ground_application(&mut self, f: FuncId, args: &[Term]) -> IdpResult<GTerm> {
@@ -156,7 +162,12 @@ impl<'a> Grounder<'a> {
         if let [(Gf::TRUE, _)] = cases.as_slice() {
             // Known arguments: no case analysis needed.
             let (_, tuple) = cases.into_iter().next().expect("one case");
-            return Ok(match self.apply_function(f, tuple)?.as_slice() {
+            let cases: Rc<[(Gf, Value)]> = if self.program.func(f).constructor_of.is_some() {
+                self.apply_function(f, tuple)?.into()
+            } else {
+                self.application_cases(f, tuple)?
+            };
+            return Ok(match cases.as_ref() {
                 [(Gf::TRUE, v)] => GTerm::known(*v),
                 options => GTerm(options.iter().map(|(g, v)| (*g, GVal::V(*v))).collect()),
             });
@@ -175,11 +186,11 @@ impl<'a> Grounder<'a> {
 
     /// The possible values of `f(args)` for known arguments, with their conditions.
     pub fn apply_function(&mut self, f: FuncId, args: Vec<Value>) -> IdpResult<Vec<(Gf, Value)>> {
-        let func = self.program.func(f);
-        if !self.well_sorted(&func.args.clone(), &args) {
+        let program = self.program;
+        let func = program.func(f);
+        if !self.well_sorted(&func.args, &args) {
             return Ok(Vec::new());
         }
-        let func = self.program.func(f);
         if func.constructor_of.is_some() {
             return Ok(vec![(Gf::TRUE, Value::compound(f, args))]);
         }

@@ -9,6 +9,7 @@ pub mod explain;
 pub mod huge;
 pub mod join;
 pub mod ltc;
+pub mod optimise;
 pub mod report;
 pub mod session;
 
@@ -56,6 +57,8 @@ pub struct Options {
     /// a generator seeded with this for the atoms of the output symbols, so that different
     /// seeds can give different models (the same seed, the same models).
     pub random_values: Option<u64>,
+    /// How `minimize` chooses its bounds (`IDP_MINIMIZE=descend|bisect` for experiments).
+    pub minimize: optimise::Strategy,
 }
 
 /// The grounding size limit of [`Options::default`] (nodes of the ground theory).
@@ -80,6 +83,7 @@ impl Default for Options {
             observer: Observer::default(),
             datalog: std::env::var_os("IDP_DATALOG").is_none_or(|v| v != "0"),
             random_values: None,
+            minimize: optimise::Strategy::from_env(),
         }
     }
 }
@@ -206,7 +210,7 @@ pub fn minimize(
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
-    let optimum = optimise(&mut session, term, output, options.nbmodels)?;
+    let optimum = optimise(&mut session, term, output, options)?;
     warnings.extend(session.take_warnings());
     Ok(Inferred::new(optimum, warnings))
 }
@@ -216,54 +220,23 @@ fn optimise(
     session: &mut Session,
     term: &ir::Term,
     output: Option<VocId>,
-    nbmodels: usize,
+    options: &Options,
 ) -> IdpResult<Optimum> {
+    let nbmodels = options.nbmodels;
     let objective = session.ground_term(term)?;
-    for (g, _) in &objective.0 {
-        session.lit(*g);
-    }
-    let mut best: Option<GVal> = None;
-    // The SAT model of the best value so far, kept in case a limit stops the search.
-    let mut best_model: Vec<bool> = Vec::new();
-    let mut assumption: Vec<i32> = Vec::new();
-    loop {
-        match session.solve(&assumption) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) if e.is_limit() => match best {
-                Some(value) => {
-                    session.restore_model(best_model);
-                    return Ok(unproven_optimum(session, value, e.message()));
-                }
-                None => return Err(e),
-            },
-            Err(e) => return Err(e),
+    let best = match optimise::least_value(session, &objective, options.minimize)? {
+        optimise::Search::NoModel => {
+            return Ok(Optimum {
+                models: Vec::new(),
+                proven: true,
+                value: None,
+            })
         }
-        let value = objective
-            .0
-            .iter()
-            .find(|(g, _)| session.value(*g))
-            .map(|(_, v)| *v);
-        let Some(value) = value else { break };
-        best = Some(value);
-        best_model = session.saved_model();
-        // Ask for a strictly better value next, under a fresh activation literal.
-        let better: Vec<Gf> = objective
-            .0
-            .iter()
-            .filter(|(_, v)| *v < value)
-            .map(|(g, _)| *g)
-            .collect();
-        let better = session.store_mut().or(better);
-        let l = session.lit(better);
-        assumption = vec![l];
-    }
-    let Some(best) = best else {
-        return Ok(Optimum {
-            models: Vec::new(),
-            proven: true,
-            value: None,
-        });
+        optimise::Search::Stopped(value, model, e) => {
+            session.restore_model(model);
+            return Ok(unproven_optimum(session, value, e.message()));
+        }
+        optimise::Search::Optimal(value) => value,
     };
     let equal: Vec<Gf> = objective
         .0
