@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, IdpResult};
 use crate::ground::store::Gf;
-use crate::ground::{GTerm, GVal, Grounder};
+use crate::ground::{Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Formula, FormulaKind, Var};
 use crate::sema::program::Symbol;
 use crate::sema::walk::var_ids;
@@ -292,7 +292,7 @@ impl<'a> Grounder<'a> {
             && self.lazy_procedure(symbol).is_none()
             && matches!(self.structure.table(symbol), Some(Table::TwoValued(_)));
         let mut grounded = Vec::with_capacity(args.len());
-        let mut shared: Option<(usize, Rc<[(Gf, Value)]>)> = None;
+        let mut shared: Option<(usize, Cases)> = None;
         for (k, a) in args.iter().enumerate() {
             if table_atom && shared.is_none() {
                 if let Some(cases) = self.shared_application(a)? {

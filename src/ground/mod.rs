@@ -38,6 +38,10 @@ pub enum GVal {
     PosInf,
 }
 
+/// The cases of a function application with known arguments: each value with its condition,
+/// sorted by value (shared between the atoms that apply it).
+pub type Cases = Rc<[(Gf, Value)]>;
+
 /// A ground term: the values it may take, each with the (mutually exclusive) condition under
 /// which it takes it. When no condition holds the term is undefined (a partial function).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -142,7 +146,7 @@ struct Memos {
     aggregates: HashMap<(MemoKey, Option<i64>), GTerm>,
     /// The cases of a function applied to known arguments, inside atoms of two-valued tables
     /// (see `ground_pred`); emptied whenever what grounding knows about atoms changes.
-    applications: HashMap<(FuncId, Tuple), Rc<[(Gf, Value)]>>,
+    applications: HashMap<(FuncId, Tuple), Cases>,
     /// Variables of each memoised node (by id).
     vars: HashMap<NodeId, Rc<[u32]>>,
 }

@@ -3,13 +3,12 @@
 //! the cases of its operands.
 
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::{Error, IdpResult};
 use crate::ground::store::Gf;
-use crate::ground::{GTerm, GVal, Grounder};
+use crate::ground::{Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Term, TermKind};
 use crate::sema::program::{FuncId, Symbol};
 use crate::structure::structure::TruthValue;
@@ -122,7 +121,7 @@ impl<'a> Grounder<'a> {
     /// with variables, to arguments that grounding determines: shared with the other atoms
     /// that apply it to the same arguments (memoised), sorted by value; `None` for any other
     /// term.
-    pub fn shared_application(&mut self, t: &Term) -> IdpResult<Option<Rc<[(Gf, Value)]>>> {
+    pub fn shared_application(&mut self, t: &Term) -> IdpResult<Option<Cases>> {
         let TermKind::Func(f, args) = t.kind() else {
             return Ok(None);
         };
@@ -145,14 +144,14 @@ impl<'a> Grounder<'a> {
 
     /// The cases of `f(args)` for known arguments, sorted by value, memoised until what
     /// grounding knows about atoms changes.
-    fn application_cases(&mut self, f: FuncId, args: Vec<Value>) -> IdpResult<Rc<[(Gf, Value)]>> {
+    fn application_cases(&mut self, f: FuncId, args: Vec<Value>) -> IdpResult<Cases> {
         let key = (f, args);
         if let Some(cases) = self.memo.applications.get(&key) {
             return Ok(cases.clone());
         }
         let mut cases = self.apply_function(key.0, key.1.clone())?;
-        cases.sort_by(|a, b| a.1.cmp(&b.1));
-        let cases: Rc<[(Gf, Value)]> = cases.into();
+        cases.sort_by_key(|a| a.1);
+        let cases: Cases = cases.into();
         self.memo.applications.insert(key, cases.clone());
         Ok(cases)
     }
@@ -162,7 +161,7 @@ impl<'a> Grounder<'a> {
         if let [(Gf::TRUE, _)] = cases.as_slice() {
             // Known arguments: no case analysis needed.
             let (_, tuple) = cases.into_iter().next().expect("one case");
-            let cases: Rc<[(Gf, Value)]> = if self.program.func(f).constructor_of.is_some() {
+            let cases: Cases = if self.program.func(f).constructor_of.is_some() {
                 self.apply_function(f, tuple)?.into()
             } else {
                 self.application_cases(f, tuple)?

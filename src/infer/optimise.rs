@@ -1,18 +1,21 @@
 //! Minimisation on one live SAT solver. The objective is ground once into its cases (one
 //! condition per value, mutually exclusive); every bound is asked under assumptions, so the
-//! solver keeps its clauses and what it learnt from one bound to the next. What a call proves
-//! is then added for good: after a model with value v, no case above v can hold; after a bound
-//! b is refuted, no case up to b can hold.
+//! solver keeps its clauses and what it learnt from one bound to the next. Except when
+//! descending (which asks exactly what it always asked, so that the models it shows stay the
+//! same), what a call proves is then added for good: after a model with value v, no case above
+//! v can hold; after a bound b is refuted, no case up to b can hold.
 //!
 //! Bounds are chosen by [`Strategy`]: `Descend` asks for anything better than the last model
 //! (many cheap satisfiable calls near the models found); `Bisect` halves the interval between
 //! the best lower bound and the best model (fewer calls when the first model is far from the
 //! optimum); `Ascend` asks for the least value not yet refuted from the first call on, so its
 //! first model is optimal; `Gallop` probes from below with doubling steps until a model is
-//! found and then bisects. The default ascends when the objective has few values (a plan's
-//! length: the cheap refutations of short plans come first, as when a horizon is grown, and
-//! the learnt clauses carry over) and gallops otherwise (a sum over a wide range).
-//! `IDP_MINIMIZE=descend|bisect|ascend|gallop` selects one for experiments.
+//! found and then bisects; `Auto` ascends when the objective has few values (a plan's length:
+//! the cheap refutations of short plans come first, as when a horizon is grown, and the learnt
+//! clauses carry over) and gallops otherwise (a sum over a wide range). The default stays
+//! `Descend`: only it has a best model at every moment, which a minimisation stopped by a
+//! limit returns (the others may have none when a refutation is hard, as for pigeonholes).
+//! `IDP_MINIMIZE=descend|bisect|ascend|gallop|auto` selects one.
 
 use crate::error::IdpResult;
 use crate::ground::store::Gf;
@@ -38,7 +41,7 @@ pub enum Strategy {
 }
 
 /// The most values of an objective for which `Auto` ascends one value at a time.
-pub const ASCEND_AT_MOST: usize = 256;
+pub const ASCEND_AT_MOST: usize = 128;
 
 impl Strategy {
     /// The strategy of `IDP_MINIMIZE` (`descend` or `bisect`), else the default.
@@ -48,7 +51,8 @@ impl Strategy {
             Ok("bisect") => Strategy::Bisect,
             Ok("ascend") => Strategy::Ascend,
             Ok("gallop") => Strategy::Gallop,
-            _ => Strategy::Auto,
+            Ok("auto") => Strategy::Auto,
+            _ => Strategy::Descend,
         }
     }
 
@@ -143,7 +147,7 @@ pub fn least_value(
     let mut probe: Option<usize> = bounds.next_probe(strategy);
     loop {
         let assumptions = match probe {
-            Some(i) => at_most(session, &bounds, i),
+            Some(i) => at_most(session, &bounds, i, strategy != Strategy::Descend),
             None => Vec::new(),
         };
         match session.solve(&assumptions) {
@@ -155,12 +159,16 @@ pub fn least_value(
                 };
                 bounds.hi = Some(found);
                 best_model = session.saved_model();
-                refute(session, &bounds.cases[found + 1..]);
+                if strategy != Strategy::Descend {
+                    refute(session, &bounds.cases[found + 1..]);
+                }
             }
             Ok(false) => match probe {
                 Some(i) => {
                     bounds.refuted(i);
-                    refute(session, &bounds.cases[..=i]);
+                    if strategy != Strategy::Descend {
+                        refute(session, &bounds.cases[..=i]);
+                    }
                 }
                 None => return Ok(Search::NoModel),
             },
@@ -187,14 +195,16 @@ pub fn least_value(
 }
 
 /// Assumptions for `value ≤ cases[i]`: the disjunction of the cases up to i (one literal), and
-/// the negation of every case above it (implied by the first, since the cases exclude each
-/// other, but they propagate at once).
-fn at_most(session: &mut Session, bounds: &Bounds, i: usize) -> Vec<Lit> {
+/// with `negated` the negation of every case above it (implied by the first, since the cases
+/// exclude each other, but they propagate at once).
+fn at_most(session: &mut Session, bounds: &Bounds, i: usize, negated: bool) -> Vec<Lit> {
     let below: Vec<Gf> = bounds.cases[..=i].iter().map(|(_, g)| *g).collect();
     let any = session.store_mut().or(below);
     let mut out = vec![session.lit(any)];
-    for (_, g) in &bounds.cases[i + 1..] {
-        out.push(session.lit(-*g));
+    if negated {
+        for (_, g) in &bounds.cases[i + 1..] {
+            out.push(session.lit(-*g));
+        }
     }
     out
 }
