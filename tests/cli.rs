@@ -459,7 +459,8 @@ fn timeout_stops_grounding() {
 }
 
 /// `--dump ground` prints the ground theory before solving, one instance per line (the
-/// function's exactly-one constraint included); the run then goes on.
+/// function's exactly-one constraint included), each group under the sentence or function it
+/// comes from, after a header that counts the lines; the run then goes on.
 #[test]
 fn dump_ground_prints_the_ground_theory() {
     let spec = "vocabulary V {\n  type C\n  P(C)\n  f : C\n}\n\
@@ -467,18 +468,29 @@ fn dump_ground_prints_the_ground_theory() {
         structure S : V {\n  C = { 1..2 }\n}\n";
     let o = run_file(spec, &["--dump", "ground", "-n", "0", "--nowarnings"]);
     let out = stdout(&o);
-    let dump: Vec<&str> = out
+    // The sentence each group comes from is named with its position (the file's folder left
+    // out here).
+    let dump: Vec<String> = out
         .lines()
         .skip_while(|l| !l.starts_with("// ground theory"))
         .take_while(|l| !l.starts_with("// end of ground theory"))
+        .map(
+            |l| match (l.strip_prefix("// sentence at "), l.find("test.idp")) {
+                (Some(_), Some(k)) => format!("// sentence at {}", &l[k..]),
+                _ => l.to_string(),
+            },
+        )
         .collect();
     assert_eq!(
         dump,
         [
-            "// ground theory (3 formulas)",
+            "// ground theory (4 formulas)",
+            "// sentence at test.idp:8:3: ? x : P(x)",
             "assert (P(1) | P(2)).",
+            "// sentence at test.idp:7:3: ! x : P(x) => f = x",
             "assert ~(P(1) & f ~= 1).",
             "assert ~(P(2) & f ~= 2).",
+            "// function f: exactly one value for each argument",
             "assert (f = 1 | f = 2).",
         ],
         "{out}"

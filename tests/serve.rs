@@ -174,7 +174,7 @@ fn model_expansion_and_minimisation_answer_as_the_command_line() {
     assert!(all_text(&v).contains(optimum), "{v}");
     assert_eq!(segments(&v, "model").len(), 1);
 
-    // No model: exit 20 and whatever idp printed.
+    // No model: exit 20, and why, as `idp -n 1 --explain` says it (the page marks the lines).
     let unsat = "vocabulary V {\n    type T\n    P(T)\n}\ntheory Th : V {\n    ?x : P(x).\n    !x : ~P(x).\n}\nstructure S : V {\n    T = { 1..3 }\n}\n";
     let v = server.run(
         &json!({ "path": "", "text": unsat, "mode": "expand", "theory": "Th", "structure": "S" }),
@@ -182,6 +182,15 @@ fn model_expansion_and_minimisation_answer_as_the_command_line() {
     assert_eq!(v["exit_code"], 20, "{v}");
     assert_eq!(v["outcome"], "no model (exit code 20)");
     assert_eq!(segments(&v, "model").len(), 0);
+    assert_eq!(
+        all_text(&v),
+        "Unsatisfiable\nNumber of models: 0\n\
+         Why: 2 parts of the theory have no model together; without any one of them there is one.\n  \
+         stdin:6:5: ?x : P(x).\n  \
+         stdin:7:5: !x : ~P(x).\n      \
+         ~P(1)   (x=1)\n      ~P(2)   (x=2)\n      ~P(3)   (x=3)\n",
+        "{v}"
+    );
 }
 
 #[test]

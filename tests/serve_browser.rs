@@ -41,6 +41,7 @@ const WAIT: Duration = Duration::from_secs(30);
 const FRAMES_SPEC: &str = "vocabulary V {\n    type Time isa int\n    type X isa int\n    type Y isa int\n    Wall(X, Y)\n    At(Time, X, Y)\n}\n\nstructure S : V {\n    Time = { 0..3 }\n    X = { 0..3 }\n    Y = { 0..1 }\n    Wall = { 1,1; 2,1 }\n    At = { 0,0,0; 1,1,0; 2,2,0; 3,3,0 }\n}\n\nprocedure main() {\n    visualize(S)\n}\n";
 
 /// Every subset of 22 numbers is a model: the enumeration runs until stopped.
+const TRIANGLE_SPEC: &str = "vocabulary V {\n  type Node\n  type Colour\n  Edge(Node, Node)\n  Col(Node) : Colour\n}\ntheory T : V {\n  ! x y : Edge(x, y) => Col(x) ~= Col(y).\n}\nstructure S : V {\n  Node = { a; b; c }\n  Colour = { red; green }\n  Edge = { a,b; b,c; c,a }\n}\n";
 const MANY_SPEC: &str = "vocabulary V {\n    type T isa int\n    P(T)\n}\ntheory Th : V {\n}\nstructure S : V {\n    T = { 1..22 }\n}\n";
 
 /// A program on the PATH (or at the path in `env`), if present.
@@ -234,6 +235,7 @@ async fn scenario(c: &Client, server: &Server, dir: &Path) {
     frames(c, server).await;
     stop(c).await;
     save(c, server, dir).await;
+    why_not(c).await;
 }
 
 /// A run with one frame per time point: the slider moves between them.
@@ -277,29 +279,7 @@ async fn frames(c: &Client, server: &Server) {
 
 /// Stop during an enumeration without end: the models found so far are shown.
 async fn stop(c: &Client) {
-    c.execute(
-        "const v = window.idpEditor;\
-         v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: arguments[0] } });",
-        vec![json!(MANY_SPEC)],
-    )
-    .await
-    .unwrap();
-    // The check of the new text fills the theory and structure choices.
-    wait_for_js(c, "return document.getElementById('theory').value === 'Th'").await;
-    c.execute(
-        "const m = document.getElementById('mode'); m.value = 'expand';\
-         m.dispatchEvent(new Event('change'));\
-         document.getElementById('models').value = '0';",
-        vec![],
-    )
-    .await
-    .unwrap();
-    c.find(Locator::Css("#run"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    expand(c, MANY_SPEC, "Th", 0).await;
     let progress = wait_css(c, "#progress.running").await;
     let line = progress.text().await.unwrap();
     assert!(
@@ -339,6 +319,91 @@ async fn stop(c: &Client) {
     assert!(kept > 0);
     let first = c.find(Locator::Css("section.model h3")).await.unwrap();
     assert_eq!(first.text().await.unwrap(), "Model 1 : V");
+}
+
+/// A triangle with two colours has no model: the run says why, each part clickable, and the
+/// editor marks the sentence and the structure line it names.
+async fn why_not(c: &Client) {
+    expand(c, TRIANGLE_SPEC, "T", 1).await;
+    let head = wait_css(c, ".why .why-head").await;
+    assert_eq!(
+        head.text().await.unwrap(),
+        "Why: 1 part of the theory and 3 facts of the structure have no model together; \
+         without any one of them there is one."
+    );
+    let parts = c.find_all(Locator::Css(".why li.located")).await.unwrap();
+    assert_eq!(parts.len(), 2);
+    let first = parts[0].text().await.unwrap();
+    assert!(
+        first.starts_with("8:3") && first.contains("! x y : Edge(x, y) => Col(x) ~= Col(y)."),
+        "{first}"
+    );
+    assert!(
+        first.contains("Edge(a,b) => Col(a) ~= Col(b)   (x=a, y=b)"),
+        "{first}"
+    );
+    // Both parts are marked in the editor, from their positions to the end of their lines.
+    wait_css(c, ".cm-lintRange-info").await;
+    let marked: Vec<String> = c
+        .execute(
+            "return [...document.querySelectorAll('.cm-lintRange-info')].map(e => e.textContent)",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        marked,
+        [
+            "! x y : Edge(x, y) => Col(x) ~= Col(y).",
+            "Edge = { a,b; b,c; c,a }"
+        ]
+    );
+    // A click on a part puts the cursor at its position.
+    parts[1].click().await.unwrap();
+    let cursor = c
+        .execute(
+            "const v = window.idpEditor; const h = v.state.selection.main.head;\
+             const l = v.state.doc.lineAt(h); return [l.number, h - l.from + 1];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(cursor, json!([13, 3]));
+    screenshot(c, "serve-why.png").await;
+}
+
+/// Replaces the editor's text by `spec` and runs model expansion of its theory `theory` (the
+/// only one) for `models` models.
+async fn expand(c: &Client, spec: &str, theory: &str, models: usize) {
+    c.execute(
+        "const v = window.idpEditor;\
+         v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: arguments[0] } });",
+        vec![json!(spec)],
+    )
+    .await
+    .unwrap();
+    // The check of the new text fills the theory and structure choices.
+    let chosen = format!("return document.getElementById('theory').value === '{theory}'");
+    wait_for_js(c, &chosen).await;
+    c.execute(
+        "const m = document.getElementById('mode'); m.value = 'expand';\
+         m.dispatchEvent(new Event('change'));\
+         document.getElementById('models').value = String(arguments[0]);",
+        vec![json!(models)],
+    )
+    .await
+    .unwrap();
+    c.find(Locator::Css("#run"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 /// Save writes the buffer to the file.

@@ -3,6 +3,8 @@
 //! clause of a session goes through here, so the order in which they reach the solver is the
 //! order of the calls.
 
+use std::rc::Rc;
+
 use crate::encode::Encoder;
 use crate::ground::store::{AtomId, Gf, Store};
 use crate::solve::{Lit, SatResult, SatSolver};
@@ -13,8 +15,11 @@ pub struct Sat {
     /// The values of all SAT variables in the last model (index = variable), kept so that
     /// clauses can be added while the model is still being inspected.
     model: Vec<bool>,
-    /// The asserted ground formulas, when they are kept for a dump.
-    asserted: Option<Vec<Gf>>,
+    /// The asserted ground formulas, each with where it comes from, when they are kept for a
+    /// dump.
+    asserted: Option<Vec<(Gf, Rc<str>)>>,
+    /// Where the formulas asserted next come from (for the dump).
+    origin: Rc<str>,
 }
 
 impl Sat {
@@ -26,13 +31,22 @@ impl Sat {
             solver,
             model: Vec::new(),
             asserted: keep_asserted.then(Vec::new),
+            origin: Rc::from(""),
+        }
+    }
+
+    /// Names where the formulas asserted from now on come from (`sentence at f.idp:3:1: ...`);
+    /// `origin` is called only when the asserted formulas are kept.
+    pub fn set_origin(&mut self, origin: impl FnOnce() -> String) {
+        if self.asserted.is_some() {
+            self.origin = Rc::from(origin());
         }
     }
 
     /// Adds `g` as a constraint.
     pub fn assert(&mut self, store: &Store, g: Gf) {
         if let Some(asserted) = &mut self.asserted {
-            asserted.push(g);
+            asserted.push((g, self.origin.clone()));
         }
         self.encoder.assert(store, self.solver.as_mut(), g);
     }
@@ -56,8 +70,9 @@ impl Sat {
         self.solver.failed(lit)
     }
 
-    /// The asserted formulas kept so far (empty unless kept), in order.
-    pub fn take_asserted(&mut self) -> Option<Vec<Gf>> {
+    /// The asserted formulas kept so far, each with its origin (`None` unless kept), in
+    /// order.
+    pub fn take_asserted(&mut self) -> Option<Vec<(Gf, Rc<str>)>> {
         self.asserted.take()
     }
 
@@ -73,6 +88,11 @@ impl Sat {
 
     pub fn add_clause(&mut self, clause: &[Lit]) {
         self.solver.add_clause(clause);
+    }
+
+    /// The solver's recorded search steps, if it records them (see [`SatSolver::take_trace`]).
+    pub fn take_trace(&mut self) -> Option<Vec<crate::solve::TraceEvent>> {
+        self.solver.take_trace()
     }
 
     pub fn num_vars(&self) -> usize {

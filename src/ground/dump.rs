@@ -1,24 +1,48 @@
 //! The ground theory in readable syntax (`idp --dump ground`): what the grounder produced and
 //! the encoder received, for looking inside a run. Shared subformulas are printed once, under
 //! a name (`#12`), and referred to by that name afterwards, so the text stays linear in the
-//! size of the ground theory however much sharing there is.
+//! size of the ground theory however much sharing there is. Each group of formulas is headed by
+//! where it comes from (the sentence or definition with its `FILE:LINE:COL`, or the function
+//! whose values it constrains), and the header counts the formulas printed.
+
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::ground::store::{Gf, Node, Store, AUX};
 use crate::sema::program::{Program, Symbol};
 
-/// The text of `roots` (the asserted ground formulas, in order): one line per named shared
-/// subformula before its first use, then `assert <formula>.` per root.
-pub fn ground_theory_text(program: &Program, store: &Store, roots: &[Gf]) -> String {
-    let uses = count_uses(store, roots);
+/// The text of `roots` (the asserted ground formulas, in order, each with where it comes
+/// from): a header that counts the formulas printed, then per origin a comment line naming it
+/// (`// sentence at f.idp:3:1: ...`) and its formulas, one line per named shared subformula
+/// before its first use and `assert <formula>.` per ground formula.
+pub fn ground_theory_text(program: &Program, store: &Store, roots: &[(Gf, Rc<str>)]) -> String {
+    let plain: Vec<Gf> = roots.iter().map(|(g, _)| *g).collect();
+    let uses = count_uses(store, &plain);
     let mut named: HashMap<usize, String> = HashMap::default();
-    let mut out = String::new();
-    for root in top_level_conjuncts(store, roots) {
-        let text = formula_text(program, store, root, &uses, &mut named, &mut out);
-        out.push_str(&format!("assert {text}.\n"));
+    let mut body = String::new();
+    let mut asserts = 0;
+    let mut last_origin: Option<&str> = None;
+    for (root, origin) in roots {
+        for g in top_level_conjuncts(store, &[*root]) {
+            if last_origin != Some(&**origin) {
+                if !origin.is_empty() {
+                    body.push_str(&format!("// {origin}\n"));
+                }
+                last_origin = Some(&**origin);
+            }
+            let text = formula_text(program, store, g, &uses, &mut named, &mut body);
+            body.push_str(&format!("assert {text}.\n"));
+            asserts += 1;
+        }
     }
-    out
+    let formulas = if asserts == 1 { "formula" } else { "formulas" };
+    let shared = match named.len() {
+        0 => String::new(),
+        1 => ", 1 shared subformula".to_string(),
+        n => format!(", {n} shared subformulas"),
+    };
+    format!("// ground theory ({asserts} {formulas}{shared})\n{body}// end of ground theory\n")
 }
 
 /// The roots with top-level conjunctions split into their conjuncts and `true` left out: one

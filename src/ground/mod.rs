@@ -12,6 +12,7 @@ pub mod definitions;
 pub mod dump;
 pub mod formulas;
 pub mod inlined;
+pub mod lift;
 pub mod recursive_aggregates;
 pub mod store;
 pub mod terms;

@@ -18,11 +18,13 @@ use crate::infer::definitions::{evaluate_definitions, Evaluated};
 use crate::infer::session::{Piece, Session, Setup};
 use crate::infer::{Inferred, Options};
 use crate::print::theory::{definition_to_string, readable_formula, readable_value};
-use crate::sema::ir::{Formula, FormulaKind};
+use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{Program, Symbol, Theory};
-use crate::sema::walk::{substitute, symbols};
+use crate::sema::walk::{substitute, symbols, Rewriter};
 use crate::solve::Lit;
 use crate::structure::structure::Structure;
+use crate::structure::value::Value;
+use crate::syntax::ast::{ArithOp, CmpOp};
 
 /// A subset-minimal unsatisfiable set of pieces, in a fixed order: facts, sentences (whole or
 /// instances, in the theory's order), definitions.
@@ -647,7 +649,8 @@ impl Reading<'_> {
             Piece::Instance { sentence, binding } => {
                 let f = &self.theory.sentences[*sentence];
                 let values: Vec<(u32, _)> = binding.iter().map(|(v, x)| (v.id, *x)).collect();
-                let text = readable_formula(self.program, &substitute(outer_body(f), &values));
+                let instance = decided(&substitute(outer_body(f), &values));
+                let text = readable_formula(self.program, &instance);
                 let with = binding
                     .iter()
                     .map(|(v, x)| format!("{}={}", v.name, readable_value(*x)))
@@ -1041,4 +1044,103 @@ pub fn parse_literal(
     } else {
         formula
     })
+}
+
+/// `f` with what its values alone decide worked out: arithmetic on values (`2 - 1` is `1`),
+/// comparisons of values (`1 ~= 3` is true, compared as the grounder compares them), and the
+/// connectives over the truth values that gives (`true => P(1)` is `P(1)`). Symbols, also
+/// those the structure interprets, stay: the core names their facts.
+fn decided(f: &Formula) -> Formula {
+    Decided.formula(f)
+}
+
+struct Decided;
+
+impl Rewriter for Decided {
+    fn term(&mut self, t: &Term) -> Term {
+        let t = t.rebuild(self);
+        let value = |x: &Term| match x.kind() {
+            TermKind::Value(v) => Some(*v),
+            _ => None,
+        };
+        let folded = match t.kind() {
+            TermKind::Arith(op, a, b) => value(a)
+                .zip(value(b))
+                .and_then(|(x, y)| crate::ground::terms::arith(*op, x, y)),
+            TermKind::Neg(a) => {
+                value(a).and_then(|x| crate::ground::terms::arith(ArithOp::Sub, Value::Int(0), x))
+            }
+            TermKind::Abs(a) => value(a).and_then(|x| match x {
+                Value::Int(i) => i.checked_abs().map(Value::Int),
+                Value::Float(r) => Some(Value::float(r.abs())),
+                _ => None,
+            }),
+            _ => None,
+        };
+        match folded {
+            Some(v) => Term::new(TermKind::Value(v), t.sort, t.span),
+            None => t,
+        }
+    }
+
+    fn formula(&mut self, f: &Formula) -> Formula {
+        let f = f.rebuild(self);
+        let truth = |g: &Formula| match g.kind() {
+            FormulaKind::Bool(b) => Some(*b),
+            _ => None,
+        };
+        let kind = match f.kind() {
+            FormulaKind::Cmp(op, a, b) => match (a.kind(), b.kind()) {
+                (TermKind::Value(x), TermKind::Value(y)) => FormulaKind::Bool(holds(*op, *x, *y)),
+                _ => return f,
+            },
+            FormulaKind::Not(g) => match truth(g) {
+                Some(b) => FormulaKind::Bool(!b),
+                None => return f,
+            },
+            FormulaKind::And(fs) => return connective(fs, false, f.span),
+            FormulaKind::Or(fs) => return connective(fs, true, f.span),
+            FormulaKind::Implies(a, b) => match (truth(a), truth(b)) {
+                (Some(false), _) | (_, Some(true)) => FormulaKind::Bool(true),
+                (Some(true), _) => return (**b).clone(),
+                (_, Some(false)) => FormulaKind::Not(a.clone()),
+                _ => return f,
+            },
+            _ => return f,
+        };
+        Formula::new(kind, f.span)
+    }
+}
+
+/// `op` between two values, as the grounder compares them (the domain's order).
+fn holds(op: CmpOp, x: Value, y: Value) -> bool {
+    match op {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Gt => x > y,
+        CmpOp::Le => x <= y,
+        CmpOp::Ge => x >= y,
+    }
+}
+
+/// A conjunction (`absorbing` false) or disjunction (`absorbing` true) without its parts of
+/// the neutral truth value; the absorbing value when a part has it.
+fn connective(parts: &[Formula], absorbing: bool, span: crate::source::Span) -> Formula {
+    let mut kept = Vec::with_capacity(parts.len());
+    for g in parts {
+        match g.kind() {
+            FormulaKind::Bool(b) if *b == absorbing => {
+                return Formula::new(FormulaKind::Bool(absorbing), span)
+            }
+            FormulaKind::Bool(_) => {}
+            _ => kept.push(g.clone()),
+        }
+    }
+    match kept.len() {
+        0 => Formula::new(FormulaKind::Bool(!absorbing), span),
+        1 => kept.pop().expect("one part"),
+        _ if absorbing => Formula::new(FormulaKind::Or(kept), span),
+        _ => Formula::new(FormulaKind::And(kept), span),
+    }
 }

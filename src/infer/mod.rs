@@ -6,12 +6,14 @@ pub mod bottom_up;
 pub mod check;
 pub mod definitions;
 pub mod explain;
+pub mod grounding;
 pub mod huge;
 pub mod join;
 pub mod ltc;
 pub mod optimise;
 pub mod report;
 pub mod session;
+pub mod trace;
 
 pub use report::{Inferred, Observer};
 
@@ -57,8 +59,11 @@ pub struct Options {
     /// a generator seeded with this for the atoms of the output symbols, so that different
     /// seeds can give different models (the same seed, the same models).
     pub random_values: Option<u64>,
-    /// How `minimize` chooses its bounds (`IDP_MINIMIZE=descend|bisect` for experiments).
+    /// How `minimize` chooses its bounds (`IDP_MINIMIZE=descend|bisect|ascend|gallop|auto`).
     pub minimize: optimise::Strategy,
+    /// IDP3's `trace`: model searches use the traced SAT backend and return its trace
+    /// ([`Inferred::trace`]).
+    pub trace: bool,
 }
 
 /// The grounding size limit of [`Options::default`] (nodes of the ground theory).
@@ -84,6 +89,7 @@ impl Default for Options {
             datalog: std::env::var_os("IDP_DATALOG").is_none_or(|v| v != "0"),
             random_values: None,
             minimize: optimise::Strategy::from_env(),
+            trace: false,
         }
     }
 }
@@ -111,7 +117,7 @@ pub fn modelexpand(
     let Evaluated::Done(evaluated, pending) =
         evaluate_definitions(program, theory, structure, options, &mut warnings)?
     else {
-        return Ok(Inferred::new(Vec::new(), warnings));
+        return Ok(Inferred::new(Vec::new(), warnings).with_empty_trace(options.trace));
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
@@ -134,6 +140,7 @@ pub fn modelexpand(
     }
     let mut found = Inferred::new(models, warnings);
     found.partial = partial;
+    found.trace = session.take_trace();
     Ok(found)
 }
 
@@ -206,13 +213,15 @@ pub fn minimize(
             proven: true,
             value: None,
         };
-        return Ok(Inferred::new(none, warnings));
+        return Ok(Inferred::new(none, warnings).with_empty_trace(options.trace));
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let optimum = optimise(&mut session, term, output, options)?;
     warnings.extend(session.take_warnings());
-    Ok(Inferred::new(optimum, warnings))
+    let mut found = Inferred::new(optimum, warnings);
+    found.trace = session.take_trace();
+    Ok(found)
 }
 
 /// The optimum of `term` in the session's models (see [`minimize`]).

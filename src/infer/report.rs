@@ -6,6 +6,7 @@
 use std::fmt;
 use std::rc::Rc;
 
+use crate::infer::trace::TraceStep;
 use crate::structure::structure::Structure;
 
 /// An inference's answer and the warnings it gave on the way, for the caller to show.
@@ -17,6 +18,8 @@ pub struct Inferred<T> {
     /// its answer: what stopped it (`interrupted (Ctrl-C) after 3 models ...`). The answer is
     /// then what was found so far.
     pub partial: Option<String>,
+    /// The trace of the model search, when one was asked for (`stdoptions.trace`).
+    pub trace: Option<Vec<TraceStep>>,
 }
 
 impl<T> Inferred<T> {
@@ -25,7 +28,16 @@ impl<T> Inferred<T> {
             value,
             warnings,
             partial: None,
+            trace: None,
         }
+    }
+
+    /// With an empty trace when `traced` (an inference that ended before any search).
+    pub fn with_empty_trace(mut self, traced: bool) -> Inferred<T> {
+        if traced {
+            self.trace = Some(Vec::new());
+        }
+        self
     }
 
     /// The answer changed by `f`, with the same warnings.
@@ -34,6 +46,7 @@ impl<T> Inferred<T> {
             value: f(self.value),
             warnings: self.warnings,
             partial: self.partial,
+            trace: self.trace,
         }
     }
 }

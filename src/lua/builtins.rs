@@ -87,10 +87,11 @@ pub fn structures_to_lua<'lua>(
 }
 
 /// The models of a model expansion, and what stopped the search when a limit stopped it after
-/// some models were found.
+/// some models were found, and the search's trace when `stdoptions.trace` asked for one.
 struct Expanded {
     models: Vec<Structure>,
     partial: Option<String>,
+    trace: Option<Vec<crate::infer::trace::TraceStep>>,
 }
 
 fn do_modelexpand(
@@ -109,11 +110,13 @@ fn do_modelexpand(
     }
     let t = t.borrow();
     let s = s.borrow();
-    let found = infer::modelexpand(&st.program(), &t, &s, out, &opts);
+    let mut found = infer::modelexpand(&st.program(), &t, &s, out, &opts);
     let partial = found.as_ref().ok().and_then(|f| f.partial.clone());
+    let trace = found.as_mut().ok().and_then(|f| f.trace.take());
     Ok(Expanded {
         models: answered(lua, proc, found)?,
         partial,
+        trace,
     })
 }
 
@@ -190,14 +193,12 @@ fn do_minimize<'lua>(
             objective.span,
         );
     }
-    let result = {
+    let (result, trace) = {
         let t = t.borrow();
         let s = s.borrow();
-        answered(
-            lua,
-            proc,
-            infer::minimize(&st.program(), &t, &s, &objective, out, &opts),
-        )?
+        let mut found = infer::minimize(&st.program(), &t, &s, &objective, out, &opts);
+        let trace = found.as_mut().ok().and_then(|f| f.trace.take());
+        (answered(lua, proc, found)?, trace)
     };
     let value = match result.value {
         Some(v) if negate => match v {
@@ -214,11 +215,12 @@ fn do_minimize<'lua>(
         Some(v) => value_to_lua(lua, v)?,
         None => LuaValue::Integer(0),
     };
-    Ok(MultiValue::from_vec(vec![
-        models,
-        LuaValue::Boolean(result.proven),
-        value,
-    ]))
+    let mut values = vec![models, LuaValue::Boolean(result.proven), value];
+    if let Some(trace) = trace {
+        // IDP3's fourth value: the search's trace (`stdoptions.trace`).
+        values.push(crate::lua::trace::trace_to_lua(lua, &st.program(), &trace)?);
+    }
+    Ok(MultiValue::from_vec(values))
 }
 
 fn do_propagate<'lua>(
@@ -252,7 +254,7 @@ fn do_propagate<'lua>(
 /// Registers a builtin taking its arguments as a list.
 /// IDP3's internal procedures are dispatched on their signatures first (see
 /// [`crate::lua::signature::internal`]) and also put in their namespace table.
-fn reg<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
+pub fn reg<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
 where
     F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
 {
@@ -332,7 +334,14 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg_intern(lua, "modelexpand", |lua, args| {
         let found = do_modelexpand(lua, "modelexpand", &args, None)?;
         let mut values = vec![structures_to_lua(lua, found.models)?];
-        if let Some(note) = found.partial {
+        if let Some(trace) = found.trace {
+            // IDP3's second value: the search's trace (`stdoptions.trace`).
+            values.push(crate::lua::trace::trace_to_lua(
+                lua,
+                &state(lua).program(),
+                &trace,
+            )?);
+        } else if let Some(note) = found.partial {
             values.push(LuaValue::String(lua.create_string(&note)?));
         }
         Ok(MultiValue::from_vec(values))
@@ -677,17 +686,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     crate::lua::api::register(lua)?;
     crate::lua::parse::register(lua)?;
 
+    crate::lua::transform::register(lua)?;
+
     // ----- not supported -----
     for name in [
-        "ground",
-        "groundeq",
-        "printgrounding",
         "entails",
-        "completion",
-        "flatten",
-        "pushnegations",
-        "removenesting",
-        "removecardinalities",
         "detectfunctions",
         "tometa",
         "frommeta",

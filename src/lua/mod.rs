@@ -12,6 +12,8 @@ pub mod options;
 pub mod parse;
 pub mod sandbox;
 pub mod signature;
+pub mod trace;
+pub mod transform;
 pub mod values;
 pub mod visual;
 

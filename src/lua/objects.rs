@@ -144,6 +144,8 @@ pub fn idp_type_name(ud: &AnyUserData) -> Option<&'static str> {
         "domain"
     } else if ud.is::<OptionsUd>() {
         "options"
+    } else if ud.is::<crate::lua::trace::AtomUd>() {
+        "formula"
     } else {
         return None;
     })

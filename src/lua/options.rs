@@ -163,6 +163,7 @@ impl OptionsUd {
             .min();
         o.timeout = t.map_or(0.0, |t| t as f64);
         o.stablesemantics = self.get_bool("stablesemantics").unwrap_or(false);
+        o.trace = self.get_bool("trace").unwrap_or(false);
         if self.get_bool("randomvaluechoice") == Some(true) {
             o.random_values = Some(self.get_int("seed").unwrap_or(91648253) as u64);
         }

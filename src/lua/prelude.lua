@@ -376,3 +376,32 @@ function explainunsat(theory, structure, vocabulary)
 	print(s)
 	return s, t
 end
+
+-- IDP3's grounding procedures (data/share/std/idp_intern.idp), with its argument messages.
+-- The ground theory preserves the number of models whatever modeleq says.
+function groundeq(theory, structure, modeleq)
+	if not theory_and_structure(theory, structure) then
+		return
+	end
+	return idpintern.ground(theory, structure, modeleq == true)
+end
+
+function ground(theory, structure, modelequivalent)
+	if modelequivalent == nil then
+		modelequivalent = true
+	end
+	return groundeq(theory, structure, modelequivalent)
+end
+
+function printgrounding(theory, structure, modelequivalent)
+	if not theory_and_structure(theory, structure) then
+		return
+	end
+	if modelequivalent == nil then
+		modelequivalent = true
+	end
+	return idpintern.printgrounding(theory, structure, modelequivalent)
+end
+for _, name in rawipairs({ "ground", "groundeq", "printgrounding" }) do
+	member("inferences", name)
+end

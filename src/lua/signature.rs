@@ -227,6 +227,8 @@ pub fn internal(name: &str) -> Option<(&'static str, &'static [&'static [ArgType
             &[&[Theory, Structure], &[Theory, Structure, Vocabulary]],
         ),
         "refinedefinitions" => ("inferences", &[&[Theory, Structure]]),
+        "completion" | "flatten" | "pushnegations" | "removenesting" => ("theory", &[&[Theory]]),
+        "removecardinalities" => ("theory", &[&[Theory, Int]]),
         _ => return None,
     })
 }

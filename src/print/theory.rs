@@ -258,6 +258,7 @@ impl Printer<'_> {
                     format!("{}({})", name, a.join(","))
                 }
             }
+            TermKind::Arith(..) | TermKind::Neg(_) if self.bare => self.readable_term(t).0,
             TermKind::Arith(op, a, b) => {
                 format!("({} {} {})", self.term(a), arith_str(*op), self.term(b))
             }
@@ -285,6 +286,43 @@ impl Printer<'_> {
         }
     }
 
+    /// Arithmetic as a person writes it: the text of `t` and how tightly it binds (1 `+ -`,
+    /// 2 `* / %`, 3 `^`, 4 an operand that never needs parentheses).
+    fn readable_term(&self, t: &Term) -> (String, u8) {
+        let wrapped = |a: &Term, below: u8| {
+            let (text, level) = self.readable_term(a);
+            if level < below {
+                format!("({text})")
+            } else {
+                text
+            }
+        };
+        match t.kind() {
+            TermKind::Arith(op, a, b) => {
+                let level = match op {
+                    ArithOp::Add | ArithOp::Sub => 1,
+                    ArithOp::Mul | ArithOp::Div | ArithOp::Mod => 2,
+                    ArithOp::Pow => 3,
+                };
+                // `a - (b - c)`, `a / (b * c)`; `^` groups to the right.
+                let (left, right) = match op {
+                    ArithOp::Add | ArithOp::Mul => (level, level),
+                    ArithOp::Pow => (level + 1, level),
+                    _ => (level, level + 1),
+                };
+                let text = format!(
+                    "{} {} {}",
+                    wrapped(a, left),
+                    arith_str(*op),
+                    wrapped(b, right)
+                );
+                (text, level)
+            }
+            TermKind::Neg(a) => (format!("-{}", wrapped(a, 4)), 4),
+            _ => (self.term(t), 4),
+        }
+    }
+
     fn set(&self, kind: AggKind, s: &SetExpr) -> String {
         let vars = vars_to_string(self.program, &s.vars);
         let cond = self.formula(&s.cond);
@@ -304,5 +342,49 @@ fn arith_str(op: ArithOp) -> &'static str {
         ArithOp::Div => "/",
         ArithOp::Mod => "%",
         ArithOp::Pow => "^",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::SortId;
+    use crate::source::Span;
+
+    fn int(i: i64) -> Term {
+        Term::new(TermKind::Value(Value::Int(i)), SortId(0), Span::default())
+    }
+
+    fn op(o: ArithOp, a: Term, b: Term) -> Term {
+        Term::new(
+            TermKind::Arith(o, Box::new(a), Box::new(b)),
+            SortId(0),
+            Span::default(),
+        )
+    }
+
+    fn equal(a: Term, b: Term) -> String {
+        let f = Formula::new(FormulaKind::Cmp(CmpOp::Eq, a, b), Span::default());
+        readable_formula(&Program::default(), &f)
+    }
+
+    #[test]
+    fn readable_arithmetic_has_only_the_parentheses_it_needs() {
+        use ArithOp::*;
+        let nested = op(Sub, int(1), op(Sub, int(2), int(3)));
+        let product = op(Mul, op(Add, int(1), int(2)), int(3));
+        assert_eq!(equal(nested, product), "1 - (2 - 3) = (1 + 2) * 3");
+        let left = op(Sub, op(Sub, int(1), int(2)), op(Mul, int(3), int(4)));
+        let quotient = op(Div, int(8), op(Mul, int(2), int(2)));
+        assert_eq!(equal(left, quotient), "1 - 2 - 3 * 4 = 8 / (2 * 2)");
+        let right_pow = op(Pow, int(2), op(Pow, int(3), int(2)));
+        let left_pow = op(Pow, op(Pow, int(2), int(3)), int(2));
+        assert_eq!(equal(right_pow, left_pow), "2 ^ 3 ^ 2 = (2 ^ 3) ^ 2");
+        let negated = Term::new(
+            TermKind::Neg(Box::new(op(Add, int(1), int(2)))),
+            SortId(0),
+            Span::default(),
+        );
+        assert_eq!(equal(negated, int(-3)), "-(1 + 2) = -3");
     }
 }

@@ -4,6 +4,7 @@ pub mod domains;
 pub mod ir;
 pub mod program;
 pub mod resolve;
+pub mod transform;
 pub mod walk;
 
 pub use resolve::{resolve, resolve_more, resolve_with_sources};

@@ -186,7 +186,8 @@ pub fn run_spec(root: &Root, req: RunRequest, max: Limits) -> Result<Spec, Serve
 
 /// The Lua chunk of a model expansion or minimisation: the models printed as `printmodels`
 /// prints them, then the pictures of the first ones (when the structure has a grid; an error
-/// of `visualize` is ignored), returning 10 or 20 as `idp -n` does.
+/// of `visualize` is ignored), or, when there is none, why (as `idp -n 1 --explain` says it;
+/// the page marks the lines it names), returning 10 or 20 as `idp -n` does.
 fn inference_chunk(req: &RunRequest) -> Result<String, ServeError> {
     let theory = name(req.theory.as_deref(), "theory")?;
     let structure = name(req.structure.as_deref(), "structure")?;
@@ -207,6 +208,7 @@ fn inference_chunk(req: &RunRequest) -> Result<String, ServeError> {
     Ok(format!(
         "stdoptions.nbmodels = {}\n{expand}\nprintmodels(ms)\n\
          for i, m in ipairs(ms) do\n  if i > {MAX_PICTURES} then break end\n  pcall(visualize, m)\nend\n\
+         if #ms == 0 then\n  local ok, err = pcall(__idp_whynot, {theory}, {structure})\n  if not ok then io.stderr:write(\"Why: no explanation: \" .. tostring(err) .. \"\\n\") end\nend\n\
          if #ms > 0 then return 10 else return 20 end",
         req.models
     ))

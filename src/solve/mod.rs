@@ -5,7 +5,9 @@
 use std::time::Instant;
 
 mod splr;
+mod traced;
 pub use self::splr::Splr;
+pub use self::traced::{TraceEvent, Traced};
 
 /// A literal in DIMACS convention: a non-zero integer, negative for negation.
 pub type Lit = i32;
@@ -32,6 +34,12 @@ pub trait SatSolver {
     fn failed(&self, lit: Lit) -> bool;
     /// Number of variables created so far.
     fn num_vars(&self) -> usize;
+    /// The search steps recorded since the last time they were taken (assignments with their
+    /// decision levels, backtracks), for a solver that records them ([`Traced`]); `None` for
+    /// one that does not.
+    fn take_trace(&mut self) -> Option<Vec<TraceEvent>> {
+        None
+    }
 }
 
 /// Stops a CaDiCaL search when the deadline passes, on Ctrl-C, or when the process exceeds the

@@ -10,7 +10,7 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirro
 import {
   syntaxHighlighting, defaultHighlightStyle, bracketMatching, indentOnInput,
 } from "@codemirror/language";
-import { linter, lintGutter } from "@codemirror/lint";
+import { linter, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { searchKeymap, highlightSelectionMatches } from "@codemirror/search";
 import { idpLanguage } from "./idp-language.js";
 
@@ -308,7 +308,7 @@ function showResults(status, mode) {
   let open = null; // the last model's section while it has no picture yet
   for (const seg of segments) {
     if (seg.kind === "text") {
-      results.append(el("pre", { class: "text", text: seg.text }));
+      appendText(results, seg.text);
       open = null;
     } else if (seg.kind === "model") {
       const section = renderModel(seg, modelIndex);
@@ -330,6 +330,78 @@ function showResults(status, mode) {
   if (!segments.length && !status.stderr.trim()) {
     results.append(el("p", { class: "note", text: "(the run printed nothing)" }));
   }
+}
+
+// Text of the run; from a line `Why: ...` on (the explanation of a run without a model),
+// the parts it names are listed with their positions, clickable, and marked in the editor.
+function appendText(results, text) {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.startsWith("Why: "));
+  const before = at < 0 ? text : lines.slice(0, at).join("\n");
+  if (before.trim()) results.append(el("pre", { class: "text", text: before }));
+  if (at >= 0) results.append(renderWhy(lines.slice(at)));
+}
+
+const LOCATED = /^ {2}(\S+):(\d+):(\d+): (.*)$/;
+
+function renderWhy(lines) {
+  const box = el("div", { class: "why" }, el("p", { class: "why-head", text: lines[0] }));
+  const list = el("ul");
+  const marks = [];
+  let item = null;
+  for (const line of lines.slice(1)) {
+    const m = LOCATED.exec(line);
+    if (m) {
+      const [, file, row, col, what] = m;
+      const here = file === "stdin" ? { line: Number(row), col: Number(col) } : null;
+      item = el("li", { class: here ? "located" : "" },
+        el("span", { class: "where", text: here ? `${row}:${col}` : `${file}:${row}:${col}` }),
+        el("span", { class: "what", text: what }));
+      if (here) {
+        marks.push({ ...here, what });
+        item.addEventListener("click", () => jumpTo(here));
+      }
+      list.append(item);
+    } else if (line.trim() && item) {
+      item.append(el("div", { class: "instance", text: line.trim() }));
+    } else if (line.trim()) {
+      list.append(el("li", { text: line.trim() }));
+    }
+  }
+  box.append(list);
+  markWhy(marks);
+  return box;
+}
+
+function offsetOf(where) {
+  const doc = view.state.doc;
+  if (where.line < 1 || where.line > doc.lines) return null;
+  const line = doc.line(where.line);
+  return { from: Math.min(line.from + where.col - 1, line.to), to: line.to };
+}
+
+function jumpTo(where) {
+  const range = offsetOf(where);
+  if (!range) return;
+  view.dispatch({ selection: { anchor: range.from }, scrollIntoView: true });
+  view.focus();
+}
+
+// The explanation's parts join the check's diagnostics as notes; the next check (after an
+// edit) replaces them all.
+function markWhy(marks) {
+  const text = view.state.doc.toString();
+  const checked = (page.lastCheck?.diagnostics ?? [])
+    .filter((d) => d.from != null)
+    .map((d) => toDiagnostic(d, text.length));
+  const notes = marks.flatMap((m) => {
+    const range = offsetOf(m);
+    if (!range) return [];
+    const to = range.to > range.from ? range.to : Math.min(range.from + 1, text.length);
+    return [{ from: range.from, to, severity: "info", source: "why",
+      message: `part of why there is no model: ${m.what}` }];
+  });
+  view.dispatch(setDiagnostics(view.state, [...checked, ...notes]));
 }
 
 function renderModel(model, index) {

@@ -24,12 +24,12 @@ use crate::ground::store::{AtomId, Gf, Store};
 use crate::ground::wellfounded::evaluate;
 use crate::ground::{GTerm, GroundDefinition, Grounder};
 use crate::infer::{Options, SatBackend};
-use crate::print::theory::{definition_to_string, formula_to_string};
+use crate::print::theory::{definition_to_string, formula_to_string, readable_formula};
 use crate::sema::domains::cartesian;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::program::{FuncId, Program, SortId, Symbol, Theory, VocId};
 use crate::sema::walk::{any_term, symbols};
-use crate::solve::{Cadical, Lit, SatResult, Splr};
+use crate::solve::{Cadical, Lit, SatResult, Splr, Traced};
 use crate::source::Span;
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::Tuple;
@@ -99,6 +99,7 @@ impl<'a> Session<'a> {
         }
         let vocabulary = theory.vocabulary;
         let solver: Box<dyn crate::solve::SatSolver> = match options.sat_backend {
+            _ if options.trace => Box::new(Traced::new(deadline)),
             SatBackend::Cadical => Box::new(Cadical::new(deadline)),
             SatBackend::Splr => Box::new(Splr::new(deadline)),
         };
@@ -130,7 +131,7 @@ impl<'a> Session<'a> {
                 symbols(*f, &mut used);
                 used.is_disjoint(&defined) && session.gives_units(f)
             });
-        let early: Vec<Gf> = session.ground_and_learn(independent)?;
+        let early = session.ground_and_learn(independent)?;
         for d in dependency_order(pending) {
             let atoms_before = session.grounder.store().atom_count();
             let gd = match session.grounder.ground_definition(d) {
@@ -160,16 +161,16 @@ impl<'a> Session<'a> {
             session.encode_definition(gd, d.span)?;
             session.check_time("grounding")?;
         }
-        for g in early {
-            session.assert(g);
+        for (g, sentence) in early {
+            session.assert_sentence(g, sentence);
         }
         session.ground_sentences(dependent)?;
         session.encode_symbols()?;
         if let Some(asserted) = session.sat.take_asserted() {
-            session.options.observer.ground_theory(&format!(
-                "// ground theory ({} formulas)\n{}// end of ground theory\n",
-                asserted.len(),
-                ground_theory_text(program, session.grounder.store(), &asserted)
+            session.options.observer.ground_theory(&ground_theory_text(
+                program,
+                session.grounder.store(),
+                &asserted,
             ));
         }
         let store = session.grounder.store();
@@ -194,7 +195,10 @@ impl<'a> Session<'a> {
     /// Grounds each sentence and learns its units, without asserting it yet: first those that
     /// can only give unit literals (so the others are grounded with them), each group
     /// cheapest first. Returns the ground sentences in that order.
-    fn ground_and_learn(&mut self, sentences: Vec<&Formula>) -> IdpResult<Vec<Gf>> {
+    fn ground_and_learn<'t>(
+        &mut self,
+        sentences: Vec<&'t Formula>,
+    ) -> IdpResult<Vec<(Gf, &'t Formula)>> {
         let (unit_like, rest): (Vec<&Formula>, Vec<&Formula>) =
             sentences.into_iter().partition(|f| self.gives_units(f));
         let mut ordered = self.cheapest_first(unit_like);
@@ -221,7 +225,7 @@ impl<'a> Session<'a> {
                 naming(e, "the sentence", program, sentence.span, &text)
             })?;
             self.grounder.learn_units(g);
-            out.push(g);
+            out.push((g, sentence));
             self.check_time("grounding")?;
         }
         Ok(out)
@@ -229,10 +233,20 @@ impl<'a> Session<'a> {
 
     /// Grounds, learns the units of and asserts each sentence.
     fn ground_sentences(&mut self, sentences: Vec<&Formula>) -> IdpResult<()> {
-        for g in self.ground_and_learn(sentences)? {
-            self.assert(g);
+        for (g, sentence) in self.ground_and_learn(sentences)? {
+            self.assert_sentence(g, sentence);
         }
         Ok(())
+    }
+
+    /// Asserts `g`, the grounding of `sentence` (named as its origin in a dump).
+    fn assert_sentence(&mut self, g: Gf, sentence: &Formula) {
+        let program = self.grounder.program();
+        self.sat.set_origin(|| {
+            let at = program.position(sentence.span).unwrap_or_default();
+            format!("sentence at {at}: {}", readable_formula(program, sentence))
+        });
+        self.assert(g);
     }
 
     /// Whether `f` is `! x1 ... xn: C` with `C` a quantifier-free combination of literals of
@@ -420,6 +434,12 @@ impl<'a> Session<'a> {
     /// bodies; defined atoms without rules are false. What the structure says about the defined
     /// symbols becomes constraints. Then the definition is checked against candidate models.
     fn encode_definition(&mut self, gd: GroundDefinition, span: Span) -> IdpResult<()> {
+        let program = self.grounder.program();
+        self.sat.set_origin(|| {
+            let at = program.position(span).unwrap_or_default();
+            let defined: Vec<&str> = gd.defined.iter().map(|&s| program.symbol_name(s)).collect();
+            format!("definition at {at} (of {}): completion", defined.join(", "))
+        });
         assert_completion(self.grounder.store_mut(), &mut self.sat, &gd, None);
         self.grounder.mark_encoded(&gd);
         let defined: HashSet<Symbol> = gd.defined.iter().copied().collect();
@@ -518,6 +538,16 @@ impl<'a> Session<'a> {
     /// over an infinite argument type with a finite result type gets it only for the
     /// applications that grounding meets, as in IDP3's lazy grounding.
     fn encode_function(&mut self, f: FuncId) -> IdpResult<()> {
+        let program = self.grounder.program();
+        self.sat.set_origin(|| {
+            let func = program.func(f);
+            let count = if func.partial {
+                "at most one"
+            } else {
+                "exactly one"
+            };
+            format!("function {}: {count} value for each argument", func.name)
+        });
         let func = self.grounder.program().func(f).clone();
         let mut arg_domains = Vec::new();
         for &a in &func.args {
@@ -783,6 +813,16 @@ impl<'a> Session<'a> {
         self.solve(&[])
     }
 
+    /// The search steps recorded so far (and forgotten here), with their variables told back
+    /// as atoms; `None` unless the session solves with the traced backend.
+    pub fn take_trace(&mut self) -> Option<Vec<crate::infer::trace::TraceStep>> {
+        let events = self.sat.take_trace()?;
+        let store = self.grounder.store();
+        let vars =
+            crate::infer::trace::AtomVars::new(store, |a| self.sat.existing_lit(store.atom_gf(a)));
+        Some(vars.steps(store, events))
+    }
+
     pub fn output_symbols(&self, output: Option<VocId>) -> Vec<Symbol> {
         match output {
             None => self.symbols.clone(),
@@ -797,7 +837,7 @@ const PREFERENCE_ROUNDS: usize = 16;
 
 /// The definitions ordered so that one that uses symbols defined by another comes after it
 /// (mutually dependent definitions keep their order).
-fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
+pub(crate) fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
     let defined: Vec<HashSet<Symbol>> = defs
         .iter()
         .map(|d| d.defined().into_iter().collect())
@@ -844,7 +884,7 @@ pub fn unknown_atoms_text(program: &Program, store: &Store, unknown: &[AtomId]) 
 
 /// Adds to an error which sentence or definition was being grounded: where it is (when the
 /// sources are known) and its text (the first line, cut at 160 characters).
-fn naming(e: Error, what: &str, program: &Program, span: Span, text: &str) -> Error {
+pub(crate) fn naming(e: Error, what: &str, program: &Program, span: Span, text: &str) -> Error {
     let first_line = text.trim().lines().next().unwrap_or("");
     let mut shown: String = first_line.chars().take(160).collect();
     if shown.len() < first_line.len() || text.trim().lines().count() > 1 {

@@ -1,0 +1,96 @@
+//! IDP3's theory procedures that rewrite or ground a theory: `completion`, `flatten`,
+//! `pushnegations`, `removenesting` and `removecardinalities` modify their theory in place and
+//! return nil, as IDP3's; `idpintern.ground` returns the ground theory as a theory object
+//! and `idpintern.printgrounding` prints it (the prelude's `ground`, `groundeq` and
+//! `printgrounding` check their arguments as IDP3's `idp_intern.idp` does and call them).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use mlua::{Lua, MultiValue, Value as LuaValue};
+
+use crate::infer::grounding::ground;
+use crate::lua::builtins::{reg, reg_intern, Args};
+use crate::lua::objects::{as_structure, as_theory, TheoryUd};
+use crate::lua::{rt_err, state};
+use crate::print::theory::theory_to_string;
+use crate::sema::program::Theory;
+use crate::sema::transform;
+
+pub fn register(lua: &Lua) -> mlua::Result<()> {
+    reg(lua, "completion", |lua, args| {
+        in_place(lua, &args, "completion", |program, t| {
+            transform::completion(program, t)
+        })
+    })?;
+    reg(lua, "flatten", |lua, args| {
+        in_place(lua, &args, "flatten", |_, t| transform::flatten(t))
+    })?;
+    reg(lua, "pushnegations", |lua, args| {
+        in_place(lua, &args, "pushnegations", |_, t| {
+            transform::push_negations(t)
+        })
+    })?;
+    reg(lua, "removenesting", |lua, args| {
+        in_place(lua, &args, "removenesting", |program, t| {
+            transform::remove_nesting(program, t)
+        })
+    })?;
+    reg(lua, "removecardinalities", |lua, args| {
+        let threshold = match args.get(1) {
+            Some(LuaValue::Integer(n)) => *n,
+            Some(LuaValue::Number(n)) => *n as i64,
+            _ => 0,
+        };
+        in_place(lua, &args, "removecardinalities", |_, t| {
+            transform::remove_cardinalities(t, threshold)
+        })
+    })?;
+    reg_intern(lua, "ground", |lua, args| {
+        let grounded = ground_of(lua, &args, "ground")?;
+        let ud = lua.create_userdata(TheoryUd(Rc::new(RefCell::new(grounded))))?;
+        Ok(MultiValue::from_vec(vec![LuaValue::UserData(ud)]))
+    })?;
+    reg_intern(lua, "printgrounding", |lua, args| {
+        let grounded = ground_of(lua, &args, "printgrounding")?;
+        let text = theory_to_string(&state(lua).program(), &grounded);
+        let print: mlua::Function = lua.globals().get("print")?;
+        print.call::<_, ()>(text.trim_end_matches('\n'))?;
+        Ok(MultiValue::new())
+    })
+}
+
+/// Applies `rewrite` to the theory that is the first argument.
+fn in_place<'lua>(
+    lua: &'lua Lua,
+    args: &Args<'lua>,
+    name: &str,
+    rewrite: impl FnOnce(&crate::sema::program::Program, &mut Theory),
+) -> mlua::Result<MultiValue<'lua>> {
+    let Some(theory) = args.first().and_then(as_theory) else {
+        return Err(rt_err(format!("{name}: expects a theory")));
+    };
+    let st = state(lua);
+    let program = st.program();
+    rewrite(&program, &mut theory.borrow_mut());
+    Ok(MultiValue::from_vec(vec![LuaValue::Nil]))
+}
+
+/// The ground theory of the theory and structure that are the first two arguments.
+fn ground_of(lua: &Lua, args: &Args<'_>, name: &str) -> mlua::Result<Theory> {
+    let (Some(t), Some(s)) = (
+        args.first().and_then(as_theory),
+        args.get(1).and_then(as_structure),
+    ) else {
+        return Err(rt_err(format!("{name}: expects a theory and a structure")));
+    };
+    let st = state(lua);
+    let program = st.program();
+    let options = st.infer_options();
+    let found =
+        ground(&program, &t.borrow(), &s.borrow(), &options).map_err(mlua::Error::external)?;
+    for w in &found.warnings {
+        crate::lua::warning(lua, w);
+    }
+    Ok(found.value)
+}
