@@ -558,11 +558,15 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     for e in crate::lua::procedure_syntax_errors(&program) {
         let p = &program.procedures[e.procedure.index()];
         let span = sources.line_span(p.span.file, e.line).or(Some(p.span));
-        diags.push(Diagnostic::error(
+        let mut d = Diagnostic::error(
             "lua-syntax-error",
             format!("Lua syntax error in procedure {}: {}", p.name, e.message),
             span,
-        ));
+        );
+        if let Some(hint) = lua_syntax_hint(&e.message) {
+            d = d.with_hint(hint);
+        }
+        diags.push(d);
     }
     let runs_main = args.execute.is_none() && args.models.is_none() && !args.interactive;
     // Only worth saying about a file of procedures without mistakes (a file of only a
@@ -961,4 +965,12 @@ fn report_args_error(e: clap::Error) -> i32 {
             1
         }
     }
+}
+
+/// A hint for a Lua syntax error that comes from another language's operator: Lua (like IDP)
+/// writes "not equal" as `~=`.
+fn lua_syntax_hint(message: &str) -> Option<&'static str> {
+    message
+        .ends_with("near '!'")
+        .then_some("Lua writes \"is not equal to\" as '~=' (and \"not\" as `not`), not '!='")
 }

@@ -254,7 +254,9 @@ fn an_open_function_with_an_infinite_result_type_needs_a_finite_one() {
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("Infinite grounding: the type 'int' has infinitely many elements"),
+        err.contains(
+            "Infinite grounding: the function f(int) : int has the infinite result type 'int'"
+        ),
         "{err}"
     );
 }

@@ -309,3 +309,244 @@ fn indexing_a_missing_model_says_how_many_were_asked_for() {
         "Error: n.idp:12: attempt to index global 'x' (a nil value)\n"
     );
 }
+
+/// A vocabulary with a type T, predicates P and Q and a function F, and `theory` as the body
+/// of its theory (line 8).
+fn spec_f(theory: &str) -> String {
+    format!(
+        "vocabulary V {{
+  type T = {{1..3}} isa int
+  P(T)
+  Q(T)
+  F(T) : T
+}}
+theory T : V {{
+  {theory}
+}}
+structure S : V {{
+}}
+"
+    )
+}
+
+/// Runs `idp -n 1` on a file `f.idp` with theory body `theory` and returns (exit code, stderr).
+fn slip(theory: &str) -> (Option<i32>, String) {
+    let o = idp_on("f.idp", &spec_f(theory), &["-n", "1"]);
+    (o.status.code(), stderr(&o))
+}
+
+const NOT_EQUAL: &str = "  hint: '!=' is not IDP: write '~=' for \"is not equal to\" ('~' is IDP's negation, '!' is \"for all\")\n";
+const IMPLIES: &str = "  hint: '->' is not a connective in IDP: write '=>' for \"implies\" ('<=>' for \"if and only if\")\n";
+
+#[test]
+fn not_equal_written_as_in_c_teaches_tilde_equals() {
+    let (code, err) = slip("! x[T]: F(x) != x.");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        format!("Error: unexpected '!', expected '.' at the end of the sentence At f.idp:8:16 [syntax-error]\n{NOT_EQUAL}")
+    );
+    // Inside parentheses the error points at the operator, not at the '('.
+    let (_, err) = slip("! x[T]: (F(x) != x & P(x)).");
+    assert_eq!(
+        err,
+        format!("Error: unexpected '!', expected ')' At f.idp:8:17 [syntax-error]\n{NOT_EQUAL}")
+    );
+    let (_, err) = slip("{ P(x) <- F(x) != x. }");
+    assert_eq!(
+        err,
+        format!("Error: unexpected '!', expected '.' at the end of the rule At f.idp:8:18 [syntax-error]\n{NOT_EQUAL}")
+    );
+    // A quantifier after a formula is no such slip.
+    let (_, err) = slip("P(1) ! x[T]: P(x).");
+    assert!(!err.contains("'!='"), "{err}");
+}
+
+#[test]
+fn an_arrow_for_implication_teaches_the_implication_and_the_rule_arrow() {
+    let (code, err) = slip("! x[T]: P(x) -> Q(x).");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        format!("Error: unexpected '->', expected '.' at the end of the sentence At f.idp:8:16 [syntax-error]\n{IMPLIES}")
+    );
+    let (_, err) = slip("! x[T]: (P(x) -> Q(x)).");
+    assert_eq!(
+        err,
+        format!("Error: unexpected '->', expected ')' At f.idp:8:17 [syntax-error]\n{IMPLIES}")
+    );
+    // After the head of a rule it is the rule arrow that was meant.
+    let (_, err) = slip("{ Q(x) -> P(x). }");
+    assert_eq!(
+        err,
+        "Error: unexpected '->', expected '<-' or '.' after the head of the rule At f.idp:8:10 [syntax-error]
+  hint: the arrow of a rule points to its head: write '<-', as in P(x) <- Q(x).
+"
+    );
+    // In a structure '->' maps arguments to a value, as it should.
+    let o = idp_on(
+        "g.idp",
+        "vocabulary V {\n  type T = {1..2} isa int\n  F(T) : T\n}\nstructure S : V {\n  F = { 1->2; 2->1 }\n}\n",
+        &["--check"],
+    );
+    assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(0), ""));
+}
+
+#[test]
+fn idp_z3_typed_quantifiers_teach_brackets() {
+    let (code, err) = slip("! x in T: P(x).");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        "Error: unexpected 'in' after the quantified variable x At f.idp:8:7 [syntax-error]
+  hint: IDP3 gives a variable its type in brackets: x[T] (`x in T` is IDP-Z3's notation)
+"
+    );
+    // Two variables, and nothing else reported: the variables got T.
+    let (_, err) = slip("? x, y in T: P(x) & Q(y).");
+    assert_eq!(
+        err,
+        "Error: unexpected 'in' after the quantified variables x y At f.idp:8:10 [syntax-error]
+  hint: IDP3 gives each variable its type in brackets: x[T] y[T] (`x, y in T` is IDP-Z3's notation)
+"
+    );
+    // Over a predicate: IDP3's own `(x) in P`.
+    let (_, err) = slip("! x in P: Q(x).");
+    assert_eq!(
+        err,
+        "Error: unexpected 'in' after the quantified variable x At f.idp:8:7 [syntax-error]
+  hint: IDP3 quantifies over the tuples of a predicate with parentheses: (x) in P (`x in P` is IDP-Z3's notation)
+"
+    );
+    let (code, err) = slip("! (x) in P: Q(x).");
+    assert_eq!((code, err.as_str()), (Some(10), ""));
+}
+
+#[test]
+fn a_type_used_as_a_function_says_it_is_a_formula() {
+    let (code, err) = slip("! x[T]: F(x) = T(x).");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        err,
+        "Error: Function T/1 is not declared in this scope. At f.idp:8:18 [unknown-symbol]
+  hint: T is a type, not a function: T(x) is a formula, true when x is of type T; give a variable its type in brackets, as in ! x[T]: ...
+"
+    );
+    // As a formula it is IDP3's type predicate.
+    let (code, err) = slip("! x: T(x) => P(x).");
+    assert_eq!((code, err.as_str()), (Some(10), ""));
+}
+
+#[test]
+fn a_misspelled_lua_function_gets_a_did_you_mean() {
+    let run = |call: &str| {
+        let text = format!(
+            "{}procedure main() {{\n  {call}\n}}\n",
+            spec("! x[T]: P(x).")
+        );
+        let o = idp_on("l.idp", &text, &[]);
+        (o.status.code(), stderr(&o))
+    };
+    assert_eq!(
+        run("printmodle(modelexpand(T, S))"),
+        (
+            Some(1),
+            "Error: l.idp:11: attempt to call global 'printmodle' (a nil value)
+  hint: did you mean `printmodels`? It prints a list of models; print(m) prints one model
+"
+            .to_string()
+        )
+    );
+    assert_eq!(
+        run("print(modelexpnd(T, S)[1])").1,
+        "Error: l.idp:11: attempt to call global 'modelexpnd' (a nil value)
+  hint: did you mean `modelexpand`?
+"
+    );
+    // The file's own procedures are globals too.
+    assert_eq!(
+        run("hepler()\nend\nfunction helper() ").1,
+        "Error: l.idp:11: attempt to call global 'hepler' (a nil value)
+  hint: did you mean `helper`?
+"
+    );
+    // Nothing near: no hint.
+    assert_eq!(
+        run("nosuch()").1,
+        "Error: l.idp:11: attempt to call global 'nosuch' (a nil value)\n"
+    );
+}
+
+#[test]
+fn a_partial_function_table_names_the_missing_arguments_and_ct() {
+    let text = "vocabulary V {
+  type T = {1..3} isa int
+  F(T) : T
+  G(T, T) : T
+}
+structure S : V {
+  F = { 1->2; 2->3 }
+  G = { 1,1->2 }
+}
+";
+    let o = idp_on("p.idp", text, &["--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: The interpretation of function F in structure S is non-total. At p.idp:7:3 [function-not-total]
+  hint: F has no value for 3; give it one, write `F<ct> = { ... }` to let model expansion find the missing values, or declare `partial F(T) : T` in the vocabulary if F may have none
+Error: The interpretation of function G in structure S is non-total. At p.idp:8:3 [function-not-total]
+  hint: G has no value for (1,2), (1,3), (2,1), (2,2) and 4 more; give each one, write `G<ct> = { ... }` to let model expansion find the missing values, or declare `partial G(T,T) : T` in the vocabulary if G may have none
+"
+    );
+    // What the hint proposes works: <ct> leaves the rest to model expansion.
+    let fixed = text.replace("F = ", "F<ct> = ").replace("G = ", "G<ct> = ");
+    let o = idp_on("p.idp", &fixed, &["--check"]);
+    assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(0), ""));
+    // A <cf> part that rules out every value of an argument.
+    let cf = text
+        .replace("F = { 1->2; 2->3 }", "F<cf> = { 1->1; 1->2; 1->3 }")
+        .replace("  G = { 1,1->2 }\n", "");
+    let o = idp_on("p.idp", &cf, &["--check"]);
+    assert_eq!(
+        stderr(&o),
+        "Error: The interpretation of function F in structure S is non-total. At p.idp:7:3 [function-not-total]
+  hint: F can have no value for 1: its <cf> part rules out every value; take one out of <cf>, or declare `partial F(T) : T` in the vocabulary
+"
+    );
+}
+
+#[test]
+fn infinite_grounding_names_the_function_with_an_infinite_result_type() {
+    let text = "vocabulary V {
+  type T = {1..3} isa int
+  Score(T) : int
+}
+theory T : V {
+  ! x[T]: Score(x) > 0.
+}
+structure S : V {
+}
+";
+    let o = idp_on("i.idp", text, &["-n", "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: Infinite grounding: the function Score(T) : int has the infinite result type 'int', so its possible values cannot be grounded. Give it a finite result type (e.g. `type Val isa int` with `Val = {0..10}` in the structure, and Score(T) : Val), or give its values in the structure.
+  while grounding the sentence at i.idp:6:3: (! x[T] : (Score(x) > 0))
+"
+    );
+}
+
+#[test]
+fn not_equal_in_a_procedure_teaches_luas_tilde_equals() {
+    let text = "procedure main() {\n  local x = 1\n  if x != 1 then print(x) end\n}\n";
+    let o = idp_on("q.idp", text, &["--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: Lua syntax error in procedure main: 'then' expected near '!' At q.idp:3:3 [lua-syntax-error]
+  hint: Lua writes \"is not equal to\" as '~=' (and \"not\" as `not`), not '!='
+"
+    );
+}

@@ -281,6 +281,50 @@ impl<'a> Grounder<'a> {
         }
     }
 
+    /// The finite range of function `f`'s result type, or an error that names `f` when the
+    /// type is infinite.
+    pub fn result_domain(&mut self, f: FuncId) -> IdpResult<Rc<[Value]>> {
+        let result = self.program.func(f).result;
+        match self.domains.get(result) {
+            Some(d) => Ok(d),
+            None => Err(self.infinite_result_error(f)),
+        }
+    }
+
+    /// An infinite result type of function `f`: names the function and how to bound it.
+    fn infinite_result_error(&self, f: FuncId) -> Error {
+        let func = self.program.func(f);
+        let sort = self.program.sort(func.result);
+        if !(sort.builtin.is_some() || sort.constructed) {
+            return self.infinite_sort_error(func.result);
+        }
+        let args: Vec<&str> = func
+            .args
+            .iter()
+            .map(|&a| self.program.sort(a).name.as_str())
+            .collect();
+        let decl = match args.as_slice() {
+            [] => format!("{} : {}", func.name, sort.name),
+            _ => format!("{}({}) : {}", func.name, args.join(","), sort.name),
+        };
+        let kind = ErrorKind::InfiniteDomain {
+            sort: sort.name.clone(),
+        };
+        Error::new(
+            kind,
+            format!(
+                "Infinite grounding: the function {decl} has the infinite result type '{}', so \
+                 its possible values cannot be grounded. Give it a finite result type (e.g. \
+                 `type Val isa {}` with `Val = {{0..10}}` in the structure, and {} : Val), or \
+                 give its values in the structure.",
+                sort.name,
+                sort.name,
+                decl.rsplit_once(" : ")
+                    .map_or(decl.as_str(), |(head, _)| head)
+            ),
+        )
+    }
+
     fn infinite_sort_error(&self, s: SortId) -> Error {
         let sort = self.program.sort(s);
         if let Some(range) = self.structure.huge_ranges.get(&s) {

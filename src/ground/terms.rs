@@ -199,8 +199,7 @@ impl<'a> Grounder<'a> {
         if self.func_two_valued(f) {
             return Ok(Vec::new());
         }
-        let result_sort = func.result;
-        let range = self.domain(result_sort)?;
+        let range = self.result_domain(f)?;
         let mut out = Vec::new();
         let mut tuple = args;
         for &v in range.iter() {

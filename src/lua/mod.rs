@@ -389,6 +389,8 @@ impl Runtime {
             .filter(|m| !m.at.is_empty() && raw.starts_with(&m.at) && raw.contains("(a nil value)"))
         {
             message.push_str(&format!("\n  hint: {}", missing.hint()));
+        } else if let Some(hint) = self.global_hint(&raw) {
+            message.push_str(&format!("\n  hint: {hint}"));
         }
         let message = match self.calling_line(e) {
             Some(at) => format!("{at} {message}"),
@@ -398,6 +400,35 @@ impl Runtime {
             message,
             stopped: engine_error(e).is_some_and(crate::error::Error::is_limit),
         }
+    }
+
+    /// For `attempt to call global 'printmodle' (a nil value)`: the global function spelled
+    /// most like it (`printmodels`), as a `did you mean` hint.
+    fn global_hint(&self, raw: &str) -> Option<String> {
+        let (_, rest) = raw.split_once("attempt to call global '")?;
+        let (name, rest) = rest.split_once('\'')?;
+        if rest.trim() != "(a nil value)" || name.chars().count() < 4 {
+            return None;
+        }
+        let functions: Vec<String> = self
+            .lua
+            .globals()
+            .pairs::<LuaValue, LuaValue>()
+            .filter_map(Result::ok)
+            .filter_map(|(k, v)| match (k, v) {
+                (LuaValue::String(k), LuaValue::Function(_)) => k.to_str().ok().map(str::to_string),
+                _ => None,
+            })
+            .collect();
+        let near = crate::sema::resolve::nearest_name(name, functions.iter().map(String::as_str))?;
+        if near == "printmodels" {
+            // IDP3 has no `printmodel`: one model is printed by `print`.
+            return Some(
+                "did you mean `printmodels`? It prints a list of models; print(m) prints one model"
+                    .to_string(),
+            );
+        }
+        Some(format!("did you mean `{near}`?"))
     }
 
     /// For an error raised by a built-in (`modelexpand` with a wrong argument, an inference

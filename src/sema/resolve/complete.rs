@@ -382,35 +382,84 @@ impl Resolver<'_> {
         let Some(inputs) = self.universe(st, &func.args) else {
             return;
         };
-        let total = match table {
-            Table::TwoValued(_) => inputs.iter().all(|i| images.contains_key(i.as_slice())),
-            Table::ThreeValued { cf, .. } => {
-                self.no_input_without_image(st, &inputs, cf, func.result)
-            }
+        let (missing, three_valued) = match table {
+            Table::TwoValued(_) => (
+                inputs
+                    .iter()
+                    .filter(|i| !images.contains_key(i.as_slice()))
+                    .collect(),
+                false,
+            ),
+            Table::ThreeValued { cf, .. } => (
+                self.inputs_without_image(st, &inputs, cf, func.result),
+                true,
+            ),
         };
-        if !total {
+        if !missing.is_empty() {
             let msg = format!(
                 "The interpretation of function {} in structure {name} is non-total.",
                 func.name
             );
+            let hint = self.non_total_hint(&func, &missing, three_valued);
             self.diags
-                .push(Diagnostic::error("function-not-total", msg, func.span));
+                .push(Diagnostic::error("function-not-total", msg, func.span).with_hint(hint));
         }
     }
 
-    fn no_input_without_image(
+    /// Which arguments a function table misses, and the ways to leave them open: a `<ct>`
+    /// table (model expansion finds the rest) or a `partial` declaration.
+    fn non_total_hint(
+        &self,
+        func: &crate::sema::program::Function,
+        missing: &[&Tuple],
+        three_valued: bool,
+    ) -> String {
+        const SHOWN: usize = 4;
+        let shown: Vec<String> = missing.iter().take(SHOWN).map(|t| show_args(t)).collect();
+        let mut which = shown.join(", ");
+        if missing.len() > SHOWN {
+            which = format!("{which} and {} more", missing.len() - SHOWN);
+        }
+        let f = &func.name;
+        let sorts: Vec<&str> = func
+            .args
+            .iter()
+            .map(|&a| self.prog.sort(a).name.as_str())
+            .collect();
+        let decl = format!(
+            "partial {f}({}) : {}",
+            sorts.join(","),
+            self.prog.sort(func.result).name
+        );
+        if three_valued {
+            return format!(
+                "{f} can have no value for {which}: its <cf> part rules out every value; take one out of <cf>, or declare `{decl}` in the vocabulary"
+            );
+        }
+        let give = if missing.len() == 1 {
+            "give it one"
+        } else {
+            "give each one"
+        };
+        format!(
+            "{f} has no value for {which}; {give}, write `{f}<ct> = {{ ... }}` to let model expansion find the missing values, or declare `{decl}` in the vocabulary if {f} may have none"
+        )
+    }
+
+    /// The arguments for which the `<cf>` part of a function's table rules out every value.
+    fn inputs_without_image<'t>(
         &self,
         st: &Structure,
-        inputs: &[Tuple],
+        inputs: &'t [Tuple],
         cf: &TupleSet,
         result: SortId,
-    ) -> bool {
+    ) -> Vec<&'t Tuple> {
         let Some(values) = st
             .domain(result)
             .map(|d| d.to_vec())
             .or_else(|| self.prog.sort(result).fixed.clone())
         else {
-            return true;
+            return Vec::new();
         };
         let mut impossible: HashMap<&[Value], usize> = HashMap::new();
         for t in cf {
@@ -420,7 +469,17 @@ impl Resolver<'_> {
         }
         inputs
             .iter()
-            .all(|i| impossible.get(i.as_slice()).copied().unwrap_or(0) < values.len())
+            .filter(|i| impossible.get(i.as_slice()).copied().unwrap_or(0) >= values.len())
+            .collect()
+    }
+}
+
+/// Arguments as a student writes them: `3`, `(1,2)`.
+fn show_args(t: &Tuple) -> String {
+    let shown: Vec<String> = t.iter().map(|v| v.to_string()).collect();
+    match shown.as_slice() {
+        [one] => one.clone(),
+        _ => format!("({})", shown.join(",")),
     }
 }
 

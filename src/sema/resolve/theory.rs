@@ -262,7 +262,16 @@ impl Resolver<'_> {
 
     pub(super) fn bind_vars(&mut self, cx: &mut Ctx, decls: &[ast::VarDecl]) -> Vec<VarIx> {
         let mut out: Vec<VarIx> = Vec::new();
-        for d in decls {
+        let mut skip = false;
+        for (k, d) in decls.iter().enumerate() {
+            if std::mem::take(&mut skip) {
+                continue;
+            }
+            // IDP-Z3's `! x in T:` reads here as three variables x, in and T.
+            if self.idp_z3_typing(cx, decls, k, &out) {
+                skip = true;
+                continue;
+            }
             if out.iter().any(|&v| *cx.vars[v].name == *d.name.name) {
                 let msg = format!(
                     "Variable {} is already declared in this scope.",
@@ -287,6 +296,65 @@ impl Resolver<'_> {
             out.push(v);
         }
         out
+    }
+
+    /// When `decls[k]` is an untyped variable named `in` after untyped variables and before
+    /// the name of a type T or a predicate P (`! x y in T:`, IDP-Z3's notation), reports it
+    /// with IDP3's way to write it and gives those variables T (or P's argument types), so
+    /// that no further errors follow from the slip. Returns whether it did.
+    fn idp_z3_typing(
+        &mut self,
+        cx: &mut Ctx,
+        decls: &[ast::VarDecl],
+        k: usize,
+        out: &[VarIx],
+    ) -> bool {
+        let d = &decls[k];
+        let Some(next) = decls.get(k + 1) else {
+            return false;
+        };
+        if d.name.name != "in" || d.sort.is_some() || next.sort.is_some() {
+            return false;
+        }
+        let untyped = out.iter().rev().take_while(|&&v| !cx.vars[v].typed).count();
+        let vars = &out[out.len() - untyped..];
+        if vars.is_empty() {
+            return false;
+        }
+        let pointer = ast::Pointer {
+            parts: vec![next.name.clone()],
+            span: next.name.span,
+        };
+        let entries = self.lookup_entries(cx.voc, &pointer);
+        let names: Vec<Rc<str>> = vars.iter().map(|&v| cx.vars[v].name.clone()).collect();
+        let t = next.name.name.as_str();
+        let (sorts, hint) = if let Some(s) = entries.iter().find_map(|e| match e {
+            Entry::Sort(s) => Some(*s),
+            _ => None,
+        }) {
+            (vec![s; vars.len()], typed_in_brackets(&names, t))
+        } else if let Some(p) = entries.iter().find_map(|e| match e {
+            Entry::Pred(p) if self.prog.pred(*p).args.len() == vars.len() => Some(*p),
+            _ => None,
+        }) {
+            let sorts = self.prog.pred(p).args.clone();
+            (sorts, tuples_in_parentheses(&names, t))
+        } else {
+            return false;
+        };
+        for (&v, s) in vars.iter().zip(sorts) {
+            cx.vars[v].sort = Some(s);
+        }
+        let msg = match names.as_slice() {
+            [x] => format!("unexpected 'in' after the quantified variable {x}"),
+            _ => format!(
+                "unexpected 'in' after the quantified variables {}",
+                names.join(" ")
+            ),
+        };
+        self.error_hint("syntax-error", msg, d.name.span, Some(hint));
+        cx.failed = true;
+        true
     }
 
     fn unbind(&mut self, cx: &mut Ctx, vars: &[VarIx]) {
@@ -775,7 +843,10 @@ impl Resolver<'_> {
                 symbol.name.to_path()
             );
             let is_pred = entries.iter().any(|e| matches!(e, Entry::Pred(_)));
-            let hint = if is_pred && !entries.iter().any(|e| matches!(e, Entry::Func(_))) {
+            let is_sort = entries.iter().any(|e| matches!(e, Entry::Sort(_)));
+            let hint = if is_sort && !entries.iter().any(|e| matches!(e, Entry::Func(_))) {
+                Some(type_as_function_hint(&symbol.name.to_path()))
+            } else if is_pred && !entries.iter().any(|e| matches!(e, Entry::Func(_))) {
                 Some(format!(
                     "{} is a predicate: it is true or false, not a value",
                     symbol.name.to_path()
@@ -954,4 +1025,35 @@ pub(super) fn collect_vars_formula(f: &PF, out: &mut Vec<VarIx>) {
         PfKind::Quant(_, _, g) => collect_vars_formula(g, out),
         PfKind::Bool(_) | PfKind::Error => {}
     }
+}
+
+/// The hint for `! x y in T:` with T a type: IDP3 writes `! x[T] y[T]:`.
+fn typed_in_brackets(names: &[Rc<str>], t: &str) -> String {
+    let typed: Vec<String> = names.iter().map(|x| format!("{x}[{t}]")).collect();
+    let which = if names.len() == 1 {
+        "a variable"
+    } else {
+        "each variable"
+    };
+    format!(
+        "IDP3 gives {which} its type in brackets: {} (`{} in {t}` is IDP-Z3's notation)",
+        typed.join(" "),
+        names.join(", ")
+    )
+}
+
+/// The hint for `! x in P:` with P a predicate: IDP3 writes `! (x) in P:`.
+fn tuples_in_parentheses(names: &[Rc<str>], p: &str) -> String {
+    let vars = names.join(", ");
+    format!(
+        "IDP3 quantifies over the tuples of a predicate with parentheses: ({vars}) in {p} (`{vars} in {p}` is IDP-Z3's notation)"
+    )
+}
+
+/// The hint for a type T used as a function `T(x)`: it is a formula, and variables get their
+/// type in brackets.
+fn type_as_function_hint(t: &str) -> String {
+    format!(
+        "{t} is a type, not a function: {t}(x) is a formula, true when x is of type {t}; give a variable its type in brackets, as in ! x[{t}]: ..."
+    )
 }

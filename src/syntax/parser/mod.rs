@@ -410,7 +410,28 @@ impl<'a> Parser<'a> {
         if t.kind == Tok::Unknown {
             d = d.with_hint("this character is not part of the IDP language");
         }
+        if let Some(hint) = self.other_language_hint(t) {
+            d = d.with_hint(hint);
+        }
         d
+    }
+
+    /// A hint for an operator that students bring from other languages into a formula:
+    /// `!=` (IDP writes `~=`) and `->` (IDP writes `=>`).
+    fn other_language_hint(&self, t: &Token) -> Option<&'static str> {
+        if self.state != State::Theory {
+            return None;
+        }
+        let rest = self.ts.source_of(t).get(t.span.end as usize..)?;
+        match t.kind {
+            Tok::Bang if rest.starts_with('=') => Some(
+                "'!=' is not IDP: write '~=' for \"is not equal to\" ('~' is IDP's negation, '!' is \"for all\")",
+            ),
+            Tok::RArrow => Some(
+                "'->' is not a connective in IDP: write '=>' for \"implies\" ('<=>' for \"if and only if\")",
+            ),
+            _ => None,
+        }
     }
 
     /// Enters one nesting level; refuses beyond [`MAX_DEPTH`].
@@ -727,7 +748,8 @@ impl<'a> Parser<'a> {
             t.kind,
             Tok::Ident | Tok::Int | Tok::Float | Tok::Str | Tok::Char | Tok::LParen
         );
-        if !may_continue || t.nl_before {
+        let slip = self.other_language_hint(&t).is_some();
+        if (!may_continue || t.nl_before) && !slip {
             let msg = format!(
                 "unexpected {}: the '{o}' here is never closed",
                 self.describe(&t)

@@ -149,6 +149,16 @@ impl Parser<'_> {
             self.expect(Tok::Colon, "':'")?;
         }
         let head = self.rule_head()?;
+        if self.at(Tok::RArrow) {
+            let t = self.peek();
+            let d = self
+                .unexpected_diag(&t, "'<-' or '.' after the head of the rule")
+                .with_hint(
+                    "the arrow of a rule points to its head: write '<-', as in P(x) <- Q(x).",
+                );
+            self.report(d);
+            return Err(Fail);
+        }
         let body = if self.eat(Tok::LArrow).is_some() {
             if self.at(Tok::Dot) {
                 None
