@@ -446,6 +446,21 @@ pub fn install_interrupt_handler() {
     }
 }
 
+/// CPU seconds the calling thread has used so far (0 where the clock is unavailable): what a
+/// step costs on a loaded machine, where its wall time says little.
+pub fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return 0.0;
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

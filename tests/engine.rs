@@ -284,3 +284,41 @@ structure S : V {{
     assert_eq!(models.len(), 1);
     start.elapsed()
 }
+
+/// An atom of a known table with an open function applied in it (`Adj(At(t), p)`, as in a
+/// literal LTC theory) is grounded through the table's index: only the values of `At(t)` that
+/// make the atom true get a case; `At(t) = p` and `At(t) ~= p` take the one case of At(t) for p.
+/// The models must be those of brute force, under a positive and a negative occurrence, with
+/// another argument known or quantified, with the application on either side of `=`.
+#[test]
+fn open_function_inside_a_known_atom() {
+    let text = r#"
+vocabulary V {
+    type Time isa int
+    type Pos isa int
+    Adj(Pos, Pos)
+    Goal(Pos)
+    At(Time) : Pos
+}
+theory T : V {
+    ! t[Time]: t < MAX[:Time] => Adj(At(t), At(t + 1)).
+    ! t[Time]: ? p[Pos]: Adj(At(t), p) & ~Goal(p).
+    ~Adj(At(0), 3).
+    ! t[Time]: At(t) ~= 4 | t = MAX[:Time].
+    ? t[Time]: 2 = At(t).
+    ! t[Time] p[Pos]: At(t) = p => p ~= 1 | t = 0.
+}
+structure S : V {
+    Time = { 0..2 }
+    Pos = { 1..4 }
+    Adj = { 1,2; 2,1; 2,3; 3,2; 3,4; 4,3; 1,1 }
+    Goal = { 4 }
+}
+"#;
+    let p = program(text);
+    let (t, s) = theory_and_structure(&p);
+    let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
+    let expected = brute_force_count(&p, theory, structure, 1 << 16).expect("brute force");
+    assert!(expected > 0);
+    assert_models(text, expected as usize);
+}

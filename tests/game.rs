@@ -849,3 +849,99 @@ fn readkey_needs_a_terminal_and_no_sandbox() {
         "{err}"
     );
 }
+
+/// The structure of `game` for the literal LTC theory (`bench/generic/game_ltc.idp`, seed 000
+/// part II written the plain way) with time points `0..=horizon`.
+fn literal_ltc_instance(game: &Game, horizon: usize) -> String {
+    let p = |c: &Cell| format!("P({},{})", c.0, c.1);
+    let mut walls: Vec<&Cell> = game.walls.iter().collect();
+    walls.sort();
+    let walls: Vec<String> = walls.into_iter().map(p).collect();
+    let pairs = |m: &BTreeMap<usize, Cell>| -> String {
+        let v: Vec<String> = m.iter().map(|(k, c)| format!("{},{k}", p(c))).collect();
+        v.join("; ")
+    };
+    let root = env!("CARGO_MANIFEST_DIR");
+    format!(
+        "include \"{root}/bench/generic/game_ltc.idp\"\nstructure S : V {{\n    Time = {{ 0..{horizon} }}\n    \
+         X = {{ 0..{} }}\n    Y = {{ 0..{} }}\n    Key = {{ 1..{} }}\n    Wall = {{ {} }}\n    \
+         Entrance = {}\n    Exit = {}\n    I_Gate = {{ {} }}\n    I_Key = {{ {} }}\n}}\n",
+        game.w - 1,
+        game.h - 1,
+        game.nkeys.max(1),
+        walls.join("; "),
+        p(&game.entrance),
+        p(&game.exit),
+        pairs(&game.gates),
+        pairs(&game.keys),
+    )
+}
+
+/// The plan in the literal theory's output (`at(x,y,t) ... open(k,t)` and `optimum n`): the
+/// actions before the optimum, read off the positions and the openings.
+fn literal_ltc_plan(out: &str) -> (usize, Vec<Action>) {
+    let optimum: usize = out
+        .lines()
+        .find_map(|l| l.strip_prefix("optimum "))
+        .unwrap_or_else(|| panic!("no optimum in {out}"))
+        .trim()
+        .parse()
+        .unwrap();
+    let line = out.lines().find(|l| l.contains("at(")).unwrap();
+    let mut at: BTreeMap<usize, Cell> = BTreeMap::new();
+    let mut opened: BTreeMap<usize, usize> = BTreeMap::new();
+    for atom in line.split_whitespace() {
+        let (name, args) = atom.trim_end_matches(')').split_once('(').unwrap();
+        let v = numbers(args);
+        match name {
+            "at" => {
+                at.insert(v[2] as usize, (v[0], v[1]));
+            }
+            "open" => {
+                opened.insert(v[1] as usize, v[0] as usize);
+            }
+            _ => panic!("unexpected atom {atom}"),
+        }
+    }
+    let plan = (0..optimum)
+        .map(|t| match (opened.get(&t), at[&t], at[&(t + 1)]) {
+            (Some(&k), _, _) => Action::Open(k),
+            (None, a, b) if a == b => Action::Wait,
+            (None, a, b) => Action::Move(b.0 - a.0, b.1 - a.1),
+        })
+        .collect();
+    (optimum, plan)
+}
+
+/// Seed 000 part II taken literally as an LTC theory with `minimize` (the issue-15 benchmark's
+/// spec) finds the optimum that breadth-first search finds, with a legal plan, on the small
+/// peers' instances and the hand-made pictures with keys; the horizon leaves room above it.
+#[test]
+fn the_literal_ltc_theory_minimises_to_the_breadth_first_optimum() {
+    let mut paths = vec![
+        format!("{DIR}/kg01_9x9_g1.lp"),
+        format!("{DIR}/kg02_9x9_g2.lp"),
+        format!("{DIR}/kg03_11x11_g1.lp"),
+    ];
+    paths.extend(
+        instances(".txt")
+            .into_iter()
+            .filter(|p| p.ends_with("behindgate.txt") || p.ends_with("onekey.txt")),
+    );
+    let dir = std::env::temp_dir().join(format!("idp-literal-ltc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, path) in paths.iter().enumerate() {
+        let game = load(path);
+        let shortest = game.shortest().expect("the instances have a plan");
+        let file = dir.join(format!("game{i}.idp"));
+        std::fs::write(&file, literal_ltc_instance(&game, shortest + 6)).unwrap();
+        let out = process::idp(&[file.to_str().unwrap()], "");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{path}: {text}");
+        let (optimum, plan) = literal_ltc_plan(&text);
+        assert_eq!(optimum, shortest, "{path}");
+        game.validate(&plan)
+            .unwrap_or_else(|e| panic!("{path}: {e}\n{text}"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -83,6 +83,7 @@ impl<'a> Grounder<'a> {
 
     /// Marks the symbols of a definition as unknown so that grounding keeps their atoms.
     pub fn force_unknown(&mut self, symbols: &[Symbol]) {
+        self.memo.applications.clear();
         self.status.forced_unknown.extend(symbols.iter().copied());
     }
 }

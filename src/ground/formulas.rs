@@ -6,10 +6,11 @@ use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, IdpResult};
 use crate::ground::store::Gf;
-use crate::ground::{GTerm, GVal, Grounder};
+use crate::ground::{Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Formula, FormulaKind, Var};
 use crate::sema::program::Symbol;
 use crate::sema::walk::var_ids;
+use crate::structure::structure::Table;
 use crate::structure::value::Value;
 use crate::syntax::ast::CmpOp;
 
@@ -235,8 +236,41 @@ impl<'a> Grounder<'a> {
                 });
             }
         }
+        if let Some(g) = self.application_equals(op, a, b)? {
+            return Ok(g);
+        }
         let (ga, gb) = (self.ground_term(a)?, self.ground_term(b)?);
         Ok(self.compare(op, &ga, &gb))
+    }
+
+    /// `f(args) = v` or `f(args) ~= v` (either way round) with `v` known: the guard of the
+    /// application's case for `v`, found in its memoised cases instead of comparing every case
+    /// of `f(args)` with `v` (`At(t) = p` for every p would cost the range of `At` squared).
+    /// `None` when the comparison has another form.
+    fn application_equals(
+        &mut self,
+        op: CmpOp,
+        a: &crate::sema::ir::Term,
+        b: &crate::sema::ir::Term,
+    ) -> IdpResult<Option<Gf>> {
+        let (base, negated) = op.positive_form();
+        if base != CmpOp::Eq {
+            return Ok(None);
+        }
+        for (app, other) in [(a, b), (b, a)] {
+            let Some(cases) = self.shared_application(app)? else {
+                continue;
+            };
+            let Some(GVal::V(v)) = self.ground_term(other)?.as_known() else {
+                return Ok(None);
+            };
+            let g = match cases.binary_search_by(|(_, c)| c.cmp(&v)) {
+                Ok(i) => cases[i].0,
+                Err(_) => Gf::FALSE,
+            };
+            return Ok(Some(if negated { -g } else { g }));
+        }
+        Ok(None)
     }
 
     fn ground_pred(
@@ -246,10 +280,64 @@ impl<'a> Grounder<'a> {
     ) -> IdpResult<Gf> {
         let pred = self.program.pred(p);
         let type_of = pred.type_of;
-        let cases = self.ground_args(args)?;
+        let symbol = Symbol::Pred(p);
+        // An atom of a two-valued table with one argument an unknown function's application
+        // (`Adj(At(t), d, p)`): the table's index gives the values of that argument that make
+        // the atom true, and only their cases are kept. Splitting the atom into one case per
+        // value of `At(t)` costs the function's range for every atom, so a quantifier over p
+        // would cost |range|^2.
+        let table_atom = type_of.is_none()
+            && !self.is_inlined(symbol)
+            && !self.status.forced_unknown.contains(&symbol)
+            && self.lazy_procedure(symbol).is_none()
+            && matches!(self.structure.table(symbol), Some(Table::TwoValued(_)));
+        let mut grounded = Vec::with_capacity(args.len());
+        let mut shared: Option<(usize, Cases)> = None;
+        for (k, a) in args.iter().enumerate() {
+            if table_atom && shared.is_none() {
+                if let Some(cases) = self.shared_application(a)? {
+                    if cases.len() > 1 {
+                        shared = Some((k, cases));
+                        grounded.push(GTerm::undefined());
+                        continue;
+                    }
+                    grounded.push(match cases.as_ref() {
+                        [(Gf::TRUE, v)] => GTerm::known(*v),
+                        options => GTerm(options.iter().map(|(g, v)| (*g, GVal::V(*v))).collect()),
+                    });
+                    continue;
+                }
+            }
+            grounded.push(self.ground_term(a)?);
+        }
+        if let Some((k, cases)) = shared {
+            let known: Option<Vec<Value>> = grounded
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != k)
+                .map(|(_, g)| match g.as_known() {
+                    Some(GVal::V(v)) => Some(v),
+                    _ => None,
+                })
+                .collect();
+            if let Some(key) = known {
+                let fixed: Vec<usize> = (0..args.len()).filter(|&j| j != k).collect();
+                let index = self.table_index(symbol, k, fixed);
+                let mut out = Vec::new();
+                if let Some(values) = index.get(&key) {
+                    for v in values.iter() {
+                        if let Ok(i) = cases.binary_search_by(|(_, c)| c.cmp(v)) {
+                            out.push(cases[i].0);
+                        }
+                    }
+                }
+                return Ok(self.store.or(out));
+            }
+            grounded[k] = GTerm(cases.iter().map(|(g, v)| (*g, GVal::V(*v))).collect());
+        }
+        let cases = self.argument_cases(grounded);
         let mut out = Vec::with_capacity(cases.len());
         for (guard, tuple) in cases {
-            let symbol = Symbol::Pred(p);
             let atom = match type_of {
                 Some(s) => Gf::from_bool(self.domains.contains(s, tuple[0])),
                 None if self.is_inlined(symbol) => {

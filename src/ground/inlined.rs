@@ -50,6 +50,7 @@ impl<'a> Grounder<'a> {
     /// stop being forced unknown (they get no atoms), and any bindings a failed attempt to
     /// ground the definition up front left behind are dropped.
     pub fn inline(&mut self, def: &Definition) {
+        self.memo.applications.clear();
         let def = Rc::new(def.clone());
         for s in def.defined() {
             self.status.forced_unknown.remove(&s);

@@ -39,6 +39,10 @@ pub enum GVal {
     PosInf,
 }
 
+/// The cases of a function application with known arguments: each value with its condition,
+/// sorted by value (shared between the atoms that apply it).
+pub type Cases = Rc<[(Gf, Value)]>;
+
 /// A ground term: the values it may take, each with the (mutually exclusive) condition under
 /// which it takes it. When no condition holds the term is undefined (a partial function).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -141,6 +145,9 @@ struct Memos {
     reads_defining: HashMap<NodeId, bool>,
     /// Ground aggregates, by memo key and cap.
     aggregates: HashMap<(MemoKey, Option<i64>), GTerm>,
+    /// The cases of a function applied to known arguments, inside atoms of two-valued tables
+    /// (see `ground_pred`); emptied whenever what grounding knows about atoms changes.
+    applications: HashMap<(FuncId, Tuple), Cases>,
     /// Variables of each memoised node (by id).
     vars: HashMap<NodeId, Rc<[u32]>>,
 }
@@ -238,6 +245,7 @@ impl<'a> Grounder<'a> {
     /// Records that the completion of `gd` is part of the theory: its heads are the only atoms
     /// of its symbols that can be true, and later grounding may rely on that.
     pub fn mark_encoded(&mut self, gd: &GroundDefinition) {
+        self.memo.applications.clear();
         for head in gd.rules.keys() {
             if let Some(a) = self.store.as_atom(*head) {
                 self.status.heads.insert(a);
@@ -553,11 +561,12 @@ impl<'a> Grounder<'a> {
     /// The ground formula for an atom `s(t)`: a constant when the structure knows it, `false`
     /// when an element lies outside the symbol's sorts.
     pub fn atom(&mut self, s: Symbol, t: Tuple) -> Gf {
+        let program = self.program;
         let sorts = match s {
-            Symbol::Pred(p) => &self.program.pred(p).args,
-            Symbol::Func(f) => &self.program.func(f).args,
+            Symbol::Pred(p) => &program.pred(p).args,
+            Symbol::Func(f) => &program.func(f).args,
         };
-        if !self.well_sorted(&sorts.clone(), &t) {
+        if !self.well_sorted(sorts, &t) {
             return Gf::FALSE;
         }
         match self.truth(s, &t) {
@@ -594,6 +603,7 @@ impl<'a> Grounder<'a> {
     /// grounding can simplify with them. Atoms of defined symbols are never recorded: their
     /// rule bodies must keep them for the well-foundedness checks.
     pub fn learn_units(&mut self, g: Gf) {
+        self.memo.applications.clear();
         let literals: Vec<Gf> = match self.store.node(g) {
             store::Node::And(children) if !g.is_negated() => children.to_vec(),
             _ => vec![g],

@@ -5,10 +5,21 @@
 //! shared and trivial ones vanish while grounding.
 
 use indexmap::IndexSet;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxBuildHasher;
 
 use crate::sema::program::Symbol;
-use crate::structure::value::Tuple;
+use crate::structure::value::{Tuple, Value};
+
+/// An atom's key borrowed, to look it up without copying its tuple: it hashes and compares as
+/// the stored `(Symbol, Tuple)` does.
+#[derive(Hash)]
+struct AtomKey<'a>(Symbol, &'a [Value]);
+
+impl indexmap::Equivalent<(Symbol, Tuple)> for AtomKey<'_> {
+    fn equivalent(&self, key: &(Symbol, Tuple)) -> bool {
+        self.0 == key.0 && self.1 == key.1.as_slice()
+    }
+}
 
 /// A signed reference to a ground formula node. Node 0 is `true`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -60,8 +71,8 @@ pub enum Node {
 
 #[derive(Clone, Debug, Default)]
 pub struct Store {
-    nodes: Vec<Node>,
-    index: FxHashMap<Node, u32>,
+    /// The nodes, hash-consed: a node's position is its id.
+    nodes: IndexSet<Node, FxBuildHasher>,
     atoms: IndexSet<(Symbol, Tuple), FxBuildHasher>,
     /// Node of each atom.
     atom_nodes: Vec<Gf>,
@@ -79,12 +90,7 @@ impl Store {
     }
 
     fn intern(&mut self, n: Node) -> Gf {
-        if let Some(&k) = self.index.get(&n) {
-            return Gf(k as i32 + 1);
-        }
-        let k = self.nodes.len() as u32;
-        self.nodes.push(n.clone());
-        self.index.insert(n, k);
+        let (k, _) = self.nodes.insert_full(n);
         Gf(k as i32 + 1)
     }
 
@@ -112,9 +118,9 @@ impl Store {
     }
 
     /// The atom if it exists already.
-    pub fn find_atom(&self, symbol: Symbol, tuple: &Tuple) -> Option<Gf> {
+    pub fn find_atom(&self, symbol: Symbol, tuple: &[Value]) -> Option<Gf> {
         self.atoms
-            .get_index_of(&(symbol, tuple.clone()))
+            .get_index_of(&AtomKey(symbol, tuple))
             .map(|i| self.atom_nodes[i])
     }
 

@@ -8,7 +8,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::{Error, IdpResult};
 use crate::ground::store::Gf;
-use crate::ground::{GTerm, GVal, Grounder};
+use crate::ground::{Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Term, TermKind};
 use crate::sema::program::{FuncId, Symbol};
 use crate::structure::structure::TruthValue;
@@ -88,9 +88,17 @@ impl<'a> Grounder<'a> {
 
     /// Grounds a list of argument terms into the guarded tuples of values they may take.
     pub fn ground_args(&mut self, args: &[Term]) -> IdpResult<Vec<(Gf, Vec<Value>)>> {
-        let mut out: Vec<(Gf, Vec<Value>)> = vec![(Gf::TRUE, Vec::with_capacity(args.len()))];
+        let mut grounded = Vec::with_capacity(args.len());
         for a in args {
-            let ga = self.ground_term(a)?;
+            grounded.push(self.ground_term(a)?);
+        }
+        Ok(self.argument_cases(grounded))
+    }
+
+    /// The guarded tuples of values that arguments with these ground terms may take.
+    pub fn argument_cases(&mut self, grounded: Vec<GTerm>) -> Vec<(Gf, Vec<Value>)> {
+        let mut out: Vec<(Gf, Vec<Value>)> = vec![(Gf::TRUE, Vec::with_capacity(grounded.len()))];
+        for ga in grounded {
             let mut next = Vec::with_capacity(out.len() * ga.0.len());
             for (g, prefix) in &out {
                 for (h, v) in &ga.0 {
@@ -106,7 +114,46 @@ impl<'a> Grounder<'a> {
             }
             out = next;
         }
-        Ok(out)
+        out
+    }
+
+    /// The cases of `t` when it is an application of a function that is not a constructor,
+    /// with variables, to arguments that grounding determines: shared with the other atoms
+    /// that apply it to the same arguments (memoised), sorted by value; `None` for any other
+    /// term.
+    pub fn shared_application(&mut self, t: &Term) -> IdpResult<Option<Cases>> {
+        let TermKind::Func(f, args) = t.kind() else {
+            return Ok(None);
+        };
+        // Only terms with variables (closed ones have a memo of their own), and only once
+        // `ground_term` has seen them.
+        if !matches!(self.memo.closed_terms.get(&t.id()), Some(None))
+            || self.program.func(*f).constructor_of.is_some()
+        {
+            return Ok(None);
+        }
+        let mut tuple = Vec::with_capacity(args.len());
+        for a in args {
+            match self.ground_term(a)?.as_known() {
+                Some(GVal::V(v)) => tuple.push(v),
+                _ => return Ok(None),
+            }
+        }
+        self.application_cases(*f, tuple).map(Some)
+    }
+
+    /// The cases of `f(args)` for known arguments, sorted by value, memoised until what
+    /// grounding knows about atoms changes.
+    fn application_cases(&mut self, f: FuncId, args: Vec<Value>) -> IdpResult<Cases> {
+        let key = (f, args);
+        if let Some(cases) = self.memo.applications.get(&key) {
+            return Ok(cases.clone());
+        }
+        let mut cases = self.apply_function(key.0, key.1.clone())?;
+        cases.sort_by_key(|a| a.1);
+        let cases: Cases = cases.into();
+        self.memo.applications.insert(key, cases.clone());
+        Ok(cases)
     }
 
     fn ground_application(&mut self, f: FuncId, args: &[Term]) -> IdpResult<GTerm> {
@@ -114,7 +161,12 @@ impl<'a> Grounder<'a> {
         if let [(Gf::TRUE, _)] = cases.as_slice() {
             // Known arguments: no case analysis needed.
             let (_, tuple) = cases.into_iter().next().expect("one case");
-            return Ok(match self.apply_function(f, tuple)?.as_slice() {
+            let cases: Cases = if self.program.func(f).constructor_of.is_some() {
+                self.apply_function(f, tuple)?.into()
+            } else {
+                self.application_cases(f, tuple)?
+            };
+            return Ok(match cases.as_ref() {
                 [(Gf::TRUE, v)] => GTerm::known(*v),
                 options => GTerm(options.iter().map(|(g, v)| (*g, GVal::V(*v))).collect()),
             });
@@ -133,11 +185,11 @@ impl<'a> Grounder<'a> {
 
     /// The possible values of `f(args)` for known arguments, with their conditions.
     pub fn apply_function(&mut self, f: FuncId, args: Vec<Value>) -> IdpResult<Vec<(Gf, Value)>> {
-        let func = self.program.func(f);
-        if !self.well_sorted(&func.args.clone(), &args) {
+        let program = self.program;
+        let func = program.func(f);
+        if !self.well_sorted(&func.args, &args) {
             return Ok(Vec::new());
         }
-        let func = self.program.func(f);
         if func.constructor_of.is_some() {
             return Ok(vec![(Gf::TRUE, Value::compound(f, args))]);
         }

@@ -10,6 +10,7 @@ pub mod grounding;
 pub mod huge;
 pub mod join;
 pub mod ltc;
+pub mod optimise;
 pub mod report;
 pub mod session;
 pub mod trace;
@@ -58,6 +59,8 @@ pub struct Options {
     /// a generator seeded with this for the atoms of the output symbols, so that different
     /// seeds can give different models (the same seed, the same models).
     pub random_values: Option<u64>,
+    /// How `minimize` chooses its bounds (`IDP_MINIMIZE=descend|bisect|ascend|gallop|auto`).
+    pub minimize: optimise::Strategy,
     /// IDP3's `trace`: model searches use the traced SAT backend and return its trace
     /// ([`Inferred::trace`]).
     pub trace: bool,
@@ -85,6 +88,7 @@ impl Default for Options {
             observer: Observer::default(),
             datalog: std::env::var_os("IDP_DATALOG").is_none_or(|v| v != "0"),
             random_values: None,
+            minimize: optimise::Strategy::from_env(),
             trace: false,
         }
     }
@@ -213,7 +217,7 @@ pub fn minimize(
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
-    let optimum = optimise(&mut session, term, output, options.nbmodels)?;
+    let optimum = optimise(&mut session, term, output, options)?;
     warnings.extend(session.take_warnings());
     let mut found = Inferred::new(optimum, warnings);
     found.trace = session.take_trace();
@@ -225,54 +229,23 @@ fn optimise(
     session: &mut Session,
     term: &ir::Term,
     output: Option<VocId>,
-    nbmodels: usize,
+    options: &Options,
 ) -> IdpResult<Optimum> {
+    let nbmodels = options.nbmodels;
     let objective = session.ground_term(term)?;
-    for (g, _) in &objective.0 {
-        session.lit(*g);
-    }
-    let mut best: Option<GVal> = None;
-    // The SAT model of the best value so far, kept in case a limit stops the search.
-    let mut best_model: Vec<bool> = Vec::new();
-    let mut assumption: Vec<i32> = Vec::new();
-    loop {
-        match session.solve(&assumption) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) if e.is_limit() => match best {
-                Some(value) => {
-                    session.restore_model(best_model);
-                    return Ok(unproven_optimum(session, value, e.message()));
-                }
-                None => return Err(e),
-            },
-            Err(e) => return Err(e),
+    let best = match optimise::least_value(session, &objective, options.minimize)? {
+        optimise::Search::NoModel => {
+            return Ok(Optimum {
+                models: Vec::new(),
+                proven: true,
+                value: None,
+            })
         }
-        let value = objective
-            .0
-            .iter()
-            .find(|(g, _)| session.value(*g))
-            .map(|(_, v)| *v);
-        let Some(value) = value else { break };
-        best = Some(value);
-        best_model = session.saved_model();
-        // Ask for a strictly better value next, under a fresh activation literal.
-        let better: Vec<Gf> = objective
-            .0
-            .iter()
-            .filter(|(_, v)| *v < value)
-            .map(|(g, _)| *g)
-            .collect();
-        let better = session.store_mut().or(better);
-        let l = session.lit(better);
-        assumption = vec![l];
-    }
-    let Some(best) = best else {
-        return Ok(Optimum {
-            models: Vec::new(),
-            proven: true,
-            value: None,
-        });
+        optimise::Search::Stopped(value, model, e) => {
+            session.restore_model(model);
+            return Ok(unproven_optimum(session, value, e.message()));
+        }
+        optimise::Search::Optimal(value) => value,
     };
     let equal: Vec<Gf> = objective
         .0

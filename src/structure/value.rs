@@ -139,12 +139,17 @@ fn compare_compounds(a: CompoundId, b: CompoundId) -> Ordering {
         .with(|i| {
             let i = i.borrow();
             let (ca, cb) = (&i.compounds[a.0 as usize], &i.compounds[b.0 as usize]);
-            let by_name = match (
-                i.constructor_names.get(&ca.constructor),
-                i.constructor_names.get(&cb.constructor),
-            ) {
-                (Some(x), Some(y)) => x.cmp(y),
-                _ => Ordering::Equal,
+            // The same constructor has the same name: no lookup (this is the common case).
+            let by_name = if ca.constructor == cb.constructor {
+                Ordering::Equal
+            } else {
+                match (
+                    i.constructor_names.get(&ca.constructor),
+                    i.constructor_names.get(&cb.constructor),
+                ) {
+                    (Some(x), Some(y)) => x.cmp(y),
+                    _ => Ordering::Equal,
+                }
             };
             by_name
                 .then(ca.constructor.cmp(&cb.constructor))

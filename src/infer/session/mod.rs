@@ -88,7 +88,7 @@ impl<'a> Session<'a> {
         structure: &'a Structure,
         options: &Options,
     ) -> IdpResult<Session<'a>> {
-        let started = Instant::now();
+        let (started, cpu_started) = (Instant::now(), crate::limits::thread_cpu_seconds());
         let own_deadline = (options.timeout > 0.0)
             .then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout));
         let deadline = crate::limits::earliest(own_deadline, crate::limits::run_deadline());
@@ -175,9 +175,13 @@ impl<'a> Session<'a> {
         }
         let store = session.grounder.store();
         session.options.observer.stat(|| {
+            let cpu = crate::limits::thread_cpu_seconds() - cpu_started;
             format!(
-                "grounded and encoded in {:.3}s: {} nodes, {} atoms, {} SAT variables",
+                "grounded and encoded in {:.3}s ({:.3}s CPU, {:.0} nodes per CPU second): {} \
+                 nodes, {} atoms, {} SAT variables",
                 started.elapsed().as_secs_f64(),
+                cpu,
+                store.len() as f64 / cpu.max(1e-6),
                 store.len(),
                 store.atom_count(),
                 session.sat.num_vars()
@@ -624,14 +628,18 @@ impl<'a> Session<'a> {
         self.constrain_named_applications()?;
         loop {
             self.check_time("searching")?;
-            let t0 = Instant::now();
+            let (t0, cpu0) = (Instant::now(), crate::limits::thread_cpu_seconds());
             crate::progress::set_phase(crate::progress::Phase::Solving);
             crate::progress::set_nodes(self.grounder.store().len());
             crate::progress::sat_call();
             let result = self.sat.solve(assumptions);
-            self.options
-                .observer
-                .stat(|| format!("SAT call: {result:?} in {:.3}s", t0.elapsed().as_secs_f64()));
+            self.options.observer.stat(|| {
+                format!(
+                    "SAT call: {result:?} in {:.3}s ({:.3}s CPU)",
+                    t0.elapsed().as_secs_f64(),
+                    crate::limits::thread_cpu_seconds() - cpu0
+                )
+            });
             match result {
                 SatResult::Unsat => return Ok(false),
                 SatResult::Interrupted => {

@@ -1,0 +1,273 @@
+//! Minimisation on one live SAT solver. The objective is ground once into its cases (one
+//! condition per value, mutually exclusive); every bound is asked under assumptions, so the
+//! solver keeps its clauses and what it learnt from one bound to the next. Except when
+//! descending (which asks exactly what it always asked, so that the models it shows stay the
+//! same), what a call proves is then added for good: after a model with value v, no case above
+//! v can hold; after a bound b is refuted, no case up to b can hold.
+//!
+//! Bounds are chosen by [`Strategy`]: `Descend` asks for anything better than the last model
+//! (many cheap satisfiable calls near the models found); `Bisect` halves the interval between
+//! the best lower bound and the best model (fewer calls when the first model is far from the
+//! optimum); `Ascend` asks for the least value not yet refuted from the first call on, so its
+//! first model is optimal; `Gallop` probes from below with doubling steps until a model is
+//! found and then bisects; `Auto` ascends when the objective has few values (a plan's length:
+//! the cheap refutations of short plans come first, as when a horizon is grown, and the learnt
+//! clauses carry over) and gallops otherwise (a sum over a wide range). The default stays
+//! `Descend`: only it has a best model at every moment, which a minimisation stopped by a
+//! limit returns (the others may have none when a refutation is hard, as for pigeonholes).
+//! `IDP_MINIMIZE=descend|bisect|ascend|gallop|auto` selects one.
+
+use crate::error::IdpResult;
+use crate::ground::store::Gf;
+use crate::ground::{GTerm, GVal};
+use crate::infer::session::Session;
+use crate::solve::Lit;
+
+/// How the next bound is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Strictly better than the best model so far.
+    Descend,
+    /// The middle of the values between the lower bound and the best model.
+    Bisect,
+    /// The least value not refuted yet, from the first call on: the first model is optimal
+    /// (for a plan's length, shortest plans are found as by growing the horizon).
+    Ascend,
+    /// From below with growing steps (the lower bound plus 0, 1, 3, 7, ... values) until a
+    /// model is found, then bisection between the lower bound and that model.
+    Gallop,
+    /// `Ascend` for an objective with at most [`ASCEND_AT_MOST`] values, else `Gallop`.
+    Auto,
+}
+
+/// The most values of an objective for which `Auto` ascends one value at a time.
+pub const ASCEND_AT_MOST: usize = 128;
+
+impl Strategy {
+    /// The strategy of `IDP_MINIMIZE` (`descend` or `bisect`), else the default.
+    pub fn from_env() -> Strategy {
+        match std::env::var("IDP_MINIMIZE").as_deref() {
+            Ok("descend") => Strategy::Descend,
+            Ok("bisect") => Strategy::Bisect,
+            Ok("ascend") => Strategy::Ascend,
+            Ok("gallop") => Strategy::Gallop,
+            Ok("auto") => Strategy::Auto,
+            _ => Strategy::Descend,
+        }
+    }
+
+    /// The strategy for an objective with `values` values (`Auto` made concrete).
+    fn resolve(self, values: usize) -> Strategy {
+        match self {
+            Strategy::Auto if values <= ASCEND_AT_MOST => Strategy::Ascend,
+            Strategy::Auto => Strategy::Gallop,
+            s => s,
+        }
+    }
+}
+
+/// The outcome of the search for the least value.
+pub enum Search {
+    /// No model at all.
+    NoModel,
+    /// The least value, proven; the session's current model has it.
+    Optimal(GVal),
+    /// A limit stopped the search: the best value found, its SAT model, and the limit's error.
+    Stopped(GVal, Vec<bool>, crate::error::Error),
+}
+
+/// The objective's cases by value, in increasing order, with what was proven about them.
+struct Bounds {
+    /// `(value, condition)`, sorted by value, distinct values.
+    cases: Vec<(GVal, Gf)>,
+    /// Every case below this index is refuted.
+    lo: usize,
+    /// The index of the best model's value (`None` before the first model).
+    hi: Option<usize>,
+    /// How far above the lower bound the next probe from below lies (`Gallop`).
+    step: usize,
+}
+
+impl Bounds {
+    fn new(objective: &GTerm) -> Bounds {
+        let mut cases: Vec<(GVal, Gf)> = objective.0.iter().map(|(g, v)| (*v, *g)).collect();
+        cases.sort_by_key(|(v, _)| *v);
+        Bounds {
+            cases,
+            lo: 0,
+            hi: None,
+            step: 1,
+        }
+    }
+
+    /// Records that no value up to `cases[i]` is possible.
+    fn refuted(&mut self, i: usize) {
+        self.lo = i + 1;
+        self.step = self.step.saturating_mul(2);
+    }
+
+    /// The index of the largest value the next call asks for (`value ≤ cases[i]`), or `None`
+    /// when the best model is proven optimal.
+    fn next_probe(&self, strategy: Strategy) -> Option<usize> {
+        let Some(hi) = self.hi else {
+            // Before the first model only the searches from below ask for a bound.
+            let last = self.cases.len().checked_sub(1)?;
+            return match strategy {
+                _ if self.lo > last => None,
+                Strategy::Ascend => Some(self.lo),
+                Strategy::Gallop => Some(last.min(self.lo + self.step - 1)),
+                Strategy::Descend | Strategy::Bisect | Strategy::Auto => None,
+            };
+        };
+        if hi <= self.lo {
+            return None;
+        }
+        Some(match strategy {
+            Strategy::Descend => hi - 1,
+            Strategy::Bisect | Strategy::Gallop | Strategy::Auto => {
+                self.lo + (hi - 1 - self.lo) / 2
+            }
+            Strategy::Ascend => self.lo,
+        })
+    }
+}
+
+/// Searches for the least value of `objective` in the session's models.
+pub fn least_value(
+    session: &mut Session,
+    objective: &GTerm,
+    strategy: Strategy,
+) -> IdpResult<Search> {
+    let mut bounds = Bounds::new(objective);
+    let strategy = strategy.resolve(bounds.cases.len());
+    for (_, g) in &bounds.cases {
+        session.lit(*g);
+    }
+    let mut best_model: Vec<bool> = Vec::new();
+    let mut probe: Option<usize> = bounds.next_probe(strategy);
+    loop {
+        let assumptions = match probe {
+            Some(i) => at_most(session, &bounds, i, strategy != Strategy::Descend),
+            None => Vec::new(),
+        };
+        match session.solve(&assumptions) {
+            Ok(true) => {
+                let Some(found) = bounds.cases.iter().position(|(_, g)| session.value(*g)) else {
+                    // A model where the objective has no value (a partial function): the
+                    // search ends with the best value so far, as before any bound.
+                    break;
+                };
+                bounds.hi = Some(found);
+                best_model = session.saved_model();
+                if strategy != Strategy::Descend {
+                    refute(session, &bounds.cases[found + 1..]);
+                }
+            }
+            Ok(false) => match probe {
+                Some(i) => {
+                    bounds.refuted(i);
+                    if strategy != Strategy::Descend {
+                        refute(session, &bounds.cases[..=i]);
+                    }
+                }
+                None => return Ok(Search::NoModel),
+            },
+            Err(e) if e.is_limit() => {
+                return Ok(match bounds.hi {
+                    Some(h) => Search::Stopped(bounds.cases[h].0, best_model, e),
+                    None => return Err(e),
+                });
+            }
+            Err(e) => return Err(e),
+        }
+        probe = bounds.next_probe(strategy);
+        if probe.is_none() {
+            break;
+        }
+    }
+    match bounds.hi {
+        Some(h) => {
+            session.restore_model(best_model);
+            Ok(Search::Optimal(bounds.cases[h].0))
+        }
+        None => Ok(Search::NoModel),
+    }
+}
+
+/// Assumptions for `value ≤ cases[i]`: the disjunction of the cases up to i (one literal), and
+/// with `negated` the negation of every case above it (implied by the first, since the cases
+/// exclude each other, but they propagate at once).
+fn at_most(session: &mut Session, bounds: &Bounds, i: usize, negated: bool) -> Vec<Lit> {
+    let below: Vec<Gf> = bounds.cases[..=i].iter().map(|(_, g)| *g).collect();
+    let any = session.store_mut().or(below);
+    let mut out = vec![session.lit(any)];
+    if negated {
+        for (_, g) in &bounds.cases[i + 1..] {
+            out.push(session.lit(-*g));
+        }
+    }
+    out
+}
+
+/// Adds for good that none of these cases holds.
+fn refute(session: &mut Session, cases: &[(GVal, Gf)]) {
+    for (_, g) in cases {
+        session.assert(-*g);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::structure::value::Value;
+
+    fn bounds(n: usize, lo: usize, hi: Option<usize>) -> Bounds {
+        Bounds {
+            cases: (0..n)
+                .map(|i| (GVal::V(Value::Int(i as i64)), Gf(i as i32 + 2)))
+                .collect(),
+            lo,
+            hi,
+            step: 1,
+        }
+    }
+
+    #[test]
+    fn probes_stay_between_the_bounds_and_stop_when_they_meet() {
+        assert_eq!(bounds(10, 0, None).next_probe(Strategy::Bisect), None);
+        assert_eq!(bounds(10, 3, None).next_probe(Strategy::Ascend), Some(3));
+        assert_eq!(bounds(10, 10, None).next_probe(Strategy::Ascend), None);
+        assert_eq!(bounds(10, 3, Some(7)).next_probe(Strategy::Ascend), Some(3));
+        // Galloping from below: 0, then 1, 3, 7, ... above each refuted bound, within range.
+        let mut b = bounds(40, 0, None);
+        let mut probes = Vec::new();
+        while let Some(p) = b.next_probe(Strategy::Gallop) {
+            probes.push(p);
+            b.refuted(p);
+        }
+        assert_eq!(probes, vec![0, 2, 6, 14, 30, 39]);
+        assert_eq!(
+            bounds(10, 0, Some(9)).next_probe(Strategy::Descend),
+            Some(8)
+        );
+        assert_eq!(bounds(10, 0, Some(9)).next_probe(Strategy::Bisect), Some(4));
+        assert_eq!(bounds(10, 5, Some(6)).next_probe(Strategy::Bisect), Some(5));
+        assert_eq!(bounds(10, 6, Some(6)).next_probe(Strategy::Bisect), None);
+        assert_eq!(bounds(10, 0, Some(0)).next_probe(Strategy::Descend), None);
+        // Every probe is below the best model and at or above the lower bound.
+        for lo in 0..10 {
+            for hi in lo..10 {
+                for s in [
+                    Strategy::Descend,
+                    Strategy::Bisect,
+                    Strategy::Ascend,
+                    Strategy::Gallop,
+                ] {
+                    if let Some(p) = bounds(10, lo, Some(hi)).next_probe(s) {
+                        assert!(lo <= p && p < hi, "{s:?} {lo} {hi} {p}");
+                    }
+                }
+            }
+        }
+    }
+}

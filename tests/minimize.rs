@@ -1,0 +1,141 @@
+//! `minimize` against brute force: minimum (weighted) vertex covers of small pseudo-random
+//! graphs, with every bound strategy (descending, bisection, ascending, galloping). The optimum and the number of
+//! optimal models must be those of an enumeration of all subsets.
+
+use idp::diagnostics::Diagnostics;
+use idp::infer::optimise::Strategy;
+use idp::infer::{self, Options};
+use idp::sema::program::{Component, Program};
+use idp::structure::value::Value;
+use idp::syntax::source::SourceMap;
+
+fn program(text: &str) -> Program {
+    let mut sources = SourceMap::default();
+    let mut diags = Diagnostics::default();
+    let file = idp::syntax::parse_text("test.idp", text, &mut sources, &mut diags);
+    let program = idp::sema::resolve::resolve(&file, &mut diags);
+    assert!(
+        diags.items.iter().all(|d| !d.is_error()),
+        "{:#?}",
+        diags.items
+    );
+    program
+}
+
+/// A graph on `n` vertices with edges drawn from `seed`, and weights 1..=3.
+fn graph(n: usize, seed: u64) -> (Vec<(usize, usize)>, Vec<i64>) {
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = || {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) as usize
+    };
+    let mut edges = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            if next() % 3 == 0 {
+                edges.push((a, b));
+            }
+        }
+    }
+    let weights = (0..n).map(|_| 1 + (next() % 3) as i64).collect();
+    (edges, weights)
+}
+
+/// The least cost of a vertex cover and how many covers have it (brute force).
+fn brute_force(n: usize, edges: &[(usize, usize)], cost: impl Fn(usize) -> i64) -> (i64, usize) {
+    let mut best = (i64::MAX, 0);
+    for set in 0usize..1 << n {
+        if edges
+            .iter()
+            .all(|&(a, b)| set >> a & 1 == 1 || set >> b & 1 == 1)
+        {
+            let c = cost(set);
+            if c < best.0 {
+                best = (c, 1);
+            } else if c == best.0 {
+                best.1 += 1;
+            }
+        }
+    }
+    best
+}
+
+fn minimize(text: &str, strategy: Strategy) -> (Option<Value>, usize) {
+    let p = program(text);
+    let (Some(Component::Theory(t)), Some(Component::Structure(s)), Some(Component::Term(o))) =
+        (p.lookup(&["T"]), p.lookup(&["S"]), p.lookup(&["O"]))
+    else {
+        panic!("T, S and O expected")
+    };
+    let options = Options {
+        nbmodels: 0,
+        minimize: strategy,
+        ..Options::default()
+    };
+    let term = &p.terms[o.index()];
+    let found = infer::minimize(
+        &p,
+        &p.theories[t.index()],
+        &p.structures[s.index()],
+        &term.term,
+        None,
+        &options,
+    )
+    .expect("minimize succeeds")
+    .value;
+    assert!(found.proven);
+    (found.value, found.models.len())
+}
+
+#[test]
+fn minimum_vertex_covers_agree_with_brute_force() {
+    for seed in 0..12u64 {
+        let n = 4 + (seed % 4) as usize;
+        let (edges, weights) = graph(n, seed);
+        let edge_text: Vec<String> = edges.iter().map(|(a, b)| format!("{a},{b}")).collect();
+        let weight_text: Vec<String> = weights
+            .iter()
+            .enumerate()
+            .map(|(v, w)| format!("{v}->{w}"))
+            .collect();
+        for weighted in [false, true] {
+            let objective = if weighted {
+                "sum{ x[Vtx]: In(x): W(x) }"
+            } else {
+                "#{ x[Vtx]: In(x) }"
+            };
+            let text = format!(
+                "vocabulary V {{\n type Vtx isa int\n Edge(Vtx, Vtx)\n In(Vtx)\n W(Vtx) : int\n}}\n\
+                 theory T : V {{ ! x y: Edge(x, y) => In(x) | In(y). }}\n\
+                 structure S : V {{\n Vtx = {{ 0..{} }}\n Edge = {{ {} }}\n W = {{ {} }}\n}}\n\
+                 term O : V {{ {objective} }}\n",
+                n - 1,
+                edge_text.join("; "),
+                weight_text.join("; "),
+            );
+            let cost = |set: usize| -> i64 {
+                (0..n)
+                    .filter(|v| set >> v & 1 == 1)
+                    .map(|v| if weighted { weights[v] } else { 1 })
+                    .sum()
+            };
+            let (best, count) = brute_force(n, &edges, cost);
+            for strategy in [
+                Strategy::Descend,
+                Strategy::Bisect,
+                Strategy::Ascend,
+                Strategy::Gallop,
+                Strategy::Auto,
+            ] {
+                let (value, models) = minimize(&text, strategy);
+                let what = format!("seed {seed}, weighted {weighted}, {strategy:?}");
+                assert_eq!(value, Some(Value::Int(best)), "{what}");
+                assert_eq!(models, count, "{what}");
+            }
+        }
+    }
+}
