@@ -15,6 +15,7 @@ pub mod infer;
 pub mod limits;
 pub mod lua;
 pub mod message_format;
+pub mod meta;
 pub mod print;
 pub mod progress;
 pub mod repl;

@@ -11,7 +11,7 @@ const LAYERS: &[&[&str]] = &[
     &["limits", "progress", "diagnostics"],
     &["syntax", "structure", "stdlib"],
     &["sema"],
-    &["print", "visual", "ground", "solve"],
+    &["print", "visual", "ground", "solve", "meta"],
     &["encode"],
     &["infer"],
     &["message_format"],
@@ -33,6 +33,7 @@ const CORE: &[&str] = &[
     "visual",
     "ground",
     "solve",
+    "meta",
     "encode",
     "infer",
 ];

@@ -7,6 +7,7 @@ pub mod builtins;
 pub mod explain;
 pub mod interpreted;
 pub mod ltc;
+pub mod meta;
 pub mod objects;
 pub mod options;
 pub mod parse;
@@ -276,6 +277,7 @@ impl Runtime {
         let lua = self.lua;
         builtins::register(lua)?;
         explain::register(lua)?;
+        meta::register(lua)?;
         lua.globals().set("stdoptions", self.state.options())?;
         lua.load(PRELUDE).set_name("=prelude").exec()?;
         install_components(lua, &self.state, &[])?;

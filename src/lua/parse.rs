@@ -58,7 +58,7 @@ fn parsetext<'lua>(lua: &'lua Lua, args: Args<'lua>) -> Ret<'lua> {
 
 /// Parses and resolves one input on top of the program, reports its diagnostics, and makes its
 /// components Lua values. False when it had errors (then nothing was added).
-fn add_input(lua: &Lua, name: String, bytes: Vec<u8>) -> mlua::Result<bool> {
+pub(crate) fn add_input(lua: &Lua, name: String, bytes: Vec<u8>) -> mlua::Result<bool> {
     let st = state(lua);
     let program = st.program();
     let mut sources = program

@@ -1,0 +1,391 @@
+//! `tometa`: a theory as facts over the meta vocabulary. Its vocabulary's symbols are named
+//! first, then the sentences and definitions are walked in order; every formula, term, rule
+//! and set gets the next number when it is met (its parts come after it), as IDP3's
+//! `Metafier` numbers them.
+
+use crate::meta::{constructor, Facts, MetaError, MetaNames, MetaSym, MAX_INDEX};
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
+use crate::sema::program::{Program, SortId, Symbol, Theory, VocId};
+use crate::structure::structure::Structure;
+use crate::structure::value::Value;
+use crate::syntax::ast::{AggKind, CmpOp};
+
+/// The meta structure of `theory` over the meta vocabulary `metavoc`, named `name`.
+pub fn to_meta(
+    program: &Program,
+    theory: &Theory,
+    metavoc: VocId,
+    names: &mut MetaNames,
+    name: &str,
+) -> Result<Structure, MetaError> {
+    let mut m = Metafier {
+        program,
+        metavoc,
+        names,
+        facts: Facts::default(),
+        next: 0,
+    };
+    for s in vocabulary_symbols(program, theory.vocabulary) {
+        m.symbol(s)?;
+    }
+    let mut top = Vec::new();
+    for f in &theory.sentences {
+        top.push(m.formula(f)?);
+    }
+    for d in &theory.definitions {
+        top.push(m.definition(d)?);
+    }
+    for id in top {
+        m.facts.fact("sentence", vec![id]);
+    }
+    m.facts.into_structure(program, metavoc, name)
+}
+
+/// The symbols of a vocabulary in IDP3's order: the predicates (types included) by
+/// `name/arity`, then the functions by `name/arity`.
+fn vocabulary_symbols(program: &Program, voc: VocId) -> Vec<MetaSym> {
+    let v = program.voc(voc);
+    let mut preds: Vec<(String, MetaSym)> = v
+        .sorts
+        .iter()
+        .map(|&s| program.sort(s).pred)
+        .chain(v.preds.iter().copied())
+        .map(|p| {
+            let pred = program.pred(p);
+            (
+                format!("{}/{}", pred.name, pred.args.len()),
+                MetaSym::Pred(p),
+            )
+        })
+        .collect();
+    preds.sort_by(|a, b| a.0.cmp(&b.0));
+    preds.dedup_by(|a, b| a.1 == b.1);
+    let mut funcs: Vec<(String, MetaSym)> = v
+        .funcs
+        .iter()
+        .map(|&f| {
+            let func = program.func(f);
+            (
+                format!("{}/{}", func.name, func.args.len()),
+                MetaSym::Func(f),
+            )
+        })
+        .collect();
+    funcs.sort_by(|a, b| a.0.cmp(&b.0));
+    preds.into_iter().chain(funcs).map(|(_, s)| s).collect()
+}
+
+struct Metafier<'a> {
+    program: &'a Program,
+    metavoc: VocId,
+    names: &'a mut MetaNames,
+    facts: Facts,
+    next: i64,
+}
+
+impl Metafier<'_> {
+    fn id(&mut self) -> Value {
+        self.next += 1;
+        Value::Int(self.next)
+    }
+
+    fn cons(&self, name: &str) -> Result<Value, MetaError> {
+        constructor(self.program, self.metavoc, name)
+    }
+
+    /// The name of `s` as an element of `Symbol`, with its arity, name and typing stated the
+    /// first time.
+    fn symbol(&mut self, s: MetaSym) -> Result<Value, MetaError> {
+        let name = self.names.name(self.program, s);
+        let v = Value::str(&name);
+        if !self.facts.has_elem("Symbol", &v) {
+            self.describe(s, v)?;
+        }
+        Ok(v)
+    }
+
+    fn describe(&mut self, s: MetaSym, v: Value) -> Result<(), MetaError> {
+        let program = self.program;
+        self.facts.elem("Symbol", v);
+        let (args, result): (Vec<SortId>, Option<SortId>) = match s {
+            MetaSym::Pred(p) => (program.pred(p).args.clone(), None),
+            MetaSym::Func(f) => (program.func(f).args.clone(), Some(program.func(f).result)),
+            MetaSym::Cmp(_) => (Vec::new(), None),
+            MetaSym::Arith(_, r) => (vec![r, r], Some(r)),
+            MetaSym::Neg(r) | MetaSym::Abs(r) => (vec![r], Some(r)),
+            MetaSym::Min(r) | MetaSym::Max(r) => (Vec::new(), Some(r)),
+            MetaSym::Succ(r) | MetaSym::Prev(r) => (vec![r], Some(r)),
+        };
+        let arity = match s {
+            MetaSym::Cmp(_) => 2,
+            _ => args.len() as i64,
+        };
+        if arity > MAX_INDEX + 1 {
+            return Err(MetaError::TooManyArguments(crate::meta::base_name(
+                program, s,
+            )));
+        }
+        self.facts.fact("arity", vec![v, Value::Int(arity)]);
+        self.facts.fact(
+            "name",
+            vec![v, Value::str(&crate::meta::base_name(program, s))],
+        );
+        for (i, &a) in args.iter().enumerate() {
+            let sort = self.sort(a)?;
+            self.facts.fact("sort", vec![v, Value::Int(i as i64), sort]);
+        }
+        match (s, result) {
+            (MetaSym::Func(f), Some(r)) => {
+                self.facts.elem("Func", v);
+                if program.func(f).partial {
+                    self.facts.fact("isPartial", vec![v]);
+                }
+                let out = self.sort(r)?;
+                self.facts.fact("outputSort", vec![v, out]);
+            }
+            (MetaSym::Succ(_) | MetaSym::Prev(_), Some(r)) => {
+                self.facts.elem("Func", v);
+                self.facts.fact("isPartial", vec![v]);
+                let out = self.sort(r)?;
+                self.facts.fact("outputSort", vec![v, out]);
+            }
+            (_, Some(r)) => {
+                self.facts.elem("Func", v);
+                let out = self.sort(r)?;
+                self.facts.fact("outputSort", vec![v, out]);
+            }
+            (MetaSym::Pred(p), None) => {
+                self.facts.elem("Pred", v);
+                if let Some(sort) = program.pred(p).type_of {
+                    self.sort_facts(sort, v)?;
+                }
+            }
+            (_, None) => self.facts.elem("Pred", v),
+        }
+        Ok(())
+    }
+
+    /// A type's parents and constructors.
+    fn sort_facts(&mut self, sort: SortId, v: Value) -> Result<(), MetaError> {
+        self.facts.elem("Sort", v);
+        let s = self.program.sort(sort);
+        for &p in &s.parents.clone() {
+            let parent = self.sort(p)?;
+            self.facts.fact("subtypeOf", vec![v, parent]);
+        }
+        for &f in &s.constructors.clone() {
+            let c = self.symbol(MetaSym::Func(f))?;
+            self.facts.fact("constructedFrom", vec![v, c]);
+        }
+        Ok(())
+    }
+
+    fn sort(&mut self, s: SortId) -> Result<Value, MetaError> {
+        self.symbol(MetaSym::Pred(self.program.sort(s).pred))
+    }
+
+    fn var(&mut self, v: &Var) -> Result<Value, MetaError> {
+        let name = Value::str(&format!("{}_{}", v.name, v.id));
+        self.facts.elem("Var", name);
+        let sort = self.sort(v.sort)?;
+        self.facts.fact("varSort", vec![name, sort]);
+        Ok(name)
+    }
+
+    fn formula(&mut self, f: &Formula) -> Result<Value, MetaError> {
+        match f.kind() {
+            FormulaKind::Bool(b) => self.bool_form(!*b, &[]),
+            FormulaKind::Pred(p, args) => self.atom(MetaSym::Pred(*p), args),
+            FormulaKind::Cmp(op, a, b) => {
+                let args = [a.clone(), b.clone()];
+                match op {
+                    CmpOp::Eq | CmpOp::Lt | CmpOp::Gt => self.atom(MetaSym::Cmp(*op), &args),
+                    CmpOp::Ne => self.negation(|m| m.atom(MetaSym::Cmp(CmpOp::Eq), &args)),
+                    CmpOp::Le => self.negation(|m| m.atom(MetaSym::Cmp(CmpOp::Gt), &args)),
+                    CmpOp::Ge => self.negation(|m| m.atom(MetaSym::Cmp(CmpOp::Lt), &args)),
+                }
+            }
+            FormulaKind::Not(g) => self.negation(|m| m.formula(g)),
+            FormulaKind::And(fs) => self.bool_form(false, fs),
+            FormulaKind::Or(fs) => self.bool_form(true, fs),
+            FormulaKind::Implies(a, b) => {
+                let id = self.bool_header(true)?;
+                let left = self.negation(|m| m.formula(a))?;
+                let right = self.formula(b)?;
+                self.facts.fact("subForms", vec![id, left]);
+                self.facts.fact("subForms", vec![id, right]);
+                Ok(id)
+            }
+            FormulaKind::Equiv(a, b) => {
+                let id = self.id();
+                self.facts.elem("Equiv", id);
+                let l = self.formula(a)?;
+                self.facts.fact("left", vec![id, l]);
+                let r = self.formula(b)?;
+                self.facts.fact("right", vec![id, r]);
+                Ok(id)
+            }
+            FormulaKind::Forall(vs, g) => self.quant("forall", vs, g),
+            FormulaKind::Exists(vs, g) => self.quant("exists", vs, g),
+        }
+    }
+
+    fn negation(
+        &mut self,
+        inner: impl FnOnce(&mut Self) -> Result<Value, MetaError>,
+    ) -> Result<Value, MetaError> {
+        let id = self.id();
+        self.facts.elem("Negation", id);
+        self.facts.elem("SingleSubForm", id);
+        let sub = inner(self)?;
+        self.facts.fact("subForm", vec![id, sub]);
+        Ok(id)
+    }
+
+    fn bool_header(&mut self, disjunction: bool) -> Result<Value, MetaError> {
+        let id = self.id();
+        self.facts.elem("BoolForm", id);
+        let t = self.cons(if disjunction { "disj" } else { "conj" })?;
+        self.facts.fact("boolType", vec![id, t]);
+        Ok(id)
+    }
+
+    fn bool_form(&mut self, disjunction: bool, fs: &[Formula]) -> Result<Value, MetaError> {
+        let id = self.bool_header(disjunction)?;
+        for f in fs {
+            let sub = self.formula(f)?;
+            self.facts.fact("subForms", vec![id, sub]);
+        }
+        Ok(id)
+    }
+
+    fn quant(&mut self, kind: &str, vs: &[Var], f: &Formula) -> Result<Value, MetaError> {
+        let id = self.id();
+        self.facts.elem("Quant", id);
+        self.facts.elem("SingleSubForm", id);
+        let q = self.cons(kind)?;
+        self.facts.fact("quantType", vec![id, q]);
+        for v in vs {
+            let var = self.var(v)?;
+            self.facts.fact("quantVars", vec![id, var]);
+        }
+        let sub = self.formula(f)?;
+        self.facts.fact("subForm", vec![id, sub]);
+        Ok(id)
+    }
+
+    fn atom(&mut self, s: MetaSym, args: &[Term]) -> Result<Value, MetaError> {
+        let id = self.id();
+        self.facts.elem("Atom", id);
+        let sym = self.symbol(s)?;
+        self.facts.fact("aSymbol", vec![id, sym]);
+        for (i, t) in args.iter().enumerate() {
+            let term = self.term(t)?;
+            self.facts
+                .fact("aTerms", vec![id, Value::Int(i as i64), term]);
+        }
+        Ok(id)
+    }
+
+    fn term(&mut self, t: &Term) -> Result<Value, MetaError> {
+        let id = self.id();
+        let sort = self.sort(t.sort)?;
+        self.facts.elem("Term", id);
+        self.facts.fact("termSort", vec![id, sort]);
+        match t.kind() {
+            TermKind::Var(v) => {
+                self.facts.elem("VarT", id);
+                let var = self.var(v)?;
+                self.facts.fact("var", vec![id, var]);
+            }
+            TermKind::Value(v) => {
+                self.facts.elem("DomT", id);
+                self.facts.elem("Dom", *v);
+                self.facts.fact("dom", vec![id, *v]);
+            }
+            TermKind::Func(f, args) => self.func_term(id, MetaSym::Func(*f), args)?,
+            TermKind::Arith(op, a, b) => self.func_term(
+                id,
+                MetaSym::Arith(*op, t.sort),
+                &[(**a).clone(), (**b).clone()],
+            )?,
+            TermKind::Neg(a) => self.func_term(id, MetaSym::Neg(t.sort), &[(**a).clone()])?,
+            TermKind::Abs(a) => self.func_term(id, MetaSym::Abs(t.sort), &[(**a).clone()])?,
+            TermKind::SortMin(s) => self.func_term(id, MetaSym::Min(*s), &[])?,
+            TermKind::SortMax(s) => self.func_term(id, MetaSym::Max(*s), &[])?,
+            TermKind::Succ(s, a) => self.func_term(id, MetaSym::Succ(*s), &[(**a).clone()])?,
+            TermKind::Pred(s, a) => self.func_term(id, MetaSym::Prev(*s), &[(**a).clone()])?,
+            TermKind::Aggregate(kind, sets) => self.aggregate(id, *kind, sets)?,
+        }
+        Ok(id)
+    }
+
+    fn func_term(&mut self, id: Value, s: MetaSym, args: &[Term]) -> Result<(), MetaError> {
+        self.facts.elem("FuncT", id);
+        let sym = self.symbol(s)?;
+        self.facts.fact("fSymbol", vec![id, sym]);
+        for (i, a) in args.iter().enumerate() {
+            let sub = self.term(a)?;
+            self.facts
+                .fact("fTerms", vec![id, Value::Int(i as i64), sub]);
+        }
+        Ok(())
+    }
+
+    fn aggregate(&mut self, id: Value, kind: AggKind, sets: &[SetExpr]) -> Result<(), MetaError> {
+        self.facts.elem("AggT", id);
+        let f = self.cons(match kind {
+            AggKind::Card => "card",
+            AggKind::Sum => "sum",
+            AggKind::Prod => "prod",
+            AggKind::Min => "min",
+            AggKind::Max => "max",
+        })?;
+        self.facts.fact("aggFunc", vec![id, f]);
+        let set = self.id();
+        self.facts.elem("EnumSet", set);
+        self.facts.fact("aggSet", vec![id, set]);
+        for s in sets {
+            let q = self.id();
+            self.facts.elem("QuantSet", q);
+            self.facts.fact("setOf", vec![q, set]);
+            let term = self.term(&s.term)?;
+            self.facts.fact("setTerm", vec![q, term]);
+            let cond = self.formula(&s.cond)?;
+            self.facts.fact("setForm", vec![q, cond]);
+            for v in &s.vars {
+                let var = self.var(v)?;
+                self.facts.fact("setVars", vec![q, var]);
+            }
+        }
+        Ok(())
+    }
+
+    fn definition(&mut self, d: &Definition) -> Result<Value, MetaError> {
+        let id = self.id();
+        self.facts.elem("Definition", id);
+        for r in &d.rules {
+            let rule = self.rule(r)?;
+            self.facts.fact("ruleOf", vec![rule, id]);
+        }
+        Ok(id)
+    }
+
+    fn rule(&mut self, r: &Rule) -> Result<Value, MetaError> {
+        let id = self.id();
+        self.facts.elem("Rule", id);
+        for v in &r.vars {
+            let var = self.var(v)?;
+            self.facts.fact("ruleVars", vec![id, var]);
+        }
+        let head = match r.head {
+            Symbol::Pred(p) => MetaSym::Pred(p),
+            Symbol::Func(f) => MetaSym::Func(f),
+        };
+        let h = self.atom(head, &r.head_args)?;
+        self.facts.fact("head", vec![id, h]);
+        let b = self.formula(&r.body)?;
+        self.facts.fact("body", vec![id, b]);
+        Ok(id)
+    }
+}
