@@ -24,7 +24,7 @@ use crate::sema::walk::{substitute, symbols, Rewriter};
 use crate::solve::Lit;
 use crate::structure::structure::Structure;
 use crate::structure::value::Value;
-use crate::syntax::ast::{ArithOp, CmpOp};
+use crate::syntax::ast::ArithOp;
 
 /// A subset-minimal unsatisfiable set of pieces, in a fixed order: facts, sentences (whole or
 /// instances, in the theory's order), definitions.
@@ -1091,7 +1091,7 @@ impl Rewriter for Decided {
         };
         let kind = match f.kind() {
             FormulaKind::Cmp(op, a, b) => match (a.kind(), b.kind()) {
-                (TermKind::Value(x), TermKind::Value(y)) => FormulaKind::Bool(holds(*op, *x, *y)),
+                (TermKind::Value(x), TermKind::Value(y)) => FormulaKind::Bool(op.holds(*x, *y)),
                 _ => return f,
             },
             FormulaKind::Not(g) => match truth(g) {
@@ -1109,18 +1109,6 @@ impl Rewriter for Decided {
             _ => return f,
         };
         Formula::new(kind, f.span)
-    }
-}
-
-/// `op` between two values, as the grounder compares them (the domain's order).
-fn holds(op: CmpOp, x: Value, y: Value) -> bool {
-    match op {
-        CmpOp::Eq => x == y,
-        CmpOp::Ne => x != y,
-        CmpOp::Lt => x < y,
-        CmpOp::Gt => x > y,
-        CmpOp::Le => x <= y,
-        CmpOp::Ge => x >= y,
     }
 }
 

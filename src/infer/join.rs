@@ -223,14 +223,7 @@ fn holds(g: &mut Grounder, lit: &Lit, f: &Formula) -> IdpResult<Option<bool>> {
             })
         }
         Lit::Cmp { op, a, b } => match (eval(g, a), eval(g, b)) {
-            (Some(x), Some(y)) => Some(match op {
-                CmpOp::Eq => x == y,
-                CmpOp::Ne => x != y,
-                CmpOp::Lt => x < y,
-                CmpOp::Gt => x > y,
-                CmpOp::Le => x <= y,
-                CmpOp::Ge => x >= y,
-            }),
+            (Some(x), Some(y)) => Some(op.holds(x, y)),
             _ => None,
         },
         Lit::Other => None,

@@ -111,25 +111,22 @@ impl<'a> Reader<'a> {
 
     /// The second elements of the tuples of `pred` whose first element is `first`.
     fn related(&self, pred: &str, first: Value) -> Vec<Value> {
-        self.preds
-            .get(pred)
-            .map(|ts| {
-                ts.iter()
-                    .filter(|t| t.len() == 2 && t[0] == first)
-                    .map(|t| t[1])
-                    .collect()
-            })
-            .unwrap_or_default()
+        self.pairs(pred, first, 0)
     }
 
     /// The first elements of the tuples of `pred` whose second element is `second`.
     fn related_back(&self, pred: &str, second: Value) -> Vec<Value> {
+        self.pairs(pred, second, 1)
+    }
+
+    /// The other elements of the pairs of `pred` that have `known` at position `at` (0 or 1).
+    fn pairs(&self, pred: &str, known: Value, at: usize) -> Vec<Value> {
         self.preds
             .get(pred)
             .map(|ts| {
                 ts.iter()
-                    .filter(|t| t.len() == 2 && t[1] == second)
-                    .map(|t| t[0])
+                    .filter(|t| t.len() == 2 && t[at] == known)
+                    .map(|t| t[1 - at])
                     .collect()
             })
             .unwrap_or_default()

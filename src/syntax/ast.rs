@@ -258,6 +258,19 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// Whether `x op y` holds in `T`'s order (for domain elements: the order the grounder
+    /// compares them in).
+    pub fn holds<T: Ord>(self, x: T, y: T) -> bool {
+        match self {
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+            CmpOp::Lt => x < y,
+            CmpOp::Gt => x > y,
+            CmpOp::Le => x <= y,
+            CmpOp::Ge => x >= y,
+        }
+    }
+
     /// The comparison among `=`, `<` and `>` that this one is or negates, and whether it
     /// negates it: `~=` is `~(=)`, `=<` is `~(>)`, `>=` is `~(<)`. (IDP3 reads them so: a
     /// comparison with an undefined term makes `=`, `<`, `>` false and the others true.)
