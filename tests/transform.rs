@@ -146,10 +146,13 @@ fn out(test: &str, chunk: &str) -> String {
     r.stdout
 }
 
-/// Checked by hand: one sentence per rule (body implies head), then one per defined symbol
-/// (head implies the disjunction of its bodies, over shared head variables, with `x1 = x` for
-/// the repeated head variable of `Same(x, x)`); the definitions are gone; the procedure
-/// returns nil and changes its argument.
+/// Checked by hand against IDP3's `ReplaceDefinitionsWithCompletion`: per definition, the
+/// head variables of each defined symbol first (`var1` for P; `var5 var6` for Same), then per
+/// rule its unnested head terms (`var2` for `a` in `P(a)`, `var7` for the repeated `x` of
+/// `Same(x, x)`, their equalities in front of the body, no `true &`) and the new variables of
+/// its sentence `! y : ~body | head`; after the rules, one sentence per symbol, head implies
+/// the disjunction of its bodies. The definitions are gone; the procedure returns nil and
+/// changes its argument.
 #[test]
 fn completion_prints_as_checked_by_hand() {
     let o = out(
@@ -163,11 +166,45 @@ theory T : V {
   ~(? x[D] : ~(P(x) | ~~Q(x))).
   (! x[D] : ~(R(x,x) & (Q(x) => P(F(x))))).
   (Many <=> (card{ x[D] : Q(x) } >= 2)).
-  (! _v0[D] : (~(true & (_v0 = a)) | P(_v0))).
-  (! x[D] : (~Q(x) | P(x))).
-  (! x[D] : (~P(x) | ((true & (x = a)) | Q(x)))).
-  (! x[D] : (~R(x,x) | Same(x,x))).
-  (! x[D] x1[D] : (~Same(x,x1) | ((x1 = x) & R(x,x)))).
+  (! var3[D] : (~(var3 = a) | P(var3))).
+  (! var4[D] : (~Q(var4) | P(var4))).
+  (! var1[D] : (~P(var1) | ((var1 = a) | Q(var1)))).
+  (! var8[D] var9[D] : (~((var9 = var8) & R(var8,var8)) | Same(var8,var9))).
+  (! var5[D] var6[D] : (~Same(var5,var6) | ((var6 = var5) & R(var5,var5)))).
+}
+
+"
+    );
+}
+
+/// Function heads with elements and a repeated variable: `F(1) = 2` and
+/// `! x : F(x) = x <- Q(x)`. The theory uses `var1` and `var3`, so F's head variables are
+/// `var2 var4`; the first rule unnests `1` and `2` (`var5 var6`, of F's sort `N`, without the
+/// resolver's check `N(1)`), its sentence has `var7 var8`; the second unnests the repeated `x`
+/// (`var9`), its sentence has `var10 var11`.
+#[test]
+fn completion_unnests_elements_and_skips_names_in_use() {
+    let spec = "vocabulary V {
+    type N = { 1..2 } isa int
+    Q(N)
+    F(N) : N
+}
+theory T : V {
+    { F(1) = 2.
+      ! x : F(x) = x <- Q(x). }
+    ! var1 var3 : Q(var1) | Q(var3).
+}
+structure S : V { }
+";
+    let r = run("completionelems", spec, "completion(T) print(T)");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "theory T : V {
+  (! var1[N] var3[N] : (Q(var1) | Q(var3))).
+  (! var7[N] var8[N] : (~((var7 = 1) & (var8 = 2)) | (F(var7) = var8))).
+  (! var10[N] var11[N] : (~((var11 = var10) & Q(var10)) | (F(var10) = var11))).
+  (! var2[N] var4[N] : (~(F(var2) = var4) | (((var2 = 1) & (var4 = 2)) | ((var4 = var2) & Q(var2))))).
 }
 
 "
@@ -190,9 +227,9 @@ fn completion_of_reachability_prints_as_checked_by_hand() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "theory T : V {
-  (! x[Node] y[Node] : (~Edge(x,y) | Reach(x,y))).
-  (! x[Node] y[Node] : (~(? z[Node] : (Reach(x,z) & Edge(z,y))) | Reach(x,y))).
-  (! x[Node] y[Node] : (~Reach(x,y) | (Edge(x,y) | (? z[Node] : (Reach(x,z) & Edge(z,y)))))).
+  (! var3[Node] var4[Node] : (~Edge(var3,var4) | Reach(var3,var4))).
+  (! var5[Node] var6[Node] : (~(? z[Node] : (Reach(var5,z) & Edge(z,var6))) | Reach(var5,var6))).
+  (! var1[Node] var2[Node] : (~Reach(var1,var2) | (Edge(var1,var2) | (? z[Node] : (Reach(var1,z) & Edge(z,var2)))))).
 }
 
 "
