@@ -274,8 +274,10 @@ print(N) print(K)",
     );
 }
 
-/// Checked by hand: the four edges of examples/graph-colouring.idp times three colours, one
-/// clause each, with the colours as the structure writes them.
+/// Checked by hand against IDP3's `IDPPrinter` for a `GroundTheory`: no `theory` header, the
+/// true literal's unit clause `tseitin_1.` first, then the four edges of
+/// examples/graph-colouring.idp times three colours, one clause each, with the function's
+/// atoms as IDP3's `printAtom` writes them (`~Colouring[Vertex,Colour](1) = "blue"`).
 #[test]
 fn ground_of_graph_colouring_prints_as_checked_by_hand() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -287,22 +289,26 @@ fn ground_of_graph_colouring_prints_as_checked_by_hand() {
             .expect("the idp binary runs");
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let mut expected = String::from("theory T : V {\n");
+    let mut expected = String::from("tseitin_1.\n");
     for (a, b) in [(1, 2), (1, 3), (2, 4), (3, 4)] {
         for c in ["blue", "green", "red"] {
             expected.push_str(&format!(
-                "  ((Colouring({a}) ~= \"{c}\") | (Colouring({b}) ~= \"{c}\")).\n"
+                "~Colouring[Vertex,Colour]({a}) = \"{c}\" | ~Colouring[Vertex,Colour]({b}) = \"{c}\".\n"
             ));
         }
     }
-    expected.push_str("}\n");
     assert_eq!(run("printgrounding(T, S)"), expected);
     assert_eq!(run("print(ground(T, S))"), format!("{expected}\n"));
     assert_eq!(run("print(type(ground(T, S)))"), "theory\n");
+    // Rewritten, a ground theory prints as a theory again.
+    let rewritten = run("local G = ground(T, S) flatten(G) print(G)");
+    assert!(rewritten.starts_with("theory T : V {\n  ((Colouring(1) ~= \"blue\")"), "{rewritten}");
 }
 
 /// A definition with known input is evaluated: its ground form lists the true atoms; an open
-/// definition keeps one ground rule per defined atom.
+/// definition keeps one ground rule per defined atom. `print(ground(T, S))` puts each
+/// definition in braces, its rules by head atom number (`Marked(3)` is atom 2, from the
+/// sentence); `printgrounding` prints the rules as they are made, without braces.
 #[test]
 fn ground_definitions_print_as_checked_by_hand() {
     let spec = "vocabulary V {
@@ -321,25 +327,113 @@ theory T : V {
 }
 structure S : V { N = { 1..3 } Edge = { 1,2; 2,3 } }
 ";
-    let r = run("grounddefs", spec, "printgrounding(T, S)");
+    let r = run(
+        "grounddefs",
+        spec,
+        "printgrounding(T, S) print(\"--\") print(ground(T, S))",
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(
         r.stdout,
-        "theory T : V {
-  Marked(3).
-  {
-    Reach(1,2) <- true.
-    Reach(1,3) <- true.
-    Reach(2,3) <- true.
-  }
-  {
-    Marked(1) <- Start(1).
-    Marked(2) <- (Start(2) | Marked(1)).
-    Marked(3) <- (Start(3) | Marked(2)).
-  }
+        "tseitin_1.
+Marked[N](3).
+Reach[N,N](1,2) <- true.
+Reach[N,N](1,3) <- true.
+Reach[N,N](2,3) <- true.
+Marked[N](1) <- Start[N](1).
+Marked[N](2) <- Start[N](2) | Marked[N](1).
+Marked[N](3) <- Start[N](3) | Marked[N](2).
+--
+tseitin_1.
+Marked[N](3).
+{
+Reach[N,N](1,2) <- true.
+Reach[N,N](1,3) <- true.
+Reach[N,N](2,3) <- true.
 }
+{
+Marked[N](3) <- Start[N](3) | Marked[N](2).
+Marked[N](1) <- Start[N](1).
+Marked[N](2) <- Start[N](2) | Marked[N](1).
+}
+
 "
     );
+}
+
+/// Tseitins, checked by hand against IDP3's `GroundTheory::addTseitinInterpretations` and
+/// `GroundEquivalence::getClauses`. Atoms are numbered as met, a Tseitin after its parts:
+/// P(1)=2, Q(1)=3, C=1 is 4, R(1)=5, tseitin_6 for `C = 1 | R(1)`, tseitin_7 for
+/// `Q(1) & tseitin_6`. The clause comes first, then its Tseitins' clauses breadth first:
+/// `ts <=> a & b` as `ts | ~a | ~b.` `~ts | a.` `~ts | b.`; `ts <=> a | b` as `~ts | a | b.`
+/// `ts | ~a.` `ts | ~b.`. Without model equivalence (`printgrounding(T, S, false)`) only the
+/// implications `~ts | ...`. In a definition a Tseitin is a rule of the definition: streamed
+/// before the rule that uses it, stored by atom number.
+#[test]
+fn ground_tseitins_print_as_checked_by_hand() {
+    let spec = "vocabulary V {
+    type N isa int
+    P(N)
+    Q(N)
+    R(N)
+    C : N
+}
+theory T : V {
+    ! x : P(x) | (Q(x) & (R(x) | C = x)).
+    { ! x : R(x) <- P(x) & (Q(x) | x = C). }
+}
+structure S : V { N = { 1..2 } }
+";
+    let r = run(
+        "groundtseitins",
+        spec,
+        "printgrounding(T, S) print(\"--\") print(ground(T, S)) print(\"--\")
+printgrounding(T, S, false)",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let clauses = "tseitin_1.
+P[N](1) | tseitin_7.
+tseitin_7 | ~Q[N](1) | ~tseitin_6.
+~tseitin_7 | Q[N](1).
+~tseitin_7 | tseitin_6.
+~tseitin_6 | C[N] = 1 | R[N](1).
+tseitin_6 | ~C[N] = 1.
+tseitin_6 | ~R[N](1).
+P[N](2) | tseitin_13.
+tseitin_13 | ~Q[N](2) | ~tseitin_12.
+~tseitin_13 | Q[N](2).
+~tseitin_13 | tseitin_12.
+~tseitin_12 | C[N] = 2 | R[N](2).
+tseitin_12 | ~C[N] = 2.
+tseitin_12 | ~R[N](2).
+";
+    let streamed_rules = "tseitin_14 <- Q[N](1) | C[N] = 1.
+R[N](1) <- P[N](1) & tseitin_14.
+tseitin_15 <- C[N] = 2 | Q[N](2).
+R[N](2) <- P[N](2) & tseitin_15.
+";
+    let expected = format!(
+        "{clauses}{streamed_rules}--
+{clauses}{{
+R[N](1) <- P[N](1) & tseitin_14.
+R[N](2) <- P[N](2) & tseitin_15.
+tseitin_14 <- Q[N](1) | C[N] = 1.
+tseitin_15 <- C[N] = 2 | Q[N](2).
+}}
+
+--
+tseitin_1.
+P[N](1) | tseitin_7.
+~tseitin_7 | Q[N](1).
+~tseitin_7 | tseitin_6.
+~tseitin_6 | C[N] = 1 | R[N](1).
+P[N](2) | tseitin_13.
+~tseitin_13 | Q[N](2).
+~tseitin_13 | tseitin_12.
+~tseitin_12 | C[N] = 2 | R[N](2).
+{streamed_rules}"
+    );
+    assert_eq!(r.stdout, expected);
 }
 
 /// IDP3's argument checks: the Lua-written procedures write `Error: ... expected`, the

@@ -16,17 +16,19 @@ use crate::infer::session::{dependency_order, naming};
 use crate::infer::{Inferred, Options};
 use crate::print::theory::{definition_to_string, formula_to_string};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{Program, Symbol, Theory};
+use crate::sema::program::{Program, Symbol, Theory, TheoryForm};
 use crate::sema::transform::flatten_formula;
 use crate::source::Span;
 use crate::structure::structure::Structure;
 
-/// The ground theory of `theory` over `structure` (IDP3's `ground`).
+/// The ground theory of `theory` over `structure` (IDP3's `ground`); `model_equivalent` is
+/// the procedure's flag, which only changes how the theory prints (its Tseitins).
 pub fn ground(
     program: &Program,
     theory: &Theory,
     structure: &Structure,
     options: &Options,
+    model_equivalent: bool,
 ) -> IdpResult<Inferred<Theory>> {
     let mut warnings = Vec::new();
     let mut out = Theory {
@@ -35,6 +37,7 @@ pub fn ground(
         sentences: Vec::new(),
         definitions: Vec::new(),
         span: theory.span,
+        form: TheoryForm::Ground { model_equivalent },
     };
     let Evaluated::Done(evaluated, pending) =
         evaluate_definitions(program, theory, structure, options, &mut warnings)?

@@ -13,8 +13,9 @@ use crate::infer::grounding::ground;
 use crate::lua::builtins::{reg, reg_intern, Args};
 use crate::lua::objects::{as_structure, as_theory, TheoryUd};
 use crate::lua::{rt_err, state};
+use crate::print::ground::{ground_theory_to_string, Layout};
 use crate::print::theory::theory_to_string;
-use crate::sema::program::Theory;
+use crate::sema::program::{Theory, TheoryForm};
 use crate::sema::transform;
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
@@ -53,7 +54,15 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     })?;
     reg_intern(lua, "printgrounding", |lua, args| {
         let grounded = ground_of(lua, &args, "printgrounding")?;
-        let text = theory_to_string(&state(lua).program(), &grounded);
+        let text = match grounded.form {
+            TheoryForm::Ground { model_equivalent } => ground_theory_to_string(
+                &state(lua).program(),
+                &grounded,
+                model_equivalent,
+                Layout::Streamed,
+            ),
+            TheoryForm::Source => theory_to_string(&state(lua).program(), &grounded),
+        };
         let print: mlua::Function = lua.globals().get("print")?;
         print.call::<_, ()>(text.trim_end_matches('\n'))?;
         Ok(MultiValue::new())
@@ -72,7 +81,10 @@ fn in_place<'lua>(
     };
     let st = state(lua);
     let program = st.program();
-    rewrite(&program, &mut theory.borrow_mut());
+    let mut theory = theory.borrow_mut();
+    rewrite(&program, &mut theory);
+    // A rewritten ground theory is a theory again (it may have variables).
+    theory.form = TheoryForm::Source;
     Ok(MultiValue::from_vec(vec![LuaValue::Nil]))
 }
 
@@ -87,8 +99,9 @@ fn ground_of(lua: &Lua, args: &Args<'_>, name: &str) -> mlua::Result<Theory> {
     let st = state(lua);
     let program = st.program();
     let options = st.infer_options();
-    let found =
-        ground(&program, &t.borrow(), &s.borrow(), &options).map_err(mlua::Error::external)?;
+    let model_equivalent = !matches!(args.get(2), Some(LuaValue::Boolean(false)));
+    let found = ground(&program, &t.borrow(), &s.borrow(), &options, model_equivalent)
+        .map_err(mlua::Error::external)?;
     for w in &found.warnings {
         crate::lua::warning(lua, w);
     }

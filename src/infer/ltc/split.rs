@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, IdpResult};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{LtcInfo, Program, Symbol, Theory};
+use crate::sema::program::{LtcInfo, Program, Symbol, Theory, TheoryForm};
 use crate::sema::walk::{Node, Rewriter};
 use crate::source::Span;
 
@@ -713,6 +713,7 @@ fn create(program: &Program, info: &LtcInfo, theory: &Theory, invariant: bool) -
         check_rule(program, info, r)?;
     }
     let mut initial = Theory {
+        form: TheoryForm::Source,
         name: format!("{}_init", theory.name),
         vocabulary: ss,
         sentences: Vec::new(),

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::pre::{PHead, PRule, PSet, PfKind, PtKind, VarInfo, VarIx, PF, PT};
 use super::{Entry, Resolver};
 use crate::sema::ir;
-use crate::sema::program::{Component, FuncId, PredId, SortId, Theory, TheoryId, VocId};
+use crate::sema::program::{Component, FuncId, PredId, SortId, Theory, TheoryId, VocId, TheoryForm};
 use crate::structure::value::Value;
 use crate::syntax::ast::{self, BinConn, Quantifier, Span, SymbolRef};
 
@@ -76,6 +76,7 @@ impl Resolver<'_> {
         };
         let id = TheoryId(self.prog.theories.len() as u32);
         self.prog.theories.push(Theory {
+            form: TheoryForm::Source,
             name: t.name.name.clone(),
             vocabulary: voc,
             sentences: Vec::new(),
