@@ -264,12 +264,15 @@ print(N) print(K)",
     );
     assert!(
         all.contains(
-            &"  (! x[D] : ~(R(x,x) & (Q(x) => (? v[D] : ((v = F(x)) & P(v)))))).".to_string()
+            &"  (! x[D] : ~(R(x,x) & (Q(x) => (? var1[D] : ((var1 = F(x)) & P(var1))))))."
+                .to_string()
         ),
         "{o}"
     );
     assert!(
-        all.contains(&"  (Many <=> (? x1[D] x2[D] : (Q(x1) & Q(x2) & (x2 ~= x1)))).".to_string()),
+        all.contains(
+            &"  (Many <=> (? var1[D] var2[D] : (Q(var1) & Q(var2) & (var2 ~= var1)))).".to_string()
+        ),
         "{o}"
     );
 }
@@ -302,7 +305,10 @@ fn ground_of_graph_colouring_prints_as_checked_by_hand() {
     assert_eq!(run("print(type(ground(T, S)))"), "theory\n");
     // Rewritten, a ground theory prints as a theory again.
     let rewritten = run("local G = ground(T, S) flatten(G) print(G)");
-    assert!(rewritten.starts_with("theory T : V {\n  ((Colouring(1) ~= \"blue\")"), "{rewritten}");
+    assert!(
+        rewritten.starts_with("theory T : V {\n  ((Colouring(1) ~= \"blue\")"),
+        "{rewritten}"
+    );
 }
 
 /// A definition with known input is evaluated: its ground form lists the true atoms; an open
@@ -457,5 +463,122 @@ fn arguments_are_checked_as_idp3_does() {
         r.stderr.contains("\tremovecardinalities(theory, number)"),
         "{}",
         r.stderr
+    );
+}
+
+/// Checked by hand against IDP3's `UnnestTerms::visit(QuantSetExpr*)`: the set's term is
+/// visited where unnesting is allowed, innermost first (`G(x)` is `var1`, `F(var1)` is `var2`,
+/// `var2 + 1` is `var3`, of sort int), the new variables join the set's and their equalities
+/// go in front of its condition; outside, `P(F(1))` moves `F(1)`. The models stay.
+#[test]
+fn removenesting_moves_set_terms_into_the_set() {
+    let spec = "vocabulary V {
+    type N isa int
+    P(N)
+    F(N) : N
+    G(N) : N
+    Big
+}
+theory T : V {
+    Big <=> sum{ x : P(x) : F(G(x)) + 1 } > 3.
+    P(F(1)).
+}
+structure S : V { N = { 1..2 } }
+";
+    let r = run(
+        "nestingsets",
+        spec,
+        "stdoptions.nbmodels = 0 local before = #modelexpand(T, S) removenesting(T) print(T)
+print(before, #modelexpand(T, S))",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "theory T : V {
+  (Big <=> (sum{ x[N] var1[N] var2[N] var3[int] : ((var1 = G(x)) & (var2 = F(var1)) & (var3 = (var2 + 1)) & P(x)) : var3 } > 3)).
+  (? var4[N] : ((var4 = F(1)) & P(var4))).
+}
+
+32\t32
+"
+    );
+}
+
+/// IDP3's `CardConstrToFO`: the threshold is the only limit. With 0 every comparison is
+/// unfolded (`< 1` is "not at least one"), however large its bound (300 here; IDP3 has no cap);
+/// with 3 the comparison whose bound times variables is 2 is unfolded; with 1 neither is.
+#[test]
+fn removecardinalities_follows_the_threshold_only() {
+    let spec = "vocabulary V {
+    type D = { 1..3 } isa int
+    Q(D)
+    R(D, D)
+    Many
+    Few
+    Lots
+}
+theory T : V {
+    Many <=> #{ x : Q(x) } >= 2.
+    Few <=> #{ x y : R(x, y) } < 1.
+    Lots <=> #{ x : Q(x) } >= 300.
+}
+structure S : V { }
+";
+    let r = run(
+        "cardthreshold",
+        spec,
+        "local function tr(n) local c = clone(T) removecardinalities(c, n) return c end
+print(tr(3)) print(tr(1))
+stdoptions.nbmodels = 0
+local all = tr(0)
+print(#modelexpand(T, S), #modelexpand(all, S), string.find(tostring(all), 'card') == nil)",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "theory T : V {
+  (Many <=> (? var1[D] var2[D] : (Q(var1) & Q(var2) & (var2 ~= var1)))).
+  (Few <=> ~(? var3[D] var4[D] : R(var3,var4))).
+  (Lots <=> (card{ x[D] : Q(x) } >= 300)).
+}
+
+theory T : V {
+  (Many <=> (card{ x[D] : Q(x) } >= 2)).
+  (Few <=> (card{ x[D] y[D] : R(x,y) } < 1)).
+  (Lots <=> (card{ x[D] : Q(x) } >= 300)).
+}
+
+4096\t4096\ttrue
+"
+    );
+}
+
+/// A bound whose unfolding could not fit in memory (5 * 10^10 parts) stops with the grounding
+/// size limit's error and leaves the theory as it was, where IDP3 would run out of memory.
+#[test]
+fn removecardinalities_stops_at_the_size_limit() {
+    let spec = "vocabulary V {
+    type D = { 1..3 } isa int
+    Q(D)
+    Many
+}
+theory T : V {
+    Many <=> #{ x : Q(x) } >= 300000.
+}
+structure S : V { }
+";
+    let r = run(
+        "cardlimit",
+        spec,
+        "print(pcall(removecardinalities, T, 0)) print(T)",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with("false\t")
+            && r.stdout.contains("would pass the grounding size limit")
+            && r.stdout
+                .contains("(Many <=> (card{ x[D] : Q(x) } >= 300000))."),
+        "{}",
+        r.stdout
     );
 }

@@ -10,7 +10,7 @@ use crate::lua::objects::*;
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::state;
 use crate::lua::values::lua_to_value;
-use crate::sema::program::{Program, Symbol, Theory, Vocabulary, TheoryForm};
+use crate::sema::program::{Program, Symbol, Theory, TheoryForm, Vocabulary};
 use crate::structure::structure::{Structure, Table};
 
 type Ret<'lua> = mlua::Result<MultiValue<'lua>>;

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::meta::{MetaError, MetaNames, MetaSym};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
-use crate::sema::program::{PredId, Program, SortId, Symbol, Theory, VocId, TheoryForm};
+use crate::sema::program::{PredId, Program, SortId, Symbol, Theory, TheoryForm, VocId};
 use crate::source::Span;
 use crate::structure::structure::Structure;
 use crate::structure::value::{Tuple, Value};

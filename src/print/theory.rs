@@ -3,8 +3,8 @@
 //! reading an explanation: string elements that are identifiers appear as written in the
 //! structure (`Col(a)`, not `Col("a")`).
 
-use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
 use crate::print::ground::{ground_theory_to_string, Layout};
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
 use crate::sema::program::{Program, Query, Symbol, TermBlock, Theory, TheoryForm};
 use crate::structure::value::Value;
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};

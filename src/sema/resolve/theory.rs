@@ -8,7 +8,9 @@ use std::rc::Rc;
 use super::pre::{PHead, PRule, PSet, PfKind, PtKind, VarInfo, VarIx, PF, PT};
 use super::{Entry, Resolver};
 use crate::sema::ir;
-use crate::sema::program::{Component, FuncId, PredId, SortId, Theory, TheoryId, VocId, TheoryForm};
+use crate::sema::program::{
+    Component, FuncId, PredId, SortId, Theory, TheoryForm, TheoryId, VocId,
+};
 use crate::structure::value::Value;
 use crate::syntax::ast::{self, BinConn, Quantifier, Span, SymbolRef};
 
