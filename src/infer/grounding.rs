@@ -15,7 +15,7 @@ use crate::infer::definitions::{evaluate_definitions, Evaluated};
 use crate::infer::session::{dependency_order, naming};
 use crate::infer::{Inferred, Options};
 use crate::print::theory::{definition_to_string, formula_to_string};
-use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule};
 use crate::sema::program::{Program, Symbol, Theory, TheoryForm};
 use crate::sema::transform::flatten_formula;
 use crate::source::Span;
@@ -162,25 +162,9 @@ fn evaluated_rules(program: &Program, d: &Definition, evaluated: &Structure) -> 
 
 /// `! x1 .. xn : S(x1, .., xn) <- false.`: the symbol defined, with no true atom.
 fn empty_rule(program: &Program, s: Symbol, span: Span) -> Rule {
-    let vars: Vec<Var> = program
-        .symbol_sorts(s)
-        .into_iter()
-        .enumerate()
-        .map(|(k, sort)| Var {
-            id: k as u32,
-            name: format!("x{}", k + 1).into(),
-            sort,
-        })
-        .collect();
-    let head_args = vars
-        .iter()
-        .map(|v| Term::new(TermKind::Var(v.clone()), v.sort, span))
-        .collect();
-    Rule {
-        vars,
-        head: s,
-        head_args,
-        body: Formula::new(FormulaKind::Bool(false), span),
-        span,
-    }
+    let mut id = 0;
+    Rule::nothing_true(s, program.symbol_sorts(s), span, || {
+        id += 1;
+        id - 1
+    })
 }
