@@ -689,13 +689,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     crate::lua::transform::register(lua)?;
 
     // ----- not supported -----
-    for name in [
-        "entails",
-        "detectfunctions",
-        "tometa",
-        "frommeta",
-        "printasbdd",
-    ] {
+    for name in ["entails", "detectfunctions", "tometa", "frommeta"] {
         reg(lua, name, move |_, _| {
             Err(rt_err(format!(
                 "the procedure {name} is not supported by this implementation"
