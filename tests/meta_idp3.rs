@@ -165,3 +165,56 @@ fn each_call_numbers_from_one() {
         "true\ntheory demetafied_theory_1 : V {\n  (~P(1) | ~Q(1,1)).\n}\n\n"
     );
 }
+
+/// IDP3 disambiguates each comparison to the sorts of its terms (`=[X,X]`, `=[int,int]`,
+/// `<[int,int]` for `c : X` against a number), and each is a symbol of its own with its
+/// argument types; the theory still reads back.
+#[test]
+fn comparisons_are_symbols_per_sort() {
+    let spec = "vocabulary V {
+  type X isa int
+  P(X)
+  f(X) : X
+  partial c : X
+}
+theory T : V {
+  1 < c < 3.
+  ! x : P(x) <=> ~ f(x) = x.
+  c = 2.
+}
+";
+    let r = run(
+        "cmp",
+        spec,
+        "local m = tometa(T) print(m) print(frommeta(V, getvocabulary(m)::sentence, m))",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // P_1, X_2, int_3, char_4, string_5, float_6, nat_7, %_8, /_9, ^_10, c_11, f_12, then the
+    // walk: `<` on int, `=` on X, `=` on int.
+    let line = |name: &str| {
+        r.stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("  {name} = ")))
+            .unwrap_or_else(|| panic!("no {name} in {}", r.stdout))
+            .to_string()
+    };
+    assert_eq!(
+        line("aSymbol"),
+        r#"  aSymbol = { 2->"<_13"; 5->"<_13"; 10->"P_1"; 13->"=_14"; 17->"=_15" }"#
+    );
+    let sorts = line("sort");
+    for fact in [
+        r#""<_13",0->"int_3"; "<_13",1->"int_3""#,
+        r#""=_14",0->"X_2"; "=_14",1->"X_2""#,
+        r#""=_15",0->"int_3"; "=_15",1->"int_3""#,
+    ] {
+        assert!(sorts.contains(fact), "{fact} not in {sorts}");
+    }
+    assert!(
+        r.stdout.ends_with(
+            "  ((1 < c) & (c < 3)).\n  (! x[X] : (P(x) <=> ~(f(x) = x))).\n  (c = 2).\n}\n\n"
+        ),
+        "{}",
+        r.stdout
+    );
+}

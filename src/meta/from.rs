@@ -268,7 +268,7 @@ impl DeMetafier<'_> {
         let (sym, mut terms) = self.atom(e)?;
         let kind = match sym {
             MetaSym::Pred(p) => FormulaKind::Pred(p, terms),
-            MetaSym::Cmp(op) if terms.len() == 2 => {
+            MetaSym::Cmp(op, _) if terms.len() == 2 => {
                 let b = terms.pop().expect("two terms");
                 let a = terms.pop().expect("two terms");
                 FormulaKind::Cmp(op, a, b)

@@ -134,8 +134,8 @@ pub enum MetaSym {
     /// A predicate, type predicates (types) included.
     Pred(PredId),
     Func(FuncId),
-    /// `=`, `<` or `>` (the other comparisons are their negations).
-    Cmp(CmpOp),
+    /// `=`, `<` or `>` on a sort, IDP3's `=[T,T]` (the other comparisons are their negations).
+    Cmp(CmpOp, SortId),
     /// A built-in arithmetic function, by its result sort.
     Arith(ArithOp, SortId),
     /// Unary minus.
@@ -198,9 +198,9 @@ pub fn base_name(program: &Program, s: MetaSym) -> String {
     match s {
         MetaSym::Pred(p) => program.pred(p).name.clone(),
         MetaSym::Func(f) => program.func(f).name.clone(),
-        MetaSym::Cmp(CmpOp::Lt) => "<".into(),
-        MetaSym::Cmp(CmpOp::Gt) => ">".into(),
-        MetaSym::Cmp(_) => "=".into(),
+        MetaSym::Cmp(CmpOp::Lt, _) => "<".into(),
+        MetaSym::Cmp(CmpOp::Gt, _) => ">".into(),
+        MetaSym::Cmp(..) => "=".into(),
         MetaSym::Arith(op, _) => match op {
             ArithOp::Add => "+",
             ArithOp::Sub => "-",

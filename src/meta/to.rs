@@ -95,6 +95,27 @@ fn vocabulary_symbols(program: &Program, voc: VocId) -> Vec<MetaSym> {
     preds.into_iter().chain(funcs).map(|(_, s)| s).collect()
 }
 
+/// The sort of IDP3's comparison of two terms (`ComparisonPredGenerator::disambiguate`): the
+/// least type that both sorts are within (`X` and `nat` under `X isa int`: `int`), else `a`.
+fn common_sort(program: &Program, a: SortId, b: SortId) -> SortId {
+    let mut todo = vec![a];
+    let mut seen = Vec::new();
+    while !todo.is_empty() {
+        let mut next = Vec::new();
+        for s in todo {
+            if program.is_subsort(b, s) {
+                return s;
+            }
+            if !seen.contains(&s) {
+                seen.push(s);
+                next.extend(program.sort(s).parents.iter().copied());
+            }
+        }
+        todo = next;
+    }
+    a
+}
+
 struct Metafier<'a> {
     program: &'a Program,
     metavoc: VocId,
@@ -129,16 +150,13 @@ impl Metafier<'_> {
         let (args, result): (Vec<SortId>, Option<SortId>) = match s {
             MetaSym::Pred(p) => (program.pred(p).args.clone(), None),
             MetaSym::Func(f) => (program.func(f).args.clone(), Some(program.func(f).result)),
-            MetaSym::Cmp(_) => (Vec::new(), None),
+            MetaSym::Cmp(_, t) => (vec![t, t], None),
             MetaSym::Arith(_, r) => (vec![r, r], Some(r)),
             MetaSym::Neg(r) | MetaSym::Abs(r) => (vec![r], Some(r)),
             MetaSym::Min(r) | MetaSym::Max(r) => (Vec::new(), Some(r)),
             MetaSym::Succ(r) | MetaSym::Prev(r) => (vec![r], Some(r)),
         };
-        let arity = match s {
-            MetaSym::Cmp(_) => 2,
-            _ => args.len() as i64,
-        };
+        let arity = args.len() as i64;
         if arity > MAX_INDEX + 1 {
             return Err(MetaError::TooManyArguments(crate::meta::base_name(
                 program, s,
@@ -212,11 +230,13 @@ impl Metafier<'_> {
             FormulaKind::Pred(p, args) => self.atom(MetaSym::Pred(*p), args),
             FormulaKind::Cmp(op, a, b) => {
                 let args = [a.clone(), b.clone()];
+                let sort = common_sort(self.program, a.sort, b.sort);
+                let cmp = |op| MetaSym::Cmp(op, sort);
                 match op {
-                    CmpOp::Eq | CmpOp::Lt | CmpOp::Gt => self.atom(MetaSym::Cmp(*op), &args),
-                    CmpOp::Ne => self.negation(|m| m.atom(MetaSym::Cmp(CmpOp::Eq), &args)),
-                    CmpOp::Le => self.negation(|m| m.atom(MetaSym::Cmp(CmpOp::Gt), &args)),
-                    CmpOp::Ge => self.negation(|m| m.atom(MetaSym::Cmp(CmpOp::Lt), &args)),
+                    CmpOp::Eq | CmpOp::Lt | CmpOp::Gt => self.atom(cmp(*op), &args),
+                    CmpOp::Ne => self.negation(|m| m.atom(cmp(CmpOp::Eq), &args)),
+                    CmpOp::Le => self.negation(|m| m.atom(cmp(CmpOp::Gt), &args)),
+                    CmpOp::Ge => self.negation(|m| m.atom(cmp(CmpOp::Lt), &args)),
                 }
             }
             FormulaKind::Not(g) => self.negation(|m| m.formula(g)),
