@@ -338,4 +338,25 @@ mod tests {
         assert!(!s.and([p, -p]).is_const());
         assert!(!s.equiv(p, p).is_const());
     }
+
+    #[test]
+    fn shares_nodes_across_growth() {
+        let mut s = Store::new();
+        let atoms: Vec<Gf> = (0..200)
+            .map(|k| s.atom(Symbol::Pred(PredId(k)), vec![]))
+            .collect();
+        let pairs: Vec<Gf> = atoms
+            .windows(3)
+            .map(|w| s.and([w[2], -w[0], w[1]]))
+            .collect();
+        let len = s.len();
+        for (w, &g) in atoms.windows(3).zip(&pairs) {
+            assert_eq!(s.and([w[1], w[2], -w[0]]), g);
+            assert_eq!(s.children(g).len(), 3);
+            assert_eq!(s.or([-w[1], w[0], -w[2]]), -g);
+        }
+        assert_eq!(s.len(), len);
+        assert_eq!(s.node(Gf::TRUE), Node::True);
+        assert!(matches!(s.node(atoms[7]), Node::Atom(7)));
+    }
 }
