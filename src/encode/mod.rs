@@ -14,6 +14,12 @@ use crate::solve::{Lit, SatSolver};
 pub struct Encoder {
     /// SAT variable of each store node (0 = not encoded yet).
     node_vars: Vec<Lit>,
+    /// The nodes still to encode (reused between calls).
+    stack: Vec<(usize, bool)>,
+    /// The clause being built (reused between calls).
+    clause: Vec<Lit>,
+    /// The clause of an asserted disjunction being built (reused between calls).
+    top: Vec<Lit>,
 }
 
 impl Encoder {
@@ -44,13 +50,15 @@ impl Encoder {
             }
         }
         // Iterative post-order so deep formulas do not overflow the stack.
-        let mut stack = vec![(node, false)];
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut clause = std::mem::take(&mut self.clause);
+        stack.clear();
+        stack.push((node, false));
         while let Some((n, expanded)) = stack.pop() {
             if self.var_of(n) != 0 {
                 continue;
             }
-            let g = Gf(n as i32 + 1);
-            match store.node(g) {
+            match store.node(Gf(n as i32 + 1)) {
                 Node::True => {
                     let v = self.fresh(sat, n);
                     sat.add_clause(&[v]);
@@ -59,22 +67,19 @@ impl Encoder {
                     self.fresh(sat, n);
                 }
                 Node::And(children) if expanded => {
-                    let lits: Vec<Lit> = children
-                        .iter()
-                        .map(|&c| self.existing_lit(c).expect("child encoded"))
-                        .collect();
                     let v = self.fresh(sat, n);
-                    let mut back = Vec::with_capacity(lits.len() + 1);
-                    for &l in &lits {
+                    clause.clear();
+                    for &c in children {
+                        let l = self.existing_lit(c).expect("child encoded");
                         sat.add_clause(&[-v, l]);
-                        back.push(-l);
+                        clause.push(-l);
                     }
-                    back.push(v);
-                    sat.add_clause(&back);
+                    clause.push(v);
+                    sat.add_clause(&clause);
                 }
                 Node::And(children) => {
                     stack.push((n, true));
-                    for &c in children.iter() {
+                    for &c in children {
                         if self.var_of(c.node()) == 0 {
                             stack.push((c.node(), false));
                         }
@@ -82,6 +87,8 @@ impl Encoder {
                 }
             }
         }
+        self.stack = stack;
+        self.clause = clause;
         self.var_of(node)
     }
 
@@ -112,31 +119,30 @@ impl Encoder {
         g: Gf,
         guard: Option<Lit>,
     ) {
-        let add = |sat: &mut dyn SatSolver, mut clause: Vec<Lit>| {
-            clause.extend(guard.map(|l| -l));
-            sat.add_clause(&clause);
-        };
         if g == Gf::TRUE {
             return;
         }
-        if g == Gf::FALSE {
-            add(sat, Vec::new());
-            return;
-        }
+        let mut clause = std::mem::take(&mut self.top);
+        clause.clear();
         match store.node(g) {
+            _ if g == Gf::FALSE => {}
             Node::And(children) if !g.is_negated() => {
-                for &c in children.iter() {
+                for &c in children {
                     self.assert_guarded(store, sat, c, guard);
                 }
+                self.top = clause;
+                return;
             }
             Node::And(children) => {
-                let clause: Vec<Lit> = children.iter().map(|&c| self.lit(store, sat, -c)).collect();
-                add(sat, clause);
+                for &c in children {
+                    let l = self.lit(store, sat, -c);
+                    clause.push(l);
+                }
             }
-            _ => {
-                let l = self.lit(store, sat, g);
-                add(sat, vec![l]);
-            }
+            _ => clause.push(self.lit(store, sat, g)),
         }
+        clause.extend(guard.map(|l| -l));
+        sat.add_clause(&clause);
+        self.top = clause;
     }
 }

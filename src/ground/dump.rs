@@ -92,10 +92,10 @@ fn formula_text(
     let negated = g.is_negated();
     match store.node(g) {
         Node::True => if negated { "false" } else { "true" }.to_string(),
-        Node::Atom(a) => atom_text(program, store, *a, negated),
+        Node::Atom(a) => atom_text(program, store, a, negated),
         Node::And(children) => {
             let shared = uses.get(&g.node()).copied().unwrap_or(0) > 1;
-            let children = children.clone();
+            let children = children.to_vec();
             if negated && !shared && children.iter().all(|c| c.is_negated()) {
                 let parts: Vec<String> = children
                     .iter()

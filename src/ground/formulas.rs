@@ -580,12 +580,12 @@ impl<'a> Grounder<'a> {
             if k == position || !self.is_closed(a) {
                 continue;
             }
-            match self.ground_term(a)?.as_known() {
-                Some(GVal::V(v)) => {
+            match self.known_value(a)? {
+                Some(v) => {
                     fixed_positions.push(k);
                     fixed_values.push(v);
                 }
-                _ => return Ok(None),
+                None => return Ok(None),
             }
         }
         let index = self.table_index(symbol, position, fixed_positions);
@@ -616,10 +616,7 @@ impl<'a> Grounder<'a> {
         if !self.is_closed(other) {
             return Ok(None);
         }
-        Ok(match self.ground_term(other)?.as_known() {
-            Some(GVal::V(value)) => Some(Rc::from(vec![value])),
-            _ => None,
-        })
+        Ok(self.known_value(other)?.map(|value| Rc::from(vec![value])))
     }
 
     /// Values of `var` for which `a = b` can hold when one side is known and the other is
@@ -649,7 +646,7 @@ impl<'a> Grounder<'a> {
         if self.program.func(f).constructor_of.is_some() || !self.indexable(symbol) {
             return Ok(None);
         }
-        let Some(GVal::V(value)) = self.ground_term(other)?.as_known() else {
+        let Some(value) = self.known_value(other)? else {
             return Ok(None);
         };
         let index = self.table_index(symbol, 0, vec![1]);

@@ -59,7 +59,7 @@ impl<'a> Lift<'a> {
         self.spend()?;
         let kind = match self.store.node(g) {
             Node::True => FormulaKind::Bool(!g.is_negated()),
-            Node::Atom(a) => return self.atom(*a, g.is_negated(), span),
+            Node::Atom(a) => return self.atom(a, g.is_negated(), span),
             Node::And(children) => {
                 let parts = children
                     .iter()

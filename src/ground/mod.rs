@@ -127,10 +127,63 @@ struct SymbolStatus {
     /// Defined symbols whose definition has been encoded: their atoms without a rule are false.
     complete: HashSet<Symbol>,
     /// Atoms that head at least one ground rule of an encoded definition.
-    heads: HashSet<store::AtomId>,
+    heads: AtomSet,
     /// Atoms whose value a grounded sentence already forces (top-level unit literals); later
     /// grounding treats them as known.
-    derived: HashMap<store::AtomId, bool>,
+    derived: AtomValues,
+}
+
+/// A set of atoms: membership by position, and the members in the order they came.
+#[derive(Default)]
+struct AtomSet {
+    members: Vec<store::AtomId>,
+    member: Vec<bool>,
+}
+
+impl AtomSet {
+    fn insert(&mut self, a: store::AtomId) {
+        let k = a as usize;
+        if self.member.len() <= k {
+            self.member.resize(k + 1, false);
+        }
+        if !self.member[k] {
+            self.member[k] = true;
+            self.members.push(a);
+        }
+    }
+
+    fn contains(&self, a: store::AtomId) -> bool {
+        self.member.get(a as usize).copied().unwrap_or(false)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &store::AtomId> {
+        self.members.iter()
+    }
+}
+
+/// A truth value for some atoms, by position.
+#[derive(Default)]
+struct AtomValues {
+    /// 0: none, 1: false, 2: true.
+    values: Vec<u8>,
+}
+
+impl AtomValues {
+    fn insert(&mut self, a: store::AtomId, b: bool) {
+        let k = a as usize;
+        if self.values.len() <= k {
+            self.values.resize(k + 1, 0);
+        }
+        self.values[k] = 1 + u8::from(b);
+    }
+
+    fn get(&self, a: store::AtomId) -> Option<bool> {
+        match self.values.get(a as usize) {
+            Some(1) => Some(false),
+            Some(2) => Some(true),
+            _ => None,
+        }
+    }
 }
 
 /// What has been grounded already.
@@ -256,7 +309,7 @@ impl<'a> Grounder<'a> {
 
     /// Whether atom `a` heads a rule of an encoded definition.
     pub fn is_head(&self, a: store::AtomId) -> bool {
-        self.status.heads.contains(&a)
+        self.status.heads.contains(a)
     }
 
     /// The tuples of `s` that head rules of encoded definitions, sorted.
@@ -578,7 +631,7 @@ impl<'a> Grounder<'a> {
                         if self
                             .store
                             .as_atom(g)
-                            .is_some_and(|a| self.status.heads.contains(&a)) =>
+                            .is_some_and(|a| self.status.heads.contains(a)) =>
                     {
                         g
                     }
@@ -590,9 +643,9 @@ impl<'a> Grounder<'a> {
                 match self
                     .store
                     .as_atom(g)
-                    .and_then(|a| self.status.derived.get(&a))
+                    .and_then(|a| self.status.derived.get(a))
                 {
-                    Some(&b) => Gf::from_bool(b),
+                    Some(b) => Gf::from_bool(b),
                     None => g,
                 }
             }

@@ -4,6 +4,7 @@
 //! simplifies it (constants, duplicates, complementary children), so identical subformulas are
 //! shared and trivial ones vanish while grounding.
 
+use hashbrown::HashTable;
 use indexmap::IndexSet;
 use rustc_hash::FxBuildHasher;
 
@@ -61,18 +62,52 @@ pub type AtomId = u32;
 /// ranking translation) are stored as atoms; no vocabulary symbol has this id.
 pub const AUX: Symbol = Symbol::Pred(crate::sema::program::PredId(u32::MAX));
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Node {
+/// A node as callers see it: a borrowed view into the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node<'s> {
     True,
     Atom(AtomId),
     /// Conjunction of (sorted, distinct) children.
-    And(Box<[Gf]>),
+    And(&'s [Gf]),
 }
 
-#[derive(Clone, Debug, Default)]
+/// A node as stored: a conjunction's children live in the store's one arena.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    True,
+    Atom(AtomId),
+    And { start: usize, len: usize },
+}
+
+/// The hash of a node's content (the same for a stored node and a node being built).
+fn node_hash(n: Node<'_>) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = FxBuildHasher.build_hasher();
+    match n {
+        Node::True => 0u8.hash(&mut h),
+        Node::Atom(a) => {
+            1u8.hash(&mut h);
+            a.hash(&mut h);
+        }
+        Node::And(children) => {
+            2u8.hash(&mut h);
+            children.hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+#[derive(Clone, Default)]
 pub struct Store {
-    /// The nodes, hash-consed: a node's position is its id.
-    nodes: IndexSet<Node, FxBuildHasher>,
+    /// The nodes: a node's position is its id.
+    entries: Vec<Entry>,
+    /// The children of all conjunctions, each a contiguous run.
+    children: Vec<Gf>,
+    /// Hash-consing: node ids with the hash of their content (kept, so that growing the
+    /// table does not hash the nodes again).
+    index: HashTable<(u64, u32)>,
+    /// A conjunction's children while it is built (reused, so building allocates nothing).
+    scratch: Vec<Gf>,
     atoms: IndexSet<(Symbol, Tuple), FxBuildHasher>,
     /// Node of each atom.
     atom_nodes: Vec<Gf>,
@@ -82,6 +117,15 @@ pub struct Store {
     pub keep_complements: bool,
 }
 
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("nodes", &self.entries.len())
+            .field("atoms", &self.atoms.len())
+            .finish()
+    }
+}
+
 impl Store {
     pub fn new() -> Store {
         let mut s = Store::default();
@@ -89,21 +133,62 @@ impl Store {
         s
     }
 
-    fn intern(&mut self, n: Node) -> Gf {
-        let (k, _) = self.nodes.insert_full(n);
-        Gf(k as i32 + 1)
+    /// The view of a stored entry.
+    fn view(&self, e: Entry) -> Node<'_> {
+        match e {
+            Entry::True => Node::True,
+            Entry::Atom(a) => Node::Atom(a),
+            Entry::And { start, len } => Node::And(&self.children[start..start + len]),
+        }
     }
 
-    pub fn node(&self, g: Gf) -> &Node {
-        &self.nodes[g.node()]
+    /// The node for `n`, stored on first use.
+    fn intern(&mut self, n: Node<'_>) -> Gf {
+        let hash = node_hash(n);
+        let (entries, children) = (&self.entries, &self.children);
+        let same = |&(h, id): &(u64, u32)| {
+            if h != hash {
+                return false;
+            }
+            let stored = match entries[id as usize] {
+                Entry::True => Node::True,
+                Entry::Atom(a) => Node::Atom(a),
+                Entry::And { start, len } => Node::And(&children[start..start + len]),
+            };
+            stored == n
+        };
+        if let Some(&(_, id)) = self.index.find(hash, same) {
+            return Gf(id as i32 + 1);
+        }
+        let id = self.entries.len();
+        let entry = match n {
+            Node::True => Entry::True,
+            Node::Atom(a) => Entry::Atom(a),
+            Node::And(c) => {
+                let start = self.children.len();
+                self.children.extend_from_slice(c);
+                Entry::And {
+                    start,
+                    len: c.len(),
+                }
+            }
+        };
+        self.entries.push(entry);
+        self.index
+            .insert_unique(hash, (hash, id as u32), |&(h, _)| h);
+        Gf(id as i32 + 1)
+    }
+
+    pub fn node(&self, g: Gf) -> Node<'_> {
+        self.view(self.entries[g.node()])
     }
 
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.nodes.len() <= 1
+        self.entries.len() <= 1
     }
 
     /// The atom for `(symbol, tuple)`, created on first use.
@@ -139,22 +224,40 @@ impl Store {
     /// The atom id of a positive atom reference.
     pub fn as_atom(&self, g: Gf) -> Option<AtomId> {
         match self.node(g) {
-            Node::Atom(a) if !g.is_negated() => Some(*a),
+            Node::Atom(a) if !g.is_negated() => Some(a),
             _ => None,
         }
     }
 
     pub fn and(&mut self, children: impl IntoIterator<Item = Gf>) -> Gf {
-        let mut v: Vec<Gf> = Vec::new();
+        let mut v = std::mem::take(&mut self.scratch);
+        v.clear();
+        let mut absorbed = false;
         for c in children {
             if c == Gf::FALSE {
-                return Gf::FALSE;
+                absorbed = true;
+                break;
             }
-            if c == Gf::TRUE {
-                continue;
+            if c != Gf::TRUE {
+                v.push(c);
             }
-            v.push(c);
         }
+        let g = if absorbed {
+            Gf::FALSE
+        } else {
+            self.and_of(&mut v)
+        };
+        self.scratch = v;
+        g
+    }
+
+    pub fn or(&mut self, children: impl IntoIterator<Item = Gf>) -> Gf {
+        -self.and(children.into_iter().map(|c| -c))
+    }
+
+    /// The conjunction of `v` (no constants in it): sorted and deduplicated in place, folded
+    /// when it has a complementary pair (unless complements are kept), then interned.
+    fn and_of(&mut self, v: &mut Vec<Gf>) -> Gf {
         // Sorted by node, a literal and its complement are adjacent.
         v.sort_unstable_by_key(|g| (g.0.unsigned_abs(), g.0));
         v.dedup();
@@ -164,13 +267,8 @@ impl Store {
         match v.len() {
             0 => Gf::TRUE,
             1 => v[0],
-            _ => self.intern(Node::And(v.into_boxed_slice())),
+            _ => self.intern(Node::And(v)),
         }
-    }
-
-    pub fn or(&mut self, children: impl IntoIterator<Item = Gf>) -> Gf {
-        let negated: Vec<Gf> = children.into_iter().map(|c| -c).collect();
-        -self.and(negated)
     }
 
     pub fn and2(&mut self, a: Gf, b: Gf) -> Gf {
@@ -239,5 +337,26 @@ mod tests {
         assert!(!s.or([p, -p]).is_const());
         assert!(!s.and([p, -p]).is_const());
         assert!(!s.equiv(p, p).is_const());
+    }
+
+    #[test]
+    fn shares_nodes_across_growth() {
+        let mut s = Store::new();
+        let atoms: Vec<Gf> = (0..200)
+            .map(|k| s.atom(Symbol::Pred(PredId(k)), vec![]))
+            .collect();
+        let pairs: Vec<Gf> = atoms
+            .windows(3)
+            .map(|w| s.and([w[2], -w[0], w[1]]))
+            .collect();
+        let len = s.len();
+        for (w, &g) in atoms.windows(3).zip(&pairs) {
+            assert_eq!(s.and([w[1], w[2], -w[0]]), g);
+            assert_eq!(s.children(g).len(), 3);
+            assert_eq!(s.or([-w[1], w[0], -w[2]]), -g);
+        }
+        assert_eq!(s.len(), len);
+        assert_eq!(s.node(Gf::TRUE), Node::True);
+        assert!(matches!(s.node(atoms[7]), Node::Atom(7)));
     }
 }

@@ -117,6 +117,22 @@ impl<'a> Grounder<'a> {
         out
     }
 
+    /// The single value that grounding determines for a term whose variables are bound
+    /// (`None` when it has several cases or none). An application of an unknown function is
+    /// looked up in its shared cases, without building a ground term of all of them.
+    pub fn known_value(&mut self, t: &Term) -> IdpResult<Option<Value>> {
+        if let Some(cases) = self.shared_application(t)? {
+            return Ok(match cases.as_ref() {
+                [(Gf::TRUE, v)] => Some(*v),
+                _ => None,
+            });
+        }
+        Ok(match self.ground_term(t)?.as_known() {
+            Some(GVal::V(v)) => Some(v),
+            _ => None,
+        })
+    }
+
     /// The cases of `t` when it is an application of a function that is not a constructor,
     /// with variables, to arguments that grounding determines: shared with the other atoms
     /// that apply it to the same arguments (memoised), sorted by value; `None` for any other

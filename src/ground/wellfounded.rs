@@ -215,14 +215,14 @@ impl Ctx<'_> {
         let g = Gf(node as i32 + 1);
         match self.store.node(g) {
             Node::True => true,
-            Node::Atom(a) if self.defined.contains(a) => {
+            Node::Atom(a) if self.defined.contains(&a) => {
                 if positive {
-                    self.pos.contains(a)
+                    self.pos.contains(&a)
                 } else {
-                    self.neg.contains(a)
+                    self.neg.contains(&a)
                 }
             }
-            Node::Atom(a) => (self.open)(*a),
+            Node::Atom(a) => (self.open)(a),
             Node::And(children) => {
                 if let Some(&v) = memo.get(&(node, positive)) {
                     return v;
@@ -257,7 +257,7 @@ fn collect_atoms(store: &Store, g: Gf, seen: &mut HashSet<AtomId>) {
         }
         match store.node(g) {
             Node::Atom(a) => {
-                seen.insert(*a);
+                seen.insert(a);
             }
             Node::And(children) => stack.extend(children.iter().copied()),
             Node::True => {}
@@ -284,7 +284,7 @@ pub fn atoms_in_polarity(store: &Store, g: Gf, positive: bool) -> HashSet<AtomId
         }
         match store.node(g) {
             Node::Atom(a) if polarity == positive => {
-                out.insert(*a);
+                out.insert(a);
             }
             Node::And(children) => stack.extend(children.iter().map(|&c| (c, polarity))),
             _ => {}
@@ -320,17 +320,21 @@ pub fn replace_positive(
         r
     } else {
         let node_ref = Gf(g.node() as i32 + 1);
-        let r = match store.node(node_ref).clone() {
-            Node::True => Gf::TRUE,
-            Node::Atom(a) if polarity => replace(store, a).unwrap_or(node_ref),
-            Node::Atom(_) => node_ref,
-            Node::And(children) => {
+        let children = match store.node(node_ref) {
+            Node::And(children) => Some(children.to_vec()),
+            _ => None,
+        };
+        let r = match (store.node(node_ref), children) {
+            (_, Some(children)) => {
                 let new: Vec<Gf> = children
                     .iter()
                     .map(|&c| replace_positive(store, c, polarity, replace, memo))
                     .collect();
                 store.and(new)
             }
+            (Node::Atom(a), None) if polarity => replace(store, a).unwrap_or(node_ref),
+            (Node::True, None) => Gf::TRUE,
+            (_, None) => node_ref,
         };
         memo.insert((g.node(), polarity), r);
         r

@@ -95,7 +95,7 @@ pub struct Structure {
     pub name: String,
     pub vocabulary: VocId,
     pub sorts: IndexMap<SortId, Vec<Value>>,
-    pub symbols: IndexMap<Symbol, Table>,
+    pub symbols: IndexMap<Symbol, Table, rustc_hash::FxBuildHasher>,
     /// Sorts interpreted by an integer range too large to enumerate (IDP3 keeps such ranges
     /// symbolic); they have no entry in `sorts` until an inference can use a small stand-in.
     pub huge_ranges: IndexMap<SortId, HugeRange>,
@@ -194,7 +194,7 @@ impl Structure {
             name: name.into(),
             vocabulary,
             sorts: IndexMap::new(),
-            symbols: IndexMap::new(),
+            symbols: IndexMap::default(),
             huge_ranges: IndexMap::new(),
             procedures: Vec::new(),
             lazy: IndexMap::new(),
