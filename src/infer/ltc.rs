@@ -12,6 +12,7 @@
 
 pub mod plan;
 pub mod project;
+pub mod reach;
 pub mod split;
 pub mod vocab;
 

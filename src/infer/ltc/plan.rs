@@ -37,6 +37,7 @@ use crate::sema::ir::{Formula, FormulaKind};
 use crate::sema::program::{LtcInfo, Program, Symbol, Theory};
 use crate::sema::walk::Node;
 use crate::solve::{Cadical, Lit, Recorder, SatResult, SatSolver};
+use super::reach::{possible_next, StateAtom, Transition};
 use crate::structure::structure::{Structure, Table, TupleSet};
 use crate::structure::value::{Tuple, Value};
 
@@ -115,6 +116,18 @@ impl Unrolling {
         v
     }
 
+    /// Makes false at `step` every atom of `atoms` that is not `possible` there.
+    fn rule_out(&mut self, atoms: &[(Lit, StateAtom)], possible: &HashSet<StateAtom>, step: usize) {
+        for (_, (sym, tuple)) in atoms {
+            if possible.contains(&(*sym, tuple.clone())) {
+                continue;
+            }
+            if let Some(&v) = self.vars.get(&(Slot::Step(step), *sym, tuple.clone())) {
+                self.solver.add_clause(&[-v]);
+            }
+        }
+    }
+
     /// The solver variable of a template symbol's atom when the template is copied at `step`.
     fn place(&mut self, roles: &Roles, s: Symbol, tuple: &Tuple, step: usize, produces: bool) -> Lit {
         match roles.of(s) {
@@ -150,6 +163,40 @@ impl Unrolling {
         }
     }
 
+}
+
+impl Template {
+    /// The template as a transition for [`reach`]: `now` and `asked` the atoms of defined
+    /// time-dependent symbols in the roles given.
+    fn transition(&self, roles: &Roles, defined: &HashSet<Symbol>, asked_next: bool) -> Transition<'_> {
+        let of = |want_next: bool| {
+            let defined_in = move |s: Symbol| match roles.of(s) {
+                Role::Now(ltc) if !want_next && defined.contains(&ltc) => Some(ltc),
+                Role::Next(ltc) if want_next && defined.contains(&ltc) => Some(ltc),
+                _ => None,
+            };
+            let atoms: Vec<(Lit, StateAtom)> = self
+                .atoms
+                .iter()
+                .filter_map(|(v, s, t)| Some((*v, (defined_in(*s)?, t.clone()))))
+                .collect();
+            let known: Vec<StateAtom> = self
+                .known_true
+                .iter()
+                .filter_map(|(s, t)| Some((defined_in(*s)?, t.clone())))
+                .collect();
+            (atoms, known)
+        };
+        let (asked, known) = of(asked_next);
+        let now = if asked_next { of(false).0 } else { Vec::new() };
+        Transition {
+            clauses: &self.clauses,
+            vars: self.vars,
+            now,
+            asked,
+            known,
+        }
+    }
 }
 
 /// Encodes `theory` over `structure` into a template; `None` when evaluating its definitions
@@ -347,10 +394,23 @@ pub fn plan(
         defined,
     };
     u.copy(&initial, &roles, 0, true, None);
+    let first = initial.transition(&roles, &u.defined, false);
+    let mut possible = possible_next(&first, &HashSet::default(), deadline)?;
+    let transition = step.transition(&roles, &u.defined, true);
+    let mut stable = false;
     let limit = step_limit(info, s, max_steps);
     for length in 0..=limit {
         if length > 0 {
             u.copy(&step, &roles, length - 1, false, None);
+            if !stable {
+                let next = possible_next(&transition, &possible, deadline)?;
+                stable = next == possible;
+                possible = next;
+                let (n, total) = (possible.len(), transition.asked.len());
+                opts.observer
+                    .stat(|| format!("plan: {n} of {total} state atoms possible at step {length}"));
+            }
+            u.rule_out(&transition.asked, &possible, length);
         }
         let selector = u.solver.new_var();
         u.copy(&goal_t, &roles, length, false, Some(selector));
@@ -370,15 +430,23 @@ pub fn plan(
                 return Err(Error::limit(Limit::Search, "the SAT search was stopped"));
             }
             SatResult::Sat => {
-                let fixed = fixed_plan(info, s, &u, &symbols, length);
-                let found = infer::modelexpand(program, theory, &fixed, None, &options)?;
-                let Some(model) = found.value.into_iter().next() else {
+                // The actions of the last state do nothing; none is shown when none is needed.
+                let mut model = None;
+                for quiet_last in [true, false] {
+                    let fixed = fixed_plan(info, s, &u, &symbols, length, quiet_last);
+                    let found = infer::modelexpand(program, theory, &fixed, None, &options)?;
+                    if let Some(m) = found.value.into_iter().next() {
+                        model = Some((m, found.warnings));
+                        break;
+                    }
+                }
+                let Some((model, warnings)) = model else {
                     return Err(Error::internal(format!(
                         "the plan of {length} steps found by unrolling is not a model of theory {}",
                         theory.name
                     )));
                 };
-                return Ok(Inferred::new(Some(model), found.warnings));
+                return Ok(Inferred::new(Some(model), warnings));
             }
         }
     }
@@ -397,13 +465,15 @@ fn without_time(info: &LtcInfo, s: &Structure) -> Structure {
 
 /// The structure of a plan of `length` steps: `Time = {0..length}`, `Start = 0`,
 /// `Next(t) = t + 1`, the open time-dependent symbols (the actions) at every step from the
-/// solver's model, the rest as in `s` (model expansion derives the defined symbols).
+/// solver's model (at the last step none when `quiet_last`), the rest as in `s` (model
+/// expansion derives the defined symbols).
 fn fixed_plan(
     info: &LtcInfo,
     s: &Structure,
     u: &Unrolling,
     symbols: &IndexMap<Symbol, (Symbol, Symbol)>,
     length: usize,
+    quiet_last: bool,
 ) -> Structure {
     let mut out = without_time(info, s);
     let times: Vec<Value> = (0..=length as i64).map(Value::Int).collect();
@@ -424,7 +494,8 @@ fn fixed_plan(
         let Some(table) = tables.get_mut(sym) else {
             continue;
         };
-        if *k <= length && u.solver.value(var) {
+        let shown = *k < length || (*k == length && !quiet_last);
+        if shown && u.solver.value(var) {
             let mut full = tuple.clone();
             full.insert(info.time_arg[sym], Value::Int(*k as i64));
             table.insert(full);
