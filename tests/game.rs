@@ -851,8 +851,8 @@ fn readkey_needs_a_terminal_and_no_sandbox() {
 }
 
 /// The structure of `game` for the literal LTC theory (`bench/generic/game_ltc.idp`, seed 000
-/// part II written the plain way) with time points `0..=horizon`.
-fn literal_ltc_instance(game: &Game, horizon: usize) -> String {
+/// part II written the plain way) with time points `0..=horizon`, or without Time.
+fn literal_ltc_instance(game: &Game, horizon: Option<usize>) -> String {
     let p = |c: &Cell| format!("P({},{})", c.0, c.1);
     let mut walls: Vec<&Cell> = game.walls.iter().collect();
     walls.sort();
@@ -862,8 +862,9 @@ fn literal_ltc_instance(game: &Game, horizon: usize) -> String {
         v.join("; ")
     };
     let root = env!("CARGO_MANIFEST_DIR");
+    let time = horizon.map_or(String::new(), |h| format!("    Time = {{ 0..{h} }}\n"));
     format!(
-        "include \"{root}/bench/generic/game_ltc.idp\"\nstructure S : V {{\n    Time = {{ 0..{horizon} }}\n    \
+        "include \"{root}/bench/generic/game_ltc.idp\"\nstructure S : V {{\n{time}    \
          X = {{ 0..{} }}\n    Y = {{ 0..{} }}\n    Key = {{ 1..{} }}\n    Wall = {{ {} }}\n    \
          Entrance = {}\n    Exit = {}\n    I_Gate = {{ {} }}\n    I_Key = {{ {} }}\n}}\n",
         game.w - 1,
@@ -934,10 +935,55 @@ fn the_literal_ltc_theory_minimises_to_the_breadth_first_optimum() {
         let game = load(path);
         let shortest = game.shortest().expect("the instances have a plan");
         let file = dir.join(format!("game{i}.idp"));
-        std::fs::write(&file, literal_ltc_instance(&game, shortest + 6)).unwrap();
+        std::fs::write(&file, literal_ltc_instance(&game, Some(shortest + 6))).unwrap();
         let out = process::idp(&[file.to_str().unwrap()], "");
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         assert!(out.status.success(), "{path}: {text}");
+        let (optimum, plan) = literal_ltc_plan(&text);
+        assert_eq!(optimum, shortest, "{path}");
+        game.validate(&plan)
+            .unwrap_or_else(|e| panic!("{path}: {e}\n{text}"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same theory without a horizon: `plan` grows Time until the exit is reached, and its plan
+/// is as short as breadth-first search finds and legal, on the small peers' instances, the
+/// hand-made pictures and 11x11 to 15x15 mazes with three keys and three gates; a maze whose
+/// gate has no key has no plan, which is found without a step limit.
+#[test]
+fn the_literal_ltc_theory_plans_without_a_horizon() {
+    let mut paths: Vec<String> = [
+        "kg01_9x9_g1",
+        "kg02_9x9_g2",
+        "kg04_11x11_g2",
+        "kg11_11x11_g3",
+        "kg13_15x15_g3",
+    ]
+    .iter()
+    .map(|k| format!("{DIR}/{k}.lp"))
+    .collect();
+    paths.extend(instances(".txt").into_iter().filter(|p| {
+        p.ends_with("behindgate.txt") || p.ends_with("onekey.txt") || p.ends_with("nokey.txt")
+    }));
+    let dir = std::env::temp_dir().join(format!("idp-literal-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, path) in paths.iter().enumerate() {
+        let game = load(path);
+        let file = dir.join(format!("game{i}.idp"));
+        std::fs::write(&file, literal_ltc_instance(&game, None)).unwrap();
+        let out = process::idp(&[file.to_str().unwrap(), "-e", "shortest()"], "");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{path}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let Some(shortest) = game.shortest() else {
+            // Without a horizon too: the goal is seen to be out of reach for good.
+            assert_eq!(text, "no plan\n", "{path}");
+            continue;
+        };
         let (optimum, plan) = literal_ltc_plan(&text);
         assert_eq!(optimum, shortest, "{path}");
         game.validate(&plan)

@@ -58,7 +58,9 @@ impl Lamps {
     fn random(g: &mut Lcg) -> Lamps {
         let lamps = 1 + g.below(5) as u32;
         let all = (1u64 << lamps) - 1;
-        let buttons = (0..1 + g.below(4)).map(|_| g.below(all + 1) as u32).collect();
+        let buttons = (0..1 + g.below(4))
+            .map(|_| g.below(all + 1) as u32)
+            .collect();
         Lamps {
             lamps,
             buttons,
@@ -155,7 +157,12 @@ fn plans_are_as_short_as_breadth_first_search_finds() {
         .map(|i| i.shortest().map_or("none".to_string(), |n| n.to_string()))
         .collect();
     assert_eq!(got, want);
-    assert!(want.iter().any(|w| w == "none") && want.iter().any(|w| w.parse::<usize>().is_ok_and(|n| n >= 3)));
+    assert!(
+        want.iter().any(|w| w == "none")
+            && want
+                .iter()
+                .any(|w| w.parse::<usize>().is_ok_and(|n| n >= 3))
+    );
 }
 
 #[test]
@@ -203,7 +210,10 @@ fn the_step_limit_comes_from_the_argument_or_the_time_domain() {
         on: 0,
     };
     let s = lamps.structure("S");
-    let with_time = s.replace("structure S : V {", "structure S2 : V {\n    Time = { 0..2 }");
+    let with_time = s.replace(
+        "structure S : V {",
+        "structure S2 : V {\n    Time = { 0..2 }",
+    );
     let (out, err, code) = run(
         &format!("{s}{with_time}"),
         &format!(

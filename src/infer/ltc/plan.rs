@@ -29,6 +29,7 @@ use std::time::Instant;
 
 use indexmap::IndexMap;
 
+use super::reach::{possible_next, satisfiable, StateAtom, Transition};
 use crate::error::{Error, ErrorKind, IdpResult, Limit};
 use crate::infer::definitions::{evaluate_definitions, Evaluated};
 use crate::infer::session::Session;
@@ -37,7 +38,6 @@ use crate::sema::ir::{Formula, FormulaKind};
 use crate::sema::program::{LtcInfo, Program, Symbol, Theory};
 use crate::sema::walk::Node;
 use crate::solve::{Cadical, Lit, Recorder, SatResult, SatSolver};
-use super::reach::{possible_next, StateAtom, Transition};
 use crate::structure::structure::{Structure, Table, TupleSet};
 use crate::structure::value::{Tuple, Value};
 
@@ -129,7 +129,14 @@ impl Unrolling {
     }
 
     /// The solver variable of a template symbol's atom when the template is copied at `step`.
-    fn place(&mut self, roles: &Roles, s: Symbol, tuple: &Tuple, step: usize, produces: bool) -> Lit {
+    fn place(
+        &mut self,
+        roles: &Roles,
+        s: Symbol,
+        tuple: &Tuple,
+        step: usize,
+        produces: bool,
+    ) -> Lit {
         match roles.of(s) {
             Role::Static => self.var((Slot::Static, s, tuple.clone())),
             Role::Now(ltc) if produces => self.var((Slot::Step(step), ltc, tuple.clone())),
@@ -140,7 +147,14 @@ impl Unrolling {
 
     /// Copies `t` at `step`: its current-state atoms are produced here when `produces` (the
     /// initial theory), else read; every clause also holds only under `guard` if given.
-    fn copy(&mut self, t: &Template, roles: &Roles, step: usize, produces: bool, guard: Option<Lit>) {
+    fn copy(
+        &mut self,
+        t: &Template,
+        roles: &Roles,
+        step: usize,
+        produces: bool,
+        guard: Option<Lit>,
+    ) {
         let mut local = vec![0 as Lit; t.vars + 1];
         for (v, s, tuple) in &t.atoms {
             local[*v as usize] = self.place(roles, *s, tuple, step, produces);
@@ -157,18 +171,25 @@ impl Unrolling {
         let mut clause = Vec::new();
         for c in &t.clauses {
             clause.clear();
-            clause.extend(c.iter().map(|&l| local[l.unsigned_abs() as usize] * l.signum()));
+            clause.extend(
+                c.iter()
+                    .map(|&l| local[l.unsigned_abs() as usize] * l.signum()),
+            );
             clause.extend(guard.map(|g| -g));
             self.solver.add_clause(&clause);
         }
     }
-
 }
 
 impl Template {
     /// The template as a transition for [`reach`]: `now` and `asked` the atoms of defined
     /// time-dependent symbols in the roles given.
-    fn transition(&self, roles: &Roles, defined: &HashSet<Symbol>, asked_next: bool) -> Transition<'_> {
+    fn transition(
+        &self,
+        roles: &Roles,
+        defined: &HashSet<Symbol>,
+        asked_next: bool,
+    ) -> Transition<'_> {
         let of = |want_next: bool| {
             let defined_in = move |s: Symbol| match roles.of(s) {
                 Role::Now(ltc) if !want_next && defined.contains(&ltc) => Some(ltc),
@@ -199,6 +220,16 @@ impl Template {
     }
 }
 
+impl Template {
+    /// The goal's template as a transition whose current-state atoms are restricted.
+    fn goal_transition(&self, roles: &Roles, defined: &HashSet<Symbol>) -> Transition<'_> {
+        let mut t = self.transition(roles, defined, false);
+        t.now = std::mem::take(&mut t.asked);
+        t.known.clear();
+        t
+    }
+}
+
 /// Encodes `theory` over `structure` into a template; `None` when evaluating its definitions
 /// already shows it has no model.
 fn template(
@@ -216,8 +247,14 @@ fn template(
         return Ok(None);
     };
     let (recorder, recorded) = Recorder::new();
-    let session =
-        Session::with_solver(program, theory, &pending, &evaluated, options, Box::new(recorder))?;
+    let session = Session::with_solver(
+        program,
+        theory,
+        &pending,
+        &evaluated,
+        options,
+        Box::new(recorder),
+    )?;
     if !session.completion_suffices() {
         return Err(Error::input(format!(
             "planning needs the {what} to be non-recursive within a state (a definition there \
@@ -306,12 +343,19 @@ fn goal_body<'f>(info: &LtcInfo, f: &'f Formula) -> Option<&'f Formula> {
 
 /// The goal as a single-state sentence over `V_ss`: `! t[Time]: φ(t)` split, its instance at
 /// the initial state.
-fn goal_sentence(program: &Program, info: &LtcInfo, theory: &Theory, goal: &Formula) -> IdpResult<Theory> {
+fn goal_sentence(
+    program: &Program,
+    info: &LtcInfo,
+    theory: &Theory,
+    goal: &Formula,
+) -> IdpResult<Theory> {
     let FormulaKind::Exists(vars, body) = goal.kind() else {
         return Err(Error::internal("a goal that is not an existential"));
     };
     let mentions_next = Node::Formula(body).any(&mut |n| match n {
-        Node::Term(t) => matches!(t.kind(), crate::sema::ir::TermKind::Func(g, _) if *g == info.next),
+        Node::Term(t) => {
+            matches!(t.kind(), crate::sema::ir::TermKind::Func(g, _) if *g == info.next)
+        }
         _ => false,
     });
     if mentions_next {
@@ -359,7 +403,10 @@ pub fn plan(
     let symbols = super::vocab::state_symbols(program, info)?;
     let roles = Roles {
         now: symbols.iter().map(|(&ltc, &(now, _))| (now, ltc)).collect(),
-        next: symbols.iter().map(|(&ltc, &(_, next))| (next, ltc)).collect(),
+        next: symbols
+            .iter()
+            .map(|(&ltc, &(_, next))| (next, ltc))
+            .collect(),
     };
     let (_, bs) = super::vocab::state_vocabularies(info)?;
     let (statics, _) = super::project::project(program, info, &without_time(info, s), false)?;
@@ -367,11 +414,27 @@ pub fn plan(
     options.nbmodels = 1;
     options.leave_unmentioned_false = true;
     let no_plan = || Ok(Inferred::new(None, Vec::new()));
-    let Some(initial) = template(program, &split.initial, &statics, &roles, &options, "initial theory")? else {
+    let Some(initial) = template(
+        program,
+        &split.initial,
+        &statics,
+        &roles,
+        &options,
+        "initial theory",
+    )?
+    else {
         return no_plan();
     };
     let bistate_structure = super::project::to_bistate(&statics, bs);
-    let Some(step) = template(program, &split.bistate, &bistate_structure, &roles, &options, "bistate theory")? else {
+    let Some(step) = template(
+        program,
+        &split.bistate,
+        &bistate_structure,
+        &roles,
+        &options,
+        "bistate theory",
+    )?
+    else {
         return no_plan();
     };
     let Some(goal_t) = template(program, &goal_theory, &statics, &roles, &options, "goal")? else {
@@ -397,6 +460,7 @@ pub fn plan(
     let first = initial.transition(&roles, &u.defined, false);
     let mut possible = possible_next(&first, &HashSet::default(), deadline)?;
     let transition = step.transition(&roles, &u.defined, true);
+    let goal_transition = goal_t.goal_transition(&roles, &u.defined);
     let mut stable = false;
     let limit = step_limit(info, s, max_steps);
     for length in 0..=limit {
@@ -406,6 +470,12 @@ pub fn plan(
                 let next = possible_next(&transition, &possible, deadline)?;
                 stable = next == possible;
                 possible = next;
+                if stable && !satisfiable(&goal_transition, &possible, deadline)? {
+                    opts.observer.stat(|| {
+                        format!("plan: the goal cannot hold in any state from step {length} on")
+                    });
+                    return no_plan();
+                }
                 let (n, total) = (possible.len(), transition.asked.len());
                 opts.observer
                     .stat(|| format!("plan: {n} of {total} state atoms possible at step {length}"));
@@ -479,9 +549,11 @@ fn fixed_plan(
     let times: Vec<Value> = (0..=length as i64).map(Value::Int).collect();
     out.set_domain(info.time, times.clone());
     let start: TupleSet = std::iter::once(vec![Value::Int(0)]).collect();
-    out.symbols.insert(Symbol::Func(info.start), Table::TwoValued(start));
+    out.symbols
+        .insert(Symbol::Func(info.start), Table::TwoValued(start));
     let next: TupleSet = times.windows(2).map(|w| vec![w[0], w[1]]).collect();
-    out.symbols.insert(Symbol::Func(info.next), Table::TwoValued(next));
+    out.symbols
+        .insert(Symbol::Func(info.next), Table::TwoValued(next));
     let mut tables: IndexMap<Symbol, TupleSet> = symbols
         .keys()
         .filter(|sym| !u.defined.contains(sym))

@@ -9,7 +9,8 @@
 //! many at once), impossible when none does. Pairs of atoms are not tracked (a state is not
 //! required to be reachable as a whole), so the sets only grow too large, never too small,
 //! and every plan survives them. Once the set of one step equals that of the step before, it
-//! stays the same at every later step.
+//! stays the same at every later step; if the goal cannot hold in a state made of those atoms,
+//! no plan of any length exists.
 //!
 //! On a maze this is the breadth-first cone of the player's position, walls included (which
 //! unit propagation alone does not find: a move into a wall is ruled out by a precondition,
@@ -39,13 +40,8 @@ pub struct Transition<'t> {
     pub known: Vec<StateAtom>,
 }
 
-/// The atoms of `t.asked` that some model of `t.clauses` makes true when every atom of
-/// `t.now` outside `possible_now` is false.
-pub fn possible_next(
-    t: &Transition,
-    possible_now: &HashSet<StateAtom>,
-    deadline: Option<Instant>,
-) -> IdpResult<HashSet<StateAtom>> {
+/// A solver holding `t.clauses` with every atom of `t.now` outside `possible_now` false.
+fn restricted(t: &Transition, possible_now: &HashSet<StateAtom>, deadline: Option<Instant>) -> Cadical {
     let mut solver = Cadical::new(deadline);
     for _ in 0..t.vars {
         solver.new_var();
@@ -58,6 +54,38 @@ pub fn possible_next(
             solver.add_clause(&[-v]);
         }
     }
+    solver
+}
+
+fn stopped(deadline: Option<Instant>) -> Error {
+    match crate::limits::check(deadline, "planning") {
+        Err(e) => e,
+        Ok(()) => Error::limit(Limit::Search, "the SAT search was stopped"),
+    }
+}
+
+/// Whether `t.clauses` have a model when every atom of `t.now` outside `possible_now` is
+/// false (whether a goal can hold in a state made of possible atoms).
+pub fn satisfiable(
+    t: &Transition,
+    possible_now: &HashSet<StateAtom>,
+    deadline: Option<Instant>,
+) -> IdpResult<bool> {
+    match restricted(t, possible_now, deadline).solve(&[]) {
+        SatResult::Sat => Ok(true),
+        SatResult::Unsat => Ok(false),
+        SatResult::Interrupted => Err(stopped(deadline)),
+    }
+}
+
+/// The atoms of `t.asked` that some model of `t.clauses` makes true when every atom of
+/// `t.now` outside `possible_now` is false.
+pub fn possible_next(
+    t: &Transition,
+    possible_now: &HashSet<StateAtom>,
+    deadline: Option<Instant>,
+) -> IdpResult<HashSet<StateAtom>> {
+    let mut solver = restricted(t, possible_now, deadline);
     let mut possible: HashSet<StateAtom> = t.known.iter().cloned().collect();
     let mut undecided: Vec<&(Lit, StateAtom)> = t.asked.iter().collect();
     while let Some(&(v, _)) = undecided.last() {
@@ -72,10 +100,7 @@ pub fn possible_next(
             SatResult::Unsat => {
                 undecided.pop();
             }
-            SatResult::Interrupted => {
-                crate::limits::check(deadline, "planning")?;
-                return Err(Error::limit(Limit::Search, "the SAT search was stopped"));
-            }
+            SatResult::Interrupted => return Err(stopped(deadline)),
         }
     }
     Ok(possible)
