@@ -1,4 +1,4 @@
-//! `plan(T, S)`: shortest plans of an LTC theory without a horizon (Time grown one step at a
+//! `shortestplan(T, S)`: shortest plans of an LTC theory without a horizon (Time grown one step at a
 //! time on one live solver), checked against a breadth-first search written here from the
 //! puzzle's rules, on random instances; the step limits; the errors for theories it cannot
 //! plan with, each exactly.
@@ -146,7 +146,7 @@ fn plans_are_as_short_as_breadth_first_search_finds() {
     // 32 steps cover every state of 5 lamps: a goal not reached by then is unreachable.
     let names: Vec<String> = (0..instances.len()).map(|k| format!("S{k}")).collect();
     let chunk = format!(
-        "{LENGTH} for _, S in ipairs({{{}}}) do print(length(plan(T, S, 32))) end",
+        "{LENGTH} for _, S in ipairs({{{}}}) do print(length(shortestplan(T, S, 32))) end",
         names.join(", ")
     );
     let (out, err, code) = run(&structures, &chunk);
@@ -175,7 +175,7 @@ fn the_plan_is_a_model_of_the_theory_over_its_steps() {
     assert_eq!(lamps.shortest(), Some(2));
     let (out, err, code) = run(
         &lamps.structure("S"),
-        "local M = plan(T, S) print(M[V::Press]) print(M[V::Time])",
+        "local M = shortestplan(T, S) print(M[V::Press]) print(M[V::Time])",
     );
     assert_eq!(code, 0, "{err}");
     // Replaying the presses in time order turns every lamp on, one press per step.
@@ -217,8 +217,8 @@ fn the_step_limit_comes_from_the_argument_or_the_time_domain() {
     let (out, err, code) = run(
         &format!("{s}{with_time}"),
         &format!(
-            "{LENGTH} print(length(plan(T, S, 2))) print(length(plan(T, S, 3))) \
-             print(length(plan(T, S2))) print(length(plan(T, S)))"
+            "{LENGTH} print(length(shortestplan(T, S, 2))) print(length(shortestplan(T, S, 3))) \
+             print(length(shortestplan(T, S2))) print(length(shortestplan(T, S)))"
         ),
     );
     assert_eq!(code, 0, "{err}");
@@ -252,7 +252,7 @@ fn theories_without_one_goal_are_refused_with_the_reason() {
     ];
     for (from, to, message) in cases {
         let spec = format!("{}{s}", LAMPS.replace(from, to));
-        let out = process::idp(&["-e", "plan(T, S)"], &spec);
+        let out = process::idp(&["-e", "shortestplan(T, S)"], &spec);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(err.contains(message), "{err}");

@@ -113,14 +113,14 @@ fn isinvariant<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValu
     Ok(MultiValue::from_vec(vec![LuaValue::Boolean(answer.holds)]))
 }
 
-/// `plan(T, S [, maxsteps])`: a model of a shortest plan (Time = {0..L} for the least L whose
+/// `shortestplan(T, S [, maxsteps])`: a model of a shortest plan (Time = {0..L} for the least L whose
 /// last state satisfies the goal `? t[Time]: φ(t)` of T), or nil when there is none within the
 /// step limit (`maxsteps`, else S's Time domain, else 1000 steps). Not an IDP3 procedure.
-fn plan<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue<'lua>> {
+fn shortestplan<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue<'lua>> {
     use ArgType::*;
     dispatch(
         lua,
-        "plan",
+        "shortestplan",
         &args,
         &[&[Theory, Structure], &[Theory, Structure, Int]],
     )?;
@@ -134,7 +134,7 @@ fn plan<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue<'lua>
     };
     if max_steps.is_some_and(|n| n < 0) {
         return Err(mlua::Error::external(Error::input(
-            "plan: the number of steps must not be negative",
+            "shortestplan: the number of steps must not be negative",
         )));
     }
     let max_steps = max_steps.map(|n| n as usize);
@@ -153,7 +153,7 @@ fn plan<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue<'lua>
 }
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
-    crate::lua::builtins::reg_in(lua, "inferences", "plan", plan)?;
+    crate::lua::builtins::reg_in(lua, "inferences", "shortestplan", shortestplan)?;
     crate::lua::builtins::reg_intern(lua, "initialise", initialise)?;
     crate::lua::builtins::reg_in(lua, "inferences", "progress", progress)?;
     crate::lua::builtins::reg_in(lua, "inferences", "isinvariant", isinvariant)?;

@@ -41,7 +41,11 @@ pub struct Transition<'t> {
 }
 
 /// A solver holding `t.clauses` with every atom of `t.now` outside `possible_now` false.
-fn restricted(t: &Transition, possible_now: &HashSet<StateAtom>, deadline: Option<Instant>) -> Cadical {
+fn restricted(
+    t: &Transition,
+    possible_now: &HashSet<StateAtom>,
+    deadline: Option<Instant>,
+) -> Cadical {
     let mut solver = Cadical::new(deadline);
     for _ in 0..t.vars {
         solver.new_var();
