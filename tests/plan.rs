@@ -258,3 +258,44 @@ fn theories_without_one_goal_are_refused_with_the_reason() {
         assert!(err.contains(message), "{err}");
     }
 }
+
+#[test]
+fn recursion_inside_a_state_is_refused_with_what_to_do() {
+    let spec = r#"
+LTCvocabulary V {
+    type Time isa nat
+    Start : Time
+    partial Next(Time) : Time
+    type N isa int
+    Edge(N, N)
+    Lit(Time, N)
+    Reach(Time, N)
+    Flip(Time, N)
+}
+theory T : V {
+    {
+        ! n[N]: Lit(Start, n) <- false.
+        ! t[Time] n[N]: Lit(Next(t), n) <- Lit(t, n) | Flip(t, n).
+    }
+    {
+        ! t[Time] n[N]: Reach(t, n) <- Lit(t, n).
+        ! t[Time] n[N]: Reach(t, n) <- ? m[N]: Reach(t, m) & Edge(m, n).
+    }
+    ? t[Time]: Reach(t, 3).
+}
+structure S : V {
+    Time = { 0..5 }
+    N = { 1..3 }
+    Edge = { 1,2; 2,3 }
+}
+"#;
+    let out = process::idp(&["-e", "shortestplan(T, S)"], spec);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err,
+        "(Reading from stdin)\nError: planning needs the bistate theory to be non-recursive \
+         within a state (a definition there has recursion, which needs loop formulas); use \
+         modelexpand or minimize over a Time domain instead\n"
+    );
+}

@@ -258,8 +258,8 @@ fn template(
     if !session.completion_suffices() {
         return Err(Error::input(format!(
             "planning needs the {what} to be non-recursive within a state (a definition there \
-             has recursion, which needs loop formulas); give Time a domain in the structure \
-             and use modelexpand or minimize instead"
+             has recursion, which needs loop formulas); use modelexpand or minimize over a \
+             Time domain instead"
         )));
     }
     let atoms = session.atom_vars();
