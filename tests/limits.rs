@@ -520,6 +520,16 @@ fn a_procedure_can_tell_that_a_result_is_partial() {
         "{out}"
     );
     assert_stopped(&o, "(--timeout) was reached after ");
+    // With `stdoptions.trace`, the slot holds the trace, as IDP3's `executeMXCommand` returns
+    // it whatever stopped the search.
+    let chunk = "stdoptions.nbmodels = 0; stdoptions.trace = true; \
+                 local ms, t = modelexpand(T, S); print(#ms > 0, type(t), #t > 0)";
+    let (o, _) = run(
+        MANY_SHORT_MODELS,
+        &["--nowarnings", "--timeout", "1", "-e", chunk],
+    );
+    assert_eq!(stdout(&o), "true\ttable\ttrue\n");
+    assert_stopped(&o, "(--timeout) was reached after ");
     // A complete answer has nil there.
     let chunk = "stdoptions.nbmodels = 3; print(select(2, modelexpand(T, S)))";
     let (o, _) = run(MANY_SHORT_MODELS, &["--nowarnings", "-e", chunk]);

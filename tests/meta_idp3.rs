@@ -39,6 +39,13 @@ fn out(test: &str, chunk: &str) -> String {
 
 /// IDP3's representation: `=>` as a disjunction with its left side negated, `~` as a
 /// `Negation` of the atom, symbols named `name_N` with their typing, numbers as `DomT` terms.
+/// The numbers are IDP3's (`toMeta`, `addSymbol`, `getNonOverloadedSymbols`): the
+/// vocabulary's predicates by `name/arity` in byte order (`P/1`, `Q/2`, `R/1`, `X/1`, then the
+/// std types `char/1`, `float/1`, `int/1`, `nat/1`, `string/1`), then its functions (`%/2`,
+/// `//2`, `^/2` of the std vocabulary, `c/0`, `f/1`); each symbol's number is given when it is
+/// first mentioned: `P_1`, its argument type `X_2`, `Q_3`, `R_4`, `X`'s parent `int_5`,
+/// `char_6`, its parent `string_7`, `float_8`, `nat_9`, `%_10`, `/_11`, `^_12`, `c_13`,
+/// `f_14`.
 const SMALL_META: &str = r#"structure metastructure_1 : metavoc {
   AggT = {  }
   Atom = { 3; 6 }
@@ -49,23 +56,23 @@ const SMALL_META: &str = r#"structure metastructure_1 : metavoc {
   EnumSet = {  }
   Equiv = {  }
   Form = { 1; 2; 3; 5; 6 }
-  Func = { "c_7"; "f_8" }
+  Func = { "%_10"; "/_11"; "^_12"; "c_13"; "f_14" }
   FuncT = {  }
   Index = { 0..10 }
   Negation = { 2; 5 }
-  Pred = { "P_1"; "Q_5"; "R_6"; "X_2"; "float_4"; "int_3"; "nat_9" }
+  Pred = { "P_1"; "Q_3"; "R_4"; "X_2"; "char_6"; "float_8"; "int_5"; "nat_9"; "string_7" }
   Quant = {  }
   QuantSet = {  }
   Rule = {  }
   Set = {  }
   SingleSubForm = { 2; 5 }
-  Sort = { "X_2"; "float_4"; "int_3"; "nat_9" }
-  Symbol = { "P_1"; "Q_5"; "R_6"; "X_2"; "c_7"; "f_8"; "float_4"; "int_3"; "nat_9" }
+  Sort = { "X_2"; "char_6"; "float_8"; "int_5"; "nat_9"; "string_7" }
+  Symbol = { "%_10"; "/_11"; "P_1"; "Q_3"; "R_4"; "X_2"; "^_12"; "c_13"; "char_6"; "f_14"; "float_8"; "int_5"; "nat_9"; "string_7" }
   Term = { 4; 7; 8 }
   Var = {  }
   VarT = {  }
   constructedFrom = {  }
-  isPartial = { "c_7" }
+  isPartial = { "c_13" }
   quantVars = {  }
   ruleOf = {  }
   ruleVars = {  }
@@ -73,12 +80,12 @@ const SMALL_META: &str = r#"structure metastructure_1 : metavoc {
   setOf = {  }
   setVars = {  }
   subForms = { 1,2; 1,5 }
-  subtypeOf = { "X_2","int_3"; "int_3","float_4"; "nat_9","int_3" }
-  aSymbol = { 3->"P_1"; 6->"Q_5" }
+  subtypeOf = { "X_2","int_5"; "char_6","string_7"; "int_5","float_8"; "nat_9","int_5" }
+  aSymbol = { 3->"P_1"; 6->"Q_3" }
   aTerms = { 3,0->4; 6,0->7; 6,1->8 }
   aggFunc = {  }
   aggSet = {  }
-  arity = { "P_1"->1; "Q_5"->2; "R_6"->1; "X_2"->1; "c_7"->0; "f_8"->1; "float_4"->1; "int_3"->1; "nat_9"->1 }
+  arity = { "%_10"->2; "/_11"->2; "P_1"->1; "Q_3"->2; "R_4"->1; "X_2"->1; "^_12"->2; "c_13"->0; "char_6"->1; "f_14"->1; "float_8"->1; "int_5"->1; "nat_9"->1; "string_7"->1 }
   body = {  }
   boolType = { 1->disj }
   dom = { 4->1; 7->1; 8->1 }
@@ -86,13 +93,13 @@ const SMALL_META: &str = r#"structure metastructure_1 : metavoc {
   fTerms = {  }
   head = {  }
   left = {  }
-  name = { "P_1"->"P"; "Q_5"->"Q"; "R_6"->"R"; "X_2"->"X"; "c_7"->"c"; "f_8"->"f"; "float_4"->"float"; "int_3"->"int"; "nat_9"->"nat" }
-  outputSort = { "c_7"->"X_2"; "f_8"->"X_2" }
+  name = { "%_10"->"%"; "/_11"->"/"; "P_1"->"P"; "Q_3"->"Q"; "R_4"->"R"; "X_2"->"X"; "^_12"->"^"; "c_13"->"c"; "char_6"->"char"; "f_14"->"f"; "float_8"->"float"; "int_5"->"int"; "nat_9"->"nat"; "string_7"->"string" }
+  outputSort = { "%_10"->"int_5"; "/_11"->"float_8"; "^_12"->"float_8"; "c_13"->"X_2"; "f_14"->"X_2" }
   quantType = {  }
   right = {  }
   setForm = {  }
   setTerm = {  }
-  sort = { "P_1",0->"X_2"; "Q_5",0->"X_2"; "Q_5",1->"X_2"; "R_6",0->"X_2"; "X_2",0->"X_2"; "f_8",0->"X_2"; "float_4",0->"float_4"; "int_3",0->"int_3"; "nat_9",0->"nat_9" }
+  sort = { "%_10",0->"int_5"; "%_10",1->"int_5"; "/_11",0->"float_8"; "/_11",1->"float_8"; "P_1",0->"X_2"; "Q_3",0->"X_2"; "Q_3",1->"X_2"; "R_4",0->"X_2"; "X_2",0->"X_2"; "^_12",0->"float_8"; "^_12",1->"float_8"; "char_6",0->"char_6"; "f_14",0->"X_2"; "float_8",0->"float_8"; "int_5",0->"int_5"; "nat_9",0->"nat_9"; "string_7",0->"string_7" }
   subForm = { 2->3; 5->6 }
   termSort = { 4->"nat_9"; 7->"nat_9"; 8->"nat_9" }
   var = {  }
@@ -141,5 +148,73 @@ fn definitions_and_aggregates_in_the_meta_structure() {
     assert_eq!(
         o,
         "1\t1\t1\ntheory demetafied_theory_1 : V {\n  (card{ x[X] : R(x) } = 1).\n  (! x[X] : ((P(x) | Q(x,x)) <=> (f(x) = MAX[:X]))).\n  {\n    ! x[X] : R(x) <- (P(x) & (x > 1)).\n  }\n}\n\n"
+    );
+}
+
+/// Each `tometa` numbers its symbols from 1 again (IDP3 makes its `UniqueStringNames` afresh
+/// in `toMeta`), so the same theory gets the same names; a structure from an earlier call
+/// still reads back.
+#[test]
+fn each_call_numbers_from_one() {
+    let o = out(
+        "again",
+        "local function body(m) return (string.gsub(tostring(m), '^[^\\n]*\\n', '')) end\nlocal m1 = tometa(Small)\nlocal m2 = tometa(T)\nlocal m3 = tometa(Small)\nprint(body(m1) == body(m3))\nprint(frommeta(V, getvocabulary(m1)::sentence, m1))",
+    );
+    assert_eq!(
+        o,
+        "true\ntheory demetafied_theory_1 : V {\n  (~P(1) | ~Q(1,1)).\n}\n\n"
+    );
+}
+
+/// IDP3 disambiguates each comparison to the sorts of its terms (`=[X,X]`, `=[int,int]`,
+/// `<[int,int]` for `c : X` against a number), and each is a symbol of its own with its
+/// argument types; the theory still reads back.
+#[test]
+fn comparisons_are_symbols_per_sort() {
+    let spec = "vocabulary V {
+  type X isa int
+  P(X)
+  f(X) : X
+  partial c : X
+}
+theory T : V {
+  1 < c < 3.
+  ! x : P(x) <=> ~ f(x) = x.
+  c = 2.
+}
+";
+    let r = run(
+        "cmp",
+        spec,
+        "local m = tometa(T) print(m) print(frommeta(V, getvocabulary(m)::sentence, m))",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // P_1, X_2, int_3, char_4, string_5, float_6, nat_7, %_8, /_9, ^_10, c_11, f_12, then the
+    // walk: `<` on int, `=` on X, `=` on int.
+    let line = |name: &str| {
+        r.stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("  {name} = ")))
+            .unwrap_or_else(|| panic!("no {name} in {}", r.stdout))
+            .to_string()
+    };
+    assert_eq!(
+        line("aSymbol"),
+        r#"  aSymbol = { 2->"<_13"; 5->"<_13"; 10->"P_1"; 13->"=_14"; 17->"=_15" }"#
+    );
+    let sorts = line("sort");
+    for fact in [
+        r#""<_13",0->"int_3"; "<_13",1->"int_3""#,
+        r#""=_14",0->"X_2"; "=_14",1->"X_2""#,
+        r#""=_15",0->"int_3"; "=_15",1->"int_3""#,
+    ] {
+        assert!(sorts.contains(fact), "{fact} not in {sorts}");
+    }
+    assert!(
+        r.stdout.ends_with(
+            "  ((1 < c) & (c < 3)).\n  (! x[X] : (P(x) <=> ~(f(x) = x))).\n  (c = 2).\n}\n\n"
+        ),
+        "{}",
+        r.stdout
     );
 }

@@ -226,3 +226,39 @@ fn an_unsatisfiable_theory_gives_no_model_and_a_trace() {
         ["0\ttable", "levels ok"]
     );
 }
+
+/// IDP3's `createMXIterator` hands its trace monitor to the iterator and returns only the
+/// iterator (`modeliteration.hpp`); the trace is the Lua registry's `sat_trace_N`, as every
+/// traced search's (`LuaTraceMonitor.cpp`), which `debug.getregistry()` reaches.
+#[test]
+fn model_iterator_keeps_its_trace_in_the_registry() {
+    let o = out(
+        "iterator",
+        "stdoptions.trace = true\nlocal n = 0\nfor m in modelIterator(Th, S) do n = n + 1 end\nlocal t = debug.getregistry().sat_trace_1\nprint(n, type(t), #t > 0)\nreplay(t)",
+    );
+    let mut lines = o.lines();
+    let head = lines.next().expect("a first line");
+    let all = out(
+        "iterator_all",
+        "stdoptions.nbmodels = 0\nprint(#modelexpand(Th, S))",
+    );
+    assert_eq!(head, format!("{}\ttable\ttrue", all.trim()), "{o}");
+    assert_eq!(lines.next(), Some("levels ok"), "{o}");
+    // Without the option, no trace is kept.
+    let o = out(
+        "iterator_off",
+        "for m in modelIterator(Th, S) do end\nprint(debug.getregistry().sat_trace_1)",
+    );
+    assert_eq!(o, "nil\n");
+}
+
+/// The trace `modelexpand` and `minimize` return is the registry's table, numbered in the
+/// order of the searches.
+#[test]
+fn returned_traces_are_the_registry_entries() {
+    let o = out(
+        "registry",
+        "stdoptions.trace = true\nlocal _, t1 = modelexpand(Th, S)\nlocal _, _, _, t2 = minimize(Th, S, Cost)\nlocal r = debug.getregistry()\nprint(t1 == r.sat_trace_1, t2 == r.sat_trace_2, r.sat_trace_3)",
+    );
+    assert_eq!(o, "true\ttrue\tnil\n");
+}

@@ -6,6 +6,7 @@ pub mod bottom_up;
 pub mod check;
 pub mod definitions;
 pub mod explain;
+pub mod fobdd;
 pub mod grounding;
 pub mod huge;
 pub mod join;

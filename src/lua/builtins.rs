@@ -218,7 +218,11 @@ fn do_minimize<'lua>(
     let mut values = vec![models, LuaValue::Boolean(result.proven), value];
     if let Some(trace) = trace {
         // IDP3's fourth value: the search's trace (`stdoptions.trace`).
-        values.push(crate::lua::trace::trace_to_lua(lua, &st.program(), &trace)?);
+        values.push(crate::lua::trace::register_trace(
+            lua,
+            &st.program(),
+            &trace,
+        )?);
     }
     Ok(MultiValue::from_vec(values))
 }
@@ -336,7 +340,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let mut values = vec![structures_to_lua(lua, found.models)?];
         if let Some(trace) = found.trace {
             // IDP3's second value: the search's trace (`stdoptions.trace`).
-            values.push(crate::lua::trace::trace_to_lua(
+            values.push(crate::lua::trace::register_trace(
                 lua,
                 &state(lua).program(),
                 &trace,
@@ -683,19 +687,14 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     })?;
 
     crate::lua::ltc::register(lua)?;
+    crate::lua::trace::register(lua)?;
     crate::lua::api::register(lua)?;
     crate::lua::parse::register(lua)?;
 
     crate::lua::transform::register(lua)?;
 
     // ----- not supported -----
-    for name in [
-        "entails",
-        "detectfunctions",
-        "tometa",
-        "frommeta",
-        "printasbdd",
-    ] {
+    for name in ["entails", "detectfunctions", "tometa", "frommeta"] {
         reg(lua, name, move |_, _| {
             Err(rt_err(format!(
                 "the procedure {name} is not supported by this implementation"

@@ -138,6 +138,8 @@ function initialise(theory, structure, timesym, startsym, nextsym)
 	return result[1], result[2], result[3], result[4], result[5]
 end
 
+-- IDP3's modelIterator returns no trace; with stdoptions.trace, the search's trace is kept
+-- in the registry as sat_trace_N (debug.getregistry()), as modelexpand's.
 function modelIterator(T, S, V)
 	local models = allmodels(T, S, V)
 	local i = 0

@@ -4,6 +4,11 @@
 //! assignment is a `formula` object for an atom of a vocabulary symbol (it prints as IDP3
 //! prints an atom: `P(1,2)`, `F(1)=2`, `c=3`) and the text `tseitin_N` for a variable of the
 //! encoding, as in IDP3's `LuaTraceMonitor`.
+//!
+//! As IDP3's `LuaTraceMonitor`, every traced search keeps its trace in the Lua registry as
+//! `sat_trace_N` (N counts the traced searches from 1), the same table `modelexpand` and
+//! `minimize` return; `modelIterator` returns no trace in IDP3 either, and its search's trace is
+//! only there. `debug.getregistry()` (IDP3 loads Lua's `debug` library) gives these entries.
 
 use mlua::{Lua, MetaMethod, UserData, UserDataMethods, Value as LuaValue};
 
@@ -60,8 +65,55 @@ pub fn atom_text(
     }
 }
 
+/// The trace as IDP3's Lua array of entries, kept in the registry as `sat_trace_N`.
+pub fn register_trace<'lua>(
+    lua: &'lua Lua,
+    program: &Program,
+    steps: &[TraceStep],
+) -> mlua::Result<LuaValue<'lua>> {
+    let table = trace_to_lua(lua, program, steps)?;
+    let n = trace_count(lua)? + 1;
+    lua.set_named_registry_value(COUNT_KEY, n)?;
+    lua.set_named_registry_value(&format!("sat_trace_{n}"), table.clone())?;
+    Ok(table)
+}
+
+const COUNT_KEY: &str = "idp_sat_trace_count";
+
+fn trace_count(lua: &Lua) -> mlua::Result<u32> {
+    Ok(lua
+        .named_registry_value::<Option<u32>>(COUNT_KEY)?
+        .unwrap_or(0))
+}
+
+/// `debug.getregistry()`: a table of the registry's `sat_trace_N` entries (the rest of Lua's
+/// `debug` library is not loaded here). An existing `debug` table only gains the function.
+pub fn register(lua: &Lua) -> mlua::Result<()> {
+    let debug = match lua.globals().get::<_, LuaValue>("debug")? {
+        LuaValue::Table(t) => t,
+        _ => {
+            let t = lua.create_table()?;
+            lua.globals().set("debug", t.clone())?;
+            t
+        }
+    };
+    if debug.contains_key("getregistry")? {
+        return Ok(());
+    }
+    let getregistry = lua.create_function(|lua, ()| {
+        let registry = lua.create_table()?;
+        for n in 1..=trace_count(lua)? {
+            let key = format!("sat_trace_{n}");
+            let trace: LuaValue = lua.named_registry_value(&key)?;
+            registry.raw_set(key, trace)?;
+        }
+        Ok(registry)
+    })?;
+    debug.set("getregistry", getregistry)
+}
+
 /// The trace as IDP3's Lua array of entries.
-pub fn trace_to_lua<'lua>(
+fn trace_to_lua<'lua>(
     lua: &'lua Lua,
     program: &Program,
     steps: &[TraceStep],

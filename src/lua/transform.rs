@@ -2,7 +2,8 @@
 //! `pushnegations`, `removenesting` and `removecardinalities` modify their theory in place and
 //! return nil, as IDP3's; `idpintern.ground` returns the ground theory as a theory object
 //! and `idpintern.printgrounding` prints it (the prelude's `ground`, `groundeq` and
-//! `printgrounding` check their arguments as IDP3's `idp_intern.idp` does and call them).
+//! `printgrounding` check their arguments as IDP3's `idp_intern.idp` does and call them);
+//! `printasbdd` prints each sentence with its first-order BDD ([`crate::infer::fobdd`]).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -51,6 +52,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let ud = lua.create_userdata(TheoryUd(Rc::new(RefCell::new(grounded))))?;
         Ok(MultiValue::from_vec(vec![LuaValue::UserData(ud)]))
     })?;
+    reg(lua, "printasbdd", printasbdd)?;
     reg_intern(lua, "printgrounding", |lua, args| {
         let grounded = ground_of(lua, &args, "printgrounding")?;
         let text = theory_to_string(&state(lua).program(), &grounded);
@@ -58,6 +60,29 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         print.call::<_, ()>(text.trim_end_matches('\n'))?;
         Ok(MultiValue::new())
     })
+}
+
+/// IDP3's `printasbdd(T)`: each sentence with its BDD (`printers/bddprinter.hpp`), after
+/// IDP3's warning that only the sentences are printed.
+fn printasbdd<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue<'lua>> {
+    let Some(theory) = args.first().and_then(as_theory) else {
+        return Err(rt_err("printasbdd: expects a theory"));
+    };
+    crate::lua::warning(
+        lua,
+        "Only the sentences of the given theory are printed as BDDs.",
+    );
+    let text = {
+        let st = state(lua);
+        let program = st.program();
+        let theory = theory.borrow();
+        crate::infer::fobdd::print_theory(&program, &theory).map_err(|e| rt_err(e.to_string()))?
+    };
+    let print: mlua::Function = lua.globals().get("print")?;
+    if let Some(body) = text.strip_suffix('\n') {
+        print.call::<_, ()>(body)?;
+    }
+    Ok(MultiValue::new())
 }
 
 /// Applies `rewrite` to the theory that is the first argument.

@@ -155,6 +155,11 @@ impl DeMetafier<'_> {
             .ok_or_else(|| incomplete(what, e))
     }
 
+    /// The meta vocabulary's constructor `name` (`forall`, `disj`, `sum`, ...) as a value.
+    fn constructor(&self, name: &str) -> Result<Value, MetaError> {
+        crate::meta::constructor(self.program, self.reader.structure.vocabulary, name)
+    }
+
     fn symbol(&self, e: Value) -> Result<MetaSym, MetaError> {
         let name = e.string_text().unwrap_or_else(|| e.to_string());
         self.names
@@ -202,12 +207,8 @@ impl DeMetafier<'_> {
             let sub = self.get("subForm", e, "the negation")?;
             FormulaKind::Not(Box::new(self.formula(sub)?))
         } else if self.reader.is("Quant", e) {
-            let forall = self.get("quantType", e, "the quantification")?
-                == crate::meta::constructor(
-                    self.program,
-                    self.reader.structure.vocabulary,
-                    "forall",
-                )?;
+            let forall =
+                self.get("quantType", e, "the quantification")? == self.constructor("forall")?;
             let vars = self.vars("quantVars", e)?;
             let sub = self.get("subForm", e, "the quantification")?;
             let body = Box::new(self.formula(sub)?);
@@ -218,11 +219,7 @@ impl DeMetafier<'_> {
             }
         } else if self.reader.is("BoolForm", e) {
             let disj = self.get("boolType", e, "the conjunction or disjunction")?
-                == crate::meta::constructor(
-                    self.program,
-                    self.reader.structure.vocabulary,
-                    "disj",
-                )?;
+                == self.constructor("disj")?;
             let subs = self.reader.related("subForms", e);
             let fs = subs
                 .into_iter()
@@ -271,7 +268,7 @@ impl DeMetafier<'_> {
         let (sym, mut terms) = self.atom(e)?;
         let kind = match sym {
             MetaSym::Pred(p) => FormulaKind::Pred(p, terms),
-            MetaSym::Cmp(op) if terms.len() == 2 => {
+            MetaSym::Cmp(op, _) if terms.len() == 2 => {
                 let b = terms.pop().expect("two terms");
                 let a = terms.pop().expect("two terms");
                 FormulaKind::Cmp(op, a, b)
@@ -347,7 +344,6 @@ impl DeMetafier<'_> {
 
     fn aggregate(&mut self, e: Value) -> Result<TermKind, MetaError> {
         let f = self.get("aggFunc", e, "the aggregate")?;
-        let voc = self.reader.structure.vocabulary;
         let kinds = [
             ("card", AggKind::Card),
             ("sum", AggKind::Sum),
@@ -357,7 +353,7 @@ impl DeMetafier<'_> {
         ];
         let mut kind = None;
         for (name, k) in kinds {
-            if crate::meta::constructor(self.program, voc, name)? == f {
+            if self.constructor(name)? == f {
                 kind = Some(k);
             }
         }

@@ -134,8 +134,8 @@ pub enum MetaSym {
     /// A predicate, type predicates (types) included.
     Pred(PredId),
     Func(FuncId),
-    /// `=`, `<` or `>` (the other comparisons are their negations).
-    Cmp(CmpOp),
+    /// `=`, `<` or `>` on a sort, IDP3's `=[T,T]` (the other comparisons are their negations).
+    Cmp(CmpOp, SortId),
     /// A built-in arithmetic function, by its result sort.
     Arith(ArithOp, SortId),
     /// Unary minus.
@@ -147,15 +147,25 @@ pub enum MetaSym {
     Prev(SortId),
 }
 
-/// The names given to symbols and variables (`P_1`, `x_7`): kept, as in IDP3, from `tometa`
-/// to `frommeta`.
+/// The names given to symbols (`P_1`): numbered from 1 in each `tometa` call, as IDP3's
+/// `UniqueStringNames` made afresh in `toMeta`. `frommeta` reads the last call's names, and
+/// (unlike IDP3, which keeps only those) an earlier call's names that the last did not reuse.
 #[derive(Clone, Debug, Default)]
 pub struct MetaNames {
     symbols: IndexMap<MetaSym, String>,
+    earlier: Vec<(String, MetaSym)>,
     counter: usize,
 }
 
 impl MetaNames {
+    /// Starts the names of a new `tometa` call.
+    pub fn start(&mut self) {
+        for (s, n) in self.symbols.drain(..) {
+            self.earlier.push((n, s));
+        }
+        self.counter = 0;
+    }
+
     /// The unique name of `s` (a new one the first time).
     pub fn name(&mut self, program: &Program, s: MetaSym) -> String {
         if let Some(n) = self.symbols.get(&s) {
@@ -167,12 +177,19 @@ impl MetaNames {
         n
     }
 
-    /// What the unique name `name` stands for.
+    /// What the unique name `name` stands for: the last call's meaning first.
     pub fn symbol(&self, name: &str) -> Option<MetaSym> {
         self.symbols
             .iter()
             .find(|(_, n)| n.as_str() == name)
             .map(|(s, _)| *s)
+            .or_else(|| {
+                self.earlier
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| n.as_str() == name)
+                    .map(|(_, s)| *s)
+            })
     }
 }
 
@@ -181,9 +198,9 @@ pub fn base_name(program: &Program, s: MetaSym) -> String {
     match s {
         MetaSym::Pred(p) => program.pred(p).name.clone(),
         MetaSym::Func(f) => program.func(f).name.clone(),
-        MetaSym::Cmp(CmpOp::Lt) => "<".into(),
-        MetaSym::Cmp(CmpOp::Gt) => ">".into(),
-        MetaSym::Cmp(_) => "=".into(),
+        MetaSym::Cmp(CmpOp::Lt, _) => "<".into(),
+        MetaSym::Cmp(CmpOp::Gt, _) => ">".into(),
+        MetaSym::Cmp(..) => "=".into(),
         MetaSym::Arith(op, _) => match op {
             ArithOp::Add => "+",
             ArithOp::Sub => "-",

@@ -1,5 +1,6 @@
 //! `tometa`: a theory as facts over the meta vocabulary. Its vocabulary's symbols are named
-//! first, then the sentences and definitions are walked in order; every formula, term, rule
+//! first (numbered from 1 in each call, in IDP3's order: a symbol's number is given when it is
+//! first mentioned, its argument types right after it), then the sentences and definitions are walked in order; every formula, term, rule
 //! and set gets the next number when it is met (its parts come after it), as IDP3's
 //! `Metafier` numbers them.
 
@@ -8,7 +9,7 @@ use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, Ter
 use crate::sema::program::{Program, SortId, Symbol, Theory, VocId};
 use crate::structure::structure::Structure;
 use crate::structure::value::Value;
-use crate::syntax::ast::{AggKind, CmpOp};
+use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// The meta structure of `theory` over the meta vocabulary `metavoc`, named `name`.
 pub fn to_meta(
@@ -25,8 +26,9 @@ pub fn to_meta(
         facts: Facts::default(),
         next: 0,
     };
+    m.names.start();
     for s in vocabulary_symbols(program, theory.vocabulary) {
-        m.symbol(s)?;
+        m.add_symbol(s)?;
     }
     let mut top = Vec::new();
     for f in &theory.sentences {
@@ -41,14 +43,22 @@ pub fn to_meta(
     m.facts.into_structure(program, metavoc, name)
 }
 
-/// The symbols of a vocabulary in IDP3's order: the predicates (types included) by
-/// `name/arity`, then the functions by `name/arity`.
+/// The symbols of a vocabulary in IDP3's order (`Vocabulary::getNonOverloadedSymbols`): the
+/// predicates by `name/arity` (byte order), types and the std vocabulary's type predicates
+/// (`int/1`, ...) included, then the functions likewise, with the std vocabulary's functions
+/// that are not overloaded (`%/2` on `int`, `//2` and `^/2` on `float`).
 fn vocabulary_symbols(program: &Program, voc: VocId) -> Vec<MetaSym> {
     let v = program.voc(voc);
+    let builtin = |name: &str| program.builtin_sorts.get(name).copied();
+    let std_sorts = ["nat", "int", "float", "char", "string"]
+        .into_iter()
+        .filter_map(builtin);
     let mut preds: Vec<(String, MetaSym)> = v
         .sorts
         .iter()
-        .map(|&s| program.sort(s).pred)
+        .copied()
+        .chain(std_sorts)
+        .map(|s| program.sort(s).pred)
         .chain(v.preds.iter().copied())
         .map(|p| {
             let pred = program.pred(p);
@@ -71,8 +81,39 @@ fn vocabulary_symbols(program: &Program, voc: VocId) -> Vec<MetaSym> {
             )
         })
         .collect();
+    let std_funcs = [
+        ("%/2", ArithOp::Mod, "int"),
+        ("//2", ArithOp::Div, "float"),
+        ("^/2", ArithOp::Pow, "float"),
+    ];
+    for (key, op, sort) in std_funcs {
+        if let Some(s) = builtin(sort) {
+            funcs.push((key.to_string(), MetaSym::Arith(op, s)));
+        }
+    }
     funcs.sort_by(|a, b| a.0.cmp(&b.0));
     preds.into_iter().chain(funcs).map(|(_, s)| s).collect()
+}
+
+/// The sort of IDP3's comparison of two terms (`ComparisonPredGenerator::disambiguate`): the
+/// least type that both sorts are within (`X` and `nat` under `X isa int`: `int`), else `a`.
+fn common_sort(program: &Program, a: SortId, b: SortId) -> SortId {
+    let mut todo = vec![a];
+    let mut seen = Vec::new();
+    while !todo.is_empty() {
+        let mut next = Vec::new();
+        for s in todo {
+            if program.is_subsort(b, s) {
+                return s;
+            }
+            if !seen.contains(&s) {
+                seen.push(s);
+                next.extend(program.sort(s).parents.iter().copied());
+            }
+        }
+        todo = next;
+    }
+    a
 }
 
 struct Metafier<'a> {
@@ -93,33 +134,29 @@ impl Metafier<'_> {
         constructor(self.program, self.metavoc, name)
     }
 
-    /// The name of `s` as an element of `Symbol`, with its arity, name and typing stated the
-    /// first time.
-    fn symbol(&mut self, s: MetaSym) -> Result<Value, MetaError> {
-        let name = self.names.name(self.program, s);
-        let v = Value::str(&name);
-        if !self.facts.has_elem("Symbol", &v) {
-            self.describe(s, v)?;
-        }
-        Ok(v)
+    /// The name of `s` as an element of `Symbol` (IDP3's `UniqueStringNames::getUnique`: the
+    /// next number the first time it is asked for).
+    fn unique(&mut self, s: MetaSym) -> Value {
+        let v = Value::str(&self.names.name(self.program, s));
+        self.facts.elem("Symbol", v);
+        v
     }
 
-    fn describe(&mut self, s: MetaSym, v: Value) -> Result<(), MetaError> {
+    /// IDP3's `addSymbol`: the name of `s`, its arity, base name and argument types, for a
+    /// function its result type, for a type its parents and constructors (each added too).
+    fn add_symbol(&mut self, s: MetaSym) -> Result<Value, MetaError> {
         let program = self.program;
-        self.facts.elem("Symbol", v);
+        let v = self.unique(s);
         let (args, result): (Vec<SortId>, Option<SortId>) = match s {
             MetaSym::Pred(p) => (program.pred(p).args.clone(), None),
             MetaSym::Func(f) => (program.func(f).args.clone(), Some(program.func(f).result)),
-            MetaSym::Cmp(_) => (Vec::new(), None),
+            MetaSym::Cmp(_, t) => (vec![t, t], None),
             MetaSym::Arith(_, r) => (vec![r, r], Some(r)),
             MetaSym::Neg(r) | MetaSym::Abs(r) => (vec![r], Some(r)),
             MetaSym::Min(r) | MetaSym::Max(r) => (Vec::new(), Some(r)),
             MetaSym::Succ(r) | MetaSym::Prev(r) => (vec![r], Some(r)),
         };
-        let arity = match s {
-            MetaSym::Cmp(_) => 2,
-            _ => args.len() as i64,
-        };
+        let arity = args.len() as i64;
         if arity > MAX_INDEX + 1 {
             return Err(MetaError::TooManyArguments(crate::meta::base_name(
                 program, s,
@@ -131,27 +168,21 @@ impl Metafier<'_> {
             vec![v, Value::str(&crate::meta::base_name(program, s))],
         );
         for (i, &a) in args.iter().enumerate() {
-            let sort = self.sort(a)?;
+            let sort = self.sort(a);
             self.facts.fact("sort", vec![v, Value::Int(i as i64), sort]);
         }
         match (s, result) {
-            (MetaSym::Func(f), Some(r)) => {
-                self.facts.elem("Func", v);
-                if program.func(f).partial {
-                    self.facts.fact("isPartial", vec![v]);
-                }
-                let out = self.sort(r)?;
-                self.facts.fact("outputSort", vec![v, out]);
-            }
-            (MetaSym::Succ(_) | MetaSym::Prev(_), Some(r)) => {
-                self.facts.elem("Func", v);
-                self.facts.fact("isPartial", vec![v]);
-                let out = self.sort(r)?;
-                self.facts.fact("outputSort", vec![v, out]);
-            }
             (_, Some(r)) => {
                 self.facts.elem("Func", v);
-                let out = self.sort(r)?;
+                let partial = match s {
+                    MetaSym::Func(f) => program.func(f).partial,
+                    MetaSym::Succ(_) | MetaSym::Prev(_) => true,
+                    _ => false,
+                };
+                if partial {
+                    self.facts.fact("isPartial", vec![v]);
+                }
+                let out = self.sort(r);
                 self.facts.fact("outputSort", vec![v, out]);
             }
             (MetaSym::Pred(p), None) => {
@@ -162,32 +193,33 @@ impl Metafier<'_> {
             }
             (_, None) => self.facts.elem("Pred", v),
         }
-        Ok(())
+        Ok(v)
     }
 
-    /// A type's parents and constructors.
+    /// A type's parents and constructors (each constructor added as a symbol).
     fn sort_facts(&mut self, sort: SortId, v: Value) -> Result<(), MetaError> {
         self.facts.elem("Sort", v);
         let s = self.program.sort(sort);
         for &p in &s.parents.clone() {
-            let parent = self.sort(p)?;
+            let parent = self.sort(p);
             self.facts.fact("subtypeOf", vec![v, parent]);
         }
         for &f in &s.constructors.clone() {
-            let c = self.symbol(MetaSym::Func(f))?;
+            let c = self.unique(MetaSym::Func(f));
             self.facts.fact("constructedFrom", vec![v, c]);
+            self.add_symbol(MetaSym::Func(f))?;
         }
         Ok(())
     }
 
-    fn sort(&mut self, s: SortId) -> Result<Value, MetaError> {
-        self.symbol(MetaSym::Pred(self.program.sort(s).pred))
+    fn sort(&mut self, s: SortId) -> Value {
+        self.unique(MetaSym::Pred(self.program.sort(s).pred))
     }
 
     fn var(&mut self, v: &Var) -> Result<Value, MetaError> {
         let name = Value::str(&format!("{}_{}", v.name, v.id));
         self.facts.elem("Var", name);
-        let sort = self.sort(v.sort)?;
+        let sort = self.sort(v.sort);
         self.facts.fact("varSort", vec![name, sort]);
         Ok(name)
     }
@@ -198,11 +230,13 @@ impl Metafier<'_> {
             FormulaKind::Pred(p, args) => self.atom(MetaSym::Pred(*p), args),
             FormulaKind::Cmp(op, a, b) => {
                 let args = [a.clone(), b.clone()];
+                let sort = common_sort(self.program, a.sort, b.sort);
+                let cmp = |op| MetaSym::Cmp(op, sort);
                 match op {
-                    CmpOp::Eq | CmpOp::Lt | CmpOp::Gt => self.atom(MetaSym::Cmp(*op), &args),
-                    CmpOp::Ne => self.negation(|m| m.atom(MetaSym::Cmp(CmpOp::Eq), &args)),
-                    CmpOp::Le => self.negation(|m| m.atom(MetaSym::Cmp(CmpOp::Gt), &args)),
-                    CmpOp::Ge => self.negation(|m| m.atom(MetaSym::Cmp(CmpOp::Lt), &args)),
+                    CmpOp::Eq | CmpOp::Lt | CmpOp::Gt => self.atom(cmp(*op), &args),
+                    CmpOp::Ne => self.negation(|m| m.atom(cmp(CmpOp::Eq), &args)),
+                    CmpOp::Le => self.negation(|m| m.atom(cmp(CmpOp::Gt), &args)),
+                    CmpOp::Ge => self.negation(|m| m.atom(cmp(CmpOp::Lt), &args)),
                 }
             }
             FormulaKind::Not(g) => self.negation(|m| m.formula(g)),
@@ -277,7 +311,7 @@ impl Metafier<'_> {
     fn atom(&mut self, s: MetaSym, args: &[Term]) -> Result<Value, MetaError> {
         let id = self.id();
         self.facts.elem("Atom", id);
-        let sym = self.symbol(s)?;
+        let sym = self.add_symbol(s)?;
         self.facts.fact("aSymbol", vec![id, sym]);
         for (i, t) in args.iter().enumerate() {
             let term = self.term(t)?;
@@ -289,7 +323,7 @@ impl Metafier<'_> {
 
     fn term(&mut self, t: &Term) -> Result<Value, MetaError> {
         let id = self.id();
-        let sort = self.sort(t.sort)?;
+        let sort = self.sort(t.sort);
         self.facts.elem("Term", id);
         self.facts.fact("termSort", vec![id, sort]);
         match t.kind() {
@@ -322,7 +356,7 @@ impl Metafier<'_> {
 
     fn func_term(&mut self, id: Value, s: MetaSym, args: &[Term]) -> Result<(), MetaError> {
         self.facts.elem("FuncT", id);
-        let sym = self.symbol(s)?;
+        let sym = self.add_symbol(s)?;
         self.facts.fact("fSymbol", vec![id, sym]);
         for (i, a) in args.iter().enumerate() {
             let sub = self.term(a)?;
