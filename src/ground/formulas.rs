@@ -735,7 +735,10 @@ impl<'a> Grounder<'a> {
 /// index pairs with the others (as for shared applications; this covers closed terms such as
 /// a 0-ary state function `At`).
 fn single_open_argument(grounded: &[GTerm]) -> Option<(usize, Cases)> {
-    let mut open = grounded.iter().enumerate().filter(|(_, g)| g.as_known().is_none());
+    let mut open = grounded
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.as_known().is_none());
     let (k, term) = open.next()?;
     if open.next().is_some() || term.0.len() < 2 {
         return None;
