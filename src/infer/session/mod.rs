@@ -101,7 +101,7 @@ impl<'a> Session<'a> {
             SatBackend::Cadical => Box::new(Cadical::new(deadline)),
             SatBackend::Splr => Box::new(Splr::new(deadline)),
         };
-        Session::with_solver(program, theory, pending, structure, options, solver)
+        Session::build(program, theory, pending, structure, options, solver, own_deadline)
     }
 
     /// [`Session::new`] encoding into the given solver (a [`crate::solve::Recorder`] makes the
@@ -114,8 +114,22 @@ impl<'a> Session<'a> {
         options: &Options,
         solver: Box<dyn crate::solve::SatSolver>,
     ) -> IdpResult<Session<'a>> {
-        let (started, cpu_started) = (Instant::now(), crate::limits::thread_cpu_seconds());
         let own_deadline = own_deadline(options);
+        Session::build(program, theory, pending, structure, options, solver, own_deadline)
+    }
+
+    /// Grounds and encodes into `solver`; `own_deadline` is the one the solver was given (so
+    /// that a search it stops is reported as that limit).
+    fn build(
+        program: &'a Program,
+        theory: &Theory,
+        pending: &[&Definition],
+        structure: &'a Structure,
+        options: &Options,
+        solver: Box<dyn crate::solve::SatSolver>,
+        own_deadline: Option<Instant>,
+    ) -> IdpResult<Session<'a>> {
+        let (started, cpu_started) = (Instant::now(), crate::limits::thread_cpu_seconds());
         let mut grounder = Grounder::new(program, structure, options.max_ground_size);
         grounder.set_deadline(own_deadline);
         for d in pending {
