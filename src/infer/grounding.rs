@@ -15,18 +15,20 @@ use crate::infer::definitions::{evaluate_definitions, Evaluated};
 use crate::infer::session::{dependency_order, naming};
 use crate::infer::{Inferred, Options};
 use crate::print::theory::{definition_to_string, formula_to_string};
-use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{Program, Symbol, Theory};
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule};
+use crate::sema::program::{Program, Symbol, Theory, TheoryForm};
 use crate::sema::transform::flatten_formula;
 use crate::source::Span;
 use crate::structure::structure::Structure;
 
-/// The ground theory of `theory` over `structure` (IDP3's `ground`).
+/// The ground theory of `theory` over `structure` (IDP3's `ground`); `model_equivalent` is
+/// the procedure's flag, which only changes how the theory prints (its Tseitins).
 pub fn ground(
     program: &Program,
     theory: &Theory,
     structure: &Structure,
     options: &Options,
+    model_equivalent: bool,
 ) -> IdpResult<Inferred<Theory>> {
     let mut warnings = Vec::new();
     let mut out = Theory {
@@ -35,6 +37,7 @@ pub fn ground(
         sentences: Vec::new(),
         definitions: Vec::new(),
         span: theory.span,
+        form: TheoryForm::Ground { model_equivalent },
     };
     let Evaluated::Done(evaluated, pending) =
         evaluate_definitions(program, theory, structure, options, &mut warnings)?
@@ -159,25 +162,9 @@ fn evaluated_rules(program: &Program, d: &Definition, evaluated: &Structure) -> 
 
 /// `! x1 .. xn : S(x1, .., xn) <- false.`: the symbol defined, with no true atom.
 fn empty_rule(program: &Program, s: Symbol, span: Span) -> Rule {
-    let vars: Vec<Var> = program
-        .symbol_sorts(s)
-        .into_iter()
-        .enumerate()
-        .map(|(k, sort)| Var {
-            id: k as u32,
-            name: format!("x{}", k + 1).into(),
-            sort,
-        })
-        .collect();
-    let head_args = vars
-        .iter()
-        .map(|v| Term::new(TermKind::Var(v.clone()), v.sort, span))
-        .collect();
-    Rule {
-        vars,
-        head: s,
-        head_args,
-        body: Formula::new(FormulaKind::Bool(false), span),
-        span,
-    }
+    let mut id = 0;
+    Rule::nothing_true(s, program.symbol_sorts(s), span, || {
+        id += 1;
+        id - 1
+    })
 }

@@ -10,7 +10,7 @@ use crate::lua::objects::*;
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::state;
 use crate::lua::values::lua_to_value;
-use crate::sema::program::{Program, Symbol, Theory, Vocabulary};
+use crate::sema::program::{Program, Symbol, Theory, TheoryForm, Vocabulary};
 use crate::structure::structure::{Structure, Table};
 
 type Ret<'lua> = mlua::Result<MultiValue<'lua>>;
@@ -324,6 +324,7 @@ fn extensions(lua: &Lua, s: &Structure) -> mlua::Result<Vec<Structure>> {
         return Ok(vec![s.clone()]);
     }
     let empty = Theory {
+        form: TheoryForm::Source,
         name: String::new(),
         vocabulary: s.vocabulary,
         sentences: Vec::new(),

@@ -10,12 +10,14 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
+use crate::error::IdpResult;
 use crate::infer::grounding::ground;
 use crate::lua::builtins::{reg, reg_intern, Args};
 use crate::lua::objects::{as_structure, as_theory, TheoryUd};
 use crate::lua::{rt_err, state};
+use crate::print::ground::{ground_theory_to_string, Layout};
 use crate::print::theory::theory_to_string;
-use crate::sema::program::Theory;
+use crate::sema::program::{Theory, TheoryForm};
 use crate::sema::transform;
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
@@ -43,8 +45,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             Some(LuaValue::Number(n)) => *n as i64,
             _ => 0,
         };
-        in_place(lua, &args, "removecardinalities", |_, t| {
-            transform::remove_cardinalities(t, threshold)
+        let budget = state(lua).infer_options().max_ground_size;
+        in_place_fallible(lua, &args, "removecardinalities", |_, t| {
+            transform::remove_cardinalities(t, threshold, budget)
         })
     })?;
     reg_intern(lua, "ground", |lua, args| {
@@ -55,7 +58,15 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg(lua, "printasbdd", printasbdd)?;
     reg_intern(lua, "printgrounding", |lua, args| {
         let grounded = ground_of(lua, &args, "printgrounding")?;
-        let text = theory_to_string(&state(lua).program(), &grounded);
+        let text = match grounded.form {
+            TheoryForm::Ground { model_equivalent } => ground_theory_to_string(
+                &state(lua).program(),
+                &grounded,
+                model_equivalent,
+                Layout::Streamed,
+            ),
+            TheoryForm::Source => theory_to_string(&state(lua).program(), &grounded),
+        };
         let print: mlua::Function = lua.globals().get("print")?;
         print.call::<_, ()>(text.trim_end_matches('\n'))?;
         Ok(MultiValue::new())
@@ -92,12 +103,29 @@ fn in_place<'lua>(
     name: &str,
     rewrite: impl FnOnce(&crate::sema::program::Program, &mut Theory),
 ) -> mlua::Result<MultiValue<'lua>> {
+    in_place_fallible(lua, args, name, |program, t| {
+        rewrite(program, t);
+        Ok(())
+    })
+}
+
+/// Applies `rewrite` to the theory that is the first argument; its error is the procedure's
+/// (and leaves the theory as it was).
+fn in_place_fallible<'lua>(
+    lua: &'lua Lua,
+    args: &Args<'lua>,
+    name: &str,
+    rewrite: impl FnOnce(&crate::sema::program::Program, &mut Theory) -> IdpResult<()>,
+) -> mlua::Result<MultiValue<'lua>> {
     let Some(theory) = args.first().and_then(as_theory) else {
         return Err(rt_err(format!("{name}: expects a theory")));
     };
     let st = state(lua);
     let program = st.program();
-    rewrite(&program, &mut theory.borrow_mut());
+    let mut theory = theory.borrow_mut();
+    rewrite(&program, &mut theory).map_err(mlua::Error::external)?;
+    // A rewritten ground theory is a theory again (it may have variables).
+    theory.form = TheoryForm::Source;
     Ok(MultiValue::from_vec(vec![LuaValue::Nil]))
 }
 
@@ -112,8 +140,15 @@ fn ground_of(lua: &Lua, args: &Args<'_>, name: &str) -> mlua::Result<Theory> {
     let st = state(lua);
     let program = st.program();
     let options = st.infer_options();
-    let found =
-        ground(&program, &t.borrow(), &s.borrow(), &options).map_err(mlua::Error::external)?;
+    let model_equivalent = !matches!(args.get(2), Some(LuaValue::Boolean(false)));
+    let found = ground(
+        &program,
+        &t.borrow(),
+        &s.borrow(),
+        &options,
+        model_equivalent,
+    )
+    .map_err(mlua::Error::external)?;
     for w in &found.warnings {
         crate::lua::warning(lua, w);
     }

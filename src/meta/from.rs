@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::meta::{MetaError, MetaNames, MetaSym};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
-use crate::sema::program::{PredId, Program, SortId, Symbol, Theory, VocId};
+use crate::sema::program::{PredId, Program, SortId, Symbol, Theory, TheoryForm, VocId};
 use crate::source::Span;
 use crate::structure::structure::Structure;
 use crate::structure::value::{Tuple, Value};
@@ -36,6 +36,7 @@ pub fn from_meta(
         .unwrap_or_default();
     tops.sort();
     let mut theory = Theory {
+        form: TheoryForm::Source,
         name: name.to_string(),
         vocabulary: voc,
         sentences: Vec::new(),

@@ -125,6 +125,38 @@ pub struct Definition {
     pub span: Span,
 }
 
+impl Rule {
+    /// `! x1 .. xn : S(x1, .., xn) <- false.`: symbol `symbol`, its argument sorts `sorts` (a
+    /// function's value last), defined with no true atom; `next_id` gives the variables' ids.
+    pub fn nothing_true(
+        symbol: Symbol,
+        sorts: Vec<SortId>,
+        span: Span,
+        mut next_id: impl FnMut() -> u32,
+    ) -> Rule {
+        let vars: Vec<Var> = sorts
+            .into_iter()
+            .enumerate()
+            .map(|(k, sort)| Var {
+                id: next_id(),
+                name: Rc::from(format!("x{}", k + 1)),
+                sort,
+            })
+            .collect();
+        let head_args = vars
+            .iter()
+            .map(|v| Term::new(TermKind::Var(v.clone()), v.sort, span))
+            .collect();
+        Rule {
+            vars,
+            head: symbol,
+            head_args,
+            body: Formula::new(FormulaKind::Bool(false), span),
+            span,
+        }
+    }
+}
+
 impl Definition {
     /// The symbols defined by this definition (heads), in first-occurrence order.
     pub fn defined(&self) -> Vec<Symbol> {
@@ -184,5 +216,37 @@ impl Term {
     /// The kind, taking the node apart (to build a new node from its parts).
     pub fn into_kind(self) -> TermKind {
         self.kind
+    }
+}
+
+#[cfg(test)]
+mod nothing_true_tests {
+    use super::*;
+    use crate::sema::program::PredId;
+
+    /// One builder for the LTC split's and the grounding's "no true atom" rules:
+    /// `! x1 x2 : S(x1, x2) <- false.` with the ids the caller gives.
+    #[test]
+    fn a_rule_with_no_true_atom() {
+        let sorts = vec![SortId(3), SortId(4)];
+        let mut next = 10;
+        let r = Rule::nothing_true(Symbol::Pred(PredId(7)), sorts, Span::default(), || {
+            next += 1;
+            next
+        });
+        let vars: Vec<(u32, &str, SortId)> =
+            r.vars.iter().map(|v| (v.id, &*v.name, v.sort)).collect();
+        assert_eq!(vars, [(11, "x1", SortId(3)), (12, "x2", SortId(4))]);
+        assert_eq!(r.head, Symbol::Pred(PredId(7)));
+        let args: Vec<u32> = r
+            .head_args
+            .iter()
+            .filter_map(|t| match t.kind() {
+                TermKind::Var(v) => Some(v.id),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(args, [11, 12]);
+        assert!(matches!(r.body.kind(), FormulaKind::Bool(false)));
     }
 }

@@ -113,6 +113,20 @@ pub struct Theory {
     pub sentences: Vec<ir::Formula>,
     pub definitions: Vec<ir::Definition>,
     pub span: Option<Span>,
+    /// How `print` shows the theory: as source text, or as IDP3 prints a ground theory.
+    pub form: TheoryForm,
+}
+
+/// How a theory prints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TheoryForm {
+    /// As IDP source text (`theory T : V { ... }`).
+    #[default]
+    Source,
+    /// Made by `ground(T, S)`: as IDP3 prints a ground theory (clauses over numbered Tseitin
+    /// atoms, ground rules); `model_equivalent` as the procedure's flag (a Tseitin is
+    /// equivalent to its subformula, else implies it).
+    Ground { model_equivalent: bool },
 }
 
 #[derive(Clone, Debug)]

@@ -14,11 +14,10 @@
 //! Every error names IDP3's text and the position of the sentence or rule.
 
 use indexmap::IndexMap;
-use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, IdpResult};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{LtcInfo, Program, Symbol, Theory};
+use crate::sema::program::{LtcInfo, Program, Symbol, Theory, TheoryForm};
 use crate::sema::walk::{Node, Rewriter};
 use crate::source::Span;
 
@@ -595,32 +594,12 @@ fn rule_head_var(info: &LtcInfo, r: &Rule) -> bool {
         .any(|a| Node::Term(a).any(&mut |n| n.var().is_some_and(|v| v.sort == info.time)))
 }
 
-/// `! x1 .. xn : S(x1, .., xn) <- false.`
+/// `! x1 .. xn : S(x1, .., xn) <- false.`, its variables' ids after `fresh`.
 fn false_rule(program: &Program, sym: Symbol, span: Span, fresh: &mut u32) -> Rule {
-    let vars: Vec<Var> = program
-        .symbol_sorts(sym)
-        .into_iter()
-        .enumerate()
-        .map(|(i, sort)| {
-            *fresh += 1;
-            Var {
-                id: *fresh,
-                name: Rc::from(format!("x{i}")),
-                sort,
-            }
-        })
-        .collect();
-    let head_args = vars
-        .iter()
-        .map(|v| Term::new(TermKind::Var(v.clone()), v.sort, span))
-        .collect();
-    Rule {
-        vars,
-        head: sym,
-        head_args,
-        body: Formula::new(FormulaKind::Bool(false), span),
-        span,
-    }
+    Rule::nothing_true(sym, program.symbol_sorts(sym), span, || {
+        *fresh += 1;
+        *fresh
+    })
 }
 
 /// The largest variable id of a theory.
@@ -713,6 +692,7 @@ fn create(program: &Program, info: &LtcInfo, theory: &Theory, invariant: bool) -
         check_rule(program, info, r)?;
     }
     let mut initial = Theory {
+        form: TheoryForm::Source,
         name: format!("{}_init", theory.name),
         vocabulary: ss,
         sentences: Vec::new(),

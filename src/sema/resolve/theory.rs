@@ -8,7 +8,9 @@ use std::rc::Rc;
 use super::pre::{PHead, PRule, PSet, PfKind, PtKind, VarInfo, VarIx, PF, PT};
 use super::{Entry, Resolver};
 use crate::sema::ir;
-use crate::sema::program::{Component, FuncId, PredId, SortId, Theory, TheoryId, VocId};
+use crate::sema::program::{
+    Component, FuncId, PredId, SortId, Theory, TheoryForm, TheoryId, VocId,
+};
 use crate::structure::value::Value;
 use crate::syntax::ast::{self, BinConn, Quantifier, Span, SymbolRef};
 
@@ -76,6 +78,7 @@ impl Resolver<'_> {
         };
         let id = TheoryId(self.prog.theories.len() as u32);
         self.prog.theories.push(Theory {
+            form: TheoryForm::Source,
             name: t.name.name.clone(),
             vocabulary: voc,
             sentences: Vec::new(),

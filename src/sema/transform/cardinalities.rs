@@ -1,11 +1,15 @@
 //! `removecardinalities(T, n)`: IDP3's replacement of a comparison of a cardinality with an
 //! integer (`#{ x : p(x) } >= 2`) by an equivalent first-order formula: "at least k" is `k`
 //! copies of the set's variables that satisfy its condition and differ pairwise
-//! (`? x1 x2 : p(x1) & p(x2) & x2 ~= x1`); `=<`, `<`, `=` and `~=` are negations and
-//! conjunctions of those. As IDP3's, a comparison is replaced when the threshold `n` is zero or
-//! at least the bound times the number of the set's variables; and, so that the theory stays
-//! small, only when the bound is at most [`MAX_BOUND`].
+//! (`? var1 var2 : p(var1) & p(var2) & var2 ~= var1`, the new variables named as IDP3 names
+//! them); `=<`, `<`, `=` and `~=` are negations and conjunctions of those. As IDP3's
+//! `CardConstrToFO`, a comparison is replaced when the threshold `n` is zero or at least the
+//! bound times the number of the set's variables: the threshold is the only bound on the size
+//! IDP3 has, and the only one here. A threshold of zero with a large bound (`#{..} >= 100000`
+//! has 5 * 10^9 parts) would exhaust memory, in IDP3 as here; here the unfolding stops with the
+//! grounding size limit's error instead, and the theory is left as it was.
 
+use crate::error::{Error, IdpResult, Limit};
 use crate::sema::ir::{Formula, FormulaKind, SetExpr, Term, TermKind, Var};
 use crate::sema::program::Theory;
 use crate::sema::transform::{replace_vars, rewrite_theory, var_term, Fresh};
@@ -13,22 +17,37 @@ use crate::sema::walk::Rewriter;
 use crate::source::Span;
 use crate::syntax::ast::{AggKind, CmpOp};
 
-/// The largest bound that is unfolded (its formula has `bound * (bound + 1) / 2` parts).
-pub const MAX_BOUND: i64 = 200;
-
-/// IDP3's `removecardinalities(T, threshold)`.
-pub fn remove_cardinalities(theory: &mut Theory, threshold: i64) {
+/// IDP3's `removecardinalities(T, threshold)`; `budget` is the grounding size limit, the most
+/// formula parts the unfolded comparisons may make in all.
+pub fn remove_cardinalities(theory: &mut Theory, threshold: i64, budget: usize) -> IdpResult<()> {
     let mut fresh = Fresh::for_theory(theory);
     let mut unfold = Unfold {
         fresh: &mut fresh,
         threshold,
+        budget,
+        over: false,
     };
-    rewrite_theory(theory, &mut |f| unfold.formula(f));
+    let mut rewritten = theory.clone();
+    rewrite_theory(&mut rewritten, &mut |f| unfold.formula(f));
+    if unfold.over {
+        return Err(Error::limit(
+            Limit::GroundSize,
+            "removecardinalities: unfolding the cardinalities would pass the grounding size \
+             limit; give a threshold (the second argument) or raise the limit with \
+             --max-ground-size.",
+        ));
+    }
+    *theory = rewritten;
+    Ok(())
 }
 
 struct Unfold<'f> {
     fresh: &'f mut Fresh,
     threshold: i64,
+    /// The formula parts that may still be made.
+    budget: usize,
+    /// Whether an unfolding would have passed the budget.
+    over: bool,
 }
 
 impl Rewriter for Unfold<'_> {
@@ -57,10 +76,31 @@ impl Unfold<'_> {
         };
         let n = v.as_int()?;
         let size = n.saturating_mul(set.vars.len() as i64);
-        if (self.threshold != 0 && size > self.threshold) || n > MAX_BOUND {
+        if self.threshold != 0 && size > self.threshold {
+            return None;
+        }
+        if !self.spend(n, set.vars.len()) {
             return None;
         }
         Some(self.compare(op, set, n, f.span))
+    }
+
+    /// Takes from the budget the parts of the unfolding of a bound `n` over `vars`
+    /// variables (at most two "at least" formulas of `n + 1` copies and their pairwise
+    /// differences); false, and `over` set, if there are not so many left.
+    fn spend(&mut self, n: i64, vars: usize) -> bool {
+        let k = u128::try_from(n.max(0)).unwrap_or(0) + 1;
+        let parts = 2 * (k * (k + 1) / 2) * (vars.max(1) as u128 + 1);
+        match usize::try_from(parts) {
+            Ok(p) if p <= self.budget && !self.over => {
+                self.budget -= p;
+                true
+            }
+            _ => {
+                self.over = true;
+                false
+            }
+        }
     }
 
     /// `#set op n` as first-order formulas over "at least k".
@@ -91,7 +131,7 @@ impl Unfold<'_> {
             .map(|_| {
                 set.vars
                     .iter()
-                    .map(|v| self.fresh.var(&v.name, v.sort))
+                    .map(|v| self.fresh.numbered("var", v.sort))
                     .collect()
             })
             .collect();

@@ -1,18 +1,29 @@
-//! `completion(T)`: IDP3's replacement of each definition by its Clark completion. For every
-//! rule `! x : H(x) <- B` the sentence `! x : ~B | H(x)`, then for every defined symbol the
-//! sentence `! z : ~H(z) | B1' | ... | Bn'`, where `Bi'` is the body of the symbol's `i`-th
-//! rule with the head's variables renamed to the shared `z` (and `z = t` for a head argument
-//! that is an element or a repeated variable). The definitions are removed. For a definition
-//! without recursion the result has the same models; for a recursive one it may have more
-//! (the completion does not exclude unfounded loops), as IDP3's.
-
-use rustc_hash::FxHashSet as HashSet;
+//! `completion(T)`: IDP3's replacement of each definition by its Clark completion
+//! (`ReplaceDefinitionsWithCompletion`). Each rule is first brought to the form
+//! `! x : H(x) <- B` with distinct variables in the head: a head argument that is not a variable
+//! (an element, a constructor, a term), or a variable seen at an earlier position, becomes a new
+//! variable `v` with `v = t` in front of the body (IDP3's `unnestNonVarHeadTerms`; IDP3 keeps a
+//! repeated variable, which loses the equality, so here it is unnested too). Then, per
+//! definition, one sentence per rule, `! y : ~B[x/y] | H(y)`, and one per defined symbol,
+//! `! z : ~H(z) | B1[x/z] | ... | Bn[x/z]`. The definitions are removed.
+//!
+//! Variables are named as IDP3 names the variables it makes, `var<N>`: first the head variables
+//! `z` of each defined symbol, then per rule its unnested head terms and the variables `y` of
+//! its sentence. IDP3's `N` comes from a global counter, so its numbers are larger and depend on
+//! what ran before; here they count from 1 within the call, skipping names the theory uses.
+//! Variables bound inside a body keep their names. For a definition without recursion the
+//! result has the same models; for a recursive one it may have more (the completion does not
+//! exclude unfounded loops), as IDP3's.
 
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{Program, Symbol, Theory};
-use crate::sema::transform::{bound_names, copy, replace_vars, var_term, Fresh};
+use crate::sema::program::{PredId, Program, Symbol, Theory};
+use crate::sema::transform::{copy, replace_vars, var_term, Fresh};
 use crate::source::Span;
+use crate::structure::value::Value;
 use crate::syntax::ast::CmpOp;
+
+/// The prefix of the variables IDP3's transformations make.
+const PREFIX: &str = "var";
 
 /// IDP3's `completion(T)`: the definitions of `theory` become sentences.
 pub fn completion(program: &Program, theory: &mut Theory) {
@@ -24,141 +35,172 @@ pub fn completion(program: &Program, theory: &mut Theory) {
     }
 }
 
+/// A rule `! vars : head(args) <- body` whose head arguments are distinct variables.
+struct Plain {
+    head: Symbol,
+    /// The head's variables, one per argument.
+    args: Vec<Var>,
+    /// The body with the equalities of the unnested head terms in front.
+    body: Formula,
+    span: Span,
+}
+
 /// The completion of one definition: one sentence per rule, then one per defined symbol.
 fn definition_completion(program: &Program, d: &Definition, fresh: &mut Fresh) -> Vec<Formula> {
-    let mut out: Vec<Formula> = d
-        .rules
+    let symbols = d.defined();
+    let head_vars: Vec<Vec<Var>> = symbols
         .iter()
-        .map(|r| body_implies_head(program, r))
+        .map(|&s| {
+            program
+                .symbol_sorts(s)
+                .into_iter()
+                .map(|sort| fresh.numbered(PREFIX, sort))
+                .collect()
+        })
         .collect();
-    for symbol in d.defined() {
-        let rules: Vec<&Rule> = d.rules.iter().filter(|r| r.head == symbol).collect();
-        out.push(head_implies_bodies(program, symbol, &rules, fresh));
+    let mut out = Vec::with_capacity(d.rules.len() + symbols.len());
+    let mut bodies: Vec<Vec<Formula>> = vec![Vec::new(); symbols.len()];
+    for r in &d.rules {
+        let plain = unnest_head(program, r, fresh);
+        out.push(body_implies_head(program, &plain, fresh));
+        if let Some(k) = symbols.iter().position(|&s| s == plain.head) {
+            bodies[k].push(renamed(&plain.body, &plain.args, &head_vars[k]));
+        }
+    }
+    for ((symbol, z), bodies) in symbols.into_iter().zip(head_vars).zip(bodies) {
+        out.push(head_implies_bodies(program, symbol, z, bodies, d.span));
     }
     out
 }
 
-/// `! x : ~B | H(x)` for the rule `! x : H(x) <- B` (just the head when the body is `true`).
-fn body_implies_head(program: &Program, r: &Rule) -> Formula {
-    let head_args: Vec<Term> = r.head_args.to_vec();
-    let head = head_formula(program, r.head, head_args, r.span);
-    let sentence = match r.body.kind() {
-        FormulaKind::Bool(true) => head,
-        _ => {
-            let not_body = Formula::new(FormulaKind::Not(Box::new(copy(&r.body))), r.body.span);
-            Formula::new(FormulaKind::Or(vec![not_body, head]), r.span)
-        }
+/// `r` with distinct head variables: the resolver's head variables (`_v0`, made for a term in
+/// the head, its equality after the body) and every other argument that is not a variable
+/// seen for the first time become new variables of the head's sort, their equalities in front
+/// of the body, in the order of the head. The body loses its `true` conjuncts and the
+/// resolver's checks that a head element is in the head's sort (`N(1)`: the new variable's
+/// sort says it).
+fn unnest_head(program: &Program, r: &Rule, fresh: &mut Fresh) -> Plain {
+    let made: Vec<&Var> = r.vars.iter().filter(|v| v.name.starts_with('_')).collect();
+    let sorts = program.symbol_sorts(r.head);
+    let mut conjuncts: Vec<Formula> = match r.body.kind() {
+        FormulaKind::And(parts) => parts.iter().map(copy).collect(),
+        _ => vec![copy(&r.body)],
     };
-    forall(r.vars.clone(), sentence, r.span)
+    conjuncts.retain(|f| !matches!(f.kind(), FormulaKind::Bool(true)));
+    let mut renaming: Vec<(u32, Term)> = Vec::new();
+    let mut args: Vec<Var> = Vec::with_capacity(r.head_args.len());
+    let mut front: Vec<Formula> = Vec::new();
+    for (k, t) in r.head_args.iter().enumerate() {
+        let sort = sorts.get(k).copied().unwrap_or(t.sort);
+        match t.kind() {
+            TermKind::Var(v) if made.iter().any(|m| m.id == v.id) => {
+                let nv = fresh.numbered(PREFIX, sort);
+                renaming.push((v.id, var_term(&nv, t.span)));
+                if let Some(j) = conjuncts
+                    .iter()
+                    .position(|f| made_equality(f) == Some(v.id))
+                {
+                    front.push(conjuncts.remove(j));
+                }
+                args.push(nv);
+            }
+            TermKind::Var(v) if !args.iter().any(|a| a.id == v.id) => args.push(v.clone()),
+            kind => {
+                if let TermKind::Value(value) = kind {
+                    let check = program.sort(sort).pred;
+                    conjuncts.retain(|f| !is_check(f, check, *value));
+                }
+                let nv = fresh.numbered(PREFIX, sort);
+                let eq = FormulaKind::Cmp(CmpOp::Eq, var_term(&nv, t.span), t.clone());
+                front.push(Formula::new(eq, t.span));
+                args.push(nv);
+            }
+        }
+    }
+    front.extend(conjuncts);
+    let body = conjunction(front, r.body.span);
+    Plain {
+        head: r.head,
+        args,
+        body: replace_vars(&body, &renaming),
+        span: r.span,
+    }
 }
 
-/// `! z : ~H(z) | B1' | ... | Bn'` for the rules of one symbol.
+/// The id of `v` if `f` is `v = t` for a variable `v`.
+fn made_equality(f: &Formula) -> Option<u32> {
+    match f.kind() {
+        FormulaKind::Cmp(CmpOp::Eq, a, _) => match a.kind() {
+            TermKind::Var(v) => Some(v.id),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `f` is the sort check `S(value)` with `S`'s predicate `check`.
+fn is_check(f: &Formula, check: PredId, value: Value) -> bool {
+    match f.kind() {
+        FormulaKind::Pred(p, args) if *p == check => {
+            matches!(args.as_slice(), [a] if matches!(a.kind(), TermKind::Value(v) if *v == value))
+        }
+        _ => false,
+    }
+}
+
+/// `f1 & ... & fn`; the one part itself; `true` for none.
+fn conjunction(mut parts: Vec<Formula>, span: Span) -> Formula {
+    match parts.len() {
+        0 => Formula::new(FormulaKind::Bool(true), span),
+        1 => parts.remove(0),
+        _ => Formula::new(FormulaKind::And(parts), span),
+    }
+}
+
+/// `! y : ~B[x/y] | H(y)` with new variables `y` for the rule's head variables `x`.
+fn body_implies_head(program: &Program, r: &Plain, fresh: &mut Fresh) -> Formula {
+    let ys: Vec<Var> = r
+        .args
+        .iter()
+        .map(|x| fresh.numbered(PREFIX, x.sort))
+        .collect();
+    let body = renamed(&r.body, &r.args, &ys);
+    let head = head_formula(program, r.head, terms(&ys, r.span), r.span);
+    let not_body = Formula::new(FormulaKind::Not(Box::new(body)), r.body.span);
+    let sentence = Formula::new(FormulaKind::Or(vec![not_body, head]), r.span);
+    forall(ys, sentence, r.span)
+}
+
+/// `! z : ~H(z) | B1' | ... | Bn'` for the bodies (over `z`) of one symbol's rules.
 fn head_implies_bodies(
     program: &Program,
     symbol: Symbol,
-    rules: &[&Rule],
-    fresh: &mut Fresh,
+    z: Vec<Var>,
+    bodies: Vec<Formula>,
+    span: Span,
 ) -> Formula {
-    let span = rules.first().map_or(Span::default(), |r| r.span);
-    let z = head_variables(program, symbol, rules, fresh);
-    let z_terms: Vec<Term> = z.iter().map(|v| var_term(v, span)).collect();
-    let bodies: Vec<Formula> = rules.iter().map(|r| renamed_body(r, &z_terms)).collect();
     let disjunction = match <[Formula; 1]>::try_from(bodies) {
         Ok([one]) => one,
         Err(many) => Formula::new(FormulaKind::Or(many), span),
     };
-    let head = head_formula(program, symbol, z_terms, span);
+    let head = head_formula(program, symbol, terms(&z, span), span);
     let not_head = Formula::new(FormulaKind::Not(Box::new(head)), span);
     let sentence = Formula::new(FormulaKind::Or(vec![not_head, disjunction]), span);
     forall(z, sentence, span)
 }
 
-/// One new variable per argument of `symbol`, named as a rule's variable at that position (one
-/// the user wrote, if any; `x` where no rule has one), differing from the names bound inside
-/// the bodies.
-fn head_variables(
-    program: &Program,
-    symbol: Symbol,
-    rules: &[&Rule],
-    fresh: &mut Fresh,
-) -> Vec<Var> {
-    let mut taken = HashSet::default();
-    for r in rules {
-        bound_names(&r.body, &mut taken);
-    }
-    let sorts = program.symbol_sorts(symbol);
-    let mut out = Vec::with_capacity(sorts.len());
-    for (k, sort) in sorts.into_iter().enumerate() {
-        let names: Vec<&str> = rules
-            .iter()
-            .filter_map(|r| match r.head_args.get(k).map(Term::kind) {
-                Some(TermKind::Var(v)) => Some(&*v.name),
-                _ => None,
-            })
-            .collect();
-        // A name the user wrote rather than one the resolver made (`_v0`).
-        let base = names
-            .iter()
-            .find(|n| !n.starts_with('_'))
-            .or(names.first())
-            .map_or("x", |n| n);
-        let v = fresh.var_avoiding(base, sort, &taken);
-        taken.insert(v.name.to_string());
-        out.push(v);
-    }
-    out
-}
-
-/// The body of `r` over the shared head variables `z`: each head variable renamed to the `z`
-/// at its (first) position, `z = t` for the other head arguments.
-fn renamed_body(r: &Rule, z: &[Term]) -> Formula {
-    let mut map: Vec<(u32, Term)> = Vec::new();
-    let mut equalities: Vec<Formula> = Vec::new();
-    for (arg, zk) in r.head_args.iter().zip(z) {
-        match arg.kind() {
-            TermKind::Var(v) if !map.iter().any(|(id, _)| *id == v.id) => {
-                map.push((v.id, zk.clone()));
-            }
-            _ => {
-                let value = replace_in_term(arg, &map);
-                let eq = FormulaKind::Cmp(CmpOp::Eq, zk.clone(), value);
-                equalities.push(Formula::new(eq, arg.span));
-            }
-        }
-    }
-    let body = replace_vars(&r.body, &map);
-    let unmapped: Vec<Var> = r
-        .vars
+/// A copy of `body` with each variable of `from` replaced by the one at its position in `to`.
+fn renamed(body: &Formula, from: &[Var], to: &[Var]) -> Formula {
+    let map: Vec<(u32, Term)> = from
         .iter()
-        .filter(|v| !map.iter().any(|(id, _)| *id == v.id))
-        .cloned()
+        .zip(to)
+        .map(|(x, y)| (x.id, var_term(y, body.span)))
         .collect();
-    let body = if unmapped.is_empty() {
-        body
-    } else {
-        Formula::new(FormulaKind::Exists(unmapped, Box::new(body)), r.body.span)
-    };
-    if equalities.is_empty() {
-        return body;
-    }
-    if !matches!(body.kind(), FormulaKind::Bool(true)) {
-        equalities.push(body);
-    }
-    match <[Formula; 1]>::try_from(equalities) {
-        Ok([one]) => one,
-        Err(many) => Formula::new(FormulaKind::And(many), r.body.span),
-    }
+    replace_vars(body, &map)
 }
 
-/// A head argument with the renaming applied (a variable seen at an earlier position).
-fn replace_in_term(t: &Term, map: &[(u32, Term)]) -> Term {
-    match t.kind() {
-        TermKind::Var(v) => match map.iter().find(|(id, _)| *id == v.id) {
-            Some((_, to)) => Term::new(to.kind().clone(), to.sort, t.span),
-            None => t.clone(),
-        },
-        _ => t.clone(),
-    }
+fn terms(vars: &[Var], span: Span) -> Vec<Term> {
+    vars.iter().map(|v| var_term(v, span)).collect()
 }
 
 /// The atom `P(args)`, or `F(args') = v` for a function (its value the last argument).

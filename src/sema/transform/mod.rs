@@ -40,6 +40,8 @@ fn rewrite_theory(theory: &mut Theory, rewrite: &mut impl FnMut(&Formula) -> For
 pub struct Fresh {
     next_id: u32,
     names: HashSet<String>,
+    /// The last number [`Fresh::numbered`] gave.
+    counter: u32,
 }
 
 impl Fresh {
@@ -48,6 +50,7 @@ impl Fresh {
         let mut fresh = Fresh {
             next_id: 0,
             names: HashSet::default(),
+            counter: 0,
         };
         for f in &theory.sentences {
             fresh.note_formula(f);
@@ -100,11 +103,17 @@ impl Fresh {
         self.named(name, sort)
     }
 
-    /// A new variable (a new id) named `base`, or `base` with the smallest number that makes
-    /// its name differ from those in `taken` (for a variable whose scope the caller knows).
-    pub fn var_avoiding(&mut self, base: &str, sort: SortId, taken: &HashSet<String>) -> Var {
-        let name = numbered(base, |n| taken.contains(n));
-        self.named(name, sort)
+    /// A new variable named `prefix` and the next number (`var1`, `var2`, ...) that no
+    /// variable has, as IDP3 names the variables its transformations make (`var<N>`, `N` from
+    /// its global counter).
+    pub fn numbered(&mut self, prefix: &str, sort: SortId) -> Var {
+        loop {
+            self.counter += 1;
+            let name = format!("{prefix}{}", self.counter);
+            if !self.names.contains(&name) {
+                return self.named(name, sort);
+            }
+        }
     }
 
     fn named(&mut self, name: String, sort: SortId) -> Var {
@@ -128,14 +137,6 @@ fn numbered(base: &str, taken: impl Fn(&str) -> bool) -> String {
         k += 1;
     }
     name
-}
-
-/// The names of the variables that binders inside `f` bind.
-fn bound_names(f: &Formula, out: &mut HashSet<String>) {
-    Node::Formula(f).walk(&mut |n| {
-        out.extend(n.binds().iter().map(|v| v.name.to_string()));
-        true
-    });
 }
 
 /// A copy of `f` made of new nodes (fresh ids), for a formula that is used a second time.

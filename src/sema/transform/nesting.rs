@@ -4,10 +4,12 @@
 //! the atom (`P(f(x))` becomes `? v : v = f(x) & P(v)`); constants of constructed types are
 //! elements and stay. As in IDP3 an equality keeps one
 //! side in place (`f(x) = y` stays; `f(x) = g(y)` moves `g(y)`), and a comparison with an
-//! aggregate keeps the aggregate. A negated comparison (`~=`, `=<`, `>=`) with a term that may
+//! aggregate keeps the aggregate. The new variables are named as IDP3 names them, `var1`,
+//! `var2`, ... A negated comparison (`~=`, `=<`, `>=`) with a term that may
 //! be undefined (a partial function, `/`, `%`, `SUCC`, `min`, ...) is unnested as the negation
-//! of its positive form, so that it keeps its meaning when the term has no value. The
-//! conditions of aggregates' sets are unnested too; their terms stay.
+//! of its positive form, so that it keeps its meaning when the term has no value. An
+//! aggregate's set terms are moved into the set (a new variable of the set and its equality in
+//! the condition), as IDP3 does, and the sets' conditions are unnested.
 
 use crate::sema::ir::{Formula, FormulaKind, SetExpr, Term, TermKind, Var};
 use crate::sema::program::{Program, Theory};
@@ -105,7 +107,7 @@ impl Unnest<'_> {
             return t.clone();
         }
         let inner = self.inner(t);
-        let v = self.fresh.var("v", t.sort);
+        let v = self.fresh.numbered("var", t.sort);
         let eq = FormulaKind::Cmp(CmpOp::Eq, var_term(&v, t.span), inner);
         self.pending.push((v.clone(), Formula::new(eq, t.span)));
         var_term(&v, t.span)
@@ -134,15 +136,27 @@ impl Unnest<'_> {
         Term::new(kind, t.sort, t.span)
     }
 
+    /// A set with its term unnested as IDP3's `UnnestTerms` does for a `QuantSetExpr`: a term
+    /// that is not a variable or an element becomes a new variable of the set, its equality
+    /// (and those of the term's own arguments, innermost first) in front of the condition
+    /// (`sum{ x : P(x) : F(x) + 1 }` becomes `sum{ x v1 : v1 = F(x) + 1 & P(x) : v1 }`); then
+    /// the condition is unnested.
     fn set(&mut self, s: &SetExpr) -> SetExpr {
         let saved = std::mem::take(&mut self.pending);
-        let cond = self.formula(&s.cond);
+        let term = self.moved(&s.term);
+        let moved = std::mem::take(&mut self.pending);
+        let mut vars = s.vars.clone();
+        let cond = if moved.is_empty() {
+            s.cond.clone()
+        } else {
+            let (new_vars, mut parts): (Vec<Var>, Vec<Formula>) = moved.into_iter().unzip();
+            vars.extend(new_vars);
+            parts.push(s.cond.clone());
+            Formula::new(FormulaKind::And(parts), s.cond.span)
+        };
+        let cond = self.formula(&cond);
         self.pending = saved;
-        SetExpr {
-            vars: s.vars.clone(),
-            cond,
-            term: s.term.clone(),
-        }
+        SetExpr { vars, cond, term }
     }
 
     /// Whether `t` is a variable, an element or a constant of a constructed type (an element
