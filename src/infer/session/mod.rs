@@ -101,7 +101,15 @@ impl<'a> Session<'a> {
             SatBackend::Cadical => Box::new(Cadical::new(deadline)),
             SatBackend::Splr => Box::new(Splr::new(deadline)),
         };
-        Session::build(program, theory, pending, structure, options, solver, own_deadline)
+        Session::build(
+            program,
+            theory,
+            pending,
+            structure,
+            options,
+            solver,
+            own_deadline,
+        )
     }
 
     /// [`Session::new`] encoding into the given solver (a [`crate::solve::Recorder`] makes the
@@ -115,7 +123,15 @@ impl<'a> Session<'a> {
         solver: Box<dyn crate::solve::SatSolver>,
     ) -> IdpResult<Session<'a>> {
         let own_deadline = own_deadline(options);
-        Session::build(program, theory, pending, structure, options, solver, own_deadline)
+        Session::build(
+            program,
+            theory,
+            pending,
+            structure,
+            options,
+            solver,
+            own_deadline,
+        )
     }
 
     /// Grounds and encodes into `solver`; `own_deadline` is the one the solver was given (so
