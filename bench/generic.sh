@@ -3,7 +3,7 @@
 # Every spec of bench/generic/ says in its header that it is written as a user would, not
 # shaped for the engine.
 #
-# Usage:  bench/generic.sh [tc] [theseus] [game]      (default: all three)
+# Usage:  bench/generic.sh [tc] [theseus] [game] [plan]   (default: all four)
 # Environment:
 #   LIMIT=120        seconds per run (clingo also gets --time-limit)
 #   RUNS=1           runs per measurement (the fastest counts; a timeout is not repeated)
@@ -29,6 +29,9 @@
 #   game     Seed 000 part II literally as an LTC theory with minimize (bench/generic/
 #            game_ltc.idp); clingo: the peers' keys.lp (plan over time, #minimize). Plans are
 #            checked by the peers' keys_bfs.py and compared with the BFS optimum.
+#   plan     The same theory and instances without a horizon: the structure has no Time and
+#            `shortest()` calls plan(T, S), which grows Time one step at a time; clingo as for
+#            game (its horizon is the instance's maxtime).
 #
 # Times are CPU seconds (user + system, from /usr/bin/time; all three programs run on one
 # core, so on an idle machine this is the wall time, and on a loaded one it is what the program
@@ -51,7 +54,7 @@ bench_setup "$G/tc.idp" "$G/theseus_states.idp" "$G/game_ltc.idp" \
   "$PEERS/encodings/clingo/keys.lp" "$PEERS/tools/keys_bfs.py"
 
 PARTS=("$@")
-[ ${#PARTS[@]} -eq 0 ] && PARTS=(tc theseus game)
+[ ${#PARTS[@]} -eq 0 ] && PARTS=(tc theseus game plan)
 
 # timed LABEL CMD...: one run; sets SECS (CPU), WALL, MB, RC (output in $TMP/LABEL.out)
 timed() {
@@ -159,8 +162,14 @@ theseus)
   echo
   ;;
 
-game)
-  echo "### The maze game as a literal LTC theory with minimize"
+game|plan)
+  if [ "$part" = game ]; then
+    echo "### The maze game as a literal LTC theory with minimize"
+    IDP_ARGS=()
+  else
+    echo "### The maze game as a literal LTC theory, planned without a horizon"
+    IDP_ARGS=(-e "shortest()")
+  fi
   echo
   echo "| instance | BFS opt | idp s | idp MB | idp plan | clingo s | clingo MB | clingo plan | idp / clingo |${BASE:+ idp before s | before / clingo |}"
   echo "|---|---|---|---|---|---|---|---|---|${BASE:+---|---|}"
@@ -169,6 +178,7 @@ game)
     name=$(basename "$inst" .lp)
     opt=$(grep -m1 -oE '^% optimal: [0-9]+' "$inst" | grep -oE '[0-9]+$')
     python3 "$G/gen.py" keys "$inst" "$TMP" || exit 1
+    if [ "$part" = plan ]; then sed -i '/^    Time = {/d' "$TMP/$name.idp"; fi
     check() {  # check LABEL: the checked plan length (or a reason)
       local plan=$TMP/$1.plan
       grep 'at(' "$TMP/$1.out" | tail -1 > "$plan"
@@ -180,7 +190,7 @@ game)
         *) echo "INVALID" ;;
       esac
     }
-    best idp "$IDP" "$TMP/$name.idp"
+    best idp "$IDP" "$TMP/$name.idp" "${IDP_ARGS[@]}"
     is=$SECS is_=$(shown) im=$MB
     if [[ $is == ">"* ]]; then ip=timeout; else ip=$(check idp); fi
     best clingo "$PY" -m clingo "$PEERS/encodings/clingo/keys.lp" "$inst" --time-limit="$LIMIT" --quiet=1
@@ -188,7 +198,7 @@ game)
     if ! grep -q '^OPTIMUM FOUND' "$TMP/clingo.out"; then cs=">$LIMIT"; cs_=">$LIMIT"; cp="timeout"; else cp=$(check clingo); fi
     extra=""
     if [ -n "${BASE:-}" ]; then
-      best base "$BASE" "$TMP/$name.idp"
+      best base "$BASE" "$TMP/$name.idp" "${IDP_ARGS[@]}"
       extra=" $(shown) | $(ratio "$SECS" "$cs") |"
     fi
     echo "| $name | $opt | $is_ | $im | $ip | $cs_ | $cm | $cp | $(ratio "$is" "$cs") |$extra"
@@ -196,6 +206,6 @@ game)
   echo
   ;;
 
-*) echo "unknown part $part (tc, theseus, game)" >&2; exit 1 ;;
+*) echo "unknown part $part (tc, theseus, game, plan)" >&2; exit 1 ;;
 esac
 done

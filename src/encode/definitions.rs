@@ -169,6 +169,14 @@ impl Definitions {
         refinement
     }
 
+    /// Whether completion alone encodes every definition: no defined atom depends positively
+    /// on another one and none has recursion through negation.
+    pub fn completion_suffices(&self) -> bool {
+        self.defs
+            .iter()
+            .all(|d| !d.check_totality && d.deps.values().all(|ds| ds.is_empty()))
+    }
+
     /// The definitions that were not total in some candidate model: where each is, and the
     /// atoms its well-founded model left unknown.
     pub fn not_total(&self) -> Vec<(Span, &[AtomId])> {

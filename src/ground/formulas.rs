@@ -310,6 +310,9 @@ impl<'a> Grounder<'a> {
             }
             grounded.push(self.ground_term(a)?);
         }
+        if table_atom && shared.is_none() {
+            shared = single_open_argument(&grounded);
+        }
         if let Some((k, cases)) = shared {
             let known: Option<Vec<Value>> = grounded
                 .iter()
@@ -722,4 +725,29 @@ impl<'a> Grounder<'a> {
         }
         self.store.or(out)
     }
+}
+
+/// The one argument of `grounded` with several values (all domain elements), sorted by value,
+/// when every other argument is known: an atom of a known table then keeps only the values its
+/// index pairs with the others (as for shared applications; this covers closed terms such as
+/// a 0-ary state function `At`).
+fn single_open_argument(grounded: &[GTerm]) -> Option<(usize, Cases)> {
+    let mut open = grounded
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.as_known().is_none());
+    let (k, term) = open.next()?;
+    if open.next().is_some() || term.0.len() < 2 {
+        return None;
+    }
+    let mut cases: Vec<(Gf, Value)> = term
+        .0
+        .iter()
+        .map(|(g, v)| match v {
+            GVal::V(v) => Some((*g, *v)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    cases.sort_by_key(|c| c.1);
+    Some((k, cases.into()))
 }

@@ -10,7 +10,9 @@
 //!   transition from a state where it holds leads to a state where it holds (or, for a bistate
 //!   invariant, every transition satisfies it). A counterexample is described.
 
+pub mod plan;
 pub mod project;
+pub mod reach;
 pub mod split;
 pub mod vocab;
 

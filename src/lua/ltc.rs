@@ -113,7 +113,47 @@ fn isinvariant<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValu
     Ok(MultiValue::from_vec(vec![LuaValue::Boolean(answer.holds)]))
 }
 
+/// `shortestplan(T, S [, maxsteps])`: a model of a shortest plan (Time = {0..L} for the least L whose
+/// last state satisfies the goal `? t[Time]: φ(t)` of T), or nil when there is none within the
+/// step limit (`maxsteps`, else S's Time domain, else 1000 steps). Not an IDP3 procedure.
+fn shortestplan<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue<'lua>> {
+    use ArgType::*;
+    dispatch(
+        lua,
+        "shortestplan",
+        &args,
+        &[&[Theory, Structure], &[Theory, Structure, Int]],
+    )?;
+    let st = state(lua);
+    let t = as_theory(arg(&args, 0)).expect("dispatched");
+    let s = as_structure(arg(&args, 1)).expect("dispatched");
+    let max_steps = match arg(&args, 2) {
+        LuaValue::Integer(n) => Some(*n),
+        LuaValue::Number(n) => Some(*n as i64),
+        _ => None,
+    };
+    if max_steps.is_some_and(|n| n < 0) {
+        return Err(mlua::Error::external(Error::input(
+            "shortestplan: the number of steps must not be negative",
+        )));
+    }
+    let max_steps = max_steps.map(|n| n as usize);
+    let opts = st.infer_options();
+    let result =
+        crate::infer::ltc::plan::plan(&st.program(), &t.borrow(), &s.borrow(), max_steps, &opts);
+    let found = answered(lua, result)?;
+    let value = match found {
+        Some(mut m) => {
+            m.name = std::string::String::new();
+            crate::lua::objects::struct_to_lua(lua, m)?
+        }
+        None => LuaValue::Nil,
+    };
+    Ok(MultiValue::from_vec(vec![value]))
+}
+
 pub fn register(lua: &Lua) -> mlua::Result<()> {
+    crate::lua::builtins::reg_in(lua, "inferences", "shortestplan", shortestplan)?;
     crate::lua::builtins::reg_intern(lua, "initialise", initialise)?;
     crate::lua::builtins::reg_in(lua, "inferences", "progress", progress)?;
     crate::lua::builtins::reg_in(lua, "inferences", "isinvariant", isinvariant)?;

@@ -4,8 +4,10 @@
 
 use std::time::Instant;
 
+mod record;
 mod splr;
 mod traced;
+pub use self::record::{Recorded, Recorder};
 pub use self::splr::Splr;
 pub use self::traced::{TraceEvent, Traced};
 

@@ -62,6 +62,12 @@ pub struct Session<'a> {
     _progress: crate::progress::Running,
 }
 
+/// When an inference with `options` must stop by its own time limit (`stdoptions.timeout`).
+fn own_deadline(options: &Options) -> Option<Instant> {
+    (options.timeout > 0.0)
+        .then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout))
+}
+
 /// The symbols of a vocabulary that a model interprets (no type predicates, no constructors).
 pub fn interpreted_symbols(program: &Program, voc: VocId) -> Vec<Symbol> {
     let v = program.voc(voc);
@@ -88,21 +94,64 @@ impl<'a> Session<'a> {
         structure: &'a Structure,
         options: &Options,
     ) -> IdpResult<Session<'a>> {
-        let (started, cpu_started) = (Instant::now(), crate::limits::thread_cpu_seconds());
-        let own_deadline = (options.timeout > 0.0)
-            .then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout));
+        let own_deadline = own_deadline(options);
         let deadline = crate::limits::earliest(own_deadline, crate::limits::run_deadline());
+        let solver: Box<dyn crate::solve::SatSolver> = match options.sat_backend {
+            _ if options.trace => Box::new(Traced::new(deadline)),
+            SatBackend::Cadical => Box::new(Cadical::new(deadline)),
+            SatBackend::Splr => Box::new(Splr::new(deadline)),
+        };
+        Session::build(
+            program,
+            theory,
+            pending,
+            structure,
+            options,
+            solver,
+            own_deadline,
+        )
+    }
+
+    /// [`Session::new`] encoding into the given solver (a [`crate::solve::Recorder`] makes the
+    /// session's clauses a template).
+    pub fn with_solver(
+        program: &'a Program,
+        theory: &Theory,
+        pending: &[&Definition],
+        structure: &'a Structure,
+        options: &Options,
+        solver: Box<dyn crate::solve::SatSolver>,
+    ) -> IdpResult<Session<'a>> {
+        let own_deadline = own_deadline(options);
+        Session::build(
+            program,
+            theory,
+            pending,
+            structure,
+            options,
+            solver,
+            own_deadline,
+        )
+    }
+
+    /// Grounds and encodes into `solver`; `own_deadline` is the one the solver was given (so
+    /// that a search it stops is reported as that limit).
+    fn build(
+        program: &'a Program,
+        theory: &Theory,
+        pending: &[&Definition],
+        structure: &'a Structure,
+        options: &Options,
+        solver: Box<dyn crate::solve::SatSolver>,
+        own_deadline: Option<Instant>,
+    ) -> IdpResult<Session<'a>> {
+        let (started, cpu_started) = (Instant::now(), crate::limits::thread_cpu_seconds());
         let mut grounder = Grounder::new(program, structure, options.max_ground_size);
         grounder.set_deadline(own_deadline);
         for d in pending {
             grounder.force_unknown(&d.defined());
         }
         let vocabulary = theory.vocabulary;
-        let solver: Box<dyn crate::solve::SatSolver> = match options.sat_backend {
-            _ if options.trace => Box::new(Traced::new(deadline)),
-            SatBackend::Cadical => Box::new(Cadical::new(deadline)),
-            SatBackend::Splr => Box::new(Splr::new(deadline)),
-        };
         let mut session = Session {
             grounder,
             sat: Sat::new(solver, options.observer.dumps_ground()),
@@ -316,6 +365,30 @@ impl<'a> Session<'a> {
     /// The SAT literal of `g`, encoding it if needed.
     pub fn lit(&mut self, g: Gf) -> Lit {
         self.sat.lit(self.grounder.store(), g)
+    }
+
+    /// Every atom that has a SAT variable, with that variable.
+    pub fn atom_vars(&self) -> Vec<(Lit, Symbol, Tuple)> {
+        let store = self.grounder.store();
+        (0..store.atom_count() as AtomId)
+            .filter_map(|a| {
+                let lit = self.sat.existing_lit(store.atom_gf(a))?;
+                let (symbol, tuple) = store.atom_key(a);
+                Some((lit, *symbol, tuple.clone()))
+            })
+            .collect()
+    }
+
+    /// The structure grounded over (with the definitions evaluated before grounding).
+    pub fn structure(&self) -> &Structure {
+        self.grounder.structure()
+    }
+
+    /// Whether the clauses added so far say all there is: no definition needs loop formulas
+    /// or totality checks (no recursion inside the ground definitions), so no solve would
+    /// refine a candidate model.
+    pub fn completion_suffices(&self) -> bool {
+        self.definitions.completion_suffices()
     }
 
     /// The ground formulas made so far.
