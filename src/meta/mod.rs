@@ -201,15 +201,7 @@ pub fn base_name(program: &Program, s: MetaSym) -> String {
         MetaSym::Cmp(CmpOp::Lt, _) => "<".into(),
         MetaSym::Cmp(CmpOp::Gt, _) => ">".into(),
         MetaSym::Cmp(..) => "=".into(),
-        MetaSym::Arith(op, _) => match op {
-            ArithOp::Add => "+",
-            ArithOp::Sub => "-",
-            ArithOp::Mul => "*",
-            ArithOp::Div => "/",
-            ArithOp::Mod => "%",
-            ArithOp::Pow => "^",
-        }
-        .into(),
+        MetaSym::Arith(op, _) => op.symbol().into(),
         MetaSym::Neg(_) => "-".into(),
         MetaSym::Abs(_) => "abs".into(),
         MetaSym::Min(_) => "MIN".into(),

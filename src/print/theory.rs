@@ -265,7 +265,7 @@ impl Printer<'_> {
             }
             TermKind::Arith(..) | TermKind::Neg(_) if self.bare => self.readable_term(t).0,
             TermKind::Arith(op, a, b) => {
-                format!("({} {} {})", self.term(a), arith_str(*op), self.term(b))
+                format!("({} {} {})", self.term(a), op.symbol(), self.term(b))
             }
             TermKind::Neg(a) => format!("-{}", self.term(a)),
             TermKind::Abs(a) => format!("abs({})", self.term(a)),
@@ -315,12 +315,7 @@ impl Printer<'_> {
                     ArithOp::Pow => (level + 1, level),
                     _ => (level, level + 1),
                 };
-                let text = format!(
-                    "{} {} {}",
-                    wrapped(a, left),
-                    arith_str(*op),
-                    wrapped(b, right)
-                );
+                let text = format!("{} {} {}", wrapped(a, left), op.symbol(), wrapped(b, right));
                 (text, level)
             }
             TermKind::Neg(a) => (format!("-{}", wrapped(a, 4)), 4),
@@ -336,17 +331,6 @@ impl Printer<'_> {
         } else {
             format!("{{ {} : {} : {} }}", vars, cond, self.term(&s.term))
         }
-    }
-}
-
-fn arith_str(op: ArithOp) -> &'static str {
-    match op {
-        ArithOp::Add => "+",
-        ArithOp::Sub => "-",
-        ArithOp::Mul => "*",
-        ArithOp::Div => "/",
-        ArithOp::Mod => "%",
-        ArithOp::Pow => "^",
     }
 }
 

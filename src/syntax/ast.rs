@@ -361,6 +361,20 @@ pub enum ArithOp {
     Pow,
 }
 
+impl ArithOp {
+    /// The operator as written in IDP: `+`, `-`, `*`, `/`, `%`, `^`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "/",
+            ArithOp::Mod => "%",
+            ArithOp::Pow => "^",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AggKind {
     Card,

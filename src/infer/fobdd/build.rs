@@ -174,7 +174,7 @@ impl Factory<'_> {
             }
             TermKind::Arith(op, a, b) => {
                 let args = vec![self.term(a)?, self.term(b)?];
-                let name = arith_name(*op);
+                let name = op.symbol();
                 let partial = matches!(op, ArithOp::Div | ArithOp::Mod);
                 let sym = func_sym(&format!("{name}:{}", t.sort.0), name, partial, result);
                 self.m.func(sym, args)
@@ -281,17 +281,6 @@ fn comparison_sym(c: Comparison, sort: SortId) -> Sym {
     }
 }
 
-fn arith_name(op: ArithOp) -> &'static str {
-    match op {
-        ArithOp::Add => "+",
-        ArithOp::Sub => "-",
-        ArithOp::Mul => "*",
-        ArithOp::Div => "/",
-        ArithOp::Mod => "%",
-        ArithOp::Pow => "^",
-    }
-}
-
 /// A formula as IDP3's `Formula::put` prints it; `negated` is the sign IDP3 keeps on the node.
 pub fn formula_text(program: &Program, f: &Formula, negated: bool) -> String {
     let sign = if negated { "~" } else { "" };
@@ -392,7 +381,7 @@ fn term_text(program: &Program, t: &Term) -> String {
         }
         TermKind::Arith(op, a, b) => format!(
             "{}({},{})",
-            arith_name(*op),
+            op.symbol(),
             term_text(program, a),
             term_text(program, b)
         ),

@@ -503,7 +503,7 @@ impl Resolver<'_> {
             PtKind::Arith(op, a, b) => {
                 self.ct(cx, a, None);
                 self.ct(cx, b, None);
-                let sym = arith_symbol(*op);
+                let sym = op.symbol();
                 self.numeric_operand(cx, a, sym, t.span);
                 self.numeric_operand(cx, b, sym, t.span);
             }
@@ -595,7 +595,7 @@ impl Resolver<'_> {
             PtKind::Arith(op, a, b) => format!(
                 "{}{}{}",
                 self.term_text(cx, a),
-                arith_symbol(*op),
+                op.symbol(),
                 self.term_text(cx, b)
             ),
             PtKind::Neg(a) => format!("-{}", self.term_text(cx, a)),
@@ -607,16 +607,5 @@ impl Resolver<'_> {
             PtKind::Agg(..) => "aggregate".into(),
             PtKind::Error => "?".into(),
         }
-    }
-}
-
-fn arith_symbol(op: ArithOp) -> &'static str {
-    match op {
-        ArithOp::Add => "+",
-        ArithOp::Sub => "-",
-        ArithOp::Mul => "*",
-        ArithOp::Div => "/",
-        ArithOp::Mod => "%",
-        ArithOp::Pow => "^",
     }
 }

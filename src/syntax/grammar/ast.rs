@@ -289,23 +289,12 @@ pub fn term(t: &Term) -> String {
         TermKind::Float(v) => format!("{v:?}"),
         TermKind::Str(s) => sh::string(s),
         TermKind::Char(c) => sh::character(*c),
-        TermKind::Arith { op, left, right } => sh::binary(&term(left), arith(*op), &term(right)),
+        TermKind::Arith { op, left, right } => sh::binary(&term(left), op.symbol(), &term(right)),
         TermKind::Neg(a) => sh::negate(&term(a)),
         TermKind::Aggregate { kind, sets } => sh::aggregate(
             aggregate_kind(*kind),
             &sets.iter().map(set).collect::<Vec<_>>(),
         ),
-    }
-}
-
-fn arith(op: ArithOp) -> &'static str {
-    match op {
-        ArithOp::Add => "+",
-        ArithOp::Sub => "-",
-        ArithOp::Mul => "*",
-        ArithOp::Div => "/",
-        ArithOp::Mod => "%",
-        ArithOp::Pow => "^",
     }
 }
 
