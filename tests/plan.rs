@@ -259,8 +259,11 @@ fn theories_without_one_goal_are_refused_with_the_reason() {
     }
 }
 
+/// A definition recursive inside one state (reachability at a time point) gets its ranking
+/// translation in the template: a loop cannot make its atoms true (nodes 1 and 2 reach each
+/// other, but nothing is lit at step 0), so the shortest plan lights node 1 first.
 #[test]
-fn recursion_inside_a_state_is_refused_with_what_to_do() {
+fn recursion_inside_a_state_is_encoded_without_unfounded_loops() {
     let spec = r#"
 LTCvocabulary V {
     type Time isa nat
@@ -281,12 +284,58 @@ theory T : V {
         ! t[Time] n[N]: Reach(t, n) <- Lit(t, n).
         ! t[Time] n[N]: Reach(t, n) <- ? m[N]: Reach(t, m) & Edge(m, n).
     }
+    ! t[Time]: #{ n[N]: Flip(t, n) } =< 1.
+    ~Flip(Start, 2). ~Flip(Start, 3).
     ? t[Time]: Reach(t, 3).
 }
 structure S : V {
     Time = { 0..5 }
-    N = { 1..3 }
-    Edge = { 1,2; 2,3 }
+    N = { 1..4 }
+    Edge = { 1,2; 2,1; 2,3; 4,4 }
+}
+"#;
+    let chunk =
+        "local M = shortestplan(T, S) print(M[V::Flip]) print(M[V::Reach]) print(M[V::Time])";
+    let out = process::idp(&["-e", chunk], spec);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text, "{ 0,1 }\n{ 1,1; 1,2; 1,3 }\n{ 0..1 }\n");
+}
+
+/// Recursion through negation inside a state (over an open symbol, so that it is not evaluated
+/// before the search) needs a totality check during the search, which a template cannot
+/// carry: refused with what to do instead.
+#[test]
+fn recursion_through_negation_inside_a_state_is_refused_with_what_to_do() {
+    let spec = r#"
+LTCvocabulary V {
+    type Time isa nat
+    Start : Time
+    partial Next(Time) : Time
+    type N isa int
+    P(Time, N)
+    Q(Time, N)
+    A(Time, N)
+    Done(Time)
+}
+theory T : V {
+    {
+        ! t[Time] n[N]: P(t, n) <- ~Q(t, n) & A(t, n).
+        ! t[Time] n[N]: Q(t, n) <- ~P(t, n).
+    }
+    {
+        Done(Start) <- false.
+        ! t[Time]: Done(Next(t)) <- true.
+    }
+    ? t[Time]: Done(t).
+}
+structure S : V {
+    Time = { 0..5 }
+    N = { 1..2 }
 }
 "#;
     let out = process::idp(&["-e", "shortestplan(T, S)"], spec);
@@ -294,8 +343,8 @@ structure S : V {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(
         err,
-        "(Reading from stdin)\nError: planning needs the bistate theory to be non-recursive \
-         within a state (a definition there has recursion, which needs loop formulas); use \
-         modelexpand or minimize over a Time domain instead\n"
+        "(Reading from stdin)\nError: planning needs the initial theory to have no recursion \
+         through negation within a state (its definitions must be total for every choice, which \
+         is checked during a search); use modelexpand or minimize over a Time domain instead\n"
     );
 }

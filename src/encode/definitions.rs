@@ -169,12 +169,26 @@ impl Definitions {
         refinement
     }
 
-    /// Whether completion alone encodes every definition: no defined atom depends positively
-    /// on another one and none has recursion through negation.
+    /// Whether the clauses added so far encode every definition exactly: none has recursion
+    /// through negation, and every one with positive recursion has its ranking translation.
     pub fn completion_suffices(&self) -> bool {
         self.defs
             .iter()
-            .all(|d| !d.check_totality && d.deps.values().all(|ds| ds.is_empty()))
+            .all(|d| !d.check_totality && (d.ranked || d.deps.values().all(|ds| ds.is_empty())))
+    }
+
+    /// Adds the ranking translation of every definition with positive recursion now, instead
+    /// of loop formulas as candidate models need them (for clauses that must be complete
+    /// before any search, as a template's).
+    pub fn rank_recursive(&mut self, store: &mut Store, sat: &mut Sat) {
+        for k in 0..self.defs.len() {
+            let def = &self.defs[k];
+            if def.ranked || def.deps.values().all(|ds| ds.is_empty()) {
+                continue;
+            }
+            self.add_ranking(k, store, sat);
+            self.defs[k].ranked = true;
+        }
     }
 
     /// The definitions that were not total in some candidate model: where each is, and the

@@ -247,7 +247,7 @@ fn template(
         return Ok(None);
     };
     let (recorder, recorded) = Recorder::new();
-    let session = Session::with_solver(
+    let mut session = Session::with_solver(
         program,
         theory,
         &pending,
@@ -255,11 +255,14 @@ fn template(
         options,
         Box::new(recorder),
     )?;
+    // Positive recursion inside a state (reachability within a time point) gets its ranking
+    // translation up front; recursion through negation cannot be encoded ahead of the search.
+    session.rank_recursive_definitions();
     if !session.completion_suffices() {
         return Err(Error::input(format!(
-            "planning needs the {what} to be non-recursive within a state (a definition there \
-             has recursion, which needs loop formulas); use modelexpand or minimize over a \
-             Time domain instead"
+            "planning needs the {what} to have no recursion through negation within a state \
+             (its definitions must be total for every choice, which is checked during a \
+             search); use modelexpand or minimize over a Time domain instead"
         )));
     }
     let atoms = session.atom_vars();

@@ -385,10 +385,16 @@ impl<'a> Session<'a> {
     }
 
     /// Whether the clauses added so far say all there is: no definition needs loop formulas
-    /// or totality checks (no recursion inside the ground definitions), so no solve would
-    /// refine a candidate model.
+    /// or totality checks, so no solve would refine a candidate model.
     pub fn completion_suffices(&self) -> bool {
         self.definitions.completion_suffices()
+    }
+
+    /// Encodes positive recursion in the definitions by their ranking translation now (see
+    /// [`Definitions::rank_recursive`]).
+    pub fn rank_recursive_definitions(&mut self) {
+        self.definitions
+            .rank_recursive(self.grounder.store_mut(), &mut self.sat);
     }
 
     /// The ground formulas made so far.
