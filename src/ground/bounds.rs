@@ -171,7 +171,7 @@ impl<'a> Grounder<'a> {
             return Ok(None);
         };
         // The comparison that must hold.
-        let op = if want { op } else { negate(op) };
+        let op = if want { op } else { op.negation() };
         let values = self.ground_term(other)?;
         let known: Vec<Value> = values
             .0
@@ -230,16 +230,5 @@ fn mirror(op: CmpOp) -> CmpOp {
         CmpOp::Le => CmpOp::Ge,
         CmpOp::Ge => CmpOp::Le,
         other => other,
-    }
-}
-
-fn negate(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Ge => CmpOp::Lt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Le => CmpOp::Gt,
     }
 }

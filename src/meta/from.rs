@@ -244,15 +244,19 @@ impl DeMetafier<'_> {
         Ok(Formula::new(kind, span()))
     }
 
+    /// The number of arguments of a meta symbol.
+    fn arity(&self, symd: Value) -> Result<i64, MetaError> {
+        self.reader
+            .value("arity", &[symd])
+            .and_then(Value::as_int)
+            .ok_or_else(|| incomplete("the symbol", symd))
+    }
+
     /// An atom's symbol and argument terms (a function's value last).
     fn atom(&mut self, e: Value) -> Result<(MetaSym, Vec<Term>), MetaError> {
         let symd = self.get("aSymbol", e, "the atom")?;
         let sym = self.symbol(symd)?;
-        let arity = self
-            .reader
-            .value("arity", &[symd])
-            .and_then(Value::as_int)
-            .ok_or_else(|| incomplete("the symbol", symd))?;
+        let arity = self.arity(symd)?;
         let arity = arity + i64::from(matches!(sym, MetaSym::Func(_)));
         let mut terms = Vec::new();
         for i in 0..arity {
@@ -308,11 +312,7 @@ impl DeMetafier<'_> {
     fn func_term(&mut self, e: Value) -> Result<TermKind, MetaError> {
         let symd = self.get("fSymbol", e, "the term")?;
         let sym = self.symbol(symd)?;
-        let arity = self
-            .reader
-            .value("arity", &[symd])
-            .and_then(Value::as_int)
-            .ok_or_else(|| incomplete("the symbol", symd))?;
+        let arity = self.arity(symd)?;
         let mut args = Vec::new();
         for i in 0..arity {
             let t = self

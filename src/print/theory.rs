@@ -7,7 +7,7 @@ use crate::print::ground::{ground_theory_to_string, Layout};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
 use crate::sema::program::{Program, Query, Symbol, TermBlock, Theory, TheoryForm};
 use crate::structure::value::Value;
-use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
+use crate::syntax::ast::{AggKind, ArithOp};
 
 /// `t` as IDP text; a ground theory (made by `ground`) as IDP3 prints a ground theory.
 pub fn theory_to_string(program: &Program, t: &Theory) -> String {
@@ -98,17 +98,6 @@ fn vars_to_string(program: &Program, vars: &[Var]) -> String {
         .join(" ")
 }
 
-fn cmp_str(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "=",
-        CmpOp::Ne => "~=",
-        CmpOp::Lt => "<",
-        CmpOp::Gt => ">",
-        CmpOp::Le => "=<",
-        CmpOp::Ge => ">=",
-    }
-}
-
 pub fn formula_to_string(program: &Program, f: &Formula) -> String {
     Printer {
         program,
@@ -176,7 +165,7 @@ impl Printer<'_> {
                 }
             }
             FormulaKind::Cmp(op, a, b) => {
-                format!("({} {} {})", self.term(a), cmp_str(*op), self.term(b))
+                format!("({} {} {})", self.term(a), op.symbol(), self.term(b))
             }
             FormulaKind::Not(g) => format!("~{}", self.formula(g)),
             FormulaKind::And(fs) => self.join(fs, " & ", "true"),
@@ -223,7 +212,7 @@ impl Printer<'_> {
         };
         match f.kind() {
             FormulaKind::Cmp(op, a, b) => (
-                format!("{} {} {}", self.term(a), cmp_str(*op), self.term(b)),
+                format!("{} {} {}", self.term(a), op.symbol(), self.term(b)),
                 5,
             ),
             FormulaKind::Bool(_) | FormulaKind::Pred(..) => (self.formula(f), 5),
@@ -353,7 +342,10 @@ mod tests {
     }
 
     fn equal(a: Term, b: Term) -> String {
-        let f = Formula::new(FormulaKind::Cmp(CmpOp::Eq, a, b), Span::default());
+        let f = Formula::new(
+            FormulaKind::Cmp(crate::syntax::ast::CmpOp::Eq, a, b),
+            Span::default(),
+        );
         readable_formula(&Program::default(), &f)
     }
 

@@ -258,6 +258,30 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// The operator as written in IDP: `=`, `~=`, `<`, `>`, `=<`, `>=`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "~=",
+            CmpOp::Lt => "<",
+            CmpOp::Gt => ">",
+            CmpOp::Le => "=<",
+            CmpOp::Ge => ">=",
+        }
+    }
+
+    /// The comparison that holds exactly when this one does not.
+    pub fn negation(self) -> CmpOp {
+        match self {
+            CmpOp::Eq => CmpOp::Ne,
+            CmpOp::Ne => CmpOp::Eq,
+            CmpOp::Lt => CmpOp::Ge,
+            CmpOp::Ge => CmpOp::Lt,
+            CmpOp::Gt => CmpOp::Le,
+            CmpOp::Le => CmpOp::Gt,
+        }
+    }
+
     /// Whether `x op y` holds in `T`'s order (for domain elements: the order the grounder
     /// compares them in).
     pub fn holds<T: Ord>(self, x: T, y: T) -> bool {

@@ -296,7 +296,7 @@ pub fn formula_text(program: &Program, f: &Formula, negated: bool) -> String {
         FormulaKind::Cmp(op, a, b) => format!(
             "{sign}({} {} {})",
             term_text(program, a),
-            cmp_text(*op),
+            op.symbol(),
             term_text(program, b)
         ),
         FormulaKind::Not(g) => formula_text(program, g, !negated),
@@ -350,17 +350,6 @@ fn quant_text(program: &Program, q: char, vs: &[Var], body: &Formula, sign: &str
 
 fn var_text(program: &Program, v: &Var) -> String {
     format!("{}[{}]", v.name, program.sort(v.sort).name)
-}
-
-fn cmp_text(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "=",
-        CmpOp::Ne => "~=",
-        CmpOp::Lt => "<",
-        CmpOp::Gt => ">",
-        CmpOp::Le => "=<",
-        CmpOp::Ge => ">=",
-    }
 }
 
 fn args_text(program: &Program, args: &[Term]) -> String {

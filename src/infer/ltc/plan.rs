@@ -247,14 +247,9 @@ fn template(
         return Ok(None);
     };
     let (recorder, recorded) = Recorder::new();
-    let mut session = Session::with_solver(
-        program,
-        theory,
-        &pending,
-        &evaluated,
-        options,
-        Box::new(recorder),
-    )?;
+    let mut session = Session::with_solver(program, theory, &pending, &evaluated, options, |_| {
+        Box::new(recorder)
+    })?;
     // Positive recursion inside a state (reachability within a time point) gets its ranking
     // translation up front; recursion through negation cannot be encoded ahead of the search.
     session.rank_recursive_definitions();

@@ -94,57 +94,37 @@ impl<'a> Session<'a> {
         structure: &'a Structure,
         options: &Options,
     ) -> IdpResult<Session<'a>> {
-        let own_deadline = own_deadline(options);
-        let deadline = crate::limits::earliest(own_deadline, crate::limits::run_deadline());
-        let solver: Box<dyn crate::solve::SatSolver> = match options.sat_backend {
-            _ if options.trace => Box::new(Traced::new(deadline)),
-            SatBackend::Cadical => Box::new(Cadical::new(deadline)),
-            SatBackend::Splr => Box::new(Splr::new(deadline)),
-        };
-        Session::build(
+        Session::with_solver(
             program,
             theory,
             pending,
             structure,
             options,
-            solver,
-            own_deadline,
+            |deadline| match options.sat_backend {
+                _ if options.trace => Box::new(Traced::new(deadline)),
+                SatBackend::Cadical => Box::new(Cadical::new(deadline)),
+                SatBackend::Splr => Box::new(Splr::new(deadline)),
+            },
         )
     }
 
-    /// [`Session::new`] encoding into the given solver (a [`crate::solve::Recorder`] makes the
-    /// session's clauses a template).
+    /// [`Session::new`] encoding into the solver that `make_solver` makes for the deadline it
+    /// is given (the session's own and the run's, whichever comes first; a search stopped by
+    /// it is reported as that limit). A [`crate::solve::Recorder`] makes the session's clauses
+    /// a template.
     pub fn with_solver(
         program: &'a Program,
         theory: &Theory,
         pending: &[&Definition],
         structure: &'a Structure,
         options: &Options,
-        solver: Box<dyn crate::solve::SatSolver>,
+        make_solver: impl FnOnce(Option<Instant>) -> Box<dyn crate::solve::SatSolver>,
     ) -> IdpResult<Session<'a>> {
         let own_deadline = own_deadline(options);
-        Session::build(
-            program,
-            theory,
-            pending,
-            structure,
-            options,
-            solver,
+        let solver = make_solver(crate::limits::earliest(
             own_deadline,
-        )
-    }
-
-    /// Grounds and encodes into `solver`; `own_deadline` is the one the solver was given (so
-    /// that a search it stops is reported as that limit).
-    fn build(
-        program: &'a Program,
-        theory: &Theory,
-        pending: &[&Definition],
-        structure: &'a Structure,
-        options: &Options,
-        solver: Box<dyn crate::solve::SatSolver>,
-        own_deadline: Option<Instant>,
-    ) -> IdpResult<Session<'a>> {
+            crate::limits::run_deadline(),
+        ));
         let (started, cpu_started) = (Instant::now(), crate::limits::thread_cpu_seconds());
         let mut grounder = Grounder::new(program, structure, options.max_ground_size);
         grounder.set_deadline(own_deadline);

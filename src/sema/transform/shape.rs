@@ -11,7 +11,6 @@ use crate::sema::ir::{Formula, FormulaKind, Term};
 use crate::sema::program::Theory;
 use crate::sema::transform::rewrite_theory;
 use crate::sema::walk::Rewriter;
-use crate::syntax::ast::CmpOp;
 
 /// IDP3's `pushnegations(T)`.
 pub fn push_negations(theory: &mut Theory) {
@@ -49,7 +48,7 @@ impl PushNegations {
                 FormulaKind::Not(Box::new(atom))
             }
             FormulaKind::Cmp(op, a, b) => {
-                let op = if negated { opposite(*op) } else { *op };
+                let op = if negated { op.negation() } else { *op };
                 FormulaKind::Cmp(op, self.term(a), self.term(b))
             }
             FormulaKind::Not(g) => return self.push(g, !negated),
@@ -110,18 +109,6 @@ impl Rewriter for PushNegations {
 
     fn term(&mut self, t: &Term) -> Term {
         t.rebuild(self)
-    }
-}
-
-/// The comparison that holds exactly when `op` does not.
-fn opposite(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Eq => CmpOp::Ne,
-        CmpOp::Ne => CmpOp::Eq,
-        CmpOp::Lt => CmpOp::Ge,
-        CmpOp::Ge => CmpOp::Lt,
-        CmpOp::Gt => CmpOp::Le,
-        CmpOp::Le => CmpOp::Gt,
     }
 }
 

@@ -197,17 +197,6 @@ fn terms(ts: &[Term]) -> String {
     sh::parenthesised(&ts.iter().map(term).collect::<Vec<_>>())
 }
 
-fn cmp(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "=",
-        CmpOp::Ne => "~=",
-        CmpOp::Lt => "<",
-        CmpOp::Gt => ">",
-        CmpOp::Le => "=<",
-        CmpOp::Ge => ">=",
-    }
-}
-
 fn quantifier(q: Quantifier) -> &'static str {
     match q {
         Quantifier::Forall => "!",
@@ -224,7 +213,7 @@ pub fn formula(f: &Formula) -> String {
         FormulaKind::Compare { terms: ts, ops } => {
             let mut s = format!("({}", term(&ts[0]));
             for (op, t) in ops.iter().zip(&ts[1..]) {
-                s.push_str(&format!(" {} {}", cmp(*op), term(t)));
+                s.push_str(&format!(" {} {}", op.symbol(), term(t)));
             }
             s + ")"
         }
@@ -240,7 +229,11 @@ pub fn formula(f: &Formula) -> String {
             bound,
             vars: vs,
             body,
-        } => sh::quantified(&format!("?{}{bound}", cmp(*op)), &vars(vs), &formula(body)),
+        } => sh::quantified(
+            &format!("?{}{bound}", op.symbol()),
+            &vars(vs),
+            &formula(body),
+        ),
         FormulaKind::QuantIn {
             q,
             vars: vs,
