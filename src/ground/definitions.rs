@@ -74,7 +74,7 @@ impl<'a> Grounder<'a> {
             if body == Gf::FALSE {
                 return Ok(false);
             }
-            let head = g.store.atom(rule.head, tuple);
+            let head = g.store.atom(rule.head, &tuple);
             out.rules.entry(head).or_default().push(body);
             Ok(false)
         })?;

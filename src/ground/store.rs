@@ -191,12 +191,12 @@ impl Store {
         self.entries.len() <= 1
     }
 
-    /// The atom for `(symbol, tuple)`, created on first use.
-    pub fn atom(&mut self, symbol: Symbol, tuple: Tuple) -> Gf {
-        let (id, fresh) = self.atoms.insert_full((symbol, tuple));
-        if !fresh {
-            return self.atom_nodes[id];
+    /// The atom for `(symbol, tuple)`, created on first use (the tuple is copied only then).
+    pub fn atom(&mut self, symbol: Symbol, tuple: &[Value]) -> Gf {
+        if let Some(g) = self.find_atom(symbol, tuple) {
+            return g;
         }
+        let (id, _) = self.atoms.insert_full((symbol, tuple.to_vec()));
         let g = self.intern(Node::Atom(id as AtomId));
         self.atom_nodes.push(g);
         g
@@ -318,21 +318,21 @@ mod tests {
     #[test]
     fn simplifies_and_shares() {
         let mut s = Store::new();
-        let p = s.atom(Symbol::Pred(PredId(0)), vec![]);
-        let q = s.atom(Symbol::Pred(PredId(1)), vec![]);
+        let p = s.atom(Symbol::Pred(PredId(0)), &[]);
+        let q = s.atom(Symbol::Pred(PredId(1)), &[]);
         assert_eq!(s.and([p, Gf::TRUE]), p);
         assert_eq!(s.and([p, -p]), Gf::FALSE);
         assert_eq!(s.or([p, -p]), Gf::TRUE);
         let a = s.and([p, q]);
         assert_eq!(s.and([q, p, q]), a);
         assert_eq!(s.or([Gf::FALSE, q]), q);
-        assert_eq!(s.atom(Symbol::Pred(PredId(0)), vec![]), p);
+        assert_eq!(s.atom(Symbol::Pred(PredId(0)), &[]), p);
     }
 
     #[test]
     fn keeps_complements_when_asked() {
         let mut s = Store::new();
-        let p = s.atom(Symbol::Pred(PredId(0)), vec![]);
+        let p = s.atom(Symbol::Pred(PredId(0)), &[]);
         s.keep_complements = true;
         assert!(!s.or([p, -p]).is_const());
         assert!(!s.and([p, -p]).is_const());
@@ -343,7 +343,7 @@ mod tests {
     fn shares_nodes_across_growth() {
         let mut s = Store::new();
         let atoms: Vec<Gf> = (0..200)
-            .map(|k| s.atom(Symbol::Pred(PredId(k)), vec![]))
+            .map(|k| s.atom(Symbol::Pred(PredId(k)), &[]))
             .collect();
         let pairs: Vec<Gf> = atoms
             .windows(3)

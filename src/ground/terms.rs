@@ -224,7 +224,7 @@ impl<'a> Grounder<'a> {
                 TruthValue::False => {}
                 TruthValue::True => out.push((Gf::TRUE, v)),
                 TruthValue::Unknown => {
-                    let g = self.atom(Symbol::Func(f), tuple.clone());
+                    let g = self.atom(Symbol::Func(f), &tuple);
                     if g != Gf::FALSE {
                         out.push((g, v));
                     }
