@@ -355,25 +355,6 @@ impl<'a> Grounder<'a> {
         Ok(self.store.or(out))
     }
 
-    /// The values of `args` in `out` when each is a bound variable or a domain element;
-    /// `false` (with `out` unspecified) when one is any other term.
-    fn simple_args(&self, args: &[crate::sema::ir::Term], out: &mut Vec<Value>) -> bool {
-        use crate::sema::ir::TermKind;
-        out.clear();
-        for a in args {
-            let value = match a.kind() {
-                TermKind::Var(v) => self.lookup(v),
-                TermKind::Value(v) => Some(*v),
-                _ => None,
-            };
-            let Some(value) = value else {
-                return false;
-            };
-            out.push(value);
-        }
-        true
-    }
-
     /// The ground formula of the atom `p(tuple)`: a sort's membership, an inlined definition's
     /// expansion, or the atom (a constant when the structure knows it).
     fn pred_atom(&mut self, p: crate::sema::program::PredId, tuple: &[Value]) -> IdpResult<Gf> {
