@@ -62,6 +62,23 @@ pub struct Session<'a> {
     _progress: crate::progress::Running,
 }
 
+/// The CPU time spent encoding (completion, clauses into the solver) while a session is set
+/// up, so that `--stats` can tell grounding and encoding apart although they interleave.
+#[derive(Default)]
+struct EncodingClock {
+    seconds: f64,
+}
+
+impl EncodingClock {
+    /// Runs `encode`, adding the CPU time it takes.
+    fn time<T>(&mut self, encode: impl FnOnce() -> T) -> T {
+        let started = crate::limits::thread_cpu_seconds();
+        let out = encode();
+        self.seconds += crate::limits::thread_cpu_seconds() - started;
+        out
+    }
+}
+
 /// When an inference with `options` must stop by its own time limit (`stdoptions.timeout`).
 fn own_deadline(options: &Options) -> Option<Instant> {
     (options.timeout > 0.0)
@@ -161,6 +178,7 @@ impl<'a> Session<'a> {
                 used.is_disjoint(&defined) && session.gives_units(f)
             });
         let early = session.ground_and_learn(independent)?;
+        let mut encoding = EncodingClock::default();
         for d in dependency_order(pending) {
             let atoms_before = session.grounder.store().atom_count();
             let gd = match session.grounder.ground_definition(d) {
@@ -187,14 +205,16 @@ impl<'a> Session<'a> {
                     return Err(naming(e, "the definition", program, d.span, &text));
                 }
             };
-            session.encode_definition(gd, d.span)?;
+            encoding.time(|| session.encode_definition(gd, d.span))?;
             session.check_time("grounding")?;
         }
-        for (g, sentence) in early {
-            session.assert_sentence(g, sentence);
-        }
-        session.ground_sentences(dependent)?;
-        session.encode_symbols()?;
+        let late = session.ground_and_learn(dependent)?;
+        encoding.time(|| {
+            for (g, sentence) in early.into_iter().chain(late) {
+                session.assert_sentence(g, sentence);
+            }
+            session.encode_symbols()
+        })?;
         if let Some(asserted) = session.sat.take_asserted() {
             session.options.observer.ground_theory(&ground_theory_text(
                 program,
@@ -205,12 +225,17 @@ impl<'a> Session<'a> {
         let store = session.grounder.store();
         session.options.observer.stat(|| {
             let cpu = crate::limits::thread_cpu_seconds() - cpu_started;
+            let grounding = cpu - encoding.seconds;
             format!(
-                "grounded and encoded in {:.3}s ({:.3}s CPU, {:.0} nodes per CPU second): {} \
+                "grounded and encoded in {:.3}s ({:.3}s CPU, {:.0} nodes per CPU second; \
+                 grounding {:.3}s CPU, {:.0} nodes per CPU second; encoding {:.3}s CPU): {} \
                  nodes, {} atoms, {} SAT variables",
                 started.elapsed().as_secs_f64(),
                 cpu,
                 store.len() as f64 / cpu.max(1e-6),
+                grounding,
+                store.len() as f64 / grounding.max(1e-6),
+                encoding.seconds,
                 store.len(),
                 store.atom_count(),
                 session.sat.num_vars()
@@ -258,14 +283,6 @@ impl<'a> Session<'a> {
             self.check_time("grounding")?;
         }
         Ok(out)
-    }
-
-    /// Grounds, learns the units of and asserts each sentence.
-    fn ground_sentences(&mut self, sentences: Vec<&Formula>) -> IdpResult<()> {
-        for (g, sentence) in self.ground_and_learn(sentences)? {
-            self.assert_sentence(g, sentence);
-        }
-        Ok(())
     }
 
     /// Asserts `g`, the grounding of `sentence` (named as its origin in a dump).
