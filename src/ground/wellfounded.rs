@@ -354,3 +354,31 @@ pub fn replace_positive(
         result
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::program::{PredId, Symbol};
+
+    fn sorted(set: HashSet<AtomId>) -> Vec<AtomId> {
+        let mut v: Vec<AtomId> = set.into_iter().collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn atoms_by_polarity_through_shared_conjunctions() {
+        let mut s = Store::new();
+        let [p, q, r] = [0, 1, 2].map(|k| s.atom(Symbol::Pred(PredId(k)), &[]));
+        // `p & ~q` (of literals only) is met twice, once under a negation.
+        let pq = s.and([p, -q]);
+        let outer = s.and([pq, r]);
+        let g = s.and([outer, -pq]);
+        assert_eq!(sorted(atoms_in_polarity(&s, g, true)), vec![0, 1, 2]);
+        assert_eq!(sorted(atoms_in_polarity(&s, g, false)), vec![0, 1]);
+        assert_eq!(sorted(atoms_in_polarity(&s, outer, false)), vec![1]);
+        let mut seen = HashSet::default();
+        collect_atoms(&s, -g, &mut seen);
+        assert_eq!(sorted(seen), vec![0, 1, 2]);
+    }
+}
