@@ -791,6 +791,9 @@ structure S : V {
         .lines()
         .find(|l| l.contains("test.idp:11:5 grounded in"))
         .unwrap_or_else(|| panic!("no stats of the frame axiom in {err}"));
-    assert!(frame.ends_with("s: 9 ground rules, 28 new nodes"), "{frame}");
+    assert!(
+        frame.ends_with("s: 9 ground rules, 28 new nodes"),
+        "{frame}"
+    );
     assert_eq!(stdout(&o).matches("=======\n").count(), 1024);
 }

@@ -36,8 +36,7 @@ impl<'a> Grounder<'a> {
     /// meets the problem where it is real), nothing is restricted.
     fn restrict_to_possible(&mut self, def: &Definition) {
         let approx = |s: Symbol| self.approx(s);
-        let Ok(Some(possible)) =
-            datalog::possibly_true(self.program, def, self.structure, &approx)
+        let Ok(Some(possible)) = datalog::possibly_true(self.program, def, self.structure, &approx)
         else {
             return;
         };
