@@ -760,3 +760,40 @@ fn unmentioned_predicates_are_left_false_for_one_model() {
     let o = run_file(small, &["--nowarnings"]);
     assert_eq!(stdout(&o), "8\n", "{}", stderr(&o));
 }
+
+/// Atoms of a definition that no derivation can reach get no rule: the frame axiom of a key
+/// that lies on one cell of ten is grounded for that cell only (9 rules, not 90), and the
+/// models are those of the full grounding (`Take` is free at each of the 10 time points).
+#[test]
+fn unreachable_defined_atoms_get_no_rules() {
+    let text = "vocabulary V {
+  type Time isa int
+  type Pos isa int
+  KeyAt(Time, Pos)
+  I_Key(Pos)
+  Take(Time)
+}
+theory T : V {
+  {
+    ! p[Pos]: KeyAt(0, p) <- I_Key(p).
+    ! t[Time] p[Pos]: KeyAt(t + 1, p) <- KeyAt(t, p) & ~Take(t).
+  }
+}
+structure S : V {
+  Time = { 0..9 }
+  Pos = { 0..9 }
+  I_Key = { 3 }
+}
+";
+    let o = run_file(text, &["--stats", "-n", "0"]);
+    let err = stderr(&o);
+    let frame = err
+        .lines()
+        .find(|l| l.contains("test.idp:11:5 grounded in"))
+        .unwrap_or_else(|| panic!("no stats of the frame axiom in {err}"));
+    assert!(
+        frame.ends_with("s: 9 ground rules, 28 new nodes"),
+        "{frame}"
+    );
+    assert_eq!(stdout(&o).matches("=======\n").count(), 1024);
+}

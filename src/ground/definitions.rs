@@ -1,10 +1,12 @@
 //! Grounding the rules of a definition into one disjunction of bodies per defined atom.
 
 use crate::error::{Error, IdpResult};
+use crate::ground::datalog::{self, Approx};
 use crate::ground::store::Gf;
 use crate::ground::{GVal, GroundDefinition, Grounder};
 use crate::sema::ir::{Definition, Rule, Term};
 use crate::sema::program::Symbol;
+use crate::structure::structure::Table;
 use crate::structure::value::Value;
 
 impl<'a> Grounder<'a> {
@@ -17,6 +19,7 @@ impl<'a> Grounder<'a> {
         };
         let outer = std::mem::replace(&mut self.defining, out.defined.clone());
         self.memo.reads_defining.clear();
+        self.restrict_to_possible(def);
         let grounded = def
             .rules
             .iter()
@@ -24,6 +27,49 @@ impl<'a> Grounder<'a> {
         self.defining = outer;
         self.memo.reads_defining.clear();
         grounded.map(|()| out)
+    }
+
+    /// Finds the tuples of the defined symbols that can be true, by the least fixpoint of
+    /// the definition's possibly-true relaxation ([`datalog::possibly_true`]): atoms outside
+    /// them are false in every model, get no rule, and the rules' bodies are grounded with
+    /// them false (`GateAt(t, p, k)` only for the cells that hold a gate at the start). When
+    /// the relaxation has no Datalog counterpart (or its evaluation fails: the grounding then
+    /// meets the problem where it is real), nothing is restricted.
+    fn restrict_to_possible(&mut self, def: &Definition) {
+        let approx = |s: Symbol| self.approx(s);
+        let Ok(Some(possible)) = datalog::possibly_true(self.program, def, self.structure, &approx)
+        else {
+            return;
+        };
+        let defined = def.defined();
+        self.forget_possible(&defined);
+        self.status.possible.extend(possible);
+    }
+
+    /// What is known of `s` for the possibly-true relaxation of a definition that does not
+    /// define it.
+    fn approx(&self, s: Symbol) -> Approx {
+        if self.lazy_procedure(s).is_some() {
+            return Approx::Anything;
+        }
+        if self.status.forced_unknown.contains(&s) {
+            return if self.status.complete.contains(&s) {
+                Approx::Possible(self.head_tuples(s))
+            } else {
+                match self.status.possible.get(&s) {
+                    Some(p) => Approx::Possible(p.iter().cloned().collect()),
+                    None => Approx::Anything,
+                }
+            };
+        }
+        match self.structure.table(s) {
+            Some(Table::TwoValued(_)) => Approx::Exact,
+            Some(Table::ThreeValued { ct, cf }) => Approx::Partial {
+                ct: ct.iter().cloned().collect(),
+                cf: cf.iter().cloned().collect(),
+            },
+            None => Approx::Anything,
+        }
     }
 
     /// Grounds one rule without folding `D | ~D` to true or `D & ~D` to false: under the
@@ -59,7 +105,7 @@ impl<'a> Grounder<'a> {
                 }
                 tuple.push(v);
             }
-            if !g.is_forced(rule.head, &tuple) {
+            if !g.is_forced(rule.head, &tuple) || !g.is_possible(rule.head, &tuple) {
                 return Ok(false);
             }
             let body = g.ground_formula(&rule.body)?;

@@ -130,6 +130,9 @@ struct SymbolStatus {
     complete: HashSet<Symbol>,
     /// Atoms that head at least one ground rule of an encoded definition.
     heads: AtomSet,
+    /// For the symbols of a definition being grounded: the tuples that can be true (see
+    /// [`datalog::possibly_true`]); the others are false. Replaced by `heads` once encoded.
+    possible: HashMap<Symbol, HashSet<Tuple>>,
     /// Atoms whose value a grounded sentence already forces (top-level unit literals); later
     /// grounding treats them as known.
     derived: AtomValues,
@@ -308,6 +311,14 @@ impl<'a> Grounder<'a> {
             }
         }
         self.status.complete.extend(gd.defined.iter().copied());
+        self.forget_possible(&gd.defined);
+    }
+
+    /// Drops what the possibly-true pass found for `symbols`, and what was built from it.
+    fn forget_possible(&mut self, symbols: &[Symbol]) {
+        self.memo.applications.clear();
+        self.status.possible.retain(|s, _| !symbols.contains(s));
+        self.known.indexes.retain(|(s, ..), _| !symbols.contains(s));
     }
 
     /// Whether atom `a` heads a rule of an encoded definition.
@@ -473,7 +484,7 @@ impl<'a> Grounder<'a> {
     /// whose definition is grounded (its true tuples are among the rule heads).
     pub fn indexable(&self, s: Symbol) -> bool {
         if self.status.forced_unknown.contains(&s) {
-            return self.status.complete.contains(&s);
+            return self.status.complete.contains(&s) || self.status.possible.contains_key(&s);
         }
         matches!(self.structure.table(s), Some(Table::TwoValued(_)))
     }
@@ -484,7 +495,9 @@ impl<'a> Grounder<'a> {
         if let Some(ix) = self.known.indexes.get(&key) {
             return ix.clone();
         }
-        let tuples: Vec<Tuple> = if self.status.forced_unknown.contains(&s) {
+        let tuples: Vec<Tuple> = if let Some(possible) = self.status.possible.get(&s) {
+            possible.iter().cloned().collect()
+        } else if self.status.forced_unknown.contains(&s) {
             self.status
                 .heads
                 .iter()
@@ -561,6 +574,14 @@ impl<'a> Grounder<'a> {
 
     /// Whether the tuple of a symbol is left to the solver although the structure may know it
     /// (the symbols of encoded definitions).
+    /// Whether `s(t)` can be true as far as the possibly-true pass of the definition being
+    /// grounded knows (always, for other symbols).
+    pub fn is_possible(&self, s: Symbol, t: &[Value]) -> bool {
+        // Most of the time there is no such pass: the map is not even hashed into then.
+        self.status.possible.is_empty()
+            || self.status.possible.get(&s).is_none_or(|p| p.contains(t))
+    }
+
     pub fn is_forced(&self, s: Symbol, t: &[Value]) -> bool {
         let _ = t;
         self.status.forced_unknown.contains(&s)
@@ -569,6 +590,9 @@ impl<'a> Grounder<'a> {
     /// What the structure says about a symbol's tuple, honouring `forced_unknown`.
     pub fn truth(&self, s: Symbol, t: &[Value]) -> TruthValue {
         if self.is_forced(s, t) {
+            if !self.is_possible(s, t) {
+                return TruthValue::False;
+            }
             return TruthValue::Unknown;
         }
         // Most structures have no lazy procedure: the map is not even hashed into then.

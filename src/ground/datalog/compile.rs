@@ -8,6 +8,14 @@
 //! the negation of an existential one. Whatever has no counterpart here (a symbol the structure
 //! does not fix, a sort without finite domain to enumerate, too many disjuncts) makes the
 //! compilation give up with `None`, and the caller evaluates the definition the general way.
+//!
+//! The same compiler also makes a definition's *possibly-true relaxation* (see [`Approx`]):
+//! a positive program whose least fixpoint contains every atom that is true in some model.
+//! There a literal that cannot be read precisely is read as true, a negated literal of a
+//! symbol that is not known (defined here, open, partly known) as true, a positive atom of an
+//! open symbol as "not certainly false", and an application of a function that is not known
+//! (`Adj(At(t), d, p)`) is unnested into an atom of the function's possible graph
+//! (`At(t) = w & Adj(w, d, p)`).
 
 use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashSet as HashSet;
@@ -20,7 +28,7 @@ use crate::sema::domains::Domains;
 use crate::sema::ir::{Definition, Formula, FormulaKind, SetExpr, Term, TermKind, Var};
 use crate::sema::program::{FuncId, Program, SortId, Symbol};
 use crate::structure::structure::{Structure, Table};
-use crate::structure::value::Value;
+use crate::structure::value::{Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// The most conjunctions a body (or sub-query) may expand into.
@@ -146,6 +154,33 @@ pub enum Member {
     Generic(SortId),
 }
 
+/// What the possibly-true relaxation knows of a symbol the definition does not define.
+pub enum Approx {
+    /// The structure's two-valued table, read as it is.
+    Exact,
+    /// Only these tuples can be true (a symbol of a definition grounded before: its heads).
+    Possible(Vec<Tuple>),
+    /// The certainly true and the certainly false tuples; the others may be either.
+    Partial { ct: Vec<Tuple>, cf: Vec<Tuple> },
+    /// Any tuple may be true or false (an open symbol).
+    Anything,
+}
+
+/// How the compiler reads a symbol: its relation, and what a row of it means.
+#[derive(Clone, Copy)]
+enum View {
+    /// The exact relation (a two-valued table, or a defined symbol when compiling exactly).
+    Exact(usize),
+    /// A symbol of the definition, in the relaxation: positive atoms only.
+    Defined(usize),
+    /// The only tuples that can be true.
+    Possible(usize),
+    /// The certainly true and the certainly false tuples.
+    Partial { ct: usize, cf: usize },
+    /// Nothing is known.
+    Anything,
+}
+
 /// A definition compiled to Datalog.
 pub struct Compiled {
     pub rels: Vec<RelInfo>,
@@ -177,14 +212,28 @@ struct Compiler<'a> {
     slot_of: HashMap<u32, usize>,
     slot_members: Vec<usize>,
     slot_sorts: Vec<SortId>,
+    /// `None`: compile exactly. `Some`: the possibly-true relaxation, reading each symbol
+    /// the definition does not define as this says.
+    approx: Option<&'a dyn Fn(Symbol) -> Approx>,
+    /// The relaxation's views of the symbols the callback was asked about.
+    approx_views: HashMap<Symbol, View>,
+    /// Above zero while the relaxation compiles something that must be exact (a negated
+    /// sub-query, an aggregate's set, a head argument): only exact symbols may be read.
+    strict: u32,
+    /// In the relaxation: the applications unnested while compiling the current literal,
+    /// each a new slot with the atom of the function's graph that binds it (none when
+    /// nothing is known of the function: the slot ranges over its sort).
+    unnested: Vec<(usize, Option<Lit>)>,
 }
 
-/// Compiles `def` over `structure`; `None` when some part has no Datalog counterpart.
-pub fn compile(
-    program: &Program,
+/// Compiles `def` over `structure`; `None` when some part has no Datalog counterpart. With
+/// `approx`, compiles the definition's possibly-true relaxation instead (module documentation).
+pub fn compile<'a>(
+    program: &'a Program,
     def: &Definition,
-    structure: &Structure,
-    domains: &Domains,
+    structure: &'a Structure,
+    domains: &'a Domains<'a>,
+    approx: Option<&'a dyn Fn(Symbol) -> Approx>,
 ) -> Option<Compiled> {
     let defined = def.defined();
     let mut c = Compiler {
@@ -200,6 +249,10 @@ pub fn compile(
         slot_of: HashMap::default(),
         slot_members: Vec::new(),
         slot_sorts: Vec::new(),
+        approx,
+        approx_views: HashMap::default(),
+        strict: 0,
+        unnested: Vec::new(),
     };
     for s in &defined {
         let sorts = program.symbol_sorts(*s);
@@ -214,11 +267,14 @@ pub fn compile(
             c.declare(v)?;
         }
         let head = c.rel_of[&rule.head];
+        c.strict += 1;
         let head_args = rule
             .head_args
             .iter()
             .map(|t| c.term(t))
-            .collect::<Option<Vec<_>>>()?;
+            .collect::<Option<Vec<_>>>();
+        c.strict -= 1;
+        let head_args = head_args?;
         let vars: Vec<usize> = rule.vars.iter().map(|v| c.slot_of[&v.id]).collect();
         for mut body in c.dnf(&rule.body, true)? {
             for &v in vars.iter().rev() {
@@ -260,6 +316,13 @@ pub fn compile(
 
 impl Compiler<'_> {
     fn add_relation(&mut self, s: Symbol, sorts: Vec<SortId>, defined: bool) -> usize {
+        let k = self.new_relation(s, sorts, defined);
+        self.rel_of.insert(s, k);
+        k
+    }
+
+    /// A new relation for `s` (not registered as `s`'s relation).
+    fn new_relation(&mut self, s: Symbol, sorts: Vec<SortId>, defined: bool) -> usize {
         let k = self.rels.len();
         self.relations.push(Relation::new(sorts.len()));
         self.rels.push(RelInfo {
@@ -267,8 +330,71 @@ impl Compiler<'_> {
             sorts,
             defined,
         });
-        self.rel_of.insert(s, k);
         k
+    }
+
+    /// Adds the tuples to relation `k` as rows of codes.
+    fn fill<'t>(&mut self, k: usize, tuples: impl IntoIterator<Item = &'t Tuple>) {
+        let mut row: Vec<Code> = Vec::with_capacity(self.rels[k].sorts.len());
+        for t in tuples {
+            row.clear();
+            row.extend(t.iter().map(|v| self.codes.encode(*v)));
+            self.relations[k].insert(&row);
+        }
+    }
+
+    /// A relation of the given tuples of `s` (data for the relaxation).
+    fn data_relation(&mut self, s: Symbol, tuples: &[Tuple]) -> Option<usize> {
+        let sorts = self.program.symbol_sorts(s);
+        if sorts.len() > MAX_ARITY {
+            return None;
+        }
+        let k = self.new_relation(s, sorts, false);
+        self.fill(k, tuples);
+        Some(k)
+    }
+
+    /// Whether the relaxation is being compiled, outside anything that must be exact.
+    fn relaxing(&self) -> bool {
+        self.approx.is_some() && self.strict == 0
+    }
+
+    /// How symbol `s` is read; `None` when it cannot be (here).
+    fn view(&mut self, s: Symbol) -> Option<View> {
+        let Some(approx) = self.approx else {
+            return self.relation(s).map(View::Exact);
+        };
+        if let Some(&k) = self.rel_of.get(&s) {
+            if !self.rels[k].defined {
+                return Some(View::Exact(k));
+            }
+            return self.relaxing().then_some(View::Defined(k));
+        }
+        let view = match self.approx_views.get(&s) {
+            Some(view) => *view,
+            None => {
+                let view = match approx(s) {
+                    Approx::Exact => return self.relation(s).map(View::Exact),
+                    Approx::Anything => View::Anything,
+                    Approx::Possible(tuples) => View::Possible(self.data_relation(s, &tuples)?),
+                    Approx::Partial { ct, cf } => View::Partial {
+                        ct: self.data_relation(s, &ct)?,
+                        cf: self.data_relation(s, &cf)?,
+                    },
+                };
+                self.approx_views.insert(s, view);
+                view
+            }
+        };
+        self.relaxing().then_some(view)
+    }
+
+    /// Runs `compile` on something that must be exact even in the relaxation.
+    fn exactly<T>(&mut self, compile: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        self.strict += 1;
+        let out = compile(self);
+        self.strict -= 1;
+        out
     }
 
     /// The relation of symbol `s`: a defined one, or the structure's two-valued table.
@@ -287,14 +413,9 @@ impl Compiler<'_> {
             return None;
         }
         let k = self.add_relation(s, sorts, false);
-        let mut row: Vec<Code> = Vec::with_capacity(self.rels[k].sorts.len());
         // In the set's order: the result is a set, so the order of the rows does not matter
         // (and the set's order is the same on every run: its hashing has no random state).
-        for t in set {
-            row.clear();
-            row.extend(t.iter().map(|v| self.codes.encode(*v)));
-            self.relations[k].insert(&row);
-        }
+        self.fill(k, set);
         Some(k)
     }
 
@@ -352,10 +473,14 @@ impl Compiler<'_> {
                         members,
                     }
                 } else {
-                    let rel = self.relation(Symbol::Func(*f))?;
-                    let cols: Vec<usize> = (0..args.len()).collect();
-                    let index = self.relations[rel].index_on(&cols);
-                    Expr::Apply { rel, index, args }
+                    match self.view(Symbol::Func(*f))? {
+                        View::Exact(rel) => {
+                            let cols: Vec<usize> = (0..args.len()).collect();
+                            let index = self.relations[rel].index_on(&cols);
+                            Expr::Apply { rel, index, args }
+                        }
+                        view => self.unnest(*f, args, view)?,
+                    }
                 }
             }
             TermKind::Arith(op, a, b) => {
@@ -387,13 +512,40 @@ impl Compiler<'_> {
                 arg: Box::new(self.term(a)?),
             },
             TermKind::Aggregate(kind, sets) => {
-                let sets = sets
-                    .iter()
-                    .map(|set| self.agg_set(*kind, set))
-                    .collect::<Option<Vec<_>>>()?;
+                let sets = self.exactly(|c| {
+                    sets.iter()
+                        .map(|set| c.agg_set(*kind, set))
+                        .collect::<Option<Vec<_>>>()
+                })?;
                 Expr::Agg(Box::new(Aggregate { kind: *kind, sets }))
             }
         })
+    }
+
+    /// In the relaxation, `f(args)` (f not known) as a new slot bound by an atom of f's
+    /// possible graph; `None` for a partial function (it may have no value).
+    fn unnest(&mut self, f: FuncId, mut args: Vec<Expr>, view: View) -> Option<Expr> {
+        let func = self.program.func(f);
+        if func.partial {
+            return None;
+        }
+        let w = self.fresh(func.result);
+        args.push(Expr::Var(w));
+        let lit = match view {
+            View::Exact(rel) | View::Defined(rel) | View::Possible(rel) => Some(Lit::Atom {
+                rel,
+                args,
+                positive: true,
+            }),
+            View::Partial { cf, .. } => Some(Lit::Atom {
+                rel: cf,
+                args,
+                positive: false,
+            }),
+            View::Anything => None,
+        };
+        self.unnested.push((w, lit));
+        Some(Expr::Var(w))
     }
 
     fn agg_set(&mut self, kind: AggKind, set: &SetExpr) -> Option<AggSet> {
@@ -431,6 +583,44 @@ impl Compiler<'_> {
         }]
     }
 
+    /// In the relaxation: literal `f` in polarity `positive`, with the applications it
+    /// unnested (read as true when it cannot be read precisely: an over-approximation).
+    fn relaxed_literal(&mut self, f: &Formula, positive: bool) -> Vec<Conj> {
+        let outer = std::mem::take(&mut self.unnested);
+        let conjs = self.literal_dnf(f, positive);
+        let unnested = std::mem::replace(&mut self.unnested, outer);
+        match conjs {
+            Some(conjs) if unnested.is_empty() => conjs,
+            Some(mut conjs) if positive => {
+                for conj in &mut conjs {
+                    let lits = unnested.iter().filter_map(|(_, lit)| lit.clone());
+                    conj.lits.splice(0..0, lits);
+                    conj.vars.extend(unnested.iter().map(|(w, _)| *w));
+                }
+                conjs
+            }
+            _ => vec![Conj::default()],
+        }
+    }
+
+    /// A sub-query that must have no answer (`~(? n: H(x, n))`), its conjunctions compiled
+    /// exactly by `conjs`; in the relaxation true when they cannot be.
+    fn not_exists(
+        &mut self,
+        conjs: impl FnOnce(&mut Self) -> Option<Vec<Conj>>,
+    ) -> Option<Vec<Conj>> {
+        let relaxing = self.relaxing();
+        let conjs = match self.exactly(conjs) {
+            Some(conjs) => conjs,
+            None if relaxing => return Some(vec![Conj::default()]),
+            None => return None,
+        };
+        Some(Self::literal(Lit::NotExists(Box::new(Query {
+            conjs,
+            plans: Vec::new(),
+        }))))
+    }
+
     /// `f` (or its negation, when `positive` is false) as a disjunction of conjunctions.
     fn dnf(&mut self, f: &Formula, positive: bool) -> Option<Vec<Conj>> {
         let out = match f.kind() {
@@ -441,6 +631,52 @@ impl Compiler<'_> {
                     Vec::new()
                 }
             }
+            FormulaKind::Pred(..) | FormulaKind::Cmp(..) if self.relaxing() => {
+                self.relaxed_literal(f, positive)
+            }
+            FormulaKind::Pred(..) | FormulaKind::Cmp(..) => self.literal_dnf(f, positive)?,
+            FormulaKind::Not(g) => return self.dnf(g, !positive),
+            FormulaKind::And(fs) if positive => self.cross(fs, true)?,
+            FormulaKind::Or(fs) if !positive => self.cross(fs, false)?,
+            FormulaKind::Or(fs) => {
+                let mut out = Vec::new();
+                for g in fs {
+                    out.extend(self.dnf(g, true)?);
+                }
+                out
+            }
+            FormulaKind::Exists(vars, g) if positive => self.lifted(vars, g, true)?,
+            FormulaKind::Forall(vars, g) if !positive => self.lifted(vars, g, false)?,
+            // ! x: g  is  ~(? x: ~g).
+            FormulaKind::Forall(vars, g) => self.not_exists(|c| c.lifted(vars, g, false))?,
+            FormulaKind::Implies(a, b) if positive => {
+                let mut out = self.dnf(a, false)?;
+                out.extend(self.dnf(b, true)?);
+                out
+            }
+            FormulaKind::Implies(a, b) => {
+                let (x, y) = (self.dnf(a, true)?, self.dnf(b, false)?);
+                product(x, y)?
+            }
+            FormulaKind::Equiv(a, b) if positive => {
+                let both = product(self.dnf(a, true)?, self.dnf(b, true)?)?;
+                let neither = product(self.dnf(a, false)?, self.dnf(b, false)?)?;
+                let mut out = both;
+                out.extend(neither);
+                out
+            }
+            // The negation of a conjunction, an existential or an equivalence: a sub-query
+            // that must have no answer.
+            FormulaKind::And(_) | FormulaKind::Exists(..) | FormulaKind::Equiv(..) => {
+                self.not_exists(|c| c.dnf(f, true))?
+            }
+        };
+        (out.len() <= MAX_DISJUNCTS).then_some(out)
+    }
+
+    /// An atom or comparison in polarity `positive`.
+    fn literal_dnf(&mut self, f: &Formula, positive: bool) -> Option<Vec<Conj>> {
+        Some(match f.kind() {
             FormulaKind::Pred(p, args) => {
                 let pred = self.program.pred(*p);
                 if let Some(sort) = pred.type_of {
@@ -453,11 +689,19 @@ impl Compiler<'_> {
                         positive,
                     })
                 } else {
-                    let rel = self.relation(crate::sema::program::Symbol::Pred(*p))?;
+                    let view = self.view(Symbol::Pred(*p))?;
                     let args = args
                         .iter()
                         .map(|a| self.term(a))
                         .collect::<Option<Vec<_>>>()?;
+                    let (rel, positive) = match (view, positive) {
+                        (View::Exact(rel), _) => (rel, positive),
+                        (View::Defined(rel) | View::Possible(rel), true) => (rel, true),
+                        // Possibly true: not certainly false (true).
+                        (View::Partial { cf, .. }, true) => (cf, false),
+                        (View::Partial { ct, .. }, false) => (ct, false),
+                        _ => return None,
+                    };
                     Self::literal(Lit::Atom {
                         rel,
                         args,
@@ -487,53 +731,8 @@ impl Compiler<'_> {
                     b,
                 })
             }
-            FormulaKind::Not(g) => return self.dnf(g, !positive),
-            FormulaKind::And(fs) if positive => self.cross(fs, true)?,
-            FormulaKind::Or(fs) if !positive => self.cross(fs, false)?,
-            FormulaKind::Or(fs) => {
-                let mut out = Vec::new();
-                for g in fs {
-                    out.extend(self.dnf(g, true)?);
-                }
-                out
-            }
-            FormulaKind::Exists(vars, g) if positive => self.lifted(vars, g, true)?,
-            FormulaKind::Forall(vars, g) if !positive => self.lifted(vars, g, false)?,
-            FormulaKind::Forall(vars, g) => {
-                // ! x: g  is  ~(? x: ~g).
-                let conjs = self.lifted(vars, g, false)?;
-                Self::literal(Lit::NotExists(Box::new(Query {
-                    conjs,
-                    plans: Vec::new(),
-                })))
-            }
-            FormulaKind::Implies(a, b) if positive => {
-                let mut out = self.dnf(a, false)?;
-                out.extend(self.dnf(b, true)?);
-                out
-            }
-            FormulaKind::Implies(a, b) => {
-                let (x, y) = (self.dnf(a, true)?, self.dnf(b, false)?);
-                product(x, y)?
-            }
-            FormulaKind::Equiv(a, b) if positive => {
-                let both = product(self.dnf(a, true)?, self.dnf(b, true)?)?;
-                let neither = product(self.dnf(a, false)?, self.dnf(b, false)?)?;
-                let mut out = both;
-                out.extend(neither);
-                out
-            }
-            // The negation of a conjunction, an existential or an equivalence: a sub-query
-            // that must have no answer.
-            FormulaKind::And(_) | FormulaKind::Exists(..) | FormulaKind::Equiv(..) => {
-                let conjs = self.dnf(f, true)?;
-                Self::literal(Lit::NotExists(Box::new(Query {
-                    conjs,
-                    plans: Vec::new(),
-                })))
-            }
-        };
-        (out.len() <= MAX_DISJUNCTS).then_some(out)
+            _ => return None,
+        })
     }
 
     /// `f(args) = t` as the atom `F(args, t)` of f's graph, when f is not a constructor.
@@ -544,7 +743,11 @@ impl Compiler<'_> {
         if self.program.func(*f).constructor_of.is_some() {
             return None;
         }
-        let rel = self.relation(Symbol::Func(*f))?;
+        let (rel, positive) = match self.view(Symbol::Func(*f))? {
+            View::Exact(rel) | View::Defined(rel) | View::Possible(rel) => (rel, true),
+            View::Partial { cf, .. } => (cf, false),
+            View::Anything => return None,
+        };
         let mut exprs = args
             .iter()
             .map(|a| self.term(a))
@@ -553,7 +756,7 @@ impl Compiler<'_> {
         Some(Lit::Atom {
             rel,
             args: exprs,
-            positive: true,
+            positive,
         })
     }
 

@@ -34,6 +34,7 @@ use crate::sema::ir::Definition;
 use crate::sema::program::{Program, Symbol};
 use crate::structure::structure::Structure;
 use crate::structure::value::Tuple;
+pub use compile::Approx;
 use compile::{expr_relations, lit_relations, Compiled, Lit};
 use exec::{Exec, Sink};
 use plan::{Plan, Planner, Range};
@@ -68,8 +69,34 @@ pub fn evaluate(
     def: &Definition,
     structure: &Structure,
 ) -> IdpResult<Option<Evaluation>> {
+    evaluate_compiled(program, def, structure, None)
+}
+
+/// The tuples of each defined symbol that are true in some model of `def` (among others): the
+/// least fixpoint of its possibly-true relaxation, where `approx` says what is known of each
+/// symbol the definition reads but does not define (see [`compile`]). Every atom outside
+/// them is false in every model, under the well-founded semantics as under the completion
+/// (each of its rule bodies is false). `None` when the relaxation has no Datalog counterpart.
+/// A function's tuples are its possible graph (not a function: an argument may have several
+/// possible values).
+pub fn possibly_true(
+    program: &Program,
+    def: &Definition,
+    structure: &Structure,
+    approx: &dyn Fn(Symbol) -> Approx,
+) -> IdpResult<Option<Extensions>> {
+    Ok(evaluate_compiled(program, def, structure, Some(approx))?.map(|e| e.extensions))
+}
+
+/// [`evaluate`], or [`possibly_true`] with `approx`.
+fn evaluate_compiled(
+    program: &Program,
+    def: &Definition,
+    structure: &Structure,
+    approx: Option<&dyn Fn(Symbol) -> Approx>,
+) -> IdpResult<Option<Evaluation>> {
     let domains = Domains::new(program, structure);
-    let Some(mut compiled) = compile::compile(program, def, structure, &domains) else {
+    let Some(mut compiled) = compile::compile(program, def, structure, &domains, approx) else {
         return Ok(None);
     };
     let Some(strata) = strata(&compiled) else {
