@@ -222,7 +222,7 @@ fn unary_ranking(
             k if k > max_rank => Gf::FALSE,
             k => store.atom(
                 AUX,
-                vec![Value::Int(GE), Value::Int(a as i64), Value::Int(k as i64)],
+                &[Value::Int(GE), Value::Int(a as i64), Value::Int(k as i64)],
             ),
         }
     };
@@ -236,7 +236,7 @@ fn unary_ranking(
     let mut lower = |store: &mut Store, a: AtomId, h: AtomId| -> Gf {
         let lt = store.atom(
             AUX,
-            vec![Value::Int(LT), Value::Int(a as i64), Value::Int(h as i64)],
+            &[Value::Int(LT), Value::Int(a as i64), Value::Int(h as i64)],
         );
         for k in 0..=max_rank {
             let (from, to) = (ge(store, a, k), ge(store, h, k + 1));
@@ -303,7 +303,7 @@ fn binary_ranking(
             (
                 a,
                 (0..bits)
-                    .map(|b| store.atom(AUX, vec![Value::Int(a as i64), Value::Int(b as i64)]))
+                    .map(|b| store.atom(AUX, &[Value::Int(a as i64), Value::Int(b as i64)]))
                     .collect(),
             )
         })

@@ -3,10 +3,11 @@
 use crate::error::{Error, IdpResult};
 use crate::ground::datalog::{self, Approx};
 use crate::ground::store::Gf;
-use crate::ground::{GroundDefinition, Grounder};
-use crate::sema::ir::{Definition, Rule};
+use crate::ground::{GVal, GroundDefinition, Grounder};
+use crate::sema::ir::{Definition, Rule, Term};
 use crate::sema::program::Symbol;
 use crate::structure::structure::Table;
+use crate::structure::value::Value;
 
 impl<'a> Grounder<'a> {
     /// Grounds every rule of `def`. The defined symbols must be in `forced_unknown` so that
@@ -95,18 +96,9 @@ impl<'a> Grounder<'a> {
         self.for_each_candidate(&rule.vars, &rule.body, &mut |g: &mut Grounder<'a>| {
             let mut tuple = Vec::with_capacity(rule.head_args.len());
             for (k, arg) in rule.head_args.iter().enumerate() {
-                let ground = g.ground_term(arg)?;
-                if ground.0.is_empty() {
+                let Some(v) = g.head_argument(arg)? else {
                     // An undefined head argument (e.g. `Next(t)` at the last time point).
                     return Ok(false);
-                }
-                let Some(v) = ground.as_known().and_then(|v| match v {
-                    crate::ground::GVal::V(v) => Some(v),
-                    _ => None,
-                }) else {
-                    return Err(Error::input(
-                        "a rule head argument must be a variable or a domain element",
-                    ));
                 };
                 if !g.domains.contains(sorts[k], v) {
                     return Ok(false);
@@ -120,11 +112,29 @@ impl<'a> Grounder<'a> {
             if body == Gf::FALSE {
                 return Ok(false);
             }
-            let head = g.store.atom(rule.head, tuple);
+            let head = g.store.atom(rule.head, &tuple);
             out.rules.entry(head).or_default().push(body);
             Ok(false)
         })?;
         self.check_growth()
+    }
+
+    /// The value of a rule head's argument under the current bindings (`None` when it is
+    /// undefined); an error when grounding does not determine it.
+    fn head_argument(&mut self, arg: &Term) -> IdpResult<Option<Value>> {
+        if let Some(v) = self.simple_value(arg) {
+            return Ok(Some(v));
+        }
+        let ground = self.ground_term(arg)?;
+        if ground.0.is_empty() {
+            return Ok(None);
+        }
+        match ground.as_known() {
+            Some(GVal::V(v)) => Ok(Some(v)),
+            _ => Err(Error::input(
+                "a rule head argument must be a variable or a domain element",
+            )),
+        }
     }
 
     /// Marks the symbols of a definition as unknown so that grounding keeps their atoms.

@@ -278,8 +278,16 @@ impl<'a> Grounder<'a> {
         p: crate::sema::program::PredId,
         args: &[crate::sema::ir::Term],
     ) -> IdpResult<Gf> {
-        let pred = self.program.pred(p);
-        let type_of = pred.type_of;
+        // Most atoms have bound variables and domain elements for arguments: their tuple is
+        // read straight into a reused buffer, without the case analysis below.
+        let mut tuple = std::mem::take(&mut self.tuple);
+        let simple = self.simple_args(args, &mut tuple);
+        let atom = simple.then(|| self.pred_atom(p, &tuple));
+        self.tuple = tuple;
+        if let Some(atom) = atom {
+            return atom;
+        }
+        let type_of = self.program.pred(p).type_of;
         let symbol = Symbol::Pred(p);
         // An atom of a two-valued table with one argument an unknown function's application
         // (`Adj(At(t), d, p)`): the table's index gives the values of that argument that make
@@ -341,20 +349,28 @@ impl<'a> Grounder<'a> {
         let cases = self.argument_cases(grounded);
         let mut out = Vec::with_capacity(cases.len());
         for (guard, tuple) in cases {
-            let atom = match type_of {
-                Some(s) => Gf::from_bool(self.domains.contains(s, tuple[0])),
-                None if self.is_inlined(symbol) => {
-                    if self.well_sorted(&pred.args, &tuple) {
-                        self.inlined_atom(symbol, tuple)?
-                    } else {
-                        Gf::FALSE
-                    }
-                }
-                None => self.atom(symbol, tuple),
-            };
+            let atom = self.pred_atom(p, &tuple)?;
             out.push(self.store.and2(guard, atom));
         }
         Ok(self.store.or(out))
+    }
+
+    /// The ground formula of the atom `p(tuple)`: a sort's membership, an inlined definition's
+    /// expansion, or the atom (a constant when the structure knows it).
+    fn pred_atom(&mut self, p: crate::sema::program::PredId, tuple: &[Value]) -> IdpResult<Gf> {
+        let pred = self.program.pred(p);
+        let symbol = Symbol::Pred(p);
+        Ok(match pred.type_of {
+            Some(s) => Gf::from_bool(self.domains.contains(s, tuple[0])),
+            None if self.is_inlined(symbol) => {
+                if self.well_sorted(&pred.args, tuple) {
+                    self.inlined_atom(symbol, tuple.to_vec())?
+                } else {
+                    Gf::FALSE
+                }
+            }
+            None => self.atom(symbol, tuple),
+        })
     }
 
     /// A conjunction (`and = true`) or disjunction, stopping at the first absorbing constant.

@@ -112,6 +112,8 @@ pub struct Grounder<'a> {
     env: Vec<Option<Value>>,
     /// The symbols of the definition whose rules are being grounded (empty outside rules).
     defining: Vec<Symbol>,
+    /// An atom's tuple while it is read (reused, so that most atoms allocate nothing).
+    tuple: Vec<Value>,
     /// The size, time and procedure limits of grounding.
     growth: Growth,
     /// The definitions evaluated on demand (see [`inlined`]).
@@ -254,6 +256,7 @@ impl<'a> Grounder<'a> {
             known: KnownTables::default(),
             env: Vec::new(),
             defining: Vec::new(),
+            tuple: Vec::new(),
             growth: Growth {
                 max_size,
                 deadline: None,
@@ -637,20 +640,20 @@ impl<'a> Grounder<'a> {
 
     /// The ground formula for an atom `s(t)`: a constant when the structure knows it, `false`
     /// when an element lies outside the symbol's sorts.
-    pub fn atom(&mut self, s: Symbol, t: Tuple) -> Gf {
+    pub fn atom(&mut self, s: Symbol, t: &[Value]) -> Gf {
         let program = self.program;
         let sorts = match s {
             Symbol::Pred(p) => &program.pred(p).args,
             Symbol::Func(f) => &program.func(f).args,
         };
-        if !self.well_sorted(sorts, &t) {
+        if !self.well_sorted(sorts, t) {
             return Gf::FALSE;
         }
-        match self.truth(s, &t) {
+        match self.truth(s, t) {
             TruthValue::True => Gf::TRUE,
             TruthValue::False => Gf::FALSE,
             TruthValue::Unknown if self.status.complete.contains(&s) => {
-                match self.store.find_atom(s, &t) {
+                match self.store.find_atom(s, t) {
                     Some(g)
                         if self
                             .store

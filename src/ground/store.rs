@@ -71,16 +71,18 @@ pub enum Node<'s> {
     And(&'s [Gf]),
 }
 
-/// A node as stored: a conjunction's children live in the store's one arena.
+/// A node as stored: a conjunction's children live in the store's one arena (12 bytes, so
+/// that more nodes share a cache line).
 #[derive(Clone, Copy, Debug)]
 enum Entry {
     True,
     Atom(AtomId),
-    And { start: usize, len: usize },
+    And { start: u32, len: u32 },
 }
 
-/// The hash of a node's content (the same for a stored node and a node being built).
-fn node_hash(n: Node<'_>) -> u64 {
+/// The hash of a node's content (the same for a stored node and a node being built), folded
+/// to the 32 bits that the hash-consing table keeps.
+fn node_hash(n: Node<'_>) -> u32 {
     use std::hash::{BuildHasher, Hash, Hasher};
     let mut h = FxBuildHasher.build_hasher();
     match n {
@@ -94,7 +96,19 @@ fn node_hash(n: Node<'_>) -> u64 {
             children.hash(&mut h);
         }
     }
-    h.finish()
+    let full = h.finish();
+    (full ^ (full >> 32)) as u32
+}
+
+/// The table hash of a kept 32-bit node hash: spread over 64 bits by an odd multiplier (a
+/// bijection), so that both the bucket (low bits) and the tag (top bits) depend on all of it.
+fn spread(hash: u32) -> u64 {
+    u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A 32-bit arena position or length (a store of 2^32 children would need 16 GB).
+fn arena_index(k: usize) -> u32 {
+    u32::try_from(k).expect("the ground store holds fewer than 2^32 children")
 }
 
 #[derive(Clone, Default)]
@@ -103,9 +117,9 @@ pub struct Store {
     entries: Vec<Entry>,
     /// The children of all conjunctions, each a contiguous run.
     children: Vec<Gf>,
-    /// Hash-consing: node ids with the hash of their content (kept, so that growing the
-    /// table does not hash the nodes again).
-    index: HashTable<(u64, u32)>,
+    /// Hash-consing: node ids with the (32-bit) hash of their content, kept so that growing
+    /// the table does not hash the nodes again; 8 bytes an entry.
+    index: HashTable<(u32, u32)>,
     /// A conjunction's children while it is built (reused, so building allocates nothing).
     scratch: Vec<Gf>,
     atoms: IndexSet<(Symbol, Tuple), FxBuildHasher>,
@@ -138,26 +152,18 @@ impl Store {
         match e {
             Entry::True => Node::True,
             Entry::Atom(a) => Node::Atom(a),
-            Entry::And { start, len } => Node::And(&self.children[start..start + len]),
+            Entry::And { start, len } => {
+                let start = start as usize;
+                Node::And(&self.children[start..start + len as usize])
+            }
         }
     }
 
     /// The node for `n`, stored on first use.
     fn intern(&mut self, n: Node<'_>) -> Gf {
         let hash = node_hash(n);
-        let (entries, children) = (&self.entries, &self.children);
-        let same = |&(h, id): &(u64, u32)| {
-            if h != hash {
-                return false;
-            }
-            let stored = match entries[id as usize] {
-                Entry::True => Node::True,
-                Entry::Atom(a) => Node::Atom(a),
-                Entry::And { start, len } => Node::And(&children[start..start + len]),
-            };
-            stored == n
-        };
-        if let Some(&(_, id)) = self.index.find(hash, same) {
+        let same = |&(h, id): &(u32, u32)| h == hash && self.view(self.entries[id as usize]) == n;
+        if let Some(&(_, id)) = self.index.find(spread(hash), same) {
             return Gf(id as i32 + 1);
         }
         let id = self.entries.len();
@@ -165,17 +171,17 @@ impl Store {
             Node::True => Entry::True,
             Node::Atom(a) => Entry::Atom(a),
             Node::And(c) => {
-                let start = self.children.len();
+                let start = arena_index(self.children.len());
                 self.children.extend_from_slice(c);
                 Entry::And {
                     start,
-                    len: c.len(),
+                    len: arena_index(c.len()),
                 }
             }
         };
         self.entries.push(entry);
         self.index
-            .insert_unique(hash, (hash, id as u32), |&(h, _)| h);
+            .insert_unique(spread(hash), (hash, id as u32), |&(h, _)| spread(h));
         Gf(id as i32 + 1)
     }
 
@@ -191,12 +197,12 @@ impl Store {
         self.entries.len() <= 1
     }
 
-    /// The atom for `(symbol, tuple)`, created on first use.
-    pub fn atom(&mut self, symbol: Symbol, tuple: Tuple) -> Gf {
-        let (id, fresh) = self.atoms.insert_full((symbol, tuple));
-        if !fresh {
-            return self.atom_nodes[id];
+    /// The atom for `(symbol, tuple)`, created on first use (the tuple is copied only then).
+    pub fn atom(&mut self, symbol: Symbol, tuple: &[Value]) -> Gf {
+        if let Some(g) = self.find_atom(symbol, tuple) {
+            return g;
         }
+        let (id, _) = self.atoms.insert_full((symbol, tuple.to_vec()));
         let g = self.intern(Node::Atom(id as AtomId));
         self.atom_nodes.push(g);
         g
@@ -318,21 +324,21 @@ mod tests {
     #[test]
     fn simplifies_and_shares() {
         let mut s = Store::new();
-        let p = s.atom(Symbol::Pred(PredId(0)), vec![]);
-        let q = s.atom(Symbol::Pred(PredId(1)), vec![]);
+        let p = s.atom(Symbol::Pred(PredId(0)), &[]);
+        let q = s.atom(Symbol::Pred(PredId(1)), &[]);
         assert_eq!(s.and([p, Gf::TRUE]), p);
         assert_eq!(s.and([p, -p]), Gf::FALSE);
         assert_eq!(s.or([p, -p]), Gf::TRUE);
         let a = s.and([p, q]);
         assert_eq!(s.and([q, p, q]), a);
         assert_eq!(s.or([Gf::FALSE, q]), q);
-        assert_eq!(s.atom(Symbol::Pred(PredId(0)), vec![]), p);
+        assert_eq!(s.atom(Symbol::Pred(PredId(0)), &[]), p);
     }
 
     #[test]
     fn keeps_complements_when_asked() {
         let mut s = Store::new();
-        let p = s.atom(Symbol::Pred(PredId(0)), vec![]);
+        let p = s.atom(Symbol::Pred(PredId(0)), &[]);
         s.keep_complements = true;
         assert!(!s.or([p, -p]).is_const());
         assert!(!s.and([p, -p]).is_const());
@@ -343,7 +349,7 @@ mod tests {
     fn shares_nodes_across_growth() {
         let mut s = Store::new();
         let atoms: Vec<Gf> = (0..200)
-            .map(|k| s.atom(Symbol::Pred(PredId(k)), vec![]))
+            .map(|k| s.atom(Symbol::Pred(PredId(k)), &[]))
             .collect();
         let pairs: Vec<Gf> = atoms
             .windows(3)

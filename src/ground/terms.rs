@@ -86,8 +86,35 @@ impl<'a> Grounder<'a> {
         }
     }
 
+    /// The value of `t` when it is a bound variable or a domain element (read without
+    /// grounding it); `None` for any other term.
+    pub fn simple_value(&self, t: &Term) -> Option<Value> {
+        match t.kind() {
+            TermKind::Var(v) => self.lookup(v),
+            TermKind::Value(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The values of `args` in `out` when each is a bound variable or a domain element;
+    /// `false` (with `out` unspecified) when one is any other term.
+    pub fn simple_args(&self, args: &[Term], out: &mut Vec<Value>) -> bool {
+        out.clear();
+        for a in args {
+            let Some(value) = self.simple_value(a) else {
+                return false;
+            };
+            out.push(value);
+        }
+        true
+    }
+
     /// Grounds a list of argument terms into the guarded tuples of values they may take.
     pub fn ground_args(&mut self, args: &[Term]) -> IdpResult<Vec<(Gf, Vec<Value>)>> {
+        let mut tuple = Vec::with_capacity(args.len());
+        if self.simple_args(args, &mut tuple) {
+            return Ok(vec![(Gf::TRUE, tuple)]);
+        }
         let mut grounded = Vec::with_capacity(args.len());
         for a in args {
             grounded.push(self.ground_term(a)?);
@@ -150,10 +177,14 @@ impl<'a> Grounder<'a> {
         }
         let mut tuple = Vec::with_capacity(args.len());
         for a in args {
-            match self.ground_term(a)?.as_known() {
-                Some(GVal::V(v)) => tuple.push(v),
-                _ => return Ok(None),
-            }
+            let value = match self.simple_value(a) {
+                Some(v) => v,
+                None => match self.ground_term(a)?.as_known() {
+                    Some(GVal::V(v)) => v,
+                    _ => return Ok(None),
+                },
+            };
+            tuple.push(value);
         }
         self.application_cases(*f, tuple).map(Some)
     }
@@ -224,7 +255,7 @@ impl<'a> Grounder<'a> {
                 TruthValue::False => {}
                 TruthValue::True => out.push((Gf::TRUE, v)),
                 TruthValue::Unknown => {
-                    let g = self.atom(Symbol::Func(f), tuple.clone());
+                    let g = self.atom(Symbol::Func(f), &tuple);
                     if g != Gf::FALSE {
                         out.push((g, v));
                     }

@@ -26,6 +26,8 @@ pub struct Evaluator {
     readers: HashMap<AtomId, Vec<usize>>,
     /// Defined atom -> its index in `heads`.
     index: HashMap<AtomId, usize>,
+    /// The defined atoms (the heads).
+    defined: HashSet<AtomId>,
 }
 
 impl Evaluator {
@@ -37,6 +39,8 @@ impl Evaluator {
             bodies.push(bs.clone());
         }
         let defined: HashSet<AtomId> = heads.iter().copied().collect();
+        // Each head's index is pushed once for every defined atom its bodies read, so
+        // `readers` does not depend on the order in which the atoms are found.
         let mut readers: HashMap<AtomId, Vec<usize>> = HashMap::default();
         for (k, bs) in bodies.iter().enumerate() {
             let mut seen = HashSet::default();
@@ -53,6 +57,7 @@ impl Evaluator {
             bodies,
             readers,
             index,
+            defined,
         }
     }
 
@@ -90,14 +95,13 @@ impl Evaluator {
         out
     }
 
-    pub fn defined(&self) -> HashSet<AtomId> {
-        self.heads.iter().copied().collect()
+    pub fn defined(&self) -> &HashSet<AtomId> {
+        &self.defined
     }
 
     /// The well-founded model given the values of open atoms.
     pub fn well_founded(&self, store: &Store, open: &dyn Fn(AtomId) -> bool) -> WellFounded {
-        let all: HashSet<AtomId> = self.defined();
-        let mut truth = self.gamma(store, &all, open);
+        let mut truth = self.gamma(store, &self.defined, open);
         loop {
             let possible = self.gamma(store, &truth, open);
             let next = self.gamma(store, &possible, open);
@@ -119,7 +123,7 @@ impl Evaluator {
         j: &HashSet<AtomId>,
         open: &dyn Fn(AtomId) -> bool,
     ) -> HashSet<AtomId> {
-        let defined = self.defined();
+        let defined = &self.defined;
         let mut derived: HashSet<AtomId> = HashSet::default();
         let mut queue: VecDeque<usize> = (0..self.heads.len()).collect();
         let mut queued: Vec<bool> = vec![true; self.heads.len()];
@@ -130,7 +134,7 @@ impl Evaluator {
             }
             let ctx = Ctx {
                 store,
-                defined: &defined,
+                defined,
                 pos: &derived,
                 neg: j,
                 open,
@@ -179,11 +183,11 @@ impl Evaluator {
     /// Whether some body reads a defined atom negatively (then the well-founded model may be
     /// three-valued and totality must be checked).
     pub fn has_negative_recursion(&self, store: &Store) -> bool {
-        let defined = self.defined();
-        self.bodies
-            .iter()
-            .flatten()
-            .any(|&b| reads_negatively(store, b, &defined))
+        self.bodies.iter().flatten().any(|&b| {
+            walk_atoms(store, b, &mut |a, positive| {
+                !positive && self.defined.contains(&a)
+            })
+        })
     }
 }
 
@@ -249,48 +253,53 @@ pub fn evaluate(store: &Store, g: Gf, value: &dyn Fn(AtomId) -> bool) -> bool {
 }
 
 fn collect_atoms(store: &Store, g: Gf, seen: &mut HashSet<AtomId>) {
-    let mut stack = vec![g];
-    let mut visited: HashSet<usize> = HashSet::default();
-    while let Some(g) = stack.pop() {
-        if !visited.insert(g.node()) {
-            continue;
-        }
-        match store.node(g) {
-            Node::Atom(a) => {
-                seen.insert(a);
-            }
-            Node::And(children) => stack.extend(children.iter().copied()),
-            Node::True => {}
-        }
-    }
+    walk_atoms(store, g, &mut |a, _| {
+        seen.insert(a);
+        false
+    });
 }
 
-/// Whether `g` contains an occurrence of an atom of `set` under an odd number of negations.
-fn reads_negatively(store: &Store, g: Gf, set: &HashSet<AtomId>) -> bool {
-    atoms_in_polarity(store, g, false)
-        .iter()
-        .any(|a| set.contains(a))
-}
-
-/// The atoms occurring in `g` under an even (`positive`) or odd number of negations.
+/// The atoms occurring in `g` under an even (`positive`) or odd number of negations, in the
+/// order they are first met.
 pub fn atoms_in_polarity(store: &Store, g: Gf, positive: bool) -> HashSet<AtomId> {
     let mut out = HashSet::default();
+    walk_atoms(store, g, &mut |a, polarity| {
+        if polarity == positive {
+            out.insert(a);
+        }
+        false
+    });
+    out
+}
+
+/// Calls `visit` with the atom occurrences of `g`, each with its polarity (`true` under an
+/// even number of negations), depth first, until it returns `true` (then so does this). A
+/// conjunction met again in the same polarity is skipped, except one of literals only: its
+/// atoms are visited again, which costs less than recording it.
+fn walk_atoms(store: &Store, g: Gf, visit: &mut dyn FnMut(AtomId, bool) -> bool) -> bool {
     let mut stack = vec![(g, true)];
     let mut visited: HashSet<(usize, bool)> = HashSet::default();
     while let Some((g, outer)) = stack.pop() {
         let polarity = if g.is_negated() { !outer } else { outer };
-        if !visited.insert((g.node(), polarity)) {
-            continue;
-        }
         match store.node(g) {
-            Node::Atom(a) if polarity == positive => {
-                out.insert(a);
+            Node::Atom(a) => {
+                if visit(a, polarity) {
+                    return true;
+                }
             }
-            Node::And(children) => stack.extend(children.iter().map(|&c| (c, polarity))),
-            _ => {}
+            Node::And(children) => {
+                let nested = children
+                    .iter()
+                    .any(|&c| matches!(store.node(c), Node::And(_)));
+                if nested && !visited.insert((g.node(), polarity)) {
+                    continue;
+                }
+                stack.extend(children.iter().map(|&c| (c, polarity)));
+            }
+            Node::True => {}
         }
     }
-    out
+    false
 }
 
 /// `g` with every occurrence in positive polarity of an atom of `set` replaced by `false`
@@ -343,5 +352,33 @@ pub fn replace_positive(
         -result
     } else {
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::program::{PredId, Symbol};
+
+    fn sorted(set: HashSet<AtomId>) -> Vec<AtomId> {
+        let mut v: Vec<AtomId> = set.into_iter().collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn atoms_by_polarity_through_shared_conjunctions() {
+        let mut s = Store::new();
+        let [p, q, r] = [0, 1, 2].map(|k| s.atom(Symbol::Pred(PredId(k)), &[]));
+        // `p & ~q` (of literals only) is met twice, once under a negation.
+        let pq = s.and([p, -q]);
+        let outer = s.and([pq, r]);
+        let g = s.and([outer, -pq]);
+        assert_eq!(sorted(atoms_in_polarity(&s, g, true)), vec![0, 1, 2]);
+        assert_eq!(sorted(atoms_in_polarity(&s, g, false)), vec![0, 1]);
+        assert_eq!(sorted(atoms_in_polarity(&s, outer, false)), vec![1]);
+        let mut seen = HashSet::default();
+        collect_atoms(&s, -g, &mut seen);
+        assert_eq!(sorted(seen), vec![0, 1, 2]);
     }
 }

@@ -83,7 +83,7 @@ impl<'a> Session<'a> {
         let mut pieces = Vec::new();
         for &s in &setup.relaxed {
             for (tuple, truth) in facts(&mut session.grounder, s)? {
-                let atom = session.grounder.atom(s, tuple.clone());
+                let atom = session.grounder.atom(s, &tuple);
                 let lit = session.lit(if truth { atom } else { -atom });
                 let fact = Piece::Fact {
                     symbol: s,
@@ -222,7 +222,7 @@ impl<'a> Session<'a> {
                 continue;
             }
             for (tuple, truth) in facts(&mut self.grounder, s)? {
-                let atom = self.grounder.atom(s, tuple);
+                let atom = self.grounder.atom(s, &tuple);
                 self.assert(if truth { atom } else { -atom });
             }
         }

@@ -550,7 +550,7 @@ impl<'a> Session<'a> {
         trues.sort();
         for t in trues {
             if self.grounder.is_forced(s, t) {
-                let atom = self.grounder.atom(s, t.clone());
+                let atom = self.grounder.atom(s, t);
                 self.assert(atom);
             }
         }
@@ -566,7 +566,7 @@ impl<'a> Session<'a> {
         falses.sort();
         for t in falses {
             if self.grounder.is_forced(s, &t) {
-                let atom = self.grounder.atom(s, t);
+                let atom = self.grounder.atom(s, &t);
                 self.assert(-atom);
             }
         }
@@ -597,7 +597,7 @@ impl<'a> Session<'a> {
             match s {
                 Symbol::Pred(_) => {
                     for t in self.all_tuples(s)? {
-                        let g = self.grounder.atom(s, t);
+                        let g = self.grounder.atom(s, &t);
                         if !g.is_const() {
                             self.lit(g);
                         }
