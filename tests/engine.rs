@@ -53,6 +53,16 @@ fn assert_models(text: &str, expected: usize) {
     }
 }
 
+/// Model expansion finds as many models as brute force finds, at least one.
+fn assert_models_of_brute_force(text: &str) {
+    let p = program(text);
+    let (t, s) = theory_and_structure(&p);
+    let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
+    let expected = brute_force_count(&p, theory, structure, 1 << 16).expect("brute force");
+    assert!(expected > 0);
+    assert_models(text, expected as usize);
+}
+
 #[test]
 fn propositional_choice() {
     assert_models(
@@ -315,12 +325,7 @@ structure S : V {
     Goal = { 4 }
 }
 "#;
-    let p = program(text);
-    let (t, s) = theory_and_structure(&p);
-    let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
-    let expected = brute_force_count(&p, theory, structure, 1 << 16).expect("brute force");
-    assert!(expected > 0);
-    assert_models(text, expected as usize);
+    assert_models_of_brute_force(text);
 }
 
 /// A small deterministic generator (xorshift), so that the random theories below are the same
@@ -504,10 +509,5 @@ structure S : V {
     Dest<cf> = { a->c }
 }
 "#;
-    let p = program(text);
-    let (t, s) = theory_and_structure(&p);
-    let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
-    let expected = brute_force_count(&p, theory, structure, 1 << 16).expect("brute force");
-    assert!(expected > 0);
-    assert_models(text, expected as usize);
+    assert_models_of_brute_force(text);
 }

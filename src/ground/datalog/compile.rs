@@ -343,8 +343,13 @@ impl Compiler<'_> {
         }
     }
 
-    /// A relation of the given tuples of `s` (data for the relaxation).
-    fn data_relation(&mut self, s: Symbol, tuples: &[Tuple]) -> Option<usize> {
+    /// A relation of the given tuples of `s` (not registered as `s`'s relation); `None` past
+    /// the longest tuple the engine handles.
+    fn data_relation<'t>(
+        &mut self,
+        s: Symbol,
+        tuples: impl IntoIterator<Item = &'t Tuple>,
+    ) -> Option<usize> {
         let sorts = self.program.symbol_sorts(s);
         if sorts.len() > MAX_ARITY {
             return None;
@@ -408,14 +413,10 @@ impl Compiler<'_> {
         let Some(Table::TwoValued(set)) = self.structure.table(s) else {
             return None;
         };
-        let sorts = self.program.symbol_sorts(s);
-        if sorts.len() > MAX_ARITY {
-            return None;
-        }
-        let k = self.add_relation(s, sorts, false);
         // In the set's order: the result is a set, so the order of the rows does not matter
         // (and the set's order is the same on every run: its hashing has no random state).
-        self.fill(k, set);
+        let k = self.data_relation(s, set)?;
+        self.rel_of.insert(s, k);
         Some(k)
     }
 
