@@ -1,5 +1,5 @@
 /// mimalloc: grounding allocates and frees many small vectors, which it serves faster than
-/// the system allocator (see the README's crate list).
+/// the system allocator (see the crate list in CONTRIBUTING.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
