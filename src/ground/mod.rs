@@ -304,13 +304,13 @@ impl<'a> Grounder<'a> {
     /// Records that the completion of `gd` is part of the theory: its heads are the only atoms
     /// of its symbols that can be true, and later grounding may rely on that.
     pub fn mark_encoded(&mut self, gd: &GroundDefinition) {
-        self.memo.applications.clear();
         for head in gd.rules.keys() {
             if let Some(a) = self.store.as_atom(*head) {
                 self.status.heads.insert(a);
             }
         }
         self.status.complete.extend(gd.defined.iter().copied());
+        // Also clears the memoised applications, whose cases may read these symbols.
         self.forget_possible(&gd.defined);
     }
 

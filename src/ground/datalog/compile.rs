@@ -267,14 +267,12 @@ pub fn compile<'a>(
             c.declare(v)?;
         }
         let head = c.rel_of[&rule.head];
-        c.strict += 1;
-        let head_args = rule
-            .head_args
-            .iter()
-            .map(|t| c.term(t))
-            .collect::<Option<Vec<_>>>();
-        c.strict -= 1;
-        let head_args = head_args?;
+        let head_args = c.exactly(|c| {
+            rule.head_args
+                .iter()
+                .map(|t| c.term(t))
+                .collect::<Option<Vec<_>>>()
+        })?;
         let vars: Vec<usize> = rule.vars.iter().map(|v| c.slot_of[&v.id]).collect();
         for mut body in c.dnf(&rule.body, true)? {
             for &v in vars.iter().rev() {
