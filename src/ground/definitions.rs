@@ -93,7 +93,7 @@ impl<'a> Grounder<'a> {
 
     fn ground_rule_instances(&mut self, rule: &Rule, out: &mut GroundDefinition) -> IdpResult<()> {
         let sorts = self.program.symbol_sorts(rule.head);
-        self.for_each_candidate(&rule.vars, &rule.body, &mut |g: &mut Grounder<'a>| {
+        self.for_each_candidate(&rule.vars, &rule.body, &mut |g: &mut Grounder<'a>, known| {
             let mut tuple = Vec::with_capacity(rule.head_args.len());
             for (k, arg) in rule.head_args.iter().enumerate() {
                 let Some(v) = g.head_argument(arg)? else {
@@ -108,7 +108,7 @@ impl<'a> Grounder<'a> {
             if !g.is_forced(rule.head, &tuple) || !g.is_possible(rule.head, &tuple) {
                 return Ok(false);
             }
-            let body = g.ground_formula(&rule.body)?;
+            let body = g.condition(known, &rule.body)?;
             if body == Gf::FALSE {
                 return Ok(false);
             }

@@ -1,11 +1,13 @@
 //! Grounding formulas: connectives short-circuit on constants, quantifiers iterate over the
 //! finite domains of their variables, atoms over known symbols evaluate to `true`/`false`.
 
-use rustc_hash::FxHashSet as HashSet;
+use indexmap::IndexSet;
+use rustc_hash::{FxBuildHasher, FxHashSet as HashSet};
+use std::cell::Cell;
 use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, IdpResult};
-use crate::ground::store::Gf;
+use crate::ground::store::{Gf, Store};
 use crate::ground::{Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Formula, FormulaKind, Var};
 use crate::sema::program::Symbol;
@@ -34,6 +36,9 @@ pub struct Guard<'f> {
     pub skip_if: Gf,
     /// Index (in the binding order) of the last variable it needs.
     pub depth: usize,
+    /// Its ground form under the current binding, once its variables are bound: the body is
+    /// rebuilt from these instead of being grounded a second time ([`rebuilt_body`]).
+    pub value: Cell<Gf>,
 }
 
 /// The guards of `body` under the quantifier over `vars` (in binding order): for a universal
@@ -61,10 +66,51 @@ pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f
                 formula: f,
                 skip_if,
                 depth,
+                value: Cell::new(Gf::TRUE),
             });
         }
     }
     out
+}
+
+/// The ground form of a quantifier's `body` (or a rule body) under the current binding, built
+/// from the values its guards took (`None` when some part of the body is no guard). It is what
+/// grounding the body again would give: the same connectives over the same ground parts, and
+/// the store shares every node, so no node is new but the connective's own.
+pub fn rebuilt_body(store: &mut Store, body: &Formula, guards: &[Guard], forall: bool) -> Option<Gf> {
+    let mut next = guards.iter();
+    // The ground form of `part` when it is the next guard's formula.
+    let mut take = |part: &Formula| {
+        let guard = next.next()?;
+        std::ptr::eq(guard.formula, part).then(|| guard.value.get())
+    };
+    // A conjunction (`and`) or disjunction of guards, or a single guard. A junction nested in
+    // one of its kind was flattened into the guards: its children then do not match.
+    let mut junction = |store: &mut Store, f: &Formula, and: bool| -> Option<Gf> {
+        match (f.kind(), and) {
+            (FormulaKind::And(fs), true) | (FormulaKind::Or(fs), false) => {
+                let parts: Option<Vec<Gf>> = fs.iter().map(&mut take).collect();
+                let parts = parts?;
+                Some(if and { store.and(parts) } else { store.or(parts) })
+            }
+            _ => take(f),
+        }
+    };
+    let value = if forall {
+        match body.kind() {
+            FormulaKind::Implies(a, b) => {
+                let ga = junction(store, a, true)?;
+                let gb = junction(store, b, false)?;
+                store.implies(ga, gb)
+            }
+            FormulaKind::Or(_) => junction(store, body, false)?,
+            _ => return None,
+        }
+    } else {
+        junction(store, body, true)?
+    };
+    // Every guard must have been used: a guard is a part of the body.
+    next.next().is_none().then_some(value)
 }
 
 fn conjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
@@ -264,10 +310,7 @@ impl<'a> Grounder<'a> {
             let Some(GVal::V(v)) = self.ground_term(other)?.as_known() else {
                 return Ok(None);
             };
-            let g = match cases.binary_search_by(|(_, c)| c.cmp(&v)) {
-                Ok(i) => cases[i].0,
-                Err(_) => Gf::FALSE,
-            };
+            let g = cases.guard_of(v).unwrap_or(Gf::FALSE);
             return Ok(Some(if negated { -g } else { g }));
         }
         Ok(None)
@@ -289,16 +332,16 @@ impl<'a> Grounder<'a> {
         }
         let type_of = self.program.pred(p).type_of;
         let symbol = Symbol::Pred(p);
-        // An atom of a two-valued table with one argument an unknown function's application
-        // (`Adj(At(t), d, p)`): the table's index gives the values of that argument that make
-        // the atom true, and only their cases are kept. Splitting the atom into one case per
-        // value of `At(t)` costs the function's range for every atom, so a quantifier over p
-        // would cost |range|^2.
+        // An atom of a symbol whose true tuples are all known (a two-valued table, or a defined
+        // symbol with its possibly true tuples) with one argument an unknown function's
+        // application (`Adj(At(t), d, p)`, `KeyAt(t, At(t), k)`): the symbol's index gives the
+        // values of that argument that can make the atom true, and only their cases are kept.
+        // Splitting the atom into one case per value of `At(t)` costs the function's range for
+        // every atom, so a quantifier over p would cost |range|^2.
         let table_atom = type_of.is_none()
             && !self.is_inlined(symbol)
-            && !self.status.forced_unknown.contains(&symbol)
             && self.lazy_procedure(symbol).is_none()
-            && matches!(self.structure.table(symbol), Some(Table::TwoValued(_)));
+            && self.indexable(symbol);
         let mut grounded = Vec::with_capacity(args.len());
         let mut shared: Option<(usize, Cases)> = None;
         for (k, a) in args.iter().enumerate() {
@@ -309,7 +352,7 @@ impl<'a> Grounder<'a> {
                         grounded.push(GTerm::undefined());
                         continue;
                     }
-                    grounded.push(match cases.as_ref() {
+                    grounded.push(match &cases[..] {
                         [(Gf::TRUE, v)] => GTerm::known(*v),
                         options => GTerm(options.iter().map(|(g, v)| (*g, GVal::V(*v))).collect()),
                     });
@@ -332,23 +375,50 @@ impl<'a> Grounder<'a> {
                 })
                 .collect();
             if let Some(key) = known {
-                let fixed: Vec<usize> = (0..args.len()).filter(|&j| j != k).collect();
-                let index = self.table_index(symbol, k, fixed);
-                let mut out = Vec::new();
-                if let Some(values) = index.get(&key) {
-                    for v in values.iter() {
-                        if let Ok(i) = cases.binary_search_by(|(_, c)| c.cmp(v)) {
-                            out.push(cases[i].0);
-                        }
-                    }
-                }
-                return Ok(self.store.or(out));
+                return self.indexed_atom(p, k, key, &cases);
             }
             grounded[k] = GTerm(cases.iter().map(|(g, v)| (*g, GVal::V(*v))).collect());
         }
         let cases = self.argument_cases(grounded);
         let mut out = Vec::with_capacity(cases.len());
         for (guard, tuple) in cases {
+            let atom = self.pred_atom(p, &tuple)?;
+            out.push(self.store.and2(guard, atom));
+        }
+        Ok(self.store.or(out))
+    }
+
+    /// The atom `p(args)` of an indexable symbol whose argument `k` takes the values of
+    /// `cases` and whose other arguments are `known`: the disjunction, over the values that
+    /// the symbol's index pairs with the known ones, of the value's case and the atom.
+    fn indexed_atom(
+        &mut self,
+        p: crate::sema::program::PredId,
+        k: usize,
+        known: Vec<Value>,
+        cases: &Cases,
+    ) -> IdpResult<Gf> {
+        let symbol = Symbol::Pred(p);
+        let fixed: Vec<usize> = (0..=known.len()).filter(|&j| j != k).collect();
+        let index = self.table_index(symbol, k, fixed);
+        let Some(values) = index.get(&known) else {
+            return Ok(Gf::FALSE);
+        };
+        let two_valued = matches!(self.structure.table(symbol), Some(Table::TwoValued(_)))
+            && !self.status.forced_unknown.contains(&symbol);
+        let mut out = Vec::new();
+        let mut tuple = known;
+        tuple.insert(k, Value::Int(0));
+        for &v in values.iter() {
+            let Some(guard) = cases.guard_of(v) else {
+                continue;
+            };
+            if two_valued {
+                // Every tuple of a two-valued table's index is true.
+                out.push(guard);
+                continue;
+            }
+            tuple[k] = v;
             let atom = self.pred_atom(p, &tuple)?;
             out.push(self.store.and2(guard, atom));
         }
@@ -412,7 +482,10 @@ impl<'a> Grounder<'a> {
             Some(bound),
             &guards,
             &mut |g: &mut Grounder<'a>| {
-                let b = g.ground_formula(body)?;
+                let b = match rebuilt_body(&mut g.store, body, &guards, forall) {
+                    Some(b) => b,
+                    None => g.ground_formula(body)?,
+                };
                 if b == absorbing {
                     return Ok(true);
                 }
@@ -469,12 +542,13 @@ impl<'a> Grounder<'a> {
 
     /// Calls `visit` for every binding of `vars` under which `cond` may be true: variables over
     /// infinite sorts are bounded by `cond`, and conjuncts of `cond` prune partial bindings.
-    /// The variables are unbound afterwards.
+    /// `visit` gets the ground form of `cond` when its conjuncts give it (see
+    /// [`Self::condition`]). The variables are unbound afterwards.
     pub fn for_each_candidate(
         &mut self,
         vars: &[Var],
         cond: &Formula,
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+        visit: &mut dyn FnMut(&mut Grounder<'a>, Option<Gf>) -> IdpResult<bool>,
     ) -> IdpResult<bool> {
         let (vars, domains) = self.prepare_vars(vars)?;
         let bound = Bound {
@@ -482,11 +556,24 @@ impl<'a> Grounder<'a> {
             want: true,
         };
         let guards = guards(&vars, cond, false);
-        let stopped = self.for_each_guarded(&vars, &domains, Some(bound), &guards, visit)?;
+        let stopped =
+            self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g| {
+                let known = rebuilt_body(&mut g.store, cond, &guards, false);
+                visit(g, known)
+            })?;
         for v in &vars {
             self.unbind(v);
         }
         Ok(stopped)
+    }
+
+    /// The ground form of a condition that [`Self::for_each_candidate`] passed on (`known`), or
+    /// grounded now.
+    pub fn condition(&mut self, known: Option<Gf>, cond: &Formula) -> IdpResult<Gf> {
+        match known {
+            Some(g) => Ok(g),
+            None => self.ground_formula(cond),
+        }
     }
 
     /// Like [`Self::for_each_binding`], skipping every extension of a partial binding under
@@ -514,7 +601,8 @@ impl<'a> Grounder<'a> {
         let Some(var) = vars.get(depth) else {
             return visit(self);
         };
-        let dom = match (self.table_candidates(var, depth, guards)?, &domains[depth]) {
+        let scan = domains[depth].as_ref().map(|d| d.len());
+        let dom = match (self.table_candidates(var, depth, guards, scan)?, &domains[depth]) {
             (Some(c), _) => c,
             (None, Some(d)) => d.clone(),
             (None, None) => self.bounded_domain(var, bound)?,
@@ -523,7 +611,9 @@ impl<'a> Grounder<'a> {
             self.step()?;
             self.bind(var, v);
             for guard in guards.iter().filter(|g| g.depth == depth) {
-                if self.ground_formula(guard.formula)? == guard.skip_if {
+                let value = self.ground_formula(guard.formula)?;
+                guard.value.set(value);
+                if value == guard.skip_if {
                     continue 'values;
                 }
             }
@@ -539,12 +629,14 @@ impl<'a> Grounder<'a> {
 
     /// When a guard that must hold is an atom of a two-valued predicate with `var` as an
     /// argument, only the values in the predicate's table (matching the arguments bound so
-    /// far) can satisfy it: a join instead of a scan of the whole domain.
+    /// far) can satisfy it: a join instead of a scan of the whole domain (of `scan` values,
+    /// when it is finite).
     fn table_candidates(
         &mut self,
         var: &Var,
         depth: usize,
         guards: &[Guard],
+        scan: Option<usize>,
     ) -> IdpResult<Option<Rc<[Value]>>> {
         let mut best: Option<Rc<[Value]>> = None;
         for guard in guards
@@ -552,7 +644,7 @@ impl<'a> Grounder<'a> {
             .filter(|g| g.skip_if == Gf::FALSE && g.depth >= depth)
         {
             let found = match guard.formula.kind() {
-                FormulaKind::Pred(p, args) => self.atom_candidates(var, *p, args)?,
+                FormulaKind::Pred(p, args) => self.atom_candidates(var, *p, args, scan)?,
                 FormulaKind::Cmp(CmpOp::Eq, a, b) => match self.equal_candidates(var, a, b)? {
                     Some(value) => Some(value),
                     None => self.inverse_candidates(var, a, b)?,
@@ -576,12 +668,16 @@ impl<'a> Grounder<'a> {
     }
 
     /// Values of `var` for which the atom `p(args)` can be true: from the predicate's
-    /// two-valued table, or from the rule heads of a completely grounded definition.
+    /// two-valued table, or from the rule heads of a completely grounded definition. One
+    /// argument may be an application with several cases (`At(t)` in `Adj(At(t), d, p)`): the
+    /// candidates are then joined through each of its values, when there are fewer of those
+    /// than the `scan` of the variable's domain that the join replaces.
     fn atom_candidates(
         &mut self,
         var: &Var,
         p: crate::sema::program::PredId,
         args: &[crate::sema::ir::Term],
+        scan: Option<usize>,
     ) -> IdpResult<Option<Rc<[Value]>>> {
         let symbol = Symbol::Pred(p);
         if self.program.pred(p).type_of.is_some() || !self.indexable(symbol) {
@@ -595,25 +691,45 @@ impl<'a> Grounder<'a> {
         };
         let mut fixed_positions = Vec::new();
         let mut fixed_values = Vec::new();
+        let mut open: Option<(usize, Cases)> = None;
         for (k, a) in args.iter().enumerate() {
             if k == position || !self.is_closed(a) {
                 continue;
             }
-            match self.known_value(a)? {
-                Some(v) => {
-                    fixed_positions.push(k);
-                    fixed_values.push(v);
+            let value = match self.shared_application(a)? {
+                Some(cases) if cases.len() > 1 => {
+                    if open.is_some() || scan.is_some_and(|n| cases.len() > n) {
+                        return Ok(None);
+                    }
+                    open = Some((fixed_values.len(), cases));
+                    Value::Int(0) // a placeholder, set to each case's value below
                 }
-                None => return Ok(None),
-            }
+                _ => match self.known_value(a)? {
+                    Some(v) => v,
+                    None => return Ok(None),
+                },
+            };
+            fixed_positions.push(k);
+            fixed_values.push(value);
         }
         let index = self.table_index(symbol, position, fixed_positions);
-        Ok(Some(
-            index
-                .get(&fixed_values)
-                .cloned()
-                .unwrap_or_else(|| Rc::from(Vec::new())),
-        ))
+        let Some((slot, cases)) = open else {
+            return Ok(Some(
+                index
+                    .get(&fixed_values)
+                    .cloned()
+                    .unwrap_or_else(|| Rc::from(Vec::new())),
+            ));
+        };
+        // In the order first met (the cases are sorted): deterministic without comparing values.
+        let mut values: IndexSet<Value, FxBuildHasher> = IndexSet::default();
+        for &(_, v) in cases.iter() {
+            fixed_values[slot] = v;
+            if let Some(found) = index.get(&fixed_values) {
+                values.extend(found.iter().copied());
+            }
+        }
+        Ok(Some(values.into_iter().collect()))
     }
 
     /// The value of `var` for which `var = t` (or `t = var`) can hold when `t` is known under
@@ -756,7 +872,7 @@ fn single_open_argument(grounded: &[GTerm]) -> Option<(usize, Cases)> {
     if open.next().is_some() || term.0.len() < 2 {
         return None;
     }
-    let mut cases: Vec<(Gf, Value)> = term
+    let cases: Vec<(Gf, Value)> = term
         .0
         .iter()
         .map(|(g, v)| match v {
@@ -764,6 +880,5 @@ fn single_open_argument(grounded: &[GTerm]) -> Option<(usize, Cases)> {
             _ => None,
         })
         .collect::<Option<_>>()?;
-    cases.sort_by_key(|c| c.1);
-    Some((k, cases.into()))
+    Some((k, Cases::new(cases)))
 }

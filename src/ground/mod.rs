@@ -7,6 +7,7 @@
 
 pub mod aggregates;
 pub mod bounds;
+pub mod cases;
 pub mod datalog;
 pub mod definitions;
 pub mod dump;
@@ -39,9 +40,7 @@ pub enum GVal {
     PosInf,
 }
 
-/// The cases of a function application with known arguments: each value with its condition,
-/// sorted by value (shared between the atoms that apply it).
-pub type Cases = Rc<[(Gf, Value)]>;
+pub use cases::Cases;
 
 /// A ground term: the values it may take, each with the (mutually exclusive) condition under
 /// which it takes it. When no condition holds the term is undefined (a partial function).
@@ -683,7 +682,6 @@ impl<'a> Grounder<'a> {
     /// grounding can simplify with them. Atoms of defined symbols are never recorded: their
     /// rule bodies must keep them for the well-foundedness checks.
     pub fn learn_units(&mut self, g: Gf) {
-        self.memo.applications.clear();
         let literals: Vec<Gf> = match self.store.node(g) {
             store::Node::And(children) if !g.is_negated() => children.to_vec(),
             _ => vec![g],
@@ -698,6 +696,8 @@ impl<'a> Grounder<'a> {
                 .contains(&self.store.atom_key(a).0)
             {
                 self.status.derived.insert(a, !l.is_negated());
+                // The memoised cases of applications may read the atom.
+                self.memo.applications.clear();
             }
         }
     }

@@ -149,7 +149,7 @@ impl<'a> Grounder<'a> {
     /// looked up in its shared cases, without building a ground term of all of them.
     pub fn known_value(&mut self, t: &Term) -> IdpResult<Option<Value>> {
         if let Some(cases) = self.shared_application(t)? {
-            return Ok(match cases.as_ref() {
+            return Ok(match &cases[..] {
                 [(Gf::TRUE, v)] => Some(*v),
                 _ => None,
             });
@@ -196,9 +196,7 @@ impl<'a> Grounder<'a> {
         if let Some(cases) = self.memo.applications.get(&key) {
             return Ok(cases.clone());
         }
-        let mut cases = self.apply_function(key.0, key.1.clone())?;
-        cases.sort_by_key(|a| a.1);
-        let cases: Cases = cases.into();
+        let cases = Cases::new(self.apply_function(key.0, key.1.clone())?);
         self.memo.applications.insert(key, cases.clone());
         Ok(cases)
     }
@@ -209,11 +207,11 @@ impl<'a> Grounder<'a> {
             // Known arguments: no case analysis needed.
             let (_, tuple) = cases.into_iter().next().expect("one case");
             let cases: Cases = if self.program.func(f).constructor_of.is_some() {
-                self.apply_function(f, tuple)?.into()
+                Cases::new(self.apply_function(f, tuple)?)
             } else {
                 self.application_cases(f, tuple)?
             };
-            return Ok(match cases.as_ref() {
+            return Ok(match &cases[..] {
                 [(Gf::TRUE, v)] => GTerm::known(*v),
                 options => GTerm(options.iter().map(|(g, v)| (*g, GVal::V(*v))).collect()),
             });

@@ -354,8 +354,8 @@ pub fn query(
 ) -> IdpResult<Vec<Tuple>> {
     let mut grounder = Grounder::new(program, structure, options.max_ground_size);
     let mut out = Vec::new();
-    grounder.for_each_candidate(&query.vars, &query.formula, &mut |g: &mut Grounder| {
-        if g.ground_formula(&query.formula)? == Gf::TRUE {
+    grounder.for_each_candidate(&query.vars, &query.formula, &mut |g: &mut Grounder, known| {
+        if g.condition(known, &query.formula)? == Gf::TRUE {
             out.push(
                 query
                     .vars
