@@ -50,9 +50,9 @@ impl Cases {
         let lookups = list.lookups.get() + 1;
         list.lookups.set(lookups);
         if lookups > LOOKUPS_BEFORE_INDEX && list.sorted.len() > LOOKUPS_BEFORE_INDEX as usize {
-            let index = list.by_value.get_or_init(|| {
-                list.sorted.iter().map(|&(g, value)| (value, g)).collect()
-            });
+            let index = list
+                .by_value
+                .get_or_init(|| list.sorted.iter().map(|&(g, value)| (value, g)).collect());
             return index.get(&v).copied();
         }
         list.sorted
@@ -76,12 +76,21 @@ mod tests {
 
     #[test]
     fn lookups_agree_before_and_after_the_index() {
-        let cases = Cases::new((0..50).rev().map(|k| (Gf::TRUE, Value::Int(2 * k))).collect());
+        let cases = Cases::new(
+            (0..50)
+                .rev()
+                .map(|k| (Gf::TRUE, Value::Int(2 * k)))
+                .collect(),
+        );
         assert_eq!(cases[0].1, Value::Int(0));
         for round in 0..3 {
             for k in 0..100 {
                 let expected = (k % 2 == 0).then_some(Gf::TRUE);
-                assert_eq!(cases.guard_of(Value::Int(k)), expected, "round {round}, {k}");
+                assert_eq!(
+                    cases.guard_of(Value::Int(k)),
+                    expected,
+                    "round {round}, {k}"
+                );
             }
         }
         assert!(cases.0.by_value.get().is_some());

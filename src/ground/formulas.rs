@@ -2,7 +2,7 @@
 //! finite domains of their variables, atoms over known symbols evaluate to `true`/`false`.
 
 use indexmap::IndexSet;
-use rustc_hash::{FxBuildHasher, FxHashSet as HashSet};
+use rustc_hash::FxBuildHasher;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -41,9 +41,29 @@ pub struct Guard<'f> {
     pub value: Cell<Gf>,
 }
 
+/// A check of a partial binding ([`Grounder::for_each_admitted_candidate`]): the ids of the
+/// variables it reads, and whether the binding can be extended.
+pub struct Admit<'c, 'a> {
+    pub reads: &'c [u32],
+    pub check: &'c mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+}
+
+/// One enumeration of bindings: the variables in binding order with their domains, what bounds
+/// those over infinite sorts, the guards, and a check made at the depth it names.
+struct Search<'s, 'c, 'a> {
+    vars: &'s [Var],
+    domains: &'s [Option<Domain>],
+    bound: Option<Bound<'s>>,
+    guards: &'s [Guard<'s>],
+    admit: Option<(
+        usize,
+        &'c mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+    )>,
+}
+
 /// The guards of `body` under the quantifier over `vars` (in binding order): for a universal
 /// (`forall`), antecedent conjuncts and consequent disjuncts; otherwise conjuncts.
-pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f>> {
+fn guards<'f>(g: &mut Grounder, vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f>> {
     let mut parts: Vec<(&'f Formula, Gf)> = Vec::new();
     if forall {
         match body.kind() {
@@ -59,9 +79,8 @@ pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f
     }
     let mut out = Vec::new();
     for (f, skip_if) in parts {
-        let mut ids = HashSet::default();
-        var_ids(f, &mut ids);
-        if let Some(depth) = vars.iter().rposition(|v| ids.contains(&v.id)) {
+        let ids = g.node_vars(f.id(), |out| var_ids(f, out));
+        if let Some(depth) = vars.iter().rposition(|v| ids.binary_search(&v.id).is_ok()) {
             out.push(Guard {
                 formula: f,
                 skip_if,
@@ -77,7 +96,12 @@ pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f
 /// from the values its guards took (`None` when some part of the body is no guard). It is what
 /// grounding the body again would give: the same connectives over the same ground parts, and
 /// the store shares every node, so no node is new but the connective's own.
-pub fn rebuilt_body(store: &mut Store, body: &Formula, guards: &[Guard], forall: bool) -> Option<Gf> {
+pub fn rebuilt_body(
+    store: &mut Store,
+    body: &Formula,
+    guards: &[Guard],
+    forall: bool,
+) -> Option<Gf> {
     let mut next = guards.iter();
     // The ground form of `part` when it is the next guard's formula.
     let mut take = |part: &Formula| {
@@ -91,7 +115,11 @@ pub fn rebuilt_body(store: &mut Store, body: &Formula, guards: &[Guard], forall:
             (FormulaKind::And(fs), true) | (FormulaKind::Or(fs), false) => {
                 let parts: Option<Vec<Gf>> = fs.iter().map(&mut take).collect();
                 let parts = parts?;
-                Some(if and { store.and(parts) } else { store.or(parts) })
+                Some(if and {
+                    store.and(parts)
+                } else {
+                    store.or(parts)
+                })
             }
             _ => take(f),
         }
@@ -200,7 +228,7 @@ impl<'a> Grounder<'a> {
             formula: body,
             want: false,
         };
-        let guards = guards(&vars, body, true);
+        let guards = guards(self, &vars, body, true);
         let mut out = Vec::new();
         self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g| {
             let ground = g.ground_formula(body)?;
@@ -475,7 +503,7 @@ impl<'a> Grounder<'a> {
             formula: body,
             want: !forall,
         };
-        let guards = guards(&vars, body, forall);
+        let guards = guards(self, &vars, body, forall);
         let stopped = self.for_each_guarded(
             &vars,
             &domains,
@@ -550,17 +578,40 @@ impl<'a> Grounder<'a> {
         cond: &Formula,
         visit: &mut dyn FnMut(&mut Grounder<'a>, Option<Gf>) -> IdpResult<bool>,
     ) -> IdpResult<bool> {
+        self.for_each_admitted_candidate(vars, cond, None, visit)
+    }
+
+    /// [`Self::for_each_candidate`], where `admit` (when given) rejects a partial binding as
+    /// soon as the variables it reads (by id) are bound: a rule head that cannot be true is
+    /// rejected before the body is grounded.
+    pub fn for_each_admitted_candidate(
+        &mut self,
+        vars: &[Var],
+        cond: &Formula,
+        admit: Option<Admit<'_, 'a>>,
+        visit: &mut dyn FnMut(&mut Grounder<'a>, Option<Gf>) -> IdpResult<bool>,
+    ) -> IdpResult<bool> {
         let (vars, domains) = self.prepare_vars(vars)?;
         let bound = Bound {
             formula: cond,
             want: true,
         };
-        let guards = guards(&vars, cond, false);
-        let stopped =
-            self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g| {
-                let known = rebuilt_body(&mut g.store, cond, &guards, false);
-                visit(g, known)
-            })?;
+        let guards = guards(self, &vars, cond, false);
+        let admit = admit.map(|a| {
+            let depth = vars.iter().rposition(|v| a.reads.contains(&v.id));
+            (depth.unwrap_or(0), a.check)
+        });
+        let mut search = Search {
+            vars: &vars,
+            domains: &domains,
+            bound: Some(bound),
+            guards: &guards,
+            admit,
+        };
+        let stopped = self.bind_from(0, &mut search, &mut |g| {
+            let known = rebuilt_body(&mut g.store, cond, &guards, false);
+            visit(g, known)
+        })?;
         for v in &vars {
             self.unbind(v);
         }
@@ -586,38 +637,51 @@ impl<'a> Grounder<'a> {
         guards: &[Guard],
         visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
     ) -> IdpResult<bool> {
-        self.bind_from(0, vars, domains, bound, guards, visit)
+        let mut search = Search {
+            vars,
+            domains,
+            bound,
+            guards,
+            admit: None,
+        };
+        self.bind_from(0, &mut search, visit)
     }
 
     fn bind_from(
         &mut self,
         depth: usize,
-        vars: &[Var],
-        domains: &[Option<Rc<[Value]>>],
-        bound: Option<Bound>,
-        guards: &[Guard],
+        search: &mut Search<'_, '_, 'a>,
         visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
     ) -> IdpResult<bool> {
-        let Some(var) = vars.get(depth) else {
+        let Some(var) = search.vars.get(depth) else {
             return visit(self);
         };
-        let scan = domains[depth].as_ref().map(|d| d.len());
-        let dom = match (self.table_candidates(var, depth, guards, scan)?, &domains[depth]) {
+        let domain = &search.domains[depth];
+        let scan = domain.as_ref().map(|d| d.len());
+        let dom = match (
+            self.table_candidates(var, depth, search.guards, scan)?,
+            domain,
+        ) {
             (Some(c), _) => c,
             (None, Some(d)) => d.clone(),
-            (None, None) => self.bounded_domain(var, bound)?,
+            (None, None) => self.bounded_domain(var, search.bound)?,
         };
         'values: for &v in dom.iter() {
             self.step()?;
             self.bind(var, v);
-            for guard in guards.iter().filter(|g| g.depth == depth) {
+            if let Some((at, check)) = &mut search.admit {
+                if *at == depth && !check(self)? {
+                    continue 'values;
+                }
+            }
+            for guard in search.guards.iter().filter(|g| g.depth == depth) {
                 let value = self.ground_formula(guard.formula)?;
                 guard.value.set(value);
                 if value == guard.skip_if {
                     continue 'values;
                 }
             }
-            if self.bind_from(depth + 1, vars, domains, bound, guards, visit)? {
+            if self.bind_from(depth + 1, search, visit)? {
                 self.unbind(var);
                 return Ok(true);
             }

@@ -459,8 +459,18 @@ impl<'a> Grounder<'a> {
     /// The memo key of node `id` under the current bindings; `vars` lists its variables
     /// (computed once per node).
     pub fn memo_key(&mut self, id: NodeId, vars: impl FnOnce(&mut HashSet<u32>)) -> MemoKey {
-        let ids = self
-            .memo
+        let ids = self.node_vars(id, vars);
+        (
+            id,
+            ids.iter()
+                .map(|&id| self.env.get(id as usize).copied().flatten())
+                .collect(),
+        )
+    }
+
+    /// The ids of the variables of node `id`, sorted; `vars` lists them (called once per node).
+    pub fn node_vars(&mut self, id: NodeId, vars: impl FnOnce(&mut HashSet<u32>)) -> Rc<[u32]> {
+        self.memo
             .vars
             .entry(id)
             .or_insert_with(|| {
@@ -470,13 +480,7 @@ impl<'a> Grounder<'a> {
                 v.sort_unstable();
                 Rc::from(v)
             })
-            .clone();
-        (
-            id,
-            ids.iter()
-                .map(|&id| self.env.get(id as usize).copied().flatten())
-                .collect(),
-        )
+            .clone()
     }
 
     /// Whether the true tuples of `s` are all known: a two-valued table, or a defined symbol
