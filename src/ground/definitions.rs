@@ -4,6 +4,7 @@ use crate::error::{Error, IdpResult};
 use crate::ground::datalog::{self, Approx};
 use crate::ground::formulas::Admit;
 use crate::ground::store::Gf;
+use crate::ground::tuple_set::TupleSet;
 use crate::ground::{GVal, GroundDefinition, Grounder};
 use crate::sema::ir::{Definition, Rule, Term, TermKind};
 use crate::sema::program::{SortId, Symbol};
@@ -45,7 +46,13 @@ impl<'a> Grounder<'a> {
         };
         let defined = def.defined();
         self.forget_possible(&defined);
-        self.status.possible.extend(possible);
+        let program = self.program;
+        self.status
+            .possible
+            .extend(possible.into_iter().map(|(s, tuples)| {
+                let arity = program.symbol_sorts(s).len();
+                (s, TupleSet::of(arity, tuples.iter().map(Vec::as_slice)))
+            }));
     }
 
     /// What is known of `s` for the possibly-true relaxation of a definition that does not
@@ -59,7 +66,7 @@ impl<'a> Grounder<'a> {
                 Approx::Possible(self.head_tuples(s))
             } else {
                 match self.status.possible.get(&s) {
-                    Some(p) => Approx::Possible(p.iter().cloned().collect()),
+                    Some(p) => Approx::Possible(p.iter().map(<[Value]>::to_vec).collect()),
                     None => Approx::Anything,
                 }
             };
@@ -101,17 +108,15 @@ impl<'a> Grounder<'a> {
         for arg in &rule.head_args {
             free_vars(arg, &mut |v| reads.push(v.id));
         }
-        let mut check = |g: &mut Grounder<'a>| Ok(head.tuple(g)?.is_some());
-        let admit = self
-            .status
-            .possible
-            .contains_key(&rule.head)
-            .then_some(Admit {
-                reads: &reads,
-                check: &mut check,
-            });
+        let mut check = |g: &mut Grounder<'a>| Ok(head.tuple(g, true)?.is_some());
+        let restricted = self.status.possible.contains_key(&rule.head);
+        let admit = restricted.then_some(Admit {
+            reads: &reads,
+            check: &mut check,
+        });
         self.for_each_admitted_candidate(&rule.vars, &rule.body, admit, &mut |g, known| {
-            let Some(tuple) = head.tuple(g)? else {
+            // Admitted heads are possible.
+            let Some(tuple) = head.tuple(g, !restricted)? else {
                 return Ok(false);
             };
             let body = g.condition(known, &rule.body)?;
@@ -179,8 +184,8 @@ impl<'r> RuleHead<'r> {
     }
 
     /// The head's tuple, unless an argument is undefined (`Next(t)` at the last time point) or
-    /// outside its sort, or the atom cannot be true.
-    fn tuple(&self, g: &mut Grounder) -> IdpResult<Option<Vec<Value>>> {
+    /// outside its sort, or the atom cannot be true (looked up when `possible` is set).
+    fn tuple(&self, g: &mut Grounder, possible: bool) -> IdpResult<Option<Vec<Value>>> {
         let mut tuple = Vec::with_capacity(self.rule.head_args.len());
         for (k, arg) in self.rule.head_args.iter().enumerate() {
             let Some(v) = g.head_argument(arg)? else {
@@ -192,6 +197,7 @@ impl<'r> RuleHead<'r> {
             tuple.push(v);
         }
         let head = self.rule.head;
-        Ok((g.is_forced(head, &tuple) && g.is_possible(head, &tuple)).then_some(tuple))
+        let admitted = g.is_forced(head, &tuple) && (!possible || g.is_possible(head, &tuple));
+        Ok(admitted.then_some(tuple))
     }
 }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, IdpResult};
 use crate::ground::store::{Gf, Store};
-use crate::ground::{Cases, GTerm, GVal, Grounder};
+use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Formula, FormulaKind, Var};
 use crate::sema::program::Symbol;
 use crate::sema::walk::var_ids;
@@ -37,7 +37,7 @@ pub struct Guard<'f> {
     /// Index (in the binding order) of the last variable it needs.
     pub depth: usize,
     /// Its ground form under the current binding, once its variables are bound: the body is
-    /// rebuilt from these instead of being grounded a second time ([`rebuilt_body`]).
+    /// rebuilt from these instead of being grounded a second time ([`BodyShape`]).
     pub value: Cell<Gf>,
 }
 
@@ -92,53 +92,73 @@ fn guards<'f>(g: &mut Grounder, vars: &[Var], body: &'f Formula, forall: bool) -
     out
 }
 
-/// The ground form of a quantifier's `body` (or a rule body) under the current binding, built
-/// from the values its guards took (`None` when some part of the body is no guard). It is what
-/// grounding the body again would give: the same connectives over the same ground parts, and
-/// the store shares every node, so no node is new but the connective's own.
-pub fn rebuilt_body(
-    store: &mut Store,
-    body: &Formula,
-    guards: &[Guard],
-    forall: bool,
-) -> Option<Gf> {
-    let mut next = guards.iter();
-    // The ground form of `part` when it is the next guard's formula.
-    let mut take = |part: &Formula| {
-        let guard = next.next()?;
-        std::ptr::eq(guard.formula, part).then(|| guard.value.get())
-    };
-    // A conjunction (`and`) or disjunction of guards, or a single guard. A junction nested in
-    // one of its kind was flattened into the guards: its children then do not match.
-    let mut junction = |store: &mut Store, f: &Formula, and: bool| -> Option<Gf> {
-        match (f.kind(), and) {
-            (FormulaKind::And(fs), true) | (FormulaKind::Or(fs), false) => {
-                let parts: Option<Vec<Gf>> = fs.iter().map(&mut take).collect();
-                let parts = parts?;
-                Some(if and {
-                    store.and(parts)
-                } else {
-                    store.or(parts)
-                })
+/// How a quantifier's body (or a rule body) is built from the values its guards took under
+/// the current binding, when every part of it is a guard: grounding the body again would give
+/// the same connectives over the same ground parts (the store shares every node), so only the
+/// connective's own node is built.
+#[derive(Clone, Copy)]
+enum BodyShape {
+    /// The conjunction of the guards (a single guard is its own conjunction).
+    And,
+    /// The disjunction of the guards.
+    Or,
+    /// The first `n` guards (conjoined) imply the rest (disjoined).
+    Implies(usize),
+}
+
+impl BodyShape {
+    /// The shape of `body` under a universal (`forall`) or existential quantifier with these
+    /// guards; `None` when some part of the body is no guard.
+    fn of(body: &Formula, guards: &[Guard], forall: bool) -> Option<BodyShape> {
+        let mut next = guards.iter();
+        // Whether `f` is a junction (`and`: conjunction) of the next guards, or the next one.
+        // A junction nested in one of its kind was flattened into the guards: its children
+        // then do not match.
+        let mut junction = |f: &Formula, and: bool| -> Option<usize> {
+            let mut take =
+                |part: &Formula| next.next().is_some_and(|g| std::ptr::eq(g.formula, part));
+            match (f.kind(), and) {
+                (FormulaKind::And(fs), true) | (FormulaKind::Or(fs), false) => {
+                    fs.iter().all(&mut take).then_some(fs.len())
+                }
+                _ => take(f).then_some(1),
             }
-            _ => take(f),
+        };
+        let shape = match (body.kind(), forall) {
+            (FormulaKind::Implies(a, b), true) => {
+                let n = junction(a, true)?;
+                junction(b, false)?;
+                BodyShape::Implies(n)
+            }
+            (FormulaKind::Or(_), true) => {
+                junction(body, false)?;
+                BodyShape::Or
+            }
+            (_, true) => return None,
+            (_, false) => {
+                junction(body, true)?;
+                BodyShape::And
+            }
+        };
+        // Every guard must be a part of the body.
+        next.next().is_none().then_some(shape)
+    }
+
+    fn rebuild(self, store: &mut Store, guards: &[Guard]) -> Gf {
+        fn values<'g>(gs: &'g [Guard]) -> impl Iterator<Item = Gf> + 'g {
+            gs.iter().map(|g| g.value.get())
         }
-    };
-    let value = if forall {
-        match body.kind() {
-            FormulaKind::Implies(a, b) => {
-                let ga = junction(store, a, true)?;
-                let gb = junction(store, b, false)?;
+        match self {
+            BodyShape::And => store.and(values(guards)),
+            BodyShape::Or => store.or(values(guards)),
+            BodyShape::Implies(n) => {
+                let (a, b) = guards.split_at(n);
+                let ga = store.and(values(a));
+                let gb = store.or(values(b));
                 store.implies(ga, gb)
             }
-            FormulaKind::Or(_) => junction(store, body, false)?,
-            _ => return None,
         }
-    } else {
-        junction(store, body, true)?
-    };
-    // Every guard must have been used: a guard is a part of the body.
-    next.next().is_none().then_some(value)
+    }
 }
 
 fn conjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
@@ -427,8 +447,8 @@ impl<'a> Grounder<'a> {
         cases: &Cases,
     ) -> IdpResult<Gf> {
         let symbol = Symbol::Pred(p);
-        let fixed: Vec<usize> = (0..=known.len()).filter(|&j| j != k).collect();
-        let index = self.table_index(symbol, k, fixed);
+        let all = position_bit(known.len() + 1) - 1;
+        let index = self.table_index_at(symbol, k, all & !position_bit(k));
         let Some(values) = index.get(&known) else {
             return Ok(Gf::FALSE);
         };
@@ -504,14 +524,15 @@ impl<'a> Grounder<'a> {
             want: !forall,
         };
         let guards = guards(self, &vars, body, forall);
+        let shape = BodyShape::of(body, &guards, forall);
         let stopped = self.for_each_guarded(
             &vars,
             &domains,
             Some(bound),
             &guards,
             &mut |g: &mut Grounder<'a>| {
-                let b = match rebuilt_body(&mut g.store, body, &guards, forall) {
-                    Some(b) => b,
+                let b = match shape {
+                    Some(shape) => shape.rebuild(&mut g.store, &guards),
                     None => g.ground_formula(body)?,
                 };
                 if b == absorbing {
@@ -597,10 +618,20 @@ impl<'a> Grounder<'a> {
             want: true,
         };
         let guards = guards(self, &vars, cond, false);
-        let admit = admit.map(|a| {
-            let depth = vars.iter().rposition(|v| a.reads.contains(&v.id));
-            (depth.unwrap_or(0), a.check)
-        });
+        let admit = match admit {
+            // No variable to bind: the check comes first.
+            Some(a) if vars.is_empty() => {
+                if !(a.check)(self)? {
+                    return Ok(false);
+                }
+                None
+            }
+            Some(a) => {
+                let depth = vars.iter().rposition(|v| a.reads.contains(&v.id));
+                Some((depth.unwrap_or(0), a.check))
+            }
+            None => None,
+        };
         let mut search = Search {
             vars: &vars,
             domains: &domains,
@@ -608,8 +639,9 @@ impl<'a> Grounder<'a> {
             guards: &guards,
             admit,
         };
+        let shape = BodyShape::of(cond, &guards, false);
         let stopped = self.bind_from(0, &mut search, &mut |g| {
-            let known = rebuilt_body(&mut g.store, cond, &guards, false);
+            let known = shape.map(|shape| shape.rebuild(&mut g.store, &guards));
             visit(g, known)
         })?;
         for v in &vars {
@@ -776,7 +808,7 @@ impl<'a> Grounder<'a> {
             fixed_positions.push(k);
             fixed_values.push(value);
         }
-        let index = self.table_index(symbol, position, fixed_positions);
+        let index = self.table_index(symbol, position, &fixed_positions);
         let Some((slot, cases)) = open else {
             return Ok(Some(
                 index
@@ -848,7 +880,7 @@ impl<'a> Grounder<'a> {
         let Some(value) = self.known_value(other)? else {
             return Ok(None);
         };
-        let index = self.table_index(symbol, 0, vec![1]);
+        let index = self.table_index(symbol, 0, &[1]);
         Ok(Some(
             index
                 .get(&vec![value])

@@ -17,6 +17,7 @@ pub mod lift;
 pub mod recursive_aggregates;
 pub mod store;
 pub mod terms;
+pub mod tuple_set;
 pub mod wellfounded;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -30,6 +31,7 @@ use crate::structure::value::{Tuple, Value};
 
 use crate::sema::domains::Domains;
 use store::{Gf, Store};
+use tuple_set::TupleSet;
 
 /// A value of a ground term: a domain element, or the infinities that `min`/`max` of an empty
 /// set take (IDP3's convention: `max{}` is −∞, `min{}` is +∞).
@@ -66,8 +68,14 @@ impl GTerm {
 /// An index on a table: the values of some argument positions to the values at another.
 pub type TableIndex = HashMap<Vec<Value>, Rc<[Value]>>;
 
-/// Table indexes by (symbol, position, positions of the known arguments).
-pub type TableIndexes = HashMap<(Symbol, usize, Vec<usize>), Rc<TableIndex>>;
+/// Table indexes by (symbol, position, positions of the known arguments as a bit set).
+pub type TableIndexes = HashMap<(Symbol, usize, u64), Rc<TableIndex>>;
+
+/// The bit of argument position `k` in a set of positions.
+pub fn position_bit(k: usize) -> u64 {
+    assert!(k < 64, "an index on fewer than 64 argument positions");
+    1 << k
+}
 
 /// A memo key: a node's id and the current values of its variables.
 pub type MemoKey = (NodeId, Vec<Option<Value>>);
@@ -131,7 +139,7 @@ struct SymbolStatus {
     heads: AtomSet,
     /// For the symbols of a definition being grounded: the tuples that can be true (see
     /// [`datalog::possibly_true`]); the others are false. Replaced by `heads` once encoded.
-    possible: HashMap<Symbol, HashSet<Tuple>>,
+    possible: HashMap<Symbol, TupleSet>,
     /// Atoms whose value a grounded sentence already forces (top-level unit literals); later
     /// grounding treats them as known.
     derived: AtomValues,
@@ -492,14 +500,23 @@ impl<'a> Grounder<'a> {
         matches!(self.structure.table(s), Some(Table::TwoValued(_)))
     }
 
-    /// The index of the possibly true tuples of `s` from the `fixed` positions to `position`.
-    pub fn table_index(&mut self, s: Symbol, position: usize, fixed: Vec<usize>) -> Rc<TableIndex> {
-        let key = (s, position, fixed);
+    /// The index of the possibly true tuples of `s` from the `fixed` positions (ascending) to
+    /// `position`: its keys list the values at those positions in that order.
+    pub fn table_index(&mut self, s: Symbol, position: usize, fixed: &[usize]) -> Rc<TableIndex> {
+        debug_assert!(fixed.windows(2).all(|w| w[0] < w[1]), "ascending positions");
+        let positions = fixed.iter().fold(0u64, |set, &k| set | position_bit(k));
+        self.table_index_at(s, position, positions)
+    }
+
+    /// [`Self::table_index`] with the fixed positions as a bit set (bit k for position k).
+    pub fn table_index_at(&mut self, s: Symbol, position: usize, positions: u64) -> Rc<TableIndex> {
+        let key = (s, position, positions);
         if let Some(ix) = self.known.indexes.get(&key) {
             return ix.clone();
         }
+        let fixed: Vec<usize> = (0..64).filter(|&k| positions & 1 << k != 0).collect();
         let tuples: Vec<Tuple> = if let Some(possible) = self.status.possible.get(&s) {
-            possible.iter().cloned().collect()
+            possible.iter().map(<[Value]>::to_vec).collect()
         } else if self.status.forced_unknown.contains(&s) {
             self.status
                 .heads
@@ -516,7 +533,7 @@ impl<'a> Grounder<'a> {
         };
         let mut groups: HashMap<Vec<Value>, Vec<Value>> = HashMap::default();
         for t in tuples {
-            let k: Vec<Value> = key.2.iter().map(|&i| t[i]).collect();
+            let k: Vec<Value> = fixed.iter().map(|&i| t[i]).collect();
             groups.entry(k).or_default().push(t[position]);
         }
         let index: TableIndex = groups

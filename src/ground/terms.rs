@@ -8,7 +8,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::{Error, IdpResult};
 use crate::ground::store::Gf;
-use crate::ground::{Cases, GTerm, GVal, Grounder};
+use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Term, TermKind};
 use crate::sema::program::{FuncId, Symbol};
 use crate::structure::structure::TruthValue;
@@ -244,7 +244,19 @@ impl<'a> Grounder<'a> {
         if self.func_two_valued(f) {
             return Ok(Vec::new());
         }
-        let range = self.result_domain(f)?;
+        let symbol = Symbol::Func(f);
+        let range = if self.status.forced_unknown.contains(&symbol) && self.indexable(symbol) {
+            // A defined function whose possible values are known (its possibly-true pass, or
+            // the heads of its grounded definition): only those, not its whole range.
+            let arity = args.len();
+            let index = self.table_index_at(symbol, arity, position_bit(arity) - 1);
+            match index.get(&args) {
+                Some(values) => values.clone(),
+                None => return Ok(Vec::new()),
+            }
+        } else {
+            self.result_domain(f)?
+        };
         let mut out = Vec::new();
         let mut tuple = args;
         for &v in range.iter() {
