@@ -45,8 +45,11 @@ pub struct Guard<'f> {
 /// variables it reads, and whether the binding can be extended.
 pub struct Admit<'c, 'a> {
     pub reads: &'c [u32],
-    pub check: &'c mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+    pub check: &'c mut BindingCheck<'c, 'a>,
 }
+
+/// Whether a partial binding can be extended.
+pub type BindingCheck<'c, 'a> = dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool> + 'c;
 
 /// One enumeration of bindings: the variables in binding order with their domains, what bounds
 /// those over infinite sorts, the guards, and a check made at the depth it names.
@@ -55,10 +58,8 @@ struct Search<'s, 'c, 'a> {
     domains: &'s [Option<Domain>],
     bound: Option<Bound<'s>>,
     guards: &'s [Guard<'s>],
-    admit: Option<(
-        usize,
-        &'c mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
-    )>,
+    /// The depth at which the check is made, and the check.
+    admit: Option<(usize, &'c mut BindingCheck<'c, 'a>)>,
 }
 
 /// The guards of `body` under the quantifier over `vars` (in binding order): for a universal
