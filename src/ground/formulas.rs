@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, IdpResult};
-use crate::ground::store::{Gf, Store};
+use crate::ground::store::{Gf, SliceKey, Store};
 use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Formula, FormulaKind, Var};
 use crate::sema::program::Symbol;
@@ -276,12 +276,20 @@ impl<'a> Grounder<'a> {
         f: &Formula,
         ground: impl FnOnce(&mut Self) -> IdpResult<Gf>,
     ) -> IdpResult<Gf> {
-        let key = self.memo_key(f.id(), |out| var_ids(f, out));
-        if let Some(&g) = self.memo.formulas.get(&key) {
+        let ids = self.node_vars(f.id(), |out| var_ids(f, out));
+        let mut values = std::mem::take(&mut self.memo_values);
+        values.clear();
+        values.extend(
+            ids.iter()
+                .map(|&id| self.env.get(id as usize).copied().flatten()),
+        );
+        if let Some(&g) = self.memo.formulas.get(&SliceKey(f.id(), &values)) {
+            self.memo_values = values;
             return Ok(g);
         }
+        // Grounding may memoise nested nodes: the buffer becomes the key.
         let g = ground(self)?;
-        self.memo.formulas.insert(key, g);
+        self.memo.formulas.insert((f.id(), values), g);
         Ok(g)
     }
 

@@ -77,6 +77,9 @@ pub fn position_bit(k: usize) -> u64 {
     1 << k
 }
 
+/// A map keyed by `(head, values)`, looked up with a borrowed [`store::SliceKey`].
+pub type SliceMap<H, T, V> = hashbrown::HashMap<(H, Vec<T>), V, rustc_hash::FxBuildHasher>;
+
 /// A memo key: a node's id and the current values of its variables.
 pub type MemoKey = (NodeId, Vec<Option<Value>>);
 
@@ -121,6 +124,10 @@ pub struct Grounder<'a> {
     defining: Vec<Symbol>,
     /// An atom's tuple while it is read (reused, so that most atoms allocate nothing).
     tuple: Vec<Value>,
+    /// The arguments of an application while its memoised cases are looked up (reused).
+    arguments: Vec<Value>,
+    /// The values of a node's variables while its memo is looked up (reused).
+    memo_values: Vec<Option<Value>>,
     /// The size, time and procedure limits of grounding.
     growth: Growth,
     /// The definitions evaluated on demand (see [`inlined`]).
@@ -202,7 +209,7 @@ impl AtomValues {
 #[derive(Default)]
 struct Memos {
     /// Ground results of quantified subformulas, by (formula id, values of its variables).
-    formulas: HashMap<MemoKey, Gf>,
+    formulas: SliceMap<NodeId, Option<Value>, Gf>,
     /// Ground function applications without variables, by term id (`None` for an application
     /// that has variables).
     closed_terms: HashMap<NodeId, Option<GTerm>>,
@@ -212,7 +219,7 @@ struct Memos {
     aggregates: HashMap<(MemoKey, Option<i64>), GTerm>,
     /// The cases of a function applied to known arguments, inside atoms of two-valued tables
     /// (see `ground_pred`); emptied whenever what grounding knows about atoms changes.
-    applications: HashMap<(FuncId, Tuple), Cases>,
+    applications: SliceMap<FuncId, Value, Cases>,
     /// Variables of each memoised node (by id).
     vars: HashMap<NodeId, Rc<[u32]>>,
 }
@@ -264,6 +271,8 @@ impl<'a> Grounder<'a> {
             env: Vec::new(),
             defining: Vec::new(),
             tuple: Vec::new(),
+            arguments: Vec::new(),
+            memo_values: Vec::new(),
             growth: Growth {
                 max_size,
                 deadline: None,
@@ -333,18 +342,15 @@ impl<'a> Grounder<'a> {
         self.status.heads.contains(a)
     }
 
-    /// The tuples of `s` that head rules of encoded definitions, sorted.
+    /// The tuples of `s` that head rules of encoded definitions, in the order they were grounded.
     pub fn head_tuples(&self, s: Symbol) -> Vec<Tuple> {
-        let mut tuples: Vec<Tuple> = self
-            .status
+        self.status
             .heads
             .iter()
             .map(|&a| self.store.atom_key(a))
             .filter(|(x, _)| *x == s)
             .map(|(_, t)| t.clone())
-            .collect();
-        tuples.sort();
-        tuples
+            .collect()
     }
 
     /// The finite domain of a sort, or an error that names it.
@@ -515,26 +521,29 @@ impl<'a> Grounder<'a> {
             return ix.clone();
         }
         let fixed: Vec<usize> = (0..64).filter(|&k| positions & 1 << k != 0).collect();
-        let tuples: Vec<Tuple> = if let Some(possible) = self.status.possible.get(&s) {
-            possible.iter().map(<[Value]>::to_vec).collect()
-        } else if self.status.forced_unknown.contains(&s) {
-            self.status
-                .heads
-                .iter()
-                .map(|&a| self.store.atom_key(a))
-                .filter(|(x, _)| *x == s)
-                .map(|(_, t)| t.clone())
-                .collect()
-        } else {
-            self.structure
-                .table(s)
-                .map(|t| t.ct().iter().cloned().collect())
-                .unwrap_or_default()
-        };
         let mut groups: HashMap<Vec<Value>, Vec<Value>> = HashMap::default();
-        for t in tuples {
-            let k: Vec<Value> = fixed.iter().map(|&i| t[i]).collect();
-            groups.entry(k).or_default().push(t[position]);
+        let mut group_key: Vec<Value> = Vec::with_capacity(fixed.len());
+        let mut add = |t: &[Value]| {
+            group_key.clear();
+            group_key.extend(fixed.iter().map(|&i| t[i]));
+            match groups.get_mut(group_key.as_slice()) {
+                Some(group) => group.push(t[position]),
+                None => {
+                    groups.insert(group_key.clone(), vec![t[position]]);
+                }
+            }
+        };
+        if let Some(possible) = self.status.possible.get(&s) {
+            possible.iter().for_each(&mut add);
+        } else if self.status.forced_unknown.contains(&s) {
+            for &a in self.status.heads.iter() {
+                let (x, t) = self.store.atom_key(a);
+                if *x == s {
+                    add(t);
+                }
+            }
+        } else if let Some(table) = self.structure.table(s) {
+            table.ct().iter().for_each(|t| add(t));
         }
         let index: TableIndex = groups
             .into_iter()
@@ -672,30 +681,30 @@ impl<'a> Grounder<'a> {
         match self.truth(s, t) {
             TruthValue::True => Gf::TRUE,
             TruthValue::False => Gf::FALSE,
-            TruthValue::Unknown if self.status.complete.contains(&s) => {
-                match self.store.find_atom(s, t) {
-                    Some(g)
-                        if self
-                            .store
-                            .as_atom(g)
-                            .is_some_and(|a| self.status.heads.contains(a)) =>
-                    {
-                        g
-                    }
-                    _ => Gf::FALSE,
-                }
-            }
-            TruthValue::Unknown => {
-                let g = self.store.atom(s, t);
-                match self
-                    .store
+            TruthValue::Unknown => self.unknown_atom(s, t),
+        }
+    }
+
+    /// The atom `s(t)` of a well-sorted tuple that the structure leaves unknown: false when
+    /// `s`'s definition is grounded and has no rule for it, a constant when a unit sentence
+    /// decided it.
+    pub fn unknown_atom(&mut self, s: Symbol, t: &[Value]) -> Gf {
+        if self.status.complete.contains(&s) {
+            let head = self.store.find_atom(s, t).filter(|&g| {
+                self.store
                     .as_atom(g)
-                    .and_then(|a| self.status.derived.get(a))
-                {
-                    Some(b) => Gf::from_bool(b),
-                    None => g,
-                }
-            }
+                    .is_some_and(|a| self.status.heads.contains(a))
+            });
+            return head.unwrap_or(Gf::FALSE);
+        }
+        let g = self.store.atom(s, t);
+        match self
+            .store
+            .as_atom(g)
+            .and_then(|a| self.status.derived.get(a))
+        {
+            Some(b) => Gf::from_bool(b),
+            None => g,
         }
     }
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::{Error, IdpResult};
-use crate::ground::store::Gf;
+use crate::ground::store::{Gf, SliceKey};
 use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Term, TermKind};
 use crate::sema::program::{FuncId, Symbol};
@@ -175,29 +175,37 @@ impl<'a> Grounder<'a> {
         {
             return Ok(None);
         }
-        let mut tuple = Vec::with_capacity(args.len());
+        // The arguments' values, in a buffer that is reused (most lookups hit the memo).
+        let mut tuple = std::mem::take(&mut self.arguments);
+        tuple.clear();
         for a in args {
             let value = match self.simple_value(a) {
                 Some(v) => v,
                 None => match self.ground_term(a)?.as_known() {
                     Some(GVal::V(v)) => v,
-                    _ => return Ok(None),
+                    _ => {
+                        self.arguments = tuple;
+                        return Ok(None);
+                    }
                 },
             };
             tuple.push(value);
         }
-        self.application_cases(*f, tuple).map(Some)
+        let cases = self.application_cases(*f, &tuple);
+        self.arguments = tuple;
+        cases.map(Some)
     }
 
     /// The cases of `f(args)` for known arguments, sorted by value, memoised until what
     /// grounding knows about atoms changes.
-    fn application_cases(&mut self, f: FuncId, args: Vec<Value>) -> IdpResult<Cases> {
-        let key = (f, args);
-        if let Some(cases) = self.memo.applications.get(&key) {
+    fn application_cases(&mut self, f: FuncId, args: &[Value]) -> IdpResult<Cases> {
+        if let Some(cases) = self.memo.applications.get(&SliceKey(f, args)) {
             return Ok(cases.clone());
         }
-        let cases = Cases::new(self.apply_function(key.0, key.1.clone())?);
-        self.memo.applications.insert(key, cases.clone());
+        let cases = Cases::new(self.apply_function(f, args.to_vec())?);
+        self.memo
+            .applications
+            .insert((f, args.to_vec()), cases.clone());
         Ok(cases)
     }
 
@@ -209,7 +217,7 @@ impl<'a> Grounder<'a> {
             let cases: Cases = if self.program.func(f).constructor_of.is_some() {
                 Cases::new(self.apply_function(f, tuple)?)
             } else {
-                self.application_cases(f, tuple)?
+                self.application_cases(f, &tuple)?
             };
             return Ok(match &cases[..] {
                 [(Gf::TRUE, v)] => GTerm::known(*v),
@@ -265,7 +273,7 @@ impl<'a> Grounder<'a> {
                 TruthValue::False => {}
                 TruthValue::True => out.push((Gf::TRUE, v)),
                 TruthValue::Unknown => {
-                    let g = self.atom(Symbol::Func(f), &tuple);
+                    let g = self.unknown_atom(symbol, &tuple);
                     if g != Gf::FALSE {
                         out.push((g, v));
                     }
