@@ -309,6 +309,21 @@ mod tests {
     }
 
     #[test]
+    fn consecutive_integers_are_a_range_and_others_a_set() {
+        let ints = |v: &[i64]| v.iter().map(|&i| Value::Int(i)).collect::<Vec<_>>();
+        let range = Members::of(Some(&ints(&[3, 4, 5, 6])));
+        assert!(matches!(range, Members::Range(3, 6)));
+        let holes = Members::of(Some(&ints(&[0, 5, 2])));
+        assert!(matches!(holes, Members::Set(_)));
+        for (members, member, other) in [(range, 4, 7), (holes, 5, 1)] {
+            assert_eq!(members.contain(Value::Int(member)), Some(true));
+            assert_eq!(members.contain(Value::Int(other)), Some(false));
+            assert_eq!(members.contain(Value::str("4")), Some(false));
+        }
+        assert_eq!(Members::of(None).contain(Value::Int(1)), None);
+    }
+
+    #[test]
     fn products_are_capped() {
         let d = vec![Value::Int(1), Value::Int(2)];
         assert_eq!(
