@@ -765,6 +765,45 @@ fn unmentioned_predicates_are_left_false_for_one_model() {
 /// that lies on one cell of ten is grounded for that cell only (9 rules, not 90), and the
 /// models are those of the full grounding (`Take` is free at each of the 10 time points).
 #[test]
+fn a_rule_without_variables_whose_head_cannot_be_true_gets_no_rule() {
+    // `P <- P & O` derives nothing (the least fixpoint of its relaxation is empty): the
+    // possibly-true pass rules P out before the rule, which binds no variable, is grounded.
+    let text = "vocabulary V {
+  P
+  Q
+  O
+}
+theory T : V {
+  {
+    P <- P & O.
+    Q <- ~P & O.
+  }
+}
+structure S : V {
+}
+";
+    let o = run_file(text, &["--stats", "-n", "0"]);
+    let err = stderr(&o);
+    let rule = |line: &str| {
+        err.lines()
+            .find(|l| l.contains(&format!("test.idp:{line} grounded in")))
+            .unwrap_or_else(|| panic!("no stats of the rule at {line} in {err}"))
+            .to_string()
+    };
+    assert!(
+        rule("8:5").ends_with("s: 0 ground rules, 0 new nodes"),
+        "{}",
+        rule("8:5")
+    );
+    assert!(
+        rule("9:5").ends_with("s: 1 ground rules, 2 new nodes"),
+        "{}",
+        rule("9:5")
+    );
+    assert_eq!(stdout(&o).matches("=======\n").count(), 2);
+}
+
+#[test]
 fn unreachable_defined_atoms_get_no_rules() {
     let text = "vocabulary V {
   type Time isa int

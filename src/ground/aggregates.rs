@@ -68,8 +68,8 @@ impl<'a> Grounder<'a> {
     ) -> IdpResult<Vec<Element>> {
         let mut out = Vec::new();
         for set in sets {
-            self.for_each_candidate(&set.vars, &set.cond, &mut |g: &mut Grounder<'a>| {
-                let cond = g.ground_formula(&set.cond)?;
+            self.for_each_candidate(&set.vars, &set.cond, &mut |g: &mut Grounder<'a>, known| {
+                let cond = g.condition(known, &set.cond)?;
                 if cond == Gf::FALSE {
                     return Ok(false);
                 }

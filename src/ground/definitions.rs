@@ -2,10 +2,13 @@
 
 use crate::error::{Error, IdpResult};
 use crate::ground::datalog::{self, Approx};
+use crate::ground::formulas::Admit;
 use crate::ground::store::Gf;
+use crate::ground::tuple_set::TupleSet;
 use crate::ground::{GVal, GroundDefinition, Grounder};
-use crate::sema::ir::{Definition, Rule, Term};
-use crate::sema::program::Symbol;
+use crate::sema::ir::{Definition, Rule, Term, TermKind};
+use crate::sema::program::{SortId, Symbol};
+use crate::sema::walk::free_vars;
 use crate::structure::structure::Table;
 use crate::structure::value::Value;
 
@@ -43,7 +46,13 @@ impl<'a> Grounder<'a> {
         };
         let defined = def.defined();
         self.forget_possible(&defined);
-        self.status.possible.extend(possible);
+        let program = self.program;
+        self.status
+            .possible
+            .extend(possible.into_iter().map(|(s, tuples)| {
+                let arity = program.symbol_sorts(s).len();
+                (s, TupleSet::of(arity, tuples.iter().map(Vec::as_slice)))
+            }));
     }
 
     /// What is known of `s` for the possibly-true relaxation of a definition that does not
@@ -57,7 +66,7 @@ impl<'a> Grounder<'a> {
                 Approx::Possible(self.head_tuples(s))
             } else {
                 match self.status.possible.get(&s) {
-                    Some(p) => Approx::Possible(p.iter().cloned().collect()),
+                    Some(p) => Approx::Possible(p.iter().map(<[Value]>::to_vec).collect()),
                     None => Approx::Anything,
                 }
             };
@@ -92,23 +101,25 @@ impl<'a> Grounder<'a> {
     }
 
     fn ground_rule_instances(&mut self, rule: &Rule, out: &mut GroundDefinition) -> IdpResult<()> {
-        let sorts = self.program.symbol_sorts(rule.head);
-        self.for_each_candidate(&rule.vars, &rule.body, &mut |g: &mut Grounder<'a>| {
-            let mut tuple = Vec::with_capacity(rule.head_args.len());
-            for (k, arg) in rule.head_args.iter().enumerate() {
-                let Some(v) = g.head_argument(arg)? else {
-                    // An undefined head argument (e.g. `Next(t)` at the last time point).
-                    return Ok(false);
-                };
-                if !g.domains.contains(sorts[k], v) {
-                    return Ok(false);
-                }
-                tuple.push(v);
-            }
-            if !g.is_forced(rule.head, &tuple) || !g.is_possible(rule.head, &tuple) {
+        let head = RuleHead::new(self, rule);
+        // A head the possibly-true pass ruled out is rejected as soon as its variables are
+        // bound, before the body is grounded.
+        let mut reads: Vec<u32> = Vec::new();
+        for arg in &rule.head_args {
+            free_vars(arg, &mut |v| reads.push(v.id));
+        }
+        let mut check = |g: &mut Grounder<'a>| Ok(head.tuple(g, true)?.is_some());
+        let restricted = self.status.possible.contains_key(&rule.head);
+        let admit = restricted.then_some(Admit {
+            reads: &reads,
+            check: &mut check,
+        });
+        self.for_each_admitted_candidate(&rule.vars, &rule.body, admit, &mut |g, known| {
+            // Admitted heads are possible.
+            let Some(tuple) = head.tuple(g, !restricted)? else {
                 return Ok(false);
-            }
-            let body = g.ground_formula(&rule.body)?;
+            };
+            let body = g.condition(known, &rule.body)?;
             if body == Gf::FALSE {
                 return Ok(false);
             }
@@ -141,5 +152,52 @@ impl<'a> Grounder<'a> {
     pub fn force_unknown(&mut self, symbols: &[Symbol]) {
         self.memo.applications.clear();
         self.status.forced_unknown.extend(symbols.iter().copied());
+    }
+}
+
+/// A rule's head, to read its tuple under the bindings of the rule's variables.
+struct RuleHead<'r> {
+    rule: &'r Rule,
+    sorts: Vec<SortId>,
+    /// Whether an argument's value must be checked against the head's sort (a variable of
+    /// that sort or a subsort needs no check).
+    checked: Vec<bool>,
+}
+
+impl<'r> RuleHead<'r> {
+    fn new(g: &Grounder, rule: &'r Rule) -> RuleHead<'r> {
+        let sorts = g.program.symbol_sorts(rule.head);
+        let checked = rule
+            .head_args
+            .iter()
+            .zip(&sorts)
+            .map(|(arg, &sort)| match arg.kind() {
+                TermKind::Var(v) => !g.program.is_subsort(v.sort, sort),
+                _ => true,
+            })
+            .collect();
+        RuleHead {
+            rule,
+            sorts,
+            checked,
+        }
+    }
+
+    /// The head's tuple, unless an argument is undefined (`Next(t)` at the last time point) or
+    /// outside its sort, or the atom cannot be true (looked up when `possible` is set).
+    fn tuple(&self, g: &mut Grounder, possible: bool) -> IdpResult<Option<Vec<Value>>> {
+        let mut tuple = Vec::with_capacity(self.rule.head_args.len());
+        for (k, arg) in self.rule.head_args.iter().enumerate() {
+            let Some(v) = g.head_argument(arg)? else {
+                return Ok(None);
+            };
+            if self.checked[k] && !g.domains.contains(self.sorts[k], v) {
+                return Ok(None);
+            }
+            tuple.push(v);
+        }
+        let head = self.rule.head;
+        let admitted = g.is_forced(head, &tuple) && (!possible || g.is_possible(head, &tuple));
+        Ok(admitted.then_some(tuple))
     }
 }

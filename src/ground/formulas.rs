@@ -1,12 +1,14 @@
 //! Grounding formulas: connectives short-circuit on constants, quantifiers iterate over the
 //! finite domains of their variables, atoms over known symbols evaluate to `true`/`false`.
 
-use rustc_hash::FxHashSet as HashSet;
+use indexmap::IndexSet;
+use rustc_hash::FxBuildHasher;
+use std::cell::Cell;
 use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, IdpResult};
-use crate::ground::store::Gf;
-use crate::ground::{Cases, GTerm, GVal, Grounder};
+use crate::ground::store::{Gf, SliceKey, Store};
+use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Formula, FormulaKind, Var};
 use crate::sema::program::Symbol;
 use crate::sema::walk::var_ids;
@@ -34,11 +36,35 @@ pub struct Guard<'f> {
     pub skip_if: Gf,
     /// Index (in the binding order) of the last variable it needs.
     pub depth: usize,
+    /// Its ground form under the current binding, once its variables are bound: the body is
+    /// rebuilt from these instead of being grounded a second time ([`BodyShape`]).
+    pub value: Cell<Gf>,
+}
+
+/// A check of a partial binding ([`Grounder::for_each_admitted_candidate`]): the ids of the
+/// variables it reads, and whether the binding can be extended.
+pub struct Admit<'c, 'a> {
+    pub reads: &'c [u32],
+    pub check: &'c mut BindingCheck<'c, 'a>,
+}
+
+/// Whether a partial binding can be extended.
+pub type BindingCheck<'c, 'a> = dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool> + 'c;
+
+/// One enumeration of bindings: the variables in binding order with their domains, what bounds
+/// those over infinite sorts, the guards, and a check made at the depth it names.
+struct Search<'s, 'c, 'a> {
+    vars: &'s [Var],
+    domains: &'s [Option<Domain>],
+    bound: Option<Bound<'s>>,
+    guards: &'s [Guard<'s>],
+    /// The depth at which the check is made, and the check.
+    admit: Option<(usize, &'c mut BindingCheck<'c, 'a>)>,
 }
 
 /// The guards of `body` under the quantifier over `vars` (in binding order): for a universal
 /// (`forall`), antecedent conjuncts and consequent disjuncts; otherwise conjuncts.
-pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f>> {
+fn guards<'f>(g: &mut Grounder, vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f>> {
     let mut parts: Vec<(&'f Formula, Gf)> = Vec::new();
     if forall {
         match body.kind() {
@@ -54,17 +80,86 @@ pub fn guards<'f>(vars: &[Var], body: &'f Formula, forall: bool) -> Vec<Guard<'f
     }
     let mut out = Vec::new();
     for (f, skip_if) in parts {
-        let mut ids = HashSet::default();
-        var_ids(f, &mut ids);
-        if let Some(depth) = vars.iter().rposition(|v| ids.contains(&v.id)) {
+        let ids = g.node_vars(f.id(), |out| var_ids(f, out));
+        if let Some(depth) = vars.iter().rposition(|v| ids.binary_search(&v.id).is_ok()) {
             out.push(Guard {
                 formula: f,
                 skip_if,
                 depth,
+                value: Cell::new(Gf::TRUE),
             });
         }
     }
     out
+}
+
+/// How a quantifier's body (or a rule body) is built from the values its guards took under
+/// the current binding, when every part of it is a guard: grounding the body again would give
+/// the same connectives over the same ground parts (the store shares every node), so only the
+/// connective's own node is built.
+#[derive(Clone, Copy)]
+enum BodyShape {
+    /// The conjunction of the guards (a single guard is its own conjunction).
+    And,
+    /// The disjunction of the guards.
+    Or,
+    /// The first `n` guards (conjoined) imply the rest (disjoined).
+    Implies(usize),
+}
+
+impl BodyShape {
+    /// The shape of `body` under a universal (`forall`) or existential quantifier with these
+    /// guards; `None` when some part of the body is no guard.
+    fn of(body: &Formula, guards: &[Guard], forall: bool) -> Option<BodyShape> {
+        let mut next = guards.iter();
+        // Whether `f` is a junction (`and`: conjunction) of the next guards, or the next one.
+        // A junction nested in one of its kind was flattened into the guards: its children
+        // then do not match.
+        let mut junction = |f: &Formula, and: bool| -> Option<usize> {
+            let mut take =
+                |part: &Formula| next.next().is_some_and(|g| std::ptr::eq(g.formula, part));
+            match (f.kind(), and) {
+                (FormulaKind::And(fs), true) | (FormulaKind::Or(fs), false) => {
+                    fs.iter().all(&mut take).then_some(fs.len())
+                }
+                _ => take(f).then_some(1),
+            }
+        };
+        let shape = match (body.kind(), forall) {
+            (FormulaKind::Implies(a, b), true) => {
+                let n = junction(a, true)?;
+                junction(b, false)?;
+                BodyShape::Implies(n)
+            }
+            (FormulaKind::Or(_), true) => {
+                junction(body, false)?;
+                BodyShape::Or
+            }
+            (_, true) => return None,
+            (_, false) => {
+                junction(body, true)?;
+                BodyShape::And
+            }
+        };
+        // Every guard must be a part of the body.
+        next.next().is_none().then_some(shape)
+    }
+
+    fn rebuild(self, store: &mut Store, guards: &[Guard]) -> Gf {
+        fn values<'g>(gs: &'g [Guard]) -> impl Iterator<Item = Gf> + 'g {
+            gs.iter().map(|g| g.value.get())
+        }
+        match self {
+            BodyShape::And => store.and(values(guards)),
+            BodyShape::Or => store.or(values(guards)),
+            BodyShape::Implies(n) => {
+                let (a, b) = guards.split_at(n);
+                let ga = store.and(values(a));
+                let gb = store.or(values(b));
+                store.implies(ga, gb)
+            }
+        }
+    }
 }
 
 fn conjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
@@ -154,7 +249,7 @@ impl<'a> Grounder<'a> {
             formula: body,
             want: false,
         };
-        let guards = guards(&vars, body, true);
+        let guards = guards(self, &vars, body, true);
         let mut out = Vec::new();
         self.for_each_guarded(&vars, &domains, Some(bound), &guards, &mut |g| {
             let ground = g.ground_formula(body)?;
@@ -181,12 +276,20 @@ impl<'a> Grounder<'a> {
         f: &Formula,
         ground: impl FnOnce(&mut Self) -> IdpResult<Gf>,
     ) -> IdpResult<Gf> {
-        let key = self.memo_key(f.id(), |out| var_ids(f, out));
-        if let Some(&g) = self.memo.formulas.get(&key) {
+        let ids = self.node_vars(f.id(), |out| var_ids(f, out));
+        let mut values = std::mem::take(&mut self.memo_values);
+        values.clear();
+        values.extend(
+            ids.iter()
+                .map(|&id| self.env.get(id as usize).copied().flatten()),
+        );
+        if let Some(&g) = self.memo.formulas.get(&SliceKey(f.id(), &values)) {
+            self.memo_values = values;
             return Ok(g);
         }
+        // Grounding may memoise nested nodes: the buffer becomes the key.
         let g = ground(self)?;
-        self.memo.formulas.insert(key, g);
+        self.memo.formulas.insert((f.id(), values), g);
         Ok(g)
     }
 
@@ -264,10 +367,7 @@ impl<'a> Grounder<'a> {
             let Some(GVal::V(v)) = self.ground_term(other)?.as_known() else {
                 return Ok(None);
             };
-            let g = match cases.binary_search_by(|(_, c)| c.cmp(&v)) {
-                Ok(i) => cases[i].0,
-                Err(_) => Gf::FALSE,
-            };
+            let g = cases.guard_of(v).unwrap_or(Gf::FALSE);
             return Ok(Some(if negated { -g } else { g }));
         }
         Ok(None)
@@ -289,16 +389,16 @@ impl<'a> Grounder<'a> {
         }
         let type_of = self.program.pred(p).type_of;
         let symbol = Symbol::Pred(p);
-        // An atom of a two-valued table with one argument an unknown function's application
-        // (`Adj(At(t), d, p)`): the table's index gives the values of that argument that make
-        // the atom true, and only their cases are kept. Splitting the atom into one case per
-        // value of `At(t)` costs the function's range for every atom, so a quantifier over p
-        // would cost |range|^2.
+        // An atom of a symbol whose true tuples are all known (a two-valued table, or a defined
+        // symbol with its possibly true tuples) with one argument an unknown function's
+        // application (`Adj(At(t), d, p)`, `KeyAt(t, At(t), k)`): the symbol's index gives the
+        // values of that argument that can make the atom true, and only their cases are kept.
+        // Splitting the atom into one case per value of `At(t)` costs the function's range for
+        // every atom, so a quantifier over p would cost |range|^2.
         let table_atom = type_of.is_none()
             && !self.is_inlined(symbol)
-            && !self.status.forced_unknown.contains(&symbol)
             && self.lazy_procedure(symbol).is_none()
-            && matches!(self.structure.table(symbol), Some(Table::TwoValued(_)));
+            && self.indexable(symbol);
         let mut grounded = Vec::with_capacity(args.len());
         let mut shared: Option<(usize, Cases)> = None;
         for (k, a) in args.iter().enumerate() {
@@ -309,7 +409,7 @@ impl<'a> Grounder<'a> {
                         grounded.push(GTerm::undefined());
                         continue;
                     }
-                    grounded.push(match cases.as_ref() {
+                    grounded.push(match &cases[..] {
                         [(Gf::TRUE, v)] => GTerm::known(*v),
                         options => GTerm(options.iter().map(|(g, v)| (*g, GVal::V(*v))).collect()),
                     });
@@ -332,23 +432,50 @@ impl<'a> Grounder<'a> {
                 })
                 .collect();
             if let Some(key) = known {
-                let fixed: Vec<usize> = (0..args.len()).filter(|&j| j != k).collect();
-                let index = self.table_index(symbol, k, fixed);
-                let mut out = Vec::new();
-                if let Some(values) = index.get(&key) {
-                    for v in values.iter() {
-                        if let Ok(i) = cases.binary_search_by(|(_, c)| c.cmp(v)) {
-                            out.push(cases[i].0);
-                        }
-                    }
-                }
-                return Ok(self.store.or(out));
+                return self.indexed_atom(p, k, key, &cases);
             }
             grounded[k] = GTerm(cases.iter().map(|(g, v)| (*g, GVal::V(*v))).collect());
         }
         let cases = self.argument_cases(grounded);
         let mut out = Vec::with_capacity(cases.len());
         for (guard, tuple) in cases {
+            let atom = self.pred_atom(p, &tuple)?;
+            out.push(self.store.and2(guard, atom));
+        }
+        Ok(self.store.or(out))
+    }
+
+    /// The atom `p(args)` of an indexable symbol whose argument `k` takes the values of
+    /// `cases` and whose other arguments are `known`: the disjunction, over the values that
+    /// the symbol's index pairs with the known ones, of the value's case and the atom.
+    fn indexed_atom(
+        &mut self,
+        p: crate::sema::program::PredId,
+        k: usize,
+        known: Vec<Value>,
+        cases: &Cases,
+    ) -> IdpResult<Gf> {
+        let symbol = Symbol::Pred(p);
+        let all = position_bit(known.len() + 1) - 1;
+        let index = self.table_index_at(symbol, k, all & !position_bit(k));
+        let Some(values) = index.get(&known) else {
+            return Ok(Gf::FALSE);
+        };
+        let two_valued = matches!(self.structure.table(symbol), Some(Table::TwoValued(_)))
+            && !self.status.forced_unknown.contains(&symbol);
+        let mut out = Vec::new();
+        let mut tuple = known;
+        tuple.insert(k, Value::Int(0));
+        for &v in values.iter() {
+            let Some(guard) = cases.guard_of(v) else {
+                continue;
+            };
+            if two_valued {
+                // Every tuple of a two-valued table's index is true.
+                out.push(guard);
+                continue;
+            }
+            tuple[k] = v;
             let atom = self.pred_atom(p, &tuple)?;
             out.push(self.store.and2(guard, atom));
         }
@@ -405,14 +532,18 @@ impl<'a> Grounder<'a> {
             formula: body,
             want: !forall,
         };
-        let guards = guards(&vars, body, forall);
+        let guards = guards(self, &vars, body, forall);
+        let shape = BodyShape::of(body, &guards, forall);
         let stopped = self.for_each_guarded(
             &vars,
             &domains,
             Some(bound),
             &guards,
             &mut |g: &mut Grounder<'a>| {
-                let b = g.ground_formula(body)?;
+                let b = match shape {
+                    Some(shape) => shape.rebuild(&mut g.store, &guards),
+                    None => g.ground_formula(body)?,
+                };
                 if b == absorbing {
                     return Ok(true);
                 }
@@ -469,24 +600,72 @@ impl<'a> Grounder<'a> {
 
     /// Calls `visit` for every binding of `vars` under which `cond` may be true: variables over
     /// infinite sorts are bounded by `cond`, and conjuncts of `cond` prune partial bindings.
-    /// The variables are unbound afterwards.
+    /// `visit` gets the ground form of `cond` when its conjuncts give it (see
+    /// [`Self::condition`]). The variables are unbound afterwards.
     pub fn for_each_candidate(
         &mut self,
         vars: &[Var],
         cond: &Formula,
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
+        visit: &mut dyn FnMut(&mut Grounder<'a>, Option<Gf>) -> IdpResult<bool>,
+    ) -> IdpResult<bool> {
+        self.for_each_admitted_candidate(vars, cond, None, visit)
+    }
+
+    /// [`Self::for_each_candidate`], where `admit` (when given) rejects a partial binding as
+    /// soon as the variables it reads (by id) are bound: a rule head that cannot be true is
+    /// rejected before the body is grounded.
+    pub fn for_each_admitted_candidate(
+        &mut self,
+        vars: &[Var],
+        cond: &Formula,
+        admit: Option<Admit<'_, 'a>>,
+        visit: &mut dyn FnMut(&mut Grounder<'a>, Option<Gf>) -> IdpResult<bool>,
     ) -> IdpResult<bool> {
         let (vars, domains) = self.prepare_vars(vars)?;
         let bound = Bound {
             formula: cond,
             want: true,
         };
-        let guards = guards(&vars, cond, false);
-        let stopped = self.for_each_guarded(&vars, &domains, Some(bound), &guards, visit)?;
+        let guards = guards(self, &vars, cond, false);
+        let admit = match admit {
+            // No variable to bind: the check comes first.
+            Some(a) if vars.is_empty() => {
+                if !(a.check)(self)? {
+                    return Ok(false);
+                }
+                None
+            }
+            Some(a) => {
+                let depth = vars.iter().rposition(|v| a.reads.contains(&v.id));
+                Some((depth.unwrap_or(0), a.check))
+            }
+            None => None,
+        };
+        let mut search = Search {
+            vars: &vars,
+            domains: &domains,
+            bound: Some(bound),
+            guards: &guards,
+            admit,
+        };
+        let shape = BodyShape::of(cond, &guards, false);
+        let stopped = self.bind_from(0, &mut search, &mut |g| {
+            let known = shape.map(|shape| shape.rebuild(&mut g.store, &guards));
+            visit(g, known)
+        })?;
         for v in &vars {
             self.unbind(v);
         }
         Ok(stopped)
+    }
+
+    /// The ground form of a condition that [`Self::for_each_candidate`] passed on (`known`), or
+    /// grounded now.
+    pub fn condition(&mut self, known: Option<Gf>, cond: &Formula) -> IdpResult<Gf> {
+        match known {
+            Some(g) => Ok(g),
+            None => self.ground_formula(cond),
+        }
     }
 
     /// Like [`Self::for_each_binding`], skipping every extension of a partial binding under
@@ -499,35 +678,51 @@ impl<'a> Grounder<'a> {
         guards: &[Guard],
         visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
     ) -> IdpResult<bool> {
-        self.bind_from(0, vars, domains, bound, guards, visit)
+        let mut search = Search {
+            vars,
+            domains,
+            bound,
+            guards,
+            admit: None,
+        };
+        self.bind_from(0, &mut search, visit)
     }
 
     fn bind_from(
         &mut self,
         depth: usize,
-        vars: &[Var],
-        domains: &[Option<Rc<[Value]>>],
-        bound: Option<Bound>,
-        guards: &[Guard],
+        search: &mut Search<'_, '_, 'a>,
         visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
     ) -> IdpResult<bool> {
-        let Some(var) = vars.get(depth) else {
+        let Some(var) = search.vars.get(depth) else {
             return visit(self);
         };
-        let dom = match (self.table_candidates(var, depth, guards)?, &domains[depth]) {
+        let domain = &search.domains[depth];
+        let scan = domain.as_ref().map(|d| d.len());
+        let dom = match (
+            self.table_candidates(var, depth, search.guards, scan)?,
+            domain,
+        ) {
             (Some(c), _) => c,
             (None, Some(d)) => d.clone(),
-            (None, None) => self.bounded_domain(var, bound)?,
+            (None, None) => self.bounded_domain(var, search.bound)?,
         };
         'values: for &v in dom.iter() {
             self.step()?;
             self.bind(var, v);
-            for guard in guards.iter().filter(|g| g.depth == depth) {
-                if self.ground_formula(guard.formula)? == guard.skip_if {
+            if let Some((at, check)) = &mut search.admit {
+                if *at == depth && !check(self)? {
                     continue 'values;
                 }
             }
-            if self.bind_from(depth + 1, vars, domains, bound, guards, visit)? {
+            for guard in search.guards.iter().filter(|g| g.depth == depth) {
+                let value = self.ground_formula(guard.formula)?;
+                guard.value.set(value);
+                if value == guard.skip_if {
+                    continue 'values;
+                }
+            }
+            if self.bind_from(depth + 1, search, visit)? {
                 self.unbind(var);
                 return Ok(true);
             }
@@ -539,12 +734,14 @@ impl<'a> Grounder<'a> {
 
     /// When a guard that must hold is an atom of a two-valued predicate with `var` as an
     /// argument, only the values in the predicate's table (matching the arguments bound so
-    /// far) can satisfy it: a join instead of a scan of the whole domain.
+    /// far) can satisfy it: a join instead of a scan of the whole domain (of `scan` values,
+    /// when it is finite).
     fn table_candidates(
         &mut self,
         var: &Var,
         depth: usize,
         guards: &[Guard],
+        scan: Option<usize>,
     ) -> IdpResult<Option<Rc<[Value]>>> {
         let mut best: Option<Rc<[Value]>> = None;
         for guard in guards
@@ -552,7 +749,7 @@ impl<'a> Grounder<'a> {
             .filter(|g| g.skip_if == Gf::FALSE && g.depth >= depth)
         {
             let found = match guard.formula.kind() {
-                FormulaKind::Pred(p, args) => self.atom_candidates(var, *p, args)?,
+                FormulaKind::Pred(p, args) => self.atom_candidates(var, *p, args, scan)?,
                 FormulaKind::Cmp(CmpOp::Eq, a, b) => match self.equal_candidates(var, a, b)? {
                     Some(value) => Some(value),
                     None => self.inverse_candidates(var, a, b)?,
@@ -576,12 +773,16 @@ impl<'a> Grounder<'a> {
     }
 
     /// Values of `var` for which the atom `p(args)` can be true: from the predicate's
-    /// two-valued table, or from the rule heads of a completely grounded definition.
+    /// two-valued table, or from the rule heads of a completely grounded definition. One
+    /// argument may be an application with several cases (`At(t)` in `Adj(At(t), d, p)`): the
+    /// candidates are then joined through each of its values, when there are fewer of those
+    /// than the `scan` of the variable's domain that the join replaces.
     fn atom_candidates(
         &mut self,
         var: &Var,
         p: crate::sema::program::PredId,
         args: &[crate::sema::ir::Term],
+        scan: Option<usize>,
     ) -> IdpResult<Option<Rc<[Value]>>> {
         let symbol = Symbol::Pred(p);
         if self.program.pred(p).type_of.is_some() || !self.indexable(symbol) {
@@ -595,25 +796,45 @@ impl<'a> Grounder<'a> {
         };
         let mut fixed_positions = Vec::new();
         let mut fixed_values = Vec::new();
+        let mut open: Option<(usize, Cases)> = None;
         for (k, a) in args.iter().enumerate() {
             if k == position || !self.is_closed(a) {
                 continue;
             }
-            match self.known_value(a)? {
-                Some(v) => {
-                    fixed_positions.push(k);
-                    fixed_values.push(v);
+            let value = match self.shared_application(a)? {
+                Some(cases) if cases.len() > 1 => {
+                    if open.is_some() || scan.is_some_and(|n| cases.len() > n) {
+                        return Ok(None);
+                    }
+                    open = Some((fixed_values.len(), cases));
+                    Value::Int(0) // a placeholder, set to each case's value below
                 }
-                None => return Ok(None),
+                _ => match self.known_value(a)? {
+                    Some(v) => v,
+                    None => return Ok(None),
+                },
+            };
+            fixed_positions.push(k);
+            fixed_values.push(value);
+        }
+        let index = self.table_index(symbol, position, &fixed_positions);
+        let Some((slot, cases)) = open else {
+            return Ok(Some(
+                index
+                    .get(&fixed_values)
+                    .cloned()
+                    .unwrap_or_else(|| Rc::from(Vec::new())),
+            ));
+        };
+        // In the order first met (the cases are sorted): deterministic without comparing values.
+        let mut values: IndexSet<Value, FxBuildHasher> = IndexSet::default();
+        for &(_, v) in cases.iter() {
+            fixed_values[slot] = v;
+            if let Some(found) = index.get(&fixed_values) {
+                values.extend(found.iter().copied());
             }
         }
-        let index = self.table_index(symbol, position, fixed_positions);
-        Ok(Some(
-            index
-                .get(&fixed_values)
-                .cloned()
-                .unwrap_or_else(|| Rc::from(Vec::new())),
-        ))
+        Ok(Some(values.into_iter().collect()))
     }
 
     /// The value of `var` for which `var = t` (or `t = var`) can hold when `t` is known under
@@ -668,7 +889,7 @@ impl<'a> Grounder<'a> {
         let Some(value) = self.known_value(other)? else {
             return Ok(None);
         };
-        let index = self.table_index(symbol, 0, vec![1]);
+        let index = self.table_index(symbol, 0, &[1]);
         Ok(Some(
             index
                 .get(&vec![value])
@@ -756,7 +977,7 @@ fn single_open_argument(grounded: &[GTerm]) -> Option<(usize, Cases)> {
     if open.next().is_some() || term.0.len() < 2 {
         return None;
     }
-    let mut cases: Vec<(Gf, Value)> = term
+    let cases: Vec<(Gf, Value)> = term
         .0
         .iter()
         .map(|(g, v)| match v {
@@ -764,6 +985,5 @@ fn single_open_argument(grounded: &[GTerm]) -> Option<(usize, Cases)> {
             _ => None,
         })
         .collect::<Option<_>>()?;
-    cases.sort_by_key(|c| c.1);
-    Some((k, cases.into()))
+    Some((k, Cases::new(cases)))
 }

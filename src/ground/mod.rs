@@ -7,6 +7,7 @@
 
 pub mod aggregates;
 pub mod bounds;
+pub mod cases;
 pub mod datalog;
 pub mod definitions;
 pub mod dump;
@@ -16,6 +17,7 @@ pub mod lift;
 pub mod recursive_aggregates;
 pub mod store;
 pub mod terms;
+pub mod tuple_set;
 pub mod wellfounded;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -29,6 +31,7 @@ use crate::structure::value::{Tuple, Value};
 
 use crate::sema::domains::Domains;
 use store::{Gf, Store};
+use tuple_set::TupleSet;
 
 /// A value of a ground term: a domain element, or the infinities that `min`/`max` of an empty
 /// set take (IDP3's convention: `max{}` is −∞, `min{}` is +∞).
@@ -39,9 +42,7 @@ pub enum GVal {
     PosInf,
 }
 
-/// The cases of a function application with known arguments: each value with its condition,
-/// sorted by value (shared between the atoms that apply it).
-pub type Cases = Rc<[(Gf, Value)]>;
+pub use cases::Cases;
 
 /// A ground term: the values it may take, each with the (mutually exclusive) condition under
 /// which it takes it. When no condition holds the term is undefined (a partial function).
@@ -67,8 +68,17 @@ impl GTerm {
 /// An index on a table: the values of some argument positions to the values at another.
 pub type TableIndex = HashMap<Vec<Value>, Rc<[Value]>>;
 
-/// Table indexes by (symbol, position, positions of the known arguments).
-pub type TableIndexes = HashMap<(Symbol, usize, Vec<usize>), Rc<TableIndex>>;
+/// Table indexes by (symbol, position, positions of the known arguments as a bit set).
+pub type TableIndexes = HashMap<(Symbol, usize, u64), Rc<TableIndex>>;
+
+/// The bit of argument position `k` in a set of positions.
+pub fn position_bit(k: usize) -> u64 {
+    assert!(k < 64, "an index on fewer than 64 argument positions");
+    1 << k
+}
+
+/// A map keyed by `(head, values)`, looked up with a borrowed [`store::SliceKey`].
+pub type SliceMap<H, T, V> = hashbrown::HashMap<(H, Vec<T>), V, rustc_hash::FxBuildHasher>;
 
 /// A memo key: a node's id and the current values of its variables.
 pub type MemoKey = (NodeId, Vec<Option<Value>>);
@@ -114,6 +124,10 @@ pub struct Grounder<'a> {
     defining: Vec<Symbol>,
     /// An atom's tuple while it is read (reused, so that most atoms allocate nothing).
     tuple: Vec<Value>,
+    /// The arguments of an application while its memoised cases are looked up (reused).
+    arguments: Vec<Value>,
+    /// The values of a node's variables while its memo is looked up (reused).
+    memo_values: Vec<Option<Value>>,
     /// The size, time and procedure limits of grounding.
     growth: Growth,
     /// The definitions evaluated on demand (see [`inlined`]).
@@ -132,7 +146,7 @@ struct SymbolStatus {
     heads: AtomSet,
     /// For the symbols of a definition being grounded: the tuples that can be true (see
     /// [`datalog::possibly_true`]); the others are false. Replaced by `heads` once encoded.
-    possible: HashMap<Symbol, HashSet<Tuple>>,
+    possible: HashMap<Symbol, TupleSet>,
     /// Atoms whose value a grounded sentence already forces (top-level unit literals); later
     /// grounding treats them as known.
     derived: AtomValues,
@@ -195,7 +209,7 @@ impl AtomValues {
 #[derive(Default)]
 struct Memos {
     /// Ground results of quantified subformulas, by (formula id, values of its variables).
-    formulas: HashMap<MemoKey, Gf>,
+    formulas: SliceMap<NodeId, Option<Value>, Gf>,
     /// Ground function applications without variables, by term id (`None` for an application
     /// that has variables).
     closed_terms: HashMap<NodeId, Option<GTerm>>,
@@ -205,7 +219,7 @@ struct Memos {
     aggregates: HashMap<(MemoKey, Option<i64>), GTerm>,
     /// The cases of a function applied to known arguments, inside atoms of two-valued tables
     /// (see `ground_pred`); emptied whenever what grounding knows about atoms changes.
-    applications: HashMap<(FuncId, Tuple), Cases>,
+    applications: SliceMap<FuncId, Value, Cases>,
     /// Variables of each memoised node (by id).
     vars: HashMap<NodeId, Rc<[u32]>>,
 }
@@ -257,6 +271,8 @@ impl<'a> Grounder<'a> {
             env: Vec::new(),
             defining: Vec::new(),
             tuple: Vec::new(),
+            arguments: Vec::new(),
+            memo_values: Vec::new(),
             growth: Growth {
                 max_size,
                 deadline: None,
@@ -326,18 +342,15 @@ impl<'a> Grounder<'a> {
         self.status.heads.contains(a)
     }
 
-    /// The tuples of `s` that head rules of encoded definitions, sorted.
+    /// The tuples of `s` that head rules of encoded definitions, in the order they were grounded.
     pub fn head_tuples(&self, s: Symbol) -> Vec<Tuple> {
-        let mut tuples: Vec<Tuple> = self
-            .status
+        self.status
             .heads
             .iter()
             .map(|&a| self.store.atom_key(a))
             .filter(|(x, _)| *x == s)
             .map(|(_, t)| t.clone())
-            .collect();
-        tuples.sort();
-        tuples
+            .collect()
     }
 
     /// The finite domain of a sort, or an error that names it.
@@ -460,8 +473,18 @@ impl<'a> Grounder<'a> {
     /// The memo key of node `id` under the current bindings; `vars` lists its variables
     /// (computed once per node).
     pub fn memo_key(&mut self, id: NodeId, vars: impl FnOnce(&mut HashSet<u32>)) -> MemoKey {
-        let ids = self
-            .memo
+        let ids = self.node_vars(id, vars);
+        (
+            id,
+            ids.iter()
+                .map(|&id| self.env.get(id as usize).copied().flatten())
+                .collect(),
+        )
+    }
+
+    /// The ids of the variables of node `id`, sorted; `vars` lists them (called once per node).
+    pub fn node_vars(&mut self, id: NodeId, vars: impl FnOnce(&mut HashSet<u32>)) -> Rc<[u32]> {
+        self.memo
             .vars
             .entry(id)
             .or_insert_with(|| {
@@ -471,13 +494,7 @@ impl<'a> Grounder<'a> {
                 v.sort_unstable();
                 Rc::from(v)
             })
-            .clone();
-        (
-            id,
-            ids.iter()
-                .map(|&id| self.env.get(id as usize).copied().flatten())
-                .collect(),
-        )
+            .clone()
     }
 
     /// Whether the true tuples of `s` are all known: a two-valued table, or a defined symbol
@@ -489,32 +506,44 @@ impl<'a> Grounder<'a> {
         matches!(self.structure.table(s), Some(Table::TwoValued(_)))
     }
 
-    /// The index of the possibly true tuples of `s` from the `fixed` positions to `position`.
-    pub fn table_index(&mut self, s: Symbol, position: usize, fixed: Vec<usize>) -> Rc<TableIndex> {
-        let key = (s, position, fixed);
+    /// The index of the possibly true tuples of `s` from the `fixed` positions (ascending) to
+    /// `position`: its keys list the values at those positions in that order.
+    pub fn table_index(&mut self, s: Symbol, position: usize, fixed: &[usize]) -> Rc<TableIndex> {
+        debug_assert!(fixed.windows(2).all(|w| w[0] < w[1]), "ascending positions");
+        let positions = fixed.iter().fold(0u64, |set, &k| set | position_bit(k));
+        self.table_index_at(s, position, positions)
+    }
+
+    /// [`Self::table_index`] with the fixed positions as a bit set (bit k for position k).
+    pub fn table_index_at(&mut self, s: Symbol, position: usize, positions: u64) -> Rc<TableIndex> {
+        let key = (s, position, positions);
         if let Some(ix) = self.known.indexes.get(&key) {
             return ix.clone();
         }
-        let tuples: Vec<Tuple> = if let Some(possible) = self.status.possible.get(&s) {
-            possible.iter().cloned().collect()
-        } else if self.status.forced_unknown.contains(&s) {
-            self.status
-                .heads
-                .iter()
-                .map(|&a| self.store.atom_key(a))
-                .filter(|(x, _)| *x == s)
-                .map(|(_, t)| t.clone())
-                .collect()
-        } else {
-            self.structure
-                .table(s)
-                .map(|t| t.ct().iter().cloned().collect())
-                .unwrap_or_default()
-        };
+        let fixed: Vec<usize> = (0..64).filter(|&k| positions & 1 << k != 0).collect();
         let mut groups: HashMap<Vec<Value>, Vec<Value>> = HashMap::default();
-        for t in tuples {
-            let k: Vec<Value> = key.2.iter().map(|&i| t[i]).collect();
-            groups.entry(k).or_default().push(t[position]);
+        let mut group_key: Vec<Value> = Vec::with_capacity(fixed.len());
+        let mut add = |t: &[Value]| {
+            group_key.clear();
+            group_key.extend(fixed.iter().map(|&i| t[i]));
+            match groups.get_mut(group_key.as_slice()) {
+                Some(group) => group.push(t[position]),
+                None => {
+                    groups.insert(group_key.clone(), vec![t[position]]);
+                }
+            }
+        };
+        if let Some(possible) = self.status.possible.get(&s) {
+            possible.iter().for_each(&mut add);
+        } else if self.status.forced_unknown.contains(&s) {
+            for &a in self.status.heads.iter() {
+                let (x, t) = self.store.atom_key(a);
+                if *x == s {
+                    add(t);
+                }
+            }
+        } else if let Some(table) = self.structure.table(s) {
+            table.ct().iter().for_each(|t| add(t));
         }
         let index: TableIndex = groups
             .into_iter()
@@ -652,30 +681,30 @@ impl<'a> Grounder<'a> {
         match self.truth(s, t) {
             TruthValue::True => Gf::TRUE,
             TruthValue::False => Gf::FALSE,
-            TruthValue::Unknown if self.status.complete.contains(&s) => {
-                match self.store.find_atom(s, t) {
-                    Some(g)
-                        if self
-                            .store
-                            .as_atom(g)
-                            .is_some_and(|a| self.status.heads.contains(a)) =>
-                    {
-                        g
-                    }
-                    _ => Gf::FALSE,
-                }
-            }
-            TruthValue::Unknown => {
-                let g = self.store.atom(s, t);
-                match self
-                    .store
+            TruthValue::Unknown => self.unknown_atom(s, t),
+        }
+    }
+
+    /// The atom `s(t)` of a well-sorted tuple that the structure leaves unknown: false when
+    /// `s`'s definition is grounded and has no rule for it, a constant when a unit sentence
+    /// decided it.
+    pub fn unknown_atom(&mut self, s: Symbol, t: &[Value]) -> Gf {
+        if self.status.complete.contains(&s) {
+            let head = self.store.find_atom(s, t).filter(|&g| {
+                self.store
                     .as_atom(g)
-                    .and_then(|a| self.status.derived.get(a))
-                {
-                    Some(b) => Gf::from_bool(b),
-                    None => g,
-                }
-            }
+                    .is_some_and(|a| self.status.heads.contains(a))
+            });
+            return head.unwrap_or(Gf::FALSE);
+        }
+        let g = self.store.atom(s, t);
+        match self
+            .store
+            .as_atom(g)
+            .and_then(|a| self.status.derived.get(a))
+        {
+            Some(b) => Gf::from_bool(b),
+            None => g,
         }
     }
 
@@ -683,7 +712,6 @@ impl<'a> Grounder<'a> {
     /// grounding can simplify with them. Atoms of defined symbols are never recorded: their
     /// rule bodies must keep them for the well-foundedness checks.
     pub fn learn_units(&mut self, g: Gf) {
-        self.memo.applications.clear();
         let literals: Vec<Gf> = match self.store.node(g) {
             store::Node::And(children) if !g.is_negated() => children.to_vec(),
             _ => vec![g],
@@ -698,6 +726,8 @@ impl<'a> Grounder<'a> {
                 .contains(&self.store.atom_key(a).0)
             {
                 self.status.derived.insert(a, !l.is_negated());
+                // The memoised cases of applications may read the atom.
+                self.memo.applications.clear();
             }
         }
     }

@@ -11,13 +11,14 @@ use rustc_hash::FxBuildHasher;
 use crate::sema::program::Symbol;
 use crate::structure::value::{Tuple, Value};
 
-/// An atom's key borrowed, to look it up without copying its tuple: it hashes and compares as
-/// the stored `(Symbol, Tuple)` does.
+/// A key `(head, values)` borrowed, to look up a map keyed by `(head, Vec)` without copying
+/// the values: it hashes and compares as the stored key does (an atom's symbol and tuple, a
+/// memoised node and the values of its variables).
 #[derive(Hash)]
-struct AtomKey<'a>(Symbol, &'a [Value]);
+pub struct SliceKey<'a, H, T>(pub H, pub &'a [T]);
 
-impl indexmap::Equivalent<(Symbol, Tuple)> for AtomKey<'_> {
-    fn equivalent(&self, key: &(Symbol, Tuple)) -> bool {
+impl<H: PartialEq, T: PartialEq> indexmap::Equivalent<(H, Vec<T>)> for SliceKey<'_, H, T> {
+    fn equivalent(&self, key: &(H, Vec<T>)) -> bool {
         self.0 == key.0 && self.1 == key.1.as_slice()
     }
 }
@@ -211,7 +212,7 @@ impl Store {
     /// The atom if it exists already.
     pub fn find_atom(&self, symbol: Symbol, tuple: &[Value]) -> Option<Gf> {
         self.atoms
-            .get_index_of(&AtomKey(symbol, tuple))
+            .get_index_of(&SliceKey(symbol, tuple))
             .map(|i| self.atom_nodes[i])
     }
 

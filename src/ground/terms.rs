@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::{Error, IdpResult};
-use crate::ground::store::Gf;
-use crate::ground::{Cases, GTerm, GVal, Grounder};
+use crate::ground::store::{Gf, SliceKey};
+use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
 use crate::sema::ir::{Term, TermKind};
 use crate::sema::program::{FuncId, Symbol};
 use crate::structure::structure::TruthValue;
@@ -149,7 +149,7 @@ impl<'a> Grounder<'a> {
     /// looked up in its shared cases, without building a ground term of all of them.
     pub fn known_value(&mut self, t: &Term) -> IdpResult<Option<Value>> {
         if let Some(cases) = self.shared_application(t)? {
-            return Ok(match cases.as_ref() {
+            return Ok(match &cases[..] {
                 [(Gf::TRUE, v)] => Some(*v),
                 _ => None,
             });
@@ -175,31 +175,37 @@ impl<'a> Grounder<'a> {
         {
             return Ok(None);
         }
-        let mut tuple = Vec::with_capacity(args.len());
+        // The arguments' values, in a buffer that is reused (most lookups hit the memo).
+        let mut tuple = std::mem::take(&mut self.arguments);
+        tuple.clear();
         for a in args {
             let value = match self.simple_value(a) {
                 Some(v) => v,
                 None => match self.ground_term(a)?.as_known() {
                     Some(GVal::V(v)) => v,
-                    _ => return Ok(None),
+                    _ => {
+                        self.arguments = tuple;
+                        return Ok(None);
+                    }
                 },
             };
             tuple.push(value);
         }
-        self.application_cases(*f, tuple).map(Some)
+        let cases = self.application_cases(*f, &tuple);
+        self.arguments = tuple;
+        cases.map(Some)
     }
 
     /// The cases of `f(args)` for known arguments, sorted by value, memoised until what
     /// grounding knows about atoms changes.
-    fn application_cases(&mut self, f: FuncId, args: Vec<Value>) -> IdpResult<Cases> {
-        let key = (f, args);
-        if let Some(cases) = self.memo.applications.get(&key) {
+    fn application_cases(&mut self, f: FuncId, args: &[Value]) -> IdpResult<Cases> {
+        if let Some(cases) = self.memo.applications.get(&SliceKey(f, args)) {
             return Ok(cases.clone());
         }
-        let mut cases = self.apply_function(key.0, key.1.clone())?;
-        cases.sort_by_key(|a| a.1);
-        let cases: Cases = cases.into();
-        self.memo.applications.insert(key, cases.clone());
+        let cases = Cases::new(self.apply_function(f, args.to_vec())?);
+        self.memo
+            .applications
+            .insert((f, args.to_vec()), cases.clone());
         Ok(cases)
     }
 
@@ -209,11 +215,11 @@ impl<'a> Grounder<'a> {
             // Known arguments: no case analysis needed.
             let (_, tuple) = cases.into_iter().next().expect("one case");
             let cases: Cases = if self.program.func(f).constructor_of.is_some() {
-                self.apply_function(f, tuple)?.into()
+                Cases::new(self.apply_function(f, tuple)?)
             } else {
-                self.application_cases(f, tuple)?
+                self.application_cases(f, &tuple)?
             };
-            return Ok(match cases.as_ref() {
+            return Ok(match &cases[..] {
                 [(Gf::TRUE, v)] => GTerm::known(*v),
                 options => GTerm(options.iter().map(|(g, v)| (*g, GVal::V(*v))).collect()),
             });
@@ -246,7 +252,19 @@ impl<'a> Grounder<'a> {
         if self.func_two_valued(f) {
             return Ok(Vec::new());
         }
-        let range = self.result_domain(f)?;
+        let symbol = Symbol::Func(f);
+        let range = if self.status.forced_unknown.contains(&symbol) && self.indexable(symbol) {
+            // A defined function whose possible values are known (its possibly-true pass, or
+            // the heads of its grounded definition): only those, not its whole range.
+            let arity = args.len();
+            let index = self.table_index_at(symbol, arity, position_bit(arity) - 1);
+            match index.get(&args) {
+                Some(values) => values.clone(),
+                None => return Ok(Vec::new()),
+            }
+        } else {
+            self.result_domain(f)?
+        };
         let mut out = Vec::new();
         let mut tuple = args;
         for &v in range.iter() {
@@ -255,7 +273,7 @@ impl<'a> Grounder<'a> {
                 TruthValue::False => {}
                 TruthValue::True => out.push((Gf::TRUE, v)),
                 TruthValue::Unknown => {
-                    let g = self.atom(Symbol::Func(f), &tuple);
+                    let g = self.unknown_atom(symbol, &tuple);
                     if g != Gf::FALSE {
                         out.push((g, v));
                     }

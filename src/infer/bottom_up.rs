@@ -285,11 +285,11 @@ fn derive(
         }
     }
     let mut decided = true;
-    grounder.for_each_candidate(&vars, body, &mut |g: &mut Grounder| {
+    grounder.for_each_candidate(&vars, body, &mut |g: &mut Grounder, known| {
         let Some(tuple) = head(g)? else {
             return Ok(false);
         };
-        let body = g.ground_formula(body)?;
+        let body = g.condition(known, body)?;
         if body == Gf::TRUE {
             found(rule.head, tuple);
         } else if body != Gf::FALSE {

@@ -254,7 +254,7 @@ impl Plan<'_> {
             .iter()
             .map(|ps| {
                 ps.iter()
-                    .map(|p| g.table_index(p.symbol, p.position, p.fixed.clone()))
+                    .map(|p| g.table_index(p.symbol, p.position, &p.fixed))
                     .collect()
             })
             .collect();

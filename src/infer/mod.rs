@@ -354,18 +354,22 @@ pub fn query(
 ) -> IdpResult<Vec<Tuple>> {
     let mut grounder = Grounder::new(program, structure, options.max_ground_size);
     let mut out = Vec::new();
-    grounder.for_each_candidate(&query.vars, &query.formula, &mut |g: &mut Grounder| {
-        if g.ground_formula(&query.formula)? == Gf::TRUE {
-            out.push(
-                query
-                    .vars
-                    .iter()
-                    .map(|v| g.lookup(v).expect("bound"))
-                    .collect(),
-            );
-        }
-        Ok(false)
-    })?;
+    grounder.for_each_candidate(
+        &query.vars,
+        &query.formula,
+        &mut |g: &mut Grounder, known| {
+            if g.condition(known, &query.formula)? == Gf::TRUE {
+                out.push(
+                    query
+                        .vars
+                        .iter()
+                        .map(|v| g.lookup(v).expect("bound"))
+                        .collect(),
+                );
+            }
+            Ok(false)
+        },
+    )?;
     // A procedure that interprets a symbol lazily may have failed on the way.
     grounder.check_growth()?;
     out.sort();

@@ -124,7 +124,45 @@ pub struct Domains<'a> {
     program: &'a Program,
     structure: &'a Structure,
     listed: RefCell<HashMap<SortId, Option<Rc<[Value]>>>>,
-    members: RefCell<HashMap<SortId, Option<Rc<HashSet<Value>>>>>,
+    /// The members of each sort (by id), once asked for.
+    members: RefCell<Vec<Option<Members>>>,
+}
+
+/// How membership in a sort is decided.
+#[derive(Clone)]
+enum Members {
+    /// The sort has no finite domain (see `contains_without_listing`).
+    Unlisted,
+    /// The integers from the first to the second (a domain such as `0..99`).
+    Range(i64, i64),
+    Set(Rc<HashSet<Value>>),
+}
+
+impl Members {
+    fn of(domain: Option<&[Value]>) -> Members {
+        let Some(d) = domain else {
+            return Members::Unlisted;
+        };
+        let consecutive = d.windows(2).all(|w| match (w[0], w[1]) {
+            (Value::Int(a), Value::Int(b)) => a.checked_add(1) == Some(b),
+            _ => false,
+        });
+        if let (true, Some(Value::Int(lo)), Some(Value::Int(hi))) =
+            (consecutive, d.first(), d.last())
+        {
+            return Members::Range(*lo, *hi);
+        }
+        Members::Set(Rc::new(d.iter().copied().collect()))
+    }
+
+    /// Whether `v` is a member (`None`: the sort is not listed).
+    fn contain(&self, v: Value) -> Option<bool> {
+        match self {
+            Members::Unlisted => None,
+            Members::Range(lo, hi) => Some(matches!(v, Value::Int(i) if *lo <= i && i <= *hi)),
+            Members::Set(set) => Some(set.contains(&v)),
+        }
+    }
 }
 
 impl<'a> Domains<'a> {
@@ -133,7 +171,7 @@ impl<'a> Domains<'a> {
             program,
             structure,
             listed: RefCell::default(),
-            members: RefCell::default(),
+            members: RefCell::new(vec![None; program.sorts.len()]),
         }
     }
 
@@ -157,19 +195,15 @@ impl<'a> Domains<'a> {
             return builtin_contains(b, v);
         }
         // The borrow ends before any recursion (a constructed type's arguments).
-        let listed = self
-            .members
-            .borrow()
-            .get(&s)
-            .map(|set| set.as_ref().map(|m| m.contains(&v)));
+        let listed = self.members.borrow()[s.0 as usize]
+            .as_ref()
+            .map(|m| m.contain(v));
         match listed {
             Some(Some(found)) => found,
             Some(None) => self.contains_without_listing(s, v),
             None => {
-                let set = self
-                    .get(s)
-                    .map(|d| Rc::new(d.iter().copied().collect::<HashSet<Value>>()));
-                self.members.borrow_mut().insert(s, set);
+                let members = Members::of(self.get(s).as_deref());
+                self.members.borrow_mut()[s.0 as usize] = Some(members);
                 self.contains(s, v)
             }
         }
@@ -272,6 +306,21 @@ mod tests {
         assert!(!builtin_contains(BuiltinSort::Char, Value::Int(10)));
         assert!(!builtin_contains(BuiltinSort::Nat, Value::Int(-1)));
         assert!(builtin_contains(BuiltinSort::Float, Value::Int(-1)));
+    }
+
+    #[test]
+    fn consecutive_integers_are_a_range_and_others_a_set() {
+        let ints = |v: &[i64]| v.iter().map(|&i| Value::Int(i)).collect::<Vec<_>>();
+        let range = Members::of(Some(&ints(&[3, 4, 5, 6])));
+        assert!(matches!(range, Members::Range(3, 6)));
+        let holes = Members::of(Some(&ints(&[0, 5, 2])));
+        assert!(matches!(holes, Members::Set(_)));
+        for (members, member, other) in [(range, 4, 7), (holes, 5, 1)] {
+            assert_eq!(members.contain(Value::Int(member)), Some(true));
+            assert_eq!(members.contain(Value::Int(other)), Some(false));
+            assert_eq!(members.contain(Value::str("4")), Some(false));
+        }
+        assert_eq!(Members::of(None).contain(Value::Int(1)), None);
     }
 
     #[test]
