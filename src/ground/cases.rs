@@ -76,20 +76,22 @@ mod tests {
 
     #[test]
     fn lookups_agree_before_and_after_the_index() {
+        // The value 2k has the guard k + 2 (any node reference will do).
+        let guard = |k: i64| Gf(k as i32 + 2);
         let cases = Cases::new(
             (0..50)
                 .rev()
-                .map(|k| (Gf::TRUE, Value::Int(2 * k)))
+                .map(|k| (guard(k), Value::Int(2 * k)))
                 .collect(),
         );
-        assert_eq!(cases[0].1, Value::Int(0));
+        assert_eq!(cases[0], (guard(0), Value::Int(0)));
         for round in 0..3 {
-            for k in 0..100 {
-                let expected = (k % 2 == 0).then_some(Gf::TRUE);
+            for v in 0..100 {
+                let expected = (v % 2 == 0).then(|| guard(v / 2));
                 assert_eq!(
-                    cases.guard_of(Value::Int(k)),
+                    cases.guard_of(Value::Int(v)),
                     expected,
-                    "round {round}, {k}"
+                    "round {round}, {v}"
                 );
             }
         }
