@@ -41,6 +41,14 @@ impl Cases {
         }))
     }
 
+    /// The one value the application takes whatever holds, if it has one.
+    pub fn single(&self) -> Option<Value> {
+        match &self.0.sorted[..] {
+            [(Gf::TRUE, v)] => Some(*v),
+            _ => None,
+        }
+    }
+
     /// The condition under which the application takes `v` (`None` when it cannot).
     pub fn guard_of(&self, v: Value) -> Option<Gf> {
         let list = &self.0;

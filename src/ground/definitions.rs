@@ -1,5 +1,7 @@
 //! Grounding the rules of a definition into one disjunction of bodies per defined atom.
 
+use std::cell::RefCell;
+
 use crate::error::{Error, IdpResult};
 use crate::ground::datalog::{self, Approx};
 use crate::ground::formulas::Admit;
@@ -108,15 +110,26 @@ impl<'a> Grounder<'a> {
         for arg in &rule.head_args {
             free_vars(arg, &mut |v| reads.push(v.id));
         }
-        let mut check = |g: &mut Grounder<'a>| Ok(head.tuple(g, true)?.is_some());
+        // The tuple of the head last admitted: the bindings below it leave it as it is.
+        let admitted: RefCell<Option<Vec<Value>>> = RefCell::new(None);
+        let mut check = |g: &mut Grounder<'a>| {
+            let tuple = head.tuple(g, true)?;
+            let possible = tuple.is_some();
+            *admitted.borrow_mut() = tuple;
+            Ok(possible)
+        };
         let restricted = self.status.possible.contains_key(&rule.head);
         let admit = restricted.then_some(Admit {
             reads: &reads,
             check: &mut check,
         });
         self.for_each_admitted_candidate(&rule.vars, &rule.body, admit, &mut |g, known| {
-            // Admitted heads are possible.
-            let Some(tuple) = head.tuple(g, !restricted)? else {
+            let tuple = if restricted {
+                admitted.borrow().clone()
+            } else {
+                head.tuple(g, false)?
+            };
+            let Some(tuple) = tuple else {
                 return Ok(false);
             };
             let body = g.condition(known, &rule.body)?;
@@ -184,7 +197,8 @@ impl<'r> RuleHead<'r> {
     }
 
     /// The head's tuple, unless an argument is undefined (`Next(t)` at the last time point) or
-    /// outside its sort, or the atom cannot be true (looked up when `possible` is set).
+    /// outside its sort, or the atom cannot be true (the possibly-true pass is asked when
+    /// `possible` is set).
     fn tuple(&self, g: &mut Grounder, possible: bool) -> IdpResult<Option<Vec<Value>>> {
         let mut tuple = Vec::with_capacity(self.rule.head_args.len());
         for (k, arg) in self.rule.head_args.iter().enumerate() {

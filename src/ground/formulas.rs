@@ -279,10 +279,7 @@ impl<'a> Grounder<'a> {
         let ids = self.node_vars(f.id(), |out| var_ids(f, out));
         let mut values = std::mem::take(&mut self.memo_values);
         values.clear();
-        values.extend(
-            ids.iter()
-                .map(|&id| self.env.get(id as usize).copied().flatten()),
-        );
+        values.extend(self.values_of(&ids));
         if let Some(&g) = self.memo.formulas.get(&SliceKey(f.id(), &values)) {
             self.memo_values = values;
             return Ok(g);
@@ -585,19 +582,6 @@ impl<'a> Grounder<'a> {
         sort.builtin.is_some() || sort.constructed
     }
 
-    /// Calls `visit` for every binding of `vars`; stops early (returning `true`) when `visit`
-    /// returns `true`. A variable without a domain takes the candidate values that `bound`
-    /// allows under the bindings made so far.
-    pub fn for_each_binding(
-        &mut self,
-        vars: &[Var],
-        domains: &[Option<Rc<[Value]>>],
-        bound: Option<Bound>,
-        visit: &mut dyn FnMut(&mut Grounder<'a>) -> IdpResult<bool>,
-    ) -> IdpResult<bool> {
-        self.for_each_guarded(vars, domains, bound, &[], visit)
-    }
-
     /// Calls `visit` for every binding of `vars` under which `cond` may be true: variables over
     /// infinite sorts are bounded by `cond`, and conjuncts of `cond` prune partial bindings.
     /// `visit` gets the ground form of `cond` when its conjuncts give it (see
@@ -668,8 +652,10 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    /// Like [`Self::for_each_binding`], skipping every extension of a partial binding under
-    /// which a guard grounds to its deciding constant.
+    /// Calls `visit` for every binding of `vars`, skipping every extension of a partial binding
+    /// under which a guard grounds to its deciding constant; stops early (returning `true`)
+    /// when `visit` returns `true`. A variable without a domain takes the candidate values that
+    /// `bound` allows under the bindings made so far.
     pub fn for_each_guarded(
         &mut self,
         vars: &[Var],
@@ -809,7 +795,11 @@ impl<'a> Grounder<'a> {
                     open = Some((fixed_values.len(), cases));
                     Value::Int(0) // a placeholder, set to each case's value below
                 }
-                _ => match self.known_value(a)? {
+                Some(cases) => match cases.single() {
+                    Some(v) => v,
+                    None => return Ok(None),
+                },
+                None => match self.grounded_value(a)? {
                     Some(v) => v,
                     None => return Ok(None),
                 },

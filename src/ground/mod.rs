@@ -474,12 +474,13 @@ impl<'a> Grounder<'a> {
     /// (computed once per node).
     pub fn memo_key(&mut self, id: NodeId, vars: impl FnOnce(&mut HashSet<u32>)) -> MemoKey {
         let ids = self.node_vars(id, vars);
-        (
-            id,
-            ids.iter()
-                .map(|&id| self.env.get(id as usize).copied().flatten())
-                .collect(),
-        )
+        (id, self.values_of(&ids).collect())
+    }
+
+    /// The current values of the variables with these ids (`None` for one that is unbound).
+    pub fn values_of<'i>(&'i self, ids: &'i [u32]) -> impl Iterator<Item = Option<Value>> + 'i {
+        ids.iter()
+            .map(|&id| self.env.get(id as usize).copied().flatten())
     }
 
     /// The ids of the variables of node `id`, sorted; `vars` lists them (called once per node).

@@ -148,12 +148,14 @@ impl<'a> Grounder<'a> {
     /// (`None` when it has several cases or none). An application of an unknown function is
     /// looked up in its shared cases, without building a ground term of all of them.
     pub fn known_value(&mut self, t: &Term) -> IdpResult<Option<Value>> {
-        if let Some(cases) = self.shared_application(t)? {
-            return Ok(match &cases[..] {
-                [(Gf::TRUE, v)] => Some(*v),
-                _ => None,
-            });
+        match self.shared_application(t)? {
+            Some(cases) => Ok(cases.single()),
+            None => self.grounded_value(t),
         }
+    }
+
+    /// The single value of `t`'s ground term (`None` when it has several cases or none).
+    pub fn grounded_value(&mut self, t: &Term) -> IdpResult<Option<Value>> {
         Ok(match self.ground_term(t)?.as_known() {
             Some(GVal::V(v)) => Some(v),
             _ => None,
