@@ -2,14 +2,19 @@
 //! solver. The default backend is CaDiCaL (incremental, with assumptions); see the README for
 //! why it is preferred over splr here.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::Instant;
 
 mod record;
 mod splr;
 mod traced;
+mod unfounded;
 pub use self::record::{Recorded, Recorder};
 pub use self::splr::Splr;
 pub use self::traced::{TraceEvent, Traced};
+pub use self::unfounded::{DefinitionGraph, GraphChild, GraphNode, SearchStats};
+use self::unfounded::UnfoundedSets;
 
 /// A literal in DIMACS convention: a non-zero integer, negative for negation.
 pub type Lit = i32;
@@ -30,7 +35,7 @@ pub trait SatSolver {
     /// Solves under the given assumptions (which hold only for this call).
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult;
     /// The value of a literal in the last model.
-    fn value(&self, lit: Lit) -> bool;
+    fn value(&mut self, lit: Lit) -> bool;
     /// After a call that found no model: whether assumption `lit` was needed for that (the
     /// failed assumptions form an unsatisfiable core). A solver that cannot tell says true.
     fn failed(&self, lit: Lit) -> bool;
@@ -42,6 +47,18 @@ pub trait SatSolver {
     fn take_trace(&mut self) -> Option<Vec<TraceEvent>> {
         None
     }
+    /// Makes the solver keep the definition behind `graph` during its search: every set of
+    /// the graph's nodes that has lost all support from outside itself (an unfounded set) is
+    /// made false as soon as the partial assignment shows it, with its loop nogood as reason.
+    /// False when this solver cannot (the caller then checks each model itself); a solver
+    /// takes definitions only before its first search.
+    fn propagate_definition(&mut self, _graph: &DefinitionGraph) -> bool {
+        false
+    }
+    /// What the propagation of definitions did so far, for a solver that does it.
+    fn search_stats(&self) -> Option<SearchStats> {
+        None
+    }
 }
 
 /// Stops a CaDiCaL search when the deadline passes, on Ctrl-C, or when the process exceeds the
@@ -50,59 +67,153 @@ pub struct Deadline {
     until: Option<Instant>,
 }
 
-impl cadical::Callbacks for Deadline {
-    fn terminate(&mut self) -> bool {
+impl cadical_sys::Terminator for Deadline {
+    fn terminated(&mut self) -> bool {
         self.until.is_some_and(|t| Instant::now() >= t)
             || crate::limits::interrupted()
             || crate::limits::memory_exceeded().is_some()
     }
 }
 
+/// CaDiCaL (version 3, through `cadical-sys`), with the definitions it is given propagated
+/// inside its search by an [`UnfoundedSets`] propagator.
 pub struct Cadical {
-    solver: cadical::Solver<Deadline>,
+    solver: cadical_sys::CaDiCal,
     vars: i32,
+    /// The propagator, shared with the solver that calls it; `None` until a definition is
+    /// given.
+    unfounded: Option<Rc<RefCell<UnfoundedSets>>>,
+    /// Whether a search has run: variables may have been eliminated since, and CaDiCaL
+    /// cannot observe those, so definitions given later are left to the caller.
+    searched: bool,
+    /// The assumptions that the last search, if it found no model, needed for that.
+    failed: Vec<Lit>,
 }
 
 impl Cadical {
     pub fn new(deadline: Option<Instant>) -> Cadical {
+        let mut solver = cadical_sys::CaDiCal::new();
         // `IDP_CADICAL_CONFIG` (`sat`, `unsat`, `plain`) selects a CaDiCaL configuration for
-        // experiments; an unknown name falls back to the default.
-        let mut solver: cadical::Solver<Deadline> = std::env::var("IDP_CADICAL_CONFIG")
-            .ok()
-            .and_then(|c| cadical::Solver::with_config(&c).ok())
-            .unwrap_or_default();
-        solver.set_callbacks(Some(Deadline { until: deadline }));
-        Cadical { solver, vars: 0 }
+        // experiments; an unknown name keeps the default.
+        if let Ok(config) = std::env::var("IDP_CADICAL_CONFIG") {
+            if cadical_sys::CaDiCal::is_valid_configuration(&config) {
+                solver.configure(&config);
+            }
+        }
+        solver.connect_terminator(Deadline { until: deadline });
+        Cadical {
+            solver,
+            vars: 0,
+            unfounded: None,
+            searched: false,
+            failed: Vec::new(),
+        }
     }
 }
 
 impl SatSolver for Cadical {
     fn new_var(&mut self) -> Lit {
-        self.vars += 1;
+        self.vars = self.solver.declare_one_more_variable();
         self.vars
     }
 
     fn add_clause(&mut self, clause: &[Lit]) {
-        self.solver.add_clause(clause.iter().copied());
+        self.solver.clause6(clause);
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
-        match self.solver.solve_with(assumptions.iter().copied()) {
-            Some(true) => SatResult::Sat,
-            Some(false) => SatResult::Unsat,
-            None => SatResult::Interrupted,
+        self.searched = true;
+        for &a in assumptions {
+            self.solver.assume(a);
+        }
+        self.failed.clear();
+        match self.solver.solve() {
+            cadical_sys::Status::SATISFIABLE => SatResult::Sat,
+            cadical_sys::Status::UNSATISFIABLE => {
+                for &a in assumptions {
+                    if self.solver.failed(a) {
+                        self.failed.push(a);
+                    }
+                }
+                SatResult::Unsat
+            }
+            cadical_sys::Status::UNKNOWN => SatResult::Interrupted,
         }
     }
 
-    fn value(&self, lit: Lit) -> bool {
-        self.solver.value(lit).unwrap_or(false)
+    fn value(&mut self, lit: Lit) -> bool {
+        self.solver.val(lit) > 0
     }
 
     fn failed(&self, lit: Lit) -> bool {
-        self.solver.failed(lit)
+        self.failed.contains(&lit)
     }
 
     fn num_vars(&self) -> usize {
         self.vars as usize
+    }
+
+    fn propagate_definition(&mut self, graph: &DefinitionGraph) -> bool {
+        if self.searched {
+            return false;
+        }
+        let unfounded = match &self.unfounded {
+            Some(u) => u.clone(),
+            None => {
+                let u = Rc::new(RefCell::new(UnfoundedSets::default()));
+                self.solver
+                    .connect_external_propagator(Shared(u.clone()));
+                self.unfounded = Some(u.clone());
+                u
+            }
+        };
+        let observed = unfounded.borrow_mut().add(graph);
+        for var in observed {
+            self.solver.add_observed_var(var);
+        }
+        true
+    }
+
+    fn search_stats(&self) -> Option<SearchStats> {
+        self.unfounded.as_ref().map(|u| u.borrow().stats())
+    }
+}
+
+/// The propagator as CaDiCaL holds it: shared with [`Cadical`], which gives it definitions
+/// between searches.
+struct Shared(Rc<RefCell<UnfoundedSets>>);
+
+impl cadical_sys::ExternalPropagator for Shared {
+    fn notify_assignment(&mut self, lits: &[i32]) {
+        self.0.borrow_mut().assigned(lits);
+    }
+
+    fn notify_new_decision_level(&mut self) {
+        self.0.borrow_mut().new_level();
+    }
+
+    fn notify_backtrack(&mut self, new_level: usize) {
+        self.0.borrow_mut().backtrack(new_level);
+    }
+
+    fn cb_check_found_model(&mut self, model: &[i32]) -> bool {
+        self.0.borrow_mut().check_model(model)
+    }
+
+    fn cb_propagate(&mut self) -> i32 {
+        self.0.borrow_mut().propagate()
+    }
+
+    fn cb_add_reason_clause_lit(&mut self, propagated_lit: i32) -> i32 {
+        self.0.borrow_mut().next_reason_lit(propagated_lit)
+    }
+
+    fn cb_has_external_clause(&mut self, is_forgettable: &mut bool) -> bool {
+        *is_forgettable = true;
+        self.0.borrow_mut().has_clause()
+    }
+
+    fn cb_add_external_clause_lit(&mut self) -> i32 {
+        self.0.borrow_mut().next_clause_lit()
     }
 }

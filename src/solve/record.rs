@@ -43,7 +43,7 @@ impl SatSolver for Recorder {
         SatResult::Interrupted
     }
 
-    fn value(&self, _lit: Lit) -> bool {
+    fn value(&mut self, _lit: Lit) -> bool {
         false
     }
 

@@ -96,7 +96,7 @@ impl SatSolver for Splr {
         }
     }
 
-    fn value(&self, lit: Lit) -> bool {
+    fn value(&mut self, lit: Lit) -> bool {
         let v = self
             .model
             .get(lit.unsigned_abs() as usize)

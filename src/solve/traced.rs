@@ -484,7 +484,7 @@ impl SatSolver for Traced {
         self.search(assumptions)
     }
 
-    fn value(&self, lit: Lit) -> bool {
+    fn value(&mut self, lit: Lit) -> bool {
         let v = self.model.get(var(lit)).copied().unwrap_or(false);
         if lit < 0 {
             !v

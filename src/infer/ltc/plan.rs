@@ -501,7 +501,7 @@ pub fn plan(
                 // The actions of the last state do nothing; none is shown when none is needed.
                 let mut model = None;
                 for quiet_last in [true, false] {
-                    let fixed = fixed_plan(info, s, &u, &symbols, length, quiet_last);
+                    let fixed = fixed_plan(info, s, &mut u, &symbols, length, quiet_last);
                     let found = infer::modelexpand(program, theory, &fixed, None, &options)?;
                     if let Some(m) = found.value.into_iter().next() {
                         model = Some((m, found.warnings));
@@ -538,7 +538,7 @@ fn without_time(info: &LtcInfo, s: &Structure) -> Structure {
 fn fixed_plan(
     info: &LtcInfo,
     s: &Structure,
-    u: &Unrolling,
+    u: &mut Unrolling,
     symbols: &IndexMap<Symbol, (Symbol, Symbol)>,
     length: usize,
     quiet_last: bool,

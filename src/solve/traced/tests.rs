@@ -67,7 +67,7 @@ fn solver_with(vars: usize, cnf: &[Vec<Lit>]) -> Traced {
     s
 }
 
-fn model_of(s: &Traced, vars: usize) -> Vec<bool> {
+fn model_of(s: &mut Traced, vars: usize) -> Vec<bool> {
     let mut m = vec![false];
     m.extend((1..=vars as Lit).map(|v| s.value(v)));
     m
@@ -120,7 +120,7 @@ fn agrees_with_brute_force_and_traces_the_model() {
         let trace = s.take_events();
         let end = replay(&trace, vars);
         if result == SatResult::Sat {
-            let m = model_of(&s, vars);
+            let m = model_of(&mut s, vars);
             assert!(cnf.iter().all(|c| satisfies(&m, c)), "round {round}");
             for v in 1..=vars {
                 assert_eq!(end[v].map(|(b, _)| b), Some(m[v]), "round {round}, var {v}");
@@ -141,7 +141,7 @@ fn enumerates_every_model_with_blocking_clauses() {
         let mut found = Vec::new();
         let mut trace = Vec::new();
         while s.solve(&[]) == SatResult::Sat {
-            let m = model_of(&s, vars);
+            let m = model_of(&mut s, vars);
             let events = s.take_events();
             let end = replay(&[trace.clone(), events.clone()].concat(), vars);
             for v in 1..=vars {
@@ -190,7 +190,7 @@ fn failed_assumptions_explain_unsatisfiability() {
         );
         match result {
             SatResult::Sat => {
-                let m = model_of(&s, vars);
+                let m = model_of(&mut s, vars);
                 assert!(assumptions.iter().all(|&a| satisfies(&m, &[a])));
             }
             _ => {

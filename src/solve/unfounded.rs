@@ -1,0 +1,801 @@
+//! Definitions inside the search: unfounded-set propagation, as clasp and MinisatID do it.
+//!
+//! A definition reaches the solver as a [`DefinitionGraph`] over its literals: an OR node per
+//! defined atom (true iff one of its bodies is) and per disjunction inside a body, an AND node
+//! per conjunction, and external literals for everything the definition does not define (or
+//! reads only negatively). Completion, already in the clauses, makes every node equivalent to
+//! its children; what it misses are cycles of positive support. So every node keeps a
+//! *source*: an OR node one child that founds it, an AND node all its node children founded.
+//! Sources point down an acyclic support graph that ends in external literals that are not
+//! false. When an assignment falsifies a source, the nodes that lose their support are looked
+//! for a new one among their children; those that find none, and are not false, form an
+//! unfounded set `U`: no derivation can make them true without each other. They are made false
+//! at once, each with the loop nogood `¬a ∨ EB(U)` as reason, where `EB(U)` are the false
+//! literals that cut `U` off from outside support (Gebser, Kaufmann, Schaub, "Conflict-driven
+//! answer set solving", 2012; Mariën, "Model generation for ID-logic", 2009).
+//!
+//! Sources survive backtracking (unassigning only makes literals less false); a node whose
+//! literal becomes unassigned without a source is looked at again before the next propagation.
+//! Only nodes on a cycle of positive dependencies take part: the rest are founded by
+//! completion alone, and count as external literals.
+
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use super::Lit;
+
+/// One definition as its nodes; node `i` of `nodes` is `GraphChild::Node(i)`.
+#[derive(Clone, Debug, Default)]
+pub struct DefinitionGraph {
+    pub nodes: Vec<GraphNode>,
+}
+
+/// A defined atom or a subformula of a rule body that reads defined atoms positively.
+#[derive(Clone, Debug)]
+pub struct GraphNode {
+    /// The literal that is equivalent to the node (the atom, or the subformula's Tseitin
+    /// literal).
+    pub lit: Lit,
+    /// AND: true iff every child is; else OR: true iff some child is.
+    pub conjunctive: bool,
+    pub children: Vec<GraphChild>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphChild {
+    /// Another node of the same graph.
+    Node(usize),
+    /// A literal the definition does not define.
+    Lit(Lit),
+}
+
+/// What unfounded-set propagation did so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Nodes that take part (on a cycle of positive dependencies).
+    pub nodes: usize,
+    /// Unfounded sets found on partial assignments.
+    pub unfounded_sets: u64,
+    /// Literals made false by them.
+    pub propagated: u64,
+    /// Unfounded sets that only a complete assignment showed (should not happen: counted to
+    /// be sure).
+    pub late_sets: u64,
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Child {
+    Node(u32),
+    Lit(Lit),
+}
+
+struct Node {
+    lit: Lit,
+    conjunctive: bool,
+    children: Vec<Child>,
+    /// Nodes that have this one as a child (once per occurrence).
+    parents: Vec<u32>,
+    /// Whether the node is founded: an OR node through `children[source]`, an AND node
+    /// through all its node children.
+    sourced: bool,
+    /// OR: the child that founds it (an index into `children`, or `NONE`).
+    source: u32,
+    /// AND: how many node children are not usable (not founded, or false).
+    unusable_children: u32,
+    /// Whether the node is in `todo`.
+    queued: bool,
+}
+
+/// The propagator's state: the nodes of every definition given, the values of their
+/// literals as the solver assigns them, and what is still to propagate.
+#[derive(Default)]
+pub struct UnfoundedSets {
+    nodes: Vec<Node>,
+    /// Variable -> index into `observed` (or `NONE`).
+    slot: Vec<u32>,
+    observed: Vec<Observed>,
+    /// The assigned literals of observed variables, in order.
+    trail: Vec<Lit>,
+    /// Where each decision level starts in `trail`.
+    levels: Vec<usize>,
+    /// Nodes that lost their source, or whose literal was unassigned without one.
+    todo: Vec<u32>,
+    /// Unfounded nodes still to make false, each with its reason (the set's external
+    /// bodies).
+    pending: Vec<(u32, Rc<[Lit]>)>,
+    /// The reason of each propagated literal (its external bodies, all false).
+    reasons: HashMap<Lit, Rc<[Lit]>>,
+    /// The reason clause being handed to the solver, and how far.
+    reason_out: Option<(Lit, Rc<[Lit]>, usize)>,
+    /// Clauses to add (a conflict found, or loop nogoods of a complete assignment), and the
+    /// one being handed over with how far.
+    clauses: VecDeque<Vec<Lit>>,
+    clause_out: Option<(Vec<Lit>, usize)>,
+    /// Marks for the set being built (generation stamps per node).
+    mark: Vec<u32>,
+    generation: u32,
+    stats: SearchStats,
+}
+
+/// An observed variable: its value and the nodes that read it.
+#[derive(Default)]
+struct Observed {
+    /// +1 true, -1 false, 0 unassigned.
+    value: i8,
+    /// Nodes whose literal is on this variable.
+    nodes: Vec<u32>,
+    /// OR nodes that have a literal of this variable as a child.
+    readers: Vec<u32>,
+}
+
+impl UnfoundedSets {
+    pub fn stats(&self) -> SearchStats {
+        SearchStats {
+            nodes: self.nodes.len(),
+            ..self.stats
+        }
+    }
+
+    /// Adds a definition's nodes (those on a cycle of positive dependencies); returns the
+    /// variables the solver must now observe. Called between searches (at level 0).
+    pub fn add(&mut self, graph: &DefinitionGraph) -> Vec<Lit> {
+        let cyclic = cyclic_nodes(graph);
+        let base = self.nodes.len() as u32;
+        let mut index = vec![NONE; graph.nodes.len()];
+        let mut next = base;
+        for (i, &c) in cyclic.iter().enumerate() {
+            if c {
+                index[i] = next;
+                next += 1;
+            }
+        }
+        let mut fresh_vars = Vec::new();
+        for (i, node) in graph.nodes.iter().enumerate() {
+            if !cyclic[i] {
+                continue;
+            }
+            let children: Vec<Child> = node
+                .children
+                .iter()
+                .map(|&c| match c {
+                    GraphChild::Node(j) if cyclic[j] => Child::Node(index[j]),
+                    GraphChild::Node(j) => Child::Lit(graph.nodes[j].lit),
+                    GraphChild::Lit(l) => Child::Lit(l),
+                })
+                .collect();
+            let unusable_children = children
+                .iter()
+                .filter(|c| matches!(c, Child::Node(_)))
+                .count() as u32;
+            self.nodes.push(Node {
+                lit: node.lit,
+                conjunctive: node.conjunctive,
+                children,
+                parents: Vec::new(),
+                sourced: false,
+                source: NONE,
+                unusable_children,
+                queued: false,
+            });
+        }
+        for n in base..next {
+            let lit = self.nodes[n as usize].lit;
+            let slot = self.observe(lit, &mut fresh_vars);
+            self.observed[slot].nodes.push(n);
+            let children = std::mem::take(&mut self.nodes[n as usize].children);
+            for &c in &children {
+                match c {
+                    Child::Node(m) => self.nodes[m as usize].parents.push(n),
+                    Child::Lit(l) => {
+                        let slot = self.observe(l, &mut fresh_vars);
+                        if !self.nodes[n as usize].conjunctive {
+                            self.observed[slot].readers.push(n);
+                        }
+                    }
+                }
+            }
+            self.nodes[n as usize].children = children;
+            self.enqueue(n);
+        }
+        self.mark.resize(self.nodes.len(), 0);
+        fresh_vars
+    }
+
+    /// The slot of `lit`'s variable, observing it if it is new.
+    fn observe(&mut self, lit: Lit, fresh: &mut Vec<Lit>) -> usize {
+        let var = lit.unsigned_abs() as usize;
+        if self.slot.len() <= var {
+            self.slot.resize(var + 1, NONE);
+        }
+        if self.slot[var] == NONE {
+            self.slot[var] = self.observed.len() as u32;
+            self.observed.push(Observed::default());
+            fresh.push(var as Lit);
+        }
+        self.slot[var] as usize
+    }
+
+    /// The value of `lit`: +1 true, -1 false, 0 unassigned.
+    fn value(&self, lit: Lit) -> i8 {
+        let var = lit.unsigned_abs() as usize;
+        let v = match self.slot.get(var) {
+            Some(&s) if s != NONE => self.observed[s as usize].value,
+            _ => 0,
+        };
+        if lit < 0 {
+            -v
+        } else {
+            v
+        }
+    }
+
+    fn is_false(&self, lit: Lit) -> bool {
+        self.value(lit) < 0
+    }
+
+    fn usable(&self, n: u32) -> bool {
+        let node = &self.nodes[n as usize];
+        node.sourced && !self.is_false(node.lit)
+    }
+
+    fn enqueue(&mut self, n: u32) {
+        let node = &mut self.nodes[n as usize];
+        if !node.queued {
+            node.queued = true;
+            self.todo.push(n);
+        }
+    }
+
+    /// The solver assigned `lits` (observed variables only).
+    pub fn assigned(&mut self, lits: &[Lit]) {
+        for &lit in lits {
+            let Some(&slot) = self.slot.get(lit.unsigned_abs() as usize) else {
+                continue;
+            };
+            if slot == NONE {
+                continue;
+            }
+            let want = if lit > 0 { 1 } else { -1 };
+            let observed = &mut self.observed[slot as usize];
+            if observed.value == want {
+                continue;
+            }
+            observed.value = want;
+            self.trail.push(lit);
+            self.falsified(-lit, slot as usize);
+        }
+    }
+
+    pub fn new_level(&mut self) {
+        self.levels.push(self.trail.len());
+    }
+
+    /// The solver went back to decision level `level`: every assignment above it is undone.
+    pub fn backtrack(&mut self, level: usize) {
+        self.drop_pending();
+        if level >= self.levels.len() {
+            return;
+        }
+        let start = self.levels[level];
+        self.levels.truncate(level);
+        while self.trail.len() > start {
+            let lit = self.trail.pop().expect("trail entry");
+            let slot = self.slot[lit.unsigned_abs() as usize] as usize;
+            self.observed[slot].value = 0;
+            self.reasons.remove(&lit);
+            self.unfalsified(-lit, slot);
+        }
+    }
+
+    /// `lit` became false: what it founded loses that support.
+    fn falsified(&mut self, lit: Lit, slot: usize) {
+        let mut lost = Vec::new();
+        for k in 0..self.observed[slot].nodes.len() {
+            let n = self.observed[slot].nodes[k];
+            // The node was usable iff it is founded (its literal was not false before).
+            if self.nodes[n as usize].lit == lit && self.nodes[n as usize].sourced {
+                lost.push(n);
+            }
+        }
+        for k in 0..self.observed[slot].readers.len() {
+            let n = self.observed[slot].readers[k];
+            let node = &self.nodes[n as usize];
+            if node.sourced && node.children[node.source as usize] == Child::Lit(lit) {
+                self.unsource(n, &mut lost);
+            }
+        }
+        self.lose_support(lost);
+    }
+
+    /// `lit` is no longer false: nodes on it may be usable again, readers may take it as
+    /// their source.
+    fn unfalsified(&mut self, lit: Lit, slot: usize) {
+        let mut gained = Vec::new();
+        for k in 0..self.observed[slot].nodes.len() {
+            let n = self.observed[slot].nodes[k];
+            if self.nodes[n as usize].lit != lit {
+                continue;
+            }
+            if self.nodes[n as usize].sourced {
+                gained.push(n);
+            } else {
+                self.enqueue(n);
+            }
+        }
+        for k in 0..self.observed[slot].readers.len() {
+            let n = self.observed[slot].readers[k];
+            if self.nodes[n as usize].sourced {
+                continue;
+            }
+            let position = self.nodes[n as usize]
+                .children
+                .iter()
+                .position(|&c| c == Child::Lit(lit))
+                .expect("reader reads the literal");
+            self.found(n, position as u32, &mut gained);
+        }
+        self.gain_support(gained);
+    }
+
+    /// `n` loses its source; if it was usable, it joins `lost`.
+    fn unsource(&mut self, n: u32, lost: &mut Vec<u32>) {
+        let was_usable = self.usable(n);
+        let node = &mut self.nodes[n as usize];
+        node.sourced = false;
+        node.source = NONE;
+        self.enqueue(n);
+        if was_usable {
+            lost.push(n);
+        }
+    }
+
+    /// OR node `n` is founded through `children[child]` (AND nodes pass `NONE`); if that
+    /// makes it usable, it joins `gained`.
+    fn found(&mut self, n: u32, child: u32, gained: &mut Vec<u32>) {
+        let node = &mut self.nodes[n as usize];
+        node.sourced = true;
+        node.source = child;
+        if !self.is_false(self.nodes[n as usize].lit) {
+            gained.push(n);
+        }
+    }
+
+    /// The nodes of `lost` became unusable: their parents lose what they founded.
+    fn lose_support(&mut self, mut lost: Vec<u32>) {
+        while let Some(n) = lost.pop() {
+            for k in 0..self.nodes[n as usize].parents.len() {
+                let p = self.nodes[n as usize].parents[k];
+                let parent = &mut self.nodes[p as usize];
+                if parent.conjunctive {
+                    parent.unusable_children += 1;
+                    if parent.sourced {
+                        self.unsource(p, &mut lost);
+                    }
+                } else if parent.sourced
+                    && parent.children[parent.source as usize] == Child::Node(n)
+                {
+                    self.unsource(p, &mut lost);
+                }
+            }
+        }
+    }
+
+    /// The nodes of `gained` became usable: parents without a source take them.
+    fn gain_support(&mut self, mut gained: Vec<u32>) {
+        while let Some(n) = gained.pop() {
+            for k in 0..self.nodes[n as usize].parents.len() {
+                let p = self.nodes[n as usize].parents[k];
+                let parent = &mut self.nodes[p as usize];
+                if parent.conjunctive {
+                    parent.unusable_children -= 1;
+                    if parent.unusable_children == 0 && !parent.sourced {
+                        self.found(p, NONE, &mut gained);
+                    }
+                } else if !parent.sourced {
+                    let position = parent
+                        .children
+                        .iter()
+                        .position(|&c| c == Child::Node(n))
+                        .expect("parent has the child");
+                    self.found(p, position as u32, &mut gained);
+                }
+            }
+        }
+    }
+
+    /// A usable child of OR node `n`, as an index into its children.
+    fn usable_child(&self, n: u32) -> Option<u32> {
+        self.nodes[n as usize]
+            .children
+            .iter()
+            .position(|&c| match c {
+                Child::Lit(l) => !self.is_false(l),
+                Child::Node(m) => self.usable(m),
+            })
+            .map(|i| i as u32)
+    }
+
+    /// Unfounded nodes not made false yet go back to `todo` (the assignment that made them
+    /// unfounded is being undone, or a conflict ends this propagation).
+    fn drop_pending(&mut self) {
+        while let Some((n, _)) = self.pending.pop() {
+            self.enqueue(n);
+        }
+    }
+
+    /// The next literal to propagate (0: none). Looks for a new source for every node that
+    /// lost its own; the nodes left without one, and not false, are unfounded.
+    pub fn propagate(&mut self) -> Lit {
+        loop {
+            if !self.clauses.is_empty() {
+                return 0;
+            }
+            if let Some((n, reason)) = self.pending.pop() {
+                let lit = -self.nodes[n as usize].lit;
+                match self.value(lit) {
+                    1 => continue,
+                    -1 => {
+                        // Its node became true meanwhile: the loop nogood is a conflict.
+                        self.clauses.push_back(reason_clause(lit, &reason));
+                        self.enqueue(n);
+                        self.drop_pending();
+                        return 0;
+                    }
+                    _ => {
+                        self.stats.propagated += 1;
+                        self.reasons.insert(lit, reason);
+                        return lit;
+                    }
+                }
+            }
+            if self.todo.is_empty() {
+                return 0;
+            }
+            let unfounded = self.resource();
+            if unfounded.is_empty() {
+                return 0;
+            }
+            self.stats.unfounded_sets += 1;
+            let reason: Rc<[Lit]> = self.external_bodies(&unfounded).into();
+            for &n in unfounded.iter().rev() {
+                self.pending.push((n, reason.clone()));
+            }
+        }
+    }
+
+    /// Finds sources for the nodes in `todo`; returns those left unfounded and not false.
+    fn resource(&mut self) -> Vec<u32> {
+        let todo = std::mem::take(&mut self.todo);
+        let mut failed = Vec::new();
+        for &n in &todo {
+            self.nodes[n as usize].queued = false;
+        }
+        for &n in &todo {
+            let node = &self.nodes[n as usize];
+            if node.sourced || self.is_false(node.lit) {
+                continue;
+            }
+            let child = if node.conjunctive {
+                (node.unusable_children == 0).then_some(NONE)
+            } else {
+                self.usable_child(n)
+            };
+            match child {
+                Some(c) => {
+                    let mut gained = Vec::new();
+                    self.found(n, c, &mut gained);
+                    self.gain_support(gained);
+                }
+                None => failed.push(n),
+            }
+        }
+        failed.retain(|&n| !self.nodes[n as usize].sourced && !self.is_false(self.nodes[n as usize].lit));
+        failed
+    }
+
+    /// The false literals that cut the unfounded set `set` off from outside support: for
+    /// each OR node, its children outside the set; AND nodes with no node child in the set
+    /// leave it, each standing for one of its false children.
+    fn external_bodies(&mut self, set: &[u32]) -> Vec<Lit> {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.generation = 1;
+        }
+        let g = self.generation;
+        for &n in set {
+            self.mark[n as usize] = g;
+        }
+        // AND nodes whose node children are all outside the set leave it (their body is
+        // false without the set); repeat, as one leaving may make another's children leave.
+        let mut witness: HashMap<u32, Lit> = HashMap::default();
+        let mut members: Vec<u32> = set.to_vec();
+        loop {
+            let mut changed = false;
+            members.retain(|&n| {
+                let node = &self.nodes[n as usize];
+                if !node.conjunctive {
+                    return true;
+                }
+                let inside = node
+                    .children
+                    .iter()
+                    .any(|&c| matches!(c, Child::Node(m) if self.mark[m as usize] == g));
+                if inside {
+                    return true;
+                }
+                let w = node.children.iter().find_map(|&c| match c {
+                    Child::Node(m) if self.is_false(self.nodes[m as usize].lit) => {
+                        Some(self.nodes[m as usize].lit)
+                    }
+                    Child::Node(m) => witness.get(&m).copied(),
+                    Child::Lit(l) if self.is_false(l) => Some(l),
+                    Child::Lit(_) => None,
+                });
+                // Without a false child to stand for it, the node stays in the set.
+                let Some(w) = w else {
+                    return true;
+                };
+                witness.insert(n, w);
+                changed = true;
+                false
+            });
+            for (&n, _) in witness.iter() {
+                self.mark[n as usize] = 0;
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut bodies = Vec::new();
+        for &n in &members {
+            let node = &self.nodes[n as usize];
+            if node.conjunctive {
+                continue;
+            }
+            for &c in &node.children {
+                let lit = match c {
+                    Child::Node(m) if self.mark[m as usize] == g => continue,
+                    Child::Node(m) => match witness.get(&m) {
+                        Some(&w) => w,
+                        None => self.nodes[m as usize].lit,
+                    },
+                    Child::Lit(l) => l,
+                };
+                bodies.push(lit);
+            }
+        }
+        bodies.sort_unstable();
+        bodies.dedup();
+        bodies
+    }
+
+    /// The next literal of the reason of `propagated` (0 ends it).
+    pub fn next_reason_lit(&mut self, propagated: Lit) -> Lit {
+        if self.reason_out.as_ref().is_none_or(|(l, _, _)| *l != propagated) {
+            let reason = self
+                .reasons
+                .get(&propagated)
+                .cloned()
+                .unwrap_or_else(|| Rc::from(Vec::new()));
+            self.reason_out = Some((propagated, reason, 0));
+            return propagated;
+        }
+        let (_, reason, pos) = self.reason_out.as_mut().expect("reason being given");
+        match reason.get(*pos) {
+            Some(&l) => {
+                *pos += 1;
+                l
+            }
+            None => {
+                self.reason_out = None;
+                0
+            }
+        }
+    }
+
+    /// Whether a clause is waiting to be added; it becomes the one handed over.
+    pub fn has_clause(&mut self) -> bool {
+        self.clause_out = self.clauses.pop_front().map(|c| (c, 0));
+        self.clause_out.is_some()
+    }
+
+    /// The next literal of the clause being handed over (0 ends it).
+    pub fn next_clause_lit(&mut self) -> Lit {
+        let Some((clause, pos)) = &mut self.clause_out else {
+            return 0;
+        };
+        match clause.get(*pos) {
+            Some(&l) => {
+                *pos += 1;
+                l
+            }
+            None => {
+                self.clause_out = None;
+                0
+            }
+        }
+    }
+
+    /// Checks a complete assignment from scratch: every true node must be founded. Returns
+    /// false, with loop nogoods to add, when some are not.
+    pub fn check_model(&mut self, model: &[Lit]) -> bool {
+        let mut value: HashMap<u32, bool> = HashMap::default();
+        for &l in model {
+            value.insert(l.unsigned_abs(), l > 0);
+        }
+        let truth = |l: Lit| -> bool {
+            let v = value.get(&l.unsigned_abs()).copied().unwrap_or(false);
+            if l < 0 {
+                !v
+            } else {
+                v
+            }
+        };
+        let founded = self.founded_from_scratch(&truth);
+        let unfounded: Vec<u32> = (0..self.nodes.len() as u32)
+            .filter(|&n| !founded[n as usize] && truth(self.nodes[n as usize].lit))
+            .collect();
+        if unfounded.is_empty() {
+            return true;
+        }
+        self.stats.late_sets += 1;
+        let set: std::collections::HashSet<u32> = unfounded.iter().copied().collect();
+        let mut bodies = Vec::new();
+        for &n in &unfounded {
+            let node = &self.nodes[n as usize];
+            if node.conjunctive {
+                continue;
+            }
+            for &c in &node.children {
+                match c {
+                    Child::Node(m) if set.contains(&m) => {}
+                    Child::Node(m) => bodies.push(self.nodes[m as usize].lit),
+                    Child::Lit(l) => bodies.push(l),
+                }
+            }
+        }
+        bodies.sort_unstable();
+        bodies.dedup();
+        for &n in &unfounded {
+            self.clauses
+                .push_back(reason_clause(-self.nodes[n as usize].lit, &bodies));
+        }
+        false
+    }
+
+    /// Which nodes a least fixpoint founds under the total assignment `truth`.
+    fn founded_from_scratch(&self, truth: &dyn Fn(Lit) -> bool) -> Vec<bool> {
+        let mut founded = vec![false; self.nodes.len()];
+        let mut missing: Vec<u32> = self
+            .nodes
+            .iter()
+            .map(|n| {
+                n.children
+                    .iter()
+                    .filter(|c| matches!(c, Child::Node(_)))
+                    .count() as u32
+            })
+            .collect();
+        let mut work: Vec<u32> = Vec::new();
+        for (n, node) in self.nodes.iter().enumerate() {
+            if !truth(node.lit) {
+                continue;
+            }
+            let base = if node.conjunctive {
+                missing[n] == 0
+            } else {
+                node.children
+                    .iter()
+                    .any(|&c| matches!(c, Child::Lit(l) if truth(l)))
+            };
+            if base {
+                founded[n] = true;
+                work.push(n as u32);
+            }
+        }
+        while let Some(n) = work.pop() {
+            for &p in &self.nodes[n as usize].parents {
+                let parent = &self.nodes[p as usize];
+                if founded[p as usize] || !truth(parent.lit) {
+                    continue;
+                }
+                if parent.conjunctive {
+                    missing[p as usize] -= 1;
+                    if missing[p as usize] > 0 {
+                        continue;
+                    }
+                }
+                founded[p as usize] = true;
+                work.push(p);
+            }
+        }
+        founded
+    }
+}
+
+/// The clause `lit ∨ bodies` (a loop nogood, `lit` the negation of an unfounded node).
+fn reason_clause(lit: Lit, bodies: &[Lit]) -> Vec<Lit> {
+    let mut clause = Vec::with_capacity(bodies.len() + 1);
+    clause.push(lit);
+    clause.extend_from_slice(bodies);
+    clause
+}
+
+/// Which nodes of `graph` lie on a cycle of node-to-node edges (Tarjan's algorithm,
+/// iterative).
+fn cyclic_nodes(graph: &DefinitionGraph) -> Vec<bool> {
+    let n = graph.nodes.len();
+    let succ = |v: usize| -> Vec<usize> {
+        graph.nodes[v]
+            .children
+            .iter()
+            .filter_map(|&c| match c {
+                GraphChild::Node(m) => Some(m),
+                GraphChild::Lit(_) => None,
+            })
+            .collect()
+    };
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut cyclic = vec![false; n];
+    let mut counter = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut frames: Vec<(usize, Vec<usize>, usize)> = vec![(root, succ(root), 0)];
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(frame) = frames.last_mut() {
+            let v = frame.0;
+            if frame.2 < frame.1.len() {
+                let w = frame.1[frame.2];
+                frame.2 += 1;
+                if index[w] == usize::MAX {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    frames.push((w, succ(w), 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            frames.pop();
+            if let Some(parent) = frames.last() {
+                let p = parent.0;
+                low[p] = low[p].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut component = Vec::new();
+                loop {
+                    let w = stack.pop().expect("component member");
+                    on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let on_cycle = component.len() > 1 || succ(v).contains(&v);
+                for w in component {
+                    cyclic[w] = on_cycle;
+                }
+            }
+        }
+    }
+    cyclic
+}
+
+#[cfg(test)]
+mod tests;
