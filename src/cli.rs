@@ -60,6 +60,9 @@ pub enum Dump {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Sat {
     Cadical,
+    /// CaDiCaL without definitions in its search: each candidate model checked after the
+    /// search, loop formulas added, then the ranking translation (for comparison).
+    CadicalLoops,
     Splr,
 }
 
@@ -159,8 +162,9 @@ pub struct Args {
     /// processes, no modules, and includes must stay in the specification's folder
     #[arg(long)]
     pub sandbox: bool,
-    /// The SAT solver: CaDiCaL (default; incremental, with assumptions) or splr (one-shot, for
-    /// comparison)
+    /// The SAT solver: CaDiCaL (default; incremental, with assumptions, definitions propagated
+    /// inside its search), CaDiCaL checking definitions only on each candidate model
+    /// (`cadical-loops`), or splr (one-shot); the last two for comparison
     #[arg(long, value_enum, value_name = "SOLVER", default_value = "cadical")]
     pub sat: Sat,
     /// Print per-stage sizes and times (grounding, encoding, each SAT call) on stderr
@@ -876,9 +880,11 @@ fn shell_word(word: &str) -> String {
 /// and where `--stats` lines (also with `IDP_STATS` set) and `--dump ground` texts go.
 fn run_settings(args: &Args) -> RunSettings {
     let mut settings = RunSettings::default();
-    if args.sat == Sat::Splr {
-        settings.sat_backend = crate::infer::SatBackend::Splr;
-    }
+    settings.sat_backend = match args.sat {
+        Sat::Cadical => crate::infer::SatBackend::Cadical,
+        Sat::CadicalLoops => crate::infer::SatBackend::CadicalLoops,
+        Sat::Splr => crate::infer::SatBackend::Splr,
+    };
     if let Some(n) = args.max_ground_size {
         settings.max_ground_size = n;
     }

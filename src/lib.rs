@@ -9,6 +9,7 @@ pub mod cli;
 pub mod diagnostics;
 pub mod encode;
 pub mod error;
+pub mod graph;
 pub mod ground;
 pub mod ids;
 pub mod infer;

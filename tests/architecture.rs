@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first, as in ARCHITECTURE.md.
 const LAYERS: &[&[&str]] = &[
-    &["ids", "source"],
+    &["ids", "source", "graph"],
     &["error"],
     &["limits", "progress", "diagnostics"],
     &["syntax", "structure", "stdlib"],
@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
 /// Modules that must not write to stdout or stderr.
 const CORE: &[&str] = &[
     "ids",
+    "graph",
     "source",
     "error",
     "diagnostics",

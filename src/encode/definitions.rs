@@ -1,6 +1,9 @@
 //! Definitions in clauses: the completion of each ground definition (every defined atom is
-//! equivalent to the disjunction of its bodies), and what completion misses, added as the
-//! solver's candidate models show it is needed:
+//! equivalent to the disjunction of its bodies), and what completion misses. A solver that
+//! can keeps each definition with positive recursion inside its search (its
+//! [`DefinitionGraph`], see [`crate::solve::SatSolver::propagate_definition`]); for the
+//! others, what completion misses is added as the solver's candidate models show it is
+//! needed:
 //! - loop formulas for the unfounded sets of a candidate (one per part of the set that no
 //!   dependency leaves), then the loop formulas of all two-atom loops at once, and after many
 //!   rounds the ranking translation ([`crate::encode::ranking`]) instead;
@@ -15,10 +18,10 @@ use crate::encode::ranking::{
     positive_atoms, ranking_constraints, recursive_components, terminal_components,
 };
 use crate::encode::sat::Sat;
-use crate::ground::store::{AtomId, Gf, Store};
+use crate::ground::store::{AtomId, Gf, Node, Store};
 use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
 use crate::ground::GroundDefinition;
-use crate::solve::Lit;
+use crate::solve::{DefinitionGraph, GraphChild, GraphNode, Lit};
 use crate::source::Span;
 
 /// A definition switches from lazy loop formulas to the ranking translation after this many
@@ -83,6 +86,9 @@ struct EncodedDefinition {
     first_loop: Option<Instant>,
     /// Whether the ranking translation has been added.
     ranked: bool,
+    /// Whether the solver keeps the definition's positive recursion inside its search (no
+    /// loop formulas needed).
+    propagated: bool,
     check_totality: bool,
     span: Span,
     /// The literal under which the definition holds (its selector in an explanation).
@@ -118,10 +124,12 @@ pub struct Refinement {
 impl Definitions {
     /// Starts checking `gd` (located at `span`) against candidate models; `stable` (IDP3's
     /// stable semantics) skips the totality check. The clauses added for it hold under
-    /// `guard` when there is one.
+    /// `guard` when there is one. A definition with positive recursion and no guard is handed
+    /// to the solver to keep inside its search, if it can.
     pub fn track(
         &mut self,
         store: &Store,
+        sat: &mut Sat,
         gd: &GroundDefinition,
         span: Span,
         stable: bool,
@@ -145,6 +153,11 @@ impl Definitions {
             deps.insert(h, d.into_iter().collect());
             bodies.insert(h, bs);
         }
+        let recursive = deps.values().any(|ds: &Vec<AtomId>| !ds.is_empty());
+        let propagated = recursive && guard.is_none() && {
+            let graph = definition_graph(store, sat, &evaluator);
+            sat.propagate_definition(&graph)
+        };
         self.defs.push(EncodedDefinition {
             evaluator,
             bodies,
@@ -152,6 +165,7 @@ impl Definitions {
             loops_added: 0,
             first_loop: None,
             ranked: false,
+            propagated,
             check_totality,
             span,
             guard,
@@ -172,9 +186,10 @@ impl Definitions {
     /// Whether the clauses added so far encode every definition exactly: none has recursion
     /// through negation, and every one with positive recursion has its ranking translation.
     pub fn completion_suffices(&self) -> bool {
-        self.defs
-            .iter()
-            .all(|d| !d.check_totality && (d.ranked || d.deps.values().all(|ds| ds.is_empty())))
+        self.defs.iter().all(|d| {
+            !d.check_totality
+                && (d.ranked || d.propagated || d.deps.values().all(|ds| ds.is_empty()))
+        })
     }
 
     /// Adds the ranking translation of every definition with positive recursion now, instead
@@ -183,7 +198,7 @@ impl Definitions {
     pub fn rank_recursive(&mut self, store: &mut Store, sat: &mut Sat) {
         for k in 0..self.defs.len() {
             let def = &self.defs[k];
-            if def.ranked || def.deps.values().all(|ds| ds.is_empty()) {
+            if def.ranked || def.propagated || def.deps.values().all(|ds| ds.is_empty()) {
                 continue;
             }
             self.add_ranking(k, store, sat);
@@ -206,7 +221,7 @@ impl Definitions {
     fn refute_unfounded(&mut self, store: &mut Store, sat: &mut Sat) -> Refinement {
         let mut refinement = Refinement::default();
         for k in 0..self.defs.len() {
-            if !self.defs[k].holds(sat) {
+            if self.defs[k].propagated || !self.defs[k].holds(sat) {
                 continue;
             }
             let unfounded = self.unfounded_atoms(k, store, sat);
@@ -369,5 +384,93 @@ impl Definitions {
             added = true;
         }
         added
+    }
+}
+
+/// The definition as the solver's graph: an OR node per defined atom (its bodies as
+/// children), and a node per subformula of a body that reads a defined atom positively (a
+/// conjunction AND, a negated conjunction OR); everything else is an external literal.
+fn definition_graph(store: &Store, sat: &mut Sat, evaluator: &Evaluator) -> DefinitionGraph {
+    let mut builder = GraphBuilder {
+        store,
+        defined: evaluator.defined(),
+        graph: DefinitionGraph::default(),
+        node_of: HashMap::default(),
+        recursive: HashMap::default(),
+    };
+    for &h in evaluator.heads() {
+        let g = store.atom_gf(h);
+        builder.node_of.insert(g, builder.graph.nodes.len());
+        builder.graph.nodes.push(GraphNode {
+            lit: sat.lit(store, g),
+            conjunctive: false,
+            children: Vec::new(),
+        });
+    }
+    for (k, _) in evaluator.heads().iter().enumerate() {
+        let children = evaluator
+            .bodies(k)
+            .iter()
+            .map(|&b| builder.child(sat, b))
+            .collect();
+        builder.graph.nodes[k].children = children;
+    }
+    builder.graph
+}
+
+struct GraphBuilder<'s> {
+    store: &'s Store,
+    defined: &'s HashSet<AtomId>,
+    graph: DefinitionGraph,
+    node_of: HashMap<Gf, usize>,
+    /// Whether a (signed) formula reads a defined atom positively.
+    recursive: HashMap<Gf, bool>,
+}
+
+impl GraphBuilder<'_> {
+    fn child(&mut self, sat: &mut Sat, g: Gf) -> GraphChild {
+        if let Some(&n) = self.node_of.get(&g) {
+            return GraphChild::Node(n);
+        }
+        if !self.reads_defined(g) {
+            return GraphChild::Lit(sat.lit(self.store, g));
+        }
+        let Node::And(children) = self.store.node(g) else {
+            // A defined atom without rules: false, as completion says.
+            return GraphChild::Lit(sat.lit(self.store, g));
+        };
+        let conjunctive = !g.is_negated();
+        let n = self.graph.nodes.len();
+        self.node_of.insert(g, n);
+        self.graph.nodes.push(GraphNode {
+            lit: sat.lit(self.store, g),
+            conjunctive,
+            children: Vec::new(),
+        });
+        let children: Vec<GraphChild> = children
+            .iter()
+            .map(|&c| self.child(sat, if conjunctive { c } else { -c }))
+            .collect();
+        self.graph.nodes[n].children = children;
+        GraphChild::Node(n)
+    }
+
+    fn reads_defined(&mut self, g: Gf) -> bool {
+        if let Some(&r) = self.recursive.get(&g) {
+            return r;
+        }
+        let r = match self.store.node(g) {
+            Node::True => false,
+            Node::Atom(a) => !g.is_negated() && self.defined.contains(&a),
+            Node::And(children) => {
+                let children = children.to_vec();
+                let negated = g.is_negated();
+                children
+                    .into_iter()
+                    .any(|c| self.reads_defined(if negated { -c } else { c }))
+            }
+        };
+        self.recursive.insert(g, r);
+        r
     }
 }

@@ -31,7 +31,7 @@ pub fn recursive_components(
         })
         .collect();
     let mut out = Vec::new();
-    for comp in tarjan(&succ) {
+    for comp in crate::graph::strongly_connected_components(&succ) {
         let recursive = comp.len() > 1 || succ[comp[0]].contains(&comp[0]);
         if recursive {
             out.push(comp.into_iter().map(|k| heads[k]).collect());
@@ -57,7 +57,7 @@ pub fn terminal_components(
                 .collect()
         })
         .collect();
-    let components = tarjan(&edges);
+    let components = crate::graph::strongly_connected_components(&edges);
     let mut component_of = vec![0; nodes.len()];
     for (c, members) in components.iter().enumerate() {
         for &k in members {
@@ -74,53 +74,6 @@ pub fn terminal_components(
         })
         .map(|(_, members)| members.iter().map(|&k| nodes[k]).collect())
         .collect()
-}
-
-/// Tarjan's algorithm without recursion.
-fn tarjan(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    let n = succ.len();
-    let (mut index, mut low, mut on_stack) = (vec![usize::MAX; n], vec![0; n], vec![false; n]);
-    let (mut stack, mut comps, mut next) = (Vec::new(), Vec::new(), 0);
-    for root in 0..n {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        let mut work = vec![(root, 0usize)];
-        while let Some(&mut (v, ref mut i)) = work.last_mut() {
-            if *i == 0 && index[v] == usize::MAX {
-                index[v] = next;
-                low[v] = next;
-                next += 1;
-                stack.push(v);
-                on_stack[v] = true;
-            }
-            if let Some(&w) = succ[v].get(*i) {
-                *i += 1;
-                if index[w] == usize::MAX {
-                    work.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            work.pop();
-            if let Some(&(parent, _)) = work.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut comp = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    comp.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                comps.push(comp);
-            }
-        }
-    }
-    comps
 }
 
 /// Largest number of rank-propagation clauses (component edges times ranks) for which the

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use crate::encode::Encoder;
 use crate::ground::store::{AtomId, Gf, Store};
-use crate::solve::{Lit, SatResult, SatSolver};
+use crate::solve::{DefinitionGraph, Lit, SatResult, SatSolver, SearchStats};
 
 pub struct Sat {
     encoder: Encoder,
@@ -97,6 +97,17 @@ impl Sat {
 
     pub fn num_vars(&self) -> usize {
         self.solver.num_vars()
+    }
+
+    /// Hands a definition to the solver to keep during its search (see
+    /// [`SatSolver::propagate_definition`]); false if it cannot.
+    pub fn propagate_definition(&mut self, graph: &DefinitionGraph) -> bool {
+        self.solver.propagate_definition(graph)
+    }
+
+    /// What the solver's propagation of definitions did so far, if it does it.
+    pub fn search_stats(&self) -> Option<SearchStats> {
+        self.solver.search_stats()
     }
 
     /// At most one of `gs` holds: pairwise for few, a sequential counter for many.

@@ -72,7 +72,11 @@ pub const DEFAULT_MAX_GROUND_SIZE: usize = 10_000_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SatBackend {
+    /// CaDiCaL with unfounded-set propagation for definitions inside its search.
     Cadical,
+    /// CaDiCaL with definitions checked on each candidate model (loop formulas, then the
+    /// ranking translation).
+    CadicalLoops,
     Splr,
 }
 

@@ -13,8 +13,8 @@ mod unfounded;
 pub use self::record::{Recorded, Recorder};
 pub use self::splr::Splr;
 pub use self::traced::{TraceEvent, Traced};
-pub use self::unfounded::{DefinitionGraph, GraphChild, GraphNode, SearchStats};
 use self::unfounded::UnfoundedSets;
+pub use self::unfounded::{DefinitionGraph, GraphChild, GraphNode, SearchStats};
 
 /// A literal in DIMACS convention: a non-zero integer, negative for negation.
 pub type Lit = i32;
@@ -86,6 +86,8 @@ pub struct Cadical {
     /// Whether a search has run: variables may have been eliminated since, and CaDiCaL
     /// cannot observe those, so definitions given later are left to the caller.
     searched: bool,
+    /// Whether definitions are taken into the search at all.
+    propagates: bool,
     /// The assumptions that the last search, if it found no model, needed for that.
     failed: Vec<Lit>,
 }
@@ -106,7 +108,16 @@ impl Cadical {
             vars: 0,
             unfounded: None,
             searched: false,
+            propagates: true,
             failed: Vec::new(),
+        }
+    }
+
+    /// A solver that leaves every definition to its caller (who checks each model).
+    pub fn without_propagation(deadline: Option<Instant>) -> Cadical {
+        Cadical {
+            propagates: false,
+            ..Cadical::new(deadline)
         }
     }
 }
@@ -154,15 +165,14 @@ impl SatSolver for Cadical {
     }
 
     fn propagate_definition(&mut self, graph: &DefinitionGraph) -> bool {
-        if self.searched {
+        if self.searched || !self.propagates {
             return false;
         }
         let unfounded = match &self.unfounded {
             Some(u) => u.clone(),
             None => {
                 let u = Rc::new(RefCell::new(UnfoundedSets::default()));
-                self.solver
-                    .connect_external_propagator(Shared(u.clone()));
+                self.solver.connect_external_propagator(Shared(u.clone()));
                 self.unfounded = Some(u.clone());
                 u
             }

@@ -330,11 +330,14 @@ impl UnfoundedSets {
             if self.nodes[n as usize].sourced {
                 continue;
             }
-            let position = self.nodes[n as usize]
+            // A reader may read the variable with the other sign only.
+            let Some(position) = self.nodes[n as usize]
                 .children
                 .iter()
                 .position(|&c| c == Child::Lit(lit))
-                .expect("reader reads the literal");
+            else {
+                continue;
+            };
             self.found(n, position as u32, &mut gained);
         }
         self.gain_support(gained);
@@ -492,7 +495,9 @@ impl UnfoundedSets {
                 None => failed.push(n),
             }
         }
-        failed.retain(|&n| !self.nodes[n as usize].sourced && !self.is_false(self.nodes[n as usize].lit));
+        failed.retain(|&n| {
+            !self.nodes[n as usize].sourced && !self.is_false(self.nodes[n as usize].lit)
+        });
         failed
     }
 
@@ -575,7 +580,11 @@ impl UnfoundedSets {
 
     /// The next literal of the reason of `propagated` (0 ends it).
     pub fn next_reason_lit(&mut self, propagated: Lit) -> Lit {
-        if self.reason_out.as_ref().is_none_or(|(l, _, _)| *l != propagated) {
+        if self
+            .reason_out
+            .as_ref()
+            .is_none_or(|(l, _, _)| *l != propagated)
+        {
             let reason = self
                 .reasons
                 .get(&propagated)
@@ -725,76 +734,22 @@ fn reason_clause(lit: Lit, bodies: &[Lit]) -> Vec<Lit> {
     clause
 }
 
-/// Which nodes of `graph` lie on a cycle of node-to-node edges (Tarjan's algorithm,
-/// iterative).
+/// Which nodes of `graph` lie on a cycle of node-to-node edges.
 fn cyclic_nodes(graph: &DefinitionGraph) -> Vec<bool> {
-    let n = graph.nodes.len();
-    let succ = |v: usize| -> Vec<usize> {
-        graph.nodes[v]
-            .children
-            .iter()
-            .filter_map(|&c| match c {
-                GraphChild::Node(m) => Some(m),
-                GraphChild::Lit(_) => None,
-            })
-            .collect()
-    };
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut cyclic = vec![false; n];
-    let mut counter = 0;
-    for root in 0..n {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        let mut frames: Vec<(usize, Vec<usize>, usize)> = vec![(root, succ(root), 0)];
-        index[root] = counter;
-        low[root] = counter;
-        counter += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(frame) = frames.last_mut() {
-            let v = frame.0;
-            if frame.2 < frame.1.len() {
-                let w = frame.1[frame.2];
-                frame.2 += 1;
-                if index[w] == usize::MAX {
-                    index[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    frames.push((w, succ(w), 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            frames.pop();
-            if let Some(parent) = frames.last() {
-                let p = parent.0;
-                low[p] = low[p].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut component = Vec::new();
-                loop {
-                    let w = stack.pop().expect("component member");
-                    on_stack[w] = false;
-                    component.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                let on_cycle = component.len() > 1 || succ(v).contains(&v);
-                for w in component {
-                    cyclic[w] = on_cycle;
-                }
-            }
-        }
-    }
-    cyclic
+    let succ: Vec<Vec<usize>> = graph
+        .nodes
+        .iter()
+        .map(|node| {
+            node.children
+                .iter()
+                .filter_map(|&c| match c {
+                    GraphChild::Node(m) => Some(m),
+                    GraphChild::Lit(_) => None,
+                })
+                .collect()
+        })
+        .collect();
+    crate::graph::on_cycle(&succ)
 }
 
 #[cfg(test)]

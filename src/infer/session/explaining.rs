@@ -133,6 +133,7 @@ impl<'a> Session<'a> {
         grounder.set_deadline(own_deadline);
         let solver: Box<dyn crate::solve::SatSolver> = match options.sat_backend {
             SatBackend::Cadical => Box::new(Cadical::new(deadline)),
+            SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(deadline)),
             SatBackend::Splr => Box::new(Splr::new(deadline)),
         };
         Session {
@@ -210,8 +211,14 @@ impl<'a> Session<'a> {
                 .assert_under(self.grounder.store(), -g, Some(selector));
         }
         let stable = self.options.stablesemantics;
-        self.definitions
-            .track(self.grounder.store(), gd, span, stable, Some(selector));
+        self.definitions.track(
+            self.grounder.store(),
+            &mut self.sat,
+            gd,
+            span,
+            stable,
+            Some(selector),
+        );
     }
 
     /// What the structure says of the defined symbols that are not being explained holds

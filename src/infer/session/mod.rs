@@ -120,6 +120,7 @@ impl<'a> Session<'a> {
             |deadline| match options.sat_backend {
                 _ if options.trace => Box::new(Traced::new(deadline)),
                 SatBackend::Cadical => Box::new(Cadical::new(deadline)),
+                SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(deadline)),
                 SatBackend::Splr => Box::new(Splr::new(deadline)),
             },
         )
@@ -534,8 +535,14 @@ impl<'a> Session<'a> {
             self.encode_known_part(s)?;
         }
         let stable = self.options.stablesemantics;
-        self.definitions
-            .track(self.grounder.store(), &gd, span, stable, None);
+        self.definitions.track(
+            self.grounder.store(),
+            &mut self.sat,
+            &gd,
+            span,
+            stable,
+            None,
+        );
         Ok(())
     }
 

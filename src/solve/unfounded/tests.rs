@@ -36,8 +36,8 @@ struct Program {
 }
 
 fn random_program(rng: &mut Rng) -> Program {
-    let defined = 1 + rng.below(6);
-    let opens = rng.below(5);
+    let defined = 1 + rng.below(8);
+    let opens = rng.below(7);
     let mut rules = Vec::new();
     for _ in 0..rng.below(3 * defined + 1) {
         let head = rng.below(defined);
@@ -52,8 +52,8 @@ fn random_program(rng: &mut Rng) -> Program {
         rules.push((head, body));
     }
     let mut constraints = Vec::new();
-    for _ in 0..rng.below(3) {
-        let clause = (0..1 + rng.below(2))
+    for _ in 0..rng.below(4) {
+        let clause = (0..1 + rng.below(3))
             .map(|_| {
                 let d = rng.below(defined) as i64 + 1;
                 if rng.below(2) == 0 {
@@ -126,6 +126,17 @@ fn solver_count(p: &Program) -> (usize, SearchStats) {
     }
     let mut bodies_of: Vec<Vec<Lit>> = vec![Vec::new(); p.defined];
     for (head, body) in &p.rules {
+        if let [single] = body.as_slice() {
+            // A body of one literal is the atom's child itself (an OR node reading an open
+            // literal directly, with either sign).
+            let child = match *single {
+                BodyLit::Defined(d) => GraphChild::Node(d),
+                other => GraphChild::Lit(lit_of(other)),
+            };
+            bodies_of[*head].push(lit_of(*single));
+            graph.nodes[*head].children.push(child);
+            continue;
+        }
         let b = s.new_var();
         let mut all = vec![b];
         for &l in body {
@@ -175,8 +186,14 @@ fn solver_count(p: &Program) -> (usize, SearchStats) {
     let mut count = 0;
     while s.solve(&[]) == SatResult::Sat {
         count += 1;
-        assert!(count <= 1 << p.opens, "more models than choices of the opens");
-        let mut block: Vec<Lit> = opens.iter().map(|&o| if s.value(o) { -o } else { o }).collect();
+        assert!(
+            count <= 1 << p.opens,
+            "more models than choices of the opens"
+        );
+        let mut block: Vec<Lit> = opens
+            .iter()
+            .map(|&o| if s.value(o) { -o } else { o })
+            .collect();
         if block.is_empty() {
             break;
         }
@@ -201,7 +218,10 @@ fn random_positive_programs_have_their_least_models() {
             p.rules,
             p.constraints
         );
-        assert_eq!(stats.late_sets, 0, "case {case}: a complete assignment showed a set");
+        assert_eq!(
+            stats.late_sets, 0,
+            "case {case}: a complete assignment showed a set"
+        );
         propagated += stats.propagated;
     }
     assert!(propagated > 1000, "propagation did little: {propagated}");
