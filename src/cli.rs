@@ -135,6 +135,10 @@ pub struct Args {
     /// With --models: the structure to use (default: the only structure of the files)
     #[arg(long, value_name = "NAME")]
     pub structure: Option<String>,
+    /// Count the models instead of printing them (all of them, or up to N with --models N):
+    /// prints `Number of models: N`; exit code 10 if there is one, 20 if none
+    #[arg(long)]
+    pub count: bool,
     /// With --models: print optimal models minimising this term block
     #[arg(long, value_name = "TERM")]
     pub minimize: Option<String>,
@@ -190,6 +194,14 @@ struct ModelRequest {
 }
 
 /// The theory, structure and term of `-n N`, or why they cannot be chosen.
+impl Args {
+    /// How many models the command line asks for without a procedure (`-n N`, or all of
+    /// them for `--count`).
+    fn models_asked(&self) -> Option<usize> {
+        self.models.or(self.count.then_some(0))
+    }
+}
+
 fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelRequest, String> {
     let members = &program.namespaces[0].members;
     let pick = |given: &Option<String>,
@@ -240,6 +252,42 @@ fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelReques
     })
 }
 
+/// `--count`: the number of models, found by the search of model expansion without decoding
+/// or printing them. Exit code 10 with models, 20 without, 3 when a limit stopped the search
+/// (after printing how many were found by then).
+fn count_models(
+    program: &Program,
+    theory: &crate::sema::program::Theory,
+    structure: &crate::structure::structure::Structure,
+    options: &crate::infer::Options,
+    runtime: &Runtime,
+) -> i32 {
+    match crate::infer::count_models(program, theory, structure, None, options) {
+        Ok(found) => {
+            found.warnings.iter().for_each(|w| runtime.warn(w));
+            println!("Number of models: {}", found.value);
+            if let Some(note) = &found.partial {
+                eprintln!("Stopped: {note}");
+                return EXIT_LIMIT;
+            }
+            if found.value > 0 {
+                10
+            } else {
+                20
+            }
+        }
+        Err(e) => {
+            let label = if e.is_limit() { "Stopped" } else { "Error" };
+            eprintln!("{label}: {e}");
+            if e.is_limit() {
+                EXIT_LIMIT
+            } else {
+                1
+            }
+        }
+    }
+}
+
 /// The models `-n N` asks for, found by calling the inference directly (as `modelexpand` or
 /// `minimize` in a procedure would), printed as `printmodels` prints each model, and drawn with
 /// `--visualize`. Models of a model expansion are printed as they are found (so that a reader
@@ -266,6 +314,9 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let mut options = runtime.infer_options();
     options.nbmodels = request.models;
     let (theory, structure) = (theory.borrow(), structure.borrow());
+    if args.count && request.minimize.is_none() {
+        return count_models(program, &theory, &structure, &options, runtime);
+    }
     let found = match &request.minimize {
         None => {
             // Only this search prints its models as it finds them (not --explain's).
@@ -572,7 +623,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         }
         diags.push(d);
     }
-    let runs_main = args.execute.is_none() && args.models.is_none() && !args.interactive;
+    let runs_main = args.execute.is_none() && args.models_asked().is_none() && !args.interactive;
     // Only worth saying about a file of procedures without mistakes (a file of only a
     // theory and a structure is run with -n; an empty editor buffer is no mistake).
     if args.check
@@ -654,7 +705,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         crate::limits::install_interrupt_handler();
         return crate::repl::run(&runtime);
     }
-    let (code, name) = match (&args.execute, args.models) {
+    let (code, name) = match (&args.execute, args.models_asked()) {
         (Some(chunk), _) => (chunk.replace("::", "."), "-e"),
         (None, Some(n)) => {
             let request = match model_request(&args, n, &runtime.program()) {

@@ -116,13 +116,38 @@ pub fn modelexpand(
     output: Option<VocId>,
     options: &Options,
 ) -> IdpResult<Inferred<Vec<Structure>>> {
+    expand(program, theory, structure, output, options, true).map(|found| found.map(|(m, _)| m))
+}
+
+/// The number of models of `theory` extending `structure` (up to `options.nbmodels`, 0: all),
+/// distinct on `output` when it is given: the search of [`modelexpand`] without decoding or
+/// keeping any model.
+pub fn count_models(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    output: Option<VocId>,
+    options: &Options,
+) -> IdpResult<Inferred<usize>> {
+    expand(program, theory, structure, output, options, false).map(|found| found.map(|(_, n)| n))
+}
+
+/// Model expansion: the models (when `keep`) and their number.
+fn expand(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    output: Option<VocId>,
+    options: &Options,
+    keep: bool,
+) -> IdpResult<Inferred<(Vec<Structure>, usize)>> {
     let stand_in = huge::with_stand_ins(program, theory, structure, output);
     let structure = stand_in.as_ref().unwrap_or(structure);
     let mut warnings = Vec::new();
     let Evaluated::Done(evaluated, pending) =
         evaluate_definitions(program, theory, structure, options, &mut warnings)?
     else {
-        return Ok(Inferred::new(Vec::new(), warnings).with_empty_trace(options.trace));
+        return Ok(Inferred::new((Vec::new(), 0), warnings).with_empty_trace(options.trace));
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
@@ -131,26 +156,28 @@ pub fn modelexpand(
         (Some(_), Some(output)) => huge::project(program, m, output),
         _ => m,
     };
-    let (models, partial) = enumerate(
+    let (models, count, partial) = enumerate(
         &mut session,
         &blocked_on,
         options.nbmodels,
         options.random_values,
-        &project,
+        keep.then_some(&project as &dyn Fn(Structure) -> Structure),
         &options.observer,
     )?;
     warnings.extend(session.take_warnings());
-    if models.is_empty() {
+    if count == 0 {
         warnings.extend(session.not_total_warnings());
     }
-    let mut found = Inferred::new(models, warnings);
+    session.report_search();
+    let mut found = Inferred::new((models, count), warnings);
     found.partial = partial;
     found.trace = session.take_trace();
     Ok(found)
 }
 
 /// Up to `nbmodels` (0: all) models of the session, distinct on `blocked_on`, each made final by
-/// `finish` and shown to the observer as soon as it is found. A limit (Ctrl-C, time, memory)
+/// `finish` and shown to the observer as soon as it is found (without `finish`, the models are
+/// only counted), and their number. A limit (Ctrl-C, time, memory)
 /// that stops the search after some models were found ends the enumeration with those models
 /// and what stopped it, and notes the partial result for the command line. With a seed for
 /// random values, each search prefers random values for the atoms of `blocked_on`.
@@ -159,12 +186,13 @@ fn enumerate(
     blocked_on: &[Symbol],
     nbmodels: usize,
     random_values: Option<u64>,
-    finish: &dyn Fn(Structure) -> Structure,
+    finish: Option<&dyn Fn(Structure) -> Structure>,
     observer: &Observer,
-) -> IdpResult<(Vec<Structure>, Option<String>)> {
+) -> IdpResult<(Vec<Structure>, usize, Option<String>)> {
     let mut models = Vec::new();
+    let mut count = 0;
     let mut random = random_values.map(SplitMix::new);
-    while nbmodels == 0 || models.len() < nbmodels {
+    while nbmodels == 0 || count < nbmodels {
         let found = match random.as_mut() {
             Some(random) => {
                 let preferred: Vec<Lit> = session
@@ -179,8 +207,8 @@ fn enumerate(
         match found {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) if e.is_limit() && !models.is_empty() => {
-                let n = models.len();
+            Err(e) if e.is_limit() && count > 0 => {
+                let n = count;
                 let plural = if n == 1 { "" } else { "s" };
                 let after = format!("after {n} model{plural} (the models found so far were kept)");
                 let note = match crate::limits::reached(None) {
@@ -188,16 +216,19 @@ fn enumerate(
                     None => format!("{} ({after})", e.message()),
                 };
                 crate::limits::note_partial(note.clone());
-                return Ok((models, Some(note)));
+                return Ok((models, count, Some(note)));
             }
             Err(e) => return Err(e),
         }
-        let model = finish(session.decode(""));
-        observer.model(&model);
-        models.push(model);
+        count += 1;
+        if let Some(finish) = finish {
+            let model = finish(session.decode(""));
+            observer.model(&model);
+            models.push(model);
+        }
         session.block(blocked_on);
     }
-    Ok((models, None))
+    Ok((models, count, None))
 }
 
 /// Models of `theory` extending `structure` that minimise `term`.
@@ -263,12 +294,12 @@ fn optimise(
     let blocked_on = session.output_symbols(output);
     // The optimal models are shown when the minimisation ends (its caller prints the value
     // first), so the observer does not see them one by one.
-    let (models, _) = enumerate(
+    let (models, _, _) = enumerate(
         session,
         &blocked_on,
         nbmodels,
         None,
-        &|m| m,
+        Some(&|m| m),
         &Observer::default(),
     )?;
     let value = match best {

@@ -148,6 +148,7 @@ impl<'a> Session<'a> {
             },
             own_deadline,
             refinements: 0,
+            sat_calls: 0,
             named_functions: HashSet::default(),
             constrained: HashSet::default(),
             atoms_seen: 0,

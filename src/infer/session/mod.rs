@@ -49,6 +49,8 @@ pub struct Session<'a> {
     own_deadline: Option<Instant>,
     /// Number of candidate models refuted by loop formulas or totality cuts.
     refinements: usize,
+    /// Number of SAT calls so far.
+    sat_calls: usize,
     /// Open functions over an infinite argument type: only their applications that grounding
     /// meets get a value (see [`Session::constrain_named_applications`]).
     named_functions: HashSet<FuncId>,
@@ -159,6 +161,7 @@ impl<'a> Session<'a> {
             options: options.clone(),
             own_deadline,
             refinements: 0,
+            sat_calls: 0,
             named_functions: HashSet::default(),
             constrained: HashSet::default(),
             atoms_seen: 0,
@@ -715,6 +718,7 @@ impl<'a> Session<'a> {
             crate::progress::set_phase(crate::progress::Phase::Solving);
             crate::progress::set_nodes(self.grounder.store().len());
             crate::progress::sat_call();
+            self.sat_calls += 1;
             let result = self.sat.solve(assumptions);
             self.options.observer.stat(|| {
                 format!(
@@ -751,6 +755,22 @@ impl<'a> Session<'a> {
             });
             return Ok(true);
         }
+    }
+
+    /// Says (`--stats`) what the search did so far: SAT calls, candidate models refuted, and
+    /// the unfounded sets the solver found inside its search.
+    pub fn report_search(&self) {
+        let (calls, refinements) = (self.sat_calls, self.refinements);
+        let inside = match self.sat.search_stats() {
+            Some(s) => format!(
+                "; inside the search: {} unfounded sets over {} definition nodes, {} literals made false",
+                s.unfounded_sets, s.nodes, s.propagated
+            ),
+            None => String::new(),
+        };
+        self.options.observer.stat(|| {
+            format!("search: {calls} SAT calls, {refinements} candidate models refuted{inside}")
+        });
     }
 
     /// A copy of the current model, to bring back with [`Self::restore_model`] after later SAT
