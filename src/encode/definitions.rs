@@ -192,6 +192,25 @@ impl Definitions {
         })
     }
 
+    /// Whether some definition is kept inside the solver's search without its ranking
+    /// translation (which [`Definitions::rank_propagated`] would add).
+    pub fn has_unranked_propagated(&self) -> bool {
+        self.defs.iter().any(|d| d.propagated && !d.ranked)
+    }
+
+    /// Adds the ranking translation of every definition the solver keeps inside its search.
+    /// Unfounded-set propagation finds models fast but proves some theories unsatisfiable
+    /// slowly (no n x n maze for an even n: clasp cannot either); the rank variables give
+    /// the solver the level mapping to learn over, which makes such proofs feasible.
+    pub fn rank_propagated(&mut self, store: &mut Store, sat: &mut Sat) {
+        for k in 0..self.defs.len() {
+            if self.defs[k].propagated && !self.defs[k].ranked {
+                self.add_ranking(k, store, sat);
+                self.defs[k].ranked = true;
+            }
+        }
+    }
+
     /// Adds the ranking translation of every definition with positive recursion now, instead
     /// of loop formulas as candidate models need them (for clauses that must be complete
     /// before any search, as a template's).
@@ -221,7 +240,9 @@ impl Definitions {
     fn refute_unfounded(&mut self, store: &mut Store, sat: &mut Sat) -> Refinement {
         let mut refinement = Refinement::default();
         for k in 0..self.defs.len() {
-            if self.defs[k].propagated || !self.defs[k].holds(sat) {
+            let def = &self.defs[k];
+            // Without positive recursion completion founds every true atom.
+            if def.propagated || def.deps.values().all(|ds| ds.is_empty()) || !def.holds(sat) {
                 continue;
             }
             let unfounded = self.unfounded_atoms(k, store, sat);

@@ -136,9 +136,13 @@ impl Sat {
         }
     }
 
-    /// One SAT call under `assumptions`; a model found becomes the current one.
-    pub fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
-        let result = self.solver.solve(assumptions);
+    /// One SAT call under `assumptions`; a model found becomes the current one. With a
+    /// conflict limit, a solver that counts conflicts stops there (`Interrupted`).
+    pub fn solve(&mut self, assumptions: &[Lit], conflicts: Option<u32>) -> SatResult {
+        let result = match conflicts {
+            Some(limit) => self.solver.solve_limited(assumptions, limit),
+            None => self.solver.solve(assumptions),
+        };
         if result == SatResult::Sat {
             self.take_model();
         }

@@ -350,6 +350,20 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         }
         Ok(MultiValue::from_vec(values))
     })?;
+    // Not in IDP3: the number of models (all of them), counted by the search of modelexpand
+    // without building a structure per model (`idp --count` on the command line).
+    reg(lua, "modelcount", |lua, args| {
+        let st = state(lua);
+        let t = expect_theory("modelcount", &args, 0)?;
+        let s = expect_structure("modelcount", &args, 1)?;
+        let out = optional_voc("modelcount", &args, 2)?;
+        let mut opts = st.infer_options();
+        opts.nbmodels = 0;
+        let (t, s) = (t.borrow(), s.borrow());
+        let found = infer::count_models(&st.program(), &t, &s, out, &opts);
+        let count = answered(lua, "modelcount", found)?;
+        one(LuaValue::Integer(count as i64))
+    })?;
     reg(lua, "__idp_models", |lua, args| {
         let LuaValue::Table(list) = arg(&args, 0).clone() else {
             return one(arg(&args, 0).clone());

@@ -151,7 +151,7 @@ end
 
 function help(ns)
 	print([[IDP procedures (see the IDP3 manual for details):
-  modelexpand(T,S[,V]) onemodel(T,S[,V]) allmodels(T,S[,V]) sat(T,S) printmodels(list)
+  modelexpand(T,S[,V]) onemodel(T,S[,V]) allmodels(T,S[,V]) modelcount(T,S[,V]) sat(T,S) printmodels(list)
   minimize(T,S,t[,V]) maximize(T,S,t[,V]) calculatedefinitions(T,S[,V]) query(Q,S) value(t,S)
   propagate(T,S) groundpropagate(T,S) optimalpropagate(T,S)
   clone(x) merge(S1,S2) equal(S1,S2) isconsistent(S) newstructure(V,name) setvocabulary(S,V)

@@ -34,6 +34,12 @@ pub trait SatSolver {
     fn add_clause(&mut self, clause: &[Lit]);
     /// Solves under the given assumptions (which hold only for this call).
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult;
+    /// [`SatSolver::solve`], stopped (`Interrupted`) after `conflicts` conflicts by a solver
+    /// that can count them.
+    fn solve_limited(&mut self, assumptions: &[Lit], conflicts: u32) -> SatResult {
+        let _ = conflicts;
+        self.solve(assumptions)
+    }
     /// The value of a literal in the last model.
     fn value(&mut self, lit: Lit) -> bool;
     /// After a call that found no model: whether assumption `lit` was needed for that (the
@@ -152,6 +158,12 @@ impl SatSolver for Cadical {
         }
     }
 
+    fn solve_limited(&mut self, assumptions: &[Lit], conflicts: u32) -> SatResult {
+        self.solver
+            .limit("conflicts", conflicts.min(i32::MAX as u32) as i32);
+        self.solve(assumptions)
+    }
+
     fn value(&mut self, lit: Lit) -> bool {
         self.solver.val(lit) > 0
     }
@@ -185,7 +197,13 @@ impl SatSolver for Cadical {
     }
 
     fn search_stats(&self) -> Option<SearchStats> {
-        self.unfounded.as_ref().map(|u| u.borrow().stats())
+        let stats = self.unfounded.as_ref()?.borrow().stats();
+        let count = |name: &str| self.solver.get_statistic_value(name).max(0) as u64;
+        Some(SearchStats {
+            conflicts: count("conflicts"),
+            decisions: count("decisions"),
+            ..stats
+        })
     }
 }
 

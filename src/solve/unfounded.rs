@@ -62,6 +62,9 @@ pub struct SearchStats {
     /// Unfounded sets that only a complete assignment showed (should not happen: counted to
     /// be sure).
     pub late_sets: u64,
+    /// The solver's conflicts and decisions so far.
+    pub conflicts: u64,
+    pub decisions: u64,
 }
 
 const NONE: u32 = u32::MAX;
@@ -461,10 +464,13 @@ impl UnfoundedSets {
             if unfounded.is_empty() {
                 return 0;
             }
-            self.stats.unfounded_sets += 1;
-            let reason: Rc<[Lit]> = self.external_bodies(&unfounded).into();
-            for &n in unfounded.iter().rev() {
-                self.pending.push((n, reason.clone()));
+            let parts = self.unfounded_parts(&unfounded);
+            self.stats.unfounded_sets += parts.len() as u64;
+            // `pending` is a stack: the first part is made false first.
+            for (members, reason) in parts.into_iter().rev() {
+                for n in members {
+                    self.pending.push((n, reason.clone()));
+                }
             }
         }
     }
@@ -501,81 +507,79 @@ impl UnfoundedSets {
         failed
     }
 
-    /// The false literals that cut the unfounded set `set` off from outside support: for
-    /// each OR node, its children outside the set; AND nodes with no node child in the set
-    /// leave it, each standing for one of its false children.
-    fn external_bodies(&mut self, set: &[u32]) -> Vec<Lit> {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
+    /// Splits the unfounded set `set` into its strongly connected parts (over children in
+    /// the set), those that nothing else in the set founds first, each with its external
+    /// bodies: the literals that cut it off from outside support. Each such literal is false,
+    /// or a node of a part listed earlier (made false before this part's nodes are). Smaller
+    /// parts give shorter reasons than the set as a whole.
+    fn unfounded_parts(&mut self, set: &[u32]) -> Vec<(Vec<u32>, Rc<[Lit]>)> {
+        if self.generation.checked_add(set.len() as u32 + 1).is_none() {
             self.mark.iter_mut().for_each(|m| *m = 0);
-            self.generation = 1;
+            self.generation = 0;
         }
-        let g = self.generation;
-        for &n in set {
-            self.mark[n as usize] = g;
+        let g = self.generation + 1;
+        let mut position: HashMap<u32, usize> = HashMap::default();
+        for (k, &n) in set.iter().enumerate() {
+            position.insert(n, k);
         }
-        // AND nodes whose node children are all outside the set leave it (their body is
-        // false without the set); repeat, as one leaving may make another's children leave.
-        let mut witness: HashMap<u32, Lit> = HashMap::default();
-        let mut members: Vec<u32> = set.to_vec();
-        loop {
-            let mut changed = false;
-            members.retain(|&n| {
-                let node = &self.nodes[n as usize];
-                if !node.conjunctive {
-                    return true;
-                }
-                let inside = node
+        let succ: Vec<Vec<usize>> = set
+            .iter()
+            .map(|&n| {
+                self.nodes[n as usize]
                     .children
                     .iter()
-                    .any(|&c| matches!(c, Child::Node(m) if self.mark[m as usize] == g));
-                if inside {
-                    return true;
-                }
-                let w = node.children.iter().find_map(|&c| match c {
-                    Child::Node(m) if self.is_false(self.nodes[m as usize].lit) => {
-                        Some(self.nodes[m as usize].lit)
-                    }
-                    Child::Node(m) => witness.get(&m).copied(),
-                    Child::Lit(l) if self.is_false(l) => Some(l),
-                    Child::Lit(_) => None,
-                });
-                // Without a false child to stand for it, the node stays in the set.
-                let Some(w) = w else {
-                    return true;
-                };
-                witness.insert(n, w);
-                changed = true;
-                false
-            });
-            for (&n, _) in witness.iter() {
-                self.mark[n as usize] = 0;
+                    .filter_map(|&c| match c {
+                        Child::Node(m) => position.get(&m).copied(),
+                        Child::Lit(_) => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        // Sinks first: a part's children in the set lie in its own or an earlier part.
+        let components = crate::graph::strongly_connected_components(&succ);
+        let mut parts = Vec::with_capacity(components.len());
+        for (number, component) in components.into_iter().enumerate() {
+            // Parts are numbered from the generation on: a node's mark tells its part.
+            let stamp = g + number as u32;
+            let members: Vec<u32> = component.into_iter().map(|k| set[k]).collect();
+            for &n in &members {
+                self.mark[n as usize] = stamp;
             }
-            if !changed {
-                break;
-            }
-        }
-        let mut bodies = Vec::new();
-        for &n in &members {
-            let node = &self.nodes[n as usize];
-            if node.conjunctive {
-                continue;
-            }
-            for &c in &node.children {
-                let lit = match c {
-                    Child::Node(m) if self.mark[m as usize] == g => continue,
-                    Child::Node(m) => match witness.get(&m) {
-                        Some(&w) => w,
-                        None => self.nodes[m as usize].lit,
-                    },
+            let mut bodies = Vec::new();
+            for &n in &members {
+                let node = &self.nodes[n as usize];
+                let outside = |c: &Child| !matches!(c, Child::Node(m) if self.mark[*m as usize] == stamp);
+                let lit = |c: &Child| match *c {
+                    Child::Node(m) => self.nodes[m as usize].lit,
                     Child::Lit(l) => l,
                 };
-                bodies.push(lit);
+                if node.conjunctive {
+                    // A conjunction founded by nothing in its own part: one child that is
+                    // false, or in an earlier part, stands for its body.
+                    if node.children.iter().all(outside) {
+                        let witness = node
+                            .children
+                            .iter()
+                            .find(|c| match **c {
+                                Child::Node(m) => {
+                                    position.contains_key(&m)
+                                        || self.is_false(self.nodes[m as usize].lit)
+                                }
+                                Child::Lit(l) => self.is_false(l),
+                            })
+                            .map(lit);
+                        bodies.extend(witness);
+                    }
+                } else {
+                    bodies.extend(node.children.iter().filter(|c| outside(c)).map(lit));
+                }
             }
+            bodies.sort_unstable();
+            bodies.dedup();
+            parts.push((members, Rc::from(bodies)));
         }
-        bodies.sort_unstable();
-        bodies.dedup();
-        bodies
+        self.generation = g + parts.len() as u32;
+        parts
     }
 
     /// The next literal of the reason of `propagated` (0 ends it).

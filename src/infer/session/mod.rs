@@ -82,6 +82,12 @@ impl EncodingClock {
 }
 
 /// When an inference with `options` must stop by its own time limit (`stdoptions.timeout`).
+/// Conflicts one SAT call may spend while recursive definitions are kept inside the search by
+/// unfounded-set propagation alone; past them they also get the ranking translation (see
+/// [`Definitions::rank_propagated`]). Counting the 7x7 mazes takes a few thousand conflicts
+/// in all, refuting the 8x8 maze about 12,000; the 10x10 refutation needs the ranks.
+const RANKING_AFTER_CONFLICTS: u32 = 15_000;
+
 fn own_deadline(options: &Options) -> Option<Instant> {
     (options.timeout > 0.0)
         .then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout))
@@ -719,7 +725,13 @@ impl<'a> Session<'a> {
             crate::progress::set_nodes(self.grounder.store().len());
             crate::progress::sat_call();
             self.sat_calls += 1;
-            let result = self.sat.solve(assumptions);
+            // While a definition is kept inside the search without its ranking translation, a
+            // call gets a conflict budget; a call that spends it goes on with the translation.
+            let budget = self
+                .definitions
+                .has_unranked_propagated()
+                .then_some(RANKING_AFTER_CONFLICTS);
+            let result = self.sat.solve(assumptions, budget);
             self.options.observer.stat(|| {
                 format!(
                     "SAT call: {result:?} in {:.3}s ({:.3}s CPU)",
@@ -731,6 +743,14 @@ impl<'a> Session<'a> {
                 SatResult::Unsat => return Ok(false),
                 SatResult::Interrupted => {
                     self.check_time("searching")?;
+                    if budget.is_some() {
+                        self.options.observer.stat(|| {
+                            format!("{RANKING_AFTER_CONFLICTS} conflicts in one SAT call: the recursive definitions get their ranking translation")
+                        });
+                        self.definitions
+                            .rank_propagated(self.grounder.store_mut(), &mut self.sat);
+                        continue;
+                    }
                     return Err(Error::limit(Limit::Search, "the SAT search was stopped"));
                 }
                 SatResult::Sat => {}
@@ -763,8 +783,8 @@ impl<'a> Session<'a> {
         let (calls, refinements) = (self.sat_calls, self.refinements);
         let inside = match self.sat.search_stats() {
             Some(s) => format!(
-                "; inside the search: {} unfounded sets over {} definition nodes, {} literals made false",
-                s.unfounded_sets, s.nodes, s.propagated
+                "; inside the search: {} unfounded sets over {} definition nodes, {} literals made false; {} conflicts, {} decisions",
+                s.unfounded_sets, s.nodes, s.propagated, s.conflicts, s.decisions
             ),
             None => String::new(),
         };
