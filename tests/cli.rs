@@ -750,7 +750,7 @@ fn unmentioned_predicates_are_left_false_for_one_model() {
     let o = run_file(text, &["--nowarnings", "--max-ground-size", "100000"]);
     assert_eq!(
         stdout(&o),
-        "structure  : V {\n  D = { 1..200 }\n  Q = { 2 }\n  Unused = {  }\n}\n\n",
+        "structure  : V {\n  D = { 1..200 }\n  Q = { 200 }\n  Unused = {  }\n}\n\n",
         "{}",
         stderr(&o)
     );

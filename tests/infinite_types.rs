@@ -220,8 +220,8 @@ fn an_open_function_over_integers_has_the_named_applications() {
         structure S : V { }\n";
     assert_eq!(
         stdout(&run(spec)),
-        "Number of models: 2\nModel 1\n=======\nstructure  : V {\n  Colour = { 3->blue; 5->red }\n\
-         }\n\nModel 2\n=======\nstructure  : V {\n  Colour = { 3->green; 5->red }\n}\n\n"
+        "Number of models: 2\nModel 1\n=======\nstructure  : V {\n  Colour = { 3->green; 5->red }\n\
+         }\n\nModel 2\n=======\nstructure  : V {\n  Colour = { 3->blue; 5->red }\n}\n\n"
     );
 }
 

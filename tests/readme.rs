@@ -38,7 +38,7 @@ const EXPECTED: &[(&str, i32, &str)] = &[
         "#: Wall  E: Entrance  X: Exit",
     ),
     ("idp examples/graph-colouring.idp", 0, "colourings: 18"),
-    ("idp examples/lamps.idp", 0, "{ 0,b2; 1,b1; 2,b3 }"),
+    ("idp examples/lamps.idp", 0, "{ 0,b1; 1,b2; 2,b3 }"),
     (
         "idp -n 1 --visualize examples/nqueens.idp",
         10,
