@@ -836,3 +836,40 @@ structure S : V {
     );
     assert_eq!(stdout(&o).matches("=======\n").count(), 1024);
 }
+
+/// `--count` counts the models by the search of model expansion without printing them (exit
+/// 10 with models, 20 without), `-n N` caps the count, and `modelcount(T, S)` is the same in a
+/// procedure. The theory has a recursive definition over an open symbol, so every model is
+/// one the solver kept well-founded inside its search: 2 of the 4 choices of edges reach 3.
+#[test]
+fn count_counts_models_without_printing_them() {
+    let text = "vocabulary V {
+  type N isa int
+  Edge(N, N)
+  Reach(N)
+}
+theory T : V {
+  { Reach(1). ! y: Reach(y) <- ? x: Reach(x) & Edge(x, y). }
+  Reach(3).
+}
+structure S : V {
+  N = { 1..3 }
+  Edge<cf> = { 1,1; 2,1; 2,2; 3,1; 3,2; 3,3; 1,2 }
+}
+";
+    let o = run_file(text, &["--count"]);
+    assert_eq!(stdout(&o), "Number of models: 2\n", "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(10));
+    let o = run_file(text, &["--count", "-n", "1"]);
+    assert_eq!(stdout(&o), "Number of models: 1\n", "{}", stderr(&o));
+    let o = run_file(text, &["-e", "print(modelcount(T, S))"]);
+    assert_eq!(stdout(&o), "2\n", "{}", stderr(&o));
+    let one = text.replace("Reach(3).", "Reach(3). ~Edge(2, 3).");
+    let o = run_file(&one, &["--count"]);
+    assert_eq!(stdout(&o), "Number of models: 1\n", "{}", stderr(&o));
+    // Only the edge 1 -> 3 reaches 3 (nothing reaches 2).
+    let none = text.replace("Reach(3).", "Reach(3). ~Edge(1, 3).");
+    let o = run_file(&none, &["--count"]);
+    assert_eq!(stdout(&o), "Number of models: 0\n", "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(20));
+}

@@ -119,6 +119,7 @@ const EXPECTED: &[(&str, i32, &str)] = &[
         10,
         "  Seat = { Ann->1; Bob->3; Cy->2 }",
     ),
+    ("idp --count examples/first.idp", 10, "Number of models: 2"),
     (
         "idp --sandbox --timeout 30 --max-memory 2000 examples/einstein.idp",
         0,

@@ -548,7 +548,8 @@ impl UnfoundedSets {
             let mut bodies = Vec::new();
             for &n in &members {
                 let node = &self.nodes[n as usize];
-                let outside = |c: &Child| !matches!(c, Child::Node(m) if self.mark[*m as usize] == stamp);
+                let outside =
+                    |c: &Child| !matches!(c, Child::Node(m) if self.mark[*m as usize] == stamp);
                 let lit = |c: &Child| match *c {
                     Child::Node(m) => self.nodes[m as usize].lit,
                     Child::Lit(l) => l,
