@@ -930,11 +930,13 @@ fn shell_word(word: &str) -> String {
 /// What the command line sets for every inference: the SAT backend, the grounding size limit,
 /// and where `--stats` lines (also with `IDP_STATS` set) and `--dump ground` texts go.
 fn run_settings(args: &Args) -> RunSettings {
-    let mut settings = RunSettings::default();
-    settings.sat_backend = match args.sat {
-        Sat::Cadical => crate::infer::SatBackend::Cadical,
-        Sat::CadicalLoops => crate::infer::SatBackend::CadicalLoops,
-        Sat::Splr => crate::infer::SatBackend::Splr,
+    let mut settings = RunSettings {
+        sat_backend: match args.sat {
+            Sat::Cadical => crate::infer::SatBackend::Cadical,
+            Sat::CadicalLoops => crate::infer::SatBackend::CadicalLoops,
+            Sat::Splr => crate::infer::SatBackend::Splr,
+        },
+        ..RunSettings::default()
     };
     if let Some(n) = args.max_ground_size {
         settings.max_ground_size = n;
