@@ -104,22 +104,20 @@ maze)
     row "count ${n}x$n mazes" "$(agree "$(idp_count idp)" "$CMODELS")"
   done
   ;;
-roads)
-  for n in ${ROADS:-16 20 24}; do
-    python3 "$B/gen.py" roads "$n" "$TMP" || exit 1
-    idp_row idp --count "$TMP/roads$n.idp"
-    before --count "$TMP/roads$n.idp"
-    clingo_row "$B/budget.lp" "$TMP/roads$n.lp" -n 0 -q
-    row "budget reachability, $n cities, all models" "$(agree "$(idp_count idp)" "$CMODELS")"
-  done
-  ;;
-steiner)
-  for n in ${STEINER:-16 20 24}; do
-    python3 "$B/gen.py" steiner "$n" 4 "$TMP" || exit 1
-    idp_row idp --count "$TMP/steiner$n.idp"
-    before --count "$TMP/steiner$n.idp"
-    clingo_row "$B/steiner.lp" "$TMP/steiner$n.lp" -n 0 -q
-    row "Steiner tree, $n cities, 4 terminals, all models" "$(agree "$(idp_count idp)" "$CMODELS")"
+roads|steiner)
+  if [ "$part" = roads ]; then sizes=${ROADS:-16 20 24}; else sizes=${STEINER:-16 20 24}; fi
+  for n in $sizes; do
+    if [ "$part" = roads ]; then
+      python3 "$B/gen.py" roads "$n" "$TMP" || exit 1
+      spec=budget label="budget reachability, $n cities, all models"
+    else
+      python3 "$B/gen.py" steiner "$n" 4 "$TMP" || exit 1
+      spec=steiner label="Steiner tree, $n cities, 4 terminals, all models"
+    fi
+    idp_row idp --count "$TMP/$part$n.idp"
+    before --count "$TMP/$part$n.idp"
+    clingo_row "$B/$spec.lp" "$TMP/$part$n.lp" -n 0 -q
+    row "$label" "$(agree "$(idp_count idp)" "$CMODELS")"
   done
   ;;
 ham)

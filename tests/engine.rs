@@ -444,6 +444,33 @@ structure S : V {{
     )
 }
 
+/// The number of models that model expansion finds with `options` (for all of them), each
+/// checked by the naive checker; `text` is the theory's source, for the messages.
+fn checked_models(
+    p: &Program,
+    theory: &idp::sema::program::Theory,
+    structure: &idp::structure::structure::Structure,
+    options: Options,
+    text: &str,
+) -> u64 {
+    let options = Options {
+        nbmodels: 0,
+        ..options
+    };
+    let models = infer::modelexpand(p, theory, structure, None, &options)
+        .unwrap_or_else(|e| panic!("{e:?} on\n{text}"))
+        .value;
+    for m in &models {
+        if let Err(why) = check_model(p, theory, m) {
+            panic!(
+                "a returned model is wrong ({:?}): {why}\n{text}",
+                options.sat_backend
+            );
+        }
+    }
+    models.len() as u64
+}
+
 /// Random LTC-like definitions (above) have the models of brute force, each passing the
 /// naive checker.
 #[test]
@@ -456,19 +483,8 @@ fn random_ltc_definitions_agree_with_brute_force() {
         let (t, s) = theory_and_structure(&p);
         let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
         let expected = brute_force_count(&p, theory, structure, 1 << 16).expect("brute force");
-        let options = Options {
-            nbmodels: 0,
-            ..Options::default()
-        };
-        let models = infer::modelexpand(&p, theory, structure, None, &options)
-            .unwrap_or_else(|e| panic!("{e:?} on\n{text}"))
-            .value;
-        for m in &models {
-            if let Err(why) = check_model(&p, theory, m) {
-                panic!("a returned model is wrong: {why}\n{text}");
-            }
-        }
-        assert_eq!(models.len() as u64, expected, "model count of\n{text}");
+        let found = checked_models(&p, theory, structure, Options::default(), &text);
+        assert_eq!(found, expected, "model count of\n{text}");
         if expected > 0 {
             with_models += 1;
         } else {
@@ -610,21 +626,12 @@ fn random_recursive_definitions_agree_with_brute_force() {
         let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
         for backend in [infer::SatBackend::Cadical, infer::SatBackend::CadicalLoops] {
             let options = Options {
-                nbmodels: 0,
                 sat_backend: backend,
                 ..Options::default()
             };
-            let models = infer::modelexpand(&p, theory, structure, None, &options)
-                .unwrap_or_else(|e| panic!("{e:?} on\n{text}"))
-                .value;
-            for m in &models {
-                if let Err(why) = check_model(&p, theory, m) {
-                    panic!("case {case} ({backend:?}): a returned model is wrong: {why}\n{text}");
-                }
-            }
+            let found = checked_models(&p, theory, structure, options, &text);
             assert_eq!(
-                models.len() as u64,
-                expected,
+                found, expected,
                 "case {case} ({backend:?}): model count of\n{text}"
             );
         }
