@@ -212,6 +212,13 @@ impl SatSolver for Cadical {
 struct Shared(Rc<RefCell<UnfoundedSets>>);
 
 impl cadical_sys::ExternalPropagator for Shared {
+    /// Loop nogoods that served as reasons are learnt clauses: the solver may delete them
+    /// (the propagator finds them again when needed); kept, they pile up by the hundred
+    /// thousand and slow every propagation.
+    fn are_reasons_forgettable(&mut self) -> bool {
+        true
+    }
+
     fn notify_assignment(&mut self, lits: &[i32]) {
         self.0.borrow_mut().assigned(lits);
     }

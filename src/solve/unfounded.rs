@@ -84,8 +84,8 @@ struct Node {
     /// Whether the node is founded: an OR node through `children[source]`, an AND node
     /// through all its node children.
     sourced: bool,
-    /// OR: the child that founds it (an index into `children`, or `NONE`).
-    source: u32,
+    /// OR: the child that founds it.
+    source: Option<Child>,
     /// AND: how many node children are not usable (not founded, or false).
     unusable_children: u32,
     /// Whether the node is in `todo`.
@@ -117,6 +117,8 @@ pub struct UnfoundedSets {
     /// one being handed over with how far.
     clauses: VecDeque<Vec<Lit>>,
     clause_out: Option<(Vec<Lit>, usize)>,
+    /// A reused work list (empty between uses).
+    scratch: Vec<u32>,
     /// Marks for the set being built (generation stamps per node).
     mark: Vec<u32>,
     generation: u32,
@@ -179,7 +181,7 @@ impl UnfoundedSets {
                 children,
                 parents: Vec::new(),
                 sourced: false,
-                source: NONE,
+                source: None,
                 unusable_children,
                 queued: false,
             });
@@ -295,7 +297,7 @@ impl UnfoundedSets {
 
     /// `lit` became false: what it founded loses that support.
     fn falsified(&mut self, lit: Lit, slot: usize) {
-        let mut lost = Vec::new();
+        let mut lost = std::mem::take(&mut self.scratch);
         for k in 0..self.observed[slot].nodes.len() {
             let n = self.observed[slot].nodes[k];
             // The node was usable iff it is founded (its literal was not false before).
@@ -306,17 +308,18 @@ impl UnfoundedSets {
         for k in 0..self.observed[slot].readers.len() {
             let n = self.observed[slot].readers[k];
             let node = &self.nodes[n as usize];
-            if node.sourced && node.children[node.source as usize] == Child::Lit(lit) {
+            if node.sourced && node.source == Some(Child::Lit(lit)) {
                 self.unsource(n, &mut lost);
             }
         }
-        self.lose_support(lost);
+        self.lose_support(&mut lost);
+        self.scratch = lost;
     }
 
     /// `lit` is no longer false: nodes on it may be usable again, readers may take it as
     /// their source.
     fn unfalsified(&mut self, lit: Lit, slot: usize) {
-        let mut gained = Vec::new();
+        let mut gained = std::mem::take(&mut self.scratch);
         for k in 0..self.observed[slot].nodes.len() {
             let n = self.observed[slot].nodes[k];
             if self.nodes[n as usize].lit != lit {
@@ -334,16 +337,12 @@ impl UnfoundedSets {
                 continue;
             }
             // A reader may read the variable with the other sign only.
-            let Some(position) = self.nodes[n as usize]
-                .children
-                .iter()
-                .position(|&c| c == Child::Lit(lit))
-            else {
-                continue;
-            };
-            self.found(n, position as u32, &mut gained);
+            if self.nodes[n as usize].children.contains(&Child::Lit(lit)) {
+                self.found(n, Some(Child::Lit(lit)), &mut gained);
+            }
         }
-        self.gain_support(gained);
+        self.gain_support(&mut gained);
+        self.scratch = gained;
     }
 
     /// `n` loses its source; if it was usable, it joins `lost`.
@@ -351,16 +350,16 @@ impl UnfoundedSets {
         let was_usable = self.usable(n);
         let node = &mut self.nodes[n as usize];
         node.sourced = false;
-        node.source = NONE;
+        node.source = None;
         self.enqueue(n);
         if was_usable {
             lost.push(n);
         }
     }
 
-    /// OR node `n` is founded through `children[child]` (AND nodes pass `NONE`); if that
-    /// makes it usable, it joins `gained`.
-    fn found(&mut self, n: u32, child: u32, gained: &mut Vec<u32>) {
+    /// Node `n` is founded, an OR node through `child` (AND nodes pass `None`); if that makes
+    /// it usable, it joins `gained`.
+    fn found(&mut self, n: u32, child: Option<Child>, gained: &mut Vec<u32>) {
         let node = &mut self.nodes[n as usize];
         node.sourced = true;
         node.source = child;
@@ -370,7 +369,7 @@ impl UnfoundedSets {
     }
 
     /// The nodes of `lost` became unusable: their parents lose what they founded.
-    fn lose_support(&mut self, mut lost: Vec<u32>) {
+    fn lose_support(&mut self, lost: &mut Vec<u32>) {
         while let Some(n) = lost.pop() {
             for k in 0..self.nodes[n as usize].parents.len() {
                 let p = self.nodes[n as usize].parents[k];
@@ -378,19 +377,17 @@ impl UnfoundedSets {
                 if parent.conjunctive {
                     parent.unusable_children += 1;
                     if parent.sourced {
-                        self.unsource(p, &mut lost);
+                        self.unsource(p, lost);
                     }
-                } else if parent.sourced
-                    && parent.children[parent.source as usize] == Child::Node(n)
-                {
-                    self.unsource(p, &mut lost);
+                } else if parent.sourced && parent.source == Some(Child::Node(n)) {
+                    self.unsource(p, lost);
                 }
             }
         }
     }
 
     /// The nodes of `gained` became usable: parents without a source take them.
-    fn gain_support(&mut self, mut gained: Vec<u32>) {
+    fn gain_support(&mut self, gained: &mut Vec<u32>) {
         while let Some(n) = gained.pop() {
             for k in 0..self.nodes[n as usize].parents.len() {
                 let p = self.nodes[n as usize].parents[k];
@@ -398,30 +395,25 @@ impl UnfoundedSets {
                 if parent.conjunctive {
                     parent.unusable_children -= 1;
                     if parent.unusable_children == 0 && !parent.sourced {
-                        self.found(p, NONE, &mut gained);
+                        self.found(p, None, gained);
                     }
                 } else if !parent.sourced {
-                    let position = parent
-                        .children
-                        .iter()
-                        .position(|&c| c == Child::Node(n))
-                        .expect("parent has the child");
-                    self.found(p, position as u32, &mut gained);
+                    self.found(p, Some(Child::Node(n)), gained);
                 }
             }
         }
     }
 
-    /// A usable child of OR node `n`, as an index into its children.
-    fn usable_child(&self, n: u32) -> Option<u32> {
+    /// A usable child of OR node `n`.
+    fn usable_child(&self, n: u32) -> Option<Child> {
         self.nodes[n as usize]
             .children
             .iter()
-            .position(|&c| match c {
+            .copied()
+            .find(|&c| match c {
                 Child::Lit(l) => !self.is_false(l),
                 Child::Node(m) => self.usable(m),
             })
-            .map(|i| i as u32)
     }
 
     /// Unfounded nodes not made false yet go back to `todo` (the assignment that made them
@@ -487,16 +479,18 @@ impl UnfoundedSets {
             if node.sourced || self.is_false(node.lit) {
                 continue;
             }
+            // An AND node is founded by all its children (no one child).
             let child = if node.conjunctive {
-                (node.unusable_children == 0).then_some(NONE)
+                (node.unusable_children == 0).then_some(None)
             } else {
-                self.usable_child(n)
+                self.usable_child(n).map(Some)
             };
             match child {
                 Some(c) => {
-                    let mut gained = Vec::new();
+                    let mut gained = std::mem::take(&mut self.scratch);
                     self.found(n, c, &mut gained);
-                    self.gain_support(gained);
+                    self.gain_support(&mut gained);
+                    self.scratch = gained;
                 }
                 None => failed.push(n),
             }
