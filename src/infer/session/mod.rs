@@ -127,6 +127,9 @@ impl<'a> Session<'a> {
             options,
             |deadline| match options.sat_backend {
                 _ if options.trace => Box::new(Traced::new(deadline)),
+                SatBackend::Cadical if pending.iter().any(|d| reads_itself(d)) => {
+                    Box::new(Cadical::for_definitions(deadline))
+                }
                 SatBackend::Cadical => Box::new(Cadical::new(deadline)),
                 SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(deadline)),
                 SatBackend::Splr => Box::new(Splr::new(deadline)),
@@ -960,6 +963,16 @@ const PREFERENCE_ROUNDS: usize = 16;
 
 /// The definitions ordered so that one that uses symbols defined by another comes after it
 /// (mutually dependent definitions keep their order).
+/// Whether a rule body of `d` mentions a symbol that `d` defines (recursion, positive or not).
+fn reads_itself(d: &Definition) -> bool {
+    let defined: HashSet<Symbol> = d.defined().into_iter().collect();
+    d.rules.iter().any(|r| {
+        let mut used = HashSet::default();
+        symbols(&r.body, &mut used);
+        !used.is_disjoint(&defined)
+    })
+}
+
 pub(crate) fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
     let defined: Vec<HashSet<Symbol>> = defs
         .iter()
