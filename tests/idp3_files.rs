@@ -66,3 +66,38 @@ procedure main() {
         )
     );
 }
+
+/// IDP3's lexer (`src/parser/lex.ll`: `STR` is `\"[^\"]*\"`, a line comment runs over `.*`, a
+/// block comment over `[^*\n]*`) takes any byte inside comments and strings, so a Latin-1 file
+/// whose accents stay there (`één` in a Dutch course file) runs.
+#[test]
+fn a_latin1_byte_in_a_comment_or_string_is_accepted() {
+    let spec = b"vocabulary V {\n  P // \xe9\xe9n predicaat\n}\ntheory T : V {\n  /* \xe9\xe9n */ P.\n}\nstructure S : V { }\nprocedure main() {\n  print(\"caf\xe9\") -- \xe9\n  printmodels(modelexpand(T, S))\n}\n";
+    let o = run_file("latin1.idp", spec, &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            "caf\u{e9}\nNumber of models: 1\nModel 1\n=======\nstructure  : V {\n  P = true\n}\n\n"
+                .to_string(),
+            String::new(),
+            0
+        )
+    );
+}
+
+/// Outside comments and strings such a byte is an error (IDP3's lexer has no token for it),
+/// and it comes first: the errors it may cause further on are its consequences.
+#[test]
+fn an_encoding_error_is_reported_first_and_once() {
+    let spec = b"vocabulary V {\n  type T\n  P(T)\n}\ntheory T : V {\n  P(3).\n}\nstructure S : V {\n  T = {1..3}\n  P = { 1 } // Q\xe9\xe9\n  Q\xe9\xe9 = { 2 }\n}\n";
+    let o = run_file("latin1_error.idp", spec, &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            String::new(),
+            "Error: the byte 0xE9 ('\u{e9}' in Latin-1) is not UTF-8 text, and outside a comment or string no such byte is allowed At latin1_error.idp:11:4 [invalid-utf8]\n  hint: save the file with UTF-8 encoding (e.g. `iconv -f latin1 -t utf-8`), or keep such characters in comments and strings\nError: Term 3 has sort nat but occurs in a position with sort T. At latin1_error.idp:6:5 [type-mismatch]\nError: Symbol Q is not declared in this scope. At latin1_error.idp:11:3 [unknown-symbol]\n  hint: did you mean `T`?\n"
+                .to_string(),
+            1
+        )
+    );
+}

@@ -258,13 +258,15 @@ fn key_of(path: &Path) -> String {
         .into_owned()
 }
 
-/// Adds a file to the source map; non-UTF-8 input is reported (`invalid-utf8`) at the first
-/// bad byte and yields `None`.
+/// Adds a file to the source map. A byte that is not UTF-8 is read as its Latin-1 character:
+/// IDP3's lexer (`src/parser/lex.ll`) takes any byte inside a comment or a string, so such a
+/// file is fine as long as those bytes stay there; one outside is reported by the lexer
+/// (`invalid-utf8`, see [`crate::syntax::lexer`]).
 pub fn decode(
     name: &str,
     bytes: Vec<u8>,
     sources: &mut SourceMap,
-    diags: &mut Diagnostics,
+    _diags: &mut Diagnostics,
 ) -> Option<(FileId, Rc<str>)> {
     match String::from_utf8(bytes) {
         Ok(text) => {
@@ -272,18 +274,8 @@ pub fn decode(
             Some((fid, Rc::from(text)))
         }
         Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let fid = sources.add(name, lossy);
-            diags.push(
-                Diagnostic::error(
-                    "invalid-utf8",
-                    format!("{name} is not valid UTF-8 text"),
-                    Some(Span::new(fid, at..at + 1)),
-                )
-                .with_hint("save the file with UTF-8 encoding"),
-            );
-            None
+            let (fid, text) = sources.add_bytes(name, e.as_bytes());
+            Some((fid, Rc::from(text)))
         }
     }
 }
@@ -479,7 +471,8 @@ mod tests {
         .unwrap();
         std::fs::write(dir.join("bad.idp"), b"vocabulary W {\n \xff\xfe }\n").unwrap();
         let (file, diags, sources) = load_file(&dir.join("main.idp"));
-        assert_eq!(file.items.len(), 1);
+        // bad.idp is read all the same (its two bytes that are not UTF-8 one error).
+        assert_eq!(file.items.len(), 2);
         let got: Vec<_> = diags
             .items
             .iter()
