@@ -101,3 +101,39 @@ fn an_encoding_error_is_reported_first_and_once() {
         )
     );
 }
+
+/// `initialise(T, S, Time, Start, Next)` transforms the theory's vocabulary with the symbols
+/// given (IDP3's `data/share/std/idp_intern.idp`, `initialise`, passes them to
+/// `idpintern.initialise`; `LTCData::getStateVocInfo(voc, symbols)` in
+/// `src/inferences/progression/data/LTCData.cpp` uses them instead of looking for `Time`).
+#[test]
+fn initialise_uses_the_time_symbols_it_is_given() {
+    let spec = "vocabulary Voc {
+  type time isa nat
+  Start : time
+  Next(time) : time
+  On(time)
+}
+theory T : Voc {
+  On(Start).
+  ! t : On(Next(t)) <=> ~On(t).
+}
+structure S : Voc { }
+procedure main() {
+  local init = initialise(T, S, Voc::time.type, Voc::Start, Voc::Next)
+  print(#init)
+  print(init[1])
+  print(progress(T, init[1])[1])
+}
+";
+    let o = run_file("ltc_symbols.idp", spec.as_bytes(), &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            "1\nstructure  : Voc_ss {\n  On = true\n}\n\nstructure  : Voc_ss {\n  On = false\n}\n\n"
+                .to_string(),
+            "Warning: Sort time in structure S has an empty interpretation. At ltc_symbols.idp:11:11 [empty-sort]\n".to_string(),
+            0
+        )
+    );
+}
