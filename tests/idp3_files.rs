@@ -137,3 +137,40 @@ procedure main() {
         )
     );
 }
+
+/// A procedure that interprets a symbol is called only when the structure is used: IDP3's
+/// `ProcInternalPredTable` and `ProcInternalFuncTable` (`src/structure/StructureComponents.cpp`)
+/// call it when a tuple is looked up, so a procedure that reads a table `main` fills first
+/// works, and a structure no inference uses is never rejected.
+#[test]
+fn a_procedural_interpretation_is_evaluated_when_the_structure_is_used() {
+    let spec = "vocabulary V {
+  type T isa int
+  F(T) : int
+}
+procedure f(x) {
+  return data[x]
+}
+structure S : V {
+  T = {1..3}
+  F = procedure f
+}
+structure Unused : V {
+  T = {1..2}
+  F = procedure f
+}
+procedure main() {
+  data = {10, 20, 30}
+  print(S)
+}
+";
+    let o = run_file("procedural.idp", spec.as_bytes(), &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            "structure S : V {\n  T = { 1..3 }\n  F = { 1->10; 2->20; 3->30 }\n}\n\n".to_string(),
+            String::new(),
+            0
+        )
+    );
+}
