@@ -174,3 +174,33 @@ procedure main() {
         )
     );
 }
+
+/// The name of a constant constructor, quoted or not, is that constructor in a structure:
+/// IDP3's parser reads both as a `strelement` (`src/parser/parser.yy`), and
+/// `Insert::element(const std::string&)` in `src/insert.cpp` maps a name with a constructor of
+/// arity 0 in scope to its compound.
+#[test]
+fn a_quoted_constructor_name_in_a_structure_is_the_constructor() {
+    let spec = "vocabulary V {
+  type Insp constructed from { Insp1, Insp2 }
+  Works(Insp)
+  Boss : Insp
+}
+structure S : V {
+  Works = { \"Insp1\" }
+  Boss = \"Insp2\"
+}
+procedure main() {
+  print(S)
+}
+";
+    let o = run_file("quoted_constructor.idp", spec.as_bytes(), &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            "structure S : V {\n  Works = { Insp1 }\n  Boss = Insp2\n}\n\n".to_string(),
+            String::new(),
+            0
+        )
+    );
+}
