@@ -204,3 +204,41 @@ procedure main() {
         )
     );
 }
+
+/// Two constructed types may share a constructor name: IDP3 overloads function symbols
+/// (`Insert::createfunction` in `src/insert.cpp` refuses only a function with the same
+/// argument and result sorts; `FuncUtils::overload` joins the others), and the sorts where
+/// the name is used tell which one is meant, in a theory as in a structure.
+#[test]
+fn two_constructed_types_may_share_a_constructor_name() {
+    let spec = "vocabulary V {
+  type A constructed from { red, green }
+  type B constructed from { red, blue }
+  P(A)
+  Q(B)
+  R(A, B)
+}
+theory T : V {
+  P(red).
+  Q(red).
+  ~Q(blue).
+  ~P(green).
+}
+structure S : V {
+  R = { green, red; red, blue }
+}
+procedure main() {
+  printmodels(modelexpand(T, S))
+}
+";
+    let o = run_file("overloaded_constructor.idp", spec.as_bytes(), &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            "Number of models: 1\nModel 1\n=======\nstructure  : V {\n  P = { red }\n  Q = { red }\n  R = { green,red; red,blue }\n}\n\n"
+                .to_string(),
+            String::new(),
+            0
+        )
+    );
+}
