@@ -242,3 +242,38 @@ procedure main() {
         )
     );
 }
+
+/// On a theory with a model, the unsat-core procedures say so and the procedure goes on:
+/// IDP3's `UnsatCoreInference` (`src/external/commands/unsatcore.hpp`) catches the
+/// `AlreadySatisfiableException` of `src/inferences/debugging/MinimizeMarkers.hpp`, writes
+/// "Cannot get core of theory which is already satisfiable" and returns nil.
+#[test]
+fn the_unsat_core_of_a_satisfiable_theory_says_so_and_goes_on() {
+    let spec = "vocabulary V {
+  P
+}
+theory T : V {
+  P.
+}
+structure S : V { }
+procedure main() {
+  printunsatcore(T, S)
+  print(\"after\")
+  printcore(T, S)
+  print(unsatstructure(T, S))
+  explainunsat(T, S)
+  print(\"end\")
+}
+";
+    let o = run_file("sat_core.idp", spec.as_bytes(), &[]);
+    let message = "Cannot get core of theory which is already satisfiable\n";
+    assert_eq!(
+        outcome(&o),
+        (
+            "after\nWarning: using deprecated method \"printcore\". Please use \"printunsatcore\" instead.\nnil\nnil\nend\n"
+                .to_string(),
+            message.repeat(4),
+            0
+        )
+    );
+}
