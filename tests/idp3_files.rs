@@ -277,3 +277,29 @@ procedure main() {
         )
     );
 }
+
+/// A symbol named like an aggregate cannot be used in a theory: IDP3's lexer
+/// (`src/parser/lex.ll`, state `<theory>`) reads `sum`, `prod`, `min`, `max` and `card` as
+/// aggregates, so `max(1, 2)` silently meant the aggregate. The declaration is the error.
+#[test]
+fn a_function_named_like_an_aggregate_is_an_error_at_its_declaration() {
+    let spec = "vocabulary V {
+  type T isa int
+  max(T, T) : T
+}
+theory T1 : V {
+  max(1, 2) = 2.
+}
+structure S : V { T = {1..3} }
+";
+    let o = run_file("aggregate_name.idp", spec.as_bytes(), &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            String::new(),
+            "Error: 'max' is the name of an aggregate: in a theory, max(...) and max{...} are read as the aggregate max, never as this symbol At aggregate_name.idp:3:3 [aggregate-name]\n  hint: give the symbol another name, for example maxOf or myMax\n"
+                .to_string(),
+            1
+        )
+    );
+}
