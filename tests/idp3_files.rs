@@ -303,3 +303,38 @@ structure S : V { T = {1..3} }
         )
     );
 }
+
+/// A definition with infinitely many true atoms stops at the grounding size limit, located at
+/// the definition, with exit code 3 (IDP3 has no such limit and runs on; `idp`'s limits end a
+/// run with code 3 wherever they arise).
+#[test]
+fn a_definition_with_infinitely_many_true_atoms_stops_at_the_size_limit() {
+    let spec = "vocabulary V {
+  True(nat)
+}
+theory T : V {
+  {
+    True(0).
+    ! x[nat] : True(x + 1) <- True(x).
+  }
+}
+structure S : V { }
+procedure main() {
+  print(#modelexpand(T, S))
+}
+";
+    let o = run_file(
+        "infinite_definition.idp",
+        spec.as_bytes(),
+        &["--max-ground-size", "1000"],
+    );
+    assert_eq!(
+        outcome(&o),
+        (
+            String::new(),
+            "Stopped: infinite_definition.idp:12: The definition derived more than 1000 true atoms (the grounding size limit): it may have infinitely many (a rule such as `True(x + 1) <- True(x)` over nat). Bound its variables by a finite type, or raise the limit with --max-ground-size.\n  while evaluating the definition at infinite_definition.idp:5:3\n"
+                .to_string(),
+            3
+        )
+    );
+}
