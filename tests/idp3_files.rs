@@ -338,3 +338,59 @@ procedure main() {
         )
     );
 }
+
+/// A file in IDP-Z3's dialect gets one message that says so, first, instead of the cascade of
+/// syntax errors that IDP3's grammar (`src/parser/parser.yy`: no `:=` in a type declaration,
+/// no `->` in a symbol declaration, `main` only as `procedure main()`) gives it.
+#[test]
+fn an_idp_z3_file_gets_one_message_that_says_so() {
+    let hint = "  hint: run it with IDP-Z3 (https://www.idp-z3.be), or translate it to IDP3: a type's elements go in a structure (`T = { a; b }`), symbols are declared `P(T)` and `F(T) : T`, and `main` is `procedure main() { ... }` (Lua)\n";
+    let spec = "vocabulary V {
+    type Color := {red, green, blue}
+    type Country := {BE, NL, LU}
+    color_of: Country -> Color
+    borders: Country * Country -> Bool
+}
+
+theory T:V {
+    !c1, c2 in Country: borders(c1, c2) => color_of(c1) ~= color_of(c2).
+}
+
+structure S:V {
+    borders := {(BE, NL), (BE, LU)}.
+}
+
+procedure main() {
+    pretty_print(model_expand(T, S))
+}
+";
+    let o = run_file("z3.idp", spec.as_bytes(), &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            String::new(),
+            format!("Error: this file looks like IDP-Z3's FO(\u{b7}) dialect (`type Color :=`), not IDP3's language, which idp reads At z3.idp:2:5 [idp-z3-file]\n{hint}"),
+            1
+        )
+    );
+    let spec = "vocabulary {\n  p: () -> Bool\n}\ntheory {\n  p().\n}\nmain {\n  pretty_print(model_expand(T))\n}\n";
+    let o = run_file("z3_arrow.idp", spec.as_bytes(), &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            String::new(),
+            format!("Error: this file looks like IDP-Z3's FO(\u{b7}) dialect (`p: () -> Bool`), not IDP3's language, which idp reads At z3_arrow.idp:2:3 [idp-z3-file]\n{hint}"),
+            1
+        )
+    );
+    let spec = "vocabulary V {\n  P\n}\ntheory T : V { P. }\nmain {\n  print(1)\n}\n";
+    let o = run_file("z3_main.idp", spec.as_bytes(), &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            String::new(),
+            format!("Error: this file looks like IDP-Z3's FO(\u{b7}) dialect (`main {{`), not IDP3's language, which idp reads At z3_main.idp:5:1 [idp-z3-file]\n{hint}"),
+            1
+        )
+    );
+}
