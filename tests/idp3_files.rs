@@ -394,3 +394,43 @@ procedure main() {
         )
     );
 }
+
+/// A constant of type `int` that a sentence fixes (`N = MAX[:Player].`, `N = #{...}.`) is
+/// grounded over the values that sentence allows, not over `int`: IDP3's `cpsupport` (on by
+/// default) makes such a function a CP variable bounded by the theory
+/// (`CPSupport::eligibleForCP`, `src/inferences/grounding/GroundTranslator.cpp`).
+#[test]
+fn an_int_constant_fixed_by_a_sentence_is_grounded_over_its_values() {
+    let spec = "vocabulary V {
+  type Player isa int
+  N : int
+  M : nat
+  P(Player)
+  Q(Player)
+}
+theory T : V {
+  N = MAX[:Player].
+  ! x : P(x) <=> x < N.
+  M = #{x[Player] : Q(x)}.
+  M > 2.
+}
+structure S : V { Player = {1..4} }
+procedure main() {
+  stdoptions.nbmodels = 0
+  print(#modelexpand(T, S))
+  S2 = clone(S)
+  S2[V::Q] = {1, 2, 3}
+  printmodels(modelexpand(T, S2))
+}
+";
+    let o = run_file("fixed_constant.idp", spec.as_bytes(), &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            "5\nNumber of models: 1\nModel 1\n=======\nstructure  : V {\n  Player = { 1..4 }\n  P = { 1; 2; 3 }\n  Q = { 1; 2; 3 }\n  M = 3\n  N = 4\n}\n\n"
+                .to_string(),
+            String::new(),
+            0
+        )
+    );
+}
