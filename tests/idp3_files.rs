@@ -434,3 +434,36 @@ procedure main() {
         )
     );
 }
+
+/// `modelexpand(T, S, W)` gives models over the output vocabulary `W`, one per assignment of
+/// its symbols: IDP3's `handleSolution` (`src/inferences/modelexpansion/ModelExpansion.cpp`)
+/// calls `changeVocabulary(outputvoc)` on every model.
+#[test]
+fn models_with_an_output_vocabulary_are_over_that_vocabulary() {
+    let spec = "vocabulary V {
+  P
+  Q
+}
+vocabulary W {
+  extern V::P/0
+}
+theory T : V {
+  P | Q.
+}
+structure S : V { }
+procedure main() {
+  stdoptions.nbmodels = 0
+  printmodels(modelexpand(T, S, W))
+}
+";
+    let o = run_file("output_vocabulary.idp", spec.as_bytes(), &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            "Number of models: 2\nModel 1\n=======\nstructure  : W {\n  P = true\n}\n\nModel 2\n=======\nstructure  : W {\n  P = false\n}\n\n"
+                .to_string(),
+            String::new(),
+            0
+        )
+    );
+}
