@@ -530,6 +530,31 @@ impl Parser<'_> {
     }
 }
 
+/// The aggregate keywords of a theory: IDP3's lexer (`src/parser/lex.ll`, state `<theory>`)
+/// reads them as aggregates, so a symbol with one of these names cannot be used in a theory.
+const AGGREGATE_WORDS: [&str; 5] = ["sum", "prod", "min", "max", "card"];
+
+/// The error for a symbol declared with the name of an aggregate (IDP3 read `max(x, y)` in a
+/// theory as the aggregate without a word; its developers asked for this error instead).
+fn aggregate_name(name: &crate::syntax::ast::Ident) -> Diagnostic {
+    let n = &name.name;
+    Diagnostic::error(
+        "aggregate-name",
+        format!(
+            "'{n}' is the name of an aggregate: in a theory, {n}(...) and {n}{{...}} are read as the aggregate {n}, never as this symbol"
+        ),
+        Some(name.span),
+    )
+    .with_hint(format!("give the symbol another name, for example {n}Of or my{}", capitalised(n)))
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::test_util::*;
@@ -632,29 +657,4 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert!(e[0].1.contains("end of line"), "{e:?}");
     }
-}
-
-/// The aggregate keywords of a theory: IDP3's lexer (`src/parser/lex.ll`, state `<theory>`)
-/// reads them as aggregates, so a symbol with one of these names cannot be used in a theory.
-const AGGREGATE_WORDS: [&str; 5] = ["sum", "prod", "min", "max", "card"];
-
-/// The error for a symbol declared with the name of an aggregate (IDP3 read `max(x, y)` in a
-/// theory as the aggregate without a word; its developers asked for this error instead).
-fn aggregate_name(name: &crate::syntax::ast::Ident) -> Diagnostic {
-    let n = &name.name;
-    Diagnostic::error(
-        "aggregate-name",
-        format!(
-            "'{n}' is the name of an aggregate: in a theory, {n}(...) and {n}{{...}} are read as the aggregate {n}, never as this symbol"
-        ),
-        Some(name.span),
-    )
-    .with_hint(format!("give the symbol another name, for example {n}Of or my{}", capitalised(n)))
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-        .unwrap_or_default()
 }
