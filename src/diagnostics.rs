@@ -95,7 +95,10 @@ impl Diagnostics {
     }
     /// All diagnostics in the order of their positions, so that a warning comes before the
     /// error it leads to (at one position, warnings first); unlocated ones last, in the order
-    /// they were reported. Duplicates are removed (IDP3 prints an identical message only once).
+    /// they were reported. Errors that make others ([`ROOT_CAUSES`]: a file that is not text,
+    /// an include that cannot be read, a file in another language) come before everything
+    /// else. Duplicates are removed
+    /// (IDP3 prints an identical message only once).
     pub fn sorted(&self) -> Vec<Diagnostic> {
         let mut items = self.items.clone();
         items.sort_by_key(|d| {
@@ -103,12 +106,16 @@ impl Diagnostics {
                 .span
                 .map(|s| (s.file, s.start))
                 .unwrap_or((u32::MAX, u32::MAX));
-            (pos, d.severity)
+            (!ROOT_CAUSES.contains(&d.code), pos, d.severity)
         });
         items.dedup_by(|a, b| a.message == b.message && a.span == b.span && a.code == b.code);
         items
     }
 }
+
+/// The codes of errors that cause others (what an unreadable file declares is missing
+/// further on), shown first by [`Diagnostics::sorted`].
+pub const ROOT_CAUSES: [&str; 3] = ["invalid-utf8", "include-not-found", "idp-z3-file"];
 
 /// How diagnostics are shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

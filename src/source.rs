@@ -44,6 +44,9 @@ struct SourceFile {
     text: String,
     /// Byte offsets at which each line starts.
     line_starts: Vec<u32>,
+    /// Offsets (sorted) of the characters that stand for a byte that was not UTF-8 in the file
+    /// read (each read as its Latin-1 character, see [`SourceMap::add_bytes`]).
+    foreign: Vec<u32>,
 }
 
 impl SourceMap {
@@ -60,8 +63,35 @@ impl SourceMap {
             name: name.into(),
             text,
             line_starts,
+            foreign: Vec::new(),
         });
         (self.files.len() - 1) as FileId
+    }
+
+    /// Adds a file read as bytes: UTF-8 where it is, and each byte that is not part of a
+    /// UTF-8 character as its Latin-1 character (U+0080..U+00FF), as IDP3's lexer takes any
+    /// byte in a comment or string. Returns the file and its text; [`SourceMap::foreign_at`]
+    /// tells the characters that stand for such bytes.
+    pub fn add_bytes(&mut self, name: impl Into<String>, bytes: &[u8]) -> (FileId, String) {
+        let mut text = String::with_capacity(bytes.len() + 16);
+        let mut foreign = Vec::new();
+        for chunk in bytes.utf8_chunks() {
+            text.push_str(chunk.valid());
+            for &b in chunk.invalid() {
+                foreign.push(text.len() as u32);
+                text.push(char::from(b));
+            }
+        }
+        let fid = self.add(name, text.clone());
+        self.files[fid as usize].foreign = foreign;
+        (fid, text)
+    }
+
+    /// Whether the character at `offset` of `file` stands for a byte that was not UTF-8.
+    pub fn foreign_at(&self, file: FileId, offset: u32) -> bool {
+        self.files
+            .get(file as usize)
+            .is_some_and(|f| f.foreign.binary_search(&offset).is_ok())
     }
 
     pub fn name(&self, file: FileId) -> &str {

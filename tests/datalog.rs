@@ -341,7 +341,7 @@ fn engine_agrees_with_the_general_path_on_random_programs() {
         if one_block {
             single += 1;
             let def = &theory.definitions[0];
-            if idp::ground::datalog::evaluate(&p, def, structure)
+            if idp::ground::datalog::evaluate(&p, def, structure, usize::MAX)
                 .expect("no error")
                 .is_some()
             {
@@ -366,7 +366,7 @@ fn symbols_of_a_stratum_read_each_other() {
         structure S : V {\n D = { 0..5 }\n E = { 0,1; 1,2; 2,3; 3,4; 4,5; 5,0 }\n}\n";
     let p = program(text);
     let (theory, structure) = parts(&p);
-    let ext = idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure)
+    let ext = idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure, usize::MAX)
         .unwrap()
         .expect("the engine takes it")
         .extensions;
@@ -390,7 +390,7 @@ fn recursion_through_negation_is_left_to_the_general_path() {
     let p = program(text);
     let (theory, structure) = parts(&p);
     assert!(
-        idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure)
+        idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure, usize::MAX)
             .unwrap()
             .is_none()
     );
@@ -421,7 +421,7 @@ fn constructed_types_and_equal_function_terms() {
     // Both definitions are the engine's.
     let mut s = parts(&p).1.clone();
     for def in &theory.definitions {
-        let done = idp::ground::datalog::evaluate(&p, def, &s)
+        let done = idp::ground::datalog::evaluate(&p, def, &s, usize::MAX)
             .unwrap()
             .expect("the engine takes it");
         for (sym, set) in done.extensions {

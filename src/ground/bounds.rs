@@ -201,6 +201,56 @@ impl<'a> Grounder<'a> {
         }
     }
 
+    /// Bounds the constants of an infinite value type (`N : int`) that a top-level sentence
+    /// `N = t` (or `t = N`) fixes, to the values `t` can take, when `t` does not mention `N`
+    /// and grounds to finitely many values (`MAX[:Player]`, an aggregate over finite sets).
+    /// Every model gives `N` one of them, so grounding `N` over them keeps the models. IDP3
+    /// does not ground such a constant over its type either: with `cpsupport` (on by default)
+    /// an integer function is a CP variable bounded by what the theory says of it
+    /// (`CPSupport::eligibleForCP` in `src/inferences/grounding/GroundTranslator.cpp` and
+    /// `GrounderFactory.cpp`).
+    pub fn bound_constants(&mut self, sentences: &[Formula]) {
+        let mut conjuncts: Vec<&Formula> = sentences.iter().collect();
+        while let Some(f) = conjuncts.pop() {
+            let (a, b) = match f.kind() {
+                FormulaKind::And(fs) => {
+                    conjuncts.extend(fs);
+                    continue;
+                }
+                FormulaKind::Cmp(CmpOp::Eq, a, b) => (a, b),
+                _ => continue,
+            };
+            for (c, t) in [(a, b), (b, a)] {
+                let TermKind::Func(g, args) = c.kind() else {
+                    continue;
+                };
+                let g = *g;
+                if !args.is_empty()
+                    || self.constants.contains_key(&g)
+                    || self.domains.get(self.program.func(g).result).is_some()
+                    || !self.is_closed(t)
+                    || mentions(t, g)
+                {
+                    continue;
+                }
+                let Ok(ground) = self.ground_term(t) else {
+                    continue;
+                };
+                let mut values: Vec<Value> = ground
+                    .0
+                    .iter()
+                    .filter_map(|(_, v)| match v {
+                        GVal::V(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect();
+                values.sort();
+                values.dedup();
+                self.constants.insert(g, values.into());
+            }
+        }
+    }
+
     /// Whether every variable of `t` is bound (variables of an aggregate's own sets excepted).
     pub fn is_closed(&self, t: &Term) -> bool {
         let mut closed = true;
@@ -231,4 +281,12 @@ fn mirror(op: CmpOp) -> CmpOp {
         CmpOp::Ge => CmpOp::Le,
         other => other,
     }
+}
+
+/// Whether `t` applies function `f` anywhere.
+fn mentions(t: &Term, f: crate::sema::program::FuncId) -> bool {
+    crate::sema::walk::any_term(
+        t,
+        &mut |x| matches!(x.kind(), TermKind::Func(g, _) if *g == f),
+    )
 }

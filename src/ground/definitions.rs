@@ -42,8 +42,13 @@ impl<'a> Grounder<'a> {
     /// meets the problem where it is real), nothing is restricted.
     fn restrict_to_possible(&mut self, def: &Definition) {
         let approx = |s: Symbol| self.approx(s);
-        let Ok(Some(possible)) = datalog::possibly_true(self.program, def, self.structure, &approx)
-        else {
+        let Ok(Some(possible)) = datalog::possibly_true(
+            self.program,
+            def,
+            self.structure,
+            &approx,
+            self.growth.max_size,
+        ) else {
             return;
         };
         let defined = def.defined();

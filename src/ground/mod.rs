@@ -132,6 +132,9 @@ pub struct Grounder<'a> {
     growth: Growth,
     /// The definitions evaluated on demand (see [`inlined`]).
     inlining: Inlining,
+    /// The values a constant with an infinite value type can take, when a sentence fixes it
+    /// (`N = MAX[:Player].`, see [`Grounder::bound_constants`]).
+    constants: HashMap<FuncId, Rc<[Value]>>,
 }
 
 /// Which symbols are left to the solver, and what grounding learnt about their atoms.
@@ -280,6 +283,7 @@ impl<'a> Grounder<'a> {
                 procedure_error: std::cell::RefCell::new(None),
             },
             inlining: Inlining::default(),
+            constants: HashMap::default(),
         }
     }
 
@@ -364,6 +368,9 @@ impl<'a> Grounder<'a> {
     /// The finite range of function `f`'s result type, or an error that names `f` when the
     /// type is infinite.
     pub fn result_domain(&mut self, f: FuncId) -> IdpResult<Rc<[Value]>> {
+        if let Some(values) = self.constants.get(&f) {
+            return Ok(values.clone());
+        }
         let result = self.program.func(f).result;
         match self.domains.get(result) {
             Some(d) => Ok(d),

@@ -101,6 +101,11 @@ pub fn least_fixpoint(
                 .extend(new.iter().cloned());
             delta.insert(*s, new);
         }
+        if full.values().map(HashSet::len).sum::<usize>() > options.max_ground_size {
+            return Err(crate::ground::datalog::too_many_atoms(
+                options.max_ground_size,
+            ));
+        }
     }
     Ok(Some(
         defined

@@ -124,8 +124,22 @@ fn evaluate_known(
     // to the bottom-up joins through the grounder, and those to grounding the definition and
     // computing its well-founded model.
     let mut least = None;
+    // Where a limit stopped the evaluation (a definition with infinitely many true atoms).
+    let located = |e: crate::error::Error| {
+        let at = program
+            .position(def.span)
+            .map(|p| format!(" at {p}"))
+            .unwrap_or_default();
+        e.with_context(
+            format!("while evaluating the definition{at}"),
+            Some(def.span),
+        )
+    };
     if options.datalog {
-        if let Some(done) = crate::ground::datalog::evaluate(program, def, structure)? {
+        let evaluated =
+            crate::ground::datalog::evaluate(program, def, structure, options.max_ground_size)
+                .map_err(located)?;
+        if let Some(done) = evaluated {
             for (rule, cost) in def.rules.iter().zip(&done.rules) {
                 options.observer.stat(|| {
                     format!(
@@ -141,7 +155,7 @@ fn evaluate_known(
         }
     }
     if least.is_none() {
-        least = bottom_up::least_fixpoint(program, def, structure, options)?;
+        least = bottom_up::least_fixpoint(program, def, structure, options).map_err(located)?;
     }
     if let Some(tables) = least {
         if tables.iter().any(|(s, set)| !agrees(structure, *s, set)) {

@@ -152,9 +152,12 @@ fn expand(
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let blocked_on = session.output_symbols(output);
-    let project = |m: Structure| match (stand_in.as_ref(), output) {
-        (Some(_), Some(output)) => huge::project(program, m, output),
-        _ => m,
+    // Each model is moved to the output vocabulary, as IDP3's `handleSolution`
+    // (`src/inferences/modelexpansion/ModelExpansion.cpp`) calls
+    // `newsolution->changeVocabulary(outputvoc)`.
+    let project = |m: Structure| match output {
+        Some(output) => huge::project(program, m, output),
+        None => m,
     };
     let (models, count, partial) = enumerate(
         &mut session,

@@ -144,13 +144,14 @@ const UNSAT_FOUND: &str = ">>> Unsatisfiable subset found, trying to reduce its 
 
 /// IDP3's answer when there is a model: its message on stderr, and nothing returned.
 fn already_satisfiable(lua: &Lua) -> mlua::Result<MultiValue<'_>> {
-    let stderr: mlua::Table = lua.globals().get::<_, mlua::Table>("io")?.get("stderr")?;
-    let write: mlua::Function = stderr.get("write")?;
-    write.call::<_, ()>((
-        stderr,
-        "Cannot get core of theory which is already satisfiable\n",
-    ))?;
-    Ok(MultiValue::new())
+    // IDP3's `UnsatCoreInference` (`src/external/commands/unsatcore.hpp`) catches the
+    // `AlreadySatisfiableException` of `src/inferences/debugging/MinimizeMarkers.hpp`, writes
+    // its message on stderr and returns nil (one value): the procedure goes on. `io.stderr` is a file
+    // (userdata), so its `write` is called as a method.
+    lua.load(r#"io.stderr:write("Cannot get core of theory which is already satisfiable\n")"#)
+        .set_name("=unsatcore")
+        .exec()?;
+    Ok(MultiValue::from_vec(vec![LuaValue::Nil]))
 }
 
 /// `explain(T, S, literal)`: prints why every model satisfies the literal (or that one does

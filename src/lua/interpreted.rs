@@ -17,6 +17,28 @@ use crate::structure::value::Value;
 
 use super::values::{lua_to_value, value_to_lua};
 
+thread_local! {
+    /// The runtime whose structures have procedures still to call, once one has
+    /// ([`defer`]).
+    static DEFERRED: std::cell::Cell<Option<&'static Lua>> = const { std::cell::Cell::new(None) };
+}
+
+/// Notes that a structure of `lua`'s runtime keeps procedures to call when it is first used.
+pub fn defer(lua: &'static Lua) {
+    DEFERRED.with(|d| d.set(Some(lua)));
+}
+
+/// Fills in the tables of a structure whose procedures could not be called when the runtime
+/// was set up (they may read what `main` sets up first), now that it is used.
+pub fn fill_deferred(structure: &crate::lua::objects::SharedStructure) {
+    if structure.borrow().procedures.is_empty() {
+        return;
+    }
+    if let Some(lua) = DEFERRED.with(|d| d.get()) {
+        crate::lua::fill_deferred_structure(lua, structure);
+    }
+}
+
 /// Fills in the tables of the procedure-interpreted symbols of `structure`.
 pub fn fill_tables(
     lua: &'static Lua,

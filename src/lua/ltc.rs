@@ -5,7 +5,7 @@ use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::{Error, ErrorKind};
 use crate::lua::builtins::{arg, structures_to_lua, Args};
-use crate::lua::objects::{as_structure, as_theory, TheoryUd, VocUd};
+use crate::lua::objects::{as_structure, as_target, as_theory, Target, TheoryUd, VocUd};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::{report_error, state};
 use crate::sema::program::Theory;
@@ -57,6 +57,40 @@ fn initialise<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue
     let st = state(lua);
     let t = as_theory(arg(&args, 0)).expect("dispatched");
     let s = as_structure(arg(&args, 1)).expect("dispatched");
+    if args.len() == 5 {
+        // The time symbols given: the theory's vocabulary is made an LTC vocabulary with them
+        // (IDP3's `LTCData::getStateVocInfo(voc, symbols)`, reached from `idp_intern.idp`'s
+        // `initialise` when Time, Start and Next are passed).
+        let program = st.program();
+        let (time, start, next) = match (
+            as_target(&program, arg(&args, 2)),
+            as_target(&program, arg(&args, 3)),
+            as_target(&program, arg(&args, 4)),
+        ) {
+            (
+                Ok(Target::Sort(time)),
+                Ok(Target::Sym(crate::sema::program::Symbol::Func(start))),
+                Ok(Target::Sym(crate::sema::program::Symbol::Func(next))),
+            ) => (time, start, next),
+            _ => {
+                return Err(ltc_error(
+                    lua,
+                    Error::new(
+                        ErrorKind::Aborted,
+                        "initialise: give the Time type, the Start constant and the Next function (e.g. V::Time.type, V::Start, V::Next)",
+                    ),
+                ))
+            }
+        };
+        let voc = t.borrow().vocabulary;
+        let mut made = Ok(());
+        st.update_program(|p| {
+            made = crate::sema::ltc::transform_vocabulary(p, voc, time, start, next);
+        });
+        if let Err(message) = made {
+            return Err(ltc_error(lua, Error::new(ErrorKind::Aborted, message)));
+        }
+    }
     let opts = st.infer_options();
     let result = crate::infer::ltc::initialise(&st.program(), &t.borrow(), &s.borrow(), &opts);
     let init = answered(lua, result)?;

@@ -686,13 +686,32 @@ pub(crate) fn install_components(
         }
     }
     for structure in with_procedures {
+        // A procedure that fails now may need what `main` sets up first (a table it reads):
+        // IDP3 calls such procedures only when an inference looks the symbol up
+        // (`ProcInternalPredTable`, `src/structure/StructureComponents.cpp`), so the structure
+        // is filled again when it is first used ([`interpreted::fill_deferred`]), and only an
+        // error then is reported.
+        let before = structure.borrow().clone();
         let filled =
             interpreted::fill_tables(lua, program, &lua.globals(), &mut structure.borrow_mut());
-        if let Err(msg) = filled {
-            report_setup_error(state, &msg);
+        if filled.is_err() {
+            *structure.borrow_mut() = before;
+            interpreted::defer(lua);
         }
     }
     Ok(())
+}
+
+/// Fills a structure whose procedures failed at setup ([`interpreted::fill_deferred`]);
+/// an error is reported as one at setup.
+pub(crate) fn fill_deferred_structure(lua: &'static Lua, structure: &objects::SharedStructure) {
+    let st = state(lua);
+    let program = st.program();
+    let filled =
+        interpreted::fill_tables(lua, &program, &lua.globals(), &mut structure.borrow_mut());
+    if let Err(msg) = filled {
+        report_setup_error(&st, &msg);
+    }
 }
 
 /// An error while setting up (or while `parse` adds components): printed, and counted so that

@@ -156,10 +156,12 @@ pub fn idp_type_name(ud: &AnyUserData) -> Option<&'static str> {
 // ---------------------------------------------------------------------------------------------
 
 pub fn as_structure(v: &LuaValue) -> Option<SharedStructure> {
-    match v {
+    let s = match v {
         LuaValue::UserData(ud) => ud.borrow::<StructUd>().ok().map(|s| s.0.clone()),
         _ => None,
-    }
+    }?;
+    crate::lua::interpreted::fill_deferred(&s);
+    Some(s)
 }
 
 pub fn as_theory(v: &LuaValue) -> Option<Rc<RefCell<Theory>>> {
@@ -606,6 +608,7 @@ impl UserData for QueryUd {
 impl UserData for StructUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
+            crate::lua::interpreted::fill_deferred(&this.0);
             let st = state(lua);
             let s = this.0.borrow();
             let language = st.options().get_str("language").unwrap_or_default();
@@ -628,6 +631,7 @@ impl UserData for StructUd {
                 .unwrap_or(false))
         });
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| {
+            crate::lua::interpreted::fill_deferred(&this.0);
             let st = state(lua);
             if let Some(k) = key_str(&key) {
                 return match k.as_str() {

@@ -7,8 +7,9 @@
 //! the elements of their argument types (when those are finite, the type is not recursive and
 //! there are at most [`MAX_LISTED`] of them); for a user type without elements of its own, the
 //! union of its interpreted subtypes. Builtin types (`int`, `string`, ...) have no finite
-//! domain; membership in them follows IDP3 (`string` holds every non-compound element, `char`
-//! the one-character strings and the digits 0–9, `float` every number).
+//! domain, except `char`, which has 256 elements as in IDP3 ([`all_chars`]); membership in them
+//! follows IDP3 (`string` holds every non-compound element, `char` the one-character strings
+//! of a byte and the digits 0–9, `float` every number).
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
@@ -47,6 +48,9 @@ fn list(
     let sort = program.sort(s);
     if let Some(fixed) = &sort.fixed {
         return Some(fixed.clone());
+    }
+    if sort.builtin == Some(BuiltinSort::Char) {
+        return Some(all_chars());
     }
     if sort.builtin.is_some() || visiting.contains(&s) {
         return None;
@@ -105,6 +109,21 @@ fn union_of_subtypes(
     any.then_some(out)
 }
 
+/// The 256 elements of `char`, as IDP3's `AllChars` table lists them
+/// (`src/structure/StructureComponents.cpp`, `AllChars::add` and `AllChars::size`): one per
+/// byte, the digits `'0'`..`'9'` as the integers 0..9 and every other byte as a one-character
+/// string. The bytes 128..255 are read as Latin-1 (U+0080..U+00FF), so each is one character.
+pub fn all_chars() -> Vec<Value> {
+    let mut out: Vec<Value> = (0u8..=255)
+        .map(|b| match b {
+            b'0'..=b'9' => Value::Int(i64::from(b - b'0')),
+            _ => Value::str(&char::from(b).to_string()),
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// Whether a builtin sort holds a value (IDP3's `AllStrings`, `AllChars`, ... tables).
 pub fn builtin_contains(b: BuiltinSort, v: Value) -> bool {
     match b {
@@ -114,7 +133,10 @@ pub fn builtin_contains(b: BuiltinSort, v: Value) -> bool {
         BuiltinSort::String => !matches!(v, Value::Compound(_)),
         BuiltinSort::Char => match v {
             Value::Int(i) => (0..10).contains(&i),
-            _ => v.string_text().is_some_and(|s| s.chars().count() == 1),
+            _ => v.string_text().is_some_and(|s| {
+                let mut chars = s.chars();
+                chars.next().is_some_and(|c| u32::from(c) < 256) && chars.next().is_none()
+            }),
         },
     }
 }

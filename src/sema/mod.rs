@@ -2,6 +2,7 @@
 
 pub mod domains;
 pub mod ir;
+pub mod ltc;
 pub mod program;
 pub mod resolve;
 pub mod transform;

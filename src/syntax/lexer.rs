@@ -228,6 +228,9 @@ pub struct TokenStream {
     mode: LexMode,
     eof: Option<Token>,
     pending_nl: bool,
+    /// The files whose first byte that is not UTF-8 outside a comment or string is reported
+    /// (one error per file: the others are the same cause).
+    foreign_reported: Vec<FileId>,
 }
 
 impl TokenStream {
@@ -242,6 +245,7 @@ impl TokenStream {
             mode: LexMode::Plain,
             eof: None,
             pending_nl: true,
+            foreign_reported: Vec::new(),
         }
     }
 
@@ -404,6 +408,18 @@ impl TokenStream {
                 }
                 Ok(k) => k,
                 Err(()) if unclosed_string => Tok::Str,
+                Err(()) if cx.sources.foreign_at(file, start as u32) => {
+                    // A byte that is not UTF-8 (read as Latin-1) outside a comment or string:
+                    // the root cause, reported as such and skipped so that it causes no other
+                    // error. IDP3's lexer (`src/parser/lex.ll`) takes any byte in comments and
+                    // strings only.
+                    if !self.foreign_reported.contains(&file) {
+                        self.foreign_reported.push(file);
+                        cx.diags
+                            .push(not_utf8(Span::new(file, start..end), &text[start..end]));
+                    }
+                    continue;
+                }
                 Err(()) => Tok::Unknown,
             };
             let nl_before = std::mem::take(&mut self.pending_nl);
@@ -465,6 +481,20 @@ fn unclosed_string_end(text: &str, start: usize) -> usize {
     text[start..]
         .find(['\n', '}', ')', ']', ';', ','])
         .map_or(text.len(), |i| start + i)
+}
+
+/// A byte that is not UTF-8 (shown as its Latin-1 character `shown`) outside a comment or
+/// string.
+fn not_utf8(span: Span, shown: &str) -> Diagnostic {
+    let byte = shown.chars().next().map_or(0, u32::from);
+    Diagnostic::error(
+        "invalid-utf8",
+        format!(
+            "the byte 0x{byte:02X} ('{shown}' in Latin-1) is not UTF-8 text, and outside a comment or string no such byte is allowed"
+        ),
+        Some(span),
+    )
+    .with_hint("save the file with UTF-8 encoding (e.g. `iconv -f latin1 -t utf-8`), or keep such characters in comments and strings")
 }
 
 fn unclosed_comment(span: Span) -> Diagnostic {

@@ -258,13 +258,15 @@ fn key_of(path: &Path) -> String {
         .into_owned()
 }
 
-/// Adds a file to the source map; non-UTF-8 input is reported (`invalid-utf8`) at the first
-/// bad byte and yields `None`.
+/// Adds a file to the source map. A byte that is not UTF-8 is read as its Latin-1 character:
+/// IDP3's lexer (`src/parser/lex.ll`) takes any byte inside a comment or a string, so such a
+/// file is fine as long as those bytes stay there; one outside is reported by the lexer
+/// (`invalid-utf8`, see [`crate::syntax::lexer`]).
 pub fn decode(
     name: &str,
     bytes: Vec<u8>,
     sources: &mut SourceMap,
-    diags: &mut Diagnostics,
+    _diags: &mut Diagnostics,
 ) -> Option<(FileId, Rc<str>)> {
     match String::from_utf8(bytes) {
         Ok(text) => {
@@ -272,20 +274,65 @@ pub fn decode(
             Some((fid, Rc::from(text)))
         }
         Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let fid = sources.add(name, lossy);
-            diags.push(
-                Diagnostic::error(
-                    "invalid-utf8",
-                    format!("{name} is not valid UTF-8 text"),
-                    Some(Span::new(fid, at..at + 1)),
-                )
-                .with_hint("save the file with UTF-8 encoding"),
-            );
-            None
+            let (fid, text) = sources.add_bytes(name, e.as_bytes());
+            Some((fid, Rc::from(text)))
         }
     }
+}
+
+/// Where a file shows that it is written in IDP-Z3's FO(·) dialect, and the text there:
+/// `type T := {...}`, a declaration with `->` (`f: T -> T`), or `main {` without
+/// `procedure`. Only asked when the file does not parse as IDP3.
+pub fn idp_z3_marker(text: &str) -> Option<(usize, String)> {
+    let ident_len = |s: &str| {
+        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    };
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let code = line.split("//").next().unwrap_or("");
+        let trimmed = code.trim_start();
+        let at = offset + code.len() - trimmed.len();
+        offset += line.len();
+        let marker = if let Some(rest) = trimmed.strip_prefix("type ") {
+            let rest = rest.trim_start();
+            let after = rest[ident_len(rest)..].trim_start();
+            match (after.starts_with(":="), trimmed.find(":=")) {
+                (true, Some(i)) => Some(trimmed[..i + 2].to_string()),
+                _ => None,
+            }
+        } else if trimmed
+            .strip_prefix("main")
+            .is_some_and(|r| r.trim_start().starts_with('{'))
+        {
+            trimmed.find('{').map(|i| trimmed[..=i].to_string())
+        } else {
+            let n = ident_len(trimmed);
+            let after = trimmed[n..].trim_start();
+            (n > 0 && after.starts_with(':') && !after.starts_with(":=") && after.contains("->"))
+                .then(|| trimmed.trim_end().to_string())
+        };
+        if let Some(m) = marker {
+            return Some((at, m));
+        }
+    }
+    None
+}
+
+/// The one error for a file in IDP-Z3's dialect, at its first sign (`what`).
+fn idp_z3_file(span: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(
+        "idp-z3-file",
+        format!(
+            "this file looks like IDP-Z3's FO(\u{b7}) dialect (`{what}`), not IDP3's language, which idp reads"
+        ),
+        Some(span),
+    )
+    .with_hint(
+        "run it with IDP-Z3 (https://www.idp-z3.be), or translate it to IDP3: a type's \
+         elements go in a structure (`T = { a; b }`), symbols are declared `P(T)` and \
+         `F(T) : T`, and `main` is `procedure main() { ... }` (Lua)",
+    )
 }
 
 /// Parses every input in order, splicing includes in place.
@@ -322,7 +369,16 @@ pub fn load_inputs_with(
                 continue;
             };
             includer.register_input(fid, &name);
-            let parsed = parser::parse_file(fid, text, sources, diags, &mut includer);
+            let before = diags.items.len();
+            let parsed = parser::parse_file(fid, text.clone(), sources, diags, &mut includer);
+            let failed = diags.items[before..].iter().any(|d| d.is_error());
+            if let Some((at, what)) = failed.then(|| idp_z3_marker(&text)).flatten() {
+                // One message for the whole file instead of the cascade of syntax errors
+                // that another language's syntax gives, and nothing of it resolved.
+                diags.items.truncate(before);
+                diags.push(idp_z3_file(Span::new(fid, at..at + what.len()), &what));
+                continue;
+            }
             file.items.extend(parsed.items);
         }
         file
@@ -479,7 +535,8 @@ mod tests {
         .unwrap();
         std::fs::write(dir.join("bad.idp"), b"vocabulary W {\n \xff\xfe }\n").unwrap();
         let (file, diags, sources) = load_file(&dir.join("main.idp"));
-        assert_eq!(file.items.len(), 1);
+        // bad.idp is read all the same (its two bytes that are not UTF-8 one error).
+        assert_eq!(file.items.len(), 2);
         let got: Vec<_> = diags
             .items
             .iter()

@@ -28,7 +28,7 @@ pub mod relation;
 
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::error::IdpResult;
+use crate::error::{Error, IdpResult, Limit};
 use crate::sema::domains::Domains;
 use crate::sema::ir::Definition;
 use crate::sema::program::{Program, Symbol};
@@ -68,8 +68,9 @@ pub fn evaluate(
     program: &Program,
     def: &Definition,
     structure: &Structure,
+    max_rows: usize,
 ) -> IdpResult<Option<Evaluation>> {
-    evaluate_compiled(program, def, structure, None)
+    evaluate_compiled(program, def, structure, None, max_rows)
 }
 
 /// The tuples of each defined symbol that are true in some model of `def` (among others): the
@@ -84,16 +85,20 @@ pub fn possibly_true(
     def: &Definition,
     structure: &Structure,
     approx: &dyn Fn(Symbol) -> Approx,
+    max_rows: usize,
 ) -> IdpResult<Option<Extensions>> {
-    Ok(evaluate_compiled(program, def, structure, Some(approx))?.map(|e| e.extensions))
+    Ok(evaluate_compiled(program, def, structure, Some(approx), max_rows)?.map(|e| e.extensions))
 }
 
-/// [`evaluate`], or [`possibly_true`] with `approx`.
+/// [`evaluate`], or [`possibly_true`] with `approx`. Stops with the grounding size limit
+/// once the defined relations hold more than `max_rows` rows together (a definition with
+/// infinitely many true atoms, `True(x + 1) <- True(x)` over `nat`, would run on).
 fn evaluate_compiled(
     program: &Program,
     def: &Definition,
     structure: &Structure,
     approx: Option<&dyn Fn(Symbol) -> Approx>,
+    max_rows: usize,
 ) -> IdpResult<Option<Evaluation>> {
     let domains = Domains::new(program, structure);
     let Some(mut compiled) = compile::compile(program, def, structure, &domains, approx) else {
@@ -113,6 +118,8 @@ fn evaluate_compiled(
         steps: 0,
         unsupported: false,
         costs: vec![RuleCost::default(); def.rules.len()],
+        added: 0,
+        max_rows,
     };
     let rules = compiled.rules.clone();
     for stratum in &strata {
@@ -211,6 +218,18 @@ fn evaluate_compiled(
     }))
 }
 
+/// The error for a definition evaluated past `max` true atoms (the grounding size limit).
+pub fn too_many_atoms(max: usize) -> Error {
+    Error::limit(
+        Limit::GroundSize,
+        format!(
+            "The definition derived more than {max} true atoms (the grounding size limit): it \
+             may have infinitely many (a rule such as `True(x + 1) <- True(x)` over nat). Bound \
+             its variables by a finite type, or raise the limit with --max-ground-size."
+        ),
+    )
+}
+
 /// What the rounds share: the row bounds, the variable slots, the derived rows.
 struct State {
     bounds: Vec<(RowId, RowId)>,
@@ -221,6 +240,9 @@ struct State {
     unsupported: bool,
     /// Per rule of the definition.
     costs: Vec<RuleCost>,
+    /// The rows added to the head relations so far, and how many may be.
+    added: usize,
+    max_rows: usize,
 }
 
 impl State {
@@ -271,7 +293,12 @@ impl State {
                 let cost = &mut self.costs[rule.source];
                 cost.seconds += started.elapsed().as_secs_f64();
                 cost.derived += derived;
-                cost.added += (relation.len() - before) as usize;
+                let added = (relation.len() - before) as usize;
+                cost.added += added;
+                self.added += added;
+                if self.added > self.max_rows {
+                    return Err(too_many_atoms(self.max_rows));
+                }
             }
             Ok(())
         })();

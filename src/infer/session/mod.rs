@@ -183,6 +183,7 @@ impl<'a> Session<'a> {
         // the solver's heuristics were tuned on. Then the definitions, those that others use
         // before them, so that atoms of defined symbols without a rule are known to be false
         // everywhere after; then the other sentences.
+        session.grounder.bound_constants(&theory.sentences);
         let defined: HashSet<Symbol> = pending.iter().flat_map(|d| d.defined()).collect();
         let (independent, dependent): (Vec<&Formula>, Vec<&Formula>) =
             theory.sentences.iter().partition(|f| {

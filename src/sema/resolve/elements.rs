@@ -85,11 +85,13 @@ impl Resolver<'_> {
                 Some(Value::float(*f))
             }
             ElementKind::Char(c) => Some(Value::str(&c.to_string())),
-            ElementKind::Str { value, quoted } => {
-                if !quoted {
-                    if let Some(f) = self.nullary_constructor(voc, value) {
-                        return Some(Value::compound(f, Vec::new()));
-                    }
+            ElementKind::Str { value, .. } => {
+                // Quoted or not, the name of a constant constructor is that constructor: IDP3's
+                // parser reads both as a `strelement` (`src/parser/parser.yy`) and
+                // `Insert::element(const std::string&)` (`src/insert.cpp`) maps a name with a
+                // constructor function of arity 0 in scope to its compound.
+                if let Some(f) = self.nullary_constructor(voc, value) {
+                    return Some(Value::compound(f, Vec::new()));
                 }
                 Some(Value::str(value))
             }

@@ -142,6 +142,7 @@ impl Resolver<'_> {
         tuples: TupleSet,
         span: Span,
     ) {
+        let tuples = self.disambiguate_constructors(sym, tuples);
         let kind = if matches!(sym, Symbol::Func(_)) {
             "Function"
         } else {
@@ -187,6 +188,56 @@ impl Resolver<'_> {
             Truth::U => &mut parts.u,
         };
         *slot = Some(tuples);
+    }
+
+    /// A constant constructor whose name two constructed types share (IDP3 overloads them:
+    /// `Insert::createfunction` in `src/insert.cpp` refuses only an identical function) is
+    /// read as an element of the first type by its name; in a tuple of `sym` it is the one of
+    /// the argument's type.
+    fn disambiguate_constructors(&self, sym: Symbol, tuples: TupleSet) -> TupleSet {
+        let sorts = self.prog.symbol_sorts(sym);
+        let fits = |v: Value, s: SortId| match v.compound_parts() {
+            Some(c) => {
+                let f = self.prog.func(c.constructor);
+                !(c.args.is_empty()
+                    && f.constructor_of.is_some()
+                    && !self.prog.is_subsort(f.result, s))
+            }
+            None => true,
+        };
+        let misplaced = tuples
+            .iter()
+            .any(|t| t.iter().zip(&sorts).any(|(&v, &s)| !fits(v, s)));
+        if !misplaced {
+            return tuples;
+        }
+        let other = |v: Value, s: SortId| -> Value {
+            if fits(v, s) {
+                return v;
+            }
+            let Some(c) = v.compound_parts() else {
+                return v;
+            };
+            let name = &self.prog.func(c.constructor).name;
+            self.prog
+                .sort(s)
+                .constructors
+                .iter()
+                .copied()
+                .chain(self.prog.funcs.iter().enumerate().filter_map(|(k, g)| {
+                    (g.constructor_of.is_some() && self.prog.is_subsort(g.result, s))
+                        .then_some(crate::sema::program::FuncId(k as u32))
+                }))
+                .find(|&g| {
+                    let g = self.prog.func(g);
+                    g.args.is_empty() && &g.name == name
+                })
+                .map_or(v, |g| Value::compound(g, Vec::new()))
+        };
+        tuples
+            .into_iter()
+            .map(|t| t.iter().zip(&sorts).map(|(&v, &s)| other(v, s)).collect())
+            .collect()
     }
 
     // -- which symbol an interpretation is for -------------------------------------------------

@@ -253,7 +253,7 @@ impl Resolver<'_> {
             if self
                 .own_entries(voc, &c.name.name)
                 .iter()
-                .any(|e| matches!(e, Entry::Func(f) if self.prog.func(*f).args == args))
+                .any(|e| matches!(e, Entry::Func(f) if self.prog.func(*f).args == args && self.prog.func(*f).result == id))
             {
                 let msg = format!(
                     "Function {} is already declared in this scope.",

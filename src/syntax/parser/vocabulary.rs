@@ -415,6 +415,9 @@ impl Parser<'_> {
     /// `P`, `P(A,B)`, `F(A):B`, `C:A` (with `partial` already consumed when `partial` is set).
     fn symbol_decl(&mut self, partial: Option<Span>) -> PResult<Decl> {
         let name = self.ident("a declaration")?;
+        if AGGREGATE_WORDS.contains(&name.name.as_str()) {
+            self.report(aggregate_name(&name));
+        }
         let start = partial.unwrap_or(name.span);
         let mut args = Vec::new();
         let mut has_parens = false;
@@ -525,6 +528,31 @@ impl Parser<'_> {
             span,
         }))
     }
+}
+
+/// The aggregate keywords of a theory: IDP3's lexer (`src/parser/lex.ll`, state `<theory>`)
+/// reads them as aggregates, so a symbol with one of these names cannot be used in a theory.
+const AGGREGATE_WORDS: [&str; 5] = ["sum", "prod", "min", "max", "card"];
+
+/// The error for a symbol declared with the name of an aggregate (IDP3 read `max(x, y)` in a
+/// theory as the aggregate without a word; its developers asked for this error instead).
+fn aggregate_name(name: &crate::syntax::ast::Ident) -> Diagnostic {
+    let n = &name.name;
+    Diagnostic::error(
+        "aggregate-name",
+        format!(
+            "'{n}' is the name of an aggregate: in a theory, {n}(...) and {n}{{...}} are read as the aggregate {n}, never as this symbol"
+        ),
+        Some(name.span),
+    )
+    .with_hint(format!("give the symbol another name, for example {n}Of or my{}", capitalised(n)))
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
