@@ -86,6 +86,9 @@ struct EncodedDefinition {
     first_loop: Option<Instant>,
     /// Whether the ranking translation has been added.
     ranked: bool,
+    /// Whether some defined atom reads a defined atom positively (else completion founds
+    /// every true atom).
+    positively_recursive: bool,
     /// Whether the solver keeps the definition's positive recursion inside its search (no
     /// loop formulas needed).
     propagated: bool,
@@ -153,8 +156,8 @@ impl Definitions {
             deps.insert(h, d.into_iter().collect());
             bodies.insert(h, bs);
         }
-        let recursive = deps.values().any(|ds: &Vec<AtomId>| !ds.is_empty());
-        let propagated = recursive && guard.is_none() && {
+        let positively_recursive = deps.values().any(|ds: &Vec<AtomId>| !ds.is_empty());
+        let propagated = positively_recursive && guard.is_none() && {
             let graph = definition_graph(store, sat, &evaluator);
             sat.propagate_definition(&graph)
         };
@@ -165,6 +168,7 @@ impl Definitions {
             loops_added: 0,
             first_loop: None,
             ranked: false,
+            positively_recursive,
             propagated,
             check_totality,
             span,
@@ -186,10 +190,9 @@ impl Definitions {
     /// Whether the clauses added so far encode every definition exactly: none has recursion
     /// through negation, and every one with positive recursion has its ranking translation.
     pub fn completion_suffices(&self) -> bool {
-        self.defs.iter().all(|d| {
-            !d.check_totality
-                && (d.ranked || d.propagated || d.deps.values().all(|ds| ds.is_empty()))
-        })
+        self.defs
+            .iter()
+            .all(|d| !d.check_totality && (d.ranked || d.propagated || !d.positively_recursive))
     }
 
     /// Whether some definition is kept inside the solver's search without its ranking
@@ -217,7 +220,7 @@ impl Definitions {
     pub fn rank_recursive(&mut self, store: &mut Store, sat: &mut Sat) {
         for k in 0..self.defs.len() {
             let def = &self.defs[k];
-            if def.ranked || def.propagated || def.deps.values().all(|ds| ds.is_empty()) {
+            if def.ranked || def.propagated || !def.positively_recursive {
                 continue;
             }
             self.add_ranking(k, store, sat);
@@ -242,7 +245,7 @@ impl Definitions {
         for k in 0..self.defs.len() {
             let def = &self.defs[k];
             // Without positive recursion completion founds every true atom.
-            if def.propagated || def.deps.values().all(|ds| ds.is_empty()) || !def.holds(sat) {
+            if def.propagated || !def.positively_recursive || !def.holds(sat) {
                 continue;
             }
             let unfounded = self.unfounded_atoms(k, store, sat);
@@ -428,7 +431,7 @@ fn definition_graph(store: &Store, sat: &mut Sat, evaluator: &Evaluator) -> Defi
             children: Vec::new(),
         });
     }
-    for (k, _) in evaluator.heads().iter().enumerate() {
+    for k in 0..evaluator.heads().len() {
         let children = evaluator
             .bodies(k)
             .iter()
@@ -480,15 +483,15 @@ impl GraphBuilder<'_> {
         if let Some(&r) = self.recursive.get(&g) {
             return r;
         }
-        let r = match self.store.node(g) {
+        let store = self.store;
+        let r = match store.node(g) {
             Node::True => false,
             Node::Atom(a) => !g.is_negated() && self.defined.contains(&a),
             Node::And(children) => {
-                let children = children.to_vec();
                 let negated = g.is_negated();
                 children
-                    .into_iter()
-                    .any(|c| self.reads_defined(if negated { -c } else { c }))
+                    .iter()
+                    .any(|&c| self.reads_defined(if negated { -c } else { c }))
             }
         };
         self.recursive.insert(g, r);

@@ -964,14 +964,19 @@ const PREFERENCE_ROUNDS: usize = 16;
 
 /// The definitions ordered so that one that uses symbols defined by another comes after it
 /// (mutually dependent definitions keep their order).
+/// The symbols that the rule bodies of `d` mention.
+fn body_symbols(d: &Definition) -> HashSet<Symbol> {
+    let mut used = HashSet::default();
+    for r in &d.rules {
+        symbols(&r.body, &mut used);
+    }
+    used
+}
+
 /// Whether a rule body of `d` mentions a symbol that `d` defines (recursion, positive or not).
 fn reads_itself(d: &Definition) -> bool {
     let defined: HashSet<Symbol> = d.defined().into_iter().collect();
-    d.rules.iter().any(|r| {
-        let mut used = HashSet::default();
-        symbols(&r.body, &mut used);
-        !used.is_disjoint(&defined)
-    })
+    !body_symbols(d).is_disjoint(&defined)
 }
 
 pub(crate) fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
@@ -979,16 +984,7 @@ pub(crate) fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definitio
         .iter()
         .map(|d| d.defined().into_iter().collect())
         .collect();
-    let used: Vec<HashSet<Symbol>> = defs
-        .iter()
-        .map(|d| {
-            let mut out = HashSet::default();
-            for r in &d.rules {
-                symbols(&r.body, &mut out);
-            }
-            out
-        })
-        .collect();
+    let used: Vec<HashSet<Symbol>> = defs.iter().map(|d| body_symbols(d)).collect();
     let mut done = vec![false; defs.len()];
     let mut order = Vec::with_capacity(defs.len());
     while order.len() < defs.len() {
