@@ -467,3 +467,37 @@ procedure main() {
         )
     );
 }
+
+/// `F(1) ~= x` in a rule body is the negated graph atom `~F(1, x)`: IDP3's
+/// `GraphFuncsAndAggs::visit(PredForm*)` (`src/theory/transformations/GraphFuncsAndAggs.cpp`)
+/// turns a comparison with a defined function into its graph atom with the comparison's sign
+/// (`makeFuncGraph(pf->sign(), ...)`). Read so, the two rules below depend on each other
+/// through negation (`F(0) = 1` on `~F(1, 0)`, `F(1) = 0` on `~F(0, 1)`): the well-founded model
+/// leaves them unknown and the definition has no model. Reading `F(1) ~= x` as "F(1) has
+/// another value" would make the dependency positive and give the model `F = {0->0; 1->0}`.
+#[test]
+fn a_negated_comparison_with_a_defined_function_is_a_negated_graph_atom() {
+    let spec = "vocabulary V {
+  type T isa int
+  F(T) : T
+}
+theory T : V {
+  {
+    ! x[T] : F(x) = 1 <- F(1) ~= x & ? y[T] : F(y) = x & y ~= 0.
+    ! x[T] : F(x) = 0 <- ~(F(0) = 1) | F(1) = 0.
+  }
+}
+structure S : V {
+  T = { 0..1 }
+}
+";
+    let o = run_file("negated_graph.idp", spec.as_bytes(), &["-n", "0"]);
+    assert_eq!(
+        outcome(&o),
+        (
+            "Unsatisfiable\nNumber of models: 0\n".to_string(),
+            "Warning: The definition at negated_graph.idp:6:3 is not total in structure 'S': its well-founded model leaves F(0) = 0, F(0) = 1, F(1) = 0 unknown, so there is no model (IDP3's semantics accepts only total definitions).\n".to_string(),
+            20
+        )
+    );
+}

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::ground::terms::arith;
 use crate::sema::domains::{cartesian, Domains};
-use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
+use crate::sema::ir::{Definition, Formula, FormulaKind, NodeId, Term, TermKind};
 use crate::sema::program::{Program, SortId, Symbol, Theory};
 use crate::sema::walk::Node;
 use crate::structure::structure::{Answer, Structure, TruthValue, TupleSet};
@@ -49,6 +49,9 @@ pub struct Checker<'a> {
     structure: &'a Structure,
     domains: Domains<'a>,
     env: HashMap<u32, Value>,
+    /// Values chosen for applications of defined functions while a definition is evaluated
+    /// (see [`Checker::unnest`]).
+    pinned: HashMap<NodeId, Value>,
 }
 
 /// Why a structure is not a model.
@@ -62,6 +65,7 @@ pub fn check_model(
         structure,
         domains: Domains::new(program, structure),
         env: HashMap::new(),
+        pinned: HashMap::new(),
     };
     for (k, s) in theory.sentences.iter().enumerate() {
         if !c.formula(s, true, None) {
@@ -89,6 +93,11 @@ impl<'a> Checker<'a> {
         self.domains.contains(s, v)
     }
 
+    fn in_sorts(&self, s: Symbol, tuple: &[Value]) -> bool {
+        let sorts = self.program.symbol_sorts(s);
+        sorts.iter().zip(tuple).all(|(s, v)| self.in_sort(*s, *v))
+    }
+
     fn holds(&self, s: Symbol, t: &[Value], positive: bool, ov: Option<&Override>) -> bool {
         if let Some(ov) = ov {
             let table = if positive { ov.pos } else { ov.neg };
@@ -107,6 +116,13 @@ impl<'a> Checker<'a> {
     fn formula(&mut self, f: &Formula, positive: bool, ov: Option<&Override>) -> bool {
         match f.kind() {
             FormulaKind::Bool(b) => *b,
+            FormulaKind::Pred(_, args) if self.unpinned_application(args.iter(), ov).is_some() => {
+                let ov = ov.expect("an application of a defined function");
+                let terms: Vec<&Term> = args.iter().collect();
+                self.unnest(&terms, positive, ov, &mut |c| {
+                    c.formula(f, positive, Some(ov))
+                })
+            }
             FormulaKind::Pred(p, args) => {
                 let Some(vals) = self.args(args, ov) else {
                     return false;
@@ -126,19 +142,16 @@ impl<'a> Checker<'a> {
                     None => self.supervaluate(f, positive, ov),
                 }
             }
-            FormulaKind::Cmp(op, a, b) => {
-                let (x, y) = (self.term(a, ov), self.term(b, ov));
+            FormulaKind::Cmp(op, a, b) if self.unpinned_application([a, b], ov).is_some() => {
+                // `F(t) ~= u` is the negated graph atom `~F(t, u)`, as IDP3 splits comparisons.
+                let ov = ov.expect("an application of a defined function");
                 let (base, negate) = op.positive_form();
-                let r = match (x, y) {
-                    (Some(x), Some(y)) => match base {
-                        CmpOp::Eq => x == y,
-                        CmpOp::Lt => x < y,
-                        _ => x > y,
-                    },
-                    _ => false,
-                };
-                r != negate
+                let holds = self.unnest(&[a, b], positive != negate, ov, &mut |c| {
+                    c.compare(base, a, b, Some(ov))
+                });
+                holds != negate
             }
+            FormulaKind::Cmp(op, a, b) => self.compare(*op, a, b, ov),
             FormulaKind::Not(g) => !self.formula(g, !positive, ov),
             FormulaKind::And(fs) => fs.iter().all(|g| self.formula(g, positive, ov)),
             FormulaKind::Or(fs) => fs.iter().any(|g| self.formula(g, positive, ov)),
@@ -153,6 +166,92 @@ impl<'a> Checker<'a> {
             FormulaKind::Forall(vars, body) => self.quantify(vars, body, positive, ov, true),
             FormulaKind::Exists(vars, body) => self.quantify(vars, body, positive, ov, false),
         }
+    }
+
+    /// `a op b` with every term evaluated (false when one is undefined).
+    fn compare(&mut self, op: CmpOp, a: &Term, b: &Term, ov: Option<&Override>) -> bool {
+        let (x, y) = (self.term(a, ov), self.term(b, ov));
+        let (base, negate) = op.positive_form();
+        let r = match (x, y) {
+            (Some(x), Some(y)) => match base {
+                CmpOp::Eq => x == y,
+                CmpOp::Lt => x < y,
+                _ => x > y,
+            },
+            _ => false,
+        };
+        r != negate
+    }
+
+    /// The innermost application of a function being defined in `terms`, outside aggregates,
+    /// that has no value pinned yet (only while a definition is evaluated).
+    fn unpinned_application<'t>(
+        &self,
+        terms: impl IntoIterator<Item = &'t Term>,
+        ov: Option<&Override>,
+    ) -> Option<&'t Term> {
+        let ov = ov?;
+        terms
+            .into_iter()
+            .find_map(|t| self.innermost_application(t, ov))
+    }
+
+    fn innermost_application<'t>(&self, t: &'t Term, ov: &Override) -> Option<&'t Term> {
+        match t.kind() {
+            TermKind::Aggregate(..) => None,
+            TermKind::Func(f, args) => args
+                .iter()
+                .find_map(|a| self.innermost_application(a, ov))
+                .or_else(|| {
+                    let defined = ov.pos.contains_key(&Symbol::Func(*f));
+                    (defined && !self.pinned.contains_key(&t.id())).then_some(t)
+                }),
+            TermKind::Arith(_, a, b) => self
+                .innermost_application(a, ov)
+                .or_else(|| self.innermost_application(b, ov)),
+            TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
+                self.innermost_application(a, ov)
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads the applications `F(t)` of functions being defined in `terms` through their graph,
+    /// as IDP3 unnests them: `φ[F(t)]` is `? v : F(t, v) & φ[v]`, the graph atom read with the
+    /// polarity of the occurrence (so that a non-functional bound of the well-founded
+    /// computation is read atom by atom, as the grounder's graph atoms are). Each value `v`
+    /// whose graph atom holds is pinned to the application while `eval` runs.
+    fn unnest(
+        &mut self,
+        terms: &[&Term],
+        positive: bool,
+        ov: &Override,
+        eval: &mut dyn FnMut(&mut Self) -> bool,
+    ) -> bool {
+        let Some(app) = self.unpinned_application(terms.iter().copied(), Some(ov)) else {
+            return eval(self);
+        };
+        let TermKind::Func(f, args) = app.kind() else {
+            unreachable!("an application is a function term")
+        };
+        let Some(mut graph) = self.args(args, Some(ov)) else {
+            return false;
+        };
+        let symbol = Symbol::Func(*f);
+        for v in self.domain(self.program.func(*f).result) {
+            graph.push(v);
+            let found = self.holds(symbol, &graph, positive, Some(ov)) && {
+                self.pinned.insert(app.id(), v);
+                let holds = self.unnest(terms, positive, ov, eval);
+                self.pinned.remove(&app.id());
+                holds
+            };
+            graph.pop();
+            if found {
+                return true;
+            }
+        }
+        false
     }
 
     fn quantify(
@@ -185,6 +284,9 @@ impl<'a> Checker<'a> {
     }
 
     fn term(&mut self, t: &Term, ov: Option<&Override>) -> Option<Val> {
+        if let Some(v) = self.pinned.get(&t.id()) {
+            return Some(Val::V(*v));
+        }
         let v = match t.kind() {
             TermKind::Var(v) => *self.env.get(&v.id)?,
             TermKind::Value(v) => *v,
@@ -556,18 +658,23 @@ impl<'a> Checker<'a> {
                         bound,
                         exact: false,
                     };
-                    let Some(head) = self.args(&rule.head_args, Some(&ov)) else {
-                        continue;
-                    };
-                    let sorts = self.program.symbol_sorts(rule.head);
-                    if !sorts.iter().zip(&head).all(|(s, v)| self.in_sort(*s, *v))
-                        || pos[&rule.head].contains(&head)
-                    {
-                        continue;
-                    }
-                    if self.formula(&rule.body, true, Some(&ov)) {
-                        pos.get_mut(&rule.head).expect("defined").insert(head);
-                        changed = true;
+                    // A head `F(x) = F(c)` reads the value of `F(c)` in the body.
+                    let mut derived = Vec::new();
+                    let head_terms: Vec<&Term> = rule.head_args.iter().collect();
+                    self.unnest(&head_terms, true, &ov, &mut |c| {
+                        if let Some(head) = c.args(&rule.head_args, Some(&ov)) {
+                            if !pos[&rule.head].contains(&head)
+                                && c.in_sorts(rule.head, &head)
+                                && c.formula(&rule.body, true, Some(&ov))
+                            {
+                                derived.push(head);
+                            }
+                        }
+                        false
+                    });
+                    let table = pos.get_mut(&rule.head).expect("defined");
+                    for head in derived {
+                        changed |= table.insert(head);
                     }
                 }
             }
@@ -630,6 +737,7 @@ fn open_choices(program: &Program, theory: &Theory, structure: &Structure) -> Op
         structure,
         domains: Domains::new(program, structure),
         env: HashMap::new(),
+        pinned: HashMap::new(),
     };
     let mut out = Vec::new();
     for s in crate::infer::session::interpreted_symbols(program, theory.vocabulary) {

@@ -721,6 +721,18 @@ impl Compiler<'_> {
                     if let Some(lit) = self.graph_atom(a, b).or_else(|| self.graph_atom(b, a)) {
                         return Some(Self::literal(lit));
                     }
+                } else if base == CmpOp::Eq {
+                    // `f(s) ~= t` is the negated graph atom `~F(s, t)`, as IDP3 grounds it
+                    // (its `GraphFuncsAndAggs` keeps the sign): in a definition's body a
+                    // negative occurrence of F, not a positive one of f(s)'s other values.
+                    let lit = match (a.kind(), b.kind()) {
+                        (TermKind::Func(..), TermKind::Func(..)) => None,
+                        (TermKind::Func(..), _) => self.negated_graph_atom(a, b),
+                        _ => self.negated_graph_atom(b, a),
+                    };
+                    if let Some(lit) = lit {
+                        return Some(Self::literal(lit));
+                    }
                 }
                 let (a, b) = (self.term(a)?, self.term(b)?);
                 Self::literal(Lit::Cmp {
@@ -756,6 +768,32 @@ impl Compiler<'_> {
             rel,
             args: exprs,
             positive,
+        })
+    }
+
+    /// `~(f(args) = t)` as the negated graph atom `~F(args, t)`, when f is a function being
+    /// defined or an exactly known one that is not a constructor.
+    fn negated_graph_atom(&mut self, app: &Term, value: &Term) -> Option<Lit> {
+        let TermKind::Func(f, args) = app.kind() else {
+            return None;
+        };
+        if self.program.func(*f).constructor_of.is_some() {
+            return None;
+        }
+        let rel = match self.view(Symbol::Func(*f))? {
+            View::Exact(rel) | View::Defined(rel) => rel,
+            View::Partial { ct, .. } => ct,
+            View::Possible(_) | View::Anything => return None,
+        };
+        let mut exprs = args
+            .iter()
+            .map(|a| self.term(a))
+            .collect::<Option<Vec<_>>>()?;
+        exprs.push(self.term(value)?);
+        Some(Lit::Atom {
+            rel,
+            args: exprs,
+            positive: false,
         })
     }
 
