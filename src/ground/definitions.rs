@@ -64,7 +64,7 @@ impl<'a> Grounder<'a> {
 
     /// What is known of `s` for the possibly-true relaxation of a definition that does not
     /// define it.
-    fn approx(&self, s: Symbol) -> Approx {
+    pub(super) fn approx(&self, s: Symbol) -> Approx {
         if self.lazy_procedure(s).is_some() {
             return Approx::Anything;
         }
@@ -77,6 +77,9 @@ impl<'a> Grounder<'a> {
                     None => Approx::Anything,
                 }
             };
+        }
+        if let Some(bound) = self.status.possible.get(&s) {
+            return Approx::Possible(bound.iter().map(<[Value]>::to_vec).collect());
         }
         match self.structure.table(s) {
             Some(Table::TwoValued(_)) => Approx::Exact,

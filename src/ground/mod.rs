@@ -13,6 +13,7 @@ pub mod definitions;
 pub mod dump;
 pub mod formulas;
 pub mod inlined;
+pub mod joint;
 pub mod lift;
 pub mod recursive_aggregates;
 pub mod store;
@@ -346,6 +347,12 @@ impl<'a> Grounder<'a> {
         self.status.heads.contains(a)
     }
 
+    /// Whether `s` is defined by a definition that is encoded (its heads are all its atoms
+    /// that can be true).
+    pub fn is_complete(&self, s: Symbol) -> bool {
+        self.status.complete.contains(&s)
+    }
+
     /// The tuples of `s` that head rules of encoded definitions, in the order they were grounded.
     pub fn head_tuples(&self, s: Symbol) -> Vec<Tuple> {
         self.status
@@ -611,8 +618,9 @@ impl<'a> Grounder<'a> {
 
     /// Whether the tuple of a symbol is left to the solver although the structure may know it
     /// (the symbols of encoded definitions).
-    /// Whether `s(t)` can be true as far as the possibly-true pass of the definition being
-    /// grounded knows (always, for other symbols).
+    /// Whether `s(t)` can be true as far as the possibly-true passes know: that of the
+    /// definitions being grounded, and the bounds that sentences give open predicates
+    /// (always, for other symbols).
     pub fn is_possible(&self, s: Symbol, t: &[Value]) -> bool {
         // Most of the time there is no such pass: the map is not even hashed into then.
         self.status.possible.is_empty()
@@ -639,7 +647,11 @@ impl<'a> Grounder<'a> {
                 _ => TruthValue::False,
             };
         }
-        self.structure.truth(s, t)
+        match self.structure.truth(s, t) {
+            // An open atom that a sentence rules out (see `joint::bound_definitions_jointly`).
+            TruthValue::Unknown if !self.is_possible(s, t) => TruthValue::False,
+            known => known,
+        }
     }
 
     /// The procedure that interprets `s` lazily, if any.

@@ -209,7 +209,9 @@ struct Compiler<'a> {
     rel_of: HashMap<Symbol, usize>,
     members: Vec<Member>,
     member_of: HashMap<SortId, usize>,
-    slot_of: HashMap<u32, usize>,
+    /// Each variable's slot, by id and sort (the rules of definitions compiled together may
+    /// reuse an id for variables of different sorts).
+    slot_of: HashMap<(u32, SortId), usize>,
     slot_members: Vec<usize>,
     slot_sorts: Vec<SortId>,
     /// `None`: compile exactly. `Some`: the possibly-true relaxation, reading each symbol
@@ -273,7 +275,11 @@ pub fn compile<'a>(
                 .map(|t| c.term(t))
                 .collect::<Option<Vec<_>>>()
         })?;
-        let vars: Vec<usize> = rule.vars.iter().map(|v| c.slot_of[&v.id]).collect();
+        let vars: Vec<usize> = rule
+            .vars
+            .iter()
+            .map(|v| c.slot_of[&(v.id, v.sort)])
+            .collect();
         for mut body in c.dnf(&rule.body, true)? {
             for &v in vars.iter().rev() {
                 if !body.vars.contains(&v) {
@@ -442,20 +448,20 @@ impl Compiler<'_> {
 
     /// Gives variable `v` a slot (the same one each time it is declared).
     fn declare(&mut self, v: &Var) -> Option<usize> {
-        if let Some(&k) = self.slot_of.get(&v.id) {
+        if let Some(&k) = self.slot_of.get(&(v.id, v.sort)) {
             return Some(k);
         }
         let m = self.member(v.sort);
         self.slot_members.push(m);
         self.slot_sorts.push(v.sort);
         let k = self.slot_members.len() - 1;
-        self.slot_of.insert(v.id, k);
+        self.slot_of.insert((v.id, v.sort), k);
         Some(k)
     }
 
     fn term(&mut self, t: &Term) -> Option<Expr> {
         Some(match t.kind() {
-            TermKind::Var(v) => Expr::Var(*self.slot_of.get(&v.id)?),
+            TermKind::Var(v) => Expr::Var(*self.slot_of.get(&(v.id, v.sort))?),
             TermKind::Value(v) => Expr::Const(self.codes.encode(*v)),
             TermKind::Func(f, args) => {
                 let args = args
@@ -817,7 +823,7 @@ impl Compiler<'_> {
             f.result,
             a.span,
         );
-        self.slot_of.insert(u32::MAX - w as u32, w);
+        self.slot_of.insert((u32::MAX - w as u32, f.result), w);
         let first = self.graph_atom(a, &value)?;
         let second = self.graph_atom(b, &value)?;
         Some(Conj {

@@ -192,6 +192,11 @@ impl<'a> Session<'a> {
                 used.is_disjoint(&defined) && session.gives_units(f)
             });
         let early = session.ground_and_learn(independent)?;
+        session.grounder.bound_definitions_jointly(
+            pending,
+            &theory.sentences,
+            program.voc(vocabulary).ltc.as_ref(),
+        );
         let mut encoding = EncodingClock::default();
         for d in dependency_order(pending) {
             let atoms_before = session.grounder.store().atom_count();
@@ -616,7 +621,14 @@ impl<'a> Session<'a> {
             }
             match s {
                 Symbol::Pred(_) => {
-                    for t in self.all_tuples(s)? {
+                    // A defined symbol can only be true at its rule heads (every other atom is
+                    // false): enumerating its whole product of types could cost millions.
+                    let tuples = if self.grounder.is_complete(s) {
+                        self.grounder.head_tuples(s)
+                    } else {
+                        self.all_tuples(s)?
+                    };
+                    for t in tuples {
                         let g = self.grounder.atom(s, &t);
                         if !g.is_const() {
                             self.lit(g);

@@ -1,0 +1,452 @@
+//! Possibly-true bounds for all the definitions of a theory at once.
+//!
+//! Each definition is grounded with the possibly-true tuples of its defined symbols (the least
+//! fixpoint of its relaxation, [`crate::ground::datalog::possibly_true`]), but a definition
+//! that reads a symbol of another definition not yet grounded knows nothing of it. In an LTC
+//! theory that is the rule: the state fluent `cell(Next(t), ..) <- C_cell(t, ..)` reads the
+//! causation `C_cell`, defined in another definition that reads `cell`, so `cell` is bounded by
+//! nothing and every rule over it is ground over whole types. Here the definitions'
+//! relaxations are joined into one program whose least fixpoint bounds every defined symbol
+//! before any definition is grounded.
+//!
+//! That fixpoint is sound only when no loop of positive dependencies between two definitions
+//! can close on itself: each definition is a constraint of its own, so `{P <- Q.} {Q <- P.}`
+//! has the model where both are true, which a joint least fixpoint would rule out. A loop across
+//! definitions is harmless when time runs forward along it: every positive dependency in it
+//! goes from an atom at time `t` to a head at `t` or strictly later (`Next(t)`, `t + 1`), and at
+//! least one strictly later, so no ground loop exists. [`loops_across_definitions_are_timed`]
+//! checks that on the symbols' dependency graph, read with the LTC vocabulary's time
+//! arguments; when it does not hold, the definitions are bounded one by one as before.
+
+use std::collections::HashSet;
+
+use indexmap::IndexMap;
+use rustc_hash::FxHashSet;
+
+use crate::ground::datalog;
+use crate::ground::tuple_set::TupleSet;
+use crate::ground::Grounder;
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
+use crate::sema::program::{LtcInfo, Symbol};
+use crate::structure::structure::Table;
+use crate::structure::value::Value;
+use crate::syntax::ast::ArithOp;
+
+/// How the time of a rule's head relates to that of a positive body atom it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// The same time variable.
+    Same,
+    /// The head is at `Next(t)` for the body's `t`.
+    NextOf,
+    /// The head is at `t + k`, k > 0, for the body's `t`.
+    Later,
+    /// Anything else (no time argument, another variable, a term).
+    Unknown,
+}
+
+/// A positive dependency: an atom of `from` in a rule body of `to`.
+struct Edge {
+    from: usize,
+    to: usize,
+    step: Step,
+}
+
+/// What the dependency analysis found: whether the joint fixpoint is sound, and whether that
+/// relies on `Next` going forward in time.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Timing {
+    Unsafe,
+    Timed { relies_on_next: bool },
+}
+
+impl<'a> Grounder<'a> {
+    /// Bounds the symbols of `definitions` by the least fixpoint of their joint relaxation,
+    /// when that is sound ([`loops_across_definitions_are_timed`]); otherwise leaves them to
+    /// the definition-by-definition bounds of [`Grounder::ground_definition`].
+    pub fn bound_definitions_jointly(
+        &mut self,
+        definitions: &[&Definition],
+        sentences: &[Formula],
+        ltc: Option<&LtcInfo>,
+    ) {
+        let bounding = self.bounding_rules(definitions, sentences);
+        let groups: Vec<&Definition> = definitions.iter().copied().chain(&bounding).collect();
+        if groups.len() < 2 {
+            return;
+        }
+        let timing = loops_across_definitions_are_timed(&groups, ltc);
+        let Timing::Timed { relies_on_next } = timing else {
+            return;
+        };
+        let joint = Definition {
+            rules: groups
+                .iter()
+                .flat_map(|d| d.rules.iter().cloned())
+                .collect(),
+            span: groups[0].span,
+        };
+        let approx = |s: Symbol| self.approx(s);
+        let Ok(Some(possible)) = datalog::possibly_true(
+            self.program,
+            &joint,
+            self.structure,
+            &approx,
+            self.growth.max_size,
+        ) else {
+            return;
+        };
+        if relies_on_next {
+            let next = Symbol::Func(ltc.expect("timed by Next").next);
+            let defined = possible.iter().find(|(s, _)| *s == next);
+            let graph: Vec<Vec<Value>> = match defined {
+                Some((_, tuples)) => tuples.iter().cloned().collect(),
+                None => match self.structure.table(next) {
+                    Some(Table::TwoValued(set)) => set.iter().map(|t| t.to_vec()).collect(),
+                    _ => return,
+                },
+            };
+            if !graph.iter().all(|t| goes_forward(t)) {
+                return;
+            }
+        }
+        let program = self.program;
+        self.status
+            .possible
+            .extend(possible.into_iter().map(|(s, tuples)| {
+                let arity = program.symbol_sorts(s).len();
+                (s, TupleSet::of(arity, tuples.iter().map(Vec::as_slice)))
+            }));
+    }
+}
+
+impl<'a> Grounder<'a> {
+    /// The sentences `! x : P(t) => phi` over an open predicate P (neither defined nor known)
+    /// as one relaxation rule per predicate, `P(v) <- (? x : phi & v = t) & ...` with a
+    /// conjunct per sentence: in every model P holds only where each such phi does, so the
+    /// joint fixpoint bounds P by what they allow together (`do(t, p, kill(x, y)) =>
+    /// cell(t, x, y, o)`: only occupied cells can be acted on).
+    fn bounding_rules(
+        &self,
+        definitions: &[&Definition],
+        sentences: &[Formula],
+    ) -> Vec<Definition> {
+        let defined: HashSet<Symbol> = definitions.iter().flat_map(|d| d.defined()).collect();
+        let mut fresh = FRESH_VARIABLES;
+        let mut by_symbol: IndexMap<Symbol, Rule> = IndexMap::new();
+        for sentence in sentences {
+            let Some((vars, atom, phi)) = guarded_by_atom(sentence) else {
+                continue;
+            };
+            let FormulaKind::Pred(p, args) = atom.kind() else {
+                continue;
+            };
+            let symbol = Symbol::Pred(*p);
+            let pred = self.program.pred(*p);
+            let known = matches!(self.structure.table(symbol), Some(Table::TwoValued(_)));
+            if pred.type_of.is_some()
+                || defined.contains(&symbol)
+                || known
+                || self.structure.lazy.contains_key(&symbol)
+            {
+                continue;
+            }
+            let rule = by_symbol
+                .entry(symbol)
+                .or_insert_with(|| empty_rule(symbol, &pred.args, sentence.span, &mut fresh));
+            let conjunct = bounding_conjunct(&rule.vars, args, vars, phi, sentence.span);
+            let FormulaKind::And(conjuncts) = rule.body.kind() else {
+                unreachable!("a bounding rule's body is a conjunction")
+            };
+            let mut conjuncts = conjuncts.clone();
+            conjuncts.push(conjunct);
+            rule.body = Formula::new(FormulaKind::And(conjuncts), rule.span);
+        }
+        by_symbol
+            .into_values()
+            .map(|rule| Definition {
+                span: rule.span,
+                rules: vec![rule],
+            })
+            .collect()
+    }
+}
+
+/// Where the variables of the relaxation rules made from sentences are numbered from (far
+/// above the resolver's).
+const FRESH_VARIABLES: u32 = 1 << 30;
+
+/// `! x : A => phi` (nested universal quantifiers flattened): its variables, A and phi.
+fn guarded_by_atom(f: &Formula) -> Option<(Vec<Var>, &Formula, &Formula)> {
+    let mut vars = Vec::new();
+    let mut f = f;
+    while let FormulaKind::Forall(vs, body) = f.kind() {
+        vars.extend(vs.iter().cloned());
+        f = body;
+    }
+    match f.kind() {
+        FormulaKind::Implies(a, phi) if matches!(a.kind(), FormulaKind::Pred(..)) => {
+            Some((vars, a, phi))
+        }
+        _ => None,
+    }
+}
+
+/// `P(v) <- true-and-nothing-yet`: new head variables over `sorts`, an empty conjunction.
+fn empty_rule(
+    symbol: Symbol,
+    sorts: &[crate::sema::program::SortId],
+    span: crate::source::Span,
+    fresh: &mut u32,
+) -> Rule {
+    let vars: Vec<Var> = sorts
+        .iter()
+        .map(|&sort| {
+            *fresh += 1;
+            Var {
+                id: *fresh,
+                name: std::rc::Rc::from(format!("_b{}", *fresh - FRESH_VARIABLES)),
+                sort,
+            }
+        })
+        .collect();
+    Rule {
+        head_args: vars
+            .iter()
+            .map(|v| Term::new(TermKind::Var(v.clone()), v.sort, span))
+            .collect(),
+        vars,
+        head: symbol,
+        body: Formula::new(FormulaKind::And(Vec::new()), span),
+        span,
+    }
+}
+
+/// `? x : phi & v = t` for the sentence `! x : P(t) => phi` and head variables `v`.
+fn bounding_conjunct(
+    head: &[Var],
+    args: &[Term],
+    vars: Vec<Var>,
+    phi: &Formula,
+    span: crate::source::Span,
+) -> Formula {
+    let mut conjuncts = vec![phi.clone()];
+    for (v, arg) in head.iter().zip(args) {
+        let var = Term::new(TermKind::Var(v.clone()), v.sort, span);
+        conjuncts.push(Formula::new(
+            FormulaKind::Cmp(crate::syntax::ast::CmpOp::Eq, var, arg.clone()),
+            span,
+        ));
+    }
+    let body = Formula::new(FormulaKind::And(conjuncts), span);
+    if vars.is_empty() {
+        body
+    } else {
+        Formula::new(FormulaKind::Exists(vars, Box::new(body)), span)
+    }
+}
+
+/// Whether a tuple `(t, v)` of `Next`'s graph goes forward: `v > t` as integers.
+fn goes_forward(tuple: &[Value]) -> bool {
+    match tuple {
+        [t, v] => matches!((t.as_int(), v.as_int()), (Some(t), Some(v)) if v > t),
+        _ => false,
+    }
+}
+
+/// Whether every loop of positive dependencies that passes from one definition to another
+/// has time going forward along it: inside each strongly connected component of the defined
+/// symbols' dependency graph that holds an edge between two definitions, every edge keeps or
+/// advances the time argument, and the edges that keep it close no loop through such an edge.
+pub fn loops_across_definitions_are_timed(
+    definitions: &[&Definition],
+    ltc: Option<&LtcInfo>,
+) -> Timing {
+    let mut owner: IndexMap<Symbol, usize> = IndexMap::new();
+    for (k, d) in definitions.iter().enumerate() {
+        for s in d.defined() {
+            owner.insert(s, k);
+        }
+    }
+    let mut edges = Vec::new();
+    for d in definitions {
+        for rule in &d.rules {
+            rule_edges(rule, &owner, ltc, &mut edges);
+        }
+    }
+    let crosses = |e: &Edge| owner[e.from] != owner[e.to];
+    let mut succ = vec![Vec::new(); owner.len()];
+    for e in &edges {
+        succ[e.from].push(e.to);
+    }
+    let mut relies_on_next = false;
+    for component in crate::graph::strongly_connected_components(&succ) {
+        let inside: HashSet<usize> = component.iter().copied().collect();
+        let within: Vec<&Edge> = edges
+            .iter()
+            .filter(|e| inside.contains(&e.from) && inside.contains(&e.to))
+            .collect();
+        if !within.iter().any(|e| crosses(e)) {
+            continue;
+        }
+        if within.iter().any(|e| e.step == Step::Unknown) {
+            return Timing::Unsafe;
+        }
+        relies_on_next |= within.iter().any(|e| e.step == Step::NextOf);
+        let mut same = vec![Vec::new(); owner.len()];
+        for e in within.iter().filter(|e| e.step == Step::Same) {
+            same[e.from].push(e.to);
+        }
+        for loop_ in crate::graph::strongly_connected_components(&same) {
+            let in_loop: HashSet<usize> = loop_.iter().copied().collect();
+            let closes = within.iter().any(|e| {
+                e.step == Step::Same
+                    && crosses(e)
+                    && in_loop.contains(&e.from)
+                    && in_loop.contains(&e.to)
+            });
+            if closes {
+                return Timing::Unsafe;
+            }
+        }
+    }
+    Timing::Timed { relies_on_next }
+}
+
+/// The positive dependencies of `rule` on the defined symbols (`owner`'s keys).
+fn rule_edges(
+    rule: &Rule,
+    owner: &IndexMap<Symbol, usize>,
+    ltc: Option<&LtcInfo>,
+    edges: &mut Vec<Edge>,
+) {
+    let Some(to) = owner.get_index_of(&rule.head) else {
+        return;
+    };
+    let head_time =
+        time_term(rule.head, &rule.head_args, ltc).map(|h| defining_term(h, &rule.body));
+    let mut atoms = Vec::new();
+    let mut untimed = FxHashSet::default();
+    positive_atoms(&rule.body, true, &mut atoms, &mut untimed);
+    for arg in &rule.head_args {
+        crate::sema::walk::symbols(arg, &mut untimed);
+    }
+    for (symbol, args) in atoms {
+        let Some(from) = owner.get_index_of(&symbol) else {
+            continue;
+        };
+        let body_time = time_term(symbol, args, ltc);
+        let step = match (head_time, body_time) {
+            (Some(h), Some(b)) => step(h, b, ltc),
+            _ => Step::Unknown,
+        };
+        edges.push(Edge { from, to, step });
+    }
+    for symbol in untimed {
+        if let Some(from) = owner.get_index_of(&symbol) {
+            edges.push(Edge {
+                from,
+                to,
+                step: Step::Unknown,
+            });
+        }
+    }
+}
+
+/// The argument of an atom at the symbol's LTC time position, if it has one.
+fn time_term<'t>(symbol: Symbol, args: &'t [Term], ltc: Option<&LtcInfo>) -> Option<&'t Term> {
+    let position = *ltc?.time_arg.get(&symbol)?;
+    args.get(position)
+}
+
+/// The term a head variable stands for: the resolver writes `cell(Next(t), ..) <- body` as
+/// `cell(v, ..) <- body & v = Next(t)`; `t` itself for any other term.
+fn defining_term<'t>(t: &'t Term, body: &'t Formula) -> &'t Term {
+    let TermKind::Var(v) = t.kind() else {
+        return t;
+    };
+    let is_v = |x: &Term| matches!(x.kind(), TermKind::Var(w) if w.id == v.id);
+    let mut conjuncts = vec![body];
+    while let Some(f) = conjuncts.pop() {
+        match f.kind() {
+            FormulaKind::And(fs) => conjuncts.extend(fs),
+            FormulaKind::Exists(_, g) => conjuncts.push(g),
+            FormulaKind::Cmp(crate::syntax::ast::CmpOp::Eq, a, b) if is_v(a) && !is_v(b) => {
+                return b
+            }
+            FormulaKind::Cmp(crate::syntax::ast::CmpOp::Eq, a, b) if is_v(b) && !is_v(a) => {
+                return a
+            }
+            _ => {}
+        }
+    }
+    t
+}
+
+/// How head time `h` relates to body time `b`.
+fn step(h: &Term, b: &Term, ltc: Option<&LtcInfo>) -> Step {
+    let TermKind::Var(t) = b.kind() else {
+        return Step::Unknown;
+    };
+    let is_t = |x: &Term| matches!(x.kind(), TermKind::Var(v) if v.id == t.id);
+    match h.kind() {
+        TermKind::Var(v) if v.id == t.id => Step::Same,
+        TermKind::Func(f, args)
+            if ltc.is_some_and(|l| l.next == *f) && args.len() == 1 && is_t(&args[0]) =>
+        {
+            Step::NextOf
+        }
+        TermKind::Arith(ArithOp::Add, x, k) | TermKind::Arith(ArithOp::Add, k, x)
+            if is_t(x)
+                && matches!(k.kind(), TermKind::Value(v) if v.as_int().is_some_and(|k| k > 0)) =>
+        {
+            Step::Later
+        }
+        _ => Step::Unknown,
+    }
+}
+
+/// The atoms that occur positively in `f` (with their arguments), and in `untimed` every
+/// symbol read where its time cannot be told: inside a term (a function's application, an
+/// aggregate) or in a comparison.
+fn positive_atoms<'f>(
+    f: &'f Formula,
+    positive: bool,
+    atoms: &mut Vec<(Symbol, &'f [Term])>,
+    untimed: &mut FxHashSet<Symbol>,
+) {
+    match f.kind() {
+        FormulaKind::Bool(_) => {}
+        FormulaKind::Pred(p, args) => {
+            if positive {
+                atoms.push((Symbol::Pred(*p), args));
+            }
+            for a in args {
+                crate::sema::walk::symbols(a, untimed);
+            }
+        }
+        FormulaKind::Cmp(_, a, b) => {
+            crate::sema::walk::symbols(a, untimed);
+            crate::sema::walk::symbols(b, untimed);
+        }
+        FormulaKind::Not(g) => positive_atoms(g, !positive, atoms, untimed),
+        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
+            for g in fs {
+                positive_atoms(g, positive, atoms, untimed);
+            }
+        }
+        FormulaKind::Implies(a, b) => {
+            positive_atoms(a, !positive, atoms, untimed);
+            positive_atoms(b, positive, atoms, untimed);
+        }
+        FormulaKind::Equiv(a, b) => {
+            for g in [a, b] {
+                positive_atoms(g, true, atoms, untimed);
+                positive_atoms(g, false, atoms, untimed);
+            }
+        }
+        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
+            positive_atoms(g, positive, atoms, untimed)
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Possibly-true bounds computed for all the definitions of a theory at once (issue 28,
+//! `src/ground/joint.rs`): an LTC theory whose fluent, causation and action live in different
+//! definitions and sentences is ground only over the states that can be reached, with the same
+//! models as brute force; definitions that support each other without time keep the models
+//! where they do.
+
+#[allow(dead_code)]
+mod oracle;
+mod process;
+
+use idp::infer::check::check_model;
+use idp::infer::{self, Options};
+use idp::sema::program::Component;
+
+/// A walk on a line of `cells` cells for `steps` steps, written as IDP3's LTC users write it:
+/// the fluent `At` in one definition, its causation `C_At` in another, the action `Move` open
+/// and bounded by a sentence (only to a neighbour of where one is), `Visited` in a third.
+fn walk(cells: usize, steps: usize) -> String {
+    let adj: Vec<String> = (1..cells)
+        .map(|i| format!("{i},{}; {},{i}", i + 1, i + 1))
+        .collect();
+    let next: Vec<String> = (0..steps).map(|t| format!("{t}->{}", t + 1)).collect();
+    format!(
+        "LTCvocabulary V {{
+  type Time isa nat
+  Start : Time
+  partial Next(Time) : Time
+  type Cell isa nat
+  Adj(Cell, Cell)
+  At(Time, Cell)
+  C_At(Time, Cell)
+  Move(Time, Cell)
+  Visited(Time, Cell)
+}}
+theory T : V {{
+  {{
+    At(Start, 1).
+    ! t c : At(Next(t), c) <- C_At(t, c).
+    ! t c : At(Next(t), c) <- At(t, c) & ~(? d : Move(t, d)).
+  }}
+  {{
+    ! t c : C_At(t, c) <- Move(t, c).
+  }}
+  {{
+    ! t c : Visited(t, c) <- At(t, c).
+    ! t c : Visited(Next(t), c) <- Visited(t, c).
+  }}
+  ! t c : Move(t, c) => ? d : At(t, d) & Adj(d, c).
+  ! t : #{{ c : Move(t, c) }} =< 1.
+}}
+structure S : V {{
+  Time = {{ 0..{steps} }}
+  Start = 0
+  Next = {{ {} }}
+  Cell = {{ 1..{cells} }}
+  Adj = {{ {} }}
+}}
+",
+        next.join("; "),
+        adj.join("; ")
+    )
+}
+
+/// The number of walks: at each time point stay or move to a neighbour (the last time point's
+/// move has no effect but is a choice of `Move` all the same).
+fn count_walks(cells: usize, steps: usize) -> u64 {
+    let mut at = vec![0u64; cells + 2];
+    at[1] = 1;
+    let mut total = 0;
+    for t in 0..=steps {
+        let mut next = vec![0u64; cells + 2];
+        for c in 1..=cells {
+            let moves: Vec<usize> = [c - 1, c + 1]
+                .into_iter()
+                .filter(|&d| (1..=cells).contains(&d))
+                .collect();
+            if t == steps {
+                total += at[c] * (1 + moves.len() as u64);
+            }
+            next[c] += at[c];
+            for d in moves {
+                next[d] += at[c];
+            }
+        }
+        at = next;
+    }
+    total
+}
+
+/// Model expansion counts the walks that a direct count gives, and every model it returns
+/// passes the naive checker.
+#[test]
+fn a_walk_split_over_definitions_has_every_model() {
+    for (cells, steps) in [(3, 2), (4, 3), (5, 4), (2, 5)] {
+        let text = walk(cells, steps);
+        let p = oracle::program(&text);
+        let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
+            (p.lookup(&["T"]), p.lookup(&["S"]))
+        else {
+            panic!("no theory T or structure S");
+        };
+        let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
+        let options = Options {
+            nbmodels: 0,
+            ..Options::default()
+        };
+        let models = infer::modelexpand(&p, theory, structure, None, &options)
+            .expect("expands")
+            .value;
+        for m in &models {
+            check_model(&p, theory, m).expect("a returned model passes the checker");
+        }
+        assert_eq!(
+            models.len() as u64,
+            count_walks(cells, steps),
+            "{cells} cells, {steps} steps"
+        );
+    }
+}
+
+/// Ten steps on sixty cells: only the cells within t steps of cell 1 can hold `At(t, _)`, and
+/// only their neighbours `Move(t, _)`, so the ground theory has a few hundred atoms (every
+/// atom of every cell at every time would be over 2600).
+#[test]
+fn a_walk_is_ground_only_over_reachable_states() {
+    let out = process::idp(&["--stats", "-n", "1"], &walk(60, 10));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let atoms: usize = stderr
+        .lines()
+        .find_map(|l| {
+            let l = l.strip_prefix("[stats] grounded and encoded")?;
+            let before = l.split(" atoms").next()?;
+            before.rsplit(' ').next()?.parse().ok()
+        })
+        .unwrap_or_else(|| panic!("no stats line in:\n{stderr}"));
+    assert!(atoms <= 400, "{atoms} ground atoms:\n{stderr}");
+    assert_eq!(out.status.code(), Some(10), "{stderr}");
+}
+
+/// `{P <- Q.} {Q <- P.}`: each definition is a constraint of its own, so both false and both
+/// true are models (a least fixpoint of the two together would keep only the first).
+#[test]
+fn definitions_that_support_each_other_keep_both_models() {
+    oracle::assert_models(
+        "vocabulary V {
+  P
+  Q
+  R
+}
+theory T : V {
+  { P <- Q. }
+  { Q <- P. }
+  { R <- P. }
+}
+structure S : V { }
+",
+        2,
+    );
+}
+
+/// The same loop at one time point of an LTC theory: the time argument does not advance along
+/// `P(t) <- Q(t)` and `Q(t) <- P(t)`, so the definitions are not bounded together and every
+/// time point keeps both choices (2^3 models).
+#[test]
+fn a_loop_across_definitions_at_one_time_keeps_its_models() {
+    oracle::assert_models(
+        "LTCvocabulary V {
+  type Time isa nat
+  Start : Time
+  partial Next(Time) : Time
+  P(Time)
+  Q(Time)
+  R(Time)
+}
+theory T : V {
+  { ! t : P(t) <- Q(t). }
+  { ! t : Q(t) <- P(t). ! t : Q(Next(t)) <- R(t). }
+  { ! t : R(t) <- false. }
+}
+structure S : V { Time = { 0..2 } Start = 0 Next = { 0->1; 1->2 } }
+",
+        8,
+    );
+}
