@@ -111,6 +111,9 @@ impl<'a> Grounder<'a> {
     }
 
     fn ground_rule_instances(&mut self, rule: &Rule, out: &mut GroundDefinition) -> IdpResult<()> {
+        if let Some(heads) = self.few_possible_heads(rule) {
+            return self.ground_rule_at_heads(rule, heads, out);
+        }
         let head = RuleHead::new(self, rule);
         // A head the possibly-true pass ruled out is rejected as soon as its variables are
         // bound, before the body is grounded.
@@ -151,6 +154,57 @@ impl<'a> Grounder<'a> {
         self.check_growth()
     }
 
+    /// The possibly true tuples of a rule's head, sorted, when its arguments are its variables
+    /// (each once) and they are far fewer than the bindings of those variables: the rule is
+    /// then ground at each of them, instead of over the product of the variables' types (a
+    /// fluent that holds at a few cells per time point, over a type of hundreds of elements).
+    fn few_possible_heads(&self, rule: &Rule) -> Option<Vec<Vec<Value>>> {
+        let possible = self.status.possible.get(&rule.head)?;
+        let vars = head_variables(rule)?;
+        let mut bindings: usize = 1;
+        for v in &vars {
+            bindings = bindings.saturating_mul(self.domains.get(v.sort)?.len());
+        }
+        if bindings < FEW_HEADS_FROM.max(possible.len().saturating_mul(FEW_HEADS_RATIO)) {
+            return None;
+        }
+        let mut heads: Vec<Vec<Value>> = possible.iter().map(<[Value]>::to_vec).collect();
+        heads.sort_unstable();
+        Some(heads)
+    }
+
+    /// Grounds `rule` at each of `heads` (see [`Self::few_possible_heads`]).
+    fn ground_rule_at_heads(
+        &mut self,
+        rule: &Rule,
+        heads: Vec<Vec<Value>>,
+        out: &mut GroundDefinition,
+    ) -> IdpResult<()> {
+        let vars = head_variables(rule).expect("checked by few_possible_heads");
+        for tuple in heads {
+            self.step()?;
+            if !vars
+                .iter()
+                .zip(&tuple)
+                .all(|(v, x)| self.domains.contains(v.sort, *x))
+            {
+                continue;
+            }
+            for (v, x) in vars.iter().zip(&tuple) {
+                self.bind(v, *x);
+            }
+            let body = self.ground_formula(&rule.body)?;
+            if body != Gf::FALSE {
+                let head = self.store.atom(rule.head, &tuple);
+                out.rules.entry(head).or_default().push(body);
+            }
+        }
+        for v in &vars {
+            self.unbind(v);
+        }
+        self.check_growth()
+    }
+
     /// The value of a rule head's argument under the current bindings (`None` when it is
     /// undefined); an error when grounding does not determine it.
     fn head_argument(&mut self, arg: &Term) -> IdpResult<Option<Value>> {
@@ -174,6 +228,29 @@ impl<'a> Grounder<'a> {
         self.memo.applications.clear();
         self.status.forced_unknown.extend(symbols.iter().copied());
     }
+}
+
+/// Below this many bindings of a rule's head variables, the rule is ground the usual way.
+const FEW_HEADS_FROM: usize = 100_000;
+/// A rule is ground at its possible heads when its head variables have this many times more
+/// bindings.
+const FEW_HEADS_RATIO: usize = 16;
+
+/// The variables of a rule that are its head's arguments, each once and nothing else.
+fn head_variables(rule: &Rule) -> Option<Vec<&crate::sema::ir::Var>> {
+    let mut vars = Vec::with_capacity(rule.head_args.len());
+    for a in &rule.head_args {
+        let TermKind::Var(v) = a.kind() else {
+            return None;
+        };
+        if vars.iter().any(|w: &&crate::sema::ir::Var| w.id == v.id) {
+            return None;
+        }
+        vars.push(v);
+    }
+    let all = rule.vars.len() == vars.len()
+        && rule.vars.iter().all(|v| vars.iter().any(|w| w.id == v.id));
+    all.then_some(vars)
 }
 
 /// A rule's head, to read its tuple under the bindings of the rule's variables.
