@@ -182,3 +182,27 @@ structure S : V { Time = { 0..2 } Start = 0 Next = { 0->1; 1->2 } }
         8,
     );
 }
+
+/// A sentence that bounds an open predicate by itself (`Move(t, c) => Move(t, c) | ...`) gives
+/// it no bound: every interpretation the sentences allow stays a model.
+#[test]
+fn a_predicate_bounded_by_itself_keeps_its_models() {
+    oracle::assert_models(
+        "LTCvocabulary V {
+  type Time isa nat
+  Start : Time
+  partial Next(Time) : Time
+  P(Time)
+  Q(Time)
+  R(Time)
+}
+theory T : V {
+  { ! t : Q(Next(t)) <- P(t). }
+  { ! t : R(t) <- Q(t). }
+  ! t : P(t) => P(t) | R(t).
+}
+structure S : V { Time = { 0..2 } Start = 0 Next = { 0->1; 1->2 } }
+",
+        8,
+    );
+}

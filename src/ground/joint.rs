@@ -144,10 +144,15 @@ impl<'a> Grounder<'a> {
             let symbol = Symbol::Pred(*p);
             let pred = self.program.pred(*p);
             let known = matches!(self.structure.table(symbol), Some(Table::TwoValued(_)));
+            // `P(x) => P(y) | Q(x)` bounds P by itself: a least fixpoint would leave it empty
+            // where the sentence allows it (no rule makes a loop through P unfounded here).
+            let mut read = FxHashSet::default();
+            crate::sema::walk::symbols(phi, &mut read);
             if pred.type_of.is_some()
                 || defined.contains(&symbol)
                 || known
                 || self.structure.lazy.contains_key(&symbol)
+                || read.contains(&symbol)
             {
                 continue;
             }
