@@ -206,3 +206,33 @@ structure S : V { Time = { 0..2 } Start = 0 Next = { 0->1; 1->2 } }
         8,
     );
 }
+
+/// Sentences that each bound only some atoms of an open predicate (`Do(t, s(x))` by one,
+/// `Do(t, u(x))` by another, as PlayID's translation of GDL's legal moves writes them) give it
+/// no joint bound: joining them would leave no action at all. (Its one model: `s(1)` first,
+/// which makes `Up` and so `Down` true, then `u(1)`.)
+#[test]
+fn sentences_over_some_atoms_of_a_predicate_do_not_bound_it() {
+    oracle::assert_models(
+        "LTCvocabulary V {
+  type Time isa nat
+  Start : Time
+  partial Next(Time) : Time
+  type Item isa nat
+  type Action constructed from { s(Item), u(Item) }
+  Do(Time, Action)
+  Up(Time, Item)
+  Down(Time, Item)
+}
+theory T : V {
+  { ! t x : Up(Next(t), x) <- Do(t, s(x)). }
+  { ! t x : Down(Next(t), x) <- Do(t, u(x)). ! t x : Down(t, x) <- Up(t, x). }
+  ! t x : Do(t, s(x)) => ~Up(t, x).
+  ! t x : Do(t, u(x)) => Down(t, x).
+  ! t : #{ a : Do(t, a) } = 1.
+}
+structure S : V { Time = { 0..1 } Start = 0 Next = { 0->1 } Item = { 1 } }
+",
+        1,
+    );
+}

@@ -153,6 +153,7 @@ impl<'a> Grounder<'a> {
                 || known
                 || self.structure.lazy.contains_key(&symbol)
                 || read.contains(&symbol)
+                || !self.covers_every_tuple(&pred.args, args)
             {
                 continue;
             }
@@ -174,6 +175,47 @@ impl<'a> Grounder<'a> {
                 rules: vec![rule],
             })
             .collect()
+    }
+}
+
+impl<'a> Grounder<'a> {
+    /// Whether the atom's arguments `args` (over `sorts`) match every tuple of the predicate:
+    /// distinct variables over the whole argument sort, the one element of a sort that has
+    /// one, or the one constructor of a constructed sort applied to such arguments
+    /// (`do(t, p_robot, kill(x, y))` with one player and one kind of action). A sentence over
+    /// fewer atoms (`do(t, p, s(x, y)) => ...` when there are also `u(x, y)` actions) bounds
+    /// only those, and joining it with the others would rule out the rest.
+    fn covers_every_tuple(&self, sorts: &[crate::sema::program::SortId], args: &[Term]) -> bool {
+        let mut seen = Vec::new();
+        sorts
+            .iter()
+            .zip(args)
+            .all(|(&sort, arg)| self.covers_sort(sort, arg, &mut seen))
+    }
+
+    fn covers_sort(
+        &self,
+        sort: crate::sema::program::SortId,
+        arg: &Term,
+        seen: &mut Vec<u32>,
+    ) -> bool {
+        match arg.kind() {
+            TermKind::Var(v) => {
+                let fresh = !seen.contains(&v.id);
+                seen.push(v.id);
+                fresh && self.program.is_subsort(sort, v.sort)
+            }
+            TermKind::Func(f, args) => {
+                let func = self.program.func(*f);
+                let only = self.program.sort(sort).constructors == [*f];
+                only && func.constructor_of.is_some() && self.covers_every_tuple(&func.args, args)
+            }
+            TermKind::Value(v) => self
+                .domains
+                .get(sort)
+                .is_some_and(|d| d.len() == 1 && d[0] == *v),
+            _ => false,
+        }
     }
 }
 
