@@ -131,6 +131,8 @@ fn missing_model_notes<'lua>(
     partial: Option<String>,
 ) -> mlua::Result<mlua::Table<'lua>> {
     let meta = lua.create_table()?;
+    // Marks a list of models, which the shell prints as `printmodels` does.
+    meta.set("__idp_models", true)?;
     let proc = proc.to_string();
     let index = lua.create_function(move |lua, (_list, key): (LuaValue, LuaValue)| {
         let k = match key {
@@ -160,6 +162,16 @@ fn missing_model_notes<'lua>(
     })?;
     meta.set("__index", index)?;
     Ok(meta)
+}
+
+/// What `printmodels` adds to `Unsatisfiable` for the models of `modelexpand(T, S)`: how to
+/// ask why.
+fn why_hint(theory: &str, structure: &str) -> String {
+    format!(
+        "hint: theory {theory} has no model with structure {structure}; \
+         printunsatcore({theory}, {structure}) prints a minimal set of its sentences and \
+         definitions that has none (from the command line: idp --explain FILE)"
+    )
 }
 
 fn do_minimize<'lua>(
@@ -378,9 +390,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         };
         let asked = state(lua).options().infer_options().nbmodels;
         let found = list.raw_len();
-        list.set_metatable(Some(missing_model_notes(
-            lua, &proc, found, asked, partial,
-        )?));
+        let notes = missing_model_notes(lua, &proc, found, asked, partial)?;
+        if let (Some(t), Some(s)) = (as_theory(arg(&args, 3)), as_structure(arg(&args, 4))) {
+            notes.set("__idp_why", why_hint(&t.borrow().name, &s.borrow().name))?;
+        }
+        list.set_metatable(Some(notes));
         one(LuaValue::Table(list))
     })?;
     reg(lua, "__idp_delivering", |_, args| {

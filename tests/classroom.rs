@@ -1,0 +1,207 @@
+//! The slips of a student's first hour that issue 30 lists, each with its exact message:
+//! where it is, what is wrong and what to write instead.
+
+use std::process::{Command, Output, Stdio};
+
+mod scratch;
+
+/// Runs `idp ARGS NAME` in the folder of a fresh file `name` holding `text` (so that messages
+/// name the file without a folder), with `input` on stdin.
+fn idp_with_input(name: &str, text: &str, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let path = scratch::write_file(name, text);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_idp"))
+        .current_dir(path.parent().unwrap())
+        .args(args)
+        .arg(name)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the idp binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().expect("idp ends")
+}
+
+fn idp_on(name: &str, text: &str, args: &[&str]) -> Output {
+    idp_with_input(name, text, args, "")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Two nodes, a colour predicate, the theory's body `theory` (line 7) and `main`'s body
+/// (line 13) when given.
+fn nodes(theory: &str, main: Option<&str>) -> String {
+    let main = main
+        .map(|body| format!("procedure main() {{\n  {body}\n}}\n"))
+        .unwrap_or_default();
+    format!(
+        "vocabulary V {{
+  type Node
+  Red(Node)
+  Blue(Node)
+}}
+theory T : V {{
+  {theory}
+}}
+structure S : V {{
+  Node = {{a; b}}
+}}
+{main}"
+    )
+}
+
+const UNSAT: &str = "Red(a) & ~Red(a).";
+
+#[test]
+fn unsatisfiable_says_how_to_ask_why() {
+    let o = idp_on("u.idp", &nodes(UNSAT, None), &["-n", "1", "--nowarnings"]);
+    assert_eq!(o.status.code(), Some(20));
+    assert_eq!(stdout(&o), "Unsatisfiable\nNumber of models: 0\n");
+    assert_eq!(
+        stderr(&o),
+        "hint: theory T (at u.idp:6:1) has no model with structure S; `idp --explain u.idp` \
+         says why: a minimal set of its sentences, definitions and facts that has none\n"
+    );
+    // From a procedure: printmodels of modelexpand's empty list.
+    let main = nodes(UNSAT, Some("printmodels(modelexpand(T, S))"));
+    let o = idp_on("m.idp", &main, &["--nowarnings"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "Unsatisfiable\nNumber of models: 0\n");
+    assert_eq!(
+        stderr(&o),
+        "hint: theory T has no model with structure S; printunsatcore(T, S) prints a minimal \
+         set of its sentences and definitions that has none (from the command line: idp \
+         --explain FILE)\n"
+    );
+}
+
+#[test]
+fn explain_without_n_explains() {
+    let text = nodes(UNSAT, Some("print(1)"));
+    let o = idp_on("e.idp", &text, &["--explain", "--nowarnings"]);
+    assert_eq!(o.status.code(), Some(20));
+    assert_eq!(
+        stdout(&o),
+        "Unsatisfiable
+Number of models: 0
+Why: 1 part of the theory has no model on its own.
+  e.idp:7:3: Red(a) & ~Red(a).
+      Red(a) & ~Red(a)   (a=a)
+"
+    );
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn arguments_in_the_wrong_order_name_the_argument_and_the_line() {
+    let text = nodes("? x : Red(x).", Some("printmodels(modelexpand(S, T))"));
+    let o = idp_on("w.idp", &text, &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "Error: w.idp:13: modelexpand: argument 1 should be a theory, not the structure S
+  hint: the arguments are in the wrong order; write modelexpand(T, S)
+"
+    );
+    let o = idp_on("w.idp", &text, &["-e", "propagate(T, 3)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: propagate: argument 2 should be a structure, not an integer\n"
+    );
+}
+
+/// Every inference `help` names exists, and the inferences of the README's table are named.
+#[test]
+fn shell_help_lists_every_inference() {
+    let o = idp_with_input("h.idp", &nodes("? x : Red(x).", None), &["-i"], "help\n");
+    assert_eq!(o.status.code(), Some(0));
+    let help = stdout(&o);
+    for name in [
+        "modelexpand",
+        "onemodel",
+        "allmodels",
+        "modelIterator",
+        "modelcount",
+        "sat",
+        "printmodels",
+        "minimize",
+        "maximize",
+        "printunsatcore",
+        "unsatstructure",
+        "explainunsat",
+        "explain",
+        "propagate",
+        "groundpropagate",
+        "optimalpropagate",
+        "calculatedefinitions",
+        "refinedefinitions",
+        "query",
+        "value",
+        "ground",
+        "groundeq",
+        "printgrounding",
+        "completion",
+        "flatten",
+        "pushnegations",
+        "removenesting",
+        "removecardinalities",
+        "tometa",
+        "frommeta",
+        "printasbdd",
+        "initialise",
+        "progress",
+        "shortestplan",
+        "isinvariant",
+        "simulate",
+        "clone",
+        "merge",
+        "visualize",
+    ] {
+        assert!(
+            help.contains(&format!(" {name}(")),
+            "help names {name}: {help}"
+        );
+    }
+    let names: Vec<&str> = help
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '('))
+        .filter_map(|w| w.strip_suffix('('))
+        .collect();
+    let check: String = names
+        .iter()
+        .map(|n| format!("assert(type({n}) == 'function', '{n}')\n"))
+        .collect();
+    let o = idp_on("h.idp", &nodes("? x : Red(x).", None), &["-e", &check]);
+    assert_eq!(stderr(&o), "", "every name in help is a procedure");
+}
+
+#[test]
+fn a_list_of_models_in_the_shell_is_printed_as_printmodels_does() {
+    let text = nodes("! x : Red(x).", None);
+    let o = idp_with_input(
+        "l.idp",
+        &text,
+        &["-i", "--nowarnings"],
+        "modelexpand(T, S)\nmodelexpand(T, S)[1]\n",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let model =
+        "structure  : V {\n  Node = { \"a\"; \"b\" }\n  Blue = {  }\n  Red = { \"a\"; \"b\" }\n}\n";
+    assert_eq!(
+        stdout(&o),
+        format!("Number of models: 1\nModel 1\n=======\n{model}\n{model}\n")
+    );
+}
