@@ -205,3 +205,62 @@ fn a_list_of_models_in_the_shell_is_printed_as_printmodels_does() {
         format!("Number of models: 1\nModel 1\n=======\n{model}\n{model}\n")
     );
 }
+
+#[test]
+fn equal_between_formulas_teaches_equivalence() {
+    let o = idp_on(
+        "r.idp",
+        &nodes("! x : Red(x) = ~Blue(x).", None),
+        &["-n", "1"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: unexpected '~' after '=': '=' compares two values, and a formula follows it At r.idp:7:18 [syntax-error]
+  hint: to say that two formulas are both true or both false, write '<=>': Red(x) <=> ~Blue(x)
+"
+    );
+    let o = idp_on(
+        "r.idp",
+        &nodes("! x : Red(x) = Blue(x).", None),
+        &["-n", "1"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: '=' compares values, but Red and Blue are predicates: Red(x) = Blue(x) compares truth values At r.idp:7:9 [predicate-compared]
+  hint: to say that both are true or both false, write '<=>': Red(x) <=> Blue(x)
+"
+    );
+    let o = idp_on(
+        "r.idp",
+        &nodes("! x : Red(x) ~= Blue(x).", None),
+        &["-n", "1"],
+    );
+    assert_eq!(
+        stderr(&o),
+        "Error: '~=' compares values, but Red and Blue are predicates: Red(x) ~= Blue(x) compares truth values At r.idp:7:9 [predicate-compared]
+  hint: to say that exactly one of them is true, write ~(Red(x) <=> Blue(x))
+"
+    );
+}
+
+#[test]
+fn an_undeclared_constant_is_read_as_a_variable_and_the_warning_says_so() {
+    let o = idp_on("c.idp", &nodes("Red(c).", None), &["-n", "1"]);
+    assert_eq!(o.status.code(), Some(10));
+    assert_eq!(
+        stderr(&o),
+        "Warning: c is not declared, so it is read as a variable: the sentence says this for every c (as ! c : ...). At c.idp:7:7 [free-variable]
+  hint: to mean one element, declare a constant in the vocabulary (c : Node) and give its value in the structure; to mean every value, quantify: ! c[Node] : ...
+"
+    );
+    // Names of the structure's elements get the warning that says so, and only that one.
+    let o = idp_on("c.idp", &nodes("Red(a) & ~Blue(a).", None), &["-n", "1"]);
+    assert_eq!(
+        stderr(&o),
+        "Warning: a is a variable here (it stands for every Node), but structure S has an element a of Node. At c.idp:7:7 [element-variable]
+  hint: to mean the element, declare a constant (A : Node in the vocabulary, A = a in the structure) or make Node a constructed type (type Node constructed from {a, ...}); to mean every value, quantify it: ! a[Node] : ...
+"
+    );
+}
