@@ -317,6 +317,9 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let mut options = runtime.infer_options();
     options.nbmodels = request.models;
     let (theory, structure) = (theory.borrow(), structure.borrow());
+    if let Some(w) = crate::infer::ltc::open_time_warning(program, &theory, &structure) {
+        runtime.warn(&w);
+    }
     if args.count && request.minimize.is_none() {
         return count_models(program, &theory, &structure, &options, runtime);
     }

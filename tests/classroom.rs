@@ -264,3 +264,56 @@ fn an_undeclared_constant_is_read_as_a_variable_and_the_warning_says_so() {
 "
     );
 }
+
+const LIGHTS: &str = "vocabulary V {
+  type Time isa nat
+  Start : Time
+  Next(Time) : Time
+  type Light constructed from {red, green}
+  L(Time) : Light
+}
+theory T : V {
+  L(Start) = red.
+  ! t : L(Next(t)) ~= L(t).
+}
+structure S : V {
+  Time = {0..3}
+}
+";
+
+#[test]
+fn model_expansion_with_open_start_and_next_gets_a_warning() {
+    let o = idp_on("l.idp", LIGHTS, &["-n", "1"]);
+    assert_eq!(o.status.code(), Some(10));
+    assert_eq!(
+        stderr(&o),
+        "Warning: structure S gives no value of Start or Next, the time functions of LTC \
+         vocabulary V (declared at l.idp:3:3): model expansion chooses them like any other \
+         function, so time need not start at the first Time or go one step at a time (a model \
+         may have Next(0) = 0)
+  hint: give them in the structure (Start = 0  Next = { 0->1; 1->2; ... }), or let the LTC \
+         inferences do it: initialise(T, S) and progress, or shortestplan(T, S)\n"
+    );
+    // The same from a procedure; none when the structure gives them.
+    let o = idp_on("l.idp", LIGHTS, &["-e", "modelexpand(T, S)"]);
+    assert!(stderr(&o).starts_with("Warning: structure S gives no value of Start or Next"));
+    let given = LIGHTS.replace(
+        "Time = {0..3}",
+        "Time = {0..3}\n  Start = 0\n  Next<ct> = {0->1; 1->2; 2->3}",
+    );
+    let o = idp_on("l.idp", &given, &["-n", "1"]);
+    assert_eq!(o.status.code(), Some(10));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn a_quoted_element_written_back_into_a_theory_is_explained() {
+    let o = idp_on("q.idp", &nodes("Red(\"a\").", None), &["-n", "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: Term \"a\" has sort string but occurs in a position with sort Node. At q.idp:7:7 [type-mismatch]
+  hint: models print the elements of Node in quotes (\"a\"), but in a theory \"a\" is a string, not a Node; to name the element, declare a constant (A : Node in the vocabulary, A = a in the structure) or make Node a constructed type (type Node constructed from {a, ...}) and write a
+"
+    );
+}

@@ -110,6 +110,9 @@ fn do_modelexpand(
     }
     let t = t.borrow();
     let s = s.borrow();
+    if let Some(w) = infer::ltc::open_time_warning(&st.program(), &t, &s) {
+        super::warning(lua, &w);
+    }
     let mut found = infer::modelexpand(&st.program(), &t, &s, out, &opts);
     let partial = found.as_ref().ok().and_then(|f| f.partial.clone());
     let trace = found.as_mut().ok().and_then(|f| f.trace.take());
