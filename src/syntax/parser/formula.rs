@@ -597,7 +597,7 @@ impl Parser<'_> {
 
     /// What `( e )` is: a formula stays one; a bare name or application becomes a formula (the
     /// atom), as in IDP3's grammar; a float, string or character literal is refused; any
-    /// other term stays a term.
+    /// other term stays a term. The result spans the parentheses.
     fn parenthesised(&mut self, e: Expr, open: Span) -> PResult<Expr> {
         let span = self.span_from(open);
         match e {
@@ -615,7 +615,8 @@ impl Parser<'_> {
                 self.arithmetic_operand(&t)?;
                 Ok(Expr::T(Term { span, ..t }))
             }
-            f => Ok(f),
+            // With its parentheses, so that a sentence ending in one is its whole text.
+            Expr::F(f) => Ok(Expr::F(Formula { span, ..f })),
         }
     }
 
