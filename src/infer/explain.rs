@@ -38,6 +38,9 @@ pub struct Core {
     /// The functions whose totality (exactly one value for each argument) the core needs: with
     /// any one of them partial, the core has a model.
     pub totality: Vec<FuncId>,
+    /// The theory without the core's sentences still has no model: another conflict remains
+    /// once this one is fixed.
+    pub another: bool,
 }
 
 /// What a core keeps whole when narrowing it down to instances and facts stopped (on its time
@@ -180,6 +183,7 @@ fn core_after(
         relaxed: kept,
         whole,
         totality: Vec::new(),
+        another: hard.is_empty() && another_conflict(program, theory, structure, &parts, options)?,
     };
     core.totality = needed_totality(program, theory, structure, &core, hard, &budget)?;
     Ok(Inferred::new(Some(core), warnings))
@@ -250,6 +254,31 @@ fn needed_totality(
         }
     }
     Ok(needed)
+}
+
+/// Whether the theory still has no model without the sentences of the core's `parts` (its
+/// definitions kept): then fixing this conflict leaves another one. A theory that cannot be
+/// ground without them counts as having a model (nothing is claimed).
+fn another_conflict(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    parts: &[Piece],
+    options: &Options,
+) -> IdpResult<bool> {
+    if !parts.iter().any(|p| matches!(p, Piece::Sentence(_))) {
+        return Ok(false);
+    }
+    let rest: Vec<Piece> = (0..theory.sentences.len())
+        .map(Piece::Sentence)
+        .filter(|p| !parts.contains(p))
+        .chain((0..theory.definitions.len()).map(Piece::Definition))
+        .collect();
+    match has_model(program, theory, &rest, structure, &[], options) {
+        Ok(model) => Ok(!model),
+        Err(e) if stopped_by_the_run(&e) => Err(e),
+        Err(_) => Ok(false),
+    }
 }
 
 /// Seconds that narrowing a core down may take: `Options::explain_budget` when set, else 15%
@@ -1031,6 +1060,13 @@ impl Reading<'_> {
         lines.extend(self.function_lines(core));
         if let Some(whole) = &core.whole {
             lines.push(self.whole_line(whole));
+        }
+        if core.another {
+            lines.push(
+                "Another conflict remains: without these sentences the theory still has no \
+                 model (--explain again once this one is fixed)."
+                    .to_string(),
+            );
         }
         lines
     }
