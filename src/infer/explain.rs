@@ -9,7 +9,10 @@
 //! that still finds none shrinks the core to its own failed assumptions). Two rounds: first
 //! whole sentences and definitions with the structure as given, then, inside that core, the
 //! instances of its sentences and the facts of the structure about the symbols it mentions.
-//! Definitions stay whole.
+//! Definitions stay whole. When the second round stops (its time budget, a grounding it
+//! cannot do), nothing is left out: the core keeps its sentences or the structure whole and
+//! says so ([`Whole`]). A core also names the functions whose totality it needs, and whether
+//! another conflict remains without its sentences.
 
 use rustc_hash::FxHashSet as HashSet;
 
