@@ -320,8 +320,8 @@ function visualize(s, opts)
 	end
 end
 
--- IDP3's procedures that say why there is no model (data/share/std/idp_intern.idp), with its
--- argument messages; __idp_unsatcore is IDP3's idpintern.unsatcore.
+-- IDP3's procedures that say why there is no model (data/share/std/idp_intern.idp);
+-- __idp_unsatcore is IDP3's idpintern.unsatcore.
 function printunsatcore(theory, structure)
 	theory_and_structure("printunsatcore", theory, structure)
 	__idp_unsatcore(false, true, theory, structure, getvocabulary(theory))
