@@ -195,10 +195,13 @@ struct ModelRequest {
 
 /// The theory, structure and term of `-n N`, or why they cannot be chosen.
 impl Args {
-    /// How many models the command line asks for without a procedure (`-n N`, or all of
-    /// them for `--count`).
+    /// How many models the command line asks for without a procedure (`-n N`, all of them
+    /// for `--count`, one for `--explain` and `--explain-atom`, which explain a search).
     fn models_asked(&self) -> Option<usize> {
-        self.models.or(self.count.then_some(0))
+        let explains = self.explain || self.explain_atom.is_some();
+        self.models
+            .or(self.count.then_some(0))
+            .or(explains.then_some(1))
     }
 }
 
@@ -314,6 +317,9 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let mut options = runtime.infer_options();
     options.nbmodels = request.models;
     let (theory, structure) = (theory.borrow(), structure.borrow());
+    if let Some(w) = crate::infer::ltc::open_time_warning(program, &theory, &structure) {
+        runtime.warn(&w);
+    }
     if args.count && request.minimize.is_none() {
         return count_models(program, &theory, &structure, &options, runtime);
     }
@@ -356,6 +362,9 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         println!("Unsatisfiable");
     }
     println!("Number of models: {}", models.len());
+    if models.is_empty() && !args.explain {
+        eprintln!("{}", explain_hint(args, request, program));
+    }
     if let (Some((proven, value)), false) = (optimum, models.is_empty()) {
         let label = if proven {
             "Optimal value"
@@ -392,6 +401,38 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     } else {
         10
     }
+}
+
+/// After `Unsatisfiable` without `--explain`: where the theory is, and the command that says
+/// why it has no model.
+fn explain_hint(args: &Args, request: &ModelRequest, program: &Program) -> String {
+    let mut command = vec!["idp".to_string(), "--explain".to_string()];
+    if args.theory.is_some() {
+        command.push(format!("--theory {}", request.theory));
+    }
+    if args.structure.is_some() {
+        command.push(format!("--structure {}", request.structure));
+    }
+    if args.files.is_empty() {
+        command.push("< FILE".to_string());
+    } else {
+        command.extend(args.files.iter().map(|f| shell_word(f)));
+    }
+    let at = match program.namespaces[0].members.get(&request.theory) {
+        Some(Component::Theory(t)) => program.theories[t.index()]
+            .span
+            .and_then(|span| program.position(span))
+            .map(|p| format!(" (at {p})"))
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    format!(
+        "hint: theory {}{at} has no model with structure {}; `{}` says why: a minimal set of \
+         its sentences, definitions and facts that has none",
+        request.theory,
+        request.structure,
+        command.join(" ")
+    )
 }
 
 /// `--explain` after a search without a model: the minimal core, each part where it is.

@@ -89,12 +89,21 @@ fn maximize_returns_idp3s_values() {
     assert_eq!(o, "1\ttrue\t-3\t3\n1\ttrue\t1\n");
 }
 
+/// Where IDP3's Lua-written inferences write `Error: theory expected` and go on, a wrong
+/// argument stops the chunk (exit code 1), naming the argument and what was given (issue 30).
 #[test]
 fn lua_written_inferences_check_their_arguments() {
-    let r = run("wrappers", SPEC, "print(modelexpand(1, S))\nprint(onemodel(Th, 2))\nprint(minimize(Th, S, 3))\nprint(propagate(S, Th))\nprint('after')");
-    assert_eq!(r.code, 0);
-    assert_eq!(r.stdout, "\nnil\n\n\nafter\n");
-    assert_eq!(r.stderr, "Error: theory expected\nError: probably bad input\nError: structure expected\nError: probably bad input\nError: term expected\nError: theory expected\n");
+    for (chunk, message) in [
+        ("print(modelexpand(1, S))", "modelexpand: argument 1 should be a theory, not an integer"),
+        ("print(onemodel(Th, 2))", "modelexpand: argument 2 should be a structure, not an integer"),
+        ("print(minimize(Th, S, 3))", "minimize: argument 3 should be a term, not an integer"),
+        ("print(propagate(S, Th))", "propagate: argument 1 should be a theory, not the structure S\n  hint: the arguments are in the wrong order; write propagate(Th, S)"),
+    ] {
+        let r = run("wrappers", SPEC, &format!("{chunk}\nprint('after')"));
+        assert_eq!(r.code, 1, "{chunk}");
+        assert_eq!(r.stdout, "", "{chunk}");
+        assert_eq!(r.stderr, format!("Error: {message}\n"), "{chunk}");
+    }
 }
 
 #[test]

@@ -136,8 +136,12 @@ fn initialise_wants_all_or_none_of_time_start_next() {
     );
     assert_eq!(r.code, 0);
     let r = run("inittype", &spec, "print(initialise(1, S))");
-    assert_eq!(r.stderr, "Error: theory expected\n");
-    assert_eq!(r.stdout, "\n");
+    assert_eq!(
+        r.stderr,
+        "Error: initialise: argument 1 should be a theory, not an integer\n"
+    );
+    assert_eq!(r.stdout, "");
+    assert_eq!(r.code, 1);
 }
 
 const INVARIANTS: &str = "theory Pos0 : V { ! t : Loc(t) >= 0. }\ntheory Below2 : V { ! t : Loc(t) < 2. }\ntheory Step : V { ! t : Loc(Next(t)) >= Loc(t). }\ntheory WithStart : V { ! t : Loc(t) >= 0. Loc(Start) = 0. }\ntheory Static : V { Static | ~Static. }\ntheory Def : V { { ! t : On(t) <- Off(t). } }\nvocabulary W { type Time\n Start : Time\n Next(Time) : Time\n}\ntheory OtherVoc : W { }\n";

@@ -275,7 +275,7 @@ fn bad_requests_are_refused() {
     assert_eq!(
         cases[0].1["error"].as_str().unwrap(),
         format!(
-            "../secret.idp is outside the folder idp serve was started in ({})",
+            "../secret.idp is outside the folder idp serve serves ({})",
             dir.join("inside").canonicalize().unwrap().display()
         )
     );
@@ -302,6 +302,26 @@ fn bad_requests_are_refused() {
     assert!(js.len() > 100_000 && js.contains("idpEditor"));
     let (_, health) = server.get("/api/health");
     assert_eq!(health["ok"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `idp serve FILE` from another folder serves the file's folder (issue 30).
+#[test]
+fn a_file_elsewhere_is_served_from_its_folder() {
+    let dir = scratch_dir("elsewhere");
+    std::fs::create_dir_all(dir.join("course")).unwrap();
+    std::fs::create_dir_all(dir.join("home")).unwrap();
+    std::fs::write(dir.join("course/maze.idp"), "// maze").unwrap();
+    let file = dir.join("course/maze.idp").display().to_string();
+    let server = Server::start(&dir.join("home"), &[&file]);
+    let (status, v) = server.get("/api/files");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (&v["folder"], &v["opened"]),
+        (&json!("course"), &json!(["maze.idp"]))
+    );
+    let (_, v) = server.get("/api/file?path=maze.idp");
+    assert_eq!(v["text"], "// maze");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -442,14 +442,20 @@ P[N](2) | tseitin_13.
     assert_eq!(r.stdout, expected);
 }
 
-/// IDP3's argument checks: the Lua-written procedures write `Error: ... expected`, the
-/// internal ones list their signatures.
+/// Argument checks: the Lua-written procedures name the wrong argument (where IDP3 writes
+/// `Error: ... expected`), the internal ones list their signatures as IDP3's do.
 #[test]
 fn arguments_are_checked_as_idp3_does() {
     let r = run("groundargs", SPEC, "print(ground(1, S))");
-    assert_eq!(r.stderr, "Error: theory expected\n");
+    assert_eq!(
+        r.stderr,
+        "Error: ground: argument 1 should be a theory, not an integer\n"
+    );
     let r = run("printgroundingargs", SPEC, "printgrounding(T, 2)");
-    assert_eq!(r.stderr, "Error: structure expected\n");
+    assert_eq!(
+        r.stderr,
+        "Error: printgrounding: argument 2 should be a structure, not an integer\n"
+    );
     let r = run("completionargs", SPEC, "completion(S)");
     assert_eq!(r.code, 1);
     assert!(

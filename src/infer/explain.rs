@@ -9,7 +9,10 @@
 //! that still finds none shrinks the core to its own failed assumptions). Two rounds: first
 //! whole sentences and definitions with the structure as given, then, inside that core, the
 //! instances of its sentences and the facts of the structure about the symbols it mentions.
-//! Definitions stay whole.
+//! Definitions stay whole. When the second round stops (its time budget, a grounding it
+//! cannot do), nothing is left out: the core keeps its sentences or the structure whole and
+//! says so ([`Whole`]). A core also names the functions whose totality it needs, and whether
+//! another conflict remains without its sentences.
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -19,7 +22,7 @@ use crate::infer::session::{Piece, Session, Setup};
 use crate::infer::{Inferred, Options};
 use crate::print::theory::{definition_to_string, readable_formula, readable_value};
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
-use crate::sema::program::{Program, Symbol, Theory};
+use crate::sema::program::{FuncId, Program, Symbol, Theory};
 use crate::sema::walk::{substitute, symbols, Rewriter};
 use crate::solve::Lit;
 use crate::structure::structure::Structure;
@@ -33,6 +36,26 @@ pub struct Core {
     pub pieces: Vec<Piece>,
     /// The symbols whose facts could be part of the core (the others were taken as given).
     pub relaxed: Vec<Symbol>,
+    /// What stayed whole because narrowing the core down stopped; `None` when it did not.
+    pub whole: Option<Whole>,
+    /// The functions whose totality (exactly one value for each argument) the core needs: with
+    /// any one of them partial, the core has a model.
+    pub totality: Vec<FuncId>,
+    /// The theory without the core's sentences still has no model: another conflict remains
+    /// once this one is fixed.
+    pub another: bool,
+}
+
+/// What a core keeps whole when narrowing it down to instances and facts stopped (on its time
+/// budget, or a grounding it cannot do): never a part left out, only parts left larger.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Whole {
+    /// The sentences are whole, not narrowed to the instances that clash.
+    pub sentences: bool,
+    /// Every fact of the structure is kept, not only those the core needs.
+    pub structure: bool,
+    /// Why narrowing stopped: `took longer than its budget`, `failed: ...`.
+    pub reason: String,
 }
 
 impl Core {
@@ -132,7 +155,7 @@ fn core_after(
     .filter(|s| structure.table(*s).is_some())
     .collect();
     let budget = Options {
-        timeout: (0.15 * started.elapsed().as_secs_f64()).max(0.5),
+        timeout: narrowing_budget(options, started.elapsed().as_secs_f64()),
         ..options.clone()
     };
     let attempt = |relaxed: &[Symbol], warnings: &mut Vec<String>| {
@@ -140,29 +163,150 @@ fn core_after(
             program, theory, structure, &parts, relaxed, hard, &budget, warnings,
         )
     };
-    let (pieces, kept) = match attempt(&relaxed, &mut warnings) {
-        Ok(pieces) => (pieces, relaxed),
-        // Facts whose symbols a definition over an infinite type uses cannot all be unknown:
-        // the structure is then taken as given.
-        Err(e) if !relaxed.is_empty() && !stopped_by_the_run(&e) => {
-            match attempt(&[], &mut warnings) {
-                Ok(pieces) => (pieces, Vec::new()),
-                Err(e) if !stopped_by_the_run(&e) => {
-                    (whole_parts(&parts, &e, &mut warnings), Vec::new())
-                }
-                Err(e) => return Err(e),
+    // Whatever stops narrowing, nothing the core needs is left out: the structure is then
+    // kept whole (its facts were part of the search that found no model), and when even the
+    // instances cannot be found, the sentences too.
+    let facts_wanted = !relaxed.is_empty();
+    let (pieces, kept, whole) = match attempt(&relaxed, &mut warnings) {
+        Ok(pieces) => (pieces, relaxed, None),
+        Err(e) if facts_wanted && !stopped_by_the_run(&e) => match attempt(&[], &mut warnings) {
+            Ok(pieces) => (pieces, Vec::new(), Some(whole(false, true, &e))),
+            Err(e) if !stopped_by_the_run(&e) => {
+                (parts.clone(), Vec::new(), Some(whole(true, true, &e)))
             }
+            Err(e) => return Err(e),
+        },
+        Err(e) if !stopped_by_the_run(&e) => {
+            (parts.clone(), Vec::new(), Some(whole(true, false, &e)))
         }
-        Err(e) if !stopped_by_the_run(&e) => (whole_parts(&parts, &e, &mut warnings), Vec::new()),
         Err(e) => return Err(e),
     };
-    Ok(Inferred::new(
-        Some(Core {
-            pieces,
-            relaxed: kept,
-        }),
-        warnings,
-    ))
+    let mut core = Core {
+        pieces,
+        relaxed: kept,
+        whole,
+        totality: Vec::new(),
+        another: hard.is_empty() && another_conflict(program, theory, structure, &parts, options)?,
+    };
+    core.totality = needed_totality(program, theory, structure, &core, hard, &budget)?;
+    Ok(Inferred::new(Some(core), warnings))
+}
+
+/// The functions of the core's sentences whose totality the core needs: not partial, not a
+/// constructor, not given whole by the structure nor defined, and such that the core has a
+/// model once the function may be partial. When that cannot be decided (a limit, a grounding
+/// it cannot do), the function is named: it is part of what the core is about.
+fn needed_totality(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    core: &Core,
+    hard: &[&Formula],
+    options: &Options,
+) -> IdpResult<Vec<FuncId>> {
+    let mut used = HashSet::default();
+    for piece in &core.pieces {
+        if let Piece::Sentence(k) | Piece::Instance { sentence: k, .. } = piece {
+            symbols(&theory.sentences[*k], &mut used);
+        }
+    }
+    let defined: HashSet<Symbol> = theory
+        .definitions
+        .iter()
+        .flat_map(|d| d.defined())
+        .collect();
+    let candidates: Vec<FuncId> = program
+        .voc(theory.vocabulary)
+        .funcs
+        .iter()
+        .copied()
+        .filter(|f| {
+            let func = program.func(*f);
+            let symbol = Symbol::Func(*f);
+            used.contains(&symbol)
+                && !defined.contains(&symbol)
+                && !func.partial
+                && func.constructor_of.is_none()
+                && !matches!(
+                    structure.table(symbol),
+                    Some(crate::structure::structure::Table::TwoValued(_))
+                )
+        })
+        .collect();
+    let mut core_theory = core.theory(theory);
+    core_theory
+        .sentences
+        .extend(hard.iter().map(|f| (*f).clone()));
+    let core_structure = core.structure(structure);
+    let options = Options {
+        nbmodels: 1,
+        ..options.clone()
+    };
+    let mut needed = Vec::new();
+    for f in candidates {
+        let mut partial = program.clone();
+        partial.funcs[f.index()].partial = true;
+        let model =
+            crate::infer::modelexpand(&partial, &core_theory, &core_structure, None, &options)
+                .map(|found| !found.value.is_empty());
+        match model {
+            Ok(true) => needed.push(f),
+            Ok(false) => {}
+            Err(e) if stopped_by_the_run(&e) => return Err(e),
+            Err(_) => needed.push(f),
+        }
+    }
+    Ok(needed)
+}
+
+/// Whether the theory still has no model without the sentences of the core's `parts` (its
+/// definitions kept): then fixing this conflict leaves another one. A theory that cannot be
+/// ground without them counts as having a model (nothing is claimed).
+fn another_conflict(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    parts: &[Piece],
+    options: &Options,
+) -> IdpResult<bool> {
+    if !parts.iter().any(|p| matches!(p, Piece::Sentence(_))) {
+        return Ok(false);
+    }
+    let rest: Vec<Piece> = (0..theory.sentences.len())
+        .map(Piece::Sentence)
+        .filter(|p| !parts.contains(p))
+        .chain((0..theory.definitions.len()).map(Piece::Definition))
+        .collect();
+    match has_model(program, theory, &rest, structure, &[], options) {
+        Ok(model) => Ok(!model),
+        Err(e) if stopped_by_the_run(&e) => Err(e),
+        Err(_) => Ok(false),
+    }
+}
+
+/// Seconds that narrowing a core down may take: `Options::explain_budget` when set, else 15%
+/// of the time the whole parts took, at least half a second. Never 0 (no limit).
+fn narrowing_budget(options: &Options, first_round: f64) -> f64 {
+    options
+        .explain_budget
+        .unwrap_or((0.15 * first_round).max(0.5))
+        .max(1e-6)
+}
+
+/// What stays whole, and why, when narrowing stopped with `e`.
+fn whole(sentences: bool, structure: bool, e: &crate::error::Error) -> Whole {
+    let reason = match e.kind() {
+        _ if e.is_limit() => "took longer than its budget".to_string(),
+        crate::error::ErrorKind::InfiniteDomain { .. } => {
+            "would need an infinite grounding".to_string()
+        }
+        _ => format!("failed: {}", e.message()),
+    };
+    Whole {
+        sentences,
+        structure,
+        reason,
+    }
 }
 
 /// The core of instances and facts inside the core of whole `parts`, each of its definitions
@@ -225,19 +369,6 @@ fn refine(
 /// rather than the explanation's time budget or a grounding it cannot do.
 fn stopped_by_the_run(e: &crate::error::Error) -> bool {
     e.is_limit() && crate::limits::check(None, "explaining").is_err()
-}
-
-/// The core of whole parts, when narrowing it down failed (the reason is a warning).
-fn whole_parts(parts: &[Piece], e: &crate::error::Error, warnings: &mut Vec<String>) -> Vec<Piece> {
-    let why = if e.is_limit() {
-        "took longer than finding it".to_string()
-    } else {
-        format!("failed: {}", e.message())
-    };
-    warnings.push(format!(
-        "the core is shown as whole sentences: narrowing it down to instances {why}"
-    ));
-    parts.to_vec()
 }
 
 /// The sentences and definitions of a subset-minimal part of `theory` (with `hard`) that has
@@ -726,11 +857,15 @@ impl Reading<'_> {
     /// The core as the command line's `--explain` shows it: each sentence and definition
     /// with its position, a few of the instances that clash, and the facts of the structure.
     pub fn lines(&self, core: &Core) -> Vec<String> {
+        if core.pieces.is_empty() {
+            return vec![format!("Why: {}.", self.types_only())];
+        }
+        let given = self.given(core);
         let header = if self.count(core) == (1, 0) {
-            "Why: 1 part of the theory has no model on its own.".to_string()
+            format!("Why: 1 part of the theory has no model on its own{given}.")
         } else {
             format!(
-                "Why: {} have no model together; without any one of them there is one.",
+                "Why: {} have no model together{given}; without any one of them there is one.",
                 self.amount(core)
             )
         };
@@ -739,13 +874,136 @@ impl Reading<'_> {
         lines
     }
 
+    /// The functions that the core's sentences use and the structure does not give whole:
+    /// that each has exactly one value for each argument, in its result type, is as much a
+    /// reason as the sentences (`In is a function: each Pigeon has exactly one Hole of {h1;
+    /// h2}`).
+    fn function_lines(&self, core: &Core) -> Vec<String> {
+        core.totality
+            .iter()
+            .map(|f| format!("  given: {}", self.function_text(*f)))
+            .collect()
+    }
+
+    /// `In is a function: each Pigeon has exactly one Hole of {h1; h2}`.
+    fn function_text(&self, f: crate::sema::program::FuncId) -> String {
+        let func = self.program.func(f);
+        let result = self.domain_text(func.result);
+        if func.args.is_empty() {
+            return format!(
+                "{} is a constant: it has exactly one value of {result}",
+                func.name
+            );
+        }
+        let args: Vec<&str> = func
+            .args
+            .iter()
+            .map(|s| self.program.sort(*s).name.as_str())
+            .collect();
+        let each = if args.len() == 1 {
+            args[0].to_string()
+        } else {
+            format!("({})", args.join(", "))
+        };
+        format!(
+            "{} is a function: each {each} has exactly one value of {result}",
+            func.name
+        )
+    }
+
+    /// A type with its elements in the structure: `Hole = {h1; h2}`, `Node (empty in
+    /// structure S)`, `Time (100 elements)`.
+    fn domain_text(&self, sort: crate::sema::program::SortId) -> String {
+        let name = &self.program.sort(sort).name;
+        const SHOWN: usize = 8;
+        if self.program.sort(sort).builtin.is_some() {
+            return name.clone();
+        }
+        match self.structure.domain(sort) {
+            None | Some([]) => format!("{name} (empty in structure {})", self.structure.name),
+            Some(values) if values.len() <= SHOWN => {
+                let shown: Vec<String> = values.iter().map(|v| readable_value(*v)).collect();
+                format!("{name} = {{{}}}", shown.join("; "))
+            }
+            Some(values) => format!("{name} ({} elements)", values.len()),
+        }
+    }
+
+    /// Why there is no model when no sentence, definition or fact is needed: a function that
+    /// needs a value in a type that the structure leaves empty.
+    fn types_only(&self) -> String {
+        let voc = self.program.voc(self.theory.vocabulary);
+        let empty = |s: &crate::sema::program::SortId| {
+            self.structure.domain(*s).is_none_or(|d| d.is_empty())
+        };
+        let needy = voc.funcs.iter().copied().find(|f| {
+            let func = self.program.func(*f);
+            !func.partial
+                && func.constructor_of.is_none()
+                && empty(&func.result)
+                && !func.args.iter().any(empty)
+        });
+        match needy {
+            Some(f) => {
+                let func = self.program.func(f);
+                let sort = func.result;
+                let how = match self.structure.domain(sort) {
+                    None => "is not interpreted in",
+                    Some(_) => "is empty in",
+                };
+                let name = |s: &crate::sema::program::SortId| self.program.sort(*s).name.clone();
+                let needs = if func.args.is_empty() {
+                    format!("the constant {} : {}", func.name, name(&sort))
+                } else {
+                    let args: Vec<String> = func.args.iter().map(name).collect();
+                    format!(
+                        "the function {}({}) : {}",
+                        func.name,
+                        args.join(", "),
+                        name(&sort)
+                    )
+                };
+                format!(
+                    "type {} {how} structure {} (it has no elements), but {needs} needs a \
+                     value in it",
+                    name(&sort),
+                    self.structure.name
+                )
+            }
+            None => "nothing but the structure's types have no model".to_string(),
+        }
+    }
+
+    /// ` with structure S as given` when the core keeps the structure whole.
+    fn given(&self, core: &Core) -> String {
+        match &core.whole {
+            Some(w) if w.structure => format!(" with structure {} as given", self.structure.name),
+            _ => String::new(),
+        }
+    }
+
+    /// What a core that was not narrowed down all the way keeps whole, and why.
+    fn whole_line(&self, whole: &Whole) -> String {
+        let structure = format!("every fact of structure {} is kept", self.structure.name);
+        let kept = match (whole.sentences, whole.structure) {
+            (true, true) => format!("its sentences are whole and {structure}"),
+            (true, false) => "its sentences are whole".to_string(),
+            (false, _) => structure,
+        };
+        format!(
+            "  (narrowing this down to instances and facts {}: {kept})",
+            whole.reason
+        )
+    }
+
     /// What `--explain-atom` and `explain(T, S, literal)` print for `literal`.
     pub fn forced_lines(&self, literal: &str, forced: &Forced) -> Vec<String> {
         match forced {
             Forced::By(core) => {
                 let mut lines = vec![format!(
-                    "{literal} holds in every model, because of {} (without any one of them it need not):",
-                    self.amount(core)
+                    "{literal} holds in every model, because of {}{} (without any one of them it need not):",
+                    self.amount(core),
+                    self.given(core)
                 )];
                 lines.extend(self.body_lines(core));
                 lines
@@ -770,12 +1028,14 @@ impl Reading<'_> {
         }
     }
 
-    /// The parts of a core, one line each (instances indented under their sentence).
+    /// The parts of a core, one line each (instances indented under their sentence), in the
+    /// order of the source: the theory's sentences and definitions, then the structure's
+    /// facts; last, what stayed whole when narrowing stopped.
     pub fn body_lines(&self, core: &Core) -> Vec<String> {
-        let mut lines = Vec::new();
+        let mut parts: Vec<(crate::source::Span, Vec<String>)> = Vec::new();
         for group in self.sentence_groups(core) {
             let f = &self.theory.sentences[group.sentence];
-            lines.push(format!("  {}: {}", self.at(f.span), self.written(f)));
+            let mut lines = vec![format!("  {}: {}", self.at(f.span), self.written(f))];
             const SHOWN: usize = 8;
             for text in group.instances.iter().take(SHOWN) {
                 lines.push(format!("      {text}"));
@@ -786,15 +1046,31 @@ impl Reading<'_> {
                     group.instances.len() - SHOWN
                 ));
             }
+            parts.push((f.span, lines));
         }
         for piece in &core.pieces {
             if let Piece::Definition(k) = piece {
                 let d = &self.theory.definitions[*k];
                 let text = self.definition_text(d);
-                lines.push(format!("  {}: the definition {text}", self.at(d.span)));
+                let line = format!("  {}: the definition {text}", self.at(d.span));
+                parts.push((d.span, vec![line]));
             }
         }
+        // Stable: pieces without a source position keep the core's order.
+        parts.sort_by_key(|(span, _)| (span.file, span.start));
+        let mut lines: Vec<String> = parts.into_iter().flat_map(|(_, l)| l).collect();
         lines.extend(self.fact_lines(core));
+        lines.extend(self.function_lines(core));
+        if let Some(whole) = &core.whole {
+            lines.push(self.whole_line(whole));
+        }
+        if core.another {
+            lines.push(
+                "Another conflict remains: without these sentences the theory still has no \
+                 model (--explain again once this one is fixed)."
+                    .to_string(),
+            );
+        }
         lines
     }
 
@@ -881,6 +1157,13 @@ impl Reading<'_> {
                 None => by_symbol.push((*symbol, vec![text])),
             }
         }
+        let position = |s: &Symbol| {
+            self.structure
+                .spans
+                .get(s)
+                .map_or((u32::MAX, u32::MAX), |span| (span.file, span.start))
+        };
+        by_symbol.sort_by_key(|(s, _)| position(s));
         by_symbol
             .into_iter()
             .map(|(s, facts)| {
@@ -908,9 +1191,45 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-/// Text on one line: runs of white space become one space.
+/// Text on one line, without its comments: runs of white space become one space.
 fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    without_comments(text)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Source text without its comments (`// ...` to the end of the line, `/* ... */`), each
+/// replaced by a space; quoted strings are kept as they are.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (c, chars.peek(), quoted) {
+            ('"', _, _) => {
+                quoted = !quoted;
+                out.push(c);
+            }
+            ('/', Some('/'), false) => {
+                while chars.next_if(|&n| n != '\n').is_some() {}
+                out.push(' ');
+            }
+            ('/', Some('*'), false) => {
+                chars.next();
+                let mut previous = ' ';
+                for n in chars.by_ref() {
+                    if previous == '*' && n == '/' {
+                        break;
+                    }
+                    previous = n;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// A literal written as text (`Col(a) = red`, `~Edge(a,b)`, `Done`, `Turn ~= 3`) over the

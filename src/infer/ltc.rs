@@ -199,3 +199,60 @@ pub fn isinvariant(
     };
     Ok(Inferred::new(answer, warnings))
 }
+
+/// The warning for model expansion of a theory over an LTC vocabulary when the structure gives
+/// no value of `Start` or of `Next` although the theory uses it: the search then chooses them
+/// like any other function (`Next(3) = 0`, `Start = 3`), which is rarely what was meant.
+/// `None` when both are given, unused, or the vocabulary is not an LTC one.
+pub fn open_time_warning(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+) -> Option<String> {
+    use crate::sema::program::Symbol;
+    use crate::structure::structure::Table;
+    let info = program.voc(theory.vocabulary).ltc.as_ref()?;
+    let mut used = rustc_hash::FxHashSet::default();
+    for f in &theory.sentences {
+        crate::sema::walk::symbols(f, &mut used);
+    }
+    for d in &theory.definitions {
+        for r in &d.rules {
+            crate::sema::walk::symbols(&r.body, &mut used);
+        }
+    }
+    let open: Vec<&str> = [info.start, info.next]
+        .into_iter()
+        .map(Symbol::Func)
+        .filter(|s| used.contains(s))
+        .filter(|s| match structure.table(*s) {
+            None => true,
+            Some(Table::ThreeValued { ct, .. }) => ct.is_empty(),
+            Some(Table::TwoValued(_)) => false,
+        })
+        .map(|s| program.symbol_name(s))
+        .collect();
+    let (start, next) = (program.func(info.start), program.func(info.next));
+    let what = match open.as_slice() {
+        [] => return None,
+        [one] => format!("no value of {one}"),
+        _ => format!("no value of {} or {}", start.name, next.name),
+    };
+    let at = start
+        .span
+        .and_then(|span| program.position(span))
+        .map(|p| format!(" (declared at {p})"))
+        .unwrap_or_default();
+    let time = &program.sort(info.time).name;
+    Some(format!(
+        "structure {} gives {what}, the time functions of LTC vocabulary {}{at}: model \
+         expansion chooses them like any other function, so time need not start at the first \
+         {time} or go one step at a time (a model may have {next}(0) = 0)\n  \
+         hint: give them in the structure ({start} = 0  {next} = {{ 0->1; 1->2; ... }}), or \
+         let the LTC inferences do it: initialise(T, S) and progress, or shortestplan(T, S)",
+        structure.name,
+        program.voc(theory.vocabulary).name,
+        start = start.name,
+        next = next.name,
+    ))
+}

@@ -65,6 +65,10 @@ pub struct Options {
     /// IDP3's `trace`: model searches use the traced SAT backend and return its trace
     /// ([`Inferred::trace`]).
     pub trace: bool,
+    /// Seconds that narrowing an explanation's core down to instances and facts may take
+    /// (`IDP_EXPLAIN_BUDGET`); `None`: 15% of the time the whole parts took, at least half a
+    /// second. When it runs out the core keeps its parts whole (`explain::Whole`).
+    pub explain_budget: Option<f64>,
 }
 
 /// The grounding size limit of [`Options::default`] (nodes of the ground theory).
@@ -95,6 +99,9 @@ impl Default for Options {
             random_values: None,
             minimize: optimise::Strategy::from_env(),
             trace: false,
+            explain_budget: std::env::var("IDP_EXPLAIN_BUDGET")
+                .ok()
+                .and_then(|v| v.parse().ok()),
         }
     }
 }

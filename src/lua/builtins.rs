@@ -110,6 +110,9 @@ fn do_modelexpand(
     }
     let t = t.borrow();
     let s = s.borrow();
+    if let Some(w) = infer::ltc::open_time_warning(&st.program(), &t, &s) {
+        super::warning(lua, &w);
+    }
     let mut found = infer::modelexpand(&st.program(), &t, &s, out, &opts);
     let partial = found.as_ref().ok().and_then(|f| f.partial.clone());
     let trace = found.as_mut().ok().and_then(|f| f.trace.take());
@@ -131,6 +134,8 @@ fn missing_model_notes<'lua>(
     partial: Option<String>,
 ) -> mlua::Result<mlua::Table<'lua>> {
     let meta = lua.create_table()?;
+    // Marks a list of models, which the shell prints as `printmodels` does.
+    meta.set("__idp_models", true)?;
     let proc = proc.to_string();
     let index = lua.create_function(move |lua, (_list, key): (LuaValue, LuaValue)| {
         let k = match key {
@@ -160,6 +165,16 @@ fn missing_model_notes<'lua>(
     })?;
     meta.set("__index", index)?;
     Ok(meta)
+}
+
+/// What `printmodels` adds to `Unsatisfiable` for the models of `modelexpand(T, S)`: how to
+/// ask why.
+fn why_hint(theory: &str, structure: &str) -> String {
+    format!(
+        "hint: theory {theory} has no model with structure {structure}; \
+         printunsatcore({theory}, {structure}) prints a minimal set of its sentences and \
+         definitions that has none (from the command line: idp --explain FILE)"
+    )
 }
 
 fn do_minimize<'lua>(
@@ -378,9 +393,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         };
         let asked = state(lua).options().infer_options().nbmodels;
         let found = list.raw_len();
-        list.set_metatable(Some(missing_model_notes(
-            lua, &proc, found, asked, partial,
-        )?));
+        let notes = missing_model_notes(lua, &proc, found, asked, partial)?;
+        if let (Some(t), Some(s)) = (as_theory(arg(&args, 3)), as_structure(arg(&args, 4))) {
+            notes.set("__idp_why", why_hint(&t.borrow().name, &s.borrow().name))?;
+        }
+        list.set_metatable(Some(notes));
         one(LuaValue::Table(list))
     })?;
     reg(lua, "__idp_delivering", |_, args| {

@@ -2,6 +2,7 @@
 //! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
 
 pub mod api;
+pub mod arguments;
 pub mod asp;
 pub mod builtins;
 pub mod explain;
@@ -277,6 +278,7 @@ impl Runtime {
         let lua = self.lua;
         builtins::register(lua)?;
         explain::register(lua)?;
+        arguments::register(lua)?;
         meta::register(lua)?;
         lua.globals().set("stdoptions", self.state.options())?;
         lua.load(PRELUDE).set_name("=prelude").exec()?;
@@ -345,14 +347,36 @@ impl Runtime {
             .call::<_, mlua::MultiValue>(())
             .map_err(|e| self.failure(&e))?;
         if show && !values.is_empty() {
-            let print: mlua::Function = self
-                .lua
-                .globals()
-                .get("print")
-                .map_err(|e| self.failure(&e))?;
-            print.call::<_, ()>(values).map_err(|e| self.failure(&e))?;
+            self.show_values(values).map_err(|e| self.failure(&e))?;
         }
         Ok(())
+    }
+
+    /// Prints the values of a shell command as `print` does, except a list of models (what
+    /// `modelexpand`, `allmodels` or `minimize` return), which is printed as `printmodels`
+    /// prints it rather than as `table: 0x...`.
+    fn show_values(&self, values: mlua::MultiValue) -> mlua::Result<()> {
+        let globals = self.lua.globals();
+        let values = values.into_vec();
+        let models = match values.first() {
+            Some(LuaValue::Table(list)) => list
+                .get_metatable()
+                .is_some_and(|meta| meta.raw_get::<_, bool>("__idp_models").unwrap_or(false)),
+            _ => false,
+        };
+        if models {
+            let printmodels: mlua::Function = globals.get("printmodels")?;
+            printmodels.call::<_, ()>(values[0].clone())?;
+            // `minimize`'s optimality and value follow its models (a trace of nil does not).
+            let rest = &values[1..];
+            if rest.iter().all(LuaValue::is_nil) {
+                return Ok(());
+            }
+            let print: mlua::Function = globals.get("print")?;
+            return print.call::<_, ()>(mlua::MultiValue::from_vec(rest.to_vec()));
+        }
+        let print: mlua::Function = globals.get("print")?;
+        print.call::<_, ()>(mlua::MultiValue::from_vec(values))
     }
 
     /// Whether `code` is a whole command, or stops before its end (an open `do`, `function`

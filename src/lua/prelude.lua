@@ -94,6 +94,11 @@ function printmodels(sols)
 		print("Unsatisfiable")
 	end
 	print("Number of models: " .. #sols)
+	local meta = getmetatable(sols)
+	if #sols == 0 and rawtype(meta) == "table" and meta.__idp_why then
+		io.stdout:flush()
+		io.stderr:write(meta.__idp_why, "\n")
+	end
 	-- Every model is printed, whole, also when a limit stopped the search that found them.
 	__idp_delivering(true)
 	local ok, err = pcall(function()
@@ -112,14 +117,7 @@ end
 
 -- initialise(T, S [, Time, Start, Next]): IDP3's wrapper around idpintern.initialise.
 function initialise(theory, structure, timesym, startsym, nextsym)
-	if type(theory) ~= "theory" then
-		io.stderr:write("Error: theory expected\n")
-		return
-	end
-	if type(structure) ~= "structure" then
-		io.stderr:write("Error: structure expected\n")
-		return
-	end
+	__idp_arguments("initialise", "theory structure", theory, structure)
 	local given = 0
 	for _, s in rawipairs({ timesym ~= nil, startsym ~= nil, nextsym ~= nil }) do
 		if s then
@@ -150,38 +148,41 @@ function modelIterator(T, S, V)
 end
 
 function help(ns)
-	print([[IDP procedures (see the IDP3 manual for details):
-  modelexpand(T,S[,V]) onemodel(T,S[,V]) allmodels(T,S[,V]) modelcount(T,S[,V]) sat(T,S) printmodels(list)
-  minimize(T,S,t[,V]) maximize(T,S,t[,V]) calculatedefinitions(T,S[,V]) query(Q,S) value(t,S)
-  propagate(T,S) groundpropagate(T,S) optimalpropagate(T,S)
-  clone(x) merge(S1,S2) equal(S1,S2) isconsistent(S) newstructure(V,name) setvocabulary(S,V)
-  getvocabulary(x) range(a,b) tuples(table) elements(domain) maketrue/makefalse/makeunknown(S[V::P],tuple)
-  nbModelsTwoValuedExtensions(S) idptype(x) getoptions() newoptions() setascurrentoptions(o)
-Options: print(stdoptions) lists them, e.g. stdoptions.nbmodels = 0 for all models.]])
+	print([[IDP procedures (T a theory, S a structure, V a vocabulary, t a term, Q a query):
+  Models:       modelexpand(T,S[,V]) onemodel(T,S[,V]) allmodels(T,S[,V]) modelIterator(T,S[,V])
+                modelexpandpartial(T,S[,V]) modelcount(T,S[,V]) sat(T,S) printmodels(list)
+                minimize(T,S,t[,V]) maximize(T,S,t[,V])
+  Why:          printunsatcore(T,S) unsatstructure(T,S[,V]) explainunsat(T,S[,V])
+                explain(T,S,"literal") printcore(T,S)
+  Propagation:  propagate(T,S) groundpropagate(T,S) optimalpropagate(T,S) fullpropagate(T,S)
+                bestpropagate(T,S)
+  Definitions:  calculatedefinitions(T,S[,V]) refinedefinitions(T,S[,V])
+  Queries:      query(Q,S) value(t,S)
+  Grounding:    ground(T,S) groundeq(T,S,b) printgrounding(T,S)
+  Theories:     completion(T) flatten(T) pushnegations(T) removenesting(T)
+                removecardinalities(T,n) merge(T1,T2) tometa(T) frommeta(V,P,S) printasbdd(T)
+  LTC:          initialise(T,S) progress(T,state) shortestplan(T,S[,N]) isinvariant(T,Inv,S)
+                simulate(T,S) simulate_random(T,S) simulate_interactive(T,S)
+  Structures:   clone(x) merge(S1,S2) equal(S1,S2) isconsistent(S) clean(S) newstructure(V,name)
+                setvocabulary(S,V) getvocabulary(x) nbModelsTwoValuedExtensions(S)
+                maketrue/makefalse/makeunknown(S[V::P],tuple) visualize(S) range(a,b)
+                tuples(table) elements(domain) idptype(x) parse(file)
+  Options:      print(stdoptions) lists them, e.g. stdoptions.nbmodels = 0 for all models;
+                getoptions() newoptions() setascurrentoptions(o)
+In idp -i, a list of models is printed as printmodels prints it.]])
 end
 
--- The inferences that IDP3 writes in Lua (its idp_intern.idp): they check their arguments,
--- write `Error: ... expected` on stderr and return nothing when one is wrong, and call the
--- internal procedures of idpintern.
-local function expects(value, kind)
-	if type(value) ~= kind then
-		io.stderr:write("Error: " .. kind .. " expected\n")
-		return false
-	end
+-- The inferences that IDP3 writes in Lua (its idp_intern.idp): they check their arguments
+-- and call the internal procedures of idpintern. Where IDP3 writes `Error: theory expected`
+-- and goes on, a wrong argument stops the chunk with the argument, what was given and the
+-- calling line (__idp_arguments, src/lua/arguments.rs).
+local function theory_and_structure(proc, theory, structure, vocabulary)
+	__idp_arguments(proc, "theory structure vocabulary?", theory, structure, vocabulary)
 	return true
 end
 
-local function theory_and_structure(theory, structure)
-	return expects(theory, "theory") and expects(structure, "structure")
-end
-
 function modelexpandpartial(theory, structure, vocabulary)
-	if not theory_and_structure(theory, structure) then
-		return
-	end
-	if vocabulary ~= nil and not expects(vocabulary, "vocabulary") then
-		return
-	end
+	theory_and_structure("modelexpand", theory, structure, vocabulary)
 	if vocabulary ~= nil then
 		return idpintern.modelexpand(theory, structure, vocabulary)
 	end
@@ -198,7 +199,7 @@ function modelexpand(theory, structure, vocabulary)
 		return
 	end
 	-- The list notes an index past its end, for the error that indexing nil then gives.
-	return __idp_models(nbModelsTwoValuedExtensions(solutions), "modelexpand", trace), trace
+	return __idp_models(nbModelsTwoValuedExtensions(solutions), "modelexpand", trace, theory, structure), trace
 end
 
 -- With a fixed number of models asked for, restored afterwards.
@@ -246,14 +247,9 @@ function sat(theory, structure)
 end
 
 function minimize(theory, structure, term, vocabulary)
-	if not theory_and_structure(theory, structure) or not expects(term, "term") then
-		return
-	end
+	__idp_arguments("minimize", "theory structure term vocabulary?", theory, structure, term, vocabulary)
 	local solutions, optimal, value, trace
 	if vocabulary ~= nil then
-		if not expects(vocabulary, "vocabulary") then
-			return
-		end
 		solutions, optimal, value, trace = idpintern.minimize(theory, structure, term, vocabulary)
 	else
 		solutions, optimal, value, trace = idpintern.minimize(theory, structure, term)
@@ -267,9 +263,7 @@ end
 
 for _, name in rawipairs({ "propagate", "groundpropagate", "optimalpropagate", "fullpropagate", "bestpropagate" }) do
 	_G[name] = function(theory, structure)
-		if not theory_and_structure(theory, structure) then
-			return
-		end
+		theory_and_structure(name, theory, structure)
 		return idpintern[name](theory, structure)
 	end
 end
@@ -326,41 +320,16 @@ function visualize(s, opts)
 	end
 end
 
--- IDP3's procedures that say why there is no model (data/share/std/idp_intern.idp), with its
--- argument messages; __idp_unsatcore is IDP3's idpintern.unsatcore.
+-- IDP3's procedures that say why there is no model (data/share/std/idp_intern.idp);
+-- __idp_unsatcore is IDP3's idpintern.unsatcore.
 function printunsatcore(theory, structure)
-	if type(theory) ~= "theory" then
-		io.stderr:write("Error: theory expected\n")
-		return
-	end
-	if type(structure) ~= "structure" then
-		io.stderr:write("Error: structure expected\n")
-		return
-	end
+	theory_and_structure("printunsatcore", theory, structure)
 	__idp_unsatcore(false, true, theory, structure, getvocabulary(theory))
 	return
 end
 
-local function unsat_arguments(theory, structure, vocabulary)
-	if type(theory) ~= "theory" then
-		io.stderr:write("Error: theory expected\n")
-		return false
-	end
-	if type(structure) ~= "structure" then
-		io.stderr:write("Error: structure expected\n")
-		return false
-	end
-	if vocabulary ~= nil and type(vocabulary) ~= "vocabulary" then
-		io.stderr:write("Error: vocabulary expected\n")
-		return false
-	end
-	return true
-end
-
 function unsatstructure(theory, structure, vocabulary)
-	if not unsat_arguments(theory, structure, vocabulary) then
-		return
-	end
+	theory_and_structure("unsatstructure", theory, structure, vocabulary)
 	if vocabulary == nil then
 		vocabulary = getvocabulary(theory)
 	end
@@ -368,9 +337,7 @@ function unsatstructure(theory, structure, vocabulary)
 end
 
 function explainunsat(theory, structure, vocabulary)
-	if not unsat_arguments(theory, structure, vocabulary) then
-		return
-	end
+	theory_and_structure("explainunsat", theory, structure, vocabulary)
 	if vocabulary == nil then
 		vocabulary = getvocabulary(theory)
 	end
@@ -379,26 +346,26 @@ function explainunsat(theory, structure, vocabulary)
 	return s, t
 end
 
--- IDP3's grounding procedures (data/share/std/idp_intern.idp), with its argument messages.
+-- IDP3's grounding procedures (data/share/std/idp_intern.idp), with their argument checks.
 -- The ground theory preserves the number of models whatever modeleq says.
-function groundeq(theory, structure, modeleq)
-	if not theory_and_structure(theory, structure) then
-		return
-	end
+local function grounding(proc, theory, structure, modeleq)
+	theory_and_structure(proc, theory, structure)
 	return idpintern.ground(theory, structure, modeleq == true)
+end
+
+function groundeq(theory, structure, modeleq)
+	return grounding("groundeq", theory, structure, modeleq)
 end
 
 function ground(theory, structure, modelequivalent)
 	if modelequivalent == nil then
 		modelequivalent = true
 	end
-	return groundeq(theory, structure, modelequivalent)
+	return grounding("ground", theory, structure, modelequivalent)
 end
 
 function printgrounding(theory, structure, modelequivalent)
-	if not theory_and_structure(theory, structure) then
-		return
-	end
+	theory_and_structure("printgrounding", theory, structure)
 	if modelequivalent == nil then
 		modelequivalent = true
 	end

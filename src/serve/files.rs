@@ -158,7 +158,7 @@ impl Root {
             Ok(())
         } else {
             Err(ServeError::Forbidden(format!(
-                "{rel} is outside the folder idp serve was started in ({})",
+                "{rel} is outside the folder idp serve serves ({})",
                 self.dir.display()
             )))
         }

@@ -65,13 +65,14 @@ impl std::error::Error for ServeError {}
 #[command(
     name = "idp serve",
     about = "The idp workbench in the browser: edit, check, run and draw specifications",
-    after_help = "The page opens the FILEs given (inside the current folder), and lists the .idp files of \
-                  examples/ and specs/. Files are read and saved only inside the folder the server \
-                  was started in. Every check and run is a child `idp --sandbox` process with the \
-                  limits below."
+    after_help = "The page opens the FILEs given, and lists the .idp files of examples/ and \
+                  specs/. The folder served is the current one, or the first FILE's folder when \
+                  that file lies outside it; files are read and saved only inside the folder \
+                  served. Every check and run is a child `idp --sandbox` process with the limits \
+                  below."
 )]
 pub struct ServeArgs {
-    /// Specification files to open (inside the current folder)
+    /// Specification files to open (inside the folder served)
     pub files: Vec<String>,
     /// The port to listen on (0: any free port)
     #[arg(long, default_value_t = 8080)]
@@ -121,7 +122,9 @@ fn start(args: ServeArgs) -> Result<(), ServeError> {
     }
     let cwd = std::env::current_dir()
         .map_err(|e| ServeError::Internal(format!("no current folder: {e}")))?;
-    let root = files::Root::new(&cwd)?;
+    let folder = served_folder(&cwd, &args.files);
+    let root = files::Root::new(&folder)?;
+    let served = root.dir().display().to_string();
     let mut opened = Vec::new();
     for f in &args.files {
         let path = root.existing(f)?;
@@ -139,7 +142,7 @@ fn start(args: ServeArgs) -> Result<(), ServeError> {
     };
     let server = http::Server::bind(&args.host, args.port, config)?;
     let url = server.url();
-    println!("idp serve: {url} (folder {}; Ctrl-C stops)", cwd.display());
+    println!("idp serve: {url} (folder {served}; Ctrl-C stops)");
     if !server.is_loopback() {
         eprintln!(
             "Warning: listening on {}: other machines can read and save files in this folder",
@@ -153,6 +156,22 @@ fn start(args: ServeArgs) -> Result<(), ServeError> {
     }
     server.serve();
     Ok(())
+}
+
+/// The folder to serve: the current one, unless the first file given lies outside it (`idp
+/// serve ~/course/maze.idp` from anywhere); then that file's folder. The files must all lie
+/// inside the folder served (checked when they are opened).
+fn served_folder(cwd: &std::path::Path, files: &[String]) -> std::path::PathBuf {
+    let Some(first) = files.first() else {
+        return cwd.to_path_buf();
+    };
+    let real = |p: &std::path::Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let file = real(&cwd.join(first));
+    if file.starts_with(real(cwd)) {
+        return cwd.to_path_buf();
+    }
+    file.parent()
+        .map_or_else(|| cwd.to_path_buf(), |p| p.to_path_buf())
 }
 
 /// Opens `url` with the desktop's browser (xdg-open, or open on macOS); a failure is a note.

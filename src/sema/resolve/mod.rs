@@ -99,6 +99,9 @@ pub(crate) struct Resolver<'a> {
     /// Variables that a sentence or rule uses without quantifying them (name, derived sort,
     /// where): checked against the structures' elements once all are known.
     pub implicit_vars: Vec<(std::rc::Rc<str>, SortId, Span)>,
+    /// The span of each `free-variable` warning and the spans of its variables: a warning
+    /// whose variables all name elements of a structure gives way to `element-variable`'s.
+    pub free_variable_warnings: Vec<(Span, Vec<Span>)>,
 }
 
 impl<'a> Resolver<'a> {
@@ -111,6 +114,7 @@ impl<'a> Resolver<'a> {
             voc_names: Vec::new(),
             decl_spans: HashMap::new(),
             implicit_vars: Vec::new(),
+            free_variable_warnings: Vec::new(),
         };
         r.init_global_namespace();
         r.init_builtins();
@@ -170,6 +174,7 @@ impl<'a> Resolver<'a> {
             voc_names,
             decl_spans,
             implicit_vars: Vec::new(),
+            free_variable_warnings: Vec::new(),
         }
     }
 
@@ -237,6 +242,18 @@ impl<'a> Resolver<'a> {
             self.diags
                 .push(Diagnostic::warning("element-variable", message, Some(span)).with_hint(hint));
         }
+        // A sentence whose free variables are all such elements needs no second warning.
+        let covered: Vec<Span> = warned.iter().map(|(_, span)| *span).collect();
+        let superseded: Vec<Span> = std::mem::take(&mut self.free_variable_warnings)
+            .into_iter()
+            .filter(|(_, vars)| vars.iter().all(|v| covered.contains(v)))
+            .map(|(at, _)| at)
+            .collect();
+        self.diags.items.retain(|d| {
+            d.code != "free-variable"
+                || d.is_error()
+                || !d.span.is_some_and(|s| superseded.contains(&s))
+        });
     }
 
     /// A symbol that a definition defines and a structure over the same vocabulary also

@@ -575,8 +575,31 @@ impl Resolver<'_> {
             self.prog.sort(has).name,
             self.prog.sort(pos).name
         );
-        self.error("type-mismatch", msg, t.span);
+        let hint = self.quoted_element_hint(t, has, pos);
+        self.error_hint("type-mismatch", msg, t.span, hint);
         cx.failed = true;
+    }
+
+    /// For `Red("a")` over a type `Node` of elements: models print the elements of a type in
+    /// quotes (`Red = { "a" }`, as IDP3 does), but in a theory a quoted text is a string. How
+    /// to name the element instead.
+    fn quoted_element_hint(&self, t: &PT, has: SortId, pos: SortId) -> Option<String> {
+        let PtKind::Value(v, _) = &t.kind else {
+            return None;
+        };
+        let text = v.string_text()?;
+        if has != self.sort_string() || self.prog.sort(pos).builtin.is_some() {
+            return None;
+        }
+        let sort = &self.prog.sort(pos).name;
+        Some(format!(
+            "models print the elements of {sort} in quotes (\"{text}\"), but in a theory \
+             \"{text}\" is a string, not a {sort}; to name the element, declare a constant \
+             ({} : {sort} in the vocabulary, {} = {text} in the structure) or make {sort} a \
+             constructed type (type {sort} constructed from {{{text}, ...}}) and write {text}",
+            super::capitalised(&text),
+            super::capitalised(&text),
+        ))
     }
 
     /// A short rendering of a term for messages.

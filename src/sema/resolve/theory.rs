@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use super::pre::{PHead, PRule, PSet, PfKind, PtKind, VarInfo, VarIx, PF, PT};
 use super::{Entry, Resolver};
+use crate::diagnostics::Diagnostic;
 use crate::sema::ir;
 use crate::sema::program::{
     Component, FuncId, PredId, SortId, Theory, TheoryForm, TheoryId, VocId,
@@ -126,22 +127,13 @@ impl Resolver<'_> {
         let mut cx = Ctx::new(voc, owner.to_string());
         let mut pf = self.formula(&mut cx, f);
         if !cx.free.is_empty() {
-            let names: String = cx
-                .free
-                .iter()
-                .map(|&v| format!(" {}", cx.vars[v].name))
-                .collect();
-            self.warning(
-                "free-variable",
-                format!("Variables{names} are not quantified."),
-                f.span,
-            );
             pf = PF::new(
                 PfKind::Quant(Quantifier::Forall, cx.free.clone(), Box::new(pf)),
                 f.span,
             );
         }
         self.derive_formula(&mut cx, &mut pf);
+        self.warn_free_variables(&cx);
         self.note_implicit_vars(&cx);
         self.check_formula(&mut cx, &pf);
         (!cx.failed).then(|| self.lower_formula(&cx, &pf))
@@ -162,6 +154,65 @@ impl Resolver<'_> {
             rules,
             span: d.span,
         }
+    }
+
+    /// A sentence's names that are neither declared nor quantified: IDP3 reads them as
+    /// variables for every value (a warning), which is rarely what a newcomer meant by `Red(c)`
+    /// (an undeclared constant). The warning says how it is read, and how to declare a
+    /// constant or quantify the variable instead.
+    fn warn_free_variables(&mut self, cx: &Ctx) {
+        let Some(&first) = cx.free.first() else {
+            return;
+        };
+        let names: Vec<&str> = cx.free.iter().map(|&v| &*cx.vars[v].name).collect();
+        let listed = match names.as_slice() {
+            [one] => one.to_string(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+            [] => unreachable!("not empty"),
+        };
+        let (verb, pronoun, kind) = if names.len() == 1 {
+            ("is", "it", "a variable")
+        } else {
+            ("are", "they", "variables")
+        };
+        let message = format!(
+            "{listed} {verb} not declared, so {pronoun} {verb} read as {kind}: the sentence \
+             says this for every {listed} (as ! {} : ...).",
+            names.join(" ")
+        );
+        let typed: Vec<String> = cx
+            .free
+            .iter()
+            .map(|&v| {
+                let var = &cx.vars[v];
+                match var.sort {
+                    Some(sort) => format!("{}[{}]", var.name, self.prog.sort(sort).name),
+                    None => var.name.to_string(),
+                }
+            })
+            .collect();
+        let declared: Vec<String> = cx
+            .free
+            .iter()
+            .map(|&v| {
+                let var = &cx.vars[v];
+                let sort = var
+                    .sort
+                    .map_or("T".to_string(), |s| self.prog.sort(s).name.clone());
+                format!("{} : {sort}", var.name)
+            })
+            .collect();
+        let hint = format!(
+            "to mean one element, declare a constant in the vocabulary ({}) and give its value \
+             in the structure; to mean every value, quantify: ! {} : ...",
+            declared.join(", "),
+            typed.join(" ")
+        );
+        let at = cx.vars[first].span;
+        let spans = cx.free.iter().map(|&v| cx.vars[v].span).collect();
+        self.free_variable_warnings.push((at, spans));
+        self.diags
+            .push(Diagnostic::warning("free-variable", message, Some(at)).with_hint(hint));
     }
 
     /// Records the variables of `cx` that nobody quantified (see `warn_element_variables`).
@@ -491,8 +542,13 @@ impl Resolver<'_> {
         cx: &mut Ctx,
         terms: &[ast::Term],
         ops: &[ast::CmpOp],
-        _span: Span,
+        span: Span,
     ) -> PfKind {
+        if let [left, right] = terms {
+            if let Some(kind) = self.predicates_compared(cx, left, right, ops[0], span) {
+                return kind;
+            }
+        }
         let ts: Vec<PT> = terms.iter().map(|t| self.term(cx, t)).collect();
         let mut parts: Vec<PF> = Vec::new();
         for (k, op) in ops.iter().enumerate() {
@@ -512,6 +568,71 @@ impl Resolver<'_> {
             1 => parts.pop().map(|p| p.kind).unwrap_or(PfKind::Error),
             _ => PfKind::And(parts),
         }
+    }
+
+    /// `Red(x) = Blue(x)`: an equality of two atoms of predicates, which compares truth values
+    /// as if they were values. One error, with `<=>` as the hint, instead of one per side.
+    fn predicates_compared(
+        &mut self,
+        cx: &mut Ctx,
+        left: &ast::Term,
+        right: &ast::Term,
+        op: ast::CmpOp,
+        span: Span,
+    ) -> Option<PfKind> {
+        if !matches!(op, ast::CmpOp::Eq | ast::CmpOp::Ne) {
+            return None;
+        }
+        let a = self.predicate_atom(cx, left)?;
+        let b = self.predicate_atom(cx, right)?;
+        let (l, r) = (self.source_of(left.span)?, self.source_of(right.span)?);
+        let what = if a == b {
+            format!("{a} is a predicate")
+        } else {
+            format!("{a} and {b} are predicates")
+        };
+        let op_text = if op == ast::CmpOp::Eq { "=" } else { "~=" };
+        let message = format!(
+            "'{op_text}' compares values, but {what}: {l} {op_text} {r} compares truth values"
+        );
+        let hint = if op == ast::CmpOp::Eq {
+            format!("to say that both are true or both false, write '<=>': {l} <=> {r}")
+        } else {
+            format!("to say that exactly one of them is true, write ~({l} <=> {r})")
+        };
+        // The sides are resolved for their variables' uses only; their errors say less.
+        let before = self.diags.items.len();
+        self.term(cx, left);
+        self.term(cx, right);
+        self.diags.items.truncate(before);
+        self.error_hint("predicate-compared", message, span, Some(hint));
+        cx.failed = true;
+        Some(PfKind::Error)
+    }
+
+    /// The name of the predicate when `t` is an atom of one (a name that is no variable and
+    /// is declared as a predicate of that arity but not as a function).
+    fn predicate_atom(&self, cx: &Ctx, t: &ast::Term) -> Option<String> {
+        let ast::TermKind::App { symbol, args } = &t.kind else {
+            return None;
+        };
+        let n = args.as_ref().map_or(0, Vec::len);
+        if n == 0 && symbol.name.is_simple() && cx.lookup(symbol.name.name()).is_some() {
+            return None;
+        }
+        let entries = self.lookup_entries(cx.voc, &symbol.name);
+        let pred = entries
+            .iter()
+            .any(|e| matches!(e, Entry::Pred(p) if self.prog.pred(*p).args.len() == n));
+        let func = entries.iter().any(|e| matches!(e, Entry::Func(_)));
+        (pred && !func).then(|| symbol.name.to_path())
+    }
+
+    /// The source text of `span`, when the sources are known.
+    fn source_of(&self, span: Span) -> Option<String> {
+        let text = self.sources?.text(span.file)?;
+        text.get(span.start as usize..span.end as usize)
+            .map(str::to_string)
     }
 
     // -- terms ---------------------------------------------------------------------------------

@@ -361,8 +361,11 @@ impl Parser<'_> {
         let mut terms = vec![self.term_of(first)?];
         let mut ops = Vec::new();
         while let Some(op) = cmp_of(self.peek().kind) {
-            self.bump();
+            let op_token = self.bump();
             ops.push(op);
+            if matches!(self.peek().kind, Tok::Tilde | Tok::Bang | Tok::Question) {
+                return Err(self.formula_compared(&op_token, &terms[0]));
+            }
             let t = self.arith()?;
             terms.push(self.term_of(t)?);
         }
@@ -371,6 +374,47 @@ impl Parser<'_> {
             kind: FormulaKind::Compare { terms, ops },
             span,
         }))
+    }
+
+    /// `Red(x) = ~Blue(x)`: a comparison compares values, and what follows the operator is a
+    /// formula (a negation or a quantifier); `<=>` says that two formulas agree.
+    fn formula_compared(&mut self, op: &Token, left: &Term) -> Fail {
+        let t = self.peek();
+        let op_text = self.text(op).to_string();
+        let source = |p: &Self, span: Span| {
+            p.cx.sources
+                .text(span.file)
+                .and_then(|s| s.get(span.start as usize..span.end as usize))
+                .map(str::to_string)
+        };
+        let left_text = source(self, left.span).unwrap_or_else(|| "...".into());
+        // The formula after the operator, for the hint (quietly: its own mistakes come later).
+        let errors = self.cx.diags.items.len();
+        let right_text = match self.nested(|p| p.negation()) {
+            Ok(Expr::F(f)) => source(self, f.span),
+            _ => None,
+        }
+        .unwrap_or_else(|| "...".into());
+        self.cx.diags.items.truncate(errors);
+        let msg = format!(
+            "unexpected {} after '{op_text}': '{op_text}' compares two values, and a formula \
+             follows it",
+            self.describe(&t)
+        );
+        let hint = if op_text == "~=" {
+            format!(
+                "to say that exactly one of two formulas holds, write ~({left_text} <=> \
+                 {right_text})"
+            )
+        } else {
+            format!(
+                "to say that two formulas are both true or both false, write '<=>': \
+                 {left_text} <=> {right_text}"
+            )
+        };
+        let d = Diagnostic::error("syntax-error", msg, Some(t.span)).with_hint(hint);
+        self.report(d);
+        Fail
     }
 
     fn arith(&mut self) -> PResult<Expr> {
@@ -553,7 +597,7 @@ impl Parser<'_> {
 
     /// What `( e )` is: a formula stays one; a bare name or application becomes a formula (the
     /// atom), as in IDP3's grammar; a float, string or character literal is refused; any
-    /// other term stays a term.
+    /// other term stays a term. The result spans the parentheses.
     fn parenthesised(&mut self, e: Expr, open: Span) -> PResult<Expr> {
         let span = self.span_from(open);
         match e {
@@ -571,7 +615,8 @@ impl Parser<'_> {
                 self.arithmetic_operand(&t)?;
                 Ok(Expr::T(Term { span, ..t }))
             }
-            f => Ok(f),
+            // With its parentheses, so that a sentence ending in one is its whole text.
+            Expr::F(f) => Ok(Expr::F(Formula { span, ..f })),
         }
     }
 
