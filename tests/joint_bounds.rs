@@ -236,3 +236,30 @@ structure S : V { Time = { 0..1 } Start = 0 Next = { 0->1 } Item = { 1 } }
         1,
     );
 }
+
+/// Two sentences bound the same open predicate; each numbers its variables from 0, so the
+/// `t2` of the first and the `t` of the second share a number: joined in one bound they must
+/// stay apart (else `Next(t) = t2` would read `Next(t) = t` and rule out every action).
+#[test]
+fn two_sentences_bounding_one_predicate_keep_their_variables_apart() {
+    oracle::assert_models(
+        "LTCvocabulary V {
+  type Time isa nat
+  Start : Time
+  partial Next(Time) : Time
+  type Item isa nat
+  type Player constructed from { p }
+  type Action constructed from { press(Item, Item, Item) }
+  Do(Time, Player, Action)
+  Lit(Time)
+}
+theory T : V {
+  { ! t x y z : Lit(Next(t)) <- Do(t, p, press(x, y, z)). }
+  ! a t q : Do(t, q, a) => (? t2 : Next(t) = t2).
+  ! x y z t : Do(t, p, press(x, y, z)) => x = y.
+}
+structure S : V { Time = { 0..1 } Start = 0 Next = { 0->1 } Item = { 1 } }
+",
+        2,
+    );
+}

@@ -28,6 +28,7 @@ use crate::ground::tuple_set::TupleSet;
 use crate::ground::Grounder;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
 use crate::sema::program::{LtcInfo, Symbol};
+use crate::sema::walk::Rewriter;
 use crate::structure::structure::Table;
 use crate::structure::value::Value;
 use crate::syntax::ast::ArithOp;
@@ -160,7 +161,13 @@ impl<'a> Grounder<'a> {
             let rule = by_symbol
                 .entry(symbol)
                 .or_insert_with(|| empty_rule(symbol, &pred.args, sentence.span, &mut fresh));
-            let conjunct = bounding_conjunct(&rule.vars, args, vars, phi, sentence.span);
+            // Each sentence numbers its variables from 0: they are moved apart so that the
+            // conjuncts of one rule do not share them.
+            let shift = (rule.body_conjuncts() as u32 + 1) * SENTENCE_VARIABLES;
+            let mut shift = Shift(shift);
+            let args: Vec<Term> = args.iter().map(|a| shift.term(a)).collect();
+            let (vars, phi) = (shift.vars(&vars), shift.formula(phi));
+            let conjunct = bounding_conjunct(&rule.vars, &args, vars, &phi, sentence.span);
             let FormulaKind::And(conjuncts) = rule.body.kind() else {
                 unreachable!("a bounding rule's body is a conjunction")
             };
@@ -215,6 +222,72 @@ impl<'a> Grounder<'a> {
                 .get(sort)
                 .is_some_and(|d| d.len() == 1 && d[0] == *v),
             _ => false,
+        }
+    }
+}
+
+/// How far apart the variables of the sentences joined in one rule are moved.
+const SENTENCE_VARIABLES: u32 = 1 << 20;
+
+/// Adds a constant to the id of every variable (bound or free) of a formula.
+struct Shift(u32);
+
+impl Shift {
+    fn var(&self, v: &Var) -> Var {
+        Var {
+            id: v.id + self.0,
+            ..v.clone()
+        }
+    }
+
+    fn vars(&self, vs: &[Var]) -> Vec<Var> {
+        vs.iter().map(|v| self.var(v)).collect()
+    }
+}
+
+impl crate::sema::walk::Rewriter for Shift {
+    fn formula(&mut self, f: &Formula) -> Formula {
+        let kind = match f.kind() {
+            FormulaKind::Forall(vs, g) => {
+                FormulaKind::Forall(self.vars(vs), Box::new(self.formula(g)))
+            }
+            FormulaKind::Exists(vs, g) => {
+                FormulaKind::Exists(self.vars(vs), Box::new(self.formula(g)))
+            }
+            _ => return f.rebuild(self),
+        };
+        Formula::new(kind, f.span)
+    }
+
+    fn term(&mut self, t: &Term) -> Term {
+        let kind = match t.kind() {
+            TermKind::Var(v) => TermKind::Var(self.var(v)),
+            TermKind::Aggregate(k, sets) => TermKind::Aggregate(
+                *k,
+                sets.iter()
+                    .map(|set| crate::sema::ir::SetExpr {
+                        vars: self.vars(&set.vars),
+                        cond: self.formula(&set.cond),
+                        term: self.term(&set.term),
+                    })
+                    .collect(),
+            ),
+            _ => return t.rebuild(self),
+        };
+        Term::new(kind, t.sort, t.span)
+    }
+}
+
+trait Conjuncts {
+    fn body_conjuncts(&self) -> usize;
+}
+
+impl Conjuncts for Rule {
+    /// How many sentences a bounding rule joins so far.
+    fn body_conjuncts(&self) -> usize {
+        match self.body.kind() {
+            FormulaKind::And(fs) => fs.len(),
+            _ => 1,
         }
     }
 }
