@@ -122,8 +122,12 @@ fn expected_words(rules: &[Rule]) -> String {
             Rule::element => "a value",
             Rule::rule => "a rule",
             Rule::statement => "a call",
-            _ => "something else",
+            Rule::type_decl | Rule::var_decl | Rule::symbol_decl | Rule::import => {
+                "a declaration (`type T := {..}`, `p: T -> Bool`, `f: T -> U`)"
+            }
+            _ => "",
         })
+        .filter(|w| !w.is_empty())
         .collect();
     words.sort();
     words.dedup();
