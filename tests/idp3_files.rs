@@ -367,7 +367,8 @@ procedure main() {
     let (stdout, stderr, code) = outcome(&o);
     assert_eq!((stderr.as_str(), code), ("", 0));
     assert_eq!(stdout.matches("==========").count(), 10, "{stdout}");
-    assert!(stdout.ends_with("\nMore models may be available.  Change the max argument to see them.\n\n"));
+    assert!(stdout
+        .ends_with("\nMore models may be available.  Change the max argument to see them.\n\n"));
     let spec = "vocabulary {\n  p: () -> Bool\n}\ntheory {\n  p().\n}\nmain {\n  pretty_print(model_expand(T))\n}\n";
     let o = run_file("z3_arrow.idp", spec.as_bytes(), &[]);
     assert_eq!(
@@ -383,7 +384,8 @@ procedure main() {
     let (_, stderr, code) = outcome(&o);
     assert_eq!(code, 1);
     assert!(
-        stderr.starts_with("Error: unexpected 'P', expected a declaration") && stderr.contains("At z3_main.idp:2:3 [fodot-syntax-error]"),
+        stderr.starts_with("Error: unexpected 'P', expected a declaration")
+            && stderr.contains("At z3_main.idp:2:3 [fodot-syntax-error]"),
         "{stderr}"
     );
 }

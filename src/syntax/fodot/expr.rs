@@ -478,6 +478,23 @@ impl Reader {
     fn atom(&mut self, e: &Spanned) -> Formula {
         let span = e.span;
         let kind = match &e.expr {
+            Expr::Compare { terms, ops }
+                if ops.len() == 1
+                    && matches!(ops[0], CmpOp::Eq | CmpOp::Ne)
+                    && terms.iter().any(|t| self.is_boolean(t)) =>
+            {
+                // Booleans compared (`p(x) = q(x)`, `p(x) ~= true`): an equivalence.
+                let equiv = FormulaKind::Binary {
+                    op: BinConn::Equiv,
+                    left: Box::new(self.formula(&terms[0])),
+                    right: Box::new(self.formula(&terms[1])),
+                };
+                if ops[0] == CmpOp::Eq {
+                    equiv
+                } else {
+                    FormulaKind::Not(Box::new(Formula { kind: equiv, span }))
+                }
+            }
             Expr::Compare { terms, ops } => FormulaKind::Compare {
                 terms: terms.iter().map(|t| self.term(t)).collect(),
                 ops: ops.clone(),
@@ -686,6 +703,17 @@ impl Reader {
             body = Formula { kind, span };
         }
         body
+    }
+
+    /// Whether `e` is true or false rather than a value: a predicate's atom, `true`, `false`.
+    fn is_boolean(&self, e: &Spanned) -> bool {
+        match &e.expr {
+            Expr::App { name, .. } => {
+                self.names.is_predicate(&name.name) || name.name == "true" || name.name == "false"
+            }
+            Expr::Not(_) | Expr::Conn { .. } | Expr::Quant { .. } | Expr::Compare { .. } => true,
+            _ => false,
+        }
     }
 
     /// Whether a quantee ranges over a predicate's tuples rather than a type.
