@@ -20,7 +20,11 @@ pub fn model_text(program: &Program, voc: VocId, given: &Structure, model: &Stru
             Table::TwoValued(set) => set.iter().map(|t| t.as_ref()).collect(),
             Table::ThreeValued { ct, .. } => ct.iter().map(|t| t.as_ref()).collect(),
         };
-        tuples.sort();
+        if tuples.is_empty() && has_empty_argument(program, model, symbol) {
+            // No atom at all: IDP-Z3 has nothing to print.
+            continue;
+        }
+        tuples.sort_by(|a, b| cmp_tuples(a, b));
         let name = program.symbol_name(symbol);
         let line = match symbol {
             Symbol::Pred(p) if program.pred(p).args.is_empty() => {
@@ -70,6 +74,38 @@ fn symbols_in_order(program: &Program, voc: VocId) -> Vec<Symbol> {
     }
     found.sort_by_key(|&(at, _)| at);
     found.into_iter().map(|(_, s)| s).collect()
+}
+
+/// Whether an argument type of `symbol` has no elements.
+fn has_empty_argument(program: &Program, model: &Structure, symbol: Symbol) -> bool {
+    let sorts = program.symbol_sorts(symbol);
+    let arity = match symbol {
+        Symbol::Pred(_) => sorts.len(),
+        Symbol::Func(_) => sorts.len() - 1,
+    };
+    sorts[..arity]
+        .iter()
+        .any(|&s| model.domain(s).is_some_and(|d| d.is_empty()))
+}
+
+/// Tuples in IDP-Z3's order: element by element, numbers by value and constructors in the
+/// order they are declared (IDP3's order puts names alphabetically).
+fn cmp_tuples(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| cmp_values(*x, *y))
+        .find(|o| o.is_ne())
+        .unwrap_or(a.len().cmp(&b.len()))
+}
+
+fn cmp_values(a: Value, b: Value) -> std::cmp::Ordering {
+    match (a.compound_parts(), b.compound_parts()) {
+        (Some(x), Some(y)) => x
+            .constructor
+            .cmp(&y.constructor)
+            .then_with(|| cmp_tuples(&x.args, &y.args)),
+        _ => a.cmp(&b),
+    }
 }
 
 /// Whether the structure gives the symbol's whole interpretation (IDP-Z3 prints only the rest).
@@ -165,7 +201,7 @@ pub fn consequences(
         for t in falsities.into_iter().filter(|t| !given_truth(t, false)) {
             lines.push((t.clone(), format!("Not {name}({})", plain_args(&t))));
         }
-        lines.sort();
+        lines.sort_by(|a, b| cmp_tuples(&a.0, &b.0));
         out.extend(lines.into_iter().map(|(_, l)| l));
     }
     out

@@ -344,7 +344,8 @@ pub fn load_inputs_with(
 }
 
 /// [`load_inputs_with`], reading each file in its own dialect: IDP3, or IDP-Z3's FO(·) when
-/// it does not parse as IDP3 and shows FO(·)'s signs ([`idp_z3_marker`]). FO(·) files give the
+/// it does not parse as IDP3 and either shows FO(·)'s signs ([`idp_z3_marker`]) or is in
+/// FO(·)'s grammar. FO(·) files give the
 /// same AST items, and their `main` blocks as scripts.
 pub fn load_dialects(
     inputs: Vec<(String, Vec<u8>)>,
@@ -372,7 +373,7 @@ pub fn load_dialects(
             let before = diags.items.len();
             let parsed = parser::parse_file(fid, text.clone(), sources, diags, &mut includer);
             let failed = diags.items[before..].iter().any(|d| d.is_error());
-            if failed && idp_z3_marker(&text).is_some() {
+            if failed && (idp_z3_marker(&text).is_some() || fodot::accepts(&text)) {
                 // Another dialect: its own reader, instead of the cascade of syntax errors
                 // that IDP3's parser gives on it.
                 diags.items.truncate(before);

@@ -67,6 +67,12 @@ pub fn read(fid: FileId, text: &str, diags: &mut Diagnostics) -> Read {
     read
 }
 
+/// Whether `text` is in FO(·)'s grammar (for choosing the dialect of a file that IDP3's parser
+/// rejects).
+pub fn accepts(text: &str) -> bool {
+    FodotGrammar::parse(Rule::file, text).is_ok()
+}
+
 /// Where an FO(·) file could not be read, in the words of the language.
 fn syntax_error(fid: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
     let at = match e.location {
