@@ -8,12 +8,15 @@
 
 pub mod print;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
 use std::io::Write;
 use std::time::Instant;
 
+use rustc_hash::FxHashSet;
+
 use crate::infer::Options;
-use crate::sema::program::{Component, Program};
+use crate::sema::program::{Component, Program, Symbol};
 use crate::structure::structure::Structure;
 use crate::syntax::fodot::{Arg, Call, Script, Statement};
 
@@ -225,12 +228,20 @@ impl Run<'_> {
 
     fn model_expand(&mut self, call: &Call) -> Result<Val, Failure> {
         let max = self.int_kwarg(call, "max", 10)?.max(0) as usize;
-        let (models, t, s) = self.models(call, max)?;
+        let (t, _) = self.blocks(call)?;
+        let used = used_symbols(&self.program.theories[t]);
+        // Symbols the theory never mentions are IDP-Z3's "don't care": not searched, so they
+        // do not multiply the models (a predicate's unmentioned atoms stay false here).
+        let unmentioned = self.options.leave_unmentioned_false;
+        self.options.leave_unmentioned_false = true;
+        let found = self.distinct_models(call, max, &used);
+        self.options.leave_unmentioned_false = unmentioned;
+        let (models, t, s) = found?;
         let voc = self.program.theories[t].vocabulary;
         let given = &self.program.structures[s];
         let mut texts: Vec<String> = models
             .iter()
-            .map(|m| print::model_text(self.program, voc, given, m))
+            .map(|m| print::model_text(self.program, voc, given, m, Some(&used)))
             .collect();
         if matches!(call.kwarg("sort"), Some(Arg::Name(n)) if n.name == "True") {
             texts.sort();
@@ -248,6 +259,24 @@ impl Run<'_> {
         };
         out.push_str(last);
         Ok(Val::Items(vec![out]))
+    }
+
+    /// Up to `max` models (0: all) that differ on the symbols in `used`.
+    fn distinct_models(
+        &mut self,
+        call: &Call,
+        max: usize,
+        used: &FxHashSet<Symbol>,
+    ) -> Result<(Vec<Structure>, usize, usize), Failure> {
+        let (all, t, s) = self.models(call, max)?;
+        let mut symbols: Vec<Symbol> = used.iter().copied().collect();
+        symbols.sort();
+        let mut seen = HashSet::new();
+        let models = all
+            .into_iter()
+            .filter(|m| seen.insert(print::projection(m, &symbols)))
+            .collect();
+        Ok((models, t, s))
     }
 
     fn model_check(&mut self, call: &Call) -> Result<Val, Failure> {
@@ -317,10 +346,29 @@ impl Run<'_> {
                 theory.vocabulary,
                 structure,
                 m,
+                None,
             )),
             None => Val::Text("No models.".to_string()),
         })
     }
+}
+
+/// The predicates and functions a theory's sentences and definitions mention.
+fn used_symbols(theory: &crate::sema::program::Theory) -> FxHashSet<Symbol> {
+    let mut used = FxHashSet::default();
+    for f in &theory.sentences {
+        crate::sema::walk::symbols(f, &mut used);
+    }
+    for d in &theory.definitions {
+        for r in &d.rules {
+            used.insert(r.head);
+            crate::sema::walk::symbols(&r.body, &mut used);
+            for a in &r.head_args {
+                crate::sema::walk::symbols(a, &mut used);
+            }
+        }
+    }
+    used
 }
 
 fn failure(e: crate::error::Error) -> Failure {

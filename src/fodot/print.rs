@@ -2,15 +2,33 @@
 //! vocabulary, as `p := {(a, b), (b, c)}.`, `f := {a -> 1, b -> 2}.`, `c := 3.` or
 //! `q := true.`; tuples in the order of their elements.
 
+use rustc_hash::FxHashSet;
+
 use crate::sema::program::{Program, Symbol, VocId};
 use crate::structure::structure::{Structure, Table};
 use crate::structure::value::{format_float, str_text, Value};
 
-/// The text IDP-Z3's `pretty_print` gives for `model`, a model expanding `given`.
-pub fn model_text(program: &Program, voc: VocId, given: &Structure, model: &Structure) -> String {
+/// The text IDP-Z3's `pretty_print` gives for `model`, a model expanding `given`. With `used`,
+/// the symbols outside it are IDP-Z3's "don't care": a constant or proposition shows as
+/// `// c := *.`, others not at all.
+pub fn model_text(
+    program: &Program,
+    voc: VocId,
+    given: &Structure,
+    model: &Structure,
+    used: Option<&FxHashSet<Symbol>>,
+) -> String {
     let mut out = String::new();
     for symbol in symbols_in_order(program, voc) {
         if given_whole(given, symbol) {
+            continue;
+        }
+        if used.is_some_and(|u| !u.contains(&symbol)) {
+            let nullary = program.symbol_sorts(symbol).len()
+                == usize::from(matches!(symbol, Symbol::Func(_)));
+            if nullary {
+                out.push_str(&format!("// {} := *.\n", program.symbol_name(symbol)));
+            }
             continue;
         }
         let Some(table) = model.table(symbol) else {
@@ -74,6 +92,23 @@ fn symbols_in_order(program: &Program, voc: VocId) -> Vec<Symbol> {
     }
     found.sort_by_key(|&(at, _)| at);
     found.into_iter().map(|(_, s)| s).collect()
+}
+
+/// What `model` says of `symbols`: each one's true tuples, sorted (to tell models apart on
+/// them).
+pub fn projection(model: &Structure, symbols: &[Symbol]) -> Vec<Vec<Vec<Value>>> {
+    symbols
+        .iter()
+        .map(|&s| {
+            let mut tuples: Vec<Vec<Value>> = match model.table(s) {
+                Some(Table::TwoValued(set)) => set.iter().cloned().collect(),
+                Some(Table::ThreeValued { ct, .. }) => ct.iter().cloned().collect(),
+                None => Vec::new(),
+            };
+            tuples.sort();
+            tuples
+        })
+        .collect()
 }
 
 /// Whether an argument type of `symbol` has no elements.
