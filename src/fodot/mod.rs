@@ -137,13 +137,12 @@ impl Run<'_> {
                 Ok(Val::Nothing)
             }
             "print" => {
+                // IDP-Z3 captures `print(a, b)` as one line, the texts joined without a space.
+                let mut line = String::new();
                 for a in &call.args {
-                    let v = self.eval(a)?;
-                    match v {
-                        Val::Items(items) => items.iter().for_each(|i| self.emit(i)),
-                        other => self.emit(&text_of(&other)),
-                    }
+                    line.push_str(&text_of(&self.eval(a)?));
                 }
+                self.emit(&line);
                 Ok(Val::Nothing)
             }
             "duration" => {
@@ -229,7 +228,12 @@ impl Run<'_> {
     fn model_expand(&mut self, call: &Call) -> Result<Val, Failure> {
         let max = self.int_kwarg(call, "max", 10)?.max(0) as usize;
         let (t, _) = self.blocks(call)?;
-        let used = used_symbols(&self.program.theories[t]);
+        let complete = matches!(call.kwarg("complete"), Some(Arg::Name(n)) if n.name == "True");
+        let used = if complete {
+            all_symbols(self.program, self.program.theories[t].vocabulary)
+        } else {
+            used_symbols(&self.program.theories[t])
+        };
         // Symbols the theory never mentions are IDP-Z3's "don't care": not searched, so they
         // do not multiply the models (a predicate's unmentioned atoms stay false here).
         let unmentioned = self.options.leave_unmentioned_false;
@@ -351,6 +355,13 @@ impl Run<'_> {
             None => Val::Text("No models.".to_string()),
         })
     }
+}
+
+/// Every predicate and function of a vocabulary (`complete=True`: nothing is "don't care").
+fn all_symbols(program: &Program, voc: crate::sema::program::VocId) -> FxHashSet<Symbol> {
+    let v = program.voc(voc);
+    let preds = v.preds.iter().map(|&p| Symbol::Pred(p));
+    preds.chain(v.funcs.iter().map(|&f| Symbol::Func(f))).collect()
 }
 
 /// The predicates and functions a theory's sentences and definitions mention.
