@@ -328,6 +328,11 @@ impl Run<'_> {
         let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
         let mut options = self.options.clone();
         options.nbmodels = 1;
+        if std::env::var_os("IDP_MINIMIZE").is_none() {
+            // IDP-Z3 prints the optimum only (no best-so-far on a limit), so the bounds can be
+            // asked from below: a plan's length is then found as by growing a horizon.
+            options.minimize = crate::infer::optimise::Strategy::Auto;
+        }
         let found = crate::infer::minimize(
             self.program,
             theory,
@@ -383,9 +388,17 @@ fn used_symbols(theory: &crate::sema::program::Theory) -> FxHashSet<Symbol> {
 }
 
 fn failure(e: crate::error::Error) -> Failure {
+    let mut message = e.to_string();
+    if let crate::error::ErrorKind::InfiniteDomain { sort } = e.kind() {
+        // The engine's hint is in IDP3's words; say it in FO(·)'s too.
+        message.push_str(&format!(
+            "\n  hint (FO(\u{b7})): IDP-Z3 leaves {sort} unbounded to Z3; idp grounds, so give the \
+             values a listed type (`type Val := {{0..100}}`, then `f: T -> Val` or `x in Val`)"
+        ));
+    }
     Failure {
         stopped: e.is_limit(),
-        message: e.to_string(),
+        message,
     }
 }
 
