@@ -294,6 +294,7 @@ impl Run<'_> {
     /// consequences.` (or `Not satisfiable.`).
     fn model_propagate(&mut self, call: &Call) -> Result<Val, Failure> {
         let (t, s) = self.blocks(call)?;
+        let complete = matches!(call.kwarg("complete"), Some(Arg::Name(n)) if n.name == "True");
         let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
         let found = crate::infer::propagate(
             self.program,
@@ -307,7 +308,8 @@ impl Run<'_> {
         let Some(known) = found.value else {
             return Ok(Val::Items(vec!["Not satisfiable.".to_string()]));
         };
-        let mut items = print::consequences(self.program, theory.vocabulary, structure, &known);
+        let mut items =
+            print::consequences(self.program, theory.vocabulary, structure, &known, complete);
         items.push("No more consequences.".to_string());
         Ok(Val::Items(items))
     }
@@ -366,7 +368,9 @@ impl Run<'_> {
 fn all_symbols(program: &Program, voc: crate::sema::program::VocId) -> FxHashSet<Symbol> {
     let v = program.voc(voc);
     let preds = v.preds.iter().map(|&p| Symbol::Pred(p));
-    preds.chain(v.funcs.iter().map(|&f| Symbol::Func(f))).collect()
+    preds
+        .chain(v.funcs.iter().map(|&f| Symbol::Func(f)))
+        .collect()
 }
 
 /// The predicates and functions a theory's sentences and definitions mention.

@@ -173,12 +173,14 @@ pub fn value_text(v: Value) -> String {
 
 /// IDP-Z3's `model_propagate` lines for `known` (what every model has in common), leaving out
 /// what `given` already says: `p(a)`, `Not p(b)`, `f(a) -> 1`, in the order of the vocabulary
-/// and, per symbol, of the argument tuples.
+/// and, per symbol, of the argument tuples. With `complete`, also the values a function cannot
+/// take (`Not f(a) = 2`).
 pub fn consequences(
     program: &Program,
     voc: VocId,
     given: &Structure,
     known: &Structure,
+    complete: bool,
 ) -> Vec<String> {
     let mut out = Vec::new();
     for symbol in symbols_in_order(program, voc) {
@@ -199,7 +201,7 @@ pub fn consequences(
         let (truths, falsities): (Vec<Vec<Value>>, Vec<Vec<Value>>) = match table {
             Table::ThreeValued { ct, cf } => (
                 ct.iter().cloned().collect(),
-                if is_func {
+                if is_func && !complete {
                     Vec::new()
                 } else {
                     cf.iter().cloned().collect()
@@ -234,7 +236,17 @@ pub fn consequences(
             lines.push((t.clone(), text));
         }
         for t in falsities.into_iter().filter(|t| !given_truth(t, false)) {
-            lines.push((t.clone(), format!("Not {name}({})", plain_args(&t))));
+            let text = if is_func {
+                let (args, value) = t.split_at(arity);
+                format!(
+                    "Not {name}({}) = {}",
+                    plain_args(args),
+                    value_text(value[0])
+                )
+            } else {
+                format!("Not {name}({})", plain_args(&t))
+            };
+            lines.push((t.clone(), text));
         }
         lines.sort_by(|a, b| cmp_tuples(&a.0, &b.0));
         out.extend(lines.into_iter().map(|(_, l)| l));

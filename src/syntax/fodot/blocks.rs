@@ -187,6 +187,11 @@ impl Reader {
                 _ => {}
             }
         }
+        // IDP-Z3 resolves names across the file; IDP3's resolver reads blocks in order, so
+        // vocabularies go first (a structure may come before its vocabulary).
+        read.file
+            .items
+            .sort_by_key(|i| usize::from(!matches!(i, Item::Vocabulary(_))));
         if let Some(block) = main {
             read.script = Some(self.script(block, &mut read.file));
         }
