@@ -320,6 +320,14 @@ pub fn idp_z3_marker(text: &str) -> Option<(usize, String)> {
     None
 }
 
+/// Whether a text that IDP3's parser rejects is FO(·): in FO(·)'s grammar and with one of its
+/// signs (`:=`, `->`, `→`, `≜`). A grammar alone would not do: an IDP3 file with a misplaced
+/// newline (`vocabulary V` then `{` on the next line) can be valid FO(·), which is blind to
+/// newlines, and it must keep IDP3's error.
+fn fodot_signs(text: &str) -> bool {
+    [":=", "->", "→", "≜"].iter().any(|s| text.contains(s)) && fodot::accepts(text)
+}
+
 /// Parses every input in order, splicing includes in place.
 pub fn load_inputs(
     inputs: Vec<(String, Vec<u8>)>,
@@ -373,7 +381,7 @@ pub fn load_dialects(
             let before = diags.items.len();
             let parsed = parser::parse_file(fid, text.clone(), sources, diags, &mut includer);
             let failed = diags.items[before..].iter().any(|d| d.is_error());
-            if failed && (idp_z3_marker(&text).is_some() || fodot::accepts(&text)) {
+            if failed && (idp_z3_marker(&text).is_some() || fodot_signs(&text)) {
                 // Another dialect: its own reader, instead of the cascade of syntax errors
                 // that IDP3's parser gives on it.
                 diags.items.truncate(before);
