@@ -353,7 +353,7 @@ pub fn load_inputs_with(
 
 /// [`load_inputs_with`], reading each file in its own dialect: IDP3, or IDP-Z3's FO(·) when
 /// it does not parse as IDP3 and either shows FO(·)'s signs ([`idp_z3_marker`]) or is in
-/// FO(·)'s grammar. FO(·) files give the
+/// FO(·)'s grammar with one of its operators ([`fodot_signs`]). FO(·) files give the
 /// same AST items, and their `main` blocks as scripts.
 pub fn load_dialects(
     inputs: Vec<(String, Vec<u8>)>,
