@@ -723,6 +723,14 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         return EXIT_LIMIT;
     }
 
+    // An IDP-Z3 file's `main` block is run by its own interpreter, not by Lua.
+    let runs_script = args.execute.is_none() && args.models_asked().is_none() && !args.interactive;
+    if let (true, Some(script)) = (runs_script, loaded.scripts.last()) {
+        crate::limits::set_phase("running main");
+        crate::limits::install_interrupt_handler();
+        return run_script(script, &program, &args);
+    }
+
     // Run.
     crate::limits::set_phase("running a procedure");
     let runtime = match Runtime::new(program, !args.nowarnings) {
@@ -811,6 +819,43 @@ pub fn run_with(argv: Vec<String>) -> i32 {
                 };
                 exit_code_of(who, v, &runtime)
             }
+        }
+    }
+}
+
+/// Runs the `main` block of an IDP-Z3 file; exit code 0, 1 on an error, 3 when a limit
+/// stopped it.
+fn run_script(script: &crate::syntax::fodot::Script, program: &Program, args: &Args) -> i32 {
+    let settings = run_settings(args);
+    let options = crate::infer::Options {
+        sat_backend: settings.sat_backend,
+        max_ground_size: settings.max_ground_size,
+        observer: settings.observer,
+        ..crate::infer::Options::default()
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let (outcome, warnings) = crate::fodot::run(script, program, options, &mut out);
+    if !args.nowarnings {
+        for w in warnings {
+            eprintln!("Warning: {w}");
+        }
+    }
+    match outcome {
+        Ok(()) => match crate::limits::partial() {
+            Some(note) => {
+                eprintln!("Stopped: {note}");
+                EXIT_LIMIT
+            }
+            None => 0,
+        },
+        Err(f) if f.stopped => {
+            eprintln!("Stopped: {}", f.message);
+            EXIT_LIMIT
+        }
+        Err(f) => {
+            eprintln!("Error: {}", f.message);
+            1
         }
     }
 }

@@ -3,12 +3,14 @@
 //! The pipeline, one module per stage: `syntax` (load and parse) → `sema` (resolve and type-check
 //! into a `Program`) → `ground` (instantiate over finite domains, evaluating what the structure
 //! already determines) → `encode` (clauses) → `solve` (SAT) → decode into `structure`s →
-//! `print`. `infer` composes these into IDP3's inferences; `lua` exposes them to procedures.
+//! `print`. `infer` composes these into IDP3's inferences; `lua` exposes them to procedures, and
+//! `fodot` runs the `main` blocks of IDP-Z3 (FO(·)) files on them.
 
 pub mod cli;
 pub mod diagnostics;
 pub mod encode;
 pub mod error;
+pub mod fodot;
 pub mod graph;
 pub mod ground;
 pub mod ids;

@@ -15,7 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["encode"],
     &["infer"],
     &["message_format"],
-    &["lua"],
+    &["lua", "fodot"],
     &["repl", "serve"],
     &["cli"],
 ];

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::SourceMap;
 use crate::syntax::ast::{self, FileId, Span};
+use crate::syntax::fodot;
 use crate::syntax::lexer::{IncludeSpec, Includer};
 use crate::syntax::parser;
 
@@ -319,20 +320,12 @@ pub fn idp_z3_marker(text: &str) -> Option<(usize, String)> {
     None
 }
 
-/// The one error for a file in IDP-Z3's dialect, at its first sign (`what`).
-fn idp_z3_file(span: Span, what: &str) -> Diagnostic {
-    Diagnostic::error(
-        "idp-z3-file",
-        format!(
-            "this file looks like IDP-Z3's FO(\u{b7}) dialect (`{what}`), not IDP3's language, which idp reads"
-        ),
-        Some(span),
-    )
-    .with_hint(
-        "run it with IDP-Z3 (https://www.idp-z3.be), or translate it to IDP3: a type's \
-         elements go in a structure (`T = { a; b }`), symbols are declared `P(T)` and \
-         `F(T) : T`, and `main` is `procedure main() { ... }` (Lua)",
-    )
+/// Whether a text that IDP3's parser rejects is FO(·): in FO(·)'s grammar and with one of its
+/// signs (`:=`, `->`, `→`, `≜`). A grammar alone would not do: an IDP3 file with a misplaced
+/// newline (`vocabulary V` then `{` on the next line) can be valid FO(·), which is blind to
+/// newlines, and it must keep IDP3's error.
+fn fodot_signs(text: &str) -> bool {
+    [":=", "->", "→", "≜"].iter().any(|s| text.contains(s)) && fodot::accepts(text)
 }
 
 /// Parses every input in order, splicing includes in place.
@@ -355,6 +348,21 @@ pub fn load_inputs_with(
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> ast::File {
+    load_dialects(inputs, std_lib, sandbox, stdin, sources, diags).0
+}
+
+/// [`load_inputs_with`], reading each file in its own dialect: IDP3, or IDP-Z3's FO(·) when
+/// it does not parse as IDP3 and either shows FO(·)'s signs ([`idp_z3_marker`]) or is in
+/// FO(·)'s grammar with one of its operators ([`fodot_signs`]). FO(·) files give the
+/// same AST items, and their `main` blocks as scripts.
+pub fn load_dialects(
+    inputs: Vec<(String, Vec<u8>)>,
+    std_lib: &dyn Fn(&str) -> Option<String>,
+    sandbox: bool,
+    stdin: Option<StdinReader>,
+    sources: &mut SourceMap,
+    diags: &mut Diagnostics,
+) -> (ast::File, Vec<fodot::Script>) {
     with_parser_stack(std_lib, move |lookup| {
         let mut includer = FsIncluder::new(lookup);
         if sandbox {
@@ -364,6 +372,7 @@ pub fn load_inputs_with(
             includer = includer.reading_stdin(reader);
         }
         let mut file = ast::File::default();
+        let mut scripts = Vec::new();
         for (name, bytes) in inputs {
             let Some((fid, text)) = decode(&name, bytes, sources, diags) else {
                 continue;
@@ -372,16 +381,18 @@ pub fn load_inputs_with(
             let before = diags.items.len();
             let parsed = parser::parse_file(fid, text.clone(), sources, diags, &mut includer);
             let failed = diags.items[before..].iter().any(|d| d.is_error());
-            if let Some((at, what)) = failed.then(|| idp_z3_marker(&text)).flatten() {
-                // One message for the whole file instead of the cascade of syntax errors
-                // that another language's syntax gives, and nothing of it resolved.
+            if failed && (idp_z3_marker(&text).is_some() || fodot_signs(&text)) {
+                // Another dialect: its own reader, instead of the cascade of syntax errors
+                // that IDP3's parser gives on it.
                 diags.items.truncate(before);
-                diags.push(idp_z3_file(Span::new(fid, at..at + what.len()), &what));
+                let read = fodot::read(fid, &text, diags);
+                file.items.extend(read.file.items);
+                scripts.extend(read.script);
                 continue;
             }
             file.items.extend(parsed.items);
         }
-        file
+        (file, scripts)
     })
 }
 

@@ -2,6 +2,7 @@
 //! [`load`] is the entry point for files given to the CLI; [`parse_text`] parses one text.
 
 pub mod ast;
+pub mod fodot;
 pub mod grammar;
 pub mod lexer;
 pub mod loader;
@@ -107,6 +108,8 @@ use crate::diagnostics::Diagnostics;
 /// The result of loading the inputs: all items of all inputs in order, includes spliced in place.
 pub struct Loaded {
     pub file: ast::File,
+    /// The `main` blocks of IDP-Z3 (FO(·)) files, in order.
+    pub scripts: Vec<fodot::Script>,
 }
 
 /// Parses the top-level inputs `(name, bytes)` in order. `include <name>` is looked up with
@@ -131,9 +134,8 @@ pub fn load_with(
     sources: &mut source::SourceMap,
     diags: &mut Diagnostics,
 ) -> Loaded {
-    Loaded {
-        file: loader::load_inputs_with(inputs, std_lib, sandbox, stdin, sources, diags),
-    }
+    let (file, scripts) = loader::load_dialects(inputs, std_lib, sandbox, stdin, sources, diags);
+    Loaded { file, scripts }
 }
 
 /// Parses one text. `include "path"` is resolved relative to the working directory; standard

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Runs IDP-Z3 files that have a `main` block with idp and with IDP-Z3, and counts how many agree.
+#
+#   bench/idp_z3_examples.sh DIR [IDP] [IDP_ENGINE]
+#
+# DIR is a fetched copy of IDP-Z3 files (the project keeps no copy of others' files), e.g. the
+# test folders of an IDP-Z3 checkout. Defaults: target/release/idp and /tmp/z3venv/bin/idp-engine
+# (idp-engine 0.12.1 in a throwaway venv, see tests/idp_z3/record.sh). Each run has a 30 s limit.
+# Outputs are compared as tests/idp_z3.rs compares them: the models of each model_expand as a
+# set (only their number when IDP-Z3 stopped at `max`), the consequences of model_propagate as a
+# set. Files IDP-Z3 itself cannot run (an error, a timeout) are counted apart. With VERBOSE=1 each
+# file's verdict is printed.
+set -uo pipefail
+DIR="$1"
+IDP="${2:-target/release/idp}"
+ENGINE="${3:-/tmp/z3venv/bin/idp-engine}"
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+
+cat > "$TMP/normal.py" <<'PY'
+import sys
+def normal(text):
+    lines = text.split("\n")
+    pieces, k = [], 0
+    while k < len(lines):
+        if lines[k].startswith("Model ") and k + 1 < len(lines) and lines[k + 1] == "==========":
+            body, k = [], k + 2
+            while k < len(lines) and lines[k] != "":
+                body.append(lines[k]); k += 1
+            pieces.append(("M", "\n".join(body)))
+        else:
+            pieces.append(("L", lines[k])); k += 1
+    stopped = "More models may be available" in text
+    out, run = [], []
+    def flush():
+        if stopped and run:
+            out.append(("N", str(len(run))))
+        else:
+            out.extend(sorted(run))
+        run.clear()
+    for p in pieces:
+        if p[0] == "M":
+            run.append(p)
+        elif p[1] == "" and run:
+            pass
+        elif p[1] == "No more consequences.":
+            start = max([i + 1 for i, q in enumerate(out) if q == ("L", "")] + [0])
+            out[start:] = sorted(out[start:]); out.append(p)
+        else:
+            flush(); out.append(p)
+    flush()
+    return out
+a, b = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+sys.exit(0 if normal(a) == normal(b) else 1)
+PY
+
+total=0; z3_fails=0; agree=0; differ=0; idp_fails=0
+while IFS= read -r -d '' f; do
+    grep -q "procedure main" "$f" || continue
+    total=$((total + 1))
+    if ! (cd "$(dirname "$f")" && timeout 30 "$ENGINE" --no-timing "$(basename "$f")") > "$TMP/z3" 2>/dev/null; then
+        z3_fails=$((z3_fails + 1)); [[ ${VERBOSE:-0} = 1 ]] && echo "IDP-Z3 fails: $f"; continue
+    fi
+    if ! (cd "$(dirname "$f")" && timeout 30 "$IDP" "$(basename "$f")") > "$TMP/idp" 2> "$TMP/err"; then
+        idp_fails=$((idp_fails + 1))
+        [[ ${VERBOSE:-0} = 1 ]] && echo "idp fails: $f: $(head -c 300 "$TMP/err" | head -2)"
+        continue
+    fi
+    if python3 "$TMP/normal.py" "$TMP/z3" "$TMP/idp"; then
+        agree=$((agree + 1)); [[ ${VERBOSE:-0} = 1 ]] && echo "agree: $f"
+    else
+        differ=$((differ + 1)); [[ ${VERBOSE:-0} = 1 ]] && echo "differ: $f"
+    fi
+done < <(find "$DIR" -name '*.idp' -print0 | sort -z)
+ran=$((total - z3_fails))
+echo "files with main: $total; IDP-Z3 runs: $ran; idp agrees: $agree; differs: $differ; idp fails: $idp_fails"

@@ -1,0 +1,417 @@
+//! Runs the `main` block of an IDP-Z3 (FO(·)) file: a small interpreter for the calls IDP-Z3's
+//! documentation shows (`model_expand`, `model_check`, `model_propagate`, `minimize`,
+//! `maximize`, `pretty_print`, `print`, `duration`), each done by the inference of
+//! `crate::infer` on the blocks that `syntax::fodot` found for it, and printed as IDP-Z3 prints.
+//!
+//! IDP-Z3 collects what `main` prints and writes it at the end, one item a line, then an empty
+//! line (or `None` when nothing was printed); the same text is written here as it is made.
+
+pub mod print;
+
+use std::collections::{HashMap, HashSet};
+
+use std::io::Write;
+use std::time::Instant;
+
+use rustc_hash::FxHashSet;
+
+use crate::infer::Options;
+use crate::sema::program::{Component, Program, Symbol};
+use crate::structure::structure::Structure;
+use crate::syntax::fodot::{Arg, Call, Script, Statement};
+
+/// A value of `main`.
+#[derive(Clone, Debug)]
+enum Val {
+    Nothing,
+    Text(String),
+    /// What a generator yields (`model_expand`, `model_propagate`): `pretty_print` prints each.
+    Items(Vec<String>),
+    /// A block named by a bare name.
+    Block(String),
+}
+
+/// Why `main` stopped.
+#[derive(Debug)]
+pub struct Failure {
+    pub message: String,
+    /// A limit (time, memory, Ctrl-C) stopped it.
+    pub stopped: bool,
+}
+
+impl Failure {
+    fn new(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            stopped: false,
+        }
+    }
+}
+
+/// The state of one run of `main`.
+struct Run<'a> {
+    program: &'a Program,
+    options: Options,
+    vars: HashMap<String, Val>,
+    out: &'a mut dyn Write,
+    printed: bool,
+    last_duration: Instant,
+    warnings: Vec<String>,
+}
+
+/// Runs `script` on `program`, writing what it prints to `out`; the warnings of its
+/// inferences are returned with the outcome.
+pub fn run(
+    script: &Script,
+    program: &Program,
+    options: Options,
+    out: &mut dyn Write,
+) -> (Result<(), Failure>, Vec<String>) {
+    let mut run = Run {
+        program,
+        options,
+        vars: HashMap::new(),
+        out,
+        printed: false,
+        last_duration: Instant::now(),
+        warnings: Vec::new(),
+    };
+    let result = run.statements(script);
+    let end = if run.printed { "\n" } else { "None\n" };
+    let _ = run.out.write_all(end.as_bytes());
+    let _ = run.out.flush();
+    (result, run.warnings)
+}
+
+impl Run<'_> {
+    fn statements(&mut self, script: &Script) -> Result<(), Failure> {
+        for s in &script.statements {
+            match s {
+                Statement::Assign { name, value } => {
+                    let v = self.eval(value)?;
+                    self.vars.insert(name.name.clone(), v);
+                }
+                Statement::Expr(e) => {
+                    self.eval(e)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn eval(&mut self, arg: &Arg) -> Result<Val, Failure> {
+        Ok(match arg {
+            Arg::Str(s, _) => Val::Text(s.clone()),
+            Arg::Int(i, _) => Val::Text(i.to_string()),
+            Arg::Float(f, _) => Val::Text(f.to_string()),
+            Arg::List(items, _) => {
+                let texts: Result<Vec<String>, Failure> = items
+                    .iter()
+                    .map(|a| self.eval(a).map(|v| text_of(&v)))
+                    .collect();
+                Val::Text(format!("[{}]", texts?.join(", ")))
+            }
+            Arg::Name(n) => match self.vars.get(&n.name) {
+                Some(v) => v.clone(),
+                None => Val::Block(n.name.clone()),
+            },
+            Arg::Call(c) => self.call(c)?,
+        })
+    }
+
+    fn call(&mut self, call: &Call) -> Result<Val, Failure> {
+        match call.name.name.as_str() {
+            "model_expand" => self.model_expand(call),
+            "model_check" => self.model_check(call),
+            "model_propagate" => self.model_propagate(call),
+            "minimize" | "maximize" => self.optimise(call),
+            "pretty_print" => {
+                let v = match call.args.first() {
+                    Some(a) => self.eval(a)?,
+                    None => Val::Text(String::new()),
+                };
+                match v {
+                    Val::Items(items) => items.iter().for_each(|i| self.emit(i)),
+                    other => self.emit(&text_of(&other)),
+                }
+                Ok(Val::Nothing)
+            }
+            "print" => {
+                // IDP-Z3 captures `print(a, b)` as one line, the texts joined without a space.
+                let mut line = String::new();
+                for a in &call.args {
+                    line.push_str(&text_of(&self.eval(a)?));
+                }
+                self.emit(&line);
+                Ok(Val::Nothing)
+            }
+            "duration" => {
+                let msg = match call.args.first() {
+                    Some(a) => text_of(&self.eval(a)?),
+                    None => String::new(),
+                };
+                let seconds = self.last_duration.elapsed().as_secs_f64();
+                self.last_duration = Instant::now();
+                Ok(Val::Text(format!(
+                    "{} {msg}",
+                    (seconds * 1000.0).round() / 1000.0
+                )))
+            }
+            other => Err(Failure::new(format!(
+                "`{other}` in main is not supported by idp (it runs model_expand, model_check, \
+                 model_propagate, minimize, maximize, pretty_print, print and duration)"
+            ))),
+        }
+    }
+
+    /// One item of IDP-Z3's output.
+    fn emit(&mut self, text: &str) {
+        self.printed = true;
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    /// The theory and structure a call works on.
+    fn blocks(&self, call: &Call) -> Result<(usize, usize), Failure> {
+        let members = &self.program.namespaces[0].members;
+        let theory = call.theory.as_ref().and_then(|t| match members.get(t) {
+            Some(Component::Theory(id)) => Some(id.index()),
+            _ => None,
+        });
+        let structure = call.structure.as_ref().and_then(|s| match members.get(s) {
+            Some(Component::Structure(id)) => Some(id.index()),
+            _ => None,
+        });
+        match (theory, structure) {
+            (Some(t), Some(s)) => Ok((t, s)),
+            _ => Err(Failure::new(format!(
+                "`{}` needs a theory (and a structure) of this file",
+                call.name.name
+            ))),
+        }
+    }
+
+    fn int_kwarg(&mut self, call: &Call, key: &str, default: i64) -> Result<i64, Failure> {
+        match call.kwarg(key) {
+            None => Ok(default),
+            Some(Arg::Int(i, _)) => Ok(*i),
+            Some(other) => match self.eval(other)? {
+                Val::Text(t) => t
+                    .parse()
+                    .map_err(|_| Failure::new(format!("`{key}` must be a whole number"))),
+                _ => Err(Failure::new(format!("`{key}` must be a whole number"))),
+            },
+        }
+    }
+
+    fn models(
+        &mut self,
+        call: &Call,
+        max: usize,
+    ) -> Result<(Vec<Structure>, usize, usize), Failure> {
+        let (t, s) = self.blocks(call)?;
+        let mut options = self.options.clone();
+        options.nbmodels = max;
+        let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
+        let found = crate::infer::modelexpand(self.program, theory, structure, None, &options)
+            .map_err(failure)?;
+        self.warnings.extend(found.warnings);
+        if let Some(note) = found.partial {
+            return Err(Failure {
+                message: note,
+                stopped: true,
+            });
+        }
+        Ok((found.value, t, s))
+    }
+
+    fn model_expand(&mut self, call: &Call) -> Result<Val, Failure> {
+        let max = self.int_kwarg(call, "max", 10)?.max(0) as usize;
+        let (t, _) = self.blocks(call)?;
+        let complete = matches!(call.kwarg("complete"), Some(Arg::Name(n)) if n.name == "True");
+        let used = if complete {
+            all_symbols(self.program, self.program.theories[t].vocabulary)
+        } else {
+            used_symbols(&self.program.theories[t])
+        };
+        // Symbols the theory never mentions are IDP-Z3's "don't care": not searched, so they
+        // do not multiply the models (a predicate's unmentioned atoms stay false here).
+        let unmentioned = self.options.leave_unmentioned_false;
+        self.options.leave_unmentioned_false = true;
+        let found = self.distinct_models(call, max, &used);
+        self.options.leave_unmentioned_false = unmentioned;
+        let (models, t, s) = found?;
+        let voc = self.program.theories[t].vocabulary;
+        let given = &self.program.structures[s];
+        let mut texts: Vec<String> = models
+            .iter()
+            .map(|m| print::model_text(self.program, voc, given, m, Some(&used)))
+            .collect();
+        if matches!(call.kwarg("sort"), Some(Arg::Name(n)) if n.name == "True") {
+            texts.sort();
+        }
+        let mut out = String::new();
+        for (k, m) in texts.iter().enumerate() {
+            out.push_str(&format!("\nModel {}\n==========\n{m}\n", k + 1));
+        }
+        let last = if max > 0 && models.len() >= max {
+            "\nMore models may be available.  Change the max argument to see them."
+        } else if !models.is_empty() {
+            "\nNo more models."
+        } else {
+            "No models."
+        };
+        out.push_str(last);
+        Ok(Val::Items(vec![out]))
+    }
+
+    /// Up to `max` models (0: all) that differ on the symbols in `used`.
+    fn distinct_models(
+        &mut self,
+        call: &Call,
+        max: usize,
+        used: &FxHashSet<Symbol>,
+    ) -> Result<(Vec<Structure>, usize, usize), Failure> {
+        let (all, t, s) = self.models(call, max)?;
+        let mut symbols: Vec<Symbol> = used.iter().copied().collect();
+        symbols.sort();
+        let mut seen = HashSet::new();
+        let models = all
+            .into_iter()
+            .filter(|m| seen.insert(print::projection(m, &symbols)))
+            .collect();
+        Ok((models, t, s))
+    }
+
+    fn model_check(&mut self, call: &Call) -> Result<Val, Failure> {
+        let (models, _, _) = self.models(call, 1)?;
+        Ok(Val::Text(
+            if models.is_empty() { "unsat" } else { "sat" }.to_string(),
+        ))
+    }
+
+    /// What every model has in common: IDP-Z3 lists each consequence, then `No more
+    /// consequences.` (or `Not satisfiable.`).
+    fn model_propagate(&mut self, call: &Call) -> Result<Val, Failure> {
+        let (t, s) = self.blocks(call)?;
+        let complete = matches!(call.kwarg("complete"), Some(Arg::Name(n)) if n.name == "True");
+        let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
+        let found = crate::infer::propagate(
+            self.program,
+            theory,
+            structure,
+            crate::infer::Propagation::Optimal,
+            &self.options,
+        )
+        .map_err(failure)?;
+        self.warnings.extend(found.warnings);
+        let Some(known) = found.value else {
+            return Ok(Val::Items(vec!["Not satisfiable.".to_string()]));
+        };
+        let mut items =
+            print::consequences(self.program, theory.vocabulary, structure, &known, complete);
+        items.push("No more consequences.".to_string());
+        Ok(Val::Items(items))
+    }
+
+    fn optimise(&mut self, call: &Call) -> Result<Val, Failure> {
+        let (t, s) = self.blocks(call)?;
+        let members = &self.program.namespaces[0].members;
+        let term = call.term.as_ref().and_then(|n| match members.get(n) {
+            Some(Component::Term(id)) => Some(id.index()),
+            _ => None,
+        });
+        let Some(term) = term else {
+            return Err(Failure::new(format!(
+                "`{}` needs the term to optimise: term=\"...\"",
+                call.name.name
+            )));
+        };
+        let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
+        let mut options = self.options.clone();
+        options.nbmodels = 1;
+        if std::env::var_os("IDP_MINIMIZE").is_none() {
+            // IDP-Z3 prints the optimum only (no best-so-far on a limit), so the bounds can be
+            // asked from below: a plan's length is then found as by growing a horizon.
+            options.minimize = crate::infer::optimise::Strategy::Auto;
+        }
+        let found = crate::infer::minimize(
+            self.program,
+            theory,
+            structure,
+            &self.program.terms[term].term,
+            None,
+            &options,
+        )
+        .map_err(failure)?;
+        self.warnings.extend(found.warnings);
+        if let Some(note) = found.partial {
+            return Err(Failure {
+                message: note,
+                stopped: true,
+            });
+        }
+        Ok(match found.value.models.first() {
+            Some(m) => Val::Text(print::model_text(
+                self.program,
+                theory.vocabulary,
+                structure,
+                m,
+                None,
+            )),
+            None => Val::Text("No models.".to_string()),
+        })
+    }
+}
+
+/// Every predicate and function of a vocabulary (`complete=True`: nothing is "don't care").
+fn all_symbols(program: &Program, voc: crate::sema::program::VocId) -> FxHashSet<Symbol> {
+    let v = program.voc(voc);
+    let preds = v.preds.iter().map(|&p| Symbol::Pred(p));
+    preds
+        .chain(v.funcs.iter().map(|&f| Symbol::Func(f)))
+        .collect()
+}
+
+/// The predicates and functions a theory's sentences and definitions mention.
+fn used_symbols(theory: &crate::sema::program::Theory) -> FxHashSet<Symbol> {
+    let mut used = FxHashSet::default();
+    for f in &theory.sentences {
+        crate::sema::walk::symbols(f, &mut used);
+    }
+    for d in &theory.definitions {
+        for r in &d.rules {
+            used.insert(r.head);
+            crate::sema::walk::symbols(&r.body, &mut used);
+            for a in &r.head_args {
+                crate::sema::walk::symbols(a, &mut used);
+            }
+        }
+    }
+    used
+}
+
+fn failure(e: crate::error::Error) -> Failure {
+    let mut message = e.to_string();
+    if let crate::error::ErrorKind::InfiniteDomain { sort } = e.kind() {
+        // The engine's hint is in IDP3's words; say it in FO(·)'s too.
+        message.push_str(&format!(
+            "\n  hint (FO(\u{b7})): IDP-Z3 leaves {sort} unbounded to Z3; idp grounds, so give the \
+             values a listed type (`type Val := {{0..100}}`, then `f: T -> Val` or `x in Val`)"
+        ));
+    }
+    Failure {
+        stopped: e.is_limit(),
+        message,
+    }
+}
+
+/// The text `print` gives for a value.
+fn text_of(v: &Val) -> String {
+    match v {
+        Val::Nothing => "None".to_string(),
+        Val::Text(t) => t.clone(),
+        Val::Items(items) => items.join("\n"),
+        Val::Block(name) => name.clone(),
+    }
+}

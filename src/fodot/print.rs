@@ -1,0 +1,281 @@
+//! Models in IDP-Z3's text: each symbol the structure did not give, in the order of the
+//! vocabulary, as `p := {(a, b), (b, c)}.`, `f := {a -> 1, b -> 2}.`, `c := 3.` or
+//! `q := true.`; tuples in the order of their elements.
+
+use rustc_hash::FxHashSet;
+
+use crate::sema::program::{Program, Symbol, VocId};
+use crate::structure::structure::{Structure, Table};
+use crate::structure::value::{format_float, str_text, Value};
+
+/// The text IDP-Z3's `pretty_print` gives for `model`, a model expanding `given`. With `used`,
+/// the symbols outside it are IDP-Z3's "don't care": a constant or proposition shows as
+/// `// c := *.`, others not at all.
+pub fn model_text(
+    program: &Program,
+    voc: VocId,
+    given: &Structure,
+    model: &Structure,
+    used: Option<&FxHashSet<Symbol>>,
+) -> String {
+    let mut out = String::new();
+    for symbol in symbols_in_order(program, voc) {
+        if given_whole(given, symbol) {
+            continue;
+        }
+        if used.is_some_and(|u| !u.contains(&symbol)) {
+            let nullary = program.symbol_sorts(symbol).len()
+                == usize::from(matches!(symbol, Symbol::Func(_)));
+            if nullary {
+                out.push_str(&format!("// {} := *.\n", program.symbol_name(symbol)));
+            }
+            continue;
+        }
+        let Some(table) = model.table(symbol) else {
+            continue;
+        };
+        let mut tuples: Vec<&[Value]> = match table {
+            Table::TwoValued(set) => set.iter().map(|t| t.as_ref()).collect(),
+            Table::ThreeValued { ct, .. } => ct.iter().map(|t| t.as_ref()).collect(),
+        };
+        if tuples.is_empty() && has_empty_argument(program, model, symbol) {
+            // No atom at all: IDP-Z3 has nothing to print.
+            continue;
+        }
+        tuples.sort_by(|a, b| cmp_tuples(a, b));
+        let name = program.symbol_name(symbol);
+        let line = match symbol {
+            Symbol::Pred(p) if program.pred(p).args.is_empty() => {
+                format!("{name} := {}.", !tuples.is_empty())
+            }
+            Symbol::Pred(_) => {
+                let items: Vec<String> = tuples.iter().map(|t| args_text(t)).collect();
+                format!("{name} := {{{}}}.", items.join(", "))
+            }
+            Symbol::Func(f) if program.func(f).args.is_empty() => match tuples.first() {
+                Some(t) => format!("{name} := {}.", value_text(t[t.len() - 1])),
+                None => format!("// {name} := *."),
+            },
+            Symbol::Func(_) => {
+                let items: Vec<String> = tuples
+                    .iter()
+                    .map(|t| {
+                        let (args, value) = t.split_at(t.len() - 1);
+                        format!("{} -> {}", args_text(args), value_text(value[0]))
+                    })
+                    .collect();
+                format!("{name} := {{{}}}.", items.join(", "))
+            }
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The predicates and functions a vocabulary declares, in the order of their declarations
+/// (types' predicates and constructors left out).
+fn symbols_in_order(program: &Program, voc: VocId) -> Vec<Symbol> {
+    let v = program.voc(voc);
+    let mut found: Vec<(u32, Symbol)> = Vec::new();
+    for &p in &v.preds {
+        let pred = program.pred(p);
+        if let (None, Some(span)) = (pred.type_of, pred.span) {
+            found.push((span.start, Symbol::Pred(p)));
+        }
+    }
+    for &f in &v.funcs {
+        let func = program.func(f);
+        if let (None, Some(span)) = (func.constructor_of, func.span) {
+            found.push((span.start, Symbol::Func(f)));
+        }
+    }
+    found.sort_by_key(|&(at, _)| at);
+    found.into_iter().map(|(_, s)| s).collect()
+}
+
+/// What `model` says of `symbols`: each one's true tuples, sorted (to tell models apart on
+/// them).
+pub fn projection(model: &Structure, symbols: &[Symbol]) -> Vec<Vec<Vec<Value>>> {
+    symbols
+        .iter()
+        .map(|&s| {
+            let mut tuples: Vec<Vec<Value>> = match model.table(s) {
+                Some(Table::TwoValued(set)) => set.iter().cloned().collect(),
+                Some(Table::ThreeValued { ct, .. }) => ct.iter().cloned().collect(),
+                None => Vec::new(),
+            };
+            tuples.sort();
+            tuples
+        })
+        .collect()
+}
+
+/// Whether an argument type of `symbol` has no elements.
+fn has_empty_argument(program: &Program, model: &Structure, symbol: Symbol) -> bool {
+    let sorts = program.symbol_sorts(symbol);
+    let arity = match symbol {
+        Symbol::Pred(_) => sorts.len(),
+        Symbol::Func(_) => sorts.len() - 1,
+    };
+    sorts[..arity]
+        .iter()
+        .any(|&s| model.domain(s).is_some_and(|d| d.is_empty()))
+}
+
+/// Tuples in IDP-Z3's order: element by element, numbers by value and constructors in the
+/// order they are declared (IDP3's order puts names alphabetically).
+fn cmp_tuples(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| cmp_values(*x, *y))
+        .find(|o| o.is_ne())
+        .unwrap_or(a.len().cmp(&b.len()))
+}
+
+fn cmp_values(a: Value, b: Value) -> std::cmp::Ordering {
+    match (a.compound_parts(), b.compound_parts()) {
+        (Some(x), Some(y)) => x
+            .constructor
+            .cmp(&y.constructor)
+            .then_with(|| cmp_tuples(&x.args, &y.args)),
+        _ => a.cmp(&b),
+    }
+}
+
+/// Whether the structure gives the symbol's whole interpretation (IDP-Z3 prints only the rest).
+fn given_whole(given: &Structure, symbol: Symbol) -> bool {
+    matches!(given.table(symbol), Some(Table::TwoValued(_)))
+}
+
+fn args_text(args: &[Value]) -> String {
+    match args {
+        [one] => value_text(*one),
+        many => format!(
+            "({})",
+            many.iter()
+                .map(|v| value_text(*v))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// A value as IDP-Z3 writes it.
+pub fn value_text(v: Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => format_float(f),
+        Value::Str(s) => str_text(s),
+        Value::Compound(_) => v.to_string().replace(',', ", "),
+    }
+}
+
+/// IDP-Z3's `model_propagate` lines for `known` (what every model has in common), leaving out
+/// what `given` already says: `p(a)`, `Not p(b)`, `f(a) -> 1`, in the order of the vocabulary
+/// and, per symbol, of the argument tuples. With `complete`, also the values a function cannot
+/// take (`Not f(a) = 2`).
+pub fn consequences(
+    program: &Program,
+    voc: VocId,
+    given: &Structure,
+    known: &Structure,
+    complete: bool,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for symbol in symbols_in_order(program, voc) {
+        if given_whole(given, symbol) {
+            continue;
+        }
+        let Some(table) = known.table(symbol) else {
+            continue;
+        };
+        let name = program.symbol_name(symbol);
+        let sorts = program.symbol_sorts(symbol);
+        let is_func = matches!(symbol, Symbol::Func(_));
+        let arity = if is_func {
+            sorts.len() - 1
+        } else {
+            sorts.len()
+        };
+        let (truths, falsities): (Vec<Vec<Value>>, Vec<Vec<Value>>) = match table {
+            Table::ThreeValued { ct, cf } => (
+                ct.iter().cloned().collect(),
+                if is_func && !complete {
+                    Vec::new()
+                } else {
+                    cf.iter().cloned().collect()
+                },
+            ),
+            Table::TwoValued(set) => {
+                let all = if is_func {
+                    Vec::new()
+                } else {
+                    all_tuples(known, &sorts)
+                };
+                let falsities = all.into_iter().filter(|t| !set.contains(t)).collect();
+                (set.iter().cloned().collect(), falsities)
+            }
+        };
+        let given_truth = |t: &[Value], want: bool| {
+            let v = given.truth(symbol, t);
+            v == if want {
+                crate::structure::structure::TruthValue::True
+            } else {
+                crate::structure::structure::TruthValue::False
+            }
+        };
+        let mut lines: Vec<(Vec<Value>, String)> = Vec::new();
+        for t in truths.into_iter().filter(|t| !given_truth(t, true)) {
+            let (args, value) = t.split_at(arity);
+            let call = format!("{name}({})", plain_args(args));
+            let text = match value.first() {
+                Some(v) => format!("{call} -> {}", value_text(*v)),
+                None => call,
+            };
+            lines.push((t.clone(), text));
+        }
+        for t in falsities.into_iter().filter(|t| !given_truth(t, false)) {
+            let text = if is_func {
+                let (args, value) = t.split_at(arity);
+                format!(
+                    "Not {name}({}) = {}",
+                    plain_args(args),
+                    value_text(value[0])
+                )
+            } else {
+                format!("Not {name}({})", plain_args(&t))
+            };
+            lines.push((t.clone(), text));
+        }
+        lines.sort_by(|a, b| cmp_tuples(&a.0, &b.0));
+        out.extend(lines.into_iter().map(|(_, l)| l));
+    }
+    out
+}
+
+fn plain_args(args: &[Value]) -> String {
+    args.iter()
+        .map(|v| value_text(*v))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every tuple over the structure's domains of `sorts`.
+fn all_tuples(structure: &Structure, sorts: &[crate::sema::program::SortId]) -> Vec<Vec<Value>> {
+    let mut tuples: Vec<Vec<Value>> = vec![Vec::new()];
+    for &s in sorts {
+        let domain = structure.domain(s).unwrap_or(&[]);
+        tuples = tuples
+            .into_iter()
+            .flat_map(|t| {
+                domain.iter().map(move |v| {
+                    let mut t = t.clone();
+                    t.push(*v);
+                    t
+                })
+            })
+            .collect();
+    }
+    tuples
+}

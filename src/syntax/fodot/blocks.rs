@@ -1,0 +1,762 @@
+//! FO(·) blocks lowered to IDP3 AST items: vocabularies, theories with their definitions,
+//! structures (a function's `else` value spread over the arguments not listed), `display`
+//! (skipped) and `main` (handed to [`super::script`]).
+
+use pest::iterators::Pair;
+
+use super::expr::{lift_ite, pointer, symbol_ref, Spanned};
+use super::{idp3_sort, Read, Reader, Rule};
+use crate::syntax::ast::{
+    self, BinConn, Constructor, Decl, Definition, Element, ElementKind, Formula, FormulaKind,
+    FuncDecl, Ident, InterValue, Interpretation, Item, PredDecl, RuleHead, Span, TableEntry,
+    TheoryComponent, Truth, TypeBody, TypeDecl, VarDecl,
+};
+
+impl Reader {
+    /// The names the blocks declare: types (with their listings, from the vocabulary or a
+    /// structure), predicates, functions, `var` declarations and theories' vocabularies.
+    pub(super) fn collect_names(&mut self, blocks: &[Pair<Rule>]) {
+        for block in blocks {
+            match block.as_rule() {
+                Rule::vocabulary => self.collect_vocabulary(block.clone()),
+                Rule::theory => {
+                    let names: Vec<String> = block
+                        .clone()
+                        .into_inner()
+                        .filter(|p| p.as_rule() == Rule::ident)
+                        .map(|p| p.as_str().to_string())
+                        .collect();
+                    if let [t, v] = names.as_slice() {
+                        self.names.theories.insert(t.clone(), v.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        for block in blocks.iter().filter(|b| b.as_rule() == Rule::structure) {
+            for interp in block
+                .clone()
+                .into_inner()
+                .filter(|p| p.as_rule() == Rule::interpretation)
+            {
+                let mut it = interp.into_inner();
+                let name = it.next().expect("a name").as_str().to_string();
+                let listed = matches!(self.names.types.get(&name), Some(None));
+                if listed && !self.names.moved_types.contains_key(&name) {
+                    let value = it.nth(1).expect("a value");
+                    let elements = self.type_elements(value);
+                    self.names.types.insert(name.clone(), Some(elements));
+                    self.names.moved_types.insert(name, ());
+                }
+            }
+        }
+    }
+
+    fn collect_vocabulary(&mut self, block: Pair<Rule>) {
+        for decl in block.into_inner() {
+            match decl.as_rule() {
+                Rule::type_decl => {
+                    let mut it = decl.into_inner().skip(1);
+                    let name = it.next().expect("a name").as_str().to_string();
+                    let elements = it
+                        .next()
+                        .filter(|p| matches!(p.as_rule(), Rule::enumeration | Rule::constructed))
+                        .map(|p| self.type_elements(p));
+                    self.names.types.insert(name, elements);
+                }
+                Rule::var_decl => {
+                    let mut it = decl.into_inner().filter(|p| p.as_rule() == Rule::ident);
+                    let (var, sort) = (it.next().expect("a var"), it.next().expect("a type"));
+                    let sort = self.ident(sort);
+                    self.names.vars.insert(var.as_str().to_string(), sort);
+                }
+                Rule::symbol_decl => {
+                    let (names, _, args, result) = self.signature(decl);
+                    for n in names {
+                        let args: Vec<String> = args.iter().map(|a| a.name.clone()).collect();
+                        if is_bool(&result.name) {
+                            self.names.preds.insert(n.name, args);
+                        } else {
+                            self.names.funcs.insert(n.name, (args, result.name.clone()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The elements of a type's listing `{a, b}`, `{1..3}` or `constructed from {..}`
+    /// (constructors with arguments are left out: such a type is not listed).
+    fn type_elements(&mut self, pair: Pair<Rule>) -> Vec<Element> {
+        let mut out = Vec::new();
+        for entry in pair.into_inner() {
+            match entry.as_rule() {
+                Rule::constructor => {
+                    let name = entry.into_inner().next().expect("a name");
+                    let span = self.span(&name);
+                    out.push(Element {
+                        kind: ElementKind::Str {
+                            value: name.as_str().to_string(),
+                            quoted: false,
+                        },
+                        span,
+                    });
+                }
+                Rule::range => out.extend(self.range(entry).into_iter().flat_map(expand)),
+                Rule::element => out.push(self.element(entry)),
+                Rule::element_tuple => {
+                    let span = self.span(&entry);
+                    self.error(
+                        "fodot-type-tuple",
+                        "a type's elements are single values, not tuples",
+                        span,
+                    );
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The names, partiality, argument types and value type of `a, b: T * U -> V`.
+    fn signature(&mut self, decl: Pair<Rule>) -> (Vec<Ident>, bool, Vec<Ident>, Ident) {
+        let (mut names, mut partial, mut args, mut result) = (Vec::new(), false, Vec::new(), None);
+        let mut after_domain = false;
+        for p in decl.into_inner() {
+            match p.as_rule() {
+                Rule::ident if !after_domain => names.push(self.ident(p)),
+                Rule::partiality => partial = p.as_str() == "partial",
+                Rule::domain => {
+                    after_domain = true;
+                    args = p.into_inner().map(|a| self.ident(a)).collect();
+                }
+                Rule::ident => result = Some(self.ident(p)),
+                _ => {}
+            }
+        }
+        (names, partial, args, result.expect("a value type"))
+    }
+
+    /// All blocks, in order.
+    pub(super) fn blocks(&mut self, blocks: Vec<Pair<Rule>>) -> Read {
+        let mut read = Read::default();
+        let mut main = None;
+        for block in blocks {
+            match block.as_rule() {
+                Rule::vocabulary => {
+                    let v = self.vocabulary(block);
+                    read.file.items.push(Item::Vocabulary(v));
+                }
+                Rule::theory => {
+                    let t = self.theory(block);
+                    read.file.items.push(Item::Theory(t));
+                }
+                Rule::structure => {
+                    let s = self.structure(block);
+                    read.file.items.push(Item::Structure(s));
+                }
+                Rule::display => {
+                    let span = self.span(&block);
+                    let head = Span::new(self.fid, span.start as usize..span.start as usize + 7);
+                    self.warning(
+                        "fodot-display-ignored",
+                        "the display block is read and ignored: it sets up IDP-Z3's \
+                         Interactive Consultant, which idp does not have",
+                        head,
+                    );
+                }
+                Rule::procedure | Rule::main_block => {
+                    let span = self.span(&block);
+                    let name = block
+                        .clone()
+                        .into_inner()
+                        .next()
+                        .filter(|p| p.as_rule() == Rule::ident)
+                        .map(|p| p.as_str().to_string());
+                    if name.as_deref().is_some_and(|n| n != "main") {
+                        self.warning(
+                            "fodot-procedure-ignored",
+                            "only the procedure `main` is run; this one is never called",
+                            span,
+                        );
+                        continue;
+                    }
+                    main = Some(block);
+                }
+                _ => {}
+            }
+        }
+        // IDP-Z3 resolves names across the file; IDP3's resolver reads blocks in order, so
+        // vocabularies go first (a structure may come before its vocabulary).
+        read.file
+            .items
+            .sort_by_key(|i| usize::from(!matches!(i, Item::Vocabulary(_))));
+        if let Some(block) = main {
+            read.script = Some(self.script(block, &mut read.file));
+        }
+        read
+    }
+
+    fn vocabulary(&mut self, block: Pair<Rule>) -> ast::Vocabulary {
+        let span = self.span(&block);
+        let mut name = None;
+        let mut decls = Vec::new();
+        for p in block.into_inner() {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::type_decl => decls.push(Decl::Type(self.type_decl(p))),
+                Rule::symbol_decl => decls.extend(self.symbol_decl(p)),
+                Rule::import => {
+                    let target = p.into_inner().find(|p| p.as_rule() == Rule::ident);
+                    if let Some(t) = target {
+                        decls.push(Decl::ExternVocabulary(pointer(&self.ident(t))));
+                    }
+                }
+                _ => {}
+            }
+        }
+        ast::Vocabulary {
+            name: name.unwrap_or_else(|| default_name("V", span)),
+            ltc: None,
+            decls,
+            span,
+        }
+    }
+
+    fn type_decl(&mut self, pair: Pair<Rule>) -> TypeDecl {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut listing = None;
+        let mut isa = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ident if name.is_none() => name = Some(self.ident(p)),
+                Rule::ident => isa.push(pointer(&self.sort_ident(self.ident(p)))),
+                Rule::constructed | Rule::enumeration => listing = Some(p),
+                _ => {}
+            }
+        }
+        let name = name.expect("a type name");
+        let body = match listing {
+            Some(p) if p.as_rule() == Rule::constructed => self.constructed(p),
+            Some(_) | None => match self.names.elements(&name.name) {
+                Some(elements) => self.listed_type(elements.to_vec(), &mut isa, span),
+                None => TypeBody::Open,
+            },
+        };
+        TypeDecl {
+            name,
+            isa,
+            contains: Vec::new(),
+            body,
+            span,
+        }
+    }
+
+    /// `type T := {..}` with numbers: an enumerated subtype of `int` (or `float`); with names,
+    /// a constructed type, so that the names can be used in formulas.
+    fn listed_type(
+        &mut self,
+        elements: Vec<Element>,
+        isa: &mut Vec<ast::Pointer>,
+        span: Span,
+    ) -> TypeBody {
+        let numeric = |k: &ElementKind| matches!(k, ElementKind::Int(_) | ElementKind::Float(_));
+        if elements.iter().all(|e| numeric(&e.kind)) {
+            if isa.is_empty() {
+                let float = elements
+                    .iter()
+                    .any(|e| matches!(e.kind, ElementKind::Float(_)));
+                let base = if float { "float" } else { "int" };
+                isa.push(pointer(&Ident {
+                    name: base.to_string(),
+                    span,
+                }));
+            }
+            return TypeBody::Enumerated(elements);
+        }
+        let mut constructors = Vec::new();
+        for e in elements {
+            match e.kind {
+                ElementKind::Str { value, .. } => constructors.push(Constructor {
+                    name: Ident {
+                        name: value,
+                        span: e.span,
+                    },
+                    args: Vec::new(),
+                    span: e.span,
+                }),
+                _ => self.error(
+                    "fodot-mixed-type",
+                    "a type lists names and numbers together; idp reads one kind per type",
+                    e.span,
+                ),
+            }
+        }
+        TypeBody::Constructed(constructors)
+    }
+
+    fn constructed(&mut self, pair: Pair<Rule>) -> TypeBody {
+        let mut constructors = Vec::new();
+        for c in pair.into_inner() {
+            let span = self.span(&c);
+            let mut it = c.into_inner();
+            let name = self.ident(it.next().expect("a constructor"));
+            let args = it
+                .map(|acc| {
+                    let sort = acc.into_inner().last().expect("a type");
+                    pointer(&self.sort_ident(self.ident(sort)))
+                })
+                .collect();
+            constructors.push(Constructor { name, args, span });
+        }
+        TypeBody::Constructed(constructors)
+    }
+
+    fn sort_ident(&self, sort: Ident) -> Ident {
+        Ident {
+            name: idp3_sort(&sort.name).to_string(),
+            span: sort.span,
+        }
+    }
+
+    fn symbol_decl(&mut self, pair: Pair<Rule>) -> Vec<Decl> {
+        let span = self.span(&pair);
+        let (names, partial, args, result) = self.signature(pair);
+        for s in args.iter().chain(std::iter::once(&result)) {
+            if s.name == "Date" {
+                self.error(
+                    "fodot-date",
+                    "the type Date is not supported by idp",
+                    s.span,
+                );
+            }
+        }
+        let args: Vec<ast::Pointer> = args
+            .into_iter()
+            .map(|a| pointer(&self.sort_ident(a)))
+            .collect();
+        names
+            .into_iter()
+            .map(|name| {
+                if is_bool(&result.name) {
+                    Decl::Predicate(PredDecl {
+                        name,
+                        args: args.clone(),
+                        span,
+                    })
+                } else {
+                    Decl::Function(FuncDecl {
+                        name,
+                        partial,
+                        args: args.clone(),
+                        result: pointer(&self.sort_ident(result.clone())),
+                        span,
+                    })
+                }
+            })
+            .collect()
+    }
+
+    fn theory(&mut self, block: Pair<Rule>) -> ast::Theory {
+        let span = self.span(&block);
+        let mut names = Vec::new();
+        let mut components = Vec::new();
+        for p in block.into_inner() {
+            match p.as_rule() {
+                Rule::ident => names.push(self.ident(p)),
+                Rule::definition => {
+                    components.push(TheoryComponent::Definition(self.definition(p)))
+                }
+                Rule::axiom => {
+                    let e = p.into_inner().next().expect("a formula");
+                    let e = self.expr(e);
+                    components.push(TheoryComponent::Sentence(self.formula(&e)));
+                }
+                Rule::interpretation => {
+                    let span = self.span(&p);
+                    self.error(
+                        "fodot-unsupported",
+                        "an interpretation inside a theory is not read yet; put it in a structure",
+                        span,
+                    );
+                }
+                _ => {}
+            }
+        }
+        let mut names = names.into_iter();
+        let name = names.next().unwrap_or_else(|| default_name("T", span));
+        let vocabulary = names.next().unwrap_or_else(|| default_name("V", span));
+        ast::Theory {
+            name,
+            vocabulary: pointer(&vocabulary),
+            components,
+            span,
+        }
+    }
+
+    fn definition(&mut self, pair: Pair<Rule>) -> Definition {
+        let span = self.span(&pair);
+        let mut rules = Vec::new();
+        for r in pair.into_inner().filter(|p| p.as_rule() == Rule::rule) {
+            rules.extend(self.rule(r));
+        }
+        Definition { rules, span }
+    }
+
+    /// One FO(·) rule; a function value with if-then-else gives one rule per branch.
+    fn rule(&mut self, pair: Pair<Rule>) -> Vec<ast::Rule> {
+        let span = self.span(&pair);
+        let mut vars: Vec<VarDecl> = Vec::new();
+        let (mut head, mut value, mut body) = (None, None, None);
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::rule_quant => {
+                    let q = p.into_inner().find(|p| p.as_rule() == Rule::quantees);
+                    if let Some(q) = q {
+                        let quantees = self.quantees(q);
+                        vars.extend(self.var_decls(&quantees));
+                    }
+                }
+                Rule::applied => head = Some(p),
+                Rule::rule_value => {
+                    let v = p.into_inner().last().expect("a value");
+                    value = Some(self.expr(v));
+                }
+                Rule::rule_body => {
+                    let b = p.into_inner().last().expect("a body");
+                    let b = self.expr(b);
+                    body = Some(self.formula(&b));
+                }
+                _ => {}
+            }
+        }
+        let head = head.expect("a head");
+        let mut it = head.into_inner();
+        let symbol = symbol_ref(&self.ident(it.next().expect("a name")));
+        let args: Vec<ast::Term> = it
+            .map(|a| {
+                let e = self.expr(a);
+                self.term(&e)
+            })
+            .collect();
+        let mut rules = Vec::new();
+        self.rules_for(&vars, &symbol, &args, value, body, span, &mut rules);
+        rules
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn rules_for(
+        &mut self,
+        vars: &[VarDecl],
+        symbol: &ast::SymbolRef,
+        args: &[ast::Term],
+        value: Option<Spanned>,
+        body: Option<Formula>,
+        span: Span,
+        out: &mut Vec<ast::Rule>,
+    ) {
+        let Some(value) = value else {
+            out.push(ast::Rule {
+                vars: vars.to_vec(),
+                head: RuleHead::Predicate {
+                    symbol: symbol.clone(),
+                    args: args.to_vec(),
+                },
+                body,
+                span,
+            });
+            return;
+        };
+        if let Some((c, then, other)) = lift_ite(&value) {
+            let c = self.formula(&c);
+            let not_c = Formula {
+                kind: FormulaKind::Not(Box::new(c.clone())),
+                span: c.span,
+            };
+            let and = |extra: Formula| match &body {
+                None => extra,
+                Some(b) => Formula {
+                    kind: FormulaKind::Binary {
+                        op: BinConn::And,
+                        left: Box::new(b.clone()),
+                        right: Box::new(extra),
+                    },
+                    span,
+                },
+            };
+            let (b1, b2) = (and(c), and(not_c));
+            self.rules_for(vars, symbol, args, Some(then), Some(b1), span, out);
+            self.rules_for(vars, symbol, args, Some(other), Some(b2), span, out);
+            return;
+        }
+        let value = self.term(&value);
+        out.push(ast::Rule {
+            vars: vars.to_vec(),
+            head: RuleHead::Function {
+                symbol: symbol.clone(),
+                args: args.to_vec(),
+                value,
+            },
+            body,
+            span,
+        });
+    }
+
+    fn structure(&mut self, block: Pair<Rule>) -> ast::Structure {
+        let span = self.span(&block);
+        let mut names = Vec::new();
+        let mut interpretations = Vec::new();
+        for p in block.into_inner() {
+            match p.as_rule() {
+                Rule::ident => names.push(self.ident(p)),
+                Rule::interpretation => interpretations.extend(self.interpretation(p)),
+                _ => {}
+            }
+        }
+        let mut names = names.into_iter();
+        let name = names.next().unwrap_or_else(|| default_name("S", span));
+        let vocabulary = names.next().unwrap_or_else(|| default_name("V", span));
+        ast::Structure {
+            name,
+            vocabulary: pointer(&vocabulary),
+            interpretations,
+            usings: Vec::new(),
+            span,
+        }
+    }
+
+    /// `name := value.` (or `:>` for what is certainly true); a type's listing was moved to the
+    /// vocabulary by [`Reader::collect_names`].
+    fn interpretation(&mut self, pair: Pair<Rule>) -> Option<Interpretation> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner();
+        let name = self.ident(it.next().expect("a name"));
+        if self.names.types.contains_key(&name.name) {
+            return None;
+        }
+        let sign = it.next().expect("a sign");
+        let truth = match sign.as_str() {
+            ":>" | "⊇" => Truth::Ct,
+            _ => Truth::TwoValued,
+        };
+        let value = it.next().expect("a value");
+        let otherwise = it.next().map(|e| {
+            let e = e.into_inner().last().expect("an else value");
+            self.element(e)
+        });
+        let value = match value.as_rule() {
+            Rule::function_enum => {
+                let mut entries: Vec<TableEntry> =
+                    value.into_inner().map(|m| self.map_entry(m)).collect();
+                if let Some(d) = otherwise {
+                    self.spread_else(&name, d, &mut entries);
+                }
+                InterValue::Table(entries)
+            }
+            Rule::enumeration => InterValue::Table(self.enumeration(value)),
+            _ => {
+                let e = self.element(value);
+                match &e.kind {
+                    ElementKind::Str {
+                        value,
+                        quoted: false,
+                    } if value == "true" || value == "false" => InterValue::Bool(value == "true"),
+                    _ => InterValue::Element(e),
+                }
+            }
+        };
+        Some(Interpretation {
+            symbol: symbol_ref(&name),
+            truth,
+            value,
+            span,
+        })
+    }
+
+    fn map_entry(&mut self, pair: Pair<Rule>) -> TableEntry {
+        let span = self.span(&pair);
+        let parts: Vec<Pair<Rule>> = pair.into_inner().collect();
+        let (value, args) = parts.split_last().expect("a value");
+        let value = self.element(value.clone());
+        let args = match args.first() {
+            None => Vec::new(),
+            Some(p) if p.as_rule() == Rule::element_tuple => {
+                p.clone().into_inner().map(|e| self.element(e)).collect()
+            }
+            Some(p) => vec![self.element(p.clone())],
+        };
+        TableEntry::Mapping { args, value, span }
+    }
+
+    fn enumeration(&mut self, pair: Pair<Rule>) -> Vec<TableEntry> {
+        pair.into_inner()
+            .filter_map(|entry| match entry.as_rule() {
+                Rule::range => self.range(entry).map(TableEntry::Element),
+                Rule::element_tuple => {
+                    let span = self.span(&entry);
+                    let elements = entry.into_inner().map(|e| self.element(e)).collect();
+                    Some(TableEntry::Tuple(elements, span))
+                }
+                Rule::element => Some(TableEntry::Element(self.element(entry))),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn range(&mut self, pair: Pair<Rule>) -> Option<Element> {
+        let span = self.span(&pair);
+        let bounds: Vec<i64> = pair
+            .into_inner()
+            .map(|n| {
+                let text: String = n.as_str().chars().filter(|c| !c.is_whitespace()).collect();
+                text.parse().unwrap_or(0)
+            })
+            .collect();
+        match bounds.as_slice() {
+            [lo, hi] => Some(Element {
+                kind: ElementKind::IntRange(*lo, *hi),
+                span,
+            }),
+            _ => None,
+        }
+    }
+
+    pub(super) fn element(&mut self, pair: Pair<Rule>) -> Element {
+        let span = self.span(&pair);
+        let inner = match pair.as_rule() {
+            Rule::element => pair.into_inner().next().expect("an element"),
+            _ => pair,
+        };
+        let kind = match inner.as_rule() {
+            Rule::number => {
+                let text: String = inner
+                    .as_str()
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                if text.contains('.') {
+                    ElementKind::Float(text.parse().unwrap_or(0.0))
+                } else {
+                    ElementKind::Int(text.parse().unwrap_or(0))
+                }
+            }
+            Rule::string => {
+                let s = inner.as_str();
+                ElementKind::Str {
+                    value: s[1..s.len() - 1].to_string(),
+                    quoted: true,
+                }
+            }
+            Rule::compound => {
+                let mut it = inner.into_inner();
+                let constructor = pointer(&self.ident(it.next().expect("a constructor")));
+                let args = it.map(|e| self.element(e)).collect();
+                ElementKind::Compound { constructor, args }
+            }
+            _ => ElementKind::Str {
+                value: inner.as_str().to_string(),
+                quoted: false,
+            },
+        };
+        Element { kind, span }
+    }
+
+    /// `f := {..} else d.`: a mapping to `d` for every argument tuple not listed.
+    fn spread_else(&mut self, name: &Ident, d: Element, entries: &mut Vec<TableEntry>) {
+        let Some((args, _)) = self.names.funcs.get(&name.name).cloned() else {
+            self.error(
+                "fodot-else",
+                format!(
+                    "`else` gives a default value, but `{}` is not a function",
+                    name.name
+                ),
+                name.span,
+            );
+            return;
+        };
+        let mut domains = Vec::new();
+        for a in &args {
+            match self.names.elements(a) {
+                Some(elements) => domains.push(elements.to_vec()),
+                None => {
+                    self.error(
+                        "fodot-else",
+                        format!(
+                            "`else` needs the elements of type {a}, which the file does not list"
+                        ),
+                        name.span,
+                    );
+                    return;
+                }
+            }
+        }
+        let listed: std::collections::HashSet<Vec<String>> = entries
+            .iter()
+            .filter_map(|e| match e {
+                TableEntry::Mapping { args, .. } => Some(args.iter().map(key).collect()),
+                _ => None,
+            })
+            .collect();
+        let mut tuples: Vec<Vec<Element>> = vec![Vec::new()];
+        for domain in domains {
+            tuples = tuples
+                .into_iter()
+                .flat_map(|t| {
+                    domain.iter().map(move |e| {
+                        let mut t = t.clone();
+                        t.push(e.clone());
+                        t
+                    })
+                })
+                .collect();
+        }
+        for t in tuples {
+            if !listed.contains(&t.iter().map(key).collect::<Vec<_>>()) {
+                entries.push(TableEntry::Mapping {
+                    args: t,
+                    value: d.clone(),
+                    span: d.span,
+                });
+            }
+        }
+    }
+}
+
+/// The text of an element, to compare listings.
+fn key(e: &Element) -> String {
+    match &e.kind {
+        ElementKind::Int(i) => i.to_string(),
+        ElementKind::Float(f) => f.to_string(),
+        ElementKind::Str { value, .. } => value.clone(),
+        ElementKind::Char(c) => c.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The elements of a range element (others as they are).
+fn expand(e: Element) -> Vec<Element> {
+    match e.kind {
+        ElementKind::IntRange(lo, hi) => (lo..=hi)
+            .map(|i| Element {
+                kind: ElementKind::Int(i),
+                span: e.span,
+            })
+            .collect(),
+        _ => vec![e],
+    }
+}
+
+fn is_bool(sort: &str) -> bool {
+    matches!(sort, "Bool" | "𝔹")
+}
+
+/// IDP-Z3's default block names (`vocabulary {` is `V`, `theory {` is `T:V`, `structure {` is
+/// `S:V`).
+fn default_name(name: &str, span: Span) -> Ident {
+    Ident {
+        name: name.to_string(),
+        span: Span::new(span.file, span.start as usize..span.start as usize),
+    }
+}

@@ -1,0 +1,335 @@
+//! The `main` block of an FO(·) file: a few Python calls (`model_expand(T, S, max=2)`,
+//! `pretty_print(...)`, `x = minimize(T, S, term="cost()")`), read into a [`Script`] that
+//! `crate::fodot` runs. The blocks each call names are found here, where the file is known:
+//! several theories or structures given to one call are combined into one new block, a call
+//! without a structure gets an empty one, and a `term="..."` text becomes a term block.
+
+use pest::iterators::Pair;
+use pest::Parser;
+
+use super::{FodotGrammar, Reader, Rule};
+use crate::syntax::ast::{self, Ident, Item, Span, TermBlock, TermKind};
+
+/// The statements of `main`, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Script {
+    pub statements: Vec<Statement>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Statement {
+    /// `x = value`
+    Assign { name: Ident, value: Arg },
+    /// A call whose value is dropped (`pretty_print(...)`).
+    Expr(Arg),
+}
+
+/// A value written in `main`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    Str(String, Span),
+    Int(i64, Span),
+    Float(f64, Span),
+    List(Vec<Arg>, Span),
+    /// A name without parentheses: a block (`T`, `S`) or a variable of `main`.
+    Name(Ident),
+    Call(Call),
+}
+
+impl Arg {
+    pub fn span(&self) -> Span {
+        match self {
+            Arg::Str(_, s) | Arg::Int(_, s) | Arg::Float(_, s) | Arg::List(_, s) => *s,
+            Arg::Name(i) => i.span,
+            Arg::Call(c) => c.span,
+        }
+    }
+}
+
+/// `name(args, key=value)`, with the blocks it works on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    pub name: Ident,
+    pub args: Vec<Arg>,
+    pub kwargs: Vec<(Ident, Arg)>,
+    pub span: Span,
+    /// The theory the call's arguments name (combined into one when they name several).
+    pub theory: Option<String>,
+    /// The structure (combined, or an empty one of the theory's vocabulary).
+    pub structure: Option<String>,
+    /// The term block made from `term="..."`.
+    pub term: Option<String>,
+}
+
+impl Call {
+    /// The value of keyword argument `key`.
+    pub fn kwarg(&self, key: &str) -> Option<&Arg> {
+        self.kwargs
+            .iter()
+            .find(|(k, _)| k.name == key)
+            .map(|(_, v)| v)
+    }
+}
+
+/// The calls that take theories and structures.
+const INFERENCES: &[&str] = &[
+    "model_expand",
+    "model_propagate",
+    "model_check",
+    "minimize",
+    "maximize",
+    "explain",
+    "determine_relevance",
+    "decision_table",
+];
+
+impl Reader {
+    /// The `main` block; blocks that its calls need are added to `file`.
+    pub(super) fn script(&mut self, block: Pair<Rule>, file: &mut ast::File) -> Script {
+        let span = self.span(&block);
+        let statements = block
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::statement)
+            .map(|s| {
+                let inner = s.into_inner().next().expect("a statement");
+                match inner.as_rule() {
+                    Rule::assignment => {
+                        let mut it = inner.into_inner();
+                        let name = self.ident(it.next().expect("a name"));
+                        let value = self.py_expr(it.next().expect("a value"), file);
+                        Statement::Assign { name, value }
+                    }
+                    _ => Statement::Expr(self.call(inner, file)),
+                }
+            })
+            .collect();
+        Script { statements, span }
+    }
+
+    fn py_expr(&mut self, pair: Pair<Rule>, file: &mut ast::File) -> Arg {
+        let span = self.span(&pair);
+        let inner = match pair.as_rule() {
+            Rule::py_expr | Rule::py_arg => pair.into_inner().next().expect("a value"),
+            _ => pair,
+        };
+        match inner.as_rule() {
+            Rule::string => Arg::Str(unquote(inner.as_str()), span),
+            Rule::number => {
+                let text: String = inner
+                    .as_str()
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                match text.parse::<i64>() {
+                    Ok(i) => Arg::Int(i, span),
+                    Err(_) => Arg::Float(text.parse().unwrap_or(0.0), span),
+                }
+            }
+            Rule::py_list => Arg::List(
+                inner.into_inner().map(|p| self.py_expr(p, file)).collect(),
+                span,
+            ),
+            _ => self.call(inner, file),
+        }
+    }
+
+    fn call(&mut self, pair: Pair<Rule>, file: &mut ast::File) -> Arg {
+        let span = self.span(&pair);
+        let text = pair.as_str();
+        let mut it = pair.into_inner().peekable();
+        let name = self.ident(it.next().expect("a name"));
+        let mut args = Vec::new();
+        let mut kwargs = Vec::new();
+        let mut chained = false;
+        for p in it {
+            match p.as_rule() {
+                Rule::py_arg => {
+                    let inner = p.into_inner().next().expect("an argument");
+                    if inner.as_rule() == Rule::kwarg {
+                        let mut kv = inner.into_inner();
+                        let key = self.ident(kv.next().expect("a key"));
+                        let value = self.py_expr(kv.next().expect("a value"), file);
+                        kwargs.push((key, value));
+                    } else {
+                        args.push(self.py_expr(inner, file));
+                    }
+                }
+                Rule::call => {
+                    chained = true;
+                    let s = self.span(&p);
+                    self.error(
+                        "fodot-main-unsupported",
+                        "a method call (`.name(...)`) in main is not supported by idp",
+                        s,
+                    );
+                }
+                _ => {}
+            }
+        }
+        let has_parens = text[name.name.len()..].trim_start().starts_with('(');
+        if !has_parens && !chained {
+            return Arg::Name(name);
+        }
+        let mut call = Call {
+            name,
+            args,
+            kwargs,
+            span,
+            theory: None,
+            structure: None,
+            term: None,
+        };
+        if INFERENCES.contains(&call.name.name.as_str()) {
+            self.blocks_of(&mut call, file);
+        }
+        Arg::Call(call)
+    }
+
+    /// The theory, structure and term block of an inference call, made when needed.
+    fn blocks_of(&mut self, call: &mut Call, file: &mut ast::File) {
+        let named: Vec<&Ident> = call
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                Arg::Name(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        let theories: Vec<ast::Theory> = named
+            .iter()
+            .filter_map(|n| find_theory(file, &n.name).cloned())
+            .collect();
+        let structures: Vec<ast::Structure> = named
+            .iter()
+            .filter_map(|n| find_structure(file, &n.name).cloned())
+            .collect();
+        let Some(first) = theories.first() else {
+            self.error(
+                "fodot-main-no-theory",
+                format!("`{}` needs a theory among its arguments", call.name.name),
+                call.span,
+            );
+            return;
+        };
+        let vocabulary = first.vocabulary.clone();
+        let theory = if theories.len() == 1 {
+            first.name.name.clone()
+        } else {
+            let name = combined_name(theories.iter().map(|t| t.name.name.as_str()));
+            if find_theory(file, &name).is_none() {
+                let mut t = first.clone();
+                t.name.name = name.clone();
+                t.components = theories.iter().flat_map(|t| t.components.clone()).collect();
+                file.items.push(Item::Theory(t));
+            }
+            name
+        };
+        let structure = match structures.as_slice() {
+            [one] => one.name.name.clone(),
+            _ => {
+                let name = if structures.is_empty() {
+                    format!("empty_structure_of_{}", vocabulary.to_path())
+                } else {
+                    combined_name(structures.iter().map(|s| s.name.name.as_str()))
+                };
+                if find_structure(file, &name).is_none() {
+                    file.items.push(Item::Structure(ast::Structure {
+                        name: Ident {
+                            name: name.clone(),
+                            span: call.span,
+                        },
+                        vocabulary: vocabulary.clone(),
+                        interpretations: structures
+                            .iter()
+                            .flat_map(|s| s.interpretations.clone())
+                            .collect(),
+                        usings: Vec::new(),
+                        span: call.span,
+                    }));
+                }
+                name
+            }
+        };
+        call.theory = Some(theory);
+        call.structure = Some(structure);
+        if let Some(Arg::Str(text, span)) = call.kwarg("term").cloned() {
+            let negate = call.name.name == "maximize";
+            call.term = self.term_block(&text, span, &vocabulary, negate, file);
+        }
+    }
+
+    /// A term block for the text of `term="..."` (negated for `maximize`).
+    fn term_block(
+        &mut self,
+        text: &str,
+        span: Span,
+        vocabulary: &ast::Pointer,
+        negate: bool,
+        file: &mut ast::File,
+    ) -> Option<String> {
+        let parsed = match FodotGrammar::parse(Rule::term_text, text) {
+            Ok(mut p) => p.next().expect("a term"),
+            Err(_) => {
+                self.error(
+                    "fodot-term",
+                    format!("\"{text}\" is not a term of FO(\u{b7})"),
+                    span,
+                );
+                return None;
+            }
+        };
+        // The term's own positions are inside the string: every part of it points there.
+        let expr = parsed.into_inner().next().expect("a term");
+        let fixed = self.fixed_span.replace(span);
+        let e = self.expr(expr);
+        let mut term = self.term(&e);
+        self.fixed_span = fixed;
+        if negate {
+            term = ast::Term {
+                kind: TermKind::Neg(Box::new(term)),
+                span,
+            };
+        }
+        self.terms += 1;
+        let name = format!("term_{}", self.terms);
+        file.items.push(Item::Term(TermBlock {
+            name: Ident {
+                name: name.clone(),
+                span,
+            },
+            vocabulary: vocabulary.clone(),
+            term,
+            span,
+        }));
+        Some(name)
+    }
+}
+
+fn find_theory<'f>(file: &'f ast::File, name: &str) -> Option<&'f ast::Theory> {
+    file.items.iter().find_map(|i| match i {
+        Item::Theory(t) if t.name.name == name => Some(t),
+        _ => None,
+    })
+}
+
+fn find_structure<'f>(file: &'f ast::File, name: &str) -> Option<&'f ast::Structure> {
+    file.items.iter().find_map(|i| match i {
+        Item::Structure(s) if s.name.name == name => Some(s),
+        _ => None,
+    })
+}
+
+/// The name of blocks combined for one call: `T_and_T2`.
+fn combined_name<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names.collect::<Vec<_>>().join("_and_")
+}
+
+/// A Python string literal's text (`\"` and `\\` unescaped).
+fn unquote(s: &str) -> String {
+    let s = s.strip_prefix('f').unwrap_or(s);
+    let body = &s[1..s.len() - 1];
+    body.replace("\\\"", "\"")
+        .replace("\\n", "\n")
+        .replace("\\\\", "\\")
+}

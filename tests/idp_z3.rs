@@ -1,0 +1,235 @@
+//! IDP-Z3 (FO(·)) files run by `idp`, against the output IDP-Z3 itself gave for them.
+//!
+//! Each `tests/idp_z3/NAME.idp` has `NAME.expected`, recorded from `idp-engine` 0.12.1 by
+//! `tests/idp_z3/record.sh` (the command is in the script). IDP-Z3 finds models in another order
+//! than idp, so outputs are compared with the models of each `model_expand` as a set, and the
+//! consequences of each `model_propagate` as a set; when IDP-Z3 stopped at `max` models ("More
+//! models may be available"), only how many it printed counts. The peers' encodings of the seed
+//! problems (`../shared/peers`, when present) must give the optimum that breadth-first search
+//! found, and a maze.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn idp() -> &'static str {
+    env!("CARGO_BIN_EXE_idp")
+}
+
+fn run(file: &Path) -> (String, String, Option<i32>) {
+    let out = Command::new(idp()).arg(file).output().expect("idp runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+/// A piece of output: a line, or a whole model of `model_expand`.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone)]
+enum Piece {
+    Line(String),
+    Model(String),
+    /// `n` models of a search stopped at `max`.
+    Models(usize),
+}
+
+/// The output with models and consequences in a canonical order.
+fn normal(text: &str) -> Vec<Piece> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut pieces = Vec::new();
+    let mut k = 0;
+    while k < lines.len() {
+        let is_model = lines[k].starts_with("Model ") && lines.get(k + 1) == Some(&"==========");
+        if is_model {
+            let mut body = Vec::new();
+            k += 2;
+            while k < lines.len() && !lines[k].is_empty() {
+                body.push(lines[k]);
+                k += 1;
+            }
+            pieces.push(Piece::Model(body.join("\n")));
+        } else {
+            pieces.push(Piece::Line(lines[k].to_string()));
+            k += 1;
+        }
+    }
+    let stopped = text.contains("More models may be available");
+    let mut out: Vec<Piece> = Vec::new();
+    let mut run: Vec<Piece> = Vec::new();
+    let flush = |run: &mut Vec<Piece>, out: &mut Vec<Piece>| {
+        if stopped && !run.is_empty() {
+            out.push(Piece::Models(run.len()));
+            run.clear();
+        } else {
+            run.sort();
+            out.append(run);
+        }
+    };
+    for p in pieces {
+        match &p {
+            Piece::Model(_) => run.push(p),
+            Piece::Line(l) if l.is_empty() && !run.is_empty() => {}
+            Piece::Line(l) if l == "No more consequences." => {
+                // The consequences since the last empty line, as a set.
+                let start = out
+                    .iter()
+                    .rposition(|q| *q == Piece::Line(String::new()))
+                    .map_or(0, |i| i + 1);
+                out[start..].sort();
+                out.push(p);
+            }
+            _ => {
+                flush(&mut run, &mut out);
+                out.push(p);
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+fn files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/idp_z3");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/idp_z3")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "idp"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_file_gives_idp_z3s_answers() {
+    let files = files();
+    assert!(files.len() >= 40, "only {} FO(·) test files", files.len());
+    let mut failures = Vec::new();
+    for file in &files {
+        let expected = std::fs::read_to_string(file.with_extension("expected"))
+            .unwrap_or_else(|_| panic!("{} has no .expected file", file.display()));
+        let (stdout, stderr, code) = run(file);
+        if code != Some(0) || normal(&stdout) != normal(&expected) {
+            failures.push(format!(
+                "{}: exit {code:?}\n--- idp\n{stdout}{stderr}--- IDP-Z3\n{expected}",
+                file.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_comparison_ignores_model_order_only() {
+    let a = "\nModel 1\n==========\np := {a}.\n\n\nModel 2\n==========\np := {b}.\n\n\nNo more models.\n\n";
+    let b = "\nModel 1\n==========\np := {b}.\n\n\nModel 2\n==========\np := {a}.\n\n\nNo more models.\n\n";
+    let c = "\nModel 1\n==========\np := {c}.\n\n\nModel 2\n==========\np := {a}.\n\n\nNo more models.\n\n";
+    assert_eq!(normal(a), normal(b));
+    assert_ne!(normal(a), normal(c));
+}
+
+/// `../shared/peers`, where the peers' benchmark lives (absent outside the project's machines).
+fn peers() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peers/instances");
+    dir.is_dir().then_some(dir)
+}
+
+#[test]
+fn the_peers_theseus_encodings_give_the_optimal_escape() {
+    let Some(dir) = peers() else { return };
+    let index = std::fs::read_to_string(dir.join("theseus/index.csv")).expect("index.csv");
+    for line in index.lines().skip(1).take(5) {
+        let cols: Vec<&str> = line.split(',').collect();
+        let (name, optimum) = (cols[0], cols[6]);
+        let (stdout, stderr, code) = run(&dir.join(format!("idp/theseus/{name}.idp")));
+        assert_eq!(code, Some(0), "{name}: {stderr}");
+        let found = format!("goalTime := {optimum}.");
+        assert!(
+            stdout.contains(&found),
+            "{name}: expected {found}\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn the_peers_maze_encoding_gives_a_maze() {
+    let Some(dir) = peers() else { return };
+    for n in [5, 9, 13] {
+        let (stdout, stderr, code) = run(&dir.join(format!("idp/maze/maze_{n}.idp")));
+        assert_eq!(code, Some(0), "maze {n}: {stderr}");
+        let walls = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("Wall := {"))
+            .expect("a Wall line");
+        let cells: Vec<(i64, i64)> = walls
+            .trim_end_matches("}.")
+            .split("), (")
+            .map(|c| {
+                let c = c.trim_matches(|ch| ch == '(' || ch == ')');
+                let (x, y) = c.split_once(", ").expect("x, y");
+                (x.parse().expect("x"), y.parse().expect("y"))
+            })
+            .collect();
+        let wall = |x: i64, y: i64| cells.contains(&(x, y));
+        // The entrance and exit are open, every other border cell is a wall, and no 2x2
+        // block is all walls or all open.
+        assert!(!wall(1, 0) && !wall(n - 2, n - 1), "maze {n}");
+        for k in 0..n {
+            for (x, y) in [(k, 0), (k, n - 1), (0, k), (n - 1, k)] {
+                let door = (x, y) == (1, 0) || (x, y) == (n - 2, n - 1);
+                assert!(door || wall(x, y), "maze {n}: border ({x}, {y})");
+            }
+        }
+        for x in 0..n - 1 {
+            for y in 0..n - 1 {
+                let block = [
+                    wall(x, y),
+                    wall(x + 1, y),
+                    wall(x, y + 1),
+                    wall(x + 1, y + 1),
+                ];
+                assert!(
+                    block.iter().any(|w| *w) && block.iter().any(|w| !*w),
+                    "maze {n}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn unbounded_int_quantification_is_refused_where_it_is_written() {
+    let dir = std::env::temp_dir().join(format!("idp-z3-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("int.idp");
+    std::fs::write(
+        &file,
+        "vocabulary V {\n    p: Int -> Bool\n}\ntheory T:V {\n    !x in Int: p(x) => x > 0.\n}\n\
+         procedure main() {\n    pretty_print(model_expand(T))\n}\n",
+    )
+    .expect("write");
+    let (stdout, stderr, code) = run(&file);
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("int.idp:5:6") && stderr.contains("`x` ranges over Int"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_syntax_error_is_located_and_worded() {
+    let dir = std::env::temp_dir().join(format!("idp-z3-syntax-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("bad.idp");
+    std::fs::write(
+        &file,
+        "vocabulary V {\n    type T := {a, b}\n    p: T -> Bool\n}\ntheory T:V {\n    !x in T: p(x) &.\n}\n",
+    )
+    .expect("write");
+    let (_, stderr, code) = run(&file);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("bad.idp:6:20") && stderr.contains("fodot-syntax-error"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Rule::"), "{stderr}");
+}
