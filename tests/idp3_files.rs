@@ -491,7 +491,7 @@ structure S : V {
         outcome(&o),
         (
             "Unsatisfiable\nNumber of models: 0\n".to_string(),
-            "Warning: The definition at negated_graph.idp:6:3 is not total in structure 'S': its well-founded model leaves F(0) = 0, F(0) = 1, F(1) = 0 unknown, so there is no model (IDP3's semantics accepts only total definitions).\n".to_string(),
+            "Warning: The definition at negated_graph.idp:6:3 is not total in structure 'S': its well-founded model leaves F(0) = 0, F(0) = 1, F(1) = 0 unknown, so there is no model (IDP3's semantics accepts only total definitions).\nhint: theory T (at negated_graph.idp:5:1) has no model with structure S; `idp --explain negated_graph.idp` says why: a minimal set of its sentences, definitions and facts that has none\n".to_string(),
             20
         )
     );
