@@ -8,10 +8,6 @@
 mod oracle;
 mod process;
 
-use idp::infer::check::check_model;
-use idp::infer::{self, Options};
-use idp::sema::program::Component;
-
 /// A walk on a line of `cells` cells for `steps` steps, written as IDP3's LTC users write it:
 /// the fluent `At` in one definition, its causation `C_At` in another, the action `Move` open
 /// and bounded by a sentence (only to a neighbour of where one is), `Visited` in a third.
@@ -92,24 +88,7 @@ fn count_walks(cells: usize, steps: usize) -> u64 {
 #[test]
 fn a_walk_split_over_definitions_has_every_model() {
     for (cells, steps) in [(3, 2), (4, 3), (5, 4), (2, 5)] {
-        let text = walk(cells, steps);
-        let p = oracle::program(&text);
-        let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
-            (p.lookup(&["T"]), p.lookup(&["S"]))
-        else {
-            panic!("no theory T or structure S");
-        };
-        let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
-        let options = Options {
-            nbmodels: 0,
-            ..Options::default()
-        };
-        let models = infer::modelexpand(&p, theory, structure, None, &options)
-            .expect("expands")
-            .value;
-        for m in &models {
-            check_model(&p, theory, m).expect("a returned model passes the checker");
-        }
+        let (_, models) = oracle::checked_models(&walk(cells, steps));
         assert_eq!(
             models.len() as u64,
             count_walks(cells, steps),

@@ -53,6 +53,11 @@ impl<'a> Grounder<'a> {
         };
         let defined = def.defined();
         self.forget_possible(&defined);
+        self.record_possible(possible);
+    }
+
+    /// Keeps what a possibly-true pass found, as tuple sets.
+    pub(super) fn record_possible(&mut self, possible: datalog::Extensions) {
         let program = self.program;
         self.status
             .possible

@@ -24,7 +24,6 @@ use indexmap::IndexMap;
 use rustc_hash::FxHashSet;
 
 use crate::ground::datalog;
-use crate::ground::tuple_set::TupleSet;
 use crate::ground::Grounder;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
 use crate::sema::program::{LtcInfo, Symbol};
@@ -111,13 +110,7 @@ impl<'a> Grounder<'a> {
                 return;
             }
         }
-        let program = self.program;
-        self.status
-            .possible
-            .extend(possible.into_iter().map(|(s, tuples)| {
-                let arity = program.symbol_sorts(s).len();
-                (s, TupleSet::of(arity, tuples.iter().map(Vec::as_slice)))
-            }));
+        self.record_possible(possible);
     }
 }
 

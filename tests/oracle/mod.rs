@@ -20,6 +20,24 @@ pub fn program(text: &str) -> Program {
 /// structure `S`, each passes the naive checker, and brute force counts the same. Returns the
 /// program and the models, each printed as IDP3 prints it.
 pub fn assert_models(text: &str, expected: u64) -> Vec<String> {
+    let (p, models) = checked_models(text);
+    let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
+        (p.lookup(&["T"]), p.lookup(&["S"]))
+    else {
+        panic!("no theory T or structure S");
+    };
+    let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
+    assert_eq!(models.len() as u64, expected, "model expansion count");
+    let brute = brute_force_count(&p, theory, structure, 1 << 12).expect("small enough");
+    assert_eq!(brute, expected, "brute-force count");
+    models
+        .iter()
+        .map(|m| idp::print::structure::structure_to_string(&p, m))
+        .collect()
+}
+
+/// Every model of theory `T` in structure `S`, each checked by the naive checker.
+pub fn checked_models(text: &str) -> (Program, Vec<idp::structure::structure::Structure>) {
     let p = program(text);
     let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
         (p.lookup(&["T"]), p.lookup(&["S"]))
@@ -37,11 +55,5 @@ pub fn assert_models(text: &str, expected: u64) -> Vec<String> {
     for m in &models {
         check_model(&p, theory, m).expect("a returned model passes the checker");
     }
-    assert_eq!(models.len() as u64, expected, "model expansion count");
-    let brute = brute_force_count(&p, theory, structure, 1 << 12).expect("small enough");
-    assert_eq!(brute, expected, "brute-force count");
-    models
-        .iter()
-        .map(|m| idp::print::structure::structure_to_string(&p, m))
-        .collect()
+    (p, models)
 }

@@ -765,6 +765,17 @@ impl Compiler<'_> {
             View::Partial { cf, .. } => (cf, false),
             View::Anything => return None,
         };
+        self.graph_literal(rel, args, value, positive)
+    }
+
+    /// The literal of relation `rel` (a function's graph) at `args` and `value`.
+    fn graph_literal(
+        &mut self,
+        rel: usize,
+        args: &[Term],
+        value: &Term,
+        positive: bool,
+    ) -> Option<Lit> {
         let mut exprs = args
             .iter()
             .map(|a| self.term(a))
@@ -791,16 +802,7 @@ impl Compiler<'_> {
             View::Partial { ct, .. } => ct,
             View::Possible(_) | View::Anything => return None,
         };
-        let mut exprs = args
-            .iter()
-            .map(|a| self.term(a))
-            .collect::<Option<Vec<_>>>()?;
-        exprs.push(self.term(value)?);
-        Some(Lit::Atom {
-            rel,
-            args: exprs,
-            positive: false,
-        })
+        self.graph_literal(rel, args, value, false)
     }
 
     /// `f(s) = g(t)` for two functions that are not constructors: `F(s, w) & G(t, w)` with a
