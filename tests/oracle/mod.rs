@@ -53,7 +53,9 @@ pub fn checked_models(text: &str) -> (Program, Vec<idp::structure::structure::St
         .expect("expands")
         .value;
     for m in &models {
-        check_model(&p, theory, m).expect("a returned model passes the checker");
+        if let Err(why) = check_model(&p, theory, m) {
+            panic!("a returned model is wrong: {why}\n{text}");
+        }
     }
     (p, models)
 }
