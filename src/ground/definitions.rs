@@ -42,7 +42,7 @@ impl<'a> Grounder<'a> {
     /// meets the problem where it is real), nothing is restricted.
     fn restrict_to_possible(&mut self, def: &Definition) {
         let approx = |s: Symbol| self.approx(s);
-        let Ok(Some(possible)) = datalog::possibly_true(
+        let Ok(Some(mut possible)) = datalog::possibly_true(
             self.program,
             def,
             self.structure,
@@ -51,6 +51,13 @@ impl<'a> Grounder<'a> {
         ) else {
             return;
         };
+        // What an earlier pass found (the joint bounds of all definitions) is as sound and
+        // often tighter: this pass reads the other definitions' symbols one tuple at a time.
+        for (s, tuples) in &mut possible {
+            if let Some(earlier) = self.status.possible.get(s) {
+                tuples.retain(|t| earlier.contains(t));
+            }
+        }
         let defined = def.defined();
         self.forget_possible(&defined);
         self.record_possible(possible);

@@ -26,7 +26,7 @@ use rustc_hash::FxHashSet;
 use crate::ground::datalog;
 use crate::ground::Grounder;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{LtcInfo, Symbol};
+use crate::sema::program::{LtcInfo, Program, Symbol};
 use crate::sema::walk::Rewriter;
 use crate::structure::structure::Table;
 use crate::structure::value::Value;
@@ -70,7 +70,8 @@ impl<'a> Grounder<'a> {
         sentences: &[Formula],
         ltc: Option<&LtcInfo>,
     ) {
-        let bounding = self.bounding_rules(definitions, sentences);
+        let bounds = self.bounds(definitions, sentences);
+        let bounding = bounding_rules(&bounds, self.program);
         let groups: Vec<&Definition> = definitions.iter().copied().chain(&bounding).collect();
         if groups.len() < 2 {
             return;
@@ -79,10 +80,16 @@ impl<'a> Grounder<'a> {
         let Timing::Timed { relies_on_next } = timing else {
             return;
         };
+        let mut inliner = Inliner {
+            bounds: &bounds,
+            copies: 0,
+        };
         let joint = Definition {
-            rules: groups
+            rules: definitions
                 .iter()
-                .flat_map(|d| d.rules.iter().cloned())
+                .flat_map(|d| &d.rules)
+                .map(|r| inliner.rule(r))
+                .chain(bounding.iter().flat_map(|d| d.rules.iter().cloned()))
                 .collect(),
             span: groups[0].span,
         };
@@ -114,20 +121,25 @@ impl<'a> Grounder<'a> {
     }
 }
 
+/// A sentence `! x : P(t) => phi` over an open predicate P: in every model, P holds only
+/// where phi does.
+struct Bound {
+    vars: Vec<Var>,
+    args: Vec<Term>,
+    phi: Formula,
+    span: crate::source::Span,
+}
+
 impl<'a> Grounder<'a> {
-    /// The sentences `! x : P(t) => phi` over an open predicate P (neither defined nor known)
-    /// as one relaxation rule per predicate, `P(v) <- (? x : phi & v = t) & ...` with a
-    /// conjunct per sentence: in every model P holds only where each such phi does, so the
-    /// joint fixpoint bounds P by what they allow together (`do(t, p, kill(x, y)) =>
-    /// cell(t, x, y, o)`: only occupied cells can be acted on).
-    fn bounding_rules(
+    /// The sentences `! x : P(t) => phi` over an open predicate P (neither defined nor known),
+    /// by predicate, when `P(t)` covers every tuple of P and phi does not read P.
+    fn bounds(
         &self,
         definitions: &[&Definition],
         sentences: &[Formula],
-    ) -> Vec<Definition> {
+    ) -> IndexMap<Symbol, Vec<Bound>> {
         let defined: HashSet<Symbol> = definitions.iter().flat_map(|d| d.defined()).collect();
-        let mut fresh = FRESH_VARIABLES;
-        let mut by_symbol: IndexMap<Symbol, Rule> = IndexMap::new();
+        let mut by_symbol: IndexMap<Symbol, Vec<Bound>> = IndexMap::new();
         for sentence in sentences {
             let Some((vars, atom, phi)) = guarded_by_atom(sentence) else {
                 continue;
@@ -151,30 +163,134 @@ impl<'a> Grounder<'a> {
             {
                 continue;
             }
-            let rule = by_symbol
-                .entry(symbol)
-                .or_insert_with(|| empty_rule(symbol, &pred.args, sentence.span, &mut fresh));
-            // Each sentence numbers its variables from 0: they are moved apart so that the
-            // conjuncts of one rule do not share them.
-            let shift = (rule.body_conjuncts() as u32 + 1) * SENTENCE_VARIABLES;
-            let mut shift = Shift(shift);
-            let args: Vec<Term> = args.iter().map(|a| shift.term(a)).collect();
-            let (vars, phi) = (shift.vars(&vars), shift.formula(phi));
-            let conjunct = bounding_conjunct(&rule.vars, &args, vars, &phi, sentence.span);
-            let FormulaKind::And(conjuncts) = rule.body.kind() else {
-                unreachable!("a bounding rule's body is a conjunction")
-            };
-            let mut conjuncts = conjuncts.clone();
-            conjuncts.push(conjunct);
-            rule.body = Formula::new(FormulaKind::And(conjuncts), rule.span);
+            by_symbol.entry(symbol).or_default().push(Bound {
+                vars,
+                args: args.clone(),
+                phi: phi.clone(),
+                span: sentence.span,
+            });
         }
         by_symbol
-            .into_values()
-            .map(|rule| Definition {
+    }
+}
+
+/// The bounds of each predicate as one relaxation rule, `P(v) <- (? x : phi & v = t) & ...`
+/// with a conjunct per sentence: the joint fixpoint bounds P by what they allow together
+/// (`do(t, p, kill(x, y)) => cell(t, x, y, o)`: only occupied cells can be acted on).
+fn bounding_rules(bounds: &IndexMap<Symbol, Vec<Bound>>, program: &Program) -> Vec<Definition> {
+    let mut fresh = FRESH_VARIABLES;
+    bounds
+        .iter()
+        .map(|(&symbol, bounds)| {
+            let sorts = program.symbol_sorts(symbol);
+            let mut rule = empty_rule(symbol, &sorts, bounds[0].span, &mut fresh);
+            let head: Vec<Term> = rule
+                .vars
+                .iter()
+                .map(|v| Term::new(TermKind::Var(v.clone()), v.sort, rule.span))
+                .collect();
+            // Each sentence numbers its variables from 0: they are moved apart so that the
+            // conjuncts of one rule do not share them.
+            let conjuncts = bounds
+                .iter()
+                .enumerate()
+                .map(|(k, b)| b.instance(&head, Shift((k as u32 + 1) * SENTENCE_VARIABLES)))
+                .collect();
+            rule.body = Formula::new(FormulaKind::And(conjuncts), rule.span);
+            Definition {
                 span: rule.span,
                 rules: vec![rule],
-            })
-            .collect()
+            }
+        })
+        .collect()
+}
+
+impl Bound {
+    /// `? x : phi & a = t` for the atom's arguments `a`, the sentence's variables moved by
+    /// `shift` (away from those of the formula it goes into). A variable of `x` that is an
+    /// argument of `t` is replaced by the matching `a` instead of equated to it, so that the
+    /// relaxation reads `At(t)` in the rule's body and in the bound as one application.
+    fn instance(&self, a: &[Term], mut shift: Shift) -> Formula {
+        let args: Vec<Term> = self.args.iter().map(|t| shift.term(t)).collect();
+        let (mut vars, mut phi) = (shift.vars(&self.vars), shift.formula(&self.phi));
+        let mut binding: Vec<(u32, Term)> = Vec::new();
+        let (mut lhs, mut rhs) = (Vec::new(), Vec::new());
+        for (a, arg) in a.iter().zip(args) {
+            let replaced = match arg.kind() {
+                TermKind::Var(x) if vars.iter().any(|v| v.id == x.id) => {
+                    binding.push((x.id, a.clone()));
+                    vars.retain(|v| v.id != x.id);
+                    true
+                }
+                _ => false,
+            };
+            if !replaced {
+                lhs.push(a.clone());
+                rhs.push(arg);
+            }
+        }
+        if !binding.is_empty() {
+            let mut substitute = crate::sema::walk::SubstituteTerms(&binding);
+            phi = substitute.formula(&phi);
+            rhs = rhs.iter().map(|t| substitute.term(t)).collect();
+        }
+        bounding_conjunct(&lhs, &rhs, vars, &phi, self.span)
+    }
+}
+
+/// Where the variables of the bounds copied into rule bodies are numbered from: copy k moves
+/// them by `INLINED + k * SENTENCE_VARIABLES` (the resolver's, the sentences' and the fresh
+/// head variables stay below).
+const INLINED: u32 = 1 << 31;
+
+/// At most this many copies of bounds go into rule bodies (the variable numbering's room).
+const MAX_INLINED: u32 = (u32::MAX - INLINED) / SENTENCE_VARIABLES - 1;
+
+/// Rewrites rule bodies: a positive atom `P(a)` of a bounded predicate becomes `P(a) & (? x :
+/// phi & a = t)` for each bound of P. In every model the two are equivalent, but the
+/// relaxation reads the conjunction more precisely: `Move(t, d) & Adj(At(t), d, p)` with the
+/// precondition `Move(t, d) => ? q: Adj(At(t), d, q) & ~Wall(q)` joined in reads one value of
+/// `At(t)` for both, so no wall becomes a possible position, where `Move(t, d)` alone only
+/// says that some move in direction d is possible from some possible position.
+struct Inliner<'b> {
+    bounds: &'b IndexMap<Symbol, Vec<Bound>>,
+    copies: u32,
+}
+
+impl Inliner<'_> {
+    fn rule(&mut self, rule: &Rule) -> Rule {
+        Rule {
+            body: self.formula(&rule.body),
+            ..rule.clone()
+        }
+    }
+
+    /// `f` with the bounds joined to its atoms that occur positively.
+    fn formula(&mut self, f: &Formula) -> Formula {
+        let kind = match f.kind() {
+            FormulaKind::Pred(p, args) => {
+                let Some(bounds) = self.bounds.get(&Symbol::Pred(*p)) else {
+                    return f.clone();
+                };
+                let mut conjuncts = vec![f.clone()];
+                for bound in bounds {
+                    if self.copies >= MAX_INLINED {
+                        break;
+                    }
+                    self.copies += 1;
+                    let shift = Shift(INLINED + self.copies * SENTENCE_VARIABLES);
+                    conjuncts.push(bound.instance(args, shift));
+                }
+                FormulaKind::And(conjuncts)
+            }
+            FormulaKind::And(fs) => FormulaKind::And(fs.iter().map(|g| self.formula(g)).collect()),
+            FormulaKind::Or(fs) => FormulaKind::Or(fs.iter().map(|g| self.formula(g)).collect()),
+            FormulaKind::Exists(vs, g) => {
+                FormulaKind::Exists(vs.clone(), Box::new(self.formula(g)))
+            }
+            _ => return f.clone(),
+        };
+        Formula::new(kind, f.span)
     }
 }
 
@@ -271,20 +387,6 @@ impl crate::sema::walk::Rewriter for Shift {
     }
 }
 
-trait Conjuncts {
-    fn body_conjuncts(&self) -> usize;
-}
-
-impl Conjuncts for Rule {
-    /// How many sentences a bounding rule joins so far.
-    fn body_conjuncts(&self) -> usize {
-        match self.body.kind() {
-            FormulaKind::And(fs) => fs.len(),
-            _ => 1,
-        }
-    }
-}
-
 /// Where the variables of the relaxation rules made from sentences are numbered from (far
 /// above the resolver's).
 const FRESH_VARIABLES: u32 = 1 << 30;
@@ -335,19 +437,19 @@ fn empty_rule(
     }
 }
 
-/// `? x : phi & v = t` for the sentence `! x : P(t) => phi` and head variables `v`.
+/// `? x : phi & a = t` for the sentence `! x : P(t) => phi` and the terms `a` (a rule's head
+/// variables, or the arguments of an atom of P).
 fn bounding_conjunct(
-    head: &[Var],
+    a: &[Term],
     args: &[Term],
     vars: Vec<Var>,
     phi: &Formula,
     span: crate::source::Span,
 ) -> Formula {
     let mut conjuncts = vec![phi.clone()];
-    for (v, arg) in head.iter().zip(args) {
-        let var = Term::new(TermKind::Var(v.clone()), v.sort, span);
+    for (a, arg) in a.iter().zip(args) {
         conjuncts.push(Formula::new(
-            FormulaKind::Cmp(crate::syntax::ast::CmpOp::Eq, var, arg.clone()),
+            FormulaKind::Cmp(crate::syntax::ast::CmpOp::Eq, a.clone(), arg.clone()),
             span,
         ));
     }
@@ -440,9 +542,14 @@ fn rule_edges(
         time_term(rule.head, &rule.head_args, ltc).map(|h| defining_term(h, &rule.body));
     let mut atoms = Vec::new();
     let mut untimed = FxHashSet::default();
-    positive_atoms(&rule.body, true, &mut atoms, &mut untimed);
+    let mut reads = Reads {
+        ltc,
+        atoms: &mut atoms,
+        untimed: &mut untimed,
+    };
+    reads.formula(&rule.body, true);
     for arg in &rule.head_args {
-        crate::sema::walk::symbols(arg, &mut untimed);
+        reads.term(arg);
     }
     for (symbol, args) in atoms {
         let Some(from) = owner.get_index_of(&symbol) else {
@@ -519,47 +626,68 @@ fn step(h: &Term, b: &Term, ltc: Option<&LtcInfo>) -> Step {
     }
 }
 
-/// The atoms that occur positively in `f` (with their arguments), and in `untimed` every
-/// symbol read where its time cannot be told: inside a term (a function's application, an
-/// aggregate) or in a comparison.
-fn positive_atoms<'f>(
-    f: &'f Formula,
-    positive: bool,
-    atoms: &mut Vec<(Symbol, &'f [Term])>,
-    untimed: &mut FxHashSet<Symbol>,
-) {
-    match f.kind() {
-        FormulaKind::Bool(_) => {}
-        FormulaKind::Pred(p, args) => {
-            if positive {
-                atoms.push((Symbol::Pred(*p), args));
+/// What a rule body reads of the defined symbols: the atoms that occur positively (with
+/// their arguments), the applications of functions with a time argument (`At(t)` in
+/// `Adj(At(t), d, p)` or `At(t) = p`, whatever the polarity: their time is told by that
+/// argument), and in `untimed` every other symbol read where its time cannot be told: inside
+/// a term (an untimed function's application, an aggregate) or a comparison.
+struct Reads<'r, 'f> {
+    ltc: Option<&'r LtcInfo>,
+    atoms: &'r mut Vec<(Symbol, &'f [Term])>,
+    untimed: &'r mut FxHashSet<Symbol>,
+}
+
+impl<'r, 'f> Reads<'r, 'f> {
+    fn formula(&mut self, f: &'f Formula, positive: bool) {
+        match f.kind() {
+            FormulaKind::Bool(_) => {}
+            FormulaKind::Pred(p, args) => {
+                if positive {
+                    self.atoms.push((Symbol::Pred(*p), args));
+                }
+                args.iter().for_each(|a| self.term(a));
             }
-            for a in args {
-                crate::sema::walk::symbols(a, untimed);
+            FormulaKind::Cmp(_, a, b) => {
+                self.term(a);
+                self.term(b);
             }
-        }
-        FormulaKind::Cmp(_, a, b) => {
-            crate::sema::walk::symbols(a, untimed);
-            crate::sema::walk::symbols(b, untimed);
-        }
-        FormulaKind::Not(g) => positive_atoms(g, !positive, atoms, untimed),
-        FormulaKind::And(fs) | FormulaKind::Or(fs) => {
-            for g in fs {
-                positive_atoms(g, positive, atoms, untimed);
+            FormulaKind::Not(g) => self.formula(g, !positive),
+            FormulaKind::And(fs) | FormulaKind::Or(fs) => {
+                fs.iter().for_each(|g| self.formula(g, positive));
             }
-        }
-        FormulaKind::Implies(a, b) => {
-            positive_atoms(a, !positive, atoms, untimed);
-            positive_atoms(b, positive, atoms, untimed);
-        }
-        FormulaKind::Equiv(a, b) => {
-            for g in [a, b] {
-                positive_atoms(g, true, atoms, untimed);
-                positive_atoms(g, false, atoms, untimed);
+            FormulaKind::Implies(a, b) => {
+                self.formula(a, !positive);
+                self.formula(b, positive);
             }
+            FormulaKind::Equiv(a, b) => {
+                for g in [a, b] {
+                    self.formula(g, true);
+                    self.formula(g, false);
+                }
+            }
+            FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => self.formula(g, positive),
         }
-        FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => {
-            positive_atoms(g, positive, atoms, untimed)
+    }
+
+    fn term(&mut self, t: &'f Term) {
+        match t.kind() {
+            TermKind::Func(f, args) => {
+                let symbol = Symbol::Func(*f);
+                if self.ltc.is_some_and(|l| l.time_arg.contains_key(&symbol)) {
+                    self.atoms.push((symbol, args));
+                } else {
+                    self.untimed.insert(symbol);
+                }
+                args.iter().for_each(|a| self.term(a));
+            }
+            TermKind::Arith(_, a, b) => {
+                self.term(a);
+                self.term(b);
+            }
+            TermKind::Neg(a) | TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => {
+                self.term(a)
+            }
+            _ => crate::sema::walk::symbols(t, self.untimed),
         }
     }
 }

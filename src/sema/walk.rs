@@ -229,6 +229,23 @@ pub fn substitute(f: &Formula, binding: &[(u32, Value)]) -> Formula {
     Substitute(binding).formula(f)
 }
 
+/// Replaces each variable of its binding (by id) by its term. The terms' variables must not be
+/// bound inside what is rewritten (no capture is avoided).
+pub struct SubstituteTerms<'b>(pub &'b [(u32, Term)]);
+
+impl Rewriter for SubstituteTerms<'_> {
+    fn term(&mut self, t: &Term) -> Term {
+        let replacement = match t.kind() {
+            TermKind::Var(v) => self.0.iter().find(|(id, _)| *id == v.id),
+            _ => None,
+        };
+        match replacement {
+            Some((_, x)) => x.clone(),
+            None => t.rebuild(self),
+        }
+    }
+}
+
 impl Formula {
     /// A new formula of the same kind whose children are `rewriter`'s replacements of this
     /// one's.

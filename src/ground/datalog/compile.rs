@@ -226,6 +226,29 @@ struct Compiler<'a> {
     /// each a new slot with the atom of the function's graph that binds it (none when
     /// nothing is known of the function: the slot ranges over its sort).
     unnested: Vec<(usize, Option<Lit>)>,
+    /// In the relaxation: the slot each application `f(args)` of simple arguments was unnested
+    /// into in the current rule, so that every occurrence of `At(t)` in a body reads one value
+    /// (a total function has one in each model; the atom binding the slot is still added to
+    /// each literal that reads it).
+    unnested_slots: HashMap<(FuncId, Vec<SimpleArg>), usize>,
+}
+
+/// An argument that is a slot or a constant: applications over such arguments are equal
+/// exactly when their arguments are.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum SimpleArg {
+    Slot(usize),
+    Const(Code),
+}
+
+fn simple_args(args: &[Expr]) -> Option<Vec<SimpleArg>> {
+    args.iter()
+        .map(|a| match a {
+            Expr::Var(k) => Some(SimpleArg::Slot(*k)),
+            Expr::Const(c) => Some(SimpleArg::Const(*c)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Compiles `def` over `structure`; `None` when some part has no Datalog counterpart. With
@@ -255,6 +278,7 @@ pub fn compile<'a>(
         approx_views: HashMap::default(),
         strict: 0,
         unnested: Vec::new(),
+        unnested_slots: HashMap::default(),
     };
     for s in &defined {
         let sorts = program.symbol_sorts(*s);
@@ -265,6 +289,7 @@ pub fn compile<'a>(
     }
     let mut rules = Vec::new();
     for (source, rule) in def.rules.iter().enumerate() {
+        c.unnested_slots.clear();
         for v in &rule.vars {
             c.declare(v)?;
         }
@@ -534,7 +559,17 @@ impl Compiler<'_> {
         if func.partial {
             return None;
         }
-        let w = self.fresh(func.result);
+        let key = simple_args(&args).map(|key| (f, key));
+        let w = match key.as_ref().and_then(|k| self.unnested_slots.get(k)) {
+            Some(&w) => w,
+            None => {
+                let w = self.fresh(func.result);
+                if let Some(key) = key {
+                    self.unnested_slots.insert(key, w);
+                }
+                w
+            }
+        };
         args.push(Expr::Var(w));
         let lit = match view {
             View::Exact(rel) | View::Defined(rel) | View::Possible(rel) => Some(Lit::Atom {
@@ -600,7 +635,11 @@ impl Compiler<'_> {
                 for conj in &mut conjs {
                     let lits = unnested.iter().filter_map(|(_, lit)| lit.clone());
                     conj.lits.splice(0..0, lits);
-                    conj.vars.extend(unnested.iter().map(|(w, _)| *w));
+                    for &(w, _) in &unnested {
+                        if !conj.vars.contains(&w) {
+                            conj.vars.push(w);
+                        }
+                    }
                 }
                 conjs
             }
@@ -731,11 +770,18 @@ impl Compiler<'_> {
                     // `f(s) ~= t` is the negated graph atom `~F(s, t)`, as IDP3 grounds it
                     // (its `GraphFuncsAndAggs` keeps the sign): in a definition's body a
                     // negative occurrence of F, not a positive one of f(s)'s other values.
-                    let lit = match (a.kind(), b.kind()) {
-                        (TermKind::Func(..), TermKind::Func(..)) => None,
-                        (TermKind::Func(..), _) => self.negated_graph_atom(a, b),
-                        _ => self.negated_graph_atom(b, a),
+                    let (app, value) = match (a.kind(), b.kind()) {
+                        (TermKind::Func(..), TermKind::Func(..)) => (None, b),
+                        (TermKind::Func(..), _) => (Some(a), b),
+                        _ => (Some(b), a),
                     };
+                    // In the relaxation the negated atom of a function being defined is
+                    // possibly true (its graph's relation holds what is possibly true, not
+                    // what is certainly true), as a negated atom of a defined predicate is.
+                    if self.relaxing() && app.is_some_and(|f| self.is_being_defined(f)) {
+                        return Some(vec![Conj::default()]);
+                    }
+                    let lit = app.and_then(|app| self.negated_graph_atom(app, value));
                     if let Some(lit) = lit {
                         return Some(Self::literal(lit));
                     }
@@ -786,6 +832,14 @@ impl Compiler<'_> {
             args: exprs,
             positive,
         })
+    }
+
+    /// Whether `app` applies a function that this program defines.
+    fn is_being_defined(&mut self, app: &Term) -> bool {
+        let TermKind::Func(f, _) = app.kind() else {
+            return false;
+        };
+        matches!(self.view(Symbol::Func(*f)), Some(View::Defined(_)))
     }
 
     /// `~(f(args) = t)` as the negated graph atom `~F(args, t)`, when f is a function being
