@@ -178,6 +178,15 @@ pub struct Args {
     /// =svg:FILE write SVG instead (FILE-2.svg, ... for further models)
     #[arg(long, value_name = "svg:FILE", num_args = 0..=1, require_equals = true, default_missing_value = "")]
     pub visualize: Option<String>,
+    /// With --models: draw the first N models whose structure has a grid (as SVG with
+    /// `--message-format json`), and skip the drawing of a structure without one (for `idp
+    /// serve`)
+    #[arg(long, value_name = "N", hide = true)]
+    pub draw_first: Option<usize>,
+    /// With --sandbox: procedures may read (only read) the files inside DIR with `io.open` and
+    /// `io.lines`; a relative path is looked up in the current folder, then in DIR
+    #[arg(long, value_name = "DIR")]
+    pub sandbox_read: Option<String>,
     /// `json`: diagnostics, the names declared and progress as JSON lines on stderr, and
     /// `visualize` pictures as SVG on stdout (for programs such as `idp serve`)
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
@@ -310,6 +319,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let shown = Rc::new(ModelPrinter {
         state: crate::lua::state(runtime.lua()),
         visualize: args.visualize.clone(),
+        draw_first: args.draw_first,
         sandboxed: runtime.sandboxed(),
         printed: Cell::new(0),
         failed: RefCell::new(None),
@@ -389,8 +399,11 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         return if e.is_limit() { EXIT_LIMIT } else { 1 };
     }
     if let Some(message) = shown.failed.borrow_mut().take() {
-        eprintln!("Error: {message}");
-        return 1;
+        // `--draw-first` leaves an empty message: no error.
+        if !message.is_empty() {
+            eprintln!("Error: {message}");
+            return 1;
+        }
     }
     if let Some(note) = crate::limits::partial() {
         eprintln!("Stopped: {note}");
@@ -486,6 +499,9 @@ fn explain_literal(
 struct ModelPrinter {
     state: Rc<crate::lua::State>,
     visualize: Option<String>,
+    /// `--draw-first N`: the first N models are drawn when they can be, quietly skipped when
+    /// they cannot.
+    draw_first: Option<usize>,
     sandboxed: bool,
     printed: Cell<usize>,
     /// The first drawing error; no more drawings after it.
@@ -515,12 +531,31 @@ impl ModelPrinter {
         );
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
-        if self.failed.borrow().is_none() {
+        if let Some(first) = self.draw_first {
+            if k <= first && self.failed.borrow().is_none() {
+                self.draw_if_possible(model);
+            }
+        } else if self.failed.borrow().is_none() {
             if let Err(message) = self.draw(k, model) {
                 *self.failed.borrow_mut() = Some(message);
             }
         }
         let _ = out.flush();
+    }
+
+    /// `--draw-first`: the model drawn when its structure has a grid; the first that cannot be
+    /// drawn ends the drawings (the others have the same vocabulary), without an error.
+    fn draw_if_possible(&self, model: &Structure) {
+        let drawn = crate::visual::visualize(
+            &self.state.program(),
+            model,
+            &VisualOptions::default(),
+            std::io::stdout().is_terminal(),
+        );
+        match drawn {
+            Ok(text) => print!("{text}"),
+            Err(_) => *self.failed.borrow_mut() = Some(String::new()),
+        }
     }
 
     /// `--visualize`: the model drawn on the terminal, or `--visualize=svg:FILE` written to
@@ -743,8 +778,13 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if runtime.error_count() > 0 {
         return 1;
     }
+    if args.sandbox_read.is_some() && !args.sandbox {
+        eprintln!("Error: --sandbox-read DIR only widens --sandbox; give both");
+        return 1;
+    }
     if args.sandbox {
-        if let Err(msg) = runtime.enable_sandbox() {
+        let read = args.sandbox_read.as_deref().map(std::path::Path::new);
+        if let Err(msg) = runtime.enable_sandbox(read) {
             eprintln!("Error: {msg}");
             return 1;
         }
