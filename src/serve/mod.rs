@@ -164,9 +164,12 @@ fn start(args: ServeArgs) -> Result<(), ServeError> {
     };
     let server = http::Server::bind(&args.host, args.port, config)?;
     let url = server.url();
-    println!("idp serve: {url} (folder {served}; Ctrl-C stops)");
-    println!(
-        "  runs: {max_runs} at once (more wait in line), each at most {} s and {max_memory_mb} MB",
+    use std::io::Write;
+    // Whoever started the server may have stopped reading its output: no panic for that.
+    let _ = writeln!(
+        std::io::stdout(),
+        "idp serve: {url} (folder {served}; Ctrl-C stops)\n  runs: {max_runs} at once (more \
+         wait in line), each at most {} s and {max_memory_mb} MB",
         args.timeout
     );
     if !server.is_loopback() {
@@ -175,7 +178,6 @@ fn start(args: ServeArgs) -> Result<(), ServeError> {
             args.host
         );
     }
-    use std::io::Write;
     let _ = std::io::stdout().flush();
     if args.open {
         open_browser(&url);
