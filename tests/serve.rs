@@ -211,9 +211,10 @@ fn stop_keeps_the_models_found() {
     assert_eq!((status, &v["stopping"]), (200, &json!(true)));
     let v = server.wait_run(&id, Duration::from_secs(60));
     assert_eq!(v["exit_code"], 3, "{}", v["stderr"]);
+    assert_eq!(v["outcome"], "stopped by Stop (exit code 3)");
     let stderr = v["stderr"].as_str().unwrap();
     let found: usize = stderr
-        .split("Stopped: interrupted (Ctrl-C) after ")
+        .split("Stopped: Stop was pressed after ")
         .nth(1)
         .and_then(|rest| rest.split(' ').next())
         .and_then(|n| n.parse().ok())
@@ -513,7 +514,7 @@ fn check_load_result(expect: Expect, v: &Value, queens: &str) {
         Expect::Endless => {
             assert_eq!(v["exit_code"], 3, "{v}");
             assert!(
-                stderr.contains("timeout: the time limit of 4 s (--timeout) was reached while running a procedure"),
+                stderr.contains("Stopped: timeout: the time limit of 4 s was reached while running a procedure (the workbench's limit for a run)"),
                 "{stderr}"
             );
         }
@@ -560,6 +561,11 @@ fn a_memory_stop_is_one_and_keeps_the_models() {
     assert_eq!(v["exit_code"], 3, "{}", v["stderr"]);
     let stderr = v["stderr"].as_str().unwrap();
     assert!(stderr.starts_with("Stopped: memory: the process uses "), "{stderr}");
+    assert!(
+        stderr.ends_with("more than the memory limit of 150 MB after {found} models (the models found so far were kept) (the workbench's limit for a run)\n".replace("{found}", &number_of_models(&all_text(&v)).to_string()).as_str()),
+        "{stderr}"
+    );
+    assert_eq!(v["outcome"], "stopped: memory limit reached (exit code 3)");
     let found = number_of_models(&all_text(&v));
     assert!(found > 300, "{found}");
     assert_eq!(segments(&v, "model").len(), 300);

@@ -19,6 +19,7 @@ use serde_json::Value;
 use super::access::random_hex;
 use super::child::{self, Limits};
 use super::output::{self, Segment};
+use super::wording::{for_page, stop_outcome};
 use super::ServeError;
 
 /// Output kept from the start of a run's stdout; past this only its last [`KEEP_END`] bytes.
@@ -273,9 +274,11 @@ impl Job {
         let mut st = lock(&self.state);
         let whole = whole_stdout(&st);
         st.segments = output::segments(&whole);
-        let description = match &st.cancelled {
-            Some(why) => why.clone(),
-            None => child::describe_exit(code, signal),
+        let description = match (&st.cancelled, code) {
+            (Some(why), _) => why.clone(),
+            (None, Some(3)) => stop_outcome(&st.stderr)
+                .map_or_else(|| child::describe_exit(code, signal), str::to_string),
+            (None, _) => child::describe_exit(code, signal),
         };
         let seconds = st.started.map_or(0.0, |t| t.elapsed().as_secs_f64());
         st.exit = Some(Exit {
@@ -467,7 +470,7 @@ fn stderr_line(job: &Job, line: &str) {
                 }
                 Some("summary") => return,
                 Some("diagnostic") => {
-                    let text = format!("{}\n", v["text"].as_str().unwrap_or(""));
+                    let text = format!("{}\n", for_page(v["text"].as_str().unwrap_or("")));
                     push_stderr(&mut st, &text);
                     st.diagnostics.push(v);
                     return;
@@ -476,7 +479,7 @@ fn stderr_line(job: &Job, line: &str) {
             }
         }
     }
-    push_stderr(&mut st, line);
+    push_stderr(&mut st, &for_page(line));
 }
 
 fn push_stderr(st: &mut State, text: &str) {

@@ -19,6 +19,7 @@ pub mod files;
 pub mod http;
 pub mod jobs;
 pub mod output;
+pub mod wording;
 
 use std::fmt;
 
