@@ -273,7 +273,11 @@ fn sandbox_read_opens_files_inside_its_folder_only() {
                 print(io.open(\"../outside.idp\"))\n\
                 print(pcall(io.open, \"beside.idp\", \"w\"))\n\
                 print(pcall(io.lines))";
-    let o = run_in(&dir, &procedure(body), &["--sandbox", "--sandbox-read", &read]);
+    let o = run_in(
+        &dir,
+        &procedure(body),
+        &["--sandbox", "--sandbox-read", &read],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let real = dir.canonicalize().unwrap().display().to_string();
     assert_eq!(

@@ -229,7 +229,10 @@ fn stop_keeps_the_models_found() {
     // text stands for them.
     assert_eq!(segments(&v, "model").len(), found.min(300));
     assert!(found > 300, "{found}");
-    let note = format!("({} more models are not shown as tables; 300 are)\n", found - 300);
+    let note = format!(
+        "({} more models are not shown as tables; 300 are)\n",
+        found - 300
+    );
     assert_eq!(
         all_text(&v),
         format!("\nNumber of models: {found}\n{note}"),
@@ -317,7 +320,10 @@ fn bad_requests_are_refused() {
         cases[7].1["error"],
         "'T) os.exit(' is not the name of a theory"
     );
-    let (status, text) = server.page("test-page-0").request("POST", "/api/check", Some("{not json".into()), &[]);
+    let (status, text) =
+        server
+            .page("test-page-0")
+            .request("POST", "/api/check", Some("{not json".into()), &[]);
     assert_eq!(status, 400, "{text}");
     assert_eq!(
         std::fs::read_to_string(dir.join("secret.idp")).unwrap(),
@@ -560,7 +566,10 @@ fn a_memory_stop_is_one_and_keeps_the_models() {
     let v = server.run(&json!({ "path": "many.idp", "text": MANY, "mode": "expand", "models": 0, "max_memory": 150 }));
     assert_eq!(v["exit_code"], 3, "{}", v["stderr"]);
     let stderr = v["stderr"].as_str().unwrap();
-    assert!(stderr.starts_with("Stopped: memory: the process uses "), "{stderr}");
+    assert!(
+        stderr.starts_with("Stopped: memory: the process uses "),
+        "{stderr}"
+    );
     assert!(
         stderr.ends_with("more than the memory limit of 150 MB after {found} models (the models found so far were kept) (the workbench's limit for a run)\n".replace("{found}", &number_of_models(&all_text(&v)).to_string()).as_str()),
         "{stderr}"
@@ -581,15 +590,24 @@ fn runs_belong_to_their_page() {
     let id = mine.start_run(&json!({ "text": ENDLESS, "timeout": 30 }));
     assert_eq!(id.len(), 16, "{id}");
     let missing = json!({ "error": format!("there is no run {id}") });
-    assert_eq!(other.get(&format!("/api/runs/{id}")), (404, missing.clone()));
+    assert_eq!(
+        other.get(&format!("/api/runs/{id}")),
+        (404, missing.clone())
+    );
     assert_eq!(
         other.post(&format!("/api/runs/{id}/stop"), &json!({})),
         (404, missing)
     );
-    assert_eq!(other.post("/api/close", &json!({})), (200, json!({ "cancelled": 0 })));
+    assert_eq!(
+        other.post("/api/close", &json!({})),
+        (200, json!({ "cancelled": 0 }))
+    );
     let (status, v) = mine.get(&format!("/api/runs/{id}"));
     assert_eq!((status, &v["running"]), (200, &json!(true)), "{v}");
-    assert_eq!(mine.post("/api/close", &json!({})), (200, json!({ "cancelled": 1 })));
+    assert_eq!(
+        mine.post("/api/close", &json!({})),
+        (200, json!({ "cancelled": 1 }))
+    );
     let v = mine.wait_run(&id, Duration::from_secs(20));
     assert_eq!(v["outcome"], "cancelled: its page was closed");
     assert_eq!(v["signal"], 9);
@@ -603,7 +621,11 @@ fn runs_wait_in_line_for_a_slot() {
     let first = server.start_run(&json!({ "text": ENDLESS, "timeout": 2 }));
     let second = server.start_run(&run_body(&root, "examples/nqueens.idp", json!({})));
     let (_, v) = server.get(&format!("/api/runs/{second}"));
-    assert_eq!((&v["running"], &v["queued"], &v["pid"]), (&json!(true), &json!(true), &json!(0)), "{v}");
+    assert_eq!(
+        (&v["running"], &v["queued"], &v["pid"]),
+        (&json!(true), &json!(true), &json!(0)),
+        "{v}"
+    );
     let v = server.wait_run(&second, Duration::from_secs(60));
     assert_eq!(v["exit_code"], 0, "{v}");
     let (_, queens, _) = idp(&root, &["examples/nqueens.idp"]);
@@ -627,10 +649,17 @@ fn levels_are_read_from_the_served_folder() {
     };
     let (_, cli, _) = idp(
         &root,
-        &["specs/theseus/theseus.idp", "-e", "solve(\"specs/theseus/levels/th01_4x4_rand.lp\")"],
+        &[
+            "specs/theseus/theseus.idp",
+            "-e",
+            "solve(\"specs/theseus/levels/th01_4x4_rand.lp\")",
+        ],
     );
     assert!(cli.starts_with("at(3,1,0) at(2,1,1)"), "{cli}");
-    for path in ["specs/theseus/levels/th01_4x4_rand.lp", "levels/th01_4x4_rand.lp"] {
+    for path in [
+        "specs/theseus/levels/th01_4x4_rand.lp",
+        "levels/th01_4x4_rand.lp",
+    ] {
         let v = server.run(&body(&format!("solve(\"{path}\")")));
         assert_eq!(v["exit_code"], 0, "{v}");
         assert_eq!(all_text(&v), cli);
@@ -647,10 +676,9 @@ fn levels_are_read_from_the_served_folder() {
     let v = server.run(&body("local f = io.open(\"README.md\", \"w\")"));
     assert_eq!(v["exit_code"], 1, "{v}");
     assert!(
-        v["stderr"]
-            .as_str()
-            .unwrap()
-            .contains("io.open: only reading (mode \"r\") is allowed in --sandbox mode, not mode \"w\""),
+        v["stderr"].as_str().unwrap().contains(
+            "io.open: only reading (mode \"r\") is allowed in --sandbox mode, not mode \"w\""
+        ),
         "{v}"
     );
 }

@@ -27,9 +27,11 @@ use serde_json::{json, Value};
 use serve_support::{crate_dir, scratch_dir, Server};
 
 /// A procedure that fails on line 6.
-const FAILING_SPEC: &str = "vocabulary V {\n    type T\n}\nprocedure main() {\n    local x = nil\n    print(x.field)\n}\n";
+const FAILING_SPEC: &str =
+    "vocabulary V {\n    type T\n}\nprocedure main() {\n    local x = nil\n    print(x.field)\n}\n";
 /// A procedure without end.
-const ENDLESS_SPEC: &str = "vocabulary V {\n    type T\n}\nprocedure main() {\n    while true do end\n}\n";
+const ENDLESS_SPEC: &str =
+    "vocabulary V {\n    type T\n}\nprocedure main() {\n    while true do end\n}\n";
 
 /// The flags chromium needs here (as root, with no network but loopback).
 const CHROMIUM_FLAGS: [&str; 9] = [
@@ -305,7 +307,11 @@ async fn click(c: &Client, css: &str) {
 /// A run error names its line as a link: a click puts the cursor there and the line is marked.
 async fn error_link(c: &Client) {
     set_text(c, FAILING_SPEC).await;
-    wait_for_js(c, "return window.idpPage.summary && window.idpPage.summary.procedures.includes('main')").await;
+    wait_for_js(
+        c,
+        "return window.idpPage.summary && window.idpPage.summary.procedures.includes('main')",
+    )
+    .await;
     c.execute(
         "const m = document.getElementById('mode'); m.value = 'main'; m.dispatchEvent(new Event('change'));",
         vec![],
@@ -356,7 +362,11 @@ async fn level(c: &Client, server: &Server) {
         .await
         .unwrap();
     assert!(out.starts_with("at(3,1,0) at(2,1,1) at(1,1,2)"), "{out}");
-    assert!(c.find_all(Locator::Css("pre.stderr")).await.unwrap().is_empty());
+    assert!(c
+        .find_all(Locator::Css("pre.stderr"))
+        .await
+        .unwrap()
+        .is_empty());
     // A level is not an .idp file: the page does not save it.
     open(c, server, "theseus/levels/th01_4x4_rand.lp").await;
     let save = c.find(Locator::Css("#save")).await.unwrap();
@@ -370,7 +380,11 @@ async fn other_page(c: &Client, server: &Server) {
     set_text(c, ENDLESS_SPEC).await;
     wait_for_js(c, "return document.getElementById('mode').value === 'main'").await;
     click(c, "#run").await;
-    wait_for_js(c, "return window.idpPage.run !== null && window.idpPage.run.id !== undefined").await;
+    wait_for_js(
+        c,
+        "return window.idpPage.run !== null && window.idpPage.run.id !== undefined",
+    )
+    .await;
     let id = c
         .execute("return window.idpPage.run.id", vec![])
         .await
@@ -403,7 +417,10 @@ async fn other_page(c: &Client, server: &Server) {
         if health["running"] == 0 {
             break;
         }
-        assert!(start.elapsed() < WAIT, "the closed page's run goes on: {health}");
+        assert!(
+            start.elapsed() < WAIT,
+            "the closed page's run goes on: {health}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -461,7 +478,10 @@ async fn stop(c: &Client) {
     click(c, "#stop").await;
     let status = wait_css(c, "#status.bad").await;
     let said = status.text().await.unwrap();
-    assert!(said.starts_with("stopped by Stop (exit code 3) in "), "{said}");
+    assert!(
+        said.starts_with("stopped by Stop (exit code 3) in "),
+        "{said}"
+    );
     let stderr = c
         .find(Locator::Css("pre.stderr"))
         .await
@@ -507,7 +527,11 @@ async fn drafts(c: &Client, server: &Server, dir: &Path) {
     // The runs before left their texts as a draft of frames.idp: back to the file's text.
     open(c, server, "frames.idp").await;
     set_text(c, FRAMES_SPEC).await;
-    wait_for_js(c, "return document.getElementById('dirty').textContent === ''").await;
+    wait_for_js(
+        c,
+        "return document.getElementById('dirty').textContent === ''",
+    )
+    .await;
     c.execute(
         "const v = window.idpEditor; v.dispatch({ selection: { anchor: v.state.doc.length } }); v.focus();",
         vec![],
@@ -531,7 +555,10 @@ async fn drafts(c: &Client, server: &Server, dir: &Path) {
         .unwrap();
     assert_eq!(text, json!(format!("{FRAMES_SPEC}// kept as a draft")));
     assert_eq!(value_of_text(c, "dirty").await, "●");
-    assert_eq!(std::fs::read_to_string(dir.join("frames.idp")).unwrap(), FRAMES_SPEC);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("frames.idp")).unwrap(),
+        FRAMES_SPEC
+    );
     // Ctrl-S with the focus on the page, not in the editor.
     click(c, "#folder").await;
     let focused = c
@@ -559,7 +586,10 @@ async fn drafts(c: &Client, server: &Server, dir: &Path) {
     let on_disk = std::fs::read_to_string(dir.join("frames.idp")).unwrap();
     assert_eq!(on_disk, format!("{FRAMES_SPEC}// kept as a draft"));
     let draft = c
-        .execute("return Object.keys(localStorage).filter(k => k.startsWith('idp-draft:')).length", vec![])
+        .execute(
+            "return Object.keys(localStorage).filter(k => k.startsWith('idp-draft:')).length",
+            vec![],
+        )
         .await
         .unwrap();
     assert_eq!(draft, json!(0));

@@ -272,7 +272,10 @@ mod tests {
                     .into()
             ))
         );
-        assert_eq!(std::fs::read_to_string(dir.join("examples/c.txt")).unwrap(), "c");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("examples/c.txt")).unwrap(),
+            "c"
+        );
         assert_eq!(
             std::fs::read_to_string(dir.join("examples/new.idp")).unwrap(),
             "x"

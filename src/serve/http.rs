@@ -203,7 +203,9 @@ fn route_runs(
             return Ok(Reply::Json(json!({ "id": id })));
         }
         (Method::Post, "/api/close") => {
-            return Ok(Reply::Json(json!({ "cancelled": app.jobs.close_page(&page) })));
+            return Ok(Reply::Json(
+                json!({ "cancelled": app.jobs.close_page(&page) }),
+            ));
         }
         _ => {}
     }

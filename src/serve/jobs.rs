@@ -169,7 +169,9 @@ impl Jobs {
         let (exe, slots) = (self.exe.clone(), Arc::clone(&self.slots));
         let spawned = std::thread::Builder::new().spawn(move || run(&job, spec, &exe, &slots));
         if let Err(e) = spawned {
-            return Err(ServeError::Internal(format!("could not start the run: {e}")));
+            return Err(ServeError::Internal(format!(
+                "could not start the run: {e}"
+            )));
         }
         Ok(id)
     }

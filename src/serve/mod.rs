@@ -224,7 +224,10 @@ mod tests {
         assert_eq!(machine_limits(Some(3), Some(700)), (3, 700));
         let (runs, mb) = machine_limits(None, None);
         assert!((2..=16).contains(&runs), "{runs}");
-        assert!((MIN_RUN_MEMORY_MB..=DEFAULT_RUN_MEMORY_MB).contains(&mb), "{mb}");
+        assert!(
+            (MIN_RUN_MEMORY_MB..=DEFAULT_RUN_MEMORY_MB).contains(&mb),
+            "{mb}"
+        );
         let (_, one) = machine_limits(Some(1), None);
         assert!(one >= mb);
     }

@@ -327,8 +327,9 @@ mod tests {
         assert_eq!(
             segs[MAX_MODELS],
             Segment::Text {
-                text: "\nNumber of models: 1000\n(700 more models are not shown as tables; 300 are)\n"
-                    .into()
+                text:
+                    "\nNumber of models: 1000\n(700 more models are not shown as tables; 300 are)\n"
+                        .into()
             }
         );
     }

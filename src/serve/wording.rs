@@ -99,7 +99,9 @@ mod tests {
              (the workbench's limit for a run)"
         );
         assert_eq!(
-            for_page("Stopped: interrupted (Ctrl-C) after 3 models (the models found so far were kept)"),
+            for_page(
+                "Stopped: interrupted (Ctrl-C) after 3 models (the models found so far were kept)"
+            ),
             "Stopped: Stop was pressed after 3 models (the models found so far were kept)"
         );
         let memory = "Stopped: memory: the process uses 300 MB, more than the memory limit of 150 MB; raise it with --max-memory MB";

@@ -248,7 +248,9 @@ pub fn request_text(
         named("Content-Type", "application/json".into());
     }
     for (name, value) in headers {
-        let known = ["Host", "Content-Type"].iter().any(|k| k.eq_ignore_ascii_case(name));
+        let known = ["Host", "Content-Type"]
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(name));
         if !known {
             head.push_str(&format!("{name}: {value}\r\n"));
         }

@@ -460,7 +460,7 @@ const LINE_REF = /\bline (\d+)(?::(\d+))?/g;
 function renderStderr(text) {
   const box = el("pre", { class: "stderr" });
   const marks = [];
-  for (const line of text.split("\n")) {
+  for (const line of text.replace(/\n+$/, "").split("\n")) {
     let at = 0;
     for (const m of line.matchAll(LINE_REF)) {
       box.append(line.slice(at, m.index));
