@@ -354,13 +354,7 @@ async fn level(c: &Client, server: &Server) {
     click(c, "#run").await;
     let status = wait_css(c, "#status.good").await;
     assert!(status.text().await.unwrap().starts_with("finished in "));
-    let out = c
-        .find(Locator::Css("#results pre.text"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let out = text_of(c, "#results pre.text").await;
     assert!(out.starts_with("at(3,1,0) at(2,1,1) at(1,1,2)"), "{out}");
     assert!(c
         .find_all(Locator::Css("pre.stderr"))
@@ -482,13 +476,7 @@ async fn stop(c: &Client) {
         said.starts_with("stopped by Stop (exit code 3) in "),
         "{said}"
     );
-    let stderr = c
-        .find(Locator::Css("pre.stderr"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let stderr = text_of(c, "pre.stderr").await;
     let kept: usize = stderr
         .split("Stopped: Stop was pressed after ")
         .nth(1)
@@ -500,18 +488,7 @@ async fn stop(c: &Client) {
     assert_eq!(first.text().await.unwrap(), "Model 1 : V");
     let tables = c.find_all(Locator::Css("section.model")).await.unwrap();
     assert_eq!(tables.len(), 300);
-    let texts: Vec<String> = c
-        .execute(
-            "return [...document.querySelectorAll('#results pre.text')].map(e => e.textContent)",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect();
+    let texts = text_contents(c, "#results pre.text").await;
     assert_eq!(
         texts,
         [format!(
@@ -595,16 +572,29 @@ async fn drafts(c: &Client, server: &Server, dir: &Path) {
     assert_eq!(draft, json!(0));
 }
 
-async fn value_of_text(c: &Client, id: &str) -> String {
+/// The text of the first element matching `css`, as WebDriver reads it.
+async fn text_of(c: &Client, css: &str) -> String {
+    let found = c.find(Locator::Css(css)).await.unwrap();
+    found.text().await.unwrap()
+}
+
+/// The text of every element matching `css`, as the DOM has it (spaces kept).
+async fn text_contents(c: &Client, css: &str) -> Vec<String> {
     c.execute(
-        "return document.getElementById(arguments[0]).textContent",
-        vec![json!(id)],
+        "return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)",
+        vec![json!(css)],
     )
     .await
     .unwrap()
-    .as_str()
-    .unwrap_or("")
-    .to_string()
+    .as_array()
+    .unwrap()
+    .iter()
+    .map(|v| v.as_str().unwrap().to_string())
+    .collect()
+}
+
+async fn value_of_text(c: &Client, id: &str) -> String {
+    property(c, id, "textContent").await
 }
 
 /// A triangle with two colours has no model: the run says why, each part clickable, and the
@@ -630,18 +620,7 @@ async fn why_not(c: &Client) {
     );
     // Both parts are marked in the editor, from their positions to the end of their lines.
     wait_css(c, ".cm-lintRange-info").await;
-    let marked: Vec<String> = c
-        .execute(
-            "return [...document.querySelectorAll('.cm-lintRange-info')].map(e => e.textContent)",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect();
+    let marked = text_contents(c, ".cm-lintRange-info").await;
     assert_eq!(
         marked,
         [
@@ -679,9 +658,14 @@ async fn expand(c: &Client, spec: &str, theory: &str, models: usize) {
 }
 
 async fn value_of(c: &Client, id: &str) -> String {
+    property(c, id, "value").await
+}
+
+/// The property `name` of the element with id `id`, as text.
+async fn property(c: &Client, id: &str, name: &str) -> String {
     c.execute(
-        "return document.getElementById(arguments[0]).value",
-        vec![json!(id)],
+        "return String(document.getElementById(arguments[0])[arguments[1]] ?? '')",
+        vec![json!(id), json!(name)],
     )
     .await
     .unwrap()
