@@ -304,20 +304,28 @@ async fn click(c: &Client, css: &str) {
         .unwrap();
 }
 
-/// A run error names its line as a link: a click puts the cursor there and the line is marked.
+/// In a new buffer, a run error names its line as a link: a click puts the cursor there and
+/// the line is marked.
 async fn error_link(c: &Client) {
-    set_text(c, FAILING_SPEC).await;
+    // A new buffer: the mode follows the text until chosen by hand, so `main` runs.
+    click(c, "#new").await;
+    let template = c
+        .execute("return window.idpEditor.state.doc.toString()", vec![])
+        .await
+        .unwrap();
+    assert!(template.as_str().unwrap().starts_with("vocabulary V {"));
     wait_for_js(
         c,
-        "return window.idpPage.summary && window.idpPage.summary.procedures.includes('main')",
+        "return document.getElementById('mode').value === 'expand'",
     )
     .await;
-    c.execute(
-        "const m = document.getElementById('mode'); m.value = 'main'; m.dispatchEvent(new Event('change'));",
-        vec![],
-    )
-    .await
-    .unwrap();
+    set_text(c, FAILING_SPEC).await;
+    wait_for_js(c, "return document.getElementById('mode').value === 'main'").await;
+    let save = c.find(Locator::Css("#save")).await.unwrap();
+    assert!(
+        !save.is_enabled().await.unwrap(),
+        "an untitled buffer is saved with Save as"
+    );
     click(c, "#run").await;
     wait_css(c, "#status.bad").await;
     let stderr = wait_css(c, "pre.stderr").await;
