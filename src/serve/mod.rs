@@ -73,8 +73,10 @@ impl std::error::Error for ServeError {}
     after_help = "The page opens the FILEs given, and lists the .idp files of examples/ and \
                   specs/. The folder served is the current one, or the first FILE's folder when \
                   that file lies outside it; files are read and saved only inside the folder \
-                  served. Every check and run is a child `idp --sandbox` process with the limits \
-                  below."
+                  served. Open the address printed: it carries the token of this launch, which \
+                  every request needs. Every check and run is a child `idp --sandbox` process \
+                  with the limits below, whose procedures may read (not write) the folder's \
+                  files; a run belongs to the page that started it and ends when it closes."
 )]
 pub struct ServeArgs {
     /// Specification files to open (inside the folder served)
