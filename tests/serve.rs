@@ -520,7 +520,8 @@ fn check_load_result(expect: Expect, v: &Value, queens: &str) {
         Expect::Endless => {
             assert_eq!(v["exit_code"], 3, "{v}");
             assert!(
-                stderr.contains("Stopped: timeout: the time limit of 4 s was reached while running a procedure (the workbench's limit for a run)"),
+                stderr.starts_with("Stopped: ")
+                    && stderr.contains("timeout: the time limit of 4 s was reached while running a procedure (the workbench's limit for a run)"),
                 "{stderr}"
             );
         }
@@ -664,6 +665,28 @@ fn levels_are_read_from_the_served_folder() {
         assert_eq!(v["exit_code"], 0, "{v}");
         assert_eq!(all_text(&v), cli);
     }
+    // The other bundled readers, with the paths their files document.
+    for (spec, expression) in [
+        (
+            "specs/colourmaze/colourmaze.idp",
+            "solvefile(\"specs/colourmaze/instances/seed7-6x6c4.txt\")",
+        ),
+        (
+            "specs/maze/game.idp",
+            "plan(\"specs/maze/game/wrongkey.txt\")",
+        ),
+    ] {
+        let (_, cli, _) = idp(&root, &[spec, "-e", expression]);
+        let v = server.run(&run_body(&root, spec, json!({ "expression": expression })));
+        assert_eq!((&v["exit_code"], all_text(&v)), (&json!(0), cli), "{v}");
+    }
+    let v = server.run(&run_body(
+        &root,
+        "specs/overflow/overflow.idp",
+        json!({ "expression": "picture(\"specs/overflow/levels/tiny.txt\")" }),
+    ));
+    assert_eq!(v["exit_code"], 0, "{v}");
+    assert_eq!(segments(&v, "picture").len(), 1, "{v}");
     let v = server.run(&body("solve(\"/etc/passwd\")"));
     assert_eq!(v["exit_code"], 1, "{v}");
     assert_eq!(

@@ -359,7 +359,8 @@ async fn level(c: &Client, server: &Server) {
     expr.send_keys("solve(\"levels/th01_4x4_rand.lp\")")
         .await
         .unwrap();
-    click(c, "#run").await;
+    // Ctrl-Enter runs, with the focus in the expression field.
+    press_ctrl(c, char::from(Key::Enter)).await;
     let status = wait_css(c, "#status.good").await;
     assert!(status.text().await.unwrap().starts_with("finished in "));
     let out = text_of(c, "#results pre.text").await;
@@ -551,16 +552,7 @@ async fn drafts(c: &Client, server: &Server, dir: &Path) {
         .await
         .unwrap();
     assert_eq!(focused, json!(true));
-    let keys = KeyActions::new("keyboard".into())
-        .then(KeyAction::Down {
-            value: char::from(Key::Control),
-        })
-        .then(KeyAction::Down { value: 's' })
-        .then(KeyAction::Up { value: 's' })
-        .then(KeyAction::Up {
-            value: char::from(Key::Control),
-        });
-    c.perform_actions(keys).await.unwrap();
+    press_ctrl(c, 's').await;
     let saved = wait_css(c, "#save-status.good").await;
     assert!(saved
         .text()
@@ -578,6 +570,20 @@ async fn drafts(c: &Client, server: &Server, dir: &Path) {
         .await
         .unwrap();
     assert_eq!(draft, json!(0));
+}
+
+/// Presses Ctrl and `key` (a character, or a WebDriver key code such as Enter's U+E007).
+async fn press_ctrl(c: &Client, key: char) {
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down {
+            value: char::from(Key::Control),
+        })
+        .then(KeyAction::Down { value: key })
+        .then(KeyAction::Up { value: key })
+        .then(KeyAction::Up {
+            value: char::from(Key::Control),
+        });
+    c.perform_actions(keys).await.unwrap();
 }
 
 /// The text of the first element matching `css`, as WebDriver reads it.
