@@ -513,11 +513,12 @@ fn supervise(job: &Job, mut child: Child, readers: Readers, kill_after: Duration
                     break (None, None);
                 }
             }
-            let orphaned = page_gone(&st);
-            if !killed && (started.elapsed() > kill_after || orphaned) {
-                if orphaned {
-                    st.cancelled = Some("cancelled: its page was closed".into());
-                }
+            if page_gone(&st) {
+                st.cancelled
+                    .get_or_insert_with(|| "cancelled: its page was closed".into());
+            }
+            // Cancelled while it was being started, or since.
+            if !killed && (started.elapsed() > kill_after || st.cancelled.is_some()) {
                 child::signal(child.id(), libc::SIGKILL);
                 killed = true;
             }
