@@ -276,6 +276,9 @@ impl Job {
         let mut st = lock(&self.state);
         let whole = whole_stdout(&st);
         st.segments = output::segments(&whole);
+        // The segments hold what the page shows; a poll returns only the end of the text.
+        st.stdout = tail(&st.stdout, TAIL).to_string();
+        st.stdout_end = String::new();
         let description = match (&st.cancelled, code) {
             (Some(why), _) => why.clone(),
             (None, Some(3)) => stop_outcome(&st.stderr)
