@@ -277,7 +277,7 @@ impl Job {
         let whole = whole_stdout(&st);
         st.segments = output::segments(&whole);
         // The segments hold what the page shows; a poll returns only the end of the text.
-        st.stdout = tail(&st.stdout, TAIL).to_string();
+        st.stdout = tail(&whole, TAIL).to_string();
         st.stdout_end = String::new();
         let description = match (&st.cancelled, code) {
             (Some(why), _) => why.clone(),
