@@ -335,23 +335,30 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     }
     let found = match &request.minimize {
         None => {
-            // Only this search prints its models as it finds them (not --explain's).
+            // Only this search prints its models as it finds them (not --explain's), and keeps
+            // none of them: an enumeration needs no memory for the models it printed.
             let printer = shown.clone();
             let mut streaming = options.clone();
             streaming.observer = options
                 .observer
                 .clone()
                 .with_models(move |m| printer.show(m));
-            crate::infer::modelexpand(program, &theory, &structure, None, &streaming)
-                .map(|found| found.map(|models| (models, None)))
+            crate::infer::stream_models(program, &theory, &structure, None, &streaming)
+                .map(|found| found.map(|count| (Vec::new(), count, None)))
         }
         Some(term) => {
             let Some(term) = runtime.term(term) else {
                 eprintln!("Error: there is no term named '{term}'");
                 return 1;
             };
-            crate::infer::minimize(program, &theory, &structure, &term.term, None, &options)
-                .map(|found| found.map(|o| (o.models, Some((o.proven, o.value)))))
+            crate::infer::minimize(program, &theory, &structure, &term.term, None, &options).map(
+                |found| {
+                    found.map(|o| {
+                        let count = o.models.len();
+                        (o.models, count, Some((o.proven, o.value)))
+                    })
+                },
+            )
         }
     };
     let found = match found {
@@ -363,19 +370,19 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         }
     };
     found.warnings.iter().for_each(|w| runtime.warn(w));
-    let (models, optimum) = found.value;
+    let (models, count, optimum) = found.value;
     // A minimisation's models are known at its end only.
     for model in models.iter().skip(shown.printed.get()) {
         shown.show(model);
     }
-    if models.is_empty() {
+    if count == 0 {
         println!("Unsatisfiable");
     }
-    println!("Number of models: {}", models.len());
-    if models.is_empty() && !args.explain {
+    println!("Number of models: {count}");
+    if count == 0 && !args.explain {
         eprintln!("{}", explain_hint(args, request, program));
     }
-    if let (Some((proven, value)), false) = (optimum, models.is_empty()) {
+    if let (Some((proven, value)), false) = (optimum, count == 0) {
         let label = if proven {
             "Optimal value"
         } else {
@@ -384,7 +391,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         let value = value.map_or("nil".to_string(), |v| v.to_string());
         println!("{label}: {value}");
     }
-    let explained = match (&args.explain_atom, models.is_empty()) {
+    let explained = match (&args.explain_atom, count == 0) {
         (Some(literal), false) => explain_literal(literal, program, &theory, &structure, &options),
         (_, true) if args.explain => explain_no_model(program, &theory, &structure, &options),
         (Some(literal), true) => {
@@ -409,7 +416,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         eprintln!("Stopped: {note}");
         return EXIT_LIMIT;
     }
-    if models.is_empty() {
+    if count == 0 {
         20
     } else {
         10
