@@ -343,7 +343,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
                 .observer
                 .clone()
                 .with_models(move |m| printer.show(m));
-            crate::infer::stream_models(program, &theory, &structure, None, &streaming)
+            crate::infer::count_models(program, &theory, &structure, None, &streaming)
                 .map(|found| found.map(|count| (Vec::new(), count, None)))
         }
         Some(term) => {

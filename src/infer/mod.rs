@@ -127,19 +127,6 @@ pub fn modelexpand(
         .map(|found| found.map(|(m, _)| m))
 }
 
-/// The number of models of [`modelexpand`], each shown to `options.observer` as it is found
-/// and then dropped: an enumeration that prints its models needs no memory for them.
-pub fn stream_models(
-    program: &Program,
-    theory: &Theory,
-    structure: &Structure,
-    output: Option<VocId>,
-    options: &Options,
-) -> IdpResult<Inferred<usize>> {
-    expand(program, theory, structure, output, options, Found::Show)
-        .map(|found| found.map(|(_, n)| n))
-}
-
 /// What model expansion does with each model found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Found {
@@ -152,8 +139,10 @@ enum Found {
 }
 
 /// The number of models of `theory` extending `structure` (up to `options.nbmodels`, 0: all),
-/// distinct on `output` when it is given: the search of [`modelexpand`] without decoding or
-/// keeping any model.
+/// distinct on `output` when it is given: the search of [`modelexpand`] without keeping any
+/// model, nor decoding one unless `options.observer` listens for models (then each is shown to
+/// it as it is found, and dropped: an enumeration that prints its models needs no memory for
+/// them).
 pub fn count_models(
     program: &Program,
     theory: &Theory,
@@ -161,8 +150,12 @@ pub fn count_models(
     output: Option<VocId>,
     options: &Options,
 ) -> IdpResult<Inferred<usize>> {
-    expand(program, theory, structure, output, options, Found::Count)
-        .map(|found| found.map(|(_, n)| n))
+    let found = if options.observer.models_on() {
+        Found::Show
+    } else {
+        Found::Count
+    };
+    expand(program, theory, structure, output, options, found).map(|found| found.map(|(_, n)| n))
 }
 
 /// Model expansion: the models (when kept) and their number.
