@@ -202,16 +202,23 @@ fn model_expansion_and_minimisation_answer_as_the_command_line() {
 fn stop_keeps_the_models_found() {
     let root = crate_dir();
     let server = Server::start(&root, &[]);
-    let many = "vocabulary V {\n    type T isa int\n    P(T)\n}\ntheory Th : V {\n}\nstructure S : V {\n    T = { 1..22 }\n}\n";
     let id = server.start_run(
-        &json!({ "text": many, "mode": "expand", "theory": "Th", "structure": "S", "models": 0 }),
+        &json!({ "text": MANY, "mode": "expand", "theory": "Th", "structure": "S", "models": 0 }),
     );
-    std::thread::sleep(Duration::from_millis(700));
+    // Late: past the first 8 MB of output, which is all the server keeps of its start.
+    std::thread::sleep(Duration::from_secs(3));
     let (status, v) = server.post(&format!("/api/runs/{id}/stop"), &json!({}));
     assert_eq!((status, &v["stopping"]), (200, &json!(true)));
+    let stopped = Instant::now();
     let v = server.wait_run(&id, Duration::from_secs(60));
+    assert!(
+        stopped.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        stopped.elapsed()
+    );
     assert_eq!(v["exit_code"], 3, "{}", v["stderr"]);
     assert_eq!(v["outcome"], "stopped by Stop (exit code 3)");
+    assert_eq!(v["stdout_truncated"], true, "past 8 MB of output");
     let stderr = v["stderr"].as_str().unwrap();
     let found: usize = stderr
         .split("Stopped: Stop was pressed after ")
