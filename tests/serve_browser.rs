@@ -493,6 +493,8 @@ async fn stop(c: &Client) {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no kept models in {stderr}"));
     assert!(kept > 300, "{kept}");
+    // The count heads the results, after the outcome.
+    assert!(said.ends_with(&format!(" s — {kept} models")), "{said}");
     let first = c.find(Locator::Css("section.model h3")).await.unwrap();
     assert_eq!(first.text().await.unwrap(), "Model 1 : V");
     let tables = c.find_all(Locator::Css("section.model")).await.unwrap();
@@ -570,6 +572,29 @@ async fn drafts(c: &Client, server: &Server, dir: &Path) {
         .await
         .unwrap();
     assert_eq!(draft, json!(0));
+    // Save as writes a new .idp file (and never an existing one), which the page then edits.
+    click(c, "#save-as").await;
+    assert_eq!(
+        c.get_alert_text().await.unwrap(),
+        "Save as a new .idp file (a path inside the server's folder):"
+    );
+    c.send_alert_text("copy").await.unwrap();
+    c.accept_alert().await.unwrap();
+    let saved = wait_css(c, "#save-status.good").await;
+    assert!(saved.text().await.unwrap().starts_with("saved copy.idp ("));
+    assert_eq!(value_of(c, "file").await, "copy.idp");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("copy.idp")).unwrap(),
+        format!("{FRAMES_SPEC}// kept as a draft")
+    );
+    click(c, "#save-as").await;
+    c.send_alert_text("frames.idp").await.unwrap();
+    c.accept_alert().await.unwrap();
+    let refused = wait_css(c, "#save-status.bad").await;
+    assert_eq!(
+        refused.text().await.unwrap(),
+        "not saved: frames.idp exists already; choose another name"
+    );
 }
 
 /// Presses Ctrl and `key` (a character, or a WebDriver key code such as Enter's U+E007).

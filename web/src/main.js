@@ -407,9 +407,12 @@ function clearResults() {
 
 function showResults(status, mode) {
   const kind = status.exit_code === 0 || status.exit_code === 10 ? "good" : "bad";
-  setStatus("status", `${status.outcome} in ${status.elapsed.toFixed(2)} s`, kind);
   const results = $("results");
   const segments = status.segments;
+  const counted = segments.filter((seg) => seg.kind === "text")
+    .map((seg) => /^Number of models: (\d+)$/m.exec(seg.text)).filter((m) => m).pop();
+  const count = counted ? ` — ${counted[1]} model${counted[1] === "1" ? "" : "s"}` : "";
+  setStatus("status", `${status.outcome} in ${status.elapsed.toFixed(2)} s${count}`, kind);
   const models = segments.filter((s) => s.kind === "model");
   const pictures = segments.filter((s) => s.kind === "picture");
   // A model expansion prints the models, then the pictures of the first ones: pair them.
