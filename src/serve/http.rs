@@ -160,7 +160,11 @@ fn route(app: &App, request: &mut Request) -> Result<Reply, ServeError> {
             "folder": cfg.root.dir().file_name().map(|n| n.to_string_lossy().into_owned()),
             "opened": cfg.opened,
             "gallery": cfg.root.gallery(),
-            "limits": { "timeout": cfg.limits.timeout, "max_memory": cfg.limits.max_memory_mb },
+            "limits": {
+                "timeout": cfg.limits.timeout,
+                "max_memory": cfg.limits.max_memory_mb,
+                "max_runs": cfg.max_runs,
+            },
         }))),
         (Method::Get, "/api/file") => {
             let rel = query_param(query, "path").unwrap_or_default();

@@ -358,12 +358,19 @@ fn whole_stdout(st: &State) -> String {
         return st.stdout.clone();
     }
     // Both are cut at blank lines (between models), so that no part of a model is read as
-    // text or joined to another.
-    let head = st.stdout.rfind("\n\n").map_or("", |k| &st.stdout[..k + 2]);
-    let end = st
-        .stdout_end
+    // text or joined to another; output without blank lines is cut at line ends.
+    let head = &st.stdout;
+    let head = head
+        .rfind("\n\n")
+        .map(|k| k + 2)
+        .or_else(|| head.rfind('\n').map(|k| k + 1))
+        .map_or("", |k| &head[..k]);
+    let end = &st.stdout_end;
+    let end = end
         .find("\n\n")
-        .map_or("", |k| &st.stdout_end[k + 2..]);
+        .map(|k| k + 2)
+        .or_else(|| end.find('\n').map(|k| k + 1))
+        .map_or("", |k| &end[k..]);
     format!("{head}{end}")
 }
 
@@ -547,6 +554,22 @@ mod tests {
         pending.push(bytes[2]);
         assert_eq!(take_utf8(&mut pending), "é");
         assert!(pending.is_empty());
+    }
+
+    #[test]
+    fn a_cut_output_keeps_whole_models_and_lines() {
+        let st = State {
+            stdout: "Model 1\n{\n}\n\nModel 2\n{\n".into(),
+            stdout_end: "}\n\nModel 9\n{\n}\n".into(),
+            ..State::default()
+        };
+        assert_eq!(whole_stdout(&st), "Model 1\n{\n}\n\nModel 9\n{\n}\n");
+        let st = State {
+            stdout: "line 1\nline 2\nli".into(),
+            stdout_end: "ne 8\nline 9\n".into(),
+            ..State::default()
+        };
+        assert_eq!(whole_stdout(&st), "line 1\nline 2\nline 9\n");
     }
 
     #[test]

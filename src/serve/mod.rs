@@ -177,7 +177,7 @@ fn start(args: ServeArgs) -> Result<(), ServeError> {
     );
     if !server.is_loopback() {
         eprintln!(
-            "Warning: listening on {}: other machines can read and save files in this folder",
+            "Warning: listening on {}: other machines that have the address (and its token) can read and save files in this folder",
             args.host
         );
     }

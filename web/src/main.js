@@ -183,7 +183,7 @@ async function loadFileList() {
   }
   $("folder").textContent = files.folder || "";
   page.folder = files.folder || "";
-  $("limits").textContent = `runs: ${files.limits.timeout} s, ${files.limits.max_memory} MB`;
+  $("limits").textContent = `runs: ${files.limits.max_runs} at once, each ${files.limits.timeout} s, ${files.limits.max_memory} MB`;
   const fromHash = decodeURIComponent(location.hash.slice(1));
   return fromHash || files.opened[0] || (files.gallery[0] && files.gallery[0].path) || "";
 }
