@@ -169,6 +169,9 @@ impl Jobs {
         let (exe, slots) = (self.exe.clone(), Arc::clone(&self.slots));
         let spawned = std::thread::Builder::new().spawn(move || run(&job, spec, &exe, &slots));
         if let Err(e) = spawned {
+            // Nothing will run it: out of the line and forgotten.
+            jobs.remove(&id);
+            lock(&self.slots.state).waiting.retain(|w| *w != id);
             return Err(ServeError::Internal(format!(
                 "could not start the run: {e}"
             )));
@@ -312,7 +315,11 @@ fn run(job: &Arc<Job>, spec: Spec, exe: &std::path::Path, slots: &Slots) {
             supervise(job, child, readers, spec.limits.kill_after());
         }
         Err(e) => {
-            push_stderr(&mut lock(&job.state), &format!("Error: {e}\n"));
+            {
+                let mut st = lock(&job.state);
+                push_stderr(&mut st, &format!("Error: {e}\n"));
+                st.cancelled = Some("not started: the server could not start idp".into());
+            }
             job.finish(None, None);
         }
     }
