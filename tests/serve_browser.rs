@@ -370,6 +370,13 @@ async fn level(c: &Client, server: &Server) {
         .await
         .unwrap()
         .is_empty());
+    // The expression is kept with the file, as its draft is.
+    c.refresh().await.unwrap();
+    wait_css(c, "body[data-ready=\"true\"]").await;
+    assert_eq!(
+        value_of(c, "expr").await,
+        "solve(\"levels/th01_4x4_rand.lp\")"
+    );
     // A level is not an .idp file: the page does not save it.
     open(c, server, "theseus/levels/th01_4x4_rand.lp").await;
     let save = c.find(Locator::Css("#save")).await.unwrap();

@@ -213,6 +213,7 @@ function showBuffer(path, text) {
   }
   select.value = path;
   history_replace(path);
+  $("expr").value = stored(exprKey(path)) || "";
   const draft = readDraft(path);
   const shown = draft !== null && draft !== text ? draft : text;
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: shown } });
@@ -233,8 +234,17 @@ function draftKey(path) {
 }
 
 function readDraft(path) {
+  return stored(draftKey(path));
+}
+
+// The expression last run with a file, kept as its draft is.
+function exprKey(path) {
+  return `idp-expr:${page.folder}:${path || "(untitled)"}`;
+}
+
+function stored(key) {
   try {
-    return localStorage.getItem(draftKey(path));
+    return localStorage.getItem(key);
   } catch (e) {
     return null;
   }
@@ -712,6 +722,13 @@ async function main() {
   });
   $("run").addEventListener("click", startRun);
   $("stop").addEventListener("click", stopRun);
+  $("expr").addEventListener("input", () => {
+    try {
+      localStorage.setItem(exprKey(page.path), $("expr").value);
+    } catch (e) {
+      // Without storage the expression is only not kept.
+    }
+  });
   $("save").addEventListener("click", save);
   $("save-as").addEventListener("click", saveAs);
   $("new").addEventListener("click", () => {
