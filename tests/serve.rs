@@ -12,6 +12,16 @@ use serve_support::{
     crate_dir, idp, request, request_text, rows, run_body, scratch_dir, segments, Server,
 };
 
+/// The number of the last `Model K` heading in a running run's output (0 if none).
+fn last_model_printed(status: &Value) -> usize {
+    let tail = status["stdout"].as_str().unwrap_or("");
+    tail.lines()
+        .filter_map(|l| l.strip_prefix("Model "))
+        .filter_map(|k| k.trim().parse().ok())
+        .last()
+        .unwrap_or(0)
+}
+
 /// A status and a body read as JSON.
 fn json_of((status, text): (u16, String)) -> (u16, Value) {
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
@@ -205,8 +215,13 @@ fn stop_keeps_the_models_found() {
     let id = server.start_run(
         &json!({ "text": MANY, "mode": "expand", "theory": "Th", "structure": "S", "models": 0 }),
     );
-    // Late: past the first 8 MB of output, which is all the server keeps of its start.
-    std::thread::sleep(Duration::from_secs(3));
+    // Late: past the first 8 MB of output (about 70000 models), which is all the server keeps
+    // of its start.
+    let start = Instant::now();
+    while last_model_printed(&server.get(&format!("/api/runs/{id}")).1) < 80_000 {
+        assert!(start.elapsed() < Duration::from_secs(120), "too slow");
+        std::thread::sleep(Duration::from_millis(200));
+    }
     let (status, v) = server.post(&format!("/api/runs/{id}/stop"), &json!({}));
     assert_eq!((status, &v["stopping"]), (200, &json!(true)));
     let stopped = Instant::now();

@@ -262,7 +262,7 @@ impl Job {
             queued: running && st.pid.is_none(),
             elapsed,
             progress: st.progress.clone(),
-            stdout: tail(&st.stdout, TAIL).to_string(),
+            stdout: tail(latest(&st), TAIL).to_string(),
             stdout_truncated: st.stdout_truncated,
             stderr: st.stderr.clone(),
             diagnostics: st.diagnostics.clone(),
@@ -351,6 +351,15 @@ fn wait_for_slot(job: &Job, slots: &Slots) -> bool {
             .wait_timeout(state, Duration::from_millis(100))
             .map(|(s, _)| s)
             .unwrap_or_else(|e| e.into_inner().0);
+    }
+}
+
+/// The output printed last: past [`MAX_STDOUT`], the kept end.
+fn latest(st: &State) -> &str {
+    if st.stdout_end.is_empty() {
+        &st.stdout
+    } else {
+        &st.stdout_end
     }
 }
 
