@@ -178,6 +178,15 @@ pub struct Args {
     /// =svg:FILE write SVG instead (FILE-2.svg, ... for further models)
     #[arg(long, value_name = "svg:FILE", num_args = 0..=1, require_equals = true, default_missing_value = "")]
     pub visualize: Option<String>,
+    /// With --models: draw the first N models whose structure has a grid (as SVG with
+    /// `--message-format json`), and skip the drawing of a structure without one (for `idp
+    /// serve`)
+    #[arg(long, value_name = "N", hide = true)]
+    pub draw_first: Option<usize>,
+    /// With --sandbox: procedures may read (only read) the files inside DIR with `io.open` and
+    /// `io.lines`; a relative path is looked up in the current folder, then in DIR
+    #[arg(long, value_name = "DIR")]
+    pub sandbox_read: Option<String>,
     /// `json`: diagnostics, the names declared and progress as JSON lines on stderr, and
     /// `visualize` pictures as SVG on stdout (for programs such as `idp serve`)
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
@@ -310,6 +319,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let shown = Rc::new(ModelPrinter {
         state: crate::lua::state(runtime.lua()),
         visualize: args.visualize.clone(),
+        draw_first: args.draw_first,
         sandboxed: runtime.sandboxed(),
         printed: Cell::new(0),
         failed: RefCell::new(None),
@@ -325,23 +335,30 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     }
     let found = match &request.minimize {
         None => {
-            // Only this search prints its models as it finds them (not --explain's).
+            // Only this search prints its models as it finds them (not --explain's), and keeps
+            // none of them: an enumeration needs no memory for the models it printed.
             let printer = shown.clone();
             let mut streaming = options.clone();
             streaming.observer = options
                 .observer
                 .clone()
                 .with_models(move |m| printer.show(m));
-            crate::infer::modelexpand(program, &theory, &structure, None, &streaming)
-                .map(|found| found.map(|models| (models, None)))
+            crate::infer::count_models(program, &theory, &structure, None, &streaming)
+                .map(|found| found.map(|count| (Vec::new(), count, None)))
         }
         Some(term) => {
             let Some(term) = runtime.term(term) else {
                 eprintln!("Error: there is no term named '{term}'");
                 return 1;
             };
-            crate::infer::minimize(program, &theory, &structure, &term.term, None, &options)
-                .map(|found| found.map(|o| (o.models, Some((o.proven, o.value)))))
+            crate::infer::minimize(program, &theory, &structure, &term.term, None, &options).map(
+                |found| {
+                    found.map(|o| {
+                        let count = o.models.len();
+                        (o.models, count, Some((o.proven, o.value)))
+                    })
+                },
+            )
         }
     };
     let found = match found {
@@ -353,19 +370,19 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         }
     };
     found.warnings.iter().for_each(|w| runtime.warn(w));
-    let (models, optimum) = found.value;
+    let (models, count, optimum) = found.value;
     // A minimisation's models are known at its end only.
     for model in models.iter().skip(shown.printed.get()) {
         shown.show(model);
     }
-    if models.is_empty() {
+    if count == 0 {
         println!("Unsatisfiable");
     }
-    println!("Number of models: {}", models.len());
-    if models.is_empty() && !args.explain {
+    println!("Number of models: {count}");
+    if count == 0 && !args.explain {
         eprintln!("{}", explain_hint(args, request, program));
     }
-    if let (Some((proven, value)), false) = (optimum, models.is_empty()) {
+    if let (Some((proven, value)), false) = (optimum, count == 0) {
         let label = if proven {
             "Optimal value"
         } else {
@@ -374,7 +391,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         let value = value.map_or("nil".to_string(), |v| v.to_string());
         println!("{label}: {value}");
     }
-    let explained = match (&args.explain_atom, models.is_empty()) {
+    let explained = match (&args.explain_atom, count == 0) {
         (Some(literal), false) => explain_literal(literal, program, &theory, &structure, &options),
         (_, true) if args.explain => explain_no_model(program, &theory, &structure, &options),
         (Some(literal), true) => {
@@ -389,14 +406,17 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         return if e.is_limit() { EXIT_LIMIT } else { 1 };
     }
     if let Some(message) = shown.failed.borrow_mut().take() {
-        eprintln!("Error: {message}");
-        return 1;
+        // `--draw-first` leaves an empty message: no error.
+        if !message.is_empty() {
+            eprintln!("Error: {message}");
+            return 1;
+        }
     }
     if let Some(note) = crate::limits::partial() {
         eprintln!("Stopped: {note}");
         return EXIT_LIMIT;
     }
-    if models.is_empty() {
+    if count == 0 {
         20
     } else {
         10
@@ -486,6 +506,9 @@ fn explain_literal(
 struct ModelPrinter {
     state: Rc<crate::lua::State>,
     visualize: Option<String>,
+    /// `--draw-first N`: the first N models are drawn when they can be, quietly skipped when
+    /// they cannot.
+    draw_first: Option<usize>,
     sandboxed: bool,
     printed: Cell<usize>,
     /// The first drawing error; no more drawings after it.
@@ -515,12 +538,31 @@ impl ModelPrinter {
         );
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
-        if self.failed.borrow().is_none() {
+        if let Some(first) = self.draw_first {
+            if k <= first && self.failed.borrow().is_none() {
+                self.draw_if_possible(model);
+            }
+        } else if self.failed.borrow().is_none() {
             if let Err(message) = self.draw(k, model) {
                 *self.failed.borrow_mut() = Some(message);
             }
         }
         let _ = out.flush();
+    }
+
+    /// `--draw-first`: the model drawn when its structure has a grid; the first that cannot be
+    /// drawn ends the drawings (the others have the same vocabulary), without an error.
+    fn draw_if_possible(&self, model: &Structure) {
+        let drawn = crate::visual::visualize(
+            &self.state.program(),
+            model,
+            &VisualOptions::default(),
+            std::io::stdout().is_terminal(),
+        );
+        match drawn {
+            Ok(text) => print!("{text}"),
+            Err(_) => *self.failed.borrow_mut() = Some(String::new()),
+        }
     }
 
     /// `--visualize`: the model drawn on the terminal, or `--visualize=svg:FILE` written to
@@ -743,8 +785,13 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if runtime.error_count() > 0 {
         return 1;
     }
+    if args.sandbox_read.is_some() && !args.sandbox {
+        eprintln!("Error: --sandbox-read DIR only widens --sandbox; give both");
+        return 1;
+    }
     if args.sandbox {
-        if let Err(msg) = runtime.enable_sandbox() {
+        let read = args.sandbox_read.as_deref().map(std::path::Path::new);
+        if let Err(msg) = runtime.enable_sandbox(read) {
             eprintln!("Error: {msg}");
             return 1;
         }

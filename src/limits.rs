@@ -226,9 +226,14 @@ pub fn memory_exceeded() -> Option<Stop> {
         .then(|| Stop::Memory(LAST_RSS.load(Ordering::Relaxed) >> 20, max >> 20))
 }
 
-/// The limit that has been reached, if any: Ctrl-C, the run's wall time, the inference's
-/// deadline `local` (from `stdoptions.timeout`), or the memory limit.
+/// The limit that has been reached, if any: the memory limit once exceeded (it stays the
+/// reason: a Ctrl-C or Stop pressed while the run is stopping for memory does not hide it),
+/// Ctrl-C, the run's wall time, the inference's deadline `local` (from `stdoptions.timeout`),
+/// or the memory limit.
 pub fn reached(local: Option<Instant>) -> Option<Stop> {
+    if MEMORY_EXCEEDED.load(Ordering::Relaxed) {
+        return memory_exceeded();
+    }
     if interrupted() {
         return Some(Stop::Interrupted);
     }

@@ -261,3 +261,38 @@ fn visualize_writes_no_svg_in_the_sandbox() {
         stderr(&o)
     );
 }
+
+/// `--sandbox-read DIR`: procedures read (only read) the files inside DIR; a relative path is
+/// looked up in the current folder, then in DIR.
+#[test]
+fn sandbox_read_opens_files_inside_its_folder_only() {
+    let dir = layout();
+    let read = dir.display().to_string();
+    let body = "local f = assert(io.open(\"beside.idp\"))\nprint(f:read(\"*l\"))\nf:close()\n\
+                for line in io.lines(\"sub/inner.idp\") do print(line) break end\n\
+                print(io.open(\"../outside.idp\"))\n\
+                print(pcall(io.open, \"beside.idp\", \"w\"))\n\
+                print(pcall(io.lines))";
+    let o = run_in(
+        &dir,
+        &procedure(body),
+        &["--sandbox", "--sandbox-read", &read],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let real = dir.canonicalize().unwrap().display().to_string();
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "vocabulary Beside {{\nvocabulary Inner {{\n\
+             nil\t../outside.idp: only the files inside {real} may be read in --sandbox mode\n\
+             false\tio.open: only reading (mode \"r\") is allowed in --sandbox mode, not mode \"w\"\n\
+             false\tio.lines without a file (standard input) is not allowed in --sandbox mode\n"
+        )
+    );
+    let o = run_in(&dir, &procedure("print(1)"), &["--sandbox-read", &read]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: --sandbox-read DIR only widens --sandbox; give both\n"
+    );
+}

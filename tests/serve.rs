@@ -12,6 +12,21 @@ use serve_support::{
     crate_dir, idp, request, request_text, rows, run_body, scratch_dir, segments, Server,
 };
 
+/// The number of the last `Model K` heading in a running run's output (0 if none).
+fn last_model_printed(status: &Value) -> usize {
+    let tail = status["stdout"].as_str().unwrap_or("");
+    tail.lines()
+        .filter_map(|l| l.strip_prefix("Model "))
+        .filter_map(|k| k.trim().parse().ok())
+        .last()
+        .unwrap_or(0)
+}
+
+/// A status and a body read as JSON.
+fn json_of((status, text): (u16, String)) -> (u16, Value) {
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
 const ENDLESS: &str =
     "vocabulary V {\n    type T\n}\nprocedure main() {\n    while true do end\n}\n";
 const HOG: &str = "vocabulary V {\n    type T\n}\nprocedure main() {\n    local t = {}\n    local i = 0\n    while true do\n        i = i + 1\n        t[i] = string.rep(\"x\", 1000000) .. i\n    end\n}\n";
@@ -197,18 +212,31 @@ fn model_expansion_and_minimisation_answer_as_the_command_line() {
 fn stop_keeps_the_models_found() {
     let root = crate_dir();
     let server = Server::start(&root, &[]);
-    let many = "vocabulary V {\n    type T isa int\n    P(T)\n}\ntheory Th : V {\n}\nstructure S : V {\n    T = { 1..22 }\n}\n";
     let id = server.start_run(
-        &json!({ "text": many, "mode": "expand", "theory": "Th", "structure": "S", "models": 0 }),
+        &json!({ "text": MANY, "mode": "expand", "theory": "Th", "structure": "S", "models": 0 }),
     );
-    std::thread::sleep(Duration::from_millis(700));
+    // Late: past the first 8 MB of output (about 70000 models), which is all the server keeps
+    // of its start.
+    let start = Instant::now();
+    while last_model_printed(&server.get(&format!("/api/runs/{id}")).1) < 80_000 {
+        assert!(start.elapsed() < Duration::from_secs(120), "too slow");
+        std::thread::sleep(Duration::from_millis(200));
+    }
     let (status, v) = server.post(&format!("/api/runs/{id}/stop"), &json!({}));
     assert_eq!((status, &v["stopping"]), (200, &json!(true)));
-    let v = server.wait_run(id, Duration::from_secs(60));
+    let stopped = Instant::now();
+    let v = server.wait_run(&id, Duration::from_secs(60));
+    assert!(
+        stopped.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        stopped.elapsed()
+    );
     assert_eq!(v["exit_code"], 3, "{}", v["stderr"]);
+    assert_eq!(v["outcome"], "stopped by Stop (exit code 3)");
+    assert_eq!(v["stdout_truncated"], true, "past 8 MB of output");
     let stderr = v["stderr"].as_str().unwrap();
     let found: usize = stderr
-        .split("Stopped: interrupted (Ctrl-C) after ")
+        .split("Stopped: Stop was pressed after ")
         .nth(1)
         .and_then(|rest| rest.split(' ').next())
         .and_then(|n| n.parse().ok())
@@ -219,12 +247,20 @@ fn stop_keeps_the_models_found() {
     );
     assert!(found > 0 && found < 1 << 22, "{found}");
     assert_eq!(number_of_models(&all_text(&v)), found);
-    // At most 500 models become tables; the others are counted in a note.
-    assert_eq!(segments(&v, "model").len(), found.min(500));
-    if found > 500 && v["stdout_truncated"] == false {
-        let note = format!("({} more models are not shown as tables)\n", found - 500);
-        assert!(all_text(&v).ends_with(&note), "{}", all_text(&v));
-    }
+    // At most 300 models become tables; the others are counted in a note, and no blank
+    // text stands for them.
+    assert_eq!(segments(&v, "model").len(), found.min(300));
+    assert!(found > 300, "{found}");
+    let note = format!(
+        "({} more models are not shown as tables; 300 are)\n",
+        found - 300
+    );
+    assert_eq!(
+        all_text(&v),
+        format!("\nNumber of models: {found}\n{note}"),
+        "{}",
+        v["stdout_truncated"]
+    );
 }
 
 #[test]
@@ -256,22 +292,45 @@ fn bad_requests_are_refused() {
             "GET",
             "/api/health",
             None,
-            &[("Host", "evil.example:80")],
+            &[("Host", "evil.example:80"), ("X-Idp-Token", &server.token)],
         ),
+        json_of(server.page("test-page-0").request(
+            "POST",
+            "/api/save",
+            Some(json!({ "path": "a.idp", "text": "x" }).to_string()),
+            &[("Content-Type", "text/plain")],
+        )),
+        // No token, a wrong one, no page.
+        request(p, "GET", "/api/files", None, &[]),
+        request(p, "GET", "/api/files", None, &[("X-Idp-Token", "0123")]),
         request(
             p,
             "POST",
-            "/api/save",
-            Some(&json!({ "path": "a.idp", "text": "x" })),
-            &[("Content-Type", "text/plain")],
+            "/api/run",
+            Some(&json!({ "text": "" })),
+            &[("X-Idp-Token", &server.token)],
         ),
+        server.post("/api/save", &json!({ "path": "notes.txt", "text": "x" })),
     ];
     let statuses: Vec<u16> = cases.iter().map(|c| c.0).collect();
     assert_eq!(
         statuses,
-        [403, 403, 404, 404, 404, 404, 403, 400, 400, 403, 400],
+        [403, 403, 404, 404, 404, 404, 403, 400, 400, 403, 400, 403, 403, 400, 403],
         "{cases:?}"
     );
+    assert_eq!(
+        cases[11].1["error"],
+        "this request lacks the server's token: open the address that idp serve printed (it ends in ?token=...)"
+    );
+    assert_eq!(
+        cases[13].1["error"],
+        "runs belong to a page: send an X-Idp-Page header (8 to 64 letters, digits or -)"
+    );
+    assert_eq!(
+        cases[14].1["error"],
+        "only .idp files are saved from the page, not notes.txt (Download keeps a copy)"
+    );
+    assert!(!dir.join("inside/notes.txt").exists());
     assert_eq!(
         cases[0].1["error"].as_str().unwrap(),
         format!(
@@ -283,7 +342,10 @@ fn bad_requests_are_refused() {
         cases[7].1["error"],
         "'T) os.exit(' is not the name of a theory"
     );
-    let (status, text) = request_text(p, "POST", "/api/check", Some("{not json".into()), &[]);
+    let (status, text) =
+        server
+            .page("test-page-0")
+            .request("POST", "/api/check", Some("{not json".into()), &[]);
     assert_eq!(status, 400, "{text}");
     assert_eq!(
         std::fs::read_to_string(dir.join("secret.idp")).unwrap(),
@@ -374,7 +436,7 @@ fn the_server_survives_killed_children() {
     unsafe {
         libc::kill(pid, libc::SIGKILL);
     }
-    let v = server.wait_run(id, Duration::from_secs(20));
+    let v = server.wait_run(&id, Duration::from_secs(20));
     assert_eq!(v["signal"], 9);
     assert_eq!(
         v["outcome"],
@@ -415,8 +477,10 @@ fn twenty_concurrent_runs_with_an_endless_loop_and_a_memory_hog() {
     let results: Vec<(Expect, Value, f64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = plan
             .iter()
-            .map(|&expect| {
-                let server = &server;
+            .enumerate()
+            .map(|(i, &expect)| {
+                // Each client is a page of its own.
+                let page = server.page(&format!("load-page-{i}"));
                 let root = &root;
                 scope.spawn(move || {
                     let body = match expect {
@@ -427,7 +491,7 @@ fn twenty_concurrent_runs_with_an_endless_loop_and_a_memory_hog() {
                         Expect::Hog => json!({ "text": HOG, "max_memory": 300 }),
                     };
                     let t = Instant::now();
-                    let v = server.run(&body);
+                    let v = page.run(&body);
                     (expect, v, t.elapsed().as_secs_f64())
                 })
             })
@@ -478,7 +542,8 @@ fn check_load_result(expect: Expect, v: &Value, queens: &str) {
         Expect::Endless => {
             assert_eq!(v["exit_code"], 3, "{v}");
             assert!(
-                stderr.contains("timeout: the time limit of 4 s (--timeout) was reached while running a procedure"),
+                stderr.starts_with("Stopped: ")
+                    && stderr.contains("timeout: the time limit of 4 s was reached while running a procedure (the workbench's limit for a run)"),
                 "{stderr}"
             );
         }
@@ -490,4 +555,190 @@ fn check_load_result(expect: Expect, v: &Value, queens: &str) {
             );
         }
     }
+}
+
+const MANY: &str = "vocabulary V {\n    type T isa int\n    P(T)\n}\ntheory Th : V {\n}\nstructure S : V {\n    T = { 1..22 }\n}\n";
+
+/// The models printed before a stop: the `Model K` headings of `text`.
+fn printed_models(text: &str) -> usize {
+    text.lines()
+        .filter(|l| l.starts_with("Model ") && !l.contains(':'))
+        .count()
+}
+
+/// A memory stop while models are kept for printing says it was memory and keeps the models
+/// found, on the command line and in the workbench (issue 30). (`-n` keeps no model: it prints
+/// each as it is found.)
+#[test]
+fn a_memory_stop_is_one_and_keeps_the_models() {
+    let dir = scratch_dir("memory");
+    std::fs::write(dir.join("many.idp"), MANY).unwrap();
+    let chunk = "stdoptions.nbmodels = 0 printmodels(modelexpand(Th, S))";
+    let (code, out, err) = idp(&dir, &["--max-memory", "150", "many.idp", "-e", chunk]);
+    assert_eq!(code, 3, "{err}");
+    let found = number_of_models(&out);
+    assert_eq!(printed_models(&out), found);
+    let stopped = err.lines().find(|l| l.starts_with("Stopped: ")).unwrap();
+    assert!(
+        stopped.starts_with("Stopped: memory: the process uses ")
+            && stopped.ends_with(&format!(
+                "more than the memory limit of 150 MB after {found} models (the models found so far were kept); raise it with --max-memory MB"
+            )),
+        "{stopped}"
+    );
+
+    let server = Server::start(&dir, &[]);
+    let v = server
+        .run(&json!({ "path": "many.idp", "text": MANY, "expression": chunk, "max_memory": 150 }));
+    assert_eq!(v["exit_code"], 3, "{}", v["stderr"]);
+    assert_eq!(v["outcome"], "stopped: memory limit reached (exit code 3)");
+    let found = number_of_models(&all_text(&v));
+    assert!(found > 300, "{found}");
+    assert_eq!(segments(&v, "model").len(), 300);
+    let stderr = v["stderr"].as_str().unwrap();
+    assert!(
+        stderr.starts_with("Stopped: memory: the process uses ")
+            && stderr.ends_with(&format!(
+                "more than the memory limit of 150 MB after {found} models (the models found so far were kept) (the workbench's limit for a run)\n"
+            )),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `-n 0` prints each model as it is found and keeps none: 131072 models fit in 150 MB (the
+/// server's runs use it).
+#[test]
+fn an_enumeration_that_prints_keeps_no_model() {
+    let dir = scratch_dir("streaming");
+    std::fs::write(dir.join("many.idp"), MANY.replace("1..22", "1..17")).unwrap();
+    let (code, out, err) = idp(&dir, &["--max-memory", "150", "-n", "0", "many.idp"]);
+    assert_eq!((code, err.as_str()), (10, ""));
+    assert_eq!(number_of_models(&out), 1 << 17);
+    assert_eq!(printed_models(&out), 1 << 17);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Another page can neither read nor stop a run; its own page's closing ends it.
+#[test]
+fn runs_belong_to_their_page() {
+    let root = crate_dir();
+    let server = Server::start(&root, &[]);
+    let (mine, other) = (server.page("page-mine-1"), server.page("page-other-2"));
+    let id = mine.start_run(&json!({ "text": ENDLESS, "timeout": 30 }));
+    assert_eq!(id.len(), 16, "{id}");
+    let missing = json!({ "error": format!("there is no run {id}") });
+    assert_eq!(
+        other.get(&format!("/api/runs/{id}")),
+        (404, missing.clone())
+    );
+    assert_eq!(
+        other.post(&format!("/api/runs/{id}/stop"), &json!({})),
+        (404, missing)
+    );
+    assert_eq!(
+        other.post("/api/close", &json!({})),
+        (200, json!({ "cancelled": 0 }))
+    );
+    let (status, v) = mine.get(&format!("/api/runs/{id}"));
+    assert_eq!((status, &v["running"]), (200, &json!(true)), "{v}");
+    assert_eq!(
+        mine.post("/api/close", &json!({})),
+        (200, json!({ "cancelled": 1 }))
+    );
+    let v = mine.wait_run(&id, Duration::from_secs(20));
+    assert_eq!(v["outcome"], "cancelled: its page was closed");
+    assert_eq!(v["signal"], 9);
+}
+
+/// With one slot, a second run waits in line, then answers.
+#[test]
+fn runs_wait_in_line_for_a_slot() {
+    let root = crate_dir();
+    let server = Server::start(&root, &["--max-runs", "1"]);
+    let first = server.start_run(&json!({ "text": ENDLESS, "timeout": 2 }));
+    let second = server.start_run(&run_body(&root, "examples/nqueens.idp", json!({})));
+    let (_, v) = server.get(&format!("/api/runs/{second}"));
+    assert_eq!(
+        (&v["running"], &v["queued"], &v["pid"]),
+        (&json!(true), &json!(true), &json!(0)),
+        "{v}"
+    );
+    let v = server.wait_run(&second, Duration::from_secs(60));
+    assert_eq!(v["exit_code"], 0, "{v}");
+    let (_, queens, _) = idp(&root, &["examples/nqueens.idp"]);
+    assert_eq!(all_text(&v), queens);
+    let v = server.wait_run(&first, Duration::from_secs(30));
+    assert_eq!(v["exit_code"], 3, "{v}");
+}
+
+/// A bundled level reader works from the page: procedures read the served folder's files
+/// (only read, only there), with an expression run as `-e`.
+#[test]
+fn levels_are_read_from_the_served_folder() {
+    let root = crate_dir();
+    let server = Server::start(&root, &[]);
+    let body = |expression: &str| {
+        run_body(
+            &root,
+            "specs/theseus/theseus.idp",
+            json!({ "expression": expression }),
+        )
+    };
+    let (_, cli, _) = idp(
+        &root,
+        &[
+            "specs/theseus/theseus.idp",
+            "-e",
+            "solve(\"specs/theseus/levels/th01_4x4_rand.lp\")",
+        ],
+    );
+    assert!(cli.starts_with("at(3,1,0) at(2,1,1)"), "{cli}");
+    for path in [
+        "specs/theseus/levels/th01_4x4_rand.lp",
+        "levels/th01_4x4_rand.lp",
+    ] {
+        let v = server.run(&body(&format!("solve(\"{path}\")")));
+        assert_eq!(v["exit_code"], 0, "{v}");
+        assert_eq!(all_text(&v), cli);
+    }
+    // The other bundled readers, with the paths their files document.
+    for (spec, expression) in [
+        (
+            "specs/colourmaze/colourmaze.idp",
+            "solvefile(\"specs/colourmaze/instances/seed7-6x6c4.txt\")",
+        ),
+        (
+            "specs/maze/game.idp",
+            "plan(\"specs/maze/game/wrongkey.txt\")",
+        ),
+    ] {
+        let (_, cli, _) = idp(&root, &[spec, "-e", expression]);
+        let v = server.run(&run_body(&root, spec, json!({ "expression": expression })));
+        assert_eq!((&v["exit_code"], all_text(&v)), (&json!(0), cli), "{v}");
+    }
+    let v = server.run(&run_body(
+        &root,
+        "specs/overflow/overflow.idp",
+        json!({ "expression": "picture(\"specs/overflow/levels/tiny.txt\")" }),
+    ));
+    assert_eq!(v["exit_code"], 0, "{v}");
+    assert_eq!(segments(&v, "picture").len(), 1, "{v}");
+    let v = server.run(&body("solve(\"/etc/passwd\")"));
+    assert_eq!(v["exit_code"], 1, "{v}");
+    assert_eq!(
+        v["stderr"],
+        format!(
+            "Error: cannot open /etc/passwd: /etc/passwd: only the files inside {} may be read in --sandbox mode\n",
+            root.canonicalize().unwrap().display()
+        )
+    );
+    let v = server.run(&body("local f = io.open(\"README.md\", \"w\")"));
+    assert_eq!(v["exit_code"], 1, "{v}");
+    assert!(
+        v["stderr"].as_str().unwrap().contains(
+            "io.open: only reading (mode \"r\") is allowed in --sandbox mode, not mode \"w\""
+        ),
+        "{v}"
+    );
 }

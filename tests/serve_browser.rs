@@ -1,9 +1,12 @@
 //! `idp serve` in a real browser: Debian's chromium, headless, driven through chromedriver
 //! (WebDriver, with fantoccini). The page opens the seed's maze spec; a typed typo shows an
 //! underlined diagnostic with the command line's code, Backspace fixes it, Run shows the model
-//! table and the maze picture; a run with frames gets a slider; Stop keeps the models found;
-//! Save writes the file. Screenshots go to `target/screenshots/`; `IDP_SCREENSHOTS=docs` writes
-//! them to `docs/` instead (`serve.png` is the README's).
+//! table and the maze picture; a run with frames gets a slider; a late Stop keeps the models
+//! found (300 tables, the others counted); an edit survives a reload as a draft and Ctrl-S
+//! saves it with the focus outside the editor; a bundled level is read from the page with an
+//! expression; a run error links to its line; another page can neither read nor stop a run,
+//! and closing the page ends it. Screenshots go to `target/screenshots/`;
+//! `IDP_SCREENSHOTS=docs` writes them to `docs/` instead (`serve.png` is the README's).
 //!
 //! When chromium or chromedriver is missing (install them with `scripts/install-browser`), the
 //! test says so on stderr and passes without doing anything else.
@@ -16,11 +19,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::elements::Element;
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use serve_support::{crate_dir, scratch_dir, Server};
+
+/// A procedure that fails on line 6.
+const FAILING_SPEC: &str =
+    "vocabulary V {\n    type T\n}\nprocedure main() {\n    local x = nil\n    print(x.field)\n}\n";
+/// A procedure without end.
+const ENDLESS_SPEC: &str =
+    "vocabulary V {\n    type T\n}\nprocedure main() {\n    while true do end\n}\n";
 
 /// The flags chromium needs here (as root, with no network but loopback).
 const CHROMIUM_FLAGS: [&str; 9] = [
@@ -112,6 +123,7 @@ fn the_workbench_in_chromium() {
     )
     .expect("the maze spec");
     std::fs::write(dir.join("frames.idp"), FRAMES_SPEC).unwrap();
+    copy_folder(&crate_dir().join("specs/theseus"), &dir.join("theseus"));
     let server = Server::start(&dir, &["maze.idp"]);
     let driver = Driver::start(&chromedriver);
     let profile = scratch_dir("chromium-profile");
@@ -234,8 +246,193 @@ async fn scenario(c: &Client, server: &Server, dir: &Path) {
 
     frames(c, server).await;
     stop(c).await;
-    save(c, server, dir).await;
+    drafts(c, server, dir).await;
     why_not(c).await;
+    error_link(c).await;
+    level(c, server).await;
+    other_page(c, server).await;
+}
+
+/// Copies the files of `from` (and its folders) to `to`.
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder");
+    for entry in std::fs::read_dir(from).expect("a folder to copy").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            copy_folder(&path, &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).expect("a copy");
+        }
+    }
+}
+
+/// Opens `path` of the folder served in the page.
+async fn open(c: &Client, server: &Server, path: &str) {
+    c.goto(&format!("{}#{path}", server.url)).await.unwrap();
+    c.refresh().await.unwrap();
+    wait_css(c, "body[data-ready=\"true\"]").await;
+}
+
+/// The cursor's line and column in the editor.
+async fn cursor(c: &Client) -> Value {
+    c.execute(
+        "const v = window.idpEditor; const h = v.state.selection.main.head;\
+         const l = v.state.doc.lineAt(h); return [l.number, h - l.from + 1];",
+        vec![],
+    )
+    .await
+    .unwrap()
+}
+
+/// Replaces the editor's text by `text`.
+async fn set_text(c: &Client, text: &str) {
+    c.execute(
+        "const v = window.idpEditor;\
+         v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: arguments[0] } });",
+        vec![json!(text)],
+    )
+    .await
+    .unwrap();
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// In a new buffer, a run error names its line as a link: a click puts the cursor there and
+/// the line is marked.
+async fn error_link(c: &Client) {
+    // A new buffer: the mode follows the text until chosen by hand, so `main` runs.
+    click(c, "#new").await;
+    let template = c
+        .execute("return window.idpEditor.state.doc.toString()", vec![])
+        .await
+        .unwrap();
+    assert!(template.as_str().unwrap().starts_with("vocabulary V {"));
+    wait_for_js(
+        c,
+        "return document.getElementById('mode').value === 'expand'",
+    )
+    .await;
+    set_text(c, FAILING_SPEC).await;
+    wait_for_js(c, "return document.getElementById('mode').value === 'main'").await;
+    let save = c.find(Locator::Css("#save")).await.unwrap();
+    assert!(
+        !save.is_enabled().await.unwrap(),
+        "an untitled buffer is saved with Save as"
+    );
+    click(c, "#run").await;
+    wait_css(c, "#status.bad").await;
+    let stderr = wait_css(c, "pre.stderr").await;
+    assert_eq!(
+        stderr.text().await.unwrap(),
+        "Error: line 6: attempt to index local 'x' (a nil value)"
+    );
+    let link = wait_css(c, "pre.stderr a.line-link").await;
+    assert_eq!(link.text().await.unwrap(), "line 6");
+    link.click().await.unwrap();
+    assert_eq!(cursor(c).await, json!([6, 1]));
+    let marked = wait_css(c, ".cm-lintRange-error").await;
+    assert_eq!(marked.text().await.unwrap(), "print(x.field)");
+    // The long line wraps inside the panel.
+    let wraps = c
+        .execute(
+            "return getComputedStyle(document.querySelector('pre.stderr')).whiteSpace",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(wraps, json!("pre-wrap"));
+    screenshot(c, "serve-error-link.png").await;
+}
+
+/// The Theseus spec's level reader works from the page, with an expression for `-e`.
+async fn level(c: &Client, server: &Server) {
+    open(c, server, "theseus/theseus.idp").await;
+    wait_css(c, "#check-status.good").await;
+    let expr = c.find(Locator::Css("#expr")).await.unwrap();
+    expr.send_keys("solve(\"levels/th01_4x4_rand.lp\")")
+        .await
+        .unwrap();
+    // Ctrl-Enter runs, with the focus in the expression field.
+    press_ctrl(c, char::from(Key::Enter)).await;
+    let status = wait_css(c, "#status.good").await;
+    assert!(status.text().await.unwrap().starts_with("finished in "));
+    let out = text_of(c, "#results pre.text").await;
+    assert!(out.starts_with("at(3,1,0) at(2,1,1) at(1,1,2)"), "{out}");
+    assert!(c
+        .find_all(Locator::Css("pre.stderr"))
+        .await
+        .unwrap()
+        .is_empty());
+    // The expression is kept with the file, as its draft is.
+    c.refresh().await.unwrap();
+    wait_css(c, "body[data-ready=\"true\"]").await;
+    assert_eq!(
+        value_of(c, "expr").await,
+        "solve(\"levels/th01_4x4_rand.lp\")"
+    );
+    // A level is not an .idp file: the page does not save it.
+    open(c, server, "theseus/levels/th01_4x4_rand.lp").await;
+    let save = c.find(Locator::Css("#save")).await.unwrap();
+    assert!(!save.is_enabled().await.unwrap());
+}
+
+/// Another page (a second tab) can neither read nor stop this page's run; closing this page
+/// ends it.
+async fn other_page(c: &Client, server: &Server) {
+    open(c, server, "frames.idp").await;
+    set_text(c, ENDLESS_SPEC).await;
+    wait_for_js(c, "return document.getElementById('mode').value === 'main'").await;
+    click(c, "#run").await;
+    wait_for_js(
+        c,
+        "return window.idpPage.run !== null && window.idpPage.run.id !== undefined",
+    )
+    .await;
+    let id = c
+        .execute("return window.idpPage.run.id", vec![])
+        .await
+        .unwrap();
+    let id = id.as_str().unwrap().to_string();
+    let first = c.window().await.unwrap();
+    let second = c.new_window(true).await.unwrap().handle;
+    c.switch_to_window(second.clone()).await.unwrap();
+    c.goto(&server.url).await.unwrap();
+    wait_css(c, "body[data-ready=\"true\"]").await;
+    let answers = c
+        .execute(
+            "const id = arguments[0]; const tell = (p) => p.then(() => 'answered', (e) => e.message);\
+             return Promise.all([tell(idpApi('GET', `/api/runs/${id}`)),\
+                                 tell(idpApi('POST', `/api/runs/${id}/stop`, {}))]);",
+            vec![json!(id)],
+        )
+        .await
+        .unwrap();
+    let missing = format!("there is no run {id}");
+    assert_eq!(answers, json!([missing, missing]));
+    let (_, health) = server.get("/api/health");
+    assert_eq!(health["running"], 1, "{health}");
+    c.switch_to_window(first).await.unwrap();
+    c.close_window().await.unwrap();
+    c.switch_to_window(second).await.unwrap();
+    let start = Instant::now();
+    loop {
+        let (_, health) = server.get("/api/health");
+        if health["running"] == 0 {
+            break;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "the closed page's run goes on: {health}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// A run with one frame per time point: the slider moves between them.
@@ -277,7 +474,8 @@ async fn frames(c: &Client, server: &Server) {
     screenshot(c, "serve-frames.png").await;
 }
 
-/// Stop during an enumeration without end: the models found so far are shown.
+/// A late Stop during an enumeration without end: the models found so far are kept, 300 as
+/// tables and the others counted, with no blank box after them.
 async fn stop(c: &Client) {
     expand(c, MANY_SPEC, "Th", 0).await;
     let progress = wait_css(c, "#progress.running").await;
@@ -286,39 +484,163 @@ async fn stop(c: &Client) {
         line.starts_with("started") || line.starts_with("running"),
         "{line}"
     );
-    tokio::time::sleep(Duration::from_millis(800)).await;
-    c.find(Locator::Css("#stop"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    click(c, "#stop").await;
     let status = wait_css(c, "#status.bad").await;
+    let said = status.text().await.unwrap();
     assert!(
-        status
-            .text()
-            .await
-            .unwrap()
-            .starts_with("stopped (exit code 3) in "),
-        "{}",
-        status.text().await.unwrap()
+        said.starts_with("stopped by Stop (exit code 3) in "),
+        "{said}"
     );
-    let stderr = c
-        .find(Locator::Css("pre.stderr"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let stderr = text_of(c, "pre.stderr").await;
     let kept: usize = stderr
-        .split("Stopped: interrupted (Ctrl-C) after ")
+        .split("Stopped: Stop was pressed after ")
         .nth(1)
         .and_then(|r| r.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no kept models in {stderr}"));
-    assert!(kept > 0);
+    assert!(kept > 300, "{kept}");
+    // The count heads the results, after the outcome.
+    assert!(said.ends_with(&format!(" s — {kept} models")), "{said}");
     let first = c.find(Locator::Css("section.model h3")).await.unwrap();
     assert_eq!(first.text().await.unwrap(), "Model 1 : V");
+    let tables = c.find_all(Locator::Css("section.model")).await.unwrap();
+    assert_eq!(tables.len(), 300);
+    let texts = text_contents(c, "#results pre.text").await;
+    assert_eq!(
+        texts,
+        [format!(
+            "\nNumber of models: {kept}\n({} more models are not shown as tables; 300 are)\n",
+            kept - 300
+        )]
+    );
+}
+
+/// An edit survives a reload (a draft in the browser); Ctrl-S saves it with the focus outside
+/// the editor, and the unsaved mark goes.
+async fn drafts(c: &Client, server: &Server, dir: &Path) {
+    // The runs before left their texts as a draft of frames.idp: back to the file's text.
+    open(c, server, "frames.idp").await;
+    set_text(c, FRAMES_SPEC).await;
+    wait_for_js(
+        c,
+        "return document.getElementById('dirty').textContent === ''",
+    )
+    .await;
+    c.execute(
+        "const v = window.idpEditor; v.dispatch({ selection: { anchor: v.state.doc.length } }); v.focus();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let content = c.find(Locator::Css(".cm-content")).await.unwrap();
+    content.send_keys("// kept as a draft").await.unwrap();
+    assert_eq!(value_of_text(c, "dirty").await, "●");
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    c.refresh().await.unwrap();
+    wait_css(c, "body[data-ready=\"true\"]").await;
+    let restored = wait_css(c, "#save-status.draft").await;
+    assert_eq!(
+        restored.text().await.unwrap(),
+        "your unsaved draft (kept by this browser)"
+    );
+    let text = c
+        .execute("return window.idpEditor.state.doc.toString()", vec![])
+        .await
+        .unwrap();
+    assert_eq!(text, json!(format!("{FRAMES_SPEC}// kept as a draft")));
+    assert_eq!(value_of_text(c, "dirty").await, "●");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("frames.idp")).unwrap(),
+        FRAMES_SPEC
+    );
+    // Ctrl-S with the focus on the page, not in the editor.
+    click(c, "#folder").await;
+    let focused = c
+        .execute("return document.activeElement === document.body", vec![])
+        .await
+        .unwrap();
+    assert_eq!(focused, json!(true));
+    press_ctrl(c, 's').await;
+    let saved = wait_css(c, "#save-status.good").await;
+    assert!(saved
+        .text()
+        .await
+        .unwrap()
+        .starts_with("saved frames.idp ("));
+    assert_eq!(value_of_text(c, "dirty").await, "");
+    let on_disk = std::fs::read_to_string(dir.join("frames.idp")).unwrap();
+    assert_eq!(on_disk, format!("{FRAMES_SPEC}// kept as a draft"));
+    let draft = c
+        .execute(
+            "return Object.keys(localStorage).filter(k => k.startsWith('idp-draft:')).length",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(draft, json!(0));
+    // Save as writes a new .idp file (and never an existing one), which the page then edits.
+    click(c, "#save-as").await;
+    assert_eq!(
+        c.get_alert_text().await.unwrap(),
+        "Save as a new .idp file (a path inside the server's folder):"
+    );
+    c.send_alert_text("copy").await.unwrap();
+    c.accept_alert().await.unwrap();
+    let saved = wait_css(c, "#save-status.good").await;
+    assert!(saved.text().await.unwrap().starts_with("saved copy.idp ("));
+    assert_eq!(value_of(c, "file").await, "copy.idp");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("copy.idp")).unwrap(),
+        format!("{FRAMES_SPEC}// kept as a draft")
+    );
+    click(c, "#save-as").await;
+    c.send_alert_text("frames.idp").await.unwrap();
+    c.accept_alert().await.unwrap();
+    let refused = wait_css(c, "#save-status.bad").await;
+    assert_eq!(
+        refused.text().await.unwrap(),
+        "not saved: frames.idp exists already; choose another name"
+    );
+}
+
+/// Presses Ctrl and `key` (a character, or a WebDriver key code such as Enter's U+E007).
+async fn press_ctrl(c: &Client, key: char) {
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down {
+            value: char::from(Key::Control),
+        })
+        .then(KeyAction::Down { value: key })
+        .then(KeyAction::Up { value: key })
+        .then(KeyAction::Up {
+            value: char::from(Key::Control),
+        });
+    c.perform_actions(keys).await.unwrap();
+}
+
+/// The text of the first element matching `css`, as WebDriver reads it.
+async fn text_of(c: &Client, css: &str) -> String {
+    let found = c.find(Locator::Css(css)).await.unwrap();
+    found.text().await.unwrap()
+}
+
+/// The text of every element matching `css`, as the DOM has it (spaces kept).
+async fn text_contents(c: &Client, css: &str) -> Vec<String> {
+    c.execute(
+        "return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)",
+        vec![json!(css)],
+    )
+    .await
+    .unwrap()
+    .as_array()
+    .unwrap()
+    .iter()
+    .map(|v| v.as_str().unwrap().to_string())
+    .collect()
+}
+
+async fn value_of_text(c: &Client, id: &str) -> String {
+    property(c, id, "textContent").await
 }
 
 /// A triangle with two colours has no model: the run says why, each part clickable, and the
@@ -344,18 +666,7 @@ async fn why_not(c: &Client) {
     );
     // Both parts are marked in the editor, from their positions to the end of their lines.
     wait_css(c, ".cm-lintRange-info").await;
-    let marked: Vec<String> = c
-        .execute(
-            "return [...document.querySelectorAll('.cm-lintRange-info')].map(e => e.textContent)",
-            vec![],
-        )
-        .await
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect();
+    let marked = text_contents(c, ".cm-lintRange-info").await;
     assert_eq!(
         marked,
         [
@@ -365,28 +676,14 @@ async fn why_not(c: &Client) {
     );
     // A click on a part puts the cursor at its position.
     parts[1].click().await.unwrap();
-    let cursor = c
-        .execute(
-            "const v = window.idpEditor; const h = v.state.selection.main.head;\
-             const l = v.state.doc.lineAt(h); return [l.number, h - l.from + 1];",
-            vec![],
-        )
-        .await
-        .unwrap();
-    assert_eq!(cursor, json!([13, 3]));
+    assert_eq!(cursor(c).await, json!([13, 3]));
     screenshot(c, "serve-why.png").await;
 }
 
 /// Replaces the editor's text by `spec` and runs model expansion of its theory `theory` (the
 /// only one) for `models` models.
 async fn expand(c: &Client, spec: &str, theory: &str, models: usize) {
-    c.execute(
-        "const v = window.idpEditor;\
-         v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: arguments[0] } });",
-        vec![json!(spec)],
-    )
-    .await
-    .unwrap();
+    set_text(c, spec).await;
     // The check of the new text fills the theory and structure choices.
     let chosen = format!("return document.getElementById('theory').value === '{theory}'");
     wait_for_js(c, &chosen).await;
@@ -406,42 +703,15 @@ async fn expand(c: &Client, spec: &str, theory: &str, models: usize) {
         .unwrap();
 }
 
-/// Save writes the buffer to the file.
-async fn save(c: &Client, server: &Server, dir: &Path) {
-    c.goto(&format!("{}#frames.idp", server.url)).await.unwrap();
-    c.refresh().await.unwrap();
-    wait_css(c, "body[data-ready=\"true\"]").await;
-    c.execute(
-        "const v = window.idpEditor; v.dispatch({ selection: { anchor: v.state.doc.length } }); v.focus();",
-        vec![],
-    )
-    .await
-    .unwrap();
-    let content = c.find(Locator::Css(".cm-content")).await.unwrap();
-    content
-        .send_keys("// saved from the browser")
-        .await
-        .unwrap();
-    c.find(Locator::Css("#save"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    let saved = wait_css(c, "#save-status.good").await;
-    assert!(saved
-        .text()
-        .await
-        .unwrap()
-        .starts_with("saved frames.idp ("));
-    let on_disk = std::fs::read_to_string(dir.join("frames.idp")).unwrap();
-    assert_eq!(on_disk, format!("{FRAMES_SPEC}// saved from the browser"));
+async fn value_of(c: &Client, id: &str) -> String {
+    property(c, id, "value").await
 }
 
-async fn value_of(c: &Client, id: &str) -> String {
+/// The property `name` of the element with id `id`, as text.
+async fn property(c: &Client, id: &str, name: &str) -> String {
     c.execute(
-        "return document.getElementById(arguments[0]).value",
-        vec![json!(id)],
+        "return String(document.getElementById(arguments[0])[arguments[1]] ?? '')",
+        vec![json!(id), json!(name)],
     )
     .await
     .unwrap()

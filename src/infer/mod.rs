@@ -123,12 +123,26 @@ pub fn modelexpand(
     output: Option<VocId>,
     options: &Options,
 ) -> IdpResult<Inferred<Vec<Structure>>> {
-    expand(program, theory, structure, output, options, true).map(|found| found.map(|(m, _)| m))
+    expand(program, theory, structure, output, options, Found::Keep)
+        .map(|found| found.map(|(m, _)| m))
+}
+
+/// What model expansion does with each model found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Found {
+    /// Decodes it, shows it to the observer and returns it.
+    Keep,
+    /// Decodes it and shows it to the observer only.
+    Show,
+    /// Counts it only.
+    Count,
 }
 
 /// The number of models of `theory` extending `structure` (up to `options.nbmodels`, 0: all),
-/// distinct on `output` when it is given: the search of [`modelexpand`] without decoding or
-/// keeping any model.
+/// distinct on `output` when it is given: the search of [`modelexpand`] without keeping any
+/// model, nor decoding one unless `options.observer` listens for models (then each is shown to
+/// it as it is found, and dropped: an enumeration that prints its models needs no memory for
+/// them).
 pub fn count_models(
     program: &Program,
     theory: &Theory,
@@ -136,17 +150,22 @@ pub fn count_models(
     output: Option<VocId>,
     options: &Options,
 ) -> IdpResult<Inferred<usize>> {
-    expand(program, theory, structure, output, options, false).map(|found| found.map(|(_, n)| n))
+    let found = if options.observer.models_on() {
+        Found::Show
+    } else {
+        Found::Count
+    };
+    expand(program, theory, structure, output, options, found).map(|found| found.map(|(_, n)| n))
 }
 
-/// Model expansion: the models (when `keep`) and their number.
+/// Model expansion: the models (when kept) and their number.
 fn expand(
     program: &Program,
     theory: &Theory,
     structure: &Structure,
     output: Option<VocId>,
     options: &Options,
-    keep: bool,
+    found: Found,
 ) -> IdpResult<Inferred<(Vec<Structure>, usize)>> {
     let stand_in = huge::with_stand_ins(program, theory, structure, output);
     let structure = stand_in.as_ref().unwrap_or(structure);
@@ -171,7 +190,8 @@ fn expand(
         &blocked_on,
         options.nbmodels,
         options.random_values,
-        keep.then_some(&project as &dyn Fn(Structure) -> Structure),
+        (found != Found::Count).then_some(&project as &dyn Fn(Structure) -> Structure),
+        found == Found::Keep,
         &options.observer,
     )?;
     warnings.extend(session.take_warnings());
@@ -187,7 +207,7 @@ fn expand(
 
 /// Up to `nbmodels` (0: all) models of the session, distinct on `blocked_on`, each made final by
 /// `finish` and shown to the observer as soon as it is found (without `finish`, the models are
-/// only counted), and their number. A limit (Ctrl-C, time, memory)
+/// only counted; without `store`, they are not returned), and their number. A limit (Ctrl-C, time, memory)
 /// that stops the search after some models were found ends the enumeration with those models
 /// and what stopped it, and notes the partial result for the command line. With a seed for
 /// random values, each search prefers random values for the atoms of `blocked_on`.
@@ -197,6 +217,7 @@ fn enumerate(
     nbmodels: usize,
     random_values: Option<u64>,
     finish: Option<&dyn Fn(Structure) -> Structure>,
+    store: bool,
     observer: &Observer,
 ) -> IdpResult<(Vec<Structure>, usize, Option<String>)> {
     let mut models = Vec::new();
@@ -234,7 +255,9 @@ fn enumerate(
         if let Some(finish) = finish {
             let model = finish(session.decode(""));
             observer.model(&model);
-            models.push(model);
+            if store {
+                models.push(model);
+            }
         }
         session.block(blocked_on);
     }
@@ -310,6 +333,7 @@ fn optimise(
         nbmodels,
         None,
         Some(&|m| m),
+        true,
         &Observer::default(),
     )?;
     let value = match best {

@@ -89,6 +89,11 @@ impl Observer {
         }
     }
 
+    /// Whether models are listened for ([`Observer::with_models`]).
+    pub fn models_on(&self) -> bool {
+        self.models.is_some()
+    }
+
     /// Whether statistics are wanted (so that costly figures are only computed then).
     pub fn stats_on(&self) -> bool {
         self.stats.is_some()

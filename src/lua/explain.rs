@@ -1,9 +1,7 @@
 //! The procedures that say why there is no model: IDP3's `printunsatcore`, `printcore`,
 //! `unsatstructure` and `explainunsat` (their wrappers, with IDP3's argument messages, are in
 //! the prelude and call `__idp_unsatcore` as IDP3's call `idpintern.unsatcore`), and
-//! `explain(T, S, literal)`, which says why every model gives a literal its value. The hidden
-//! `__idp_whynot(T, S)` prints the command line's `--explain` lines after a search found no
-//! model (`idp serve` runs it).
+//! `explain(T, S, literal)`, which says why every model gives a literal its value.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,8 +9,7 @@ use std::rc::Rc;
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::infer::explain::{
-    parse_literal, unsat_core, unsat_core_after_search, unsat_structure, why_forced, Facts, Forced,
-    Reading,
+    parse_literal, unsat_core, unsat_structure, why_forced, Facts, Forced, Reading,
 };
 use crate::infer::session::interpreted_symbols;
 use crate::lua::objects::{as_structure, as_theory, as_voc, struct_to_lua, TheoryUd};
@@ -42,42 +39,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         let (t, s) = (t.borrow(), s.borrow());
         explain_literal(lua, &t, &s, &literal)
     })?;
-    lua.globals().set("explain", explain)?;
-    let whynot = lua.create_function(|lua, (t, s): (LuaValue, LuaValue)| {
-        let (Some(t), Some(s)) = (as_theory(&t), as_structure(&s)) else {
-            return Err(rt_err("__idp_whynot: expected a theory and a structure"));
-        };
-        let (t, s) = (t.borrow(), s.borrow());
-        why_not(lua, &t, &s)
-    })?;
-    lua.globals().set("__idp_whynot", whynot)
-}
-
-/// The command line's `--explain` after a search without a model: the minimal core, each
-/// part with its position, printed through Lua's `print`.
-fn why_not(lua: &Lua, theory: &Theory, structure: &Structure) -> mlua::Result<()> {
-    let st = state(lua);
-    let program = &*st.program();
-    let options = st.infer_options();
-    let found = unsat_core_after_search(program, theory, structure, &Facts::Involved, &options)
-        .map_err(mlua::Error::external)?;
-    for w in &found.warnings {
-        crate::lua::warning(lua, w);
-    }
-    let reading = Reading {
-        program,
-        theory,
-        structure,
-    };
-    match found.value {
-        Some(core) => {
-            for line in reading.lines(&core) {
-                print(lua, &line)?;
-            }
-            Ok(())
-        }
-        None => print(lua, "Why: no explanation: the theory has a model after all"),
-    }
+    lua.globals().set("explain", explain)
 }
 
 /// IDP3's `idpintern.unsatcore`: a core of the theory (`by_theory`), of the structure's facts

@@ -288,9 +288,9 @@ impl Runtime {
 
     /// Takes `os`, `io` (but writing to stdout and stderr), modules and binary chunks away
     /// from procedures (`--sandbox`; see [`sandbox`]).
-    pub fn enable_sandbox(&self) -> Result<(), String> {
+    pub fn enable_sandbox(&self, read: Option<&std::path::Path>) -> Result<(), String> {
         self.state.sandbox.set(true);
-        sandbox::install(self.lua)
+        sandbox::install(self.lua, read)
             .map_err(|e| format!("could not set up the sandbox: {}", error_message(&e)))
     }
 

@@ -1,5 +1,6 @@
 //! What the page asks for, independent of HTTP: check a buffer, start a run (the arguments of
-//! the child for `main`, model expansion or minimisation), save a file.
+//! the child for `main` or an expression (`-e`), and for model expansion or minimisation the
+//! command line's own `-n` inference, as `idp -n K --explain` runs it), save a file.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -17,6 +18,8 @@ use super::ServeError;
 const MAX_PICTURES: usize = 20;
 /// Models asked for at most (0 = all is allowed too).
 const MAX_MODELS: u32 = 100_000;
+/// The longest expression run with `-e`.
+const MAX_EXPRESSION: usize = 10_000;
 /// A check's limits: parsing and type-checking only.
 const CHECK_LIMITS: Limits = Limits {
     timeout: 10.0,
@@ -29,6 +32,15 @@ pub struct Buffer {
     #[serde(default)]
     pub path: String,
     pub text: String,
+}
+
+/// A buffer to save: to its file, or to a `new` file (Save as, New), which must not exist.
+#[derive(Deserialize)]
+pub struct SaveRequest {
+    #[serde(flatten)]
+    pub buffer: Buffer,
+    #[serde(default)]
+    pub new: bool,
 }
 
 /// What to run.
@@ -54,6 +66,8 @@ pub struct RunRequest {
     pub theory: Option<String>,
     pub structure: Option<String>,
     pub term: Option<String>,
+    /// With `main`: a Lua expression or statement to run instead (`-e`).
+    pub expression: Option<String>,
     /// Models to find (0: all).
     #[serde(default = "one")]
     pub models: u32,
@@ -160,6 +174,7 @@ fn sort_check_output(stderr: &str, exit_code: Option<i32>) -> CheckResult {
 }
 
 /// The child's arguments and limits for a run request, within the server's `max` limits.
+/// Procedures may read the files of the folder served (`--sandbox-read`).
 pub fn run_spec(root: &Root, req: RunRequest, max: Limits) -> Result<Spec, ServeError> {
     let folder = folder(root, &req.buffer)?;
     let limits = Limits {
@@ -172,10 +187,14 @@ pub fn run_spec(root: &Root, req: RunRequest, max: Limits) -> Result<Spec, Serve
             .filter(|m| *m > 0)
             .map_or(max.max_memory_mb, |m| m.min(max.max_memory_mb)),
     };
-    let args = match req.mode {
-        Mode::Main => Vec::new(),
-        Mode::Expand | Mode::Minimize => vec!["-e".to_string(), inference_chunk(&req)?],
-    };
+    let mut args = vec![
+        "--sandbox-read".to_string(),
+        root.dir().display().to_string(),
+    ];
+    args.extend(match req.mode {
+        Mode::Main => expression_args(req.expression.as_deref())?,
+        Mode::Expand | Mode::Minimize => inference_args(&req)?,
+    });
     Ok(Spec {
         folder,
         args,
@@ -184,34 +203,49 @@ pub fn run_spec(root: &Root, req: RunRequest, max: Limits) -> Result<Spec, Serve
     })
 }
 
-/// The Lua chunk of a model expansion or minimisation: the models printed as `printmodels`
-/// prints them, then the pictures of the first ones (when the structure has a grid; an error
-/// of `visualize` is ignored), or, when there is none, why (as `idp -n 1 --explain` says it;
-/// the page marks the lines it names), returning 10 or 20 as `idp -n` does.
-fn inference_chunk(req: &RunRequest) -> Result<String, ServeError> {
-    let theory = name(req.theory.as_deref(), "theory")?;
-    let structure = name(req.structure.as_deref(), "structure")?;
+/// `--execute=EXPRESSION` (`-e`) when an expression is given (else `main` runs).
+fn expression_args(expression: Option<&str>) -> Result<Vec<String>, ServeError> {
+    let Some(e) = expression.map(str::trim).filter(|e| !e.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    if e.len() > MAX_EXPRESSION {
+        return Err(ServeError::BadRequest(format!(
+            "the expression is longer than {MAX_EXPRESSION} characters"
+        )));
+    }
+    Ok(vec![format!("--execute={e}")])
+}
+
+/// The command line's model expansion or minimisation: `-n K` of the theory and structure
+/// chosen (the only ones when none is), the models printed as found, the pictures of the first
+/// ones (when the structure has a grid), and, when there is no model, why (`--explain`; the
+/// page marks the lines it names). The exit code is 10 or 20 as for `idp -n`.
+fn inference_args(req: &RunRequest) -> Result<Vec<String>, ServeError> {
     if req.models > MAX_MODELS {
         return Err(ServeError::BadRequest(format!(
             "at most {MAX_MODELS} models can be asked for (0 asks for all)"
         )));
     }
-    let expand = if req.mode == Mode::Minimize {
+    let mut args: Vec<String> = vec![
+        "-n".into(),
+        req.models.to_string(),
+        "--explain".into(),
+        "--draw-first".into(),
+        MAX_PICTURES.to_string(),
+    ];
+    for (flag, given, what) in [
+        ("--theory", &req.theory, "theory"),
+        ("--structure", &req.structure, "structure"),
+    ] {
+        if given.as_deref().is_some_and(|g| !g.is_empty()) {
+            args.extend([flag.to_string(), name(given.as_deref(), what)?.to_string()]);
+        }
+    }
+    if req.mode == Mode::Minimize {
         let term = name(req.term.as_deref(), "term")?;
-        format!(
-            "local ms, proven, value = minimize({theory}, {structure}, {term})\n\
-             if #ms > 0 then print((proven and \"Optimal value: \" or \"Best value found: \") .. tostring(value)) end"
-        )
-    } else {
-        format!("local ms = modelexpand({theory}, {structure})")
-    };
-    Ok(format!(
-        "stdoptions.nbmodels = {}\n{expand}\nprintmodels(ms)\n\
-         for i, m in ipairs(ms) do\n  if i > {MAX_PICTURES} then break end\n  pcall(visualize, m)\nend\n\
-         if #ms == 0 then\n  local ok, err = pcall(__idp_whynot, {theory}, {structure})\n  if not ok then io.stderr:write(\"Why: no explanation: \" .. tostring(err) .. \"\\n\") end\nend\n\
-         if #ms > 0 then return 10 else return 20 end",
-        req.models
-    ))
+        args.extend(["--minimize".to_string(), term.to_string()]);
+    }
+    Ok(args)
 }
 
 /// A component name (`T`, `ns::T`), required and checked so that it cannot change the chunk.
@@ -247,8 +281,9 @@ mod tests {
             },
             mode,
             theory: Some("T".into()),
-            structure: Some("ns::S".into()),
+            structure: Some("S".into()),
             term: Some("Cost".into()),
+            expression: None,
             models: 3,
             timeout: None,
             max_memory: None,
@@ -256,13 +291,28 @@ mod tests {
     }
 
     #[test]
-    fn chunks_name_the_components() {
-        let chunk = inference_chunk(&request(Mode::Expand)).unwrap();
-        assert!(chunk.starts_with(
-            "stdoptions.nbmodels = 3\nlocal ms = modelexpand(T, ns::S)\nprintmodels(ms)\n"
-        ));
-        let chunk = inference_chunk(&request(Mode::Minimize)).unwrap();
-        assert!(chunk.contains("minimize(T, ns::S, Cost)"));
+    fn inferences_are_the_command_lines() {
+        let args = inference_args(&request(Mode::Expand)).unwrap();
+        assert_eq!(
+            args,
+            [
+                "-n",
+                "3",
+                "--explain",
+                "--draw-first",
+                "20",
+                "--theory",
+                "T",
+                "--structure",
+                "S"
+            ]
+        );
+        let args = inference_args(&request(Mode::Minimize)).unwrap();
+        assert_eq!(args[9..], ["--minimize", "Cost"]);
+        let mut none = request(Mode::Expand);
+        none.theory = None;
+        none.structure = Some(String::new());
+        assert_eq!(inference_args(&none).unwrap().len(), 5);
     }
 
     #[test]
@@ -270,13 +320,28 @@ mod tests {
         let mut r = request(Mode::Expand);
         r.theory = Some("T) os.exit(".into());
         assert!(matches!(
-            inference_chunk(&r),
+            inference_args(&r),
+            Err(ServeError::BadRequest(m)) if m == "'T) os.exit(' is not the name of a theory"
+        ));
+        let mut r = request(Mode::Minimize);
+        r.term = None;
+        assert!(
+            matches!(inference_args(&r), Err(ServeError::BadRequest(m)) if m == "choose a term")
+        );
+    }
+
+    #[test]
+    fn expressions_become_e_chunks() {
+        assert!(expression_args(Some("  ")).unwrap().is_empty());
+        assert_eq!(
+            expression_args(Some(" solve(\"a.lp\") ")).unwrap(),
+            ["--execute=solve(\"a.lp\")"]
+        );
+        let long = "x".repeat(MAX_EXPRESSION + 1);
+        assert!(matches!(
+            expression_args(Some(&long)),
             Err(ServeError::BadRequest(_))
         ));
-        r.theory = None;
-        assert!(
-            matches!(inference_chunk(&r), Err(ServeError::BadRequest(m)) if m == "choose a theory")
-        );
     }
 
     #[test]

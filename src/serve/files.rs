@@ -106,14 +106,25 @@ impl Root {
             .map_err(|_| ServeError::BadRequest(format!("{rel} is not UTF-8 text")))
     }
 
-    /// Writes `text` to a file inside the root; returns its path relative to the root.
-    pub fn save(&self, rel: &str, text: &str) -> Result<String, ServeError> {
+    /// Writes `text` to a `.idp` file inside the root (a `new` one must not exist yet);
+    /// returns its path relative to the root.
+    pub fn save(&self, rel: &str, text: &str, new: bool) -> Result<String, ServeError> {
         if text.len() > MAX_FILE_BYTES {
             return Err(ServeError::BadRequest(
                 "the text is too large to save".into(),
             ));
         }
+        if !rel.ends_with(".idp") {
+            return Err(ServeError::Forbidden(format!(
+                "only .idp files are saved from the page, not {rel} (Download keeps a copy)"
+            )));
+        }
         let path = self.writable(rel)?;
+        if new && path.exists() {
+            return Err(ServeError::BadRequest(format!(
+                "{rel} exists already; choose another name"
+            )));
+        }
         std::fs::write(&path, text)
             .map_err(|e| ServeError::Internal(format!("could not write {rel}: {e}")))?;
         Ok(self.relative(&path).unwrap_or_else(|| rel.to_string()))
@@ -231,7 +242,7 @@ mod tests {
             Err(ServeError::Forbidden(_))
         ));
         assert!(matches!(
-            root.save("examples/link/evil.idp", "x"),
+            root.save("examples/link/evil.idp", "x", false),
             Err(ServeError::Forbidden(_))
         ));
         assert!(!outside.join("evil.idp").exists());
@@ -245,15 +256,32 @@ mod tests {
         let dir = scratch("save");
         let root = Root::new(&dir).unwrap();
         assert_eq!(
-            root.save("examples/new.idp", "x").unwrap(),
+            root.save("examples/new.idp", "x", true).unwrap(),
             "examples/new.idp"
+        );
+        assert_eq!(
+            root.save("examples/new.idp", "y", true),
+            Err(ServeError::BadRequest(
+                "examples/new.idp exists already; choose another name".into()
+            ))
+        );
+        assert_eq!(
+            root.save("examples/c.txt", "y", false),
+            Err(ServeError::Forbidden(
+                "only .idp files are saved from the page, not examples/c.txt (Download keeps a copy)"
+                    .into()
+            ))
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("examples/c.txt")).unwrap(),
+            "c"
         );
         assert_eq!(
             std::fs::read_to_string(dir.join("examples/new.idp")).unwrap(),
             "x"
         );
         assert!(matches!(
-            root.save("nofolder/new.idp", "x"),
+            root.save("nofolder/new.idp", "x", false),
             Err(ServeError::NotFound(_))
         ));
         let _ = std::fs::remove_dir_all(&dir);

@@ -1,8 +1,9 @@
 //! The HTTP side: binding, one thread per request (at most [`MAX_IN_FLIGHT`] at once), the
 //! routes, and the guards: on a loopback address only requests whose `Host` is a loopback
-//! name are answered (no DNS rebinding), and requests that change anything must be JSON
-//! (`Content-Type: application/json`, which a page of another site cannot send without the
-//! browser asking first).
+//! name are answered (no DNS rebinding), every API request carries the launch's token and
+//! runs are asked about by the page that started them ([`super::access`]), and requests that
+//! change anything must be JSON (`Content-Type: application/json`, which a page of another
+//! site cannot send without the browser asking first).
 
 use std::io::Read;
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
@@ -13,7 +14,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response};
 
-use super::api::{self, Buffer, RunRequest};
+use super::access::{self, check_token, page_of};
+use super::api::{self, Buffer, RunRequest, SaveRequest};
 use super::child::Limits;
 use super::files::{Root, MAX_FILE_BYTES};
 use super::jobs::Jobs;
@@ -32,6 +34,8 @@ pub struct Config {
     /// The limits of one run (requests may ask for less).
     pub limits: Limits,
     pub max_runs: usize,
+    /// The launch's token (see [`super::access`]).
+    pub token: String,
 }
 
 struct App {
@@ -80,10 +84,12 @@ impl Server {
         Ok(Server { http, app, addr })
     }
 
+    /// The page's address, with the token.
     pub fn url(&self) -> String {
+        let token = &self.app.config.token;
         match self.addr.ip() {
-            IpAddr::V6(ip) => format!("http://[{ip}]:{}/", self.addr.port()),
-            IpAddr::V4(ip) => format!("http://{ip}:{}/", self.addr.port()),
+            IpAddr::V6(ip) => format!("http://[{ip}]:{}/?token={token}", self.addr.port()),
+            IpAddr::V4(ip) => format!("http://{ip}:{}/?token={token}", self.addr.port()),
         }
     }
 
@@ -135,6 +141,10 @@ fn route(app: &App, request: &mut Request) -> Result<Reply, ServeError> {
     let url = request.url().to_string();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
     let method = request.method().clone();
+    if !path.starts_with("/api/") {
+        return page_file(&method, path);
+    }
+    check_token(request, &app.config.token)?;
     if method == Method::Post {
         require_json(request)?;
     }
@@ -150,7 +160,11 @@ fn route(app: &App, request: &mut Request) -> Result<Reply, ServeError> {
             "folder": cfg.root.dir().file_name().map(|n| n.to_string_lossy().into_owned()),
             "opened": cfg.opened,
             "gallery": cfg.root.gallery(),
-            "limits": { "timeout": cfg.limits.timeout, "max_memory": cfg.limits.max_memory_mb },
+            "limits": {
+                "timeout": cfg.limits.timeout,
+                "max_memory": cfg.limits.max_memory_mb,
+                "max_runs": cfg.max_runs,
+            },
         }))),
         (Method::Get, "/api/file") => {
             let rel = query_param(query, "path").unwrap_or_default();
@@ -158,8 +172,9 @@ fn route(app: &App, request: &mut Request) -> Result<Reply, ServeError> {
             Ok(Reply::Json(json!({ "path": rel, "text": text })))
         }
         (Method::Post, "/api/save") => {
-            let b: Buffer = body(request)?;
-            let saved = cfg.root.save(&b.path, &b.text)?;
+            let r: SaveRequest = body(request)?;
+            let b = &r.buffer;
+            let saved = cfg.root.save(&b.path, &b.text, r.new)?;
             Ok(Reply::Json(
                 json!({ "saved": saved, "bytes": b.text.len() }),
             ))
@@ -171,38 +186,53 @@ fn route(app: &App, request: &mut Request) -> Result<Reply, ServeError> {
                 serde_json::to_value(result).unwrap_or(Value::Null),
             ))
         }
-        (Method::Post, "/api/run") => {
-            let r: RunRequest = body(request)?;
-            let spec = api::run_spec(&cfg.root, r, cfg.limits)?;
-            let id = app.jobs.start(spec)?;
-            Ok(Reply::Json(json!({ "id": id })))
-        }
-        _ => route_runs(app, &method, path),
+        _ => route_runs(app, request, &method, path),
     }
 }
 
-/// `GET /api/runs/ID`, `POST /api/runs/ID/stop`, and the page's files.
-fn route_runs(app: &App, method: &Method, path: &str) -> Result<Reply, ServeError> {
-    if let Some(rest) = path.strip_prefix("/api/runs/") {
-        let (id, action) = rest.split_once('/').unwrap_or((rest, ""));
-        let id: u64 = id
-            .parse()
-            .map_err(|_| ServeError::NotFound(format!("there is no run {id}")))?;
-        let job = app.jobs.get(id)?;
-        return match (method, action) {
-            (Method::Get, "") => Ok(Reply::Json(
-                serde_json::to_value(job.status()).unwrap_or(Value::Null),
-            )),
-            (Method::Post, "stop") => Ok(Reply::Json(json!({ "stopping": job.stop() }))),
-            _ => Err(ServeError::NotFound(format!("no such request: {path}"))),
-        };
-    }
-    if *method == Method::Get {
-        if let Some((content_type, body)) = assets::find(path) {
-            return Ok(Reply::File(content_type, body));
+/// `POST /api/run`, `GET /api/runs/ID`, `POST /api/runs/ID/stop` and `POST /api/close` (the
+/// page is going away): all about the runs of the page that asks.
+fn route_runs(
+    app: &App,
+    request: &mut Request,
+    method: &Method,
+    path: &str,
+) -> Result<Reply, ServeError> {
+    let page = page_of(request)?;
+    match (method, path) {
+        (Method::Post, "/api/run") => {
+            let r: RunRequest = body(request)?;
+            let spec = api::run_spec(&app.config.root, r, app.config.limits)?;
+            let id = app.jobs.start(spec, &page)?;
+            return Ok(Reply::Json(json!({ "id": id })));
         }
+        (Method::Post, "/api/close") => {
+            return Ok(Reply::Json(
+                json!({ "cancelled": app.jobs.close_page(&page) }),
+            ));
+        }
+        _ => {}
     }
-    Err(ServeError::NotFound(format!("no such request: {path}")))
+    let Some(rest) = path.strip_prefix("/api/runs/") else {
+        return Err(ServeError::NotFound(format!("no such request: {path}")));
+    };
+    let (id, action) = rest.split_once('/').unwrap_or((rest, ""));
+    let job = app.jobs.get(id, &page)?;
+    match (method, action) {
+        (Method::Get, "") => Ok(Reply::Json(
+            serde_json::to_value(job.status()).unwrap_or(Value::Null),
+        )),
+        (Method::Post, "stop") => Ok(Reply::Json(json!({ "stopping": job.stop() }))),
+        _ => Err(ServeError::NotFound(format!("no such request: {path}"))),
+    }
+}
+
+/// The page's own files (no token: they hold nothing of the folder).
+fn page_file(method: &Method, path: &str) -> Result<Reply, ServeError> {
+    match (method, assets::find(path)) {
+        (Method::Get, Some((content_type, body))) => Ok(Reply::File(content_type, body)),
+        _ => Err(ServeError::NotFound(format!("no such request: {path}"))),
+    }
 }
 
 /// On a loopback address, the `Host` header must name a loopback host.
@@ -210,12 +240,7 @@ fn host_allowed(app: &App, request: &Request) -> bool {
     if !app.loopback {
         return true;
     }
-    let Some(host) = request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv("Host"))
-        .map(|h| h.value.as_str().to_ascii_lowercase())
-    else {
+    let Some(host) = access::header(request, "Host").map(str::to_ascii_lowercase) else {
         return false;
     };
     let name = match host.rsplit_once(':') {
@@ -228,13 +253,8 @@ fn host_allowed(app: &App, request: &Request) -> bool {
 }
 
 fn require_json(request: &Request) -> Result<(), ServeError> {
-    let json = request.headers().iter().any(|h| {
-        h.field.equiv("Content-Type")
-            && h.value
-                .as_str()
-                .to_ascii_lowercase()
-                .starts_with("application/json")
-    });
+    let json = access::header(request, "Content-Type")
+        .is_some_and(|v| v.to_ascii_lowercase().starts_with("application/json"));
     if json {
         Ok(())
     } else {

@@ -1,30 +1,40 @@
 //! Runs: each is a child `idp` (see [`super::child`]) watched by a supervisor thread that
 //! gathers its output, reads the JSON lines on its stderr (progress, diagnostics), kills it if
-//! it outlives its limits, and reaps it. Stop sends SIGINT (as Ctrl-C: the child prints what
-//! it found and ends); a second Stop ends it at once, as a second Ctrl-C does.
+//! it outlives its limits, and reaps it. At most `max_running` children run at once; later runs
+//! wait in line, first come first served. Stop sends SIGINT (as Ctrl-C: the child prints what
+//! it found and ends); a second Stop ends it at once, as a second Ctrl-C does. A run belongs
+//! to the page that started it (ids are random; another page's requests find no such run), and
+//! ends when that page closes or stops asking about it for [`ORPHAN_AFTER`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::Child;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::Value;
 
+use super::access::random_hex;
 use super::child::{self, Limits};
 use super::output::{self, Segment};
+use super::wording::{for_page, stop_outcome};
 use super::ServeError;
 
-/// Output kept per run; past this the rest is read and dropped.
+/// Output kept from the start of a run's stdout; past this only its last [`KEEP_END`] bytes.
 const MAX_STDOUT: usize = 8 << 20;
+const KEEP_END: usize = 64 << 10;
 const MAX_STDERR: usize = 1 << 20;
-/// How much of stdout a poll of a running job returns.
+/// How much of stdout a poll returns (the whole output comes cut into segments at the end).
 const TAIL: usize = 4000;
 /// Finished runs remembered for polling.
 const KEEP_FINISHED: usize = 200;
+/// Runs waiting for a free slot, at most.
+const MAX_WAITING: usize = 200;
+/// A run whose page has not asked about it for this long is ended (the page is gone; a
+/// hidden page's timers may be slowed to one a minute).
+pub const ORPHAN_AFTER: Duration = Duration::from_secs(75);
 
 /// What to run: the arguments after the limits, in the specification's folder.
 pub struct Spec {
@@ -37,27 +47,48 @@ pub struct Spec {
 /// All runs of the server.
 pub struct Jobs {
     exe: PathBuf,
+    slots: Arc<Slots>,
+    jobs: Mutex<BTreeMap<String, Arc<Job>>>,
+}
+
+/// The slots for children, and the runs waiting for one (in order).
+struct Slots {
     max_running: usize,
-    next_id: AtomicU64,
-    jobs: Mutex<BTreeMap<u64, Arc<Job>>>,
+    state: Mutex<SlotState>,
+    freed: Condvar,
+}
+
+#[derive(Default)]
+struct SlotState {
+    running: usize,
+    waiting: VecDeque<String>,
 }
 
 /// One run.
 pub struct Job {
-    id: u64,
-    pid: u32,
-    started: Instant,
+    id: String,
+    owner: String,
+    created: Instant,
     state: Mutex<State>,
 }
 
 #[derive(Default)]
 struct State {
+    /// The child's process id, once started.
+    pid: Option<u32>,
+    started: Option<Instant>,
+    last_seen: Option<Instant>,
     stdout: String,
+    /// The last bytes of stdout past [`MAX_STDOUT`].
+    stdout_end: String,
     stdout_truncated: bool,
     stderr: String,
     diagnostics: Vec<Value>,
     progress: String,
     stops: u32,
+    /// Why the run was ended by the server (its page closed or went quiet, Stop before it
+    /// started), if it was.
+    cancelled: Option<String>,
     /// Set under this lock as the child is reaped: from then on its process id may name
     /// another process, so no signal is sent.
     reaped: bool,
@@ -77,10 +108,12 @@ struct Exit {
 /// What a poll answers.
 #[derive(Serialize)]
 pub struct Status {
-    pub id: u64,
-    /// The child's process id (it leads its own process group).
+    pub id: String,
+    /// The child's process id (it leads its own process group); 0 while waiting.
     pub pid: u32,
     pub running: bool,
+    /// Waiting for a free slot.
+    pub queued: bool,
     pub elapsed: f64,
     pub progress: String,
     pub stdout: String,
@@ -98,47 +131,76 @@ impl Jobs {
     pub fn new(exe: PathBuf, max_running: usize) -> Jobs {
         Jobs {
             exe,
-            max_running,
-            next_id: AtomicU64::new(1),
+            slots: Arc::new(Slots {
+                max_running: max_running.max(1),
+                state: Mutex::new(SlotState::default()),
+                freed: Condvar::new(),
+            }),
             jobs: Mutex::new(BTreeMap::new()),
         }
     }
 
-    /// Starts a run; its id is what the page polls.
-    pub fn start(&self, spec: Spec) -> Result<u64, ServeError> {
+    /// Starts a run for page `owner` (now, or when a slot is free); its id is what the page
+    /// polls.
+    pub fn start(&self, spec: Spec, owner: &str) -> Result<String, ServeError> {
+        let id = random_hex(8)?;
+        {
+            let mut slots = lock(&self.slots.state);
+            if slots.waiting.len() >= MAX_WAITING {
+                return Err(ServeError::TooMany(format!(
+                    "{} runs are waiting already; try again later",
+                    slots.waiting.len()
+                )));
+            }
+            slots.waiting.push_back(id.clone());
+        }
+        let job = Arc::new(Job {
+            id: id.clone(),
+            owner: owner.to_string(),
+            created: Instant::now(),
+            state: Mutex::new(State {
+                last_seen: Some(Instant::now()),
+                ..State::default()
+            }),
+        });
         let mut jobs = lock(&self.jobs);
-        let running = jobs.values().filter(|j| j.is_running()).count();
-        if running >= self.max_running {
-            return Err(ServeError::TooMany(format!(
-                "{running} runs are going on already (at most {}); stop one or wait",
-                self.max_running
+        jobs.insert(id.clone(), Arc::clone(&job));
+        prune(&mut jobs);
+        let (exe, slots) = (self.exe.clone(), Arc::clone(&self.slots));
+        let spawned = std::thread::Builder::new().spawn(move || run(&job, spec, &exe, &slots));
+        if let Err(e) = spawned {
+            // Nothing will run it: out of the line and forgotten.
+            jobs.remove(&id);
+            lock(&self.slots.state).waiting.retain(|w| *w != id);
+            return Err(ServeError::Internal(format!(
+                "could not start the run: {e}"
             )));
         }
-        let mut child = child::spawn(&self.exe, &spec.folder, &spec.args, spec.limits, spec.text)?;
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let job = Arc::new(Job {
-            id,
-            pid: child.id(),
-            started: Instant::now(),
-            state: Mutex::new(State::default()),
-        });
-        let readers = start_readers(&job, &mut child);
-        let watched = Arc::clone(&job);
-        let kill_after = spec.limits.kill_after();
-        std::thread::spawn(move || supervise(&watched, child, readers, kill_after));
-        jobs.insert(id, job);
-        prune(&mut jobs);
         Ok(id)
     }
 
-    pub fn get(&self, id: u64) -> Result<Arc<Job>, ServeError> {
+    /// Run `id` of page `owner`; another page's run is not found either.
+    pub fn get(&self, id: &str, owner: &str) -> Result<Arc<Job>, ServeError> {
         lock(&self.jobs)
-            .get(&id)
+            .get(id)
+            .filter(|j| j.owner == owner)
             .cloned()
             .ok_or_else(|| ServeError::NotFound(format!("there is no run {id}")))
     }
 
-    /// (running, remembered) runs.
+    /// Ends every run of page `owner` (its page was closed); returns how many were going on.
+    pub fn close_page(&self, owner: &str) -> usize {
+        let jobs: Vec<Arc<Job>> = lock(&self.jobs)
+            .values()
+            .filter(|j| j.owner == owner)
+            .cloned()
+            .collect();
+        jobs.iter()
+            .filter(|j| j.cancel("cancelled: its page was closed"))
+            .count()
+    }
+
+    /// (running or waiting, remembered) runs.
     pub fn counts(&self) -> (usize, usize) {
         let jobs = lock(&self.jobs);
         (jobs.values().filter(|j| j.is_running()).count(), jobs.len())
@@ -150,37 +212,57 @@ impl Job {
         lock(&self.state).exit.is_none()
     }
 
-    /// As Ctrl-C: SIGINT to the child (a second one ends it at once). False when it has
-    /// already ended.
+    /// As Ctrl-C: SIGINT to the child (a second one ends it at once); a run still waiting for
+    /// a slot is dropped. False when it has already ended.
     pub fn stop(&self) -> bool {
         let mut st = lock(&self.state);
-        if st.reaped {
+        if st.reaped || st.exit.is_some() {
             return false;
         }
         st.stops += 1;
-        child::signal(self.pid, libc::SIGINT);
+        match st.pid {
+            Some(pid) => child::signal(pid, libc::SIGINT),
+            None => st.cancelled = Some("stopped before it started".into()),
+        }
         true
     }
 
+    /// Ends the run at once (SIGKILL), saying why; false when it has already ended.
+    fn cancel(&self, why: &str) -> bool {
+        let mut st = lock(&self.state);
+        if st.reaped || st.exit.is_some() {
+            return false;
+        }
+        st.cancelled.get_or_insert_with(|| why.to_string());
+        if let Some(pid) = st.pid {
+            child::signal(pid, libc::SIGKILL);
+        }
+        true
+    }
+
+    /// Whether the page has not asked about the run for [`ORPHAN_AFTER`].
+    fn orphaned(&self) -> bool {
+        page_gone(&lock(&self.state))
+    }
+
+    /// The run's state; notes that its page is still there.
     pub fn status(&self) -> Status {
-        let st = lock(&self.state);
+        let mut st = lock(&self.state);
+        st.last_seen = Some(Instant::now());
         let running = st.exit.is_none();
-        let stdout = if running {
-            tail(&st.stdout, TAIL).to_string()
-        } else {
-            st.stdout.clone()
+        let elapsed = match (&st.exit, st.started) {
+            (Some(e), _) => e.seconds,
+            (None, Some(t)) => t.elapsed().as_secs_f64(),
+            (None, None) => 0.0,
         };
         Status {
-            id: self.id,
-            pid: self.pid,
+            id: self.id.clone(),
+            pid: st.pid.unwrap_or(0),
             running,
-            elapsed: st
-                .exit
-                .as_ref()
-                .map(|e| e.seconds)
-                .unwrap_or_else(|| self.started.elapsed().as_secs_f64()),
+            queued: running && st.pid.is_none(),
+            elapsed,
             progress: st.progress.clone(),
-            stdout,
+            stdout: tail(latest(&st), TAIL).to_string(),
             stdout_truncated: st.stdout_truncated,
             stderr: st.stderr.clone(),
             diagnostics: st.diagnostics.clone(),
@@ -191,6 +273,121 @@ impl Job {
             segments: st.segments.clone(),
         }
     }
+
+    /// Records how the run ended (the output has been read to its end).
+    fn finish(&self, code: Option<i32>, signal: Option<i32>) {
+        let mut st = lock(&self.state);
+        let whole = whole_stdout(&st);
+        st.segments = output::segments(&whole);
+        // The segments hold what the page shows; a poll returns only the end of the text.
+        st.stdout = tail(&whole, TAIL).to_string();
+        st.stdout_end = String::new();
+        let description = match (&st.cancelled, code) {
+            (Some(why), _) => why.clone(),
+            (None, Some(3)) => stop_outcome(&st.stderr)
+                .map_or_else(|| child::describe_exit(code, signal), str::to_string),
+            (None, _) => child::describe_exit(code, signal),
+        };
+        let seconds = st.started.map_or(0.0, |t| t.elapsed().as_secs_f64());
+        st.exit = Some(Exit {
+            code,
+            signal,
+            description,
+            seconds,
+        });
+    }
+}
+
+/// Waits for a slot, runs the child, and frees the slot.
+fn run(job: &Arc<Job>, spec: Spec, exe: &std::path::Path, slots: &Slots) {
+    if !wait_for_slot(job, slots) {
+        job.finish(None, None);
+        return;
+    }
+    match child::spawn(exe, &spec.folder, &spec.args, spec.limits, spec.text) {
+        Ok(mut child) => {
+            {
+                let mut st = lock(&job.state);
+                st.pid = Some(child.id());
+                st.started = Some(Instant::now());
+            }
+            let readers = start_readers(job, &mut child);
+            supervise(job, child, readers, spec.limits.kill_after());
+        }
+        Err(e) => {
+            {
+                let mut st = lock(&job.state);
+                push_stderr(&mut st, &format!("Error: {e}\n"));
+                st.cancelled = Some("not started: the server could not start idp".into());
+            }
+            job.finish(None, None);
+        }
+    }
+    lock(&slots.state).running -= 1;
+    slots.freed.notify_all();
+}
+
+/// Waits until the run is first in line and a slot is free (true), or until it is stopped
+/// or its page is gone (false).
+fn wait_for_slot(job: &Job, slots: &Slots) -> bool {
+    let mut state = lock(&slots.state);
+    loop {
+        if job.orphaned() {
+            job.cancel("cancelled: its page was closed");
+        }
+        if lock(&job.state).cancelled.is_some() {
+            state.waiting.retain(|id| *id != job.id);
+            drop(state);
+            slots.freed.notify_all();
+            return false;
+        }
+        if state.waiting.front() == Some(&job.id) && state.running < slots.max_running {
+            state.waiting.pop_front();
+            state.running += 1;
+            return true;
+        }
+        state = slots
+            .freed
+            .wait_timeout(state, Duration::from_millis(100))
+            .map(|(s, _)| s)
+            .unwrap_or_else(|e| e.into_inner().0);
+    }
+}
+
+/// The output printed last: past [`MAX_STDOUT`], the kept end.
+fn latest(st: &State) -> &str {
+    if st.stdout_end.is_empty() {
+        &st.stdout
+    } else {
+        &st.stdout_end
+    }
+}
+
+/// Whether the run's page has not asked about it for [`ORPHAN_AFTER`].
+fn page_gone(st: &State) -> bool {
+    st.last_seen.is_some_and(|t| t.elapsed() > ORPHAN_AFTER)
+}
+
+/// The stdout kept: its start, and its end when the middle was dropped.
+fn whole_stdout(st: &State) -> String {
+    if st.stdout_end.is_empty() {
+        return st.stdout.clone();
+    }
+    // Both are cut at blank lines (between models), so that no part of a model is read as
+    // text or joined to another; output without blank lines is cut at line ends.
+    let head = &st.stdout;
+    let head = head
+        .rfind("\n\n")
+        .map(|k| k + 2)
+        .or_else(|| head.rfind('\n').map(|k| k + 1))
+        .map_or("", |k| &head[..k]);
+    let end = &st.stdout_end;
+    let end = end
+        .find("\n\n")
+        .map(|k| k + 2)
+        .or_else(|| end.find('\n').map(|k| k + 1))
+        .map_or("", |k| &end[k..]);
+    format!("{head}{end}")
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -208,13 +405,14 @@ fn tail(s: &str, n: usize) -> &str {
 }
 
 /// Drops the oldest finished runs beyond [`KEEP_FINISHED`].
-fn prune(jobs: &mut BTreeMap<u64, Arc<Job>>) {
-    let finished: Vec<u64> = jobs
-        .iter()
-        .filter(|(_, j)| !j.is_running())
-        .map(|(id, _)| *id)
+fn prune(jobs: &mut BTreeMap<String, Arc<Job>>) {
+    let mut finished: Vec<(Instant, String)> = jobs
+        .values()
+        .filter(|j| !j.is_running())
+        .map(|j| (j.created, j.id.clone()))
         .collect();
-    for id in finished
+    finished.sort();
+    for (_, id) in finished
         .iter()
         .take(finished.len().saturating_sub(KEEP_FINISHED))
     {
@@ -273,11 +471,16 @@ fn take_utf8(pending: &mut Vec<u8>) -> String {
 
 fn append_stdout(job: &Job, text: &str) {
     let mut st = lock(&job.state);
-    if st.stdout.len() + text.len() > MAX_STDOUT {
-        st.stdout_truncated = true;
+    if !st.stdout_truncated && st.stdout.len() + text.len() <= MAX_STDOUT {
+        st.stdout.push_str(text);
         return;
     }
-    st.stdout.push_str(text);
+    st.stdout_truncated = true;
+    st.stdout_end.push_str(text);
+    if st.stdout_end.len() > 2 * KEEP_END {
+        let keep = tail(&st.stdout_end, KEEP_END).to_string();
+        st.stdout_end = keep;
+    }
 }
 
 /// One line of stderr: a JSON line of `--message-format json`, or text shown as it is.
@@ -295,7 +498,7 @@ fn stderr_line(job: &Job, line: &str) {
                 }
                 Some("summary") => return,
                 Some("diagnostic") => {
-                    let text = format!("{}\n", v["text"].as_str().unwrap_or(""));
+                    let text = format!("{}\n", for_page(v["text"].as_str().unwrap_or("")));
                     push_stderr(&mut st, &text);
                     st.diagnostics.push(v);
                     return;
@@ -304,7 +507,7 @@ fn stderr_line(job: &Job, line: &str) {
             }
         }
     }
-    push_stderr(&mut st, line);
+    push_stderr(&mut st, &for_page(line));
 }
 
 fn push_stderr(st: &mut State, text: &str) {
@@ -313,9 +516,10 @@ fn push_stderr(st: &mut State, text: &str) {
     }
 }
 
-/// Waits for the child (killing it once `kill_after` has passed), then records how it ended
-/// and cuts its output into segments.
+/// Waits for the child (killing it once `kill_after` has passed, or when its page is gone),
+/// then records how it ended and cuts its output into segments.
 fn supervise(job: &Job, mut child: Child, readers: Readers, kill_after: Duration) {
+    let started = Instant::now();
     let mut killed = false;
     let (code, signal) = loop {
         {
@@ -335,8 +539,13 @@ fn supervise(job: &Job, mut child: Child, readers: Readers, kill_after: Duration
                     break (None, None);
                 }
             }
-            if !killed && job.started.elapsed() > kill_after {
-                child::signal(job.pid, libc::SIGKILL);
+            if page_gone(&st) {
+                st.cancelled
+                    .get_or_insert_with(|| "cancelled: its page was closed".into());
+            }
+            // Cancelled while it was being started, or since.
+            if !killed && (started.elapsed() > kill_after || st.cancelled.is_some()) {
+                child::signal(child.id(), libc::SIGKILL);
                 killed = true;
             }
         }
@@ -345,14 +554,7 @@ fn supervise(job: &Job, mut child: Child, readers: Readers, kill_after: Duration
     for r in readers {
         let _ = r.join();
     }
-    let mut st = lock(&job.state);
-    st.segments = output::segments(&st.stdout);
-    st.exit = Some(Exit {
-        code,
-        signal,
-        description: child::describe_exit(code, signal),
-        seconds: job.started.elapsed().as_secs_f64(),
-    });
+    job.finish(code, signal);
 }
 
 #[cfg(test)]
@@ -368,6 +570,22 @@ mod tests {
         pending.push(bytes[2]);
         assert_eq!(take_utf8(&mut pending), "é");
         assert!(pending.is_empty());
+    }
+
+    #[test]
+    fn a_cut_output_keeps_whole_models_and_lines() {
+        let st = State {
+            stdout: "Model 1\n{\n}\n\nModel 2\n{\n".into(),
+            stdout_end: "}\n\nModel 9\n{\n}\n".into(),
+            ..State::default()
+        };
+        assert_eq!(whole_stdout(&st), "Model 1\n{\n}\n\nModel 9\n{\n}\n");
+        let st = State {
+            stdout: "line 1\nline 2\nli".into(),
+            stdout_end: "ne 8\nline 9\n".into(),
+            ..State::default()
+        };
+        assert_eq!(whole_stdout(&st), "line 1\nline 2\nline 9\n");
     }
 
     #[test]

@@ -6,8 +6,12 @@
 //! and saving files inside the folder it was started in, checking a buffer (a child
 //! `idp --check`, for diagnostics as you type), and runs. Every check and run is a child
 //! `idp --sandbox` process with time and memory limits ([`child`]), so a runaway
-//! specification ends its own process, never the server.
+//! specification ends its own process, never the server; procedures may read the folder's
+//! files. The API needs the token made at each launch, and runs belong to their page
+//! ([`access`]); the number of runs at once and their memory are sized to the machine unless
+//! given ([`machine_limits`]).
 
+pub mod access;
 pub mod api;
 pub mod assets;
 pub mod child;
@@ -15,6 +19,7 @@ pub mod files;
 pub mod http;
 pub mod jobs;
 pub mod output;
+pub mod wording;
 
 use std::fmt;
 
@@ -68,8 +73,10 @@ impl std::error::Error for ServeError {}
     after_help = "The page opens the FILEs given, and lists the .idp files of examples/ and \
                   specs/. The folder served is the current one, or the first FILE's folder when \
                   that file lies outside it; files are read and saved only inside the folder \
-                  served. Every check and run is a child `idp --sandbox` process with the limits \
-                  below."
+                  served. Open the address printed: it carries the token of this launch, which \
+                  every request needs. Every check and run is a child `idp --sandbox` process \
+                  with the limits below, whose procedures may read (not write) the folder's \
+                  files; a run belongs to the page that started it and ends when it closes."
 )]
 pub struct ServeArgs {
     /// Specification files to open (inside the folder served)
@@ -86,12 +93,28 @@ pub struct ServeArgs {
     /// The time limit of a run, seconds
     #[arg(long, default_value_t = 60.0)]
     pub timeout: f64,
-    /// The memory limit of a run, MB
-    #[arg(long, default_value_t = 2000)]
-    pub max_memory: u64,
-    /// Runs going on at once, at most
-    #[arg(long, default_value_t = 32)]
-    pub max_runs: usize,
+    /// The memory limit of a run, MB (default: at most 2000, so that the runs going on at
+    /// once fit in three quarters of the memory)
+    #[arg(long)]
+    pub max_memory: Option<u64>,
+    /// Runs going on at once, at most; later ones wait in line (default: the number of
+    /// processors, from 2 to 16)
+    #[arg(long)]
+    pub max_runs: Option<usize>,
+}
+
+/// The memory limit of one run by default, MB, at most.
+const DEFAULT_RUN_MEMORY_MB: u64 = 2000;
+/// The memory limit of one run, MB, at least (when the machine is small).
+const MIN_RUN_MEMORY_MB: u64 = 256;
+
+/// The runs at once and the memory of each (MB): those given, else sized to the machine.
+pub fn machine_limits(runs: Option<usize>, memory_mb: Option<u64>) -> (usize, u64) {
+    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let runs = runs.unwrap_or_else(|| cpus.clamp(2, 16)).max(1);
+    let budget = crate::limits::default_max_memory_mb().unwrap_or(4 * DEFAULT_RUN_MEMORY_MB);
+    let share = (budget / runs as u64).clamp(MIN_RUN_MEMORY_MB, DEFAULT_RUN_MEMORY_MB);
+    (runs, memory_mb.unwrap_or(share))
 }
 
 /// Runs `idp serve ARGS` (the arguments after `serve`); returns the exit code.
@@ -130,26 +153,34 @@ fn start(args: ServeArgs) -> Result<(), ServeError> {
         let path = root.existing(f)?;
         opened.push(root.relative(&path).unwrap_or_else(|| f.clone()));
     }
+    let (max_runs, max_memory_mb) = machine_limits(args.max_runs, args.max_memory);
     let config = http::Config {
         root,
         opened,
         exe: child::current_exe()?,
         limits: child::Limits {
             timeout: args.timeout,
-            max_memory_mb: args.max_memory,
+            max_memory_mb,
         },
-        max_runs: args.max_runs.max(1),
+        max_runs,
+        token: access::random_hex(16)?,
     };
     let server = http::Server::bind(&args.host, args.port, config)?;
     let url = server.url();
-    println!("idp serve: {url} (folder {served}; Ctrl-C stops)");
+    use std::io::Write;
+    // Whoever started the server may have stopped reading its output: no panic for that.
+    let _ = writeln!(
+        std::io::stdout(),
+        "idp serve: {url} (folder {served}; Ctrl-C stops)\n  runs: {max_runs} at once (more \
+         wait in line), each at most {} s and {max_memory_mb} MB",
+        args.timeout
+    );
     if !server.is_loopback() {
         eprintln!(
-            "Warning: listening on {}: other machines can read and save files in this folder",
+            "Warning: listening on {}: other machines that have the address (and its token) can read and save files in this folder",
             args.host
         );
     }
-    use std::io::Write;
     let _ = std::io::stdout().flush();
     if args.open {
         open_browser(&url);
@@ -183,5 +214,23 @@ fn open_browser(url: &str) {
     };
     if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
         eprintln!("Note: could not start {opener} ({e}); open {url} yourself");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_given_are_kept_and_defaults_fit_the_machine() {
+        assert_eq!(machine_limits(Some(3), Some(700)), (3, 700));
+        let (runs, mb) = machine_limits(None, None);
+        assert!((2..=16).contains(&runs), "{runs}");
+        assert!(
+            (MIN_RUN_MEMORY_MB..=DEFAULT_RUN_MEMORY_MB).contains(&mb),
+            "{mb}"
+        );
+        let (_, one) = machine_limits(Some(1), None);
+        assert!(one >= mb);
     }
 }

@@ -7,8 +7,9 @@ use serde::Serialize;
 /// Ranges such as `1..4` are listed element by element up to this many elements.
 const MAX_RANGE: i64 = 10_000;
 
-/// Models turned into tables at most; the others are counted in a closing note.
-pub const MAX_MODELS: usize = 500;
+/// Models turned into tables at most; the others are counted in a closing note (their text,
+/// blank lines included, is dropped).
+pub const MAX_MODELS: usize = 300;
 
 /// One part of the output.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -57,6 +58,9 @@ pub fn segments(stdout: &str) -> Vec<Segment> {
                 models += 1;
                 i = end + 1;
                 if models > MAX_MODELS {
+                    if text.trim().is_empty() {
+                        text.clear();
+                    }
                     continue;
                 }
                 flush_text(&mut text, &mut out);
@@ -84,14 +88,28 @@ pub fn segments(stdout: &str) -> Vec<Segment> {
         text.push_str(lines[i]);
         i += 1;
     }
-    if models > MAX_MODELS {
+    if text.trim().is_empty() {
+        text.clear();
+    }
+    let total = models.max(stated_count(stdout).unwrap_or(0));
+    if total > MAX_MODELS.min(models) {
+        let shown = MAX_MODELS.min(models);
         text.push_str(&format!(
-            "({} more models are not shown as tables)\n",
-            models - MAX_MODELS
+            "({} more models are not shown as tables; {shown} are)\n",
+            total - shown
         ));
     }
     flush_text(&mut text, &mut out);
     out
+}
+
+/// The K of the last line `Number of models: K`, if any.
+fn stated_count(stdout: &str) -> Option<usize> {
+    stdout
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("Number of models: "))
+        .and_then(|k| k.trim().parse().ok())
 }
 
 /// The vocabulary of a line `structure NAME : VOC {` (the name may be empty).
@@ -295,12 +313,23 @@ mod tests {
     #[test]
     fn models_past_the_limit_are_counted() {
         let one = "structure  : V {\n  P = { 1 }\n}\n";
-        let segs = segments(&one.repeat(MAX_MODELS + 3));
+        let segs = segments(&format!("{}\n", one.repeat(MAX_MODELS + 3)));
         assert_eq!(segs.len(), MAX_MODELS + 1);
         assert_eq!(
             segs[MAX_MODELS],
             Segment::Text {
-                text: "(3 more models are not shown as tables)\n".into()
+                text: "(3 more models are not shown as tables; 300 are)\n".into()
+            }
+        );
+        // The count printed counts the models whose text was not kept.
+        let printed = format!("{}\nNumber of models: 1000\n", one.repeat(MAX_MODELS + 3));
+        let segs = segments(&printed);
+        assert_eq!(
+            segs[MAX_MODELS],
+            Segment::Text {
+                text:
+                    "\nNumber of models: 1000\n(700 more models are not shown as tables; 300 are)\n"
+                        .into()
             }
         );
     }

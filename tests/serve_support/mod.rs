@@ -1,6 +1,7 @@
 //! Helpers for the tests of `idp serve` (`tests/serve.rs`, `tests/serve_browser.rs`): a
 //! server started in a folder on a free port (killed when dropped), a small HTTP/1.0 client
-//! over `std::net`, and runs started and polled to their end.
+//! over `std::net` that sends the launch's token and a page's name, and runs started and
+//! polled to their end.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -27,8 +28,20 @@ pub fn scratch_dir(name: &str) -> PathBuf {
 /// A running `idp serve`.
 pub struct Server {
     child: Child,
+    /// The address printed, with the token.
     pub url: String,
     pub port: u16,
+    pub token: String,
+    /// The page the server's own requests come from.
+    client: Page,
+}
+
+/// Requests as one page: the token and the page's name in their headers.
+#[derive(Clone)]
+pub struct Page {
+    pub port: u16,
+    pub token: String,
+    pub name: String,
 }
 
 impl Server {
@@ -53,13 +66,35 @@ impl Server {
             .nth(2)
             .unwrap_or_else(|| panic!("no address in {first:?}"))
             .to_string();
-        let port = url
-            .trim_end_matches('/')
+        let (address, token) = url
+            .split_once("/?token=")
+            .unwrap_or_else(|| panic!("no token in {url}"));
+        let port = address
             .rsplit(':')
             .next()
             .and_then(|p| p.parse().ok())
             .unwrap_or_else(|| panic!("no port in {url}"));
-        Server { child, url, port }
+        let token = token.to_string();
+        let client = Page {
+            port,
+            token: token.clone(),
+            name: "test-page-0".into(),
+        };
+        Server {
+            child,
+            url,
+            port,
+            token,
+            client,
+        }
+    }
+
+    /// Requests as the page named `name`.
+    pub fn page(&self, name: &str) -> Page {
+        Page {
+            name: name.to_string(),
+            ..self.client.clone()
+        }
     }
 
     /// Whether the server process is still running.
@@ -68,22 +103,68 @@ impl Server {
     }
 
     pub fn get(&self, path: &str) -> (u16, Value) {
-        request(self.port, "GET", path, None, &[])
+        self.client.get(path)
     }
 
     pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        request(self.port, "POST", path, Some(body), &[])
+        self.client.post(path, body)
     }
 
     /// Starts a run and returns its id (panics if the server refuses).
-    pub fn start_run(&self, body: &Value) -> u64 {
-        let (status, v) = self.post("/api/run", body);
-        assert_eq!(status, 200, "run refused: {v}");
-        v["id"].as_u64().expect("a run id")
+    pub fn start_run(&self, body: &Value) -> String {
+        self.client.start_run(body)
     }
 
     /// Polls run `id` until it has ended (at most `limit`); returns its last status.
-    pub fn wait_run(&self, id: u64, limit: Duration) -> Value {
+    pub fn wait_run(&self, id: &str, limit: Duration) -> Value {
+        self.client.wait_run(id, limit)
+    }
+
+    /// Starts a run and waits for its end.
+    pub fn run(&self, body: &Value) -> Value {
+        self.client.run(body)
+    }
+}
+
+impl Page {
+    /// The token and page headers, then `extra`.
+    fn headers<'a>(&'a self, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+        let mut all = vec![
+            ("X-Idp-Token", self.token.as_str()),
+            ("X-Idp-Page", self.name.as_str()),
+        ];
+        all.extend_from_slice(extra);
+        all
+    }
+
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        request(self.port, "GET", path, None, &self.headers(&[]))
+    }
+
+    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        request(self.port, "POST", path, Some(body), &self.headers(&[]))
+    }
+
+    /// A request with more headers (they replace the defaults of the same name).
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<String>,
+        extra: &[(&str, &str)],
+    ) -> (u16, String) {
+        request_text(self.port, method, path, body, &self.headers(extra))
+    }
+
+    /// Starts a run and returns its id (panics if the server refuses).
+    pub fn start_run(&self, body: &Value) -> String {
+        let (status, v) = self.post("/api/run", body);
+        assert_eq!(status, 200, "run refused: {v}");
+        v["id"].as_str().expect("a run id").to_string()
+    }
+
+    /// Polls run `id` until it has ended (at most `limit`); returns its last status.
+    pub fn wait_run(&self, id: &str, limit: Duration) -> Value {
         let start = Instant::now();
         loop {
             let (status, v) = self.get(&format!("/api/runs/{id}"));
@@ -102,7 +183,7 @@ impl Server {
     /// Starts a run and waits for its end.
     pub fn run(&self, body: &Value) -> Value {
         let id = self.start_run(body);
-        self.wait_run(id, Duration::from_secs(120))
+        self.wait_run(&id, Duration::from_secs(180))
     }
 }
 
@@ -123,8 +204,9 @@ pub fn run_body(dir: &Path, path: &str, extra: Value) -> Value {
     body
 }
 
-/// One HTTP/1.1 request to 127.0.0.1:`port`; the status and the JSON body (Null if the body
-/// is not JSON). `headers` may replace Host or Content-Type.
+/// One HTTP/1.0 request to 127.0.0.1:`port`; the status and the JSON body (Null if the body
+/// is not JSON). `headers` are sent; they may replace Host or Content-Type (an empty value
+/// leaves the header out).
 pub fn request(
     port: u16,
     method: &str,
@@ -164,6 +246,14 @@ pub fn request_text(
     named("Host", format!("127.0.0.1:{port}"));
     if method == "POST" {
         named("Content-Type", "application/json".into());
+    }
+    for (name, value) in headers {
+        let known = ["Host", "Content-Type"]
+            .iter()
+            .any(|k| k.eq_ignore_ascii_case(name));
+        if !known {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
     }
     head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
     stream.write_all(head.as_bytes()).expect("request written");

@@ -1,7 +1,10 @@
 // The page of `idp serve`: the editor (CodeMirror 6 with IDP highlighting and diagnostics as
-// you type, from the server's `idp --check`), the file list, Save, and the run panel (main,
+// you type, from the server's `idp --check`), the file list, drafts kept in the browser
+// (localStorage), New, Save, Save as and Download, and the run panel (main or an expression,
 // model expansion or minimisation; Stop; a progress line; models as tables, grids as SVG
-// pictures, frames of a run behind a slider).
+// pictures, frames of a run behind a slider; errors as links to their lines). Every request
+// carries the launch's token (from the address, `?token=...`) and the page's own name, which
+// owns its runs; closing the page ends them.
 import { EditorState } from "@codemirror/state";
 import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
@@ -22,12 +25,30 @@ const page = {
   summary: null,
   run: null, // { id, mode, timer }
   lastCheck: null,
+  folder: "",
+  modeChosen: false, // the mode was chosen by hand: checks no longer change it
+  draftTimer: null,
 };
 
 // ---- the server ----
 
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+
+function randomName() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return "page-" + [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// This page's name: it owns the runs it starts.
+const PAGE = randomName();
+
+function headers() {
+  return { "X-Idp-Token": TOKEN, "X-Idp-Page": PAGE };
+}
+
 async function api(method, url, body) {
-  const init = { method, headers: {} };
+  const init = { method, headers: headers() };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -127,17 +148,15 @@ function fill(select, names) {
   select.disabled = names.length === 0;
 }
 
+// Until the mode is chosen by hand, a specification with `main` runs it, and one without
+// runs model expansion (as `idp FILE` and `idp -n 1 FILE` would).
 function updateChoices(summary) {
-  const first = page.summary === null;
   page.summary = summary;
   fill($("theory"), summary.theories || []);
   fill($("structure"), summary.structures || []);
   fill($("term"), summary.terms || []);
   const hasMain = (summary.procedures || []).includes("main");
-  $("mode").querySelector('option[value="main"]').disabled = !hasMain;
-  if (first || ($("mode").value === "main" && !hasMain)) {
-    $("mode").value = hasMain ? "main" : "expand";
-  }
+  if (!page.modeChosen) $("mode").value = hasMain || !(summary.theories || []).length ? "main" : "expand";
   modeChanged();
 }
 
@@ -163,13 +182,14 @@ async function loadFileList() {
     select.append(group);
   }
   $("folder").textContent = files.folder || "";
-  $("limits").textContent = `runs: ${files.limits.timeout} s, ${files.limits.max_memory} MB`;
+  page.folder = files.folder || "";
+  $("limits").textContent = `runs: ${files.limits.max_runs} at once, each ${files.limits.timeout} s, ${files.limits.max_memory} MB`;
   const fromHash = decodeURIComponent(location.hash.slice(1));
   return fromHash || files.opened[0] || (files.gallery[0] && files.gallery[0].path) || "";
 }
 
 async function openFile(path) {
-  if (!path) return;
+  if (!path) return newFile();
   let file;
   try {
     file = await api("GET", `/api/file?path=${encodeURIComponent(path)}`);
@@ -177,44 +197,139 @@ async function openFile(path) {
     setStatus("save-status", e.message, "bad");
     return;
   }
-  page.path = file.path;
-  page.saved = file.text;
+  showBuffer(file.path, file.text);
+}
+
+// Shows `text`, the file `path` as saved ("" for a new buffer), or its draft when the
+// browser keeps one.
+function showBuffer(path, text) {
+  page.path = path;
+  page.saved = text;
   page.summary = null;
+  page.modeChosen = false;
   const select = $("file");
-  if (![...select.options].some((o) => o.value === file.path)) {
-    select.append(el("option", { value: file.path, text: file.path }));
+  if (path && ![...select.options].some((o) => o.value === path)) {
+    select.append(el("option", { value: path, text: path }));
   }
-  select.value = file.path;
-  history_replace(file.path);
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: file.text } });
-  setStatus("save-status", "");
-  document.title = `${file.path} — idp`;
+  select.value = path;
+  history_replace(path);
+  $("expr").value = stored(exprKey(path)) || "";
+  const draft = readDraft(path);
+  const shown = draft !== null && draft !== text ? draft : text;
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: shown } });
+  setStatus("save-status", shown === text ? "" : "your unsaved draft (kept by this browser)", shown === text ? "" : "draft");
+  document.title = `${path || "untitled"} — idp`;
+  showDirty();
   clearResults();
 }
 
 function history_replace(path) {
-  window.history.replaceState(null, "", `#${encodeURIComponent(path).replace(/%2F/g, "/")}`);
+  window.history.replaceState(null, "", `${location.search}#${encodeURIComponent(path).replace(/%2F/g, "/")}`);
+}
+
+// ---- drafts: every edit is kept in the browser until the file is saved ----
+
+function draftKey(path) {
+  return `idp-draft:${page.folder}:${path || "(untitled)"}`;
+}
+
+function readDraft(path) {
+  return stored(draftKey(path));
+}
+
+// The expression last run with a file, kept as its draft is.
+function exprKey(path) {
+  return `idp-expr:${page.folder}:${path || "(untitled)"}`;
+}
+
+function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (e) {
+    return null;
+  }
+}
+
+function keepDraft() {
+  const text = view.state.doc.toString();
+  try {
+    if (text === page.saved) localStorage.removeItem(draftKey(page.path));
+    else localStorage.setItem(draftKey(page.path), text);
+  } catch (e) {
+    setStatus("save-status", `the draft could not be kept: ${e.message}`, "bad");
+  }
+}
+
+function draftSoon() {
+  clearTimeout(page.draftTimer);
+  page.draftTimer = setTimeout(keepDraft, 300);
+}
+
+// ---- New, Save, Save as, Download ----
+
+const NEW_TEXT = "vocabulary V {\n    \n}\n\ntheory T : V {\n    \n}\n\nstructure S : V {\n    \n}\n";
+
+// A new buffer (its draft, if one was kept), saved with Save as.
+function newFile() {
+  showBuffer("", "");
+  if (!view.state.doc.length) view.dispatch({ changes: { from: 0, insert: NEW_TEXT } });
+  view.focus();
+}
+
+// Only the .idp files the page opened or created are saved; anything else is saved as a new
+// .idp file (or downloaded).
+function canSave() {
+  return page.path.endsWith(".idp");
 }
 
 async function save() {
-  let path = page.path;
-  if (!path) {
-    path = window.prompt("Save as (a path inside the server's folder):", "untitled.idp");
-    if (!path) return;
-  }
+  if (!canSave()) return saveAs();
+  await write(page.path, false);
+}
+
+async function saveAs() {
+  const base = page.path ? page.path.replace(/\.[^./]*$/, "") + "-copy.idp" : "untitled.idp";
+  let path = window.prompt("Save as a new .idp file (a path inside the server's folder):", base);
+  if (!path) return;
+  if (!path.endsWith(".idp")) path += ".idp";
+  await write(path, true);
+}
+
+async function write(path, isNew) {
   const text = view.state.doc.toString();
   try {
-    const r = await api("POST", "/api/save", { path, text });
+    const r = await api("POST", "/api/save", { path, text, new: isNew });
+    const oldDraft = draftKey(page.path);
     page.path = r.saved;
     page.saved = text;
+    localStorage.removeItem(oldDraft);
+    localStorage.removeItem(draftKey(page.path));
+    if (isNew) showBuffer(r.saved, text);
     setStatus("save-status", `saved ${r.saved} (${r.bytes} bytes)`, "good");
   } catch (e) {
     setStatus("save-status", `not saved: ${e.message}`, "bad");
   }
+  showDirty();
+}
+
+function download() {
+  const name = (page.path.split("/").pop() || "untitled.idp");
+  const url = URL.createObjectURL(new Blob([view.state.doc.toString()], { type: "text/plain" }));
+  const link = el("a", { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 function dirty() {
   return view.state.doc.toString() !== page.saved;
+}
+
+function showDirty() {
+  $("dirty").textContent = dirty() ? "●" : "";
+  $("save").disabled = !canSave();
+  $("save").title = canSave() ? "Ctrl-S" : "only .idp files the page opened or created are saved: use Save as or Download";
 }
 
 // ---- runs ----
@@ -226,6 +341,7 @@ async function startRun() {
     path: page.path,
     text: view.state.doc.toString(),
     mode,
+    expression: $("expr").value || null,
     theory: $("theory").value || null,
     structure: $("structure").value || null,
     term: $("term").value || null,
@@ -256,6 +372,11 @@ async function poll() {
   } catch (e) {
     setStatus("progress", `lost the run: ${e.message}`, "bad");
     endRun();
+    return;
+  }
+  if (status.running && status.queued) {
+    setStatus("progress", "waiting for a free slot (other runs are going on)", "running");
+    run.timer = setTimeout(poll, 250);
     return;
   }
   if (status.running) {
@@ -296,9 +417,12 @@ function clearResults() {
 
 function showResults(status, mode) {
   const kind = status.exit_code === 0 || status.exit_code === 10 ? "good" : "bad";
-  setStatus("status", `${status.outcome} in ${status.elapsed.toFixed(2)} s`, kind);
   const results = $("results");
   const segments = status.segments;
+  const counted = segments.filter((seg) => seg.kind === "text")
+    .map((seg) => /^Number of models: (\d+)$/m.exec(seg.text)).filter((m) => m).pop();
+  const count = counted ? ` — ${counted[1]} model${counted[1] === "1" ? "" : "s"}` : "";
+  setStatus("status", `${status.outcome} in ${status.elapsed.toFixed(2)} s${count}`, kind);
   const models = segments.filter((s) => s.kind === "model");
   const pictures = segments.filter((s) => s.kind === "picture");
   // A model expansion prints the models, then the pictures of the first ones: pair them.
@@ -325,8 +449,8 @@ function showResults(status, mode) {
       open = null;
     }
   }
-  if (status.stdout_truncated) results.append(el("p", { class: "note", text: "(the output was cut at 8 MB)" }));
-  if (status.stderr.trim()) results.append(el("pre", { class: "stderr", text: status.stderr }));
+  if (status.stdout_truncated) results.append(el("p", { class: "note", text: "(the middle of the output, past 8 MB, was not kept)" }));
+  if (status.stderr.trim()) results.append(renderStderr(status.stderr));
   if (!segments.length && !status.stderr.trim()) {
     results.append(el("p", { class: "note", text: "(the run printed nothing)" }));
   }
@@ -340,6 +464,33 @@ function appendText(results, text) {
   const before = at < 0 ? text : lines.slice(0, at).join("\n");
   if (before.trim()) results.append(el("pre", { class: "text", text: before }));
   if (at >= 0) results.append(renderWhy(lines.slice(at)));
+}
+
+// The run's messages; each `line N` (`line N:C`) is a link that puts the cursor there and
+// marks the line in the editor with the message.
+const LINE_REF = /\bline (\d+)(?::(\d+))?/g;
+
+function renderStderr(text) {
+  const box = el("pre", { class: "stderr" });
+  const marks = [];
+  for (const line of text.replace(/\n+$/, "").split("\n")) {
+    let at = 0;
+    for (const m of line.matchAll(LINE_REF)) {
+      box.append(line.slice(at, m.index));
+      const where = { line: Number(m[1]), col: Number(m[2] || 1) };
+      const link = el("a", { class: "line-link", href: "#", "data-line": where.line, text: m[0] });
+      link.addEventListener("click", (e) => {
+        e.preventDefault();
+        jumpTo(where);
+      });
+      box.append(link);
+      marks.push({ ...where, message: line.trim() });
+      at = m.index + m[0].length;
+    }
+    box.append(`${line.slice(at)}\n`);
+  }
+  if (marks.length) markLines(marks, "error");
+  return box;
 }
 
 const LOCATED = /^ {2}(\S+):(\d+):(\d+): (.*)$/;
@@ -390,6 +541,12 @@ function jumpTo(where) {
 // The explanation's parts join the check's diagnostics as notes; the next check (after an
 // edit) replaces them all.
 function markWhy(marks) {
+  markLines(marks.map((m) => ({ ...m, message: `part of why there is no model: ${m.what}` })), "info");
+}
+
+// Marks each place `{ line, col, message }` from its column to the end of its line, with the
+// check's diagnostics.
+function markLines(marks, severity) {
   const text = view.state.doc.toString();
   const checked = (page.lastCheck?.diagnostics ?? [])
     .filter((d) => d.from != null)
@@ -398,8 +555,7 @@ function markWhy(marks) {
     const range = offsetOf(m);
     if (!range) return [];
     const to = range.to > range.from ? range.to : Math.min(range.from + 1, text.length);
-    return [{ from: range.from, to, severity: "info", source: "why",
-      message: `part of why there is no model: ${m.what}` }];
+    return [{ from: range.from, to, severity, source: "run", message: m.message }];
   });
   view.dispatch(setDiagnostics(view.state, [...checked, ...notes]));
 }
@@ -512,35 +668,81 @@ const view = new EditorView({
       linter(checkBuffer, { delay: 400 }),
       lintGutter(),
       keymap.of([
-        { key: "Mod-s", run: () => { save(); return true; } },
-        { key: "Mod-Enter", run: () => { startRun(); return true; } },
         indentWithTab,
         ...defaultKeymap,
         ...historyKeymap,
         ...searchKeymap,
       ]),
       EditorView.updateListener.of((u) => {
-        if (u.docChanged) $("dirty").textContent = dirty() ? "●" : "";
+        if (!u.docChanged) return;
+        showDirty();
+        draftSoon();
       }),
     ],
   }),
 });
 
-// For tests and the console: the editor view.
+// For tests and the console: the editor view, the page's state and its requests.
 window.idpEditor = view;
+window.idpPage = page;
+window.idpApi = api;
+
+// Ctrl-Enter runs and Ctrl-S saves wherever the focus is (Cmd on a Mac).
+function shortcuts(e) {
+  if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+  if (e.key === "Enter") {
+    e.preventDefault();
+    startRun();
+  } else if (e.key === "s" || e.key === "S") {
+    e.preventDefault();
+    if (e.shiftKey) saveAs();
+    else save();
+  }
+}
+
+// The page is going away: its runs end (a request that outlives the page).
+function closing() {
+  keepDraft();
+  fetch("/api/close", {
+    method: "POST",
+    keepalive: true,
+    headers: { ...headers(), "Content-Type": "application/json" },
+    body: "{}",
+  }).catch(() => {});
+}
 
 async function main() {
-  $("mode").addEventListener("change", modeChanged);
+  if (!TOKEN) {
+    setStatus("status", "open the address that idp serve printed: it ends in ?token=...", "bad");
+    return;
+  }
+  $("mode").addEventListener("change", () => {
+    page.modeChosen = true;
+    modeChanged();
+  });
   $("run").addEventListener("click", startRun);
   $("stop").addEventListener("click", stopRun);
-  $("save").addEventListener("click", save);
-  $("file").addEventListener("change", (e) => {
-    if (dirty() && !window.confirm("Discard the changes to this file?")) {
-      e.target.value = page.path;
-      return;
+  $("expr").addEventListener("input", () => {
+    try {
+      localStorage.setItem(exprKey(page.path), $("expr").value);
+    } catch (e) {
+      // Without storage the expression is only not kept.
     }
+  });
+  $("save").addEventListener("click", save);
+  $("save-as").addEventListener("click", saveAs);
+  $("new").addEventListener("click", () => {
+    keepDraft();
+    newFile();
+  });
+  $("download").addEventListener("click", download);
+  // Edits are kept as drafts, so a file can be left unsaved: its draft comes back.
+  $("file").addEventListener("change", (e) => {
+    keepDraft();
     openFile(e.target.value);
   });
+  document.addEventListener("keydown", shortcuts, true);
+  window.addEventListener("pagehide", closing);
   const first = await loadFileList();
   await openFile(first);
   document.body.dataset.ready = "true";
