@@ -2,7 +2,7 @@
 # Exhaustive search over definitions with open input (issue 27): idp against clingo on the same
 # problems, written the plain way (each spec's header says so), side by side in one run.
 #
-# Usage:  bench/search.sh [maze] [roads] [steiner] [ham]   (default: all)
+# Usage:  bench/search.sh [maze] [roads] [steiner] [ham] [game]   (default: all)
 # Environment:
 #   LIMIT=120        seconds per run (clingo also gets --time-limit)
 #   RUNS=1           runs per measurement (the fastest counts; a timeout is not repeated)
@@ -11,6 +11,9 @@
 #   STEINER="16 20 24"  cities of the Steiner-tree networks (K=4 terminals)
 #   HAM="200 400"    nodes of the graphs where one Hamiltonian cycle is asked; HAMALL=18 counts
 #                    all cycles of a graph of that many nodes
+#   GAME="..."       keys-and-gates instances for the plain LTC theory with minimize (seed 000
+#                    part II, bench/generic/game_ltc.idp; default: the peers' kg01-kg08, 9x9 to
+#                    17x17); clingo runs the peers' keys.lp with the instance's horizon
 #   SAT=cadical      idp's --sat (cadical-loops: definitions checked on candidate models only,
 #                    the refinement loop; BEFORE=cadical-loops adds that column)
 #   PEERS=/work/shared/peers   the peers' clingo maze encoding
@@ -39,7 +42,7 @@ bench_setup "$B/budget.idp" "$B/steiner.idp" "$B/ham.idp" "$PEERS/encodings/clin
 source "$(dirname "${BASH_SOURCE[0]}")/cpu.sh"
 
 PARTS=("$@")
-[ ${#PARTS[@]} -eq 0 ] && PARTS=(maze roads steiner ham)
+[ ${#PARTS[@]} -eq 0 ] && PARTS=(maze roads steiner ham game)
 
 # idp_row LABEL ARGS...: idp --stats on ARGS; sets IS, IS_, IM, ICALLS, ICONF, IUFS
 idp_row() {
@@ -135,6 +138,23 @@ ham)
   before --count "$TMP/ham$n.idp"
   clingo_row "$B/ham.lp" "$TMP/ham$n.lp" -n 0 -q
   row "all Hamiltonian cycles, $n nodes" "$(agree "$(idp_count idp)" "$CMODELS")"
+  ;;
+game)
+  if [ -n "${GAME:-}" ]; then INST=($GAME); else INST=("$PEERS"/instances/keys/kg0[1-8]_*.lp); fi
+  for inst in "${INST[@]}"; do
+    name=$(basename "$inst" .lp)
+    python3 "$ROOT/bench/generic/gen.py" keys "$inst" "$TMP" || exit 1
+    idp_row idp "$TMP/$name.idp"
+    before "$TMP/$name.idp"
+    clingo_row "$PEERS/encodings/clingo/keys.lp" "$inst" --quiet=1
+    iopt=$(grep -m1 -oE '^optimum [0-9]+' "$TMP/idp.out" | grep -oE '[0-9]+$')
+    copt=""
+    if grep -q '^OPTIMUM FOUND' "$TMP/clingo.out"; then
+      copt=$(grep -E '^Optimization *:' "$TMP/clingo.out" | tail -1 | grep -oE '[0-9]+$')
+    fi
+    if [ -n "$copt" ]; then answer=$(agree "$iopt" "$copt"); else answer="${iopt:-none} (clingo: no optimum)"; fi
+    row "shortest plan (minimize), $name" "$answer"
+  done
   ;;
 *) echo "unknown part $part" >&2; exit 1 ;;
 esac

@@ -128,6 +128,10 @@ struct Bound {
     args: Vec<Term>,
     phi: Formula,
     span: crate::source::Span,
+    /// Whether phi applies a function that the structure does not fix (`At(t)`): only then
+    /// does joining phi into a rule body say more than the bound of P itself (see
+    /// [`Inliner`]); otherwise it only makes the body's join larger.
+    applies_open_function: bool,
 }
 
 impl<'a> Grounder<'a> {
@@ -163,11 +167,19 @@ impl<'a> Grounder<'a> {
             {
                 continue;
             }
+            let applies_open_function = read.iter().any(|s| match s {
+                Symbol::Func(f) => {
+                    self.program.func(*f).constructor_of.is_none()
+                        && !matches!(self.structure.table(*s), Some(Table::TwoValued(_)))
+                }
+                Symbol::Pred(_) => false,
+            });
             by_symbol.entry(symbol).or_default().push(Bound {
                 vars,
                 args: args.clone(),
                 phi: phi.clone(),
                 span: sentence.span,
+                applies_open_function,
             });
         }
         by_symbol
@@ -273,7 +285,7 @@ impl Inliner<'_> {
                     return f.clone();
                 };
                 let mut conjuncts = vec![f.clone()];
-                for bound in bounds {
+                for bound in bounds.iter().filter(|b| b.applies_open_function) {
                     if self.copies >= MAX_INLINED {
                         break;
                     }

@@ -287,6 +287,7 @@ pub fn minimize(
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let optimum = optimise(&mut session, term, output, options)?;
+    session.report_search();
     warnings.extend(session.take_warnings());
     let mut found = Inferred::new(optimum, warnings);
     found.trace = session.take_trace();
