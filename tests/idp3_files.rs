@@ -102,6 +102,28 @@ fn an_encoding_error_is_reported_first_and_once() {
     );
 }
 
+/// A malformed constructor (`p_?role`, a GDL variable PlayID's translator left in a name) is
+/// one syntax error: the entry is left out and the type is declared with the others, so the
+/// symbols over it are declared too and their uses are not reported as undeclared (before:
+/// four "Sort Player is not declared" errors after it, and more down the file). IDP3's
+/// grammar (`src/parser/parser.yy`, `TYPE identifier CONSTRUCTED '{' func_list '}'`) has no
+/// `error` productions, so bison stops at the first syntax error; here the rest of the file
+/// is still checked, without the cascade.
+#[test]
+fn a_malformed_constructor_is_one_error_without_its_consequences() {
+    let spec = b"vocabulary V {\n  type Player constructed from {p_?role,p_kitten}\n  Score(Player) : nat\n  Moves(Player)\n}\ntheory T : V {\n  Moves(p_kitten).\n}\nstructure S : V {\n  Score = { p_kitten -> 100 }\n}\n";
+    let o = run_file("kitten.idp", spec, &[]);
+    assert_eq!(
+        outcome(&o),
+        (
+            String::new(),
+            "Error: unexpected '?', expected ',' or '}' At kitten.idp:2:35 [syntax-error]\n"
+                .to_string(),
+            1
+        )
+    );
+}
+
 /// `initialise(T, S, Time, Start, Next)` transforms the theory's vocabulary with the symbols
 /// given (IDP3's `data/share/std/idp_intern.idp`, `initialise`, passes them to
 /// `idpintern.initialise`; `LTCData::getStateVocInfo(voc, symbols)` in

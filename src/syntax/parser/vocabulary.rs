@@ -318,6 +318,21 @@ impl Parser<'_> {
             self.eat(Tok::Comma);
             loop {
                 out.push(self.constructor()?);
+                if !matches!(self.peek().kind, Tok::Comma | Tok::Eof) && !self.at(close) {
+                    // A malformed entry (`p_?role`, a GDL variable left in a name): reported,
+                    // then left out, so that the type and the rest of its constructors are
+                    // declared and what uses them is not reported as undeclared.
+                    let t = self.peek();
+                    let expected = if close == Tok::RBrace {
+                        "',' or '}'"
+                    } else {
+                        "',' or ')'"
+                    };
+                    let d = self.unexpected_diag(&t, expected);
+                    self.report(d);
+                    out.pop();
+                    self.skip_constructor_entry(close);
+                }
                 if self.eat(Tok::Comma).is_none() {
                     break;
                 }
@@ -332,6 +347,24 @@ impl Parser<'_> {
         }
         self.close_delim(&open, close)?;
         Ok(out)
+    }
+
+    /// Skips the rest of a malformed constructor entry: up to the next ',' or `close` outside
+    /// parentheses.
+    fn skip_constructor_entry(&mut self, close: Tok) {
+        let mut depth = 0usize;
+        loop {
+            let kind = self.peek().kind;
+            match kind {
+                Tok::Eof | Tok::RBrace => return,
+                Tok::Comma if depth == 0 => return,
+                _ if kind == close && depth == 0 => return,
+                Tok::LParen => depth += 1,
+                Tok::RParen => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            self.bump();
+        }
     }
 
     fn constructor(&mut self) -> PResult<Constructor> {
