@@ -9,7 +9,8 @@
 # Outputs are compared as tests/idp_z3.rs compares them: the models of each model_expand as a
 # set (only their number when IDP-Z3 stopped at `max`), the consequences of model_propagate as a
 # set. Files IDP-Z3 itself cannot run (an error, a timeout) are counted apart. With VERBOSE=1 each
-# file's verdict is printed.
+# file's verdict is printed. With Z3_CACHE=DIR, IDP-Z3's outputs are kept in DIR (keyed by the
+# file's path and content) and reused by later runs.
 set -uo pipefail
 DIR="$1"
 IDP="${2:-target/release/idp}"
@@ -54,11 +55,28 @@ a, b = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 sys.exit(0 if normal(a) == normal(b) else 1)
 PY
 
+# IDP-Z3's output for file $1 into $TMP/z3 (from Z3_CACHE when it has it); fails when IDP-Z3 does.
+run_engine() {
+    local key=""
+    if [[ -n "${Z3_CACHE:-}" ]]; then
+        mkdir -p "$Z3_CACHE"
+        key="$Z3_CACHE/$( (echo "$1"; cat "$1") | sha1sum | cut -c1-16)"
+        if [[ -f "$key.ok" ]]; then cp "$key.ok" "$TMP/z3"; return 0; fi
+        if [[ -f "$key.fail" ]]; then return 1; fi
+    fi
+    if (cd "$(dirname "$1")" && timeout 30 "$ENGINE" --no-timing "$(basename "$1")") > "$TMP/z3" 2>/dev/null; then
+        [[ -n "$key" ]] && cp "$TMP/z3" "$key.ok"
+        return 0
+    fi
+    [[ -n "$key" ]] && touch "$key.fail"
+    return 1
+}
+
 total=0; z3_fails=0; agree=0; differ=0; idp_fails=0
 while IFS= read -r -d '' f; do
     grep -q "procedure main" "$f" || continue
     total=$((total + 1))
-    if ! (cd "$(dirname "$f")" && timeout 30 "$ENGINE" --no-timing "$(basename "$f")") > "$TMP/z3" 2>/dev/null; then
+    if ! run_engine "$f"; then
         z3_fails=$((z3_fails + 1)); [[ ${VERBOSE:-0} = 1 ]] && echo "IDP-Z3 fails: $f"; continue
     fi
     if ! (cd "$(dirname "$f")" && timeout 30 "$IDP" "$(basename "$f")") > "$TMP/idp" 2> "$TMP/err"; then

@@ -728,7 +728,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if let (true, Some(script)) = (runs_script, loaded.scripts.last()) {
         crate::limits::set_phase("running main");
         crate::limits::install_interrupt_handler();
-        return run_script(script, &program, &args);
+        return run_script(script, &program, &args, &sources);
     }
 
     // Run.
@@ -825,7 +825,12 @@ pub fn run_with(argv: Vec<String>) -> i32 {
 
 /// Runs the `main` block of an IDP-Z3 file; exit code 0, 1 on an error, 3 when a limit
 /// stopped it.
-fn run_script(script: &crate::syntax::fodot::Script, program: &Program, args: &Args) -> i32 {
+fn run_script(
+    script: &crate::syntax::fodot::Script,
+    program: &Program,
+    args: &Args,
+    sources: &crate::source::SourceMap,
+) -> i32 {
     let settings = run_settings(args);
     let options = crate::infer::Options {
         sat_backend: settings.sat_backend,
@@ -854,7 +859,8 @@ fn run_script(script: &crate::syntax::fodot::Script, program: &Program, args: &A
             EXIT_LIMIT
         }
         Err(f) => {
-            eprintln!("Error: {}", f.message);
+            let d = diagnostics::Diagnostic::error("fodot-main", f.message, f.at);
+            eprint!("{}", diagnostics::render_plain(&d, sources));
             1
         }
     }

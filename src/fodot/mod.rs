@@ -1,12 +1,14 @@
 //! Runs the `main` block of an IDP-Z3 (FO(·)) file: a small interpreter for the calls IDP-Z3's
 //! documentation shows (`model_expand`, `model_check`, `model_propagate`, `minimize`,
-//! `maximize`, `pretty_print`, `print`, `duration`), each done by the inference of
+//! `maximize`, `determine_relevance`, `pretty_print`, `print`, `duration`, and `Theory(T, S)`
+//! with its methods `.expand()`, `.propagate()`, `.assignments`), each done by the inference of
 //! `crate::infer` on the blocks that `syntax::fodot` found for it, and printed as IDP-Z3 prints.
 //!
 //! IDP-Z3 collects what `main` prints and writes it at the end, one item a line, then an empty
 //! line (or `None` when nothing was printed); the same text is written here as it is made.
 
 pub mod print;
+mod relevance;
 
 use std::collections::{HashMap, HashSet};
 
@@ -17,6 +19,7 @@ use rustc_hash::FxHashSet;
 
 use crate::infer::Options;
 use crate::sema::program::{Component, Program, Symbol};
+use crate::source::Span;
 use crate::structure::structure::Structure;
 use crate::syntax::fodot::{Arg, Call, Script, Statement};
 
@@ -29,6 +32,16 @@ enum Val {
     Items(Vec<String>),
     /// A block named by a bare name.
     Block(String),
+    /// `Theory(T, S)`: a theory with a structure, propagated or not.
+    Theory(Target),
+}
+
+/// The blocks a `Theory(...)` value stands for.
+#[derive(Clone, Debug)]
+struct Target {
+    theory: String,
+    structure: String,
+    propagated: bool,
 }
 
 /// Why `main` stopped.
@@ -37,6 +50,8 @@ pub struct Failure {
     pub message: String,
     /// A limit (time, memory, Ctrl-C) stopped it.
     pub stopped: bool,
+    /// The call of `main` that failed.
+    pub at: Option<Span>,
 }
 
 impl Failure {
@@ -44,6 +59,14 @@ impl Failure {
         Failure {
             message: message.into(),
             stopped: false,
+            at: None,
+        }
+    }
+
+    fn at(span: Span, message: impl Into<String>) -> Failure {
+        Failure {
+            at: Some(span),
+            ..Failure::new(message)
         }
     }
 }
@@ -77,8 +100,10 @@ pub fn run(
         warnings: Vec::new(),
     };
     let result = run.statements(script);
-    let end = if run.printed { "\n" } else { "None\n" };
-    let _ = run.out.write_all(end.as_bytes());
+    if result.is_ok() {
+        let end = if run.printed { "\n" } else { "None\n" };
+        let _ = run.out.write_all(end.as_bytes());
+    }
     let _ = run.out.flush();
     (result, run.warnings)
 }
@@ -119,12 +144,49 @@ impl Run<'_> {
         })
     }
 
+    /// A call's value, with the methods chained on it applied; a failure without a place is
+    /// placed at the call.
     fn call(&mut self, call: &Call) -> Result<Val, Failure> {
+        let value = if call.parens {
+            self.apply(call)
+        } else {
+            Ok(self.named(&call.name.name))
+        };
+        let value = match &call.method {
+            Some(m) => value.and_then(|v| self.method(v, m)),
+            None => value,
+        };
+        value.map_err(|f| Failure {
+            at: f.at.or(Some(call.span)),
+            ..f
+        })
+    }
+
+    fn named(&self, name: &str) -> Val {
+        match self.vars.get(name) {
+            Some(v) => v.clone(),
+            None => Val::Block(name.to_string()),
+        }
+    }
+
+    fn apply(&mut self, call: &Call) -> Result<Val, Failure> {
         match call.name.name.as_str() {
             "model_expand" => self.model_expand(call),
             "model_check" => self.model_check(call),
             "model_propagate" => self.model_propagate(call),
             "minimize" | "maximize" => self.optimise(call),
+            "determine_relevance" => {
+                let (t, s) = self.blocks(call)?;
+                relevance::relevant(self, t, s).map(Val::Items)
+            }
+            "Theory" => {
+                self.blocks(call)?;
+                Ok(Val::Theory(Target {
+                    theory: call.theory.clone().unwrap_or_default(),
+                    structure: call.structure.clone().unwrap_or_default(),
+                    propagated: false,
+                }))
+            }
             "pretty_print" => {
                 let v = match call.args.first() {
                     Some(a) => self.eval(a)?,
@@ -132,6 +194,10 @@ impl Run<'_> {
                 };
                 match v {
                     Val::Items(items) => items.iter().for_each(|i| self.emit(i)),
+                    Val::Theory(t) => {
+                        let text = self.assignments(&t)?;
+                        self.emit(&text);
+                    }
                     other => self.emit(&text_of(&other)),
                 }
                 Ok(Val::Nothing)
@@ -145,6 +211,10 @@ impl Run<'_> {
                 self.emit(&line);
                 Ok(Val::Nothing)
             }
+            "str" => match call.args.first() {
+                Some(a) => Ok(Val::Text(text_of(&self.eval(a)?))),
+                None => Ok(Val::Text(String::new())),
+            },
             "duration" => {
                 let msg = match call.args.first() {
                     Some(a) => text_of(&self.eval(a)?),
@@ -157,11 +227,104 @@ impl Run<'_> {
                     (seconds * 1000.0).round() / 1000.0
                 )))
             }
-            other => Err(Failure::new(format!(
-                "`{other}` in main is not supported by idp (it runs model_expand, model_check, \
-                 model_propagate, minimize, maximize, pretty_print, print and duration)"
-            ))),
+            "decision_table" => Err(Failure::at(
+                call.span,
+                "`decision_table` is not supported by idp: it prints the theory as DMN decision \
+                 tables, which needs IDP-Z3's symbolic simplification (model_expand or \
+                 model_propagate give the same knowledge as models or consequences)",
+            )),
+            other => Err(Failure::at(
+                call.span,
+                format!(
+                    "`{other}` in main is not supported by idp (it runs model_expand, \
+                     model_check, model_propagate, minimize, maximize, determine_relevance, \
+                     Theory(...) with .expand(), .propagate() and .assignments, pretty_print, \
+                     print and duration)"
+                ),
+            )),
         }
+    }
+
+    /// `value.name(...)` (or the attribute `value.name`): on a `Theory`, `expand` runs
+    /// `model_expand`, `propagate` propagates it and `assignments` is what it knows.
+    fn method(&mut self, value: Val, m: &Call) -> Result<Val, Failure> {
+        let out = match (&value, m.name.name.as_str()) {
+            (Val::Theory(t), "expand") => {
+                let mut c = m.clone();
+                c.name.name = "model_expand".to_string();
+                (c.theory, c.structure, c.method) =
+                    (Some(t.theory.clone()), Some(t.structure.clone()), None);
+                self.apply(&c)?
+            }
+            (Val::Theory(t), "propagate") => Val::Theory(Target {
+                propagated: true,
+                ..t.clone()
+            }),
+            (Val::Theory(_), "assignments") => value.clone(),
+            (_, name) => {
+                let what = match value {
+                    Val::Theory(_) => "a Theory",
+                    _ => "this value",
+                };
+                return Err(Failure::at(
+                    m.span,
+                    format!(
+                        "`.{name}` on {what} is not supported by idp (a Theory has .expand(), \
+                         .propagate() and .assignments; formulas and explanations are Z3's \
+                         and IDP-Z3's own)"
+                    ),
+                ));
+            }
+        };
+        match &m.method {
+            Some(next) => self.method(out, next),
+            None => Ok(out),
+        }
+    }
+
+    /// What `pretty_print` shows of a `Theory`: its assignments as a model's text (unknown
+    /// constants as `// c := *.`).
+    fn assignments(&mut self, t: &Target) -> Result<String, Failure> {
+        let (ti, si) = self.block_ids(&t.theory, &t.structure)?;
+        let (theory, structure) = (&self.program.theories[ti], &self.program.structures[si]);
+        let known = if t.propagated {
+            match self.propagated(ti, si)? {
+                Some(k) => k,
+                None => return Ok("Not satisfiable.".to_string()),
+            }
+        } else {
+            structure.clone()
+        };
+        Ok(print::model_text(
+            self.program,
+            theory.vocabulary,
+            structure,
+            &known,
+            None,
+        ))
+    }
+
+    /// What every model of theory `t` with structure `s` has in common (`None`: no model).
+    fn propagated(&mut self, t: usize, s: usize) -> Result<Option<Structure>, Failure> {
+        let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
+        self.propagate_on(theory, structure)
+    }
+
+    fn propagate_on(
+        &mut self,
+        theory: &crate::sema::program::Theory,
+        structure: &Structure,
+    ) -> Result<Option<Structure>, Failure> {
+        let found = crate::infer::propagate(
+            self.program,
+            theory,
+            structure,
+            crate::infer::Propagation::Optimal,
+            &self.options,
+        )
+        .map_err(failure)?;
+        self.warnings.extend(found.warnings);
+        Ok(found.value)
     }
 
     /// One item of IDP-Z3's output.
@@ -173,22 +336,33 @@ impl Run<'_> {
 
     /// The theory and structure a call works on.
     fn blocks(&self, call: &Call) -> Result<(usize, usize), Failure> {
+        match (&call.theory, &call.structure) {
+            (Some(t), Some(s)) => self.block_ids(t, s),
+            _ => Err(Failure::at(
+                call.span,
+                format!(
+                    "`{}` needs a theory (and a structure) of this file",
+                    call.name.name
+                ),
+            )),
+        }
+    }
+
+    fn block_ids(&self, theory: &str, structure: &str) -> Result<(usize, usize), Failure> {
         let members = &self.program.namespaces[0].members;
-        let theory = call.theory.as_ref().and_then(|t| match members.get(t) {
+        let t = match members.get(theory) {
             Some(Component::Theory(id)) => Some(id.index()),
             _ => None,
-        });
-        let structure = call.structure.as_ref().and_then(|s| match members.get(s) {
+        };
+        let s = match members.get(structure) {
             Some(Component::Structure(id)) => Some(id.index()),
             _ => None,
-        });
-        match (theory, structure) {
-            (Some(t), Some(s)) => Ok((t, s)),
-            _ => Err(Failure::new(format!(
-                "`{}` needs a theory (and a structure) of this file",
-                call.name.name
-            ))),
-        }
+        };
+        t.zip(s).ok_or_else(|| {
+            Failure::new(format!(
+                "no theory `{theory}` with structure `{structure}` in this file"
+            ))
+        })
     }
 
     fn int_kwarg(&mut self, call: &Call, key: &str, default: i64) -> Result<i64, Failure> {
@@ -220,6 +394,7 @@ impl Run<'_> {
             return Err(Failure {
                 message: note,
                 stopped: true,
+                at: None,
             });
         }
         Ok((found.value, t, s))
@@ -295,19 +470,10 @@ impl Run<'_> {
     fn model_propagate(&mut self, call: &Call) -> Result<Val, Failure> {
         let (t, s) = self.blocks(call)?;
         let complete = matches!(call.kwarg("complete"), Some(Arg::Name(n)) if n.name == "True");
-        let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
-        let found = crate::infer::propagate(
-            self.program,
-            theory,
-            structure,
-            crate::infer::Propagation::Optimal,
-            &self.options,
-        )
-        .map_err(failure)?;
-        self.warnings.extend(found.warnings);
-        let Some(known) = found.value else {
+        let Some(known) = self.propagated(t, s)? else {
             return Ok(Val::Items(vec!["Not satisfiable.".to_string()]));
         };
+        let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
         let mut items =
             print::consequences(self.program, theory.vocabulary, structure, &known, complete);
         items.push("No more consequences.".to_string());
@@ -349,6 +515,7 @@ impl Run<'_> {
             return Err(Failure {
                 message: note,
                 stopped: true,
+                at: None,
             });
         }
         Ok(match found.value.models.first() {
@@ -403,6 +570,7 @@ fn failure(e: crate::error::Error) -> Failure {
     Failure {
         stopped: e.is_limit(),
         message,
+        at: None,
     }
 }
 
@@ -413,5 +581,6 @@ fn text_of(v: &Val) -> String {
         Val::Text(t) => t.clone(),
         Val::Items(items) => items.join("\n"),
         Val::Block(name) => name.clone(),
+        Val::Theory(t) => format!("Theory({}, {})", t.theory, t.structure),
     }
 }

@@ -23,10 +23,15 @@ pub fn model_text(
         if given_whole(given, symbol) {
             continue;
         }
-        if used.is_some_and(|u| !u.contains(&symbol)) {
-            let nullary = program.symbol_sorts(symbol).len()
-                == usize::from(matches!(symbol, Symbol::Func(_)));
-            if nullary {
+        let unknown = match model.table(symbol) {
+            None => true,
+            Some(Table::ThreeValued { ct, cf }) => ct.is_empty() && cf.is_empty(),
+            Some(Table::TwoValued(_)) => false,
+        };
+        if unknown || used.is_some_and(|u| !u.contains(&symbol)) {
+            // A "don't care" or a propagated theory's unknown: `// c := *.` for a constant or
+            // proposition, nothing for others.
+            if is_nullary(program, symbol) {
                 out.push_str(&format!("// {} := *.\n", program.symbol_name(symbol)));
             }
             continue;
@@ -42,6 +47,7 @@ pub fn model_text(
             // No atom at all: IDP-Z3 has nothing to print.
             continue;
         }
+
         tuples.sort_by(|a, b| cmp_tuples(a, b));
         let name = program.symbol_name(symbol);
         let line = match symbol {
@@ -73,9 +79,14 @@ pub fn model_text(
     out
 }
 
+/// Whether a symbol is a proposition or a constant.
+fn is_nullary(program: &Program, symbol: Symbol) -> bool {
+    program.symbol_sorts(symbol).len() == usize::from(matches!(symbol, Symbol::Func(_)))
+}
+
 /// The predicates and functions a vocabulary declares, in the order of their declarations
 /// (types' predicates and constructors left out).
-fn symbols_in_order(program: &Program, voc: VocId) -> Vec<Symbol> {
+pub(super) fn symbols_in_order(program: &Program, voc: VocId) -> Vec<Symbol> {
     let v = program.voc(voc);
     let mut found: Vec<(u32, Symbol)> = Vec::new();
     for &p in &v.preds {
@@ -125,7 +136,7 @@ fn has_empty_argument(program: &Program, model: &Structure, symbol: Symbol) -> b
 
 /// Tuples in IDP-Z3's order: element by element, numbers by value and constructors in the
 /// order they are declared (IDP3's order puts names alphabetically).
-fn cmp_tuples(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
+pub(super) fn cmp_tuples(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
     a.iter()
         .zip(b)
         .map(|(x, y)| cmp_values(*x, *y))
@@ -262,7 +273,10 @@ fn plain_args(args: &[Value]) -> String {
 }
 
 /// Every tuple over the structure's domains of `sorts`.
-fn all_tuples(structure: &Structure, sorts: &[crate::sema::program::SortId]) -> Vec<Vec<Value>> {
+pub(super) fn all_tuples(
+    structure: &Structure,
+    sorts: &[crate::sema::program::SortId],
+) -> Vec<Vec<Value>> {
     let mut tuples: Vec<Vec<Value>> = vec![Vec::new()];
     for &s in sorts {
         let domain = structure.domain(s).unwrap_or(&[]);

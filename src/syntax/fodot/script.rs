@@ -47,13 +47,19 @@ impl Arg {
     }
 }
 
-/// `name(args, key=value)`, with the blocks it works on.
+/// `name(args, key=value)`, with the blocks it works on, or `name` alone when a method is
+/// called on it (`theory.propagate()`); `.method(...)` chained on it in `method`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
     pub name: Ident,
     pub args: Vec<Arg>,
     pub kwargs: Vec<(Ident, Arg)>,
     pub span: Span,
+    /// Whether `name` is called (`name(...)`) rather than named.
+    pub parens: bool,
+    /// The method called on this call's value (`.propagate()`), or the attribute read
+    /// (`.assignments`: without parentheses).
+    pub method: Option<Box<Call>>,
     /// The theory the call's arguments name (combined into one when they name several).
     pub theory: Option<String>,
     /// The structure (combined, or an empty one of the theory's vocabulary).
@@ -82,6 +88,7 @@ const INFERENCES: &[&str] = &[
     "explain",
     "determine_relevance",
     "decision_table",
+    "Theory",
 ];
 
 impl Reader {
@@ -135,13 +142,23 @@ impl Reader {
     }
 
     fn call(&mut self, pair: Pair<Rule>, file: &mut ast::File) -> Arg {
+        let call = self.call_chain(pair, file, false);
+        if !call.parens && call.method.is_none() {
+            return Arg::Name(call.name);
+        }
+        Arg::Call(call)
+    }
+
+    /// A call and the methods chained on it (a method works on its receiver's blocks, found
+    /// when it runs).
+    fn call_chain(&mut self, pair: Pair<Rule>, file: &mut ast::File, is_method: bool) -> Call {
         let span = self.span(&pair);
         let text = pair.as_str();
         let mut it = pair.into_inner().peekable();
         let name = self.ident(it.next().expect("a name"));
         let mut args = Vec::new();
         let mut kwargs = Vec::new();
-        let mut chained = false;
+        let mut method = None;
         for p in it {
             match p.as_rule() {
                 Rule::py_arg => {
@@ -155,39 +172,37 @@ impl Reader {
                         args.push(self.py_expr(inner, file));
                     }
                 }
-                Rule::call => {
-                    chained = true;
-                    let s = self.span(&p);
-                    self.error(
-                        "fodot-main-unsupported",
-                        "a method call (`.name(...)`) in main is not supported by idp",
-                        s,
-                    );
-                }
+                Rule::call => method = Some(Box::new(self.call_chain(p, file, true))),
                 _ => {}
             }
         }
-        let has_parens = text[name.name.len()..].trim_start().starts_with('(');
-        if !has_parens && !chained {
-            return Arg::Name(name);
-        }
+        let parens = text[name.name.len()..].trim_start().starts_with('(');
         let mut call = Call {
             name,
             args,
             kwargs,
             span,
+            parens,
+            method,
             theory: None,
             structure: None,
             term: None,
         };
-        if INFERENCES.contains(&call.name.name.as_str()) {
+        if parens && !is_method && INFERENCES.contains(&call.name.name.as_str()) {
             self.blocks_of(&mut call, file);
         }
-        Arg::Call(call)
+        call
     }
 
     /// The theory, structure and term block of an inference call, made when needed.
     fn blocks_of(&mut self, call: &mut Call, file: &mut ast::File) {
+        // `determine_relevance(Theory(T, S))`: the blocks of the `Theory` given.
+        if let Some(Arg::Call(inner)) = call.args.first() {
+            if inner.name.name == "Theory" && inner.method.is_none() {
+                (call.theory, call.structure) = (inner.theory.clone(), inner.structure.clone());
+                return;
+            }
+        }
         let named: Vec<&Ident> = call
             .args
             .iter()
