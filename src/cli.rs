@@ -710,7 +710,12 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     eprint!("{stderr_text}");
     let has_errors = diags.has_errors();
     if args.dump == Some(Dump::Program) {
-        print!("{}", crate::print::program_to_string(&program));
+        let text = if loaded.fodot {
+            crate::print::fodot::program_to_fodot(&program)
+        } else {
+            crate::print::program_to_string(&program)
+        };
+        print!("{text}");
     }
     if args.check || matches!(args.dump, Some(Dump::Ast | Dump::Program)) {
         return i32::from(has_errors);

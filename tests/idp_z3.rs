@@ -233,3 +233,55 @@ fn a_syntax_error_is_located_and_worded() {
     );
     assert!(!stderr.contains("Rule::"), "{stderr}");
 }
+
+/// `--dump program` writes an FO(·) file in FO(·): read back with the file's `main`, it gives
+/// the same output.
+#[test]
+fn the_dumped_program_is_fodot_and_reads_back_with_the_same_answers() {
+    let dir = std::env::temp_dir().join(format!("idp-z3-dump-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut failures = Vec::new();
+    for file in files() {
+        let dumped = Command::new(idp())
+            .args(["--dump", "program"])
+            .arg(&file)
+            .output()
+            .expect("idp runs");
+        let text = String::from_utf8_lossy(&dumped.stdout).into_owned();
+        assert!(
+            text.contains("vocabulary") && !text.contains("<ct>"),
+            "{text}"
+        );
+        let source = std::fs::read_to_string(&file).expect("the file");
+        let main = source.find("procedure main").map_or("", |k| &source[k..]);
+        let copy = dir.join(file.file_name().expect("a name"));
+        std::fs::write(&copy, format!("{text}{main}")).expect("write");
+        let (again, stderr, code) = run(&copy);
+        let (original, _, _) = run(&file);
+        if code != Some(0) || again != original {
+            failures.push(format!("{}:\n{text}{main}\n{stderr}", file.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `decision_table` and Z3's own methods are refused where they are written, not with a panic.
+#[test]
+fn an_unsupported_call_in_main_is_located() {
+    let dir = std::env::temp_dir().join(format!("idp-z3-call-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("call.idp");
+    std::fs::write(
+        &file,
+        "vocabulary V {\n    p: () -> Bool\n}\ntheory T:V {\n    p().\n}\n\
+         procedure main() {\n    pretty_print(Theory(T).formula())\n    \
+         pretty_print(decision_table(T))\n}\n",
+    )
+    .expect("write");
+    let (_, stderr, code) = run(&file);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("call.idp:8:28") && stderr.contains("`.formula`"),
+        "{stderr}"
+    );
+}

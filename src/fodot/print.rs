@@ -86,7 +86,7 @@ fn is_nullary(program: &Program, symbol: Symbol) -> bool {
 
 /// The predicates and functions a vocabulary declares, in the order of their declarations
 /// (types' predicates and constructors left out).
-pub(super) fn symbols_in_order(program: &Program, voc: VocId) -> Vec<Symbol> {
+pub(crate) fn symbols_in_order(program: &Program, voc: VocId) -> Vec<Symbol> {
     let v = program.voc(voc);
     let mut found: Vec<(u32, Symbol)> = Vec::new();
     for &p in &v.preds {

@@ -1,0 +1,158 @@
+//! `--dump program` for an IDP-Z3 (FO(·)) file: the program as idp resolved it, written in the
+//! file's own dialect — `type T := {a, b}`, `p: T * T -> Bool`, `!x in T: ...`, `p := {..}.` —
+//! so that it reads back with the same reader. Blocks that the reader made for `main`'s calls
+//! (a combined theory, an empty structure, a `term="..."`) are printed too, the terms as
+//! comments.
+
+use crate::ids::SortId;
+use crate::print::structure::is_identifier;
+use crate::print::theory::{fodot_sort_name, formula_to_fodot, rule_to_fodot, term_to_string};
+use crate::sema::program::{Component, Program, Symbol, Theory, VocId};
+use crate::structure::structure::{Structure, Table};
+
+/// The whole program in FO(·).
+pub fn program_to_fodot(program: &Program) -> String {
+    let mut out = String::from(
+        "// The program as idp resolved it, in IDP-Z3's FO(\u{b7}): variables with their types,\n\
+         // sentences in full parentheses.\n",
+    );
+    for component in program.namespaces[0].members.values() {
+        let text = match *component {
+            Component::Vocabulary(id) => vocabulary(program, id),
+            Component::Theory(id) => theory(program, program.theory(id)),
+            Component::Structure(id) => structure(program, &program.structures[id.index()]),
+            Component::Term(id) => {
+                let t = &program.terms[id.index()];
+                format!("// term {}: {}\n", t.name, term_to_string(program, &t.term))
+            }
+            _ => continue,
+        };
+        out.push('\n');
+        out.push_str(&text);
+    }
+    out
+}
+
+fn vocabulary(program: &Program, id: VocId) -> String {
+    let voc = program.voc(id);
+    let mut out = format!("vocabulary {} {{\n", voc.name);
+    let mut sorts: Vec<SortId> = voc
+        .sorts
+        .iter()
+        .copied()
+        .filter(|&s| program.sort(s).builtin.is_none() && is_identifier(&program.sort(s).name))
+        .collect();
+    sorts.sort_by_key(|s| s.index());
+    for s in sorts {
+        out.push_str(&format!("    {}\n", type_line(program, s)));
+    }
+    for symbol in crate::fodot::print::symbols_in_order(program, id) {
+        let sorts = program.symbol_sorts(symbol);
+        let name = program.symbol_name(symbol);
+        let line = match symbol {
+            Symbol::Pred(_) => signature(program, name, &sorts, "Bool", false),
+            Symbol::Func(f) => {
+                let (result, args) = sorts.split_last().expect("a function's result");
+                let result = fodot_sort_name(program, *result);
+                signature(program, name, args, &result, program.func(f).partial)
+            }
+        };
+        out.push_str(&format!("    {line}\n"));
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// `type T := {a, b}`, `type T := constructed from {c(U)}`, `type T := {1, 2, 3}` or `type T`.
+fn type_line(program: &Program, s: SortId) -> String {
+    let so = program.sort(s);
+    let mut line = format!("type {}", so.name);
+    if so.constructed {
+        let cons: Vec<String> = so
+            .constructors
+            .iter()
+            .map(|&c| {
+                let f = program.func(c);
+                let args: Vec<String> = f
+                    .args
+                    .iter()
+                    .map(|&a| fodot_sort_name(program, a))
+                    .collect();
+                match args.as_slice() {
+                    [] => f.name.clone(),
+                    _ => format!("{}({})", f.name, args.join(", ")),
+                }
+            })
+            .collect();
+        let nullary = so
+            .constructors
+            .iter()
+            .all(|&c| program.func(c).args.is_empty());
+        let from = if nullary { "" } else { "constructed from " };
+        line.push_str(&format!(" := {from}{{{}}}", cons.join(", ")));
+    } else if let Some(fixed) = &so.fixed {
+        let values: Vec<String> = fixed.iter().map(|v| v.to_string()).collect();
+        line.push_str(&format!(" := {{{}}}", values.join(", ")));
+    }
+    line
+}
+
+/// `name: T * U -> R` (`name: () -> R` without arguments).
+fn signature(
+    program: &Program,
+    name: &str,
+    args: &[SortId],
+    result: &str,
+    partial: bool,
+) -> String {
+    let domain: Vec<String> = args.iter().map(|&a| fodot_sort_name(program, a)).collect();
+    let domain = match domain.as_slice() {
+        [] => "()".to_string(),
+        _ => domain.join(" * "),
+    };
+    let partial = if partial { "partial " } else { "" };
+    format!("{name}: {partial}{domain} -> {result}")
+}
+
+fn theory(program: &Program, t: &Theory) -> String {
+    let voc = &program.voc(t.vocabulary).name;
+    let mut out = format!("theory {}:{voc} {{\n", t.name);
+    for f in &t.sentences {
+        out.push_str(&format!("    {}.\n", formula_to_fodot(program, f)));
+    }
+    for d in &t.definitions {
+        out.push_str("    {\n");
+        for r in &d.rules {
+            out.push_str(&format!("        {}\n", rule_to_fodot(program, r)));
+        }
+        out.push_str("    }\n");
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// A structure as IDP-Z3 writes one: each interpreted symbol `p := {..}.` (what a partial
+/// table makes certain only).
+fn structure(program: &Program, s: &Structure) -> String {
+    let voc = &program.voc(s.vocabulary).name;
+    let mut nothing_given = s.clone();
+    nothing_given.symbols.clear();
+    let body = crate::fodot::print::model_text(program, s.vocabulary, &nothing_given, s, None);
+    let partial: Vec<String> = s
+        .symbols
+        .iter()
+        .filter(|(_, t)| matches!(t, Table::ThreeValued { .. }))
+        .map(|(&sym, _)| format!("{} := ", program.symbol_name(sym)))
+        .collect();
+    let mut out = format!("structure {}:{voc} {{\n", s.name);
+    for line in body.lines().filter(|l| !l.starts_with("//")) {
+        // What a partial table makes certain: `f ⊇ {..}.`
+        let line = match partial.iter().find(|p| line.starts_with(p.as_str())) {
+            Some(p) => format!("{} \u{2287} {}", &p[..p.len() - 4], &line[p.len()..]),
+            None => line.to_string(),
+        };
+        out.push_str(&format!("    {line}\n"));
+    }
+    out.push_str("}\n");
+    out
+}
