@@ -63,6 +63,14 @@ impl Failure {
         }
     }
 
+    /// A limit stopped the inference.
+    fn stopped(note: String) -> Failure {
+        Failure {
+            stopped: true,
+            ..Failure::new(note)
+        }
+    }
+
     fn at(span: Span, message: impl Into<String>) -> Failure {
         Failure {
             at: Some(span),
@@ -391,11 +399,7 @@ impl Run<'_> {
             .map_err(failure)?;
         self.warnings.extend(found.warnings);
         if let Some(note) = found.partial {
-            return Err(Failure {
-                message: note,
-                stopped: true,
-                at: None,
-            });
+            return Err(Failure::stopped(note));
         }
         Ok((found.value, t, s))
     }
@@ -496,6 +500,10 @@ impl Run<'_> {
         let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
         let mut options = self.options.clone();
         options.nbmodels = 1;
+        // As in model_expand, what neither the theory nor the term mentions is "don't care".
+        options.leave_unmentioned_false = true;
+        let mut used = used_symbols(theory);
+        crate::sema::walk::symbols(&self.program.terms[term].term, &mut used);
         if std::env::var_os("IDP_MINIMIZE").is_none() {
             // IDP-Z3 prints the optimum only (no best-so-far on a limit), so the bounds can be
             // asked from below: a plan's length is then found as by growing a horizon.
@@ -512,11 +520,7 @@ impl Run<'_> {
         .map_err(failure)?;
         self.warnings.extend(found.warnings);
         if let Some(note) = found.partial {
-            return Err(Failure {
-                message: note,
-                stopped: true,
-                at: None,
-            });
+            return Err(Failure::stopped(note));
         }
         Ok(match found.value.models.first() {
             Some(m) => Val::Text(print::model_text(
@@ -524,7 +528,7 @@ impl Run<'_> {
                 theory.vocabulary,
                 structure,
                 m,
-                None,
+                Some(&used),
             )),
             None => Val::Text("No models.".to_string()),
         })
