@@ -89,15 +89,16 @@ fn is_nullary(program: &Program, symbol: Symbol) -> bool {
 pub(crate) fn symbols_in_order(program: &Program, voc: VocId) -> Vec<Symbol> {
     let v = program.voc(voc);
     let mut found: Vec<(u32, Symbol)> = Vec::new();
+    // An empty span: a tester or accessor the reader declared (IDP-Z3 does not print them).
     for &p in &v.preds {
         let pred = program.pred(p);
-        if let (None, Some(span)) = (pred.type_of, pred.span) {
+        if let (None, Some(span)) = (pred.type_of, pred.span.filter(|s| s.end > s.start)) {
             found.push((span.start, Symbol::Pred(p)));
         }
     }
     for &f in &v.funcs {
         let func = program.func(f);
-        if let (None, Some(span)) = (func.constructor_of, func.span) {
+        if let (None, Some(span)) = (func.constructor_of, func.span.filter(|s| s.end > s.start)) {
             found.push((span.start, Symbol::Func(f)));
         }
     }

@@ -7,8 +7,11 @@
 use crate::ids::SortId;
 use crate::print::structure::is_identifier;
 use crate::print::theory::{fodot_sort_name, formula_to_fodot, rule_to_fodot, term_to_string};
-use crate::sema::program::{Component, Program, Symbol, Theory, VocId};
+use crate::sema::ir::{FormulaKind, TermKind};
+use crate::sema::program::{Component, FuncId, Program, Symbol, Theory, VocId};
+use crate::sema::walk::Node;
 use crate::structure::structure::{Structure, Table};
+use crate::syntax::ast::CmpOp;
 
 /// The whole program in FO(·).
 pub fn program_to_fodot(program: &Program) -> String {
@@ -73,10 +76,15 @@ fn type_line(program: &Program, s: SortId) -> String {
             .iter()
             .map(|&c| {
                 let f = program.func(c);
+                let names = accessor_names(program, c);
                 let args: Vec<String> = f
                     .args
                     .iter()
-                    .map(|&a| fodot_sort_name(program, a))
+                    .zip(names)
+                    .map(|(&a, name)| match name {
+                        Some(n) => format!("{n}: {}", fodot_sort_name(program, a)),
+                        None => fodot_sort_name(program, a),
+                    })
                     .collect();
                 match args.as_slice() {
                     [] => f.name.clone(),
@@ -95,6 +103,70 @@ fn type_line(program: &Program, s: SortId) -> String {
         line.push_str(&format!(" := {{{}}}", values.join(", ")));
     }
     line
+}
+
+/// The accessor of each argument of constructor `c`, found in the definitions the reader
+/// added (`R(rgb(x1, x2)) = x1`, which the reader's lowering may have split into equalities).
+fn accessor_names(program: &Program, c: FuncId) -> Vec<Option<String>> {
+    let mut names = vec![None; program.func(c).args.len()];
+    let rules = program
+        .theories
+        .iter()
+        .flat_map(|t| &t.definitions)
+        .filter(|d| d.span.end == d.span.start)
+        .flat_map(|d| &d.rules);
+    for r in rules {
+        let (Symbol::Func(acc), Some(value)) = (r.head, r.head_args.last()) else {
+            continue;
+        };
+        let mut args: Vec<u32> = Vec::new();
+        let mut same: Vec<(u32, u32)> = Vec::new();
+        let nodes = r
+            .head_args
+            .iter()
+            .map(Node::Term)
+            .chain([Node::Formula(&r.body)]);
+        for n in nodes {
+            n.walk(&mut |m| {
+                collect_constructor_args(m, c, &mut args, &mut same);
+                true
+            });
+        }
+        let Some(v) = var_id(value) else { continue };
+        let equal = |w: u32| w == v || same.contains(&(v, w)) || same.contains(&(w, v));
+        if let Some(k) = args.iter().position(|&w| equal(w)) {
+            names[k] = Some(program.func(acc).name.clone());
+        }
+    }
+    names
+}
+
+/// The variables `c` is applied to (into `args`), and equalities of two variables (`same`).
+fn collect_constructor_args(n: Node, c: FuncId, args: &mut Vec<u32>, same: &mut Vec<(u32, u32)>) {
+    match n {
+        Node::Term(t) => {
+            if let TermKind::Func(g, xs) = t.kind() {
+                if *g == c && args.is_empty() {
+                    args.extend(xs.iter().map(|x| var_id(x).unwrap_or(u32::MAX)));
+                }
+            }
+        }
+        Node::Formula(f) => {
+            if let FormulaKind::Cmp(CmpOp::Eq, a, b) = f.kind() {
+                if let (Some(x), Some(y)) = (var_id(a), var_id(b)) {
+                    same.push((x, y));
+                }
+            }
+        }
+        Node::Set(_) => {}
+    }
+}
+
+fn var_id(t: &crate::sema::ir::Term) -> Option<u32> {
+    match t.kind() {
+        TermKind::Var(v) => Some(v.id),
+        _ => None,
+    }
 }
 
 /// `name: T * U -> R` (`name: () -> R` without arguments).
@@ -120,7 +192,8 @@ fn theory(program: &Program, t: &Theory) -> String {
     for f in &t.sentences {
         out.push_str(&format!("    {}.\n", formula_to_fodot(program, f)));
     }
-    for d in &t.definitions {
+    // An empty span: the definitions of testers and accessors, which the reader adds again.
+    for d in t.definitions.iter().filter(|d| d.span.end > d.span.start) {
         out.push_str("    {\n");
         for r in &d.rules {
             out.push_str(&format!("        {}\n", rule_to_fodot(program, r)));

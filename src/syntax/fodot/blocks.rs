@@ -53,16 +53,24 @@ impl Reader {
     }
 
     fn collect_vocabulary(&mut self, block: Pair<Rule>) {
+        let voc = block
+            .clone()
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::ident)
+            .map_or("V".to_string(), |p| p.as_str().to_string());
         for decl in block.into_inner() {
             match decl.as_rule() {
                 Rule::type_decl => {
                     let mut it = decl.into_inner().skip(1);
                     let name = it.next().expect("a name").as_str().to_string();
-                    let elements = it
+                    let listing = it
                         .next()
-                        .filter(|p| matches!(p.as_rule(), Rule::enumeration | Rule::constructed))
-                        .map(|p| self.type_elements(p));
-                    self.names.types.insert(name, elements);
+                        .filter(|p| matches!(p.as_rule(), Rule::enumeration | Rule::constructed));
+                    let elements = listing.clone().map(|p| self.type_elements(p));
+                    self.names.types.insert(name.clone(), elements);
+                    if let Some(l) = listing.filter(|l| l.as_str().starts_with("constructed")) {
+                        self.collect_constructors(&voc, &name, l);
+                    }
                 }
                 Rule::var_decl => {
                     let mut it = decl.into_inner().filter(|p| p.as_rule() == Rule::ident);
@@ -216,8 +224,10 @@ impl Reader {
                 _ => {}
             }
         }
+        let name = name.unwrap_or_else(|| default_name("V", span));
+        decls.extend(self.constructor_decls(&name.name));
         ast::Vocabulary {
-            name: name.unwrap_or_else(|| default_name("V", span)),
+            name,
             ltc: None,
             decls,
             span,
@@ -314,7 +324,7 @@ impl Reader {
         TypeBody::Constructed(constructors)
     }
 
-    fn sort_ident(&self, sort: Ident) -> Ident {
+    pub(super) fn sort_ident(&self, sort: Ident) -> Ident {
         Ident {
             name: idp3_sort(&sort.name).to_string(),
             span: sort.span,
@@ -388,6 +398,7 @@ impl Reader {
         let mut names = names.into_iter();
         let name = names.next().unwrap_or_else(|| default_name("T", span));
         let vocabulary = names.next().unwrap_or_else(|| default_name("V", span));
+        components.extend(self.constructor_definitions(&vocabulary.name));
         ast::Theory {
             name,
             vocabulary: pointer(&vocabulary),
@@ -396,7 +407,7 @@ impl Reader {
         }
     }
 
-    fn definition(&mut self, pair: Pair<Rule>) -> Definition {
+    pub(super) fn definition(&mut self, pair: Pair<Rule>) -> Definition {
         let span = self.span(&pair);
         let mut rules = Vec::new();
         for r in pair.into_inner().filter(|p| p.as_rule() == Rule::rule) {

@@ -13,6 +13,7 @@
 //! `float`; a type given only in a structure is given in the vocabulary instead (so that its
 //! elements are names in theories too), and `f := {..} else v.` lists every argument.
 
+mod accessors;
 mod blocks;
 mod expr;
 mod script;
@@ -160,6 +161,8 @@ pub(crate) struct Names {
     vars: HashMap<String, Ident>,
     /// Theory name to vocabulary name.
     theories: HashMap<String, String>,
+    /// The constructors that get a tester and accessors.
+    built: Vec<accessors::Built>,
 }
 
 impl Names {

@@ -235,7 +235,13 @@ impl Reader {
             if find_theory(file, &name).is_none() {
                 let mut t = first.clone();
                 t.name.name = name.clone();
-                t.components = theories.iter().flat_map(|t| t.components.clone()).collect();
+                // Once each: theories over one vocabulary share its testers' definitions.
+                t.components = Vec::new();
+                for c in theories.iter().flat_map(|t| t.components.clone()) {
+                    if !t.components.contains(&c) {
+                        t.components.push(c);
+                    }
+                }
                 file.items.push(Item::Theory(t));
             }
             name
