@@ -107,6 +107,7 @@ pub fn run(
         last_duration: Instant::now(),
         warnings: Vec::new(),
     };
+    print::set_dates(script.dates.0.clone(), script.dates.1.clone());
     let result = run.statements(script);
     if result.is_ok() {
         let end = if run.printed { "\n" } else { "None\n" };

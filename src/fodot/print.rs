@@ -55,19 +55,23 @@ pub fn model_text(
                 format!("{name} := {}.", !tuples.is_empty())
             }
             Symbol::Pred(_) => {
-                let items: Vec<String> = tuples.iter().map(|t| args_text(t)).collect();
+                let items: Vec<String> = tuples
+                    .iter()
+                    .map(|t| tuple_text(&texts(program, symbol, t)))
+                    .collect();
                 format!("{name} := {{{}}}.", items.join(", "))
             }
             Symbol::Func(f) if program.func(f).args.is_empty() => match tuples.first() {
-                Some(t) => format!("{name} := {}.", value_text(t[t.len() - 1])),
+                Some(t) => format!("{name} := {}.", texts(program, symbol, t).join("")),
                 None => format!("// {name} := *."),
             },
             Symbol::Func(_) => {
                 let items: Vec<String> = tuples
                     .iter()
                     .map(|t| {
-                        let (args, value) = t.split_at(t.len() - 1);
-                        format!("{} -> {}", args_text(args), value_text(value[0]))
+                        let mut parts = texts(program, symbol, t);
+                        let value = parts.pop().unwrap_or_default();
+                        format!("{} -> {value}", tuple_text(&parts))
                     })
                     .collect();
                 format!("{name} := {{{}}}.", items.join(", "))
@@ -160,17 +164,47 @@ fn given_whole(given: &Structure, symbol: Symbol) -> bool {
     matches!(given.table(symbol), Some(Table::TwoValued(_)))
 }
 
-fn args_text(args: &[Value]) -> String {
-    match args {
-        [one] => value_text(*one),
-        many => format!(
-            "({})",
-            many.iter()
-                .map(|v| value_text(*v))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+/// `a` for one element, `(a, b)` for more.
+fn tuple_text(parts: &[String]) -> String {
+    match parts {
+        [one] => one.clone(),
+        many => format!("({})", many.join(", ")),
     }
+}
+
+thread_local! {
+    /// IDP-Z3's dates in the file being run: the types listed with dates, and the functions
+    /// whose value is a `Date` (both by name; a date is its day number inside idp).
+    static DATES: std::cell::RefCell<(Vec<String>, Vec<String>)> = Default::default();
+}
+
+/// Sets the names of the types and functions whose values print as dates.
+pub fn set_dates(types: Vec<String>, funcs: Vec<String>) {
+    DATES.with(|d| *d.borrow_mut() = (types, funcs));
+}
+
+/// The texts of a tuple of `symbol` (its arguments, then a function's value), dates as
+/// `#2021-01-31`.
+pub(super) fn texts(program: &Program, symbol: Symbol, tuple: &[Value]) -> Vec<String> {
+    let sorts = program.symbol_sorts(symbol);
+    let name = program.symbol_name(symbol);
+    DATES.with(|d| {
+        let (types, funcs) = &*d.borrow();
+        tuple
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| {
+                let sort = sorts.get(k).map(|&s| program.sort(s).name.as_str());
+                let value_of_func = k + 1 == sorts.len() && matches!(symbol, Symbol::Func(_));
+                let date = sort.is_some_and(|s| types.iter().any(|t| t == s))
+                    || (value_of_func && funcs.iter().any(|f| f == name));
+                match (date, v) {
+                    (true, Value::Int(day)) => crate::syntax::fodot::date_text(day),
+                    _ => value_text(v),
+                }
+            })
+            .collect()
+    })
 }
 
 /// A value as IDP-Z3 writes it.
@@ -239,24 +273,20 @@ pub fn consequences(
         };
         let mut lines: Vec<(Vec<Value>, String)> = Vec::new();
         for t in truths.into_iter().filter(|t| !given_truth(t, true)) {
-            let (args, value) = t.split_at(arity);
-            let call = format!("{name}({})", plain_args(args));
-            let text = match value.first() {
-                Some(v) => format!("{call} -> {}", value_text(*v)),
+            let parts = texts(program, symbol, &t);
+            let call = format!("{name}({})", parts[..arity].join(", "));
+            let text = match parts.get(arity) {
+                Some(v) => format!("{call} -> {v}"),
                 None => call,
             };
             lines.push((t.clone(), text));
         }
         for t in falsities.into_iter().filter(|t| !given_truth(t, false)) {
-            let text = if is_func {
-                let (args, value) = t.split_at(arity);
-                format!(
-                    "Not {name}({}) = {}",
-                    plain_args(args),
-                    value_text(value[0])
-                )
-            } else {
-                format!("Not {name}({})", plain_args(&t))
+            let parts = texts(program, symbol, &t);
+            let call = format!("{name}({})", parts[..arity].join(", "));
+            let text = match parts.get(arity) {
+                Some(v) => format!("Not {call} = {v}"),
+                None => format!("Not {call}"),
             };
             lines.push((t.clone(), text));
         }
@@ -264,13 +294,6 @@ pub fn consequences(
         out.extend(lines.into_iter().map(|(_, l)| l));
     }
     out
-}
-
-fn plain_args(args: &[Value]) -> String {
-    args.iter()
-        .map(|v| value_text(*v))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Every tuple over the structure's domains of `sorts`.

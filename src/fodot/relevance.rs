@@ -47,7 +47,7 @@ pub(super) fn relevant(run: &mut Run, t: usize, s: usize) -> Result<Vec<String>,
     let relevant = with_definitions(program, &ground, found);
     let mut kept: Vec<Question> = relevant
         .into_iter()
-        .filter(|q| value_of(&universal, q).is_none())
+        .filter(|q| value_of(program, &universal, q).is_none())
         .collect();
     sort_questions(program, theory.vocabulary, &mut kept);
     Ok(kept.iter().map(|q| reading(program, &known, q)).collect())
@@ -173,7 +173,7 @@ fn sort_questions(program: &Program, voc: crate::sema::program::VocId, qs: &mut 
 }
 
 /// What the structure says of a question: a truth value or a function's value.
-fn value_of(s: &Structure, q: &Question) -> Option<String> {
+fn value_of(program: &Program, s: &Structure, q: &Question) -> Option<String> {
     match q.0 {
         Symbol::Pred(_) => match s.truth(q.0, &q.1) {
             TruthValue::True => Some(String::new()),
@@ -188,16 +188,16 @@ fn value_of(s: &Structure, q: &Question) -> Option<String> {
             graph
                 .into_iter()
                 .find(|t| t.len() == q.1.len() + 1 && t.starts_with(&q.1))
-                .map(|t| format!(" -> {}", print::value_text(t[q.1.len()])))
+                .map(|t| format!(" -> {}", print::texts(program, q.0, t)[q.1.len()]))
         }
     }
 }
 
 /// IDP-Z3's line for a question: `p(a)`, `Not p(a)`, `f(a) -> 1` or `? p(a)`.
 fn reading(program: &Program, known: &Structure, q: &Question) -> String {
-    let args: Vec<String> = q.1.iter().map(|v| print::value_text(*v)).collect();
+    let args = print::texts(program, q.0, &q.1);
     let call = format!("{}({})", program.symbol_name(q.0), args.join(", "));
-    match (value_of(known, q), q.0) {
+    match (value_of(program, known, q), q.0) {
         (None, _) => format!("? {call}"),
         (Some(v), Symbol::Func(_)) => format!("{call}{v}"),
         (Some(v), Symbol::Pred(_)) => format!("{v}{call}"),

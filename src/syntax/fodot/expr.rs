@@ -309,21 +309,18 @@ impl Reader {
     }
 
     fn number(&mut self, pair: Pair<Rule>) -> Expr {
-        let text: String = pair
-            .as_str()
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        if text.contains('.') {
-            Expr::Float(text.parse().unwrap_or(0.0))
-        } else {
-            match text.parse() {
-                Ok(i) => Expr::Int(i),
-                Err(_) => {
-                    let span = self.span(&pair);
-                    self.error("fodot-number", format!("{text} is too large"), span);
-                    Expr::Int(0)
-                }
+        match super::number::number(pair.as_str()) {
+            super::number::Number::Int(i) => Expr::Int(i),
+            super::number::Number::Float(f) => Expr::Float(f),
+            super::number::Number::Bad => {
+                let span = self.span(&pair);
+                let text = pair.as_str();
+                self.error(
+                    "fodot-number",
+                    format!("{text} is not a number or date idp reads"),
+                    span,
+                );
+                Expr::Int(0)
             }
         }
     }

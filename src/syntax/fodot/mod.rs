@@ -16,6 +16,7 @@
 mod accessors;
 mod blocks;
 mod expr;
+mod number;
 mod script;
 
 use indexmap::IndexMap;
@@ -23,6 +24,7 @@ use pest::iterators::Pair;
 use pest::Parser;
 use std::collections::HashMap;
 
+pub use number::date_text;
 pub use script::{Arg, Call, Script, Statement};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
@@ -163,9 +165,23 @@ pub(crate) struct Names {
     theories: HashMap<String, String>,
     /// The constructors that get a tester and accessors.
     built: Vec<accessors::Built>,
+    /// The types listed with dates (`{#2021-01-01..#2021-01-31}`).
+    date_types: Vec<String>,
 }
 
 impl Names {
+    /// The types listed with dates, and the functions whose value is a `Date`.
+    pub(crate) fn dates(&self) -> (Vec<String>, Vec<String>) {
+        let mut funcs: Vec<String> = self
+            .funcs
+            .iter()
+            .filter(|(_, (_, result))| result == "Date" || self.date_types.contains(result))
+            .map(|(name, _)| name.clone())
+            .collect();
+        funcs.sort();
+        (self.date_types.clone(), funcs)
+    }
+
     pub(crate) fn is_predicate(&self, name: &str) -> bool {
         self.preds.contains_key(name)
     }
@@ -205,6 +221,8 @@ fn idp3_sort(name: &str) -> &str {
     match name {
         "Int" | "ℤ" => "int",
         "Real" | "ℝ" => "float",
+        // A date is its day number (`number::date_text` prints it back).
+        "Date" => "int",
         other => other,
     }
 }

@@ -15,6 +15,9 @@ use crate::syntax::ast::{self, Ident, Item, Span, TermBlock, TermKind};
 pub struct Script {
     pub statements: Vec<Statement>,
     pub span: Span,
+    /// The types listed with dates, and the functions whose value is a `Date`: their values
+    /// print as dates.
+    pub dates: (Vec<String>, Vec<String>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -111,7 +114,11 @@ impl Reader {
                 }
             })
             .collect();
-        Script { statements, span }
+        Script {
+            statements,
+            span,
+            dates: self.names.dates(),
+        }
     }
 
     fn py_expr(&mut self, pair: Pair<Rule>, file: &mut ast::File) -> Arg {
@@ -122,17 +129,11 @@ impl Reader {
         };
         match inner.as_rule() {
             Rule::string => Arg::Str(unquote(inner.as_str()), span),
-            Rule::number => {
-                let text: String = inner
-                    .as_str()
-                    .chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect();
-                match text.parse::<i64>() {
-                    Ok(i) => Arg::Int(i, span),
-                    Err(_) => Arg::Float(text.parse().unwrap_or(0.0), span),
-                }
-            }
+            Rule::number => match super::number::number(inner.as_str()) {
+                super::number::Number::Int(i) => Arg::Int(i, span),
+                super::number::Number::Float(f) => Arg::Float(f, span),
+                super::number::Number::Bad => Arg::Float(0.0, span),
+            },
             Rule::py_list => Arg::List(
                 inner.into_inner().map(|p| self.py_expr(p, file)).collect(),
                 span,
