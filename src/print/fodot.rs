@@ -5,8 +5,8 @@
 //! comments.
 
 use crate::ids::SortId;
-use crate::print::structure::is_identifier;
 use crate::print::theory::{fodot_sort_name, formula_to_fodot, rule_to_fodot, term_to_string};
+use crate::print::vocabulary::{constructor_texts, declared_sorts};
 use crate::sema::ir::{FormulaKind, TermKind};
 use crate::sema::program::{Component, FuncId, Program, Symbol, Theory, VocId};
 use crate::sema::walk::Node;
@@ -39,14 +39,7 @@ pub fn program_to_fodot(program: &Program) -> String {
 fn vocabulary(program: &Program, id: VocId) -> String {
     let voc = program.voc(id);
     let mut out = format!("vocabulary {} {{\n", voc.name);
-    let mut sorts: Vec<SortId> = voc
-        .sorts
-        .iter()
-        .copied()
-        .filter(|&s| program.sort(s).builtin.is_none() && is_identifier(&program.sort(s).name))
-        .collect();
-    sorts.sort_by_key(|s| s.index());
-    for s in sorts {
+    for s in declared_sorts(program, voc, false) {
         out.push_str(&format!("    {}\n", type_line(program, s)));
     }
     for symbol in crate::fodot::print::symbols_in_order(program, id) {
@@ -71,27 +64,12 @@ fn type_line(program: &Program, s: SortId) -> String {
     let so = program.sort(s);
     let mut line = format!("type {}", so.name);
     if so.constructed {
-        let cons: Vec<String> = so
-            .constructors
-            .iter()
-            .map(|&c| {
-                let f = program.func(c);
-                let names = accessor_names(program, c);
-                let args: Vec<String> = f
-                    .args
-                    .iter()
-                    .zip(names)
-                    .map(|(&a, name)| match name {
-                        Some(n) => format!("{n}: {}", fodot_sort_name(program, a)),
-                        None => fodot_sort_name(program, a),
-                    })
-                    .collect();
-                match args.as_slice() {
-                    [] => f.name.clone(),
-                    _ => format!("{}({})", f.name, args.join(", ")),
-                }
-            })
-            .collect();
+        let cons = constructor_texts(program, s, ", ", |c, k, a| {
+            match accessor_names(program, c).swap_remove(k) {
+                Some(n) => format!("{n}: {}", fodot_sort_name(program, a)),
+                None => fodot_sort_name(program, a),
+            }
+        });
         let nullary = so
             .constructors
             .iter()

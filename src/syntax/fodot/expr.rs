@@ -189,15 +189,7 @@ impl Reader {
                 Rule::or_op => BinConn::Or,
                 _ => BinConn::And,
             };
-            let span = acc.span.to(right.span);
-            acc = Spanned {
-                expr: Expr::Conn {
-                    op,
-                    left: Box::new(acc),
-                    right: Box::new(right),
-                },
-                span,
-            };
+            acc = joined(acc, right, |left, right| Expr::Conn { op, left, right });
         }
         acc
     }
@@ -238,15 +230,7 @@ impl Reader {
                 }
             };
             let right = self.expr(right);
-            let span = acc.span.to(right.span);
-            acc = Spanned {
-                expr: Expr::Arith {
-                    op,
-                    left: Box::new(acc),
-                    right: Box::new(right),
-                },
-                span,
-            };
+            acc = joined(acc, right, |left, right| Expr::Arith { op, left, right });
         }
         acc
     }
@@ -910,5 +894,18 @@ pub(super) fn symbol_ref(name: &Ident) -> SymbolRef {
         name: pointer(name),
         sorts: None,
         span: name.span,
+    }
+}
+
+/// `left op right` made by `make`, spanning both operands.
+fn joined(
+    left: Spanned,
+    right: Spanned,
+    make: impl FnOnce(Box<Spanned>, Box<Spanned>) -> Expr,
+) -> Spanned {
+    let span = left.span.to(right.span);
+    Spanned {
+        expr: make(Box::new(left), Box::new(right)),
+        span,
     }
 }
