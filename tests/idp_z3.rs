@@ -287,3 +287,20 @@ fn an_unsupported_call_in_main_is_located() {
         "{stderr}"
     );
 }
+
+/// `--explain` on an FO(·) file without a model names the part of the theory that has none, in
+/// the file's own words.
+#[test]
+fn explain_names_the_fodot_sentence_without_a_model() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/idp_z3/check_unsat.idp");
+    let out = Command::new(idp())
+        .arg("--explain")
+        .arg(&file)
+        .output()
+        .expect("idp runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("check_unsat.idp:6:5: p() & ~p()."),
+        "{stdout}"
+    );
+}

@@ -62,6 +62,18 @@ impl Reader {
                 .iter()
                 .all(|a| a != sort && matches!(self.names.types.get(a), Some(Some(_))));
             if !finite {
+                let message = format!(
+                    "`{sort}` is constructed from `{}` with an argument of an unlisted or \
+                     recursive type, so it is infinite: idp grounds over finite types and gives \
+                     it no tester `is_{}` and no accessors",
+                    built.constructor, built.constructor
+                );
+                let at = Span::new(self.fid, start..start + built.constructor.len());
+                self.diags.push(crate::diagnostics::Diagnostic::warning(
+                    "fodot-infinite-type",
+                    message,
+                    Some(at),
+                ));
                 continue;
             }
             let tester = format!("is_{}", built.constructor);
