@@ -711,7 +711,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     let has_errors = diags.has_errors();
     if args.dump == Some(Dump::Program) {
         let text = if loaded.fodot {
-            crate::print::fodot::program_to_fodot(&program)
+            crate::fodot::dump::program_to_fodot(&program)
         } else {
             crate::print::program_to_string(&program)
         };

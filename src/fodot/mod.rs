@@ -7,6 +7,7 @@
 //! IDP-Z3 collects what `main` prints and writes it at the end, one item a line, then an empty
 //! line (or `None` when nothing was printed); the same text is written here as it is made.
 
+pub mod dump;
 pub mod print;
 mod relevance;
 

@@ -4,7 +4,6 @@
 //! The helpers here (consistency, two-valuedness) are shared with the Lua runtime; sort domains
 //! are [`crate::sema::domains`]'.
 
-pub mod fodot;
 pub mod ground;
 pub mod program;
 pub mod structure;

@@ -42,7 +42,7 @@ fn vocabulary(program: &Program, id: VocId) -> String {
     for s in declared_sorts(program, voc, false) {
         out.push_str(&format!("    {}\n", type_line(program, s)));
     }
-    for symbol in crate::fodot::print::symbols_in_order(program, id) {
+    for symbol in super::print::symbols_in_order(program, id) {
         let sorts = program.symbol_sorts(symbol);
         let name = program.symbol_name(symbol);
         let line = match symbol {
@@ -188,7 +188,7 @@ fn structure(program: &Program, s: &Structure) -> String {
     let voc = &program.voc(s.vocabulary).name;
     let mut nothing_given = s.clone();
     nothing_given.symbols.clear();
-    let body = crate::fodot::print::model_text(program, s.vocabulary, &nothing_given, s, None);
+    let body = super::print::model_text(program, s.vocabulary, &nothing_given, s, None);
     let partial: Vec<String> = s
         .symbols
         .iter()
