@@ -33,7 +33,7 @@ Examples:
   idp -n 1 --visualize problem.idp     print a model and draw its grid (--visualize=svg:F.svg)
   idp -i problem.idp                   interactive shell: Lua commands, values printed
   idp --check problem.idp              only parse and type-check
-  idp --dump program problem.idp       print the program as resolved, as IDP text
+  idp --dump program problem.idp       print the program as resolved, in the file's dialect
   idp serve [FILE...] [--port N]       the workbench in the browser (idp serve --help)
   idp < problem.idp                    read the specification from stdin
   idp --sandbox --timeout 10 --max-memory 2000 untrusted.idp
@@ -107,8 +107,8 @@ pub struct Args {
     #[arg(long)]
     pub check: bool,
     /// Print the parsed AST (a Rust debug dump) or the resolved program (as IDP text: types
-    /// of variables, completed structures) and stop, or print the ground theory of each
-    /// inference before it is solved (`ground`)
+    /// of variables, completed structures; an IDP-Z3 file in FO(·)) and stop, or print the
+    /// ground theory of each inference before it is solved (`ground`)
     #[arg(long, value_enum, value_name = "WHAT")]
     pub dump: Option<Dump>,
     /// Colour and source excerpts in diagnostics
