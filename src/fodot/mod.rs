@@ -43,6 +43,8 @@ struct Target {
     theory: String,
     structure: String,
     propagated: bool,
+    /// The laws turned off by `disable_law("...")`, as written there.
+    disabled: Vec<String>,
 }
 
 /// Why `main` stopped.
@@ -166,6 +168,12 @@ impl Run<'_> {
             Some(m) => value.and_then(|v| self.method(v, m)),
             None => value,
         };
+        // `theory.disable_law("...")` changes the theory the variable holds.
+        if let (false, Some(m), Ok(v)) = (call.parens, &call.method, &value) {
+            if matches!(m.name.name.as_str(), "disable_law" | "enable_law") {
+                self.vars.insert(call.name.name.clone(), v.clone());
+            }
+        }
         value.map_err(|f| Failure {
             at: f.at.or(Some(call.span)),
             ..f
@@ -195,6 +203,7 @@ impl Run<'_> {
                     theory: call.theory.clone().unwrap_or_default(),
                     structure: call.structure.clone().unwrap_or_default(),
                     propagated: false,
+                    disabled: Vec::new(),
                 }))
             }
             "pretty_print" => {
@@ -259,6 +268,11 @@ impl Run<'_> {
     /// `model_expand`, `propagate` propagates it and `assignments` is what it knows.
     fn method(&mut self, value: Val, m: &Call) -> Result<Val, Failure> {
         let out = match (&value, m.name.name.as_str()) {
+            (Val::Theory(t), "expand") if !t.disabled.is_empty() => return Err(Failure::at(
+                m.span,
+                "`.expand()` after `.disable_law(...)` is not supported by idp (`.propagate()` \
+                     is)",
+            )),
             (Val::Theory(t), "expand") => {
                 let mut c = m.clone();
                 c.name.name = "model_expand".to_string();
@@ -271,6 +285,18 @@ impl Run<'_> {
                 ..t.clone()
             }),
             (Val::Theory(_), "assignments") => value.clone(),
+            (Val::Theory(t), "disable_law" | "enable_law") => {
+                let law = match m.args.first() {
+                    Some(a) => text_of(&self.eval(a)?),
+                    None => String::new(),
+                };
+                let mut t = t.clone();
+                t.disabled.retain(|d| d != &law);
+                if m.name.name == "disable_law" {
+                    t.disabled.push(law);
+                }
+                Val::Theory(t)
+            }
             (_, name) => {
                 let what = match value {
                     Val::Theory(_) => "a Theory",
@@ -298,7 +324,8 @@ impl Run<'_> {
         let (ti, si) = self.block_ids(&t.theory, &t.structure)?;
         let (theory, structure) = (&self.program.theories[ti], &self.program.structures[si]);
         let known = if t.propagated {
-            match self.propagated(ti, si)? {
+            let kept = self.without_laws(theory, &t.disabled)?;
+            match self.propagate_on(&kept, structure)? {
                 Some(k) => k,
                 None => return Ok("Not satisfiable.".to_string()),
             }
@@ -312,6 +339,30 @@ impl Run<'_> {
             &known,
             None,
         ))
+    }
+
+    /// The theory without the sentences `disable_law` named (each must be one of them).
+    fn without_laws(
+        &self,
+        theory: &crate::sema::program::Theory,
+        laws: &[String],
+    ) -> Result<crate::sema::program::Theory, Failure> {
+        let mut kept = theory.clone();
+        for law in laws {
+            let text = law_text(law);
+            let before = kept.sentences.len();
+            kept.sentences.retain(|f| {
+                law_text(&crate::print::theory::formula_to_fodot(self.program, f)) != text
+            });
+            if kept.sentences.len() == before {
+                return Err(Failure::new(format!(
+                    "no sentence of theory {} reads \"{law}\" (disable_law names a sentence as \
+                     written, without its final `.`)",
+                    theory.name
+                )));
+            }
+        }
+        Ok(kept)
     }
 
     /// What every model of theory `t` with structure `s` has in common (`None`: no model).
@@ -578,6 +629,26 @@ fn failure(e: crate::error::Error) -> Failure {
         message,
         at: None,
     }
+}
+
+/// A law's text compared without spaces and parentheses, its signs in ASCII.
+fn law_text(law: &str) -> String {
+    let ascii = law
+        .replace('⇔', "<=>")
+        .replace('⇒', "=>")
+        .replace('⇐', "<=")
+        .replace('∧', "&")
+        .replace('∨', "|")
+        .replace('¬', "~")
+        .replace('≠', "~=")
+        .replace('≤', "=<")
+        .replace('≥', ">=");
+    ascii
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
+        .collect::<String>()
+        .trim_end_matches('.')
+        .to_string()
 }
 
 /// The text `print` gives for a value.
