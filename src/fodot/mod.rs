@@ -1,7 +1,8 @@
 //! Runs the `main` block of an IDP-Z3 (FO(·)) file: a small interpreter for the calls IDP-Z3's
 //! documentation shows (`model_expand`, `model_check`, `model_propagate`, `minimize`,
 //! `maximize`, `determine_relevance`, `pretty_print`, `print`, `duration`, and `Theory(T, S)`
-//! with its methods `.expand()`, `.propagate()`, `.assignments`), each done by the inference of
+//! with its methods `.expand()`, `.propagate()`, `.assignments`, `.disable_law("...")` and
+//! `.enable_law("...")`), each done by the inference of
 //! `crate::infer` on the blocks that `syntax::fodot` found for it, and printed as IDP-Z3 prints.
 //!
 //! IDP-Z3 collects what `main` prints and writes it at the end, one item a line, then an empty
@@ -306,8 +307,8 @@ impl Run<'_> {
                     m.span,
                     format!(
                         "`.{name}` on {what} is not supported by idp (a Theory has .expand(), \
-                         .propagate() and .assignments; formulas and explanations are Z3's \
-                         and IDP-Z3's own)"
+                         .propagate(), .assignments, .disable_law() and .enable_law(); formulas \
+                         and explanations are Z3's and IDP-Z3's own)"
                     ),
                 ));
             }
