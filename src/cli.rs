@@ -33,7 +33,7 @@ Examples:
   idp -n 1 --visualize problem.idp     print a model and draw its grid (--visualize=svg:F.svg)
   idp -i problem.idp                   interactive shell: Lua commands, values printed
   idp --check problem.idp              only parse and type-check
-  idp --dump program problem.idp       print the program as resolved, as IDP text
+  idp --dump program problem.idp       print the program as resolved, in the file's dialect
   idp serve [FILE...] [--port N]       the workbench in the browser (idp serve --help)
   idp < problem.idp                    read the specification from stdin
   idp --sandbox --timeout 10 --max-memory 2000 untrusted.idp
@@ -107,8 +107,8 @@ pub struct Args {
     #[arg(long)]
     pub check: bool,
     /// Print the parsed AST (a Rust debug dump) or the resolved program (as IDP text: types
-    /// of variables, completed structures) and stop, or print the ground theory of each
-    /// inference before it is solved (`ground`)
+    /// of variables, completed structures; an IDP-Z3 file in FO(·)) and stop, or print the
+    /// ground theory of each inference before it is solved (`ground`)
     #[arg(long, value_enum, value_name = "WHAT")]
     pub dump: Option<Dump>,
     /// Colour and source excerpts in diagnostics
@@ -752,7 +752,12 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     eprint!("{stderr_text}");
     let has_errors = diags.has_errors();
     if args.dump == Some(Dump::Program) {
-        print!("{}", crate::print::program_to_string(&program));
+        let text = if loaded.fodot {
+            crate::fodot::dump::program_to_fodot(&program)
+        } else {
+            crate::print::program_to_string(&program)
+        };
+        print!("{text}");
     }
     if args.check || matches!(args.dump, Some(Dump::Ast | Dump::Program)) {
         return i32::from(has_errors);
@@ -770,7 +775,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if let (true, Some(script)) = (runs_script, loaded.scripts.last()) {
         crate::limits::set_phase("running main");
         crate::limits::install_interrupt_handler();
-        return run_script(script, &program, &args);
+        return run_script(script, &program, &args, &sources);
     }
 
     // Run.
@@ -872,7 +877,12 @@ pub fn run_with(argv: Vec<String>) -> i32 {
 
 /// Runs the `main` block of an IDP-Z3 file; exit code 0, 1 on an error, 3 when a limit
 /// stopped it.
-fn run_script(script: &crate::syntax::fodot::Script, program: &Program, args: &Args) -> i32 {
+fn run_script(
+    script: &crate::syntax::fodot::Script,
+    program: &Program,
+    args: &Args,
+    sources: &crate::source::SourceMap,
+) -> i32 {
     let settings = run_settings(args);
     let options = crate::infer::Options {
         sat_backend: settings.sat_backend,
@@ -901,7 +911,8 @@ fn run_script(script: &crate::syntax::fodot::Script, program: &Program, args: &A
             EXIT_LIMIT
         }
         Err(f) => {
-            eprintln!("Error: {}", f.message);
+            let d = diagnostics::Diagnostic::error("fodot-main", f.message, f.at);
+            eprint!("{}", diagnostics::render_plain(&d, sources));
             1
         }
     }

@@ -88,6 +88,20 @@ fn normal(text: &str) -> Vec<Piece> {
     out
 }
 
+/// A folder of this test process for files the tests write.
+fn scratch_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("idp-z3-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A file `name` with `text` in a scratch folder.
+fn scratch_file(tag: &str, name: &str, text: &str) -> PathBuf {
+    let file = scratch_dir(tag).join(name);
+    std::fs::write(&file, text).expect("write");
+    file
+}
+
 fn files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/idp_z3");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -198,15 +212,12 @@ fn the_peers_maze_encoding_gives_a_maze() {
 
 #[test]
 fn unbounded_int_quantification_is_refused_where_it_is_written() {
-    let dir = std::env::temp_dir().join(format!("idp-z3-int-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("int.idp");
-    std::fs::write(
-        &file,
+    let file = scratch_file(
+        "int",
+        "int.idp",
         "vocabulary V {\n    p: Int -> Bool\n}\ntheory T:V {\n    !x in Int: p(x) => x > 0.\n}\n\
          procedure main() {\n    pretty_print(model_expand(T))\n}\n",
-    )
-    .expect("write");
+    );
     let (stdout, stderr, code) = run(&file);
     assert_eq!(code, Some(1), "{stdout}{stderr}");
     assert!(
@@ -217,14 +228,9 @@ fn unbounded_int_quantification_is_refused_where_it_is_written() {
 
 #[test]
 fn a_syntax_error_is_located_and_worded() {
-    let dir = std::env::temp_dir().join(format!("idp-z3-syntax-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join("bad.idp");
-    std::fs::write(
-        &file,
-        "vocabulary V {\n    type T := {a, b}\n    p: T -> Bool\n}\ntheory T:V {\n    !x in T: p(x) &.\n}\n",
-    )
-    .expect("write");
+    let text = "vocabulary V {\n    type T := {a, b}\n    p: T -> Bool\n}\n\
+                theory T:V {\n    !x in T: p(x) &.\n}\n";
+    let file = scratch_file("syntax", "bad.idp", text);
     let (_, stderr, code) = run(&file);
     assert_eq!(code, Some(1));
     assert!(
@@ -232,4 +238,69 @@ fn a_syntax_error_is_located_and_worded() {
         "{stderr}"
     );
     assert!(!stderr.contains("Rule::"), "{stderr}");
+}
+
+/// `--dump program` writes an FO(·) file in FO(·): read back with the file's `main`, it gives
+/// the same output.
+#[test]
+fn the_dumped_program_is_fodot_and_reads_back_with_the_same_answers() {
+    let dir = scratch_dir("dump");
+    let mut failures = Vec::new();
+    for file in files() {
+        let dumped = Command::new(idp())
+            .args(["--dump", "program"])
+            .arg(&file)
+            .output()
+            .expect("idp runs");
+        let text = String::from_utf8_lossy(&dumped.stdout).into_owned();
+        assert!(
+            text.contains("vocabulary") && !text.contains("<ct>"),
+            "{text}"
+        );
+        let source = std::fs::read_to_string(&file).expect("the file");
+        let main = source.find("procedure main").map_or("", |k| &source[k..]);
+        let copy = dir.join(file.file_name().expect("a name"));
+        std::fs::write(&copy, format!("{text}{main}")).expect("write");
+        let (again, stderr, code) = run(&copy);
+        let (original, _, _) = run(&file);
+        if code != Some(0) || again != original {
+            failures.push(format!("{}:\n{text}{main}\n{stderr}", file.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `decision_table` and Z3's own methods are refused where they are written, not with a panic.
+#[test]
+fn an_unsupported_call_in_main_is_located() {
+    let file = scratch_file(
+        "call",
+        "call.idp",
+        "vocabulary V {\n    p: () -> Bool\n}\ntheory T:V {\n    p().\n}\n\
+         procedure main() {\n    pretty_print(Theory(T).formula())\n    \
+         pretty_print(decision_table(T))\n}\n",
+    );
+    let (_, stderr, code) = run(&file);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("call.idp:8:28") && stderr.contains("`.formula`"),
+        "{stderr}"
+    );
+}
+
+/// `--explain` on an FO(·) file without a model names the part of the theory that has none, in
+/// the file's own words.
+#[test]
+fn explain_names_the_fodot_sentence_without_a_model() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/idp_z3/check_unsat.idp");
+    let out = Command::new(idp())
+        .arg("--explain")
+        .arg(&file)
+        .output()
+        .expect("idp runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("check_unsat.idp:6:5: p() & ~p()."),
+        "{stdout}"
+    );
 }

@@ -1,12 +1,16 @@
 //! Runs the `main` block of an IDP-Z3 (FO(·)) file: a small interpreter for the calls IDP-Z3's
 //! documentation shows (`model_expand`, `model_check`, `model_propagate`, `minimize`,
-//! `maximize`, `pretty_print`, `print`, `duration`), each done by the inference of
+//! `maximize`, `determine_relevance`, `pretty_print`, `print`, `duration`, and `Theory(T, S)`
+//! with its methods `.expand()`, `.propagate()`, `.assignments`, `.disable_law("...")` and
+//! `.enable_law("...")`), each done by the inference of
 //! `crate::infer` on the blocks that `syntax::fodot` found for it, and printed as IDP-Z3 prints.
 //!
 //! IDP-Z3 collects what `main` prints and writes it at the end, one item a line, then an empty
 //! line (or `None` when nothing was printed); the same text is written here as it is made.
 
+pub mod dump;
 pub mod print;
+mod relevance;
 
 use std::collections::{HashMap, HashSet};
 
@@ -17,6 +21,7 @@ use rustc_hash::FxHashSet;
 
 use crate::infer::Options;
 use crate::sema::program::{Component, Program, Symbol};
+use crate::source::Span;
 use crate::structure::structure::Structure;
 use crate::syntax::fodot::{Arg, Call, Script, Statement};
 
@@ -29,6 +34,18 @@ enum Val {
     Items(Vec<String>),
     /// A block named by a bare name.
     Block(String),
+    /// `Theory(T, S)`: a theory with a structure, propagated or not.
+    Theory(Target),
+}
+
+/// The blocks a `Theory(...)` value stands for.
+#[derive(Clone, Debug)]
+struct Target {
+    theory: String,
+    structure: String,
+    propagated: bool,
+    /// The laws turned off by `disable_law("...")`, as written there.
+    disabled: Vec<String>,
 }
 
 /// Why `main` stopped.
@@ -37,6 +54,8 @@ pub struct Failure {
     pub message: String,
     /// A limit (time, memory, Ctrl-C) stopped it.
     pub stopped: bool,
+    /// The call of `main` that failed.
+    pub at: Option<Span>,
 }
 
 impl Failure {
@@ -44,6 +63,22 @@ impl Failure {
         Failure {
             message: message.into(),
             stopped: false,
+            at: None,
+        }
+    }
+
+    /// A limit stopped the inference.
+    fn stopped(note: String) -> Failure {
+        Failure {
+            stopped: true,
+            ..Failure::new(note)
+        }
+    }
+
+    fn at(span: Span, message: impl Into<String>) -> Failure {
+        Failure {
+            at: Some(span),
+            ..Failure::new(message)
         }
     }
 }
@@ -76,9 +111,12 @@ pub fn run(
         last_duration: Instant::now(),
         warnings: Vec::new(),
     };
+    print::set_dates(script.dates.0.clone(), script.dates.1.clone());
     let result = run.statements(script);
-    let end = if run.printed { "\n" } else { "None\n" };
-    let _ = run.out.write_all(end.as_bytes());
+    if result.is_ok() {
+        let end = if run.printed { "\n" } else { "None\n" };
+        let _ = run.out.write_all(end.as_bytes());
+    }
     let _ = run.out.flush();
     (result, run.warnings)
 }
@@ -119,12 +157,56 @@ impl Run<'_> {
         })
     }
 
+    /// A call's value, with the methods chained on it applied; a failure without a place is
+    /// placed at the call.
     fn call(&mut self, call: &Call) -> Result<Val, Failure> {
+        let value = if call.parens {
+            self.apply(call)
+        } else {
+            Ok(self.named(&call.name.name))
+        };
+        let value = match &call.method {
+            Some(m) => value.and_then(|v| self.method(v, m)),
+            None => value,
+        };
+        // `theory.disable_law("...")` changes the theory the variable holds.
+        if let (false, Some(m), Ok(v)) = (call.parens, &call.method, &value) {
+            if matches!(m.name.name.as_str(), "disable_law" | "enable_law") {
+                self.vars.insert(call.name.name.clone(), v.clone());
+            }
+        }
+        value.map_err(|f| Failure {
+            at: f.at.or(Some(call.span)),
+            ..f
+        })
+    }
+
+    fn named(&self, name: &str) -> Val {
+        match self.vars.get(name) {
+            Some(v) => v.clone(),
+            None => Val::Block(name.to_string()),
+        }
+    }
+
+    fn apply(&mut self, call: &Call) -> Result<Val, Failure> {
         match call.name.name.as_str() {
             "model_expand" => self.model_expand(call),
             "model_check" => self.model_check(call),
             "model_propagate" => self.model_propagate(call),
             "minimize" | "maximize" => self.optimise(call),
+            "determine_relevance" => {
+                let (t, s) = self.blocks(call)?;
+                relevance::relevant(self, t, s).map(Val::Items)
+            }
+            "Theory" => {
+                self.blocks(call)?;
+                Ok(Val::Theory(Target {
+                    theory: call.theory.clone().unwrap_or_default(),
+                    structure: call.structure.clone().unwrap_or_default(),
+                    propagated: false,
+                    disabled: Vec::new(),
+                }))
+            }
             "pretty_print" => {
                 let v = match call.args.first() {
                     Some(a) => self.eval(a)?,
@@ -132,6 +214,10 @@ impl Run<'_> {
                 };
                 match v {
                     Val::Items(items) => items.iter().for_each(|i| self.emit(i)),
+                    Val::Theory(t) => {
+                        let text = self.assignments(&t)?;
+                        self.emit(&text);
+                    }
                     other => self.emit(&text_of(&other)),
                 }
                 Ok(Val::Nothing)
@@ -145,6 +231,10 @@ impl Run<'_> {
                 self.emit(&line);
                 Ok(Val::Nothing)
             }
+            "str" => match call.args.first() {
+                Some(a) => Ok(Val::Text(text_of(&self.eval(a)?))),
+                None => Ok(Val::Text(String::new())),
+            },
             "duration" => {
                 let msg = match call.args.first() {
                     Some(a) => text_of(&self.eval(a)?),
@@ -157,11 +247,146 @@ impl Run<'_> {
                     (seconds * 1000.0).round() / 1000.0
                 )))
             }
-            other => Err(Failure::new(format!(
-                "`{other}` in main is not supported by idp (it runs model_expand, model_check, \
-                 model_propagate, minimize, maximize, pretty_print, print and duration)"
-            ))),
+            "decision_table" => Err(Failure::at(
+                call.span,
+                "`decision_table` is not supported by idp: it prints the theory as DMN decision \
+                 tables, which needs IDP-Z3's symbolic simplification (model_expand or \
+                 model_propagate give the same knowledge as models or consequences)",
+            )),
+            other => Err(Failure::at(
+                call.span,
+                format!(
+                    "`{other}` in main is not supported by idp (it runs model_expand, \
+                     model_check, model_propagate, minimize, maximize, determine_relevance, \
+                     Theory(...) with .expand(), .propagate() and .assignments, pretty_print, \
+                     print and duration)"
+                ),
+            )),
         }
+    }
+
+    /// `value.name(...)` (or the attribute `value.name`): on a `Theory`, `expand` runs
+    /// `model_expand`, `propagate` propagates it and `assignments` is what it knows.
+    fn method(&mut self, value: Val, m: &Call) -> Result<Val, Failure> {
+        let out = match (&value, m.name.name.as_str()) {
+            (Val::Theory(t), "expand") if !t.disabled.is_empty() => return Err(Failure::at(
+                m.span,
+                "`.expand()` after `.disable_law(...)` is not supported by idp (`.propagate()` \
+                     is)",
+            )),
+            (Val::Theory(t), "expand") => {
+                let mut c = m.clone();
+                c.name.name = "model_expand".to_string();
+                (c.theory, c.structure, c.method) =
+                    (Some(t.theory.clone()), Some(t.structure.clone()), None);
+                self.apply(&c)?
+            }
+            (Val::Theory(t), "propagate") => Val::Theory(Target {
+                propagated: true,
+                ..t.clone()
+            }),
+            (Val::Theory(_), "assignments") => value.clone(),
+            (Val::Theory(t), "disable_law" | "enable_law") => {
+                let law = match m.args.first() {
+                    Some(a) => text_of(&self.eval(a)?),
+                    None => String::new(),
+                };
+                let mut t = t.clone();
+                t.disabled.retain(|d| d != &law);
+                if m.name.name == "disable_law" {
+                    t.disabled.push(law);
+                }
+                Val::Theory(t)
+            }
+            (_, name) => {
+                let what = match value {
+                    Val::Theory(_) => "a Theory",
+                    _ => "this value",
+                };
+                return Err(Failure::at(
+                    m.span,
+                    format!(
+                        "`.{name}` on {what} is not supported by idp (a Theory has .expand(), \
+                         .propagate(), .assignments, .disable_law() and .enable_law(); formulas \
+                         and explanations are Z3's and IDP-Z3's own)"
+                    ),
+                ));
+            }
+        };
+        match &m.method {
+            Some(next) => self.method(out, next),
+            None => Ok(out),
+        }
+    }
+
+    /// What `pretty_print` shows of a `Theory`: its assignments as a model's text (unknown
+    /// constants as `// c := *.`).
+    fn assignments(&mut self, t: &Target) -> Result<String, Failure> {
+        let (ti, si) = self.block_ids(&t.theory, &t.structure)?;
+        let (theory, structure) = (&self.program.theories[ti], &self.program.structures[si]);
+        let known = if t.propagated {
+            let kept = self.without_laws(theory, &t.disabled)?;
+            match self.propagate_on(&kept, structure)? {
+                Some(k) => k,
+                None => return Ok("Not satisfiable.".to_string()),
+            }
+        } else {
+            structure.clone()
+        };
+        Ok(print::model_text(
+            self.program,
+            theory.vocabulary,
+            structure,
+            &known,
+            None,
+        ))
+    }
+
+    /// The theory without the sentences `disable_law` named (each must be one of them).
+    fn without_laws(
+        &self,
+        theory: &crate::sema::program::Theory,
+        laws: &[String],
+    ) -> Result<crate::sema::program::Theory, Failure> {
+        let mut kept = theory.clone();
+        for law in laws {
+            let text = law_text(law);
+            let before = kept.sentences.len();
+            kept.sentences.retain(|f| {
+                law_text(&crate::print::theory::formula_to_fodot(self.program, f)) != text
+            });
+            if kept.sentences.len() == before {
+                return Err(Failure::new(format!(
+                    "no sentence of theory {} reads \"{law}\" (disable_law names a sentence as \
+                     written, without its final `.`)",
+                    theory.name
+                )));
+            }
+        }
+        Ok(kept)
+    }
+
+    /// What every model of theory `t` with structure `s` has in common (`None`: no model).
+    fn propagated(&mut self, t: usize, s: usize) -> Result<Option<Structure>, Failure> {
+        let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
+        self.propagate_on(theory, structure)
+    }
+
+    fn propagate_on(
+        &mut self,
+        theory: &crate::sema::program::Theory,
+        structure: &Structure,
+    ) -> Result<Option<Structure>, Failure> {
+        let found = crate::infer::propagate(
+            self.program,
+            theory,
+            structure,
+            crate::infer::Propagation::Optimal,
+            &self.options,
+        )
+        .map_err(failure)?;
+        self.warnings.extend(found.warnings);
+        Ok(found.value)
     }
 
     /// One item of IDP-Z3's output.
@@ -173,22 +398,33 @@ impl Run<'_> {
 
     /// The theory and structure a call works on.
     fn blocks(&self, call: &Call) -> Result<(usize, usize), Failure> {
+        match (&call.theory, &call.structure) {
+            (Some(t), Some(s)) => self.block_ids(t, s),
+            _ => Err(Failure::at(
+                call.span,
+                format!(
+                    "`{}` needs a theory (and a structure) of this file",
+                    call.name.name
+                ),
+            )),
+        }
+    }
+
+    fn block_ids(&self, theory: &str, structure: &str) -> Result<(usize, usize), Failure> {
         let members = &self.program.namespaces[0].members;
-        let theory = call.theory.as_ref().and_then(|t| match members.get(t) {
+        let t = match members.get(theory) {
             Some(Component::Theory(id)) => Some(id.index()),
             _ => None,
-        });
-        let structure = call.structure.as_ref().and_then(|s| match members.get(s) {
+        };
+        let s = match members.get(structure) {
             Some(Component::Structure(id)) => Some(id.index()),
             _ => None,
-        });
-        match (theory, structure) {
-            (Some(t), Some(s)) => Ok((t, s)),
-            _ => Err(Failure::new(format!(
-                "`{}` needs a theory (and a structure) of this file",
-                call.name.name
-            ))),
-        }
+        };
+        t.zip(s).ok_or_else(|| {
+            Failure::new(format!(
+                "no theory `{theory}` with structure `{structure}` in this file"
+            ))
+        })
     }
 
     fn int_kwarg(&mut self, call: &Call, key: &str, default: i64) -> Result<i64, Failure> {
@@ -217,10 +453,7 @@ impl Run<'_> {
             .map_err(failure)?;
         self.warnings.extend(found.warnings);
         if let Some(note) = found.partial {
-            return Err(Failure {
-                message: note,
-                stopped: true,
-            });
+            return Err(Failure::stopped(note));
         }
         Ok((found.value, t, s))
     }
@@ -295,19 +528,10 @@ impl Run<'_> {
     fn model_propagate(&mut self, call: &Call) -> Result<Val, Failure> {
         let (t, s) = self.blocks(call)?;
         let complete = matches!(call.kwarg("complete"), Some(Arg::Name(n)) if n.name == "True");
-        let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
-        let found = crate::infer::propagate(
-            self.program,
-            theory,
-            structure,
-            crate::infer::Propagation::Optimal,
-            &self.options,
-        )
-        .map_err(failure)?;
-        self.warnings.extend(found.warnings);
-        let Some(known) = found.value else {
+        let Some(known) = self.propagated(t, s)? else {
             return Ok(Val::Items(vec!["Not satisfiable.".to_string()]));
         };
+        let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
         let mut items =
             print::consequences(self.program, theory.vocabulary, structure, &known, complete);
         items.push("No more consequences.".to_string());
@@ -330,6 +554,10 @@ impl Run<'_> {
         let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
         let mut options = self.options.clone();
         options.nbmodels = 1;
+        // As in model_expand, what neither the theory nor the term mentions is "don't care".
+        options.leave_unmentioned_false = true;
+        let mut used = used_symbols(theory);
+        crate::sema::walk::symbols(&self.program.terms[term].term, &mut used);
         if std::env::var_os("IDP_MINIMIZE").is_none() {
             // IDP-Z3 prints the optimum only (no best-so-far on a limit), so the bounds can be
             // asked from below: a plan's length is then found as by growing a horizon.
@@ -346,10 +574,7 @@ impl Run<'_> {
         .map_err(failure)?;
         self.warnings.extend(found.warnings);
         if let Some(note) = found.partial {
-            return Err(Failure {
-                message: note,
-                stopped: true,
-            });
+            return Err(Failure::stopped(note));
         }
         Ok(match found.value.models.first() {
             Some(m) => Val::Text(print::model_text(
@@ -357,7 +582,7 @@ impl Run<'_> {
                 theory.vocabulary,
                 structure,
                 m,
-                None,
+                Some(&used),
             )),
             None => Val::Text("No models.".to_string()),
         })
@@ -403,7 +628,28 @@ fn failure(e: crate::error::Error) -> Failure {
     Failure {
         stopped: e.is_limit(),
         message,
+        at: None,
     }
+}
+
+/// A law's text compared without spaces and parentheses, its signs in ASCII.
+fn law_text(law: &str) -> String {
+    let ascii = law
+        .replace('⇔', "<=>")
+        .replace('⇒', "=>")
+        .replace('⇐', "<=")
+        .replace('∧', "&")
+        .replace('∨', "|")
+        .replace('¬', "~")
+        .replace('≠', "~=")
+        .replace('≤', "=<")
+        .replace('≥', ">=");
+    ascii
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
+        .collect::<String>()
+        .trim_end_matches('.')
+        .to_string()
 }
 
 /// The text `print` gives for a value.
@@ -413,5 +659,6 @@ fn text_of(v: &Val) -> String {
         Val::Text(t) => t.clone(),
         Val::Items(items) => items.join("\n"),
         Val::Block(name) => name.clone(),
+        Val::Theory(t) => format!("Theory({}, {})", t.theory, t.structure),
     }
 }

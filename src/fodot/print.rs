@@ -23,10 +23,15 @@ pub fn model_text(
         if given_whole(given, symbol) {
             continue;
         }
-        if used.is_some_and(|u| !u.contains(&symbol)) {
-            let nullary = program.symbol_sorts(symbol).len()
-                == usize::from(matches!(symbol, Symbol::Func(_)));
-            if nullary {
+        let unknown = match model.table(symbol) {
+            None => true,
+            Some(Table::ThreeValued { ct, cf }) => ct.is_empty() && cf.is_empty(),
+            Some(Table::TwoValued(_)) => false,
+        };
+        if unknown || used.is_some_and(|u| !u.contains(&symbol)) {
+            // A "don't care" or a propagated theory's unknown: `// c := *.` for a constant or
+            // proposition, nothing for others.
+            if is_nullary(program, symbol) {
                 out.push_str(&format!("// {} := *.\n", program.symbol_name(symbol)));
             }
             continue;
@@ -42,6 +47,7 @@ pub fn model_text(
             // No atom at all: IDP-Z3 has nothing to print.
             continue;
         }
+
         tuples.sort_by(|a, b| cmp_tuples(a, b));
         let name = program.symbol_name(symbol);
         let line = match symbol {
@@ -49,19 +55,23 @@ pub fn model_text(
                 format!("{name} := {}.", !tuples.is_empty())
             }
             Symbol::Pred(_) => {
-                let items: Vec<String> = tuples.iter().map(|t| args_text(t)).collect();
+                let items: Vec<String> = tuples
+                    .iter()
+                    .map(|t| tuple_text(&texts(program, symbol, t)))
+                    .collect();
                 format!("{name} := {{{}}}.", items.join(", "))
             }
             Symbol::Func(f) if program.func(f).args.is_empty() => match tuples.first() {
-                Some(t) => format!("{name} := {}.", value_text(t[t.len() - 1])),
+                Some(t) => format!("{name} := {}.", texts(program, symbol, t).join("")),
                 None => format!("// {name} := *."),
             },
             Symbol::Func(_) => {
                 let items: Vec<String> = tuples
                     .iter()
                     .map(|t| {
-                        let (args, value) = t.split_at(t.len() - 1);
-                        format!("{} -> {}", args_text(args), value_text(value[0]))
+                        let mut parts = texts(program, symbol, t);
+                        let value = parts.pop().unwrap_or_default();
+                        format!("{} -> {value}", tuple_text(&parts))
                     })
                     .collect();
                 format!("{name} := {{{}}}.", items.join(", "))
@@ -73,20 +83,26 @@ pub fn model_text(
     out
 }
 
+/// Whether a symbol is a proposition or a constant.
+fn is_nullary(program: &Program, symbol: Symbol) -> bool {
+    program.symbol_sorts(symbol).len() == usize::from(matches!(symbol, Symbol::Func(_)))
+}
+
 /// The predicates and functions a vocabulary declares, in the order of their declarations
 /// (types' predicates and constructors left out).
-fn symbols_in_order(program: &Program, voc: VocId) -> Vec<Symbol> {
+pub(crate) fn symbols_in_order(program: &Program, voc: VocId) -> Vec<Symbol> {
     let v = program.voc(voc);
     let mut found: Vec<(u32, Symbol)> = Vec::new();
+    // An empty span: a tester or accessor the reader declared (IDP-Z3 does not print them).
     for &p in &v.preds {
         let pred = program.pred(p);
-        if let (None, Some(span)) = (pred.type_of, pred.span) {
+        if let (None, Some(span)) = (pred.type_of, pred.span.filter(|s| s.end > s.start)) {
             found.push((span.start, Symbol::Pred(p)));
         }
     }
     for &f in &v.funcs {
         let func = program.func(f);
-        if let (None, Some(span)) = (func.constructor_of, func.span) {
+        if let (None, Some(span)) = (func.constructor_of, func.span.filter(|s| s.end > s.start)) {
             found.push((span.start, Symbol::Func(f)));
         }
     }
@@ -125,7 +141,7 @@ fn has_empty_argument(program: &Program, model: &Structure, symbol: Symbol) -> b
 
 /// Tuples in IDP-Z3's order: element by element, numbers by value and constructors in the
 /// order they are declared (IDP3's order puts names alphabetically).
-fn cmp_tuples(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
+pub(super) fn cmp_tuples(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
     a.iter()
         .zip(b)
         .map(|(x, y)| cmp_values(*x, *y))
@@ -148,17 +164,47 @@ fn given_whole(given: &Structure, symbol: Symbol) -> bool {
     matches!(given.table(symbol), Some(Table::TwoValued(_)))
 }
 
-fn args_text(args: &[Value]) -> String {
-    match args {
-        [one] => value_text(*one),
-        many => format!(
-            "({})",
-            many.iter()
-                .map(|v| value_text(*v))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+/// `a` for one element, `(a, b)` for more.
+fn tuple_text(parts: &[String]) -> String {
+    match parts {
+        [one] => one.clone(),
+        many => format!("({})", many.join(", ")),
     }
+}
+
+thread_local! {
+    /// IDP-Z3's dates in the file being run: the types listed with dates, and the functions
+    /// whose value is a `Date` (both by name; a date is its day number inside idp).
+    static DATES: std::cell::RefCell<(Vec<String>, Vec<String>)> = Default::default();
+}
+
+/// Sets the names of the types and functions whose values print as dates.
+pub fn set_dates(types: Vec<String>, funcs: Vec<String>) {
+    DATES.with(|d| *d.borrow_mut() = (types, funcs));
+}
+
+/// The texts of a tuple of `symbol` (its arguments, then a function's value), dates as
+/// `#2021-01-31`.
+pub(super) fn texts(program: &Program, symbol: Symbol, tuple: &[Value]) -> Vec<String> {
+    let sorts = program.symbol_sorts(symbol);
+    let name = program.symbol_name(symbol);
+    DATES.with(|d| {
+        let (types, funcs) = &*d.borrow();
+        tuple
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| {
+                let sort = sorts.get(k).map(|&s| program.sort(s).name.as_str());
+                let value_of_func = k + 1 == sorts.len() && matches!(symbol, Symbol::Func(_));
+                let date = sort.is_some_and(|s| types.iter().any(|t| t == s))
+                    || (value_of_func && funcs.iter().any(|f| f == name));
+                match (date, v) {
+                    (true, Value::Int(day)) => crate::syntax::fodot::date_text(day),
+                    _ => value_text(v),
+                }
+            })
+            .collect()
+    })
 }
 
 /// A value as IDP-Z3 writes it.
@@ -227,24 +273,20 @@ pub fn consequences(
         };
         let mut lines: Vec<(Vec<Value>, String)> = Vec::new();
         for t in truths.into_iter().filter(|t| !given_truth(t, true)) {
-            let (args, value) = t.split_at(arity);
-            let call = format!("{name}({})", plain_args(args));
-            let text = match value.first() {
-                Some(v) => format!("{call} -> {}", value_text(*v)),
+            let parts = texts(program, symbol, &t);
+            let call = format!("{name}({})", parts[..arity].join(", "));
+            let text = match parts.get(arity) {
+                Some(v) => format!("{call} -> {v}"),
                 None => call,
             };
             lines.push((t.clone(), text));
         }
         for t in falsities.into_iter().filter(|t| !given_truth(t, false)) {
-            let text = if is_func {
-                let (args, value) = t.split_at(arity);
-                format!(
-                    "Not {name}({}) = {}",
-                    plain_args(args),
-                    value_text(value[0])
-                )
-            } else {
-                format!("Not {name}({})", plain_args(&t))
+            let parts = texts(program, symbol, &t);
+            let call = format!("{name}({})", parts[..arity].join(", "));
+            let text = match parts.get(arity) {
+                Some(v) => format!("Not {call} = {v}"),
+                None => format!("Not {call}"),
             };
             lines.push((t.clone(), text));
         }
@@ -254,15 +296,11 @@ pub fn consequences(
     out
 }
 
-fn plain_args(args: &[Value]) -> String {
-    args.iter()
-        .map(|v| value_text(*v))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Every tuple over the structure's domains of `sorts`.
-fn all_tuples(structure: &Structure, sorts: &[crate::sema::program::SortId]) -> Vec<Vec<Value>> {
+pub(super) fn all_tuples(
+    structure: &Structure,
+    sorts: &[crate::sema::program::SortId],
+) -> Vec<Vec<Value>> {
     let mut tuples: Vec<Vec<Value>> = vec![Vec::new()];
     for &s in sorts {
         let domain = structure.domain(s).unwrap_or(&[]);

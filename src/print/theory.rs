@@ -102,8 +102,90 @@ pub fn formula_to_string(program: &Program, f: &Formula) -> String {
     Printer {
         program,
         bare: false,
+        fodot: false,
     }
     .formula(f)
+}
+
+/// `f` in IDP-Z3's FO(·) dialect, fully parenthesised.
+pub fn formula_to_fodot(program: &Program, f: &Formula) -> String {
+    Printer {
+        program,
+        bare: false,
+        fodot: true,
+    }
+    .formula(f)
+}
+
+/// A rule in IDP-Z3's FO(·) dialect: `!x in T: p(x) <- body.`
+pub fn rule_to_fodot(program: &Program, r: &Rule) -> String {
+    let printer = Printer {
+        program,
+        bare: false,
+        fodot: true,
+    };
+    let (vars, value, body) = head_value(r);
+    let quantified = match vars.as_slice() {
+        [] => String::new(),
+        vars => format!("!{}: ", printer.vars(vars)),
+    };
+    let (name, arity) = match r.head {
+        Symbol::Pred(p) => (&program.pred(p).name, r.head_args.len()),
+        Symbol::Func(f) => (&program.func(f).name, r.head_args.len().saturating_sub(1)),
+    };
+    let mut args: Vec<String> = r.head_args.iter().map(|t| printer.term(t)).collect();
+    if let (Some(v), Some(last)) = (value, args.last_mut()) {
+        *last = printer.term(v);
+    }
+    let value = match r.head {
+        Symbol::Func(_) => args.last().map(|v| format!(" = {v}")).unwrap_or_default(),
+        Symbol::Pred(_) => String::new(),
+    };
+    format!(
+        "{quantified}{name}({}){value} <- {}.",
+        args[..arity].join(", "),
+        printer.formula(&body)
+    )
+}
+
+/// A function rule `!x v: f(x) = v <- ... & v = t & ...` as `!x: f(x) = t <- ...`: its
+/// variables, the head's value when it was moved out of the body, and the body left.
+fn head_value(r: &Rule) -> (Vec<Var>, Option<&Term>, Formula) {
+    let whole = (r.vars.clone(), None, r.body.clone());
+    let (Symbol::Func(_), Some(TermKind::Var(v))) = (r.head, r.head_args.last().map(|t| t.kind()))
+    else {
+        return whole;
+    };
+    let FormulaKind::And(parts) = r.body.kind() else {
+        return whole;
+    };
+    let is_value = |f: &Formula| match f.kind() {
+        FormulaKind::Cmp(crate::syntax::ast::CmpOp::Eq, a, t) => {
+            matches!(a.kind(), TermKind::Var(w) if w.id == v.id)
+                && !crate::sema::walk::Node::Term(t)
+                    .any(&mut |n| n.var().is_some_and(|w| w.id == v.id))
+        }
+        _ => false,
+    };
+    let Some(k) = parts.iter().position(is_value) else {
+        return whole;
+    };
+    let FormulaKind::Cmp(_, _, t) = parts[k].kind() else {
+        return whole;
+    };
+    let rest: Vec<Formula> = parts
+        .iter()
+        .enumerate()
+        .filter(|&(i, f)| i != k && !matches!(f.kind(), FormulaKind::Bool(true)))
+        .map(|(_, f)| f.clone())
+        .collect();
+    let body = match <[Formula; 1]>::try_from(rest) {
+        Ok([one]) => one,
+        Err(many) if many.is_empty() => Formula::new(FormulaKind::Bool(true), r.body.span),
+        Err(many) => Formula::new(FormulaKind::And(many), r.body.span),
+    };
+    let vars = r.vars.iter().filter(|w| w.id != v.id).cloned().collect();
+    (vars, Some(t), body)
 }
 
 /// `f` as a person writes it: parentheses only where the connectives' binding needs them,
@@ -112,6 +194,7 @@ pub fn readable_formula(program: &Program, f: &Formula) -> String {
     Printer {
         program,
         bare: true,
+        fodot: false,
     }
     .readable(f)
     .0
@@ -121,6 +204,7 @@ pub fn term_to_string(program: &Program, t: &Term) -> String {
     Printer {
         program,
         bare: false,
+        fodot: false,
     }
     .term(t)
 }
@@ -143,6 +227,8 @@ fn is_identifier(text: &str) -> bool {
 struct Printer<'p> {
     program: &'p Program,
     bare: bool,
+    /// IDP-Z3's FO(·) dialect (`p()`, `!x in T: ...`, `#{x in T: ...}`) instead of IDP3's.
+    fodot: bool,
 }
 
 impl Printer<'_> {
@@ -157,6 +243,9 @@ impl Printer<'_> {
                     Some(s) => program.sort(s).name.clone(),
                     None => x.name.clone(),
                 };
+                if self.fodot {
+                    return self.fodot_atom(&name, args);
+                }
                 if args.is_empty() {
                     name
                 } else {
@@ -176,13 +265,40 @@ impl Printer<'_> {
             FormulaKind::Equiv(a, b) => {
                 format!("({} <=> {})", self.formula(a), self.formula(b))
             }
-            FormulaKind::Forall(vs, g) => {
-                format!("(! {} : {})", vars_to_string(program, vs), self.formula(g))
-            }
-            FormulaKind::Exists(vs, g) => {
-                format!("(? {} : {})", vars_to_string(program, vs), self.formula(g))
+            FormulaKind::Forall(vs, g) | FormulaKind::Exists(vs, g) => {
+                let q = if matches!(f.kind(), FormulaKind::Forall(..)) {
+                    "!"
+                } else {
+                    "?"
+                };
+                if self.fodot {
+                    format!("({q}{}: {})", self.vars(vs), self.formula(g))
+                } else {
+                    format!(
+                        "({q} {} : {})",
+                        vars_to_string(program, vs),
+                        self.formula(g)
+                    )
+                }
             }
         }
+    }
+
+    /// An FO(·) atom: `p()`, `p(a, b)` (`T(x)` for a type's predicate).
+    fn fodot_atom(&self, name: &str, args: &[Term]) -> String {
+        let a: Vec<String> = args.iter().map(|t| self.term(t)).collect();
+        format!("{name}({})", a.join(", "))
+    }
+
+    /// Quantified variables: `x in T, y in U` in FO(·), `x[T] y[U]` in IDP3.
+    fn vars(&self, vars: &[Var]) -> String {
+        if !self.fodot {
+            return vars_to_string(self.program, vars);
+        }
+        vars.iter()
+            .map(|v| format!("{} in {}", v.name, fodot_sort_name(self.program, v.sort)))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The text of `f` and how tightly its outer connective binds (0 a quantifier, 1 `<=>`, 2
@@ -245,6 +361,10 @@ impl Printer<'_> {
             TermKind::Value(v) => v.to_string(),
             TermKind::Func(f, args) => {
                 let name = &program.func(*f).name;
+                if self.fodot && program.func(*f).constructor_of.is_none() {
+                    let a: Vec<String> = args.iter().map(|x| self.term(x)).collect();
+                    return format!("{}({})", name, a.join(", "));
+                }
                 if args.is_empty() {
                     name.clone()
                 } else {
@@ -264,6 +384,7 @@ impl Printer<'_> {
             TermKind::Pred(_, a) => format!("PRED({})", self.term(a)),
             TermKind::Aggregate(kind, sets) => {
                 let name = match kind {
+                    AggKind::Card if self.fodot => "#",
                     AggKind::Card => "card",
                     AggKind::Sum => "sum",
                     AggKind::Prod => "prod",
@@ -313,13 +434,37 @@ impl Printer<'_> {
     }
 
     fn set(&self, kind: AggKind, s: &SetExpr) -> String {
-        let vars = vars_to_string(self.program, &s.vars);
+        let vars = self.vars(&s.vars);
         let cond = self.formula(&s.cond);
+        if self.fodot {
+            // Written after `#`, `sum`, `min`... by the caller: `#{x in T: φ}`,
+            // `sum{{t | x in T: φ}}`, `min{t | x in T: φ}`.
+            return match kind {
+                AggKind::Card => format!("{{{vars}: {cond}}}"),
+                AggKind::Sum | AggKind::Prod => {
+                    format!("{{{{{} | {vars}: {cond}}}}}", self.term(&s.term))
+                }
+                AggKind::Min | AggKind::Max => {
+                    format!("{{{} | {vars}: {cond}}}", self.term(&s.term))
+                }
+            };
+        }
         if kind == AggKind::Card {
             format!("{{ {} : {} }}", vars, cond)
         } else {
             format!("{{ {} : {} : {} }}", vars, cond, self.term(&s.term))
         }
+    }
+}
+
+/// A sort's name in FO(·): `Int`, `Real` and `String` for IDP3's `int`, `float` and `string`.
+pub fn fodot_sort_name(program: &Program, s: crate::ids::SortId) -> String {
+    let name = &program.sort(s).name;
+    match name.as_str() {
+        "int" | "nat" => "Int".to_string(),
+        "float" => "Real".to_string(),
+        "string" => "String".to_string(),
+        _ => name.clone(),
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::print::structure::{
     is_identifier, printable_funcs, printable_preds, sort_table_to_string,
 };
-use crate::sema::program::{Program, Vocabulary};
+use crate::sema::program::{FuncId, Program, SortId, Vocabulary};
 
 /// IDP3's text of a vocabulary: types sorted by name, then predicates and functions.
 pub fn vocabulary_to_string(program: &Program, voc: &Vocabulary) -> String {
@@ -16,9 +16,9 @@ pub fn vocabulary_to_source(program: &Program, voc: &Vocabulary) -> String {
     vocabulary_text(program, voc, false)
 }
 
-fn vocabulary_text(program: &Program, voc: &Vocabulary, by_name: bool) -> String {
-    let mut out = format!("vocabulary {} {{\n", voc.name);
-    let mut sorts: Vec<_> = voc
+/// The types a vocabulary declares (not the built-in ones), by name or in declaration order.
+pub(crate) fn declared_sorts(program: &Program, voc: &Vocabulary, by_name: bool) -> Vec<SortId> {
+    let mut sorts: Vec<SortId> = voc
         .sorts
         .iter()
         .copied()
@@ -29,27 +29,48 @@ fn vocabulary_text(program: &Program, voc: &Vocabulary, by_name: bool) -> String
     } else {
         sorts.sort_by_key(|s| s.index());
     }
-    for s in sorts {
+    sorts
+}
+
+/// Each constructor of constructed type `s` as `c` or `c(A<sep>B)`, argument `k` of
+/// constructor `c` (of type `A`) written by `arg(c, k, A)`.
+pub(crate) fn constructor_texts(
+    program: &Program,
+    s: SortId,
+    sep: &str,
+    arg: impl Fn(FuncId, usize, SortId) -> String,
+) -> Vec<String> {
+    let constructors = &program.sort(s).constructors;
+    constructors
+        .iter()
+        .map(|&c| {
+            let f = program.func(c);
+            let args: Vec<String> = f
+                .args
+                .iter()
+                .enumerate()
+                .map(|(k, &a)| arg(c, k, a))
+                .collect();
+            applied(&f.name, &args, sep)
+        })
+        .collect()
+}
+
+/// `name` alone, or `name(a<sep>b)`.
+pub(crate) fn applied(name: &str, args: &[String], sep: &str) -> String {
+    match args {
+        [] => name.to_string(),
+        _ => format!("{name}({})", args.join(sep)),
+    }
+}
+
+fn vocabulary_text(program: &Program, voc: &Vocabulary, by_name: bool) -> String {
+    let mut out = format!("vocabulary {} {{\n", voc.name);
+    for s in declared_sorts(program, voc, by_name) {
         let so = program.sort(s);
         let mut line = format!("  type {}", so.name);
         if so.constructed {
-            let cons: Vec<String> = so
-                .constructors
-                .iter()
-                .map(|&c| {
-                    let f = program.func(c);
-                    if f.args.is_empty() {
-                        f.name.clone()
-                    } else {
-                        let args: Vec<&str> = f
-                            .args
-                            .iter()
-                            .map(|&a| program.sort(a).name.as_str())
-                            .collect();
-                        format!("{}({})", f.name, args.join(","))
-                    }
-                })
-                .collect();
+            let cons = constructor_texts(program, s, ",", |_, _, a| program.sort(a).name.clone());
             line.push_str(&format!(" constructed from {{{}}}", cons.join(", ")));
         } else if let Some(fixed) = &so.fixed {
             line.push_str(&format!(" = {}", sort_table_to_string(fixed)));

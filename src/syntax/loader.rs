@@ -348,7 +348,7 @@ pub fn load_inputs_with(
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> ast::File {
-    load_dialects(inputs, std_lib, sandbox, stdin, sources, diags).0
+    load_dialects(inputs, std_lib, sandbox, stdin, sources, diags).file
 }
 
 /// [`load_inputs_with`], reading each file in its own dialect: IDP3, or IDP-Z3's FO(·) when
@@ -362,7 +362,7 @@ pub fn load_dialects(
     stdin: Option<StdinReader>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
-) -> (ast::File, Vec<fodot::Script>) {
+) -> super::Loaded {
     with_parser_stack(std_lib, move |lookup| {
         let mut includer = FsIncluder::new(lookup);
         if sandbox {
@@ -373,6 +373,7 @@ pub fn load_dialects(
         }
         let mut file = ast::File::default();
         let mut scripts = Vec::new();
+        let mut fodot = false;
         for (name, bytes) in inputs {
             let Some((fid, text)) = decode(&name, bytes, sources, diags) else {
                 continue;
@@ -388,11 +389,16 @@ pub fn load_dialects(
                 let read = fodot::read(fid, &text, diags);
                 file.items.extend(read.file.items);
                 scripts.extend(read.script);
+                fodot = true;
                 continue;
             }
             file.items.extend(parsed.items);
         }
-        (file, scripts)
+        super::Loaded {
+            file,
+            scripts,
+            fodot,
+        }
     })
 }
 

@@ -110,6 +110,8 @@ pub struct Loaded {
     pub file: ast::File,
     /// The `main` blocks of IDP-Z3 (FO(·)) files, in order.
     pub scripts: Vec<fodot::Script>,
+    /// Whether an input was read as IDP-Z3's FO(·) (`--dump program` then writes FO(·)).
+    pub fodot: bool,
 }
 
 /// Parses the top-level inputs `(name, bytes)` in order. `include <name>` is looked up with
@@ -134,8 +136,7 @@ pub fn load_with(
     sources: &mut source::SourceMap,
     diags: &mut Diagnostics,
 ) -> Loaded {
-    let (file, scripts) = loader::load_dialects(inputs, std_lib, sandbox, stdin, sources, diags);
-    Loaded { file, scripts }
+    loader::load_dialects(inputs, std_lib, sandbox, stdin, sources, diags)
 }
 
 /// Parses one text. `include "path"` is resolved relative to the working directory; standard

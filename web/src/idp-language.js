@@ -1,6 +1,8 @@
 // IDP3 / FO(.) highlighting for CodeMirror 6: a stream tokenizer that knows the block keywords,
 // the names they introduce, types, aggregates, connectives and quantifiers, comments, strings
-// and numbers, and switches to Lua inside `procedure` bodies.
+// and numbers, and switches to Lua inside `procedure` bodies. IDP-Z3's FO(·) dialect is
+// highlighted by the same rules: its words (`var`, `import`, `display`, `if`/`then`/`else`, `in`),
+// types (`Bool`, `Int`, `Real`, `Date`, `𝔹`, `ℤ`, `ℝ`) and signs (`:=`, `∀`, `∃`, `∧`, `⇒`, `≤`, ...).
 import { StreamLanguage } from "@codemirror/language";
 
 const BLOCKS = new Set([
@@ -10,8 +12,12 @@ const BLOCKS = new Set([
 const KEYWORDS = new Set([
   "include", "using", "type", "isa", "contains", "constructed", "from", "partial", "extern",
   "define", "LFD", "fobdd",
+  // IDP-Z3's FO(·)
+  "var", "import", "display", "total", "if", "then", "else", "in", "not", "and", "or",
 ]);
-const TYPES = new Set(["int", "nat", "float", "string", "char", "bool"]);
+const TYPES = new Set([
+  "int", "nat", "float", "string", "char", "bool", "Bool", "Int", "Real", "Date", "Concept",
+]);
 const BUILTINS = new Set([
   "sum", "prod", "min", "max", "card", "abs", "MIN", "MAX", "SUCC", "PRED", "Start", "Next",
 ]);
@@ -67,9 +73,11 @@ function token(stream, state) {
     state.depth = 1;
     return "brace";
   }
-  if (stream.match(/^(<=>|<=|=>|<-|~=|=<|>=|->|\.\.|::)/)) return "operator";
+  if (stream.match(/^(<=>|<=|=>|<-|~=|=<|>=|->|\.\.|::|:=|<:)/)) return "operator";
+  if (stream.match(/^[𝔹ℤℝ]/u)) return "typeName";
   const ch = stream.next();
-  if ("!?".includes(ch)) return "keyword";
+  if ("!?∀∃".includes(ch)) return "keyword";
+  if ("¬∧∨⇒⇐⇔≠≤≥←→⨯≜∈⊆⊇".includes(ch)) return "operator";
   if ("&|~".includes(ch)) return "operator";
   if ("{}()[]".includes(ch)) return "bracket";
   if ("=<>+-*/%^#".includes(ch)) return "operator";

@@ -44,6 +44,9 @@ impl Reader {
                 let listed = matches!(self.names.types.get(&name), Some(None));
                 if listed && !self.names.moved_types.contains_key(&name) {
                     let value = it.nth(1).expect("a value");
+                    if value.as_str().contains('#') {
+                        self.names.date_types.push(name.clone());
+                    }
                     let elements = self.type_elements(value);
                     self.names.types.insert(name.clone(), Some(elements));
                     self.names.moved_types.insert(name, ());
@@ -53,16 +56,27 @@ impl Reader {
     }
 
     fn collect_vocabulary(&mut self, block: Pair<Rule>) {
+        let voc = block
+            .clone()
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::ident)
+            .map_or("V".to_string(), |p| p.as_str().to_string());
         for decl in block.into_inner() {
             match decl.as_rule() {
                 Rule::type_decl => {
                     let mut it = decl.into_inner().skip(1);
                     let name = it.next().expect("a name").as_str().to_string();
-                    let elements = it
+                    let listing = it
                         .next()
-                        .filter(|p| matches!(p.as_rule(), Rule::enumeration | Rule::constructed))
-                        .map(|p| self.type_elements(p));
-                    self.names.types.insert(name, elements);
+                        .filter(|p| matches!(p.as_rule(), Rule::enumeration | Rule::constructed));
+                    if listing.as_ref().is_some_and(|l| l.as_str().contains('#')) {
+                        self.names.date_types.push(name.clone());
+                    }
+                    let elements = listing.clone().map(|p| self.type_elements(p));
+                    self.names.types.insert(name.clone(), elements);
+                    if let Some(l) = listing.filter(|l| l.as_str().starts_with("constructed")) {
+                        self.collect_constructors(&voc, &name, l);
+                    }
                 }
                 Rule::var_decl => {
                     let mut it = decl.into_inner().filter(|p| p.as_rule() == Rule::ident);
@@ -216,8 +230,10 @@ impl Reader {
                 _ => {}
             }
         }
+        let name = name.unwrap_or_else(|| default_name("V", span));
+        decls.extend(self.constructor_decls(&name.name));
         ast::Vocabulary {
-            name: name.unwrap_or_else(|| default_name("V", span)),
+            name,
             ltc: None,
             decls,
             span,
@@ -314,7 +330,7 @@ impl Reader {
         TypeBody::Constructed(constructors)
     }
 
-    fn sort_ident(&self, sort: Ident) -> Ident {
+    pub(super) fn sort_ident(&self, sort: Ident) -> Ident {
         Ident {
             name: idp3_sort(&sort.name).to_string(),
             span: sort.span,
@@ -324,15 +340,6 @@ impl Reader {
     fn symbol_decl(&mut self, pair: Pair<Rule>) -> Vec<Decl> {
         let span = self.span(&pair);
         let (names, partial, args, result) = self.signature(pair);
-        for s in args.iter().chain(std::iter::once(&result)) {
-            if s.name == "Date" {
-                self.error(
-                    "fodot-date",
-                    "the type Date is not supported by idp",
-                    s.span,
-                );
-            }
-        }
         let args: Vec<ast::Pointer> = args
             .into_iter()
             .map(|a| pointer(&self.sort_ident(a)))
@@ -388,6 +395,7 @@ impl Reader {
         let mut names = names.into_iter();
         let name = names.next().unwrap_or_else(|| default_name("T", span));
         let vocabulary = names.next().unwrap_or_else(|| default_name("V", span));
+        components.extend(self.constructor_definitions(&vocabulary.name));
         ast::Theory {
             name,
             vocabulary: pointer(&vocabulary),
@@ -396,7 +404,7 @@ impl Reader {
         }
     }
 
-    fn definition(&mut self, pair: Pair<Rule>) -> Definition {
+    pub(super) fn definition(&mut self, pair: Pair<Rule>) -> Definition {
         let span = self.span(&pair);
         let mut rules = Vec::new();
         for r in pair.into_inner().filter(|p| p.as_rule() == Rule::rule) {
@@ -609,9 +617,9 @@ impl Reader {
         let span = self.span(&pair);
         let bounds: Vec<i64> = pair
             .into_inner()
-            .map(|n| {
-                let text: String = n.as_str().chars().filter(|c| !c.is_whitespace()).collect();
-                text.parse().unwrap_or(0)
+            .map(|n| match super::number::number(n.as_str()) {
+                super::number::Number::Int(i) => i,
+                _ => 0,
             })
             .collect();
         match bounds.as_slice() {
@@ -630,18 +638,19 @@ impl Reader {
             _ => pair,
         };
         let kind = match inner.as_rule() {
-            Rule::number => {
-                let text: String = inner
-                    .as_str()
-                    .chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect();
-                if text.contains('.') {
-                    ElementKind::Float(text.parse().unwrap_or(0.0))
-                } else {
-                    ElementKind::Int(text.parse().unwrap_or(0))
+            Rule::number => match super::number::number(inner.as_str()) {
+                super::number::Number::Float(f) => ElementKind::Float(f),
+                super::number::Number::Int(i) => ElementKind::Int(i),
+                super::number::Number::Bad => {
+                    let text = inner.as_str();
+                    self.error(
+                        "fodot-number",
+                        format!("{text} is not a number or date idp reads"),
+                        span,
+                    );
+                    ElementKind::Int(0)
                 }
-            }
+            },
             Rule::string => {
                 let s = inner.as_str();
                 ElementKind::Str {

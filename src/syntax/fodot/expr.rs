@@ -189,15 +189,7 @@ impl Reader {
                 Rule::or_op => BinConn::Or,
                 _ => BinConn::And,
             };
-            let span = acc.span.to(right.span);
-            acc = Spanned {
-                expr: Expr::Conn {
-                    op,
-                    left: Box::new(acc),
-                    right: Box::new(right),
-                },
-                span,
-            };
+            acc = joined(acc, right, |left, right| Expr::Conn { op, left, right });
         }
         acc
     }
@@ -238,15 +230,7 @@ impl Reader {
                 }
             };
             let right = self.expr(right);
-            let span = acc.span.to(right.span);
-            acc = Spanned {
-                expr: Expr::Arith {
-                    op,
-                    left: Box::new(acc),
-                    right: Box::new(right),
-                },
-                span,
-            };
+            acc = joined(acc, right, |left, right| Expr::Arith { op, left, right });
         }
         acc
     }
@@ -309,21 +293,18 @@ impl Reader {
     }
 
     fn number(&mut self, pair: Pair<Rule>) -> Expr {
-        let text: String = pair
-            .as_str()
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        if text.contains('.') {
-            Expr::Float(text.parse().unwrap_or(0.0))
-        } else {
-            match text.parse() {
-                Ok(i) => Expr::Int(i),
-                Err(_) => {
-                    let span = self.span(&pair);
-                    self.error("fodot-number", format!("{text} is too large"), span);
-                    Expr::Int(0)
-                }
+        match super::number::number(pair.as_str()) {
+            super::number::Number::Int(i) => Expr::Int(i),
+            super::number::Number::Float(f) => Expr::Float(f),
+            super::number::Number::Bad => {
+                let span = self.span(&pair);
+                let text = pair.as_str();
+                self.error(
+                    "fodot-number",
+                    format!("{text} is not a number or date idp reads"),
+                    span,
+                );
+                Expr::Int(0)
             }
         }
     }
@@ -913,5 +894,18 @@ pub(super) fn symbol_ref(name: &Ident) -> SymbolRef {
         name: pointer(name),
         sorts: None,
         span: name.span,
+    }
+}
+
+/// `left op right` made by `make`, spanning both operands.
+fn joined(
+    left: Spanned,
+    right: Spanned,
+    make: impl FnOnce(Box<Spanned>, Box<Spanned>) -> Expr,
+) -> Spanned {
+    let span = left.span.to(right.span);
+    Spanned {
+        expr: make(Box::new(left), Box::new(right)),
+        span,
     }
 }

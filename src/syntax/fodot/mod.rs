@@ -13,8 +13,10 @@
 //! `float`; a type given only in a structure is given in the vocabulary instead (so that its
 //! elements are names in theories too), and `f := {..} else v.` lists every argument.
 
+mod accessors;
 mod blocks;
 mod expr;
+mod number;
 mod script;
 
 use indexmap::IndexMap;
@@ -22,6 +24,7 @@ use pest::iterators::Pair;
 use pest::Parser;
 use std::collections::HashMap;
 
+pub use number::date_text;
 pub use script::{Arg, Call, Script, Statement};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
@@ -160,9 +163,25 @@ pub(crate) struct Names {
     vars: HashMap<String, Ident>,
     /// Theory name to vocabulary name.
     theories: HashMap<String, String>,
+    /// The constructors that get a tester and accessors.
+    built: Vec<accessors::Built>,
+    /// The types listed with dates (`{#2021-01-01..#2021-01-31}`).
+    date_types: Vec<String>,
 }
 
 impl Names {
+    /// The types listed with dates, and the functions whose value is a `Date`.
+    pub(crate) fn dates(&self) -> (Vec<String>, Vec<String>) {
+        let mut funcs: Vec<String> = self
+            .funcs
+            .iter()
+            .filter(|(_, (_, result))| result == "Date" || self.date_types.contains(result))
+            .map(|(name, _)| name.clone())
+            .collect();
+        funcs.sort();
+        (self.date_types.clone(), funcs)
+    }
+
     pub(crate) fn is_predicate(&self, name: &str) -> bool {
         self.preds.contains_key(name)
     }
@@ -202,6 +221,8 @@ fn idp3_sort(name: &str) -> &str {
     match name {
         "Int" | "ℤ" => "int",
         "Real" | "ℝ" => "float",
+        // A date is its day number (`number::date_text` prints it back).
+        "Date" => "int",
         other => other,
     }
 }

@@ -15,6 +15,9 @@ use crate::syntax::ast::{self, Ident, Item, Span, TermBlock, TermKind};
 pub struct Script {
     pub statements: Vec<Statement>,
     pub span: Span,
+    /// The types listed with dates, and the functions whose value is a `Date`: their values
+    /// print as dates.
+    pub dates: (Vec<String>, Vec<String>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -47,13 +50,19 @@ impl Arg {
     }
 }
 
-/// `name(args, key=value)`, with the blocks it works on.
+/// `name(args, key=value)`, with the blocks it works on, or `name` alone when a method is
+/// called on it (`theory.propagate()`); `.method(...)` chained on it in `method`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
     pub name: Ident,
     pub args: Vec<Arg>,
     pub kwargs: Vec<(Ident, Arg)>,
     pub span: Span,
+    /// Whether `name` is called (`name(...)`) rather than named.
+    pub parens: bool,
+    /// The method called on this call's value (`.propagate()`), or the attribute read
+    /// (`.assignments`: without parentheses).
+    pub method: Option<Box<Call>>,
     /// The theory the call's arguments name (combined into one when they name several).
     pub theory: Option<String>,
     /// The structure (combined, or an empty one of the theory's vocabulary).
@@ -82,6 +91,7 @@ const INFERENCES: &[&str] = &[
     "explain",
     "determine_relevance",
     "decision_table",
+    "Theory",
 ];
 
 impl Reader {
@@ -104,7 +114,11 @@ impl Reader {
                 }
             })
             .collect();
-        Script { statements, span }
+        Script {
+            statements,
+            span,
+            dates: self.names.dates(),
+        }
     }
 
     fn py_expr(&mut self, pair: Pair<Rule>, file: &mut ast::File) -> Arg {
@@ -115,17 +129,11 @@ impl Reader {
         };
         match inner.as_rule() {
             Rule::string => Arg::Str(unquote(inner.as_str()), span),
-            Rule::number => {
-                let text: String = inner
-                    .as_str()
-                    .chars()
-                    .filter(|c| !c.is_whitespace())
-                    .collect();
-                match text.parse::<i64>() {
-                    Ok(i) => Arg::Int(i, span),
-                    Err(_) => Arg::Float(text.parse().unwrap_or(0.0), span),
-                }
-            }
+            Rule::number => match super::number::number(inner.as_str()) {
+                super::number::Number::Int(i) => Arg::Int(i, span),
+                super::number::Number::Float(f) => Arg::Float(f, span),
+                super::number::Number::Bad => Arg::Float(0.0, span),
+            },
             Rule::py_list => Arg::List(
                 inner.into_inner().map(|p| self.py_expr(p, file)).collect(),
                 span,
@@ -135,13 +143,23 @@ impl Reader {
     }
 
     fn call(&mut self, pair: Pair<Rule>, file: &mut ast::File) -> Arg {
+        let call = self.call_chain(pair, file, false);
+        if !call.parens && call.method.is_none() {
+            return Arg::Name(call.name);
+        }
+        Arg::Call(call)
+    }
+
+    /// A call and the methods chained on it (a method works on its receiver's blocks, found
+    /// when it runs).
+    fn call_chain(&mut self, pair: Pair<Rule>, file: &mut ast::File, is_method: bool) -> Call {
         let span = self.span(&pair);
         let text = pair.as_str();
         let mut it = pair.into_inner().peekable();
         let name = self.ident(it.next().expect("a name"));
         let mut args = Vec::new();
         let mut kwargs = Vec::new();
-        let mut chained = false;
+        let mut method = None;
         for p in it {
             match p.as_rule() {
                 Rule::py_arg => {
@@ -155,39 +173,37 @@ impl Reader {
                         args.push(self.py_expr(inner, file));
                     }
                 }
-                Rule::call => {
-                    chained = true;
-                    let s = self.span(&p);
-                    self.error(
-                        "fodot-main-unsupported",
-                        "a method call (`.name(...)`) in main is not supported by idp",
-                        s,
-                    );
-                }
+                Rule::call => method = Some(Box::new(self.call_chain(p, file, true))),
                 _ => {}
             }
         }
-        let has_parens = text[name.name.len()..].trim_start().starts_with('(');
-        if !has_parens && !chained {
-            return Arg::Name(name);
-        }
+        let parens = text[name.name.len()..].trim_start().starts_with('(');
         let mut call = Call {
             name,
             args,
             kwargs,
             span,
+            parens,
+            method,
             theory: None,
             structure: None,
             term: None,
         };
-        if INFERENCES.contains(&call.name.name.as_str()) {
+        if parens && !is_method && INFERENCES.contains(&call.name.name.as_str()) {
             self.blocks_of(&mut call, file);
         }
-        Arg::Call(call)
+        call
     }
 
     /// The theory, structure and term block of an inference call, made when needed.
     fn blocks_of(&mut self, call: &mut Call, file: &mut ast::File) {
+        // `determine_relevance(Theory(T, S))`: the blocks of the `Theory` given.
+        if let Some(Arg::Call(inner)) = call.args.first() {
+            if inner.name.name == "Theory" && inner.method.is_none() {
+                (call.theory, call.structure) = (inner.theory.clone(), inner.structure.clone());
+                return;
+            }
+        }
         let named: Vec<&Ident> = call
             .args
             .iter()
@@ -220,7 +236,13 @@ impl Reader {
             if find_theory(file, &name).is_none() {
                 let mut t = first.clone();
                 t.name.name = name.clone();
-                t.components = theories.iter().flat_map(|t| t.components.clone()).collect();
+                // Once each: theories over one vocabulary share its testers' definitions.
+                t.components = Vec::new();
+                for c in theories.iter().flat_map(|t| t.components.clone()) {
+                    if !t.components.contains(&c) {
+                        t.components.push(c);
+                    }
+                }
                 file.items.push(Item::Theory(t));
             }
             name
