@@ -16,9 +16,9 @@ use serve_support::{
 fn last_model_printed(status: &Value) -> usize {
     let tail = status["stdout"].as_str().unwrap_or("");
     tail.lines()
+        .rev()
         .filter_map(|l| l.strip_prefix("Model "))
-        .filter_map(|k| k.trim().parse().ok())
-        .last()
+        .find_map(|k| k.trim().parse().ok())
         .unwrap_or(0)
 }
 

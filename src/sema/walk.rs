@@ -229,8 +229,8 @@ pub fn substitute(f: &Formula, binding: &[(u32, Value)]) -> Formula {
     Substitute(binding).formula(f)
 }
 
-/// Replaces each variable of its binding (by id) by its term. The terms' variables must not be
-/// bound inside what is rewritten (no capture is avoided).
+/// Replaces each variable of its binding (by id) by its term, at the variable's position. The
+/// terms' variables must not be bound inside what is rewritten (no capture is avoided).
 pub struct SubstituteTerms<'b>(pub &'b [(u32, Term)]);
 
 impl Rewriter for SubstituteTerms<'_> {
@@ -240,7 +240,7 @@ impl Rewriter for SubstituteTerms<'_> {
             _ => None,
         };
         match replacement {
-            Some((_, x)) => x.clone(),
+            Some((_, to)) => Term::new(to.kind().clone(), to.sort, t.span),
             None => t.rebuild(self),
         }
     }

@@ -153,18 +153,5 @@ fn var_term(v: &Var, span: Span) -> Term {
 
 /// `f` with each variable of `map` (by id) replaced by the given term.
 fn replace_vars(f: &Formula, map: &[(u32, Term)]) -> Formula {
-    struct Replace<'m>(&'m [(u32, Term)]);
-    impl Rewriter for Replace<'_> {
-        fn term(&mut self, t: &Term) -> Term {
-            let found = match t.kind() {
-                TermKind::Var(v) => self.0.iter().find(|(id, _)| *id == v.id),
-                _ => None,
-            };
-            match found {
-                Some((_, to)) => Term::new(to.kind().clone(), to.sort, t.span),
-                None => t.rebuild(self),
-            }
-        }
-    }
-    Replace(map).formula(f)
+    crate::sema::walk::SubstituteTerms(map).formula(f)
 }
