@@ -109,7 +109,49 @@ impl Diagnostics {
             (!ROOT_CAUSES.contains(&d.code), pos, d.severity)
         });
         items.dedup_by(|a, b| a.message == b.message && a.span == b.span && a.code == b.code);
+        mark_consequences(&mut items);
         items
+    }
+}
+
+/// The codes of errors that an unread part of the input can cause: a name it would have
+/// declared is missing.
+const CONSEQUENCES: [&str; 5] = [
+    "unknown-symbol",
+    "unknown-sort",
+    "unknown-vocabulary",
+    "unknown-namespace",
+    "unknown-fact",
+];
+
+/// Marks the errors that may follow from the first root cause in `items` (sorted, root causes
+/// first): a missing name after an include that could not be read (anywhere) or after a byte
+/// that is not text (in the same file, from the name it cuts on) gets a hint saying so, in place of one that
+/// would guess at another name.
+fn mark_consequences(items: &mut [Diagnostic]) {
+    let Some(root) = items
+        .first()
+        .filter(|d| ROOT_CAUSES.contains(&d.code))
+        .cloned()
+    else {
+        return;
+    };
+    let what = match root.code {
+        "include-not-found" => "the included file that could not be read",
+        "invalid-utf8" => "the line with the byte that is not UTF-8",
+        _ => return,
+    };
+    for d in items.iter_mut().skip(1) {
+        let after = match (root.span, d.span) {
+            _ if root.code == "include-not-found" => true,
+            (Some(r), Some(s)) => s.file == r.file && s.end >= r.start,
+            _ => false,
+        };
+        if after && d.is_error() && CONSEQUENCES.contains(&d.code) {
+            d.hint = Some(format!(
+                "this may follow from the first error: the name may be declared in {what}; fix that error first"
+            ));
+        }
     }
 }
 

@@ -95,10 +95,28 @@ fn an_encoding_error_is_reported_first_and_once() {
         outcome(&o),
         (
             String::new(),
-            "Error: the byte 0xE9 ('\u{e9}' in Latin-1) is not UTF-8 text, and outside a comment or string no such byte is allowed At latin1_error.idp:11:4 [invalid-utf8]\n  hint: save the file with UTF-8 encoding (e.g. `iconv -f latin1 -t utf-8`), or keep such characters in comments and strings\nError: Term 3 has sort nat but occurs in a position with sort T. At latin1_error.idp:6:5 [type-mismatch]\nError: Symbol Q is not declared in this scope. At latin1_error.idp:11:3 [unknown-symbol]\n  hint: did you mean `T`?\n"
+            "Error: the byte 0xE9 ('\u{e9}' in Latin-1) is not UTF-8 text, and outside a comment or string no such byte is allowed At latin1_error.idp:11:4 [invalid-utf8]\n  hint: save the file with UTF-8 encoding (e.g. `iconv -f latin1 -t utf-8`), or keep such characters in comments and strings\nError: Term 3 has sort nat but occurs in a position with sort T. At latin1_error.idp:6:5 [type-mismatch]\nError: Symbol Q is not declared in this scope. At latin1_error.idp:11:3 [unknown-symbol]\n  hint: this may follow from the first error: the name may be declared in the line with the byte that is not UTF-8; fix that error first\n"
                 .to_string(),
             1
         )
+    );
+}
+
+/// A missing include comes first, and the names it would have declared are marked as its
+/// possible consequences (before: a bare "Vocabulary V is not declared" error). IDP3 reports
+/// the include (`src/parser/lex.ll`, `start_include`; `Error::unexistingfile` in
+/// `src/errorhandling/error.cpp`: "Could not open file") and goes on; here its consequences
+/// say where to look.
+#[test]
+fn names_missing_after_a_missing_include_are_marked_as_its_consequences() {
+    let spec = b"include \"nothere.idp\"\ntheory T : V {\n  P(1).\n}\n";
+    let o = run_file("missing_include.idp", spec, &[]);
+    let (_, stderr, code) = outcome(&o);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.starts_with("Error: the included file \"nothere.idp\" does not exist At ")
+            && stderr.ends_with("Error: Vocabulary V is not declared in this scope. At missing_include.idp:2:12 [unknown-vocabulary]\n  hint: this may follow from the first error: the name may be declared in the included file that could not be read; fix that error first\n"),
+        "{stderr}"
     );
 }
 
