@@ -191,12 +191,14 @@ impl<'a> Session<'a> {
                 symbols(*f, &mut used);
                 used.is_disjoint(&defined) && session.gives_units(f)
             });
-        let early = session.ground_and_learn(independent)?;
+        // The joint bounds first: they bound the open predicates that sentences constrain
+        // (`do(t, p, press(..)) => ..`), which the independent sentences are ground over.
         session.grounder.bound_definitions_jointly(
             pending,
             &theory.sentences,
             program.voc(vocabulary).ltc.as_ref(),
         );
+        let early = session.ground_and_learn(independent)?;
         let mut encoding = EncodingClock::default();
         for d in dependency_order(pending) {
             let atoms_before = session.grounder.store().atom_count();
