@@ -623,16 +623,61 @@ pub fn version_text() -> String {
     )
 }
 
+/// What the environment sets for a run. It is read here, once, and handed down: nothing below
+/// the command line reads the environment (`tests/architecture.rs` checks).
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// The engine's knobs for experiments and comparisons (`IDP_DATALOG=0`,
+    /// `IDP_MINIMIZE=STRATEGY`, `IDP_EXPLAIN_BUDGET=SECONDS`, `IDP_RANKING_AFTER=N`,
+    /// `IDP_CADICAL_CONFIG=NAME`).
+    pub tuning: crate::infer::Tuning,
+    /// `IDP_NO_PROGRESS`: no progress line on a terminal.
+    pub no_progress: bool,
+    /// `IDP_STATS`: as `--stats`.
+    pub stats: bool,
+    /// `IDP_SERVE_WEB=DIR`: `idp serve` reads the page's files from DIR.
+    pub serve_web: Option<std::path::PathBuf>,
+}
+
+impl Settings {
+    /// The settings of the process's environment.
+    pub fn from_env() -> Settings {
+        Settings::from_vars(|name| std::env::var_os(name))
+    }
+
+    /// The settings that the variables `var` gives (`None`: unset).
+    pub fn from_vars(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Settings {
+        let text = |name: &str| var(name).map(|v| v.to_string_lossy().into_owned());
+        let tuning = crate::infer::Tuning {
+            datalog: text("IDP_DATALOG").is_none_or(|v| v != "0"),
+            // Set to a name not known, it still chooses: the default, `descend`.
+            minimize: text("IDP_MINIMIZE")
+                .map(|v| crate::infer::optimise::Strategy::named(&v).unwrap_or_default()),
+            explain_budget: text("IDP_EXPLAIN_BUDGET").and_then(|v| v.parse().ok()),
+            ranking_after: text("IDP_RANKING_AFTER").and_then(|v| v.parse().ok()),
+            cadical_config: text("IDP_CADICAL_CONFIG"),
+        };
+        Settings {
+            tuning,
+            no_progress: var("IDP_NO_PROGRESS").is_some(),
+            stats: var("IDP_STATS").is_some(),
+            serve_web: var("IDP_SERVE_WEB").map(std::path::PathBuf::from),
+        }
+    }
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run() -> i32 {
     let argv: Vec<String> = std::env::args().collect();
-    run_with(argv)
+    run_with(argv, Settings::from_env())
 }
 
-pub fn run_with(argv: Vec<String>) -> i32 {
+/// Runs the command line `argv` (the program's name first) in the environment `settings`.
+pub fn run_with(argv: Vec<String>, settings: Settings) -> i32 {
     if argv.get(1).map(String::as_str) == Some("serve") {
-        return crate::serve::run(&argv[2..]);
+        return crate::serve::run(&argv[2..], settings.serve_web);
     }
+    crate::progress::set_terminal_line(!settings.no_progress);
     crate::limits::end_on_closed_pipe();
     let args = match Args::try_parse_from(&argv) {
         Ok(a) => a,
@@ -775,7 +820,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if let (true, Some(script)) = (runs_script, loaded.scripts.last()) {
         crate::limits::set_phase("running main");
         crate::limits::install_interrupt_handler();
-        return run_script(script, &program, &args, &sources);
+        return run_script(script, &program, &args, &settings, &sources);
     }
 
     // Run.
@@ -801,7 +846,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
             return 1;
         }
     }
-    runtime.set_run_settings(run_settings(&args));
+    runtime.set_run_settings(run_settings(&args, &settings));
     if args.interactive {
         crate::limits::install_interrupt_handler();
         return crate::repl::run(&runtime);
@@ -881,13 +926,15 @@ fn run_script(
     script: &crate::syntax::fodot::Script,
     program: &Program,
     args: &Args,
+    settings: &Settings,
     sources: &crate::source::SourceMap,
 ) -> i32 {
-    let settings = run_settings(args);
+    let run = run_settings(args, settings);
     let options = crate::infer::Options {
-        sat_backend: settings.sat_backend,
-        max_ground_size: settings.max_ground_size,
-        observer: settings.observer,
+        sat_backend: run.sat_backend,
+        max_ground_size: run.max_ground_size,
+        observer: run.observer,
+        tuning: run.tuning,
         ..crate::infer::Options::default()
     };
     let stdout = std::io::stdout();
@@ -1073,19 +1120,20 @@ fn shell_word(word: &str) -> String {
 
 /// What the command line sets for every inference: the SAT backend, the grounding size limit,
 /// and where `--stats` lines (also with `IDP_STATS` set) and `--dump ground` texts go.
-fn run_settings(args: &Args) -> RunSettings {
+fn run_settings(args: &Args, env: &Settings) -> RunSettings {
     let mut settings = RunSettings {
         sat_backend: match args.sat {
             Sat::Cadical => crate::infer::SatBackend::Cadical,
             Sat::CadicalLoops => crate::infer::SatBackend::CadicalLoops,
             Sat::Splr => crate::infer::SatBackend::Splr,
         },
+        tuning: env.tuning.clone(),
         ..RunSettings::default()
     };
     if let Some(n) = args.max_ground_size {
         settings.max_ground_size = n;
     }
-    if args.stats || std::env::var_os("IDP_STATS").is_some() {
+    if args.stats || env.stats {
         settings.observer = settings
             .observer
             .with_stats(|line| eprintln!("[stats] {line}"));
@@ -1176,4 +1224,53 @@ fn lua_syntax_hint(message: &str) -> Option<&'static str> {
     message
         .ends_with("near '!'")
         .then_some("Lua writes \"is not equal to\" as '~=' (and \"not\" as `not`), not '!='")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_read_from_the_variables_given() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        let none = Settings::from_vars(vars(&[]));
+        assert_eq!(none.tuning, crate::infer::Tuning::default());
+        assert!(!none.no_progress && !none.stats && none.serve_web.is_none());
+        let some = Settings::from_vars(vars(&[
+            ("IDP_DATALOG", "0"),
+            ("IDP_MINIMIZE", "gallop"),
+            ("IDP_EXPLAIN_BUDGET", "0.5"),
+            ("IDP_RANKING_AFTER", "64"),
+            ("IDP_CADICAL_CONFIG", "unsat"),
+            ("IDP_NO_PROGRESS", ""),
+            ("IDP_STATS", "1"),
+            ("IDP_SERVE_WEB", "web"),
+        ]));
+        assert_eq!(
+            some.tuning,
+            crate::infer::Tuning {
+                datalog: false,
+                minimize: Some(crate::infer::optimise::Strategy::Gallop),
+                explain_budget: Some(0.5),
+                ranking_after: Some(64),
+                cadical_config: Some("unsat".into()),
+            }
+        );
+        assert!(some.no_progress && some.stats);
+        assert_eq!(some.serve_web, Some(std::path::PathBuf::from("web")));
+        // An unknown strategy still chooses one (the default), as the variable always did.
+        let odd = Settings::from_vars(vars(&[("IDP_MINIMIZE", "fastest"), ("IDP_DATALOG", "1")]));
+        assert_eq!(
+            odd.tuning.minimize,
+            Some(crate::infer::optimise::Strategy::Descend)
+        );
+        assert!(odd.tuning.datalog);
+    }
 }

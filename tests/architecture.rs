@@ -179,8 +179,37 @@ fn no_memo_is_keyed_by_an_address() {
     );
 }
 
+/// Whether a line of code reads the process's environment (`std::env::var`, `var_os`, `vars`).
+fn reads_environment(code: &str) -> bool {
+    code.contains("env::var")
+}
+
+/// The environment is read once, by the command line (`cli::Settings`), and handed down.
+#[test]
+fn only_the_command_line_reads_the_environment() {
+    let mut found = Vec::new();
+    for (module, path) in sources() {
+        if module == "cli" || module == "main" {
+            continue;
+        }
+        for (line_no, code) in code_lines(&path) {
+            if reads_environment(&code) {
+                found.push(format!("{}:{line_no}", path.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the environment read below the command line (put it in cli::Settings):\n{}",
+        found.join("\n")
+    );
+}
+
 #[test]
 fn the_checks_see_real_violations() {
+    assert!(reads_environment(r#"let x = std::env::var("IDP_X").ok();"#));
+    assert!(reads_environment("if env::var_os(NAME).is_some() {"));
+    assert!(!reads_environment("let v = env!(\"CARGO_PKG_VERSION\");"));
     assert_eq!(
         crate_paths("use crate::lua::Runtime; crate::cli::run()"),
         ["lua", "cli"]

@@ -278,7 +278,10 @@ fn parts(p: &Program) -> (&Theory, &Structure) {
 fn evaluate(p: &Program, datalog: bool) -> Option<Structure> {
     let (theory, structure) = parts(p);
     let options = Options {
-        datalog,
+        tuning: idp::infer::Tuning {
+            datalog,
+            ..Default::default()
+        },
         ..Options::default()
     };
     let mut warnings = Vec::new();

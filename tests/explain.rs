@@ -157,7 +157,10 @@ fn every_core_is_minimal() {
 #[test]
 fn with_no_time_to_narrow_nothing_is_left_out() {
     let options = Options {
-        explain_budget: Some(0.0),
+        tuning: idp::infer::Tuning {
+            explain_budget: Some(0.0),
+            ..Default::default()
+        },
         ..Options::default()
     };
     for (file, core) in check_cores(&options) {

@@ -73,7 +73,10 @@ fn minimize(text: &str, strategy: Strategy) -> (Option<Value>, usize) {
     };
     let options = Options {
         nbmodels: 0,
-        minimize: strategy,
+        tuning: idp::infer::Tuning {
+            minimize: Some(strategy),
+            ..Default::default()
+        },
         ..Options::default()
     };
     let term = &p.terms[o.index()];

@@ -558,11 +558,13 @@ impl Run<'_> {
         options.leave_unmentioned_false = true;
         let mut used = used_symbols(theory);
         crate::sema::walk::symbols(&self.program.terms[term].term, &mut used);
-        if std::env::var_os("IDP_MINIMIZE").is_none() {
-            // IDP-Z3 prints the optimum only (no best-so-far on a limit), so the bounds can be
-            // asked from below: a plan's length is then found as by growing a horizon.
-            options.minimize = crate::infer::optimise::Strategy::Auto;
-        }
+        // IDP-Z3 prints the optimum only (no best-so-far on a limit), so the bounds can be
+        // asked from below, unless chosen otherwise: a plan's length is then found as by
+        // growing a horizon.
+        options
+            .tuning
+            .minimize
+            .get_or_insert(crate::infer::optimise::Strategy::Auto);
         let found = crate::infer::minimize(
             self.program,
             theory,

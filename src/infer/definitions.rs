@@ -135,7 +135,7 @@ fn evaluate_known(
             Some(def.span),
         )
     };
-    if options.datalog {
+    if options.tuning.datalog {
         let evaluated =
             crate::ground::datalog::evaluate(program, def, structure, options.max_ground_size)
                 .map_err(located)?;

@@ -284,10 +284,11 @@ fn another_conflict(
     }
 }
 
-/// Seconds that narrowing a core down may take: `Options::explain_budget` when set, else 15%
+/// Seconds that narrowing a core down may take: `Tuning::explain_budget` when set, else 15%
 /// of the time the whole parts took, at least half a second. Never 0 (no limit).
 fn narrowing_budget(options: &Options, first_round: f64) -> f64 {
     options
+        .tuning
         .explain_budget
         .unwrap_or((0.15 * first_round).max(0.5))
         .max(1e-6)

@@ -102,12 +102,13 @@ impl MissingModel {
 }
 
 /// What the command line sets for every inference of a run (`--sat`, `--max-ground-size`,
-/// `--stats`, `--dump ground`), on top of the procedures' options.
+/// `--stats`, `--dump ground`, the `IDP_*` knobs), on top of the procedures' options.
 #[derive(Clone, Debug)]
 pub struct RunSettings {
     pub sat_backend: crate::infer::SatBackend,
     pub max_ground_size: usize,
     pub observer: crate::infer::Observer,
+    pub tuning: crate::infer::Tuning,
 }
 
 impl Default for RunSettings {
@@ -117,6 +118,7 @@ impl Default for RunSettings {
             sat_backend: defaults.sat_backend,
             max_ground_size: defaults.max_ground_size,
             observer: defaults.observer,
+            tuning: defaults.tuning,
         }
     }
 }
@@ -161,6 +163,7 @@ impl State {
             sat_backend: run.sat_backend,
             max_ground_size: run.max_ground_size,
             observer,
+            tuning: run.tuning.clone(),
             ..mine
         }
     }

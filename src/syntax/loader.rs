@@ -328,33 +328,11 @@ fn fodot_signs(text: &str) -> bool {
     [":=", "->", "→", "≜"].iter().any(|s| text.contains(s)) && fodot::accepts(text)
 }
 
-/// Parses every input in order, splicing includes in place.
-pub fn load_inputs(
-    inputs: Vec<(String, Vec<u8>)>,
-    std_lib: &dyn Fn(&str) -> Option<String>,
-    sources: &mut SourceMap,
-    diags: &mut Diagnostics,
-) -> ast::File {
-    load_inputs_with(inputs, std_lib, false, None, sources, diags)
-}
-
-/// [`load_inputs`], refusing includes outside the inputs' folders when `sandbox` is set;
-/// `include stdin` reads with `stdin` (nothing without it).
-pub fn load_inputs_with(
-    inputs: Vec<(String, Vec<u8>)>,
-    std_lib: &dyn Fn(&str) -> Option<String>,
-    sandbox: bool,
-    stdin: Option<StdinReader>,
-    sources: &mut SourceMap,
-    diags: &mut Diagnostics,
-) -> ast::File {
-    load_dialects(inputs, std_lib, sandbox, stdin, sources, diags).file
-}
-
-/// [`load_inputs_with`], reading each file in its own dialect: IDP3, or IDP-Z3's FO(·) when
+/// Parses every input in order, splicing includes in place, each in its own dialect: IDP3, or IDP-Z3's FO(·) when
 /// it does not parse as IDP3 and either shows FO(·)'s signs ([`idp_z3_marker`]) or is in
 /// FO(·)'s grammar with one of its operators ([`fodot_signs`]). FO(·) files give the
-/// same AST items, and their `main` blocks as scripts.
+/// same AST items, and their `main` blocks as scripts. With `sandbox`, includes outside the
+/// inputs' folders are refused; `include stdin` reads with `stdin` (nothing without it).
 pub fn load_dialects(
     inputs: Vec<(String, Vec<u8>)>,
     std_lib: &dyn Fn(&str) -> Option<String>,
@@ -467,13 +445,13 @@ mod tests {
         let mut diags = Diagnostics::default();
         let std_lib = |name: &str| (name == "mx").then(|| "vocabulary StdV {\n}\n".to_string());
         let bytes = std::fs::read(path).expect("input");
-        let file = load_inputs(
+        let loaded = crate::syntax::load(
             vec![(path.to_string_lossy().into_owned(), bytes)],
             &std_lib,
             &mut sources,
             &mut diags,
         );
-        (file, diags, sources)
+        (loaded.file, diags, sources)
     }
 
     #[test]
@@ -571,62 +549,5 @@ mod tests {
             ]
         );
         let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn random_input_never_panics() {
-        // IDP3's own words, with names, literals, comment and blank pieces and odd characters.
-        const OTHERS: &[&str] = &[
-            "V",
-            "x",
-            "P",
-            "F",
-            "1",
-            "2.5",
-            "\"s\"",
-            "'c'",
-            "\"",
-            "'",
-            "\n",
-            " ",
-            "\t",
-            "@",
-            "é",
-            "99999999999",
-        ];
-        let pieces: Vec<&str> = crate::syntax::IDP_WORDS
-            .iter()
-            .chain(OTHERS)
-            .copied()
-            .collect();
-        let mut seed = 0x2545F4914F6CDD1Du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let rounds: usize = std::env::var("IDP_FUZZ_ROUNDS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(300);
-        for _ in 0..rounds {
-            let len = (next() % 200) as usize;
-            let text: String = (0..len)
-                .map(|_| pieces[(next() % pieces.len() as u64) as usize])
-                .collect::<Vec<_>>()
-                .join(" ");
-            let mut sources = SourceMap::default();
-            let mut diags = Diagnostics::default();
-            crate::syntax::parse_text("fuzz.idp", &text, &mut sources, &mut diags);
-            let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
-            let std_lib = |_: &str| None;
-            load_inputs(
-                vec![("bytes.idp".into(), bytes)],
-                &std_lib,
-                &mut sources,
-                &mut diags,
-            );
-        }
     }
 }

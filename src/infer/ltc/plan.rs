@@ -449,14 +449,15 @@ pub fn plan(
         .flat_map(|d| d.defined())
         .filter(|s| symbols.contains_key(s))
         .collect();
+    let config = opts.tuning.cadical_config.as_deref();
     let mut u = Unrolling {
-        solver: Cadical::new(deadline),
+        solver: Cadical::configured(deadline, config),
         vars: HashMap::default(),
         defined,
     };
     u.copy(&initial, &roles, 0, true, None);
     let first = initial.transition(&roles, &u.defined, false);
-    let mut possible = possible_next(&first, &HashSet::default(), deadline)?;
+    let mut possible = possible_next(&first, &HashSet::default(), deadline, config)?;
     let transition = step.transition(&roles, &u.defined, true);
     let goal_transition = goal_t.goal_transition(&roles, &u.defined);
     let mut stable = false;
@@ -465,10 +466,10 @@ pub fn plan(
         if length > 0 {
             u.copy(&step, &roles, length - 1, false, None);
             if !stable {
-                let next = possible_next(&transition, &possible, deadline)?;
+                let next = possible_next(&transition, &possible, deadline, config)?;
                 stable = next == possible;
                 possible = next;
-                if stable && !satisfiable(&goal_transition, &possible, deadline)? {
+                if stable && !satisfiable(&goal_transition, &possible, deadline, config)? {
                     opts.observer.stat(|| {
                         format!("plan: the goal cannot hold in any state from step {length} on")
                     });

@@ -131,15 +131,16 @@ impl<'a> Session<'a> {
         let deadline = crate::limits::earliest(own_deadline, crate::limits::run_deadline());
         let mut grounder = Grounder::new(program, structure, options.max_ground_size);
         grounder.set_deadline(own_deadline);
+        let config = options.tuning.cadical_config.as_deref();
         let solver: Box<dyn crate::solve::SatSolver> = match options.sat_backend {
-            SatBackend::Cadical => Box::new(Cadical::new(deadline)),
-            SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(deadline)),
+            SatBackend::Cadical => Box::new(Cadical::configured(deadline, config)),
+            SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(deadline, config)),
             SatBackend::Splr => Box::new(Splr::new(deadline)),
         };
         Session {
             grounder,
             sat: Sat::new(solver, false),
-            definitions: Definitions::default(),
+            definitions: Definitions::new(options.tuning.ranking_after),
             symbols: interpreted_symbols(program, theory.vocabulary),
             vocabulary: theory.vocabulary,
             options: Options {

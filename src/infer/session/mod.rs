@@ -119,22 +119,20 @@ impl<'a> Session<'a> {
         structure: &'a Structure,
         options: &Options,
     ) -> IdpResult<Session<'a>> {
-        Session::with_solver(
-            program,
-            theory,
-            pending,
-            structure,
-            options,
-            |deadline| match options.sat_backend {
+        Session::with_solver(program, theory, pending, structure, options, |deadline| {
+            let config = options.tuning.cadical_config.as_deref();
+            match options.sat_backend {
                 _ if options.trace => Box::new(Traced::new(deadline)),
                 SatBackend::Cadical if pending.iter().any(|d| reads_itself(d)) => {
-                    Box::new(Cadical::for_definitions(deadline))
+                    Box::new(Cadical::for_definitions(deadline, config))
                 }
-                SatBackend::Cadical => Box::new(Cadical::new(deadline)),
-                SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(deadline)),
+                SatBackend::Cadical => Box::new(Cadical::configured(deadline, config)),
+                SatBackend::CadicalLoops => {
+                    Box::new(Cadical::without_propagation(deadline, config))
+                }
                 SatBackend::Splr => Box::new(Splr::new(deadline)),
-            },
-        )
+            }
+        })
     }
 
     /// [`Session::new`] encoding into the solver that `make_solver` makes for the deadline it
@@ -164,7 +162,7 @@ impl<'a> Session<'a> {
         let mut session = Session {
             grounder,
             sat: Sat::new(solver, options.observer.dumps_ground()),
-            definitions: Definitions::default(),
+            definitions: Definitions::new(options.tuning.ranking_after),
             symbols: interpreted_symbols(program, vocabulary),
             vocabulary,
             options: options.clone(),
