@@ -580,13 +580,7 @@ impl ModelPrinter {
             &options,
             std::io::stdout().is_terminal(),
         )
-        .map_err(|m| {
-            if m.starts_with("visualize:") {
-                m
-            } else {
-                format!("visualize: {m}")
-            }
-        })?;
+        .map_err(|m| format!("visualize: {m}"))?;
         print!("{text}");
         Ok(())
     }
@@ -852,7 +846,7 @@ pub fn run_with(argv: Vec<String>, settings: Settings) -> i32 {
         return crate::repl::run(&runtime);
     }
     let (code, name) = match (&args.execute, args.models_asked()) {
-        (Some(chunk), _) => (chunk.replace("::", "."), "-e"),
+        (Some(chunk), _) => (Some(chunk.replace("::", ".")), "-e"),
         (None, Some(n)) => {
             let request = match model_request(&args, n, &runtime.program()) {
                 Ok(request) => request,
@@ -876,21 +870,23 @@ pub fn run_with(argv: Vec<String>, settings: Settings) -> i32 {
                 }
                 return 1;
             }
-            ("return idpglobal.main()".to_string(), "main")
+            // IDP3 runs `return idpglobal.main()`.
+            (None, "main")
         }
     };
     // From here on Ctrl-C stops the work cleanly (before, while reading and parsing, it ends
     // the process as usual).
     crate::limits::install_interrupt_handler();
-    let outcome = runtime.run(&code, name);
+    let outcome = match code {
+        Some(code) => runtime.run(&code, name),
+        None => runtime.run_main(),
+    };
     flush_lua_stdout(&runtime);
     match outcome {
-        Outcome::Failed(Failure { message, stopped }) => {
-            // Positions in the default chunk `return idpglobal.main()` mean nothing to the user.
-            let msg = match (args.execute.is_none(), message.strip_prefix("main:1: ")) {
-                (true, Some(rest)) => rest.to_string(),
-                _ => message,
-            };
+        Outcome::Failed(Failure {
+            message: msg,
+            stopped,
+        }) => {
             if stopped {
                 eprintln!("Stopped: {msg}");
                 EXIT_LIMIT

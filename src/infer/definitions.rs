@@ -32,12 +32,33 @@ pub fn evaluate_definitions<'t>(
     options: &Options,
     warnings: &mut Vec<String>,
 ) -> IdpResult<Evaluated<'t>> {
+    Ok(
+        match evaluate_definitions_at(program, theory, structure, options, warnings)? {
+            Some((evaluated, pending)) => Evaluated::Done(
+                evaluated,
+                pending.iter().map(|&k| &theory.definitions[k]).collect(),
+            ),
+            None => Evaluated::Inconsistent,
+        },
+    )
+}
+
+/// [`evaluate_definitions`], the definitions not evaluated given by their index in
+/// `theory.definitions` (in order); `None` when a definition is inconsistent.
+pub fn evaluate_definitions_at(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    options: &Options,
+    warnings: &mut Vec<String>,
+) -> IdpResult<Option<(Box<Structure>, Vec<usize>)>> {
     let mut current = structure.clone();
-    let mut pending: Vec<&'t Definition> = theory.definitions.iter().collect();
+    let mut pending: Vec<usize> = (0..theory.definitions.len()).collect();
     loop {
         let mut progressed = false;
         let mut still = Vec::new();
-        for def in pending {
+        for k in pending {
+            let def = &theory.definitions[k];
             let started = std::time::Instant::now();
             match evaluate_one(program, def, &current, options, warnings)? {
                 One::Evaluated(tables) => {
@@ -55,13 +76,13 @@ pub fn evaluate_definitions<'t>(
                     }
                     progressed = true;
                 }
-                One::OpensUnknown => still.push(def),
-                One::Inconsistent => return Ok(Evaluated::Inconsistent),
+                One::OpensUnknown => still.push(k),
+                One::Inconsistent => return Ok(None),
             }
         }
         pending = still;
         if !progressed || pending.is_empty() {
-            return Ok(Evaluated::Done(Box::new(current), pending));
+            return Ok(Some((Box::new(current), pending)));
         }
     }
 }

@@ -314,6 +314,22 @@ impl Runtime {
             .load(code)
             .set_name(format!("={chunk_name}"))
             .call::<_, mlua::MultiValue>(());
+        self.outcome(result)
+    }
+
+    /// Calls the procedure `main()` (IDP3's `return idpglobal.main()`), from no chunk of its
+    /// own: an error it raises at its caller has no position, which would mean nothing to the
+    /// user.
+    pub fn run_main(&self) -> Outcome {
+        let result = match self.global("main") {
+            Some(LuaValue::Function(main)) => main.call::<_, mlua::MultiValue>(()),
+            _ => Err(mlua::Error::runtime("there is no procedure main()")),
+        };
+        self.outcome(result)
+    }
+
+    /// What running Lua code gave, for the command line.
+    fn outcome(&self, result: mlua::Result<mlua::MultiValue<'static>>) -> Outcome {
         match result {
             Ok(values) => {
                 let first = values.into_iter().next();
@@ -388,10 +404,13 @@ impl Runtime {
         if self.compile_command(&format!("return {code}")).is_ok() {
             return true;
         }
-        match self.compile_command(code) {
-            Ok(_) => true,
-            Err(e) => !error_message(&e).ends_with("'<eof>'"),
-        }
+        !matches!(
+            self.compile_command(code),
+            Err(mlua::Error::SyntaxError {
+                incomplete_input: true,
+                ..
+            })
+        )
     }
 
     fn compile_command(&self, code: &str) -> mlua::Result<mlua::Function<'static>> {

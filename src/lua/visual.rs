@@ -43,13 +43,8 @@ pub fn visualize_text(lua: &Lua, s: LuaValue, opts: LuaValue) -> mlua::Result<St
         ));
     }
     let s = shared.borrow();
-    visual::visualize(&st.program(), &s, &options, std::io::stdout().is_terminal()).map_err(|m| {
-        if m.starts_with("visualize:") {
-            rt_err(m)
-        } else {
-            rt_err(format!("visualize: {m}"))
-        }
-    })
+    visual::visualize(&st.program(), &s, &options, std::io::stdout().is_terminal())
+        .map_err(|m| rt_err(format!("visualize: {m}")))
 }
 
 /// Reads `{ show = {...}, hide = {...}, glyphs = {...}, colours = {...}, unicode = b,

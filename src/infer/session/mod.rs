@@ -989,7 +989,17 @@ fn reads_itself(d: &Definition) -> bool {
     !body_symbols(d).is_disjoint(&defined)
 }
 
+/// `defs` in an order in which each definition comes after those it reads (as far as
+/// recursion between them allows).
 pub(crate) fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
+    dependency_order_at(defs)
+        .into_iter()
+        .map(|k| defs[k])
+        .collect()
+}
+
+/// [`dependency_order`], as positions in `defs`.
+pub(crate) fn dependency_order_at(defs: &[&Definition]) -> Vec<usize> {
     let defined: Vec<HashSet<Symbol>> = defs
         .iter()
         .map(|d| d.defined().into_iter().collect())
@@ -1004,7 +1014,7 @@ pub(crate) fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definitio
         });
         let next = ready.unwrap_or_else(|| (0..defs.len()).find(|&i| !done[i]).expect("one left"));
         done[next] = true;
-        order.push(defs[next]);
+        order.push(next);
     }
     order
 }
