@@ -269,8 +269,8 @@ fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelReques
 /// (after printing how many were found by then).
 fn count_models(
     program: &Program,
-    theory: &crate::sema::program::Theory,
-    structure: &crate::structure::structure::Structure,
+    theory: &Theory,
+    structure: &Structure,
     options: &crate::infer::Options,
     runtime: &Runtime,
 ) -> i32 {
@@ -923,7 +923,7 @@ fn run_script(
     program: &Program,
     args: &Args,
     settings: &Settings,
-    sources: &crate::source::SourceMap,
+    sources: &SourceMap,
 ) -> i32 {
     let run = run_settings(args, settings);
     let options = crate::infer::Options {
@@ -954,7 +954,7 @@ fn run_script(
             EXIT_LIMIT
         }
         Err(f) => {
-            let d = diagnostics::Diagnostic::error("fodot-main", f.message, f.at);
+            let d = Diagnostic::error("fodot-main", f.message, f.at);
             eprint!("{}", diagnostics::render_plain(&d, sources));
             1
         }

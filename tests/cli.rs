@@ -323,7 +323,7 @@ fn models_flag_expands_without_a_procedure() {
     )
     .unwrap();
     let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_idp"))
+        Command::new(env!("CARGO_BIN_EXE_idp"))
             .args(args)
             .output()
             .expect("run idp")

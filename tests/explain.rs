@@ -157,7 +157,7 @@ fn every_core_is_minimal() {
 #[test]
 fn with_no_time_to_narrow_nothing_is_left_out() {
     let options = Options {
-        tuning: idp::infer::Tuning {
+        tuning: infer::Tuning {
             explain_budget: Some(0.0),
             ..Default::default()
         },

@@ -73,7 +73,7 @@ fn minimize(text: &str, strategy: Strategy) -> (Option<Value>, usize) {
     };
     let options = Options {
         nbmodels: 0,
-        tuning: idp::infer::Tuning {
+        tuning: infer::Tuning {
             minimize: Some(strategy),
             ..Default::default()
         },

@@ -366,7 +366,7 @@ impl Shift {
     }
 }
 
-impl crate::sema::walk::Rewriter for Shift {
+impl Rewriter for Shift {
     fn formula(&mut self, f: &Formula) -> Formula {
         let kind = match f.kind() {
             FormulaKind::Forall(vs, g) => {

@@ -795,14 +795,9 @@ impl Reading<'_> {
     }
 
     /// A fact as a literal: `Edge(a,b)`, `~Edge(a,c)`, `Col(a) = red`, `Col(a) ~= blue`.
-    pub fn fact_text(
-        &self,
-        symbol: Symbol,
-        tuple: &[crate::structure::value::Value],
-        truth: bool,
-    ) -> String {
+    pub fn fact_text(&self, symbol: Symbol, tuple: &[Value], truth: bool) -> String {
         let name = self.program.symbol_name(symbol);
-        let show = |vs: &[crate::structure::value::Value]| {
+        let show = |vs: &[Value]| {
             vs.iter()
                 .map(|v| readable_value(*v))
                 .collect::<Vec<_>>()
@@ -887,7 +882,7 @@ impl Reading<'_> {
     }
 
     /// `In is a function: each Pigeon has exactly one Hole of {h1; h2}`.
-    fn function_text(&self, f: crate::sema::program::FuncId) -> String {
+    fn function_text(&self, f: FuncId) -> String {
         let func = self.program.func(f);
         let result = self.domain_text(func.result);
         if func.args.is_empty() {

@@ -91,7 +91,7 @@ pub fn structures_to_lua<'lua>(
 struct Expanded {
     models: Vec<Structure>,
     partial: Option<String>,
-    trace: Option<Vec<crate::infer::trace::TraceStep>>,
+    trace: Option<Vec<infer::trace::TraceStep>>,
 }
 
 fn do_modelexpand(

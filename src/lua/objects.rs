@@ -58,7 +58,7 @@ pub struct FuncInterUd {
 /// A (snapshot) table of tuples: `S[V::P].ct`, query answers. Its tuples are sorted when they
 /// are first read (`#` only counts them: counting a million tuples needs no sort).
 pub struct PredTableUd {
-    unsorted: std::cell::RefCell<Option<Vec<Tuple>>>,
+    unsorted: RefCell<Option<Vec<Tuple>>>,
     sorted: std::cell::OnceCell<Rc<Vec<Tuple>>>,
     len: usize,
     pub arity: usize,
@@ -74,7 +74,7 @@ impl PredTableUd {
         tuples.sort_unstable();
         tuples.dedup();
         PredTableUd {
-            unsorted: std::cell::RefCell::new(None),
+            unsorted: RefCell::new(None),
             len: tuples.len(),
             sorted: std::cell::OnceCell::from(Rc::new(tuples)),
             arity,
@@ -85,7 +85,7 @@ impl PredTableUd {
     pub fn distinct(tuples: Vec<Tuple>, arity: usize) -> PredTableUd {
         PredTableUd {
             len: tuples.len(),
-            unsorted: std::cell::RefCell::new(Some(tuples)),
+            unsorted: RefCell::new(Some(tuples)),
             sorted: std::cell::OnceCell::new(),
             arity,
         }

@@ -210,6 +210,7 @@ impl RawMode {
     fn enter(fd: i32) -> std::io::Result<RawMode> {
         // SAFETY: termios is plain data; tcgetattr fills it for a terminal fd.
         let mut saved: libc::termios = unsafe { std::mem::zeroed() };
+        // SAFETY: `saved` is a valid termios for tcgetattr to fill.
         if unsafe { libc::tcgetattr(fd, &mut saved) } != 0 {
             return Err(std::io::Error::last_os_error());
         }

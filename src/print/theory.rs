@@ -320,7 +320,7 @@ impl Printer<'_> {
                 (parts.join(sep), level)
             }
         };
-        let names = |vs: &[crate::sema::ir::Var]| {
+        let names = |vs: &[Var]| {
             vs.iter()
                 .map(|v| v.name.to_string())
                 .collect::<Vec<_>>()

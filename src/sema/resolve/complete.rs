@@ -312,7 +312,7 @@ impl Resolver<'_> {
         st: &Structure,
         name: &str,
         sym: Symbol,
-        at: Option<crate::source::Span>,
+        at: Option<Span>,
         sets: &[&TupleSet],
     ) -> Option<TupleSet> {
         let Some(universe) = self.universe(st, &self.prog.symbol_sorts(sym)) else {

@@ -226,7 +226,7 @@ impl Resolver<'_> {
                 .copied()
                 .chain(self.prog.funcs.iter().enumerate().filter_map(|(k, g)| {
                     (g.constructor_of.is_some() && self.prog.is_subsort(g.result, s))
-                        .then_some(crate::sema::program::FuncId(k as u32))
+                        .then_some(FuncId(k as u32))
                 }))
                 .find(|&g| {
                     let g = self.prog.func(g);
