@@ -80,7 +80,7 @@ pub fn print_components(program: &Program) -> usize {
         total += idp::print::vocabulary::vocabulary_to_string(program, v).len();
     }
     for t in &program.theories {
-        total += idp::print::theory::theory_to_string(program, t).len();
+        total += idp::print::theory_to_string(program, t).len();
     }
     for s in &program.structures {
         total += idp::print::structure::structure_to_string(program, s).len();

@@ -5,8 +5,8 @@
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::Error;
-use crate::lua::builtins::{arg, reg_in, structures_to_lua, Args};
 use crate::lua::objects::*;
+use crate::lua::register::{arg, reg_in, Args};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::state;
 use crate::lua::values::lua_to_value;

@@ -30,7 +30,7 @@ pub fn defer(lua: &'static Lua) {
 
 /// Fills in the tables of a structure whose procedures could not be called when the runtime
 /// was set up (they may read what `main` sets up first), now that it is used.
-pub fn fill_deferred(structure: &crate::lua::objects::SharedStructure) {
+pub fn fill_deferred(structure: &std::rc::Rc<std::cell::RefCell<Structure>>) {
     if structure.borrow().procedures.is_empty() {
         return;
     }

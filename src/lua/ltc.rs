@@ -4,8 +4,9 @@
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::{Error, ErrorKind};
-use crate::lua::builtins::{arg, structures_to_lua, Args};
+use crate::lua::objects::structures_to_lua;
 use crate::lua::objects::{as_structure, as_target, as_theory, Target, TheoryUd, VocUd};
+use crate::lua::register::{arg, reg_in, reg_intern, Args};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::{report_error, state};
 use crate::sema::program::Theory;
@@ -187,9 +188,9 @@ fn shortestplan<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiVal
 }
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
-    crate::lua::builtins::reg_in(lua, "inferences", "shortestplan", shortestplan)?;
-    crate::lua::builtins::reg_intern(lua, "initialise", initialise)?;
-    crate::lua::builtins::reg_in(lua, "inferences", "progress", progress)?;
-    crate::lua::builtins::reg_in(lua, "inferences", "isinvariant", isinvariant)?;
+    reg_in(lua, "inferences", "shortestplan", shortestplan)?;
+    reg_intern(lua, "initialise", initialise)?;
+    reg_in(lua, "inferences", "progress", progress)?;
+    reg_in(lua, "inferences", "isinvariant", isinvariant)?;
     Ok(())
 }

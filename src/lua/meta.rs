@@ -9,10 +9,10 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
-use crate::lua::builtins::{arg, reg_in, Args};
 use crate::lua::objects::{
     as_structure, as_theory, as_voc, struct_to_lua, PredUd, SymbolUd, TheoryUd,
 };
+use crate::lua::register::{arg, reg_in, Args};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::{rt_err, state};
 use crate::meta::{from_meta, to_meta, MetaError, MetaNames, METAVOC};

@@ -12,6 +12,7 @@ pub mod meta;
 pub mod objects;
 pub mod options;
 pub mod parse;
+pub mod register;
 pub mod sandbox;
 pub mod signature;
 pub mod trace;
@@ -280,6 +281,11 @@ impl Runtime {
     fn setup(&self) -> mlua::Result<()> {
         let lua = self.lua;
         builtins::register(lua)?;
+        ltc::register(lua)?;
+        trace::register(lua)?;
+        api::register(lua)?;
+        parse::register(lua)?;
+        transform::register(lua)?;
         explain::register(lua)?;
         arguments::register(lua)?;
         meta::register(lua)?;
@@ -344,7 +350,7 @@ impl Runtime {
                         Returned::Other(format!("a string (\"{}\")", s.to_string_lossy()))
                     }
                     Some(LuaValue::Boolean(b)) => Returned::Other(b.to_string()),
-                    Some(other) => Returned::Other(format!("a {}", values::describe(&other))),
+                    Some(other) => Returned::Other(format!("a {}", objects::describe(&other))),
                 })
             }
             Err(e) => Outcome::Failed(self.failure(&e)),

@@ -11,9 +11,9 @@ use mlua::{
 
 use crate::lua::options::OptionsUd;
 use crate::lua::values::{
-    describe, is_single_tuple, lua_to_tuple, lua_to_tuples, lua_to_value, tuple_to_lua,
-    value_to_lua,
+    is_single_tuple, lua_to_tuple, lua_to_tuples, lua_to_value, tuple_to_lua, value_to_lua,
 };
+use crate::lua::values::{CompoundUd, TupleUd};
 use crate::lua::{rt_err, state};
 use crate::print;
 use crate::sema::program::{
@@ -64,8 +64,6 @@ pub struct PredTableUd {
     pub arity: usize,
 }
 
-pub struct TupleUd(pub Tuple);
-pub struct CompoundUd(pub Value);
 pub struct DomainUd(pub Rc<Vec<Value>>);
 
 impl PredTableUd {
@@ -1029,4 +1027,25 @@ pub fn as_interpretation(v: &LuaValue) -> Option<(SharedStructure, Symbol)> {
         return Some((f.s.clone(), Symbol::Func(f.f)));
     }
     None
+}
+
+/// A short description of a Lua value's type for error messages.
+pub fn describe(v: &LuaValue) -> String {
+    match v {
+        LuaValue::UserData(ud) => idp_type_name(ud).unwrap_or("userdata").to_string(),
+        other => other.type_name().to_string(),
+    }
+}
+
+/// Models as a Lua list of structures (their names cleared).
+pub fn structures_to_lua<'lua>(
+    lua: &'lua Lua,
+    models: Vec<Structure>,
+) -> mlua::Result<LuaValue<'lua>> {
+    let t = lua.create_table()?;
+    for (k, mut m) in models.into_iter().enumerate() {
+        m.name = String::new();
+        t.raw_set(k + 1, struct_to_lua(lua, m)?)?;
+    }
+    Ok(LuaValue::Table(t))
 }

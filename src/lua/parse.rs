@@ -13,7 +13,7 @@
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::diagnostics::{render_plain, Diagnostics, Severity};
-use crate::lua::builtins::{arg, reg_in, reg_intern, Args};
+use crate::lua::register::{arg, reg_in, reg_intern, Args};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::{install_components, report_error, rt_err, state};
 

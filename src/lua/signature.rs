@@ -7,6 +7,7 @@ use mlua::{Lua, Value as LuaValue};
 
 use crate::lua::objects::*;
 use crate::lua::options::OptionsUd;
+use crate::lua::values::{CompoundUd, TupleUd};
 
 /// The type of an argument, in IDP3's order (which orders the signatures in messages).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -12,11 +12,11 @@ use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::IdpResult;
 use crate::infer::grounding::ground;
-use crate::lua::builtins::{reg, reg_intern, Args};
 use crate::lua::objects::{as_structure, as_theory, TheoryUd};
+use crate::lua::register::{reg, reg_intern, Args};
 use crate::lua::{rt_err, state};
 use crate::print::ground::{ground_theory_to_string, Layout};
-use crate::print::theory::theory_to_string;
+use crate::print::theory_to_string;
 use crate::sema::program::{Theory, TheoryForm};
 use crate::sema::transform;
 

@@ -19,8 +19,18 @@ use crate::structure::value::{Tuple, Value};
 
 pub use program::program_to_string;
 pub use structure::{structure_to_string, tuples_to_string};
-pub use theory::{formula_to_string, term_to_string, theory_to_string};
+pub use theory::{formula_to_string, term_to_string};
 pub use vocabulary::vocabulary_to_string;
+
+/// `t` as IDP text; a ground theory (made by `ground`) as IDP3 prints a ground theory.
+pub fn theory_to_string(program: &Program, t: &crate::sema::program::Theory) -> String {
+    match t.form {
+        crate::sema::program::TheoryForm::Ground { model_equivalent } => {
+            ground::ground_theory_to_string(program, t, model_equivalent, ground::Layout::Stored)
+        }
+        crate::sema::program::TheoryForm::Source => theory::source_theory_to_string(program, t),
+    }
+}
 
 /// Whether a structure is consistent: no tuple both certainly true and certainly false, and no
 /// function with two certain values for the same arguments (or no possible value for a total

@@ -4,7 +4,8 @@
 //! structures completed (sorts autocompleted, tables built).
 
 use crate::print::structure::structure_to_string;
-use crate::print::theory::{query_to_string, term_block_to_string, theory_to_string};
+use crate::print::theory::{query_to_string, term_block_to_string};
+use crate::print::theory_to_string;
 use crate::print::vocabulary::vocabulary_to_source;
 use crate::sema::program::{Component, NamespaceId, Program};
 

@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashSet as HashSet;
 use std::rc::Rc;
 
-use super::codes::{Code, Codes};
+use super::codes::{is_direct, Code, Codes, POS_INF};
 use super::relation::Relation;
 use crate::ground::terms::builtin_extreme;
 use crate::sema::domains::Domains;
@@ -121,7 +121,74 @@ pub struct Conj {
 #[derive(Clone, Debug, Default)]
 pub struct Query {
     pub conjs: Vec<Conj>,
-    pub plans: Vec<super::plan::Plan>,
+    pub plans: Vec<Plan>,
+}
+
+/// Which rows of a relation a literal reads (see [`super::exec`] for the bounds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Range {
+    /// Every row derived before the current round.
+    All,
+    /// The rows derived before the previous round.
+    Old,
+    /// The rows derived in the previous round.
+    Delta,
+}
+
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// The rows of `rel` in `range` whose `key` columns have the key's values (through index
+    /// `index`; all rows when there is no key); each binds `binds` (column, slot, member test
+    /// when the column's sort is not the slot's) and must have equal values in `same`.
+    Scan {
+        rel: usize,
+        index: Option<usize>,
+        key: Vec<Expr>,
+        range: Range,
+        binds: Vec<(usize, usize, Option<usize>)>,
+        same: Vec<(usize, usize)>,
+    },
+    /// A literal whose variables are bound.
+    Check { lit: Lit, range: Range },
+    /// `slot = expr`, with the slot's member test.
+    Assign {
+        slot: usize,
+        expr: Expr,
+        member: Option<usize>,
+    },
+    /// Every value of a sort.
+    Enumerate { slot: usize, values: Rc<[Code]> },
+}
+
+/// The steps of one conjunction.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+}
+
+/// Whether code `c` belongs to member test `m`.
+pub fn member_contains(
+    members: &[Member],
+    codes: &Codes,
+    domains: &Domains,
+    m: usize,
+    c: Code,
+) -> bool {
+    if c >= POS_INF {
+        return false;
+    }
+    match &members[m] {
+        Member::Range(lo, hi) => {
+            if is_direct(c) {
+                let i = i64::from(c);
+                *lo <= i && i <= *hi
+            } else {
+                matches!(codes.int(c), Some(i) if *lo <= i && i <= *hi)
+            }
+        }
+        Member::Codes(set) => set.contains(&c),
+        Member::Generic(sort) => domains.contains(*sort, codes.decode(c)),
+    }
 }
 
 /// One Datalog rule: a conjunction of a definition rule's body in normal form.

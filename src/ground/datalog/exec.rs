@@ -9,8 +9,7 @@
 use std::cmp::Ordering;
 
 use super::codes::{is_direct, Code, Codes, NEG_INF, POS_INF};
-use super::compile::{AggSet, Expr, Lit, Member, MAX_ARITY};
-use super::plan::{Plan, Range, Step};
+use super::compile::{member_contains, AggSet, Expr, Lit, Member, Plan, Range, Step, MAX_ARITY};
 use super::relation::{Relation, RowId, NONE};
 use crate::error::IdpResult;
 use crate::ground::terms::arith;
@@ -90,31 +89,6 @@ pub struct Exec<'a> {
     /// Set when the evaluation met something it cannot do as the grounder does (a float sum):
     /// the caller then falls back to the general path.
     pub unsupported: &'a mut bool,
-}
-
-/// Whether code `c` belongs to member test `m`.
-pub fn member_contains(
-    members: &[Member],
-    codes: &Codes,
-    domains: &Domains,
-    m: usize,
-    c: Code,
-) -> bool {
-    if c >= POS_INF {
-        return false;
-    }
-    match &members[m] {
-        Member::Range(lo, hi) => {
-            if is_direct(c) {
-                let i = i64::from(c);
-                *lo <= i && i <= *hi
-            } else {
-                matches!(codes.int(c), Some(i) if *lo <= i && i <= *hi)
-            }
-        }
-        Member::Codes(set) => set.contains(&c),
-        Member::Generic(sort) => domains.contains(*sort, codes.decode(c)),
-    }
 }
 
 impl<'a> Exec<'a> {

@@ -35,9 +35,9 @@ use crate::sema::program::{Program, Symbol};
 use crate::structure::structure::Structure;
 use crate::structure::value::Tuple;
 pub use compile::Approx;
-use compile::{expr_relations, lit_relations, Compiled, Lit};
+use compile::{expr_relations, lit_relations, Compiled, Lit, Plan, Range};
 use exec::{Exec, Sink};
-use plan::{Plan, Planner, Range};
+use plan::Planner;
 use relation::RowId;
 
 /// The true tuples of each defined symbol (a function's tuples are its graph).

@@ -11,52 +11,11 @@ use std::rc::Rc;
 
 use super::codes::Code;
 use super::compile::{
-    expr_slots, lit_slots, query_slots, Compiled, Conj, Expr, Lit, Member, Query, MAX_ARITY,
+    expr_slots, lit_slots, member_contains, query_slots, Compiled, Conj, Expr, Lit, Member, Query,
+    MAX_ARITY,
 };
-use super::exec::member_contains;
+use super::compile::{Plan, Range, Step};
 use crate::sema::domains::Domains;
-
-/// Which rows of a relation a literal reads (see [`super::exec`] for the bounds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Range {
-    /// Every row derived before the current round.
-    All,
-    /// The rows derived before the previous round.
-    Old,
-    /// The rows derived in the previous round.
-    Delta,
-}
-
-#[derive(Clone, Debug)]
-pub enum Step {
-    /// The rows of `rel` in `range` whose `key` columns have the key's values (through index
-    /// `index`; all rows when there is no key); each binds `binds` (column, slot, member test
-    /// when the column's sort is not the slot's) and must have equal values in `same`.
-    Scan {
-        rel: usize,
-        index: Option<usize>,
-        key: Vec<Expr>,
-        range: Range,
-        binds: Vec<(usize, usize, Option<usize>)>,
-        same: Vec<(usize, usize)>,
-    },
-    /// A literal whose variables are bound.
-    Check { lit: Lit, range: Range },
-    /// `slot = expr`, with the slot's member test.
-    Assign {
-        slot: usize,
-        expr: Expr,
-        member: Option<usize>,
-    },
-    /// Every value of a sort.
-    Enumerate { slot: usize, values: Rc<[Code]> },
-}
-
-/// The steps of one conjunction.
-#[derive(Clone, Debug, Default)]
-pub struct Plan {
-    pub steps: Vec<Step>,
-}
 
 /// What the planner reads: relation sizes, column sorts, domains.
 pub struct Planner<'c, 'd> {
