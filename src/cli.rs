@@ -16,9 +16,9 @@ use clap::{Parser, ValueEnum};
 use crate::diagnostics::{self, Diagnostic, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
 use crate::lua::{Failure, Outcome, Returned, RunSettings, Runtime};
-use crate::sema::program::{Component, Program, Theory};
+use crate::sema::{Component, Program, Theory};
 use crate::source::SourceMap;
-use crate::structure::structure::Structure;
+use crate::structure::Structure;
 use crate::visual::Options as VisualOptions;
 
 const EXAMPLES: &str = "\
@@ -462,7 +462,7 @@ fn explain_no_model(
     structure: &Structure,
     options: &crate::infer::Options,
 ) -> crate::error::IdpResult<()> {
-    use crate::infer::explain::{unsat_core_after_search, Facts, Reading};
+    use crate::infer::{unsat_core_after_search, Facts, Reading};
     let core = unsat_core_after_search(program, theory, structure, &Facts::Involved, options)?;
     core.warnings.iter().for_each(|w| eprintln!("Warning: {w}"));
     let reading = Reading {
@@ -486,7 +486,7 @@ fn explain_literal(
     structure: &Structure,
     options: &crate::infer::Options,
 ) -> crate::error::IdpResult<()> {
-    use crate::infer::explain::{parse_literal, why_forced, Reading};
+    use crate::infer::{parse_literal, why_forced, Reading};
     let formula = parse_literal(program, theory.vocabulary, structure, literal)
         .map_err(|m| crate::error::Error::input(format!("--explain-atom: {m}")))?;
     let reading = Reading {
@@ -646,7 +646,7 @@ impl Settings {
             datalog: text("IDP_DATALOG").is_none_or(|v| v != "0"),
             // Set to a name not known, it still chooses: the default, `descend`.
             minimize: text("IDP_MINIMIZE")
-                .map(|v| crate::infer::optimise::Strategy::named(&v).unwrap_or_default()),
+                .map(|v| crate::infer::Strategy::named(&v).unwrap_or_default()),
             explain_budget: text("IDP_EXPLAIN_BUDGET").and_then(|v| v.parse().ok()),
             ranking_after: text("IDP_RANKING_AFTER").and_then(|v| v.parse().ok()),
             cadical_config: text("IDP_CADICAL_CONFIG"),
@@ -730,8 +730,7 @@ pub fn run_with(argv: Vec<String>, settings: Settings) -> i32 {
     if args.dump == Some(Dump::Ast) {
         println!("{:#?}", loaded.file);
     }
-    let program =
-        crate::sema::resolve::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
+    let program = crate::sema::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
     for e in crate::lua::procedure_syntax_errors(&program) {
         let p = &program.procedures[e.procedure.index()];
         let span = sources.line_span(p.span.file, e.line).or(Some(p.span));
@@ -792,7 +791,7 @@ pub fn run_with(argv: Vec<String>, settings: Settings) -> i32 {
     let has_errors = diags.has_errors();
     if args.dump == Some(Dump::Program) {
         let text = if loaded.fodot {
-            crate::fodot::dump::program_to_fodot(&program)
+            crate::fodot::program_to_fodot(&program)
         } else {
             crate::print::program_to_string(&program)
         };
@@ -1016,7 +1015,7 @@ fn no_main(args: &Args, from_stdin: bool, program: &Program) -> Diagnostic {
         }
     };
     let members = &program.namespaces[0].members;
-    let procedures: Vec<&crate::sema::program::Procedure> = members
+    let procedures: Vec<&crate::sema::Procedure> = members
         .values()
         .filter_map(|c| match c {
             Component::Procedure(id) => Some(&program.procedures[id.index()]),
@@ -1035,7 +1034,7 @@ fn no_main(args: &Args, from_stdin: bool, program: &Program) -> Diagnostic {
                 })
         })
     };
-    type Proc<'a> = &'a crate::sema::program::Procedure;
+    type Proc<'a> = &'a crate::sema::Procedure;
     let (entries, helpers): (Vec<Proc>, Vec<Proc>) =
         procedures.iter().copied().partition(|p| !called(&p.name));
     let entries = if entries.is_empty() {
@@ -1253,7 +1252,7 @@ mod tests {
             some.tuning,
             crate::infer::Tuning {
                 datalog: false,
-                minimize: Some(crate::infer::optimise::Strategy::Gallop),
+                minimize: Some(crate::infer::Strategy::Gallop),
                 explain_budget: Some(0.5),
                 ranking_after: Some(64),
                 cadical_config: Some("unsat".into()),
@@ -1263,10 +1262,7 @@ mod tests {
         assert_eq!(some.serve_web, Some(std::path::PathBuf::from("web")));
         // An unknown strategy still chooses one (the default), as the variable always did.
         let odd = Settings::from_vars(vars(&[("IDP_MINIMIZE", "fastest"), ("IDP_DATALOG", "1")]));
-        assert_eq!(
-            odd.tuning.minimize,
-            Some(crate::infer::optimise::Strategy::Descend)
-        );
+        assert_eq!(odd.tuning.minimize, Some(crate::infer::Strategy::Descend));
         assert!(odd.tuning.datalog);
     }
 }

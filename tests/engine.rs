@@ -3,24 +3,22 @@
 //! naive checker, and every model returned must pass that checker.
 
 use idp::diagnostics::Diagnostics;
-use idp::infer::check::{brute_force_count, check_model};
 use idp::infer::{self, Options};
-use idp::sema::program::{Component, Program};
-use idp::syntax::source::SourceMap;
+use idp::infer::{brute_force_count, check_model};
+use idp::sema::{Component, Program};
+use idp::source::SourceMap;
 
 fn program(text: &str) -> Program {
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
     let file = idp::syntax::parse_text("test.idp", text, &mut sources, &mut diags);
-    let program = idp::sema::resolve::resolve(&file, &mut diags);
+    let program = idp::sema::resolve(&file, &mut diags);
     let errors: Vec<_> = diags.items.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
     program
 }
 
-fn theory_and_structure(
-    p: &Program,
-) -> (idp::sema::program::TheoryId, idp::sema::program::StructId) {
+fn theory_and_structure(p: &Program) -> (idp::ids::TheoryId, idp::ids::StructId) {
     let Some(Component::Theory(t)) = p.lookup(&["T"]) else {
         panic!("no theory T")
     };
@@ -448,8 +446,8 @@ structure S : V {{
 /// checked by the naive checker; `text` is the theory's source, for the messages.
 fn checked_models(
     p: &Program,
-    theory: &idp::sema::program::Theory,
-    structure: &idp::structure::structure::Structure,
+    theory: &idp::sema::Theory,
+    structure: &idp::structure::Structure,
     options: Options,
     text: &str,
 ) -> u64 {

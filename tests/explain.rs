@@ -11,12 +11,12 @@ use std::process::Command;
 
 use idp::diagnostics::Diagnostics;
 use idp::error::ErrorKind;
-use idp::infer::explain::{unsat_core, Core, Facts};
-use idp::infer::session::Piece;
+use idp::infer::Piece;
 use idp::infer::{self, Options};
-use idp::sema::program::{Component, Program, Theory};
-use idp::structure::structure::{Structure, Table};
-use idp::syntax::source::SourceMap;
+use idp::infer::{unsat_core, Core, Facts};
+use idp::sema::{Component, Program, Theory};
+use idp::source::SourceMap;
+use idp::structure::{Structure, Table};
 
 fn specs() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir("tests/explain")
@@ -79,7 +79,7 @@ fn program(file: &Path) -> Program {
     let mut diags = Diagnostics::default();
     let name = file.to_str().expect("utf-8 path");
     let parsed = idp::syntax::parse_text(name, &text, &mut sources, &mut diags);
-    let program = idp::sema::resolve::resolve(&parsed, &mut diags);
+    let program = idp::sema::resolve(&parsed, &mut diags);
     assert!(!diags.has_errors(), "{name} has errors");
     program
 }

@@ -7,8 +7,8 @@
 #[allow(dead_code)]
 mod oracle;
 
-use idp::infer::check::brute_force_count;
-use idp::sema::program::Component;
+use idp::infer::brute_force_count;
+use idp::sema::Component;
 
 /// A small deterministic random generator (xorshift).
 struct Rng(u64);

@@ -279,7 +279,7 @@ structure S : V {
     assert_eq!(models.len(), 12);
     let printed: Vec<String> = models
         .iter()
-        .map(|m| idp::print::structure::structure_to_string(&program, m))
+        .map(|m| idp::print::structure_to_string(&program, m))
         .collect();
     assert!(
         printed.iter().any(|m| m.contains("Key = { 0; 1; 2 }")),

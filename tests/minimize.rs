@@ -3,17 +3,17 @@
 //! optimal models must be those of an enumeration of all subsets.
 
 use idp::diagnostics::Diagnostics;
-use idp::infer::optimise::Strategy;
+use idp::infer::Strategy;
 use idp::infer::{self, Options};
-use idp::sema::program::{Component, Program};
-use idp::structure::value::Value;
-use idp::syntax::source::SourceMap;
+use idp::sema::{Component, Program};
+use idp::source::SourceMap;
+use idp::structure::Value;
 
 fn program(text: &str) -> Program {
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
     let file = idp::syntax::parse_text("test.idp", text, &mut sources, &mut diags);
-    let program = idp::sema::resolve::resolve(&file, &mut diags);
+    let program = idp::sema::resolve(&file, &mut diags);
     assert!(
         diags.items.iter().all(|d| !d.is_error()),
         "{:#?}",

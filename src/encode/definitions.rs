@@ -18,9 +18,9 @@ use crate::encode::ranking::{
     positive_atoms, ranking_constraints, recursive_components, terminal_components,
 };
 use crate::encode::sat::Sat;
-use crate::ground::store::{AtomId, Gf, Node, Store};
 use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
 use crate::ground::GroundDefinition;
+use crate::ground::{AtomId, Gf, Node, Store};
 use crate::solve::{DefinitionGraph, GraphChild, GraphNode, Lit};
 use crate::source::Span;
 

@@ -9,11 +9,11 @@ use std::rc::Rc;
 use crate::error::{Error, ErrorKind, IdpResult};
 use crate::ground::store::{Gf, SliceKey, Store};
 use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
+use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Var};
-use crate::sema::program::Symbol;
 use crate::sema::walk::var_ids;
-use crate::structure::structure::Table;
-use crate::structure::value::Value;
+use crate::structure::Table;
+use crate::structure::Value;
 use crate::syntax::ast::CmpOp;
 
 /// The values a quantified variable ranges over.
@@ -372,7 +372,7 @@ impl<'a> Grounder<'a> {
 
     fn ground_pred(
         &mut self,
-        p: crate::sema::program::PredId,
+        p: crate::ids::PredId,
         args: &[crate::sema::ir::Term],
     ) -> IdpResult<Gf> {
         // Most atoms have bound variables and domain elements for arguments: their tuple is
@@ -447,7 +447,7 @@ impl<'a> Grounder<'a> {
     /// the symbol's index pairs with the known ones, of the value's case and the atom.
     fn indexed_atom(
         &mut self,
-        p: crate::sema::program::PredId,
+        p: crate::ids::PredId,
         k: usize,
         known: Vec<Value>,
         cases: &Cases,
@@ -481,7 +481,7 @@ impl<'a> Grounder<'a> {
 
     /// The ground formula of the atom `p(tuple)`: a sort's membership, an inlined definition's
     /// expansion, or the atom (a constant when the structure knows it).
-    fn pred_atom(&mut self, p: crate::sema::program::PredId, tuple: &[Value]) -> IdpResult<Gf> {
+    fn pred_atom(&mut self, p: crate::ids::PredId, tuple: &[Value]) -> IdpResult<Gf> {
         let pred = self.program.pred(p);
         let symbol = Symbol::Pred(p);
         Ok(match pred.type_of {
@@ -577,7 +577,7 @@ impl<'a> Grounder<'a> {
         Ok(finite.into_iter().unzip())
     }
 
-    fn sort_is_infinite(&self, s: crate::sema::program::SortId) -> bool {
+    fn sort_is_infinite(&self, s: crate::ids::SortId) -> bool {
         let sort = self.program.sort(s);
         sort.builtin.is_some() || sort.constructed
     }
@@ -766,7 +766,7 @@ impl<'a> Grounder<'a> {
     fn atom_candidates(
         &mut self,
         var: &Var,
-        p: crate::sema::program::PredId,
+        p: crate::ids::PredId,
         args: &[crate::sema::ir::Term],
         scan: Option<usize>,
     ) -> IdpResult<Option<Rc<[Value]>>> {

@@ -25,11 +25,12 @@ use rustc_hash::FxHashSet;
 
 use crate::ground::datalog;
 use crate::ground::Grounder;
+use crate::ids::Symbol;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{LtcInfo, Program, Symbol};
 use crate::sema::walk::Rewriter;
-use crate::structure::structure::Table;
-use crate::structure::value::Value;
+use crate::sema::{LtcInfo, Program};
+use crate::structure::Table;
+use crate::structure::Value;
 use crate::syntax::ast::ArithOp;
 
 /// How the time of a rule's head relates to that of a positive body atom it reads.
@@ -313,7 +314,7 @@ impl<'a> Grounder<'a> {
     /// (`do(t, p_robot, kill(x, y))` with one player and one kind of action). A sentence over
     /// fewer atoms (`do(t, p, s(x, y)) => ...` when there are also `u(x, y)` actions) bounds
     /// only those, and joining it with the others would rule out the rest.
-    fn covers_every_tuple(&self, sorts: &[crate::sema::program::SortId], args: &[Term]) -> bool {
+    fn covers_every_tuple(&self, sorts: &[crate::ids::SortId], args: &[Term]) -> bool {
         let mut seen = Vec::new();
         sorts
             .iter()
@@ -321,12 +322,7 @@ impl<'a> Grounder<'a> {
             .all(|(&sort, arg)| self.covers_sort(sort, arg, &mut seen))
     }
 
-    fn covers_sort(
-        &self,
-        sort: crate::sema::program::SortId,
-        arg: &Term,
-        seen: &mut Vec<u32>,
-    ) -> bool {
+    fn covers_sort(&self, sort: crate::ids::SortId, arg: &Term, seen: &mut Vec<u32>) -> bool {
         match arg.kind() {
             TermKind::Var(v) => {
                 let fresh = !seen.contains(&v.id);
@@ -422,7 +418,7 @@ fn guarded_by_atom(f: &Formula) -> Option<(Vec<Var>, &Formula, &Formula)> {
 /// `P(v) <- true-and-nothing-yet`: new head variables over `sorts`, an empty conjunction.
 fn empty_rule(
     symbol: Symbol,
-    sorts: &[crate::sema::program::SortId],
+    sorts: &[crate::ids::SortId],
     span: crate::source::Span,
     fresh: &mut u32,
 ) -> Rule {

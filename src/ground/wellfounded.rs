@@ -358,7 +358,7 @@ pub fn replace_positive(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sema::program::{PredId, Symbol};
+    use crate::ids::{PredId, Symbol};
 
     fn sorted(set: HashSet<AtomId>) -> Vec<AtomId> {
         let mut v: Vec<AtomId> = set.into_iter().collect();

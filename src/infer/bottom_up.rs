@@ -12,14 +12,15 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
-use crate::ground::store::Gf;
+use crate::ground::Gf;
 use crate::ground::{GVal, Grounder, TableIndexes};
+use crate::ids::Symbol;
 use crate::infer::{join, Options};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Var};
-use crate::sema::program::{Program, Symbol};
 use crate::sema::walk::symbols;
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::Tuple;
+use crate::sema::Program;
+use crate::structure::Tuple;
+use crate::structure::{Structure, Table};
 
 /// The true tuples of each defined symbol.
 pub type Extensions = Vec<(Symbol, HashSet<Tuple>)>;

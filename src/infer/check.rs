@@ -5,13 +5,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ground::terms::arith;
-use crate::sema::domains::{cartesian, Domains};
+use crate::ground::arith;
+use crate::ids::{SortId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, NodeId, Term, TermKind};
-use crate::sema::program::{Program, SortId, Symbol, Theory};
 use crate::sema::walk::Node;
-use crate::structure::structure::{Answer, Structure, TruthValue, TupleSet};
-use crate::structure::value::{Tuple, Value};
+use crate::sema::{cartesian, Domains};
+use crate::sema::{Program, Theory};
+use crate::structure::{Answer, Structure, TruthValue, TupleSet};
+use crate::structure::{Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// A term's value: undefined (partial function), ±∞ (empty `max`/`min`), or an element.
@@ -807,7 +808,7 @@ fn build_candidate(structure: &Structure, choices: &[Choice], index: &[usize]) -
     }
     for (s, set) in tables {
         out.symbols
-            .insert(s, crate::structure::structure::Table::TwoValued(set));
+            .insert(s, crate::structure::Table::TwoValued(set));
     }
     out
 }

@@ -5,15 +5,16 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::IdpResult;
-use crate::ground::store::AtomId;
 use crate::ground::wellfounded::Evaluator;
+use crate::ground::AtomId;
 use crate::ground::Grounder;
+use crate::ids::Symbol;
 use crate::infer::bottom_up;
 use crate::infer::Options;
 use crate::sema::ir::Definition;
-use crate::sema::program::{Program, Symbol, Theory};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::Tuple;
+use crate::sema::{Program, Theory};
+use crate::structure::Tuple;
+use crate::structure::{Structure, Table};
 
 /// The outcome of evaluating the definitions of a theory.
 pub enum Evaluated<'t> {
@@ -122,8 +123,7 @@ fn evaluate_one(
 ) -> IdpResult<One> {
     match evaluate_known(program, def, structure, options, warnings) {
         Err(e)
-            if e.is_unbounded_grounding()
-                && crate::ground::inlined::inlinable(program, def, structure) =>
+            if e.is_unbounded_grounding() && crate::ground::inlinable(program, def, structure) =>
         {
             Ok(One::OpensUnknown)
         }
@@ -263,7 +263,7 @@ fn agrees(structure: &Structure, s: Symbol, computed: &HashSet<Tuple>) -> bool {
 fn is_function_graph(grounder: &mut Grounder, s: Symbol, set: &HashSet<Tuple>) -> IdpResult<bool> {
     let Symbol::Func(f) = s else { return Ok(true) };
     let func = grounder.program().func(f).clone();
-    let mut seen: HashSet<&[crate::structure::value::Value]> = HashSet::default();
+    let mut seen: HashSet<&[crate::structure::Value]> = HashSet::default();
     for t in set {
         if !seen.insert(&t[..t.len() - 1]) {
             return Ok(false);

@@ -8,18 +8,19 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::IdpResult;
-use crate::ground::lift::{value_terms, Lift};
-use crate::ground::store::Gf;
+use crate::ground::Gf;
+use crate::ground::{value_terms, Lift};
 use crate::ground::{GroundDefinition, Grounder};
+use crate::ids::Symbol;
 use crate::infer::definitions::evaluate_definitions_at;
 use crate::infer::session::{dependency_order_at, naming};
 use crate::infer::{Inferred, Options};
-use crate::print::theory::{definition_to_string, formula_to_string};
+use crate::print::{definition_to_string, formula_to_string};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule};
-use crate::sema::program::{Program, Symbol, Theory, TheoryForm};
 use crate::sema::transform::flatten_formula;
+use crate::sema::{Program, Theory, TheoryForm};
 use crate::source::Span;
-use crate::structure::structure::Structure;
+use crate::structure::Structure;
 
 /// The ground theory of `theory` over `structure` (IDP3's `ground`); `model_equivalent` is
 /// the procedure's flag, which only changes how the theory prints (its Tseitins).

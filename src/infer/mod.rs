@@ -2,34 +2,46 @@
 //! propagation and progression. Each takes the program, a theory and a structure (never
 //! modified) and returns new structures.
 
-pub mod bottom_up;
-pub mod check;
-pub mod definitions;
-pub mod explain;
-pub mod fobdd;
-pub mod grounding;
-pub mod huge;
-pub mod join;
+mod bottom_up;
+mod check;
+mod definitions;
+mod explain;
+mod fobdd;
+mod grounding;
+mod huge;
+mod join;
 pub mod ltc;
-pub mod optimise;
-pub mod report;
-pub mod session;
-pub mod trace;
+mod optimise;
+mod report;
+mod session;
+mod trace;
+
+pub use check::{brute_force_count, check_model};
+pub use definitions::{evaluate_definitions, Evaluated};
+pub use explain::{
+    parse_literal, unsat_core, unsat_core_after_search, unsat_structure, why_forced, Core, Facts,
+    Forced, Reading,
+};
+pub use fobdd::print_theory;
+pub use grounding::ground;
+pub use optimise::Strategy;
+pub use session::{interpreted_symbols, Piece};
+pub use trace::{TraceStep, TracedAtom};
 
 pub use report::{Inferred, Observer};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
-use crate::ground::store::Gf;
+use crate::ground::Gf;
 use crate::ground::{GVal, Grounder};
+use crate::ids::Symbol;
+use crate::ids::VocId;
 use crate::sema::ir;
-use crate::sema::program::Symbol;
-use crate::sema::program::{Program, Query, Theory, VocId};
+use crate::sema::{Program, Query, Theory};
 use crate::solve::Lit;
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
-use definitions::{evaluate_definitions, Evaluated};
+use crate::structure::{Structure, Table};
+use crate::structure::{Tuple, Value};
 use session::Session;
 
 /// The options that inferences read (mirrors the fields of IDP3's `stdoptions`).
@@ -74,7 +86,7 @@ pub struct Tuning {
     pub datalog: bool,
     /// How `minimize` chooses its bounds (`IDP_MINIMIZE=descend|bisect|ascend|gallop|auto`);
     /// `None`: the caller's default (`descend`; FO(·) `main` blocks ascend, `auto`).
-    pub minimize: Option<optimise::Strategy>,
+    pub minimize: Option<Strategy>,
     /// Seconds that narrowing an explanation's core down to instances and facts may take
     /// (`IDP_EXPLAIN_BUDGET`); `None`: 15% of the time the whole parts took, at least half a
     /// second. When it runs out the core keeps its parts whole (`explain::Whole`).

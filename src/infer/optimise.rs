@@ -18,7 +18,7 @@
 //! `IDP_MINIMIZE=descend|bisect|ascend|gallop|auto` selects one.
 
 use crate::error::IdpResult;
-use crate::ground::store::Gf;
+use crate::ground::Gf;
 use crate::ground::{GTerm, GVal};
 use crate::infer::session::Session;
 use crate::solve::Lit;
@@ -220,7 +220,7 @@ fn refute(session: &mut Session, cases: &[(GVal, Gf)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::structure::value::Value;
+    use crate::structure::Value;
 
     fn bounds(n: usize, lo: usize, hi: Option<usize>) -> Bounds {
         Bounds {

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::{Error, IdpResult};
+use crate::ids::{Symbol, VocId};
 use crate::infer::{self, Inferred, Propagation};
 use crate::lua::objects::*;
 use crate::lua::options::OptionsUd;
@@ -15,9 +16,9 @@ use crate::lua::values::{lua_to_value, value_to_lua, TupleUd};
 use crate::lua::{report_error, rt_err, state};
 use crate::print;
 use crate::sema::ir;
-use crate::sema::program::{Program, Symbol, Theory, VocId};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::sema::{Program, Theory};
+use crate::structure::{Structure, Table};
+use crate::structure::{Tuple, Value};
 
 /// Shows an inference's warnings and gives its answer, or its error as a Lua error.
 fn answered<T>(lua: &Lua, proc: &str, result: IdpResult<Inferred<T>>) -> mlua::Result<T> {
@@ -73,7 +74,7 @@ fn optional_voc(proc: &str, args: &Args, i: usize) -> mlua::Result<Option<VocId>
 struct Expanded {
     models: Vec<Structure>,
     partial: Option<String>,
-    trace: Option<Vec<infer::trace::TraceStep>>,
+    trace: Option<Vec<infer::TraceStep>>,
 }
 
 fn do_modelexpand(
@@ -699,8 +700,8 @@ fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<S
             out.symbols.insert(sym, b.symbols[&sym].clone());
             continue;
         }
-        let (mut ct, cfa) = crate::sema::domains::ct_cf(program, a, sym);
-        let (ctb, cfb) = crate::sema::domains::ct_cf(program, b, sym);
+        let (mut ct, cfa) = crate::sema::ct_cf(program, a, sym);
+        let (ctb, cfb) = crate::sema::ct_cf(program, b, sym);
         let (Some(mut cf), Some(cfb)) = (cfa, cfb) else {
             return Err(format!(
                 "merge: cannot merge {}: its types are not finitely interpreted",
@@ -719,10 +720,7 @@ fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<S
 }
 
 /// Whether vocabulary `big` has every sort, predicate and function of `small`.
-fn includes(
-    big: &crate::sema::program::Vocabulary,
-    small: &crate::sema::program::Vocabulary,
-) -> bool {
+fn includes(big: &crate::sema::Vocabulary, small: &crate::sema::Vocabulary) -> bool {
     small.sorts.iter().all(|x| big.sorts.contains(x))
         && small.preds.iter().all(|x| big.preds.contains(x))
         && small.funcs.iter().all(|x| big.funcs.contains(x))

@@ -3,17 +3,18 @@
 //! types, and the answers become the symbol's table (true/false for a predicate, the value for
 //! a function). When an argument type has no finite interpretation (`int`, `string`, a huge
 //! range), the procedure is called lazily instead, as IDP3 does: for each tuple that grounding
-//! meets ([`crate::structure::structure::LazyProcedure`]).
+//! meets ([`crate::structure::LazyProcedure`]).
 
 use std::collections::HashSet;
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use crate::error::{Error, ErrorKind};
-use crate::sema::domains::cartesian;
-use crate::sema::program::{BuiltinSort, Program, Symbol};
-use crate::structure::structure::{Answer, LazyProcedure, Structure, Table, TupleSet};
-use crate::structure::value::Value;
+use crate::ids::Symbol;
+use crate::sema::cartesian;
+use crate::sema::{BuiltinSort, Program};
+use crate::structure::Value;
+use crate::structure::{Answer, LazyProcedure, Structure, Table, TupleSet};
 
 use super::values::{lua_to_value, value_to_lua};
 
@@ -74,7 +75,7 @@ fn argument_domains(
     };
     arguments
         .iter()
-        .map(|&sort| crate::sema::domains::sort_domain(program, structure, sort))
+        .map(|&sort| crate::sema::sort_domain(program, structure, sort))
         .collect()
 }
 
@@ -174,7 +175,7 @@ impl ResultType {
         let sort = program.func(f).result;
         Some(ResultType {
             name: program.sort(sort).name.clone(),
-            members: crate::sema::domains::sort_domain(program, structure, sort)
+            members: crate::sema::sort_domain(program, structure, sort)
                 .map(|d| d.into_iter().collect()),
             builtin: program.sort(sort).builtin,
         })
@@ -197,7 +198,7 @@ impl ResultType {
         })?;
         let admitted = match (&self.members, self.builtin) {
             (Some(members), _) => members.contains(&value),
-            (None, Some(b)) => crate::sema::domains::builtin_contains(b, value),
+            (None, Some(b)) => crate::sema::builtin_contains(b, value),
             (None, None) => true,
         };
         if !admitted {

@@ -1,24 +1,24 @@
 //! The procedure runtime: an embedded Lua 5.1 in which every component of the global namespace
 //! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
 
-pub mod api;
-pub mod arguments;
-pub mod asp;
-pub mod builtins;
-pub mod explain;
-pub mod interpreted;
-pub mod ltc;
-pub mod meta;
-pub mod objects;
-pub mod options;
-pub mod parse;
-pub mod register;
-pub mod sandbox;
-pub mod signature;
-pub mod trace;
-pub mod transform;
-pub mod values;
-pub mod visual;
+mod api;
+mod arguments;
+mod asp;
+mod builtins;
+mod explain;
+mod interpreted;
+mod ltc;
+mod meta;
+mod objects;
+mod options;
+mod parse;
+mod register;
+mod sandbox;
+mod signature;
+mod trace;
+mod transform;
+mod values;
+mod visual;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
@@ -26,9 +26,10 @@ use std::rc::Rc;
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
+use crate::ids::{NamespaceId, ProcId};
 use crate::lua::objects::{QueryUd, StructUd, TermUd, TheoryUd, VocUd};
 use crate::lua::options::OptionsUd;
-use crate::sema::program::{Component, NamespaceId, ProcId, Procedure, Program};
+use crate::sema::{Component, Procedure, Program};
 
 const PRELUDE: &str = include_str!("prelude.lua");
 
@@ -474,7 +475,7 @@ impl Runtime {
                 _ => None,
             })
             .collect();
-        let near = crate::sema::resolve::nearest_name(name, functions.iter().map(String::as_str))?;
+        let near = crate::sema::nearest_name(name, functions.iter().map(String::as_str))?;
         if near == "printmodels" {
             // IDP3 has no `printmodel`: one model is printed by `print`.
             return Some(
@@ -515,7 +516,7 @@ impl Runtime {
     }
 
     /// The theory named `name`.
-    pub fn theory(&self, name: &str) -> Option<Rc<RefCell<crate::sema::program::Theory>>> {
+    pub fn theory(&self, name: &str) -> Option<Rc<RefCell<crate::sema::Theory>>> {
         objects::as_theory(&self.global(name)?)
     }
 
@@ -525,7 +526,7 @@ impl Runtime {
     }
 
     /// The term block named `name`.
-    pub fn term(&self, name: &str) -> Option<Rc<crate::sema::program::TermBlock>> {
+    pub fn term(&self, name: &str) -> Option<Rc<crate::sema::TermBlock>> {
         objects::as_term(&self.global(name)?)
     }
 

@@ -9,6 +9,7 @@ use mlua::{
     AnyUserData, Lua, MetaMethod, MultiValue, UserData, UserDataMethods, Value as LuaValue,
 };
 
+use crate::ids::{FuncId, PredId, SortId, Symbol, VocId};
 use crate::lua::options::OptionsUd;
 use crate::lua::values::{
     is_single_tuple, lua_to_tuple, lua_to_tuples, lua_to_value, tuple_to_lua, value_to_lua,
@@ -16,11 +17,9 @@ use crate::lua::values::{
 use crate::lua::values::{CompoundUd, TupleUd};
 use crate::lua::{rt_err, state};
 use crate::print;
-use crate::sema::program::{
-    FuncId, PredId, Program, Query, SortId, Symbol, TermBlock, Theory, VocId,
-};
-use crate::structure::structure::{Structure, Table, TupleSet};
-use crate::structure::value::{Tuple, Value};
+use crate::sema::{Program, Query, TermBlock, Theory};
+use crate::structure::{Structure, Table, TupleSet};
+use crate::structure::{Tuple, Value};
 
 pub type SharedStructure = Rc<RefCell<Structure>>;
 
@@ -101,10 +100,6 @@ impl PredTableUd {
     /// The number of tuples.
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 }
 
@@ -271,7 +266,7 @@ pub fn table_arity(program: &Program, sym: Symbol) -> usize {
 
 /// The explicit (ct, cf) of a symbol, with cf completed for two-valued tables.
 fn explicit(program: &Program, s: &Structure, sym: Symbol) -> Result<(TupleSet, TupleSet), String> {
-    let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
+    let (ct, cf) = crate::sema::ct_cf(program, s, sym);
     match cf {
         Some(cf) => Ok((ct, cf)),
         None => Err(format!(
@@ -306,7 +301,7 @@ pub fn read_part(
         "cf" => Ok(explicit(program, s, sym)?.1.into_iter().collect()),
         "pt" | "pf" => {
             let (ct, cf) = explicit(program, s, sym)?;
-            let all = crate::sema::domains::all_tuples(program, s, sym).ok_or_else(|| {
+            let all = crate::sema::all_tuples(program, s, sym).ok_or_else(|| {
                 format!(
                     "cannot enumerate the tuples of {}: its types are not finitely interpreted",
                     program.symbol_name(sym)
@@ -336,7 +331,7 @@ pub fn write_part(
         "ct" => ct = given,
         "cf" => cf = given,
         "pt" | "pf" => {
-            let all = crate::sema::domains::all_tuples(program, s, sym).ok_or_else(|| {
+            let all = crate::sema::all_tuples(program, s, sym).ok_or_else(|| {
                 format!(
                     "cannot enumerate the tuples of {}",
                     program.symbol_name(sym)
@@ -539,7 +534,7 @@ impl UserData for PredUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
-            Ok(print::structure::pred_long_name(&st.program(), this.0))
+            Ok(print::pred_long_name(&st.program(), this.0))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
             Ok(other
@@ -554,7 +549,7 @@ impl UserData for FuncUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
-            Ok(print::structure::func_long_name(&st.program(), this.0))
+            Ok(print::func_long_name(&st.program(), this.0))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
             Ok(other
@@ -642,8 +637,7 @@ impl UserData for StructUd {
             match target {
                 Target::Sort(so) => {
                     let s = this.0.borrow();
-                    let d = crate::sema::domains::sort_domain(&st.program(), &s, so)
-                        .unwrap_or_default();
+                    let d = crate::sema::sort_domain(&st.program(), &s, so).unwrap_or_default();
                     Ok(LuaValue::UserData(
                         lua.create_userdata(DomainUd(Rc::new(d)))?,
                     ))
@@ -935,7 +929,7 @@ impl UserData for PredTableUd {
 impl UserData for TupleUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
-            Ok(format!("({})", print::structure::tuple_to_string(&this.0)))
+            Ok(format!("({})", print::tuple_to_string(&this.0)))
         });
         methods.add_meta_method(MetaMethod::Len, |_, this, ()| Ok(this.0.len()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| match key {
@@ -983,7 +977,7 @@ impl UserData for CompoundUd {
 impl UserData for DomainUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
-            Ok(print::structure::sort_table_to_string(&this.0))
+            Ok(print::sort_table_to_string(&this.0))
         });
         methods.add_meta_method(MetaMethod::Len, |_, this, ()| Ok(this.0.len()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| match key {

@@ -3,7 +3,7 @@
 
 use mlua::{Lua, Value as LuaValue};
 
-use crate::structure::value::{Tuple, Value};
+use crate::structure::{Tuple, Value};
 
 /// A tuple as Lua userdata (`tuple`; its methods are in [`super::objects`]).
 pub struct TupleUd(pub Tuple);

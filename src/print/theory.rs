@@ -3,9 +3,10 @@
 //! reading an explanation: string elements that are identifiers appear as written in the
 //! structure (`Col(a)`, not `Col("a")`).
 
+use crate::ids::Symbol;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
-use crate::sema::program::{Program, Query, Symbol, TermBlock, Theory};
-use crate::structure::value::Value;
+use crate::sema::{Program, Query, TermBlock, Theory};
+use crate::structure::Value;
 use crate::syntax::ast::{AggKind, ArithOp};
 
 /// `t`, a theory as written (not made by `ground`), as IDP text.

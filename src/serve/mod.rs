@@ -11,15 +11,15 @@
 //! ([`access`]); the number of runs at once and their memory are sized to the machine unless
 //! given ([`machine_limits`]).
 
-pub mod access;
-pub mod api;
-pub mod assets;
-pub mod child;
-pub mod files;
-pub mod http;
-pub mod jobs;
-pub mod output;
-pub mod wording;
+mod access;
+mod api;
+mod assets;
+mod child;
+mod files;
+mod http;
+mod jobs;
+mod output;
+mod wording;
 
 use std::fmt;
 

@@ -11,7 +11,7 @@ use logos::Logos;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::SourceMap;
-use crate::syntax::ast::{FileId, Span};
+use crate::source::{FileId, Span};
 
 /// What an `include` directive names.
 #[derive(Clone, Debug, PartialEq, Eq)]

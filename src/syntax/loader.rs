@@ -9,7 +9,8 @@ use std::rc::Rc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::SourceMap;
-use crate::syntax::ast::{self, FileId, Span};
+use crate::source::{FileId, Span};
+use crate::syntax::ast;
 use crate::syntax::fodot;
 use crate::syntax::lexer::{IncludeSpec, Includer};
 use crate::syntax::parser;

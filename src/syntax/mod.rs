@@ -4,10 +4,9 @@
 pub mod ast;
 pub mod fodot;
 pub mod grammar;
-pub mod lexer;
-pub mod loader;
-pub mod parser;
-pub mod source;
+mod lexer;
+mod loader;
+mod parser;
 
 use std::rc::Rc;
 
@@ -119,7 +118,7 @@ pub struct Loaded {
 pub fn load(
     inputs: Vec<(String, Vec<u8>)>,
     std_lib: &dyn Fn(&str) -> Option<String>,
-    sources: &mut source::SourceMap,
+    sources: &mut crate::source::SourceMap,
     diags: &mut Diagnostics,
 ) -> Loaded {
     load_with(inputs, std_lib, false, None, sources, diags)
@@ -133,7 +132,7 @@ pub fn load_with(
     std_lib: &dyn Fn(&str) -> Option<String>,
     sandbox: bool,
     stdin: Option<loader::StdinReader>,
-    sources: &mut source::SourceMap,
+    sources: &mut crate::source::SourceMap,
     diags: &mut Diagnostics,
 ) -> Loaded {
     loader::load_dialects(inputs, std_lib, sandbox, stdin, sources, diags)
@@ -144,7 +143,7 @@ pub fn load_with(
 pub fn parse_text(
     name: &str,
     text: &str,
-    sources: &mut source::SourceMap,
+    sources: &mut crate::source::SourceMap,
     diags: &mut Diagnostics,
 ) -> ast::File {
     let no_std = |_: &str| Some(String::new());

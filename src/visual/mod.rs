@@ -30,14 +30,15 @@
 //! **Renderers.** [`text`] draws for the terminal (Unicode blocks and ANSI colours, or plain
 //! ASCII for stable output when stdout is not a terminal) and [`svg`] writes an SVG document.
 
-pub mod svg;
-pub mod text;
+mod svg;
+mod text;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use crate::sema::program::{FuncId, Program, SortId, Symbol};
-use crate::structure::structure::Structure;
-use crate::structure::value::Value;
+use crate::ids::{FuncId, SortId, Symbol};
+use crate::sema::Program;
+use crate::structure::Structure;
+use crate::structure::Value;
 
 /// The user's choices, from the Lua options table of `visualize`.
 #[derive(Clone, Debug, Default)]

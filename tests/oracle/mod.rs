@@ -2,16 +2,16 @@
 //! small specifications against the naive checker and brute force.
 
 use idp::diagnostics::Diagnostics;
-use idp::infer::check::{brute_force_count, check_model};
 use idp::infer::{self, Options};
-use idp::sema::program::{Component, Program};
-use idp::syntax::source::SourceMap;
+use idp::infer::{brute_force_count, check_model};
+use idp::sema::{Component, Program};
+use idp::source::SourceMap;
 
 pub fn program(text: &str) -> Program {
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
     let file = idp::syntax::parse_text("fuzz.idp", text, &mut sources, &mut diags);
-    let program = idp::sema::resolve::resolve(&file, &mut diags);
+    let program = idp::sema::resolve(&file, &mut diags);
     assert!(!diags.has_errors(), "unexpected errors: {:#?}", diags.items);
     program
 }
@@ -32,12 +32,12 @@ pub fn assert_models(text: &str, expected: u64) -> Vec<String> {
     assert_eq!(brute, expected, "brute-force count");
     models
         .iter()
-        .map(|m| idp::print::structure::structure_to_string(&p, m))
+        .map(|m| idp::print::structure_to_string(&p, m))
         .collect()
 }
 
 /// Every model of theory `T` in structure `S`, each checked by the naive checker.
-pub fn checked_models(text: &str) -> (Program, Vec<idp::structure::structure::Structure>) {
+pub fn checked_models(text: &str) -> (Program, Vec<idp::structure::Structure>) {
     let p = program(text);
     let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
         (p.lookup(&["T"]), p.lookup(&["S"]))

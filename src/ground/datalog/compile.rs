@@ -24,11 +24,12 @@ use std::rc::Rc;
 use super::codes::{is_direct, Code, Codes, POS_INF};
 use super::relation::Relation;
 use crate::ground::terms::builtin_extreme;
-use crate::sema::domains::Domains;
+use crate::ids::{FuncId, SortId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, SetExpr, Term, TermKind, Var};
-use crate::sema::program::{FuncId, Program, SortId, Symbol};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::sema::Domains;
+use crate::sema::Program;
+use crate::structure::{Structure, Table};
+use crate::structure::{Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// The most conjunctions a body (or sub-query) may expand into.

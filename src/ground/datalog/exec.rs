@@ -13,8 +13,8 @@ use super::compile::{member_contains, AggSet, Expr, Lit, Member, Plan, Range, St
 use super::relation::{Relation, RowId, NONE};
 use crate::error::IdpResult;
 use crate::ground::terms::arith;
-use crate::sema::domains::Domains;
-use crate::structure::value::Value;
+use crate::sema::Domains;
+use crate::structure::Value;
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// What is done with each binding that satisfies a plan.

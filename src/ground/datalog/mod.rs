@@ -20,20 +20,21 @@
 //! evaluates the definition the general way (`infer::bottom_up`, then grounding and the
 //! well-founded evaluation of `ground::wellfounded`).
 
-pub mod codes;
+mod codes;
 mod compile;
 mod exec;
 mod plan;
-pub mod relation;
+mod relation;
 
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::{Error, IdpResult, Limit};
-use crate::sema::domains::Domains;
+use crate::ids::Symbol;
 use crate::sema::ir::Definition;
-use crate::sema::program::{Program, Symbol};
-use crate::structure::structure::Structure;
-use crate::structure::value::Tuple;
+use crate::sema::Domains;
+use crate::sema::Program;
+use crate::structure::Structure;
+use crate::structure::Tuple;
 pub use compile::Approx;
 use compile::{expr_relations, lit_relations, Compiled, Lit, Plan, Range};
 use exec::{Exec, Sink};

@@ -15,7 +15,7 @@ use super::compile::{
     MAX_ARITY,
 };
 use super::compile::{Plan, Range, Step};
-use crate::sema::domains::Domains;
+use crate::sema::Domains;
 
 /// What the planner reads: relation sizes, column sorts, domains.
 pub struct Planner<'c, 'd> {
@@ -412,7 +412,7 @@ impl Planner<'_, '_> {
     }
 
     /// The sort of a slot, when its member test is a sort's.
-    fn slot_sort(&self, slot: usize) -> Option<crate::sema::program::SortId> {
+    fn slot_sort(&self, slot: usize) -> Option<crate::ids::SortId> {
         self.compiled.slot_sorts.get(slot).copied()
     }
 }

@@ -31,15 +31,16 @@ use indexmap::IndexMap;
 
 use super::reach::{possible_next, satisfiable, StateAtom, Transition};
 use crate::error::{Error, ErrorKind, IdpResult, Limit};
+use crate::ids::Symbol;
 use crate::infer::definitions::{evaluate_definitions, Evaluated};
 use crate::infer::session::Session;
 use crate::infer::{self, Inferred};
 use crate::sema::ir::{Formula, FormulaKind};
-use crate::sema::program::{LtcInfo, Program, Symbol, Theory};
 use crate::sema::walk::Node;
+use crate::sema::{LtcInfo, Program, Theory};
 use crate::solve::{Cadical, Lit, Recorder, SatResult, SatSolver};
-use crate::structure::structure::{Structure, Table, TupleSet};
-use crate::structure::value::{Tuple, Value};
+use crate::structure::{Structure, Table, TupleSet};
+use crate::structure::{Tuple, Value};
 
 /// The step count at which a search without a Time domain in the structure gives up.
 pub const DEFAULT_MAX_STEPS: usize = 1000;

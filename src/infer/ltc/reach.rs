@@ -21,9 +21,9 @@ use rustc_hash::FxHashSet as HashSet;
 use std::time::Instant;
 
 use crate::error::{Error, IdpResult, Limit};
-use crate::sema::program::Symbol;
+use crate::ids::Symbol;
 use crate::solve::{Cadical, Lit, SatResult, SatSolver};
-use crate::structure::value::Tuple;
+use crate::structure::Tuple;
 
 /// An atom of a time-dependent symbol of the LTC vocabulary, without its time.
 pub type StateAtom = (Symbol, Tuple);

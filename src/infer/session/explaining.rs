@@ -11,18 +11,19 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::encode::definitions::{assert_completion, Definitions};
-use crate::encode::sat::Sat;
+use crate::encode::Sat;
+use crate::encode::{assert_completion, Definitions};
 use crate::error::IdpResult;
-use crate::ground::store::{AtomId, Gf};
+use crate::ground::{AtomId, Gf};
 use crate::ground::{GroundDefinition, Grounder};
+use crate::ids::Symbol;
 use crate::infer::{Options, SatBackend};
-use crate::sema::domains::cartesian;
+use crate::sema::cartesian;
 use crate::sema::ir::{Formula, Var};
-use crate::sema::program::{Program, Symbol, Theory};
+use crate::sema::{Program, Theory};
 use crate::solve::{Cadical, Lit, Splr};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::structure::{Structure, Table};
+use crate::structure::{Tuple, Value};
 
 use super::{interpreted_symbols, Session};
 

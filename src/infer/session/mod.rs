@@ -8,31 +8,32 @@
 
 mod explaining;
 
-pub use explaining::{facts, Piece, Setup};
+pub use explaining::{Piece, Setup};
 
 use rustc_hash::FxHashSet as HashSet;
 use std::time::Instant;
 
 use indexmap::IndexMap;
 
-use crate::encode::definitions::{assert_completion, Definitions};
-use crate::encode::sat::Sat;
+use crate::encode::Sat;
+use crate::encode::{assert_completion, Definitions};
 use crate::error::{Error, IdpResult, Limit};
-use crate::ground::dump::ground_theory_text;
-use crate::ground::inlined::inlinable;
-use crate::ground::store::{AtomId, Gf, Store};
+use crate::ground::ground_theory_text;
+use crate::ground::inlinable;
 use crate::ground::wellfounded::evaluate;
+use crate::ground::{AtomId, Gf, Store};
 use crate::ground::{GTerm, GroundDefinition, Grounder};
+use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
-use crate::print::theory::{definition_to_string, formula_to_string, readable_formula};
-use crate::sema::domains::cartesian;
+use crate::print::{definition_to_string, formula_to_string, readable_formula};
+use crate::sema::cartesian;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
-use crate::sema::program::{FuncId, Program, SortId, Symbol, Theory, VocId};
 use crate::sema::walk::{any_term, symbols};
+use crate::sema::{Program, Theory};
 use crate::solve::{Cadical, Lit, SatResult, Splr, Traced};
 use crate::source::Span;
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::Tuple;
+use crate::structure::Tuple;
+use crate::structure::{Structure, Table};
 
 /// One theory grounded over one structure and encoded into one SAT solver. The grounder, the
 /// clauses and the definitions' encoding are its parts; inferences call its methods.
@@ -495,7 +496,7 @@ impl<'a> Session<'a> {
                 "Infinite grounding: the definition ranges over an infinite type, and its atom {} \
                  is used by a definition it depends on, so it cannot be evaluated on demand. \
                  Give its arguments finite types.",
-                crate::ground::dump::atom_text(program, store, a, false)
+                crate::ground::atom_text(program, store, a, false)
             ));
             return Err(naming(e, "the definition", program, d.span, &text));
         }
@@ -1023,7 +1024,7 @@ pub(crate) fn dependency_order_at(defs: &[&Definition]) -> Vec<usize> {
 pub fn unknown_atoms_text(program: &Program, store: &Store, unknown: &[AtomId]) -> String {
     let mut atoms: Vec<String> = unknown
         .iter()
-        .map(|&a| crate::ground::dump::atom_text(program, store, a, false))
+        .map(|&a| crate::ground::atom_text(program, store, a, false))
         .collect();
     atoms.sort();
     let more = atoms.len().saturating_sub(3);

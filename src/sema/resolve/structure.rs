@@ -8,10 +8,13 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 
 use super::{Entry, Resolver};
-use crate::sema::program::{Component, FuncId, PredId, SortId, StructId, Symbol, VocId};
-use crate::structure::structure::{Structure, TupleSet};
-use crate::structure::value::{Tuple, Value};
-use crate::syntax::ast::{self, InterValue, Span, TableEntry, Truth};
+use crate::ids::{FuncId, PredId, SortId, StructId, Symbol, VocId};
+use crate::sema::program::Component;
+use crate::source::Span;
+use crate::structure::{Structure, TupleSet};
+use crate::structure::{Tuple, Value};
+use crate::syntax::ast;
+use crate::syntax::ast::{InterValue, TableEntry, Truth};
 
 /// The interpretation parts given for one symbol.
 #[derive(Default)]

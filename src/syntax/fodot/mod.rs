@@ -29,7 +29,9 @@ pub use script::{Arg, Call, Script, Statement};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::FileId;
-use crate::syntax::ast::{self, Ident, Span};
+use crate::source::Span;
+use crate::syntax::ast;
+use crate::syntax::ast::Ident;
 
 /// The pest parser generated from `grammar/fodot.pest`.
 #[derive(pest_derive::Parser)]

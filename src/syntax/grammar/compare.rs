@@ -10,7 +10,7 @@ use std::rc::Rc;
 use super::{ast, check, Verdict};
 use crate::diagnostics::{render_plain, Diagnostics};
 use crate::source::SourceMap;
-use crate::syntax::ast::{FileId, Span};
+use crate::source::{FileId, Span};
 use crate::syntax::lexer::{IncludeSpec, Includer};
 use crate::syntax::parser;
 

@@ -5,6 +5,7 @@
 
 use super::{PResult, Parser, State};
 use crate::diagnostics::Diagnostic;
+use crate::source::Span;
 use crate::syntax::ast::*;
 use crate::syntax::lexer::{LexMode, Tok, Token};
 
