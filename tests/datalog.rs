@@ -6,8 +6,7 @@
 //! allowed, but a test that never reaches the engine would prove nothing).
 
 use idp::diagnostics::Diagnostics;
-use idp::infer::Options;
-use idp::infer::{evaluate_definitions, Evaluated};
+use idp::infer::{evaluate_definitions, Evaluated, Options};
 use idp::sema::{Component, Program, Theory};
 use idp::source::SourceMap;
 use idp::structure::Structure;

@@ -11,9 +11,8 @@ use std::process::Command;
 
 use idp::diagnostics::Diagnostics;
 use idp::error::ErrorKind;
-use idp::infer::Piece;
 use idp::infer::{self, Options};
-use idp::infer::{unsat_core, Core, Facts};
+use idp::infer::{unsat_core, Core, Facts, Piece};
 use idp::sema::{Component, Program, Theory};
 use idp::source::SourceMap;
 use idp::structure::{Structure, Table};

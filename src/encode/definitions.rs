@@ -19,8 +19,7 @@ use crate::encode::ranking::{
 };
 use crate::encode::sat::Sat;
 use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
-use crate::ground::GroundDefinition;
-use crate::ground::{AtomId, Gf, Node, Store};
+use crate::ground::{AtomId, Gf, GroundDefinition, Node, Store};
 use crate::solve::{DefinitionGraph, GraphChild, GraphNode, Lit};
 use crate::source::Span;
 

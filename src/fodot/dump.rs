@@ -4,10 +4,11 @@
 //! (a combined theory, an empty structure, a `term="..."`) are printed too, the terms as
 //! comments.
 
-use crate::ids::SortId;
-use crate::ids::{FuncId, Symbol, VocId};
-use crate::print::{constructor_texts, declared_sorts};
-use crate::print::{fodot_sort_name, formula_to_fodot, rule_to_fodot, term_to_string};
+use crate::ids::{FuncId, SortId, Symbol, VocId};
+use crate::print::{
+    constructor_texts, declared_sorts, fodot_sort_name, formula_to_fodot, rule_to_fodot,
+    term_to_string,
+};
 use crate::sema::ir::{FormulaKind, TermKind};
 use crate::sema::walk::Node;
 use crate::sema::{Component, Program, Theory};

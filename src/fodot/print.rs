@@ -6,8 +6,7 @@ use rustc_hash::FxHashSet;
 
 use crate::ids::{Symbol, VocId};
 use crate::sema::Program;
-use crate::structure::{format_float, str_text, Value};
-use crate::structure::{Structure, Table};
+use crate::structure::{format_float, str_text, Structure, Table, Value};
 
 /// The text IDP-Z3's `pretty_print` gives for `model`, a model expanding `given`. With `used`,
 /// the symbols outside it are IDP-Z3's "don't care": a constant or proposition shows as

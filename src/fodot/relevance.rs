@@ -15,8 +15,7 @@ use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
 use crate::sema::walk::Node;
 use crate::sema::Program;
-use crate::structure::Value;
-use crate::structure::{Structure, Table, TruthValue};
+use crate::structure::{Structure, Table, TruthValue, Value};
 
 /// A question: a predicate's atom, or a function's application (its arguments only).
 type Question = (Symbol, Vec<Value>);

@@ -14,8 +14,7 @@ use crate::ground::{GVal, Grounder};
 use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
 use crate::sema::walk::free_vars;
-use crate::structure::Table;
-use crate::structure::Value;
+use crate::structure::{Table, Value};
 use crate::syntax::ast::CmpOp;
 
 /// Largest interval enumerated for a variable bounded only by comparisons.

@@ -11,8 +11,7 @@ use crate::ground::{GVal, GroundDefinition, Grounder};
 use crate::ids::{SortId, Symbol};
 use crate::sema::ir::{Definition, Rule, Term, TermKind};
 use crate::sema::walk::free_vars;
-use crate::structure::Table;
-use crate::structure::Value;
+use crate::structure::{Table, Value};
 
 impl<'a> Grounder<'a> {
     /// Grounds every rule of `def`. The defined symbols must be in `forced_unknown` so that

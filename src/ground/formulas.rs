@@ -12,8 +12,7 @@ use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
 use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Var};
 use crate::sema::walk::var_ids;
-use crate::structure::Table;
-use crate::structure::Value;
+use crate::structure::{Table, Value};
 use crate::syntax::ast::CmpOp;
 
 /// The values a quantified variable ranges over.

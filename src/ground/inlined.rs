@@ -19,8 +19,7 @@ use crate::ground::{GVal, Grounder};
 use crate::ids::Symbol;
 use crate::sema::ir::{Definition, Rule, Term, TermKind, Var};
 use crate::sema::Program;
-use crate::structure::{Structure, Table};
-use crate::structure::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, Value};
 
 /// Whether `def` may be inlined: it defines predicates only, none of which occurs in a rule
 /// body (no recursion), the structure does not interpret them two-valued, and some head

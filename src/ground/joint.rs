@@ -23,14 +23,12 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 use rustc_hash::FxHashSet;
 
-use crate::ground::datalog;
-use crate::ground::Grounder;
+use crate::ground::{datalog, Grounder};
 use crate::ids::Symbol;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
 use crate::sema::walk::Rewriter;
 use crate::sema::{LtcInfo, Program};
-use crate::structure::Table;
-use crate::structure::Value;
+use crate::structure::{Table, Value};
 use crate::syntax::ast::ArithOp;
 
 /// How the time of a rule's head relates to that of a positive body atom it reads.

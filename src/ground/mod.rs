@@ -34,8 +34,7 @@ use crate::error::{Error, ErrorKind, IdpResult, Limit};
 use crate::ids::{FuncId, SortId, Symbol};
 use crate::sema::ir::{self, NodeId};
 use crate::sema::Program;
-use crate::structure::{Answer, LazyProcedure, Structure, Table, TruthValue};
-use crate::structure::{Tuple, Value};
+use crate::structure::{Answer, LazyProcedure, Structure, Table, TruthValue, Tuple, Value};
 
 use crate::sema::Domains;
 use tuple_set::TupleSet;

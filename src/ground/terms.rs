@@ -11,8 +11,7 @@ use crate::ground::store::{Gf, SliceKey};
 use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
 use crate::ids::{FuncId, Symbol};
 use crate::sema::ir::{Term, TermKind};
-use crate::structure::TruthValue;
-use crate::structure::Value;
+use crate::structure::{TruthValue, Value};
 use crate::syntax::ast::ArithOp;
 
 impl<'a> Grounder<'a> {

@@ -12,15 +12,13 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
-use crate::ground::Gf;
-use crate::ground::{GVal, Grounder, TableIndexes};
+use crate::ground::{GVal, Gf, Grounder, TableIndexes};
 use crate::ids::Symbol;
 use crate::infer::{join, Options};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Var};
 use crate::sema::walk::symbols;
 use crate::sema::Program;
-use crate::structure::Tuple;
-use crate::structure::{Structure, Table};
+use crate::structure::{Structure, Table, Tuple};
 
 /// The true tuples of each defined symbol.
 pub type Extensions = Vec<(Symbol, HashSet<Tuple>)>;

@@ -9,10 +9,8 @@ use crate::ground::arith;
 use crate::ids::{SortId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, NodeId, Term, TermKind};
 use crate::sema::walk::Node;
-use crate::sema::{cartesian, Domains};
-use crate::sema::{Program, Theory};
-use crate::structure::{Answer, Structure, TruthValue, TupleSet};
-use crate::structure::{Tuple, Value};
+use crate::sema::{cartesian, Domains, Program, Theory};
+use crate::structure::{Answer, Structure, TruthValue, Tuple, TupleSet, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// A term's value: undefined (partial function), ±∞ (empty `max`/`min`), or an element.

@@ -6,15 +6,12 @@ use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::IdpResult;
 use crate::ground::wellfounded::Evaluator;
-use crate::ground::AtomId;
-use crate::ground::Grounder;
+use crate::ground::{AtomId, Grounder};
 use crate::ids::Symbol;
-use crate::infer::bottom_up;
-use crate::infer::Options;
+use crate::infer::{bottom_up, Options};
 use crate::sema::ir::Definition;
 use crate::sema::{Program, Theory};
-use crate::structure::Tuple;
-use crate::structure::{Structure, Table};
+use crate::structure::{Structure, Table, Tuple};
 
 /// The outcome of evaluating the definitions of a theory.
 pub enum Evaluated<'t> {

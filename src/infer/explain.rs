@@ -26,8 +26,7 @@ use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
 use crate::sema::walk::{substitute, symbols, Rewriter};
 use crate::sema::{Program, Theory};
 use crate::solve::Lit;
-use crate::structure::Structure;
-use crate::structure::Value;
+use crate::structure::{Structure, Value};
 use crate::syntax::ast::ArithOp;
 
 /// A subset-minimal unsatisfiable set of pieces, in a fixed order: facts, sentences (whole or

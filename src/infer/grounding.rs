@@ -8,9 +8,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::IdpResult;
-use crate::ground::Gf;
-use crate::ground::{value_terms, Lift};
-use crate::ground::{GroundDefinition, Grounder};
+use crate::ground::{value_terms, Gf, GroundDefinition, Grounder, Lift};
 use crate::ids::Symbol;
 use crate::infer::definitions::evaluate_definitions_at;
 use crate::infer::session::{dependency_order_at, naming};

@@ -15,8 +15,7 @@ use rustc_hash::FxHashSet as HashSet;
 use crate::ids::{SortId, Symbol, VocId};
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
 use crate::sema::{Program, Theory};
-use crate::structure::Value;
-use crate::structure::{HugeRange, Structure, Table};
+use crate::structure::{HugeRange, Structure, Table, Value};
 use crate::syntax::ast::CmpOp;
 
 /// Stand-ins larger than this are not worth it (the grounding would be large anyway).

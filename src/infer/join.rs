@@ -15,10 +15,8 @@ use crate::error::IdpResult;
 use crate::ground::{Grounder, TableIndex};
 use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
-use crate::structure::Table;
-use crate::structure::Value;
-use crate::syntax::ast::ArithOp;
-use crate::syntax::ast::CmpOp;
+use crate::structure::{Table, Value};
+use crate::syntax::ast::{ArithOp, CmpOp};
 
 /// One conjunct of a body.
 enum Lit<'r> {

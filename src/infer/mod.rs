@@ -25,23 +25,18 @@ pub use explain::{
 pub use fobdd::print_theory;
 pub use grounding::ground;
 pub use optimise::Strategy;
+pub use report::{Inferred, Observer};
 pub use session::{interpreted_symbols, Piece};
 pub use trace::{TraceStep, TracedAtom};
-
-pub use report::{Inferred, Observer};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
-use crate::ground::Gf;
-use crate::ground::{GVal, Grounder};
-use crate::ids::Symbol;
-use crate::ids::VocId;
-use crate::sema::ir;
-use crate::sema::{Program, Query, Theory};
+use crate::ground::{GVal, Gf, Grounder};
+use crate::ids::{Symbol, VocId};
+use crate::sema::{ir, Program, Query, Theory};
 use crate::solve::Lit;
-use crate::structure::{Structure, Table};
-use crate::structure::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, Value};
 use session::Session;
 
 /// The options that inferences read (mirrors the fields of IDP3's `stdoptions`).

@@ -18,8 +18,7 @@
 //! `IDP_MINIMIZE=descend|bisect|ascend|gallop|auto` selects one.
 
 use crate::error::IdpResult;
-use crate::ground::Gf;
-use crate::ground::{GTerm, GVal};
+use crate::ground::{GTerm, GVal, Gf};
 use crate::infer::session::Session;
 use crate::solve::Lit;
 

@@ -5,8 +5,7 @@
 use crate::ids::Symbol;
 use crate::print::{printable_funcs, printable_preds, printable_sorts};
 use crate::sema::Program;
-use crate::structure::Structure;
-use crate::structure::Value;
+use crate::structure::{Structure, Value};
 
 /// The facts of a structure, and whether it was three-valued (IDP3 warns then).
 pub fn structure_facts(program: &Program, s: &Structure) -> (String, bool) {

@@ -15,10 +15,8 @@ use crate::lua::register::{arg, reg, reg_in, reg_intern, Args};
 use crate::lua::values::{lua_to_value, value_to_lua, TupleUd};
 use crate::lua::{report_error, rt_err, state};
 use crate::print;
-use crate::sema::ir;
-use crate::sema::{Program, Theory};
-use crate::structure::{Structure, Table};
-use crate::structure::{Tuple, Value};
+use crate::sema::{ir, Program, Theory};
+use crate::structure::{Structure, Table, Tuple, Value};
 
 /// Shows an inference's warnings and gives its answer, or its error as a Lua error.
 fn answered<T>(lua: &Lua, proc: &str, result: IdpResult<Inferred<T>>) -> mlua::Result<T> {

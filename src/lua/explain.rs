@@ -8,9 +8,9 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
-use crate::infer::interpreted_symbols;
 use crate::infer::{
-    parse_literal, unsat_core, unsat_structure, why_forced, Facts, Forced, Reading,
+    interpreted_symbols, parse_literal, unsat_core, unsat_structure, why_forced, Facts, Forced,
+    Reading,
 };
 use crate::lua::objects::{as_structure, as_theory, as_voc, struct_to_lua, TheoryUd};
 use crate::lua::{rt_err, state};

@@ -11,10 +11,8 @@ use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use crate::error::{Error, ErrorKind};
 use crate::ids::Symbol;
-use crate::sema::cartesian;
-use crate::sema::{BuiltinSort, Program};
-use crate::structure::Value;
-use crate::structure::{Answer, LazyProcedure, Structure, Table, TupleSet};
+use crate::sema::{cartesian, BuiltinSort, Program};
+use crate::structure::{Answer, LazyProcedure, Structure, Table, TupleSet, Value};
 
 use super::values::{lua_to_value, value_to_lua};
 

@@ -4,8 +4,9 @@
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::{Error, ErrorKind};
-use crate::lua::objects::structures_to_lua;
-use crate::lua::objects::{as_structure, as_target, as_theory, Target, TheoryUd, VocUd};
+use crate::lua::objects::{
+    as_structure, as_target, as_theory, structures_to_lua, Target, TheoryUd, VocUd,
+};
 use crate::lua::register::{arg, reg_in, reg_intern, Args};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::{report_error, state};

@@ -13,13 +13,12 @@ use crate::ids::{FuncId, PredId, SortId, Symbol, VocId};
 use crate::lua::options::OptionsUd;
 use crate::lua::values::{
     is_single_tuple, lua_to_tuple, lua_to_tuples, lua_to_value, tuple_to_lua, value_to_lua,
+    CompoundUd, TupleUd,
 };
-use crate::lua::values::{CompoundUd, TupleUd};
 use crate::lua::{rt_err, state};
 use crate::print;
 use crate::sema::{Program, Query, TermBlock, Theory};
-use crate::structure::{Structure, Table, TupleSet};
-use crate::structure::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
 pub type SharedStructure = Rc<RefCell<Structure>>;
 

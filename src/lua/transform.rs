@@ -15,10 +15,8 @@ use crate::infer::ground;
 use crate::lua::objects::{as_structure, as_theory, TheoryUd};
 use crate::lua::register::{reg, reg_intern, Args};
 use crate::lua::{rt_err, state};
-use crate::print::theory_to_string;
-use crate::print::{ground_theory_to_string, Layout};
-use crate::sema::transform;
-use crate::sema::{Theory, TheoryForm};
+use crate::print::{ground_theory_to_string, theory_to_string, Layout};
+use crate::sema::{transform, Theory, TheoryForm};
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg(lua, "completion", |lua, args| {

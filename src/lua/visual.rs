@@ -12,8 +12,7 @@ use std::os::fd::AsRawFd;
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
-use crate::lua::objects::as_structure;
-use crate::lua::objects::describe;
+use crate::lua::objects::{as_structure, describe};
 use crate::lua::{rt_err, state};
 use crate::visual::{self, Options};
 

@@ -11,8 +11,7 @@ use crate::meta::{MetaError, MetaNames, MetaSym};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
 use crate::sema::{Program, Theory, TheoryForm};
 use crate::source::Span;
-use crate::structure::Structure;
-use crate::structure::{Tuple, Value};
+use crate::structure::{Structure, Tuple, Value};
 use crate::syntax::ast::{AggKind, CmpOp};
 
 /// The theory over `voc` that `structure` describes, its sentences the elements of

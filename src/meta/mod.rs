@@ -20,8 +20,7 @@ use indexmap::{IndexMap, IndexSet};
 
 use crate::ids::{FuncId, PredId, SortId, Symbol, VocId};
 use crate::sema::Program;
-use crate::structure::{Structure, Table};
-use crate::structure::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, Value};
 use crate::syntax::ast::{ArithOp, CmpOp};
 
 /// The meta vocabulary, as IDP3's `bootstrap.idp` declares it (its names and types).

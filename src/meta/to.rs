@@ -8,8 +8,7 @@ use crate::ids::{SortId, Symbol, VocId};
 use crate::meta::{constructor, Facts, MetaError, MetaNames, MetaSym, MAX_INDEX};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
 use crate::sema::{Program, Theory};
-use crate::structure::Structure;
-use crate::structure::Value;
+use crate::structure::{Structure, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// The meta structure of `theory` over the meta vocabulary `metavoc`, named `name`.

@@ -5,8 +5,7 @@ use std::collections::HashMap;
 use crate::ids::{FuncId, PredId, SortId, Symbol};
 use crate::print::{is_consistent, is_two_valued};
 use crate::sema::Program;
-use crate::structure::{Structure, Table};
-use crate::structure::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, Value};
 
 /// `structure NAME : VOC {` ... `}` followed by a newline (Lua's `print` adds the blank line),
 /// or `INCONSISTENT STRUCTURE` (no newline).

@@ -6,8 +6,7 @@ use indexmap::{IndexMap, IndexSet};
 
 use crate::sema::ir;
 use crate::source::Span;
-use crate::structure::Structure;
-use crate::structure::Value;
+use crate::structure::{Structure, Value};
 
 use crate::ids::{
     FuncId, NamespaceId, PredId, ProcId, QueryId, SortId, StructId, Symbol, TermId, TheoryId, VocId,

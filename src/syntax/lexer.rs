@@ -10,8 +10,7 @@ use std::rc::Rc;
 use logos::Logos;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::source::SourceMap;
-use crate::source::{FileId, Span};
+use crate::source::{FileId, SourceMap, Span};
 
 /// What an `include` directive names.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,12 +8,9 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::source::SourceMap;
-use crate::source::{FileId, Span};
-use crate::syntax::ast;
-use crate::syntax::fodot;
+use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::lexer::{IncludeSpec, Includer};
-use crate::syntax::parser;
+use crate::syntax::{ast, fodot, parser};
 
 /// Reads standard input for `include stdin`. The driver supplies it: the core reads no
 /// terminal (ARCHITECTURE.md).

@@ -37,8 +37,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::ids::{FuncId, SortId, Symbol};
 use crate::sema::Program;
-use crate::structure::Structure;
-use crate::structure::Value;
+use crate::structure::{Structure, Value};
 
 /// The user's choices, from the Lua options table of `visualize`.
 #[derive(Clone, Debug, Default)]

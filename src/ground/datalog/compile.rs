@@ -26,10 +26,8 @@ use super::relation::Relation;
 use crate::ground::terms::builtin_extreme;
 use crate::ids::{FuncId, SortId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, SetExpr, Term, TermKind, Var};
-use crate::sema::Domains;
-use crate::sema::Program;
-use crate::structure::{Structure, Table};
-use crate::structure::{Tuple, Value};
+use crate::sema::{Domains, Program};
+use crate::structure::{Structure, Table, Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// The most conjunctions a body (or sub-query) may expand into.

@@ -39,8 +39,7 @@ use crate::sema::ir::{Formula, FormulaKind};
 use crate::sema::walk::Node;
 use crate::sema::{LtcInfo, Program, Theory};
 use crate::solve::{Cadical, Lit, Recorder, SatResult, SatSolver};
-use crate::structure::{Structure, Table, TupleSet};
-use crate::structure::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
 /// The step count at which a search without a Time domain in the structure gives up.
 pub const DEFAULT_MAX_STEPS: usize = 1000;

@@ -11,19 +11,15 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::encode::Sat;
-use crate::encode::{assert_completion, Definitions};
+use crate::encode::{assert_completion, Definitions, Sat};
 use crate::error::IdpResult;
-use crate::ground::{AtomId, Gf};
-use crate::ground::{GroundDefinition, Grounder};
+use crate::ground::{AtomId, Gf, GroundDefinition, Grounder};
 use crate::ids::Symbol;
 use crate::infer::{Options, SatBackend};
-use crate::sema::cartesian;
 use crate::sema::ir::{Formula, Var};
-use crate::sema::{Program, Theory};
+use crate::sema::{cartesian, Program, Theory};
 use crate::solve::{Cadical, Lit, Splr};
-use crate::structure::{Structure, Table};
-use crate::structure::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, Value};
 
 use super::{interpreted_symbols, Session};
 

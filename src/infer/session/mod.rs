@@ -15,25 +15,21 @@ use std::time::Instant;
 
 use indexmap::IndexMap;
 
-use crate::encode::Sat;
-use crate::encode::{assert_completion, Definitions};
+use crate::encode::{assert_completion, Definitions, Sat};
 use crate::error::{Error, IdpResult, Limit};
-use crate::ground::ground_theory_text;
-use crate::ground::inlinable;
 use crate::ground::wellfounded::evaluate;
-use crate::ground::{AtomId, Gf, Store};
-use crate::ground::{GTerm, GroundDefinition, Grounder};
+use crate::ground::{
+    ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder, Store,
+};
 use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
 use crate::print::{definition_to_string, formula_to_string, readable_formula};
-use crate::sema::cartesian;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::walk::{any_term, symbols};
-use crate::sema::{Program, Theory};
+use crate::sema::{cartesian, Program, Theory};
 use crate::solve::{Cadical, Lit, SatResult, Splr, Traced};
 use crate::source::Span;
-use crate::structure::Tuple;
-use crate::structure::{Structure, Table};
+use crate::structure::{Structure, Table, Tuple};
 
 /// One theory grounded over one structure and encoded into one SAT solver. The grounder, the
 /// clauses and the definitions' encoding are its parts; inferences call its methods.

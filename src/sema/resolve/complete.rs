@@ -9,8 +9,7 @@ use super::Resolver;
 use crate::diagnostics::Diagnostic;
 use crate::ids::{SortId, Symbol};
 use crate::sema::domains::{builtin_contains, list_domain, product, sort_domain, MAX_ENUMERATION};
-use crate::structure::{Structure, Table, TupleSet};
-use crate::structure::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
 impl Resolver<'_> {
     pub(super) fn finish_structure(&mut self, mut b: Builder, closed_world: bool) -> Structure {

@@ -33,8 +33,7 @@ use indexmap::IndexMap;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::ids::{FuncId, NamespaceId, PredId, SortId, VocId};
 use crate::sema::program::Program;
-use crate::source::SourceMap;
-use crate::source::Span;
+use crate::source::{SourceMap, Span};
 use crate::syntax::ast;
 
 /// Resolves a whole file. Never panics; every error goes to `diags`.

@@ -11,8 +11,7 @@ use super::{Entry, Resolver};
 use crate::ids::{FuncId, PredId, SortId, StructId, Symbol, VocId};
 use crate::sema::program::Component;
 use crate::source::Span;
-use crate::structure::{Structure, TupleSet};
-use crate::structure::{Tuple, Value};
+use crate::structure::{Structure, Tuple, TupleSet, Value};
 use crate::syntax::ast;
 use crate::syntax::ast::{InterValue, TableEntry, Truth};
 

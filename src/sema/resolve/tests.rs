@@ -63,8 +63,7 @@ fn first_sentence(p: &Program) -> &ir::Formula {
 use crate::ids::{PredId, SortId, Symbol};
 use crate::sema::ir;
 use crate::sema::program::Component;
-use crate::structure::Table;
-use crate::structure::Value;
+use crate::structure::{Table, Value};
 
 const PEOPLE: &str =
     "vocabulary V {\n type A\n type B isa A\n type C isa A\n P(B)\n Q(C)\n R(A,A)\n}\n";

@@ -28,8 +28,7 @@ pub use number::date_text;
 pub use script::{Arg, Call, Script, Statement};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::source::FileId;
-use crate::source::Span;
+use crate::source::{FileId, Span};
 use crate::syntax::ast;
 use crate::syntax::ast::Ident;
 

@@ -9,8 +9,7 @@ use std::rc::Rc;
 
 use super::{ast, check, Verdict};
 use crate::diagnostics::{render_plain, Diagnostics};
-use crate::source::SourceMap;
-use crate::source::{FileId, Span};
+use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::lexer::{IncludeSpec, Includer};
 use crate::syntax::parser;
 

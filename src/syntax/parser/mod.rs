@@ -14,8 +14,7 @@ mod vocabulary;
 use std::rc::Rc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::source::SourceMap;
-use crate::source::{FileId, Span};
+use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::ast::*;
 use crate::syntax::lexer::{Includer, LexCtx, LexMode, Tok, Token, TokenStream};
 
