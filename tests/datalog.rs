@@ -5,21 +5,12 @@
 //! must pass the naive checker, and the engine must take most programs itself (a fallback is
 //! allowed, but a test that never reaches the engine would prove nothing).
 
-use idp::diagnostics::Diagnostics;
+mod support;
+
 use idp::infer::{evaluate_definitions, Evaluated, Options};
 use idp::sema::{Component, Program, Theory};
-use idp::source::SourceMap;
 use idp::structure::Structure;
-
-fn program(text: &str) -> Program {
-    let mut sources = SourceMap::default();
-    let mut diags = Diagnostics::default();
-    let file = idp::syntax::parse_text("test.idp", text, &mut sources, &mut diags);
-    let program = idp::sema::resolve(&file, &mut diags);
-    let errors: Vec<_> = diags.items.iter().filter(|d| d.is_error()).collect();
-    assert!(errors.is_empty(), "unexpected errors: {errors:#?}\n{text}");
-    program
-}
+use support::program;
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);

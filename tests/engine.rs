@@ -2,21 +2,12 @@
 //! expansion must equal the number found by brute-force enumeration with the independent
 //! naive checker, and every model returned must pass that checker.
 
-use idp::diagnostics::Diagnostics;
+mod support;
+
 use idp::infer::{self, Options};
 use idp::infer::{brute_force_count, check_model};
 use idp::sema::{Component, Program};
-use idp::source::SourceMap;
-
-fn program(text: &str) -> Program {
-    let mut sources = SourceMap::default();
-    let mut diags = Diagnostics::default();
-    let file = idp::syntax::parse_text("test.idp", text, &mut sources, &mut diags);
-    let program = idp::sema::resolve(&file, &mut diags);
-    let errors: Vec<_> = diags.items.iter().filter(|d| d.is_error()).collect();
-    assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
-    program
-}
+use support::program;
 
 fn theory_and_structure(p: &Program) -> (idp::ids::TheoryId, idp::ids::StructId) {
     let Some(Component::Theory(t)) = p.lookup(&["T"]) else {

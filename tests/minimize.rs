@@ -2,25 +2,13 @@
 //! graphs, with every bound strategy (descending, bisection, ascending, galloping). The optimum and the number of
 //! optimal models must be those of an enumeration of all subsets.
 
-use idp::diagnostics::Diagnostics;
+mod support;
+
 use idp::infer::Strategy;
 use idp::infer::{self, Options};
-use idp::sema::{Component, Program};
-use idp::source::SourceMap;
+use idp::sema::Component;
 use idp::structure::Value;
-
-fn program(text: &str) -> Program {
-    let mut sources = SourceMap::default();
-    let mut diags = Diagnostics::default();
-    let file = idp::syntax::parse_text("test.idp", text, &mut sources, &mut diags);
-    let program = idp::sema::resolve(&file, &mut diags);
-    assert!(
-        diags.items.iter().all(|d| !d.is_error()),
-        "{:#?}",
-        diags.items
-    );
-    program
-}
+use support::program;
 
 /// A graph on `n` vertices with edges drawn from `seed`, and weights 1..=3.
 fn graph(n: usize, seed: u64) -> (Vec<(usize, usize)>, Vec<i64>) {

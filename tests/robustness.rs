@@ -2,13 +2,13 @@
 //! time with located diagnostics and exit code 1, or cleanly with 0 for valid input; it never
 //! panics, overflows its stack or hangs.
 
+mod support;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
@@ -49,7 +49,7 @@ struct Run {
 /// Runs `idp --check <file>` and kills it after `limit`.
 fn check(file: &Path, limit: Duration) -> Run {
     let start = Instant::now();
-    let mut child = Command::new(IDP)
+    let mut child = support::idp_command()
         .arg("--check")
         .arg(file)
         .current_dir(file.parent().expect("a directory"))
