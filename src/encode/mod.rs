@@ -6,6 +6,8 @@
 mod definitions;
 mod ranking;
 mod sat;
+#[cfg(test)]
+mod tests;
 
 pub use definitions::{assert_completion, Definitions};
 pub use sat::Sat;
