@@ -62,7 +62,7 @@ fn next(seed: &mut u64) -> u64 {
 /// A random formula over `atoms`, `depth` connectives deep.
 fn formula(store: &mut Store, atoms: &[Gf], seed: &mut u64, depth: usize) -> Gf {
     let r = next(seed);
-    let g = if depth == 0 || r % 5 == 0 {
+    let g = if depth == 0 || r.is_multiple_of(5) {
         atoms[(r / 5) as usize % atoms.len()]
     } else {
         let n = 2 + (r / 5) as usize % 2;
@@ -75,7 +75,7 @@ fn formula(store: &mut Store, atoms: &[Gf], seed: &mut u64, depth: usize) -> Gf 
             _ => store.equiv(children[0], children[1]),
         }
     };
-    if next(seed) % 3 == 0 {
+    if next(seed).is_multiple_of(3) {
         -g
     } else {
         g
@@ -139,11 +139,7 @@ fn refined_models(
 ) -> Vec<u32> {
     let lits: Vec<Lit> = atoms.iter().map(|&a| sat.lit(store, a)).collect();
     let mut found = Vec::new();
-    loop {
-        match sat.solve(&[], None) {
-            SatResult::Sat => {}
-            _ => break,
-        }
+    while sat.solve(&[], None) == SatResult::Sat {
         if definitions.refine(store, sat).refuted {
             continue;
         }
