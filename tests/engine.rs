@@ -1,6 +1,7 @@
 //! End-to-end checks of the engine on small theories: the number of models found by model
-//! expansion must equal the number found by brute-force enumeration with the independent
-//! naive checker, and every model returned must pass that checker.
+//! expansion must equal the number found by brute-force enumeration with the naive checker
+//! (independent of the grounder and the solver; it shares the program and its domains), and
+//! every model returned must pass that checker.
 
 mod support;
 

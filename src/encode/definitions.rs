@@ -18,8 +18,8 @@ use crate::encode::ranking::{
     positive_atoms, ranking_constraints, recursive_components, terminal_components,
 };
 use crate::encode::sat::Sat;
-use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
-use crate::ground::{AtomId, Gf, GroundDefinition, Node, Store};
+use crate::ground::wellfounded::Evaluator;
+use crate::ground::{evaluate, without_positive, AtomId, Gf, GroundDefinition, Node, Store};
 use crate::solve::{DefinitionGraph, GraphChild, GraphNode, Lit};
 use crate::source::Span;
 

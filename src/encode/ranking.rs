@@ -6,8 +6,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::ground::wellfounded::{atoms_in_polarity, replace_positive};
-use crate::ground::{AtomId, Gf, Store, AUX};
+use crate::ground::{atoms_in_polarity, replace_positive, AtomId, Gf, Store, AUX};
 use crate::structure::Value;
 
 /// The atoms occurring in positive polarity in `g`.

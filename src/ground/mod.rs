@@ -18,6 +18,7 @@ mod lift;
 mod recursive_aggregates;
 mod store;
 mod terms;
+mod traverse;
 mod tuple_set;
 pub mod wellfounded;
 
@@ -26,6 +27,7 @@ pub use inlined::inlinable;
 pub use lift::{value_terms, Lift};
 pub use store::{AtomId, Gf, Node, Store, AUX};
 pub use terms::arith;
+pub use traverse::{atoms_in_polarity, evaluate, replace_positive, without_positive};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;

@@ -1,7 +1,10 @@
-//! An independent, naive model checker: evaluates a theory's sentences and definitions in a
-//! two-valued structure directly on the formulas, without grounding or SAT. Tests use it to
-//! re-check every model the solver returns; it shares no code with the grounder beyond the
-//! arithmetic of IDP3's built-in functions.
+//! A naive model checker: evaluates a theory's sentences and definitions in a two-valued
+//! structure directly on the formulas, without grounding or SAT. Tests use it to re-check
+//! every model the solver returns. It is independent of the grounder's and the solver's
+//! algorithms, not of everything they read: it shares the resolved program, the sort domains
+//! and membership of `sema::Domains` (as every stage does: one owner of domains) and the
+//! arithmetic of IDP3's built-in functions (`ground::arith`). A mistake there would show in
+//! both; the corpus and the conformance tests check those against IDP3.
 
 use std::collections::{HashMap, HashSet};
 

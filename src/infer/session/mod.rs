@@ -17,9 +17,8 @@ use indexmap::IndexMap;
 
 use crate::encode::{assert_completion, Definitions, Sat};
 use crate::error::{Error, IdpResult, Limit};
-use crate::ground::wellfounded::evaluate;
 use crate::ground::{
-    ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder, Store,
+    evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder, Store,
 };
 use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
