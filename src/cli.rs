@@ -660,14 +660,30 @@ impl Settings {
     }
 }
 
-/// Runs the command line; returns the process exit code.
+/// Stack size of the thread the command line runs on: deeply nested formulas, the parser's
+/// recursion and Lua recursion need it (the parser then needs no thread of its own).
+const STACK: usize = 512 << 20;
+
+/// Runs the command line of the process, on a thread with a large stack; returns the process
+/// exit code.
 pub fn run() -> i32 {
     let argv: Vec<String> = std::env::args().collect();
-    run_with(argv, Settings::from_env())
+    let settings = Settings::from_env();
+    let handle = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || run_on(argv, settings, crate::syntax::Stack::Callers))
+        .expect("could not start the main thread");
+    handle.join().unwrap_or(101)
 }
 
-/// Runs the command line `argv` (the program's name first) in the environment `settings`.
+/// Runs the command line `argv` (the program's name first) in the environment `settings`, on
+/// the current thread (the parser on a thread of its own).
 pub fn run_with(argv: Vec<String>, settings: Settings) -> i32 {
+    run_on(argv, settings, crate::syntax::Stack::Own)
+}
+
+/// [`run_with`], the parser where `stack` says.
+fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) -> i32 {
     if argv.get(1).map(String::as_str) == Some("serve") {
         return crate::serve::run(&argv[2..], settings.serve_web);
     }
@@ -724,6 +740,7 @@ pub fn run_with(argv: Vec<String>, settings: Settings) -> i32 {
         &std_lib,
         args.sandbox,
         Some(stdin_bytes),
+        stack,
         &mut sources,
         &mut diags,
     );

@@ -72,6 +72,8 @@ pub(crate) fn add_input(lua: &Lua, name: String, bytes: Vec<u8>) -> mlua::Result
         &crate::stdlib::source,
         false,
         None,
+        // The runtime may be on an ordinary stack (a library user's).
+        crate::syntax::Stack::Own,
         &mut sources,
         &mut diags,
     );

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
@@ -119,7 +119,7 @@ impl<'a> FsIncluder<'a> {
         span: Span,
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)> {
+    ) -> Option<(FileId, Arc<str>)> {
         let Some(path) = self.candidates(from, rel).into_iter().find(|p| p.is_file()) else {
             diags.push(
                 Diagnostic::error("include-not-found", format!("the included file \"{rel}\" does not exist"), Some(span))
@@ -181,7 +181,7 @@ impl<'a> FsIncluder<'a> {
         span: Span,
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)> {
+    ) -> Option<(FileId, Arc<str>)> {
         if !self.seen.insert(format!("<{name}>")) {
             return None;
         }
@@ -196,8 +196,8 @@ impl<'a> FsIncluder<'a> {
             );
             return None;
         };
-        let fid = sources.add(format!("<{name}>"), text.clone());
-        Some((fid, Rc::from(text)))
+        let fid = sources.add(format!("<{name}>"), text);
+        Some((fid, sources.shared_text(fid)?))
     }
 }
 
@@ -209,7 +209,7 @@ impl FsIncluder<'_> {
         span: Span,
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)> {
+    ) -> Option<(FileId, Arc<str>)> {
         let refusal = if self.sandbox_roots.is_some() {
             Some("--sandbox: include stdin reads standard input, which is not allowed")
         } else if !self.seen.insert("<stdin>".to_string()) {
@@ -241,7 +241,7 @@ impl Includer for FsIncluder<'_> {
         span: Span,
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)> {
+    ) -> Option<(FileId, Arc<str>)> {
         match spec {
             IncludeSpec::File(rel) => self.include_file(rel, from, span, sources, diags),
             IncludeSpec::Std(name) => self.include_std(name, span, sources, diags),
@@ -266,16 +266,13 @@ pub fn decode(
     bytes: Vec<u8>,
     sources: &mut SourceMap,
     _diags: &mut Diagnostics,
-) -> Option<(FileId, Rc<str>)> {
+) -> Option<(FileId, Arc<str>)> {
     match String::from_utf8(bytes) {
         Ok(text) => {
-            let fid = sources.add(name, text.clone());
-            Some((fid, Rc::from(text)))
+            let fid = sources.add(name, text);
+            Some((fid, sources.shared_text(fid)?))
         }
-        Err(e) => {
-            let (fid, text) = sources.add_bytes(name, e.as_bytes());
-            Some((fid, Rc::from(text)))
-        }
+        Err(e) => Some(sources.add_bytes(name, e.as_bytes())),
     }
 }
 
@@ -336,10 +333,11 @@ pub fn load_dialects(
     std_lib: &dyn Fn(&str) -> Option<String>,
     sandbox: bool,
     stdin: Option<StdinReader>,
+    stack: Stack,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> super::Loaded {
-    with_parser_stack(std_lib, move |lookup| {
+    with_parser_stack(std_lib, stack, move |lookup| {
         let mut includer = FsIncluder::new(lookup);
         if sandbox {
             includer = includer.sandboxed();
@@ -382,13 +380,29 @@ pub fn load_dialects(
 /// `parser::MAX_DEPTH` levels), and unoptimised builds use tens of kilobytes per level.
 const PARSER_STACK: usize = 256 << 20;
 
-/// Runs `f` on a thread with a large stack (falling back to the current thread if no thread can
-/// be started). `f` gets a standard-library lookup that forwards to `std_lib` on the calling
-/// thread, so `std_lib` need not be thread-safe.
+/// Where the parser runs: it recurses on nested brackets and needs a large stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stack {
+    /// A thread of its own with a 256 MiB stack, for callers on an ordinary stack (the
+    /// library's users, tests).
+    Own,
+    /// The caller's thread, whose stack is at least as large (the command line runs on a
+    /// 512 MiB one).
+    Callers,
+}
+
+/// Runs `f` on a thread with a large stack (with [`Stack::Own`]; the current thread if no
+/// thread can be started, or with [`Stack::Callers`]). `f` gets a standard-library lookup that
+/// forwards to `std_lib` on the calling thread, so `std_lib` need not be thread-safe.
 pub fn with_parser_stack<R: Send>(
     std_lib: &dyn Fn(&str) -> Option<String>,
+    stack: Stack,
     f: impl FnOnce(&mut dyn FnMut(&str) -> Option<String>) -> R + Send,
 ) -> R {
+    if stack == Stack::Callers {
+        let mut lookup = |name: &str| std_lib(name);
+        return f(&mut lookup);
+    }
     use std::sync::mpsc;
     let (req_tx, req_rx) = mpsc::channel::<String>();
     let (resp_tx, resp_rx) = mpsc::channel::<Option<String>>();

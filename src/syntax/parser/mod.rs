@@ -11,7 +11,7 @@ mod structure;
 mod theory;
 mod vocabulary;
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::source::{FileId, SourceMap, Span};
@@ -30,7 +30,7 @@ pub type PResult<T> = Result<T, Fail>;
 /// Parses one file (with its includes spliced in) into items.
 pub fn parse_file(
     file: FileId,
-    text: Rc<str>,
+    text: Arc<str>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
     includer: &mut dyn Includer,
