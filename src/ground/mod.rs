@@ -6,6 +6,7 @@
 //! bodies where grounding meets them ([`inlined`]).
 
 mod aggregates;
+mod bottom_up;
 mod bounds;
 mod cases;
 pub mod datalog;
@@ -13,6 +14,7 @@ mod definitions;
 mod dump;
 mod formulas;
 mod inlined;
+mod join;
 mod joint;
 mod lift;
 mod recursive_aggregates;
@@ -22,6 +24,7 @@ mod traverse;
 mod tuple_set;
 pub mod wellfounded;
 
+pub use bottom_up::least_fixpoint;
 pub use dump::{atom_text, ground_theory_text};
 pub use inlined::inlinable;
 pub use lift::{value_terms, Lift};

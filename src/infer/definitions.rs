@@ -8,7 +8,7 @@ use crate::error::IdpResult;
 use crate::ground::wellfounded::Evaluator;
 use crate::ground::{AtomId, Grounder};
 use crate::ids::Symbol;
-use crate::infer::{bottom_up, Options};
+use crate::infer::Options;
 use crate::sema::ir::Definition;
 use crate::sema::{Program, Theory};
 use crate::structure::{Structure, Table, Tuple};
@@ -173,7 +173,8 @@ fn evaluate_known(
         }
     }
     if least.is_none() {
-        least = bottom_up::least_fixpoint(program, def, structure, options).map_err(located)?;
+        least = crate::ground::least_fixpoint(program, def, structure, options.max_ground_size)
+            .map_err(located)?;
     }
     if let Some(tables) = least {
         if tables.iter().any(|(s, set)| !agrees(structure, *s, set)) {

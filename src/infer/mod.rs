@@ -2,14 +2,12 @@
 //! propagation and progression. Each takes the program, a theory and a structure (never
 //! modified) and returns new structures.
 
-mod bottom_up;
 mod check;
 mod definitions;
 mod explain;
 mod fobdd;
 mod grounding;
 mod huge;
-mod join;
 pub mod ltc;
 mod optimise;
 mod report;

@@ -17,7 +17,7 @@
 //! model. Anything outside this fragment (a symbol the structure does not fix two-valued,
 //! recursion through negation or through a term, a variable over an infinite sort that no atom
 //! binds, bodies with too many disjuncts) makes [`evaluate`] answer `None`; the caller then
-//! evaluates the definition the general way (`infer::bottom_up`, then grounding and the
+//! evaluates the definition the general way (`ground::bottom_up`, then grounding and the
 //! well-founded evaluation of `ground::wellfounded`).
 
 mod codes;

@@ -12,9 +12,9 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
+use crate::ground::join;
 use crate::ground::{GVal, Gf, Grounder, TableIndexes};
 use crate::ids::Symbol;
-use crate::infer::{join, Options};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Var};
 use crate::sema::walk::symbols;
 use crate::sema::Program;
@@ -45,7 +45,7 @@ pub fn least_fixpoint(
     program: &Program,
     def: &Definition,
     structure: &Structure,
-    options: &Options,
+    max_ground_size: usize,
 ) -> IdpResult<Option<Extensions>> {
     let defined = def.defined();
     let Some(reads) = rule_reads(def, &defined) else {
@@ -76,7 +76,7 @@ pub fn least_fixpoint(
                 let table = source[s].iter().cloned().collect();
                 work.symbols.insert(*s, Table::TwoValued(table));
             }
-            let mut grounder = Grounder::new(program, &work, options.max_ground_size);
+            let mut grounder = Grounder::new(program, &work, max_ground_size);
             grounder.adopt_indexes(std::mem::take(&mut indexes), &defined);
             for rule in rules {
                 let decided = derive(&mut grounder, rule, &mut |s, t| {
@@ -100,10 +100,8 @@ pub fn least_fixpoint(
                 .extend(new.iter().cloned());
             delta.insert(*s, new);
         }
-        if full.values().map(HashSet::len).sum::<usize>() > options.max_ground_size {
-            return Err(crate::ground::datalog::too_many_atoms(
-                options.max_ground_size,
-            ));
+        if full.values().map(HashSet::len).sum::<usize>() > max_ground_size {
+            return Err(crate::ground::datalog::too_many_atoms(max_ground_size));
         }
     }
     Ok(Some(
