@@ -137,15 +137,13 @@ pub enum Range {
 #[derive(Clone, Debug)]
 pub enum Step {
     /// The rows of `rel` in `range` whose `key` columns have the key's values (through index
-    /// `index`; all rows when there is no key); each binds `binds` (column, slot, member test
-    /// when the column's sort is not the slot's) and must have equal values in `same`.
+    /// `index`; all rows when there is no key), each read as `reads` says.
     Scan {
         rel: usize,
         index: Option<usize>,
         key: Vec<Expr>,
         range: Range,
-        binds: Vec<(usize, usize, Option<usize>)>,
-        same: Vec<(usize, usize)>,
+        reads: RowReads,
     },
     /// A literal whose variables are bound.
     Check { lit: Lit, range: Range },
@@ -157,6 +155,36 @@ pub enum Step {
     },
     /// Every value of a sort.
     Enumerate { slot: usize, values: Rc<[Code]> },
+}
+
+/// How a scanned row binds slots: `binds` (column, slot, member test when the column's sort
+/// is not the slot's), columns that must have equal values (`same`), and columns holding a
+/// constructor application whose arguments the row binds (`do(t, jump(a, b))` scanned with a
+/// and b unbound), read after `binds`.
+#[derive(Clone, Debug, Default)]
+pub struct RowReads {
+    pub binds: Vec<(usize, usize, Option<usize>)>,
+    pub same: Vec<(usize, usize)>,
+    pub unpack: Vec<Unpack>,
+}
+
+/// A column whose value must be `func(parts)`: each part binds, repeats or tests one argument.
+#[derive(Clone, Debug)]
+pub struct Unpack {
+    pub col: usize,
+    pub func: FuncId,
+    pub parts: Vec<Part>,
+}
+
+/// One argument of an unpacked constructor application.
+#[derive(Clone, Debug)]
+pub enum Part {
+    /// Binds the slot (with its member test).
+    Bind { slot: usize, member: usize },
+    /// Must equal the slot bound earlier in the same row.
+    Same(usize),
+    /// Must equal the value of an expression bound before the scan.
+    Bound(Expr),
 }
 
 /// The steps of one conjunction.

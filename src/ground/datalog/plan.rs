@@ -14,7 +14,7 @@ use super::compile::{
     expr_slots, lit_slots, member_contains, query_slots, Compiled, Conj, Expr, Lit, Member, Query,
     MAX_ARITY,
 };
-use super::compile::{Plan, Range, Step};
+use super::compile::{Part, Plan, Range, RowReads, Step, Unpack};
 use crate::sema::Domains;
 
 /// What the planner reads: relation sizes, column sorts, domains.
@@ -285,6 +285,7 @@ impl Planner<'_, '_> {
                 for a in args {
                     match a {
                         Expr::Var(s) if !bound[*s] => {}
+                        Expr::Cons { args: parts, .. } if unpackable(parts, bound) => {}
                         _ => {
                             let mut v = Vec::new();
                             expr_slots(a, &mut v);
@@ -332,8 +333,12 @@ impl Planner<'_, '_> {
                 let mut binds = Vec::new();
                 let mut same = Vec::new();
                 let mut first_col: Vec<(usize, usize)> = Vec::new();
+                let mut packed = Vec::new();
                 for (col, a) in args.iter().enumerate() {
                     match a {
+                        Expr::Cons {
+                            func, args: parts, ..
+                        } if unpackable(parts, bound) => packed.push((col, *func, parts)),
                         Expr::Var(s) if !bound[*s] => {
                             if let Some(&(_, c)) = first_col.iter().find(|(x, _)| x == s) {
                                 same.push((c, col));
@@ -358,6 +363,14 @@ impl Planner<'_, '_> {
                 for &(s, _) in &first_col {
                     bound[s] = true;
                 }
+                let unpack = packed
+                    .into_iter()
+                    .map(|(col, func, parts)| Unpack {
+                        col,
+                        func,
+                        parts: parts.iter().map(|p| self.part(p, bound)).collect(),
+                    })
+                    .collect();
                 let index = (!key_cols.is_empty())
                     .then(|| self.compiled.relations[rel].index_on(&key_cols));
                 Some(Step::Scan {
@@ -365,8 +378,11 @@ impl Planner<'_, '_> {
                     index,
                     key,
                     range,
-                    binds,
-                    same,
+                    reads: RowReads {
+                        binds,
+                        same,
+                        unpack,
+                    },
                 })
             }
             Lit::Member {
@@ -409,6 +425,22 @@ impl Planner<'_, '_> {
             slot,
             values: kept.into(),
         })
+    }
+
+    /// How a row's constructor argument meets `arg`: a slot not bound yet is bound (and is
+    /// bound from then on), a bound one is compared.
+    fn part(&self, arg: &Expr, bound: &mut [bool]) -> Part {
+        match arg {
+            Expr::Var(s) if !bound[*s] => {
+                bound[*s] = true;
+                Part::Bind {
+                    slot: *s,
+                    member: self.compiled.slot_members[*s],
+                }
+            }
+            Expr::Var(s) => Part::Same(*s),
+            e => Part::Bound(e.clone()),
+        }
     }
 
     /// The sort of a slot, when its member test is a sort's.
@@ -457,4 +489,24 @@ fn assignment<'l>(lit: &'l Lit, bound: &[bool]) -> Option<(usize, &'l Expr)> {
         }
     }
     None
+}
+
+/// Whether a constructor application in an atom can be read off the rows of a scan: some
+/// argument is a slot not bound yet, and every other argument is bound (a slot or an
+/// expression over bound slots; nested applications with unbound slots are not unpacked).
+fn unpackable(parts: &[Expr], bound: &[bool]) -> bool {
+    let mut unbound = false;
+    for p in parts {
+        match p {
+            Expr::Var(s) if !bound[*s] => unbound = true,
+            e => {
+                let mut v = Vec::new();
+                expr_slots(e, &mut v);
+                if v.iter().any(|&s| !bound[s]) {
+                    return false;
+                }
+            }
+        }
+    }
+    unbound
 }
