@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use idp::diagnostics::Diagnostics;
-use idp::syntax::source::SourceMap;
+use idp::source::SourceMap;
 
 fn std_lib(_: &str) -> Option<String> {
     None
@@ -87,8 +87,7 @@ fn bench(name: &str, text: &str, runs: usize) {
         let start = Instant::now();
         let (loaded, sources, mut diags) = parse(text);
         let parsed = Instant::now();
-        let program =
-            idp::sema::resolve::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
+        let program = idp::sema::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
         let d = start.elapsed();
         resolve_only = resolve_only.min(parsed.elapsed());
         assert!(!diags.has_errors(), "{:?}", diags.sorted().first());

@@ -16,9 +16,9 @@ use clap::{Parser, ValueEnum};
 use crate::diagnostics::{self, Diagnostic, Diagnostics, RenderStyle, Severity};
 use crate::limits::EXIT_LIMIT;
 use crate::lua::{Failure, Outcome, Returned, RunSettings, Runtime};
-use crate::sema::program::{Component, Program, Theory};
+use crate::sema::{Component, Program, Theory};
 use crate::source::SourceMap;
-use crate::structure::structure::Structure;
+use crate::structure::Structure;
 use crate::visual::Options as VisualOptions;
 
 const EXAMPLES: &str = "\
@@ -269,8 +269,8 @@ fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelReques
 /// (after printing how many were found by then).
 fn count_models(
     program: &Program,
-    theory: &crate::sema::program::Theory,
-    structure: &crate::structure::structure::Structure,
+    theory: &Theory,
+    structure: &Structure,
     options: &crate::infer::Options,
     runtime: &Runtime,
 ) -> i32 {
@@ -462,7 +462,7 @@ fn explain_no_model(
     structure: &Structure,
     options: &crate::infer::Options,
 ) -> crate::error::IdpResult<()> {
-    use crate::infer::explain::{unsat_core_after_search, Facts, Reading};
+    use crate::infer::{unsat_core_after_search, Facts, Reading};
     let core = unsat_core_after_search(program, theory, structure, &Facts::Involved, options)?;
     core.warnings.iter().for_each(|w| eprintln!("Warning: {w}"));
     let reading = Reading {
@@ -486,7 +486,7 @@ fn explain_literal(
     structure: &Structure,
     options: &crate::infer::Options,
 ) -> crate::error::IdpResult<()> {
-    use crate::infer::explain::{parse_literal, why_forced, Reading};
+    use crate::infer::{parse_literal, why_forced, Reading};
     let formula = parse_literal(program, theory.vocabulary, structure, literal)
         .map_err(|m| crate::error::Error::input(format!("--explain-atom: {m}")))?;
     let reading = Reading {
@@ -580,13 +580,7 @@ impl ModelPrinter {
             &options,
             std::io::stdout().is_terminal(),
         )
-        .map_err(|m| {
-            if m.starts_with("visualize:") {
-                m
-            } else {
-                format!("visualize: {m}")
-            }
-        })?;
+        .map_err(|m| format!("visualize: {m}"))?;
         print!("{text}");
         Ok(())
     }
@@ -623,16 +617,77 @@ pub fn version_text() -> String {
     )
 }
 
-/// Runs the command line; returns the process exit code.
-pub fn run() -> i32 {
-    let argv: Vec<String> = std::env::args().collect();
-    run_with(argv)
+/// What the environment sets for a run. It is read here, once, and handed down: nothing below
+/// the command line reads the environment (`tests/architecture.rs` checks).
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// The engine's knobs for experiments and comparisons (`IDP_DATALOG=0`,
+    /// `IDP_MINIMIZE=STRATEGY`, `IDP_EXPLAIN_BUDGET=SECONDS`, `IDP_RANKING_AFTER=N`,
+    /// `IDP_CADICAL_CONFIG=NAME`).
+    pub tuning: crate::infer::Tuning,
+    /// `IDP_NO_PROGRESS`: no progress line on a terminal.
+    pub no_progress: bool,
+    /// `IDP_STATS`: as `--stats`.
+    pub stats: bool,
+    /// `IDP_SERVE_WEB=DIR`: `idp serve` reads the page's files from DIR.
+    pub serve_web: Option<std::path::PathBuf>,
 }
 
-pub fn run_with(argv: Vec<String>) -> i32 {
-    if argv.get(1).map(String::as_str) == Some("serve") {
-        return crate::serve::run(&argv[2..]);
+impl Settings {
+    /// The settings of the process's environment.
+    pub fn from_env() -> Settings {
+        Settings::from_vars(|name| std::env::var_os(name))
     }
+
+    /// The settings that the variables `var` gives (`None`: unset).
+    pub fn from_vars(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Settings {
+        let text = |name: &str| var(name).map(|v| v.to_string_lossy().into_owned());
+        let tuning = crate::infer::Tuning {
+            datalog: text("IDP_DATALOG").is_none_or(|v| v != "0"),
+            // Set to a name not known, it still chooses: the default, `descend`.
+            minimize: text("IDP_MINIMIZE")
+                .map(|v| crate::infer::Strategy::named(&v).unwrap_or_default()),
+            explain_budget: text("IDP_EXPLAIN_BUDGET").and_then(|v| v.parse().ok()),
+            ranking_after: text("IDP_RANKING_AFTER").and_then(|v| v.parse().ok()),
+            cadical_config: text("IDP_CADICAL_CONFIG"),
+        };
+        Settings {
+            tuning,
+            no_progress: var("IDP_NO_PROGRESS").is_some(),
+            stats: var("IDP_STATS").is_some(),
+            serve_web: var("IDP_SERVE_WEB").map(std::path::PathBuf::from),
+        }
+    }
+}
+
+/// Stack size of the thread the command line runs on: deeply nested formulas, the parser's
+/// recursion and Lua recursion need it (the parser then needs no thread of its own).
+const STACK: usize = 512 << 20;
+
+/// Runs the command line of the process, on a thread with a large stack; returns the process
+/// exit code.
+pub fn run() -> i32 {
+    let argv: Vec<String> = std::env::args().collect();
+    let settings = Settings::from_env();
+    let handle = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || run_on(argv, settings, crate::syntax::Stack::Callers))
+        .expect("could not start the main thread");
+    handle.join().unwrap_or(101)
+}
+
+/// Runs the command line `argv` (the program's name first) in the environment `settings`, on
+/// the current thread (the parser on a thread of its own).
+pub fn run_with(argv: Vec<String>, settings: Settings) -> i32 {
+    run_on(argv, settings, crate::syntax::Stack::Own)
+}
+
+/// [`run_with`], the parser where `stack` says.
+fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) -> i32 {
+    if argv.get(1).map(String::as_str) == Some("serve") {
+        return crate::serve::run(&argv[2..], settings.serve_web);
+    }
+    crate::progress::set_terminal_line(!settings.no_progress);
     crate::limits::end_on_closed_pipe();
     let args = match Args::try_parse_from(&argv) {
         Ok(a) => a,
@@ -685,14 +740,14 @@ pub fn run_with(argv: Vec<String>) -> i32 {
         &std_lib,
         args.sandbox,
         Some(stdin_bytes),
+        stack,
         &mut sources,
         &mut diags,
     );
     if args.dump == Some(Dump::Ast) {
         println!("{:#?}", loaded.file);
     }
-    let program =
-        crate::sema::resolve::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
+    let program = crate::sema::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
     for e in crate::lua::procedure_syntax_errors(&program) {
         let p = &program.procedures[e.procedure.index()];
         let span = sources.line_span(p.span.file, e.line).or(Some(p.span));
@@ -753,7 +808,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     let has_errors = diags.has_errors();
     if args.dump == Some(Dump::Program) {
         let text = if loaded.fodot {
-            crate::fodot::dump::program_to_fodot(&program)
+            crate::fodot::program_to_fodot(&program)
         } else {
             crate::print::program_to_string(&program)
         };
@@ -775,7 +830,7 @@ pub fn run_with(argv: Vec<String>) -> i32 {
     if let (true, Some(script)) = (runs_script, loaded.scripts.last()) {
         crate::limits::set_phase("running main");
         crate::limits::install_interrupt_handler();
-        return run_script(script, &program, &args, &sources);
+        return run_script(script, &program, &args, &settings, &sources);
     }
 
     // Run.
@@ -801,13 +856,13 @@ pub fn run_with(argv: Vec<String>) -> i32 {
             return 1;
         }
     }
-    runtime.set_run_settings(run_settings(&args));
+    runtime.set_run_settings(run_settings(&args, &settings));
     if args.interactive {
         crate::limits::install_interrupt_handler();
         return crate::repl::run(&runtime);
     }
     let (code, name) = match (&args.execute, args.models_asked()) {
-        (Some(chunk), _) => (chunk.replace("::", "."), "-e"),
+        (Some(chunk), _) => (Some(chunk.replace("::", ".")), "-e"),
         (None, Some(n)) => {
             let request = match model_request(&args, n, &runtime.program()) {
                 Ok(request) => request,
@@ -831,21 +886,23 @@ pub fn run_with(argv: Vec<String>) -> i32 {
                 }
                 return 1;
             }
-            ("return idpglobal.main()".to_string(), "main")
+            // IDP3 runs `return idpglobal.main()`.
+            (None, "main")
         }
     };
     // From here on Ctrl-C stops the work cleanly (before, while reading and parsing, it ends
     // the process as usual).
     crate::limits::install_interrupt_handler();
-    let outcome = runtime.run(&code, name);
+    let outcome = match code {
+        Some(code) => runtime.run(&code, name),
+        None => runtime.run_main(),
+    };
     flush_lua_stdout(&runtime);
     match outcome {
-        Outcome::Failed(Failure { message, stopped }) => {
-            // Positions in the default chunk `return idpglobal.main()` mean nothing to the user.
-            let msg = match (args.execute.is_none(), message.strip_prefix("main:1: ")) {
-                (true, Some(rest)) => rest.to_string(),
-                _ => message,
-            };
+        Outcome::Failed(Failure {
+            message: msg,
+            stopped,
+        }) => {
             if stopped {
                 eprintln!("Stopped: {msg}");
                 EXIT_LIMIT
@@ -881,13 +938,15 @@ fn run_script(
     script: &crate::syntax::fodot::Script,
     program: &Program,
     args: &Args,
-    sources: &crate::source::SourceMap,
+    settings: &Settings,
+    sources: &SourceMap,
 ) -> i32 {
-    let settings = run_settings(args);
+    let run = run_settings(args, settings);
     let options = crate::infer::Options {
-        sat_backend: settings.sat_backend,
-        max_ground_size: settings.max_ground_size,
-        observer: settings.observer,
+        sat_backend: run.sat_backend,
+        max_ground_size: run.max_ground_size,
+        observer: run.observer,
+        tuning: run.tuning,
         ..crate::infer::Options::default()
     };
     let stdout = std::io::stdout();
@@ -911,7 +970,7 @@ fn run_script(
             EXIT_LIMIT
         }
         Err(f) => {
-            let d = diagnostics::Diagnostic::error("fodot-main", f.message, f.at);
+            let d = Diagnostic::error("fodot-main", f.message, f.at);
             eprint!("{}", diagnostics::render_plain(&d, sources));
             1
         }
@@ -973,7 +1032,7 @@ fn no_main(args: &Args, from_stdin: bool, program: &Program) -> Diagnostic {
         }
     };
     let members = &program.namespaces[0].members;
-    let procedures: Vec<&crate::sema::program::Procedure> = members
+    let procedures: Vec<&crate::sema::Procedure> = members
         .values()
         .filter_map(|c| match c {
             Component::Procedure(id) => Some(&program.procedures[id.index()]),
@@ -992,7 +1051,7 @@ fn no_main(args: &Args, from_stdin: bool, program: &Program) -> Diagnostic {
                 })
         })
     };
-    type Proc<'a> = &'a crate::sema::program::Procedure;
+    type Proc<'a> = &'a crate::sema::Procedure;
     let (entries, helpers): (Vec<Proc>, Vec<Proc>) =
         procedures.iter().copied().partition(|p| !called(&p.name));
     let entries = if entries.is_empty() {
@@ -1073,19 +1132,20 @@ fn shell_word(word: &str) -> String {
 
 /// What the command line sets for every inference: the SAT backend, the grounding size limit,
 /// and where `--stats` lines (also with `IDP_STATS` set) and `--dump ground` texts go.
-fn run_settings(args: &Args) -> RunSettings {
+fn run_settings(args: &Args, env: &Settings) -> RunSettings {
     let mut settings = RunSettings {
         sat_backend: match args.sat {
             Sat::Cadical => crate::infer::SatBackend::Cadical,
             Sat::CadicalLoops => crate::infer::SatBackend::CadicalLoops,
             Sat::Splr => crate::infer::SatBackend::Splr,
         },
+        tuning: env.tuning.clone(),
         ..RunSettings::default()
     };
     if let Some(n) = args.max_ground_size {
         settings.max_ground_size = n;
     }
-    if args.stats || std::env::var_os("IDP_STATS").is_some() {
+    if args.stats || env.stats {
         settings.observer = settings
             .observer
             .with_stats(|line| eprintln!("[stats] {line}"));
@@ -1176,4 +1236,50 @@ fn lua_syntax_hint(message: &str) -> Option<&'static str> {
     message
         .ends_with("near '!'")
         .then_some("Lua writes \"is not equal to\" as '~=' (and \"not\" as `not`), not '!='")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_read_from_the_variables_given() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        let none = Settings::from_vars(vars(&[]));
+        assert_eq!(none.tuning, crate::infer::Tuning::default());
+        assert!(!none.no_progress && !none.stats && none.serve_web.is_none());
+        let some = Settings::from_vars(vars(&[
+            ("IDP_DATALOG", "0"),
+            ("IDP_MINIMIZE", "gallop"),
+            ("IDP_EXPLAIN_BUDGET", "0.5"),
+            ("IDP_RANKING_AFTER", "64"),
+            ("IDP_CADICAL_CONFIG", "unsat"),
+            ("IDP_NO_PROGRESS", ""),
+            ("IDP_STATS", "1"),
+            ("IDP_SERVE_WEB", "web"),
+        ]));
+        assert_eq!(
+            some.tuning,
+            crate::infer::Tuning {
+                datalog: false,
+                minimize: Some(crate::infer::Strategy::Gallop),
+                explain_budget: Some(0.5),
+                ranking_after: Some(64),
+                cadical_config: Some("unsat".into()),
+            }
+        );
+        assert!(some.no_progress && some.stats);
+        assert_eq!(some.serve_web, Some(std::path::PathBuf::from("web")));
+        // An unknown strategy still chooses one (the default), as the variable always did.
+        let odd = Settings::from_vars(vars(&[("IDP_MINIMIZE", "fastest"), ("IDP_DATALOG", "1")]));
+        assert_eq!(odd.tuning.minimize, Some(crate::infer::Strategy::Descend));
+        assert!(odd.tuning.datalog);
+    }
 }

@@ -2,8 +2,7 @@
 //! span, an optional hint, and the rendering (ariadne on a terminal, IDP3-style plain lines
 //! otherwise). Stages push into a [`Diagnostics`] sink; only the CLI renders.
 
-use crate::source::SourceMap;
-use crate::source::Span;
+use crate::source::{SourceMap, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {

@@ -19,8 +19,8 @@
 use serde_json::{json, Value};
 
 use crate::diagnostics::{self, Diagnostic, Severity};
-use crate::sema::program::{Component, Program};
-use crate::syntax::source::SourceMap;
+use crate::sema::{Component, Program};
+use crate::source::SourceMap;
 
 /// Switches the process to machine output: progress lines on stderr and SVG pictures on stdout.
 pub fn enable() {
@@ -126,7 +126,7 @@ mod tests {
         let d = Diagnostic::error(
             "unknown-symbol",
             "unknown predicate P",
-            Some(crate::syntax::ast::Span::new(file, 17..18)),
+            Some(crate::source::Span::new(file, 17..18)),
         )
         .with_hint("declare P in V");
         let line = diagnostic_line(&d, &sources);

@@ -36,6 +36,15 @@ pub fn set_machine_lines(on: bool) {
     MACHINE.store(on, Ordering::Relaxed);
 }
 
+/// `IDP_NO_PROGRESS`: no line on a terminal either (machine lines still come).
+static ON_TERMINAL: AtomicBool = AtomicBool::new(true);
+
+/// Whether the line is drawn when stderr is a terminal (the command line turns it off for
+/// `IDP_NO_PROGRESS`).
+pub fn set_terminal_line(on: bool) {
+    ON_TERMINAL.store(on, Ordering::Relaxed);
+}
+
 /// How long an inference runs before the line appears.
 const QUIET_FOR: Duration = Duration::from_secs(1);
 
@@ -48,7 +57,7 @@ pub fn begin() -> Running {
     let now = epoch.elapsed().as_millis() as u64 + 1;
     STARTED_MS.store(now, Ordering::Relaxed);
     let machine = MACHINE.load(Ordering::Relaxed);
-    if machine || std::io::stderr().is_terminal() && std::env::var_os("IDP_NO_PROGRESS").is_none() {
+    if machine || std::io::stderr().is_terminal() && ON_TERMINAL.load(Ordering::Relaxed) {
         PRINTER.get_or_init(|| {
             std::thread::spawn(print_loop);
         });

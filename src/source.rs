@@ -3,6 +3,7 @@
 //! the input (the AST, the IR, diagnostics, errors) uses these types.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Identifies a loaded source file (an index into the loader's file table).
 pub type FileId = u32;
@@ -41,7 +42,8 @@ pub struct SourceMap {
 #[derive(Clone, Debug)]
 struct SourceFile {
     name: String,
-    text: String,
+    /// Shared with the parser that reads it (one copy of each text).
+    text: Arc<str>,
     /// Byte offsets at which each line starts.
     line_starts: Vec<u32>,
     /// Offsets (sorted) of the characters that stand for a byte that was not UTF-8 in the file
@@ -50,7 +52,8 @@ struct SourceFile {
 }
 
 impl SourceMap {
-    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+    /// Adds a file and its text; [`SourceMap::shared_text`] gives the text to read it.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
         let text = text.into();
         let mut line_starts = vec![0u32];
         line_starts.extend(
@@ -72,7 +75,7 @@ impl SourceMap {
     /// UTF-8 character as its Latin-1 character (U+0080..U+00FF), as IDP3's lexer takes any
     /// byte in a comment or string. Returns the file and its text; [`SourceMap::foreign_at`]
     /// tells the characters that stand for such bytes.
-    pub fn add_bytes(&mut self, name: impl Into<String>, bytes: &[u8]) -> (FileId, String) {
+    pub fn add_bytes(&mut self, name: impl Into<String>, bytes: &[u8]) -> (FileId, Arc<str>) {
         let mut text = String::with_capacity(bytes.len() + 16);
         let mut foreign = Vec::new();
         for chunk in bytes.utf8_chunks() {
@@ -82,9 +85,9 @@ impl SourceMap {
                 text.push(char::from(b));
             }
         }
-        let fid = self.add(name, text.clone());
+        let fid = self.add(name, text);
         self.files[fid as usize].foreign = foreign;
-        (fid, text)
+        (fid, self.files[fid as usize].text.clone())
     }
 
     /// Whether the character at `offset` of `file` stands for a byte that was not UTF-8.
@@ -102,7 +105,12 @@ impl SourceMap {
     }
 
     pub fn text(&self, file: FileId) -> Option<&str> {
-        self.files.get(file as usize).map(|f| f.text.as_str())
+        self.files.get(file as usize).map(|f| &*f.text)
+    }
+
+    /// The text of `file`, shared (not copied).
+    pub fn shared_text(&self, file: FileId) -> Option<Arc<str>> {
+        self.files.get(file as usize).map(|f| f.text.clone())
     }
 
     /// 1-based line and column (columns count characters) of a byte offset.

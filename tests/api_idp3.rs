@@ -3,9 +3,9 @@
 //! exact outputs and messages of the procedures, the argument checks of the Lua-written
 //! inferences and of the internal procedures, and the options.
 
-mod api;
+mod support;
 
-use api::run;
+use support::run;
 
 const SPEC: &str = "vocabulary V {\n  type T isa int\n  P(T)\n  Q(T, T)\n  c : T\n}\ntheory Th : V { ? x : P(x). }\nterm t : V { c }\nstructure S : V { T = { 1..3 } }\n";
 
@@ -194,7 +194,7 @@ fn table_utils() {
 
 #[test]
 fn data_directory_for_the_standard_library() {
-    let dir = api::scratch("datadir-lib");
+    let dir = support::scratch("datadir-lib");
     std::fs::create_dir_all(dir.join("share/std")).unwrap();
     std::fs::write(
         dir.join("share/std/mine.idp"),
@@ -202,7 +202,7 @@ fn data_directory_for_the_standard_library() {
     )
     .unwrap();
     let spec = format!("include <mine>\n{SPEC}");
-    let r = api::run_with(
+    let r = support::run_with(
         "datadir",
         &spec,
         "print(mine())",
@@ -215,13 +215,13 @@ fn data_directory_for_the_standard_library() {
 /// runs, over the vocabularies declared before, and are globals from then on.
 #[test]
 fn parse_adds_the_blocks_of_a_file() {
-    let dir = api::scratch("parse-more");
+    let dir = support::scratch("parse-more");
     std::fs::write(
         dir.join("more.idp"),
         "structure S2 : V {\n  T = { 1..2 }\n  P = { 2 }\n}\ntheory T2 : V { ! x : P(x) => c = x. }\nprocedure twice(x) { return 2 * x }\nnamespace N {\n  procedure inner() { return twice(21) }\n}\n",
     )
     .unwrap();
-    let r = api::run_with(
+    let r = support::run_with(
         "parse",
         SPEC,
         "parse(\"../parse-more/more.idp\")\nprint(getname(S2), twice(4), N.inner())\nlocal m = modelexpand(T2, S2)[1]\nprint(m[V::c]())",
@@ -236,9 +236,9 @@ fn parse_adds_the_blocks_of_a_file() {
 /// the run ends with exit code 1.
 #[test]
 fn parse_reports_errors_and_goes_on() {
-    let dir = api::scratch("parse-again");
+    let dir = support::scratch("parse-again");
     std::fs::write(dir.join("again.idp"), "structure S : V {\n  T = { 1 }\n}\n").unwrap();
-    let r = api::run_with(
+    let r = support::run_with(
         "parse-errors",
         SPEC,
         "parse(\"nothere.idp\")\nparse(\"../parse-again/again.idp\")\nprint(\"after\")",
@@ -263,7 +263,7 @@ fn parse_reports_errors_and_goes_on() {
 /// `parse` reads a file, so `--sandbox` refuses it like `io.open`.
 #[test]
 fn parse_is_refused_in_the_sandbox() {
-    let r = api::run_with("parse-sandbox", SPEC, "parse(\"spec.idp\")", &["--sandbox"]);
+    let r = support::run_with("parse-sandbox", SPEC, "parse(\"spec.idp\")", &["--sandbox"]);
     assert_eq!(r.code, 1);
     assert!(
         r.stderr.contains("parse is not allowed in --sandbox mode"),
@@ -275,7 +275,7 @@ fn parse_is_refused_in_the_sandbox() {
 /// `<createStructureFromFile>`: a file of interpretations becomes the structure S over V.
 #[test]
 fn create_structure_from_file() {
-    let dir = api::scratch("csff-data");
+    let dir = support::scratch("csff-data");
     std::fs::write(dir.join("s.txt"), "T = { 1..3 }\nP = { 1; 3 }\n").unwrap();
     std::fs::write(dir.join("f.lp"), "T(1). T(2). P(2).\n").unwrap();
     let spec = "include <createStructureFromFile>\nvocabulary V {\n  type T isa int\n  P(T)\n}\n";

@@ -1,16 +1,16 @@
 //! The slips of a student's first hour that issue 30 lists, each with its exact message:
 //! where it is, what is wrong and what to write instead.
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-mod scratch;
+mod support;
 
 /// Runs `idp ARGS NAME` in the folder of a fresh file `name` holding `text` (so that messages
 /// name the file without a folder), with `input` on stdin.
 fn idp_with_input(name: &str, text: &str, args: &[&str], input: &str) -> Output {
     use std::io::Write;
-    let path = scratch::write_file(name, text);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let path = support::write_file(name, text);
+    let mut child = support::idp_command()
         .current_dir(path.parent().unwrap())
         .args(args)
         .arg(name)

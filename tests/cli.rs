@@ -2,14 +2,12 @@
 //! and printing.
 
 use std::process::{Command, Output, Stdio};
+use support::IDP;
 
-mod process;
-mod scratch;
+mod support;
 
-use process::idp as run;
-use scratch::write_file;
-
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
+use support::idp as run;
+use support::write_file;
 
 fn run_file(text: &str, extra: &[&str]) -> Output {
     let path = write_file("test.idp", text);
@@ -322,12 +320,7 @@ fn models_flag_expands_without_a_procedure() {
         "vocabulary V {\n P\n}\ntheory T : V { P & ~P. }\nstructure S : V { }\n",
     )
     .unwrap();
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_idp"))
-            .args(args)
-            .output()
-            .expect("run idp")
-    };
+    let run = |args: &[&str]| support::idp_command().args(args).output().expect("run idp");
     let out = run(&["--nowarnings", "-n", "0", sat.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(10));
     // The models as they are found, then their number.
@@ -389,7 +382,7 @@ fn loop_formulas_and_ranking_count_the_same_models() {
     let path = write_file("ranking.idp", spec);
     let expected = spanning_arc_sets(4).to_string();
     for ranking_after in ["1000", "1"] {
-        let out = Command::new(IDP)
+        let out = support::idp_command()
             .arg(&path)
             .args(["-e", "stdoptions.nbmodels = 0; print(#modelexpand(T, S))"])
             .env("IDP_RANKING_AFTER", ranking_after)

@@ -18,11 +18,11 @@
 //! puzzles each of 4x4/2, 4x4/3, 4x4/4, 5x5/2, 5x5/3, 6x6/4) is ignored by default:
 //! `cargo test --release --test colourmaze -- --ignored`.
 
-mod common;
+mod support;
 
-use common::{lua_rows, relative, run_spec, txt_files, Rng};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+use support::{lua_rows, relative, run_spec, txt_files, Rng};
 
 const SPEC: &str = "specs/colourmaze/colourmaze.idp";
 

@@ -15,11 +15,11 @@
 //! their own. Each file is checked with `idp --check` through the binary, with stderr piped, so
 //! diagnostics are in the plain one-line form.
 
+mod support;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
+use std::process::Stdio;
 
 /// (code, file relative to the corpus file's directory, line, column).
 type Key = (String, String, u32, u32);
@@ -144,7 +144,7 @@ const INTERNAL: &[&str] = &[
 /// Checks one file; returns a description of every discrepancy.
 fn check_file(path: &Path, must_be_clean: bool) -> Vec<String> {
     let dir = path.parent().expect("a corpus file has a directory");
-    let out = Command::new(IDP)
+    let out = support::idp_command()
         .arg("--check")
         .arg(path)
         .current_dir(dir)

@@ -5,22 +5,12 @@
 //! must pass the naive checker, and the engine must take most programs itself (a fallback is
 //! allowed, but a test that never reaches the engine would prove nothing).
 
-use idp::diagnostics::Diagnostics;
-use idp::infer::definitions::{evaluate_definitions, Evaluated};
-use idp::infer::Options;
-use idp::sema::program::{Component, Program, Theory};
-use idp::structure::structure::Structure;
-use idp::syntax::source::SourceMap;
+mod support;
 
-fn program(text: &str) -> Program {
-    let mut sources = SourceMap::default();
-    let mut diags = Diagnostics::default();
-    let file = idp::syntax::parse_text("test.idp", text, &mut sources, &mut diags);
-    let program = idp::sema::resolve::resolve(&file, &mut diags);
-    let errors: Vec<_> = diags.items.iter().filter(|d| d.is_error()).collect();
-    assert!(errors.is_empty(), "unexpected errors: {errors:#?}\n{text}");
-    program
-}
+use idp::infer::{evaluate_definitions, Evaluated, Options};
+use idp::sema::{Component, Program, Theory};
+use idp::structure::Structure;
+use support::program;
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -278,7 +268,10 @@ fn parts(p: &Program) -> (&Theory, &Structure) {
 fn evaluate(p: &Program, datalog: bool) -> Option<Structure> {
     let (theory, structure) = parts(p);
     let options = Options {
-        datalog,
+        tuning: idp::infer::Tuning {
+            datalog,
+            ..Default::default()
+        },
         ..Options::default()
     };
     let mut warnings = Vec::new();
@@ -334,7 +327,7 @@ fn engine_agrees_with_the_general_path_on_random_programs() {
         let (theory, structure) = parts(&p);
         if let Some(model) = &new {
             // The evaluated structure satisfies the definitions (the naive checker).
-            if let Err(why) = idp::infer::check::check_model(&p, theory, model) {
+            if let Err(why) = idp::infer::check_model(&p, theory, model) {
                 panic!("seed {seed}: not a model: {why}\n{text}");
             }
         }
@@ -427,7 +420,7 @@ fn constructed_types_and_equal_function_terms() {
         for (sym, set) in done.extensions {
             s.symbols.insert(
                 sym,
-                idp::structure::structure::Table::TwoValued(set.into_iter().collect()),
+                idp::structure::Table::TwoValued(set.into_iter().collect()),
             );
         }
     }

@@ -3,12 +3,12 @@
 //! parentheses, structures completed; and the text reads back.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-mod scratch;
+mod support;
 
 fn idp(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_idp"))
+    support::idp_command()
         .current_dir(dir)
         .args(args)
         .output()
@@ -44,7 +44,7 @@ procedure main() {
   print(N.helper(1))
 }
 ";
-    let path = scratch::write_file("d.idp", spec);
+    let path = support::write_file("d.idp", spec);
     let o = idp(&["--dump", "program", "d.idp"], path.parent().unwrap());
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
@@ -108,7 +108,7 @@ fn the_dump_of_every_example_reads_back() {
         assert_eq!(o.status.code(), Some(0), "{}", file.display());
         let text = String::from_utf8_lossy(&o.stdout).into_owned();
         assert!(!text.contains("Program {"), "a Rust debug dump");
-        let dumped = scratch::write_file("dumped.idp", &text);
+        let dumped = support::write_file("dumped.idp", &text);
         let back = idp(&["--check", dumped.to_str().unwrap()], root);
         let err = String::from_utf8_lossy(&back.stderr);
         assert_eq!(

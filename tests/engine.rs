@@ -1,26 +1,16 @@
 //! End-to-end checks of the engine on small theories: the number of models found by model
-//! expansion must equal the number found by brute-force enumeration with the independent
-//! naive checker, and every model returned must pass that checker.
+//! expansion must equal the number found by brute-force enumeration with the naive checker
+//! (independent of the grounder and the solver; it shares the program and its domains), and
+//! every model returned must pass that checker.
 
-use idp::diagnostics::Diagnostics;
-use idp::infer::check::{brute_force_count, check_model};
+mod support;
+
 use idp::infer::{self, Options};
-use idp::sema::program::{Component, Program};
-use idp::syntax::source::SourceMap;
+use idp::infer::{brute_force_count, check_model};
+use idp::sema::{Component, Program};
+use support::program;
 
-fn program(text: &str) -> Program {
-    let mut sources = SourceMap::default();
-    let mut diags = Diagnostics::default();
-    let file = idp::syntax::parse_text("test.idp", text, &mut sources, &mut diags);
-    let program = idp::sema::resolve::resolve(&file, &mut diags);
-    let errors: Vec<_> = diags.items.iter().filter(|d| d.is_error()).collect();
-    assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
-    program
-}
-
-fn theory_and_structure(
-    p: &Program,
-) -> (idp::sema::program::TheoryId, idp::sema::program::StructId) {
+fn theory_and_structure(p: &Program) -> (idp::ids::TheoryId, idp::ids::StructId) {
     let Some(Component::Theory(t)) = p.lookup(&["T"]) else {
         panic!("no theory T")
     };
@@ -448,8 +438,8 @@ structure S : V {{
 /// checked by the naive checker; `text` is the theory's source, for the messages.
 fn checked_models(
     p: &Program,
-    theory: &idp::sema::program::Theory,
-    structure: &idp::structure::structure::Structure,
+    theory: &idp::sema::Theory,
+    structure: &idp::structure::Structure,
     options: Options,
     text: &str,
 ) -> u64 {

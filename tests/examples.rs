@@ -1,7 +1,8 @@
 //! Golden tests: every teaching example in `examples/` prints exactly its `.expected` file.
 
+mod support;
+
 use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn examples_print_their_expected_output() {
@@ -14,7 +15,7 @@ fn examples_print_their_expected_output() {
         }
         let expected = std::fs::read_to_string(path.with_extension("expected"))
             .unwrap_or_else(|_| panic!("{} has no .expected file", path.display()));
-        let out = Command::new(env!("CARGO_BIN_EXE_idp"))
+        let out = support::idp_command()
             .arg("--nowarnings")
             .arg(&path)
             .output()

@@ -6,17 +6,16 @@
 //! With no time to narrow a core down (`IDP_EXPLAIN_BUDGET=0`, as a loaded machine may give),
 //! every core is still correct and minimal in its whole parts, and says what stayed whole.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
 
-use idp::diagnostics::Diagnostics;
+use std::path::{Path, PathBuf};
+
 use idp::error::ErrorKind;
-use idp::infer::explain::{unsat_core, Core, Facts};
-use idp::infer::session::Piece;
 use idp::infer::{self, Options};
-use idp::sema::program::{Component, Program, Theory};
-use idp::structure::structure::{Structure, Table};
-use idp::syntax::source::SourceMap;
+use idp::infer::{unsat_core, Core, Facts, Piece};
+use idp::sema::{Component, Program, Theory};
+use idp::structure::{Structure, Table};
+use support::program_file as program;
 
 fn specs() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir("tests/explain")
@@ -34,7 +33,7 @@ fn specs() -> Vec<PathBuf> {
 }
 
 fn stdout_of(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let out = support::idp_command()
         .args(args)
         .output()
         .expect("idp runs");
@@ -71,17 +70,6 @@ fn every_core_is_as_expected_and_the_same_each_run() {
         );
     }
     assert!(wrong.is_empty(), "cores differ:\n{}", wrong.join("\n"));
-}
-
-fn program(file: &Path) -> Program {
-    let text = std::fs::read_to_string(file).expect("readable spec");
-    let mut sources = SourceMap::default();
-    let mut diags = Diagnostics::default();
-    let name = file.to_str().expect("utf-8 path");
-    let parsed = idp::syntax::parse_text(name, &text, &mut sources, &mut diags);
-    let program = idp::sema::resolve::resolve(&parsed, &mut diags);
-    assert!(!diags.has_errors(), "{name} has errors");
-    program
 }
 
 /// Whether there is a model; `None` when the theory cannot be ground (a function over `int`
@@ -157,7 +145,10 @@ fn every_core_is_minimal() {
 #[test]
 fn with_no_time_to_narrow_nothing_is_left_out() {
     let options = Options {
-        explain_budget: Some(0.0),
+        tuning: infer::Tuning {
+            explain_budget: Some(0.0),
+            ..Default::default()
+        },
         ..Options::default()
     };
     for (file, core) in check_cores(&options) {
@@ -178,7 +169,7 @@ fn with_no_time_to_narrow_nothing_is_left_out() {
             core.pieces
         );
         let path = file.to_str().expect("utf-8 path");
-        let out = Command::new(env!("CARGO_BIN_EXE_idp"))
+        let out = support::idp_command()
             .env("IDP_EXPLAIN_BUDGET", "0")
             .args(["--explain", path])
             .output()

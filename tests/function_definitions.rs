@@ -4,11 +4,10 @@
 //! models that trying every interpretation finds (IDP3's semantics of a defined function: the
 //! well-founded model of its graph, which must be a function, total unless `F` is partial).
 
-#[allow(dead_code)]
-mod oracle;
+mod support;
 
-use idp::infer::check::brute_force_count;
-use idp::sema::program::Component;
+use idp::infer::brute_force_count;
+use idp::sema::Component;
 
 /// A small deterministic random generator (xorshift).
 struct Rng(u64);
@@ -84,7 +83,7 @@ fn function_definitions_agree_with_brute_force() {
     let mut failures = Vec::new();
     for _ in 0..cases {
         let text = spec(&mut r);
-        let (p, models) = oracle::checked_models(&text);
+        let (p, models) = support::checked_models(&text);
         let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
             (p.lookup(&["T"]), p.lookup(&["S"]))
         else {

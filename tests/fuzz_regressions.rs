@@ -1,10 +1,9 @@
 //! Regression tests for what fuzzing found (see FUZZING.md): each input is the exact one the
 //! fuzz target reported (or its minimised form), checked the way the target checks it.
 
-mod oracle;
-mod process;
+mod support;
 
-use oracle::assert_models;
+use support::assert_models;
 
 /// pipeline, crash-bf790707: `?=0 x : D0` in a rule body of `D0` is a negative occurrence
 /// (it says ~D0 over a one-element type). The naive checker evaluated the aggregate it is
@@ -221,7 +220,7 @@ structure S : V {
   T1 = { t1e0; t1e1; t1e2 }
 }
 ";
-    let o = process::idp(&["--nowarnings", "--timeout", "60", "-n", "0"], text);
+    let o = support::idp(&["--nowarnings", "--timeout", "60", "-n", "0"], text);
     assert_eq!(
         o.status.code(),
         Some(20),

@@ -20,14 +20,13 @@
 //! Timings (release build, 2 cores shared): about a minute of wall time in all, most of it the
 //! 17x17 instance, the 15x15 `mk*` instances and the literal LTC theory's minimisation.
 
-mod process;
-mod terminal;
+mod support;
 
-use terminal::{tmux, wait_for};
+use support::terminal::{tmux, wait_for};
+use support::IDP;
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
 const SPEC: &str = "specs/maze/game.idp";
 const DIR: &str = "specs/maze/game";
 
@@ -255,7 +254,7 @@ fn instances(ext: &str) -> Vec<String> {
 }
 
 fn run(command: &str, stdin: &str) -> String {
-    let out = process::idp(&[SPEC, "-e", command], stdin);
+    let out = support::idp(&[SPEC, "-e", command], stdin);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -462,7 +461,7 @@ fn the_game_is_played_in_a_terminal() {
     }
     let session = format!("idp-game-test-{}", std::process::id());
     let command = format!("{IDP} {SPEC} -e 'play(\"{DIR}/onekey.txt\")'; echo exit=$?; sleep 20");
-    terminal::start(&session, 80, 30, &command);
+    support::terminal::start(&session, 80, 30, &command);
     wait_for(&session, "step 0");
     let press = |key: &str, then: &str| {
         tmux(&["send-keys", "-t", &session, key]);
@@ -684,7 +683,7 @@ fn check_generated_instance(path: &str) {
 /// Runs the binary with `args` in the repository, `stdin` piped in; returns the exit status and
 /// stdout.
 fn run_args(args: &[&str], stdin: &str) -> (std::process::ExitStatus, String) {
-    let out = process::idp(args, stdin);
+    let out = support::idp(args, stdin);
     (
         out.status,
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -845,7 +844,7 @@ fn readkey_needs_a_terminal_and_no_sandbox() {
     );
     assert!(status.success(), "{out}");
     assert_eq!(out, "true\n");
-    let out = process::idp(&["--sandbox", SPEC, "-e", "readkey()"], "");
+    let out = support::idp(&["--sandbox", SPEC, "-e", "readkey()"], "");
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -940,7 +939,7 @@ fn the_literal_ltc_theory_minimises_to_the_breadth_first_optimum() {
         let shortest = game.shortest().expect("the instances have a plan");
         let file = dir.join(format!("game{i}.idp"));
         std::fs::write(&file, literal_ltc_instance(&game, Some(shortest + 6))).unwrap();
-        let out = process::idp(&[file.to_str().unwrap()], "");
+        let out = support::idp(&[file.to_str().unwrap()], "");
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         assert!(out.status.success(), "{path}: {text}");
         let (optimum, plan) = literal_ltc_plan(&text);
@@ -976,7 +975,7 @@ fn the_literal_ltc_theory_plans_without_a_horizon() {
         let game = load(path);
         let file = dir.join(format!("game{i}.idp"));
         std::fs::write(&file, literal_ltc_instance(&game, None)).unwrap();
-        let out = process::idp(&[file.to_str().unwrap(), "-e", "shortest()"], "");
+        let out = support::idp(&[file.to_str().unwrap(), "-e", "shortest()"], "");
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         assert!(
             out.status.success(),

@@ -11,8 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use idp::syntax::grammar::compare::Agreement;
-use idp::syntax::grammar::{check, compare, Verdict};
+use idp::syntax::grammar::{check, compare, Agreement, Verdict};
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {

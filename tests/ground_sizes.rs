@@ -4,9 +4,10 @@
 //! recorded in `tests/ground_sizes.txt`. A change that grounds less is recorded with
 //! `IDP_BLESS=1 cargo test --release --test ground_sizes`; one that grounds more fails here.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const RECORD: &str = "tests/ground_sizes.txt";
 
@@ -23,7 +24,7 @@ const FOLDERS: &[&str] = &[
 ];
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    support::crate_dir()
 }
 
 fn idp_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -43,7 +44,7 @@ fn idp_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The nodes of every ground theory that running `file` in its folder reports.
 fn ground_nodes(file: &Path) -> u64 {
-    let out = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let out = support::idp_command()
         .current_dir(file.parent().expect("a folder"))
         .args(["--stats", "--nowarnings", "--timeout", "60"])
         .arg(file.file_name().expect("a file name"))

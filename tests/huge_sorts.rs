@@ -7,11 +7,11 @@
 
 use std::process::Output;
 
-mod process;
+mod support;
 
 /// Runs `idp -e chunk` on `spec` given on stdin.
 fn run(spec: &str, chunk: &str) -> Output {
-    process::idp(&["-e", chunk], spec)
+    support::idp(&["-e", chunk], spec)
 }
 
 /// The specification with the given theory body and range for the sort `x`.

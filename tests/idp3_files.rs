@@ -1,8 +1,10 @@
 //! Issue 29: what stopped IDP3 files people wrote, each fixed as IDP3 behaves. Every test names
 //! the IDP3 source (`KULeuven-KRR/IDP`) whose behaviour it follows.
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// Writes `bytes` to a fresh file `name` in a directory of its own and runs `idp args... file`.
 fn run_file(name: &str, bytes: &[u8], args: &[&str]) -> Output {
@@ -10,7 +12,7 @@ fn run_file(name: &str, bytes: &[u8], args: &[&str]) -> Output {
     std::fs::create_dir_all(&dir).unwrap();
     let path: PathBuf = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let out = support::idp_command()
         .current_dir(&dir)
         .args(args)
         .arg(name)

@@ -8,11 +8,13 @@
 //! problems (`../shared/peers`, when present) must give the optimum that breadth-first search
 //! found, and a maze.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn idp() -> &'static str {
-    env!("CARGO_BIN_EXE_idp")
+    support::IDP
 }
 
 fn run(file: &Path) -> (String, String, Option<i32>) {

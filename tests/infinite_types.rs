@@ -3,11 +3,11 @@
 //! models, as in IDP3's lazy grounding), membership of such types is decided by their
 //! constructors and ranges, and a quantifier over them still needs a bound.
 
-mod process;
+mod support;
 
 use std::process::Output;
 
-use process::all_models as run;
+use support::all_models as run;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -46,7 +46,7 @@ fn the_named_atoms_are_all_that_models_differ_on() {
 
 #[test]
 fn the_warning_names_the_predicate_and_the_type() {
-    let o = process::idp(&["-e", "print(#modelexpand(T, S))"], RECURSIVE);
+    let o = support::idp(&["-e", "print(#modelexpand(T, S))"], RECURSIVE);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains(
@@ -117,7 +117,7 @@ fn a_procedure_over_integers_answers_each_tuple_once() {
         )
     };
     let chunk = "stdoptions.nbmodels = 0 printmodels(modelexpand(T, S)) print(calls)";
-    let out = |atom: &str| stdout(&process::idp(&["--nowarnings", "-e", chunk], &spec(atom)));
+    let out = |atom: &str| stdout(&support::idp(&["--nowarnings", "-e", chunk], &spec(atom)));
     let square = out("isSquare(5, 25)");
     assert!(square.contains("  T = true\n"), "{square}");
     assert!(
@@ -169,12 +169,12 @@ fn a_query_reports_a_failing_procedure() {
              structure S : V {{\n  N = {{ 0..5 }}\n  isSquare = procedure checkSquare\n}}\n"
         )
     };
-    let o = process::idp(
+    let o = support::idp(
         &["--nowarnings", "-e", "print(query(Q, S))"],
         &spec("return x * x == y"),
     );
     assert_eq!(stdout(&o), "{ 3 }\n");
-    let o = process::idp(
+    let o = support::idp(
         &["--nowarnings", "-e", "print(query(Q, S))"],
         &spec("error(\"bad\")"),
     );
@@ -232,7 +232,7 @@ fn an_objective_may_name_new_applications() {
     let spec = "vocabulary V {\n  type C isa int\n  Cost(int) : C\n}\n\
         term t : V { Cost(1) + Cost(2) }\ntheory T : V { Cost(1) >= 2. }\n\
         structure S : V { C = { 1..3 } }\n";
-    let o = process::idp(
+    let o = support::idp(
         &[
             "--nowarnings",
             "-e",

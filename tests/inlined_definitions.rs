@@ -3,11 +3,11 @@
 //! is never grounded over its whole (infinite) argument types. Models show the expanded tuples
 //! of such a symbol as `<ct>`/`<cf>`.
 
-mod process;
+mod support;
 
 use std::process::Output;
 
-use process::all_models as run;
+use support::all_models as run;
 
 fn stdout(o: &Output) -> String {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -41,7 +41,7 @@ fn the_harness_call_with_an_output_vocabulary_gives_one_model() {
         "{}vocabulary Vout {{\n  extern V::T/0\n}}\n",
         square_test("p(5,24)")
     );
-    let o = process::idp(
+    let o = support::idp(
         &[
             "--nowarnings",
             "-e",
@@ -170,7 +170,7 @@ fn enumerating_on_an_inlined_symbol_terminates() {
                 vocabulary Vout {\n  extern V::T/0\n  extern V::p/2\n}\n\
                 theory T : V {\n  { !x y: p(x,y) <- x*x = y. }\n  T <=> p(2,4) & Q(2).\n}\n\
                 structure S : V {\n  N = { 1..3 }\n}\n";
-    let o = process::idp(
+    let o = support::idp(
         &[
             "--nowarnings",
             "-e",
@@ -183,7 +183,7 @@ fn enumerating_on_an_inlined_symbol_terminates() {
 
 #[test]
 fn the_warning_says_the_symbol_is_evaluated_on_demand() {
-    let o = process::idp(
+    let o = support::idp(
         &["-e", "print(#modelexpand(T, S))"],
         &square_test("p(5,24)"),
     );

@@ -4,9 +4,44 @@
 //! models as brute force; definitions that support each other without time keep the models
 //! where they do.
 
-#[allow(dead_code)]
-mod oracle;
-mod process;
+mod support;
+
+/// An LTC walk over time points `0..=steps` on cells `1..=cells`: IDP3's time declarations
+/// (`Time`, `Start`, `Next`) and `Cell`, then `symbols` (with `Adj`), theory `T` of
+/// `theory`, and structure `S` with the time points, the cells, `Adj` of `adj` and `facts`.
+fn ltc_walk(
+    symbols: &str,
+    theory: &str,
+    cells: usize,
+    steps: usize,
+    adj: &[String],
+    facts: &str,
+) -> String {
+    let next: Vec<String> = (0..steps).map(|t| format!("{t}->{}", t + 1)).collect();
+    format!(
+        "LTCvocabulary V {{
+  type Time isa nat
+  Start : Time
+  partial Next(Time) : Time
+  type Cell isa nat
+{symbols}
+}}
+theory T : V {{
+{theory}
+}}
+structure S : V {{
+  Time = {{ 0..{steps} }}
+  Start = 0
+  Next = {{ {} }}
+  Cell = {{ 1..{cells} }}
+  Adj = {{ {} }}
+{facts}
+}}
+",
+        next.join("; "),
+        adj.join("; ")
+    )
+}
 
 /// A walk on a line of `cells` cells for `steps` steps, written as IDP3's LTC users write it:
 /// the fluent `At` in one definition, its causation `C_At` in another, the action `Move` open
@@ -15,45 +50,30 @@ fn walk(cells: usize, steps: usize) -> String {
     let adj: Vec<String> = (1..cells)
         .map(|i| format!("{i},{}; {},{i}", i + 1, i + 1))
         .collect();
-    let next: Vec<String> = (0..steps).map(|t| format!("{t}->{}", t + 1)).collect();
-    format!(
-        "LTCvocabulary V {{
-  type Time isa nat
-  Start : Time
-  partial Next(Time) : Time
-  type Cell isa nat
-  Adj(Cell, Cell)
+    ltc_walk(
+        "  Adj(Cell, Cell)
   At(Time, Cell)
   C_At(Time, Cell)
   Move(Time, Cell)
-  Visited(Time, Cell)
-}}
-theory T : V {{
-  {{
+  Visited(Time, Cell)",
+        "  {
     At(Start, 1).
     ! t c : At(Next(t), c) <- C_At(t, c).
     ! t c : At(Next(t), c) <- At(t, c) & ~(? d : Move(t, d)).
-  }}
-  {{
+  }
+  {
     ! t c : C_At(t, c) <- Move(t, c).
-  }}
-  {{
+  }
+  {
     ! t c : Visited(t, c) <- At(t, c).
     ! t c : Visited(Next(t), c) <- Visited(t, c).
-  }}
+  }
   ! t c : Move(t, c) => ? d : At(t, d) & Adj(d, c).
-  ! t : #{{ c : Move(t, c) }} =< 1.
-}}
-structure S : V {{
-  Time = {{ 0..{steps} }}
-  Start = 0
-  Next = {{ {} }}
-  Cell = {{ 1..{cells} }}
-  Adj = {{ {} }}
-}}
-",
-        next.join("; "),
-        adj.join("; ")
+  ! t : #{ c : Move(t, c) } =< 1.",
+        cells,
+        steps,
+        &adj,
+        "",
     )
 }
 
@@ -88,7 +108,7 @@ fn count_walks(cells: usize, steps: usize) -> u64 {
 #[test]
 fn a_walk_split_over_definitions_has_every_model() {
     for (cells, steps) in [(3, 2), (4, 3), (5, 4), (2, 5)] {
-        let (_, models) = oracle::checked_models(&walk(cells, steps));
+        let (_, models) = support::checked_models(&walk(cells, steps));
         assert_eq!(
             models.len() as u64,
             count_walks(cells, steps),
@@ -102,7 +122,7 @@ fn a_walk_split_over_definitions_has_every_model() {
 /// atom of every cell at every time would be over 2600).
 #[test]
 fn a_walk_is_ground_only_over_reachable_states() {
-    let out = process::idp(&["--stats", "-n", "1"], &walk(60, 10));
+    let out = support::idp(&["--stats", "-n", "1"], &walk(60, 10));
     let stderr = String::from_utf8_lossy(&out.stderr);
     let atoms = ground_atoms(&stderr);
     assert!(atoms <= 400, "{atoms} ground atoms:\n{stderr}");
@@ -113,7 +133,7 @@ fn a_walk_is_ground_only_over_reachable_states() {
 /// true are models (a least fixpoint of the two together would keep only the first).
 #[test]
 fn definitions_that_support_each_other_keep_both_models() {
-    oracle::assert_models(
+    support::assert_models(
         "vocabulary V {
   P
   Q
@@ -135,7 +155,7 @@ structure S : V { }
 /// time point keeps both choices (2^3 models).
 #[test]
 fn a_loop_across_definitions_at_one_time_keeps_its_models() {
-    oracle::assert_models(
+    support::assert_models(
         "LTCvocabulary V {
   type Time isa nat
   Start : Time
@@ -159,7 +179,7 @@ structure S : V { Time = { 0..2 } Start = 0 Next = { 0->1; 1->2 } }
 /// it no bound: every interpretation the sentences allow stays a model.
 #[test]
 fn a_predicate_bounded_by_itself_keeps_its_models() {
-    oracle::assert_models(
+    support::assert_models(
         "LTCvocabulary V {
   type Time isa nat
   Start : Time
@@ -185,7 +205,7 @@ structure S : V { Time = { 0..2 } Start = 0 Next = { 0->1; 1->2 } }
 /// which makes `Up` and so `Down` true, then `u(1)`.)
 #[test]
 fn sentences_over_some_atoms_of_a_predicate_do_not_bound_it() {
-    oracle::assert_models(
+    support::assert_models(
         "LTCvocabulary V {
   type Time isa nat
   Start : Time
@@ -214,7 +234,7 @@ structure S : V { Time = { 0..1 } Start = 0 Next = { 0->1 } Item = { 1 } }
 /// stay apart (else `Next(t) = t2` would read `Next(t) = t` and rule out every action).
 #[test]
 fn two_sentences_bounding_one_predicate_keep_their_variables_apart() {
-    oracle::assert_models(
+    support::assert_models(
         "LTCvocabulary V {
   type Time isa nat
   Start : Time
@@ -242,18 +262,13 @@ structure S : V { Time = { 0..1 } Start = 0 Next = { 0->1 } Item = { 1 } }
 /// graph atom against the possible graph, and the key vanished from time 2 on).
 #[test]
 fn a_fluent_kept_while_a_function_fluent_differs_keeps_every_model() {
-    let text = "LTCvocabulary V {
-  type Time isa nat
-  Start : Time
-  partial Next(Time) : Time
-  type Cell isa nat
-  Adj(Cell, Cell)
+    let adj = ["1,2; 2,1; 2,3; 3,2".to_string()];
+    let text = &ltc_walk(
+        "  Adj(Cell, Cell)
   At(Time) : Cell
   Move(Time, Cell)
-  Key(Time)
-}
-theory T : V {
-  {
+  Key(Time)",
+        "  {
     At(Start) = 1.
     ! t c : At(Next(t)) = c <- Move(t, c).
     ! t c : At(Next(t)) = c <- At(t) = c & ~(? d : Move(t, d)).
@@ -263,23 +278,19 @@ theory T : V {
     ! t : Key(Next(t)) <- Key(t) & At(t) ~= 2.
   }
   ! t c : Move(t, c) => ? d : At(t) = d & Adj(d, c).
-  ! t : #{ c : Move(t, c) } =< 1.
-}
-structure S : V {
-  Time = { 0..2 }
-  Start = 0
-  Next = { 0->1; 1->2 }
-  Cell = { 1..3 }
-  Adj = { 1,2; 2,1; 2,3; 3,2 }
-}
-";
+  ! t : #{ c : Move(t, c) } =< 1.",
+        3,
+        2,
+        &adj,
+        "",
+    );
     // Twelve walks (two at time 0, then two or three choices at each of times 1 and 2);
     // brute force over the functions is out of reach, every model passes the checker.
-    let (program, models) = oracle::checked_models(text);
+    let (program, models) = support::checked_models(text);
     assert_eq!(models.len(), 12);
     let printed: Vec<String> = models
         .iter()
-        .map(|m| idp::print::structure::structure_to_string(&program, m))
+        .map(|m| idp::print::structure_to_string(&program, m))
         .collect();
     assert!(
         printed.iter().any(|m| m.contains("Key = { 0; 1; 2 }")),
@@ -299,41 +310,25 @@ fn a_precondition_over_a_function_fluent_bounds_the_effect_of_its_action() {
     let adj: Vec<String> = (1..cells)
         .map(|i| format!("{i},R,{}; {},L,{i}", i + 1, i + 1))
         .collect();
-    let next: Vec<String> = (0..steps).map(|t| format!("{t}->{}", t + 1)).collect();
-    let text = format!(
-        "LTCvocabulary V {{
-  type Time isa nat
-  Start : Time
-  partial Next(Time) : Time
-  type Cell isa nat
-  type Dir constructed from {{ L, R }}
+    let text = ltc_walk(
+        "  type Dir constructed from { L, R }
   Adj(Cell, Dir, Cell)
   Wall(Cell)
   At(Time) : Cell
-  Move(Time, Dir)
-}}
-theory T : V {{
-  {{
+  Move(Time, Dir)",
+        "  {
     At(Start) = 1.
     ! t d c : At(Next(t)) = c <- Move(t, d) & Adj(At(t), d, c).
     ! t c : At(Next(t)) = c <- At(t) = c & ~(? d : Move(t, d)).
-  }}
+  }
   ! t d : Move(t, d) => ? c : Adj(At(t), d, c) & ~Wall(c).
-  ! t : #{{ d : Move(t, d) }} =< 1.
-}}
-structure S : V {{
-  Time = {{ 0..{steps} }}
-  Start = 0
-  Next = {{ {} }}
-  Cell = {{ 1..{cells} }}
-  Adj = {{ {} }}
-  Wall = {{ 5..{cells} }}
-}}
-",
-        next.join("; "),
-        adj.join("; ")
+  ! t : #{ d : Move(t, d) } =< 1.",
+        cells,
+        steps,
+        &adj,
+        &format!("  Wall = {{ 5..{cells} }}"),
     );
-    let out = process::idp(&["--stats", "-n", "1"], &text);
+    let out = support::idp(&["--stats", "-n", "1"], &text);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(10), "{stderr}");
     let atoms = ground_atoms(&stderr);
@@ -381,7 +376,7 @@ fn preconditions_per_constructor_keep_every_model() {
     // One action per time point. At 0 nothing is held: take(1), take(2) or wait. At 1 and 2
     // after take(x): take the other, put(x, other) or wait; after anything else: take(1),
     // take(2) or wait. So 3 * 3 * 3 walks.
-    let (_, models) = oracle::checked_models(ACTIONS_BY_CONSTRUCTOR);
+    let (_, models) = support::checked_models(ACTIONS_BY_CONSTRUCTOR);
     assert_eq!(models.len(), 27);
     // Small enough for brute force: one item, two time points (take(1) then wait; wait then
     // take(1) or wait).
@@ -389,7 +384,7 @@ fn preconditions_per_constructor_keep_every_model() {
         .replace("Time = { 0..2 }", "Time = { 0..1 }")
         .replace("Next = { 0->1; 1->2 }", "Next = { 0->1 }")
         .replace("Item = { 1..2 }", "Item = { 1 }");
-    oracle::assert_models(&tiny, 3);
+    support::assert_models(&tiny, 3);
 }
 
 /// The same game over many items: a `put(x, y)` is possible only for an x that some earlier
@@ -403,7 +398,7 @@ fn a_precondition_bounds_the_actions_of_its_constructor() {
             "! t x : Do(t, take(x)) => ~Held(t, x).",
             "! t x : Do(t, take(x)) => ~Held(t, x) & x =< 2.",
         );
-    let out = process::idp(&["--stats", "-n", "1"], &text);
+    let out = support::idp(&["--stats", "-n", "1"], &text);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(10), "{stderr}");
     // Per time point: 2 takes, at most 2 * 29 puts, wait; Held and On after them.
@@ -433,9 +428,9 @@ structure S : V {{ X = {{ 1..2 }} Y = {{ 1..4 }} Z = {{ 1..16 }} R = {{ 1 }} }}
         )
     };
     // Per x: P(x) false and Q(x, _) free (16), or P(x) and every Q(x, y) (1).
-    oracle::assert_models(&spec("! x y z : P(x) => Q(x, y) | R(z)."), 17 * 17);
+    support::assert_models(&spec("! x y z : P(x) => Q(x, y) | R(z)."), 17 * 17);
     // Per x: Q(x, _) free and P(x) exactly when some Q(x, y) holds (R(1) does).
-    oracle::assert_models(&spec("! x : P(x) <=> ? y z : Q(x, y) & R(z)."), 16 * 16);
+    support::assert_models(&spec("! x : P(x) <=> ? y z : Q(x, y) & R(z)."), 16 * 16);
 }
 
 /// PlayID's peg solitaire writes its precondition with two variables of the consequent
@@ -467,7 +462,7 @@ structure S : V {
   Mid = { 1,2,3; 2,3,4; 3,4,5 }
 }
 ";
-    let out = process::idp(&["--stats", "-n", "1", "--timeout", "60"], text);
+    let out = support::idp(&["--stats", "-n", "1", "--timeout", "60"], text);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(20), "{stderr}");
 }

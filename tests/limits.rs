@@ -3,21 +3,19 @@
 //! (`--max-memory`) and Ctrl-C, for an exponential grounding, an endless Lua loop and a
 //! never-ending search. Also: the same input gives byte-identical output, run after run.
 
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod scratch;
+mod support;
 
-use scratch::write_file;
-
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
+use support::write_file;
 
 /// The exit code of a run that a limit stopped.
 const EXIT_LIMIT: i32 = 3;
 
 fn spawn(text: &str, args: &[&str]) -> Child {
     let path = write_file("spec.idp", text);
-    Command::new(IDP)
+    support::idp_command()
         .arg(&path)
         .args(args)
         .stdin(Stdio::null())
@@ -127,7 +125,7 @@ fn huge_input() -> String {
 fn limits_stop_the_reading_of_a_huge_input() {
     let path = write_file("huge.idp", &huge_input());
     let run_huge = |args: &[&str]| {
-        Command::new(IDP)
+        support::idp_command()
             .arg(&path)
             .args(args)
             .stdin(Stdio::null())
@@ -369,7 +367,7 @@ fn limits_stop_a_never_ending_search_of_the_splr_backend() {
 
 #[test]
 fn help_documents_the_exit_codes_and_limit_flags() {
-    let o = Command::new(IDP).arg("--help").output().unwrap();
+    let o = support::idp_command().arg("--help").output().unwrap();
     let out = stdout(&o);
     for expected in [
         "--timeout",
@@ -393,7 +391,7 @@ fn assert_deterministic(args: &[&str]) {
     let root = env!("CARGO_MANIFEST_DIR");
     let runs: Vec<(Vec<u8>, Vec<u8>, Option<i32>)> = (0..3)
         .map(|_| {
-            let o = Command::new(IDP)
+            let o = support::idp_command()
                 .args(args)
                 .current_dir(root)
                 .stdin(Stdio::null())

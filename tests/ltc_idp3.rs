@@ -3,9 +3,9 @@
 //! values of `initialise`, progression of nested time terms, and `isinvariant` by induction on a
 //! huge Time.
 
-mod api;
+mod support;
 
-use api::run;
+use support::run;
 
 const VOC: &str = "vocabulary V {\n  type Time isa int\n  Start : Time\n  partial Next(Time) : Time\n  type Pos isa int\n  Loc(Time) : Pos\n  Move(Time) : Pos\n  On(Time)\n  Off(Time)\n  Static\n}\nstructure S : V { Time = { 0..10000000 } Pos = { 0..3 } }\n";
 
@@ -201,7 +201,7 @@ fn invariant_checks() {
 #[test]
 fn projection_warnings() {
     let spec = format!("{VOC}{SPEC}structure S2 : V {{ Time = {{ 0..3 }} Pos = {{ 0..3 }} On = {{ 1 }} }}\nstructure S3 : V {{ Time = {{ 0..3 }} Pos = {{ 0..3 }} Start = 0 On = {{ 0; 2 }} }}\n");
-    let r = api::run_with(
+    let r = support::run_with(
         "projwarn",
         &spec,
         "initialise(T, S2) initialise(T, S3)",

@@ -25,13 +25,14 @@
 //! 0.7-0.9, 3.0-3.3, 8.5-9.4 s). n = 12 is in neither: proving that no 12 x 12 maze exists did
 //! not finish in 19 minutes (14 CPU minutes); clingo proves neither n = 10 nor n = 12 in 120 s.
 
+mod support;
+
 use std::collections::{BTreeSet, VecDeque};
 use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
 const SPEC: &str = "specs/maze/construction.idp";
 
 type Cell = (i64, i64);
@@ -57,7 +58,7 @@ struct Run {
 fn run_idp(args: &[&str], limit: Duration) -> Run {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join(SPEC);
     let start = Instant::now();
-    let mut child = Command::new(IDP)
+    let mut child = support::idp_command()
         .arg(&spec)
         .args(args)
         .stdin(Stdio::null())

@@ -2,15 +2,15 @@
 //! position: notes that are silent unless asked for, warnings before the error they lead to,
 //! a file without `main`, and the hints for slips from other languages.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-mod scratch;
+mod support;
 
 /// Runs `idp ARGS NAME` in the folder of a fresh file `name` holding `text`, so that messages
 /// name the file without a folder.
 fn idp_on(name: &str, text: &str, args: &[&str]) -> Output {
-    let path = scratch::write_file(name, text);
-    Command::new(env!("CARGO_BIN_EXE_idp"))
+    let path = support::write_file(name, text);
+    support::idp_command()
         .current_dir(path.parent().unwrap())
         .args(args)
         .arg(name)
@@ -92,7 +92,7 @@ Error: unexpected 'P', expected '.' at the end of the sentence At w.idp:7:8 [syn
 
 #[test]
 fn a_file_without_main_names_its_procedures_and_how_to_run_them() {
-    let o = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let o = support::idp_command()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("specs/maze/game.idp")
         .output()
@@ -108,7 +108,7 @@ fn a_file_without_main_names_its_procedures_and_how_to_run_them() {
     );
     assert_eq!(stdout(&o), "");
     // `--check` reports it as a warning: a file of procedures run with -e is not wrong.
-    let o = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let o = support::idp_command()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["--check", "specs/maze/game.idp"])
         .output()
@@ -120,7 +120,7 @@ fn a_file_without_main_names_its_procedures_and_how_to_run_them() {
         stderr(&o)
     );
     // With -e, or -n, there is nothing to report.
-    let o = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let o = support::idp_command()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["--check", "specs/maze/game.idp", "-e", "plan()"])
         .output()

@@ -2,9 +2,9 @@
 //! `Metafier.cpp` and `bootstrap.idp` of IDP3): a theory as a structure over
 //! `stdspace::meta::metavoc`, and that structure back as a theory with the same models.
 
-mod api;
+mod support;
 
-use api::run;
+use support::run;
 
 const SPEC: &str = "vocabulary V {
   type X isa int

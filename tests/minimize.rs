@@ -2,25 +2,13 @@
 //! graphs, with every bound strategy (descending, bisection, ascending, galloping). The optimum and the number of
 //! optimal models must be those of an enumeration of all subsets.
 
-use idp::diagnostics::Diagnostics;
-use idp::infer::optimise::Strategy;
-use idp::infer::{self, Options};
-use idp::sema::program::{Component, Program};
-use idp::structure::value::Value;
-use idp::syntax::source::SourceMap;
+mod support;
 
-fn program(text: &str) -> Program {
-    let mut sources = SourceMap::default();
-    let mut diags = Diagnostics::default();
-    let file = idp::syntax::parse_text("test.idp", text, &mut sources, &mut diags);
-    let program = idp::sema::resolve::resolve(&file, &mut diags);
-    assert!(
-        diags.items.iter().all(|d| !d.is_error()),
-        "{:#?}",
-        diags.items
-    );
-    program
-}
+use idp::infer::Strategy;
+use idp::infer::{self, Options};
+use idp::sema::Component;
+use idp::structure::Value;
+use support::program;
 
 /// A graph on `n` vertices with edges drawn from `seed`, and weights 1..=3.
 fn graph(n: usize, seed: u64) -> (Vec<(usize, usize)>, Vec<i64>) {
@@ -73,7 +61,10 @@ fn minimize(text: &str, strategy: Strategy) -> (Option<Value>, usize) {
     };
     let options = Options {
         nbmodels: 0,
-        minimize: strategy,
+        tuning: infer::Tuning {
+            minimize: Some(strategy),
+            ..Default::default()
+        },
         ..Options::default()
     };
     let term = &p.terms[o.index()];

@@ -17,11 +17,11 @@
 //! The default run takes a few seconds in release. A larger sweep (more and bigger random
 //! levels) is ignored by default: `cargo test --release --test overflow -- --ignored`.
 
-mod common;
+mod support;
 
-use common::{lua_rows, relative, run_spec, txt_files, Rng};
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
+use support::{lua_rows, relative, run_spec, txt_files, Rng};
 
 const SPEC: &str = "specs/overflow/overflow.idp";
 

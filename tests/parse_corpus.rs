@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use idp::diagnostics::{render_plain, Diagnostics};
-use idp::syntax::source::SourceMap;
+use idp::source::SourceMap;
 
 /// Diagnostic codes the parser reports for malformed input.
 const SYNTAX_CODES: &[&str] = &[

@@ -4,18 +4,18 @@
 
 use std::io::{BufRead, BufReader};
 use std::os::unix::process::ExitStatusExt;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-mod scratch;
+mod support;
 
 /// 2^40 models: an enumeration that never ends.
 const MANY_MODELS: &str = "vocabulary V {\n  type D isa int\n  P(D)\n}\n\
     theory T : V {\n}\nstructure S : V {\n  D = { 1..40 }\n}\n";
 
 fn spawn(text: &str, args: &[&str]) -> Child {
-    let path = scratch::write_file("spec.idp", text);
-    Command::new(env!("CARGO_BIN_EXE_idp"))
+    let path = support::write_file("spec.idp", text);
+    support::idp_command()
         .arg(&path)
         .args(args)
         .stdin(Stdio::null())

@@ -6,7 +6,7 @@
 //! The puzzle: lamps, and buttons that each toggle some lamps; one button (or none) is pressed
 //! per step; the goal is every lamp on.
 
-mod process;
+mod support;
 
 use std::collections::{HashMap, VecDeque};
 
@@ -118,7 +118,7 @@ impl Lamps {
 /// Runs `chunk` on the lamps theory with the given structures; stdout, stderr and exit code.
 fn run(structures: &str, chunk: &str) -> (String, String, i32) {
     let spec = format!("{LAMPS}{structures}");
-    let out = process::idp(&["-e", chunk], &spec);
+    let out = support::idp(&["-e", chunk], &spec);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -252,7 +252,7 @@ fn theories_without_one_goal_are_refused_with_the_reason() {
     ];
     for (from, to, message) in cases {
         let spec = format!("{}{s}", LAMPS.replace(from, to));
-        let out = process::idp(&["-e", "shortestplan(T, S)"], &spec);
+        let out = support::idp(&["-e", "shortestplan(T, S)"], &spec);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(err.contains(message), "{err}");
@@ -296,7 +296,7 @@ structure S : V {
 "#;
     let chunk =
         "local M = shortestplan(T, S) print(M[V::Flip]) print(M[V::Reach]) print(M[V::Time])";
-    let out = process::idp(&["-e", chunk], spec);
+    let out = support::idp(&["-e", chunk], spec);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -338,7 +338,7 @@ structure S : V {
     N = { 1..2 }
 }
 "#;
-    let out = process::idp(&["-e", "shortestplan(T, S)"], spec);
+    let out = support::idp(&["-e", "shortestplan(T, S)"], spec);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert_eq!(

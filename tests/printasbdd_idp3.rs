@@ -5,9 +5,9 @@
 //! `~ ? x : ~F`; a quantified kernel prints its BDD rebuilt in a fresh manager with index 0
 //! replaced by a fresh variable (IDP3 numbers these from its global id counter, here from 0).
 
-mod api;
+mod support;
 
-use api::{run, run_with};
+use support::{run, run_with};
 
 const VOC: &str = "vocabulary V {
   type T

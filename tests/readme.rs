@@ -5,6 +5,8 @@
 //! below; only the commands in [`SKIPPED`] are not run. The README's first specification is
 //! `examples/first.idp`, word for word.
 
+mod support;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -306,7 +308,7 @@ fn readme_commands() -> Vec<String> {
 
 /// `command` with `idp` and `cargo run --release --` replaced by the built binary.
 fn with_binary(command: &str) -> String {
-    let bin = env!("CARGO_BIN_EXE_idp");
+    let bin = support::IDP;
     if let Some(rest) = command.strip_prefix("cargo run --release --") {
         return format!("{bin}{rest}");
     }

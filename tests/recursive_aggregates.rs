@@ -5,9 +5,9 @@
 //! Every test checks the models against the naive checker and the count against brute force
 //! (see `oracle`); the expected counts were worked out by hand.
 
-mod oracle;
+mod support;
 
-use oracle::assert_models;
+use support::assert_models;
 
 fn reachability(body: &str, edges: &str) -> String {
     format!(

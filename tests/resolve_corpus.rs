@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use idp::diagnostics::{render_plain, Diagnostics};
-use idp::syntax::source::SourceMap;
+use idp::source::SourceMap;
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {

@@ -2,13 +2,13 @@
 //! time with located diagnostics and exit code 1, or cleanly with 0 for valid input; it never
 //! panics, overflows its stack or hangs.
 
+mod support;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
@@ -49,7 +49,7 @@ struct Run {
 /// Runs `idp --check <file>` and kills it after `limit`.
 fn check(file: &Path, limit: Duration) -> Run {
     let start = Instant::now();
-    let mut child = Command::new(IDP)
+    let mut child = support::idp_command()
         .arg("--check")
         .arg(file)
         .current_dir(file.parent().expect("a directory"))
@@ -478,4 +478,63 @@ fn big_structure_file() {
 #[ignore]
 fn big_structure_file_100mb() {
     big_structure_checks(100_000_000, Duration::from_secs(600));
+}
+
+/// The parser and the loader, called directly, on random token soup and random bytes
+/// (`IDP_FUZZ_ROUNDS` rounds, 300 by default).
+#[test]
+fn random_input_never_panics_in_the_library() {
+    // IDP3's own words, with names, literals, comment and blank pieces and odd characters.
+    const OTHERS: &[&str] = &[
+        "V",
+        "x",
+        "P",
+        "F",
+        "1",
+        "2.5",
+        "\"s\"",
+        "'c'",
+        "\"",
+        "'",
+        "\n",
+        " ",
+        "\t",
+        "@",
+        "é",
+        "99999999999",
+    ];
+    let pieces: Vec<&str> = idp::syntax::IDP_WORDS
+        .iter()
+        .chain(OTHERS)
+        .copied()
+        .collect();
+    let mut seed = 0x2545F4914F6CDD1Du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let rounds: usize = std::env::var("IDP_FUZZ_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    for _ in 0..rounds {
+        let len = (next() % 200) as usize;
+        let text: String = (0..len)
+            .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut sources = idp::source::SourceMap::default();
+        let mut diags = idp::diagnostics::Diagnostics::default();
+        idp::syntax::parse_text("fuzz.idp", &text, &mut sources, &mut diags);
+        let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+        let std_lib = |_: &str| None;
+        idp::syntax::load(
+            vec![("bytes.idp".into(), bytes)],
+            &std_lib,
+            &mut sources,
+            &mut diags,
+        );
+    }
 }

@@ -2,11 +2,11 @@
 //! stdout and stderr; `include` cannot leave the specification's folder. Without `--sandbox`
 //! everything works as before.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod support;
 
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
@@ -30,7 +30,7 @@ fn layout() -> PathBuf {
 fn run_in(dir: &Path, text: &str, args: &[&str]) -> Output {
     let main = dir.join("main.idp");
     std::fs::write(&main, text).unwrap();
-    Command::new(IDP)
+    support::idp_command()
         .arg(&main)
         .args(args)
         .stdin(Stdio::null())

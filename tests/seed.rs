@@ -2,15 +2,15 @@
 //! vocabularies and theories, copied verbatim into `tests/fixtures/seed000_part2.idp`, give
 //! located errors at their real mistakes and nothing else goes wrong.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod support;
 
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
+use std::path::Path;
+use std::process::{Output, Stdio};
 
 /// Runs `idp --check FILE` with stderr piped (so not a terminal: plain rendering).
 fn check(rel: &str) -> Output {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
-    Command::new(IDP)
+    support::idp_command()
         .arg("--check")
         .arg(&path)
         .stdin(Stdio::null())
@@ -86,7 +86,7 @@ fn part1_construction_checks_cleanly() {
     // No warning at all: IDP3's notice that the structure S is closed is shown only with
     // --verbose (it says nothing about the specification).
     assert_eq!(err, "", "{err}");
-    let verbose = Command::new(IDP)
+    let verbose = support::idp_command()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["--check", "--verbose", "specs/maze/construction.idp"])
         .output()
@@ -96,7 +96,7 @@ fn part1_construction_checks_cleanly() {
         String::from_utf8_lossy(&verbose.stderr),
         "Warning: Verifying and/or autocompleting structure S At specs/maze/construction.idp:161:11 [autocomplete]\n"
     );
-    let quiet = Command::new(IDP)
+    let quiet = support::idp_command()
         .args(["--check", "--nowarnings"])
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/maze/construction.idp"))
         .output()

@@ -3,14 +3,13 @@
 //! children, and a load of 20 concurrent runs with an endless loop and a memory hog among them.
 //! (The page itself is tested in a real browser by `tests/serve_browser.rs`.)
 
-mod serve_support;
+mod support;
 
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use serve_support::{
-    crate_dir, idp, request, request_text, rows, run_body, scratch_dir, segments, Server,
-};
+use support::crate_dir;
+use support::serve::{idp, request, request_text, rows, run_body, scratch_dir, segments, Server};
 
 /// The number of the last `Model K` heading in a running run's output (0 if none).
 fn last_model_printed(status: &Value) -> usize {

@@ -11,7 +11,7 @@
 //! When chromium or chromedriver is missing (install them with `scripts/install-browser`), the
 //! test says so on stderr and passes without doing anything else.
 
-mod serve_support;
+mod support;
 
 use std::io::Write;
 use std::net::TcpStream;
@@ -24,7 +24,8 @@ use fantoccini::elements::Element;
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
-use serve_support::{crate_dir, scratch_dir, Server};
+use support::crate_dir;
+use support::serve::{scratch_dir, Server};
 
 /// A procedure that fails on line 6.
 const FAILING_SPEC: &str =

@@ -1,10 +1,9 @@
 //! The interactive shell (`idp -i`): commands piped in (no prompts), and typed into a real
 //! terminal (prompts, continuation lines, Ctrl-C stopping a search but not the shell).
 
-mod process;
-mod terminal;
+mod support;
 
-use terminal::{tmux, wait_for};
+use support::terminal::{tmux, wait_for};
 
 const SPEC: &str = "vocabulary V {
   type N isa int
@@ -43,7 +42,7 @@ fn piped_commands_print_values_run_statements_and_go_on_after_errors() {
     let spec = write_spec(SPEC);
     let commands = "print(1 + 1)\n1 + 2\nx = 5\nx * 2\nfor i = 1, 2 do\n  print(i)\nend\n\
                     modelexpand(T, S)[1]\nnosuch()\n#modelexpand(T, S)\nV::P\nexit\nprint(0)\n";
-    let o = process::idp(&["--nowarnings", "-i", &spec], commands);
+    let o = support::idp(&["--nowarnings", "-i", &spec], commands);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
@@ -61,7 +60,7 @@ fn help_quit_and_exit_as_in_idp3() {
     let spec = write_spec(SPEC);
     for leave in ["quit()", "exit()", "quit", "exit"] {
         let commands = format!("help\nprint(7)\n{leave}\nprint(8)\n");
-        let o = process::idp(&["--nowarnings", "-i", &spec], &commands);
+        let o = support::idp(&["--nowarnings", "-i", &spec], &commands);
         assert_eq!(o.status.code(), Some(0), "{leave}");
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(
@@ -78,7 +77,7 @@ fn help_quit_and_exit_as_in_idp3() {
 
 #[test]
 fn an_unfinished_command_at_the_end_is_reported() {
-    let o = process::idp(&["-i"], "for i = 1, 2 do\n  print(i)\n");
+    let o = support::idp(&["-i"], "for i = 1, 2 do\n  print(i)\n");
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
@@ -104,9 +103,9 @@ fn the_shell_in_a_terminal() {
     let session = format!("idp-shell-test-{}", std::process::id());
     let command = format!(
         "{} --nowarnings -i {spec}; echo shell-ended-$?; sleep 20",
-        env!("CARGO_BIN_EXE_idp")
+        support::IDP
     );
-    terminal::start(&session, 100, 40, &command);
+    support::terminal::start(&session, 100, 40, &command);
     // Each line once the prompt is back: the line editor drops what is typed ahead.
     wait_for(&session, "leaves.\n>");
     type_line(&session, "6 * 7");

@@ -7,8 +7,9 @@
 //! `// idp-args: ARG...` (the file name is appended). After an intended change, re-bless them
 //! with `IDP_BLESS=1 cargo test --release --test snapshots` and review the diff.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const DEFAULT_ARGS: &[&str] = &["--dump", "ground"];
 
@@ -45,7 +46,7 @@ fn run(spec: &Path) -> String {
     let name = spec.file_name().unwrap().to_string_lossy().into_owned();
     let mut args = arguments(&text);
     args.push(name);
-    let out = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let out = support::idp_command()
         .current_dir(snapshot_dir())
         .args(&args)
         .output()

@@ -21,12 +21,12 @@
 //! `THESEUS_OUT=dir cargo test --release --test theseus -- --ignored write_instances` writes
 //! generated instances (with their BFS optimum in a header comment) for `bench/theseus.sh`.
 
+mod support;
+
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
 const SPEC: &str = "specs/theseus/theseus.idp";
 const LEVELS: &str = "specs/theseus/levels";
 
@@ -441,7 +441,7 @@ fn run_spec(procedure: &str, boards: &[Board]) -> Vec<String> {
         "for _, f in ipairs({{{}}}) do {procedure}(f) end",
         files.join(",")
     );
-    let out = Command::new(IDP)
+    let out = support::idp_command()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([SPEC, "--nowarnings", "-e", &chunk])
         .output()
@@ -528,7 +528,7 @@ fn check_all(procedure: &str, boards: &[Board]) -> (usize, usize) {
 
 #[test]
 fn seed_002_example_prints_exactly_the_stated_escape() {
-    let out = Command::new(IDP)
+    let out = support::idp_command()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([SPEC])
         .output()
@@ -602,7 +602,7 @@ fn solve_text(text: &str) -> (bool, String, String) {
         text.len() * 31 + text.bytes().map(usize::from).sum::<usize>()
     ));
     std::fs::write(&f, text).unwrap();
-    let out = Command::new(IDP)
+    let out = support::idp_command()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             SPEC,
@@ -665,7 +665,7 @@ fn malformed_facts_are_reported_with_their_line() {
 
 #[test]
 fn draw_prints_the_board_after_each_step() {
-    let out = Command::new(IDP)
+    let out = support::idp_command()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([SPEC, "--nowarnings", "-e", "draw(Example)"])
         .output()
@@ -738,7 +738,7 @@ fn malformed_factlist_is_reported() {
         spec.display().to_string()
     );
     std::fs::write(&file, text).unwrap();
-    let out = Command::new(IDP)
+    let out = support::idp_command()
         .args([file.to_str().unwrap(), "--nowarnings", "-e", "solve(Bad)"])
         .output()
         .unwrap();
@@ -776,7 +776,7 @@ fn hundred_move_escapes_in_seconds() {
 #[test]
 fn bundled_levels_run_as_in_the_readme() {
     let run = |chunk: &str| -> String {
-        let out = Command::new(IDP)
+        let out = support::idp_command()
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .args([SPEC, "--nowarnings", "-e", chunk])
             .output()

@@ -5,11 +5,11 @@
 //! entries. The trace is the search that produced the models: replayed, its last assignments
 //! are the returned model, its levels are consistent, and tracing changes no model.
 
-mod api;
+mod support;
 
 use std::collections::BTreeSet;
 
-use api::run;
+use support::run;
 
 /// A graph to colour, with a recursive definition (so loop formulas and model blocking go
 /// through the traced solver) and a function.

@@ -5,12 +5,11 @@
 //! definition may have more, as IDP3's), and the completion and the ground theory print as
 //! checked by hand.
 
-mod api;
+mod support;
 
 use std::path::Path;
-use std::process::Command;
 
-use api::run;
+use support::run;
 
 /// Counts the models of `T` with `S`, then of `T` after each transformation, of `ground(T, S)`
 /// and of `T` after all transformations in a row; one tab-separated line.
@@ -25,7 +24,7 @@ print(count(T), count(tr(completion)), count(tr(pushnegations)), count(tr(flatte
 /// The model counts of `file` (relative to the crate) under [`COUNTS`].
 fn counts(file: &str) -> Vec<usize> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let out = support::idp_command()
         .current_dir(root)
         .args(["--nowarnings", file, "-e", COUNTS])
         .output()
@@ -214,7 +213,7 @@ structure S : V { }
 #[test]
 fn completion_of_reachability_prints_as_checked_by_hand() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let out = support::idp_command()
         .current_dir(root)
         .args([
             "--nowarnings",
@@ -285,7 +284,7 @@ print(N) print(K)",
 fn ground_of_graph_colouring_prints_as_checked_by_hand() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let run = |chunk: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_idp"))
+        let out = support::idp_command()
             .current_dir(root)
             .args(["--nowarnings", "examples/graph-colouring.idp", "-e", chunk])
             .output()

@@ -6,15 +6,15 @@
 //! XML by a small parser below and to hold the expected cells (`<rect class="cell">` with
 //! `data-row`, `data-col` and `data-layers`).
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-const IDP: &str = env!("CARGO_BIN_EXE_idp");
+use std::process::{Output, Stdio};
 
 /// Runs `idp ARGS` in the crate root, without warnings.
 fn idp(args: &[&str]) -> Output {
-    Command::new(IDP)
+    support::idp_command()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("--nowarnings")
         .args(args)

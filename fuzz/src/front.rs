@@ -2,8 +2,8 @@
 //! and render every diagnostic in both styles. None of it may panic, whatever the input.
 
 use idp::diagnostics::{self, Diagnostics, RenderStyle};
-use idp::sema::program::Program;
-use idp::syntax::source::SourceMap;
+use idp::sema::Program;
+use idp::source::SourceMap;
 
 /// What loading and resolving one input gave.
 pub struct Front {
@@ -55,7 +55,7 @@ pub fn load_and_resolve(data: &[u8]) -> Option<Front> {
     let inputs = vec![("fuzz.idp".to_string(), data.to_vec())];
     let loaded = idp::syntax::load(inputs, &idp::stdlib::source, &mut sources, &mut diags);
     let program =
-        idp::sema::resolve::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
+        idp::sema::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
     render_all(&diags, &sources);
     Some(Front {
         has_errors: diags.has_errors(),
@@ -77,13 +77,13 @@ fn render_all(diags: &Diagnostics, sources: &SourceMap) {
 pub fn print_components(program: &Program) -> usize {
     let mut total = 0;
     for v in &program.vocabularies {
-        total += idp::print::vocabulary::vocabulary_to_string(program, v).len();
+        total += idp::print::vocabulary_to_string(program, v).len();
     }
     for t in &program.theories {
-        total += idp::print::theory::theory_to_string(program, t).len();
+        total += idp::print::theory_to_string(program, t).len();
     }
     for s in &program.structures {
-        total += idp::print::structure::structure_to_string(program, s).len();
+        total += idp::print::structure_to_string(program, s).len();
     }
     total
 }

@@ -14,10 +14,10 @@ use std::fmt;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 use idp::diagnostics::Diagnostics;
-use idp::infer::check::{brute_force_count, check_model};
+use idp::infer::{brute_force_count, check_model};
 use idp::infer::{self, Options};
-use idp::sema::program::{Component, Program};
-use idp::syntax::source::SourceMap;
+use idp::sema::{Component, Program};
+use idp::source::SourceMap;
 
 /// Brute force is attempted up to this many candidate structures.
 const BRUTE_FORCE_LIMIT: u64 = 1 << 12;
@@ -582,7 +582,7 @@ fn resolve(text: &str) -> Program {
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
     let file = idp::syntax::parse_text("gen.idp", text, &mut sources, &mut diags);
-    let program = idp::sema::resolve::resolve(&file, &mut diags);
+    let program = idp::sema::resolve(&file, &mut diags);
     let errors: Vec<String> = diags
         .items
         .iter()

@@ -18,9 +18,8 @@ use crate::encode::ranking::{
     positive_atoms, ranking_constraints, recursive_components, terminal_components,
 };
 use crate::encode::sat::Sat;
-use crate::ground::store::{AtomId, Gf, Node, Store};
-use crate::ground::wellfounded::{evaluate, without_positive, Evaluator};
-use crate::ground::GroundDefinition;
+use crate::ground::wellfounded::Evaluator;
+use crate::ground::{evaluate, without_positive, AtomId, Gf, GroundDefinition, Node, Store};
 use crate::solve::{DefinitionGraph, GraphChild, GraphNode, Lit};
 use crate::source::Span;
 
@@ -43,13 +42,10 @@ const PAIR_LOOPS_AFTER: usize = 2;
 const MAX_PAIR_LOOPS: usize = 200_000;
 
 /// Whether a definition with `loops` rounds of loop formulas, the first `elapsed` ago, should
-/// switch to the ranking translation. `IDP_RANKING_AFTER=N` fixes the switch at N rounds
-/// (deterministic, for experiments).
-fn switch_to_ranking(loops: usize, elapsed: std::time::Duration) -> bool {
-    match std::env::var("IDP_RANKING_AFTER")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-    {
+/// switch to the ranking translation. `after` (`IDP_RANKING_AFTER=N`) fixes the switch at N
+/// rounds (deterministic, for experiments).
+fn switch_to_ranking(loops: usize, elapsed: std::time::Duration, after: Option<usize>) -> bool {
+    match after {
         Some(n) => loops >= n,
         None => {
             loops >= RANKING_AFTER_LOOPS
@@ -105,6 +101,9 @@ struct EncodedDefinition {
 #[derive(Default)]
 pub struct Definitions {
     defs: Vec<EncodedDefinition>,
+    /// Rounds of loop formulas after which a definition switches to the ranking translation;
+    /// `None`: by rounds and time ([`switch_to_ranking`]).
+    ranking_after: Option<usize>,
 }
 
 impl EncodedDefinition {
@@ -125,6 +124,15 @@ pub struct Refinement {
 }
 
 impl Definitions {
+    /// No definitions yet; `ranking_after` fixes the rounds of loop formulas after which one
+    /// switches to the ranking translation (`IDP_RANKING_AFTER`).
+    pub fn new(ranking_after: Option<usize>) -> Definitions {
+        Definitions {
+            defs: Vec::new(),
+            ranking_after,
+        }
+    }
+
     /// Starts checking `gd` (located at `span`) against candidate models; `stable` (IDP3's
     /// stable semantics) skips the totality check. The clauses added for it hold under
     /// `guard` when there is one. A definition with positive recursion and no guard is handed
@@ -263,7 +271,9 @@ impl Definitions {
             }
             let def = &mut self.defs[k];
             let first = *def.first_loop.get_or_insert_with(Instant::now);
-            if !def.ranked && switch_to_ranking(def.loops_added, first.elapsed()) {
+            if !def.ranked
+                && switch_to_ranking(def.loops_added, first.elapsed(), self.ranking_after)
+            {
                 def.ranked = true;
                 self.add_ranking(k, store, sat);
                 refinement.ranked.push(k + 1);

@@ -3,11 +3,16 @@
 //! clauses. The encoder is incremental: formulas built after a solve (loop formulas, bounds)
 //! are encoded on demand.
 
-pub mod definitions;
-pub mod ranking;
-pub mod sat;
+mod definitions;
+mod ranking;
+mod sat;
+#[cfg(test)]
+mod tests;
 
-use crate::ground::store::{Gf, Node, Store};
+pub use definitions::{assert_completion, Definitions};
+pub use sat::Sat;
+
+use crate::ground::{Gf, Node, Store};
 use crate::solve::{Lit, SatSolver};
 
 #[derive(Default)]

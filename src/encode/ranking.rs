@@ -6,9 +6,8 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::ground::store::{AtomId, Gf, Store, AUX};
-use crate::ground::wellfounded::{atoms_in_polarity, replace_positive};
-use crate::structure::value::Value;
+use crate::ground::{atoms_in_polarity, replace_positive, AtomId, Gf, Store, AUX};
+use crate::structure::Value;
 
 /// The atoms occurring in positive polarity in `g`.
 pub fn positive_atoms(store: &Store, g: Gf) -> HashSet<AtomId> {

@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use crate::encode::Encoder;
-use crate::ground::store::{AtomId, Gf, Store};
+use crate::ground::{AtomId, Gf, Store};
 use crate::solve::{DefinitionGraph, Lit, SatResult, SatSolver, SearchStats};
 
 pub struct Sat {

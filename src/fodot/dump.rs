@@ -4,13 +4,15 @@
 //! (a combined theory, an empty structure, a `term="..."`) are printed too, the terms as
 //! comments.
 
-use crate::ids::SortId;
-use crate::print::theory::{fodot_sort_name, formula_to_fodot, rule_to_fodot, term_to_string};
-use crate::print::vocabulary::{constructor_texts, declared_sorts};
+use crate::ids::{FuncId, SortId, Symbol, VocId};
+use crate::print::{
+    constructor_texts, declared_sorts, fodot_sort_name, formula_to_fodot, rule_to_fodot,
+    term_to_string,
+};
 use crate::sema::ir::{FormulaKind, TermKind};
-use crate::sema::program::{Component, FuncId, Program, Symbol, Theory, VocId};
 use crate::sema::walk::Node;
-use crate::structure::structure::{Structure, Table};
+use crate::sema::{Component, Program, Theory};
+use crate::structure::{Structure, Table};
 use crate::syntax::ast::CmpOp;
 
 /// The whole program in FO(·).

@@ -8,9 +8,11 @@
 //! IDP-Z3 collects what `main` prints and writes it at the end, one item a line, then an empty
 //! line (or `None` when nothing was printed); the same text is written here as it is made.
 
-pub mod dump;
-pub mod print;
+mod dump;
+mod print;
 mod relevance;
+
+pub use dump::program_to_fodot;
 
 use std::collections::{HashMap, HashSet};
 
@@ -19,10 +21,11 @@ use std::time::Instant;
 
 use rustc_hash::FxHashSet;
 
+use crate::ids::Symbol;
 use crate::infer::Options;
-use crate::sema::program::{Component, Program, Symbol};
+use crate::sema::{Component, Program};
 use crate::source::Span;
-use crate::structure::structure::Structure;
+use crate::structure::Structure;
 use crate::syntax::fodot::{Arg, Call, Script, Statement};
 
 /// A value of `main`.
@@ -345,16 +348,15 @@ impl Run<'_> {
     /// The theory without the sentences `disable_law` named (each must be one of them).
     fn without_laws(
         &self,
-        theory: &crate::sema::program::Theory,
+        theory: &crate::sema::Theory,
         laws: &[String],
-    ) -> Result<crate::sema::program::Theory, Failure> {
+    ) -> Result<crate::sema::Theory, Failure> {
         let mut kept = theory.clone();
         for law in laws {
             let text = law_text(law);
             let before = kept.sentences.len();
-            kept.sentences.retain(|f| {
-                law_text(&crate::print::theory::formula_to_fodot(self.program, f)) != text
-            });
+            kept.sentences
+                .retain(|f| law_text(&crate::print::formula_to_fodot(self.program, f)) != text);
             if kept.sentences.len() == before {
                 return Err(Failure::new(format!(
                     "no sentence of theory {} reads \"{law}\" (disable_law names a sentence as \
@@ -374,7 +376,7 @@ impl Run<'_> {
 
     fn propagate_on(
         &mut self,
-        theory: &crate::sema::program::Theory,
+        theory: &crate::sema::Theory,
         structure: &Structure,
     ) -> Result<Option<Structure>, Failure> {
         let found = crate::infer::propagate(
@@ -558,11 +560,13 @@ impl Run<'_> {
         options.leave_unmentioned_false = true;
         let mut used = used_symbols(theory);
         crate::sema::walk::symbols(&self.program.terms[term].term, &mut used);
-        if std::env::var_os("IDP_MINIMIZE").is_none() {
-            // IDP-Z3 prints the optimum only (no best-so-far on a limit), so the bounds can be
-            // asked from below: a plan's length is then found as by growing a horizon.
-            options.minimize = crate::infer::optimise::Strategy::Auto;
-        }
+        // IDP-Z3 prints the optimum only (no best-so-far on a limit), so the bounds can be
+        // asked from below, unless chosen otherwise: a plan's length is then found as by
+        // growing a horizon.
+        options
+            .tuning
+            .minimize
+            .get_or_insert(crate::infer::Strategy::Auto);
         let found = crate::infer::minimize(
             self.program,
             theory,
@@ -590,7 +594,7 @@ impl Run<'_> {
 }
 
 /// Every predicate and function of a vocabulary (`complete=True`: nothing is "don't care").
-fn all_symbols(program: &Program, voc: crate::sema::program::VocId) -> FxHashSet<Symbol> {
+fn all_symbols(program: &Program, voc: crate::ids::VocId) -> FxHashSet<Symbol> {
     let v = program.voc(voc);
     let preds = v.preds.iter().map(|&p| Symbol::Pred(p));
     preds
@@ -599,7 +603,7 @@ fn all_symbols(program: &Program, voc: crate::sema::program::VocId) -> FxHashSet
 }
 
 /// The predicates and functions a theory's sentences and definitions mention.
-fn used_symbols(theory: &crate::sema::program::Theory) -> FxHashSet<Symbol> {
+fn used_symbols(theory: &crate::sema::Theory) -> FxHashSet<Symbol> {
     let mut used = FxHashSet::default();
     for f in &theory.sentences {
         crate::sema::walk::symbols(f, &mut used);

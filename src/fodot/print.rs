@@ -4,9 +4,9 @@
 
 use rustc_hash::FxHashSet;
 
-use crate::sema::program::{Program, Symbol, VocId};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{format_float, str_text, Value};
+use crate::ids::{Symbol, VocId};
+use crate::sema::Program;
+use crate::structure::{format_float, str_text, Structure, Table, Value};
 
 /// The text IDP-Z3's `pretty_print` gives for `model`, a model expanding `given`. With `used`,
 /// the symbols outside it are IDP-Z3's "don't care": a constant or proposition shows as
@@ -266,9 +266,9 @@ pub fn consequences(
         let given_truth = |t: &[Value], want: bool| {
             let v = given.truth(symbol, t);
             v == if want {
-                crate::structure::structure::TruthValue::True
+                crate::structure::TruthValue::True
             } else {
-                crate::structure::structure::TruthValue::False
+                crate::structure::TruthValue::False
             }
         };
         let mut lines: Vec<(Vec<Value>, String)> = Vec::new();
@@ -297,10 +297,7 @@ pub fn consequences(
 }
 
 /// Every tuple over the structure's domains of `sorts`.
-pub(super) fn all_tuples(
-    structure: &Structure,
-    sorts: &[crate::sema::program::SortId],
-) -> Vec<Vec<Value>> {
+pub(super) fn all_tuples(structure: &Structure, sorts: &[crate::ids::SortId]) -> Vec<Vec<Value>> {
     let mut tuples: Vec<Vec<Value>> = vec![Vec::new()];
     for &s in sorts {
         let domain = structure.domain(s).unwrap_or(&[]);

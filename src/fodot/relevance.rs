@@ -11,11 +11,11 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use super::{failure, print, Failure, Run};
+use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
-use crate::sema::program::{Program, Symbol};
 use crate::sema::walk::Node;
-use crate::structure::structure::{Structure, Table, TruthValue};
-use crate::structure::value::Value;
+use crate::sema::Program;
+use crate::structure::{Structure, Table, TruthValue, Value};
 
 /// A question: a predicate's atom, or a function's application (its arguments only).
 type Question = (Symbol, Vec<Value>);
@@ -30,8 +30,8 @@ pub(super) fn relevant(run: &mut Run, t: usize, s: usize) -> Result<Vec<String>,
     let universal = run
         .propagate_on(theory, &without_symbols(program, given))?
         .unwrap_or_else(|| given.clone());
-    let ground = crate::infer::grounding::ground(program, theory, &known, &run.options, false)
-        .map_err(failure)?;
+    let ground =
+        crate::infer::ground(program, theory, &known, &run.options, false).map_err(failure)?;
     run.warnings.extend(ground.warnings);
     let ground = ground.value;
     let mut found: Vec<Question> = known_questions(program, &known);
@@ -137,7 +137,7 @@ fn head_question(r: &crate::sema::ir::Rule) -> Question {
 /// nothing is added; without repeats, in the order found.
 fn with_definitions(
     program: &Program,
-    ground: &crate::sema::program::Theory,
+    ground: &crate::sema::Theory,
     found: Vec<Question>,
 ) -> Vec<Question> {
     let rules: Vec<(Question, &Formula)> = ground
@@ -162,7 +162,7 @@ fn with_definitions(
 }
 
 /// Questions in IDP-Z3's order: by symbol as the vocabulary declares them, then by argument.
-fn sort_questions(program: &Program, voc: crate::sema::program::VocId, qs: &mut [Question]) {
+fn sort_questions(program: &Program, voc: crate::ids::VocId, qs: &mut [Question]) {
     let order = print::symbols_in_order(program, voc);
     let rank = |s: &Symbol| order.iter().position(|o| o == s).unwrap_or(usize::MAX);
     qs.sort_by(|a, b| {

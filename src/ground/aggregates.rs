@@ -14,7 +14,7 @@ use crate::ground::terms::arith;
 use crate::ground::{GTerm, GVal, Grounder};
 use crate::sema::ir::{NodeId, SetExpr};
 use crate::sema::walk::Node;
-use crate::structure::value::Value;
+use crate::structure::Value;
 use crate::syntax::ast::{AggKind, ArithOp};
 
 /// Largest number of distinct partial totals tracked before grounding gives up.

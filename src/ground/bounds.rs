@@ -11,11 +11,10 @@ use std::collections::BTreeSet;
 
 use crate::error::IdpResult;
 use crate::ground::{GVal, Grounder};
+use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
-use crate::sema::program::Symbol;
 use crate::sema::walk::free_vars;
-use crate::structure::structure::Table;
-use crate::structure::value::Value;
+use crate::structure::{Table, Value};
 use crate::syntax::ast::CmpOp;
 
 /// Largest interval enumerated for a variable bounded only by comparisons.
@@ -126,12 +125,7 @@ impl<'a> Grounder<'a> {
         Ok(smallest(best, interval_values(&interval)))
     }
 
-    fn gen_atom(
-        &mut self,
-        var: &Var,
-        p: crate::sema::program::PredId,
-        args: &[Term],
-    ) -> Candidates {
+    fn gen_atom(&mut self, var: &Var, p: crate::ids::PredId, args: &[Term]) -> Candidates {
         let pred = self.program.pred(p).clone();
         let mut best: Candidates = None;
         for (k, a) in args.iter().enumerate() {
@@ -284,7 +278,7 @@ fn mirror(op: CmpOp) -> CmpOp {
 }
 
 /// Whether `t` applies function `f` anywhere.
-fn mentions(t: &Term, f: crate::sema::program::FuncId) -> bool {
+fn mentions(t: &Term, f: crate::ids::FuncId) -> bool {
     crate::sema::walk::any_term(
         t,
         &mut |x| matches!(x.kind(), TermKind::Func(g, _) if *g == f),

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::ground::store::Gf;
-use crate::structure::value::Value;
+use crate::structure::Value;
 
 /// Lookups answered by binary search before a hash index is built: a list looked up once or
 /// twice (most of them) does not pay for an index.

@@ -8,11 +8,10 @@ use crate::ground::formulas::Admit;
 use crate::ground::store::Gf;
 use crate::ground::tuple_set::TupleSet;
 use crate::ground::{GVal, GroundDefinition, Grounder};
+use crate::ids::{SortId, Symbol};
 use crate::sema::ir::{Definition, Rule, Term, TermKind};
-use crate::sema::program::{SortId, Symbol};
 use crate::sema::walk::free_vars;
-use crate::structure::structure::Table;
-use crate::structure::value::Value;
+use crate::structure::{Table, Value};
 
 impl<'a> Grounder<'a> {
     /// Grounds every rule of `def`. The defined symbols must be in `forced_unknown` so that

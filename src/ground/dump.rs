@@ -10,7 +10,8 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::ground::store::{Gf, Node, Store, AUX};
-use crate::sema::program::{Program, Symbol};
+use crate::ids::Symbol;
+use crate::sema::Program;
 
 /// The text of `roots` (the asserted ground formulas, in order, each with where it comes
 /// from): a header that counts the formulas printed, then per origin a comment line naming it

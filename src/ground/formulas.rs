@@ -9,11 +9,10 @@ use std::rc::Rc;
 use crate::error::{Error, ErrorKind, IdpResult};
 use crate::ground::store::{Gf, SliceKey, Store};
 use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
+use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Var};
-use crate::sema::program::Symbol;
 use crate::sema::walk::var_ids;
-use crate::structure::structure::Table;
-use crate::structure::value::Value;
+use crate::structure::{Table, Value};
 use crate::syntax::ast::CmpOp;
 
 /// How many bindings a reordering must be able to skip before [`Grounder::binding_order`]
@@ -460,7 +459,7 @@ impl<'a> Grounder<'a> {
 
     fn ground_pred(
         &mut self,
-        p: crate::sema::program::PredId,
+        p: crate::ids::PredId,
         args: &[crate::sema::ir::Term],
     ) -> IdpResult<Gf> {
         // Most atoms have bound variables and domain elements for arguments: their tuple is
@@ -535,7 +534,7 @@ impl<'a> Grounder<'a> {
     /// the symbol's index pairs with the known ones, of the value's case and the atom.
     fn indexed_atom(
         &mut self,
-        p: crate::sema::program::PredId,
+        p: crate::ids::PredId,
         k: usize,
         known: Vec<Value>,
         cases: &Cases,
@@ -569,7 +568,7 @@ impl<'a> Grounder<'a> {
 
     /// The ground formula of the atom `p(tuple)`: a sort's membership, an inlined definition's
     /// expansion, or the atom (a constant when the structure knows it).
-    fn pred_atom(&mut self, p: crate::sema::program::PredId, tuple: &[Value]) -> IdpResult<Gf> {
+    fn pred_atom(&mut self, p: crate::ids::PredId, tuple: &[Value]) -> IdpResult<Gf> {
         let pred = self.program.pred(p);
         let symbol = Symbol::Pred(p);
         Ok(match pred.type_of {
@@ -844,7 +843,7 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    fn sort_is_infinite(&self, s: crate::sema::program::SortId) -> bool {
+    fn sort_is_infinite(&self, s: crate::ids::SortId) -> bool {
         let sort = self.program.sort(s);
         sort.builtin.is_some() || sort.constructed
     }
@@ -1033,7 +1032,7 @@ impl<'a> Grounder<'a> {
     fn atom_candidates(
         &mut self,
         var: &Var,
-        p: crate::sema::program::PredId,
+        p: crate::ids::PredId,
         args: &[crate::sema::ir::Term],
         scan: Option<usize>,
     ) -> IdpResult<Option<Rc<[Value]>>> {
@@ -1282,11 +1281,7 @@ fn single_open_argument(grounded: &[GTerm]) -> Option<(usize, Cases)> {
 
 /// A variable's place inside a function application: the function, the position, and the
 /// application's arguments.
-type Inside<'t> = (
-    crate::sema::program::FuncId,
-    usize,
-    &'t [crate::sema::ir::Term],
-);
+type Inside<'t> = (crate::ids::FuncId, usize, &'t [crate::sema::ir::Term]);
 
 /// Where `var` is an argument of the atom with arguments `args`: its position, and when it is
 /// an argument of a constructor application there (`do(t, jump(x, y))`), its place in that

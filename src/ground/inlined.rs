@@ -16,10 +16,10 @@ use std::rc::Rc;
 use crate::error::{Error, IdpResult};
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder};
+use crate::ids::Symbol;
 use crate::sema::ir::{Definition, Rule, Term, TermKind, Var};
-use crate::sema::program::{Program, Symbol};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::sema::Program;
+use crate::structure::{Structure, Table, Tuple, Value};
 
 /// Whether `def` may be inlined: it defines predicates only, none of which occurs in a rule
 /// body (no recursion), the structure does not interpret them two-valued, and some head
@@ -38,7 +38,7 @@ pub fn inlinable(program: &Program, def: &Definition, structure: &Structure) -> 
     if defined.iter().any(|s| used.contains(s)) {
         return false;
     }
-    let domains = crate::sema::domains::Domains::new(program, structure);
+    let domains = crate::sema::Domains::new(program, structure);
     defined
         .iter()
         .flat_map(|s| program.symbol_sorts(*s))

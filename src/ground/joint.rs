@@ -23,13 +23,12 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 use rustc_hash::FxHashSet;
 
-use crate::ground::datalog;
-use crate::ground::Grounder;
+use crate::ground::{datalog, Grounder};
+use crate::ids::{FuncId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{FuncId, LtcInfo, Program, Symbol};
 use crate::sema::walk::Rewriter;
-use crate::structure::structure::Table;
-use crate::structure::value::Value;
+use crate::sema::{LtcInfo, Program};
+use crate::structure::{Table, Value};
 use crate::syntax::ast::ArithOp;
 
 /// How the time of a rule's head relates to that of a positive body atom it reads.
@@ -347,7 +346,7 @@ impl<'a> Grounder<'a> {
     /// or the constant `C`, the others as for every tuple), or others (`None`).
     fn cover(
         &self,
-        sorts: &[crate::sema::program::SortId],
+        sorts: &[crate::ids::SortId],
         args: &[Term],
     ) -> Option<Option<(usize, FuncId)>> {
         if self.covers_every_tuple(sorts, args) {
@@ -387,7 +386,7 @@ impl<'a> Grounder<'a> {
     /// (`do(t, p_robot, kill(x, y))` with one player and one kind of action). A sentence over
     /// fewer atoms (`do(t, p, s(x, y)) => ...` when there are also `u(x, y)` actions) bounds
     /// only those, and joining it with the others would rule out the rest.
-    fn covers_every_tuple(&self, sorts: &[crate::sema::program::SortId], args: &[Term]) -> bool {
+    fn covers_every_tuple(&self, sorts: &[crate::ids::SortId], args: &[Term]) -> bool {
         let mut seen = Vec::new();
         sorts
             .iter()
@@ -395,12 +394,7 @@ impl<'a> Grounder<'a> {
             .all(|(&sort, arg)| self.covers_sort(sort, arg, &mut seen))
     }
 
-    fn covers_sort(
-        &self,
-        sort: crate::sema::program::SortId,
-        arg: &Term,
-        seen: &mut Vec<u32>,
-    ) -> bool {
+    fn covers_sort(&self, sort: crate::ids::SortId, arg: &Term, seen: &mut Vec<u32>) -> bool {
         match arg.kind() {
             TermKind::Var(v) => {
                 let fresh = !seen.contains(&v.id);
@@ -475,7 +469,7 @@ impl Shift {
     }
 }
 
-impl crate::sema::walk::Rewriter for Shift {
+impl Rewriter for Shift {
     fn formula(&mut self, f: &Formula) -> Formula {
         let kind = match f.kind() {
             FormulaKind::Forall(vs, g) => {
@@ -531,7 +525,7 @@ fn guarded_by_atom(f: &Formula) -> Option<(Vec<Var>, &Formula, &Formula)> {
 /// `P(v) <- true-and-nothing-yet`: new head variables over `sorts`, an empty conjunction.
 fn empty_rule(
     symbol: Symbol,
-    sorts: &[crate::sema::program::SortId],
+    sorts: &[crate::ids::SortId],
     span: crate::source::Span,
     fresh: &mut u32,
 ) -> Rule {

@@ -6,10 +6,11 @@
 
 use crate::error::{Error, IdpResult, Limit};
 use crate::ground::store::{Gf, Node, Store, AUX};
+use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
-use crate::sema::program::{Program, Symbol};
+use crate::sema::Program;
 use crate::source::Span;
-use crate::structure::value::Value;
+use crate::structure::Value;
 use crate::syntax::ast::CmpOp;
 
 /// Writes ground formulas of one store as IR formulas, counting the nodes made.

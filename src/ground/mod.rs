@@ -5,33 +5,43 @@
 //! Atoms of non-recursive definitions over infinite types are instead expanded into their rule
 //! bodies where grounding meets them ([`inlined`]).
 
-pub mod aggregates;
-pub mod bounds;
-pub mod cases;
+mod aggregates;
+mod bottom_up;
+mod bounds;
+mod cases;
 pub mod datalog;
-pub mod definitions;
-pub mod dump;
-pub mod formulas;
-pub mod inlined;
-pub mod joint;
-pub mod lift;
-pub mod recursive_aggregates;
-pub mod store;
-pub mod terms;
-pub mod tuple_set;
+mod definitions;
+mod dump;
+mod formulas;
+mod inlined;
+mod join;
+mod joint;
+mod lift;
+mod recursive_aggregates;
+mod store;
+mod terms;
+mod traverse;
+mod tuple_set;
 pub mod wellfounded;
+
+pub use bottom_up::least_fixpoint;
+pub use dump::{atom_text, ground_theory_text};
+pub use inlined::inlinable;
+pub use lift::{value_terms, Lift};
+pub use store::{AtomId, Gf, Node, Store, AUX};
+pub use terms::arith;
+pub use traverse::{atoms_in_polarity, evaluate, replace_positive, without_positive};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 use crate::error::{Error, ErrorKind, IdpResult, Limit};
+use crate::ids::{FuncId, SortId, Symbol};
 use crate::sema::ir::{self, NodeId};
-use crate::sema::program::{FuncId, Program, SortId, Symbol};
-use crate::structure::structure::{Answer, LazyProcedure, Structure, Table, TruthValue};
-use crate::structure::value::{Tuple, Value};
+use crate::sema::Program;
+use crate::structure::{Answer, LazyProcedure, Structure, Table, TruthValue, Tuple, Value};
 
-use crate::sema::domains::Domains;
-use store::{Gf, Store};
+use crate::sema::Domains;
 use tuple_set::TupleSet;
 
 /// A value of a ground term: a domain element, or the infinities that `min`/`max` of an empty
@@ -161,12 +171,12 @@ struct SymbolStatus {
 /// A set of atoms: membership by position, and the members in the order they came.
 #[derive(Default)]
 struct AtomSet {
-    members: Vec<store::AtomId>,
+    members: Vec<AtomId>,
     member: Vec<bool>,
 }
 
 impl AtomSet {
-    fn insert(&mut self, a: store::AtomId) {
+    fn insert(&mut self, a: AtomId) {
         let k = a as usize;
         if self.member.len() <= k {
             self.member.resize(k + 1, false);
@@ -177,11 +187,11 @@ impl AtomSet {
         }
     }
 
-    fn contains(&self, a: store::AtomId) -> bool {
+    fn contains(&self, a: AtomId) -> bool {
         self.member.get(a as usize).copied().unwrap_or(false)
     }
 
-    fn iter(&self) -> impl Iterator<Item = &store::AtomId> {
+    fn iter(&self) -> impl Iterator<Item = &AtomId> {
         self.members.iter()
     }
 }
@@ -194,7 +204,7 @@ struct AtomValues {
 }
 
 impl AtomValues {
-    fn insert(&mut self, a: store::AtomId, b: bool) {
+    fn insert(&mut self, a: AtomId, b: bool) {
         let k = a as usize;
         if self.values.len() <= k {
             self.values.resize(k + 1, 0);
@@ -202,7 +212,7 @@ impl AtomValues {
         self.values[k] = 1 + u8::from(b);
     }
 
-    fn get(&self, a: store::AtomId) -> Option<bool> {
+    fn get(&self, a: AtomId) -> Option<bool> {
         match self.values.get(a as usize) {
             Some(1) => Some(false),
             Some(2) => Some(true),
@@ -345,7 +355,7 @@ impl<'a> Grounder<'a> {
     }
 
     /// Whether atom `a` heads a rule of an encoded definition.
-    pub fn is_head(&self, a: store::AtomId) -> bool {
+    pub fn is_head(&self, a: AtomId) -> bool {
         self.status.heads.contains(a)
     }
 
@@ -740,7 +750,7 @@ impl<'a> Grounder<'a> {
     /// rule bodies must keep them for the well-foundedness checks.
     pub fn learn_units(&mut self, g: Gf) {
         let literals: Vec<Gf> = match self.store.node(g) {
-            store::Node::And(children) if !g.is_negated() => children.to_vec(),
+            Node::And(children) if !g.is_negated() => children.to_vec(),
             _ => vec![g],
         };
         for l in literals {

@@ -23,7 +23,7 @@ use crate::ground::store::Gf;
 use crate::ground::terms::arith;
 use crate::ground::{GVal, Grounder};
 use crate::sema::ir::{Term, TermKind};
-use crate::structure::value::Value;
+use crate::structure::Value;
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// The three comparisons the others negate ([`CmpOp::positive_form`]).

@@ -8,8 +8,8 @@ use hashbrown::HashTable;
 use indexmap::IndexSet;
 use rustc_hash::FxBuildHasher;
 
-use crate::sema::program::Symbol;
-use crate::structure::value::{Tuple, Value};
+use crate::ids::Symbol;
+use crate::structure::{Tuple, Value};
 
 /// A key `(head, values)` borrowed, to look up a map keyed by `(head, Vec)` without copying
 /// the values: it hashes and compares as the stored key does (an atom's symbol and tuple, a
@@ -61,7 +61,7 @@ pub type AtomId = u32;
 
 /// The reserved symbol under which auxiliary propositions (such as the rank bits of the
 /// ranking translation) are stored as atoms; no vocabulary symbol has this id.
-pub const AUX: Symbol = Symbol::Pred(crate::sema::program::PredId(u32::MAX));
+pub const AUX: Symbol = Symbol::Pred(crate::ids::PredId(u32::MAX));
 
 /// A node as callers see it: a borrowed view into the store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -330,7 +330,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sema::program::PredId;
+    use crate::ids::PredId;
 
     #[test]
     fn simplifies_and_shares() {

@@ -9,10 +9,9 @@ use rustc_hash::FxHashSet as HashSet;
 use crate::error::{Error, IdpResult};
 use crate::ground::store::{Gf, SliceKey};
 use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
+use crate::ids::{FuncId, Symbol};
 use crate::sema::ir::{Term, TermKind};
-use crate::sema::program::{FuncId, Symbol};
-use crate::structure::structure::TruthValue;
-use crate::structure::value::Value;
+use crate::structure::{TruthValue, Value};
 use crate::syntax::ast::ArithOp;
 
 impl<'a> Grounder<'a> {
@@ -400,11 +399,11 @@ fn abs(x: Value) -> Option<Value> {
 
 /// `MIN[:T]`/`MAX[:T]` of the built-in numeric sorts: IDP3's integers are 32-bit.
 pub fn builtin_extreme(
-    program: &crate::sema::program::Program,
-    s: crate::sema::program::SortId,
+    program: &crate::sema::Program,
+    s: crate::ids::SortId,
     max: bool,
 ) -> Option<Value> {
-    use crate::sema::program::BuiltinSort;
+    use crate::sema::BuiltinSort;
     let v = match (program.sort(s).builtin?, max) {
         (BuiltinSort::Int, false) => Value::Int(i32::MIN as i64),
         (BuiltinSort::Nat, false) => Value::Int(0),

@@ -8,7 +8,7 @@ use std::hash::BuildHasher;
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 
-use crate::structure::value::Value;
+use crate::structure::Value;
 
 #[derive(Clone, Debug)]
 pub struct TupleSet {
@@ -76,10 +76,6 @@ impl TupleSet {
 
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     /// The tuples in the order they were added.

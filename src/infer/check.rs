@@ -1,17 +1,19 @@
-//! An independent, naive model checker: evaluates a theory's sentences and definitions in a
-//! two-valued structure directly on the formulas, without grounding or SAT. Tests use it to
-//! re-check every model the solver returns; it shares no code with the grounder beyond the
-//! arithmetic of IDP3's built-in functions.
+//! A naive model checker: evaluates a theory's sentences and definitions in a two-valued
+//! structure directly on the formulas, without grounding or SAT. Tests use it to re-check
+//! every model the solver returns. It is independent of the grounder's and the solver's
+//! algorithms, not of everything they read: it shares the resolved program, the sort domains
+//! and membership of `sema::Domains` (as every stage does: one owner of domains) and the
+//! arithmetic of IDP3's built-in functions (`ground::arith`). A mistake there would show in
+//! both; the corpus and the conformance tests check those against IDP3.
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ground::terms::arith;
-use crate::sema::domains::{cartesian, Domains};
+use crate::ground::arith;
+use crate::ids::{SortId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, NodeId, Term, TermKind};
-use crate::sema::program::{Program, SortId, Symbol, Theory};
 use crate::sema::walk::Node;
-use crate::structure::structure::{Answer, Structure, TruthValue, TupleSet};
-use crate::structure::value::{Tuple, Value};
+use crate::sema::{cartesian, Domains, Program, Theory};
+use crate::structure::{Answer, Structure, TruthValue, Tuple, TupleSet, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// A term's value: undefined (partial function), ±∞ (empty `max`/`min`), or an element.
@@ -807,7 +809,7 @@ fn build_candidate(structure: &Structure, choices: &[Choice], index: &[usize]) -
     }
     for (s, set) in tables {
         out.symbols
-            .insert(s, crate::structure::structure::Table::TwoValued(set));
+            .insert(s, crate::structure::Table::TwoValued(set));
     }
     out
 }

@@ -5,15 +5,13 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::IdpResult;
-use crate::ground::store::AtomId;
 use crate::ground::wellfounded::Evaluator;
-use crate::ground::Grounder;
-use crate::infer::bottom_up;
+use crate::ground::{AtomId, Grounder};
+use crate::ids::Symbol;
 use crate::infer::Options;
 use crate::sema::ir::Definition;
-use crate::sema::program::{Program, Symbol, Theory};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::Tuple;
+use crate::sema::{Program, Theory};
+use crate::structure::{Structure, Table, Tuple};
 
 /// The outcome of evaluating the definitions of a theory.
 pub enum Evaluated<'t> {
@@ -32,12 +30,33 @@ pub fn evaluate_definitions<'t>(
     options: &Options,
     warnings: &mut Vec<String>,
 ) -> IdpResult<Evaluated<'t>> {
+    Ok(
+        match evaluate_definitions_at(program, theory, structure, options, warnings)? {
+            Some((evaluated, pending)) => Evaluated::Done(
+                evaluated,
+                pending.iter().map(|&k| &theory.definitions[k]).collect(),
+            ),
+            None => Evaluated::Inconsistent,
+        },
+    )
+}
+
+/// [`evaluate_definitions`], the definitions not evaluated given by their index in
+/// `theory.definitions` (in order); `None` when a definition is inconsistent.
+pub fn evaluate_definitions_at(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    options: &Options,
+    warnings: &mut Vec<String>,
+) -> IdpResult<Option<(Box<Structure>, Vec<usize>)>> {
     let mut current = structure.clone();
-    let mut pending: Vec<&'t Definition> = theory.definitions.iter().collect();
+    let mut pending: Vec<usize> = (0..theory.definitions.len()).collect();
     loop {
         let mut progressed = false;
         let mut still = Vec::new();
-        for def in pending {
+        for k in pending {
+            let def = &theory.definitions[k];
             let started = std::time::Instant::now();
             match evaluate_one(program, def, &current, options, warnings)? {
                 One::Evaluated(tables) => {
@@ -55,13 +74,13 @@ pub fn evaluate_definitions<'t>(
                     }
                     progressed = true;
                 }
-                One::OpensUnknown => still.push(def),
-                One::Inconsistent => return Ok(Evaluated::Inconsistent),
+                One::OpensUnknown => still.push(k),
+                One::Inconsistent => return Ok(None),
             }
         }
         pending = still;
         if !progressed || pending.is_empty() {
-            return Ok(Evaluated::Done(Box::new(current), pending));
+            return Ok(Some((Box::new(current), pending)));
         }
     }
 }
@@ -101,8 +120,7 @@ fn evaluate_one(
 ) -> IdpResult<One> {
     match evaluate_known(program, def, structure, options, warnings) {
         Err(e)
-            if e.is_unbounded_grounding()
-                && crate::ground::inlined::inlinable(program, def, structure) =>
+            if e.is_unbounded_grounding() && crate::ground::inlinable(program, def, structure) =>
         {
             Ok(One::OpensUnknown)
         }
@@ -135,7 +153,7 @@ fn evaluate_known(
             Some(def.span),
         )
     };
-    if options.datalog {
+    if options.tuning.datalog {
         let evaluated =
             crate::ground::datalog::evaluate(program, def, structure, options.max_ground_size)
                 .map_err(located)?;
@@ -155,7 +173,8 @@ fn evaluate_known(
         }
     }
     if least.is_none() {
-        least = bottom_up::least_fixpoint(program, def, structure, options).map_err(located)?;
+        least = crate::ground::least_fixpoint(program, def, structure, options.max_ground_size)
+            .map_err(located)?;
     }
     if let Some(tables) = least {
         if tables.iter().any(|(s, set)| !agrees(structure, *s, set)) {
@@ -242,7 +261,7 @@ fn agrees(structure: &Structure, s: Symbol, computed: &HashSet<Tuple>) -> bool {
 fn is_function_graph(grounder: &mut Grounder, s: Symbol, set: &HashSet<Tuple>) -> IdpResult<bool> {
     let Symbol::Func(f) = s else { return Ok(true) };
     let func = grounder.program().func(f).clone();
-    let mut seen: HashSet<&[crate::structure::value::Value]> = HashSet::default();
+    let mut seen: HashSet<&[crate::structure::Value]> = HashSet::default();
     for t in set {
         if !seen.insert(&t[..t.len() - 1]) {
             return Ok(false);

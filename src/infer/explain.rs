@@ -17,16 +17,16 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::IdpResult;
+use crate::ids::{FuncId, Symbol};
 use crate::infer::definitions::{evaluate_definitions, Evaluated};
 use crate::infer::session::{Piece, Session, Setup};
 use crate::infer::{Inferred, Options};
-use crate::print::theory::{definition_to_string, readable_formula, readable_value};
+use crate::print::{definition_to_string, readable_formula, readable_value};
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
-use crate::sema::program::{FuncId, Program, Symbol, Theory};
 use crate::sema::walk::{substitute, symbols, Rewriter};
+use crate::sema::{Program, Theory};
 use crate::solve::Lit;
-use crate::structure::structure::Structure;
-use crate::structure::value::Value;
+use crate::structure::{Structure, Value};
 use crate::syntax::ast::ArithOp;
 
 /// A subset-minimal unsatisfiable set of pieces, in a fixed order: facts, sentences (whole or
@@ -229,7 +229,7 @@ fn needed_totality(
                 && func.constructor_of.is_none()
                 && !matches!(
                     structure.table(symbol),
-                    Some(crate::structure::structure::Table::TwoValued(_))
+                    Some(crate::structure::Table::TwoValued(_))
                 )
         })
         .collect();
@@ -284,10 +284,11 @@ fn another_conflict(
     }
 }
 
-/// Seconds that narrowing a core down may take: `Options::explain_budget` when set, else 15%
+/// Seconds that narrowing a core down may take: `Tuning::explain_budget` when set, else 15%
 /// of the time the whole parts took, at least half a second. Never 0 (no limit).
 fn narrowing_budget(options: &Options, first_round: f64) -> f64 {
     options
+        .tuning
         .explain_budget
         .unwrap_or((0.15 * first_round).max(0.5))
         .max(1e-6)
@@ -551,7 +552,7 @@ pub fn unsat_structure(
 
 /// `structure` with the tables of `relaxed` cut down to the facts in `core`.
 pub fn reduced_structure(structure: &Structure, relaxed: &[Symbol], core: &[Piece]) -> Structure {
-    use crate::structure::structure::{Table, TupleSet};
+    use crate::structure::{Table, TupleSet};
     let mut out = structure.clone();
     out.name = format!("{}_reduced", structure.name);
     for &s in relaxed.iter().filter(|s| structure.table(**s).is_some()) {
@@ -794,14 +795,9 @@ impl Reading<'_> {
     }
 
     /// A fact as a literal: `Edge(a,b)`, `~Edge(a,c)`, `Col(a) = red`, `Col(a) ~= blue`.
-    pub fn fact_text(
-        &self,
-        symbol: Symbol,
-        tuple: &[crate::structure::value::Value],
-        truth: bool,
-    ) -> String {
+    pub fn fact_text(&self, symbol: Symbol, tuple: &[Value], truth: bool) -> String {
         let name = self.program.symbol_name(symbol);
-        let show = |vs: &[crate::structure::value::Value]| {
+        let show = |vs: &[Value]| {
             vs.iter()
                 .map(|v| readable_value(*v))
                 .collect::<Vec<_>>()
@@ -886,7 +882,7 @@ impl Reading<'_> {
     }
 
     /// `In is a function: each Pigeon has exactly one Hole of {h1; h2}`.
-    fn function_text(&self, f: crate::sema::program::FuncId) -> String {
+    fn function_text(&self, f: FuncId) -> String {
         let func = self.program.func(f);
         let result = self.domain_text(func.result);
         if func.args.is_empty() {
@@ -913,7 +909,7 @@ impl Reading<'_> {
 
     /// A type with its elements in the structure: `Hole = {h1; h2}`, `Node (empty in
     /// structure S)`, `Time (100 elements)`.
-    fn domain_text(&self, sort: crate::sema::program::SortId) -> String {
+    fn domain_text(&self, sort: crate::ids::SortId) -> String {
         let name = &self.program.sort(sort).name;
         const SHOWN: usize = 8;
         if self.program.sort(sort).builtin.is_some() {
@@ -933,9 +929,7 @@ impl Reading<'_> {
     /// needs a value in a type that the structure leaves empty.
     fn types_only(&self) -> String {
         let voc = self.program.voc(self.theory.vocabulary);
-        let empty = |s: &crate::sema::program::SortId| {
-            self.structure.domain(*s).is_none_or(|d| d.is_empty())
-        };
+        let empty = |s: &crate::ids::SortId| self.structure.domain(*s).is_none_or(|d| d.is_empty());
         let needy = voc.funcs.iter().copied().find(|f| {
             let func = self.program.func(*f);
             !func.partial
@@ -951,7 +945,7 @@ impl Reading<'_> {
                     None => "is not interpreted in",
                     Some(_) => "is empty in",
                 };
-                let name = |s: &crate::sema::program::SortId| self.program.sort(*s).name.clone();
+                let name = |s: &crate::ids::SortId| self.program.sort(*s).name.clone();
                 let needs = if func.args.is_empty() {
                     format!("the constant {} : {}", func.name, name(&sort))
                 } else {
@@ -1236,7 +1230,7 @@ fn without_comments(text: &str) -> String {
 /// symbols of `vocabulary` and the elements of `structure`, as a formula.
 pub fn parse_literal(
     program: &Program,
-    vocabulary: crate::sema::program::VocId,
+    vocabulary: crate::ids::VocId,
     structure: &Structure,
     text: &str,
 ) -> Result<Formula, String> {
@@ -1273,7 +1267,7 @@ pub fn parse_literal(
         _ => (atom, Vec::new()),
     };
     let voc = program.voc(vocabulary);
-    let element = |sort: crate::sema::program::SortId, token: &str| -> Result<Term, String> {
+    let element = |sort: crate::ids::SortId, token: &str| -> Result<Term, String> {
         let found = structure.domain(sort).and_then(|d| {
             d.iter()
                 .find(|v| readable_value(**v) == token || v.to_string() == token)
@@ -1385,9 +1379,9 @@ impl Rewriter for Decided {
         let folded = match t.kind() {
             TermKind::Arith(op, a, b) => value(a)
                 .zip(value(b))
-                .and_then(|(x, y)| crate::ground::terms::arith(*op, x, y)),
+                .and_then(|(x, y)| crate::ground::arith(*op, x, y)),
             TermKind::Neg(a) => {
-                value(a).and_then(|x| crate::ground::terms::arith(ArithOp::Sub, Value::Int(0), x))
+                value(a).and_then(|x| crate::ground::arith(ArithOp::Sub, Value::Int(0), x))
             }
             TermKind::Abs(a) => value(a).and_then(|x| match x {
                 Value::Int(i) => i.checked_abs().map(Value::Int),

@@ -8,18 +8,17 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::IdpResult;
-use crate::ground::lift::{value_terms, Lift};
-use crate::ground::store::Gf;
-use crate::ground::{GroundDefinition, Grounder};
-use crate::infer::definitions::{evaluate_definitions, Evaluated};
-use crate::infer::session::{dependency_order, naming};
+use crate::ground::{value_terms, Gf, GroundDefinition, Grounder, Lift};
+use crate::ids::Symbol;
+use crate::infer::definitions::evaluate_definitions_at;
+use crate::infer::session::{dependency_order_at, naming};
 use crate::infer::{Inferred, Options};
-use crate::print::theory::{definition_to_string, formula_to_string};
+use crate::print::{definition_to_string, formula_to_string};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule};
-use crate::sema::program::{Program, Symbol, Theory, TheoryForm};
 use crate::sema::transform::flatten_formula;
+use crate::sema::{Program, Theory, TheoryForm};
 use crate::source::Span;
-use crate::structure::structure::Structure;
+use crate::structure::Structure;
 
 /// The ground theory of `theory` over `structure` (IDP3's `ground`); `model_equivalent` is
 /// the procedure's flag, which only changes how the theory prints (its Tseitins).
@@ -39,8 +38,8 @@ pub fn ground(
         span: theory.span,
         form: TheoryForm::Ground { model_equivalent },
     };
-    let Evaluated::Done(evaluated, pending) =
-        evaluate_definitions(program, theory, structure, options, &mut warnings)?
+    let Some((evaluated, pending)) =
+        evaluate_definitions_at(program, theory, structure, options, &mut warnings)?
     else {
         let span = theory.span.unwrap_or_default();
         out.sentences
@@ -48,11 +47,14 @@ pub fn ground(
         return Ok(Inferred::new(out, warnings));
     };
     let mut grounder = Grounder::new(program, &evaluated, options.max_ground_size);
-    for d in &pending {
+    let pending_defs: Vec<&Definition> = pending.iter().map(|&k| &theory.definitions[k]).collect();
+    for d in &pending_defs {
         grounder.force_unknown(&d.defined());
     }
-    let mut grounded: HashMap<*const Definition, GroundDefinition> = HashMap::default();
-    for d in dependency_order(&pending) {
+    // By index in `theory.definitions`.
+    let mut grounded: HashMap<usize, GroundDefinition> = HashMap::default();
+    for k in dependency_order_at(&pending_defs) {
+        let d = pending_defs[k];
         let gd = grounder.ground_definition(d).map_err(|e| {
             naming(
                 e,
@@ -63,7 +65,7 @@ pub fn ground(
             )
         })?;
         grounder.mark_encoded(&gd);
-        grounded.insert(d as *const Definition, gd);
+        grounded.insert(pending[k], gd);
     }
     let mut roots: Vec<(Gf, Span)> = Vec::new();
     for f in &theory.sentences {
@@ -86,8 +88,8 @@ pub fn ground(
             out.sentences.push(flatten_formula(&lift.formula(c, span)?));
         }
     }
-    for d in &theory.definitions {
-        let definition = match grounded.get(&(d as *const Definition)) {
+    for (k, d) in theory.definitions.iter().enumerate() {
+        let definition = match grounded.get(&k) {
             Some(gd) => ground_rules(&mut lift, gd, d.span)?,
             None => evaluated_rules(program, d, &evaluated),
         };

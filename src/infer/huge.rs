@@ -12,10 +12,10 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
+use crate::ids::{SortId, Symbol, VocId};
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
-use crate::sema::program::{Program, SortId, Symbol, Theory, VocId};
-use crate::structure::structure::{HugeRange, Structure, Table};
-use crate::structure::value::Value;
+use crate::sema::{Program, Theory};
+use crate::structure::{HugeRange, Structure, Table, Value};
 use crate::syntax::ast::CmpOp;
 
 /// Stand-ins larger than this are not worth it (the grounding would be large anyway).

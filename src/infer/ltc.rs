@@ -10,18 +10,20 @@
 //!   transition from a state where it holds leads to a state where it holds (or, for a bistate
 //!   invariant, every transition satisfies it). A counterexample is described.
 
-pub mod plan;
-pub mod project;
-pub mod reach;
-pub mod split;
-pub mod vocab;
+mod plan;
+mod project;
+mod reach;
+mod split;
+mod vocab;
 
 use crate::error::{Error, ErrorKind, IdpResult};
+use crate::ids::VocId;
 use crate::infer::{self, Inferred};
 use crate::sema::ir::{Formula, FormulaKind};
-use crate::sema::program::{Program, Theory, VocId};
-use crate::structure::structure::Structure;
+use crate::sema::{Program, Theory};
+use crate::structure::Structure;
 
+pub use plan::plan;
 pub use split::{Invariant, Split};
 
 /// What `initialise` returns.
@@ -209,8 +211,8 @@ pub fn open_time_warning(
     theory: &Theory,
     structure: &Structure,
 ) -> Option<String> {
-    use crate::sema::program::Symbol;
-    use crate::structure::structure::Table;
+    use crate::ids::Symbol;
+    use crate::structure::Table;
     let info = program.voc(theory.vocabulary).ltc.as_ref()?;
     let mut used = rustc_hash::FxHashSet::default();
     for f in &theory.sentences {

@@ -2,34 +2,39 @@
 //! propagation and progression. Each takes the program, a theory and a structure (never
 //! modified) and returns new structures.
 
-pub mod bottom_up;
-pub mod check;
-pub mod definitions;
-pub mod explain;
-pub mod fobdd;
-pub mod grounding;
-pub mod huge;
-pub mod join;
+mod check;
+mod definitions;
+mod explain;
+mod fobdd;
+mod grounding;
+mod huge;
 pub mod ltc;
-pub mod optimise;
-pub mod report;
-pub mod session;
-pub mod trace;
+mod optimise;
+mod report;
+mod session;
+mod trace;
 
+pub use check::{brute_force_count, check_model};
+pub use definitions::{evaluate_definitions, Evaluated};
+pub use explain::{
+    parse_literal, unsat_core, unsat_core_after_search, unsat_structure, why_forced, Core, Facts,
+    Forced, Reading,
+};
+pub use fobdd::print_theory;
+pub use grounding::ground;
+pub use optimise::Strategy;
 pub use report::{Inferred, Observer};
+pub use session::{interpreted_symbols, Piece};
+pub use trace::{TraceStep, TracedAtom};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
-use crate::ground::store::Gf;
-use crate::ground::{GVal, Grounder};
-use crate::sema::ir;
-use crate::sema::program::Symbol;
-use crate::sema::program::{Program, Query, Theory, VocId};
+use crate::ground::{GVal, Gf, Grounder};
+use crate::ids::{Symbol, VocId};
+use crate::sema::{ir, Program, Query, Theory};
 use crate::solve::Lit;
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
-use definitions::{evaluate_definitions, Evaluated};
+use crate::structure::{Structure, Table, Tuple, Value};
 use session::Session;
 
 /// The options that inferences read (mirrors the fields of IDP3's `stdoptions`).
@@ -51,24 +56,53 @@ pub struct Options {
     pub leave_unmentioned_false: bool,
     /// Where statistics and ground-theory dumps go.
     pub observer: Observer,
-    /// Evaluate definitions over known input with the Datalog engine (`ground::datalog`) where
-    /// it applies; off, every such definition takes the general path (bottom-up joins through
-    /// the grounder, or grounding and well-founded evaluation). The engine is off when the
-    /// environment has `IDP_DATALOG=0`.
-    pub datalog: bool,
     /// IDP3's `randomvaluechoice` with its `seed`: each model search prefers values drawn from
     /// a generator seeded with this for the atoms of the output symbols, so that different
     /// seeds can give different models (the same seed, the same models).
     pub random_values: Option<u64>,
-    /// How `minimize` chooses its bounds (`IDP_MINIMIZE=descend|bisect|ascend|gallop|auto`).
-    pub minimize: optimise::Strategy,
     /// IDP3's `trace`: model searches use the traced SAT backend and return its trace
     /// ([`Inferred::trace`]).
     pub trace: bool,
+    /// Knobs for experiments and comparisons (`IDP_*` on the command line).
+    pub tuning: Tuning,
+}
+
+/// Knobs for experiments and comparisons. The command line reads them from the environment
+/// once (`IDP_DATALOG`, `IDP_MINIMIZE`, `IDP_EXPLAIN_BUDGET`, `IDP_RANKING_AFTER`,
+/// `IDP_CADICAL_CONFIG`: `cli::Settings`) and hands them down; nothing below it reads the
+/// environment. The default is what an unset environment gives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tuning {
+    /// Evaluate definitions over known input with the Datalog engine (`ground::datalog`) where
+    /// it applies; off (`IDP_DATALOG=0`), every such definition takes the general path
+    /// (bottom-up joins through the grounder, or grounding and well-founded evaluation).
+    pub datalog: bool,
+    /// How `minimize` chooses its bounds (`IDP_MINIMIZE=descend|bisect|ascend|gallop|auto`);
+    /// `None`: the caller's default (`descend`; FO(·) `main` blocks ascend, `auto`).
+    pub minimize: Option<Strategy>,
     /// Seconds that narrowing an explanation's core down to instances and facts may take
     /// (`IDP_EXPLAIN_BUDGET`); `None`: 15% of the time the whole parts took, at least half a
     /// second. When it runs out the core keeps its parts whole (`explain::Whole`).
     pub explain_budget: Option<f64>,
+    /// Rounds of loop formulas after which a definition switches to the ranking translation
+    /// (`IDP_RANKING_AFTER=N`, deterministic); `None`: by rounds and time
+    /// (`encode::Definitions`).
+    pub ranking_after: Option<usize>,
+    /// A CaDiCaL configuration (`IDP_CADICAL_CONFIG=sat|unsat|plain`); an unknown name keeps
+    /// the default.
+    pub cadical_config: Option<String>,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            datalog: true,
+            minimize: None,
+            explain_budget: None,
+            ranking_after: None,
+            cadical_config: None,
+        }
+    }
 }
 
 /// The grounding size limit of [`Options::default`] (nodes of the ground theory).
@@ -95,13 +129,9 @@ impl Default for Options {
             sat_backend: SatBackend::Cadical,
             leave_unmentioned_false: false,
             observer: Observer::default(),
-            datalog: std::env::var_os("IDP_DATALOG").is_none_or(|v| v != "0"),
             random_values: None,
-            minimize: optimise::Strategy::from_env(),
             trace: false,
-            explain_budget: std::env::var("IDP_EXPLAIN_BUDGET")
-                .ok()
-                .and_then(|v| v.parse().ok()),
+            tuning: Tuning::default(),
         }
     }
 }
@@ -303,7 +333,11 @@ fn optimise(
 ) -> IdpResult<Optimum> {
     let nbmodels = options.nbmodels;
     let objective = session.ground_term(term)?;
-    let best = match optimise::least_value(session, &objective, options.minimize)? {
+    let best = match optimise::least_value(
+        session,
+        &objective,
+        options.tuning.minimize.unwrap_or_default(),
+    )? {
         optimise::Search::NoModel => {
             return Ok(Optimum {
                 models: Vec::new(),

@@ -18,15 +18,15 @@
 //! `IDP_MINIMIZE=descend|bisect|ascend|gallop|auto` selects one.
 
 use crate::error::IdpResult;
-use crate::ground::store::Gf;
-use crate::ground::{GTerm, GVal};
+use crate::ground::{GTerm, GVal, Gf};
 use crate::infer::session::Session;
 use crate::solve::Lit;
 
 /// How the next bound is chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {
     /// Strictly better than the best model so far.
+    #[default]
     Descend,
     /// The middle of the values between the lower bound and the best model.
     Bisect,
@@ -44,15 +44,15 @@ pub enum Strategy {
 pub const ASCEND_AT_MOST: usize = 128;
 
 impl Strategy {
-    /// The strategy of `IDP_MINIMIZE` (`descend` or `bisect`), else the default.
-    pub fn from_env() -> Strategy {
-        match std::env::var("IDP_MINIMIZE").as_deref() {
-            Ok("descend") => Strategy::Descend,
-            Ok("bisect") => Strategy::Bisect,
-            Ok("ascend") => Strategy::Ascend,
-            Ok("gallop") => Strategy::Gallop,
-            Ok("auto") => Strategy::Auto,
-            _ => Strategy::Descend,
+    /// The strategy named `name` (`descend`, `bisect`, `ascend`, `gallop` or `auto`).
+    pub fn named(name: &str) -> Option<Strategy> {
+        match name {
+            "descend" => Some(Strategy::Descend),
+            "bisect" => Some(Strategy::Bisect),
+            "ascend" => Some(Strategy::Ascend),
+            "gallop" => Some(Strategy::Gallop),
+            "auto" => Some(Strategy::Auto),
+            _ => None,
         }
     }
 
@@ -219,7 +219,7 @@ fn refute(session: &mut Session, cases: &[(GVal, Gf)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::structure::value::Value;
+    use crate::structure::Value;
 
     fn bounds(n: usize, lo: usize, hi: Option<usize>) -> Bounds {
         Bounds {

@@ -7,7 +7,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use crate::infer::trace::TraceStep;
-use crate::structure::structure::Structure;
+use crate::structure::Structure;
 
 /// An inference's answer and the warnings it gave on the way, for the caller to show.
 #[derive(Clone, Debug)]

@@ -5,10 +5,10 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::ground::store::{AtomId, Store, AUX};
-use crate::sema::program::Symbol;
+use crate::ground::{AtomId, Store, AUX};
+use crate::ids::Symbol;
 use crate::solve::{Lit, TraceEvent};
-use crate::structure::value::Tuple;
+use crate::structure::Tuple;
 
 /// What a traced assignment assigned.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,13 +5,14 @@
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::Error;
-use crate::lua::builtins::{arg, reg_in, structures_to_lua, Args};
+use crate::ids::Symbol;
 use crate::lua::objects::*;
+use crate::lua::register::{arg, reg_in, Args};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::state;
 use crate::lua::values::lua_to_value;
-use crate::sema::program::{Program, Symbol, Theory, TheoryForm, Vocabulary};
-use crate::structure::structure::{Structure, Table};
+use crate::sema::{Program, Theory, TheoryForm, Vocabulary};
+use crate::structure::{Structure, Table};
 
 type Ret<'lua> = mlua::Result<MultiValue<'lua>>;
 
@@ -33,7 +34,7 @@ fn ud<'lua, T: mlua::UserData + 'static>(lua: &'lua Lua, v: T) -> mlua::Result<L
 
 /// The one sort, predicate or function that a value stands for (a `symbol` may stand for
 /// several; the signature that matched says which kind).
-fn sort_of(v: &LuaValue) -> Option<crate::sema::program::SortId> {
+fn sort_of(v: &LuaValue) -> Option<crate::ids::SortId> {
     let LuaValue::UserData(u) = v else {
         return None;
     };
@@ -43,7 +44,7 @@ fn sort_of(v: &LuaValue) -> Option<crate::sema::program::SortId> {
     u.borrow::<SymbolUd>().ok()?.sorts.first().copied()
 }
 
-fn pred_of(v: &LuaValue) -> Option<crate::sema::program::PredId> {
+fn pred_of(v: &LuaValue) -> Option<crate::ids::PredId> {
     let LuaValue::UserData(u) = v else {
         return None;
     };
@@ -53,7 +54,7 @@ fn pred_of(v: &LuaValue) -> Option<crate::sema::program::PredId> {
     u.borrow::<SymbolUd>().ok()?.preds.first().copied()
 }
 
-fn func_of(v: &LuaValue) -> Option<crate::sema::program::FuncId> {
+fn func_of(v: &LuaValue) -> Option<crate::ids::FuncId> {
     let LuaValue::UserData(u) = v else {
         return None;
     };
@@ -130,8 +131,8 @@ fn gettyping<'lua>(lua: &'lua Lua, args: Args<'lua>) -> Ret<'lua> {
     let program = state(lua).program();
     let a = arg(&args, 0);
     let sorts = match k {
-        0 => pred_of(a).map(|p| program.symbol_sorts(crate::sema::program::Symbol::Pred(p))),
-        _ => func_of(a).map(|f| program.symbol_sorts(crate::sema::program::Symbol::Func(f))),
+        0 => pred_of(a).map(|p| program.symbol_sorts(Symbol::Pred(p))),
+        _ => func_of(a).map(|f| program.symbol_sorts(Symbol::Func(f))),
     };
     let items = sorts
         .unwrap_or_default()
@@ -186,7 +187,7 @@ fn newvocabulary<'lua>(lua: &'lua Lua, args: Args<'lua>) -> Ret<'lua> {
     let st = state(lua);
     let mut id = None;
     st.update_program(|p| {
-        id = Some(crate::sema::program::VocId(p.vocabularies.len() as u32));
+        id = Some(crate::ids::VocId(p.vocabularies.len() as u32));
         p.vocabularies.push(Vocabulary {
             name,
             ..Default::default()
@@ -202,7 +203,7 @@ pub fn two_valued_atoms(program: &Program, s: &Structure) -> f64 {
     let mut n = 0.0;
     for &so in &voc.sorts {
         if program.sort(so).builtin.is_none() {
-            n += crate::sema::domains::sort_domain(program, s, so).map_or(0, |d| d.len()) as f64;
+            n += crate::sema::sort_domain(program, s, so).map_or(0, |d| d.len()) as f64;
         }
     }
     let symbols = voc
@@ -214,7 +215,7 @@ pub fn two_valued_atoms(program: &Program, s: &Structure) -> f64 {
     for sym in symbols {
         n += match s.table(sym) {
             Some(Table::TwoValued(_)) => {
-                crate::sema::domains::all_tuples(program, s, sym).map_or(0, |t| t.len()) as f64
+                crate::sema::all_tuples(program, s, sym).map_or(0, |t| t.len()) as f64
             }
             Some(Table::ThreeValued { ct, cf }) => {
                 (ct.len() + cf.len() - ct.intersection(cf).count()) as f64
@@ -276,8 +277,7 @@ pub fn structures_equal(program: &Program, a: &Structure, b: &Structure) -> bool
     let voc = program.voc(a.vocabulary);
     let sorts_equal = voc.sorts.iter().all(|&so| {
         program.sort(so).builtin.is_some()
-            || crate::sema::domains::sort_domain(program, a, so)
-                == crate::sema::domains::sort_domain(program, b, so)
+            || crate::sema::sort_domain(program, a, so) == crate::sema::sort_domain(program, b, so)
     });
     let symbols = voc
         .preds
@@ -288,8 +288,7 @@ pub fn structures_equal(program: &Program, a: &Structure, b: &Structure) -> bool
     sorts_equal
         && symbols.into_iter().all(|sym| {
             a.table(sym) == b.table(sym)
-                || crate::sema::domains::ct_cf(program, a, sym)
-                    == crate::sema::domains::ct_cf(program, b, sym)
+                || crate::sema::ct_cf(program, a, sym) == crate::sema::ct_cf(program, b, sym)
         })
 }
 
@@ -318,7 +317,7 @@ fn extensions(lua: &Lua, s: &Structure) -> mlua::Result<Vec<Structure>> {
             // Symbols over infinite types keep the tuples that the inference met (IDP3 does
             // not extend them either).
             crate::print::is_two_valued(&program, s, sym)
-                || crate::sema::domains::all_tuples(&program, s, sym).is_none()
+                || crate::sema::all_tuples(&program, s, sym).is_none()
         });
     if two_valued {
         return Ok(vec![s.clone()]);

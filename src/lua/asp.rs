@@ -2,10 +2,10 @@
 //! prints them: one line per type (`T(1).T(2).`), per predicate and per function (its graph),
 //! only the certainly true facts (with a warning for three-valued structures).
 
-use crate::print::structure::{printable_funcs, printable_preds, printable_sorts};
-use crate::sema::program::{Program, Symbol};
-use crate::structure::structure::Structure;
-use crate::structure::value::Value;
+use crate::ids::Symbol;
+use crate::print::{printable_funcs, printable_preds, printable_sorts};
+use crate::sema::Program;
+use crate::structure::{Structure, Value};
 
 /// The facts of a structure, and whether it was three-valued (IDP3 warns then).
 pub fn structure_facts(program: &Program, s: &Structure) -> (String, bool) {
@@ -16,7 +16,7 @@ pub fn structure_facts(program: &Program, s: &Structure) -> (String, bool) {
     let mut out = String::new();
     for so in printable_sorts(program, voc.sorts.iter().copied()) {
         let name = &program.sort(so).name;
-        let domain = crate::sema::domains::sort_domain(program, s, so).unwrap_or_default();
+        let domain = crate::sema::sort_domain(program, s, so).unwrap_or_default();
         for v in &domain {
             out.push_str(&format!("{name}({v})."));
         }

@@ -7,23 +7,16 @@ use std::rc::Rc;
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::{Error, IdpResult};
+use crate::ids::{Symbol, VocId};
 use crate::infer::{self, Inferred, Propagation};
 use crate::lua::objects::*;
 use crate::lua::options::OptionsUd;
-use crate::lua::values::{describe, lua_to_value, value_to_lua};
+use crate::lua::register::{arg, reg, reg_in, reg_intern, Args};
+use crate::lua::values::{lua_to_value, value_to_lua, TupleUd};
 use crate::lua::{report_error, rt_err, state};
 use crate::print;
-use crate::sema::ir;
-use crate::sema::program::{Program, Symbol, Theory, VocId};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
-
-pub type Args<'lua> = Vec<LuaValue<'lua>>;
-
-pub fn arg<'a, 'lua>(args: &'a Args<'lua>, i: usize) -> &'a LuaValue<'lua> {
-    const NIL: LuaValue<'static> = LuaValue::Nil;
-    args.get(i).unwrap_or(&NIL)
-}
+use crate::sema::{ir, Program, Theory};
+use crate::structure::{Structure, Table, Tuple, Value};
 
 /// Shows an inference's warnings and gives its answer, or its error as a Lua error.
 fn answered<T>(lua: &Lua, proc: &str, result: IdpResult<Inferred<T>>) -> mlua::Result<T> {
@@ -74,24 +67,12 @@ fn optional_voc(proc: &str, args: &Args, i: usize) -> mlua::Result<Option<VocId>
     }
 }
 
-pub fn structures_to_lua<'lua>(
-    lua: &'lua Lua,
-    models: Vec<Structure>,
-) -> mlua::Result<LuaValue<'lua>> {
-    let t = lua.create_table()?;
-    for (k, mut m) in models.into_iter().enumerate() {
-        m.name = String::new();
-        t.raw_set(k + 1, struct_to_lua(lua, m)?)?;
-    }
-    Ok(LuaValue::Table(t))
-}
-
 /// The models of a model expansion, and what stopped the search when a limit stopped it after
 /// some models were found, and the search's trace when `stdoptions.trace` asked for one.
 struct Expanded {
     models: Vec<Structure>,
     partial: Option<String>,
-    trace: Option<Vec<crate::infer::trace::TraceStep>>,
+    trace: Option<Vec<infer::TraceStep>>,
 }
 
 fn do_modelexpand(
@@ -268,56 +249,6 @@ fn do_propagate<'lua>(
         }
         None => Ok(LuaValue::Nil),
     }
-}
-
-/// Registers a builtin taking its arguments as a list.
-/// IDP3's internal procedures are dispatched on their signatures first (see
-/// [`crate::lua::signature::internal`]) and also put in their namespace table.
-pub fn reg<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
-where
-    F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
-{
-    let Some((ns, signatures)) = crate::lua::signature::internal(name) else {
-        let func = lua.create_function(move |lua, args: MultiValue| f(lua, args.into_vec()))?;
-        return lua.globals().set(name, func);
-    };
-    let proc = name.to_string();
-    reg_in(lua, ns, name, move |lua, args| {
-        crate::lua::signature::dispatch(lua, &proc, &args, signatures)?;
-        f(lua, args)
-    })
-}
-
-/// Registers an internal procedure in the namespace table `ns` (created when missing) and as a
-/// global, as IDP3 does for procedures outside `idpintern`.
-pub fn reg_in<F>(lua: &Lua, ns: &str, name: &str, f: F) -> mlua::Result<()>
-where
-    F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
-{
-    let func = lua.create_function(move |lua, args: MultiValue| f(lua, args.into_vec()))?;
-    namespace_table(lua, ns)?.raw_set(name, func.clone())?;
-    if ns != "idpintern" {
-        lua.globals().set(name, func)?;
-    }
-    Ok(())
-}
-
-/// Registers a procedure of `idpintern`, which the Lua procedures of the prelude call.
-pub fn reg_intern<F>(lua: &Lua, name: &str, f: F) -> mlua::Result<()>
-where
-    F: for<'lua> Fn(&'lua Lua, Args<'lua>) -> mlua::Result<MultiValue<'lua>> + 'static,
-{
-    reg_in(lua, "idpintern", name, f)
-}
-
-/// The global table of one of IDP3's built-in namespaces (`inferences`, `structure`, ...).
-pub fn namespace_table<'lua>(lua: &'lua Lua, ns: &str) -> mlua::Result<mlua::Table<'lua>> {
-    if let Ok(t) = lua.globals().raw_get::<_, mlua::Table>(ns) {
-        return Ok(t);
-    }
-    let t = lua.create_table()?;
-    lua.globals().raw_set(ns, t.clone())?;
-    Ok(t)
 }
 
 fn one(v: LuaValue) -> mlua::Result<MultiValue> {
@@ -717,13 +648,6 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         none()
     })?;
 
-    crate::lua::ltc::register(lua)?;
-    crate::lua::trace::register(lua)?;
-    crate::lua::api::register(lua)?;
-    crate::lua::parse::register(lua)?;
-
-    crate::lua::transform::register(lua)?;
-
     // ----- not supported -----
     for name in ["entails", "detectfunctions", "tometa", "frommeta"] {
         reg(lua, name, move |_, _| {
@@ -774,8 +698,8 @@ fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<S
             out.symbols.insert(sym, b.symbols[&sym].clone());
             continue;
         }
-        let (mut ct, cfa) = crate::sema::domains::ct_cf(program, a, sym);
-        let (ctb, cfb) = crate::sema::domains::ct_cf(program, b, sym);
+        let (mut ct, cfa) = crate::sema::ct_cf(program, a, sym);
+        let (ctb, cfb) = crate::sema::ct_cf(program, b, sym);
         let (Some(mut cf), Some(cfb)) = (cfa, cfb) else {
             return Err(format!(
                 "merge: cannot merge {}: its types are not finitely interpreted",
@@ -794,10 +718,7 @@ fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<S
 }
 
 /// Whether vocabulary `big` has every sort, predicate and function of `small`.
-fn includes(
-    big: &crate::sema::program::Vocabulary,
-    small: &crate::sema::program::Vocabulary,
-) -> bool {
+fn includes(big: &crate::sema::Vocabulary, small: &crate::sema::Vocabulary) -> bool {
     small.sorts.iter().all(|x| big.sorts.contains(x))
         && small.preds.iter().all(|x| big.preds.contains(x))
         && small.funcs.iter().all(|x| big.funcs.contains(x))

@@ -8,14 +8,14 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
-use crate::infer::explain::{
-    parse_literal, unsat_core, unsat_structure, why_forced, Facts, Forced, Reading,
+use crate::infer::{
+    interpreted_symbols, parse_literal, unsat_core, unsat_structure, why_forced, Facts, Forced,
+    Reading,
 };
-use crate::infer::session::interpreted_symbols;
 use crate::lua::objects::{as_structure, as_theory, as_voc, struct_to_lua, TheoryUd};
 use crate::lua::{rt_err, state};
-use crate::sema::program::Theory;
-use crate::structure::structure::Structure;
+use crate::sema::Theory;
+use crate::structure::Structure;
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     let unsatcore = lua.create_function(
@@ -52,7 +52,7 @@ fn unsatcore<'lua>(
     by_theory: bool,
     theory: &Theory,
     structure: &Structure,
-    voc: crate::sema::program::VocId,
+    voc: crate::ids::VocId,
 ) -> mlua::Result<MultiValue<'lua>> {
     let st = state(lua);
     let program = &*st.program();

@@ -3,17 +3,16 @@
 //! types, and the answers become the symbol's table (true/false for a predicate, the value for
 //! a function). When an argument type has no finite interpretation (`int`, `string`, a huge
 //! range), the procedure is called lazily instead, as IDP3 does: for each tuple that grounding
-//! meets ([`crate::structure::structure::LazyProcedure`]).
+//! meets ([`crate::structure::LazyProcedure`]).
 
 use std::collections::HashSet;
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
 use crate::error::{Error, ErrorKind};
-use crate::sema::domains::cartesian;
-use crate::sema::program::{BuiltinSort, Program, Symbol};
-use crate::structure::structure::{Answer, LazyProcedure, Structure, Table, TupleSet};
-use crate::structure::value::Value;
+use crate::ids::Symbol;
+use crate::sema::{cartesian, BuiltinSort, Program};
+use crate::structure::{Answer, LazyProcedure, Structure, Table, TupleSet, Value};
 
 use super::values::{lua_to_value, value_to_lua};
 
@@ -30,7 +29,7 @@ pub fn defer(lua: &'static Lua) {
 
 /// Fills in the tables of a structure whose procedures could not be called when the runtime
 /// was set up (they may read what `main` sets up first), now that it is used.
-pub fn fill_deferred(structure: &crate::lua::objects::SharedStructure) {
+pub fn fill_deferred(structure: &std::rc::Rc<std::cell::RefCell<Structure>>) {
     if structure.borrow().procedures.is_empty() {
         return;
     }
@@ -74,7 +73,7 @@ fn argument_domains(
     };
     arguments
         .iter()
-        .map(|&sort| crate::sema::domains::sort_domain(program, structure, sort))
+        .map(|&sort| crate::sema::sort_domain(program, structure, sort))
         .collect()
 }
 
@@ -174,7 +173,7 @@ impl ResultType {
         let sort = program.func(f).result;
         Some(ResultType {
             name: program.sort(sort).name.clone(),
-            members: crate::sema::domains::sort_domain(program, structure, sort)
+            members: crate::sema::sort_domain(program, structure, sort)
                 .map(|d| d.into_iter().collect()),
             builtin: program.sort(sort).builtin,
         })
@@ -197,7 +196,7 @@ impl ResultType {
         })?;
         let admitted = match (&self.members, self.builtin) {
             (Some(members), _) => members.contains(&value),
-            (None, Some(b)) => crate::sema::domains::builtin_contains(b, value),
+            (None, Some(b)) => crate::sema::builtin_contains(b, value),
             (None, None) => true,
         };
         if !admitted {

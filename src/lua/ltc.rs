@@ -4,11 +4,13 @@
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::{Error, ErrorKind};
-use crate::lua::builtins::{arg, structures_to_lua, Args};
-use crate::lua::objects::{as_structure, as_target, as_theory, Target, TheoryUd, VocUd};
+use crate::lua::objects::{
+    as_structure, as_target, as_theory, structures_to_lua, Target, TheoryUd, VocUd,
+};
+use crate::lua::register::{arg, reg_in, reg_intern, Args};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::{report_error, state};
-use crate::sema::program::Theory;
+use crate::sema::Theory;
 
 /// Shows an inference's warnings and gives its answer (or the Lua error of [`ltc_error`]).
 fn answered<T>(
@@ -69,8 +71,8 @@ fn initialise<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue
         ) {
             (
                 Ok(Target::Sort(time)),
-                Ok(Target::Sym(crate::sema::program::Symbol::Func(start))),
-                Ok(Target::Sym(crate::sema::program::Symbol::Func(next))),
+                Ok(Target::Sym(crate::ids::Symbol::Func(start))),
+                Ok(Target::Sym(crate::ids::Symbol::Func(next))),
             ) => (time, start, next),
             _ => {
                 return Err(ltc_error(
@@ -85,7 +87,7 @@ fn initialise<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue
         let voc = t.borrow().vocabulary;
         let mut made = Ok(());
         st.update_program(|p| {
-            made = crate::sema::ltc::transform_vocabulary(p, voc, time, start, next);
+            made = crate::sema::transform_vocabulary(p, voc, time, start, next);
         });
         if let Err(message) = made {
             return Err(ltc_error(lua, Error::new(ErrorKind::Aborted, message)));
@@ -173,8 +175,7 @@ fn shortestplan<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiVal
     }
     let max_steps = max_steps.map(|n| n as usize);
     let opts = st.infer_options();
-    let result =
-        crate::infer::ltc::plan::plan(&st.program(), &t.borrow(), &s.borrow(), max_steps, &opts);
+    let result = crate::infer::ltc::plan(&st.program(), &t.borrow(), &s.borrow(), max_steps, &opts);
     let found = answered(lua, result)?;
     let value = match found {
         Some(mut m) => {
@@ -187,9 +188,9 @@ fn shortestplan<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiVal
 }
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
-    crate::lua::builtins::reg_in(lua, "inferences", "shortestplan", shortestplan)?;
-    crate::lua::builtins::reg_intern(lua, "initialise", initialise)?;
-    crate::lua::builtins::reg_in(lua, "inferences", "progress", progress)?;
-    crate::lua::builtins::reg_in(lua, "inferences", "isinvariant", isinvariant)?;
+    reg_in(lua, "inferences", "shortestplan", shortestplan)?;
+    reg_intern(lua, "initialise", initialise)?;
+    reg_in(lua, "inferences", "progress", progress)?;
+    reg_in(lua, "inferences", "isinvariant", isinvariant)?;
     Ok(())
 }

@@ -9,14 +9,15 @@ use std::rc::Rc;
 
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
-use crate::lua::builtins::{arg, reg_in, Args};
+use crate::ids::{PredId, VocId};
 use crate::lua::objects::{
     as_structure, as_theory, as_voc, struct_to_lua, PredUd, SymbolUd, TheoryUd,
 };
+use crate::lua::register::{arg, reg_in, Args};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::{rt_err, state};
 use crate::meta::{from_meta, to_meta, MetaError, MetaNames, METAVOC};
-use crate::sema::program::{PredId, Program, VocId};
+use crate::sema::Program;
 
 type Ret<'lua> = mlua::Result<MultiValue<'lua>>;
 

@@ -1,23 +1,24 @@
 //! The procedure runtime: an embedded Lua 5.1 in which every component of the global namespace
 //! is a global, procedures are Lua functions, and IDP objects are userdata (reference §8, §9).
 
-pub mod api;
-pub mod arguments;
-pub mod asp;
-pub mod builtins;
-pub mod explain;
-pub mod interpreted;
-pub mod ltc;
-pub mod meta;
-pub mod objects;
-pub mod options;
-pub mod parse;
-pub mod sandbox;
-pub mod signature;
-pub mod trace;
-pub mod transform;
-pub mod values;
-pub mod visual;
+mod api;
+mod arguments;
+mod asp;
+mod builtins;
+mod explain;
+mod interpreted;
+mod ltc;
+mod meta;
+mod objects;
+mod options;
+mod parse;
+mod register;
+mod sandbox;
+mod signature;
+mod trace;
+mod transform;
+mod values;
+mod visual;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
@@ -25,9 +26,10 @@ use std::rc::Rc;
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
+use crate::ids::{NamespaceId, ProcId};
 use crate::lua::objects::{QueryUd, StructUd, TermUd, TheoryUd, VocUd};
 use crate::lua::options::OptionsUd;
-use crate::sema::program::{Component, NamespaceId, ProcId, Procedure, Program};
+use crate::sema::{Component, Procedure, Program};
 
 const PRELUDE: &str = include_str!("prelude.lua");
 
@@ -102,12 +104,13 @@ impl MissingModel {
 }
 
 /// What the command line sets for every inference of a run (`--sat`, `--max-ground-size`,
-/// `--stats`, `--dump ground`), on top of the procedures' options.
+/// `--stats`, `--dump ground`, the `IDP_*` knobs), on top of the procedures' options.
 #[derive(Clone, Debug)]
 pub struct RunSettings {
     pub sat_backend: crate::infer::SatBackend,
     pub max_ground_size: usize,
     pub observer: crate::infer::Observer,
+    pub tuning: crate::infer::Tuning,
 }
 
 impl Default for RunSettings {
@@ -117,6 +120,7 @@ impl Default for RunSettings {
             sat_backend: defaults.sat_backend,
             max_ground_size: defaults.max_ground_size,
             observer: defaults.observer,
+            tuning: defaults.tuning,
         }
     }
 }
@@ -161,6 +165,7 @@ impl State {
             sat_backend: run.sat_backend,
             max_ground_size: run.max_ground_size,
             observer,
+            tuning: run.tuning.clone(),
             ..mine
         }
     }
@@ -277,6 +282,11 @@ impl Runtime {
     fn setup(&self) -> mlua::Result<()> {
         let lua = self.lua;
         builtins::register(lua)?;
+        ltc::register(lua)?;
+        trace::register(lua)?;
+        api::register(lua)?;
+        parse::register(lua)?;
+        transform::register(lua)?;
         explain::register(lua)?;
         arguments::register(lua)?;
         meta::register(lua)?;
@@ -311,6 +321,22 @@ impl Runtime {
             .load(code)
             .set_name(format!("={chunk_name}"))
             .call::<_, mlua::MultiValue>(());
+        self.outcome(result)
+    }
+
+    /// Calls the procedure `main()` (IDP3's `return idpglobal.main()`), from no chunk of its
+    /// own: an error it raises at its caller has no position, which would mean nothing to the
+    /// user.
+    pub fn run_main(&self) -> Outcome {
+        let result = match self.global("main") {
+            Some(LuaValue::Function(main)) => main.call::<_, mlua::MultiValue>(()),
+            _ => Err(mlua::Error::runtime("there is no procedure main()")),
+        };
+        self.outcome(result)
+    }
+
+    /// What running Lua code gave, for the command line.
+    fn outcome(&self, result: mlua::Result<mlua::MultiValue<'static>>) -> Outcome {
         match result {
             Ok(values) => {
                 let first = values.into_iter().next();
@@ -325,7 +351,7 @@ impl Runtime {
                         Returned::Other(format!("a string (\"{}\")", s.to_string_lossy()))
                     }
                     Some(LuaValue::Boolean(b)) => Returned::Other(b.to_string()),
-                    Some(other) => Returned::Other(format!("a {}", values::describe(&other))),
+                    Some(other) => Returned::Other(format!("a {}", objects::describe(&other))),
                 })
             }
             Err(e) => Outcome::Failed(self.failure(&e)),
@@ -385,10 +411,13 @@ impl Runtime {
         if self.compile_command(&format!("return {code}")).is_ok() {
             return true;
         }
-        match self.compile_command(code) {
-            Ok(_) => true,
-            Err(e) => !error_message(&e).ends_with("'<eof>'"),
-        }
+        !matches!(
+            self.compile_command(code),
+            Err(mlua::Error::SyntaxError {
+                incomplete_input: true,
+                ..
+            })
+        )
     }
 
     fn compile_command(&self, code: &str) -> mlua::Result<mlua::Function<'static>> {
@@ -446,7 +475,7 @@ impl Runtime {
                 _ => None,
             })
             .collect();
-        let near = crate::sema::resolve::nearest_name(name, functions.iter().map(String::as_str))?;
+        let near = crate::sema::nearest_name(name, functions.iter().map(String::as_str))?;
         if near == "printmodels" {
             // IDP3 has no `printmodel`: one model is printed by `print`.
             return Some(
@@ -487,7 +516,7 @@ impl Runtime {
     }
 
     /// The theory named `name`.
-    pub fn theory(&self, name: &str) -> Option<Rc<RefCell<crate::sema::program::Theory>>> {
+    pub fn theory(&self, name: &str) -> Option<Rc<RefCell<crate::sema::Theory>>> {
         objects::as_theory(&self.global(name)?)
     }
 
@@ -497,7 +526,7 @@ impl Runtime {
     }
 
     /// The term block named `name`.
-    pub fn term(&self, name: &str) -> Option<Rc<crate::sema::program::TermBlock>> {
+    pub fn term(&self, name: &str) -> Option<Rc<crate::sema::TermBlock>> {
         objects::as_term(&self.global(name)?)
     }
 

@@ -9,18 +9,16 @@ use mlua::{
     AnyUserData, Lua, MetaMethod, MultiValue, UserData, UserDataMethods, Value as LuaValue,
 };
 
+use crate::ids::{FuncId, PredId, SortId, Symbol, VocId};
 use crate::lua::options::OptionsUd;
 use crate::lua::values::{
-    describe, is_single_tuple, lua_to_tuple, lua_to_tuples, lua_to_value, tuple_to_lua,
-    value_to_lua,
+    is_single_tuple, lua_to_tuple, lua_to_tuples, lua_to_value, tuple_to_lua, value_to_lua,
+    CompoundUd, TupleUd,
 };
 use crate::lua::{rt_err, state};
 use crate::print;
-use crate::sema::program::{
-    FuncId, PredId, Program, Query, SortId, Symbol, TermBlock, Theory, VocId,
-};
-use crate::structure::structure::{Structure, Table, TupleSet};
-use crate::structure::value::{Tuple, Value};
+use crate::sema::{Program, Query, TermBlock, Theory};
+use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
 pub type SharedStructure = Rc<RefCell<Structure>>;
 
@@ -58,14 +56,12 @@ pub struct FuncInterUd {
 /// A (snapshot) table of tuples: `S[V::P].ct`, query answers. Its tuples are sorted when they
 /// are first read (`#` only counts them: counting a million tuples needs no sort).
 pub struct PredTableUd {
-    unsorted: std::cell::RefCell<Option<Vec<Tuple>>>,
+    unsorted: RefCell<Option<Vec<Tuple>>>,
     sorted: std::cell::OnceCell<Rc<Vec<Tuple>>>,
     len: usize,
     pub arity: usize,
 }
 
-pub struct TupleUd(pub Tuple);
-pub struct CompoundUd(pub Value);
 pub struct DomainUd(pub Rc<Vec<Value>>);
 
 impl PredTableUd {
@@ -74,7 +70,7 @@ impl PredTableUd {
         tuples.sort_unstable();
         tuples.dedup();
         PredTableUd {
-            unsorted: std::cell::RefCell::new(None),
+            unsorted: RefCell::new(None),
             len: tuples.len(),
             sorted: std::cell::OnceCell::from(Rc::new(tuples)),
             arity,
@@ -85,7 +81,7 @@ impl PredTableUd {
     pub fn distinct(tuples: Vec<Tuple>, arity: usize) -> PredTableUd {
         PredTableUd {
             len: tuples.len(),
-            unsorted: std::cell::RefCell::new(Some(tuples)),
+            unsorted: RefCell::new(Some(tuples)),
             sorted: std::cell::OnceCell::new(),
             arity,
         }
@@ -103,10 +99,6 @@ impl PredTableUd {
     /// The number of tuples.
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 }
 
@@ -273,7 +265,7 @@ pub fn table_arity(program: &Program, sym: Symbol) -> usize {
 
 /// The explicit (ct, cf) of a symbol, with cf completed for two-valued tables.
 fn explicit(program: &Program, s: &Structure, sym: Symbol) -> Result<(TupleSet, TupleSet), String> {
-    let (ct, cf) = crate::sema::domains::ct_cf(program, s, sym);
+    let (ct, cf) = crate::sema::ct_cf(program, s, sym);
     match cf {
         Some(cf) => Ok((ct, cf)),
         None => Err(format!(
@@ -308,7 +300,7 @@ pub fn read_part(
         "cf" => Ok(explicit(program, s, sym)?.1.into_iter().collect()),
         "pt" | "pf" => {
             let (ct, cf) = explicit(program, s, sym)?;
-            let all = crate::sema::domains::all_tuples(program, s, sym).ok_or_else(|| {
+            let all = crate::sema::all_tuples(program, s, sym).ok_or_else(|| {
                 format!(
                     "cannot enumerate the tuples of {}: its types are not finitely interpreted",
                     program.symbol_name(sym)
@@ -338,7 +330,7 @@ pub fn write_part(
         "ct" => ct = given,
         "cf" => cf = given,
         "pt" | "pf" => {
-            let all = crate::sema::domains::all_tuples(program, s, sym).ok_or_else(|| {
+            let all = crate::sema::all_tuples(program, s, sym).ok_or_else(|| {
                 format!(
                     "cannot enumerate the tuples of {}",
                     program.symbol_name(sym)
@@ -541,7 +533,7 @@ impl UserData for PredUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
-            Ok(print::structure::pred_long_name(&st.program(), this.0))
+            Ok(print::pred_long_name(&st.program(), this.0))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
             Ok(other
@@ -556,7 +548,7 @@ impl UserData for FuncUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |lua, this, ()| {
             let st = state(lua);
-            Ok(print::structure::func_long_name(&st.program(), this.0))
+            Ok(print::func_long_name(&st.program(), this.0))
         });
         methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
             Ok(other
@@ -644,8 +636,7 @@ impl UserData for StructUd {
             match target {
                 Target::Sort(so) => {
                     let s = this.0.borrow();
-                    let d = crate::sema::domains::sort_domain(&st.program(), &s, so)
-                        .unwrap_or_default();
+                    let d = crate::sema::sort_domain(&st.program(), &s, so).unwrap_or_default();
                     Ok(LuaValue::UserData(
                         lua.create_userdata(DomainUd(Rc::new(d)))?,
                     ))
@@ -937,7 +928,7 @@ impl UserData for PredTableUd {
 impl UserData for TupleUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
-            Ok(format!("({})", print::structure::tuple_to_string(&this.0)))
+            Ok(format!("({})", print::tuple_to_string(&this.0)))
         });
         methods.add_meta_method(MetaMethod::Len, |_, this, ()| Ok(this.0.len()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| match key {
@@ -985,7 +976,7 @@ impl UserData for CompoundUd {
 impl UserData for DomainUd {
     fn add_methods<'lua, M: UserDataMethods<'lua, Self>>(methods: &mut M) {
         methods.add_meta_method(MetaMethod::ToString, |_, this, ()| {
-            Ok(print::structure::sort_table_to_string(&this.0))
+            Ok(print::sort_table_to_string(&this.0))
         });
         methods.add_meta_method(MetaMethod::Len, |_, this, ()| Ok(this.0.len()));
         methods.add_meta_method(MetaMethod::Index, |lua, this, key: LuaValue| match key {
@@ -1029,4 +1020,25 @@ pub fn as_interpretation(v: &LuaValue) -> Option<(SharedStructure, Symbol)> {
         return Some((f.s.clone(), Symbol::Func(f.f)));
     }
     None
+}
+
+/// A short description of a Lua value's type for error messages.
+pub fn describe(v: &LuaValue) -> String {
+    match v {
+        LuaValue::UserData(ud) => idp_type_name(ud).unwrap_or("userdata").to_string(),
+        other => other.type_name().to_string(),
+    }
+}
+
+/// Models as a Lua list of structures (their names cleared).
+pub fn structures_to_lua<'lua>(
+    lua: &'lua Lua,
+    models: Vec<Structure>,
+) -> mlua::Result<LuaValue<'lua>> {
+    let t = lua.create_table()?;
+    for (k, mut m) in models.into_iter().enumerate() {
+        m.name = String::new();
+        t.raw_set(k + 1, struct_to_lua(lua, m)?)?;
+    }
+    Ok(LuaValue::Table(t))
 }

@@ -13,7 +13,7 @@
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::diagnostics::{render_plain, Diagnostics, Severity};
-use crate::lua::builtins::{arg, reg_in, reg_intern, Args};
+use crate::lua::register::{arg, reg_in, reg_intern, Args};
 use crate::lua::signature::{dispatch, ArgType};
 use crate::lua::{install_components, report_error, rt_err, state};
 
@@ -72,6 +72,8 @@ pub(crate) fn add_input(lua: &Lua, name: String, bytes: Vec<u8>) -> mlua::Result
         &crate::stdlib::source,
         false,
         None,
+        // The runtime may be on an ordinary stack (a library user's).
+        crate::syntax::Stack::Own,
         &mut sources,
         &mut diags,
     );

@@ -7,6 +7,7 @@ use mlua::{Lua, Value as LuaValue};
 
 use crate::lua::objects::*;
 use crate::lua::options::OptionsUd;
+use crate::lua::values::{CompoundUd, TupleUd};
 
 /// The type of an argument, in IDP3's order (which orders the signatures in messages).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -14,7 +15,6 @@ pub enum ArgType {
     Sort,
     Predicate,
     Function,
-    Symbol,
     Vocabulary,
     Compound,
     Tuple,
@@ -46,7 +46,6 @@ impl ArgType {
             Sort => "type",
             Predicate => "predicate_symbol",
             Function => "function_symbol",
-            Symbol => "symbol",
             Vocabulary => "vocabulary",
             Compound => "compound",
             Tuple => "tuple",

@@ -12,10 +12,11 @@
 
 use mlua::{Lua, MetaMethod, UserData, UserDataMethods, Value as LuaValue};
 
-use crate::infer::trace::{TraceStep, TracedAtom};
-use crate::print::structure::tuple_to_string;
-use crate::sema::program::{Program, Symbol};
-use crate::structure::value::Tuple;
+use crate::ids::Symbol;
+use crate::infer::{TraceStep, TracedAtom};
+use crate::print::tuple_to_string;
+use crate::sema::Program;
+use crate::structure::Tuple;
 
 /// A ground atom as a Lua `formula` object (IDP3 gives its traces' atoms as formulas).
 pub struct AtomUd {
@@ -39,12 +40,8 @@ impl UserData for AtomUd {
 
 /// An atom as IDP3's printer writes it: `P(1,2)`, `P` without arguments, and a function's
 /// graph atom as `F(1,2)=3` (`c=3` for a constant).
-pub fn atom_text(
-    program: &Program,
-    symbol: Symbol,
-    tuple: &[crate::structure::value::Value],
-) -> String {
-    let args = |t: &[crate::structure::value::Value]| {
+pub fn atom_text(program: &Program, symbol: Symbol, tuple: &[crate::structure::Value]) -> String {
+    let args = |t: &[crate::structure::Value]| {
         if t.is_empty() {
             String::new()
         } else {

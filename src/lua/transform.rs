@@ -11,14 +11,12 @@ use std::rc::Rc;
 use mlua::{Lua, MultiValue, Value as LuaValue};
 
 use crate::error::IdpResult;
-use crate::infer::grounding::ground;
-use crate::lua::builtins::{reg, reg_intern, Args};
+use crate::infer::ground;
 use crate::lua::objects::{as_structure, as_theory, TheoryUd};
+use crate::lua::register::{reg, reg_intern, Args};
 use crate::lua::{rt_err, state};
-use crate::print::ground::{ground_theory_to_string, Layout};
-use crate::print::theory::theory_to_string;
-use crate::sema::program::{Theory, TheoryForm};
-use crate::sema::transform;
+use crate::print::{ground_theory_to_string, theory_to_string, Layout};
+use crate::sema::{transform, Theory, TheoryForm};
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     reg(lua, "completion", |lua, args| {
@@ -87,7 +85,7 @@ fn printasbdd<'lua>(lua: &'lua Lua, args: Args<'lua>) -> mlua::Result<MultiValue
         let st = state(lua);
         let program = st.program();
         let theory = theory.borrow();
-        crate::infer::fobdd::print_theory(&program, &theory).map_err(|e| rt_err(e.to_string()))?
+        crate::infer::print_theory(&program, &theory).map_err(|e| rt_err(e.to_string()))?
     };
     let print: mlua::Function = lua.globals().get("print")?;
     if let Some(body) = text.strip_suffix('\n') {
@@ -101,7 +99,7 @@ fn in_place<'lua>(
     lua: &'lua Lua,
     args: &Args<'lua>,
     name: &str,
-    rewrite: impl FnOnce(&crate::sema::program::Program, &mut Theory),
+    rewrite: impl FnOnce(&crate::sema::Program, &mut Theory),
 ) -> mlua::Result<MultiValue<'lua>> {
     in_place_fallible(lua, args, name, |program, t| {
         rewrite(program, t);
@@ -115,7 +113,7 @@ fn in_place_fallible<'lua>(
     lua: &'lua Lua,
     args: &Args<'lua>,
     name: &str,
-    rewrite: impl FnOnce(&crate::sema::program::Program, &mut Theory) -> IdpResult<()>,
+    rewrite: impl FnOnce(&crate::sema::Program, &mut Theory) -> IdpResult<()>,
 ) -> mlua::Result<MultiValue<'lua>> {
     let Some(theory) = args.first().and_then(as_theory) else {
         return Err(rt_err(format!("{name}: expects a theory")));

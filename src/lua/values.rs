@@ -3,8 +3,12 @@
 
 use mlua::{Lua, Value as LuaValue};
 
-use crate::lua::objects::{CompoundUd, TupleUd};
-use crate::structure::value::{Tuple, Value};
+use crate::structure::{Tuple, Value};
+
+/// A tuple as Lua userdata (`tuple`; its methods are in [`super::objects`]).
+pub struct TupleUd(pub Tuple);
+/// A compound domain element as Lua userdata (`compound`).
+pub struct CompoundUd(pub Value);
 
 pub fn value_to_lua<'lua>(lua: &'lua Lua, v: Value) -> mlua::Result<LuaValue<'lua>> {
     Ok(match v {
@@ -76,15 +80,5 @@ pub fn lua_to_tuples(v: &LuaValue) -> Option<Vec<Tuple>> {
             Some(out)
         }
         _ => None,
-    }
-}
-
-/// A short description of a Lua value's type for error messages.
-pub fn describe(v: &LuaValue) -> String {
-    match v {
-        LuaValue::UserData(ud) => crate::lua::objects::idp_type_name(ud)
-            .unwrap_or("userdata")
-            .to_string(),
-        other => other.type_name().to_string(),
     }
 }

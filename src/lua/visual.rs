@@ -12,8 +12,7 @@ use std::os::fd::AsRawFd;
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
-use crate::lua::objects::as_structure;
-use crate::lua::values::describe;
+use crate::lua::objects::{as_structure, describe};
 use crate::lua::{rt_err, state};
 use crate::visual::{self, Options};
 
@@ -43,13 +42,8 @@ pub fn visualize_text(lua: &Lua, s: LuaValue, opts: LuaValue) -> mlua::Result<St
         ));
     }
     let s = shared.borrow();
-    visual::visualize(&st.program(), &s, &options, std::io::stdout().is_terminal()).map_err(|m| {
-        if m.starts_with("visualize:") {
-            rt_err(m)
-        } else {
-            rt_err(format!("visualize: {m}"))
-        }
-    })
+    visual::visualize(&st.program(), &s, &options, std::io::stdout().is_terminal())
+        .map_err(|m| rt_err(format!("visualize: {m}")))
 }
 
 /// Reads `{ show = {...}, hide = {...}, glyphs = {...}, colours = {...}, unicode = b,
@@ -215,6 +209,7 @@ impl RawMode {
     fn enter(fd: i32) -> std::io::Result<RawMode> {
         // SAFETY: termios is plain data; tcgetattr fills it for a terminal fd.
         let mut saved: libc::termios = unsafe { std::mem::zeroed() };
+        // SAFETY: `saved` is a valid termios for tcgetattr to fill.
         if unsafe { libc::tcgetattr(fd, &mut saved) } != 0 {
             return Err(std::io::Error::last_os_error());
         }

@@ -6,12 +6,12 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::ids::{PredId, SortId, Symbol, VocId};
 use crate::meta::{MetaError, MetaNames, MetaSym};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
-use crate::sema::program::{PredId, Program, SortId, Symbol, Theory, TheoryForm, VocId};
+use crate::sema::{Program, Theory, TheoryForm};
 use crate::source::Span;
-use crate::structure::structure::Structure;
-use crate::structure::value::{Tuple, Value};
+use crate::structure::{Structure, Tuple, Value};
 use crate::syntax::ast::{AggKind, CmpOp};
 
 /// The theory over `voc` that `structure` describes, its sentences the elements of

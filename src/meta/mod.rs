@@ -18,9 +18,9 @@ pub use to::to_meta;
 
 use indexmap::{IndexMap, IndexSet};
 
-use crate::sema::program::{FuncId, PredId, Program, SortId, Symbol, VocId};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::ids::{FuncId, PredId, SortId, Symbol, VocId};
+use crate::sema::Program;
+use crate::structure::{Structure, Table, Tuple, Value};
 use crate::syntax::ast::{ArithOp, CmpOp};
 
 /// The meta vocabulary, as IDP3's `bootstrap.idp` declares it (its names and types).

@@ -4,11 +4,11 @@
 //! and set gets the next number when it is met (its parts come after it), as IDP3's
 //! `Metafier` numbers them.
 
+use crate::ids::{SortId, Symbol, VocId};
 use crate::meta::{constructor, Facts, MetaError, MetaNames, MetaSym, MAX_INDEX};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
-use crate::sema::program::{Program, SortId, Symbol, Theory, VocId};
-use crate::structure::structure::Structure;
-use crate::structure::value::Value;
+use crate::sema::{Program, Theory};
+use crate::structure::{Structure, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// The meta structure of `theory` over the meta vocabulary `metavoc`, named `name`.

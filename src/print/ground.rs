@@ -25,9 +25,10 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::ids::Symbol;
 use crate::print::theory::{formula_to_string, term_to_string};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind};
-use crate::sema::program::{Program, Symbol, Theory};
+use crate::sema::{Program, Theory};
 use crate::syntax::ast::CmpOp;
 
 /// Where a ground theory's parts go.

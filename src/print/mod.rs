@@ -2,25 +2,42 @@
 //! tables (`{ 1,1; 2,2 }`). All printers are pure functions of the program and the printed value.
 //!
 //! The helpers here (consistency, two-valuedness) are shared with the Lua runtime; sort domains
-//! are [`crate::sema::domains`]'.
+//! are [`crate::sema::Domains`]'.
 
-pub mod ground;
-pub mod program;
-pub mod structure;
-pub mod theory;
-pub mod vocabulary;
+mod ground;
+mod program;
+mod structure;
+mod theory;
+mod vocabulary;
+
+pub use ground::{ground_theory_to_string, Layout};
+pub use program::program_to_string;
+pub use structure::{
+    func_long_name, pred_long_name, printable_funcs, printable_preds, printable_sorts,
+    sort_table_to_string, structure_to_string, tuple_to_string, tuples_to_string,
+};
+pub use theory::{
+    definition_to_string, fodot_sort_name, formula_to_fodot, formula_to_string, readable_formula,
+    readable_value, rule_to_fodot, term_to_string,
+};
+pub use vocabulary::vocabulary_to_string;
+pub(crate) use vocabulary::{constructor_texts, declared_sorts};
 
 use std::collections::HashSet;
 
-use crate::sema::domains::{product, sort_domain, symbol_domains, MAX_ENUMERATION};
-use crate::sema::program::{Program, Symbol};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::ids::Symbol;
+use crate::sema::{product, sort_domain, symbol_domains, Program, MAX_ENUMERATION};
+use crate::structure::{Structure, Table, Tuple, Value};
 
-pub use program::program_to_string;
-pub use structure::{structure_to_string, tuples_to_string};
-pub use theory::{formula_to_string, term_to_string, theory_to_string};
-pub use vocabulary::vocabulary_to_string;
+/// `t` as IDP text; a ground theory (made by `ground`) as IDP3 prints a ground theory.
+pub fn theory_to_string(program: &Program, t: &crate::sema::Theory) -> String {
+    match t.form {
+        crate::sema::TheoryForm::Ground { model_equivalent } => {
+            ground_theory_to_string(program, t, model_equivalent, Layout::Stored)
+        }
+        crate::sema::TheoryForm::Source => theory::source_theory_to_string(program, t),
+    }
+}
 
 /// Whether a structure is consistent: no tuple both certainly true and certainly false, and no
 /// function with two certain values for the same arguments (or no possible value for a total

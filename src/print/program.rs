@@ -3,10 +3,12 @@
 //! after resolution: variables with their derived types, sentences fully parenthesised, and
 //! structures completed (sorts autocompleted, tables built).
 
+use crate::ids::NamespaceId;
 use crate::print::structure::structure_to_string;
-use crate::print::theory::{query_to_string, term_block_to_string, theory_to_string};
+use crate::print::theory::{query_to_string, term_block_to_string};
+use crate::print::theory_to_string;
 use crate::print::vocabulary::vocabulary_to_source;
-use crate::sema::program::{Component, NamespaceId, Program};
+use crate::sema::{Component, Program};
 
 /// The whole program, from the global namespace down.
 pub fn program_to_string(program: &Program) -> String {

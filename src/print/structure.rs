@@ -2,10 +2,10 @@
 
 use std::collections::HashMap;
 
+use crate::ids::{FuncId, PredId, SortId, Symbol};
 use crate::print::{is_consistent, is_two_valued};
-use crate::sema::program::{FuncId, PredId, Program, SortId, Symbol};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::sema::Program;
+use crate::structure::{Structure, Table, Tuple, Value};
 
 /// `structure NAME : VOC {` ... `}` followed by a newline (Lua's `print` adds the blank line),
 /// or `INCONSISTENT STRUCTURE` (no newline).
@@ -302,8 +302,9 @@ fn mappings_to_string(mut graph: Vec<&Tuple>, n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sema::program::{Function, Predicate, Sort, VocId, Vocabulary};
-    use crate::structure::structure::TupleSet;
+    use crate::ids::VocId;
+    use crate::sema::{Function, Predicate, Sort, Vocabulary};
+    use crate::structure::TupleSet;
 
     fn sort(p: &mut Program, name: &str) -> SortId {
         let id = SortId(p.sorts.len() as u32);

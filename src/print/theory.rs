@@ -3,17 +3,14 @@
 //! reading an explanation: string elements that are identifiers appear as written in the
 //! structure (`Col(a)`, not `Col("a")`).
 
-use crate::print::ground::{ground_theory_to_string, Layout};
+use crate::ids::Symbol;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
-use crate::sema::program::{Program, Query, Symbol, TermBlock, Theory, TheoryForm};
-use crate::structure::value::Value;
+use crate::sema::{Program, Query, TermBlock, Theory};
+use crate::structure::Value;
 use crate::syntax::ast::{AggKind, ArithOp};
 
-/// `t` as IDP text; a ground theory (made by `ground`) as IDP3 prints a ground theory.
-pub fn theory_to_string(program: &Program, t: &Theory) -> String {
-    if let TheoryForm::Ground { model_equivalent } = t.form {
-        return ground_theory_to_string(program, t, model_equivalent, Layout::Stored);
-    }
+/// `t`, a theory as written (not made by `ground`), as IDP text.
+pub fn source_theory_to_string(program: &Program, t: &Theory) -> String {
     let mut out = format!(
         "theory {} : {} {{\n",
         t.name,
@@ -320,7 +317,7 @@ impl Printer<'_> {
                 (parts.join(sep), level)
             }
         };
-        let names = |vs: &[crate::sema::ir::Var]| {
+        let names = |vs: &[Var]| {
             vs.iter()
                 .map(|v| v.name.to_string())
                 .collect::<Vec<_>>()

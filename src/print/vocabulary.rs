@@ -1,9 +1,10 @@
 //! Vocabulary printing (reference §11.2): `vocabulary V {`, types, predicates, functions, `}`.
 
+use crate::ids::{FuncId, SortId};
 use crate::print::structure::{
     is_identifier, printable_funcs, printable_preds, sort_table_to_string,
 };
-use crate::sema::program::{FuncId, Program, SortId, Vocabulary};
+use crate::sema::{Program, Vocabulary};
 
 /// IDP3's text of a vocabulary: types sorted by name, then predicates and functions.
 pub fn vocabulary_to_string(program: &Program, voc: &Vocabulary) -> String {

@@ -17,8 +17,7 @@ use std::rc::Rc;
 
 use crate::ids::{SortId, Symbol};
 use crate::sema::program::{BuiltinSort, Program};
-use crate::structure::structure::{Structure, Table, TupleSet};
-use crate::structure::value::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
 /// The most elements a constructed type is listed with.
 pub const MAX_LISTED: usize = 2_000_000;

@@ -10,9 +10,10 @@
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::sema::program::{FuncId, PredId, SortId, Symbol};
-use crate::structure::value::Value;
-use crate::syntax::ast::{AggKind, ArithOp, CmpOp, Span};
+use crate::ids::{FuncId, PredId, SortId, Symbol};
+use crate::source::Span;
+use crate::structure::Value;
+use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// A variable, unique within its theory component (ids are not reused inside one sentence).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -222,7 +223,7 @@ impl Term {
 #[cfg(test)]
 mod nothing_true_tests {
     use super::*;
-    use crate::sema::program::PredId;
+    use crate::ids::PredId;
 
     /// One builder for the LTC split's and the grounding's "no true atom" rules:
     /// `! x1 x2 : S(x1, x2) <- false.` with the ids the caller gives.

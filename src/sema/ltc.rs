@@ -8,9 +8,8 @@
 
 use indexmap::IndexMap;
 
-use crate::sema::program::{
-    FuncId, Function, LtcInfo, PredId, Predicate, Program, SortId, Symbol, VocId, Vocabulary,
-};
+use crate::ids::{FuncId, PredId, SortId, Symbol, VocId};
+use crate::sema::program::{Function, LtcInfo, Predicate, Program, Vocabulary};
 
 /// Makes `voc` an LTC vocabulary with `time`, `start` and `next` (its single-state and
 /// bistate vocabularies added to the program), or gives IDP3's message for why it cannot be.

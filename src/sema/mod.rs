@@ -1,11 +1,22 @@
 //! Name resolution and type checking: turns the AST into a typed [`program::Program`].
 
-pub mod domains;
+mod domains;
 pub mod ir;
-pub mod ltc;
-pub mod program;
-pub mod resolve;
+mod ltc;
+mod program;
+mod resolve;
 pub mod transform;
 pub mod walk;
+
+pub use domains::{
+    all_tuples, builtin_contains, cartesian, ct_cf, product, sort_domain, symbol_domains, Domains,
+    MAX_ENUMERATION,
+};
+pub use ltc::transform_vocabulary;
+pub use program::{
+    BuiltinSort, Component, Function, LtcInfo, Predicate, Procedure, Program, Query, Sort,
+    TermBlock, Theory, TheoryForm, Vocabulary,
+};
+pub(crate) use resolve::nearest_name;
 
 pub use resolve::{resolve, resolve_more, resolve_with_sources};

@@ -6,10 +6,9 @@ use indexmap::{IndexMap, IndexSet};
 
 use crate::sema::ir;
 use crate::source::Span;
-use crate::structure::structure::Structure;
-use crate::structure::value::Value;
+use crate::structure::{Structure, Value};
 
-pub use crate::ids::{
+use crate::ids::{
     FuncId, NamespaceId, PredId, ProcId, QueryId, SortId, StructId, Symbol, TermId, TheoryId, VocId,
 };
 
@@ -46,23 +45,6 @@ pub struct Predicate {
     /// `Some(T)` for the type predicate `T(x)`.
     pub type_of: Option<SortId>,
     pub span: Option<Span>,
-}
-
-/// Functions of the std vocabulary that have a fixed meaning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BuiltinFunc {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Mod,
-    Pow,
-    Neg,
-    Abs,
-    Min,
-    Max,
-    Succ,
-    Pred,
 }
 
 #[derive(Clone, Debug)]

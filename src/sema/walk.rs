@@ -12,7 +12,7 @@ use rustc_hash::FxHashSet as HashSet;
 
 use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, SetExpr, Term, TermKind, Var};
-use crate::structure::value::Value;
+use crate::structure::Value;
 
 /// A node of the IR.
 #[derive(Clone, Copy, Debug)]
@@ -305,7 +305,7 @@ mod tests {
     use crate::ids::{PredId, SortId};
     use crate::sema::ir::TermKind;
     use crate::source::Span;
-    use crate::structure::value::Value;
+    use crate::structure::Value;
     use crate::syntax::ast::{AggKind, CmpOp};
 
     fn var(id: u32) -> Var {

@@ -3,6 +3,8 @@
 //! `cargo build` needs no npm and `idp` stays one file. With `IDP_SERVE_WEB=DIR` set, the files
 //! are read from DIR instead (for working on the page without rebuilding `idp`).
 
+use std::path::Path;
+
 /// One embedded file.
 pub struct Asset {
     pub path: &'static str,
@@ -29,17 +31,18 @@ pub const ASSETS: [Asset; 3] = [
     },
 ];
 
-/// The file served at `path` (its type and bytes).
-pub fn find(path: &str) -> Option<(&'static str, Vec<u8>)> {
+/// The file served at `path` (its type and bytes): from the folder `web` when it is given and
+/// has it (`IDP_SERVE_WEB`), else the one built in.
+pub fn find(path: &str, web: Option<&Path>) -> Option<(&'static str, Vec<u8>)> {
     let path = if path == "/index.html" { "/" } else { path };
     let asset = ASSETS.iter().find(|a| a.path == path)?;
-    if let Some(dir) = std::env::var_os("IDP_SERVE_WEB") {
+    if let Some(dir) = web {
         let file = match asset.path {
             "/" => "index.html",
             "/app.js" => "dist/app.js",
             other => other.trim_start_matches('/'),
         };
-        if let Ok(bytes) = std::fs::read(std::path::Path::new(&dir).join(file)) {
+        if let Ok(bytes) = std::fs::read(dir.join(file)) {
             return Some((asset.content_type, bytes));
         }
     }

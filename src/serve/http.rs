@@ -36,6 +36,9 @@ pub struct Config {
     pub max_runs: usize,
     /// The launch's token (see [`super::access`]).
     pub token: String,
+    /// The folder the page's own files are read from, if not the built-in ones
+    /// (`IDP_SERVE_WEB`, see [`super::assets`]).
+    pub web: Option<std::path::PathBuf>,
 }
 
 struct App {
@@ -142,7 +145,7 @@ fn route(app: &App, request: &mut Request) -> Result<Reply, ServeError> {
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
     let method = request.method().clone();
     if !path.starts_with("/api/") {
-        return page_file(&method, path);
+        return page_file(&method, path, app.config.web.as_deref());
     }
     check_token(request, &app.config.token)?;
     if method == Method::Post {
@@ -228,8 +231,12 @@ fn route_runs(
 }
 
 /// The page's own files (no token: they hold nothing of the folder).
-fn page_file(method: &Method, path: &str) -> Result<Reply, ServeError> {
-    match (method, assets::find(path)) {
+fn page_file(
+    method: &Method,
+    path: &str,
+    web: Option<&std::path::Path>,
+) -> Result<Reply, ServeError> {
+    match (method, assets::find(path, web)) {
         (Method::Get, Some((content_type, body))) => Ok(Reply::File(content_type, body)),
         _ => Err(ServeError::NotFound(format!("no such request: {path}"))),
     }

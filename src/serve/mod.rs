@@ -11,15 +11,15 @@
 //! ([`access`]); the number of runs at once and their memory are sized to the machine unless
 //! given ([`machine_limits`]).
 
-pub mod access;
-pub mod api;
-pub mod assets;
-pub mod child;
-pub mod files;
-pub mod http;
-pub mod jobs;
-pub mod output;
-pub mod wording;
+mod access;
+mod api;
+mod assets;
+mod child;
+mod files;
+mod http;
+mod jobs;
+mod output;
+mod wording;
 
 use std::fmt;
 
@@ -117,8 +117,9 @@ pub fn machine_limits(runs: Option<usize>, memory_mb: Option<u64>) -> (usize, u6
     (runs, memory_mb.unwrap_or(share))
 }
 
-/// Runs `idp serve ARGS` (the arguments after `serve`); returns the exit code.
-pub fn run(args: &[String]) -> i32 {
+/// Runs `idp serve ARGS` (the arguments after `serve`); returns the exit code. `web`: the
+/// folder to read the page's own files from instead of the built-in ones (`IDP_SERVE_WEB`).
+pub fn run(args: &[String], web: Option<std::path::PathBuf>) -> i32 {
     let argv = std::iter::once("idp serve".to_string()).chain(args.iter().cloned());
     let parsed = match ServeArgs::try_parse_from(argv) {
         Ok(a) => a,
@@ -127,7 +128,7 @@ pub fn run(args: &[String]) -> i32 {
             return if e.use_stderr() { 1 } else { 0 };
         }
     };
-    match start(parsed) {
+    match start(parsed, web) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("Error: {e}");
@@ -137,7 +138,7 @@ pub fn run(args: &[String]) -> i32 {
 }
 
 /// Checks the options, binds the port and serves until the process is stopped.
-fn start(args: ServeArgs) -> Result<(), ServeError> {
+fn start(args: ServeArgs, web: Option<std::path::PathBuf>) -> Result<(), ServeError> {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return Err(ServeError::BadRequest(
             "--timeout must be a positive number of seconds".into(),
@@ -164,6 +165,7 @@ fn start(args: ServeArgs) -> Result<(), ServeError> {
         },
         max_runs,
         token: access::random_hex(16)?,
+        web,
     };
     let server = http::Server::bind(&args.host, args.port, config)?;
     let url = server.url();

@@ -99,13 +99,18 @@ pub struct Cadical {
 }
 
 impl Cadical {
+    /// A solver in CaDiCaL's default configuration.
     pub fn new(deadline: Option<Instant>) -> Cadical {
+        Cadical::configured(deadline, None)
+    }
+
+    /// A solver in CaDiCaL's configuration `config` (`sat`, `unsat`, `plain`; from
+    /// `IDP_CADICAL_CONFIG`, for experiments); an unknown name keeps the default.
+    pub fn configured(deadline: Option<Instant>, config: Option<&str>) -> Cadical {
         let mut solver = cadical_sys::CaDiCal::new();
-        // `IDP_CADICAL_CONFIG` (`sat`, `unsat`, `plain`) selects a CaDiCaL configuration for
-        // experiments; an unknown name keeps the default.
-        if let Ok(config) = std::env::var("IDP_CADICAL_CONFIG") {
-            if cadical_sys::CaDiCal::is_valid_configuration(&config) {
-                solver.configure(&config);
+        if let Some(config) = config {
+            if cadical_sys::CaDiCal::is_valid_configuration(config) {
+                solver.configure(config);
             }
         }
         solver.connect_terminator(Deadline { until: deadline });
@@ -122,20 +127,16 @@ impl Cadical {
     /// A solver for a theory with recursive definitions over open symbols: CaDiCaL's `sat`
     /// configuration (stable mode only, target phases), which with definitions inside the
     /// search finds models several times faster (Steiner trees 5x, maze construction 3x;
-    /// BENCHMARKS.md) at some cost to refutations. `IDP_CADICAL_CONFIG` still decides when set.
-    pub fn for_definitions(deadline: Option<Instant>) -> Cadical {
-        let mut cadical = Cadical::new(deadline);
-        if std::env::var_os("IDP_CADICAL_CONFIG").is_none() {
-            cadical.solver.configure("sat");
-        }
-        cadical
+    /// BENCHMARKS.md) at some cost to refutations. A `config` given still decides.
+    pub fn for_definitions(deadline: Option<Instant>, config: Option<&str>) -> Cadical {
+        Cadical::configured(deadline, Some(config.unwrap_or("sat")))
     }
 
     /// A solver that leaves every definition to its caller (who checks each model).
-    pub fn without_propagation(deadline: Option<Instant>) -> Cadical {
+    pub fn without_propagation(deadline: Option<Instant>, config: Option<&str>) -> Cadical {
         Cadical {
             propagates: false,
-            ..Cadical::new(deadline)
+            ..Cadical::configured(deadline, config)
         }
     }
 }

@@ -2,5 +2,8 @@
 
 // `structure::structure::Structure` reads naturally at use sites (`structure::Structure`).
 #[allow(clippy::module_inception)]
-pub mod structure;
-pub mod value;
+mod structure;
+mod value;
+
+pub use structure::{Answer, HugeRange, LazyProcedure, Structure, Table, TruthValue, TupleSet};
+pub use value::{format_float, register_constructor_name, str_text, Tuple, Value};

@@ -3,7 +3,7 @@
 //! Every node that a diagnostic may point at carries a [`Span`]. Names are kept as written
 //! (`Pointer` keeps the `A::B::C` path); resolution to symbols happens later, in `sema`.
 
-pub use crate::source::{FileId, Span};
+use crate::source::Span;
 
 /// An identifier with its position.
 #[derive(Clone, Debug, PartialEq)]

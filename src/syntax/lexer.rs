@@ -5,13 +5,12 @@
 //! lexer state). The grammar these follow is `grammar/idp.pest`.
 
 use std::collections::{HashMap, VecDeque};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use logos::Logos;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::source::SourceMap;
-use crate::syntax::ast::{FileId, Span};
+use crate::source::{FileId, SourceMap, Span};
 
 /// What an `include` directive names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,7 +34,7 @@ pub trait Includer {
         span: Span,
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)>;
+    ) -> Option<(FileId, Arc<str>)>;
 }
 
 /// The raw token kinds. Identifiers include every keyword: IDP3's keywords depend on the lexer
@@ -217,7 +216,7 @@ pub enum LexMode {
 /// can be lexed again from any consumed token in another [`LexMode`]: each included text
 /// remembers where its directive was, and each directive what it included.
 pub struct TokenStream {
-    texts: Vec<Rc<str>>,
+    texts: Vec<Arc<str>>,
     files: Vec<FileId>,
     /// For each text: the text and offset to return to at its end (after its directive).
     parents: Vec<Option<(u32, usize)>>,
@@ -234,7 +233,7 @@ pub struct TokenStream {
 }
 
 impl TokenStream {
-    pub fn new(file: FileId, text: Rc<str>) -> TokenStream {
+    pub fn new(file: FileId, text: Arc<str>) -> TokenStream {
         TokenStream {
             texts: vec![text],
             files: vec![file],

@@ -5,14 +5,12 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::source::SourceMap;
-use crate::syntax::ast::{self, FileId, Span};
-use crate::syntax::fodot;
+use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::lexer::{IncludeSpec, Includer};
-use crate::syntax::parser;
+use crate::syntax::{ast, fodot, parser};
 
 /// Reads standard input for `include stdin`. The driver supplies it: the core reads no
 /// terminal (ARCHITECTURE.md).
@@ -121,7 +119,7 @@ impl<'a> FsIncluder<'a> {
         span: Span,
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)> {
+    ) -> Option<(FileId, Arc<str>)> {
         let Some(path) = self.candidates(from, rel).into_iter().find(|p| p.is_file()) else {
             diags.push(
                 Diagnostic::error("include-not-found", format!("the included file \"{rel}\" does not exist"), Some(span))
@@ -183,7 +181,7 @@ impl<'a> FsIncluder<'a> {
         span: Span,
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)> {
+    ) -> Option<(FileId, Arc<str>)> {
         if !self.seen.insert(format!("<{name}>")) {
             return None;
         }
@@ -198,8 +196,8 @@ impl<'a> FsIncluder<'a> {
             );
             return None;
         };
-        let fid = sources.add(format!("<{name}>"), text.clone());
-        Some((fid, Rc::from(text)))
+        let fid = sources.add(format!("<{name}>"), text);
+        Some((fid, sources.shared_text(fid)?))
     }
 }
 
@@ -211,7 +209,7 @@ impl FsIncluder<'_> {
         span: Span,
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)> {
+    ) -> Option<(FileId, Arc<str>)> {
         let refusal = if self.sandbox_roots.is_some() {
             Some("--sandbox: include stdin reads standard input, which is not allowed")
         } else if !self.seen.insert("<stdin>".to_string()) {
@@ -243,7 +241,7 @@ impl Includer for FsIncluder<'_> {
         span: Span,
         sources: &mut SourceMap,
         diags: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)> {
+    ) -> Option<(FileId, Arc<str>)> {
         match spec {
             IncludeSpec::File(rel) => self.include_file(rel, from, span, sources, diags),
             IncludeSpec::Std(name) => self.include_std(name, span, sources, diags),
@@ -268,16 +266,13 @@ pub fn decode(
     bytes: Vec<u8>,
     sources: &mut SourceMap,
     _diags: &mut Diagnostics,
-) -> Option<(FileId, Rc<str>)> {
+) -> Option<(FileId, Arc<str>)> {
     match String::from_utf8(bytes) {
         Ok(text) => {
-            let fid = sources.add(name, text.clone());
-            Some((fid, Rc::from(text)))
+            let fid = sources.add(name, text);
+            Some((fid, sources.shared_text(fid)?))
         }
-        Err(e) => {
-            let (fid, text) = sources.add_bytes(name, e.as_bytes());
-            Some((fid, Rc::from(text)))
-        }
+        Err(e) => Some(sources.add_bytes(name, e.as_bytes())),
     }
 }
 
@@ -328,42 +323,21 @@ fn fodot_signs(text: &str) -> bool {
     [":=", "->", "→", "≜"].iter().any(|s| text.contains(s)) && fodot::accepts(text)
 }
 
-/// Parses every input in order, splicing includes in place.
-pub fn load_inputs(
-    inputs: Vec<(String, Vec<u8>)>,
-    std_lib: &dyn Fn(&str) -> Option<String>,
-    sources: &mut SourceMap,
-    diags: &mut Diagnostics,
-) -> ast::File {
-    load_inputs_with(inputs, std_lib, false, None, sources, diags)
-}
-
-/// [`load_inputs`], refusing includes outside the inputs' folders when `sandbox` is set;
-/// `include stdin` reads with `stdin` (nothing without it).
-pub fn load_inputs_with(
-    inputs: Vec<(String, Vec<u8>)>,
-    std_lib: &dyn Fn(&str) -> Option<String>,
-    sandbox: bool,
-    stdin: Option<StdinReader>,
-    sources: &mut SourceMap,
-    diags: &mut Diagnostics,
-) -> ast::File {
-    load_dialects(inputs, std_lib, sandbox, stdin, sources, diags).file
-}
-
-/// [`load_inputs_with`], reading each file in its own dialect: IDP3, or IDP-Z3's FO(·) when
+/// Parses every input in order, splicing includes in place, each in its own dialect: IDP3, or IDP-Z3's FO(·) when
 /// it does not parse as IDP3 and either shows FO(·)'s signs ([`idp_z3_marker`]) or is in
 /// FO(·)'s grammar with one of its operators ([`fodot_signs`]). FO(·) files give the
-/// same AST items, and their `main` blocks as scripts.
+/// same AST items, and their `main` blocks as scripts. With `sandbox`, includes outside the
+/// inputs' folders are refused; `include stdin` reads with `stdin` (nothing without it).
 pub fn load_dialects(
     inputs: Vec<(String, Vec<u8>)>,
     std_lib: &dyn Fn(&str) -> Option<String>,
     sandbox: bool,
     stdin: Option<StdinReader>,
+    stack: Stack,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> super::Loaded {
-    with_parser_stack(std_lib, move |lookup| {
+    with_parser_stack(std_lib, stack, move |lookup| {
         let mut includer = FsIncluder::new(lookup);
         if sandbox {
             includer = includer.sandboxed();
@@ -406,13 +380,29 @@ pub fn load_dialects(
 /// `parser::MAX_DEPTH` levels), and unoptimised builds use tens of kilobytes per level.
 const PARSER_STACK: usize = 256 << 20;
 
-/// Runs `f` on a thread with a large stack (falling back to the current thread if no thread can
-/// be started). `f` gets a standard-library lookup that forwards to `std_lib` on the calling
-/// thread, so `std_lib` need not be thread-safe.
+/// Where the parser runs: it recurses on nested brackets and needs a large stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stack {
+    /// A thread of its own with a 256 MiB stack, for callers on an ordinary stack (the
+    /// library's users, tests).
+    Own,
+    /// The caller's thread, whose stack is at least as large (the command line runs on a
+    /// 512 MiB one).
+    Callers,
+}
+
+/// Runs `f` on a thread with a large stack (with [`Stack::Own`]; the current thread if no
+/// thread can be started, or with [`Stack::Callers`]). `f` gets a standard-library lookup that
+/// forwards to `std_lib` on the calling thread, so `std_lib` need not be thread-safe.
 pub fn with_parser_stack<R: Send>(
     std_lib: &dyn Fn(&str) -> Option<String>,
+    stack: Stack,
     f: impl FnOnce(&mut dyn FnMut(&str) -> Option<String>) -> R + Send,
 ) -> R {
+    if stack == Stack::Callers {
+        let mut lookup = |name: &str| std_lib(name);
+        return f(&mut lookup);
+    }
     use std::sync::mpsc;
     let (req_tx, req_rx) = mpsc::channel::<String>();
     let (resp_tx, resp_rx) = mpsc::channel::<Option<String>>();
@@ -467,13 +457,13 @@ mod tests {
         let mut diags = Diagnostics::default();
         let std_lib = |name: &str| (name == "mx").then(|| "vocabulary StdV {\n}\n".to_string());
         let bytes = std::fs::read(path).expect("input");
-        let file = load_inputs(
+        let loaded = crate::syntax::load(
             vec![(path.to_string_lossy().into_owned(), bytes)],
             &std_lib,
             &mut sources,
             &mut diags,
         );
-        (file, diags, sources)
+        (loaded.file, diags, sources)
     }
 
     #[test]
@@ -571,62 +561,5 @@ mod tests {
             ]
         );
         let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn random_input_never_panics() {
-        // IDP3's own words, with names, literals, comment and blank pieces and odd characters.
-        const OTHERS: &[&str] = &[
-            "V",
-            "x",
-            "P",
-            "F",
-            "1",
-            "2.5",
-            "\"s\"",
-            "'c'",
-            "\"",
-            "'",
-            "\n",
-            " ",
-            "\t",
-            "@",
-            "é",
-            "99999999999",
-        ];
-        let pieces: Vec<&str> = crate::syntax::IDP_WORDS
-            .iter()
-            .chain(OTHERS)
-            .copied()
-            .collect();
-        let mut seed = 0x2545F4914F6CDD1Du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        let rounds: usize = std::env::var("IDP_FUZZ_ROUNDS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(300);
-        for _ in 0..rounds {
-            let len = (next() % 200) as usize;
-            let text: String = (0..len)
-                .map(|_| pieces[(next() % pieces.len() as u64) as usize])
-                .collect::<Vec<_>>()
-                .join(" ");
-            let mut sources = SourceMap::default();
-            let mut diags = Diagnostics::default();
-            crate::syntax::parse_text("fuzz.idp", &text, &mut sources, &mut diags);
-            let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
-            let std_lib = |_: &str| None;
-            load_inputs(
-                vec![("bytes.idp".into(), bytes)],
-                &std_lib,
-                &mut sources,
-                &mut diags,
-            );
-        }
     }
 }

@@ -4,12 +4,11 @@
 pub mod ast;
 pub mod fodot;
 pub mod grammar;
-pub mod lexer;
-pub mod loader;
-pub mod parser;
-pub mod source;
+mod lexer;
+mod loader;
+mod parser;
 
-use std::rc::Rc;
+pub use loader::Stack;
 
 /// The keywords, built-in names, operators and punctuation of IDP3 text, for code that makes
 /// near-valid inputs out of them (the loader's random-input test, the fuzzing mutator).
@@ -119,24 +118,25 @@ pub struct Loaded {
 pub fn load(
     inputs: Vec<(String, Vec<u8>)>,
     std_lib: &dyn Fn(&str) -> Option<String>,
-    sources: &mut source::SourceMap,
+    sources: &mut crate::source::SourceMap,
     diags: &mut Diagnostics,
 ) -> Loaded {
-    load_with(inputs, std_lib, false, None, sources, diags)
+    load_with(inputs, std_lib, false, None, Stack::Own, sources, diags)
 }
 
 /// [`load`]; with `sandbox` (`--sandbox`), `include "path"` of a file outside the folders of
 /// the inputs is refused; `include stdin` reads with `stdin` ([`load`] and a `None` include
-/// nothing there).
+/// nothing there); the parser runs where `stack` says ([`load`]: on a thread of its own).
 pub fn load_with(
     inputs: Vec<(String, Vec<u8>)>,
     std_lib: &dyn Fn(&str) -> Option<String>,
     sandbox: bool,
     stdin: Option<loader::StdinReader>,
-    sources: &mut source::SourceMap,
+    stack: Stack,
+    sources: &mut crate::source::SourceMap,
     diags: &mut Diagnostics,
 ) -> Loaded {
-    loader::load_dialects(inputs, std_lib, sandbox, stdin, sources, diags)
+    loader::load_dialects(inputs, std_lib, sandbox, stdin, stack, sources, diags)
 }
 
 /// Parses one text. `include "path"` is resolved relative to the working directory; standard
@@ -144,13 +144,14 @@ pub fn load_with(
 pub fn parse_text(
     name: &str,
     text: &str,
-    sources: &mut source::SourceMap,
+    sources: &mut crate::source::SourceMap,
     diags: &mut Diagnostics,
 ) -> ast::File {
     let no_std = |_: &str| Some(String::new());
-    loader::with_parser_stack(&no_std, move |lookup| {
+    loader::with_parser_stack(&no_std, Stack::Own, move |lookup| {
         let mut includer = loader::FsIncluder::new(lookup);
         let fid = sources.add(name, text);
-        parser::parse_file(fid, Rc::from(text), sources, diags, &mut includer)
+        let text = sources.shared_text(fid).expect("the file just added");
+        parser::parse_file(fid, text, sources, diags, &mut includer)
     })
 }

@@ -30,14 +30,14 @@
 //! **Renderers.** [`text`] draws for the terminal (Unicode blocks and ANSI colours, or plain
 //! ASCII for stable output when stdout is not a terminal) and [`svg`] writes an SVG document.
 
-pub mod svg;
-pub mod text;
+mod svg;
+mod text;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use crate::sema::program::{FuncId, Program, SortId, Symbol};
-use crate::structure::structure::Structure;
-use crate::structure::value::Value;
+use crate::ids::{FuncId, SortId, Symbol};
+use crate::sema::Program;
+use crate::structure::{Structure, Value};
 
 /// The user's choices, from the Lua options table of `visualize`.
 #[derive(Clone, Debug, Default)]
@@ -555,7 +555,7 @@ fn collect_layers(
         for n in list {
             if !candidates.iter().any(|c| &c.2 == n) {
                 return Err(format!(
-                    "visualize: {n} is not a symbol over the grid of structure {}",
+                    "{n} is not a symbol over the grid of structure {}",
                     s.name
                 ));
             }
@@ -871,7 +871,8 @@ pub fn set_svg_on_stdout(on: bool) {
     SVG_ON_STDOUT.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Draws `s`: writes the SVG file if asked and returns the terminal text ("" when quiet).
+/// Draws `s`: writes the SVG file if asked and returns the terminal text ("" when quiet). An
+/// error says why, without saying by whom (callers put `visualize: ` before it).
 /// `terminal` says whether stdout is a terminal (Unicode and colours unless the options say).
 pub fn visualize(
     program: &Program,
@@ -882,7 +883,7 @@ pub fn visualize(
     let pic = picture(program, s, opts)?;
     if let Some(path) = &opts.svg {
         std::fs::write(path, svg::render(&pic))
-            .map_err(|e| format!("visualize: could not write {path}: {e}"))?;
+            .map_err(|e| format!("could not write {path}: {e}"))?;
     }
     if opts.quiet {
         return Ok(String::new());

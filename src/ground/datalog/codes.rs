@@ -8,7 +8,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::structure::value::Value;
+use crate::structure::Value;
 
 /// The code of a domain element.
 pub type Code = u32;

@@ -21,14 +21,13 @@ use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashSet as HashSet;
 use std::rc::Rc;
 
-use super::codes::{Code, Codes};
+use super::codes::{is_direct, Code, Codes, POS_INF};
 use super::relation::Relation;
 use crate::ground::terms::builtin_extreme;
-use crate::sema::domains::Domains;
+use crate::ids::{FuncId, SortId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, SetExpr, Term, TermKind, Var};
-use crate::sema::program::{FuncId, Program, SortId, Symbol};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::sema::{Domains, Program};
+use crate::structure::{Structure, Table, Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// The most conjunctions a body (or sub-query) may expand into.
@@ -121,7 +120,102 @@ pub struct Conj {
 #[derive(Clone, Debug, Default)]
 pub struct Query {
     pub conjs: Vec<Conj>,
-    pub plans: Vec<super::plan::Plan>,
+    pub plans: Vec<Plan>,
+}
+
+/// Which rows of a relation a literal reads (see [`super::exec`] for the bounds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Range {
+    /// Every row derived before the current round.
+    All,
+    /// The rows derived before the previous round.
+    Old,
+    /// The rows derived in the previous round.
+    Delta,
+}
+
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// The rows of `rel` in `range` whose `key` columns have the key's values (through index
+    /// `index`; all rows when there is no key), each read as `reads` says.
+    Scan {
+        rel: usize,
+        index: Option<usize>,
+        key: Vec<Expr>,
+        range: Range,
+        reads: RowReads,
+    },
+    /// A literal whose variables are bound.
+    Check { lit: Lit, range: Range },
+    /// `slot = expr`, with the slot's member test.
+    Assign {
+        slot: usize,
+        expr: Expr,
+        member: Option<usize>,
+    },
+    /// Every value of a sort.
+    Enumerate { slot: usize, values: Rc<[Code]> },
+}
+
+/// How a scanned row binds slots: `binds` (column, slot, member test when the column's sort
+/// is not the slot's), columns that must have equal values (`same`), and columns holding a
+/// constructor application whose arguments the row binds (`do(t, jump(a, b))` scanned with a
+/// and b unbound), read after `binds`.
+#[derive(Clone, Debug, Default)]
+pub struct RowReads {
+    pub binds: Vec<(usize, usize, Option<usize>)>,
+    pub same: Vec<(usize, usize)>,
+    pub unpack: Vec<Unpack>,
+}
+
+/// A column whose value must be `func(parts)`: each part binds, repeats or tests one argument.
+#[derive(Clone, Debug)]
+pub struct Unpack {
+    pub col: usize,
+    pub func: FuncId,
+    pub parts: Vec<Part>,
+}
+
+/// One argument of an unpacked constructor application.
+#[derive(Clone, Debug)]
+pub enum Part {
+    /// Binds the slot (with its member test).
+    Bind { slot: usize, member: usize },
+    /// Must equal the slot bound earlier in the same row.
+    Same(usize),
+    /// Must equal the value of an expression bound before the scan.
+    Bound(Expr),
+}
+
+/// The steps of one conjunction.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    pub steps: Vec<Step>,
+}
+
+/// Whether code `c` belongs to member test `m`.
+pub fn member_contains(
+    members: &[Member],
+    codes: &Codes,
+    domains: &Domains,
+    m: usize,
+    c: Code,
+) -> bool {
+    if c >= POS_INF {
+        return false;
+    }
+    match &members[m] {
+        Member::Range(lo, hi) => {
+            if is_direct(c) {
+                let i = i64::from(c);
+                *lo <= i && i <= *hi
+            } else {
+                matches!(codes.int(c), Some(i) if *lo <= i && i <= *hi)
+            }
+        }
+        Member::Codes(set) => set.contains(&c),
+        Member::Generic(sort) => domains.contains(*sort, codes.decode(c)),
+    }
 }
 
 /// One Datalog rule: a conjunction of a definition rule's body in normal form.

@@ -9,13 +9,15 @@
 use std::cmp::Ordering;
 
 use super::codes::{is_direct, Code, Codes, NEG_INF, POS_INF};
-use super::compile::{AggSet, Expr, Lit, Member, MAX_ARITY};
-use super::plan::{Part, Plan, Range, RowReads, Step, Unpack};
+use super::compile::{
+    member_contains, AggSet, Expr, Lit, Member, Part, Plan, Range, RowReads, Step, Unpack,
+    MAX_ARITY,
+};
 use super::relation::{Relation, RowId, NONE};
 use crate::error::IdpResult;
 use crate::ground::terms::arith;
-use crate::sema::domains::Domains;
-use crate::structure::value::Value;
+use crate::sema::Domains;
+use crate::structure::Value;
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 
 /// What is done with each binding that satisfies a plan.
@@ -90,31 +92,6 @@ pub struct Exec<'a> {
     /// Set when the evaluation met something it cannot do as the grounder does (a float sum):
     /// the caller then falls back to the general path.
     pub unsupported: &'a mut bool,
-}
-
-/// Whether code `c` belongs to member test `m`.
-pub fn member_contains(
-    members: &[Member],
-    codes: &Codes,
-    domains: &Domains,
-    m: usize,
-    c: Code,
-) -> bool {
-    if c >= POS_INF {
-        return false;
-    }
-    match &members[m] {
-        Member::Range(lo, hi) => {
-            if is_direct(c) {
-                let i = i64::from(c);
-                *lo <= i && i <= *hi
-            } else {
-                matches!(codes.int(c), Some(i) if *lo <= i && i <= *hi)
-            }
-        }
-        Member::Codes(set) => set.contains(&c),
-        Member::Generic(sort) => domains.contains(*sort, codes.decode(c)),
-    }
 }
 
 impl<'a> Exec<'a> {

@@ -17,27 +17,26 @@
 //! model. Anything outside this fragment (a symbol the structure does not fix two-valued,
 //! recursion through negation or through a term, a variable over an infinite sort that no atom
 //! binds, bodies with too many disjuncts) makes [`evaluate`] answer `None`; the caller then
-//! evaluates the definition the general way (`infer::bottom_up`, then grounding and the
+//! evaluates the definition the general way (`ground::bottom_up`, then grounding and the
 //! well-founded evaluation of `ground::wellfounded`).
 
-pub mod codes;
+mod codes;
 mod compile;
 mod exec;
 mod plan;
-pub mod relation;
+mod relation;
 
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::{Error, IdpResult, Limit};
-use crate::sema::domains::Domains;
+use crate::ids::Symbol;
 use crate::sema::ir::Definition;
-use crate::sema::program::{Program, Symbol};
-use crate::structure::structure::Structure;
-use crate::structure::value::Tuple;
+use crate::sema::{Domains, Program};
+use crate::structure::{Structure, Tuple};
 pub use compile::Approx;
-use compile::{expr_relations, lit_relations, Compiled, Lit};
+use compile::{expr_relations, lit_relations, Compiled, Lit, Plan, Range};
 use exec::{Exec, Sink};
-use plan::{Plan, Planner, Range};
+use plan::Planner;
 use relation::RowId;
 
 /// The true tuples of each defined symbol (a function's tuples are its graph).

@@ -11,81 +11,11 @@ use std::rc::Rc;
 
 use super::codes::Code;
 use super::compile::{
-    expr_slots, lit_slots, query_slots, Compiled, Conj, Expr, Lit, Member, Query, MAX_ARITY,
+    expr_slots, lit_slots, member_contains, query_slots, Compiled, Conj, Expr, Lit, Member, Query,
+    MAX_ARITY,
 };
-use super::exec::member_contains;
-use crate::sema::domains::Domains;
-use crate::sema::program::FuncId;
-
-/// Which rows of a relation a literal reads (see [`super::exec`] for the bounds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Range {
-    /// Every row derived before the current round.
-    All,
-    /// The rows derived before the previous round.
-    Old,
-    /// The rows derived in the previous round.
-    Delta,
-}
-
-#[derive(Clone, Debug)]
-pub enum Step {
-    /// The rows of `rel` in `range` whose `key` columns have the key's values (through index
-    /// `index`; all rows when there is no key), each read as `reads` says.
-    Scan {
-        rel: usize,
-        index: Option<usize>,
-        key: Vec<Expr>,
-        range: Range,
-        reads: RowReads,
-    },
-    /// A literal whose variables are bound.
-    Check { lit: Lit, range: Range },
-    /// `slot = expr`, with the slot's member test.
-    Assign {
-        slot: usize,
-        expr: Expr,
-        member: Option<usize>,
-    },
-    /// Every value of a sort.
-    Enumerate { slot: usize, values: Rc<[Code]> },
-}
-
-/// How a scanned row binds slots: `binds` (column, slot, member test when the column's sort
-/// is not the slot's), columns that must have equal values (`same`), and columns holding a
-/// constructor application whose arguments the row binds (`do(t, jump(a, b))` scanned with a
-/// and b unbound), read after `binds`.
-#[derive(Clone, Debug, Default)]
-pub struct RowReads {
-    pub binds: Vec<(usize, usize, Option<usize>)>,
-    pub same: Vec<(usize, usize)>,
-    pub unpack: Vec<Unpack>,
-}
-
-/// A column whose value must be `func(parts)`: each part binds, repeats or tests one argument.
-#[derive(Clone, Debug)]
-pub struct Unpack {
-    pub col: usize,
-    pub func: FuncId,
-    pub parts: Vec<Part>,
-}
-
-/// One argument of an unpacked constructor application.
-#[derive(Clone, Debug)]
-pub enum Part {
-    /// Binds the slot (with its member test).
-    Bind { slot: usize, member: usize },
-    /// Must equal the slot bound earlier in the same row.
-    Same(usize),
-    /// Must equal the value of an expression bound before the scan.
-    Bound(Expr),
-}
-
-/// The steps of one conjunction.
-#[derive(Clone, Debug, Default)]
-pub struct Plan {
-    pub steps: Vec<Step>,
-}
+use super::compile::{Part, Plan, Range, RowReads, Step, Unpack};
+use crate::sema::Domains;
 
 /// What the planner reads: relation sizes, column sorts, domains.
 pub struct Planner<'c, 'd> {
@@ -514,7 +444,7 @@ impl Planner<'_, '_> {
     }
 
     /// The sort of a slot, when its member test is a sort's.
-    fn slot_sort(&self, slot: usize) -> Option<crate::sema::program::SortId> {
+    fn slot_sort(&self, slot: usize) -> Option<crate::ids::SortId> {
         self.compiled.slot_sorts.get(slot).copied()
     }
 }

@@ -97,6 +97,7 @@ impl Slots {
         }
     }
 
+    #[cfg(test)]
     fn clear(&mut self) {
         self.slots.fill(EMPTY);
         self.used = 0;
@@ -143,6 +144,7 @@ impl Relation {
         self.len
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -155,6 +157,7 @@ impl Relation {
     }
 
     /// Whether the relation has `row`.
+    #[cfg(test)]
     pub fn contains(&self, row: &[Code]) -> bool {
         self.find(row, hash_codes(row.iter().copied())).is_some()
     }
@@ -198,6 +201,7 @@ impl Relation {
     }
 
     /// Removes every row (and the indexes' entries), keeping the allocations.
+    #[cfg(test)]
     pub fn clear(&mut self) {
         self.len = 0;
         self.data.clear();

@@ -8,9 +8,10 @@ use std::rc::Rc;
 
 use super::print::Printer;
 use super::{BddId, BddSort, Comparison, Manager, Sym, TermId, FALSE, TRUE};
+use crate::ids::SortId;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
-use crate::sema::program::{Program, SortId, Theory};
-use crate::structure::value::Value;
+use crate::sema::{Program, Theory};
+use crate::structure::Value;
 use crate::syntax::ast::{ArithOp, CmpOp};
 
 /// A part of a sentence that has no BDD here.
@@ -241,7 +242,7 @@ fn literal_sort(program: &Program, v: &Value, sort: SortId) -> BddSort {
     bdd_sort(program, program.builtin(name))
 }
 
-fn pred_sym(program: &Program, p: crate::sema::program::PredId) -> Sym {
+fn pred_sym(program: &Program, p: crate::ids::PredId) -> Sym {
     let decl = program.pred(p);
     let key: Rc<str> = match decl.type_of {
         Some(s) => format!("sort:{}", s.0).into(),

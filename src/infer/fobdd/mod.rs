@@ -13,7 +13,7 @@ mod build;
 mod print;
 mod visit;
 
-pub use build::{print_theory, BddError};
+pub use build::print_theory;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;

@@ -31,15 +31,15 @@ use indexmap::IndexMap;
 
 use super::reach::{possible_next, satisfiable, StateAtom, Transition};
 use crate::error::{Error, ErrorKind, IdpResult, Limit};
+use crate::ids::Symbol;
 use crate::infer::definitions::{evaluate_definitions, Evaluated};
 use crate::infer::session::Session;
 use crate::infer::{self, Inferred};
 use crate::sema::ir::{Formula, FormulaKind};
-use crate::sema::program::{LtcInfo, Program, Symbol, Theory};
 use crate::sema::walk::Node;
+use crate::sema::{LtcInfo, Program, Theory};
 use crate::solve::{Cadical, Lit, Recorder, SatResult, SatSolver};
-use crate::structure::structure::{Structure, Table, TupleSet};
-use crate::structure::value::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
 /// The step count at which a search without a Time domain in the structure gives up.
 pub const DEFAULT_MAX_STEPS: usize = 1000;
@@ -449,14 +449,15 @@ pub fn plan(
         .flat_map(|d| d.defined())
         .filter(|s| symbols.contains_key(s))
         .collect();
+    let config = opts.tuning.cadical_config.as_deref();
     let mut u = Unrolling {
-        solver: Cadical::new(deadline),
+        solver: Cadical::configured(deadline, config),
         vars: HashMap::default(),
         defined,
     };
     u.copy(&initial, &roles, 0, true, None);
     let first = initial.transition(&roles, &u.defined, false);
-    let mut possible = possible_next(&first, &HashSet::default(), deadline)?;
+    let mut possible = possible_next(&first, &HashSet::default(), deadline, config)?;
     let transition = step.transition(&roles, &u.defined, true);
     let goal_transition = goal_t.goal_transition(&roles, &u.defined);
     let mut stable = false;
@@ -465,10 +466,10 @@ pub fn plan(
         if length > 0 {
             u.copy(&step, &roles, length - 1, false, None);
             if !stable {
-                let next = possible_next(&transition, &possible, deadline)?;
+                let next = possible_next(&transition, &possible, deadline, config)?;
                 stable = next == possible;
                 possible = next;
-                if stable && !satisfiable(&goal_transition, &possible, deadline)? {
+                if stable && !satisfiable(&goal_transition, &possible, deadline, config)? {
                     opts.observer.stat(|| {
                         format!("plan: the goal cannot hold in any state from step {length} on")
                     });

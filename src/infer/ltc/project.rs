@@ -4,9 +4,9 @@
 use indexmap::IndexMap;
 
 use crate::error::IdpResult;
-use crate::sema::program::{LtcInfo, Program, Symbol, VocId};
-use crate::structure::structure::{Structure, Table, TupleSet};
-use crate::structure::value::Value;
+use crate::ids::{Symbol, VocId};
+use crate::sema::{LtcInfo, Program};
+use crate::structure::{Structure, Table, TupleSet, Value};
 
 /// A structure over an LTC vocabulary projected on its single-state vocabulary: the types and
 /// static symbols as they are, the time-dependent symbols at the element of Start (when

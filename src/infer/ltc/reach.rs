@@ -21,9 +21,9 @@ use rustc_hash::FxHashSet as HashSet;
 use std::time::Instant;
 
 use crate::error::{Error, IdpResult, Limit};
-use crate::sema::program::Symbol;
+use crate::ids::Symbol;
 use crate::solve::{Cadical, Lit, SatResult, SatSolver};
-use crate::structure::value::Tuple;
+use crate::structure::Tuple;
 
 /// An atom of a time-dependent symbol of the LTC vocabulary, without its time.
 pub type StateAtom = (Symbol, Tuple);
@@ -45,8 +45,9 @@ fn restricted(
     t: &Transition,
     possible_now: &HashSet<StateAtom>,
     deadline: Option<Instant>,
+    config: Option<&str>,
 ) -> Cadical {
-    let mut solver = Cadical::new(deadline);
+    let mut solver = Cadical::configured(deadline, config);
     for _ in 0..t.vars {
         solver.new_var();
     }
@@ -69,13 +70,15 @@ fn stopped(deadline: Option<Instant>) -> Error {
 }
 
 /// Whether `t.clauses` have a model when every atom of `t.now` outside `possible_now` is
-/// false (whether a goal can hold in a state made of possible atoms).
+/// false (whether a goal can hold in a state made of possible atoms). `config`: CaDiCaL's
+/// configuration, if one is chosen.
 pub fn satisfiable(
     t: &Transition,
     possible_now: &HashSet<StateAtom>,
     deadline: Option<Instant>,
+    config: Option<&str>,
 ) -> IdpResult<bool> {
-    match restricted(t, possible_now, deadline).solve(&[]) {
+    match restricted(t, possible_now, deadline, config).solve(&[]) {
         SatResult::Sat => Ok(true),
         SatResult::Unsat => Ok(false),
         SatResult::Interrupted => Err(stopped(deadline)),
@@ -88,8 +91,9 @@ pub fn possible_next(
     t: &Transition,
     possible_now: &HashSet<StateAtom>,
     deadline: Option<Instant>,
+    config: Option<&str>,
 ) -> IdpResult<HashSet<StateAtom>> {
-    let mut solver = restricted(t, possible_now, deadline);
+    let mut solver = restricted(t, possible_now, deadline, config);
     let mut possible: HashSet<StateAtom> = t.known.iter().cloned().collect();
     let mut undecided: Vec<&(Lit, StateAtom)> = t.asked.iter().collect();
     while let Some(&(v, _)) = undecided.last() {

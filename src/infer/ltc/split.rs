@@ -16,9 +16,10 @@
 use indexmap::IndexMap;
 
 use crate::error::{Error, ErrorKind, IdpResult};
+use crate::ids::Symbol;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{LtcInfo, Program, Symbol, Theory, TheoryForm};
 use crate::sema::walk::{Node, Rewriter};
+use crate::sema::{LtcInfo, Program, Theory, TheoryForm};
 use crate::source::Span;
 
 /// The two theories of an LTC theory.

@@ -7,7 +7,8 @@
 use indexmap::IndexMap;
 
 use crate::error::{Error, IdpResult};
-use crate::sema::program::{FuncId, LtcInfo, Program, SortId, Symbol, VocId};
+use crate::ids::{FuncId, SortId, Symbol, VocId};
+use crate::sema::{LtcInfo, Program};
 
 /// The LTC information of `voc`, or IDP3's error for the first check it fails.
 pub fn info(program: &Program, voc: VocId) -> IdpResult<&LtcInfo> {

@@ -11,18 +11,15 @@
 
 use rustc_hash::FxHashSet as HashSet;
 
-use crate::encode::definitions::{assert_completion, Definitions};
-use crate::encode::sat::Sat;
+use crate::encode::{assert_completion, Definitions, Sat};
 use crate::error::IdpResult;
-use crate::ground::store::{AtomId, Gf};
-use crate::ground::{GroundDefinition, Grounder};
+use crate::ground::{AtomId, Gf, GroundDefinition, Grounder};
+use crate::ids::Symbol;
 use crate::infer::{Options, SatBackend};
-use crate::sema::domains::cartesian;
 use crate::sema::ir::{Formula, Var};
-use crate::sema::program::{Program, Symbol, Theory};
+use crate::sema::{cartesian, Program, Theory};
 use crate::solve::{Cadical, Lit, Splr};
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, Value};
 
 use super::{interpreted_symbols, Session};
 
@@ -131,15 +128,16 @@ impl<'a> Session<'a> {
         let deadline = crate::limits::earliest(own_deadline, crate::limits::run_deadline());
         let mut grounder = Grounder::new(program, structure, options.max_ground_size);
         grounder.set_deadline(own_deadline);
+        let config = options.tuning.cadical_config.as_deref();
         let solver: Box<dyn crate::solve::SatSolver> = match options.sat_backend {
-            SatBackend::Cadical => Box::new(Cadical::new(deadline)),
-            SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(deadline)),
+            SatBackend::Cadical => Box::new(Cadical::configured(deadline, config)),
+            SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(deadline, config)),
             SatBackend::Splr => Box::new(Splr::new(deadline)),
         };
         Session {
             grounder,
             sat: Sat::new(solver, false),
-            definitions: Definitions::default(),
+            definitions: Definitions::new(options.tuning.ranking_after),
             symbols: interpreted_symbols(program, theory.vocabulary),
             vocabulary: theory.vocabulary,
             options: Options {

@@ -8,31 +8,27 @@
 
 mod explaining;
 
-pub use explaining::{facts, Piece, Setup};
+pub use explaining::{Piece, Setup};
 
 use rustc_hash::FxHashSet as HashSet;
 use std::time::Instant;
 
 use indexmap::IndexMap;
 
-use crate::encode::definitions::{assert_completion, Definitions};
-use crate::encode::sat::Sat;
+use crate::encode::{assert_completion, Definitions, Sat};
 use crate::error::{Error, IdpResult, Limit};
-use crate::ground::dump::ground_theory_text;
-use crate::ground::inlined::inlinable;
-use crate::ground::store::{AtomId, Gf, Store};
-use crate::ground::wellfounded::evaluate;
-use crate::ground::{GTerm, GroundDefinition, Grounder};
+use crate::ground::{
+    evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder, Store,
+};
+use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
-use crate::print::theory::{definition_to_string, formula_to_string, readable_formula};
-use crate::sema::domains::cartesian;
+use crate::print::{definition_to_string, formula_to_string, readable_formula};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
-use crate::sema::program::{FuncId, Program, SortId, Symbol, Theory, VocId};
 use crate::sema::walk::{any_term, symbols};
+use crate::sema::{cartesian, Program, Theory};
 use crate::solve::{Cadical, Lit, SatResult, Splr, Traced};
 use crate::source::Span;
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::Tuple;
+use crate::structure::{Structure, Table, Tuple};
 
 /// One theory grounded over one structure and encoded into one SAT solver. The grounder, the
 /// clauses and the definitions' encoding are its parts; inferences call its methods.
@@ -119,22 +115,20 @@ impl<'a> Session<'a> {
         structure: &'a Structure,
         options: &Options,
     ) -> IdpResult<Session<'a>> {
-        Session::with_solver(
-            program,
-            theory,
-            pending,
-            structure,
-            options,
-            |deadline| match options.sat_backend {
+        Session::with_solver(program, theory, pending, structure, options, |deadline| {
+            let config = options.tuning.cadical_config.as_deref();
+            match options.sat_backend {
                 _ if options.trace => Box::new(Traced::new(deadline)),
                 SatBackend::Cadical if pending.iter().any(|d| reads_itself(d)) => {
-                    Box::new(Cadical::for_definitions(deadline))
+                    Box::new(Cadical::for_definitions(deadline, config))
                 }
-                SatBackend::Cadical => Box::new(Cadical::new(deadline)),
-                SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(deadline)),
+                SatBackend::Cadical => Box::new(Cadical::configured(deadline, config)),
+                SatBackend::CadicalLoops => {
+                    Box::new(Cadical::without_propagation(deadline, config))
+                }
                 SatBackend::Splr => Box::new(Splr::new(deadline)),
-            },
-        )
+            }
+        })
     }
 
     /// [`Session::new`] encoding into the solver that `make_solver` makes for the deadline it
@@ -164,7 +158,7 @@ impl<'a> Session<'a> {
         let mut session = Session {
             grounder,
             sat: Sat::new(solver, options.observer.dumps_ground()),
-            definitions: Definitions::default(),
+            definitions: Definitions::new(options.tuning.ranking_after),
             symbols: interpreted_symbols(program, vocabulary),
             vocabulary,
             options: options.clone(),
@@ -508,7 +502,7 @@ impl<'a> Session<'a> {
                 "Infinite grounding: the definition ranges over an infinite type, and its atom {} \
                  is used by a definition it depends on, so it cannot be evaluated on demand. \
                  Give its arguments finite types.",
-                crate::ground::dump::atom_text(program, store, a, false)
+                crate::ground::atom_text(program, store, a, false)
             ));
             return Err(naming(e, "the definition", program, d.span, &text));
         }
@@ -1002,7 +996,17 @@ fn reads_itself(d: &Definition) -> bool {
     !body_symbols(d).is_disjoint(&defined)
 }
 
+/// `defs` in an order in which each definition comes after those it reads (as far as
+/// recursion between them allows).
 pub(crate) fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definition> {
+    dependency_order_at(defs)
+        .into_iter()
+        .map(|k| defs[k])
+        .collect()
+}
+
+/// [`dependency_order`], as positions in `defs`.
+pub(crate) fn dependency_order_at(defs: &[&Definition]) -> Vec<usize> {
     let defined: Vec<HashSet<Symbol>> = defs
         .iter()
         .map(|d| d.defined().into_iter().collect())
@@ -1017,7 +1021,7 @@ pub(crate) fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definitio
         });
         let next = ready.unwrap_or_else(|| (0..defs.len()).find(|&i| !done[i]).expect("one left"));
         done[next] = true;
-        order.push(defs[next]);
+        order.push(next);
     }
     order
 }
@@ -1026,7 +1030,7 @@ pub(crate) fn dependency_order<'d>(defs: &[&'d Definition]) -> Vec<&'d Definitio
 pub fn unknown_atoms_text(program: &Program, store: &Store, unknown: &[AtomId]) -> String {
     let mut atoms: Vec<String> = unknown
         .iter()
-        .map(|&a| crate::ground::dump::atom_text(program, store, a, false))
+        .map(|&a| crate::ground::atom_text(program, store, a, false))
         .collect();
     atoms.sort();
     let more = atoms.len().saturating_sub(3);

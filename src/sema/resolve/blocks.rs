@@ -4,8 +4,10 @@
 use super::pre::{PF, PT};
 use super::theory::Ctx;
 use super::Resolver;
-use crate::sema::program::{Component, ProcId, Procedure, Query, QueryId, TermBlock, TermId};
-use crate::syntax::ast::{self, Span};
+use crate::ids::{ProcId, QueryId, TermId};
+use crate::sema::program::{Component, Procedure, Query, TermBlock};
+use crate::source::Span;
+use crate::syntax::ast;
 
 impl Resolver<'_> {
     pub(super) fn term_block(&mut self, t: &ast::TermBlock) {

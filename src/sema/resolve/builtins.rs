@@ -5,7 +5,8 @@
 use indexmap::IndexMap;
 
 use super::{Entry, Resolver};
-use crate::sema::program::{BuiltinSort, PredId, Predicate, Sort, SortId, VocId, Vocabulary};
+use crate::ids::{PredId, SortId, VocId};
+use crate::sema::program::{BuiltinSort, Predicate, Sort, Vocabulary};
 
 impl Resolver<'_> {
     pub(super) fn init_builtins(&mut self) {

@@ -7,10 +7,9 @@ use std::collections::{HashMap, HashSet};
 use super::structure::{Builder, Domains, Parts, SortDom};
 use super::Resolver;
 use crate::diagnostics::Diagnostic;
+use crate::ids::{SortId, Symbol};
 use crate::sema::domains::{builtin_contains, list_domain, product, sort_domain, MAX_ENUMERATION};
-use crate::sema::program::{SortId, Symbol};
-use crate::structure::structure::{Structure, Table, TupleSet};
-use crate::structure::value::{Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
 impl Resolver<'_> {
     pub(super) fn finish_structure(&mut self, mut b: Builder, closed_world: bool) -> Structure {
@@ -61,7 +60,7 @@ impl Resolver<'_> {
         for (&s, &(lo, hi)) in &huge {
             let extra = b.given_sorts.get(&s).cloned().unwrap_or_default();
             st.huge_ranges
-                .insert(s, crate::structure::structure::HugeRange { lo, hi, extra });
+                .insert(s, crate::structure::HugeRange { lo, hi, extra });
         }
         if closed_world {
             for &p in &self.prog.voc(b.voc).preds {
@@ -312,7 +311,7 @@ impl Resolver<'_> {
         st: &Structure,
         name: &str,
         sym: Symbol,
-        at: Option<crate::source::Span>,
+        at: Option<Span>,
         sets: &[&TupleSet],
     ) -> Option<TupleSet> {
         let Some(universe) = self.universe(st, &self.prog.symbol_sorts(sym)) else {

@@ -2,8 +2,8 @@
 //! identifiers (strings, or nullary constructors), compounds `F(1,"a")` and ranges.
 
 use super::{Entry, Resolver};
-use crate::sema::program::{FuncId, VocId};
-use crate::structure::value::Value;
+use crate::ids::{FuncId, VocId};
+use crate::structure::Value;
 use crate::syntax::ast::{Element, ElementKind, Pointer};
 
 /// IDP3 integers are C `int`s.

@@ -4,8 +4,8 @@
 
 use super::structure::Builder;
 use super::{Entry, Resolver};
-use crate::sema::program::{SortId, Symbol};
-use crate::structure::structure::TupleSet;
+use crate::ids::{SortId, Symbol};
+use crate::structure::TupleSet;
 use crate::syntax::ast;
 
 impl Resolver<'_> {

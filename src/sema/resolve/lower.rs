@@ -6,9 +6,9 @@
 use super::pre::{PHead, PRule, PfKind, PtKind, VarIx, PF, PT};
 use super::theory::Ctx;
 use super::Resolver;
+use crate::ids::{SortId, Symbol};
 use crate::sema::ir;
-use crate::sema::program::{SortId, Symbol};
-use crate::structure::value::Value;
+use crate::structure::Value;
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp, Quantifier};
 
 impl Resolver<'_> {

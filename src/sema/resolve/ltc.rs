@@ -7,8 +7,10 @@
 use indexmap::IndexMap;
 
 use super::{Entry, Resolver};
-use crate::sema::program::{Component, FuncId, LtcInfo, SortId, Symbol, VocId};
-use crate::syntax::ast::{self, Span};
+use crate::ids::{FuncId, SortId, Symbol, VocId};
+use crate::sema::program::{Component, LtcInfo};
+use crate::source::Span;
+use crate::syntax::ast;
 
 impl Resolver<'_> {
     pub(super) fn ltc_vocabulary(&mut self, voc: VocId, v: &ast::Vocabulary) {

@@ -31,9 +31,10 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::sema::program::{FuncId, NamespaceId, PredId, Program, SortId, VocId};
-use crate::source::SourceMap;
-use crate::syntax::ast::{self, Span};
+use crate::ids::{FuncId, NamespaceId, PredId, SortId, VocId};
+use crate::sema::program::Program;
+use crate::source::{SourceMap, Span};
+use crate::syntax::ast;
 
 /// Resolves a whole file. Never panics; every error goes to `diags`.
 pub fn resolve(file: &ast::File, diags: &mut Diagnostics) -> Program {

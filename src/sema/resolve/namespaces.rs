@@ -3,8 +3,11 @@
 //! lookup of vocabularies and other components by pointer.
 
 use super::{nearest_name, Resolver, Scope};
-use crate::sema::program::{Component, Namespace, NamespaceId, Program, VocId};
-use crate::syntax::ast::{self, Ident, Pointer, Span};
+use crate::ids::{NamespaceId, VocId};
+use crate::sema::program::{Component, Namespace, Program};
+use crate::source::Span;
+use crate::syntax::ast;
+use crate::syntax::ast::{Ident, Pointer};
 
 impl Resolver<'_> {
     pub(super) fn init_global_namespace(&mut self) {

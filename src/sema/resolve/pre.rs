@@ -4,9 +4,10 @@
 
 use std::rc::Rc;
 
-use crate::sema::program::{FuncId, PredId, SortId};
-use crate::structure::value::Value;
-use crate::syntax::ast::{AggKind, ArithOp, CmpOp, Quantifier, Span};
+use crate::ids::{FuncId, PredId, SortId};
+use crate::source::Span;
+use crate::structure::Value;
+use crate::syntax::ast::{AggKind, ArithOp, CmpOp, Quantifier};
 
 pub(super) type VarIx = usize;
 

@@ -11,8 +11,9 @@
 use super::pre::{PHead, PRule, PfKind, PtKind, VarIx, PF, PT};
 use super::theory::Ctx;
 use super::Resolver;
-use crate::sema::program::SortId;
-use crate::syntax::ast::{AggKind, ArithOp, Span};
+use crate::ids::SortId;
+use crate::source::Span;
+use crate::syntax::ast::{AggKind, ArithOp};
 
 const MAX_ROUNDS: usize = 64;
 
@@ -81,10 +82,9 @@ impl Resolver<'_> {
     fn d_head(&mut self, cx: &mut Ctx, r: &mut PRule, st: &mut Walk) {
         let sorts: Option<Vec<SortId>> = match &r.head {
             PHead::Pred(c) if c.len() == 1 => Some(self.prog.pred(c[0]).args.clone()),
-            PHead::Func(c) if c.len() == 1 => Some(
-                self.prog
-                    .symbol_sorts(crate::sema::program::Symbol::Func(c[0])),
-            ),
+            PHead::Func(c) if c.len() == 1 => {
+                Some(self.prog.symbol_sorts(crate::ids::Symbol::Func(c[0])))
+            }
             _ => None,
         };
         for (k, a) in r.head_args.iter_mut().enumerate() {
@@ -110,12 +110,7 @@ impl Resolver<'_> {
                     .iter()
                     .copied()
                     .filter(|&f| {
-                        self.fits(
-                            &self
-                                .prog
-                                .symbol_sorts(crate::sema::program::Symbol::Func(f)),
-                            &known,
-                        )
+                        self.fits(&self.prog.symbol_sorts(crate::ids::Symbol::Func(f)), &known)
                     })
                     .collect();
                 if fit.len() == 1 {
@@ -230,12 +225,7 @@ impl Resolver<'_> {
                         .iter()
                         .copied()
                         .filter(|&f| {
-                            self.fits(
-                                &self
-                                    .prog
-                                    .symbol_sorts(crate::sema::program::Symbol::Func(f)),
-                                &known,
-                            )
+                            self.fits(&self.prog.symbol_sorts(crate::ids::Symbol::Func(f)), &known)
                         })
                         .collect();
                     if fit.len() == 1 && cands.len() > 1 {
@@ -410,8 +400,7 @@ impl Resolver<'_> {
             ),
             PHead::Func(c) if c.len() == 1 => (
                 self.prog.func(c[0]).name.clone(),
-                self.prog
-                    .symbol_sorts(crate::sema::program::Symbol::Func(c[0])),
+                self.prog.symbol_sorts(crate::ids::Symbol::Func(c[0])),
             ),
             PHead::Pred(c) => {
                 return self.ambiguous(

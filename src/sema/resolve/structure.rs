@@ -8,10 +8,12 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 
 use super::{Entry, Resolver};
-use crate::sema::program::{Component, FuncId, PredId, SortId, StructId, Symbol, VocId};
-use crate::structure::structure::{Structure, TupleSet};
-use crate::structure::value::{Tuple, Value};
-use crate::syntax::ast::{self, InterValue, Span, TableEntry, Truth};
+use crate::ids::{FuncId, PredId, SortId, StructId, Symbol, VocId};
+use crate::sema::program::Component;
+use crate::source::Span;
+use crate::structure::{Structure, Tuple, TupleSet, Value};
+use crate::syntax::ast;
+use crate::syntax::ast::{InterValue, TableEntry, Truth};
 
 /// The interpretation parts given for one symbol.
 #[derive(Default)]
@@ -226,7 +228,7 @@ impl Resolver<'_> {
                 .copied()
                 .chain(self.prog.funcs.iter().enumerate().filter_map(|(k, g)| {
                     (g.constructor_of.is_some() && self.prog.is_subsort(g.result, s))
-                        .then_some(crate::sema::program::FuncId(k as u32))
+                        .then_some(FuncId(k as u32))
                 }))
                 .find(|&g| {
                     let g = self.prog.func(g);

@@ -31,7 +31,7 @@ fn voc_of<'p>(p: &'p Program, name: &str) -> &'p crate::sema::program::Vocabular
     }
 }
 
-fn structure_of<'p>(p: &'p Program, name: &str) -> &'p crate::structure::structure::Structure {
+fn structure_of<'p>(p: &'p Program, name: &str) -> &'p crate::structure::Structure {
     match p.lookup(&[name]) {
         Some(Component::Structure(s)) => &p.structures[s.index()],
         other => panic!("no structure {name}: {other:?}"),
@@ -60,10 +60,10 @@ fn first_sentence(p: &Program) -> &ir::Formula {
     &p.theories[0].sentences[0]
 }
 
+use crate::ids::{PredId, SortId, Symbol};
 use crate::sema::ir;
-use crate::sema::program::{Component, PredId, SortId, Symbol};
-use crate::structure::structure::Table;
-use crate::structure::value::Value;
+use crate::sema::program::Component;
+use crate::structure::{Table, Value};
 
 const PEOPLE: &str =
     "vocabulary V {\n type A\n type B isa A\n type C isa A\n P(B)\n Q(C)\n R(A,A)\n}\n";

@@ -8,12 +8,13 @@ use std::rc::Rc;
 use super::pre::{PHead, PRule, PSet, PfKind, PtKind, VarInfo, VarIx, PF, PT};
 use super::{Entry, Resolver};
 use crate::diagnostics::Diagnostic;
+use crate::ids::{FuncId, PredId, SortId, TheoryId, VocId};
 use crate::sema::ir;
-use crate::sema::program::{
-    Component, FuncId, PredId, SortId, Theory, TheoryForm, TheoryId, VocId,
-};
-use crate::structure::value::Value;
-use crate::syntax::ast::{self, BinConn, Quantifier, Span, SymbolRef};
+use crate::sema::program::{Component, Theory, TheoryForm};
+use crate::source::Span;
+use crate::structure::Value;
+use crate::syntax::ast;
+use crate::syntax::ast::{BinConn, Quantifier, SymbolRef};
 
 /// Resolution state of one theory component (sentence, rule, query, term).
 pub(super) struct Ctx {

@@ -5,11 +5,12 @@
 use indexmap::IndexMap;
 
 use super::{nearest_name, Entry, Resolver};
-use crate::sema::program::{
-    Component, FuncId, Function, PredId, Predicate, Sort, SortId, VocId, Vocabulary,
-};
-use crate::structure::value::{register_constructor_name, Value};
-use crate::syntax::ast::{self, Pointer, Span};
+use crate::ids::{FuncId, PredId, SortId, VocId};
+use crate::sema::program::{Component, Function, Predicate, Sort, Vocabulary};
+use crate::source::Span;
+use crate::structure::{register_constructor_name, Value};
+use crate::syntax::ast;
+use crate::syntax::ast::Pointer;
 
 impl Resolver<'_> {
     pub(super) fn vocabulary(&mut self, v: &ast::Vocabulary) {
@@ -112,10 +113,7 @@ impl Resolver<'_> {
         self.prog.vocabularies[voc.index()].funcs.insert(f);
         let name = self.prog.func(f).name.clone();
         self.add_entry(voc, &name, Entry::Func(f));
-        for s in self
-            .prog
-            .symbol_sorts(crate::sema::program::Symbol::Func(f))
-        {
+        for s in self.prog.symbol_sorts(crate::ids::Symbol::Func(f)) {
             self.add_sort(voc, s);
         }
     }

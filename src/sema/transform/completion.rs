@@ -15,11 +15,12 @@
 //! result has the same models; for a recursive one it may have more (the completion does not
 //! exclude unfounded loops), as IDP3's.
 
+use crate::ids::{PredId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{PredId, Program, Symbol, Theory};
+use crate::sema::program::{Program, Theory};
 use crate::sema::transform::{copy, replace_vars, var_term, Fresh};
 use crate::source::Span;
-use crate::structure::value::Value;
+use crate::structure::Value;
 use crate::syntax::ast::CmpOp;
 
 /// The prefix of the variables IDP3's transformations make.

@@ -18,8 +18,9 @@ pub use shape::{flatten, flatten_formula, push_negations, push_negations_formula
 
 use rustc_hash::FxHashSet as HashSet;
 
+use crate::ids::SortId;
 use crate::sema::ir::{Definition, Formula, Rule, Term, TermKind, Var};
-use crate::sema::program::{SortId, Theory};
+use crate::sema::program::Theory;
 use crate::sema::walk::{Node, Rewriter};
 use crate::source::Span;
 

@@ -13,7 +13,8 @@ use pest::Parser;
 
 use super::expr::pointer;
 use super::{FodotGrammar, Reader, Rule};
-use crate::syntax::ast::{Decl, FuncDecl, Ident, PredDecl, Span, TheoryComponent};
+use crate::source::Span;
+use crate::syntax::ast::{Decl, FuncDecl, Ident, PredDecl, TheoryComponent};
 
 /// One constructor of a constructed type, with its arguments' types and accessors' names.
 #[derive(Clone, Debug)]

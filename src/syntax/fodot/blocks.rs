@@ -6,10 +6,12 @@ use pest::iterators::Pair;
 
 use super::expr::{lift_ite, pointer, symbol_ref, Spanned};
 use super::{idp3_sort, Read, Reader, Rule};
+use crate::source::Span;
+use crate::syntax::ast;
 use crate::syntax::ast::{
-    self, BinConn, Constructor, Decl, Definition, Element, ElementKind, Formula, FormulaKind,
-    FuncDecl, Ident, InterValue, Interpretation, Item, PredDecl, RuleHead, Span, TableEntry,
-    TheoryComponent, Truth, TypeBody, TypeDecl, VarDecl,
+    BinConn, Constructor, Decl, Definition, Element, ElementKind, Formula, FormulaKind, FuncDecl,
+    Ident, InterValue, Interpretation, Item, PredDecl, RuleHead, TableEntry, TheoryComponent,
+    Truth, TypeBody, TypeDecl, VarDecl,
 };
 
 impl Reader {

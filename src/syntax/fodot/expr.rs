@@ -9,9 +9,10 @@
 use pest::iterators::Pair;
 
 use super::{Reader, Rule};
+use crate::source::Span;
 use crate::syntax::ast::{
     AggKind, ArithOp, BinConn, CmpOp, Formula, FormulaKind, Ident, Pointer, Quantifier, SetExpr,
-    Span, SymbolRef, Term, TermKind, VarDecl,
+    SymbolRef, Term, TermKind, VarDecl,
 };
 
 /// An FO(·) expression before it is known to be a formula or a term.

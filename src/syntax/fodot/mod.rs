@@ -28,8 +28,9 @@ pub use number::date_text;
 pub use script::{Arg, Call, Script, Statement};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::source::FileId;
-use crate::syntax::ast::{self, Ident, Span};
+use crate::source::{FileId, Span};
+use crate::syntax::ast;
+use crate::syntax::ast::Ident;
 
 /// The pest parser generated from `grammar/fodot.pest`.
 #[derive(pest_derive::Parser)]

@@ -8,7 +8,9 @@ use pest::iterators::Pair;
 use pest::Parser;
 
 use super::{FodotGrammar, Reader, Rule};
-use crate::syntax::ast::{self, Ident, Item, Span, TermBlock, TermKind};
+use crate::source::Span;
+use crate::syntax::ast;
+use crate::syntax::ast::{Ident, Item, TermBlock, TermKind};
 
 /// The statements of `main`, in order.
 #[derive(Clone, Debug, PartialEq)]

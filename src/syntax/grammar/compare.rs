@@ -5,12 +5,11 @@
 //! verdict (the hand-written parser rejects when it reports an error), and when both accept,
 //! the same shape. Inputs nested too deeply for either parser's limits are skipped.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::{ast, check, Verdict};
 use crate::diagnostics::{render_plain, Diagnostics};
-use crate::source::SourceMap;
-use crate::syntax::ast::{FileId, Span};
+use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::lexer::{IncludeSpec, Includer};
 use crate::syntax::parser;
 
@@ -46,7 +45,7 @@ impl Includer for NoIncludes {
         _: Span,
         _: &mut SourceMap,
         _: &mut Diagnostics,
-    ) -> Option<(FileId, Rc<str>)> {
+    ) -> Option<(FileId, Arc<str>)> {
         None
     }
 }
@@ -56,13 +55,8 @@ fn hand_written(name: &str, text: &str) -> Result<Result<Vec<String>, String>, (
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
     let fid = sources.add(name, text);
-    let file = parser::parse_file(
-        fid,
-        Rc::from(text),
-        &mut sources,
-        &mut diags,
-        &mut NoIncludes,
-    );
+    let text = sources.shared_text(fid).expect("the file just added");
+    let file = parser::parse_file(fid, text, &mut sources, &mut diags, &mut NoIncludes);
     if diags.items.iter().any(|d| d.code == "nesting-too-deep") {
         return Err(());
     }

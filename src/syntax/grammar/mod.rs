@@ -8,14 +8,14 @@
 //! verdict and the same shape. The shapes are made by [`tree`] (from the pest parse tree) and
 //! [`ast`] (from the hand-written parser's AST) with the same conventions ([`shape`]).
 
-pub mod ast;
-pub mod compare;
-pub mod shape;
-pub mod tree;
+mod ast;
+mod compare;
+mod shape;
+mod tree;
 
 use pest::Parser;
 
-pub use compare::{compare, Disagreement};
+pub use compare::{compare, Agreement, Disagreement};
 
 /// The pest parser generated from `grammar/idp.pest`.
 #[derive(pest_derive::Parser)]

@@ -4,6 +4,7 @@
 
 use super::{Fail, PResult, Parser, State};
 use crate::diagnostics::Diagnostic;
+use crate::source::Span;
 use crate::syntax::ast::*;
 use crate::syntax::lexer::{LexMode, Tok};
 

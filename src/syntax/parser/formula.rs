@@ -10,6 +10,7 @@
 
 use super::{unquote, Fail, PResult, Parser};
 use crate::diagnostics::Diagnostic;
+use crate::source::Span;
 use crate::syntax::ast::*;
 use crate::syntax::lexer::{Tok, Token};
 

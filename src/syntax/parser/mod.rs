@@ -11,10 +11,10 @@ mod structure;
 mod theory;
 mod vocabulary;
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::source::SourceMap;
+use crate::source::{FileId, SourceMap, Span};
 use crate::syntax::ast::*;
 use crate::syntax::lexer::{Includer, LexCtx, LexMode, Tok, Token, TokenStream};
 
@@ -30,7 +30,7 @@ pub type PResult<T> = Result<T, Fail>;
 /// Parses one file (with its includes spliced in) into items.
 pub fn parse_file(
     file: FileId,
-    text: Rc<str>,
+    text: Arc<str>,
     sources: &mut SourceMap,
     diags: &mut Diagnostics,
     includer: &mut dyn Includer,

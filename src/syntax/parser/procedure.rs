@@ -3,6 +3,7 @@
 
 use super::{PResult, Parser};
 use crate::diagnostics::Diagnostic;
+use crate::source::Span;
 use crate::syntax::ast::*;
 use crate::syntax::lexer::Tok;
 

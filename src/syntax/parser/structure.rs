@@ -4,6 +4,7 @@
 //! single elements and ranges, or tuples, or mappings, never a mix; ranges stand alone.
 
 use super::{unquote, Fail, PResult, Parser};
+use crate::source::Span;
 use crate::syntax::ast::*;
 use crate::syntax::lexer::{Tok, Token};
 

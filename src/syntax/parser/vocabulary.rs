@@ -5,6 +5,7 @@
 
 use super::{PResult, Parser, State};
 use crate::diagnostics::Diagnostic;
+use crate::source::Span;
 use crate::syntax::ast::*;
 use crate::syntax::lexer::{LexMode, Tok, Token};
 
@@ -569,7 +570,7 @@ const AGGREGATE_WORDS: [&str; 5] = ["sum", "prod", "min", "max", "card"];
 
 /// The error for a symbol declared with the name of an aggregate (IDP3 read `max(x, y)` in a
 /// theory as the aggregate without a word; its developers asked for this error instead).
-fn aggregate_name(name: &crate::syntax::ast::Ident) -> Diagnostic {
+fn aggregate_name(name: &Ident) -> Diagnostic {
     let n = &name.name;
     Diagnostic::error(
         "aggregate-name",

@@ -12,14 +12,13 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
-use crate::ground::store::Gf;
-use crate::ground::{GVal, Grounder, TableIndexes};
-use crate::infer::{join, Options};
+use crate::ground::join;
+use crate::ground::{GVal, Gf, Grounder, TableIndexes};
+use crate::ids::Symbol;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Var};
-use crate::sema::program::{Program, Symbol};
 use crate::sema::walk::symbols;
-use crate::structure::structure::{Structure, Table};
-use crate::structure::value::Tuple;
+use crate::sema::Program;
+use crate::structure::{Structure, Table, Tuple};
 
 /// The true tuples of each defined symbol.
 pub type Extensions = Vec<(Symbol, HashSet<Tuple>)>;
@@ -46,7 +45,7 @@ pub fn least_fixpoint(
     program: &Program,
     def: &Definition,
     structure: &Structure,
-    options: &Options,
+    max_ground_size: usize,
 ) -> IdpResult<Option<Extensions>> {
     let defined = def.defined();
     let Some(reads) = rule_reads(def, &defined) else {
@@ -77,7 +76,7 @@ pub fn least_fixpoint(
                 let table = source[s].iter().cloned().collect();
                 work.symbols.insert(*s, Table::TwoValued(table));
             }
-            let mut grounder = Grounder::new(program, &work, options.max_ground_size);
+            let mut grounder = Grounder::new(program, &work, max_ground_size);
             grounder.adopt_indexes(std::mem::take(&mut indexes), &defined);
             for rule in rules {
                 let decided = derive(&mut grounder, rule, &mut |s, t| {
@@ -101,10 +100,8 @@ pub fn least_fixpoint(
                 .extend(new.iter().cloned());
             delta.insert(*s, new);
         }
-        if full.values().map(HashSet::len).sum::<usize>() > options.max_ground_size {
-            return Err(crate::ground::datalog::too_many_atoms(
-                options.max_ground_size,
-            ));
+        if full.values().map(HashSet::len).sum::<usize>() > max_ground_size {
+            return Err(crate::ground::datalog::too_many_atoms(max_ground_size));
         }
     }
     Ok(Some(

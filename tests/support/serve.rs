@@ -2,20 +2,14 @@
 //! server started in a folder on a free port (killed when dropped), a small HTTP/1.0 client
 //! over `std::net` that sends the launch's token and a page's name, and runs started and
 //! polled to their end.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-
-/// The crate's folder.
-pub fn crate_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// A fresh, empty folder under the system's temporary folder.
 pub fn scratch_dir(name: &str) -> PathBuf {
@@ -47,7 +41,7 @@ pub struct Page {
 impl Server {
     /// Starts `idp serve --port 0 ARGS` in `dir` and reads its address from the first line.
     pub fn start(dir: &Path, args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_idp"))
+        let mut child = super::idp_command()
             .arg("serve")
             .args(["--port", "0"])
             .args(args)
@@ -306,7 +300,7 @@ pub fn rows(model: &Value, name: &str) -> Vec<Vec<String>> {
 
 /// Runs the idp binary on a file with `args` in `dir`: (exit code, stdout, stderr).
 pub fn idp(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_idp"))
+    let out = super::idp_command()
         .args(args)
         .current_dir(dir)
         .output()

@@ -8,17 +8,15 @@
 //! ground formulas for bodies whose value is known anyway, which is most of the cost of
 //! evaluating, e.g., reachability over many states with the general grounder.
 
-use crate::ground::store::Gf;
+use crate::ground::Gf;
 use std::rc::Rc;
 
 use crate::error::IdpResult;
 use crate::ground::{Grounder, TableIndex};
+use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
-use crate::sema::program::Symbol;
-use crate::structure::structure::Table;
-use crate::structure::value::Value;
-use crate::syntax::ast::ArithOp;
-use crate::syntax::ast::CmpOp;
+use crate::structure::{Table, Value};
+use crate::syntax::ast::{ArithOp, CmpOp};
 
 /// One conjunct of a body.
 enum Lit<'r> {

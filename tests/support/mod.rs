@@ -1,0 +1,269 @@
+//! What the test binaries share: `mod support;` at the top of a test file. Running the `idp`
+//! binary ([`idp_command`] and the runs built on it), small specifications as programs of the
+//! library ([`program`], and the naive checker's and brute force's oracle,
+//! [`assert_models`]), scratch files, and the drivers of `idp serve` ([`serve`]) and of a
+//! terminal ([`terminal`]). CONTRIBUTING.md says which test file a new test goes in.
+#![allow(dead_code)] // Each test binary uses part of it.
+
+pub mod serve;
+pub mod terminal;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use idp::diagnostics::Diagnostics;
+use idp::infer::{self, brute_force_count, check_model, Options};
+use idp::sema::{Component, Program};
+use idp::source::SourceMap;
+use idp::structure::Structure;
+
+// ---------------------------------------------------------------------------------------------
+// The binary
+// ---------------------------------------------------------------------------------------------
+
+/// The `idp` binary of this build.
+pub const IDP: &str = env!("CARGO_BIN_EXE_idp");
+
+/// The crate's folder.
+pub fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A command that runs the `idp` binary in the crate's folder: every run of the binary starts
+/// here.
+pub fn idp_command() -> Command {
+    let mut command = Command::new(IDP);
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+/// What one run printed and returned.
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+impl From<Output> for Run {
+    fn from(out: Output) -> Run {
+        Run {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+}
+
+/// Runs `idp args...` in the crate's folder, writes `stdin` to it and waits for it.
+pub fn idp(args: &[&str], stdin: &str) -> Output {
+    let mut child = idp_command()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the idp binary runs");
+    let mut input = child.stdin.take().expect("piped stdin");
+    // idp may end without reading its stdin (a chunk that reads nothing): a closed pipe then.
+    match input.write_all(stdin.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        written => written.expect("idp reads its stdin"),
+    }
+    drop(input);
+    child.wait_with_output().expect("idp finishes")
+}
+
+/// Runs `idp --nowarnings` on `spec` (given on stdin) with a chunk that prints every model of
+/// theory `T` in structure `S`.
+pub fn all_models(spec: &str) -> Output {
+    idp(
+        &[
+            "--nowarnings",
+            "-e",
+            "stdoptions.nbmodels = 0 printmodels(modelexpand(T, S))",
+        ],
+        spec,
+    )
+}
+
+/// Runs `spec` (a path relative to the crate) with `-e expr`, or its `main` when `expr` is
+/// None, and returns stdout. Panics when idp fails.
+pub fn run_spec(spec: &str, expr: Option<&str>) -> String {
+    let mut cmd = idp_command();
+    cmd.arg(spec);
+    if let Some(e) = expr {
+        cmd.arg("-e").arg(e);
+    }
+    let out = cmd.output().expect("the idp binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "idp {spec} {expr:?} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Runs `spec` (written to `spec.idp` in a scratch folder of test `test`, where it runs) with
+/// `-e chunk` (or `main` when the chunk is empty) and `extra` arguments.
+pub fn run_with(test: &str, spec: &str, chunk: &str, extra: &[&str]) -> Run {
+    let dir = scratch(test);
+    std::fs::write(dir.join("spec.idp"), spec).expect("the spec is written");
+    let mut cmd = idp_command();
+    cmd.current_dir(&dir).args(extra).arg("spec.idp");
+    if !chunk.is_empty() {
+        cmd.arg("-e").arg(chunk);
+    }
+    cmd.output().expect("the idp binary runs").into()
+}
+
+/// [`run_with`] warnings off.
+pub fn run(test: &str, spec: &str, chunk: &str) -> Run {
+    run_with(test, spec, chunk, &["--nowarnings"])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------------------------
+
+/// A scratch folder of its own for test `test` (under target/, removed by cargo clean).
+pub fn scratch(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("scratch")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// Writes `text` to `name` in a fresh folder under the system's temporary folder; its path.
+pub fn write_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "idp-test-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("the file is written");
+    path
+}
+
+/// The `.txt` files of a directory of the crate (e.g. `specs/overflow/levels`), sorted.
+pub fn txt_files(dir: &str) -> Vec<PathBuf> {
+    let dir = crate_dir().join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("a folder of the crate")
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A file of the crate as the path relative to the crate's directory, as the specs read it.
+pub fn relative(path: &Path) -> String {
+    let rel = path
+        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(path);
+    rel.display()
+        .to_string()
+        .trim_start_matches('/')
+        .to_string()
+}
+
+/// Rows of text as a Lua table of strings, `{ "row", "row" }`.
+pub fn lua_rows<S: AsRef<str>>(rows: &[S]) -> String {
+    let rows: Vec<String> = rows.iter().map(|r| format!("\"{}\"", r.as_ref())).collect();
+    format!("{{ {} }}", rows.join(", "))
+}
+
+/// A small deterministic random generator (xorshift), so the tests need no crate.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// A number in 0..m.
+    pub fn below(&mut self, m: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % m
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Programs of the library
+// ---------------------------------------------------------------------------------------------
+
+/// The program of `text` (named `name` in messages), which must have no errors.
+pub fn program_named(name: &str, text: &str) -> Program {
+    let mut sources = SourceMap::default();
+    let mut diags = Diagnostics::default();
+    let file = idp::syntax::parse_text(name, text, &mut sources, &mut diags);
+    let program = idp::sema::resolve(&file, &mut diags);
+    let errors: Vec<_> = diags.items.iter().filter(|d| d.is_error()).collect();
+    assert!(
+        errors.is_empty(),
+        "unexpected errors in {name}: {errors:#?}\n{text}"
+    );
+    program
+}
+
+/// The program of `text`, which must have no errors.
+pub fn program(text: &str) -> Program {
+    program_named("test.idp", text)
+}
+
+/// The program of the file `path`, which must have no errors.
+pub fn program_file(path: &Path) -> Program {
+    let text = std::fs::read_to_string(path).expect("a readable spec");
+    program_named(path.to_str().expect("a UTF-8 path"), &text)
+}
+
+/// The `pipeline` fuzz target's oracle: model expansion finds `expected` models of theory `T`
+/// in structure `S`, each passes the naive checker, and brute force counts the same. Returns
+/// the models, each printed as IDP3 prints it.
+pub fn assert_models(text: &str, expected: u64) -> Vec<String> {
+    let (p, models) = checked_models(text);
+    let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
+        (p.lookup(&["T"]), p.lookup(&["S"]))
+    else {
+        panic!("no theory T or structure S");
+    };
+    let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
+    assert_eq!(models.len() as u64, expected, "model expansion count");
+    let brute = brute_force_count(&p, theory, structure, 1 << 12).expect("small enough");
+    assert_eq!(brute, expected, "brute-force count");
+    models
+        .iter()
+        .map(|m| idp::print::structure_to_string(&p, m))
+        .collect()
+}
+
+/// Every model of theory `T` in structure `S`, each checked by the naive checker.
+pub fn checked_models(text: &str) -> (Program, Vec<Structure>) {
+    let p = program(text);
+    let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
+        (p.lookup(&["T"]), p.lookup(&["S"]))
+    else {
+        panic!("no theory T or structure S");
+    };
+    let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
+    let options = Options {
+        nbmodels: 0,
+        ..Options::default()
+    };
+    let models = infer::modelexpand(&p, theory, structure, None, &options)
+        .expect("expands")
+        .value;
+    for m in &models {
+        if let Err(why) = check_model(&p, theory, m) {
+            panic!("a returned model is wrong: {why}\n{text}");
+        }
+    }
+    (p, models)
+}
