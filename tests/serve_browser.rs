@@ -3,7 +3,8 @@
 //! underlined diagnostic with the command line's code, Backspace fixes it, Run shows the model
 //! table and the maze picture; a run with frames gets a slider; a late Stop keeps the models
 //! found (300 tables, the others counted); an edit survives a reload as a draft and Ctrl-S
-//! saves it with the focus outside the editor; a bundled level is read from the page with an
+//! saves it with the focus outside the editor; Download saves the text as a file (checked on
+//! disk, for a saved file and an untitled buffer); a bundled level is read from the page with an
 //! expression; a run error links to its line; another page can neither read nor stop a run,
 //! and closing the page ends it. Screenshots go to `target/screenshots/`;
 //! `IDP_SCREENSHOTS=docs` writes them to `docs/` instead (`serve.png` is the README's).
@@ -127,27 +128,38 @@ fn the_workbench_in_chromium() {
     let server = Server::start(&dir, &["maze.idp"]);
     let driver = Driver::start(&chromedriver);
     let profile = scratch_dir("chromium-profile");
+    let downloads = scratch_dir("downloads");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("a tokio runtime");
     runtime.block_on(async {
-        let client = connect(&chromium, &profile, driver.port).await;
-        let result = scenario(&client, &server, &dir).await;
+        let client = connect(&chromium, &profile, &downloads, driver.port).await;
+        let result = scenario(&client, &server, &dir, &downloads).await;
         let _ = client.close().await;
         result
     });
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&profile);
+    let _ = std::fs::remove_dir_all(&downloads);
 }
 
-async fn connect(chromium: &Path, profile: &Path, port: u16) -> Client {
+/// A WebDriver session with chromium, its profile in `profile` and its downloads saved to
+/// `downloads` without asking.
+async fn connect(chromium: &Path, profile: &Path, downloads: &Path, port: u16) -> Client {
     let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
     args.push(format!("--user-data-dir={}", profile.display()));
     args.push("--window-size=1400,950".into());
     let caps = json!({
-        "goog:chromeOptions": { "binary": chromium.display().to_string(), "args": args }
+        "goog:chromeOptions": {
+            "binary": chromium.display().to_string(),
+            "args": args,
+            "prefs": {
+                "download.default_directory": downloads.display().to_string(),
+                "download.prompt_for_download": false,
+            },
+        }
     });
     let Value::Object(caps) = caps else {
         unreachable!("a JSON object")
@@ -159,7 +171,7 @@ async fn connect(chromium: &Path, profile: &Path, port: u16) -> Client {
         .expect("a WebDriver session with chromium")
 }
 
-async fn scenario(c: &Client, server: &Server, dir: &Path) {
+async fn scenario(c: &Client, server: &Server, dir: &Path, downloads: &Path) {
     // Open the page with the maze spec (the file given on the command line).
     c.goto(&server.url).await.unwrap();
     wait_css(c, "body[data-ready=\"true\"]").await;
@@ -247,8 +259,15 @@ async fn scenario(c: &Client, server: &Server, dir: &Path) {
     frames(c, server).await;
     stop(c).await;
     drafts(c, server, dir).await;
+    download(
+        c,
+        downloads,
+        "copy.idp",
+        &format!("{FRAMES_SPEC}// kept as a draft"),
+    )
+    .await;
     why_not(c).await;
-    error_link(c).await;
+    error_link(c, downloads).await;
     level(c, server).await;
     other_page(c, server).await;
 }
@@ -306,7 +325,7 @@ async fn click(c: &Client, css: &str) {
 
 /// In a new buffer, a run error names its line as a link: a click puts the cursor there and
 /// the line is marked.
-async fn error_link(c: &Client) {
+async fn error_link(c: &Client, downloads: &Path) {
     // A new buffer: the mode follows the text until chosen by hand, so `main` runs.
     click(c, "#new").await;
     let template = c
@@ -326,6 +345,8 @@ async fn error_link(c: &Client) {
         !save.is_enabled().await.unwrap(),
         "an untitled buffer is saved with Save as"
     );
+    // Or downloaded, as untitled.idp.
+    download(c, downloads, "untitled.idp", FAILING_SPEC).await;
     click(c, "#run").await;
     wait_css(c, "#status.bad").await;
     let stderr = wait_css(c, "pre.stderr").await;
@@ -602,6 +623,31 @@ async fn drafts(c: &Client, server: &Server, dir: &Path) {
         refused.text().await.unwrap(),
         "not saved: frames.idp exists already; choose another name"
     );
+}
+
+/// Download saves the editor's text (edits included) as the file `name`, in the browser's
+/// download folder.
+async fn download(c: &Client, downloads: &Path, name: &str, text: &str) {
+    let file = downloads.join(name);
+    let _ = std::fs::remove_file(&file);
+    click(c, "#download").await;
+    let start = Instant::now();
+    loop {
+        // Chromium writes `name.crdownload` and renames it when the download is complete.
+        if let Ok(got) = std::fs::read_to_string(&file) {
+            assert_eq!(got, text, "the downloaded {name}");
+            break;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "no {name} downloaded to {} within {WAIT:?}: {:?}",
+            downloads.display(),
+            std::fs::read_dir(downloads)
+                .map(|d| d.flatten().map(|e| e.file_name()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Presses Ctrl and `key` (a character, or a WebDriver key code such as Enter's U+E007).
