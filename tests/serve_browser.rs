@@ -957,6 +957,13 @@ async fn why_not(c: &Client) {
         first.contains("Edge(a,b) => Col(a) ~= Col(b)   (x=a, y=b)"),
         "{first}"
     );
+    // What the function gives is a line of its own, not an instance of the part above it.
+    let given = text_contents(c, ".why li.given").await;
+    assert_eq!(
+        given,
+        ["given: Col is a function: each Node has exactly one value of Colour = {green; red}"]
+    );
+    assert!(!parts[1].text().await.unwrap().contains("given"));
     // Both parts are marked in the editor, from their positions to the end of their lines.
     wait_css(c, ".cm-lintRange-info").await;
     let marked = text_contents(c, ".cm-lintRange-info").await;
