@@ -762,7 +762,8 @@ fn unmentioned_predicates_are_left_false_for_one_model() {
 }
 
 /// Atoms of a definition that no derivation can reach get no rule: the frame axiom of a key
-/// that lies on one cell of ten is grounded for that cell only (9 rules, not 90), and the
+/// that lies on one cell of ten is grounded for that cell only (9 rules, not 90; `--stats`
+/// counts the bindings of t and p it tried, 29, not the 100 of the whole types), and the
 /// models are those of the full grounding (`Take` is free at each of the 10 time points).
 #[test]
 fn a_rule_without_variables_whose_head_cannot_be_true_gets_no_rule() {
@@ -791,12 +792,12 @@ structure S : V {
             .to_string()
     };
     assert!(
-        rule("8:5").ends_with("s: 0 ground rules, 0 new nodes"),
+        rule("8:5").ends_with("s: 0 ground rules, 0 new nodes (0 bindings tried)"),
         "{}",
         rule("8:5")
     );
     assert!(
-        rule("9:5").ends_with("s: 1 ground rules, 2 new nodes"),
+        rule("9:5").ends_with("s: 1 ground rules, 2 new nodes (0 bindings tried)"),
         "{}",
         rule("9:5")
     );
@@ -831,7 +832,7 @@ structure S : V {
         .find(|l| l.contains("test.idp:11:5 grounded in"))
         .unwrap_or_else(|| panic!("no stats of the frame axiom in {err}"));
     assert!(
-        frame.ends_with("s: 9 ground rules, 28 new nodes"),
+        frame.ends_with("s: 9 ground rules, 28 new nodes (29 bindings tried)"),
         "{frame}"
     );
     assert_eq!(stdout(&o).matches("=======\n").count(), 1024);
@@ -872,4 +873,32 @@ structure S : V {
     let o = run_file(&none, &["--count"]);
     assert_eq!(stdout(&o), "Number of models: 0\n", "{}", stderr(&o));
     assert_eq!(o.status.code(), Some(20));
+}
+
+/// `--stats` says, per sentence and per rule, how many bindings grounding tried and how many
+/// instances it kept: `! x y : P(x) => Q(x, y)` over 3 elements tries x (3) and then y for
+/// each x (9) and keeps the 9 implications; the rule `P(x) <- Q(x, x)` keeps one per x.
+#[test]
+fn stats_count_bindings_tried_and_instances_kept() {
+    let text = "vocabulary V {\n  type T isa nat\n  P(T)\n  Q(T, T)\n}\ntheory T : V {\n  \
+                ! x y : P(x) => Q(x, y).\n  { ! x : P(x) <- Q(x, x). }\n}\n\
+                structure S : V {\n  T = { 1..3 }\n}\n";
+    let o = run_file(text, &["--stats", "-n", "1"]);
+    let err = stderr(&o);
+    let line = |what: &str| {
+        err.lines()
+            .find(|l| l.contains(what))
+            .unwrap_or_else(|| panic!("no {what} in {err}"))
+            .to_string()
+    };
+    let sentence = line("sentence at");
+    assert!(
+        sentence.ends_with("s: 9 instances kept, 13 new nodes (12 bindings tried)"),
+        "{sentence}"
+    );
+    let rule = line("rule at");
+    assert!(
+        rule.ends_with("s: 3 ground rules, 6 new nodes (3 bindings tried)"),
+        "{rule}"
+    );
 }

@@ -351,3 +351,123 @@ fn ground_atoms(stderr: &str) -> usize {
         })
         .unwrap_or_else(|| panic!("no stats line in:\n{stderr}"))
 }
+
+/// A generated game's actions, written as PlayID writes them: one `Action` type built by
+/// several constructors, a precondition per constructor (`do(t, take(x)) => ...`) and one
+/// constructor without any. Each precondition bounds the actions of its constructor only;
+/// the models are those of brute force.
+const ACTIONS_BY_CONSTRUCTOR: &str = "LTCvocabulary V {
+  type Time isa nat
+  Start : Time
+  partial Next(Time) : Time
+  type Item isa nat
+  type Action constructed from { take(Item), put(Item, Item), wait }
+  Do(Time, Action)
+  Held(Time, Item)
+  On(Time, Item, Item)
+}
+theory T : V {
+  { ! t x : Held(Next(t), x) <- Do(t, take(x)).
+    ! t x y : On(Next(t), x, y) <- Do(t, put(x, y)). }
+  ! t x : Do(t, take(x)) => ~Held(t, x).
+  ! t x y : Do(t, put(x, y)) => Held(t, x) & x ~= y.
+  ! t : ?=1 a : Do(t, a).
+}
+structure S : V { Time = { 0..2 } Start = 0 Next = { 0->1; 1->2 } Item = { 1..2 } }
+";
+
+#[test]
+fn preconditions_per_constructor_keep_every_model() {
+    // One action per time point. At 0 nothing is held: take(1), take(2) or wait. At 1 and 2
+    // after take(x): take the other, put(x, other) or wait; after anything else: take(1),
+    // take(2) or wait. So 3 * 3 * 3 walks.
+    let (_, models) = oracle::checked_models(ACTIONS_BY_CONSTRUCTOR);
+    assert_eq!(models.len(), 27);
+    // Small enough for brute force: one item, two time points (take(1) then wait; wait then
+    // take(1) or wait).
+    let tiny = ACTIONS_BY_CONSTRUCTOR
+        .replace("Time = { 0..2 }", "Time = { 0..1 }")
+        .replace("Next = { 0->1; 1->2 }", "Next = { 0->1 }")
+        .replace("Item = { 1..2 }", "Item = { 1 }");
+    oracle::assert_models(&tiny, 3);
+}
+
+/// The same game over many items: a `put(x, y)` is possible only for an x that some earlier
+/// `take` can hold, so the actions of the ground theory are a small part of the 900 puts.
+#[test]
+fn a_precondition_bounds_the_actions_of_its_constructor() {
+    let items = 30;
+    let text = ACTIONS_BY_CONSTRUCTOR
+        .replace("Item = { 1..2 }", &format!("Item = {{ 1..{items} }}"))
+        .replace(
+            "! t x : Do(t, take(x)) => ~Held(t, x).",
+            "! t x : Do(t, take(x)) => ~Held(t, x) & x =< 2.",
+        );
+    let out = process::idp(&["--stats", "-n", "1"], &text);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(10), "{stderr}");
+    // Per time point: 2 takes, at most 2 * 29 puts, wait; Held and On after them.
+    let atoms = ground_atoms(&stderr);
+    assert!(atoms <= 400, "{atoms} ground atoms:\n{stderr}");
+}
+
+/// A universal whose consequent has variables of its own (`! x y z : P(x) => Q(x, y) | R(z)`)
+/// is ground as `! x : P(x) => ! y z : ..`, stopping the inner enumeration at the first
+/// false consequent; an existential over a conjunction the same way. The models are those of
+/// brute force (R is known: `Q(x, y) | R(z)` is false for z > 1 unless Q(x, y) holds).
+#[test]
+fn quantified_variables_of_a_consequent_alone_keep_the_models() {
+    let spec = |theory: &str| {
+        format!(
+            "vocabulary V {{
+  type X isa nat
+  type Y isa nat
+  type Z isa nat
+  P(X)
+  Q(X, Y)
+  R(Z)
+}}
+theory T : V {{ {theory} }}
+structure S : V {{ X = {{ 1..2 }} Y = {{ 1..4 }} Z = {{ 1..16 }} R = {{ 1 }} }}
+"
+        )
+    };
+    // Per x: P(x) false and Q(x, _) free (16), or P(x) and every Q(x, y) (1).
+    oracle::assert_models(&spec("! x y z : P(x) => Q(x, y) | R(z)."), 17 * 17);
+    // Per x: Q(x, _) free and P(x) exactly when some Q(x, y) holds (R(1) does).
+    oracle::assert_models(&spec("! x : P(x) <=> ? y z : Q(x, y) & R(z)."), 16 * 16);
+}
+
+/// PlayID's peg solitaire writes its precondition with two variables of the consequent
+/// alone, universally quantified (`! .. or oc : do(t, jump(sr, sc, dr, dc)) => .. &
+/// middle(t, sr, sc, or, oc, dr, dc) & ..`): no jump satisfies it, so the theory has no
+/// model, which must be found without enumerating every pair (or, oc) for every jump and time
+/// point (60^4 bindings per time point here).
+#[test]
+fn a_precondition_with_variables_of_its_consequent_alone_grounds_quickly() {
+    let text = "LTCvocabulary V {
+  type Time isa nat
+  Start : Time
+  partial Next(Time) : Time
+  type Pos isa nat
+  type Action constructed from { jump(Pos, Pos) }
+  Do(Time, Action)
+  Peg(Time, Pos)
+  Mid(Pos, Pos, Pos)
+}
+theory T : V {
+  { ! x : Peg(Start, x) <- x ~= 1.
+    ! t x : Peg(Next(t), x) <- Peg(t, x) & ~(? y : Do(t, jump(x, y))). }
+  ! t a c b d : Do(t, jump(a, c)) => Peg(t, a) & ~Peg(t, c) & Mid(a, b, d) & Peg(t, b).
+  ! t : ?=1 j : Do(t, j).
+}
+structure S : V {
+  Time = { 0..10 } Start = 0 Next = { 0->1; 1->2; 2->3; 3->4; 4->5; 5->6; 6->7; 7->8; 8->9; 9->10 }
+  Pos = { 1..60 }
+  Mid = { 1,2,3; 2,3,4; 3,4,5 }
+}
+";
+    let out = process::idp(&["--stats", "-n", "1", "--timeout", "60"], text);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(20), "{stderr}");
+}

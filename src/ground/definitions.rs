@@ -108,7 +108,7 @@ impl<'a> Grounder<'a> {
     /// grounded so, as the body's ground subformulas are memoised while candidates are sought.
     fn ground_rule(&mut self, rule: &Rule, out: &mut GroundDefinition) -> IdpResult<()> {
         let started = std::time::Instant::now();
-        let nodes = self.store.len();
+        let (nodes, bindings) = (self.store.len(), self.bindings_tried());
         let instances: usize = out.rules.values().map(Vec::len).sum();
         let saved = std::mem::replace(&mut self.store.keep_complements, true);
         let grounded = self.ground_rule_instances(rule, out);
@@ -118,6 +118,7 @@ impl<'a> Grounder<'a> {
             seconds: started.elapsed().as_secs_f64(),
             instances: out.rules.values().map(Vec::len).sum::<usize>() - instances,
             nodes: self.store.len() - nodes,
+            bindings: self.bindings_tried() - bindings,
         });
         grounded
     }

@@ -16,6 +16,10 @@ use crate::structure::structure::Table;
 use crate::structure::value::Value;
 use crate::syntax::ast::CmpOp;
 
+/// How many bindings a reordering must be able to skip before [`Grounder::binding_order`]
+/// changes the order of a quantifier's variables.
+const REORDER_FROM: f64 = 1000.0;
+
 /// The values a quantified variable ranges over.
 pub type Domain = Rc<[Value]>;
 
@@ -92,6 +96,90 @@ fn guards<'f>(g: &mut Grounder, vars: &[Var], body: &'f Formula, forall: bool) -
     }
     out
 }
+
+/// The guards `parts` (each with the constant that decides the instance) under the variables
+/// `vars` (in binding order).
+fn guards_of<'f>(
+    g: &mut Grounder,
+    vars: &[Var],
+    parts: impl IntoIterator<Item = &'f Formula>,
+    skip_if: Gf,
+) -> Vec<Guard<'f>> {
+    let mut out = Vec::new();
+    for f in parts {
+        let ids = g.node_vars(f.id(), |out| var_ids(f, out));
+        if let Some(depth) = vars.iter().rposition(|v| ids.binary_search(&v.id).is_ok()) {
+            out.push(Guard {
+                formula: f,
+                skip_if,
+                depth,
+                value: Cell::new(Gf::TRUE),
+            });
+        }
+    }
+    out
+}
+
+/// A quantifier `! X Y : A => B` (or `? X Y : A & B`) whose variables Y occur in B only and
+/// are bound after X: it is ground as `! X : A => (! Y : B)`, instance by instance in the
+/// same order, so that an instance where B is false for some Y (true, for `?`) ends the
+/// enumeration of Y for that X (`! or oc : do(..) => middle(.., or, oc, ..)` over 47 x 47
+/// values of or and oc stops at the first pair where the known `middle` is false).
+struct Split<'f> {
+    /// How many of the variables (in binding order) are outer.
+    outer: usize,
+    /// A (the antecedent, or the one conjunct without an inner variable).
+    outer_formula: &'f Formula,
+    /// B (the consequent, or the conjunct with the inner variables).
+    inner_formula: &'f Formula,
+}
+
+impl<'f> Split<'f> {
+    fn of(g: &mut Grounder, vars: &[Var], body: &'f Formula, forall: bool) -> Option<Split<'f>> {
+        let (a, b) = match (body.kind(), forall) {
+            (FormulaKind::Implies(a, b), true) => (&**a, &**b),
+            (FormulaKind::And(fs), false) if fs.len() == 2 => (&fs[0], &fs[1]),
+            _ => return None,
+        };
+        let in_a = g.node_vars(a.id(), |out| var_ids(a, out));
+        let outer = vars
+            .iter()
+            .take_while(|v| in_a.binary_search(&v.id).is_ok())
+            .count();
+        let inner = &vars[outer..];
+        let worth: f64 = inner
+            .iter()
+            .map(|v| g.domains.get(v.sort).map_or(f64::MAX, |d| d.len() as f64))
+            .product();
+        let split = outer < vars.len()
+            && inner.iter().all(|v| in_a.binary_search(&v.id).is_err())
+            && worth >= SPLIT_FROM;
+        split.then_some(Split {
+            outer,
+            outer_formula: a,
+            inner_formula: b,
+        })
+    }
+
+    fn outer_parts(&self) -> Vec<&'f Formula> {
+        let mut parts = Vec::new();
+        conjuncts(self.outer_formula, &mut |f| parts.push(f));
+        parts
+    }
+
+    fn inner_parts(&self, forall: bool) -> Vec<&'f Formula> {
+        let mut parts = Vec::new();
+        if forall {
+            disjuncts(self.inner_formula, &mut |f| parts.push(f));
+        } else {
+            conjuncts(self.inner_formula, &mut |f| parts.push(f));
+        }
+        parts
+    }
+}
+
+/// How many bindings the inner variables of a [`Split`] must have before it is used.
+const SPLIT_FROM: f64 = 16.0;
 
 /// How a quantifier's body (or a rule body) is built from the values its guards took under
 /// the current binding, when every part of it is a guard: grounding the body again would give
@@ -244,7 +332,7 @@ impl<'a> Grounder<'a> {
                 ground,
             }]);
         }
-        let (vars, domains) = self.prepare_vars(&order)?;
+        let (vars, domains) = self.binding_order(&order, body, true)?;
         let bound = Bound {
             formula: body,
             want: false,
@@ -522,7 +610,10 @@ impl<'a> Grounder<'a> {
         body: &Formula,
         forall: bool,
     ) -> IdpResult<Gf> {
-        let (vars, domains) = self.prepare_vars(vars)?;
+        let (vars, domains) = self.binding_order(vars, body, forall)?;
+        if let Some(split) = Split::of(self, &vars, body, forall) {
+            return self.ground_split(&vars, &domains, &split, forall);
+        }
         let absorbing = Gf::from_bool(!forall);
         let mut parts = Vec::new();
         let bound = Bound {
@@ -561,6 +652,88 @@ impl<'a> Grounder<'a> {
         Ok(if forall { conj } else { -conj })
     }
 
+    /// [`Self::ground_quantifier`] for a [`Split`] body: per binding of the outer variables,
+    /// the inner ones are enumerated until an instance reduces to the outer part alone, which
+    /// absorbs the instances that follow (`~A & (~A | B) = ~A`). The instances kept are those
+    /// of the flat enumeration, in its order, without the absorbed ones.
+    fn ground_split(
+        &mut self,
+        vars: &[Var],
+        domains: &[Option<Domain>],
+        split: &Split,
+        forall: bool,
+    ) -> IdpResult<Gf> {
+        let absorbing = Gf::from_bool(!forall);
+        let (outer, inner) = vars.split_at(split.outer);
+        let (outer_domains, inner_domains) = domains.split_at(split.outer);
+        let outer_parts = split.outer_parts();
+        let every_part_guards = outer_parts.len();
+        let outer_guards = guards_of(self, outer, outer_parts, Gf::FALSE);
+        let every_part_guards = outer_guards.len() == every_part_guards;
+        let inner_guards = guards_of(self, inner, split.inner_parts(forall), -absorbing);
+        let outer_bound = Bound {
+            formula: split.outer_formula,
+            want: true,
+        };
+        let inner_bound = Bound {
+            formula: split.inner_formula,
+            want: !forall,
+        };
+        let mut parts = Vec::new();
+        let stopped = self.for_each_guarded(
+            outer,
+            outer_domains,
+            Some(outer_bound),
+            &outer_guards,
+            &mut |g: &mut Grounder<'a>| {
+                let a = if every_part_guards {
+                    g.store
+                        .and(outer_guards.iter().map(|guard| guard.value.get()))
+                } else {
+                    g.ground_formula(split.outer_formula)?
+                };
+                let mut absorbed = false;
+                let stopped = g.for_each_guarded(
+                    inner,
+                    inner_domains,
+                    Some(inner_bound),
+                    &inner_guards,
+                    &mut |g: &mut Grounder<'a>| {
+                        let b = g.ground_formula(split.inner_formula)?;
+                        // The instance `a => b` (universal) or `a & b` (existential).
+                        let instance = if forall {
+                            g.store.implies(a, b)
+                        } else {
+                            g.store.and2(a, b)
+                        };
+                        if instance == absorbing {
+                            return Ok(true);
+                        }
+                        if instance != -absorbing {
+                            parts.push(if forall { instance } else { -instance });
+                            // The outer part alone absorbs what follows.
+                            absorbed = b == absorbing;
+                        }
+                        Ok(absorbed)
+                    },
+                )?;
+                for v in inner {
+                    g.unbind(v);
+                }
+                Ok(stopped && !absorbed)
+            },
+        )?;
+        for v in vars {
+            self.unbind(v);
+        }
+        if stopped {
+            return Ok(absorbing);
+        }
+        self.check_growth()?;
+        let conj = self.store.and(parts);
+        Ok(if forall { conj } else { -conj })
+    }
+
     /// The variables with finite domains first (with their domains), then those over infinite
     /// sorts (`None`), whose values are bounded by the formula when they are reached.
     pub fn prepare_vars(&mut self, vars: &[Var]) -> IdpResult<(Vec<Var>, Vec<Option<Domain>>)> {
@@ -575,6 +748,100 @@ impl<'a> Grounder<'a> {
         }
         finite.extend(infinite);
         Ok(finite.into_iter().unzip())
+    }
+
+    /// [`Self::prepare_vars`], with the finite variables that an atom which must hold binds
+    /// by a join (see [`Self::table_candidates`]) moved first, the atoms with the fewest
+    /// tuples first, then the other variables of an antecedent: `! sr sc or oc dr :
+    /// do(jump(sr, sc, dr)) => .. middle(sr, sc, or, oc)` binds sr, sc and dr from `do`'s few
+    /// possible tuples before it enumerates or and oc.
+    /// The order is kept when the variables passed over have fewer than [`REORDER_FROM`]
+    /// bindings together: little to gain there.
+    fn binding_order(
+        &mut self,
+        vars: &[Var],
+        body: &Formula,
+        forall: bool,
+    ) -> IdpResult<(Vec<Var>, Vec<Option<Domain>>)> {
+        let (vars, domains) = self.prepare_vars(vars)?;
+        let finite = domains.iter().take_while(|d| d.is_some()).count();
+        if finite < 2 {
+            return Ok((vars, domains));
+        }
+        let mut atoms: Vec<(usize, &Formula)> = Vec::new();
+        let mut collect = |f| atoms.push((0, f));
+        let mut antecedent = None;
+        match (body.kind(), forall) {
+            (FormulaKind::Implies(a, _), true) => {
+                conjuncts(a, &mut collect);
+                antecedent = Some(&**a);
+            }
+            (_, true) => {}
+            (_, false) => conjuncts(body, &mut collect),
+        }
+        atoms.retain_mut(|(size, f)| match f.kind() {
+            FormulaKind::Pred(p, _) => match self.bound_size(Symbol::Pred(*p)) {
+                Some(n) if self.program.pred(*p).type_of.is_none() => {
+                    *size = n;
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
+        });
+        atoms.sort_by_key(|(size, _)| *size);
+        let mut order: Vec<usize> = Vec::with_capacity(finite);
+        for (_, atom) in &atoms {
+            let mut ids = rustc_hash::FxHashSet::default();
+            var_ids(*atom, &mut ids);
+            for (k, v) in vars[..finite].iter().enumerate() {
+                if ids.contains(&v.id) && !order.contains(&k) {
+                    order.push(k);
+                }
+            }
+        }
+        // Then the antecedent's other variables: those of the consequent alone come last,
+        // where a false consequent ends their enumeration (see [`Split`]).
+        if let Some(a) = antecedent {
+            let ids = self.node_vars(a.id(), |out| var_ids(a, out));
+            for (k, v) in vars[..finite].iter().enumerate() {
+                if ids.binary_search(&v.id).is_ok() && !order.contains(&k) {
+                    order.push(k);
+                }
+            }
+        }
+        let joined = order.len();
+        let rest: Vec<usize> = (0..finite).filter(|k| !order.contains(k)).collect();
+        order.extend(rest);
+        // The bindings of the variables that the new order moves a joined one ahead of.
+        let passed_over: f64 = order[..joined]
+            .iter()
+            .map(|&k| {
+                (0..k)
+                    .filter(|j| !order[..joined].contains(j))
+                    .map(|j| domains[j].as_ref().map_or(1, |d| d.len()) as f64)
+                    .product::<f64>()
+            })
+            .fold(1.0, f64::max);
+        if passed_over < REORDER_FROM {
+            return Ok((vars, domains));
+        }
+        order.extend(finite..vars.len());
+        Ok(order
+            .into_iter()
+            .map(|k| (vars[k].clone(), domains[k].clone()))
+            .unzip())
+    }
+
+    /// How many tuples of `s` can be true, when an index of them can give candidates.
+    fn bound_size(&self, s: Symbol) -> Option<usize> {
+        if let Some(possible) = self.status.possible.get(&s) {
+            return Some(possible.len());
+        }
+        match self.structure.table(s) {
+            Some(Table::TwoValued(set)) if self.indexable(s) => Some(set.len()),
+            _ => None,
+        }
     }
 
     fn sort_is_infinite(&self, s: crate::sema::program::SortId) -> bool {
@@ -605,7 +872,7 @@ impl<'a> Grounder<'a> {
         admit: Option<Admit<'_, 'a>>,
         visit: &mut dyn FnMut(&mut Grounder<'a>, Option<Gf>) -> IdpResult<bool>,
     ) -> IdpResult<bool> {
-        let (vars, domains) = self.prepare_vars(vars)?;
+        let (vars, domains) = self.binding_order(vars, cond, false)?;
         let bound = Bound {
             formula: cond,
             want: true,
@@ -771,13 +1038,11 @@ impl<'a> Grounder<'a> {
         scan: Option<usize>,
     ) -> IdpResult<Option<Rc<[Value]>>> {
         let symbol = Symbol::Pred(p);
-        if self.program.pred(p).type_of.is_some() || !self.indexable(symbol) {
+        let bounded = self.indexable(symbol) || self.status.possible.contains_key(&symbol);
+        if self.program.pred(p).type_of.is_some() || !bounded {
             return Ok(None);
         }
-        let Some(position) = args
-            .iter()
-            .position(|a| matches!(a.kind(), crate::sema::ir::TermKind::Var(v) if v.id == var.id))
-        else {
+        let Some((position, inside)) = var_position(var, args) else {
             return Ok(None);
         };
         let mut fixed_positions = Vec::new();
@@ -808,6 +1073,15 @@ impl<'a> Grounder<'a> {
             fixed_values.push(value);
         }
         let index = self.table_index(symbol, position, &fixed_positions);
+        if let Some((f, at, parts)) = inside {
+            if open.is_some() || self.program.func(f).constructor_of.is_none() {
+                return Ok(None);
+            }
+            let Some(found) = index.get(&fixed_values) else {
+                return Ok(Some(Rc::from(Vec::new())));
+            };
+            return self.argument_candidates(found, (f, at, parts)).map(Some);
+        }
         let Some((slot, cases)) = open else {
             return Ok(Some(
                 index
@@ -825,6 +1099,34 @@ impl<'a> Grounder<'a> {
             }
         }
         Ok(Some(values.into_iter().collect()))
+    }
+
+    /// The values of argument `at` of the applications of `constructor` among `found` that
+    /// match `parts`, the application's arguments, where they are closed (`jump(x, y)` with y bound
+    /// reads the x of each `jump(_, y)`), in the order first met.
+    fn argument_candidates(
+        &mut self,
+        found: &[Value],
+        (constructor, at, parts): Inside,
+    ) -> IdpResult<Rc<[Value]>> {
+        let mut fixed = Vec::new();
+        for (j, part) in parts.iter().enumerate() {
+            if j != at && self.is_closed(part) {
+                match self.grounded_value(part)? {
+                    Some(v) => fixed.push((j, v)),
+                    None => return Ok(Rc::from(Vec::new())),
+                }
+            }
+        }
+        let mut values: IndexSet<Value, FxBuildHasher> = IndexSet::default();
+        for compound in found.iter().filter_map(|v| v.compound_parts()) {
+            if compound.constructor == constructor
+                && fixed.iter().all(|&(j, v)| compound.args[j] == v)
+            {
+                values.insert(compound.args[at]);
+            }
+        }
+        Ok(values.into_iter().collect())
     }
 
     /// The value of `var` for which `var = t` (or `t = var`) can hold when `t` is known under
@@ -976,4 +1278,33 @@ fn single_open_argument(grounded: &[GTerm]) -> Option<(usize, Cases)> {
         })
         .collect::<Option<_>>()?;
     Some((k, Cases::new(cases)))
+}
+
+/// A variable's place inside a function application: the function, the position, and the
+/// application's arguments.
+type Inside<'t> = (
+    crate::sema::program::FuncId,
+    usize,
+    &'t [crate::sema::ir::Term],
+);
+
+/// Where `var` is an argument of the atom with arguments `args`: its position, and when it is
+/// an argument of a constructor application there (`do(t, jump(x, y))`), its place in that
+/// application and the application's arguments.
+fn var_position<'t>(
+    var: &Var,
+    args: &'t [crate::sema::ir::Term],
+) -> Option<(usize, Option<Inside<'t>>)> {
+    use crate::sema::ir::TermKind;
+    let is_var = |t: &crate::sema::ir::Term| matches!(t.kind(), TermKind::Var(v) if v.id == var.id);
+    if let Some(k) = args.iter().position(is_var) {
+        return Some((k, None));
+    }
+    args.iter().enumerate().find_map(|(k, a)| match a.kind() {
+        TermKind::Func(f, parts) => parts
+            .iter()
+            .position(is_var)
+            .map(|j| (k, Some((*f, j, &parts[..])))),
+        _ => None,
+    })
 }

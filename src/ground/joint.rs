@@ -26,7 +26,7 @@ use rustc_hash::FxHashSet;
 use crate::ground::datalog;
 use crate::ground::Grounder;
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind, Var};
-use crate::sema::program::{LtcInfo, Program, Symbol};
+use crate::sema::program::{FuncId, LtcInfo, Program, Symbol};
 use crate::sema::walk::Rewriter;
 use crate::structure::structure::Table;
 use crate::structure::value::Value;
@@ -132,6 +132,10 @@ struct Bound {
     /// does joining phi into a rule body say more than the bound of P itself (see
     /// [`Inliner`]); otherwise it only makes the body's join larger.
     applies_open_function: bool,
+    /// `None` when `P(t)` covers every tuple of P; `Some((k, C))` when it covers those whose
+    /// argument k is an application of the constructor C (`do(t, p, s(x, y))`, when actions
+    /// are also made by other constructors).
+    case: Option<(usize, FuncId)>,
 }
 
 impl<'a> Grounder<'a> {
@@ -163,10 +167,12 @@ impl<'a> Grounder<'a> {
                 || known
                 || self.structure.lazy.contains_key(&symbol)
                 || read.contains(&symbol)
-                || !self.covers_every_tuple(&pred.args, args)
             {
                 continue;
             }
+            let Some(case) = self.cover(&pred.args, args) else {
+                continue;
+            };
             let applies_open_function = read.iter().any(|s| match s {
                 Symbol::Func(f) => {
                     self.program.func(*f).constructor_of.is_none()
@@ -179,7 +185,8 @@ impl<'a> Grounder<'a> {
                 args: args.clone(),
                 phi: phi.clone(),
                 span: sentence.span,
-                applies_open_function,
+                applies_open_function: applies_open_function && case.is_none(),
+                case,
             });
         }
         by_symbol
@@ -203,11 +210,38 @@ fn bounding_rules(bounds: &IndexMap<Symbol, Vec<Bound>>, program: &Program) -> V
                 .collect();
             // Each sentence numbers its variables from 0: they are moved apart so that the
             // conjuncts of one rule do not share them.
-            let conjuncts = bounds
+            let instance =
+                |k: usize, b: &Bound| b.instance(&head, Shift((k as u32 + 1) * SENTENCE_VARIABLES));
+            let mut conjuncts: Vec<Formula> = bounds
                 .iter()
                 .enumerate()
-                .map(|(k, b)| b.instance(&head, Shift((k as u32 + 1) * SENTENCE_VARIABLES)))
+                .filter(|(_, b)| b.case.is_none())
+                .map(|(k, b)| instance(k, b))
                 .collect();
+            // The bounds of one argument's constructors: a tuple is possible when its
+            // constructor's bounds allow it, or its constructor has none.
+            if let Some(position) = bounds.iter().find_map(|b| b.case.map(|(k, _)| k)) {
+                let sort = sorts[position];
+                let cases = program
+                    .sort(sort)
+                    .constructors
+                    .iter()
+                    .map(|&c| {
+                        let bounded: Vec<Formula> = bounds
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, b)| b.case == Some((position, c)))
+                            .map(|(k, b)| instance(k, b))
+                            .collect();
+                        if bounded.is_empty() {
+                            any_application(&head[position], c, program, &mut fresh, rule.span)
+                        } else {
+                            Formula::new(FormulaKind::And(bounded), rule.span)
+                        }
+                    })
+                    .collect();
+                conjuncts.push(Formula::new(FormulaKind::Or(cases), rule.span));
+            }
             rule.body = Formula::new(FormulaKind::And(conjuncts), rule.span);
             Definition {
                 span: rule.span,
@@ -307,6 +341,46 @@ impl Inliner<'_> {
 }
 
 impl<'a> Grounder<'a> {
+    /// Which tuples of the predicate the atom's arguments `args` (over `sorts`) match: every
+    /// one (`Some(None)`, see [`Self::covers_every_tuple`]), those whose argument k is an
+    /// application of the constructor C (`Some(Some((k, C)))`: that argument is `C(x, y)`
+    /// or the constant `C`, the others as for every tuple), or others (`None`).
+    fn cover(
+        &self,
+        sorts: &[crate::sema::program::SortId],
+        args: &[Term],
+    ) -> Option<Option<(usize, FuncId)>> {
+        if self.covers_every_tuple(sorts, args) {
+            return Some(None);
+        }
+        args.iter().enumerate().find_map(|(k, a)| {
+            let (c, parts) = match a.kind() {
+                TermKind::Func(c, parts) => (*c, &parts[..]),
+                TermKind::Value(v) => (v.compound_parts()?.constructor, &[][..]),
+                _ => return None,
+            };
+            let func = self.program.func(c);
+            if func.constructor_of.is_none()
+                || func.args.len() != parts.len()
+                || !self.program.sort(sorts[k]).constructors.contains(&c)
+            {
+                return None;
+            }
+            let mut seen = Vec::new();
+            let rest_covers = sorts
+                .iter()
+                .zip(args)
+                .enumerate()
+                .all(|(j, (&sort, arg))| j == k || self.covers_sort(sort, arg, &mut seen));
+            let parts_cover = func
+                .args
+                .iter()
+                .zip(parts)
+                .all(|(&sort, arg)| self.covers_sort(sort, arg, &mut seen));
+            (rest_covers && parts_cover).then_some(Some((k, c)))
+        })
+    }
+
     /// Whether the atom's arguments `args` (over `sorts`) match every tuple of the predicate:
     /// distinct variables over the whole argument sort, the one element of a sort that has
     /// one, or the one constructor of a constructed sort applied to such arguments
@@ -345,6 +419,41 @@ impl<'a> Grounder<'a> {
             _ => false,
         }
     }
+}
+
+/// `? z : v = C(z)`: `v` is some application of the constructor C.
+fn any_application(
+    v: &Term,
+    c: FuncId,
+    program: &Program,
+    fresh: &mut u32,
+    span: crate::source::Span,
+) -> Formula {
+    let func = program.func(c);
+    let vars: Vec<Var> = func
+        .args
+        .iter()
+        .map(|&sort| {
+            *fresh += 1;
+            Var {
+                id: *fresh,
+                name: std::rc::Rc::from(format!("_b{}", *fresh - FRESH_VARIABLES)),
+                sort,
+            }
+        })
+        .collect();
+    let args = vars
+        .iter()
+        .map(|x| Term::new(TermKind::Var(x.clone()), x.sort, span))
+        .collect();
+    let application = Term::new(TermKind::Func(c, args), v.sort, span);
+    bounding_conjunct(
+        std::slice::from_ref(v),
+        &[application],
+        vars,
+        &Formula::new(FormulaKind::And(Vec::new()), span),
+        span,
+    )
 }
 
 /// How far apart the variables of the sentences joined in one rule are moved.

@@ -104,6 +104,8 @@ pub struct RuleCost {
     pub instances: usize,
     /// Nodes the store grew by.
     pub nodes: usize,
+    /// Bindings of the rule's variables tried.
+    pub bindings: u64,
 }
 
 /// The grounder: instantiates formulas, terms and rules over one structure into its [`Store`].
@@ -587,6 +589,11 @@ impl<'a> Grounder<'a> {
 
     /// Counts one variable binding and, every 4096 of them, checks the size, time and memory
     /// limits (and Ctrl-C), so that a runaway quantifier stops while it grows.
+    /// How many bindings of quantified variables grounding has tried so far (for `--stats`).
+    pub fn bindings_tried(&self) -> u64 {
+        self.growth.steps
+    }
+
     pub fn step(&mut self) -> IdpResult<()> {
         self.growth.steps += 1;
         if !self.growth.steps.is_multiple_of(4096) {

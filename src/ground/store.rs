@@ -308,6 +308,16 @@ impl Store {
         self.and2(l, r)
     }
 
+    /// How many constraints a ground sentence is: the children of a conjunction, none for
+    /// `true`, one for anything else.
+    pub fn instances(&self, g: Gf) -> usize {
+        match self.node(g) {
+            Node::And(c) => c.len(),
+            _ if g == Gf::TRUE => 0,
+            _ => 1,
+        }
+    }
+
     /// The children of a conjunction node (empty for atoms and constants).
     pub fn children(&self, g: Gf) -> &[Gf] {
         match self.node(g) {

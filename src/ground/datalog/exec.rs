@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 
 use super::codes::{is_direct, Code, Codes, NEG_INF, POS_INF};
 use super::compile::{AggSet, Expr, Lit, Member, MAX_ARITY};
-use super::plan::{Plan, Range, Step};
+use super::plan::{Part, Plan, Range, RowReads, Step, Unpack};
 use super::relation::{Relation, RowId, NONE};
 use crate::error::IdpResult;
 use crate::ground::terms::arith;
@@ -150,8 +150,7 @@ impl<'a> Exec<'a> {
                 index,
                 key,
                 range,
-                binds,
-                same,
+                reads,
             } => {
                 let rels = self.relations;
                 let relation = &rels[*rel];
@@ -173,7 +172,7 @@ impl<'a> Exec<'a> {
                             if r < lo {
                                 break;
                             }
-                            if r < hi && self.visit(plan, i, sink, relation.row(r), binds, same)? {
+                            if r < hi && self.visit(plan, i, sink, relation.row(r), reads)? {
                                 return Ok(true);
                             }
                             r = relation.older(*k, r);
@@ -181,7 +180,7 @@ impl<'a> Exec<'a> {
                     }
                     None => {
                         for r in lo..hi {
-                            if self.visit(plan, i, sink, relation.row(r), binds, same)? {
+                            if self.visit(plan, i, sink, relation.row(r), reads)? {
                                 return Ok(true);
                             }
                         }
@@ -223,14 +222,18 @@ impl<'a> Exec<'a> {
         i: usize,
         sink: &mut Sink<'p>,
         row: &[Code],
-        binds: &[(usize, usize, Option<usize>)],
-        same: &[(usize, usize)],
+        reads: &RowReads,
     ) -> IdpResult<bool> {
         self.tick()?;
+        let RowReads {
+            binds,
+            same,
+            unpack,
+        } = reads;
         if same.iter().any(|&(a, b)| row[a] != row[b]) {
             return Ok(false);
         }
-        for &(col, slot, member) in binds {
+        for &(col, slot, member) in binds.iter() {
             let c = row[col];
             if let Some(m) = member {
                 if !self.member(m, c) {
@@ -239,7 +242,45 @@ impl<'a> Exec<'a> {
             }
             self.env[slot] = c;
         }
+        for u in unpack {
+            if !self.unpack(u, row[u.col])? {
+                return Ok(false);
+            }
+        }
         self.run(plan, i + 1, sink)
+    }
+
+    /// Binds the arguments of the constructor application coded `c` as `u` says; `false` when
+    /// `c` is not an application of `u.func` or an argument differs from a bound one.
+    fn unpack(&mut self, u: &Unpack, c: Code) -> IdpResult<bool> {
+        let Some(compound) = self.codes.decode(c).compound_parts() else {
+            return Ok(false);
+        };
+        if compound.constructor != u.func {
+            return Ok(false);
+        }
+        for (part, &v) in u.parts.iter().zip(&compound.args) {
+            let code = self.codes.encode(v);
+            match part {
+                Part::Bind { slot, member } => {
+                    if !self.member(*member, code) {
+                        return Ok(false);
+                    }
+                    self.env[*slot] = code;
+                }
+                Part::Same(slot) => {
+                    if self.env[*slot] != code {
+                        return Ok(false);
+                    }
+                }
+                Part::Bound(e) => {
+                    if self.eval(e)? != Some(code) {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
     }
 
     fn emit(&mut self, sink: &mut Sink) -> IdpResult<bool> {

@@ -15,6 +15,7 @@ use super::compile::{
 };
 use super::exec::member_contains;
 use crate::sema::domains::Domains;
+use crate::sema::program::FuncId;
 
 /// Which rows of a relation a literal reads (see [`super::exec`] for the bounds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,15 +31,13 @@ pub enum Range {
 #[derive(Clone, Debug)]
 pub enum Step {
     /// The rows of `rel` in `range` whose `key` columns have the key's values (through index
-    /// `index`; all rows when there is no key); each binds `binds` (column, slot, member test
-    /// when the column's sort is not the slot's) and must have equal values in `same`.
+    /// `index`; all rows when there is no key), each read as `reads` says.
     Scan {
         rel: usize,
         index: Option<usize>,
         key: Vec<Expr>,
         range: Range,
-        binds: Vec<(usize, usize, Option<usize>)>,
-        same: Vec<(usize, usize)>,
+        reads: RowReads,
     },
     /// A literal whose variables are bound.
     Check { lit: Lit, range: Range },
@@ -50,6 +49,36 @@ pub enum Step {
     },
     /// Every value of a sort.
     Enumerate { slot: usize, values: Rc<[Code]> },
+}
+
+/// How a scanned row binds slots: `binds` (column, slot, member test when the column's sort
+/// is not the slot's), columns that must have equal values (`same`), and columns holding a
+/// constructor application whose arguments the row binds (`do(t, jump(a, b))` scanned with a
+/// and b unbound), read after `binds`.
+#[derive(Clone, Debug, Default)]
+pub struct RowReads {
+    pub binds: Vec<(usize, usize, Option<usize>)>,
+    pub same: Vec<(usize, usize)>,
+    pub unpack: Vec<Unpack>,
+}
+
+/// A column whose value must be `func(parts)`: each part binds, repeats or tests one argument.
+#[derive(Clone, Debug)]
+pub struct Unpack {
+    pub col: usize,
+    pub func: FuncId,
+    pub parts: Vec<Part>,
+}
+
+/// One argument of an unpacked constructor application.
+#[derive(Clone, Debug)]
+pub enum Part {
+    /// Binds the slot (with its member test).
+    Bind { slot: usize, member: usize },
+    /// Must equal the slot bound earlier in the same row.
+    Same(usize),
+    /// Must equal the value of an expression bound before the scan.
+    Bound(Expr),
 }
 
 /// The steps of one conjunction.
@@ -326,6 +355,7 @@ impl Planner<'_, '_> {
                 for a in args {
                     match a {
                         Expr::Var(s) if !bound[*s] => {}
+                        Expr::Cons { args: parts, .. } if unpackable(parts, bound) => {}
                         _ => {
                             let mut v = Vec::new();
                             expr_slots(a, &mut v);
@@ -373,8 +403,12 @@ impl Planner<'_, '_> {
                 let mut binds = Vec::new();
                 let mut same = Vec::new();
                 let mut first_col: Vec<(usize, usize)> = Vec::new();
+                let mut packed = Vec::new();
                 for (col, a) in args.iter().enumerate() {
                     match a {
+                        Expr::Cons {
+                            func, args: parts, ..
+                        } if unpackable(parts, bound) => packed.push((col, *func, parts)),
                         Expr::Var(s) if !bound[*s] => {
                             if let Some(&(_, c)) = first_col.iter().find(|(x, _)| x == s) {
                                 same.push((c, col));
@@ -399,6 +433,14 @@ impl Planner<'_, '_> {
                 for &(s, _) in &first_col {
                     bound[s] = true;
                 }
+                let unpack = packed
+                    .into_iter()
+                    .map(|(col, func, parts)| Unpack {
+                        col,
+                        func,
+                        parts: parts.iter().map(|p| self.part(p, bound)).collect(),
+                    })
+                    .collect();
                 let index = (!key_cols.is_empty())
                     .then(|| self.compiled.relations[rel].index_on(&key_cols));
                 Some(Step::Scan {
@@ -406,8 +448,11 @@ impl Planner<'_, '_> {
                     index,
                     key,
                     range,
-                    binds,
-                    same,
+                    reads: RowReads {
+                        binds,
+                        same,
+                        unpack,
+                    },
                 })
             }
             Lit::Member {
@@ -450,6 +495,22 @@ impl Planner<'_, '_> {
             slot,
             values: kept.into(),
         })
+    }
+
+    /// How a row's constructor argument meets `arg`: a slot not bound yet is bound (and is
+    /// bound from then on), a bound one is compared.
+    fn part(&self, arg: &Expr, bound: &mut [bool]) -> Part {
+        match arg {
+            Expr::Var(s) if !bound[*s] => {
+                bound[*s] = true;
+                Part::Bind {
+                    slot: *s,
+                    member: self.compiled.slot_members[*s],
+                }
+            }
+            Expr::Var(s) => Part::Same(*s),
+            e => Part::Bound(e.clone()),
+        }
     }
 
     /// The sort of a slot, when its member test is a sort's.
@@ -498,4 +559,24 @@ fn assignment<'l>(lit: &'l Lit, bound: &[bool]) -> Option<(usize, &'l Expr)> {
         }
     }
     None
+}
+
+/// Whether a constructor application in an atom can be read off the rows of a scan: some
+/// argument is a slot not bound yet, and every other argument is bound (a slot or an
+/// expression over bound slots; nested applications with unbound slots are not unpacked).
+fn unpackable(parts: &[Expr], bound: &[bool]) -> bool {
+    let mut unbound = false;
+    for p in parts {
+        match p {
+            Expr::Var(s) if !bound[*s] => unbound = true,
+            e => {
+                let mut v = Vec::new();
+                expr_slots(e, &mut v);
+                if v.iter().any(|&s| !bound[s]) {
+                    return false;
+                }
+            }
+        }
+    }
+    unbound
 }

@@ -191,12 +191,14 @@ impl<'a> Session<'a> {
                 symbols(*f, &mut used);
                 used.is_disjoint(&defined) && session.gives_units(f)
             });
-        let early = session.ground_and_learn(independent)?;
+        // The joint bounds first: they bound the open predicates that sentences constrain
+        // (`do(t, p, press(..)) => ..`), which the independent sentences are ground over.
         session.grounder.bound_definitions_jointly(
             pending,
             &theory.sentences,
             program.voc(vocabulary).ltc.as_ref(),
         );
+        let early = session.ground_and_learn(independent)?;
         let mut encoding = EncodingClock::default();
         for d in dependency_order(pending) {
             let atoms_before = session.grounder.store().atom_count();
@@ -205,11 +207,13 @@ impl<'a> Session<'a> {
                     for c in &gd.costs {
                         session.options.observer.stat(|| {
                             format!(
-                                "rule at {} grounded in {:.3}s: {} ground rules, {} new nodes",
+                                "rule at {} grounded in {:.3}s: {} ground rules, {} new nodes \
+                                 ({} bindings tried)",
                                 program.position(c.span).unwrap_or_default(),
                                 c.seconds,
                                 c.instances,
-                                c.nodes
+                                c.nodes,
+                                c.bindings
                             )
                         });
                     }
@@ -278,7 +282,9 @@ impl<'a> Session<'a> {
         ordered.extend(self.cheapest_first(rest));
         let mut out = Vec::new();
         for sentence in ordered {
-            let (started, nodes_before) = (Instant::now(), self.grounder.store().len());
+            let started = Instant::now();
+            let (nodes_before, bindings_before) =
+                (self.grounder.store().len(), self.grounder.bindings_tried());
             let grounded = self
                 .grounder
                 .ground_formula(sentence)
@@ -286,10 +292,15 @@ impl<'a> Session<'a> {
             self.options.observer.stat(|| {
                 let program = self.grounder.program();
                 format!(
-                    "sentence at {} grounded in {:.3}s: {} new nodes",
+                    "sentence at {} grounded in {:.3}s: {} instances kept, {} new nodes ({} \
+                     bindings tried)",
                     program.position(sentence.span).unwrap_or_default(),
                     started.elapsed().as_secs_f64(),
-                    self.grounder.store().len() - nodes_before
+                    grounded
+                        .as_ref()
+                        .map_or(0, |&g| self.grounder.store().instances(g)),
+                    self.grounder.store().len() - nodes_before,
+                    self.grounder.bindings_tried() - bindings_before
                 )
             });
             let g = grounded.map_err(|e| {
