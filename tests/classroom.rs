@@ -124,7 +124,8 @@ fn arguments_in_the_wrong_order_name_the_argument_and_the_line() {
     );
 }
 
-/// Every inference `help` names exists, and the inferences of the README's table are named.
+/// Every inference `help` names exists, and the inferences of the README's table are named
+/// (those not supported here too, as such).
 #[test]
 fn shell_help_lists_every_inference() {
     let o = idp_with_input("h.idp", &nodes("? x : Red(x).", None), &["-i"], "help\n");
@@ -170,12 +171,23 @@ fn shell_help_lists_every_inference() {
         "clone",
         "merge",
         "visualize",
+        "nbModelsTwoValuedExtensions",
+        "nrtwovaluedatoms",
+        "entails",
+        "detectfunctions",
     ] {
         assert!(
             help.contains(&format!(" {name}(")),
             "help names {name}: {help}"
         );
     }
+    assert!(
+        help.contains(
+            "  Not here:     entails(T1,T2) detectfunctions(T) (IDP3 calls an external theorem \
+             prover)\n"
+        ),
+        "{help}"
+    );
     let names: Vec<&str> = help
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '('))
         .filter_map(|w| w.strip_suffix('('))

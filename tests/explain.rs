@@ -2,17 +2,21 @@
 //! each file's core, as `idp -n 1 --explain` and as IDP3's `printunsatcore` print it, is
 //! exactly the one in its `.expected` file (`IDP_BLESS=1` writes them anew, to be read before
 //! committing); the same run twice prints the same; and every core is minimal: the core's
-//! instances, definitions and facts have no model, and leaving out any one of them gives one.
-//! With no time to narrow a core down (`IDP_EXPLAIN_BUDGET=0`, as a loaded machine may give),
-//! every core is still correct and minimal in its whole parts, and says what stayed whole.
+//! instances, definitions and facts have no model, and leaving out any one of them gives one;
+//! the functions whose totality it names are those that, made partial, give it a model, and
+//! the types it names those that, given more elements, give its sentences a model. With no
+//! time to narrow a core down (`IDP_EXPLAIN_BUDGET=0`, as a loaded machine may give), every
+//! core is still correct and minimal in its whole parts, names every function and type it
+//! needs, and says what stayed whole.
 
 mod support;
 
 use std::path::{Path, PathBuf};
 
 use idp::error::ErrorKind;
+use idp::ids::{FuncId, SortId};
 use idp::infer::{self, Options};
-use idp::infer::{unsat_core, Core, Facts, Piece};
+use idp::infer::{enlarged, unsat_core, Core, Facts, Piece};
 use idp::sema::{Component, Program, Theory};
 use idp::structure::{Structure, Table};
 use support::program_file as program;
@@ -25,8 +29,8 @@ fn specs() -> Vec<PathBuf> {
         .collect();
     files.sort();
     assert!(
-        files.len() >= 42,
-        "at least 42 specs, found {}",
+        files.len() >= 46,
+        "at least 46 specs, found {}",
         files.len()
     );
     files
@@ -97,8 +101,53 @@ fn without(core: &Core, k: usize, theory: &Theory, structure: &Structure) -> (Th
     (rest.theory(theory), reduced)
 }
 
+/// The functions of the vocabulary whose totality matters to the core (made partial, the core
+/// has a model) and the types whose size does (given more elements, the core's sentences,
+/// whole, have a model), but those where that cannot be decided.
+fn needed(
+    program: &Program,
+    core: &Core,
+    theory: &Theory,
+    structure: &Structure,
+) -> (Vec<FuncId>, Vec<SortId>) {
+    let core_theory = core.theory(theory);
+    let core_structure = core.structure(structure);
+    let voc = program.voc(theory.vocabulary);
+    let mut functions = Vec::new();
+    for &f in &voc.funcs {
+        let mut partial = program.clone();
+        partial.funcs[f.index()].partial = true;
+        if has_model(&partial, &core_theory, &core_structure) == Some(true) {
+            functions.push(f);
+        }
+    }
+    let mut whole = core.clone();
+    whole.pieces = Vec::new();
+    for p in &core.pieces {
+        let p = match p {
+            Piece::Instance { sentence, .. } => Piece::Sentence(*sentence),
+            other => other.clone(),
+        };
+        if !whole.pieces.contains(&p) {
+            whole.pieces.push(p);
+        }
+    }
+    let sentences = whole.theory(theory);
+    let mut types = Vec::new();
+    for &sort in &voc.sorts {
+        let Some(larger) = enlarged(program, &core_structure, sort) else {
+            continue;
+        };
+        if has_model(program, &sentences, &larger) == Some(true) {
+            types.push(sort);
+        }
+    }
+    (functions, types)
+}
+
 /// Every core is correct (its parts, with the structure as the core cuts it down, have no
-/// model) and minimal (leaving out any one piece gives a model), with `options`.
+/// model) and minimal (leaving out any one piece gives a model), with `options`; it names the
+/// functions and types it needs (all of them, and no other unless it could not decide).
 fn check_cores(options: &Options) -> Vec<(PathBuf, Core)> {
     let mut cores = Vec::new();
     for file in specs() {
@@ -129,14 +178,78 @@ fn check_cores(options: &Options) -> Vec<(PathBuf, Core)> {
                 core.pieces[k]
             );
         }
+        let (functions, types) = needed(&program, &core, theory, structure);
+        let named = |s: SortId| program.sort(s).name.clone();
+        let undecided = core.whole.is_some();
+        let missing: Vec<String> = types
+            .iter()
+            .filter(|s| !core.types.contains(s) && !core.types_undecided.contains(s))
+            .map(|s| named(*s))
+            .collect();
+        // With the structure kept whole, its types are named as a whole ("as given").
+        let as_given = core.whole.as_ref().is_some_and(|w| w.structure);
+        assert!(
+            missing.is_empty() || as_given,
+            "{}: the core needs types {missing:?} but does not name them",
+            file.display()
+        );
+        let extra: Vec<String> = core
+            .types
+            .iter()
+            .filter(|s| !types.contains(s))
+            .map(|s| named(*s))
+            .collect();
+        assert!(
+            extra.is_empty(),
+            "{}: the core names types {extra:?} it does not need",
+            file.display()
+        );
+        let function = |f: &FuncId| program.func(*f).name.clone();
+        let missing: Vec<String> = functions
+            .iter()
+            .filter(|f| !core.totality.contains(f))
+            .map(function)
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{}: the core needs the totality of {missing:?} but does not name it",
+            file.display()
+        );
+        let extra: Vec<String> = core
+            .totality
+            .iter()
+            .filter(|f| !functions.contains(f))
+            .map(function)
+            .collect();
+        assert!(
+            extra.is_empty() || undecided,
+            "{}: the core names the totality of {extra:?}, which it does not need",
+            file.display()
+        );
         cores.push((file, core));
     }
     cores
 }
 
+/// With time enough to narrow every core down and to decide every type (a budget that no
+/// load reaches), each core is minimal and names exactly what it needs.
 #[test]
 fn every_core_is_minimal() {
-    check_cores(&Options::default());
+    let options = Options {
+        tuning: infer::Tuning {
+            explain_budget: Some(120.0),
+            ..infer::Tuning::default()
+        },
+        ..Options::default()
+    };
+    for (file, core) in check_cores(&options) {
+        assert!(
+            core.types_undecided.is_empty(),
+            "{}: types {:?} undecided with time to decide",
+            file.display(),
+            core.types_undecided
+        );
+    }
 }
 
 /// With no time to narrow the core down (as on a loaded machine), nothing is left out: the
@@ -196,4 +309,176 @@ fn with_no_time_to_narrow_nothing_is_left_out() {
             "{name}: {text}"
         );
     }
+}
+
+/// The theory and structure of a spec whose theory is T and structure S.
+fn theory_and_structure(program: &Program) -> (&Theory, &Structure) {
+    let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
+        (program.lookup(&["T"]), program.lookup(&["S"]))
+    else {
+        panic!("no theory T or structure S");
+    };
+    (&program.theories[t.index()], &program.structures[s.index()])
+}
+
+/// The sentences and definitions a core has (its instances counted by their sentence).
+fn parts_of(core: &Core) -> usize {
+    let mut parts: Vec<Piece> = Vec::new();
+    for p in &core.pieces {
+        let p = match p {
+            Piece::Instance { sentence, .. } => Piece::Sentence(*sentence),
+            Piece::Fact { .. } => continue,
+            other => other.clone(),
+        };
+        if !parts.contains(&p) {
+            parts.push(p);
+        }
+    }
+    parts.len()
+}
+
+/// When another conflict remains, the core shown is the smaller one: the theory without the
+/// core's sentences has no core with fewer sentences and definitions. Without another, the
+/// theory without them has a model.
+#[test]
+fn the_smaller_of_two_conflicts_comes_first() {
+    let mut seen = 0;
+    for file in specs() {
+        let program = program(&file);
+        let (theory, structure) = theory_and_structure(&program);
+        let options = Options::default();
+        let core = unsat_core(&program, theory, structure, &Facts::Given, &[], &options)
+            .expect("explanation runs")
+            .value
+            .expect("no model");
+        let mut rest = theory.clone();
+        rest.sentences = (0..theory.sentences.len())
+            .filter(|k| {
+                !core.pieces.iter().any(|p| {
+                    matches!(p, Piece::Sentence(s) | Piece::Instance { sentence: s, .. } if s == k)
+                })
+            })
+            .map(|k| theory.sentences[k].clone())
+            .collect();
+        if core.pieces.is_empty() || rest.sentences.len() == theory.sentences.len() {
+            continue;
+        }
+        let other = unsat_core(&program, &rest, structure, &Facts::Given, &[], &options)
+            .expect("explanation runs")
+            .value;
+        assert_eq!(core.another, other.is_some(), "{}", file.display());
+        if let Some(other) = other {
+            seen += 1;
+            assert!(
+                parts_of(&other) >= parts_of(&core),
+                "{}: a core of {} parts shown while one of {} remains",
+                file.display(),
+                parts_of(&core),
+                parts_of(&other)
+            );
+        }
+    }
+    assert!(seen >= 2, "only {seen} specs with two conflicts");
+}
+
+/// A literal that the types and functions alone force names them, and a type that a
+/// sentence needs more elements of is named with its elements (`idp --explain-atom`).
+#[test]
+fn types_and_functions_are_named_as_reasons_for_a_literal() {
+    let dir = std::env::temp_dir().join(format!("idp-explain-atom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let one_colour = dir.join("one_colour.idp");
+    std::fs::write(
+        &one_colour,
+        "vocabulary V {\n  type Node\n  type Colour\n  Col(Node) : Colour\n  P(Node)\n}\n\
+         theory T : V {\n  ! x : P(x).\n}\nstructure S : V {\n  Node = {a}\n  Colour = {red}\n}\n",
+    )
+    .unwrap();
+    let one_node = dir.join("one_node.idp");
+    std::fs::write(
+        &one_node,
+        "vocabulary V {\n  type Node\n  P(Node)\n}\ntheory T : V {\n  ? x : P(x).\n}\n\
+         structure S : V {\n  Node = {a}\n}\n",
+    )
+    .unwrap();
+    let tail = |literal: &str, file: &Path| {
+        let out = stdout_of(&["--explain-atom", literal, file.to_str().unwrap()]);
+        let at = out.find(literal).unwrap_or_else(|| panic!("{out}"));
+        out[at..].replace(&format!("{}:", file.display()), "FILE:")
+    };
+    assert_eq!(
+        tail("Col(a) = red", &one_colour),
+        "Col(a) = red holds in every model, because of the types and functions below (without \
+         any one of them it need not):\n  given: Col is a function: each Node has exactly one \
+         value of Colour = {red}\n"
+    );
+    assert_eq!(
+        tail("P(a)", &one_node),
+        "P(a) holds in every model, because of 1 part of the theory (without any one of them \
+         it need not):\n  FILE:6:3: ? x : P(x).\n  given: type Node has 1 element: {a}\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A core of nothing but types too small (no sentence, definition or fact, no function that
+/// needs a value in an empty type) names them with their elements.
+#[test]
+fn a_core_of_types_alone_names_them() {
+    let dir = std::env::temp_dir().join(format!("idp-explain-types-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let file = dir.join("types.idp");
+    std::fs::write(
+        &file,
+        "vocabulary V {\n  type Node\n  P(Node)\n}\ntheory T : V {\n  ? x : P(x).\n}\n\
+         structure S : V {\n  Node = {a; b}\n}\n",
+    )
+    .unwrap();
+    let program = program(&file);
+    let (theory, structure) = theory_and_structure(&program);
+    let node = program.voc(theory.vocabulary).sorts[..]
+        .iter()
+        .copied()
+        .find(|s| program.sort(*s).name == "Node")
+        .expect("type Node");
+    let core = Core {
+        pieces: Vec::new(),
+        relaxed: Vec::new(),
+        whole: None,
+        totality: Vec::new(),
+        types: vec![node],
+        types_undecided: Vec::new(),
+        another: false,
+    };
+    let reading = infer::Reading {
+        program: &program,
+        theory,
+        structure,
+    };
+    assert_eq!(
+        reading.lines(&core),
+        ["Why: the structure's types have no model: type Node has 2 elements: {a; b} (with more \
+          elements there is one)."]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With no time to decide whether a larger type would give a model, the core says so (and
+/// what stayed whole) rather than name the type or leave it out silently.
+#[test]
+fn a_type_not_decided_in_time_is_said_to_be() {
+    let out = support::idp_command()
+        .env("IDP_EXPLAIN_BUDGET", "0")
+        .args(["--explain", "tests/explain/cardinality_too_large.idp"])
+        .output()
+        .expect("idp runs");
+    assert_eq!(
+        String::from_utf8(out.stdout).expect("utf-8 output"),
+        "Unsatisfiable
+Number of models: 0
+Why: 1 part of the theory has no model on its own.
+  tests/explain/cardinality_too_large.idp:7:3: #{x : Chosen(x)} = 3.
+  (whether more elements in type Item would give a model was not decided within the budget)
+  (narrowing this down to instances and facts took longer than its budget: its sentences are whole)
+"
+    );
 }

@@ -3,13 +3,16 @@
 //! underlined diagnostic with the command line's code, Backspace fixes it, Run shows the model
 //! table and the maze picture; a run with frames gets a slider; a late Stop keeps the models
 //! found (300 tables, the others counted); an edit survives a reload as a draft and Ctrl-S
-//! saves it with the focus outside the editor; a bundled level is read from the page with an
+//! saves it with the focus outside the editor; Download saves the text as a file (checked on
+//! disk, for a saved file and an untitled buffer); a bundled level is read from the page with an
 //! expression; a run error links to its line; another page can neither read nor stop a run,
-//! and closing the page ends it. Screenshots go to `target/screenshots/`;
+//! and closing the page ends it. A load test: twenty pages (windows of one chromium) run a spec
+//! each at once, and every answer read from a page is the command line's. Screenshots go to
+//! `target/screenshots/`;
 //! `IDP_SCREENSHOTS=docs` writes them to `docs/` instead (`serve.png` is the README's).
 //!
-//! When chromium or chromedriver is missing (install them with `scripts/install-browser`), the
-//! test says so on stderr and passes without doing anything else.
+//! When chromium or chromedriver is missing (install them with `scripts/install-browser`), each
+//! test says so on stderr and passes without doing anything else. The tests take turns.
 
 mod support;
 
@@ -17,6 +20,7 @@ use std::io::Write;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
@@ -35,7 +39,8 @@ const ENDLESS_SPEC: &str =
     "vocabulary V {\n    type T\n}\nprocedure main() {\n    while true do end\n}\n";
 
 /// The flags chromium needs here (as root, with no network but loopback).
-const CHROMIUM_FLAGS: [&str; 9] = [
+/// (Timers of windows in the background are not slowed down: twenty pages poll their runs.)
+const CHROMIUM_FLAGS: [&str; 12] = [
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
@@ -45,6 +50,9 @@ const CHROMIUM_FLAGS: [&str; 9] = [
     "--disable-component-update",
     "--disable-sync",
     "--disable-dev-shm-usage",
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
 ];
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -67,11 +75,12 @@ fn program(names: &[&str], env: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Says on stderr (not captured by the test harness) why the browser test does nothing.
-fn skip(reason: &str) {
+/// Says on stderr (not captured by the test harness) why the browser test `name` does
+/// nothing.
+fn skip(name: &str, reason: &str) {
     let _ = writeln!(
         std::io::stderr(),
-        "SKIPPED serve_browser: {reason}; run scripts/install-browser (apt-get install chromium chromium-driver)"
+        "SKIPPED serve_browser::{name}: {reason}; run scripts/install-browser (apt-get install chromium chromium-driver)"
     );
 }
 
@@ -109,14 +118,29 @@ impl Drop for Driver {
     }
 }
 
-#[test]
-fn the_workbench_in_chromium() {
+/// The browser tests take turns: two chromiums at once would slow both on a small machine.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+/// chromium and chromedriver, or `None` when one is missing (the test `name` then says on
+/// stderr that it skipped, and why).
+fn browser(name: &str) -> Option<(PathBuf, PathBuf)> {
     let Some(chromium) = program(&["chromium", "chromium-browser"], "CHROMIUM") else {
-        return skip("no chromium on the PATH");
+        skip(name, "no chromium on the PATH");
+        return None;
     };
     let Some(chromedriver) = program(&["chromedriver"], "CHROMEDRIVER") else {
-        return skip("no chromedriver on the PATH");
+        skip(name, "no chromedriver on the PATH");
+        return None;
     };
+    Some((chromium, chromedriver))
+}
+
+#[test]
+fn the_workbench_in_chromium() {
+    let Some((chromium, chromedriver)) = browser("the_workbench_in_chromium") else {
+        return;
+    };
+    let _turn = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch_dir("browser");
     std::fs::copy(
         crate_dir().join("specs/maze/construction.idp"),
@@ -128,27 +152,262 @@ fn the_workbench_in_chromium() {
     let server = Server::start(&dir, &["maze.idp"]);
     let driver = Driver::start(&chromedriver);
     let profile = scratch_dir("chromium-profile");
+    let downloads = scratch_dir("downloads");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("a tokio runtime");
     runtime.block_on(async {
-        let client = connect(&chromium, &profile, driver.port).await;
-        let result = scenario(&client, &server, &dir).await;
+        let client = connect(&chromium, &profile, &downloads, driver.port).await;
+        let result = scenario(&client, &server, &dir, &downloads).await;
         let _ = client.close().await;
         result
     });
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&profile);
+    let _ = std::fs::remove_dir_all(&downloads);
 }
 
-async fn connect(chromium: &Path, profile: &Path, port: u16) -> Client {
+/// How long the pages of the load test may take for all their answers: generous, for a small
+/// machine that runs twenty pages, their runs and the browser at once.
+const LOAD_WAIT: Duration = Duration::from_secs(300);
+
+/// What one page of the load test runs, and what it must show.
+#[derive(Clone, Copy, Debug)]
+enum Load {
+    /// `main` of the n-queens example with this many rows: the text the command line prints.
+    Queens(usize),
+    /// All colourings of the graph-colouring example with this many colours, as model tables:
+    /// as many as the command line counts.
+    Colourings(usize),
+    /// `main` of the maze spec: the maze's table and picture.
+    Maze,
+    /// Model expansion of a triangle with two colours: no model, and why.
+    Triangle,
+}
+
+impl Load {
+    /// Page `i`'s run: four kinds in turn, and answers that differ from page to page.
+    fn of_page(i: usize) -> Load {
+        match i % 4 {
+            0 => Load::Queens(7 + i / 4),
+            1 => Load::Colourings(2 + (i / 4) % 3),
+            2 => Load::Maze,
+            _ => Load::Triangle,
+        }
+    }
+
+    fn text(self) -> String {
+        let example = |path: &str| std::fs::read_to_string(crate_dir().join(path)).unwrap();
+        let replaced = |text: String, from: &str, to: &str| {
+            assert!(text.contains(from), "no {from:?} to replace");
+            text.replace(from, to)
+        };
+        match self {
+            Load::Queens(n) => {
+                let text = example("examples/nqueens.idp");
+                let text = replaced(text, "Index = { 1..6 }", &format!("Index = {{ 1..{n} }}"));
+                replaced(text, "for 6 queens", &format!("for {n} queens"))
+            }
+            Load::Colourings(k) => {
+                let colours = ["red", "green", "blue", "yellow"][..k].join("; ");
+                replaced(
+                    example("examples/graph-colouring.idp"),
+                    "Colour = { red; green; blue }",
+                    &format!("Colour = {{ {colours} }}"),
+                )
+            }
+            Load::Maze => example("specs/maze/construction.idp"),
+            Load::Triangle => TRIANGLE_SPEC.to_string(),
+        }
+    }
+
+    /// Model expansion of theory T in structure S for all models (rather than `main`).
+    fn expands(self) -> bool {
+        matches!(self, Load::Colourings(_) | Load::Triangle)
+    }
+}
+
+/// A load test: twenty pages (windows of one headless chromium) each open a spec of their own
+/// and run it at once; every page's answer, read from the page, is the command line's.
+#[test]
+fn twenty_pages_at_once() {
+    let Some((chromium, chromedriver)) = browser("twenty_pages_at_once") else {
+        return;
+    };
+    let _turn = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch_dir("load-pages");
+    let pages: Vec<Load> = (0..20).map(Load::of_page).collect();
+    // What the command line answers for each page's spec.
+    let mut expected = Vec::new();
+    for (i, load) in pages.iter().enumerate() {
+        let file = format!("page-{i}.idp");
+        std::fs::write(dir.join(&file), load.text()).unwrap();
+        let answer = match load {
+            Load::Queens(_) => {
+                let (code, out, err) = support::serve::idp(&dir, &[&file]);
+                assert_eq!(code, 0, "{err}");
+                out
+            }
+            Load::Colourings(_) => {
+                let (code, out, err) = support::serve::idp(&dir, &["-n", "0", &file]);
+                assert_eq!(code, 10, "{err}");
+                out.lines()
+                    .find_map(|l| l.strip_prefix("Number of models: "))
+                    .unwrap_or_else(|| panic!("no count in {out}"))
+                    .to_string()
+            }
+            Load::Maze | Load::Triangle => String::new(),
+        };
+        expected.push(answer);
+    }
+    // Every run goes on at once (the server would otherwise let two of them run on two cores).
+    let server = Server::start(&dir, &["--max-runs", "20"]);
+    let driver = Driver::start(&chromedriver);
+    let profile = scratch_dir("load-profile");
+    let downloads = scratch_dir("load-downloads");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    runtime.block_on(async {
+        let client = connect(&chromium, &profile, &downloads, driver.port).await;
+        load(&client, &server, &pages, &expected).await;
+        let _ = client.close().await;
+    });
+    let (_, health) = server.get("/api/health");
+    assert_eq!(health["running"], 0, "{health}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&profile);
+    let _ = std::fs::remove_dir_all(&downloads);
+}
+
+async fn load(c: &Client, server: &Server, pages: &[Load], expected: &[String]) {
+    // Open every page, each in a window of its own, with its file.
+    let mut windows = vec![c.window().await.unwrap()];
+    for _ in 1..pages.len() {
+        windows.push(c.new_window(false).await.unwrap().handle);
+    }
+    for (i, (load, window)) in pages.iter().zip(&windows).enumerate() {
+        c.switch_to_window(window.clone()).await.unwrap();
+        c.goto(&format!("{}#page-{i}.idp", server.url))
+            .await
+            .unwrap();
+        wait_css(c, "body[data-ready=\"true\"]").await;
+        wait_css(c, "#check-status.good").await;
+        assert_eq!(value_of(c, "file").await, format!("page-{i}.idp"));
+        if load.expands() {
+            wait_for_js(c, "return document.getElementById('theory').value === 'T'").await;
+            c.execute(
+                "const m = document.getElementById('mode'); m.value = 'expand';\
+                 m.dispatchEvent(new Event('change'));\
+                 document.getElementById('models').value = '0';",
+                vec![],
+            )
+            .await
+            .unwrap();
+        } else {
+            assert_eq!(value_of(c, "mode").await, "main");
+        }
+    }
+    // Every page presses Run at the same moment, a few seconds from now (a timer in each).
+    let at = c.execute("return Date.now() + 5000", vec![]).await.unwrap();
+    for window in &windows {
+        c.switch_to_window(window.clone()).await.unwrap();
+        c.execute(
+            "setTimeout(() => document.getElementById('run').click(), arguments[0] - Date.now())",
+            vec![at.clone()],
+        )
+        .await
+        .unwrap();
+    }
+    // The runs go on at the same time: the most the server has seen at once, until all twenty
+    // have ended.
+    let start = Instant::now();
+    let mut most = 0;
+    loop {
+        let (_, health) = server.get("/api/health");
+        let running = health["running"].as_u64().unwrap_or(0);
+        most = most.max(running);
+        let all = health["runs"].as_u64().unwrap_or(0) >= pages.len() as u64;
+        if (all && running == 0) || start.elapsed() > LOAD_WAIT {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Each page's answer, read from the page.
+    for (i, ((load, window), expected)) in pages.iter().zip(&windows).zip(expected).enumerate() {
+        c.switch_to_window(window.clone()).await.unwrap();
+        let left = LOAD_WAIT.saturating_sub(start.elapsed());
+        let status = wait_css_for(c, "#status.good, #status.bad", left).await;
+        let said = status.text().await.unwrap();
+        let page = format!("page {i} ({load:?}): {said}");
+        match load {
+            Load::Queens(_) => {
+                assert!(said.starts_with("finished in "), "{page}");
+                let text = text_contents(c, "#results pre.text").await.concat();
+                assert_eq!(&text, expected, "{page}");
+            }
+            Load::Colourings(_) => {
+                assert!(
+                    said.starts_with("models found (exit code 10) in "),
+                    "{page}"
+                );
+                assert!(said.ends_with(&format!(" s — {expected} models")), "{page}");
+                let tables = c.find_all(Locator::Css("section.model")).await.unwrap();
+                assert_eq!(tables.len().to_string(), *expected, "{page}");
+            }
+            Load::Maze => {
+                assert!(said.starts_with("finished in "), "{page}");
+                let walls = c
+                    .find_all(Locator::Css("table[data-symbol=\"Wall\"] tbody tr"))
+                    .await
+                    .unwrap();
+                assert_eq!(walls.len(), 16, "{page}");
+                let wall_cells = c
+                    .find_all(Locator::Css(
+                        "figure.picture svg rect.cell[data-layers=\"Wall\"]",
+                    ))
+                    .await
+                    .unwrap();
+                assert_eq!(wall_cells.len(), 16, "{page}");
+            }
+            Load::Triangle => {
+                assert!(said.starts_with("no model (exit code 20) in "), "{page}");
+                let head = text_of(c, ".why .why-head").await;
+                assert_eq!(
+                    head,
+                    "Why: 1 part of the theory and 3 facts of the structure have no model \
+                     together; without any one of them there is one.",
+                    "{page}"
+                );
+            }
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64() - 5.0;
+    eprintln!(
+        "twenty_pages_at_once: every answer in {seconds:.1} s after Run; at most {most} runs at once"
+    );
+    assert!(most > 1, "the runs never went on at the same time");
+}
+
+/// A WebDriver session with chromium, its profile in `profile` and its downloads saved to
+/// `downloads` without asking.
+async fn connect(chromium: &Path, profile: &Path, downloads: &Path, port: u16) -> Client {
     let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
     args.push(format!("--user-data-dir={}", profile.display()));
     args.push("--window-size=1400,950".into());
     let caps = json!({
-        "goog:chromeOptions": { "binary": chromium.display().to_string(), "args": args }
+        "goog:chromeOptions": {
+            "binary": chromium.display().to_string(),
+            "args": args,
+            "prefs": {
+                "download.default_directory": downloads.display().to_string(),
+                "download.prompt_for_download": false,
+            },
+        }
     });
     let Value::Object(caps) = caps else {
         unreachable!("a JSON object")
@@ -160,7 +419,7 @@ async fn connect(chromium: &Path, profile: &Path, port: u16) -> Client {
         .expect("a WebDriver session with chromium")
 }
 
-async fn scenario(c: &Client, server: &Server, dir: &Path) {
+async fn scenario(c: &Client, server: &Server, dir: &Path, downloads: &Path) {
     // Open the page with the maze spec (the file given on the command line).
     c.goto(&server.url).await.unwrap();
     wait_css(c, "body[data-ready=\"true\"]").await;
@@ -248,8 +507,15 @@ async fn scenario(c: &Client, server: &Server, dir: &Path) {
     frames(c, server).await;
     stop(c).await;
     drafts(c, server, dir).await;
+    download(
+        c,
+        downloads,
+        "copy.idp",
+        &format!("{FRAMES_SPEC}// kept as a draft"),
+    )
+    .await;
     why_not(c).await;
-    error_link(c).await;
+    error_link(c, downloads).await;
     level(c, server).await;
     other_page(c, server).await;
 }
@@ -307,7 +573,7 @@ async fn click(c: &Client, css: &str) {
 
 /// In a new buffer, a run error names its line as a link: a click puts the cursor there and
 /// the line is marked.
-async fn error_link(c: &Client) {
+async fn error_link(c: &Client, downloads: &Path) {
     // A new buffer: the mode follows the text until chosen by hand, so `main` runs.
     click(c, "#new").await;
     let template = c
@@ -327,6 +593,8 @@ async fn error_link(c: &Client) {
         !save.is_enabled().await.unwrap(),
         "an untitled buffer is saved with Save as"
     );
+    // Or downloaded, as untitled.idp.
+    download(c, downloads, "untitled.idp", FAILING_SPEC).await;
     click(c, "#run").await;
     wait_css(c, "#status.bad").await;
     let stderr = wait_css(c, "pre.stderr").await;
@@ -605,6 +873,31 @@ async fn drafts(c: &Client, server: &Server, dir: &Path) {
     );
 }
 
+/// Download saves the editor's text (edits included) as the file `name`, in the browser's
+/// download folder.
+async fn download(c: &Client, downloads: &Path, name: &str, text: &str) {
+    let file = downloads.join(name);
+    let _ = std::fs::remove_file(&file);
+    click(c, "#download").await;
+    let start = Instant::now();
+    loop {
+        // Chromium writes `name.crdownload` and renames it when the download is complete.
+        if let Ok(got) = std::fs::read_to_string(&file) {
+            assert_eq!(got, text, "the downloaded {name}");
+            break;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "no {name} downloaded to {} within {WAIT:?}: {:?}",
+            downloads.display(),
+            std::fs::read_dir(downloads)
+                .map(|d| d.flatten().map(|e| e.file_name()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Presses Ctrl and `key` (a character, or a WebDriver key code such as Enter's U+E007).
 async fn press_ctrl(c: &Client, key: char) {
     let keys = KeyActions::new("keyboard".into())
@@ -665,6 +958,13 @@ async fn why_not(c: &Client) {
         first.contains("Edge(a,b) => Col(a) ~= Col(b)   (x=a, y=b)"),
         "{first}"
     );
+    // What the function gives is a line of its own, not an instance of the part above it.
+    let given = text_contents(c, ".why li.given").await;
+    assert_eq!(
+        given,
+        ["given: Col is a function: each Node has exactly one value of Colour = {green; red}"]
+    );
+    assert!(!parts[1].text().await.unwrap().contains("given"));
     // Both parts are marked in the editor, from their positions to the end of their lines.
     wait_css(c, ".cm-lintRange-info").await;
     let marked = text_contents(c, ".cm-lintRange-info").await;
@@ -723,9 +1023,14 @@ async fn property(c: &Client, id: &str, name: &str) -> String {
 
 /// Waits for an element matching `css`.
 async fn wait_css(c: &Client, css: &str) -> Element {
+    wait_css_for(c, css, WAIT).await
+}
+
+/// Waits at most `limit` for an element matching `css`.
+async fn wait_css_for(c: &Client, css: &str, limit: Duration) -> Element {
     match c
         .wait()
-        .at_most(WAIT)
+        .at_most(limit)
         .every(Duration::from_millis(100))
         .for_element(Locator::Css(css))
         .await
@@ -733,7 +1038,7 @@ async fn wait_css(c: &Client, css: &str) -> Element {
         Ok(e) => e,
         Err(e) => {
             screenshot(c, "serve-failure.png").await;
-            panic!("no {css} within {WAIT:?} ({e}); see target/screenshots/serve-failure.png");
+            panic!("no {css} within {limit:?} ({e}); see target/screenshots/serve-failure.png");
         }
     }
 }

@@ -17,7 +17,7 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::IdpResult;
-use crate::ids::{FuncId, Symbol};
+use crate::ids::{FuncId, SortId, Symbol};
 use crate::infer::definitions::{evaluate_definitions, Evaluated};
 use crate::infer::session::{Piece, Session, Setup};
 use crate::infer::{Inferred, Options};
@@ -41,6 +41,11 @@ pub struct Core {
     /// The functions whose totality (exactly one value for each argument) the core needs: with
     /// any one of them partial, the core has a model.
     pub totality: Vec<FuncId>,
+    /// The types whose number of elements the core needs: with any one of them larger (more
+    /// elements, the structure's tables as given), the core has a model.
+    pub types: Vec<SortId>,
+    /// The types of the core for which that was not decided within the budget.
+    pub types_undecided: Vec<SortId>,
     /// The theory without the core's sentences still has no model: another conflict remains
     /// once this one is fixed.
     pub another: bool,
@@ -143,9 +148,24 @@ fn core_after(
 ) -> IdpResult<Inferred<Option<Core>>> {
     let started = std::time::Instant::now();
     let mut warnings = Vec::new();
-    let Some(parts) = minimal_parts(program, theory, structure, hard, options, searched)? else {
+    let all: Vec<Piece> = (0..theory.sentences.len())
+        .map(Piece::Sentence)
+        .chain((0..theory.definitions.len()).map(Piece::Definition))
+        .collect();
+    if !searched && has_model(program, theory, &all, structure, hard, options)? {
         return Ok(Inferred::new(None, warnings));
+    }
+    let mut parts = minimal_parts(program, theory, structure, all, hard, options)?;
+    // Another conflict without the core's sentences: the smaller of the two is shown first.
+    let another = match hard.is_empty() {
+        true => another_conflict(program, theory, structure, &parts, options)?,
+        false => None,
     };
+    if let Some(other) = &another {
+        if other.len() < parts.len() {
+            parts = other.clone();
+        }
+    }
     let relaxed: Vec<Symbol> = match facts {
         Facts::Given => Vec::new(),
         Facts::Of(symbols) => symbols.clone(),
@@ -186,9 +206,13 @@ fn core_after(
         relaxed: kept,
         whole,
         totality: Vec::new(),
-        another: hard.is_empty() && another_conflict(program, theory, structure, &parts, options)?,
+        types: Vec::new(),
+        types_undecided: Vec::new(),
+        another: another.is_some(),
     };
     core.totality = needed_totality(program, theory, structure, &core, hard, &budget)?;
+    (core.types, core.types_undecided) =
+        needed_types(program, theory, structure, &core, hard, &budget)?;
     Ok(Inferred::new(Some(core), warnings))
 }
 
@@ -206,10 +230,28 @@ fn needed_totality(
 ) -> IdpResult<Vec<FuncId>> {
     let mut used = HashSet::default();
     for piece in &core.pieces {
-        if let Piece::Sentence(k) | Piece::Instance { sentence: k, .. } = piece {
-            symbols(&theory.sentences[*k], &mut used);
+        match piece {
+            Piece::Sentence(k) | Piece::Instance { sentence: k, .. } => {
+                symbols(&theory.sentences[*k], &mut used)
+            }
+            Piece::Definition(k) => {
+                for r in &theory.definitions[*k].rules {
+                    symbols(&r.body, &mut used);
+                    for a in &r.head_args {
+                        symbols(a, &mut used);
+                    }
+                }
+            }
+            Piece::Fact { .. } => {}
         }
     }
+    for f in hard {
+        symbols(*f, &mut used);
+    }
+    // A core of nothing but the structure's types: any function may need a value.
+    let nothing = hard.is_empty() && core.pieces.iter().all(|p| matches!(p, Piece::Fact { .. }));
+    // The structure as the core has it: a function given whole is given by the core's facts.
+    let core_structure = core.structure(structure);
     let defined: HashSet<Symbol> = theory
         .definitions
         .iter()
@@ -223,12 +265,12 @@ fn needed_totality(
         .filter(|f| {
             let func = program.func(*f);
             let symbol = Symbol::Func(*f);
-            used.contains(&symbol)
+            (nothing || used.contains(&symbol))
                 && !defined.contains(&symbol)
                 && !func.partial
                 && func.constructor_of.is_none()
                 && !matches!(
-                    structure.table(symbol),
+                    core_structure.table(symbol),
                     Some(crate::structure::Table::TwoValued(_))
                 )
         })
@@ -237,7 +279,6 @@ fn needed_totality(
     core_theory
         .sentences
         .extend(hard.iter().map(|f| (*f).clone()));
-    let core_structure = core.structure(structure);
     let options = Options {
         nbmodels: 1,
         ..options.clone()
@@ -259,18 +300,181 @@ fn needed_totality(
     Ok(needed)
 }
 
-/// Whether the theory still has no model without the sentences of the core's `parts` (its
-/// definitions kept): then fixing this conflict leaves another one. A theory that cannot be
-/// ground without them counts as having a model (nothing is claimed).
+/// The types of the core's sentences and definitions (and of `hard`) whose size the core
+/// needs: with the type given more elements, the core's sentences (whole, not only the
+/// instances the core names, which a larger type does not add to), definitions and facts have
+/// a model; and those for which that was not decided within the budget (with a type that does
+/// not matter, the search has no model to find and may take long). A larger type that cannot
+/// be ground is neither. None when the core keeps the structure whole: it says the structure,
+/// types and all, is as given.
+fn needed_types(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    core: &Core,
+    hard: &[&Formula],
+    options: &Options,
+) -> IdpResult<(Vec<SortId>, Vec<SortId>)> {
+    let mut whole = core.clone();
+    whole.pieces.clear();
+    for piece in &core.pieces {
+        let piece = match piece {
+            Piece::Instance { sentence, .. } => Piece::Sentence(*sentence),
+            other => other.clone(),
+        };
+        if !whole.pieces.contains(&piece) {
+            whole.pieces.push(piece);
+        }
+    }
+    let mut core_theory = whole.theory(theory);
+    core_theory
+        .sentences
+        .extend(hard.iter().map(|f| (*f).clone()));
+    let core_structure = core.structure(structure);
+    let options = Options {
+        nbmodels: 1,
+        ..options.clone()
+    };
+    if core.whole.as_ref().is_some_and(|w| w.structure) {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    // A core of nothing but the structure's types: any of them.
+    let candidates = match core_theory.sentences.is_empty() && core_theory.definitions.is_empty() {
+        true => program
+            .voc(theory.vocabulary)
+            .sorts
+            .iter()
+            .copied()
+            .filter(|s| program.sort(*s).builtin.is_none())
+            .collect(),
+        false => used_sorts(program, &core_theory),
+    };
+    let (mut needed, mut undecided) = (Vec::new(), Vec::new());
+    for sort in candidates {
+        let Some(larger) = enlarged(program, &core_structure, sort) else {
+            continue;
+        };
+        let model = crate::infer::modelexpand(program, &core_theory, &larger, None, &options)
+            .map(|found| !found.value.is_empty());
+        match model {
+            Ok(true) => needed.push(sort),
+            Ok(false) => {}
+            Err(e) if stopped_by_the_run(&e) => return Err(e),
+            Err(e) if e.is_limit() => undecided.push(sort),
+            // A larger type that cannot be ground: nothing is claimed.
+            Err(_) => {}
+        }
+    }
+    Ok((needed, undecided))
+}
+
+/// The types that the sentences and definitions of `theory` quantify over or apply symbols
+/// to, but the built-in ones, in the order of their ids.
+fn used_sorts(program: &Program, theory: &Theory) -> Vec<SortId> {
+    use crate::sema::walk::Node;
+    let mut sorts: Vec<SortId> = Vec::new();
+    for d in &theory.definitions {
+        for r in &d.rules {
+            sorts.extend(r.vars.iter().map(|v| v.sort));
+            sorts.extend(program.symbol_sorts(r.head));
+        }
+    }
+    let mut visit = |node: Node| {
+        sorts.extend(node.binds().iter().map(|v| v.sort));
+        if let Node::Term(t) = node {
+            sorts.push(t.sort);
+        }
+        if let Some(symbol) = node.symbol() {
+            sorts.extend(program.symbol_sorts(symbol));
+        }
+        true
+    };
+    for f in &theory.sentences {
+        Node::from(f).walk(&mut visit);
+    }
+    for r in theory.definitions.iter().flat_map(|d| &d.rules) {
+        Node::from(&r.body).walk(&mut visit);
+    }
+    sorts.sort_unstable();
+    sorts.dedup();
+    sorts.retain(|s| program.sort(*s).builtin.is_none());
+    sorts
+}
+
+/// `structure` with as many new elements in type `sort` (and its supertypes) as it has, at
+/// least one: numbers above its greatest for a type of numbers, new names otherwise. The
+/// tables stay as given: a predicate is false of the new elements where its table is
+/// two-valued, a function's value for them unknown. `None` for a type that cannot grow: a
+/// constructed type, one the vocabulary interprets, one too large to list, or one of other
+/// values.
+pub fn enlarged(program: &Program, structure: &Structure, sort: SortId) -> Option<Structure> {
+    use crate::structure::Table;
+    let grown: Vec<SortId> = program
+        .ancestors(sort)
+        .into_iter()
+        .filter(|s| program.sort(*s).builtin.is_none())
+        .collect();
+    for &s in &grown {
+        let t = program.sort(s);
+        if t.constructed || t.fixed.is_some() || structure.huge_ranges.contains_key(&s) {
+            return None;
+        }
+        structure.domain(s)?;
+    }
+    let values = structure.domain(sort)?;
+    let taken: HashSet<Value> = grown
+        .iter()
+        .flat_map(|s| structure.domain(*s).unwrap_or_default().iter().copied())
+        .collect();
+    let count = values.len().max(1);
+    let numbers = match values {
+        [] => program.is_numeric(sort),
+        _ if values.iter().all(|v| matches!(v, Value::Int(_))) => true,
+        _ if values.iter().all(|v| matches!(v, Value::Str(_))) => false,
+        _ => return None,
+    };
+    let fresh: Vec<Value> = if numbers {
+        let top = taken.iter().filter_map(|v| v.as_int()).max().unwrap_or(-1);
+        (1..=count as i64).map(|k| Value::Int(top + k)).collect()
+    } else {
+        (1..)
+            .map(|k| Value::str(&format!("new{k}")))
+            .filter(|v| !taken.contains(v))
+            .take(count)
+            .collect()
+    };
+    let mut out = structure.clone();
+    for &s in &grown {
+        let mut domain = out.domain(s).unwrap_or_default().to_vec();
+        domain.extend(fresh.iter().copied());
+        out.set_domain(s, domain);
+    }
+    for (symbol, table) in out.symbols.iter_mut() {
+        let Symbol::Func(f) = symbol else { continue };
+        let over_grown = program.func(*f).args.iter().any(|a| grown.contains(a));
+        if let (true, Table::TwoValued(graph)) = (over_grown, &*table) {
+            *table = Table::ThreeValued {
+                ct: graph.clone(),
+                cf: Default::default(),
+            };
+        }
+    }
+    Some(out)
+}
+
+/// When the theory has no model without the sentences of the core's `parts` (its definitions
+/// kept), a subset-minimal part of the rest that has none: fixing this conflict leaves that
+/// one. A theory that cannot be ground without them counts as having a model (nothing is
+/// claimed).
 fn another_conflict(
     program: &Program,
     theory: &Theory,
     structure: &Structure,
     parts: &[Piece],
     options: &Options,
-) -> IdpResult<bool> {
+) -> IdpResult<Option<Vec<Piece>>> {
     if !parts.iter().any(|p| matches!(p, Piece::Sentence(_))) {
-        return Ok(false);
+        return Ok(None);
     }
     let rest: Vec<Piece> = (0..theory.sentences.len())
         .map(Piece::Sentence)
@@ -278,9 +482,10 @@ fn another_conflict(
         .chain((0..theory.definitions.len()).map(Piece::Definition))
         .collect();
     match has_model(program, theory, &rest, structure, &[], options) {
-        Ok(model) => Ok(!model),
+        Ok(true) => Ok(None),
+        Ok(false) => minimal_parts(program, theory, structure, rest, &[], options).map(Some),
         Err(e) if stopped_by_the_run(&e) => Err(e),
-        Err(_) => Ok(false),
+        Err(_) => Ok(None),
     }
 }
 
@@ -372,24 +577,17 @@ fn stopped_by_the_run(e: &crate::error::Error) -> bool {
     e.is_limit() && crate::limits::check(None, "explaining").is_err()
 }
 
-/// The sentences and definitions of a subset-minimal part of `theory` (with `hard`) that has
-/// no model with `structure`, found by leaving out one part at a time; `None` when the whole
-/// theory has a model (not searched again when `searched` says a search found none).
+/// A subset-minimal part of the sentences and definitions `parts` of `theory` (with `hard`)
+/// that has no model with `structure` (as `parts` has none), found by leaving out one part at
+/// a time.
 fn minimal_parts(
     program: &Program,
     theory: &Theory,
     structure: &Structure,
+    mut parts: Vec<Piece>,
     hard: &[&Formula],
     options: &Options,
-    searched: bool,
-) -> IdpResult<Option<Vec<Piece>>> {
-    let mut parts: Vec<Piece> = (0..theory.sentences.len())
-        .map(Piece::Sentence)
-        .chain((0..theory.definitions.len()).map(Piece::Definition))
-        .collect();
-    if !searched && has_model(program, theory, &parts, structure, hard, options)? {
-        return Ok(None);
-    }
+) -> IdpResult<Vec<Piece>> {
     let mut next = 0;
     while next < parts.len() {
         let mut without = parts.clone();
@@ -417,7 +615,7 @@ fn minimal_parts(
             parts = without;
         }
     }
-    Ok(Some(parts))
+    Ok(parts)
 }
 
 /// Whether the `parts` of `theory` and the sentences of `hard` have a model with `structure`
@@ -854,7 +1052,7 @@ impl Reading<'_> {
     /// with its position, a few of the instances that clash, and the facts of the structure.
     pub fn lines(&self, core: &Core) -> Vec<String> {
         if core.pieces.is_empty() {
-            return vec![format!("Why: {}.", self.types_only())];
+            return vec![format!("Why: {}.", self.types_only(core))];
         }
         let given = self.given(core);
         let header = if self.count(core) == (1, 0) {
@@ -879,6 +1077,63 @@ impl Reading<'_> {
             .iter()
             .map(|f| format!("  given: {}", self.function_text(*f)))
             .collect()
+    }
+
+    /// The types whose number of elements the core needs (`given: type Person has 2 elements:
+    /// {ann; bob}`), but those a function's line already shows as its values.
+    /// Last, the types for which that was not decided.
+    fn type_lines(&self, core: &Core) -> Vec<String> {
+        let mut lines: Vec<String> = core
+            .types
+            .iter()
+            .filter(|s| {
+                !core
+                    .totality
+                    .iter()
+                    .any(|f| self.program.func(*f).result == **s)
+            })
+            .map(|s| format!("  given: {}", self.size_text(*s)))
+            .collect();
+        if !core.types_undecided.is_empty() {
+            let names: Vec<&str> = core
+                .types_undecided
+                .iter()
+                .map(|s| self.program.sort(*s).name.as_str())
+                .collect();
+            let which = match names.as_slice() {
+                [one] => format!("type {one}"),
+                [first @ .., last] => format!("type {} or {last}", first.join(", ")),
+                [] => unreachable!("not empty"),
+            };
+            lines.push(format!(
+                "  (whether more elements in {which} would give a model was not decided within \
+                 the budget)"
+            ));
+        }
+        lines
+    }
+
+    /// `type Person has 2 elements: {ann; bob}`, `type Time has 100 elements`, `type Item has
+    /// no elements in structure S`.
+    fn size_text(&self, sort: SortId) -> String {
+        let name = &self.program.sort(sort).name;
+        const SHOWN: usize = 8;
+        match self.structure.domain(sort).unwrap_or_default() {
+            [] => format!(
+                "type {name} has no elements in structure {}",
+                self.structure.name
+            ),
+            [one] => format!("type {name} has 1 element: {{{}}}", readable_value(*one)),
+            values if values.len() <= SHOWN => {
+                let shown: Vec<String> = values.iter().map(|v| readable_value(*v)).collect();
+                format!(
+                    "type {name} has {} elements: {{{}}}",
+                    values.len(),
+                    shown.join("; ")
+                )
+            }
+            values => format!("type {name} has {} elements", values.len()),
+        }
     }
 
     /// `In is a function: each Pigeon has exactly one Hole of {h1; h2}`.
@@ -909,7 +1164,7 @@ impl Reading<'_> {
 
     /// A type with its elements in the structure: `Hole = {h1; h2}`, `Node (empty in
     /// structure S)`, `Time (100 elements)`.
-    fn domain_text(&self, sort: crate::ids::SortId) -> String {
+    fn domain_text(&self, sort: SortId) -> String {
         let name = &self.program.sort(sort).name;
         const SHOWN: usize = 8;
         if self.program.sort(sort).builtin.is_some() {
@@ -926,10 +1181,10 @@ impl Reading<'_> {
     }
 
     /// Why there is no model when no sentence, definition or fact is needed: a function that
-    /// needs a value in a type that the structure leaves empty.
-    fn types_only(&self) -> String {
+    /// needs a value in a type that the structure leaves empty, or else the types too small.
+    fn types_only(&self, core: &Core) -> String {
         let voc = self.program.voc(self.theory.vocabulary);
-        let empty = |s: &crate::ids::SortId| self.structure.domain(*s).is_none_or(|d| d.is_empty());
+        let empty = |s: &SortId| self.structure.domain(*s).is_none_or(|d| d.is_empty());
         let needy = voc.funcs.iter().copied().find(|f| {
             let func = self.program.func(*f);
             !func.partial
@@ -945,7 +1200,7 @@ impl Reading<'_> {
                     None => "is not interpreted in",
                     Some(_) => "is empty in",
                 };
-                let name = |s: &crate::ids::SortId| self.program.sort(*s).name.clone();
+                let name = |s: &SortId| self.program.sort(*s).name.clone();
                 let needs = if func.args.is_empty() {
                     format!("the constant {} : {}", func.name, name(&sort))
                 } else {
@@ -962,6 +1217,13 @@ impl Reading<'_> {
                      value in it",
                     name(&sort),
                     self.structure.name
+                )
+            }
+            None if !core.types.is_empty() => {
+                let sizes: Vec<String> = core.types.iter().map(|s| self.size_text(*s)).collect();
+                format!(
+                    "the structure's types have no model: {} (with more elements there is one)",
+                    sizes.join(", ")
                 )
             }
             None => "nothing but the structure's types have no model".to_string(),
@@ -994,9 +1256,13 @@ impl Reading<'_> {
     pub fn forced_lines(&self, literal: &str, forced: &Forced) -> Vec<String> {
         match forced {
             Forced::By(core) => {
+                let given = self.type_lines(core).len() + self.function_lines(core).len();
+                let amount = match self.count(core) {
+                    (0, 0) if given > 0 => "the types and functions below".to_string(),
+                    _ => self.amount(core),
+                };
                 let mut lines = vec![format!(
-                    "{literal} holds in every model, because of {}{} (without any one of them it need not):",
-                    self.amount(core),
+                    "{literal} holds in every model, because of {amount}{} (without any one of them it need not):",
                     self.given(core)
                 )];
                 lines.extend(self.body_lines(core));
@@ -1055,6 +1321,7 @@ impl Reading<'_> {
         let mut lines: Vec<String> = parts.into_iter().flat_map(|(_, l)| l).collect();
         lines.extend(self.fact_lines(core));
         lines.extend(self.function_lines(core));
+        lines.extend(self.type_lines(core));
         if let Some(whole) = &core.whole {
             lines.push(self.whole_line(whole));
         }
@@ -1267,7 +1534,7 @@ pub fn parse_literal(
         _ => (atom, Vec::new()),
     };
     let voc = program.voc(vocabulary);
-    let element = |sort: crate::ids::SortId, token: &str| -> Result<Term, String> {
+    let element = |sort: SortId, token: &str| -> Result<Term, String> {
         let found = structure.domain(sort).and_then(|d| {
             d.iter()
                 .find(|v| readable_value(**v) == token || v.to_string() == token)

@@ -17,8 +17,8 @@ mod trace;
 pub use check::{brute_force_count, check_model};
 pub use definitions::{evaluate_definitions, Evaluated};
 pub use explain::{
-    parse_literal, unsat_core, unsat_core_after_search, unsat_structure, why_forced, Core, Facts,
-    Forced, Reading,
+    enlarged, parse_literal, unsat_core, unsat_core_after_search, unsat_structure, why_forced,
+    Core, Facts, Forced, Reading,
 };
 pub use fobdd::print_theory;
 pub use grounding::ground;

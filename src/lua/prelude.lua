@@ -165,10 +165,11 @@ function help(ns)
                 simulate(T,S) simulate_random(T,S) simulate_interactive(T,S)
   Structures:   clone(x) merge(S1,S2) equal(S1,S2) isconsistent(S) clean(S) newstructure(V,name)
                 setvocabulary(S,V) getvocabulary(x) nbModelsTwoValuedExtensions(S)
-                maketrue/makefalse/makeunknown(S[V::P],tuple) visualize(S) range(a,b)
-                tuples(table) elements(domain) idptype(x) parse(file)
+                nrtwovaluedatoms(S) maketrue/makefalse/makeunknown(S[V::P],tuple) visualize(S)
+                range(a,b) tuples(table) elements(domain) idptype(x) parse(file)
   Options:      print(stdoptions) lists them, e.g. stdoptions.nbmodels = 0 for all models;
                 getoptions() newoptions() setascurrentoptions(o)
+  Not here:     entails(T1,T2) detectfunctions(T) (IDP3 calls an external theorem prover)
 In idp -i, a list of models is printed as printmodels prints it.]])
 end
 

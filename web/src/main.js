@@ -513,10 +513,14 @@ function renderWhy(lines) {
         item.addEventListener("click", () => jumpTo(here));
       }
       list.append(item);
-    } else if (line.trim() && item) {
+    } else if (line.startsWith("      ") && item) {
+      // An instance of the sentence above (indented under it).
       item.append(el("div", { class: "instance", text: line.trim() }));
     } else if (line.trim()) {
-      list.append(el("li", { text: line.trim() }));
+      // What the types and functions give, what stayed whole, another conflict: lines of
+      // their own, not instances of the part above.
+      item = null;
+      list.append(el("li", { class: "given", text: line.trim() }));
     }
   }
   box.append(list);
