@@ -12,10 +12,14 @@
 #   LIMIT=60       time limit per game, seconds (--timeout; the run stops with exit 3)
 #   MEMORY=8000    --max-memory per game, MB
 #   NO_BUILD=1     do not run `cargo build --release` first
+#   CHECK=1        replay each game's first model against the game's GDL rules with
+#                  bench/gdl_check.py (its .kif read from the same commit) and add a `check`
+#                  column: OK, FAIL with the first broken rule, or `-` when no model was printed
 #
 # Prints one row per game: exit code, wall seconds, peak MB, ground nodes (from --stats), the
 # seconds grounding and encoding took, and the answer (the first line of the output, or the
-# `Stopped:` reason). Exit codes: 0 done, 3 a limit stopped it, 1 an error.
+# `Stopped:` reason). Exit codes: 0 done, 3 a limit stopped it, 1 an error. With CHECK=1 the
+# row ends with the checker's verdict.
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -42,8 +46,16 @@ fi
 
 bench_header
 echo "PlayID at $COMMIT; limit ${LIMIT}s, ${MEMORY} MB per game"
-printf '%-28s %4s %8s %7s %10s %8s  %s\n' game exit seconds MB nodes ground answer
+CHECK=${CHECK:-}
+if [ -n "$CHECK" ]; then
+  command -v python3 > /dev/null || { echo "CHECK=1 needs python3" >&2; exit 1; }
+  printf '%-28s %4s %8s %7s %10s %8s  %-22s  %s\n' game exit seconds MB nodes ground answer check
+else
+  printf '%-28s %4s %8s %7s %10s %8s  %s\n' game exit seconds MB nodes ground answer
+fi
 done_count=0
+checked=0
+check_ok=0
 for game in "${GAMES[@]}"; do
   file=$TMP/$game.idp
   git -C "$REPO" show "$COMMIT:resources/games/singleplayer/$game.idp" > "$file" \
@@ -58,6 +70,19 @@ for game in "${GAMES[@]}"; do
   ground=$(sed -n 's/.*grounded and encoded in \([0-9.]*\)s.*/\1/p' "$TMP/err" | awk '{s+=$1} END {printf "%.1f", s}')
   answer=$(grep -m1 '^Stopped:\|^Error' "$TMP/err" || head -1 "$TMP/out")
   [ "$rc" = 0 ] && done_count=$((done_count + 1))
-  printf '%-28s %4s %8s %7s %10s %8s  %s\n' "$game" "$rc" "$secs" "$mb" "$nodes" "$ground" "${answer:0:70}"
+  if [ -z "$CHECK" ]; then
+    printf '%-28s %4s %8s %7s %10s %8s  %s\n' "$game" "$rc" "$secs" "$mb" "$nodes" "$ground" "${answer:0:70}"
+    continue
+  fi
+  verdict=-
+  if grep -q '^structure' "$TMP/out"; then
+    git -C "$REPO" show "$COMMIT:resources/games/singleplayer/$game.kif" > "$TMP/$game.kif" \
+      && verdict=$(timeout "$LIMIT" python3 "$ROOT/bench/gdl_check.py" "$TMP/$game.kif" "$TMP/out" 2>&1 | tail -1)
+    [ -n "$verdict" ] || verdict="checker stopped after ${LIMIT}s"
+    checked=$((checked + 1))
+    case $verdict in OK*) check_ok=$((check_ok + 1)) ;; esac
+  fi
+  printf '%-28s %4s %8s %7s %10s %8s  %-22s  %s\n' "$game" "$rc" "$secs" "$mb" "$nodes" "$ground" "${answer:0:70}" "$verdict"
 done
 echo "$done_count of ${#GAMES[@]} games answered their main within ${LIMIT}s"
+[ -z "$CHECK" ] || echo "$check_ok of $checked plans replayed correctly against the games' GDL rules (bench/gdl_check.py)"
