@@ -331,6 +331,7 @@ async fn load(c: &Client, server: &Server, pages: &[Load], expected: &[String]) 
         // A machine short of memory or processors may not answer at once: asked again.
         let Some(health) = health(server) else {
             assert!(start.elapsed() < LOAD_WAIT, "the server never answers");
+            tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
         let running = health["running"].as_u64().unwrap_or(0);
