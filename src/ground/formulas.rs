@@ -627,15 +627,7 @@ impl<'a> Grounder<'a> {
                 Ok(false)
             },
         )?;
-        for v in &vars {
-            self.unbind(v);
-        }
-        if stopped {
-            return Ok(absorbing);
-        }
-        self.check_growth()?;
-        let conj = self.store.and(parts);
-        Ok(if forall { conj } else { -conj })
+        self.finish_quantifier(&vars, stopped, parts, forall)
     }
 
     /// [`Self::ground_quantifier`] for a [`Split`] body: per binding of the outer variables,
@@ -710,11 +702,23 @@ impl<'a> Grounder<'a> {
                 Ok(stopped && !absorbed)
             },
         )?;
+        self.finish_quantifier(vars, stopped, parts, forall)
+    }
+
+    /// The ground quantifier from the instances it kept (`parts`, negated for `?`): the
+    /// absorbing constant when the enumeration `stopped` on one; its variables unbound.
+    fn finish_quantifier(
+        &mut self,
+        vars: &[Var],
+        stopped: bool,
+        parts: Vec<Gf>,
+        forall: bool,
+    ) -> IdpResult<Gf> {
         for v in vars {
             self.unbind(v);
         }
         if stopped {
-            return Ok(absorbing);
+            return Ok(Gf::from_bool(!forall));
         }
         self.check_growth()?;
         let conj = self.store.and(parts);
