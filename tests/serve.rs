@@ -518,6 +518,12 @@ fn twenty_concurrent_runs_with_an_endless_loop_and_a_memory_hog() {
         (&json!(true), &json!(0)),
         "{health}"
     );
+    // The endless run and the hog hold their slots for seconds: every slot was used, no more.
+    let (_, files) = server.get("/api/files");
+    assert_eq!(
+        health["most_running"], files["limits"]["max_runs"],
+        "{health}"
+    );
     let v = server.run(&run_body(&root, "examples/nqueens.idp", json!({})));
     assert_eq!(all_text(&v), queens);
 }

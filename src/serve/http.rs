@@ -155,9 +155,13 @@ fn route(app: &App, request: &mut Request) -> Result<Reply, ServeError> {
     match (&method, path) {
         (Method::Get, "/api/health") => {
             let (running, remembered) = app.jobs.counts();
-            Ok(Reply::Json(
-                json!({ "ok": true, "running": running, "runs": remembered }),
-            ))
+            let most_running = app.jobs.most_running();
+            Ok(Reply::Json(json!({
+                "ok": true,
+                "running": running,
+                "runs": remembered,
+                "most_running": most_running,
+            })))
         }
         (Method::Get, "/api/files") => Ok(Reply::Json(json!({
             "folder": cfg.root.dir().file_name().map(|n| n.to_string_lossy().into_owned()),

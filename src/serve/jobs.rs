@@ -61,6 +61,8 @@ struct Slots {
 #[derive(Default)]
 struct SlotState {
     running: usize,
+    /// The most children that ever ran at once.
+    most_running: usize,
     waiting: VecDeque<String>,
 }
 
@@ -205,6 +207,11 @@ impl Jobs {
         let jobs = lock(&self.jobs);
         (jobs.values().filter(|j| j.is_running()).count(), jobs.len())
     }
+
+    /// The most children that ran at once since the server started.
+    pub fn most_running(&self) -> usize {
+        lock(&self.slots.state).most_running
+    }
 }
 
 impl Job {
@@ -344,6 +351,7 @@ fn wait_for_slot(job: &Job, slots: &Slots) -> bool {
         if state.waiting.front() == Some(&job.id) && state.running < slots.max_running {
             state.waiting.pop_front();
             state.running += 1;
+            state.most_running = state.most_running.max(state.running);
             return true;
         }
         state = slots
