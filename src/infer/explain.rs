@@ -315,6 +315,9 @@ fn needed_types(
     hard: &[&Formula],
     options: &Options,
 ) -> IdpResult<(Vec<SortId>, Vec<SortId>)> {
+    if core.whole.as_ref().is_some_and(|w| w.structure) {
+        return Ok((Vec::new(), Vec::new()));
+    }
     let mut whole = core.clone();
     whole.pieces.clear();
     for piece in &core.pieces {
@@ -335,9 +338,6 @@ fn needed_types(
         nbmodels: 1,
         ..options.clone()
     };
-    if core.whole.as_ref().is_some_and(|w| w.structure) {
-        return Ok((Vec::new(), Vec::new()));
-    }
     // A core of nothing but the structure's types: any of them.
     let candidates = match core_theory.sentences.is_empty() && core_theory.definitions.is_empty() {
         true => program
