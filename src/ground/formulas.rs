@@ -81,31 +81,18 @@ fn guards<'f>(g: &mut Grounder, vars: &[Var], body: &'f Formula, forall: bool) -
     } else {
         conjuncts(body, &mut |f| parts.push((f, Gf::FALSE)));
     }
-    let mut out = Vec::new();
-    for (f, skip_if) in parts {
-        let ids = g.node_vars(f.id(), |out| var_ids(f, out));
-        if let Some(depth) = vars.iter().rposition(|v| ids.binary_search(&v.id).is_ok()) {
-            out.push(Guard {
-                formula: f,
-                skip_if,
-                depth,
-                value: Cell::new(Gf::TRUE),
-            });
-        }
-    }
-    out
+    guards_of(g, vars, parts)
 }
 
 /// The guards `parts` (each with the constant that decides the instance) under the variables
-/// `vars` (in binding order).
+/// `vars` (in binding order): those that read one of them.
 fn guards_of<'f>(
     g: &mut Grounder,
     vars: &[Var],
-    parts: impl IntoIterator<Item = &'f Formula>,
-    skip_if: Gf,
+    parts: impl IntoIterator<Item = (&'f Formula, Gf)>,
 ) -> Vec<Guard<'f>> {
     let mut out = Vec::new();
-    for f in parts {
+    for (f, skip_if) in parts {
         let ids = g.node_vars(f.id(), |out| var_ids(f, out));
         if let Some(depth) = vars.iter().rposition(|v| ids.binary_search(&v.id).is_ok()) {
             out.push(Guard {
@@ -667,9 +654,10 @@ impl<'a> Grounder<'a> {
         let (outer_domains, inner_domains) = domains.split_at(split.outer);
         let outer_parts = split.outer_parts();
         let every_part_guards = outer_parts.len();
-        let outer_guards = guards_of(self, outer, outer_parts, Gf::FALSE);
+        let outer_guards = guards_of(self, outer, outer_parts.into_iter().map(|f| (f, Gf::FALSE)));
         let every_part_guards = outer_guards.len() == every_part_guards;
-        let inner_guards = guards_of(self, inner, split.inner_parts(forall), -absorbing);
+        let inner_parts = split.inner_parts(forall).into_iter();
+        let inner_guards = guards_of(self, inner, inner_parts.map(|f| (f, -absorbing)));
         let outer_bound = Bound {
             formula: split.outer_formula,
             want: true,

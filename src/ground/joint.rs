@@ -423,19 +423,7 @@ fn any_application(
     fresh: &mut u32,
     span: crate::source::Span,
 ) -> Formula {
-    let func = program.func(c);
-    let vars: Vec<Var> = func
-        .args
-        .iter()
-        .map(|&sort| {
-            *fresh += 1;
-            Var {
-                id: *fresh,
-                name: std::rc::Rc::from(format!("_b{}", *fresh - FRESH_VARIABLES)),
-                sort,
-            }
-        })
-        .collect();
+    let vars = fresh_vars(&program.func(c).args, fresh);
     let args = vars
         .iter()
         .map(|x| Term::new(TermKind::Var(x.clone()), x.sort, span))
@@ -522,14 +510,9 @@ fn guarded_by_atom(f: &Formula) -> Option<(Vec<Var>, &Formula, &Formula)> {
     }
 }
 
-/// `P(v) <- true-and-nothing-yet`: new head variables over `sorts`, an empty conjunction.
-fn empty_rule(
-    symbol: Symbol,
-    sorts: &[crate::ids::SortId],
-    span: crate::source::Span,
-    fresh: &mut u32,
-) -> Rule {
-    let vars: Vec<Var> = sorts
+/// New variables over `sorts`, numbered on from `fresh`.
+fn fresh_vars(sorts: &[crate::ids::SortId], fresh: &mut u32) -> Vec<Var> {
+    sorts
         .iter()
         .map(|&sort| {
             *fresh += 1;
@@ -539,7 +522,17 @@ fn empty_rule(
                 sort,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// `P(v) <- true-and-nothing-yet`: new head variables over `sorts`, an empty conjunction.
+fn empty_rule(
+    symbol: Symbol,
+    sorts: &[crate::ids::SortId],
+    span: crate::source::Span,
+    fresh: &mut u32,
+) -> Rule {
+    let vars = fresh_vars(sorts, fresh);
     Rule {
         head_args: vars
             .iter()
