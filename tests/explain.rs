@@ -145,6 +145,15 @@ fn needed(
     (functions, types)
 }
 
+/// The names of the items of `these` that are not in `those`.
+fn but<T: PartialEq>(these: &[T], those: &[T], name: impl Fn(&T) -> String) -> Vec<String> {
+    these
+        .iter()
+        .filter(|x| !those.contains(x))
+        .map(name)
+        .collect()
+}
+
 /// Every core is correct (its parts, with the structure as the core cuts it down, have no
 /// model) and minimal (leaving out any one piece gives a model), with `options`; it names the
 /// functions and types it needs (all of them, and no other unless it could not decide).
@@ -179,52 +188,32 @@ fn check_cores(options: &Options) -> Vec<(PathBuf, Core)> {
             );
         }
         let (functions, types) = needed(&program, &core, theory, structure);
-        let named = |s: SortId| program.sort(s).name.clone();
-        let undecided = core.whole.is_some();
-        let missing: Vec<String> = types
-            .iter()
-            .filter(|s| !core.types.contains(s) && !core.types_undecided.contains(s))
-            .map(|s| named(*s))
-            .collect();
+        let name = file.display();
+        let sort = |s: &SortId| program.sort(*s).name.clone();
+        let func = |f: &FuncId| program.func(*f).name.clone();
+        let decided: Vec<SortId> = [&core.types[..], &core.types_undecided[..]].concat();
         // With the structure kept whole, its types are named as a whole ("as given").
         let as_given = core.whole.as_ref().is_some_and(|w| w.structure);
+        let missing = but(&types, &decided, sort);
         assert!(
             missing.is_empty() || as_given,
-            "{}: the core needs types {missing:?} but does not name them",
-            file.display()
+            "{name}: types {missing:?} needed, not named"
         );
-        let extra: Vec<String> = core
-            .types
-            .iter()
-            .filter(|s| !types.contains(s))
-            .map(|s| named(*s))
-            .collect();
+        let extra = but(&core.types, &types, sort);
         assert!(
             extra.is_empty(),
-            "{}: the core names types {extra:?} it does not need",
-            file.display()
+            "{name}: types {extra:?} named, not needed"
         );
-        let function = |f: &FuncId| program.func(*f).name.clone();
-        let missing: Vec<String> = functions
-            .iter()
-            .filter(|f| !core.totality.contains(f))
-            .map(function)
-            .collect();
+        let missing = but(&functions, &core.totality, func);
         assert!(
             missing.is_empty(),
-            "{}: the core needs the totality of {missing:?} but does not name it",
-            file.display()
+            "{name}: totality of {missing:?} needed, not named"
         );
-        let extra: Vec<String> = core
-            .totality
-            .iter()
-            .filter(|f| !functions.contains(f))
-            .map(function)
-            .collect();
+        // With no time to decide, a function is named.
+        let extra = but(&core.totality, &functions, func);
         assert!(
-            extra.is_empty() || undecided,
-            "{}: the core names the totality of {extra:?}, which it does not need",
-            file.display()
+            extra.is_empty() || core.whole.is_some(),
+            "{name}: totality of {extra:?} named, not needed"
         );
         cores.push((file, core));
     }
@@ -385,22 +374,16 @@ fn the_smaller_of_two_conflicts_comes_first() {
 /// sentence needs more elements of is named with its elements (`idp --explain-atom`).
 #[test]
 fn types_and_functions_are_named_as_reasons_for_a_literal() {
-    let dir = std::env::temp_dir().join(format!("idp-explain-atom-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    let one_colour = dir.join("one_colour.idp");
-    std::fs::write(
-        &one_colour,
+    let one_colour = support::write_file(
+        "one_colour.idp",
         "vocabulary V {\n  type Node\n  type Colour\n  Col(Node) : Colour\n  P(Node)\n}\n\
          theory T : V {\n  ! x : P(x).\n}\nstructure S : V {\n  Node = {a}\n  Colour = {red}\n}\n",
-    )
-    .unwrap();
-    let one_node = dir.join("one_node.idp");
-    std::fs::write(
-        &one_node,
+    );
+    let one_node = support::write_file(
+        "one_node.idp",
         "vocabulary V {\n  type Node\n  P(Node)\n}\ntheory T : V {\n  ? x : P(x).\n}\n\
          structure S : V {\n  Node = {a}\n}\n",
-    )
-    .unwrap();
+    );
     let tail = |literal: &str, file: &Path| {
         let out = stdout_of(&["--explain-atom", literal, file.to_str().unwrap()]);
         let at = out.find(literal).unwrap_or_else(|| panic!("{out}"));
@@ -417,23 +400,17 @@ fn types_and_functions_are_named_as_reasons_for_a_literal() {
         "P(a) holds in every model, because of 1 part of the theory (without any one of them \
          it need not):\n  FILE:6:3: ? x : P(x).\n  given: type Node has 1 element: {a}\n"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A core of nothing but types too small (no sentence, definition or fact, no function that
 /// needs a value in an empty type) names them with their elements.
 #[test]
 fn a_core_of_types_alone_names_them() {
-    let dir = std::env::temp_dir().join(format!("idp-explain-types-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    let file = dir.join("types.idp");
-    std::fs::write(
-        &file,
+    let program = support::program_named(
+        "types.idp",
         "vocabulary V {\n  type Node\n  P(Node)\n}\ntheory T : V {\n  ? x : P(x).\n}\n\
          structure S : V {\n  Node = {a; b}\n}\n",
-    )
-    .unwrap();
-    let program = program(&file);
+    );
     let (theory, structure) = theory_and_structure(&program);
     let node = program.voc(theory.vocabulary).sorts[..]
         .iter()
@@ -459,7 +436,6 @@ fn a_core_of_types_alone_names_them() {
         ["Why: the structure's types have no model: type Node has 2 elements: {a; b} (with more \
           elements there is one)."]
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// With no time to decide whether a larger type would give a model, the core says so (and

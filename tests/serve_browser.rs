@@ -150,21 +150,37 @@ fn the_workbench_in_chromium() {
     std::fs::write(dir.join("frames.idp"), FRAMES_SPEC).unwrap();
     copy_folder(&crate_dir().join("specs/theseus"), &dir.join("theseus"));
     let server = Server::start(&dir, &["maze.idp"]);
-    let driver = Driver::start(&chromedriver);
-    let profile = scratch_dir("chromium-profile");
-    let downloads = scratch_dir("downloads");
+    let (server, folder) = (&server, dir.as_path());
+    in_chromium(
+        &chromium,
+        &chromedriver,
+        "browser",
+        |c, downloads| async move { scenario(&c, server, folder, &downloads).await },
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `test` with a WebDriver session of chromium (through chromedriver), its profile and
+/// download folders its own (named after `name`) and removed after.
+fn in_chromium<Test: std::future::Future<Output = ()>>(
+    chromium: &Path,
+    chromedriver: &Path,
+    name: &str,
+    test: impl FnOnce(Client, PathBuf) -> Test,
+) {
+    let driver = Driver::start(chromedriver);
+    let profile = scratch_dir(&format!("{name}-profile"));
+    let downloads = scratch_dir(&format!("{name}-downloads"));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("a tokio runtime");
     runtime.block_on(async {
-        let client = connect(&chromium, &profile, &downloads, driver.port).await;
-        let result = scenario(&client, &server, &dir, &downloads).await;
+        let client = connect(chromium, &profile, &downloads, driver.port).await;
+        test(client.clone(), downloads.clone()).await;
         let _ = client.close().await;
-        result
     });
-    let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&profile);
     let _ = std::fs::remove_dir_all(&downloads);
 }
@@ -264,24 +280,13 @@ fn twenty_pages_at_once() {
     }
     // Every run goes on at once (the server would otherwise let two of them run on two cores).
     let server = Server::start(&dir, &["--max-runs", "20"]);
-    let driver = Driver::start(&chromedriver);
-    let profile = scratch_dir("load-profile");
-    let downloads = scratch_dir("load-downloads");
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a tokio runtime");
-    runtime.block_on(async {
-        let client = connect(&chromium, &profile, &downloads, driver.port).await;
-        load(&client, &server, &pages, &expected).await;
-        let _ = client.close().await;
+    let (server, pages, expected) = (&server, &pages, &expected);
+    in_chromium(&chromium, &chromedriver, "load", |c, _| async move {
+        load(&c, server, pages, expected).await
     });
     let (_, health) = server.get("/api/health");
     assert_eq!(health["running"], 0, "{health}");
     let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&profile);
-    let _ = std::fs::remove_dir_all(&downloads);
 }
 
 async fn load(c: &Client, server: &Server, pages: &[Load], expected: &[String]) {

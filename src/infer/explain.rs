@@ -11,8 +11,11 @@
 //! instances of its sentences and the facts of the structure about the symbols it mentions.
 //! Definitions stay whole. When the second round stops (its time budget, a grounding it
 //! cannot do), nothing is left out: the core keeps its sentences or the structure whole and
-//! says so ([`Whole`]). A core also names the functions whose totality it needs, and whether
-//! another conflict remains without its sentences.
+//! says so ([`Whole`]). When the theory without the first round's sentences still has no
+//! model, the same search in that rest finds another conflict, and the one with fewer
+//! sentences and definitions is explained (the core says another remains). A core also names
+//! the functions whose totality it needs and the types whose size it needs (with the type
+//! larger, [`enlarged`], its sentences have a model).
 
 use rustc_hash::FxHashSet as HashSet;
 
@@ -315,6 +318,9 @@ fn needed_types(
     hard: &[&Formula],
     options: &Options,
 ) -> IdpResult<(Vec<SortId>, Vec<SortId>)> {
+    if core.whole.as_ref().is_some_and(|w| w.structure) {
+        return Ok((Vec::new(), Vec::new()));
+    }
     let mut whole = core.clone();
     whole.pieces.clear();
     for piece in &core.pieces {
@@ -335,9 +341,6 @@ fn needed_types(
         nbmodels: 1,
         ..options.clone()
     };
-    if core.whole.as_ref().is_some_and(|w| w.structure) {
-        return Ok((Vec::new(), Vec::new()));
-    }
     // A core of nothing but the structure's types: any of them.
     let candidates = match core_theory.sentences.is_empty() && core_theory.definitions.is_empty() {
         true => program
