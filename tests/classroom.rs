@@ -316,6 +316,18 @@ fn model_expansion_with_open_start_and_next_gets_a_warning() {
     let o = idp_on("l.idp", &given, &["-n", "1"]);
     assert_eq!(o.status.code(), Some(10));
     assert_eq!(stderr(&o), "");
+    // Only Start when the theory defines Next (as PlayID's generated games do).
+    let defined = LIGHTS.replace(
+        "L(Start) = red.",
+        "L(Start) = red.\n  { ! t : Next(t) = (t + 1) % 4. }",
+    );
+    let o = idp_on("l.idp", &defined, &["-n", "1"]);
+    assert_eq!(o.status.code(), Some(10));
+    assert!(
+        stderr(&o).starts_with("Warning: structure S gives no value of Start, the time functions"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

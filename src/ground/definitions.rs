@@ -9,7 +9,7 @@ use crate::ground::store::Gf;
 use crate::ground::tuple_set::TupleSet;
 use crate::ground::{GVal, GroundDefinition, Grounder};
 use crate::ids::{SortId, Symbol};
-use crate::sema::ir::{Definition, Rule, Term, TermKind};
+use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind};
 use crate::sema::walk::free_vars;
 use crate::structure::{Table, Value};
 
@@ -180,9 +180,33 @@ impl<'a> Grounder<'a> {
         if bindings < FEW_HEADS_FROM.max(possible.len().saturating_mul(FEW_HEADS_RATIO)) {
             return None;
         }
+        // A body atom with far fewer possible tuples is the better start (`porder(_v, ..) <-
+        // I_porder(..) & _v = Start`: one initial state, not every state at every time).
+        if self
+            .smallest_body_bound(&rule.body)
+            .is_some_and(|n| n.saturating_mul(FEW_HEADS_RATIO) <= possible.len())
+        {
+            return None;
+        }
         let mut heads: Vec<Vec<Value>> = possible.iter().map(<[Value]>::to_vec).collect();
         heads.sort_unstable();
         Some(heads)
+    }
+
+    /// The fewest tuples that an atom among the conjuncts of `body` allows (a two-valued table
+    /// or a possibly-true bound).
+    fn smallest_body_bound(&self, body: &Formula) -> Option<usize> {
+        let mut smallest: Option<usize> = None;
+        super::formulas::conjuncts(body, &mut |f| {
+            if let FormulaKind::Pred(p, _) = f.kind() {
+                if self.program.pred(*p).type_of.is_none() {
+                    if let Some(n) = self.bound_size(Symbol::Pred(*p)) {
+                        smallest = Some(smallest.map_or(n, |m| m.min(n)));
+                    }
+                }
+            }
+        });
+        smallest
     }
 
     /// Grounds `rule` at each of `heads` (see [`Self::few_possible_heads`]).

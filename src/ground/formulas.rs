@@ -236,7 +236,7 @@ impl BodyShape {
     }
 }
 
-fn conjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
+pub(super) fn conjuncts<'f>(f: &'f Formula, visit: &mut dyn FnMut(&'f Formula)) {
     match f.kind() {
         FormulaKind::And(fs) => fs.iter().for_each(|g| conjuncts(g, visit)),
         _ => visit(f),
@@ -825,7 +825,7 @@ impl<'a> Grounder<'a> {
     }
 
     /// How many tuples of `s` can be true, when an index of them can give candidates.
-    fn bound_size(&self, s: Symbol) -> Option<usize> {
+    pub(super) fn bound_size(&self, s: Symbol) -> Option<usize> {
         if let Some(possible) = self.status.possible.get(&s) {
             return Some(possible.len());
         }
@@ -1120,8 +1120,9 @@ impl<'a> Grounder<'a> {
         Ok(values.into_iter().collect())
     }
 
-    /// The value of `var` for which `var = t` (or `t = var`) can hold when `t` is known under
-    /// the variables bound so far (`p = P(x, y)` once x and y are bound): that value alone.
+    /// The values of `var` for which `var = t` (or `t = var`) can hold when `t` is closed under
+    /// the variables bound so far: its value when it is known (`p = P(x, y)` once x and y are
+    /// bound), else the values of its cases.
     fn equal_candidates(
         &mut self,
         var: &Var,
@@ -1139,7 +1140,14 @@ impl<'a> Grounder<'a> {
         if !self.is_closed(other) {
             return Ok(None);
         }
-        Ok(self.known_value(other)?.map(|value| Rc::from(vec![value])))
+        if let Some(value) = self.known_value(other)? {
+            return Ok(Some(Rc::from(vec![value])));
+        }
+        // An application with several cases (`_v = Next(t)` where the definition of `Next`
+        // decides where time ends): `var` takes one of their values.
+        Ok(self
+            .shared_application(other)?
+            .map(|cases| Rc::from(cases.iter().map(|&(_, v)| v).collect::<Vec<_>>())))
     }
 
     /// Values of `var` for which `a = b` can hold when one side is known and the other is

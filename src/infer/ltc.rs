@@ -205,7 +205,8 @@ pub fn isinvariant(
 /// The warning for model expansion of a theory over an LTC vocabulary when the structure gives
 /// no value of `Start` or of `Next` although the theory uses it: the search then chooses them
 /// like any other function (`Next(3) = 0`, `Start = 3`), which is rarely what was meant.
-/// `None` when both are given, unused, or the vocabulary is not an LTC one.
+/// `None` when both are given, defined by the theory, unused, or the vocabulary is not an LTC
+/// one.
 pub fn open_time_warning(
     program: &Program,
     theory: &Theory,
@@ -223,10 +224,17 @@ pub fn open_time_warning(
             crate::sema::walk::symbols(&r.body, &mut used);
         }
     }
+    // A time function that a definition of the theory defines is not chosen freely (PlayID's
+    // theories define `Next` to stop where the game ends).
+    let defined: rustc_hash::FxHashSet<Symbol> = theory
+        .definitions
+        .iter()
+        .flat_map(|d| d.rules.iter().map(|r| r.head))
+        .collect();
     let open: Vec<&str> = [info.start, info.next]
         .into_iter()
         .map(Symbol::Func)
-        .filter(|s| used.contains(s))
+        .filter(|s| used.contains(s) && !defined.contains(s))
         .filter(|s| match structure.table(*s) {
             None => true,
             Some(Table::ThreeValued { ct, .. }) => ct.is_empty(),
