@@ -126,3 +126,36 @@ fn no_stand_in_without_an_output_vocabulary() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("too many to ground"));
 }
+
+/// An empty theory over a ternary predicate on 10 000 elements (issue 28): the one model
+/// that `main` asks for leaves the predicate empty, as IDP3's does, without grounding its
+/// 10^12 atoms; asking every model stops at once with the size limit, naming the predicate
+/// (before, the tuples were made first: 18 GB and the memory limit after 34 s).
+const EMPTY_THEORY: &str = "vocabulary V {
+  type E
+  R(E, E, E)
+}
+theory T : V { }
+structure S : V { E = { 1..10000 } }
+procedure main() { printmodels(modelexpand(T, S)) }
+";
+
+#[test]
+fn an_empty_theory_over_ten_thousand_elements_has_its_model_at_once() {
+    let o = support::idp(&[], EMPTY_THEORY);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "Number of models: 1\nModel 1\n=======\nstructure  : V {\n  E = { 1..10000 }\n  \
+         R = {  }\n}\n\n"
+    );
+    let o = support::idp(&["-n", "0"], EMPTY_THEORY);
+    assert_eq!(o.status.code(), Some(3), "{o:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "(Reading from stdin)\nStopped: Every model gives every atom of R a value, and it has \
+         1000000000000 of them: past the grounding size limit of 10000000 nodes. Give R in \
+         the structure, constrain it in the theory, leave it out of the output vocabulary, ask \
+         for one model, or raise the limit with --max-ground-size.\n"
+    );
+}

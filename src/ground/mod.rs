@@ -633,8 +633,26 @@ impl<'a> Grounder<'a> {
         Ok(())
     }
 
-    /// Whether the tuple of a symbol is left to the solver although the structure may know it
-    /// (the symbols of encoded definitions).
+    /// The error for `count` more atoms of `symbol` when they would not fit under the
+    /// grounding size limit (`None` when they fit): checked before their tuples are made.
+    pub fn too_many_tuples(&self, symbol: &str, count: Option<usize>) -> Option<Error> {
+        let room = self.growth.max_size.saturating_sub(self.store.len());
+        if count.is_some_and(|n| n <= room) {
+            return None;
+        }
+        let count = count.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string());
+        Some(Error::limit(
+            Limit::GroundSize,
+            format!(
+                "Every model gives every atom of {symbol} a value, and it has {count} of them: \
+                 past the grounding size limit of {} nodes. Give {symbol} in the structure, \
+                 constrain it in the theory, leave it out of the output vocabulary, ask for \
+                 one model, or raise the limit with --max-ground-size.",
+                self.growth.max_size
+            ),
+        ))
+    }
+
     /// Whether `s(t)` can be true as far as the possibly-true passes know: that of the
     /// definitions being grounded, and the bounds that sentences give open predicates
     /// (always, for other symbols).

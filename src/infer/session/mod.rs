@@ -482,6 +482,13 @@ impl<'a> Session<'a> {
         for sort in sorts {
             domains.push(self.grounder.domain(sort)?.to_vec());
         }
+        let count = domains
+            .iter()
+            .try_fold(1usize, |n, d| n.checked_mul(d.len()));
+        let name = self.grounder.program().symbol_name(s);
+        if let Some(e) = self.grounder.too_many_tuples(&name, count) {
+            return Err(e);
+        }
         Ok(cartesian(&domains))
     }
 
