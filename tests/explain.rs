@@ -402,6 +402,41 @@ fn types_and_functions_are_named_as_reasons_for_a_literal() {
     );
 }
 
+/// An element of a type that the vocabulary constructs, or of `char`, is named in the literal
+/// even when the structure (over a smaller vocabulary) does not list the type.
+#[test]
+fn elements_of_types_the_structure_does_not_list_are_named() {
+    let colour = support::write_file(
+        "colour_of_the_vocabulary.idp",
+        "vocabulary V0 {\n  type Item\n}\nvocabulary V {\n  extern vocabulary V0\n  \
+         type Colour constructed from { red, green }\n  Paint : Colour\n}\n\
+         theory T : V {\n  Paint ~= green.\n}\nstructure S : V0 {\n  Item = { a }\n}\n",
+    );
+    let letter = support::write_file(
+        "letter.idp",
+        "vocabulary V {\n  Letter : char\n}\ntheory T : V {\n  Letter = \"b\".\n}\n\
+         structure S : V {\n}\n",
+    );
+    let tail = |literal: &str, file: &Path| {
+        let out = stdout_of(&["--explain-atom", literal, file.to_str().unwrap()]);
+        let at = out
+            .find(&format!("{literal} holds"))
+            .unwrap_or_else(|| panic!("{out}"));
+        out[at..].replace(&format!("{}:", file.display()), "FILE:")
+    };
+    assert_eq!(
+        tail("Paint = red", &colour),
+        "Paint = red holds in every model, because of 1 part of the theory (without any one of \
+         them it need not):\n  FILE:10:3: Paint ~= green.\n  given: Paint is a constant: it \
+         has exactly one value of Colour = {green; red}\n"
+    );
+    assert_eq!(
+        tail("Letter = b", &letter),
+        "Letter = b holds in every model, because of 1 part of the theory (without any one of \
+         them it need not):\n  FILE:5:3: Letter = \"b\".\n"
+    );
+}
+
 /// A core of nothing but types too small (no sentence, definition or fact, no function that
 /// needs a value in an empty type) names them with their elements.
 #[test]

@@ -306,3 +306,40 @@ fn explain_names_the_fodot_sentence_without_a_model() {
         "{stdout}"
     );
 }
+
+/// A predicate over a type the vocabulary fixes empty has no atom, so its model prints nothing of
+/// it, when the structure is over a smaller vocabulary that does not list the type as when it
+/// lists it.
+#[test]
+fn a_symbol_over_an_empty_type_the_structure_does_not_list_is_not_printed() {
+    let file = support::write_file(
+        "empty_type_of_the_vocabulary.idp",
+        "vocabulary V0 {\n\
+             type Item := {a, b}\n\
+             holds: Item -> Bool\n\
+         }\n\
+         vocabulary V {\n\
+             import V0\n\
+             type E := {}\n\
+             p: E -> Bool\n\
+             q: Item -> Bool\n\
+         }\n\
+         theory T:V {\n\
+             !x in E: ~p(x).\n\
+             !x in Item: q(x) <=> ~holds(x).\n\
+         }\n\
+         structure S:V0 {\n\
+             holds := {a}.\n\
+         }\n\
+         procedure main() {\n\
+             pretty_print(model_expand(T, S, max=0))\n\
+         }\n\
+         ",
+    );
+    let (out, err, code) = run(&file);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out,
+        "\nModel 1\n==========\nq := {b}.\n\n\nNo more models.\n\n"
+    );
+}

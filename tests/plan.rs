@@ -225,6 +225,33 @@ fn the_step_limit_comes_from_the_argument_or_the_time_domain() {
     assert_eq!(out, "none\n3\nnone\n3\n");
 }
 
+/// A Time the vocabulary fixes limits the steps of a structure that does not list it (one
+/// made by `newstructure`) as it does those of a structure that does: no plan within it.
+#[test]
+fn a_time_the_vocabulary_fixes_limits_the_steps() {
+    let lamps = Lamps {
+        lamps: 3,
+        buttons: vec![0b001, 0b010, 0b100],
+        on: 0,
+    };
+    assert_eq!(lamps.shortest(), Some(3));
+    let spec = format!(
+        "{}{}",
+        LAMPS.replace("type Time isa nat", "type Time = { 0..2 } isa nat"),
+        lamps.structure("S")
+    );
+    let chunk = format!(
+        "{LENGTH} print(length(shortestplan(T, S))) \
+         local B = newstructure(V, \"B\") B[V::Lamp] = {{0, 1, 2}} B[V::Button] = {{0, 1, 2}} \
+         B[V::Toggles] = S[V::Toggles] B[V::InitOn] = S[V::InitOn] \
+         print(length(shortestplan(T, B)))"
+    );
+    let out = support::idp(&["-e", &chunk], &spec);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "none\nnone\n");
+}
+
 #[test]
 fn theories_without_one_goal_are_refused_with_the_reason() {
     let lamps = Lamps {

@@ -335,6 +335,44 @@ fn no_grid_is_a_clear_error() {
     assert!(err.contains("more than the 40000"), "{err}");
 }
 
+/// The grid's types are fixed in the vocabulary and the structure does not list them: its
+/// vocabulary is a smaller one (`--visualize`), or it was made by `newstructure`. The grid
+/// comes from the types' domains all the same.
+#[test]
+fn a_grid_of_types_the_structure_does_not_list() {
+    let voc = "vocabulary V {\n extern vocabulary V0\n type X = { 0..2 } isa int\n \
+               type Y = { 0..1 } isa int\n type Pos constructed from { P(X, Y) }\n Wall(Pos)\n}\n\
+               theory T : V {\n Wall(P(0, 0)).\n ! x : x ~= 0 => ~Wall(P(x, 0)).\n \
+               ! x : ~Wall(P(x, 1)).\n}\n";
+    let file = temp_file("smaller_vocabulary.idp");
+    std::fs::write(
+        &file,
+        format!(
+            "vocabulary V0 {{\n type Dummy isa int\n}}\n{voc}\
+             structure S : V0 {{\n Dummy = {{ 1 }}\n}}\n"
+        ),
+    )
+    .unwrap();
+    let grid = "\
+3 x 2 grid of Pos
+1 . . .
+0 ##. .
+  0 1 2
+#: Wall
+";
+    let out = stdout_of(&["-n", "1", "--visualize", file.to_str().unwrap()]);
+    assert!(
+        out.ends_with(&format!("{grid}Number of models: 1\n")),
+        "{out}"
+    );
+    let out = stdout_of(&[
+        file.to_str().unwrap(),
+        "-e",
+        "visualize(modelexpand(T, newstructure(V, \"N\"))[1])",
+    ]);
+    assert_eq!(out, grid);
+}
+
 // ----------------------------------------------------------------------------------------
 // A small XML reader: enough to check well-formedness and to list the elements.
 

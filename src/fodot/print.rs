@@ -5,7 +5,7 @@
 use rustc_hash::FxHashSet;
 
 use crate::ids::{Symbol, VocId};
-use crate::sema::Program;
+use crate::sema::{cartesian, sort_domain, Program};
 use crate::structure::{format_float, str_text, Structure, Table, Value};
 
 /// The text IDP-Z3's `pretty_print` gives for `model`, a model expanding `given`. With `used`,
@@ -136,7 +136,7 @@ fn has_empty_argument(program: &Program, model: &Structure, symbol: Symbol) -> b
     };
     sorts[..arity]
         .iter()
-        .any(|&s| model.domain(s).is_some_and(|d| d.is_empty()))
+        .any(|&s| sort_domain(program, model, s).is_some_and(|d| d.is_empty()))
 }
 
 /// Tuples in IDP-Z3's order: element by element, numbers by value and constructors in the
@@ -257,7 +257,7 @@ pub fn consequences(
                 let all = if is_func {
                     Vec::new()
                 } else {
-                    all_tuples(known, &sorts)
+                    all_tuples(program, known, &sorts)
                 };
                 let falsities = all.into_iter().filter(|t| !set.contains(t)).collect();
                 (set.iter().cloned().collect(), falsities)
@@ -296,21 +296,16 @@ pub fn consequences(
     out
 }
 
-/// Every tuple over the structure's domains of `sorts`.
-pub(super) fn all_tuples(structure: &Structure, sorts: &[crate::ids::SortId]) -> Vec<Vec<Value>> {
-    let mut tuples: Vec<Vec<Value>> = vec![Vec::new()];
-    for &s in sorts {
-        let domain = structure.domain(s).unwrap_or(&[]);
-        tuples = tuples
-            .into_iter()
-            .flat_map(|t| {
-                domain.iter().map(move |v| {
-                    let mut t = t.clone();
-                    t.push(*v);
-                    t
-                })
-            })
-            .collect();
-    }
-    tuples
+/// Every tuple over the domains of `sorts` in the structure (none for a sort without a finite
+/// domain).
+pub(super) fn all_tuples(
+    program: &Program,
+    structure: &Structure,
+    sorts: &[crate::ids::SortId],
+) -> Vec<Vec<Value>> {
+    let domains: Vec<Vec<Value>> = sorts
+        .iter()
+        .map(|&s| sort_domain(program, structure, s).unwrap_or_default())
+        .collect();
+    cartesian(&domains)
 }

@@ -78,7 +78,7 @@ fn known_questions(program: &Program, known: &Structure) -> Vec<Question> {
         let func = matches!(s, Symbol::Func(_));
         let tuples: Vec<Vec<Value>> = match table {
             Table::TwoValued(set) if func => set.iter().cloned().collect(),
-            Table::TwoValued(_) => print::all_tuples(known, &program.symbol_sorts(s)),
+            Table::TwoValued(_) => print::all_tuples(program, known, &program.symbol_sorts(s)),
             Table::ThreeValued { ct, cf } if func => ct.iter().cloned().collect(),
             Table::ThreeValued { ct, cf } => ct.iter().chain(cf.iter()).cloned().collect(),
         };

@@ -27,7 +27,7 @@ use crate::infer::{Inferred, Options};
 use crate::print::{definition_to_string, readable_formula, readable_value};
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
 use crate::sema::walk::{substitute, symbols, Rewriter};
-use crate::sema::{Program, Theory};
+use crate::sema::{sort_domain, Program, Theory};
 use crate::solve::Lit;
 use crate::structure::{Structure, Value};
 use crate::syntax::ast::ArithOp;
@@ -422,15 +422,15 @@ pub fn enlarged(program: &Program, structure: &Structure, sort: SortId) -> Optio
         if t.constructed || t.fixed.is_some() || structure.huge_ranges.contains_key(&s) {
             return None;
         }
-        structure.domain(s)?;
+        sort_domain(program, structure, s)?;
     }
-    let values = structure.domain(sort)?;
+    let values = sort_domain(program, structure, sort)?;
     let taken: HashSet<Value> = grown
         .iter()
-        .flat_map(|s| structure.domain(*s).unwrap_or_default().iter().copied())
+        .flat_map(|s| sort_domain(program, structure, *s).unwrap_or_default())
         .collect();
     let count = values.len().max(1);
-    let numbers = match values {
+    let numbers = match values.as_slice() {
         [] => program.is_numeric(sort),
         _ if values.iter().all(|v| matches!(v, Value::Int(_))) => true,
         _ if values.iter().all(|v| matches!(v, Value::Str(_))) => false,
@@ -448,7 +448,7 @@ pub fn enlarged(program: &Program, structure: &Structure, sort: SortId) -> Optio
     };
     let mut out = structure.clone();
     for &s in &grown {
-        let mut domain = out.domain(s).unwrap_or_default().to_vec();
+        let mut domain = sort_domain(program, structure, s).unwrap_or_default();
         domain.extend(fresh.iter().copied());
         out.set_domain(s, domain);
     }
@@ -968,6 +968,12 @@ struct SentenceLines {
 }
 
 impl Reading<'_> {
+    /// The elements of a type in the structure, derived ones too (a type the vocabulary fixes
+    /// or constructs, which a structure over a smaller vocabulary does not list).
+    fn domain(&self, sort: SortId) -> Option<Vec<Value>> {
+        sort_domain(self.program, self.structure, sort)
+    }
+
     fn at(&self, span: crate::source::Span) -> String {
         self.program.position(span).unwrap_or_else(|| "?".into())
     }
@@ -1121,7 +1127,7 @@ impl Reading<'_> {
     fn size_text(&self, sort: SortId) -> String {
         let name = &self.program.sort(sort).name;
         const SHOWN: usize = 8;
-        match self.structure.domain(sort).unwrap_or_default() {
+        match self.domain(sort).unwrap_or_default().as_slice() {
             [] => format!(
                 "type {name} has no elements in structure {}",
                 self.structure.name
@@ -1173,7 +1179,7 @@ impl Reading<'_> {
         if self.program.sort(sort).builtin.is_some() {
             return name.clone();
         }
-        match self.structure.domain(sort) {
+        match self.domain(sort).as_deref() {
             None | Some([]) => format!("{name} (empty in structure {})", self.structure.name),
             Some(values) if values.len() <= SHOWN => {
                 let shown: Vec<String> = values.iter().map(|v| readable_value(*v)).collect();
@@ -1187,7 +1193,7 @@ impl Reading<'_> {
     /// needs a value in a type that the structure leaves empty, or else the types too small.
     fn types_only(&self, core: &Core) -> String {
         let voc = self.program.voc(self.theory.vocabulary);
-        let empty = |s: &SortId| self.structure.domain(*s).is_none_or(|d| d.is_empty());
+        let empty = |s: &SortId| self.domain(*s).is_none_or(|d| d.is_empty());
         let needy = voc.funcs.iter().copied().find(|f| {
             let func = self.program.func(*f);
             !func.partial
@@ -1199,7 +1205,7 @@ impl Reading<'_> {
             Some(f) => {
                 let func = self.program.func(f);
                 let sort = func.result;
-                let how = match self.structure.domain(sort) {
+                let how = match self.domain(sort) {
                     None => "is not interpreted in",
                     Some(_) => "is empty in",
                 };
@@ -1538,12 +1544,12 @@ pub fn parse_literal(
     };
     let voc = program.voc(vocabulary);
     let element = |sort: SortId, token: &str| -> Result<Term, String> {
-        let found = structure.domain(sort).and_then(|d| {
-            d.iter()
-                .find(|v| readable_value(**v) == token || v.to_string() == token)
+        let found = sort_domain(program, structure, sort).and_then(|d| {
+            d.into_iter()
+                .find(|v| readable_value(*v) == token || v.to_string() == token)
         });
         match found {
-            Some(v) => Ok(Term::new(TermKind::Value(*v), sort, span)),
+            Some(v) => Ok(Term::new(TermKind::Value(v), sort, span)),
             None => Err(format!(
                 "'{token}' is not an element of type {} in structure {}",
                 program.sort(sort).name,

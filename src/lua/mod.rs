@@ -438,7 +438,8 @@ impl Runtime {
         }
         let raw = error_message(e);
         let mut message = self.map_message(&raw);
-        // `sols[2].P` on a list of one model: say why model 2 is missing.
+        // `sols[2].P` on a list of one model: say why model 2 is missing. Lua reports indexing
+        // nil only as a runtime error's text (mlua's `RuntimeError(String)`), so it is read.
         let missing = self.state.missing_model.borrow_mut().take();
         if let Some(missing) = missing
             .filter(|m| !m.at.is_empty() && raw.starts_with(&m.at) && raw.contains("(a nil value)"))
@@ -637,6 +638,9 @@ fn syntax_error_in(p: &Procedure, chunk: &str, raw: &str) -> (u32, String) {
     }
     if line > body_lines {
         // Lua met the `end` that closes the function idp wrapped the body in (or what follows).
+        // Lua's parser gives a syntax error only as text; mlua's `incomplete_input` is read off
+        // the same text (`near <eof>`) and does not tell these three cases apart (an unfinished
+        // long comment is also at `<eof>`), so the text is what is read.
         message = if message.starts_with("'end' expected") {
             "a block (do, for, function, if, repeat, while) is not closed: 'end' expected before the '}' that ends the procedure".to_string()
         } else if message.starts_with("'<eof>' expected") {

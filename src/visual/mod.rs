@@ -36,7 +36,7 @@ mod text;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::ids::{FuncId, SortId, Symbol};
-use crate::sema::Program;
+use crate::sema::{Domains, Program};
 use crate::structure::{Structure, Value};
 
 /// The user's choices, from the Lua options table of `visualize`.
@@ -202,16 +202,16 @@ impl Axes {
     }
 }
 
-/// Whether every value of the sort's domain in `s` is an integer (and there is a domain).
-fn is_int_sort(s: &Structure, sort: SortId) -> bool {
-    match s.domain(sort) {
+/// Whether every value of the sort's domain is an integer (and there is a domain).
+fn is_int_sort(d: &Domains, sort: SortId) -> bool {
+    match d.get(sort) {
         Some(d) => !d.is_empty() && d.iter().all(|v| v.as_int().is_some()),
         None => false,
     }
 }
 
 /// The position type: a constructed type over two integer sorts, or the most used pair.
-fn find_axes(program: &Program, s: &Structure) -> Option<Axes> {
+fn find_axes(program: &Program, s: &Structure, d: &Domains) -> Option<Axes> {
     let voc = program.voc(s.vocabulary);
     for &so in &voc.sorts {
         let sort = program.sort(so);
@@ -220,14 +220,14 @@ fn find_axes(program: &Program, s: &Structure) -> Option<Axes> {
         }
         let ctor = sort.constructors[0];
         let f = program.func(ctor);
-        if f.args.len() == 2 && f.args.iter().all(|&a| is_int_sort(s, a)) {
+        if f.args.len() == 2 && f.args.iter().all(|&a| is_int_sort(d, a)) {
             return Some(Axes::Constructed { sort: so, ctor });
         }
     }
     let mut counts: BTreeMap<(SortId, SortId), usize> = BTreeMap::new();
     let mut bump = |args: &[SortId]| {
         for w in args.windows(2) {
-            if is_int_sort(s, w[0]) && is_int_sort(s, w[1]) {
+            if is_int_sort(d, w[0]) && is_int_sort(d, w[1]) {
                 *counts.entry((w[0], w[1])).or_default() += 1;
             }
         }
@@ -247,7 +247,7 @@ fn find_axes(program: &Program, s: &Structure) -> Option<Axes> {
             let fu = program.func(f);
             if fu.args.len() == 1 && fu.constructor_of.is_none() {
                 let (a, b) = (fu.args[0], fu.result);
-                if is_int_sort(s, a) && is_int_sort(s, b) {
+                if is_int_sort(d, a) && is_int_sort(d, b) {
                     *counts.entry((a, b)).or_default() += 1;
                 }
             }
@@ -265,7 +265,7 @@ fn find_axes(program: &Program, s: &Structure) -> Option<Axes> {
 pub const MAX_CELLS: usize = 40_000;
 
 /// The number of cells of the grid, when it is a product of two domains.
-fn grid_size(program: &Program, s: &Structure, axes: Axes) -> Option<usize> {
+fn grid_size(program: &Program, d: &Domains, axes: Axes) -> Option<usize> {
     let (a, b) = match axes {
         Axes::Constructed { ctor, .. } => {
             let f = program.func(ctor);
@@ -273,17 +273,17 @@ fn grid_size(program: &Program, s: &Structure, axes: Axes) -> Option<usize> {
         }
         Axes::Pair { a, b } => (a, b),
     };
-    let len = |so| s.domain(so).map_or(0, <[Value]>::len);
+    let len = |so| d.get(so).map_or(0, |d| d.len());
     Some(len(a).saturating_mul(len(b)))
 }
 
 /// The coordinates of the grid: every position's (first, second) pair.
-fn grid_cells(program: &Program, s: &Structure, axes: Axes) -> Vec<(i64, i64)> {
+fn grid_cells(program: &Program, d: &Domains, axes: Axes) -> Vec<(i64, i64)> {
     match axes {
         Axes::Constructed { sort, ctor } => {
-            let from_domain: Vec<(i64, i64)> = s
-                .domain(sort)
-                .unwrap_or(&[])
+            let from_domain: Vec<(i64, i64)> = d
+                .get(sort)
+                .unwrap_or_default()
                 .iter()
                 .filter_map(|v| axes.coords(std::slice::from_ref(v)))
                 .collect();
@@ -291,16 +291,16 @@ fn grid_cells(program: &Program, s: &Structure, axes: Axes) -> Vec<(i64, i64)> {
                 return from_domain;
             }
             let f = program.func(ctor);
-            product(s, f.args[0], f.args[1])
+            product(d, f.args[0], f.args[1])
         }
-        Axes::Pair { a, b } => product(s, a, b),
+        Axes::Pair { a, b } => product(d, a, b),
     }
 }
 
-fn product(s: &Structure, a: SortId, b: SortId) -> Vec<(i64, i64)> {
+fn product(d: &Domains, a: SortId, b: SortId) -> Vec<(i64, i64)> {
     let ints = |so| -> Vec<i64> {
-        s.domain(so)
-            .unwrap_or(&[])
+        d.get(so)
+            .unwrap_or_default()
             .iter()
             .filter_map(|v| v.as_int())
             .collect()
@@ -484,20 +484,23 @@ struct Mark {
 
 /// Builds the picture of `s`, or says why there is none.
 pub fn picture(program: &Program, s: &Structure, opts: &Options) -> Result<Picture, String> {
-    let axes = find_axes(program, s).ok_or_else(|| {
+    // A sort's elements come from the one home of domains: the structure may leave out a type
+    // the vocabulary fixes or constructs (a structure over a smaller vocabulary, `newstructure`).
+    let domains = Domains::new(program, s);
+    let axes = find_axes(program, s, &domains).ok_or_else(|| {
         format!(
             "structure {} has no grid: visualize needs a constructed type over two integer types \
              (like P(X, Y)) or symbols over two integer coordinates",
             s.name
         )
     })?;
-    if let Some(n) = grid_size(program, s, axes).filter(|&n| n > MAX_CELLS) {
+    if let Some(n) = grid_size(program, &domains, axes).filter(|&n| n > MAX_CELLS) {
         return Err(format!(
             "the grid of structure {} has {n} cells, more than the {MAX_CELLS} that visualize draws",
             s.name
         ));
     }
-    let cells = grid_cells(program, s, axes);
+    let cells = grid_cells(program, &domains, axes);
     if cells.is_empty() {
         return Err(format!("structure {} has an empty grid", s.name));
     }

@@ -37,7 +37,7 @@ use crate::infer::session::Session;
 use crate::infer::{self, Inferred};
 use crate::sema::ir::{Formula, FormulaKind};
 use crate::sema::walk::Node;
-use crate::sema::{LtcInfo, Program, Theory};
+use crate::sema::{sort_domain, LtcInfo, Program, Theory};
 use crate::solve::{Cadical, Lit, Recorder, SatResult, SatSolver};
 use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
@@ -369,10 +369,11 @@ fn goal_sentence(
     Ok(split.initial)
 }
 
-/// The step limit: the structure's Time domain when it has one (its size less one), else
+/// The step limit: Time's domain in the structure when it has one (its size less one; a Time
+/// the vocabulary fixes counts though the structure does not list it), else
 /// [`DEFAULT_MAX_STEPS`].
-fn step_limit(info: &LtcInfo, s: &Structure, asked: Option<usize>) -> usize {
-    asked.unwrap_or_else(|| match s.domain(info.time) {
+fn step_limit(program: &Program, info: &LtcInfo, s: &Structure, asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| match sort_domain(program, s, info.time) {
         Some(d) if !d.is_empty() => d.len() - 1,
         _ => DEFAULT_MAX_STEPS,
     })
@@ -461,7 +462,7 @@ pub fn plan(
     let transition = step.transition(&roles, &u.defined, true);
     let goal_transition = goal_t.goal_transition(&roles, &u.defined);
     let mut stable = false;
-    let limit = step_limit(info, s, max_steps);
+    let limit = step_limit(program, info, s, max_steps);
     for length in 0..=limit {
         if length > 0 {
             u.copy(&step, &roles, length - 1, false, None);

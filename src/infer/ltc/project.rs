@@ -23,6 +23,8 @@ pub fn project(
         if program.sort(so).builtin.is_some() {
             continue;
         }
+        // The structure's own listing, copied as it is (a type it leaves to the vocabulary
+        // stays so; the state vocabulary fixes and constructs the same types).
         if let Some(d) = s.domain(so) {
             out.sorts.insert(so, d.to_vec());
         }

@@ -43,14 +43,18 @@ pub fn check(text: &str) -> Verdict {
             }
             Verdict::Accepted(tree::file_shape(file))
         }
-        Err(e) => {
-            let message = e.to_string();
-            if message.contains("call limit reached") || message.contains("stack limit reached") {
+        // pest reports its budgets only as a custom error whose message is its own fixed text
+        // (`ParserState`'s "call limit reached", "stack limit reached"); the grammar makes no
+        // custom errors of its own, so that text is matched exactly (not in the rendered error,
+        // which quotes the input's line).
+        Err(e) => match &e.variant {
+            pest::error::ErrorVariant::CustomError { message }
+                if message == "call limit reached" || message == "stack limit reached" =>
+            {
                 Verdict::Limit
-            } else {
-                Verdict::Rejected(message)
             }
-        }
+            _ => Verdict::Rejected(e.to_string()),
+        },
     }
 }
 
@@ -82,6 +86,15 @@ mod tests {
         assert!(!accepts("structure S : V {\n P = {true}\n}\n"));
         assert!(!accepts("theory T : V {\n sum(x).\n}\n"));
         assert!(!accepts("theory T : V {\n using.\n}\n"));
+    }
+
+    #[test]
+    fn a_limit_is_told_by_pest_not_by_the_input() {
+        // The rejected line is quoted in pest's message; its words say nothing of a limit.
+        assert!(matches!(
+            check("vocabulary V { type T } // call limit reached\n"),
+            Verdict::Rejected(_)
+        ));
     }
 
     #[test]
