@@ -486,7 +486,7 @@ impl<'a> Session<'a> {
             .iter()
             .try_fold(1usize, |n, d| n.checked_mul(d.len()));
         let name = self.grounder.program().symbol_name(s);
-        if let Some(e) = self.grounder.too_many_tuples(&name, count) {
+        if let Some(e) = self.grounder.too_many_tuples(name, count) {
             return Err(e);
         }
         Ok(cartesian(&domains))
