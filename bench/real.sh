@@ -15,6 +15,10 @@
 #   CHECK=1        replay each game's first model against the game's GDL rules with
 #                  bench/gdl_check.py (its .kif read from the same commit) and add a `check`
 #                  column: OK, FAIL with the first broken rule, or `-` when no model was printed
+#   GRINGO=1       also write the game's GDL rules as an ASP planning program over the same 21
+#                  time points (bench/gdl_asp.py) and print gringo's size (ground rules, atoms,
+#                  bodies, from clingo --stats) and clingo's answer under each row, for scale;
+#                  needs a clingo venv ($CLINGO, made in $TMP) and idp's atoms from --stats
 #
 # Prints one row per game: exit code, wall seconds, peak MB, ground nodes (from --stats), the
 # seconds grounding and encoding took, and the answer (the first line of the output, or the
@@ -46,6 +50,12 @@ fi
 
 bench_header
 echo "PlayID at $COMMIT; limit ${LIMIT}s, ${MEMORY} MB per game"
+GRINGO=${GRINGO:-}
+CLINGO=${CLINGO:-clingo==5.8.3}
+if [ -n "$GRINGO" ]; then
+  python3 -m venv "$TMP/venv" && "$TMP/venv/bin/pip" install --quiet "$CLINGO" >&2 || exit 1
+  echo "clingo: $("$TMP/venv/bin/python" -m clingo --version | head -1)"
+fi
 CHECK=${CHECK:-}
 if [ -n "$CHECK" ]; then
   command -v python3 > /dev/null || { echo "CHECK=1 needs python3" >&2; exit 1; }
@@ -53,6 +63,24 @@ if [ -n "$CHECK" ]; then
 else
   printf '%-28s %4s %8s %7s %10s %8s  %s\n' game exit seconds MB nodes ground answer
 fi
+# gringo_row GAME: the game's GDL as ASP (bench/gdl_asp.py), ground and solved by clingo for
+# one model; prints idp's atoms and gringo's rules, atoms and bodies.
+gringo_row() {
+  local game=$1 lp=$TMP/$1.lp stats atoms
+  git -C "$REPO" show "$COMMIT:resources/games/singleplayer/$game.kif" > "$TMP/$game.kif" \
+    && python3 "$ROOT/bench/gdl_asp.py" "$TMP/$game.kif" 20 > "$lp" \
+    || { echo "    gringo: no ASP program for $game"; return; }
+  stats=$(timeout "$LIMIT" "$TMP/venv/bin/python" -m clingo -n 1 --stats "$lp" 2>&1)
+  atoms=$(sed -n 's/.*): [0-9]* nodes, \([0-9]*\) atoms.*/\1/p' "$TMP/err" | awk '{s+=$1} END {print s+0}')
+  printf '    idp: %s atoms; gringo: %s rules, %s atoms, %s bodies; clingo: %s in %s s CPU\n' \
+    "$atoms" \
+    "$(sed -n 's/^Rules *: *[0-9]* *(Original: \([0-9]*\)).*/\1/p' <<< "$stats")" \
+    "$(sed -n 's/^Atoms *: *\([0-9]*\).*/\1/p' <<< "$stats" | head -1)" \
+    "$(sed -n 's/^Bodies *: *[0-9]* *(Original: \([0-9]*\)).*/\1/p' <<< "$stats")" \
+    "$(grep -m1 -E '^(SATISFIABLE|UNSATISFIABLE|UNKNOWN)' <<< "$stats")" \
+    "$(sed -n 's/^CPU Time *: *\([0-9.]*\)s.*/\1/p' <<< "$stats")"
+}
+
 done_count=0
 checked=0
 check_ok=0
@@ -72,6 +100,7 @@ for game in "${GAMES[@]}"; do
   [ "$rc" = 0 ] && done_count=$((done_count + 1))
   if [ -z "$CHECK" ]; then
     printf '%-28s %4s %8s %7s %10s %8s  %s\n' "$game" "$rc" "$secs" "$mb" "$nodes" "$ground" "${answer:0:70}"
+    [ -z "$GRINGO" ] || gringo_row "$game"
     continue
   fi
   verdict=-
@@ -83,6 +112,7 @@ for game in "${GAMES[@]}"; do
     case $verdict in OK*) check_ok=$((check_ok + 1)) ;; esac
   fi
   printf '%-28s %4s %8s %7s %10s %8s  %-22s  %s\n' "$game" "$rc" "$secs" "$mb" "$nodes" "$ground" "${answer:0:70}" "$verdict"
+  [ -z "$GRINGO" ] || gringo_row "$game"
 done
 echo "$done_count of ${#GAMES[@]} games answered their main within ${LIMIT}s"
 [ -z "$CHECK" ] || echo "$check_ok of $checked plans replayed correctly against the games' GDL rules (bench/gdl_check.py)"
