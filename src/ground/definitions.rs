@@ -12,6 +12,7 @@ use crate::ids::{SortId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, Term, TermKind};
 use crate::sema::walk::free_vars;
 use crate::structure::{Table, Value};
+use crate::syntax::ast::CmpOp;
 
 impl<'a> Grounder<'a> {
     /// Grounds every rule of `def`. The defined symbols must be in `forced_unknown` so that
@@ -180,10 +181,11 @@ impl<'a> Grounder<'a> {
         if bindings < FEW_HEADS_FROM.max(possible.len().saturating_mul(FEW_HEADS_RATIO)) {
             return None;
         }
-        // A body atom with far fewer possible tuples is the better start (`porder(_v, ..) <-
-        // I_porder(..) & _v = Start`: one initial state, not every state at every time).
+        // A body atom that binds the head's variables with far fewer possible tuples is the
+        // better start (`porder(_v, ..) <- I_porder(..) & _v = Start`: one initial state, not
+        // every state at every time).
         if self
-            .smallest_body_bound(&rule.body)
+            .smallest_body_bound(&rule.body, &vars)
             .is_some_and(|n| n.saturating_mul(FEW_HEADS_RATIO) <= possible.len())
         {
             return None;
@@ -194,16 +196,38 @@ impl<'a> Grounder<'a> {
     }
 
     /// The fewest tuples that an atom among the conjuncts of `body` allows (a two-valued table
-    /// or a possibly-true bound).
-    fn smallest_body_bound(&self, body: &Formula) -> Option<usize> {
-        let mut smallest: Option<usize> = None;
+    /// or a possibly-true bound), among the atoms that bind every variable of `vars` but those
+    /// a conjunct `v = t` gives a value without any variable (`_v = Start`).
+    fn smallest_body_bound(&self, body: &Formula, vars: &[&crate::sema::ir::Var]) -> Option<usize> {
+        let mut given: Vec<u32> = Vec::new();
         super::formulas::conjuncts(body, &mut |f| {
-            if let FormulaKind::Pred(p, _) = f.kind() {
-                if self.program.pred(*p).type_of.is_none() {
-                    if let Some(n) = self.bound_size(Symbol::Pred(*p)) {
-                        smallest = Some(smallest.map_or(n, |m| m.min(n)));
+            if let FormulaKind::Cmp(CmpOp::Eq, a, b) = f.kind() {
+                for (v, t) in [(a, b), (b, a)] {
+                    if let TermKind::Var(v) = v.kind() {
+                        let mut closed = true;
+                        free_vars(t, &mut |_| closed = false);
+                        if closed {
+                            given.push(v.id);
+                        }
                     }
                 }
+            }
+        });
+        let mut smallest: Option<usize> = None;
+        super::formulas::conjuncts(body, &mut |f| {
+            let FormulaKind::Pred(p, _) = f.kind() else {
+                return;
+            };
+            if self.program.pred(*p).type_of.is_some() {
+                return;
+            }
+            let mut bound: Vec<u32> = given.clone();
+            free_vars(f, &mut |v| bound.push(v.id));
+            if !vars.iter().all(|v| bound.contains(&v.id)) {
+                return;
+            }
+            if let Some(n) = self.bound_size(Symbol::Pred(*p)) {
+                smallest = Some(smallest.map_or(n, |m| m.min(n)));
             }
         });
         smallest
