@@ -113,13 +113,28 @@ impl<'a> Grounder<'a> {
         let saved = std::mem::replace(&mut self.store.keep_complements, true);
         let grounded = self.ground_rule_instances(rule, out);
         self.store.keep_complements = saved;
-        out.costs.push(crate::ground::RuleCost {
+        let cost = crate::ground::RuleCost {
             span: rule.span,
             seconds: started.elapsed().as_secs_f64(),
             instances: out.rules.values().map(Vec::len).sum::<usize>() - instances,
             nodes: self.store.len() - nodes,
             bindings: self.bindings_tried() - bindings,
-        });
+        };
+        // A limit that stops the rule names it with how far it got (the definition around it
+        // is named by the caller).
+        let grounded =
+            grounded.map_err(|e| match (e.is_limit(), self.program.position(rule.span)) {
+                (true, Some(at)) => e.with_context(
+                    format!(
+                        "while grounding the rule at {at}: {} ground rules, {} new nodes ({} \
+                     bindings tried) so far",
+                        cost.instances, cost.nodes, cost.bindings
+                    ),
+                    Some(rule.span),
+                ),
+                _ => e,
+            });
+        out.costs.push(cost);
         grounded
     }
 
