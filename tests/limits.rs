@@ -544,3 +544,28 @@ fn a_procedure_can_tell_that_a_result_is_partial() {
     assert!(out.starts_with("colourings: "), "{out}");
     assert!(out.ends_with(" (at least: stopped early)\n"), "{out}");
 }
+
+/// A limit hit inside a rule names the rule and how far its grounding got, then the definition
+/// around it (a rule with 216 000 instances under a limit of 20 000 nodes).
+#[test]
+fn a_limit_inside_a_rule_names_the_rule_and_how_far_it_got() {
+    let spec = "vocabulary V {\n  type T isa nat\n  P(T, T)\n  Q(T, T, T)\n}\ntheory T : V {\n  \
+                { ! x y z : Q(x, y, z) <- P(x, y) & P(y, z). }\n}\nstructure S : V {\n  \
+                T = { 1..60 }\n}\n";
+    let (o, _) = run(spec, &["-n", "1", "--max-ground-size", "20000"]);
+    assert_eq!(o.status.code(), Some(EXIT_LIMIT));
+    // The spec's file is a temporary one: its folder is left out.
+    let err = stderr(&o);
+    let folder = err
+        .split_whitespace()
+        .find_map(|w| w.find("spec.idp").map(|i| w[..i].to_string()))
+        .expect("the spec's file named");
+    assert_eq!(
+        err.replace(&folder, ""),
+        "Stopped: The grounding grew past 20000 nodes (the grounding size \
+         limit); make the domains smaller, bound the quantifiers, or raise the limit with \
+         --max-ground-size.\n  while grounding the rule at spec.idp:7:5: 12081 ground rules, \
+         27752 new nodes (12288 bindings tried) so far\n  while grounding the definition at \
+         spec.idp:7:3: { ...\n"
+    );
+}
