@@ -653,6 +653,12 @@ impl<'a> Grounder<'a> {
         ))
     }
 
+    /// Whether a possibly-true pass bounds `s` (some of its atoms are false without a rule or
+    /// a sentence saying so).
+    pub fn is_bounded(&self, s: Symbol) -> bool {
+        self.status.possible.contains_key(&s)
+    }
+
     /// Whether `s(t)` can be true as far as the possibly-true passes know: that of the
     /// definitions being grounded, and the bounds that sentences give open predicates
     /// (always, for other symbols).

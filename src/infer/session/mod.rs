@@ -475,21 +475,52 @@ impl<'a> Session<'a> {
         ));
     }
 
-    /// The tuples of a symbol's graph/arguments over the finite domains.
-    fn all_tuples(&mut self, s: Symbol) -> IdpResult<Vec<Tuple>> {
+    /// Gives every unknown atom of predicate `s` a literal, walking the product of its
+    /// argument domains without making it (most of a large product is often decided by the
+    /// structure or ruled out by the bounds), with the limits checked as it goes. A predicate
+    /// that neither the structure nor a bound says anything about needs a new atom for every
+    /// tuple: past the grounding size limit, it stops before the walk.
+    fn encode_every_tuple(&mut self, s: Symbol) -> IdpResult<()> {
         let sorts = self.grounder.program().symbol_sorts(s);
         let mut domains = Vec::with_capacity(sorts.len());
         for sort in sorts {
-            domains.push(self.grounder.domain(sort)?.to_vec());
+            domains.push(self.grounder.domain(sort)?);
         }
-        let count = domains
-            .iter()
-            .try_fold(1usize, |n, d| n.checked_mul(d.len()));
-        let name = self.grounder.program().symbol_name(s);
-        if let Some(e) = self.grounder.too_many_tuples(name, count) {
-            return Err(e);
+        if domains.iter().any(|d| d.is_empty()) {
+            return Ok(());
         }
-        Ok(cartesian(&domains))
+        if self.grounder.structure().table(s).is_none() && !self.grounder.is_bounded(s) {
+            let count = domains
+                .iter()
+                .try_fold(1usize, |n, d| n.checked_mul(d.len()));
+            let name = self.grounder.program().symbol_name(s);
+            if let Some(e) = self.grounder.too_many_tuples(name, count) {
+                return Err(e);
+            }
+        }
+        // An odometer over the domains, the last argument fastest (the order of `cartesian`).
+        let mut at = vec![0usize; domains.len()];
+        let mut tuple: Tuple = domains.iter().map(|d| d[0]).collect();
+        for walked in 1u64.. {
+            let g = self.grounder.atom(s, &tuple);
+            if !g.is_const() {
+                self.lit(g);
+            }
+            if walked.is_multiple_of(4096) {
+                self.grounder.check_growth()?;
+                self.check_time("grounding")?;
+            }
+            let Some(k) = (0..at.len()).rev().find(|&k| at[k] + 1 < domains[k].len()) else {
+                return Ok(());
+            };
+            at[k] += 1;
+            tuple[k] = domains[k][at[k]];
+            for j in k + 1..at.len() {
+                at[j] = 0;
+                tuple[j] = domains[j][0];
+            }
+        }
+        Ok(())
     }
 
     /// Evaluates definition `d` on demand (see [`crate::ground::inlined`]) after grounding it
@@ -632,21 +663,17 @@ impl<'a> Session<'a> {
                 continue;
             }
             match s {
-                Symbol::Pred(_) => {
-                    // A defined symbol can only be true at its rule heads (every other atom is
-                    // false): enumerating its whole product of types could cost millions.
-                    let tuples = if self.grounder.is_complete(s) {
-                        self.grounder.head_tuples(s)
-                    } else {
-                        self.all_tuples(s)?
-                    };
-                    for t in tuples {
+                // A defined symbol can only be true at its rule heads (every other atom is
+                // false): enumerating its whole product of types could cost millions.
+                Symbol::Pred(_) if self.grounder.is_complete(s) => {
+                    for t in self.grounder.head_tuples(s) {
                         let g = self.grounder.atom(s, &t);
                         if !g.is_const() {
                             self.lit(g);
                         }
                     }
                 }
+                Symbol::Pred(_) => self.encode_every_tuple(s)?,
                 Symbol::Func(f) => self.encode_function(f)?,
             }
             self.grounder.check_growth()?;
