@@ -56,6 +56,9 @@ pub struct Session<'a> {
     atoms_seen: usize,
     /// Warnings for the caller, in the order they arose.
     warnings: Vec<String>,
+    /// The symbols of the definitions encoded here under the well-founded semantics: given
+    /// the values of every other atom, theirs are fixed (see [`Session::blocking_lits`]).
+    determined: HashSet<Symbol>,
     /// Shows a progress line on a terminal while the session lives.
     _progress: crate::progress::Running,
 }
@@ -169,6 +172,7 @@ impl<'a> Session<'a> {
             constrained: HashSet::default(),
             atoms_seen: 0,
             warnings: Vec::new(),
+            determined: HashSet::default(),
             _progress: crate::progress::begin(),
         };
         // Sentences that mention no defined symbol and can only give unit literals are grounded
@@ -565,6 +569,9 @@ impl<'a> Session<'a> {
             self.encode_known_part(s)?;
         }
         let stable = self.options.stablesemantics;
+        if !stable {
+            self.determined.extend(gd.defined.iter().copied());
+        }
         self.definitions.track(
             self.grounder.store(),
             &mut self.sat,
@@ -923,14 +930,44 @@ impl<'a> Session<'a> {
         Table::ThreeValued { ct, cf }
     }
 
-    /// A clause that excludes the current model's values of the symbols in `output`.
-    pub fn block(&mut self, output: &[Symbol]) {
-        let clause: Vec<Lit> = self
-            .atom_lits(output)
-            .into_iter()
-            .map(|l| if self.sat.lit_value(l) { -l } else { l })
+    /// A clause that excludes the current model's values of `lits` (from
+    /// [`Session::blocking_lits`]); the model is forgotten (the next one is searched).
+    pub fn block(&mut self, lits: &[Lit]) {
+        let clause: Vec<Lit> = lits
+            .iter()
+            .map(|&l| if self.sat.lit_value(l) { -l } else { l })
             .collect();
         self.sat.add_clause(&clause);
+    }
+
+    /// The literals whose values tell apart two models that differ on the symbols `output`:
+    /// the atoms of `output`, without those of symbols defined under the well-founded
+    /// semantics when every other atom is among them. A definition has one model for each
+    /// value of the atoms it reads, so two models that agree on all atoms but the defined
+    /// ones are the same model; a blocking clause over the open atoms alone excludes exactly
+    /// the models that one over all atoms excludes, and is shorter (7x7 maze: 49 atoms of
+    /// 613). Projected on symbols that leave out some open atom, the defined atoms stay.
+    pub fn blocking_lits(&self, output: &[Symbol]) -> Vec<Lit> {
+        let wanted: HashSet<Symbol> = output.iter().copied().collect();
+        let store = self.grounder.store();
+        let with_lit = |a: AtomId| self.sat.existing_lit(store.atom_gf(a));
+        let determined_only_by_wanted = (0..store.atom_count() as AtomId).all(|a| {
+            let s = &store.atom_key(a).0;
+            wanted.contains(s) || self.determined.contains(s) || with_lit(a).is_none()
+        });
+        (0..store.atom_count() as AtomId)
+            .filter(|&a| {
+                let s = &store.atom_key(a).0;
+                wanted.contains(s) && !(determined_only_by_wanted && self.determined.contains(s))
+            })
+            .filter_map(with_lit)
+            .collect()
+    }
+
+    /// The atoms and SAT variables so far: [`Session::blocking_lits`] can change only when
+    /// one of them grows.
+    pub fn blocking_key(&self) -> (usize, usize) {
+        (self.grounder.store().atom_count(), self.sat.num_vars())
     }
 
     /// The SAT literals of the atoms of `symbols` that have one, in the store's order.
