@@ -937,7 +937,7 @@ impl<'a> Session<'a> {
             .iter()
             .map(|&l| if self.sat.lit_value(l) { -l } else { l })
             .collect();
-        self.sat.add_clause(&clause);
+        self.sat.add_clause_forgetting_model(&clause);
     }
 
     /// The literals whose values tell apart two models that differ on the symbols `output`:
