@@ -759,4 +759,13 @@ fn enumeration_counts_with_blocking_on_open_atoms() {
         .expect("counting stable models")
         .value;
     assert_eq!(n, 3, "stable models");
+
+    // Two definitions that read each other's symbol fix neither: p and q both true, or both
+    // false (IDP3's conformance test mx/simplemx/multidef.idp).
+    assert_models(
+        "vocabulary V { p\n  q\n}\n\
+         theory T : V { { p <- q. } { q <- p. } }\n\
+         structure S : V { }\n",
+        2,
+    );
 }
