@@ -3,6 +3,7 @@
 //! clause of a session goes through here, so the order in which they reach the solver is the
 //! order of the calls.
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::encode::Encoder;
@@ -11,10 +12,17 @@ use crate::solve::{DefinitionGraph, Lit, SatResult, SatSolver, SearchStats};
 
 pub struct Sat {
     encoder: Encoder,
-    solver: Box<dyn SatSolver>,
-    /// The values of all SAT variables in the last model (index = variable), kept so that
-    /// clauses can be added while the model is still being inspected.
-    model: Vec<bool>,
+    /// The solver; in a cell so that reading the last model's values, which asks it, does
+    /// not need `&mut self`.
+    solver: RefCell<Box<dyn SatSolver>>,
+    /// The values of the SAT variables in the last model (index = variable; 1 true, -1 false,
+    /// 0 not read yet), kept so that clauses can be added while the model is still being
+    /// inspected. They are read from the solver when first asked (most of an enumeration's
+    /// models are only blocked, on a few of their variables), and all of them before the
+    /// solver changes (a clause, a variable, a search).
+    model: RefCell<Vec<i8>>,
+    /// Whether some values of `model` are still to be read from the solver.
+    unread: Cell<bool>,
     /// The asserted ground formulas, each with where it comes from, when they are kept for a
     /// dump.
     asserted: Option<Vec<(Gf, Rc<str>)>>,
@@ -28,8 +36,9 @@ impl Sat {
     pub fn new(solver: Box<dyn SatSolver>, keep_asserted: bool) -> Sat {
         Sat {
             encoder: Encoder::new(),
-            solver,
-            model: Vec::new(),
+            solver: RefCell::new(solver),
+            model: RefCell::new(Vec::new()),
+            unread: Cell::new(false),
             asserted: keep_asserted.then(Vec::new),
             origin: Rc::from(""),
         }
@@ -48,7 +57,9 @@ impl Sat {
         if let Some(asserted) = &mut self.asserted {
             asserted.push((g, self.origin.clone()));
         }
-        self.encoder.assert(store, self.solver.as_mut(), g);
+        self.read_model();
+        self.encoder
+            .assert(store, self.solver.get_mut().as_mut(), g);
     }
 
     /// Adds `g` as a constraint that holds when `guard` is true (a selector of an explanation).
@@ -56,18 +67,20 @@ impl Sat {
         if guard.is_none() {
             return self.assert(store, g);
         }
+        self.read_model();
         self.encoder
-            .assert_guarded(store, self.solver.as_mut(), g, guard);
+            .assert_guarded(store, self.solver.get_mut().as_mut(), g, guard);
     }
 
     /// A fresh variable that no formula stands for (a selector).
     pub fn new_var(&mut self) -> Lit {
-        self.solver.new_var()
+        self.read_model();
+        self.solver.get_mut().new_var()
     }
 
     /// After a call that found no model: whether assumption `lit` was needed for that.
     pub fn failed(&self, lit: Lit) -> bool {
-        self.solver.failed(lit)
+        self.solver.borrow().failed(lit)
     }
 
     /// The asserted formulas kept so far, each with its origin (`None` unless kept), in
@@ -78,7 +91,8 @@ impl Sat {
 
     /// The literal of `g`, encoding it if needed.
     pub fn lit(&mut self, store: &Store, g: Gf) -> Lit {
-        self.encoder.lit(store, self.solver.as_mut(), g)
+        self.read_model();
+        self.encoder.lit(store, self.solver.get_mut().as_mut(), g)
     }
 
     /// The literal of `g` if it is encoded already.
@@ -87,27 +101,38 @@ impl Sat {
     }
 
     pub fn add_clause(&mut self, clause: &[Lit]) {
-        self.solver.add_clause(clause);
+        self.read_model();
+        self.solver.get_mut().add_clause(clause);
+    }
+
+    /// Adds `clause` and forgets the current model (its values not read yet are not read:
+    /// an enumeration's blocking clause, after which the model is not looked at again).
+    pub fn add_clause_forgetting_model(&mut self, clause: &[Lit]) {
+        self.model.get_mut().clear();
+        self.unread.set(false);
+        self.solver.get_mut().add_clause(clause);
     }
 
     /// The solver's recorded search steps, if it records them (see [`SatSolver::take_trace`]).
     pub fn take_trace(&mut self) -> Option<Vec<crate::solve::TraceEvent>> {
-        self.solver.take_trace()
+        self.read_model();
+        self.solver.get_mut().take_trace()
     }
 
     pub fn num_vars(&self) -> usize {
-        self.solver.num_vars()
+        self.solver.borrow().num_vars()
     }
 
     /// Hands a definition to the solver to keep during its search (see
     /// [`SatSolver::propagate_definition`]); false if it cannot.
     pub fn propagate_definition(&mut self, graph: &DefinitionGraph) -> bool {
-        self.solver.propagate_definition(graph)
+        self.read_model();
+        self.solver.get_mut().propagate_definition(graph)
     }
 
     /// What the solver's propagation of definitions did so far, if it does it.
     pub fn search_stats(&self) -> Option<SearchStats> {
-        self.solver.search_stats()
+        self.solver.borrow().search_stats()
     }
 
     /// At most one of `gs` holds: pairwise for few, a sequential counter for many.
@@ -117,10 +142,11 @@ impl Sat {
             return;
         }
         let lits: Vec<Lit> = gs.iter().map(|&g| self.lit(store, g)).collect();
+        let solver = self.solver.get_mut();
         if lits.len() <= 6 {
             for i in 0..lits.len() {
                 for j in i + 1..lits.len() {
-                    self.solver.add_clause(&[-lits[i], -lits[j]]);
+                    solver.add_clause(&[-lits[i], -lits[j]]);
                 }
             }
             return;
@@ -128,10 +154,10 @@ impl Sat {
         // Sequential counter: s_i means "some of lits[0..=i] holds".
         let mut prev = lits[0];
         for &l in &lits[1..] {
-            let s = self.solver.new_var();
-            self.solver.add_clause(&[-prev, s]);
-            self.solver.add_clause(&[-l, s]);
-            self.solver.add_clause(&[-prev, -l]);
+            let s = solver.new_var();
+            solver.add_clause(&[-prev, s]);
+            solver.add_clause(&[-l, s]);
+            solver.add_clause(&[-prev, -l]);
             prev = s;
         }
     }
@@ -139,43 +165,68 @@ impl Sat {
     /// One SAT call under `assumptions`; a model found becomes the current one. With a
     /// conflict limit, a solver that counts conflicts stops there (`Interrupted`).
     pub fn solve(&mut self, assumptions: &[Lit], conflicts: Option<u32>) -> SatResult {
+        let solver = self.solver.get_mut();
         let result = match conflicts {
-            Some(limit) => self.solver.solve_limited(assumptions, limit),
-            None => self.solver.solve(assumptions),
+            Some(limit) => solver.solve_limited(assumptions, limit),
+            None => solver.solve(assumptions),
         };
+        let model = self.model.get_mut();
+        model.clear();
+        self.unread.set(false);
         if result == SatResult::Sat {
-            self.take_model();
+            // Variable 0 is no variable (false); the others are read when asked.
+            model.push(-1);
+            model.resize(solver.num_vars() + 1, 0);
+            self.unread.set(true);
         }
         result
     }
 
-    fn take_model(&mut self) {
-        let n = self.solver.num_vars();
-        self.model.clear();
-        self.model.push(false);
-        for v in 1..=n as Lit {
-            self.model.push(self.solver.value(v));
+    /// Reads the values of the current model not read yet (before the solver changes).
+    fn read_model(&self) {
+        if !self.unread.get() {
+            return;
         }
+        let mut model = self.model.borrow_mut();
+        let mut solver = self.solver.borrow_mut();
+        for (v, value) in model.iter_mut().enumerate().skip(1) {
+            if *value == 0 {
+                *value = if solver.value(v as Lit) { 1 } else { -1 };
+            }
+        }
+        self.unread.set(false);
     }
 
     /// A copy of the current model, to bring back with [`Sat::restore_model`] after later
     /// calls.
     pub fn saved_model(&self) -> Vec<bool> {
-        self.model.clone()
+        self.read_model();
+        self.model.borrow().iter().map(|&v| v > 0).collect()
     }
 
     /// Makes a model saved with [`Sat::saved_model`] the current one again.
     pub fn restore_model(&mut self, model: Vec<bool>) {
-        self.model = model;
+        self.unread.set(false);
+        *self.model.get_mut() = model.into_iter().map(|v| if v { 1 } else { -1 }).collect();
     }
 
     /// The value of a literal in the current model.
     pub fn lit_value(&self, l: Lit) -> bool {
-        let v = self
-            .model
-            .get(l.unsigned_abs() as usize)
-            .copied()
-            .unwrap_or(false);
+        let var = l.unsigned_abs() as usize;
+        let mut model = self.model.borrow_mut();
+        let v = match model.get_mut(var) {
+            None => false,
+            Some(value) => {
+                if *value == 0 {
+                    *value = if self.solver.borrow_mut().value(var as Lit) {
+                        1
+                    } else {
+                        -1
+                    };
+                }
+                *value > 0
+            }
+        };
         if l < 0 {
             !v
         } else {

@@ -253,6 +253,8 @@ fn enumerate(
     let mut models = Vec::new();
     let mut count = 0;
     let mut random = random_values.map(SplitMix::new);
+    // The blocking clauses' literals, computed again only when the store gains atoms.
+    let mut blocking: Option<((usize, usize), Vec<Lit>)> = None;
     while nbmodels == 0 || count < nbmodels {
         let found = match random.as_mut() {
             Some(random) => {
@@ -289,7 +291,13 @@ fn enumerate(
                 models.push(model);
             }
         }
-        session.block(blocked_on);
+        let key = session.blocking_key();
+        if blocking.as_ref().is_none_or(|(k, _)| *k != key) {
+            blocking = Some((key, session.blocking_lits(blocked_on)));
+        }
+        if let Some((_, lits)) = &blocking {
+            session.block(lits);
+        }
     }
     Ok((models, count, None))
 }

@@ -122,6 +122,9 @@ pub struct UnfoundedSets {
     /// Marks for the set being built (generation stamps per node).
     mark: Vec<u32>,
     generation: u32,
+    /// The values of a complete assignment being checked, by variable (+1 true, -1 false,
+    /// 0 absent: false); reused between checks.
+    model_value: Vec<i8>,
     stats: SearchStats,
 }
 
@@ -631,12 +634,15 @@ impl UnfoundedSets {
     /// Checks a complete assignment from scratch: every true node must be founded. Returns
     /// false, with loop nogoods to add, when some are not.
     pub fn check_model(&mut self, model: &[Lit]) -> bool {
-        let mut value: HashMap<u32, bool> = HashMap::default();
+        let mut value = std::mem::take(&mut self.model_value);
+        value.clear();
+        let top = model.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
+        value.resize(top as usize + 1, 0);
         for &l in model {
-            value.insert(l.unsigned_abs(), l > 0);
+            value[l.unsigned_abs() as usize] = if l > 0 { 1 } else { -1 };
         }
         let truth = |l: Lit| -> bool {
-            let v = value.get(&l.unsigned_abs()).copied().unwrap_or(false);
+            let v = value.get(l.unsigned_abs() as usize).copied().unwrap_or(0) > 0;
             if l < 0 {
                 !v
             } else {
@@ -647,6 +653,7 @@ impl UnfoundedSets {
         let unfounded: Vec<u32> = (0..self.nodes.len() as u32)
             .filter(|&n| !founded[n as usize] && truth(self.nodes[n as usize].lit))
             .collect();
+        self.model_value = value;
         if unfounded.is_empty() {
             return true;
         }

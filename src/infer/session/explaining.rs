@@ -151,6 +151,7 @@ impl<'a> Session<'a> {
             constrained: HashSet::default(),
             atoms_seen: 0,
             warnings: Vec::new(),
+            encoded_definitions: Vec::new(),
             _progress: crate::progress::begin(),
         }
     }

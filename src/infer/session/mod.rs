@@ -56,6 +56,9 @@ pub struct Session<'a> {
     atoms_seen: usize,
     /// Warnings for the caller, in the order they arose.
     warnings: Vec<String>,
+    /// The definitions encoded here under the well-founded semantics: the symbols each
+    /// defines and those its rules read (see [`Session::determined`]).
+    encoded_definitions: Vec<(Vec<Symbol>, HashSet<Symbol>)>,
     /// Shows a progress line on a terminal while the session lives.
     _progress: crate::progress::Running,
 }
@@ -169,6 +172,7 @@ impl<'a> Session<'a> {
             constrained: HashSet::default(),
             atoms_seen: 0,
             warnings: Vec::new(),
+            encoded_definitions: Vec::new(),
             _progress: crate::progress::begin(),
         };
         // Sentences that mention no defined symbol and can only give unit literals are grounded
@@ -223,6 +227,11 @@ impl<'a> Session<'a> {
                 }
             };
             encoding.time(|| session.encode_definition(gd, d.span))?;
+            if !session.options.stablesemantics {
+                session
+                    .encoded_definitions
+                    .push((d.defined(), rule_symbols(d)));
+            }
             session.check_time("grounding")?;
         }
         let late = session.ground_and_learn(dependent)?;
@@ -950,14 +959,78 @@ impl<'a> Session<'a> {
         Table::ThreeValued { ct, cf }
     }
 
-    /// A clause that excludes the current model's values of the symbols in `output`.
-    pub fn block(&mut self, output: &[Symbol]) {
-        let clause: Vec<Lit> = self
-            .atom_lits(output)
-            .into_iter()
-            .map(|l| if self.sat.lit_value(l) { -l } else { l })
+    /// A clause that excludes the current model's values of `lits` (from
+    /// [`Session::blocking_lits`]); the model is forgotten (the next one is searched).
+    pub fn block(&mut self, lits: &[Lit]) {
+        let clause: Vec<Lit> = lits
+            .iter()
+            .map(|&l| if self.sat.lit_value(l) { -l } else { l })
             .collect();
-        self.sat.add_clause(&clause);
+        self.sat.add_clause_forgetting_model(&clause);
+    }
+
+    /// The literals whose values tell apart two models that differ on the symbols `output`:
+    /// the atoms of `output`, without those of symbols defined under the well-founded
+    /// semantics when every other atom is among them. A definition has one model for each
+    /// value of the atoms it reads, so two models that agree on all atoms but the defined
+    /// ones are the same model; a blocking clause over the open atoms alone excludes exactly
+    /// the models that one over all atoms excludes, and is shorter (7x7 maze: 49 atoms of
+    /// 613). Projected on symbols that leave out some open atom, the defined atoms stay.
+    pub fn blocking_lits(&self, output: &[Symbol]) -> Vec<Lit> {
+        let wanted: HashSet<Symbol> = output.iter().copied().collect();
+        let store = self.grounder.store();
+        let with_lit = |a: AtomId| self.sat.existing_lit(store.atom_gf(a));
+        let determined = self.determined();
+        let determined_only_by_wanted = (0..store.atom_count() as AtomId).all(|a| {
+            let s = &store.atom_key(a).0;
+            wanted.contains(s) || determined.contains(s) || with_lit(a).is_none()
+        });
+        (0..store.atom_count() as AtomId)
+            .filter(|&a| {
+                let s = &store.atom_key(a).0;
+                wanted.contains(s) && !(determined_only_by_wanted && determined.contains(s))
+            })
+            .filter_map(with_lit)
+            .collect()
+    }
+
+    /// The defined symbols whose values the atoms of the symbols no definition defines fix:
+    /// those of a definition that reads, besides its own symbols, only such atoms and symbols
+    /// of definitions found so already. Definitions that read each other's symbols (`{p <-
+    /// q.} {q <- p.}`) fix nothing: both `p` and `q` true is a model, and both false.
+    fn determined(&self) -> HashSet<Symbol> {
+        let defined: HashSet<Symbol> = self
+            .encoded_definitions
+            .iter()
+            .flat_map(|(d, _)| d.iter().copied())
+            .collect();
+        let mut determined: HashSet<Symbol> = HashSet::default();
+        let mut done = vec![false; self.encoded_definitions.len()];
+        loop {
+            let mut grew = false;
+            for (k, (own, read)) in self.encoded_definitions.iter().enumerate() {
+                if done[k] {
+                    continue;
+                }
+                let fixed = read
+                    .iter()
+                    .all(|s| own.contains(s) || !defined.contains(s) || determined.contains(s));
+                if fixed {
+                    done[k] = true;
+                    determined.extend(own.iter().copied());
+                    grew = true;
+                }
+            }
+            if !grew {
+                return determined;
+            }
+        }
+    }
+
+    /// The atoms and SAT variables so far: [`Session::blocking_lits`] can change only when
+    /// one of them grows.
+    pub fn blocking_key(&self) -> (usize, usize) {
+        (self.grounder.store().atom_count(), self.sat.num_vars())
     }
 
     /// The SAT literals of the atoms of `symbols` that have one, in the store's order.
@@ -1020,6 +1093,17 @@ fn body_symbols(d: &Definition) -> HashSet<Symbol> {
     let mut used = HashSet::default();
     for r in &d.rules {
         symbols(&r.body, &mut used);
+    }
+    used
+}
+
+/// The symbols that the rules of `d` mention, heads included.
+fn rule_symbols(d: &Definition) -> HashSet<Symbol> {
+    let mut used = body_symbols(d);
+    for r in &d.rules {
+        for t in &r.head_args {
+            symbols(t, &mut used);
+        }
     }
     used
 }
