@@ -4,7 +4,7 @@
 #   bench/idp_z3_examples.sh DIR [IDP] [IDP_ENGINE]
 #
 # DIR is a fetched copy of IDP-Z3 files (the project keeps no copy of others' files), e.g. the
-# test folders of an IDP-Z3 checkout. Defaults: target/release/idp and /tmp/z3venv/bin/idp-engine
+# test folders of an IDP-Z3 checkout, or any folder of `.idp` files (searched recursively). Defaults: target/release/idp and /tmp/z3venv/bin/idp-engine
 # (idp-engine 0.12.1 in a throwaway venv, see tests/idp_z3/record.sh). Each run has a 30 s limit.
 # Outputs are compared as tests/idp_z3.rs compares them: the models of each model_expand as a
 # set (only their number when IDP-Z3 stopped at `max`), the consequences of model_propagate as a

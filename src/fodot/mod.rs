@@ -467,14 +467,18 @@ impl Run<'_> {
         let used = if complete {
             all_symbols(self.program, self.program.theories[t].vocabulary)
         } else {
-            used_symbols(&self.program.theories[t])
+            used_symbols(self.program, &self.program.theories[t])
         };
         // Symbols the theory never mentions are IDP-Z3's "don't care": not searched, so they
         // do not multiply the models (a predicate's unmentioned atoms stay false here).
         let unmentioned = self.options.leave_unmentioned_false;
         self.options.leave_unmentioned_false = true;
+        let mut searched: Vec<Symbol> = used.iter().copied().collect();
+        searched.sort();
+        self.options.dont_care = Some(searched);
         let found = self.distinct_models(call, max, &used);
         self.options.leave_unmentioned_false = unmentioned;
+        self.options.dont_care = None;
         let (models, t, s) = found?;
         let voc = self.program.theories[t].vocabulary;
         let given = &self.program.structures[s];
@@ -558,7 +562,7 @@ impl Run<'_> {
         options.nbmodels = 1;
         // As in model_expand, what neither the theory nor the term mentions is "don't care".
         options.leave_unmentioned_false = true;
-        let mut used = used_symbols(theory);
+        let mut used = used_symbols(self.program, theory);
         crate::sema::walk::symbols(&self.program.terms[term].term, &mut used);
         // IDP-Z3 prints the optimum only (no best-so-far on a limit), so the bounds can be
         // asked from below, unless chosen otherwise: a plan's length is then found as by
@@ -602,9 +606,19 @@ fn all_symbols(program: &Program, voc: crate::ids::VocId) -> FxHashSet<Symbol> {
         .collect()
 }
 
-/// The predicates and functions a theory's sentences and definitions mention.
-fn used_symbols(theory: &crate::sema::Theory) -> FxHashSet<Symbol> {
+/// The predicates and functions a theory's sentences and definitions mention, and the
+/// functions of its vocabulary whose result type is one the vocabulary declares (`c: () ->
+/// Colour`, `f: N -> R` with `type R := {1..3}`): IDP-Z3 0.12.1 bounds each such function to
+/// its type by an axiom of its own, so it is searched and shown even when the theory never
+/// mentions it. Only predicates and functions onto `Int`, `Real` or `Date` are "don't care".
+fn used_symbols(program: &Program, theory: &crate::sema::Theory) -> FxHashSet<Symbol> {
     let mut used = FxHashSet::default();
+    for &f in &program.voc(theory.vocabulary).funcs {
+        let func = program.func(f);
+        if func.constructor_of.is_none() && program.sort(func.result).builtin.is_none() {
+            used.insert(Symbol::Func(f));
+        }
+    }
     for f in &theory.sentences {
         crate::sema::walk::symbols(f, &mut used);
     }

@@ -104,6 +104,14 @@ impl<'a> Grounder<'a> {
         op: ArithOp,
         cap: Option<i64>,
     ) -> IdpResult<GTerm> {
+        // A cap merges the totals beyond it, right only while the totals never go down.
+        let cap = cap.filter(|_| {
+            op == ArithOp::Add
+                && elements
+                    .iter()
+                    .flatten()
+                    .all(|(_, v)| matches!(v, Value::Int(i) if *i >= 0))
+        });
         let mut states: BTreeMap<Value, Gf> = BTreeMap::from([(unit, Gf::TRUE)]);
         for element in elements {
             let none = {

@@ -195,20 +195,36 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    /// Bounds the constants of an infinite value type (`N : int`) that a top-level sentence
-    /// `N = t` (or `t = N`) fixes, to the values `t` can take, when `t` does not mention `N`
-    /// and grounds to finitely many values (`MAX[:Player]`, an aggregate over finite sets).
-    /// Every model gives `N` one of them, so grounding `N` over them keeps the models. IDP3
-    /// does not ground such a constant over its type either: with `cpsupport` (on by default)
-    /// an integer function is a CP variable bounded by what the theory says of it
-    /// (`CPSupport::eligibleForCP` in `src/inferences/grounding/GroundTranslator.cpp` and
-    /// `GrounderFactory.cpp`).
+    /// Bounds the functions of an infinite value type that a top-level sentence fixes: a
+    /// constant by `N = t` (or `t = N`), a function by `! x y : f(x, y) = t` (IDP-Z3's
+    /// `!sx, sy in solution: distance(sx, sy) = #{c in country: ...}`, the quantified
+    /// variables ranging over the argument types), to the values `t` can take under each
+    /// binding, when `t` does not mention `f` and grounds to finitely many values
+    /// (`MAX[:Player]`, an aggregate over finite sets). Every model gives each tuple of `f` one
+    /// of them, so grounding `f` over them keeps the models. IDP3 does not ground such a
+    /// constant over its type either: with `cpsupport` (on by default) an integer function is
+    /// a CP variable bounded by what the theory says of it (`CPSupport::eligibleForCP` in
+    /// `src/inferences/grounding/GroundTranslator.cpp` and `GrounderFactory.cpp`). Repeated
+    /// while it bounds more: `t` may use a function bounded by another sentence.
     pub fn bound_constants(&mut self, sentences: &[Formula]) {
-        let mut conjuncts: Vec<&Formula> = sentences.iter().collect();
-        while let Some(f) = conjuncts.pop() {
+        while self.bound_constants_once(sentences) {}
+    }
+
+    /// One pass of [`Grounder::bound_constants`]; whether it bounded a function.
+    fn bound_constants_once(&mut self, sentences: &[Formula]) -> bool {
+        let mut progress = false;
+        let mut conjuncts: Vec<(Vec<&Var>, &Formula)> =
+            sentences.iter().map(|f| (Vec::new(), f)).collect();
+        while let Some((vars, f)) = conjuncts.pop() {
             let (a, b) = match f.kind() {
                 FormulaKind::And(fs) => {
-                    conjuncts.extend(fs);
+                    conjuncts.extend(fs.iter().map(|g| (vars.clone(), g)));
+                    continue;
+                }
+                FormulaKind::Forall(vs, body) => {
+                    let mut inner = vars.clone();
+                    inner.extend(vs);
+                    conjuncts.push((inner, body));
                     continue;
                 }
                 FormulaKind::Cmp(CmpOp::Eq, a, b) => (a, b),
@@ -219,30 +235,119 @@ impl<'a> Grounder<'a> {
                     continue;
                 };
                 let g = *g;
-                if !args.is_empty()
-                    || self.constants.contains_key(&g)
+                if self.constants.contains_key(&g)
                     || self.domains.get(self.program.func(g).result).is_some()
-                    || !self.is_closed(t)
                     || mentions(t, g)
+                    || !self.covers_arguments(g, args, &vars)
                 {
                     continue;
                 }
-                let Ok(ground) = self.ground_term(t) else {
-                    continue;
-                };
-                let mut values: Vec<Value> = ground
-                    .0
-                    .iter()
-                    .filter_map(|(_, v)| match v {
-                        GVal::V(v) => Some(*v),
-                        _ => None,
-                    })
-                    .collect();
-                values.sort();
-                values.dedup();
-                self.constants.insert(g, values.into());
+                if let Some((values, per_tuple)) = self.values_over(&vars, args, t) {
+                    self.constants.insert(g, values.into());
+                    for (tuple, values) in per_tuple {
+                        self.applications.insert((g, tuple), values.into());
+                    }
+                    progress = true;
+                }
             }
         }
+        progress
+    }
+
+    /// Whether `args` are distinct variables among `vars`, each over the whole argument type
+    /// of `g`, so that a sentence `! vars : g(args) = t` speaks of every tuple of `g`.
+    fn covers_arguments(&self, g: crate::ids::FuncId, args: &[Term], vars: &[&Var]) -> bool {
+        let sorts = &self.program.func(g).args;
+        let mut seen = Vec::new();
+        args.len() == sorts.len()
+            && args.iter().zip(sorts).all(|(a, &s)| match a.kind() {
+                TermKind::Var(v) if v.sort == s && vars.iter().any(|w| w.id == v.id) => {
+                    let fresh = !seen.contains(&v.id);
+                    seen.push(v.id);
+                    fresh
+                }
+                _ => false,
+            })
+    }
+
+    /// The values `t` can take for every binding of `vars` over their (finite) sorts, sorted,
+    /// and those for each tuple of values of `args` (variables among `vars`); `None` when a
+    /// sort is infinite, there are too many bindings, or `t` does not ground.
+    #[allow(clippy::type_complexity)]
+    fn values_over(
+        &mut self,
+        vars: &[&Var],
+        args: &[Term],
+        t: &Term,
+    ) -> Option<(Vec<Value>, Vec<(Vec<Value>, Vec<Value>)>)> {
+        /// Most bindings tried for one sentence.
+        const MAX_BINDINGS: usize = 100_000;
+        let mut domains = Vec::new();
+        let mut count: usize = 1;
+        for v in vars {
+            let d = self.domains.get(v.sort)?;
+            count = count.checked_mul(d.len())?;
+            domains.push(d);
+        }
+        if count > MAX_BINDINGS {
+            return None;
+        }
+        let mut values = Vec::new();
+        let mut per_tuple: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
+        let mut ok = true;
+        let mut index = vec![0usize; vars.len()];
+        'bindings: for _ in 0..count {
+            for (k, v) in vars.iter().enumerate() {
+                self.bind(v, domains[k][index[k]]);
+            }
+            if !self.is_closed(t) {
+                ok = false;
+                break 'bindings;
+            }
+            match self.ground_term(t) {
+                Ok(ground) => {
+                    let tuple: Vec<Value> = args
+                        .iter()
+                        .filter_map(|a| match a.kind() {
+                            TermKind::Var(v) => self.lookup(v),
+                            _ => None,
+                        })
+                        .collect();
+                    let mut these: Vec<Value> = ground
+                        .0
+                        .iter()
+                        .filter_map(|(_, v)| match v {
+                            GVal::V(v) => Some(*v),
+                            _ => None,
+                        })
+                        .collect();
+                    these.sort();
+                    these.dedup();
+                    values.extend(these.iter().copied());
+                    per_tuple.push((tuple, these));
+                }
+                Err(_) => {
+                    ok = false;
+                    break 'bindings;
+                }
+            }
+            for k in (0..index.len()).rev() {
+                index[k] += 1;
+                if index[k] < domains[k].len() {
+                    break;
+                }
+                index[k] = 0;
+            }
+        }
+        for v in vars {
+            self.unbind(v);
+        }
+        if !ok {
+            return None;
+        }
+        values.sort();
+        values.dedup();
+        Some((values, per_tuple))
     }
 
     /// Whether every variable of `t` is bound (variables of an aggregate's own sets excepted).

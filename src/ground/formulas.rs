@@ -380,7 +380,10 @@ impl<'a> Grounder<'a> {
         ground
     }
 
-    /// `a op b`; a cardinality compared with a known number is counted only up to one past it.
+    /// `a op b`; a cardinality (or a sum, when its values are not negative, also divided by a
+    /// positive number: `sum{{..}}/2 >= k()`) compared with a term of finitely many integer
+    /// values is counted only up to the first total beyond them all: every larger total
+    /// compares the same.
     fn ground_comparison_cases(
         &mut self,
         op: CmpOp,
@@ -388,22 +391,31 @@ impl<'a> Grounder<'a> {
         b: &crate::sema::ir::Term,
     ) -> IdpResult<Gf> {
         use crate::sema::ir::TermKind;
-        let capped = |t: &crate::sema::ir::Term| {
-            matches!(
-                t.kind(),
-                TermKind::Aggregate(crate::syntax::ast::AggKind::Card, _)
-            )
-        };
-        if capped(a) && !capped(b) || capped(b) && !capped(a) {
-            let (agg, other) = if capped(a) { (a, b) } else { (b, a) };
+        use crate::syntax::ast::ArithOp;
+        let capped = capped_aggregate;
+        if let (Some((agg, d)), None) | (None, Some((agg, d))) = (capped(a), capped(b)) {
+            let other = if capped(a).is_some() { b } else { a };
             let go = self.ground_term(other)?;
-            if let Some(GVal::V(Value::Int(c))) = go.as_known() {
+            let ints: Option<Vec<i64>> =
+                go.0.iter()
+                    .map(|(_, v)| match v {
+                        GVal::V(Value::Int(c)) => Some(*c),
+                        _ => None,
+                    })
+                    .collect();
+            if let Some(c) = ints.and_then(|cs| cs.into_iter().max()) {
                 let TermKind::Aggregate(kind, sets) = agg.kind() else {
                     unreachable!()
                 };
-                let cap = Some(c.saturating_add(1).max(0));
-                let gagg = self.ground_aggregate(agg.id(), *kind, sets, cap)?;
-                return Ok(if capped(a) {
+                let cap = Some(c.saturating_mul(d).saturating_add(1).max(0));
+                let mut gagg = self.ground_aggregate(agg.id(), *kind, sets, cap)?;
+                if d != 1 {
+                    let divisor = GTerm::known(Value::Int(d));
+                    gagg = self.combine(&gagg, &divisor, |x, y| {
+                        crate::ground::terms::arith(ArithOp::Div, x, y)
+                    });
+                }
+                return Ok(if capped(a).is_some() {
                     self.compare(op, &gagg, &go)
                 } else {
                     self.compare(op, &go, &gagg)
@@ -1302,4 +1314,22 @@ fn var_position<'t>(
             .map(|j| (k, Some((*f, j, &parts[..])))),
         _ => None,
     })
+}
+
+/// The aggregate of `t` (`#` or `sum`) and the positive number it is divided by (1 when it is
+/// not): the terms whose totals can be capped when compared with a bounded term.
+fn capped_aggregate(t: &crate::sema::ir::Term) -> Option<(&crate::sema::ir::Term, i64)> {
+    use crate::sema::ir::TermKind;
+    use crate::syntax::ast::{AggKind, ArithOp};
+    match t.kind() {
+        TermKind::Aggregate(AggKind::Card | AggKind::Sum, _) => Some((t, 1)),
+        TermKind::Arith(ArithOp::Div, x, d) => match (x.kind(), d.kind()) {
+            (
+                TermKind::Aggregate(AggKind::Card | AggKind::Sum, _),
+                TermKind::Value(Value::Int(d)),
+            ) if *d > 0 => Some((x, *d)),
+            _ => None,
+        },
+        _ => None,
+    }
 }

@@ -148,6 +148,10 @@ pub struct Grounder<'a> {
     /// The values a constant with an infinite value type can take, when a sentence fixes it
     /// (`N = MAX[:Player].`, see [`Grounder::bound_constants`]).
     constants: HashMap<FuncId, Rc<[Value]>>,
+    /// The values one application `f(args)` of such a function can take, when a sentence
+    /// `! x y : f(x, y) = t` fixes each (see [`Grounder::bound_constants`]): those of `t` for
+    /// these arguments, often fewer than the union in `constants`.
+    applications: HashMap<(FuncId, Vec<Value>), Rc<[Value]>>,
 }
 
 /// Which symbols are left to the solver, and what grounding learnt about their atoms.
@@ -297,6 +301,7 @@ impl<'a> Grounder<'a> {
             },
             inlining: Inlining::default(),
             constants: HashMap::default(),
+            applications: HashMap::default(),
         }
     }
 

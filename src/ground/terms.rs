@@ -263,6 +263,8 @@ impl<'a> Grounder<'a> {
                 Some(values) => values.clone(),
                 None => return Ok(Vec::new()),
             }
+        } else if let Some(values) = self.applications.get(&(f, args.clone())) {
+            values.clone()
         } else {
             self.result_domain(f)?
         };

@@ -54,6 +54,12 @@ pub struct Options {
     /// Predicate atoms that no ground formula mentions get no SAT variables (they come out
     /// false). Right when one model is asked for; an enumeration must tell their values apart.
     pub leave_unmentioned_false: bool,
+    /// IDP-Z3's "don't care" (FO(·) files): the symbols searched, the others are not. Models
+    /// are told apart on these only (another value of a symbol outside them is not another
+    /// model), and a function over an infinite type (`f: T -> Int`) outside them that the
+    /// structure does not interpret is left out (IDP-Z3 neither enumerates nor prints it),
+    /// instead of stopping grounding at its infinite type.
+    pub dont_care: Option<Vec<Symbol>>,
     /// Where statistics and ground-theory dumps go.
     pub observer: Observer,
     /// IDP3's `randomvaluechoice` with its `seed`: each model search prefers values drawn from
@@ -128,6 +134,7 @@ impl Default for Options {
             verbose: false,
             sat_backend: SatBackend::Cadical,
             leave_unmentioned_false: false,
+            dont_care: None,
             observer: Observer::default(),
             random_values: None,
             trace: false,
@@ -207,7 +214,10 @@ fn expand(
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
-    let blocked_on = session.output_symbols(output);
+    let mut blocked_on = session.output_symbols(output);
+    if let Some(searched) = &options.dont_care {
+        blocked_on.retain(|s| searched.contains(s));
+    }
     // Each model is moved to the output vocabulary, as IDP3's `handleSolution`
     // (`src/inferences/modelexpansion/ModelExpansion.cpp`) calls
     // `newsolution->changeVocabulary(outputvoc)`.

@@ -181,6 +181,9 @@ impl<'a> Session<'a> {
         // the solver's heuristics were tuned on. Then the definitions, those that others use
         // before them, so that atoms of defined symbols without a rule are known to be false
         // everywhere after; then the other sentences.
+        if let Some(searched) = &options.dont_care {
+            session.drop_dont_care(searched);
+        }
         session.grounder.bound_constants(&theory.sentences);
         let defined: HashSet<Symbol> = pending.iter().flat_map(|d| d.defined()).collect();
         let (independent, dependent): (Vec<&Formula>, Vec<&Formula>) =
@@ -648,6 +651,24 @@ impl<'a> Session<'a> {
             }
         }
         Ok(())
+    }
+
+    /// FO(·)'s "don't care" ([`Options::dont_care`]): the functions over an infinite result
+    /// type outside `searched` that the structure does not interpret are left out of the
+    /// search and of the models.
+    fn drop_dont_care(&mut self, searched: &[Symbol]) {
+        let grounder = &self.grounder;
+        self.symbols.retain(|&s| match s {
+            Symbol::Func(f) => {
+                searched.contains(&s)
+                    || grounder.structure().table(s).is_some()
+                    || grounder
+                        .domains()
+                        .get(grounder.program().func(f).result)
+                        .is_some()
+            }
+            Symbol::Pred(_) => true,
+        });
     }
 
     /// Creates atoms for every unknown tuple of every symbol (so that models are two-valued and

@@ -343,7 +343,8 @@ impl Reader {
     }
 
     pub(super) fn quantees(&mut self, pair: Pair<Rule>) -> Vec<Quantee> {
-        pair.into_inner()
+        let quantees: Vec<Quantee> = pair
+            .into_inner()
             .map(|q| {
                 let span = self.span(&q);
                 let inner = q.into_inner().next().expect("a quantee");
@@ -368,6 +369,29 @@ impl Reader {
                     tuple: kind == Rule::tuple_in,
                     span,
                 }
+            })
+            .collect();
+        // `x, y in p` with `p` unary: each variable ranges over `p` (as `x, y in T` over a
+        // type), not the pairs of a binary predicate.
+        quantees
+            .into_iter()
+            .flat_map(|q| {
+                let unary = q.sort.as_ref().is_some_and(|s| {
+                    self.names
+                        .preds
+                        .get(&s.name)
+                        .is_some_and(|args| args.len() == 1)
+                });
+                if q.tuple || !unary || q.vars.len() < 2 {
+                    return vec![q];
+                }
+                q.vars
+                    .iter()
+                    .map(|v| Quantee {
+                        vars: vec![v.clone()],
+                        ..q.clone()
+                    })
+                    .collect()
             })
             .collect()
     }
