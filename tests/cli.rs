@@ -306,8 +306,7 @@ procedure main() {
 /// models were found (10) or not (20).
 #[test]
 fn models_flag_expands_without_a_procedure() {
-    let dir = std::env::temp_dir().join(format!("idp-models-flag-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::test_dir("models-flag");
     let sat = dir.join("sat.idp");
     std::fs::write(
         &sat,

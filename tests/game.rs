@@ -692,8 +692,7 @@ fn run_args(args: &[&str], stdin: &str) -> (std::process::ExitStatus, String) {
 
 /// A scratch directory for this test process.
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("idp-game-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::test_dir(name);
     dir
 }
 
@@ -932,8 +931,7 @@ fn the_literal_ltc_theory_minimises_to_the_breadth_first_optimum() {
             .into_iter()
             .filter(|p| p.ends_with("behindgate.txt") || p.ends_with("onekey.txt")),
     );
-    let dir = std::env::temp_dir().join(format!("idp-literal-ltc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::test_dir("literal-ltc");
     for (i, path) in paths.iter().enumerate() {
         let game = load(path);
         let shortest = game.shortest().expect("the instances have a plan");
@@ -969,8 +967,7 @@ fn the_literal_ltc_theory_plans_without_a_horizon() {
     paths.extend(instances(".txt").into_iter().filter(|p| {
         p.ends_with("behindgate.txt") || p.ends_with("onekey.txt") || p.ends_with("nokey.txt")
     }));
-    let dir = std::env::temp_dir().join(format!("idp-literal-plan-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::test_dir("literal-plan");
     for (i, path) in paths.iter().enumerate() {
         let game = load(path);
         let file = dir.join(format!("game{i}.idp"));

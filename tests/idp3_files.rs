@@ -8,8 +8,7 @@ use std::process::Output;
 
 /// Writes `bytes` to a fresh file `name` in a directory of its own and runs `idp args... file`.
 fn run_file(name: &str, bytes: &[u8], args: &[&str]) -> Output {
-    let dir = std::env::temp_dir().join(format!("idp3_files_{}_{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::test_dir(name);
     let path: PathBuf = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     let out = support::idp_command()

@@ -92,8 +92,7 @@ fn normal(text: &str) -> Vec<Piece> {
 
 /// A folder of this test process for files the tests write.
 fn scratch_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("idp-z3-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = support::test_dir(tag);
     dir
 }
 

@@ -13,9 +13,8 @@ static COUNTER: AtomicUsize = AtomicUsize::new(0);
 /// A fresh folder `outer/spec` for a specification, with `outer/outside.idp` beside it (outside
 /// the specification's folder) and `spec/sub/inner.idp` below it.
 fn layout() -> PathBuf {
-    let outer = std::env::temp_dir().join(format!(
-        "idp-sandbox-test-{}-{}",
-        std::process::id(),
+    let outer = support::test_dir(&format!(
+        "layout-{}",
         COUNTER.fetch_add(1, Ordering::SeqCst)
     ));
     let spec = outer.join("spec");
@@ -56,7 +55,7 @@ fn procedure(body: &str) -> String {
 
 #[test]
 fn os_execute_is_blocked() {
-    let marker = std::env::temp_dir().join(format!("idp-sandbox-marker-{}", std::process::id()));
+    let marker = support::test_dir("marker").join("touched");
     let spec = procedure(&format!(
         "  os.execute(\"touch {}\")\n  print(\"after\")",
         marker.display()

@@ -30,8 +30,7 @@ structure G : W {
 ";
 
 fn write_spec(text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("idp-shell-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::test_dir("shell");
     let path = dir.join("spec.idp");
     std::fs::write(&path, text).unwrap();
     path.to_string_lossy().into_owned()

@@ -429,8 +429,7 @@ fn level_boards() -> Vec<Board> {
 fn run_spec(procedure: &str, boards: &[Board]) -> Vec<String> {
     // A directory of its own: tests run in parallel within one process.
     let run = RUNS.fetch_add(1, Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("theseus-test-{}-{run}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::test_dir(&format!("run-{run}"));
     let mut files = Vec::new();
     for (k, b) in boards.iter().enumerate() {
         let f = dir.join(format!("{k}.lp"));
@@ -595,8 +594,7 @@ fn minimize_in_the_time_formulation_agrees() {
 
 /// Runs the spec's `solve` on a facts text and returns (success, stdout, stderr).
 fn solve_text(text: &str) -> (bool, String, String) {
-    let dir = std::env::temp_dir().join(format!("theseus-err-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::test_dir("errors");
     let f = dir.join(format!(
         "{:x}.lp",
         text.len() * 31 + text.bytes().map(usize::from).sum::<usize>()
@@ -729,8 +727,7 @@ fn write_instances() {
 #[test]
 fn malformed_factlist_is_reported() {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join(SPEC);
-    let dir = std::env::temp_dir().join(format!("theseus-factlist-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::test_dir("factlist");
     let file = dir.join("bad.idp");
     let text = format!(
         "include {:?}\nfactlist Bad : Facts {{\n    field(1..3,1..3).\n    start(4,1). goal(3,2). \

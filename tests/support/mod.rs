@@ -139,15 +139,24 @@ pub fn scratch(test: &str) -> PathBuf {
 }
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
+static CLEARED: std::sync::Once = std::sync::Once::new();
 
-/// Writes `text` to `name` in a fresh folder under the system's temporary folder; its path.
-pub fn write_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "idp-test-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::SeqCst)
-    ));
+/// A folder `name` of this test binary's own under target/ (Cargo's `CARGO_TARGET_TMPDIR`, which
+/// `cargo clean` removes), created if missing. The binary's folder is emptied the first time a
+/// process asks, so test runs leave one folder per test binary behind, not one per run.
+pub fn test_dir(name: &str) -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(env!("CARGO_CRATE_NAME"));
+    CLEARED.call_once(|| {
+        let _ = std::fs::remove_dir_all(&root);
+    });
+    let dir = root.join(name);
     std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// Writes `text` to `name` in a fresh folder of this test binary (see [`test_dir`]); its path.
+pub fn write_file(name: &str, text: &str) -> PathBuf {
+    let dir = test_dir(&format!("file-{}", COUNTER.fetch_add(1, Ordering::SeqCst)));
     let path = dir.join(name);
     std::fs::write(&path, text).expect("the file is written");
     path

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-/// A fresh, empty folder under the system's temporary folder.
+/// A fresh, empty folder of this test binary's own (see [`super::test_dir`]).
 pub fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("idp-serve-test-{name}-{}", std::process::id()));
+    let dir = super::test_dir(&format!("serve-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     dir
