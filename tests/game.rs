@@ -531,7 +531,7 @@ fn picture_draws_a_board_per_step() {
 /// In SVG, gates are red squares and keys orange discs, each with its number.
 #[test]
 fn picture_svg_draws_keys_and_gates_apart() {
-    let dir = scratch("svg");
+    let dir = support::test_dir("svg");
     let file = dir.join("game.svg");
     run(
         &format!(
@@ -690,12 +690,6 @@ fn run_args(args: &[&str], stdin: &str) -> (std::process::ExitStatus, String) {
     )
 }
 
-/// A scratch directory for this test process.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = support::test_dir(name);
-    dir
-}
-
 /// `make-instance.idp` is deterministic: the call named in an instance's header writes the
 /// same file on every run, and the file is a good instance.
 #[test]
@@ -705,7 +699,7 @@ fn make_instance_regenerates_a_committed_instance() {
         committed.contains("% (generate_game(9, 2, 1): "),
         "{committed}"
     );
-    let dir = scratch("make");
+    let dir = support::test_dir("make");
     let path = dir.join("mk01_9x9_k2.lp");
     let generate = |path: &std::path::Path| {
         let call = format!("generate_game(9, 2, 1, '{}')", path.display());
@@ -789,7 +783,7 @@ fn counter_menu(c: u8) -> String {
 /// input after each line, would print the same; on empty input IDP3 fails in `tonumber(nil)`.
 #[test]
 fn simulate_interactive_follows_the_typed_choices() {
-    let dir = scratch("simulate");
+    let dir = support::test_dir("simulate");
     let spec = dir.join("counter.idp");
     std::fs::write(&spec, COUNTER).unwrap();
     let spec = spec.to_str().unwrap();

@@ -90,15 +90,9 @@ fn normal(text: &str) -> Vec<Piece> {
     out
 }
 
-/// A folder of this test process for files the tests write.
-fn scratch_dir(tag: &str) -> PathBuf {
-    let dir = support::test_dir(tag);
-    dir
-}
-
 /// A file `name` with `text` in a scratch folder.
 fn scratch_file(tag: &str, name: &str, text: &str) -> PathBuf {
-    let file = scratch_dir(tag).join(name);
+    let file = support::test_dir(tag).join(name);
     std::fs::write(&file, text).expect("write");
     file
 }
@@ -245,7 +239,7 @@ fn a_syntax_error_is_located_and_worded() {
 /// the same output.
 #[test]
 fn the_dumped_program_is_fodot_and_reads_back_with_the_same_answers() {
-    let dir = scratch_dir("dump");
+    let dir = support::test_dir("dump");
     let mut failures = Vec::new();
     for file in files() {
         let dumped = Command::new(idp())

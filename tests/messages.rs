@@ -158,6 +158,23 @@ fn a_file_without_procedures_shows_how_to_print_a_model() {
     );
 }
 
+/// A long comment or string left open swallows the rest of the body: the message names the
+/// line where it opens and what would close it (Lua says only `near <eof>`).
+#[test]
+fn an_unclosed_long_comment_is_named_where_it_opens() {
+    let text = "procedure main() {\n  print(\"--[[ in a string\") -- [[ in a line comment\n  \
+                --[==[ closed ]==] print(1)\n  --[[ never closed\n  print(2)\n}\n\
+                procedure other() {\n  local s = [=[ a long\n  string ]]\n}\n";
+    let expected = "Error: Lua syntax error in procedure main: a long comment opened with `--[[` \
+                    is not closed: `]]` expected before the '}' that ends the procedure At \
+                    c.idp:4:3 [lua-syntax-error]\n\
+                    Error: Lua syntax error in procedure other: a long string opened with `[=[` \
+                    is not closed: `]=]` expected before the '}' that ends the procedure At \
+                    c.idp:8:3 [lua-syntax-error]\n";
+    let o = idp_on("c.idp", text, &["--check"]);
+    assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(1), expected));
+}
+
 #[test]
 fn check_compiles_every_procedure_body() {
     let text = "procedure helper(x) {

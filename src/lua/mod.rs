@@ -641,6 +641,16 @@ fn syntax_error_in(p: &Procedure, chunk: &str, raw: &str) -> (u32, String) {
         // Lua's parser gives a syntax error only as text; mlua's `incomplete_input` is read off
         // the same text (`near <eof>`) and does not tell these three cases apart (an unfinished
         // long comment is also at `<eof>`), so the text is what is read.
+        let long = message.starts_with("unfinished long ");
+        if let Some(opened) = long.then(|| unclosed_long_bracket(&p.body)).flatten() {
+            let what = if opened.comment { "comment" } else { "string" };
+            let message = format!(
+                "a long {what} opened with `{}` is not closed: `{}` expected before the '}}' \
+                 that ends the procedure",
+                opened.open, opened.close
+            );
+            return (to_file(opened.line), message);
+        }
         message = if message.starts_with("'end' expected") {
             "a block (do, for, function, if, repeat, while) is not closed: 'end' expected before the '}' that ends the procedure".to_string()
         } else if message.starts_with("'<eof>' expected") {
@@ -650,6 +660,71 @@ fn syntax_error_in(p: &Procedure, chunk: &str, raw: &str) -> (u32, String) {
         };
     }
     (to_file(line), message)
+}
+
+/// A long bracket of Lua (`--[[`, `[==[`) that a procedure's body opens and never closes.
+struct LongBracket {
+    /// The line of the body (from 1) where it opens.
+    line: u32,
+    /// Whether it opens a comment (`--[[`) rather than a string (`[[`).
+    comment: bool,
+    /// The text that opens it and the text that would close it.
+    open: String,
+    close: String,
+}
+
+/// The long bracket that `body` leaves open at its end, if any: the body is scanned as Lua
+/// scans it, skipping short strings, line comments and closed long brackets.
+fn unclosed_long_bracket(body: &str) -> Option<LongBracket> {
+    let bytes = body.as_bytes();
+    let mut k = 0;
+    while k < bytes.len() {
+        let comment = body[k..].starts_with("--");
+        let start = if comment { k + 2 } else { k };
+        if let Some(level) = long_bracket_level(&bytes[start..]) {
+            let close = format!("]{}]", "=".repeat(level));
+            let after = start + level + 2;
+            match body[after..].find(&close) {
+                Some(at) => k = after + at + close.len(),
+                None => {
+                    let open =
+                        format!("{}[{}[", if comment { "--" } else { "" }, "=".repeat(level));
+                    let line = body[..k].matches('\n').count() as u32 + 1;
+                    return Some(LongBracket {
+                        line,
+                        comment,
+                        open,
+                        close,
+                    });
+                }
+            }
+        } else if comment {
+            k = body[k..].find('\n').map_or(bytes.len(), |at| k + at);
+        } else if bytes[k] == b'"' || bytes[k] == b'\'' {
+            k = end_of_short_string(bytes, k);
+        } else {
+            k += 1;
+        }
+    }
+    None
+}
+
+/// The level (number of `=`) of the long bracket that `text` starts with (`[[`, `[=[`, ...).
+fn long_bracket_level(text: &[u8]) -> Option<usize> {
+    let rest = text.strip_prefix(b"[")?;
+    let level = rest.iter().take_while(|&&b| b == b'=').count();
+    (rest.get(level) == Some(&b'[')).then_some(level)
+}
+
+/// The index just after the short string that opens at `start` (its quote), or the end of its
+/// line when it is not closed.
+fn end_of_short_string(bytes: &[u8], start: usize) -> usize {
+    let quote = bytes[start];
+    let mut k = start + 1;
+    while k < bytes.len() && bytes[k] != quote && bytes[k] != b'\n' {
+        k += if bytes[k] == b'\\' { 2 } else { 1 };
+    }
+    (k + 1).min(bytes.len())
 }
 
 /// Makes the program's components Lua values: globals (the global namespace) and members of
