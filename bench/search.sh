@@ -2,7 +2,8 @@
 # Exhaustive search over definitions with open input (issue 27): idp against clingo on the same
 # problems, written the plain way (each spec's header says so), side by side in one run.
 #
-# Usage:  bench/search.sh [maze] [roads] [steiner] [ham] [game]   (default: all)
+# Usage:  bench/search.sh [maze] [roads] [steiner] [ham] [game] [colour] [overflow]
+#         (default: all)
 # Environment:
 #   LIMIT=120        seconds per run (clingo also gets --time-limit)
 #   RUNS=1           runs per measurement (the fastest counts; a timeout is not repeated)
@@ -14,6 +15,15 @@
 #   GAME="..."       keys-and-gates instances for the plain LTC theory with minimize (seed 000
 #                    part II, bench/generic/game_ltc.idp; default: the peers' kg01-kg08, 9x9 to
 #                    17x17); clingo runs the peers' keys.lp with the instance's horizon
+#   COLOUR="..."     colour-maze puzzle files whose solutions are counted (seed 003,
+#                    specs/colourmaze/colourmaze.idp; clingo: bench/search/colourmaze.lp;
+#                    default: specs/colourmaze/instances/seed7-6x6c4.txt)
+#   COLOURGRID="8:8 8:9"  random N:K colour mazes (gen.py colourgrid N K, seeded) counted too;
+#                    8x8 grids with fewer colours have 10^5 paths or more, which neither
+#                    system counts in 120 s
+#   OVERFLOW="..."   Overflow levels whose longest solution is proved (seed 004,
+#                    specs/overflow/overflow.idp's solvefile; clingo: bench/search/overflow.lp;
+#                    default: specs/overflow/levels/random{12x12,16x16,20x20}.txt)
 #   SAT=cadical      idp's --sat (cadical-loops: definitions checked on candidate models only,
 #                    the refinement loop; BEFORE=cadical-loops adds that column)
 #   PEERS=/work/shared/peers   the peers' clingo maze encoding
@@ -42,7 +52,7 @@ bench_setup "$B/budget.idp" "$B/steiner.idp" "$B/ham.idp" "$PEERS/encodings/clin
 source "$(dirname "${BASH_SOURCE[0]}")/cpu.sh"
 
 PARTS=("$@")
-[ ${#PARTS[@]} -eq 0 ] && PARTS=(maze roads steiner ham game)
+[ ${#PARTS[@]} -eq 0 ] && PARTS=(maze roads steiner ham game colour overflow)
 
 # idp_row LABEL ARGS...: idp --stats on ARGS; sets IS, IS_, IM, ICALLS, ICONF, IUFS
 idp_row() {
@@ -154,6 +164,39 @@ game)
     fi
     if [ -n "$copt" ]; then answer=$(agree "$iopt" "$copt"); else answer="${iopt:-none} (clingo: no optimum)"; fi
     row "shortest plan (minimize), $name" "$answer"
+  done
+  ;;
+colour)
+  files=(${COLOUR:-$ROOT/specs/colourmaze/instances/seed7-6x6c4.txt})
+  for grid in ${COLOURGRID-8:8 8:9}; do
+    python3 "$B/gen.py" colourgrid "${grid%%:*}" "${grid##*:}" "$TMP" || exit 1
+    files+=("$TMP/colourgrid${grid%%:*}c${grid##*:}.txt")
+  done
+  for file in "${files[@]}"; do
+    name=$(basename "$file" .txt)
+    python3 "$B/gen.py" colour "$file" "$TMP" || exit 1
+    args=(--count --theory T --structure P "$TMP/colour$name.idp")
+    idp_row idp "${args[@]}"
+    before "${args[@]}"
+    clingo_row "$B/colourmaze.lp" "$TMP/colour$name.lp" -n 0 -q
+    row "count colour-maze paths, $name" "$(agree "$(idp_count idp)" "$CMODELS")"
+  done
+  ;;
+overflow)
+  for file in ${OVERFLOW:-$ROOT/specs/overflow/levels/random12x12.txt $ROOT/specs/overflow/levels/random16x16.txt $ROOT/specs/overflow/levels/random20x20.txt}; do
+    name=$(basename "$file" .txt)
+    python3 "$B/gen.py" overflow "$file" "$TMP" || exit 1
+    args=("$ROOT/specs/overflow/overflow.idp" -e "solvefile('$file')")
+    idp_row idp "${args[@]}"
+    before "${args[@]}"
+    clingo_row "$B/overflow.lp" "$TMP/overflow$name.lp" -q
+    iopt=$(grep -m1 -oE '^Score: [0-9]+ \(optimal\)' "$TMP/idp.out" | grep -oE '[0-9]+')
+    copt=""
+    if grep -q '^OPTIMUM FOUND' "$TMP/clingo.out"; then
+      copt=$(grep -E '^Optimization *:' "$TMP/clingo.out" | tail -1 | grep -oE '[0-9]+$')
+    fi
+    if [ -n "$copt" ]; then answer=$(agree "$iopt" "$copt"); else answer="${iopt:-none} (clingo: no optimum)"; fi
+    row "longest Overflow solution (maximize), $name" "$answer"
   done
   ;;
 *) echo "unknown part $part" >&2; exit 1 ;;

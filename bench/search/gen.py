@@ -11,6 +11,15 @@ and the same facts for clingo. Deterministic: each generator is seeded by its ar
                               random edges, 3 out-edges per node: hamN.idp, hamN.lp
   gen.py maze N OUTDIR        the n x n grid for specs/maze/construction.idp (structure G):
                               mazeN.idp
+  gen.py colour FILE OUTDIR   a colour-maze puzzle file (specs/colourmaze/instances/*.txt)
+                              as structure P over specs/colourmaze/colourmaze.idp and as
+                              paint/3 facts: colourNAME.idp, colourNAME.lp
+  gen.py colourgrid N K OUTDIR  a random N x N colour-maze puzzle with K colours, as the seed's
+                              generator makes them (white start and finish, fewer than N + 2
+                              white cells, every colour present; solutions not necessarily
+                              unique): colourgridNcK.txt, for `gen.py colour`
+  gen.py overflow FILE OUTDIR an Overflow level file (specs/overflow/levels/*.txt) as facts
+                              for bench/search/overflow.lp: overflowNAME.lp
 """
 import heapq
 import itertools
@@ -139,6 +148,62 @@ def maze_instance(n, outdir):
         f.write(f"structure G : Vmaze {{\n    X = {{ 0..{n - 1} }}\n    Y = {{ 0..{n - 1} }}\n}}\n")
 
 
+def colour_instance(path, outdir):
+    rows, k = [], 0
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("#"):
+                given = line[1:].strip()
+                if given.startswith("colours:"):
+                    k = max(k, int(given.split(":")[1]))
+            elif line.isdigit():
+                rows.append(line)
+                k = max([k] + [int(ch) for ch in line])
+    name = os.path.splitext(os.path.basename(path))[0]
+    n, w = len(rows), max(len(r) for r in rows)
+    paint = [(r, c, int(ch)) for r, row in enumerate(rows) for c, ch in enumerate(row)]
+    spec = os.path.join(HERE, "..", "..", "specs", "colourmaze", "colourmaze.idp")
+    with open(os.path.join(outdir, f"colour{name}.idp"), "w") as f:
+        f.write(f'include "{os.path.normpath(spec)}"\n')
+        cells = "; ".join(f"{r},{c}->{v}" for r, c, v in paint)
+        f.write(f"structure P : V {{\n    Row = {{ 0..{n - 1} }}\n    Col = {{ 0..{w - 1} }}\n"
+                f"    Colour = {{ 0..{k} }}\n    Paint = {{ {cells} }}\n}}\n")
+    with open(os.path.join(outdir, f"colour{name}.lp"), "w") as f:
+        f.write(f"colours({k}).\n")
+        f.write("".join(f"paint({r},{c},{v}).\n" for r, c, v in paint))
+
+
+def colour_grid(n, k, outdir):
+    rng = random.Random(f"colourgrid-{n}-{k}")
+    while True:
+        grid = [[rng.randint(1, k) for _ in range(n)] for _ in range(n)]
+        grid[n - 1][0] = grid[0][n - 1] = 0
+        for _ in range(rng.randrange(n)):
+            grid[rng.randrange(n)][rng.randrange(n)] = 0
+        cells = [v for row in grid for v in row]
+        if cells.count(0) < n + 2 and all(c in cells for c in range(1, k + 1)):
+            break
+    with open(os.path.join(outdir, f"colourgrid{n}c{k}.txt"), "w") as f:
+        f.write(f"# gen.py colourgrid {n} {k}\n# colours: {k}\n")
+        f.write("".join("".join(map(str, row)) + "\n" for row in grid))
+
+
+def overflow_instance(path, outdir):
+    kinds = {"-": "straight", "L": "curved", "+": "bridge", "#": "moat", "U": "ocean"}
+    with open(path) as f:
+        rows = [line.rstrip("\n") for line in f if not line.startswith("//")]
+    while rows and not rows[-1].strip():
+        rows.pop()
+    name = os.path.splitext(os.path.basename(path))[0]
+    with open(os.path.join(outdir, f"overflow{name}.lp"), "w") as f:
+        f.write(f"rows({len(rows)}). cols({max(len(r) for r in rows)}).\n")
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                if ch in kinds:
+                    f.write(f"{kinds[ch]}({r},{c}).\n")
+
+
 def main(argv):
     kind, args = argv[1], argv[2:]
     if kind == "roads":
@@ -149,6 +214,12 @@ def main(argv):
         ham_instance(int(args[0]), args[1])
     elif kind == "maze":
         maze_instance(int(args[0]), args[1])
+    elif kind == "colour":
+        colour_instance(args[0], args[1])
+    elif kind == "colourgrid":
+        colour_grid(int(args[0]), int(args[1]), args[2])
+    elif kind == "overflow":
+        overflow_instance(args[0], args[1])
     else:
         sys.exit(__doc__)
 
