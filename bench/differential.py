@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Differential test of recursive definitions over open symbols against clingo (issue 27).
+
+Generates random theories of the shape that tests/engine.rs checks against brute force on two
+or three elements (R and Q defined together, linear and non-linear recursion, recursion through
+a function, a count, a universal quantifier), here over 4 to 6 elements, where brute force
+cannot go: E is partly given (some pairs unknown), O is open, F is given. Each theory is
+written for idp (IDP3) and as the equivalent ASP program (Q open when no rule defines it); `idp --count` and `clingo -n 0` must
+give the same number of models (the definitions are positive in the defined symbols, so the
+well-founded model is the one stable model).
+
+  bench/differential.py CASES [IDP] [PYTHON]     (default IDP target/release/idp; PYTHON
+                                                  a python with clingo, e.g. /tmp/clingovenv)
+Prints a line per disagreement and a summary: cases, agreeing, models in all, time of each.
+Deterministic: case k uses the seed k.
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+R_RULES = [
+    ("! x y: R(x, y) <- E(x, y).", "r(X, Y) :- e(X, Y)."),
+    ("! x y: R(x, y) <- ? z: R(x, z) & R(z, y).", "r(X, Y) :- r(X, Z), r(Z, Y)."),
+    ("! x y: R(x, y) <- ? z: E(x, z) & R(z, y).", "r(X, Y) :- e(X, Z), r(Z, Y)."),
+    ("! x y: R(x, y) <- R(y, x) & O(x).", "r(X, Y) :- r(Y, X), o(X)."),
+    ("! x: R(x, F(x)) <- Q(x).", "r(X, Y) :- q(X), f(X, Y)."),
+    ("! x y: R(x, y) <- ~O(x) & R(F(x), y).", "r(X, Y) :- d(X), not o(X), f(X, Z), r(Z, Y)."),
+]
+Q_RULES = [
+    ("! x: Q(x) <- O(x).", "q(X) :- o(X)."),
+    ("! x: Q(x) <- ? y: R(x, y) & Q(y).", "q(X) :- r(X, Y), q(Y)."),
+    ("! x: Q(x) <- #{y: R(x, y) & Q(y)} >= 2.", "q(X) :- d(X), #count{ Y : r(X, Y), q(Y) } >= 2."),
+    ("! x: Q(x) <- (! y: E(x, y) => Q(y)) & (? y: E(x, y)).",
+     "q(X) :- d(X), q(Y) : e(X, Y); e(X, _)."),
+    ("! x: Q(x) <- Q(F(x)) | R(x, x).", "q(X) :- f(X, Y), q(Y).\nq(X) :- r(X, X)."),
+    ("! x: Q(x) <- sum{y: R(y, x): 1} >= 2.", "q(X) :- d(X), #count{ Y : r(Y, X) } >= 2."),
+]
+SENTENCES = [
+    ("? x: Q(x).", "someq :- q(X).\n:- not someq."),
+    ("~R(a, a).", ":- r(a, a)."),
+    ("! x: O(x) => ~Q(x) | R(x, a).", ":- o(X), q(X), not r(X, a)."),
+    ("#{x y: R(x, y)} =< 6.", ":- #count{ X, Y : r(X, Y) } > 6."),
+    ("Q(a) | ~E(a, b).", ":- not q(a), e(a, b)."),
+    ("! x: ~Q(x) => R(x, b).", ":- d(X), not q(X), not r(X, b)."),
+]
+
+
+def subset(rng, items, percent):
+    return [item for item in items if rng.randrange(100) < percent]
+
+
+def case(k):
+    """The idp text and the ASP text of case k."""
+    rng = random.Random(k)
+    names = "abcdef"[: rng.choice([4, 5, 6])]
+    pairs = [(x, y) for x in names for y in names]
+    unknown = set(rng.sample(pairs, rng.randint(2, 5)))
+    true = {p for p in pairs if p not in unknown and rng.randrange(100) < 30}
+    false = [p for p in pairs if p not in unknown and p not in true]
+    f = {x: rng.choice(names) for x in names}
+    q_rules = subset(rng, Q_RULES, 45)
+    rules = [R_RULES[rng.choice([0, 2])]] + subset(rng, R_RULES[1:], 45) + q_rules
+    sentences = subset(rng, SENTENCES, 30)
+    tuples = lambda ps: "; ".join(f"{x},{y}" for x, y in sorted(ps))
+    idp = f"""vocabulary V {{
+    type D constructed from {{ {", ".join(names)} }}
+    E(D, D)
+    O(D)
+    F(D) : D
+    R(D, D)
+    Q(D)
+}}
+theory T : V {{
+    {{
+        {chr(10).join("        " + r[0] for r in rules).strip()}
+    }}
+    {chr(10).join("    " + s[0] for s in sentences).strip()}
+}}
+structure S : V {{
+    E<ct> = {{ {tuples(true)} }}
+    E<cf> = {{ {tuples(false)} }}
+    F = {{ {"; ".join(f"{x}->{y}" for x, y in f.items())} }}
+}}
+"""
+    asp = "".join(f"d({x}).\n" for x in names)
+    asp += "".join(f"e({x},{y}).\n" for x, y in sorted(true))
+    asp += "".join(f"{{ e({x},{y}) }}.\n" for x, y in sorted(unknown))
+    asp += "".join(f"f({x},{y}).\n" for x, y in f.items())
+    asp += "{ o(X) } :- d(X).\n"
+    if not q_rules:  # Q has no rule: it is not defined, so open as O is
+        asp += "{ q(X) } :- d(X).\n"
+    asp += "\n".join(r[1] for r in rules) + "\n"
+    asp += "\n".join(s[1] for s in sentences) + "\n"
+    return idp, asp
+
+
+def run(cmd):
+    started = time.time()
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return out, time.time() - started
+
+
+def main(argv):
+    cases = int(argv[1]) if len(argv) > 1 else 100
+    idp = argv[2] if len(argv) > 2 else "target/release/idp"
+    python = argv[3] if len(argv) > 3 else "/tmp/clingovenv/bin/python"
+    agree, models, empty, idp_secs, clingo_secs = 0, 0, 0, 0.0, 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(cases):
+            idp_text, asp_text = case(k)
+            idp_file, asp_file = os.path.join(tmp, "t.idp"), os.path.join(tmp, "t.lp")
+            open(idp_file, "w").write(idp_text)
+            open(asp_file, "w").write(asp_text)
+            o, secs = run([idp, "--count", idp_file])
+            idp_secs += secs
+            mine = next((l.split(": ")[1] for l in o.stdout.splitlines()
+                         if l.startswith("Number of models: ")), None)
+            o2, secs = run([python, "-m", "clingo", asp_file, "-n", "0", "-q"])
+            clingo_secs += secs
+            theirs = next((l.split(":")[1].strip() for l in o2.stdout.splitlines()
+                           if l.startswith("Models")), None)
+            if mine is not None and mine == theirs:
+                agree += 1
+                models += int(mine)
+                empty += mine == "0"
+            else:
+                print(f"case {k}: idp {mine} ({o.stderr.strip()[:200]}), clingo {theirs}")
+                print(idp_text)
+                print(asp_text)
+    print(f"{cases} cases, {agree} agree ({empty} without a model), {models} models in all; "
+          f"idp {idp_secs:.1f} s, "
+          f"clingo {clingo_secs:.1f} s (wall, with process start)")
+    return 0 if agree == cases else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
