@@ -256,7 +256,11 @@ impl<'a> Grounder<'a> {
         out: &mut GroundDefinition,
     ) -> IdpResult<()> {
         let vars = head_variables(rule).expect("checked by few_possible_heads");
-        for tuple in heads.chunks_exact(vars.len()) {
+        let mut atoms = match self.head_atoms.take() {
+            Some((rows, atoms)) if Rc::ptr_eq(&rows, &heads) => atoms,
+            _ => vec![Gf::TRUE; heads.len() / vars.len()],
+        };
+        for (tuple, known) in heads.chunks_exact(vars.len()).zip(atoms.iter_mut()) {
             self.step()?;
             if !vars
                 .iter()
@@ -270,13 +274,16 @@ impl<'a> Grounder<'a> {
             }
             let body = self.ground_formula(&rule.body)?;
             if body != Gf::FALSE {
-                let head = self.store.atom(rule.head, tuple);
-                out.rules.entry(head).or_default().push(body);
+                if *known == Gf::TRUE {
+                    *known = self.store.atom(rule.head, tuple);
+                }
+                out.rules.entry(*known).or_default().push(body);
             }
         }
         for v in &vars {
             self.unbind(v);
         }
+        self.head_atoms = Some((heads, atoms));
         self.check_growth()
     }
 

@@ -3,7 +3,7 @@
 //! of `Vec`s would also follow each candidate's pointer to its own allocation; grounding looks
 //! up the possibly true tuples of a definition's symbols once for every rule instance.
 
-use std::cell::OnceCell;
+use std::cell::RefCell;
 use std::hash::BuildHasher;
 use std::rc::Rc;
 
@@ -21,9 +21,9 @@ pub struct TupleSet {
     rows: HashTable<u32>,
     /// The number of rows (kept apart: rows of arity 0 take no values).
     len: usize,
-    /// The rows in ascending order, flat, once asked for (see [`TupleSet::sorted`]); dropped
-    /// when a row is added.
-    sorted: OnceCell<Rc<[Value]>>,
+    /// The rows in ascending order, flat, by the column orders asked for (see
+    /// [`TupleSet::sorted_columns`]); dropped when a row is added.
+    sorted: RefCell<Vec<(Vec<usize>, Rc<[Value]>)>>,
 }
 
 fn hash(tuple: &[Value]) -> u64 {
@@ -37,7 +37,7 @@ impl TupleSet {
             values: Vec::new(),
             rows: HashTable::new(),
             len: 0,
-            sorted: OnceCell::new(),
+            sorted: RefCell::new(Vec::new()),
         }
     }
 
@@ -77,7 +77,7 @@ impl TupleSet {
         });
         self.values.extend_from_slice(tuple);
         self.len += 1;
-        self.sorted.take();
+        self.sorted.get_mut().clear();
         true
     }
 
@@ -94,21 +94,40 @@ impl TupleSet {
     /// a row. Computed once and shared: the rules of a definition with one head symbol (a
     /// state fluent's eight flips) are ground at the same sorted heads.
     pub fn sorted(&self) -> Rc<[Value]> {
-        self.sorted.get_or_init(|| self.sort_rows()).clone()
+        let columns: Vec<usize> = (0..self.arity).collect();
+        self.sorted_columns(&columns)
     }
 
-    /// The rows sorted by the ranks of their values: the few distinct values are compared
-    /// (through the interner, for names) once each, the rows as integers.
-    fn sort_rows(&self) -> Rc<[Value]> {
+    /// The rows with their values at `columns` (distinct positions) in that order, sorted
+    /// ascending, flat; computed once for each order of columns.
+    pub fn sorted_columns(&self, columns: &[usize]) -> Rc<[Value]> {
+        if let Some((_, rows)) = self.sorted.borrow().iter().find(|(c, _)| c == columns) {
+            return rows.clone();
+        }
+        let rows = self.sort_rows(columns);
+        self.sorted
+            .borrow_mut()
+            .push((columns.to_vec(), rows.clone()));
+        rows
+    }
+
+    /// The rows at `columns`, sorted by the ranks of their values: the few distinct values
+    /// are compared (through the interner, for names) once each, the rows as integers.
+    fn sort_rows(&self, columns: &[usize]) -> Rc<[Value]> {
         let ranks = value_ranks(&self.values);
-        let ranked: Vec<u32> = self.values.iter().map(|v| ranks[v]).collect();
-        let arity = self.arity;
-        let key = |k: u32| &ranked[k as usize * arity..(k as usize + 1) * arity];
+        let width = columns.len();
+        let mut ranked: Vec<u32> = Vec::with_capacity(self.len * width);
+        for k in 0..self.len as u32 {
+            let row = self.row(k);
+            ranked.extend(columns.iter().map(|&c| ranks[&row[c]]));
+        }
+        let key = |k: u32| &ranked[k as usize * width..(k as usize + 1) * width];
         let mut order: Vec<u32> = (0..self.len as u32).collect();
         order.sort_unstable_by(|&a, &b| key(a).cmp(key(b)));
-        let mut flat = Vec::with_capacity(self.values.len());
+        let mut flat = Vec::with_capacity(self.len * width);
         for k in order {
-            flat.extend_from_slice(self.row(k));
+            let row = self.row(k);
+            flat.extend(columns.iter().map(|&c| row[c]));
         }
         Rc::from(flat)
     }
@@ -158,6 +177,9 @@ mod tests {
         assert_eq!(&set.sorted()[..], &flat[..]);
         assert!(set.insert(&[Value::Int(-9), Value::Int(0)]));
         assert_eq!(set.sorted()[..2], [Value::Int(-9), Value::Int(0)]);
+        let mut swapped: Vec<Vec<Value>> = set.iter().map(|t| vec![t[1], t[0]]).collect();
+        swapped.sort();
+        assert_eq!(&set.sorted_columns(&[1, 0])[..], &swapped.concat()[..]);
     }
 
     #[test]
