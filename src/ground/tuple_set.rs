@@ -12,6 +12,9 @@ use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 
 use crate::structure::Value;
 
+/// Rows sorted by some columns: the columns, and the rows' values at them, flat.
+type SortedRows = (Vec<usize>, Rc<[Value]>);
+
 #[derive(Clone, Debug)]
 pub struct TupleSet {
     arity: usize,
@@ -23,7 +26,7 @@ pub struct TupleSet {
     len: usize,
     /// The rows in ascending order, flat, by the column orders asked for (see
     /// [`TupleSet::sorted_columns`]); dropped when a row is added.
-    sorted: RefCell<Vec<(Vec<usize>, Rc<[Value]>)>>,
+    sorted: RefCell<Vec<SortedRows>>,
 }
 
 fn hash(tuple: &[Value]) -> u64 {
