@@ -580,3 +580,108 @@ fn a_state_fluent_with_a_defined_next_is_ground_from_its_tuples() {
         "{next}"
     );
 }
+
+/// [`pancakes`] of `start` (a permutation of `1..=n`) over `steps` time points, with a goal:
+/// the stack is sorted at some time point before `within`.
+fn scrambled_pancakes(start: &[usize], steps: usize, within: usize) -> String {
+    let names = |v: Vec<usize>| -> String {
+        v.iter()
+            .map(|i| format!("p{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let n = start.len();
+    let reversed = names((1..=n).rev().collect());
+    pancakes(n, steps)
+        .replace(
+            &format!("I_order = {{ {reversed} }}"),
+            &format!("I_order = {{ {} }}", names(start.to_vec())),
+        )
+        .replace(
+            "theory T : V {\n",
+            &format!("theory T : V {{\n  ? t : terminalTime(t) & t < {within}.\n"),
+        )
+}
+
+/// The flips of the top 2 to n pancakes of `stack`.
+fn flipped(stack: &[usize]) -> Vec<Vec<usize>> {
+    (2..=stack.len())
+        .map(|k| {
+            let mut s = stack.to_vec();
+            s[..k].reverse();
+            s
+        })
+        .collect()
+}
+
+/// Plans that sort `stack` with at most `left` flips, ending at the first sorted stack.
+fn count_plans(stack: &[usize], left: usize) -> u64 {
+    if stack.windows(2).all(|w| w[0] < w[1]) {
+        return 1;
+    }
+    if left == 0 {
+        return 0;
+    }
+    flipped(stack)
+        .iter()
+        .map(|s| count_plans(s, left - 1))
+        .sum()
+}
+
+/// The stacks reachable from `start` at each of the first `steps` time points, summed (the
+/// possible `C_order` tuples: one per time point that has a next one).
+fn reachable_states(start: &[usize], steps: usize) -> usize {
+    let mut layer: std::collections::BTreeSet<Vec<usize>> = [start.to_vec()].into();
+    let mut total = 0;
+    for _ in 0..steps {
+        total += layer.len();
+        layer = layer.iter().flat_map(|s| flipped(s)).collect();
+    }
+    total
+}
+
+/// Seven pancakes over eight time points: the shape of PlayID's pancakes88 (rules over a
+/// many-argument state fluent, thousands of possible states over time). `order(Next(t), ..)`
+/// binds its eight variables at once from `C_order`'s sorted possible tuples (two bindings a
+/// tuple, with `Next(t)`'s; 46032 when they were joined one variable at a time), and the six
+/// flip rules are ground at the same sorted heads, one ground rule per state reachable before
+/// the last time point. The models are the plans a search of the flips finds.
+#[test]
+fn many_variable_flip_rules_over_a_state_fluent_ground_at_its_tuples() {
+    let start = [2, 5, 7, 1, 6, 3, 4];
+    for (within, plans) in [(6, 0), (7, 2), (8, 11)] {
+        assert_eq!(count_plans(&start, within - 1), plans);
+        let out = support::idp(
+            &["--nowarnings", "-n", "0", "--count"],
+            &scrambled_pancakes(&start, 7, within),
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            stdout.trim(),
+            format!("Number of models: {plans}"),
+            "plans sorted before {within}"
+        );
+    }
+    let out = support::idp(&["--stats", "-n", "1"], &scrambled_pancakes(&start, 7, 8));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(10), "{stderr}");
+    let rule = |line: usize| {
+        stderr
+            .lines()
+            .find(|l| l.contains(&format!("rule at stdin:{line}:")))
+            .unwrap_or_else(|| panic!("no rule at line {line} in:\n{stderr}"))
+            .to_string()
+    };
+    let next = rule(20);
+    assert!(
+        next.ends_with("s: 11688 ground rules, 35064 new nodes (23376 bindings tried)"),
+        "{next}"
+    );
+    let states = reachable_states(&start, 7);
+    assert_eq!(states, 6684);
+    for line in 22..28 {
+        let flip = rule(line);
+        let expected = format!("s: {states} ground rules, 6691 new nodes (11688 bindings tried)");
+        assert!(flip.ends_with(&expected), "{flip}");
+    }
+}

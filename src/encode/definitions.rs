@@ -64,8 +64,26 @@ pub fn assert_completion(
 ) {
     for (head, bodies) in &gd.rules {
         let body = store.or(bodies.iter().copied());
-        let eq = store.equiv(*head, body);
-        sat.assert_under(store, eq, guard);
+        if sat.keeps_asserted() || head.node() == body.node() || head.is_const() || body.is_const()
+        {
+            // A dump shows each completion as one formula; the folded cases make no node.
+            let eq = store.equiv(*head, body);
+            sat.assert_under(store, eq, guard);
+        } else {
+            assert_equivalence(store, sat, *head, body, guard);
+        }
+    }
+}
+
+/// `head <=> body` as the two clauses that asserting `store.equiv(head, body)` gives, in the
+/// same order and with the same literals, without its three nodes (`head => body`, `body =>
+/// head` and their conjunction): a state fluent's completion (579 008 heads in PlayID's
+/// pancakes88) made a third of the store.
+fn assert_equivalence(store: &Store, sat: &mut Sat, head: Gf, body: Gf, guard: Option<Lit>) {
+    for clause in [[-head, body], [head, -body]] {
+        let mut clause = clause;
+        clause.sort_unstable_by_key(|g| (g.0.unsigned_abs(), g.0));
+        sat.assert_clause(store, &clause, guard);
     }
 }
 

@@ -110,6 +110,25 @@ impl Encoder {
         v
     }
 
+    /// Adds the disjunction of `lits` as one clause that holds when `guard` is true.
+    pub fn assert_clause(
+        &mut self,
+        store: &Store,
+        sat: &mut dyn SatSolver,
+        lits: &[Gf],
+        guard: Option<Lit>,
+    ) {
+        let mut clause = std::mem::take(&mut self.top);
+        clause.clear();
+        for &g in lits {
+            let l = self.lit(store, sat, g);
+            clause.push(l);
+        }
+        clause.extend(guard.map(|l| -l));
+        sat.add_clause(&clause);
+        self.top = clause;
+    }
+
     /// Adds `g` as a constraint: conjunctions are split, disjunctions become one clause.
     pub fn assert(&mut self, store: &Store, sat: &mut dyn SatSolver, g: Gf) {
         self.assert_guarded(store, sat, g, None);

@@ -72,6 +72,19 @@ impl Sat {
             .assert_guarded(store, self.solver.get_mut().as_mut(), g, guard);
     }
 
+    /// Adds the disjunction of `lits` as one clause (under `guard`), as asserting their
+    /// disjunction would, without a node for it.
+    pub fn assert_clause(&mut self, store: &Store, lits: &[Gf], guard: Option<Lit>) {
+        self.read_model();
+        self.encoder
+            .assert_clause(store, self.solver.get_mut().as_mut(), lits, guard);
+    }
+
+    /// Whether the asserted formulas are kept (for a dump).
+    pub fn keeps_asserted(&self) -> bool {
+        self.asserted.is_some()
+    }
+
     /// A fresh variable that no formula stands for (a selector).
     pub fn new_var(&mut self) -> Lit {
         self.read_model();

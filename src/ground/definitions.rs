@@ -1,6 +1,7 @@
 //! Grounding the rules of a definition into one disjunction of bodies per defined atom.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use crate::error::{Error, IdpResult};
 use crate::ground::datalog::{self, Approx};
@@ -182,11 +183,12 @@ impl<'a> Grounder<'a> {
         self.check_growth()
     }
 
-    /// The possibly true tuples of a rule's head, sorted, when its arguments are its variables
+    /// The possibly true tuples of a rule's head, sorted and flat, when its arguments are its
+    /// variables
     /// (each once) and they are far fewer than the bindings of those variables: the rule is
     /// then ground at each of them, instead of over the product of the variables' types (a
     /// fluent that holds at a few cells per time point, over a type of hundreds of elements).
-    fn few_possible_heads(&self, rule: &Rule) -> Option<Vec<Vec<Value>>> {
+    fn few_possible_heads(&self, rule: &Rule) -> Option<Rc<[Value]>> {
         let possible = self.status.possible.get(&rule.head)?;
         let vars = head_variables(rule)?;
         let mut bindings: usize = 1;
@@ -205,9 +207,7 @@ impl<'a> Grounder<'a> {
         {
             return None;
         }
-        let mut heads: Vec<Vec<Value>> = possible.iter().map(<[Value]>::to_vec).collect();
-        heads.sort_unstable();
-        Some(heads)
+        Some(possible.sorted())
     }
 
     /// The fewest tuples that an atom among the conjuncts of `body` allows (a two-valued table
@@ -252,31 +252,38 @@ impl<'a> Grounder<'a> {
     fn ground_rule_at_heads(
         &mut self,
         rule: &Rule,
-        heads: Vec<Vec<Value>>,
+        heads: Rc<[Value]>,
         out: &mut GroundDefinition,
     ) -> IdpResult<()> {
         let vars = head_variables(rule).expect("checked by few_possible_heads");
-        for tuple in heads {
+        let mut atoms = match self.head_atoms.take() {
+            Some((rows, atoms)) if Rc::ptr_eq(&rows, &heads) => atoms,
+            _ => vec![Gf::TRUE; heads.len() / vars.len()],
+        };
+        for (tuple, known) in heads.chunks_exact(vars.len()).zip(atoms.iter_mut()) {
             self.step()?;
             if !vars
                 .iter()
-                .zip(&tuple)
+                .zip(tuple)
                 .all(|(v, x)| self.domains.contains(v.sort, *x))
             {
                 continue;
             }
-            for (v, x) in vars.iter().zip(&tuple) {
+            for (v, x) in vars.iter().zip(tuple) {
                 self.bind(v, *x);
             }
             let body = self.ground_formula(&rule.body)?;
             if body != Gf::FALSE {
-                let head = self.store.atom(rule.head, &tuple);
-                out.rules.entry(head).or_default().push(body);
+                if *known == Gf::TRUE {
+                    *known = self.store.atom(rule.head, tuple);
+                }
+                out.rules.entry(*known).or_default().push(body);
             }
         }
         for v in &vars {
             self.unbind(v);
         }
+        self.head_atoms = Some((heads, atoms));
         self.check_growth()
     }
 

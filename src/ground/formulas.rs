@@ -953,6 +953,17 @@ impl<'a> Grounder<'a> {
         let Some(var) = search.vars.get(depth) else {
             return visit(self);
         };
+        if let Some((width, rows)) = self.scan_rows(search.vars, depth, search.guards) {
+            let vars = search.vars;
+            return self.bind_rows(&vars[depth..depth + width], &rows, |g| {
+                for d in depth..depth + width {
+                    if !g.passes_checks(d, search)? {
+                        return Ok(false);
+                    }
+                }
+                g.bind_from(depth + width, search, visit)
+            });
+        }
         let domain = &search.domains[depth];
         let scan = domain.as_ref().map(|d| d.len());
         let dom = match (
@@ -963,20 +974,11 @@ impl<'a> Grounder<'a> {
             (None, Some(d)) => d.clone(),
             (None, None) => self.bounded_domain(var, search.bound)?,
         };
-        'values: for &v in dom.iter() {
+        for &v in dom.iter() {
             self.step()?;
             self.bind(var, v);
-            if let Some((at, check)) = &mut search.admit {
-                if *at == depth && !check(self)? {
-                    continue 'values;
-                }
-            }
-            for guard in search.guards.iter().filter(|g| g.depth == depth) {
-                let value = self.ground_formula(guard.formula)?;
-                guard.value.set(value);
-                if value == guard.skip_if {
-                    continue 'values;
-                }
+            if !self.passes_checks(depth, search)? {
+                continue;
             }
             if self.bind_from(depth + 1, search, visit)? {
                 self.unbind(var);
@@ -986,6 +988,24 @@ impl<'a> Grounder<'a> {
         // Later variables must not look bound to a value left from this loop.
         self.unbind(var);
         Ok(false)
+    }
+
+    /// The check of a partial binding made at `depth` and the guards of that depth: whether
+    /// the binding can be extended (each guard's value is kept for [`BodyShape`]).
+    fn passes_checks(&mut self, depth: usize, search: &mut Search<'_, '_, 'a>) -> IdpResult<bool> {
+        if let Some((at, check)) = &mut search.admit {
+            if *at == depth && !check(self)? {
+                return Ok(false);
+            }
+        }
+        for guard in search.guards.iter().filter(|g| g.depth == depth) {
+            let value = self.ground_formula(guard.formula)?;
+            guard.value.set(value);
+            if value == guard.skip_if {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// When a guard that must hold is an atom of a two-valued predicate with `var` as an

@@ -18,6 +18,7 @@ mod join;
 mod joint;
 mod lift;
 mod recursive_aggregates;
+mod scan;
 mod store;
 mod terms;
 mod traverse;
@@ -141,6 +142,10 @@ pub struct Grounder<'a> {
     arguments: Vec<Value>,
     /// The values of a node's variables while its memo is looked up (reused).
     memo_values: Vec<Option<Value>>,
+    /// The sorted possible heads that rules were last ground at, with the atom of each head
+    /// made so far (`Gf::TRUE` for none yet): the rules of one head symbol (eight flips of a
+    /// state) look each head up once, not once per rule.
+    head_atoms: Option<(Rc<[Value]>, Vec<Gf>)>,
     /// The size, time and procedure limits of grounding.
     growth: Growth,
     /// The definitions evaluated on demand (see [`inlined`]).
@@ -293,6 +298,7 @@ impl<'a> Grounder<'a> {
             tuple: Vec::new(),
             arguments: Vec::new(),
             memo_values: Vec::new(),
+            head_atoms: None,
             growth: Growth {
                 max_size,
                 deadline: None,
