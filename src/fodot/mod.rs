@@ -184,6 +184,17 @@ impl Run<'_> {
         })
     }
 
+    /// What `print` writes for a value: a vocabulary named by its block as IDP-Z3 prints it,
+    /// other values as their text.
+    fn printed(&self, value: &Val) -> String {
+        if let Val::Block(name) = value {
+            if let Some(Component::Vocabulary(id)) = self.program.namespaces[0].members.get(name) {
+                return dump::vocabulary_as_printed(self.program, *id);
+            }
+        }
+        text_of(value)
+    }
+
     fn named(&self, name: &str) -> Val {
         match self.vars.get(name) {
             Some(v) => v.clone(),
@@ -229,7 +240,8 @@ impl Run<'_> {
                 // IDP-Z3 captures `print(a, b)` as one line, the texts joined without a space.
                 let mut line = String::new();
                 for a in &call.args {
-                    line.push_str(&text_of(&self.eval(a)?));
+                    let value = self.eval(a)?;
+                    line.push_str(&self.printed(&value));
                 }
                 self.emit(&line);
                 Ok(Val::Nothing)
