@@ -92,8 +92,7 @@ fn normal(text: &str) -> Vec<Piece> {
 
 /// A folder of this test process for files the tests write.
 fn scratch_dir(tag: &str) -> PathBuf {
-    let dir = support::test_dir(tag);
-    dir
+    support::test_dir(tag)
 }
 
 /// A file `name` with `text` in a scratch folder.

@@ -25,6 +25,14 @@ pub fn program_to_fodot(program: &Program) -> String {
         let text = match *component {
             Component::Vocabulary(id) => vocabulary(program, id),
             Component::Theory(id) => theory(program, program.theory(id)),
+            // A theory's own interpretations are written back inside it (`theory`).
+            Component::Structure(id)
+                if program.structures[id.index()]
+                    .name
+                    .contains(crate::syntax::fodot::OWN_STRUCTURE) =>
+            {
+                continue
+            }
             Component::Structure(id) => structure(program, &program.structures[id.index()]),
             Component::Term(id) => {
                 let t = &program.terms[id.index()];
@@ -41,7 +49,11 @@ pub fn program_to_fodot(program: &Program) -> String {
 fn vocabulary(program: &Program, id: VocId) -> String {
     let voc = program.voc(id);
     let mut out = format!("vocabulary {} {{\n", voc.name);
-    for s in declared_sorts(program, voc, false) {
+    // An empty span: a type the reader declares again (the Booleans, a concept type).
+    let declared = declared_sorts(program, voc, false)
+        .into_iter()
+        .filter(|&s| program.sort(s).span.is_none_or(|sp| sp.end > sp.start));
+    for s in declared {
         out.push_str(&format!("    {}\n", type_line(program, s)));
     }
     for symbol in super::print::symbols_in_order(program, id) {
@@ -180,6 +192,15 @@ fn theory(program: &Program, t: &Theory) -> String {
         }
         out.push_str("    }\n");
     }
+    let own = format!("{}{}", crate::syntax::fodot::OWN_STRUCTURE, t.name);
+    if let Some(s) = program.structures.iter().find(|s| s.name == own) {
+        for line in structure(program, s)
+            .lines()
+            .filter(|l| l.starts_with("    "))
+        {
+            out.push_str(&format!("{line}\n"));
+        }
+    }
     out.push_str("}\n");
     out
 }
@@ -254,11 +275,7 @@ fn printed_type_line(program: &Program, s: SortId) -> String {
     let values: Vec<String> = if so.constructed {
         constructor_texts(program, s, ", ", |_, _, a| printed_sort(program, a))
     } else {
-        so.fixed
-            .iter()
-            .flatten()
-            .map(|v| v.to_string())
-            .collect()
+        so.fixed.iter().flatten().map(|v| v.to_string()).collect()
     };
     let nullary = so
         .constructors

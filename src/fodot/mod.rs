@@ -1,6 +1,7 @@
 //! Runs the `main` block of an IDP-Z3 (FO(·)) file: a small interpreter for the calls IDP-Z3's
 //! documentation shows (`model_expand`, `model_check`, `model_propagate`, `minimize`,
-//! `maximize`, `determine_relevance`, `pretty_print`, `print`, `duration`, and `Theory(T, S)`
+//! `maximize`, `determine_relevance`, `pretty_print`, `print` (a vocabulary as IDP-Z3 writes
+//! it), `duration`, and `Theory(T, S)`
 //! with its methods `.expand()`, `.propagate()`, `.assignments`, `.disable_law("...")` and
 //! `.enable_law("...")`), each done by the inference of
 //! `crate::infer` on the blocks that `syntax::fodot` found for it, and printed as IDP-Z3 prints.

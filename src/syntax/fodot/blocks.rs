@@ -234,6 +234,7 @@ impl Reader {
                 _ => {}
             }
         }
+        read.file.items.extend(self.theories_own_structures());
         // IDP-Z3 resolves names across the file; IDP3's resolver reads blocks in order, so
         // vocabularies go first (a structure may come before its vocabulary).
         read.file
@@ -243,6 +244,32 @@ impl Reader {
             read.script = Some(self.script(block, &mut read.file));
         }
         read
+    }
+
+    /// For each theory that interprets symbols itself, a structure `interpretations_of_T` with
+    /// them (the structure of a call on `T` alone; `--dump program` writes it back into `T`).
+    fn theories_own_structures(&self) -> Vec<Item> {
+        let mut names: Vec<&String> = self.theory_interpretations.keys().collect();
+        names.sort();
+        names
+            .into_iter()
+            .map(|t| {
+                let (vocabulary, interpretations) = &self.theory_interpretations[t];
+                let span = interpretations
+                    .first()
+                    .map_or_else(Span::default, |i| i.span);
+                Item::Structure(ast::Structure {
+                    name: Ident {
+                        name: format!("{OWN_STRUCTURE}{t}"),
+                        span,
+                    },
+                    vocabulary: pointer(vocabulary),
+                    interpretations: interpretations.clone(),
+                    usings: Vec::new(),
+                    span,
+                })
+            })
+            .collect()
     }
 
     fn vocabulary(&mut self, block: Pair<Rule>) -> ast::Vocabulary {
@@ -425,13 +452,13 @@ impl Reader {
         }
         let mut names = names.into_iter();
         let name = names.next().unwrap_or_else(|| default_name("T", span));
+        let vocabulary = names.next().unwrap_or_else(|| default_name("V", span));
         // IDP-Z3 reads `p := {..}.` in a theory as in a structure: the calls on this theory
         // add it to their structure.
         if !interpretations.is_empty() {
             self.theory_interpretations
-                .insert(name.name.clone(), interpretations);
+                .insert(name.name.clone(), (vocabulary.clone(), interpretations));
         }
-        let vocabulary = names.next().unwrap_or_else(|| default_name("V", span));
         components.extend(self.constructor_definitions(&vocabulary.name));
         ast::Theory {
             name,
@@ -793,6 +820,9 @@ fn expand(e: Element) -> Vec<Element> {
         _ => vec![e],
     }
 }
+
+/// The name of the structure of a theory's own interpretations, before the theory's name.
+pub const OWN_STRUCTURE: &str = "interpretations_of_";
 
 /// IDP-Z3's default block names (`vocabulary {` is `V`, `theory {` is `T:V`, `structure {` is
 /// `S:V`).

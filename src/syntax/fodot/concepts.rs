@@ -7,7 +7,8 @@
 //! in the order of their declarations. `$(c)(args)` becomes the case split
 //! `if c = `p1 then p1(args) else if ... else pn(args)`, lifted out of its atom as any
 //! if-then-else; with `c` written `` `p `` it is `p(args)` itself. A quantee `x in $(c)` ranges
-//! over the argument type of `c`'s signature, guarded by `$(c)(x)`.
+//! over the argument type of `c`'s signature, guarded by `$(c)(x)` (`x in $(`T)` with `T` a
+//! type is `x in T`).
 
 use pest::iterators::Pair;
 
@@ -238,6 +239,12 @@ impl Reader {
     ) -> (Option<Ident>, Option<Spanned>) {
         let span = self.span(&pair);
         let target = self.expr(pair.into_inner().next().expect("a concept"));
+        if let Expr::App { name, args: None } = &target.expr {
+            // `x in $(`T)` with `T` a type: `x in T`.
+            if self.names.types.contains_key(&name.name) {
+                return (Some(name.clone()), None);
+            }
+        }
         let kind = match &target.expr {
             Expr::App { name, args: None } if name.name.starts_with('`') => {
                 let symbol = &name.name[1..];

@@ -392,7 +392,10 @@ impl Reader {
             Some(p) => sort = Some(self.ident(p)),
             None => {}
         }
-        if sort.as_ref().is_some_and(|s| super::booleans::is_bool(&s.name)) {
+        if sort
+            .as_ref()
+            .is_some_and(|s| super::booleans::is_bool(&s.name))
+        {
             let vars = groups.iter().flatten().map(|v| v.name.clone());
             self.names.bool_vars.extend(vars);
         }
@@ -413,10 +416,7 @@ impl Reader {
     }
 
     pub(super) fn quantees(&mut self, pair: Pair<Rule>) -> Vec<Quantee> {
-        let quantees: Vec<Quantee> = pair
-            .into_inner()
-            .flat_map(|q| self.quantee(q))
-            .collect();
+        let quantees: Vec<Quantee> = pair.into_inner().flat_map(|q| self.quantee(q)).collect();
         // `x, y in p` with `p` unary: each variable ranges over `p` (as `x, y in T` over a
         // type), not the pairs of a binary predicate.
         quantees
@@ -804,10 +804,11 @@ impl Reader {
             return None;
         };
         let [Spanned {
-            expr: Expr::App {
-                name: element,
-                args: None,
-            },
+            expr:
+                Expr::App {
+                    name: element,
+                    args: None,
+                },
             ..
         }] = args.as_slice()
         else {

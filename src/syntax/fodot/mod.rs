@@ -11,7 +11,11 @@
 //! can be used in theories); `type T := {1..n}` an enumerated subtype of `int`; `p: T * T -> Bool`
 //! a predicate, `f: T -> U` a function, `c: () -> U` a constant; `Int` and `Real` are `int` and
 //! `float`; a type given only in a structure is given in the vocabulary instead (so that its
-//! elements are names in theories too), and `f := {..} else v.` lists every argument.
+//! elements are names in theories too, unless structures list it differently: then each keeps
+//! its own), and `f := {..} else v.` lists every argument. `𝔹` as an argument type is a
+//! constructed type `{true, false}` ([`booleans`]); `Concept[T -> U]` the constructed type of
+//! the symbols with that signature ([`concepts`]). An interpretation inside a theory joins the
+//! structure of each `main` call on that theory.
 
 mod accessors;
 mod blocks;
@@ -26,6 +30,7 @@ use pest::iterators::Pair;
 use pest::Parser;
 use std::collections::HashMap;
 
+pub use blocks::OWN_STRUCTURE;
 pub use number::date_text;
 pub use script::{Arg, Call, Script, Statement};
 
@@ -258,7 +263,7 @@ pub(crate) struct Reader {
     /// at the string.
     fixed_span: Option<Span>,
     /// The interpretations written inside each theory (`p := {..}.`), by theory name.
-    theory_interpretations: HashMap<String, Vec<ast::Interpretation>>,
+    theory_interpretations: HashMap<String, (Ident, Vec<ast::Interpretation>)>,
 }
 
 impl Reader {

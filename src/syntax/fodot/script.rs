@@ -252,8 +252,7 @@ impl Reader {
         let given: Vec<ast::Interpretation> = theories
             .iter()
             .filter_map(|t| self.theory_interpretations.get(&t.name.name))
-            .flatten()
-            .cloned()
+            .flat_map(|(_, i)| i.iter().cloned())
             .collect();
         let structure = match structures.as_slice() {
             [one] if given.is_empty() => one.name.name.clone(),
@@ -361,7 +360,7 @@ fn structure_names<'a>(
     let own = theories
         .iter()
         .filter(move |_| !no_given)
-        .map(|t| format!("interpretations_of_{}", t.name.name));
+        .map(|t| format!("{}{}", super::OWN_STRUCTURE, t.name.name));
     structures.iter().map(|s| s.name.name.clone()).chain(own)
 }
 
