@@ -692,8 +692,7 @@ fn run_args(args: &[&str], stdin: &str) -> (std::process::ExitStatus, String) {
 
 /// A scratch directory for this test process.
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = support::test_dir(name);
-    dir
+    support::test_dir(name)
 }
 
 /// `make-instance.idp` is deterministic: the call named in an instance's header writes the
