@@ -5,8 +5,8 @@
 use indexmap::IndexMap;
 use pest::iterators::Pair;
 
-use super::booleans::is_bool;
 use super::expr::{lift_ite, pointer, symbol_ref, Spanned};
+use super::is_bool;
 use super::{idp3_sort, Read, Reader, Rule};
 use crate::source::Span;
 use crate::syntax::ast;

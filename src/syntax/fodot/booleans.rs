@@ -10,11 +10,6 @@ use super::Reader;
 use crate::source::Span;
 use crate::syntax::ast::{Constructor, Decl, Ident, TypeBody, TypeDecl};
 
-/// Whether an IDP-Z3 type name is the Booleans.
-pub(super) fn is_bool(sort: &str) -> bool {
-    matches!(sort, "Bool" | "𝔹")
-}
-
 /// IDP3's name of the Booleans as a type.
 pub(super) const BOOL: &str = "Bool";
 

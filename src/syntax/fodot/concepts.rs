@@ -15,7 +15,7 @@ use pest::iterators::Pair;
 use super::expr::{Expr, Quantee, Spanned};
 use super::{Reader, Rule};
 use crate::source::Span;
-use crate::syntax::ast::{CmpOp, Constructor, Decl, Ident, Quantifier, TypeBody, TypeDecl};
+use crate::syntax::ast::{CmpOp, Constructor, Decl, Ident, TypeBody, TypeDecl};
 
 /// A type name as written, made canonical: `Concept[(A ⨯ B) → 𝔹]` is `Concept[A*B->Bool]`.
 pub(super) fn canonical(text: &str) -> String {
@@ -285,30 +285,6 @@ impl Reader {
         };
         (Some(sort), Some(Spanned { expr: guard, span }))
     }
-}
-
-/// `body` guarded by the quantees' `x in $(c)` conditions: `guard => body` under `!`,
-/// `guard & body` under `?`.
-pub(super) fn guarded(q: Quantifier, quantees: &[Quantee], body: Spanned) -> Spanned {
-    quantees
-        .iter()
-        .rev()
-        .filter_map(|quantee| quantee.guard.clone())
-        .fold(body, |acc, guard| {
-            let op = match q {
-                Quantifier::Forall => crate::syntax::ast::BinConn::Implies,
-                _ => crate::syntax::ast::BinConn::And,
-            };
-            let span = acc.span;
-            Spanned {
-                expr: Expr::Conn {
-                    op,
-                    left: Box::new(*guard),
-                    right: Box::new(acc),
-                },
-                span,
-            }
-        })
 }
 
 /// `symbol(args)`.

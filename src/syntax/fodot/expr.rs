@@ -153,7 +153,7 @@ impl Reader {
                 _ => body = Some(self.expr(p)),
             }
         }
-        let body = super::concepts::guarded(q, &quantees, body.expect("a body"));
+        let body = super::guarded(q, &quantees, body.expect("a body"));
         Expr::Quant {
             q,
             quantees,
@@ -172,7 +172,7 @@ impl Reader {
                 _ => body = Some(self.expr(p)),
             }
         }
-        let body = super::concepts::guarded(Quantifier::Exists, &quantees, body.expect("a body"));
+        let body = super::guarded(Quantifier::Exists, &quantees, body.expect("a body"));
         Expr::Count {
             op,
             bound,
@@ -348,7 +348,7 @@ impl Reader {
                 span,
             };
             let body = cond.map_or(always, |c| *c);
-            let guarded = super::concepts::guarded(Quantifier::Exists, &quantees, body);
+            let guarded = super::guarded(Quantifier::Exists, &quantees, body);
             cond = Some(Box::new(guarded));
         }
         Spanned {
@@ -392,10 +392,7 @@ impl Reader {
             Some(p) => sort = Some(self.ident(p)),
             None => {}
         }
-        if sort
-            .as_ref()
-            .is_some_and(|s| super::booleans::is_bool(&s.name))
-        {
+        if sort.as_ref().is_some_and(|s| super::is_bool(&s.name)) {
             let vars = groups.iter().flatten().map(|v| v.name.clone());
             self.names.bool_vars.extend(vars);
         }

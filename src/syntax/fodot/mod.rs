@@ -240,6 +240,35 @@ impl Names {
     }
 }
 
+/// Whether an IDP-Z3 type name is the Booleans.
+fn is_bool(sort: &str) -> bool {
+    matches!(sort, "Bool" | "𝔹")
+}
+
+/// `body` guarded by the quantees' `x in $(c)` conditions: `guard => body` under `!`,
+/// `guard & body` under `?`.
+fn guarded(q: ast::Quantifier, quantees: &[expr::Quantee], body: expr::Spanned) -> expr::Spanned {
+    quantees
+        .iter()
+        .rev()
+        .filter_map(|quantee| quantee.guard.clone())
+        .fold(body, |acc, guard| {
+            let op = match q {
+                ast::Quantifier::Forall => ast::BinConn::Implies,
+                _ => ast::BinConn::And,
+            };
+            let span = acc.span;
+            expr::Spanned {
+                expr: expr::Expr::Conn {
+                    op,
+                    left: Box::new(*guard),
+                    right: Box::new(acc),
+                },
+                span,
+            }
+        })
+}
+
 /// IDP3's name for IDP-Z3's built-in types (others unchanged).
 fn idp3_sort(name: &str) -> &str {
     match name {
