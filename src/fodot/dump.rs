@@ -25,6 +25,14 @@ pub fn program_to_fodot(program: &Program) -> String {
         let text = match *component {
             Component::Vocabulary(id) => vocabulary(program, id),
             Component::Theory(id) => theory(program, program.theory(id)),
+            // A theory's own interpretations are written back inside it (`theory`).
+            Component::Structure(id)
+                if program.structures[id.index()]
+                    .name
+                    .contains(crate::syntax::fodot::OWN_STRUCTURE) =>
+            {
+                continue
+            }
             Component::Structure(id) => structure(program, &program.structures[id.index()]),
             Component::Term(id) => {
                 let t = &program.terms[id.index()];
@@ -41,7 +49,11 @@ pub fn program_to_fodot(program: &Program) -> String {
 fn vocabulary(program: &Program, id: VocId) -> String {
     let voc = program.voc(id);
     let mut out = format!("vocabulary {} {{\n", voc.name);
-    for s in declared_sorts(program, voc, false) {
+    // An empty span: a type the reader declares again (the Booleans, a concept type).
+    let declared = declared_sorts(program, voc, false)
+        .into_iter()
+        .filter(|&s| program.sort(s).span.is_none_or(|sp| sp.end > sp.start));
+    for s in declared {
         out.push_str(&format!("    {}\n", type_line(program, s)));
     }
     for symbol in super::print::symbols_in_order(program, id) {
@@ -180,6 +192,15 @@ fn theory(program: &Program, t: &Theory) -> String {
         }
         out.push_str("    }\n");
     }
+    let own = format!("{}{}", crate::syntax::fodot::OWN_STRUCTURE, t.name);
+    if let Some(s) = program.structures.iter().find(|s| s.name == own) {
+        for line in structure(program, s)
+            .lines()
+            .filter(|l| l.starts_with("    "))
+        {
+            out.push_str(&format!("{line}\n"));
+        }
+    }
     out.push_str("}\n");
     out
 }
@@ -208,4 +229,64 @@ fn structure(program: &Program, s: &Structure) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+/// A vocabulary as IDP-Z3's `print(V)` writes it: `vocabulary {`, its types and symbols one a
+/// line (`type Color := {red, green}`, `p: (Color) → 𝔹`, `c: () → ℤ`), then `}` (IDP-Z3 writes
+/// no name). Types and symbols the reader made (the Booleans' type, testers, accessors) are
+/// left out, as are `var` declarations, which idp does not keep.
+pub(super) fn vocabulary_as_printed(program: &Program, id: VocId) -> String {
+    let voc = program.voc(id);
+    let mut lines: Vec<String> = declared_sorts(program, voc, false)
+        .into_iter()
+        .filter(|&s| program.sort(s).span.is_some_and(|sp| sp.end > sp.start))
+        .map(|s| printed_type_line(program, s))
+        .collect();
+    for symbol in super::print::symbols_in_order(program, id) {
+        let sorts = program.symbol_sorts(symbol);
+        let (args, result) = match symbol {
+            Symbol::Pred(_) => (&sorts[..], "𝔹".to_string()),
+            Symbol::Func(_) => {
+                let (result, args) = sorts.split_last().expect("a function's result");
+                (args, printed_sort(program, *result))
+            }
+        };
+        let args: Vec<String> = args.iter().map(|&s| printed_sort(program, s)).collect();
+        let name = program.symbol_name(symbol);
+        lines.push(format!("{name}: ({}) → {result}", args.join("⨯")));
+    }
+    format!("vocabulary {{\n    {}\n}}\n", lines.join("\n    ")).replace("    \n", "")
+}
+
+/// A type's name as IDP-Z3 prints it (`ℤ`, `ℝ`, `𝔹` for the built-in ones).
+fn printed_sort(program: &Program, s: SortId) -> String {
+    match fodot_sort_name(program, s).as_str() {
+        "Int" => "ℤ".to_string(),
+        "Real" => "ℝ".to_string(),
+        "Bool" => "𝔹".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// `type T := {a, b}` (a type of names), `type T := T ≜ {1, 2, 3}` (of numbers: IDP-Z3 writes
+/// the type's interpretation there) or `type T ` (IDP-Z3 keeps the space).
+fn printed_type_line(program: &Program, s: SortId) -> String {
+    let so = program.sort(s);
+    let values: Vec<String> = if so.constructed {
+        constructor_texts(program, s, ", ", |_, _, a| printed_sort(program, a))
+    } else {
+        so.fixed.iter().flatten().map(|v| v.to_string()).collect()
+    };
+    let nullary = so
+        .constructors
+        .iter()
+        .all(|&c| program.func(c).args.is_empty());
+    let from = if nullary { "" } else { "constructed from " };
+    match values.as_slice() {
+        [] => format!("type {} ", so.name),
+        _ if !so.constructed => {
+            format!("type {0} := {0} ≜ {{{1}}}", so.name, values.join(", "))
+        }
+        _ => format!("type {} := {from}{{{}}}", so.name, values.join(", ")),
+    }
 }

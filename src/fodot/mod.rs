@@ -1,6 +1,7 @@
 //! Runs the `main` block of an IDP-Z3 (FO(·)) file: a small interpreter for the calls IDP-Z3's
 //! documentation shows (`model_expand`, `model_check`, `model_propagate`, `minimize`,
-//! `maximize`, `determine_relevance`, `pretty_print`, `print`, `duration`, and `Theory(T, S)`
+//! `maximize`, `determine_relevance`, `pretty_print`, `print` (a vocabulary as IDP-Z3 writes
+//! it), `duration`, and `Theory(T, S)`
 //! with its methods `.expand()`, `.propagate()`, `.assignments`, `.disable_law("...")` and
 //! `.enable_law("...")`), each done by the inference of
 //! `crate::infer` on the blocks that `syntax::fodot` found for it, and printed as IDP-Z3 prints.
@@ -184,6 +185,17 @@ impl Run<'_> {
         })
     }
 
+    /// What `print` writes for a value: a vocabulary named by its block as IDP-Z3 prints it,
+    /// other values as their text.
+    fn printed(&self, value: &Val) -> String {
+        if let Val::Block(name) = value {
+            if let Some(Component::Vocabulary(id)) = self.program.namespaces[0].members.get(name) {
+                return dump::vocabulary_as_printed(self.program, *id);
+            }
+        }
+        text_of(value)
+    }
+
     fn named(&self, name: &str) -> Val {
         match self.vars.get(name) {
             Some(v) => v.clone(),
@@ -229,7 +241,8 @@ impl Run<'_> {
                 // IDP-Z3 captures `print(a, b)` as one line, the texts joined without a space.
                 let mut line = String::new();
                 for a in &call.args {
-                    line.push_str(&text_of(&self.eval(a)?));
+                    let value = self.eval(a)?;
+                    line.push_str(&self.printed(&value));
                 }
                 self.emit(&line);
                 Ok(Val::Nothing)

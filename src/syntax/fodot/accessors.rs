@@ -118,7 +118,9 @@ impl Reader {
         let built: Vec<Built> = self.names.built.clone();
         let mut out = Vec::new();
         for b in built.iter().filter(|b| b.vocabulary == voc) {
-            let vars: Vec<String> = (1..=b.args.len()).map(|k| format!("x{k}")).collect();
+            let vars: Vec<String> = (1..=b.args.len())
+                .map(|k| self.fresh_variable(format!("x{k}")))
+                .collect();
             let quantees: Vec<String> = vars
                 .iter()
                 .zip(&b.args)
@@ -149,6 +151,19 @@ impl Reader {
             }
         }
         out
+    }
+
+    /// `name`, or `name_`, `name__`, ... when the vocabulary declares that name (a constant
+    /// `x1` would otherwise be read for the definitions' variable).
+    fn fresh_variable(&self, mut name: String) -> String {
+        let names = &self.names;
+        while names.preds.contains_key(&name)
+            || names.funcs.contains_key(&name)
+            || names.types.contains_key(&name)
+        {
+            name.push('_');
+        }
+        name
     }
 
     fn at(&self, name: &str, span: Span) -> Ident {

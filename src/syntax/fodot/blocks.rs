@@ -2,9 +2,11 @@
 //! structures (a function's `else` value spread over the arguments not listed), `display`
 //! (skipped) and `main` (handed to [`super::script`]).
 
+use indexmap::IndexMap;
 use pest::iterators::Pair;
 
 use super::expr::{lift_ite, pointer, symbol_ref, Spanned};
+use super::is_bool;
 use super::{idp3_sort, Read, Reader, Rule};
 use crate::source::Span;
 use crate::syntax::ast;
@@ -35,6 +37,8 @@ impl Reader {
                 _ => {}
             }
         }
+        // The listings structures give to types the vocabulary leaves open.
+        let mut listings: IndexMap<String, Vec<Pair<Rule>>> = IndexMap::new();
         for block in blocks.iter().filter(|b| b.as_rule() == Rule::structure) {
             for interp in block
                 .clone()
@@ -43,17 +47,23 @@ impl Reader {
             {
                 let mut it = interp.into_inner();
                 let name = it.next().expect("a name").as_str().to_string();
-                let listed = matches!(self.names.types.get(&name), Some(None));
-                if listed && !self.names.moved_types.contains_key(&name) {
+                if matches!(self.names.types.get(&name), Some(None)) {
                     let value = it.nth(1).expect("a value");
-                    if value.as_str().contains('#') {
-                        self.names.date_types.push(name.clone());
-                    }
-                    let elements = self.type_elements(value);
-                    self.names.types.insert(name.clone(), Some(elements));
-                    self.names.moved_types.insert(name, ());
+                    listings.entry(name).or_default().push(value);
                 }
             }
+        }
+        for (name, values) in listings {
+            if values.iter().any(|v| v.as_str().contains('#')) {
+                self.names.date_types.push(name.clone());
+            }
+            // Structures that list a type differently each keep their own listing.
+            if values.iter().any(|v| v.as_str() != values[0].as_str()) {
+                continue;
+            }
+            let elements = self.type_elements(values[0].clone());
+            self.names.types.insert(name.clone(), Some(elements));
+            self.names.moved_types.insert(name, ());
         }
     }
 
@@ -63,8 +73,17 @@ impl Reader {
             .into_inner()
             .find(|p| p.as_rule() == Rule::ident)
             .map_or("V".to_string(), |p| p.as_str().to_string());
+        if self.names.first_vocabulary.is_none() {
+            self.names.first_vocabulary = Some(voc.clone());
+        }
+        let (mut imports, mut uses_bool) = (Vec::new(), false);
         for decl in block.into_inner() {
             match decl.as_rule() {
+                Rule::import => imports.extend(
+                    decl.into_inner()
+                        .filter(|p| p.as_rule() == Rule::ident)
+                        .map(|p| p.as_str().to_string()),
+                ),
                 Rule::type_decl => {
                     let mut it = decl.into_inner().skip(1);
                     let name = it.next().expect("a name").as_str().to_string();
@@ -81,15 +100,24 @@ impl Reader {
                     }
                 }
                 Rule::var_decl => {
-                    let mut it = decl.into_inner().filter(|p| p.as_rule() == Rule::ident);
+                    let mut it = decl
+                        .into_inner()
+                        .filter(|p| matches!(p.as_rule(), Rule::ident | Rule::concept));
                     let (var, sort) = (it.next().expect("a var"), it.next().expect("a type"));
                     let sort = self.ident(sort);
+                    if is_bool(&sort.name) {
+                        uses_bool = true;
+                        self.names.bool_vars.insert(var.as_str().to_string());
+                    }
                     self.names.vars.insert(var.as_str().to_string(), sort);
                 }
                 Rule::symbol_decl => {
                     let (names, _, args, result) = self.signature(decl);
+                    uses_bool |= args.iter().any(|a| is_bool(&a.name));
                     for n in names {
                         let args: Vec<String> = args.iter().map(|a| a.name.clone()).collect();
+                        let concept = super::concepts::signature_name(&args, &result.name);
+                        self.names.signatures.push((n.name.clone(), concept));
                         if is_bool(&result.name) {
                             self.names.preds.insert(n.name, args);
                         } else {
@@ -99,6 +127,9 @@ impl Reader {
                 }
                 _ => {}
             }
+        }
+        if uses_bool {
+            self.note_bool_vocabulary(&voc, &imports);
         }
     }
 
@@ -147,7 +178,7 @@ impl Reader {
                     after_domain = true;
                     args = p.into_inner().map(|a| self.ident(a)).collect();
                 }
-                Rule::ident => result = Some(self.ident(p)),
+                Rule::ident | Rule::concept => result = Some(self.ident(p)),
                 _ => {}
             }
         }
@@ -203,6 +234,7 @@ impl Reader {
                 _ => {}
             }
         }
+        read.file.items.extend(self.theories_own_structures());
         // IDP-Z3 resolves names across the file; IDP3's resolver reads blocks in order, so
         // vocabularies go first (a structure may come before its vocabulary).
         read.file
@@ -212,6 +244,32 @@ impl Reader {
             read.script = Some(self.script(block, &mut read.file));
         }
         read
+    }
+
+    /// For each theory that interprets symbols itself, a structure `interpretations_of_T` with
+    /// them (the structure of a call on `T` alone; `--dump program` writes it back into `T`).
+    fn theories_own_structures(&self) -> Vec<Item> {
+        let mut names: Vec<&String> = self.theory_interpretations.keys().collect();
+        names.sort();
+        names
+            .into_iter()
+            .map(|t| {
+                let (vocabulary, interpretations) = &self.theory_interpretations[t];
+                let span = interpretations
+                    .first()
+                    .map_or_else(Span::default, |i| i.span);
+                Item::Structure(ast::Structure {
+                    name: Ident {
+                        name: format!("{OWN_STRUCTURE}{t}"),
+                        span,
+                    },
+                    vocabulary: pointer(vocabulary),
+                    interpretations: interpretations.clone(),
+                    usings: Vec::new(),
+                    span,
+                })
+            })
+            .collect()
     }
 
     fn vocabulary(&mut self, block: Pair<Rule>) -> ast::Vocabulary {
@@ -233,6 +291,10 @@ impl Reader {
             }
         }
         let name = name.unwrap_or_else(|| default_name("V", span));
+        // The types the reader declares come first: the symbols' declarations use them.
+        let mut own: Vec<Decl> = self.bool_decl(&name.name, span).into_iter().collect();
+        own.extend(self.concept_decls(&name.name, span));
+        decls.splice(0..0, own);
         decls.extend(self.constructor_decls(&name.name));
         ast::Vocabulary {
             name,
@@ -372,6 +434,7 @@ impl Reader {
         let span = self.span(&block);
         let mut names = Vec::new();
         let mut components = Vec::new();
+        let mut interpretations = Vec::new();
         for p in block.into_inner() {
             match p.as_rule() {
                 Rule::ident => names.push(self.ident(p)),
@@ -383,20 +446,19 @@ impl Reader {
                     let e = self.expr(e);
                     components.push(TheoryComponent::Sentence(self.formula(&e)));
                 }
-                Rule::interpretation => {
-                    let span = self.span(&p);
-                    self.error(
-                        "fodot-unsupported",
-                        "an interpretation inside a theory is not read yet; put it in a structure",
-                        span,
-                    );
-                }
+                Rule::interpretation => interpretations.extend(self.interpretation(p)),
                 _ => {}
             }
         }
         let mut names = names.into_iter();
         let name = names.next().unwrap_or_else(|| default_name("T", span));
         let vocabulary = names.next().unwrap_or_else(|| default_name("V", span));
+        // IDP-Z3 reads `p := {..}.` in a theory as in a structure: the calls on this theory
+        // add it to their structure.
+        if !interpretations.is_empty() {
+            self.theory_interpretations
+                .insert(name.name.clone(), (vocabulary.clone(), interpretations));
+        }
         components.extend(self.constructor_definitions(&vocabulary.name));
         ast::Theory {
             name,
@@ -543,7 +605,7 @@ impl Reader {
         let span = self.span(&pair);
         let mut it = pair.into_inner();
         let name = self.ident(it.next().expect("a name"));
-        if self.names.types.contains_key(&name.name) {
+        if matches!(self.names.types.get(&name.name), Some(Some(_))) {
             return None;
         }
         let sign = it.next().expect("a sign");
@@ -759,9 +821,8 @@ fn expand(e: Element) -> Vec<Element> {
     }
 }
 
-fn is_bool(sort: &str) -> bool {
-    matches!(sort, "Bool" | "𝔹")
-}
+/// The name of the structure of a theory's own interpretations, before the theory's name.
+pub const OWN_STRUCTURE: &str = "interpretations_of_";
 
 /// IDP-Z3's default block names (`vocabulary {` is `V`, `theory {` is `T:V`, `structure {` is
 /// `S:V`).

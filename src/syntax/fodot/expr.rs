@@ -85,6 +85,8 @@ pub struct Quantee {
     /// `(x, y) in p`: the variables range over the tuples of `p`.
     pub tuple: bool,
     pub span: Span,
+    /// `x in $(c)`: the condition `$(c)(x)` the variable must meet.
+    pub guard: Option<Box<Spanned>>,
 }
 
 impl Reader {
@@ -128,6 +130,7 @@ impl Reader {
             Rule::base => return self.base(pair),
             Rule::aggregate => return self.aggregate(pair),
             Rule::applied => self.applied(pair),
+            Rule::deref => self.deref(pair),
             Rule::symbol => Expr::App {
                 name: self.ident(pair.into_inner().next().expect("a name")),
                 args: None,
@@ -150,10 +153,11 @@ impl Reader {
                 _ => body = Some(self.expr(p)),
             }
         }
+        let body = super::guarded(q, &quantees, body.expect("a body"));
         Expr::Quant {
             q,
             quantees,
-            body: Box::new(body.expect("a body")),
+            body: Box::new(body),
         }
     }
 
@@ -168,11 +172,12 @@ impl Reader {
                 _ => body = Some(self.expr(p)),
             }
         }
+        let body = super::guarded(Quantifier::Exists, &quantees, body.expect("a body"));
         Expr::Count {
             op,
             bound,
             quantees,
-            body: Box::new(body.expect("a body")),
+            body: Box::new(body),
         }
     }
 
@@ -331,6 +336,21 @@ impl Reader {
                 _ => {}
             }
         }
+        if quantees.iter().any(|q| q.guard.is_some()) {
+            let always = Spanned {
+                expr: Expr::App {
+                    name: Ident {
+                        name: "true".to_string(),
+                        span,
+                    },
+                    args: None,
+                },
+                span,
+            };
+            let body = cond.map_or(always, |c| *c);
+            let guarded = super::guarded(Quantifier::Exists, &quantees, body);
+            cond = Some(Box::new(guarded));
+        }
         Spanned {
             expr: Expr::Aggregate {
                 kind,
@@ -342,35 +362,58 @@ impl Reader {
         }
     }
 
-    pub(super) fn quantees(&mut self, pair: Pair<Rule>) -> Vec<Quantee> {
-        let quantees: Vec<Quantee> = pair
-            .into_inner()
-            .map(|q| {
-                let span = self.span(&q);
-                let inner = q.into_inner().next().expect("a quantee");
-                let kind = inner.as_rule();
-                let mut vars = Vec::new();
-                let mut sort = None;
-                for p in inner.into_inner() {
-                    match p.as_rule() {
-                        Rule::in_sort => {
-                            let name = p.into_inner().find(|p| p.as_rule() == Rule::ident);
-                            sort = name.map(|n| self.ident(n));
-                        }
-                        _ => vars.push(self.ident(p)),
-                    }
-                }
-                if kind == Rule::typed_first {
-                    sort = Some(vars.remove(0));
-                }
-                Quantee {
-                    vars,
-                    sort,
-                    tuple: kind == Rule::tuple_in,
-                    span,
-                }
+    /// One quantee of the parse tree; `(x, y), (u, v) in p` gives one per tuple, each over `p`
+    /// (IDP-Z3 quantifies them one inside the other, so a repeated tuple shadows the first).
+    fn quantee(&mut self, q: Pair<Rule>) -> Vec<Quantee> {
+        let span = self.span(&q);
+        let inner = q.into_inner().next().expect("a quantee");
+        let kind = inner.as_rule();
+        let mut groups: Vec<Vec<Ident>> = Vec::new();
+        let (mut sort, mut in_sort, mut guard) = (None, None, None);
+        for p in inner.into_inner() {
+            match p.as_rule() {
+                Rule::in_sort => in_sort = p.into_inner().find(|p| p.as_rule() != Rule::kw_in),
+                Rule::var_tuple => groups.push(p.into_inner().map(|v| self.ident(v)).collect()),
+                _ => match groups.first_mut() {
+                    Some(vars) => vars.push(self.ident(p)),
+                    None => groups.push(vec![self.ident(p)]),
+                },
+            }
+        }
+        if kind == Rule::typed_first {
+            sort = Some(groups[0].remove(0));
+        }
+        match in_sort {
+            Some(p) if p.as_rule() == Rule::deref_sort => {
+                let vars: Vec<Ident> = groups.iter().flatten().cloned().collect();
+                let (s, g) = self.deref_quantee(p, &vars);
+                (sort, guard) = (s, g.map(Box::new));
+            }
+            Some(p) => sort = Some(self.ident(p)),
+            None => {}
+        }
+        if sort.as_ref().is_some_and(|s| super::is_bool(&s.name)) {
+            let vars = groups.iter().flatten().map(|v| v.name.clone());
+            self.names.bool_vars.extend(vars);
+        }
+        let quantees: Vec<Quantee> = groups
+            .into_iter()
+            .map(|vars| Quantee {
+                vars,
+                sort: sort.clone(),
+                tuple: kind == Rule::tuple_in,
+                span,
+                guard: guard.clone(),
             })
             .collect();
+        for q in &quantees {
+            self.note_concept_variables(q);
+        }
+        quantees
+    }
+
+    pub(super) fn quantees(&mut self, pair: Pair<Rule>) -> Vec<Quantee> {
+        let quantees: Vec<Quantee> = pair.into_inner().flat_map(|q| self.quantee(q)).collect();
         // `x, y in p` with `p` unary: each variable ranges over `p` (as `x, y in T` over a
         // type), not the pairs of a binary predicate.
         quantees
@@ -459,7 +502,25 @@ impl Reader {
             }
             Expr::App { name, args: None } if name.name == "true" => FormulaKind::True,
             Expr::App { name, args: None } if name.name == "false" => FormulaKind::False,
+            Expr::App { name, args: None } if self.is_bool_variable(&name.name) => {
+                // A Boolean variable as a formula: `x = true`.
+                let value = |n: &str| Term {
+                    kind: TermKind::App {
+                        symbol: symbol_ref(&Ident {
+                            name: n.to_string(),
+                            span,
+                        }),
+                        args: None,
+                    },
+                    span,
+                };
+                FormulaKind::Compare {
+                    terms: vec![value(&name.name), value("true")],
+                    ops: vec![CmpOp::Eq],
+                }
+            }
             Expr::Compare { .. } | Expr::App { .. } | Expr::InEnum { .. } => {
+                let e = &self.boolean_arguments(e);
                 if let Some((cond, then, other)) = lift_ite(e) {
                     let c = self.formula(&cond);
                     let t = self.formula(&then);
@@ -483,6 +544,9 @@ impl Reader {
     /// An atom without if-then-else terms left in it.
     fn atom(&mut self, e: &Spanned) -> Formula {
         let span = e.span;
+        if let Some(kind) = self.membership(e) {
+            return Formula { kind, span };
+        }
         let kind = match &e.expr {
             Expr::Compare { terms, ops }
                 if ops.len() == 1
@@ -712,14 +776,57 @@ impl Reader {
     }
 
     /// Whether `e` is true or false rather than a value: a predicate's atom, `true`, `false`.
-    fn is_boolean(&self, e: &Spanned) -> bool {
+    pub(super) fn is_boolean(&self, e: &Spanned) -> bool {
         match &e.expr {
             Expr::App { name, .. } => {
-                self.names.is_predicate(&name.name) || name.name == "true" || name.name == "false"
+                self.names.is_predicate(&name.name)
+                    || name.name == "true"
+                    || name.name == "false"
+                    || self.is_bool_variable(&name.name)
             }
             Expr::Not(_) | Expr::Conn { .. } | Expr::Quant { .. } | Expr::Compare { .. } => true,
             _ => false,
         }
+    }
+
+    /// `T(a)` with `T` a listed type and `a` a name listed in some type: true when `a` is one
+    /// of `T`'s elements, false otherwise. IDP-Z3 reads a type applied to an element of another
+    /// type (`~T(e)`) as this test; idp's types would reject the argument.
+    fn membership(&self, e: &Spanned) -> Option<FormulaKind> {
+        let Expr::App {
+            name,
+            args: Some(args),
+        } = &e.expr
+        else {
+            return None;
+        };
+        let [Spanned {
+            expr:
+                Expr::App {
+                    name: element,
+                    args: None,
+                },
+            ..
+        }] = args.as_slice()
+        else {
+            return None;
+        };
+        let listed = |elements: &[crate::syntax::ast::Element]| {
+            elements.iter().any(|x| {
+                matches!(&x.kind, crate::syntax::ast::ElementKind::Str { value, quoted: false }
+                    if *value == element.name)
+            })
+        };
+        let of_type = self.names.elements(&name.name)?;
+        let known = self.names.types.values().flatten().any(|l| listed(l));
+        if !known || self.names.funcs.contains_key(&element.name) {
+            return None;
+        }
+        Some(if listed(of_type) {
+            FormulaKind::True
+        } else {
+            FormulaKind::False
+        })
     }
 
     /// Whether a quantee ranges over a predicate's tuples rather than a type.

@@ -11,10 +11,16 @@
 //! can be used in theories); `type T := {1..n}` an enumerated subtype of `int`; `p: T * T -> Bool`
 //! a predicate, `f: T -> U` a function, `c: () -> U` a constant; `Int` and `Real` are `int` and
 //! `float`; a type given only in a structure is given in the vocabulary instead (so that its
-//! elements are names in theories too), and `f := {..} else v.` lists every argument.
+//! elements are names in theories too, unless structures list it differently: then each keeps
+//! its own), and `f := {..} else v.` lists every argument. `𝔹` as an argument type is a
+//! constructed type `{true, false}` ([`booleans`]); `Concept[T -> U]` the constructed type of
+//! the symbols with that signature ([`concepts`]). An interpretation inside a theory joins the
+//! structure of each `main` call on that theory.
 
 mod accessors;
 mod blocks;
+mod booleans;
+mod concepts;
 mod expr;
 mod number;
 mod script;
@@ -24,6 +30,7 @@ use pest::iterators::Pair;
 use pest::Parser;
 use std::collections::HashMap;
 
+pub use blocks::OWN_STRUCTURE;
 pub use number::date_text;
 pub use script::{Arg, Call, Script, Statement};
 
@@ -60,12 +67,16 @@ pub fn read(fid: FileId, text: &str, diags: &mut Diagnostics) -> Read {
         names: Names::default(),
         terms: 0,
         fixed_span: None,
+        theory_interpretations: HashMap::new(),
     };
     let blocks: Vec<Pair<Rule>> = parsed
         .into_inner()
         .filter(|p| p.as_rule() != Rule::EOI)
         .collect();
     reader.collect_names(&blocks);
+    for block in &blocks {
+        reader.collect_concepts(block);
+    }
     let read = reader.blocks(blocks);
     diags.items.extend(reader.diags);
     read
@@ -168,6 +179,18 @@ pub(crate) struct Names {
     built: Vec<accessors::Built>,
     /// The types listed with dates (`{#2021-01-01..#2021-01-31}`).
     date_types: Vec<String>,
+    /// The vocabularies that use the Booleans as a type (they get a type `Bool`).
+    bool_vocabularies: Vec<String>,
+    /// The variables over the Booleans.
+    bool_vars: std::collections::HashSet<String>,
+    /// The concept types written in the file (`Concept[node->Bool]`), made canonical.
+    concepts: Vec<String>,
+    /// Each predicate and function with its concept type, in the order of the declarations.
+    signatures: Vec<(String, String)>,
+    /// The variables over a concept type, with it.
+    concept_vars: HashMap<String, String>,
+    /// The first vocabulary, which declares the concept types.
+    first_vocabulary: Option<String>,
 }
 
 impl Names {
@@ -217,6 +240,35 @@ impl Names {
     }
 }
 
+/// Whether an IDP-Z3 type name is the Booleans.
+fn is_bool(sort: &str) -> bool {
+    matches!(sort, "Bool" | "𝔹")
+}
+
+/// `body` guarded by the quantees' `x in $(c)` conditions: `guard => body` under `!`,
+/// `guard & body` under `?`.
+fn guarded(q: ast::Quantifier, quantees: &[expr::Quantee], body: expr::Spanned) -> expr::Spanned {
+    quantees
+        .iter()
+        .rev()
+        .filter_map(|quantee| quantee.guard.clone())
+        .fold(body, |acc, guard| {
+            let op = match q {
+                ast::Quantifier::Forall => ast::BinConn::Implies,
+                _ => ast::BinConn::And,
+            };
+            let span = acc.span;
+            expr::Spanned {
+                expr: expr::Expr::Conn {
+                    op,
+                    left: Box::new(*guard),
+                    right: Box::new(acc),
+                },
+                span,
+            }
+        })
+}
+
 /// IDP3's name for IDP-Z3's built-in types (others unchanged).
 fn idp3_sort(name: &str) -> &str {
     match name {
@@ -224,6 +276,7 @@ fn idp3_sort(name: &str) -> &str {
         "Real" | "ℝ" => "float",
         // A date is its day number (`number::date_text` prints it back).
         "Date" => "int",
+        "𝔹" => booleans::BOOL,
         other => other,
     }
 }
@@ -238,6 +291,8 @@ pub(crate) struct Reader {
     /// Set while reading a text given inside a string (`term="..."`): every node is placed
     /// at the string.
     fixed_span: Option<Span>,
+    /// The interpretations written inside each theory (`p := {..}.`), by theory name.
+    theory_interpretations: HashMap<String, (Ident, Vec<ast::Interpretation>)>,
 }
 
 impl Reader {
@@ -249,9 +304,19 @@ impl Reader {
         Span::new(self.fid, s.start()..s.end())
     }
 
+    /// A name; a concept type written as a type is named canonically (`Concept[A*B->Bool]`),
+    /// and `` `p `` keeps its backquote when `p` is a symbol (the concept of `p`; a variable
+    /// written `` `x `` is `x`).
     fn ident(&self, pair: Pair<Rule>) -> Ident {
+        let text = pair.as_str();
+        let name = match text.strip_prefix('`') {
+            _ if pair.as_rule() == Rule::concept => concepts::canonical(text),
+            Some(bare) if self.names.signatures.iter().any(|(s, _)| s == bare) => text.to_string(),
+            Some(bare) => bare.to_string(),
+            None => text.to_string(),
+        };
         Ident {
-            name: pair.as_str().trim_start_matches('`').to_string(),
+            name,
             span: self.span(&pair),
         }
     }

@@ -249,13 +249,18 @@ impl Reader {
             }
             name
         };
+        let given: Vec<ast::Interpretation> = theories
+            .iter()
+            .filter_map(|t| self.theory_interpretations.get(&t.name.name))
+            .flat_map(|(_, i)| i.iter().cloned())
+            .collect();
         let structure = match structures.as_slice() {
-            [one] => one.name.name.clone(),
+            [one] if given.is_empty() => one.name.name.clone(),
             _ => {
-                let name = if structures.is_empty() {
+                let name = if structures.is_empty() && given.is_empty() {
                     format!("empty_structure_of_{}", vocabulary.to_path())
                 } else {
-                    combined_name(structures.iter().map(|s| s.name.name.as_str()))
+                    combined_name(structure_names(&structures, &theories, given.is_empty()))
                 };
                 if find_structure(file, &name).is_none() {
                     file.items.push(Item::Structure(ast::Structure {
@@ -267,6 +272,7 @@ impl Reader {
                         interpretations: structures
                             .iter()
                             .flat_map(|s| s.interpretations.clone())
+                            .chain(given)
                             .collect(),
                         usings: Vec::new(),
                         span: call.span,
@@ -344,9 +350,25 @@ fn find_structure<'f>(file: &'f ast::File, name: &str) -> Option<&'f ast::Struct
     })
 }
 
+/// The names making up the structure of a call: its structures', then (when the theories
+/// interpret symbols themselves) `interpretations_of_T` for each theory.
+fn structure_names<'a>(
+    structures: &'a [ast::Structure],
+    theories: &'a [ast::Theory],
+    no_given: bool,
+) -> impl Iterator<Item = String> + 'a {
+    let own = theories
+        .iter()
+        .filter(move |_| !no_given)
+        .map(|t| format!("{}{}", super::OWN_STRUCTURE, t.name.name));
+    structures.iter().map(|s| s.name.name.clone()).chain(own)
+}
+
 /// The name of blocks combined for one call: `T_and_T2`.
-fn combined_name<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    names.collect::<Vec<_>>().join("_and_")
+fn combined_name<S: AsRef<str>>(names: impl Iterator<Item = S>) -> String {
+    let names: Vec<S> = names.collect();
+    let texts: Vec<&str> = names.iter().map(|n| n.as_ref()).collect();
+    texts.join("_and_")
 }
 
 /// A Python string literal's text (`\"` and `\\` unescaped).
