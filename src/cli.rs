@@ -650,6 +650,9 @@ impl Settings {
             explain_budget: text("IDP_EXPLAIN_BUDGET").and_then(|v| v.parse().ok()),
             ranking_after: text("IDP_RANKING_AFTER").and_then(|v| v.parse().ok()),
             cadical_config: text("IDP_CADICAL_CONFIG"),
+            delay_after: text("IDP_DELAY_AFTER")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(crate::ground::delayed::DEFAULT_DELAY_AFTER),
         };
         Settings {
             tuning,
