@@ -24,9 +24,10 @@
 //!
 //! P qualifies when it is open (neither defined nor interpreted), has more than
 //! [`Delay::after`] tuples, some sentence singles out a part of it, no rule body reads it
-//! negatively (where a false atom would make bodies true for every delayed tuple), and the
-//! joint bounds do not bound it already (a sentence over all its tuples, or all those of one
-//! constructor): a theory that grounds without delaying is ground as before.
+//! negatively (where a false atom would make bodies true for every delayed tuple), and one of
+//! the sentences that single out a part of it is beyond the joint bounds (which read those
+//! over all its tuples, or all those of one constructor): a theory whose bounds they read
+//! is ground as before.
 
 use std::rc::Rc;
 
@@ -64,7 +65,8 @@ impl Delay {
     }
 
     /// The next level, or `None` when it would ground more than the threshold of every
-    /// predicate's other tuples (grounding that many is what delaying is meant to avoid).
+    /// predicate's other tuples (grounding that many is what delaying is meant to avoid),
+    /// unless that is all of them.
     pub fn next(self, delayed: &[Delayed]) -> Option<Delay> {
         let next = Delay {
             level: self.level + 1,
@@ -72,7 +74,10 @@ impl Delay {
         };
         delayed
             .iter()
-            .any(|d| d.chunk(next) <= d.per_prefix.max(self.after as u128))
+            .any(|d| {
+                d.chunk(next) <= d.per_prefix.max(self.after as u128)
+                    || d.total - d.ground as u128 <= self.after as u128
+            })
             .then_some(next)
     }
 }
@@ -238,6 +243,10 @@ impl<'a> Grounder<'a> {
             ground: 0,
             per_prefix: per_prefix.max(1),
         };
+        // Once the other tuples are at most the threshold, the next level grounds them all.
+        if delay.level > 0 && total - set.len() as u128 <= delay.after as u128 {
+            return None;
+        }
         let wanted = delayed.chunk(delay);
         let (mut added, mut index) = (0u128, 0u128);
         while added < wanted && index < total {
@@ -264,8 +273,6 @@ impl<'a> Grounder<'a> {
         after: u64,
     ) -> Vec<(Symbol, Vec<(Bound, bool)>)> {
         let defined: HashSet<Symbol> = definitions.iter().flat_map(|d| d.defined()).collect();
-        // A predicate that the joint bounds already bound is left to them.
-        let bounded = self.bounds(definitions, sentences);
         let mut by_symbol: indexmap::IndexMap<Symbol, (Vec<(Bound, bool)>, bool)> =
             Default::default();
         for sentence in sentences {
@@ -276,8 +283,7 @@ impl<'a> Grounder<'a> {
                 continue;
             };
             let symbol = Symbol::Pred(*p);
-            if !self.is_open(symbol, &defined) || bounded.contains_key(&symbol) || !is_pattern(args)
-            {
+            if !self.is_open(symbol, &defined) || !is_pattern(args) {
                 continue;
             }
             let mut read = HashSet::default();
@@ -285,9 +291,11 @@ impl<'a> Grounder<'a> {
             if read.contains(&symbol) {
                 continue;
             }
-            let covering = self.covers_every_tuple(&self.program.pred(*p).args, args);
+            let sorts = &self.program.pred(*p).args;
+            let covering = self.covers_every_tuple(sorts, args);
             let entry = by_symbol.entry(symbol).or_default();
-            entry.1 |= !covering;
+            // Only a sentence that the joint bounds cannot read makes P a candidate.
+            entry.1 |= self.cover(sorts, args).is_none();
             let bound = Bound {
                 vars,
                 args: args.clone(),

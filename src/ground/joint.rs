@@ -361,7 +361,7 @@ impl<'a> Grounder<'a> {
     /// one (`Some(None)`, see [`Self::covers_every_tuple`]), those whose argument k is an
     /// application of the constructor C (`Some(Some((k, C)))`: that argument is `C(x, y)`
     /// or the constant `C`, the others as for every tuple), or others (`None`).
-    fn cover(
+    pub(super) fn cover(
         &self,
         sorts: &[crate::ids::SortId],
         args: &[Term],
