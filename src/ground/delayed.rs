@@ -130,9 +130,13 @@ pub fn out_of_time(program: &Program, delayed: &[Delayed], found: usize, limit: 
         limit,
         format!(
             "Lazy grounding found {found} model{plural} with the delayed tuples false, and \
-             grounding more of them would not finish before the time limit ({}): a model that \
-             makes one of them true may exist. Give the predicate in the structure or \
-             constrain its tuples in the theory.",
+             grounding more of them would not finish before {} ({}): a model that makes one \
+             of them true may exist. Give the predicate in the structure or constrain its \
+             tuples in the theory.",
+            match limit {
+                Limit::InferenceTimeout => "the inference's time limit (stdoptions.timeout)",
+                _ => "the run's time limit (--timeout)",
+            },
             describe(program, delayed)
         ),
     )
