@@ -34,7 +34,7 @@ MEMORY=${MEMORY:-8000}
 RUNS=1
 COMMIT=${COMMIT:-1881096804ecdb10af53e51ecd404f9db5cc7711}
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
-IDP=$TARGET/release/idp
+IDP=${IDP:-$TARGET/release/idp}
 
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time" >&2; exit 1; }

@@ -650,6 +650,9 @@ impl Settings {
             explain_budget: text("IDP_EXPLAIN_BUDGET").and_then(|v| v.parse().ok()),
             ranking_after: text("IDP_RANKING_AFTER").and_then(|v| v.parse().ok()),
             cadical_config: text("IDP_CADICAL_CONFIG"),
+            delay_after: text("IDP_DELAY_AFTER")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(crate::ground::delayed::DEFAULT_DELAY_AFTER),
         };
         Settings {
             tuning,
@@ -1261,6 +1264,7 @@ mod tests {
             ("IDP_EXPLAIN_BUDGET", "0.5"),
             ("IDP_RANKING_AFTER", "64"),
             ("IDP_CADICAL_CONFIG", "unsat"),
+            ("IDP_DELAY_AFTER", "0"),
             ("IDP_NO_PROGRESS", ""),
             ("IDP_STATS", "1"),
             ("IDP_SERVE_WEB", "web"),
@@ -1273,6 +1277,7 @@ mod tests {
                 explain_budget: Some(0.5),
                 ranking_after: Some(64),
                 cadical_config: Some("unsat".into()),
+                delay_after: 0,
             }
         );
         assert!(some.no_progress && some.stats);

@@ -69,15 +69,31 @@ impl<'a> Grounder<'a> {
         sentences: &[Formula],
         ltc: Option<&LtcInfo>,
     ) {
+        if let Some(possible) = self.joint_possible(definitions, sentences, ltc, Vec::new()) {
+            self.record_possible(possible);
+        }
+    }
+
+    /// The least fixpoint of the joint relaxation of `definitions`, the bounds that
+    /// `sentences` give open predicates and the `extra` bounding rules (see
+    /// [`crate::ground::delayed`]), when it is sound; `None` otherwise.
+    pub(super) fn joint_possible(
+        &self,
+        definitions: &[&Definition],
+        sentences: &[Formula],
+        ltc: Option<&LtcInfo>,
+        extra: Vec<Definition>,
+    ) -> Option<datalog::Extensions> {
         let bounds = self.bounds(definitions, sentences);
-        let bounding = bounding_rules(&bounds, self.program);
+        let mut bounding = bounding_rules(&bounds, self.program);
+        bounding.extend(extra);
         let groups: Vec<&Definition> = definitions.iter().copied().chain(&bounding).collect();
         if groups.len() < 2 {
-            return;
+            return None;
         }
         let timing = loops_across_definitions_are_timed(&groups, ltc);
         let Timing::Timed { relies_on_next } = timing else {
-            return;
+            return None;
         };
         let mut inliner = Inliner {
             bounds: &bounds,
@@ -100,7 +116,7 @@ impl<'a> Grounder<'a> {
             &approx,
             self.growth.max_size,
         ) else {
-            return;
+            return None;
         };
         if relies_on_next {
             let next = Symbol::Func(ltc.expect("timed by Next").next);
@@ -109,38 +125,38 @@ impl<'a> Grounder<'a> {
                 Some((_, tuples)) => tuples.iter().cloned().collect(),
                 None => match self.structure.table(next) {
                     Some(Table::TwoValued(set)) => set.iter().map(|t| t.to_vec()).collect(),
-                    _ => return,
+                    _ => return None,
                 },
             };
             if !graph.iter().all(|t| goes_forward(t)) {
-                return;
+                return None;
             }
         }
-        self.record_possible(possible);
+        Some(possible)
     }
 }
 
 /// A sentence `! x : P(t) => phi` over an open predicate P: in every model, P holds only
 /// where phi does.
-struct Bound {
-    vars: Vec<Var>,
-    args: Vec<Term>,
-    phi: Formula,
-    span: crate::source::Span,
+pub(super) struct Bound {
+    pub(super) vars: Vec<Var>,
+    pub(super) args: Vec<Term>,
+    pub(super) phi: Formula,
+    pub(super) span: crate::source::Span,
     /// Whether phi applies a function that the structure does not fix (`At(t)`): only then
     /// does joining phi into a rule body say more than the bound of P itself (see
     /// [`Inliner`]); otherwise it only makes the body's join larger.
-    applies_open_function: bool,
+    pub(super) applies_open_function: bool,
     /// `None` when `P(t)` covers every tuple of P; `Some((k, C))` when it covers those whose
     /// argument k is an application of the constructor C (`do(t, p, s(x, y))`, when actions
     /// are also made by other constructors).
-    case: Option<(usize, FuncId)>,
+    pub(super) case: Option<(usize, FuncId)>,
 }
 
 impl<'a> Grounder<'a> {
     /// The sentences `! x : P(t) => phi` over an open predicate P (neither defined nor known),
     /// by predicate, when `P(t)` covers every tuple of P and phi does not read P.
-    fn bounds(
+    pub(super) fn bounds(
         &self,
         definitions: &[&Definition],
         sentences: &[Formula],
@@ -166,6 +182,7 @@ impl<'a> Grounder<'a> {
                 || known
                 || self.structure.lazy.contains_key(&symbol)
                 || read.contains(&symbol)
+                || self.status.delayed.contains(&symbol)
             {
                 continue;
             }
@@ -255,7 +272,7 @@ impl Bound {
     /// `shift` (away from those of the formula it goes into). A variable of `x` that is an
     /// argument of `t` is replaced by the matching `a` instead of equated to it, so that the
     /// relaxation reads `At(t)` in the rule's body and in the bound as one application.
-    fn instance(&self, a: &[Term], mut shift: Shift) -> Formula {
+    pub(super) fn instance(&self, a: &[Term], mut shift: Shift) -> Formula {
         let args: Vec<Term> = self.args.iter().map(|t| shift.term(t)).collect();
         let (mut vars, mut phi) = (shift.vars(&self.vars), shift.formula(&self.phi));
         let mut binding: Vec<(u32, Term)> = Vec::new();
@@ -344,7 +361,7 @@ impl<'a> Grounder<'a> {
     /// one (`Some(None)`, see [`Self::covers_every_tuple`]), those whose argument k is an
     /// application of the constructor C (`Some(Some((k, C)))`: that argument is `C(x, y)`
     /// or the constant `C`, the others as for every tuple), or others (`None`).
-    fn cover(
+    pub(super) fn cover(
         &self,
         sorts: &[crate::ids::SortId],
         args: &[Term],
@@ -386,7 +403,7 @@ impl<'a> Grounder<'a> {
     /// (`do(t, p_robot, kill(x, y))` with one player and one kind of action). A sentence over
     /// fewer atoms (`do(t, p, s(x, y)) => ...` when there are also `u(x, y)` actions) bounds
     /// only those, and joining it with the others would rule out the rest.
-    fn covers_every_tuple(&self, sorts: &[crate::ids::SortId], args: &[Term]) -> bool {
+    pub(super) fn covers_every_tuple(&self, sorts: &[crate::ids::SortId], args: &[Term]) -> bool {
         let mut seen = Vec::new();
         sorts
             .iter()
@@ -439,10 +456,10 @@ fn any_application(
 }
 
 /// How far apart the variables of the sentences joined in one rule are moved.
-const SENTENCE_VARIABLES: u32 = 1 << 20;
+pub(super) const SENTENCE_VARIABLES: u32 = 1 << 20;
 
 /// Adds a constant to the id of every variable (bound or free) of a formula.
-struct Shift(u32);
+pub(super) struct Shift(pub(super) u32);
 
 impl Shift {
     fn var(&self, v: &Var) -> Var {
@@ -492,10 +509,10 @@ impl Rewriter for Shift {
 
 /// Where the variables of the relaxation rules made from sentences are numbered from (far
 /// above the resolver's).
-const FRESH_VARIABLES: u32 = 1 << 30;
+pub(super) const FRESH_VARIABLES: u32 = 1 << 30;
 
 /// `! x : A => phi` (nested universal quantifiers flattened): its variables, A and phi.
-fn guarded_by_atom(f: &Formula) -> Option<(Vec<Var>, &Formula, &Formula)> {
+pub(super) fn guarded_by_atom(f: &Formula) -> Option<(Vec<Var>, &Formula, &Formula)> {
     let mut vars = Vec::new();
     let mut f = f;
     while let FormulaKind::Forall(vs, body) = f.kind() {
@@ -511,7 +528,7 @@ fn guarded_by_atom(f: &Formula) -> Option<(Vec<Var>, &Formula, &Formula)> {
 }
 
 /// New variables over `sorts`, numbered on from `fresh`.
-fn fresh_vars(sorts: &[crate::ids::SortId], fresh: &mut u32) -> Vec<Var> {
+pub(super) fn fresh_vars(sorts: &[crate::ids::SortId], fresh: &mut u32) -> Vec<Var> {
     sorts
         .iter()
         .map(|&sort| {
@@ -526,7 +543,7 @@ fn fresh_vars(sorts: &[crate::ids::SortId], fresh: &mut u32) -> Vec<Var> {
 }
 
 /// `P(v) <- true-and-nothing-yet`: new head variables over `sorts`, an empty conjunction.
-fn empty_rule(
+pub(super) fn empty_rule(
     symbol: Symbol,
     sorts: &[crate::ids::SortId],
     span: crate::source::Span,

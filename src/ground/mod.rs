@@ -11,6 +11,7 @@ mod bounds;
 mod cases;
 pub mod datalog;
 mod definitions;
+pub mod delayed;
 mod dump;
 mod formulas;
 mod inlined;
@@ -172,6 +173,9 @@ struct SymbolStatus {
     /// For the symbols of a definition being grounded: the tuples that can be true (see
     /// [`datalog::possibly_true`]); the others are false. Replaced by `heads` once encoded.
     possible: HashMap<Symbol, TupleSet>,
+    /// Open predicates whose tuples outside `possible` are assumed false rather than ground
+    /// ([`delayed`]).
+    delayed: HashSet<Symbol>,
     /// Atoms whose value a grounded sentence already forces (top-level unit literals); later
     /// grounding treats them as known.
     derived: AtomValues,

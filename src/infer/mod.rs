@@ -8,6 +8,7 @@ mod explain;
 mod fobdd;
 mod grounding;
 mod huge;
+mod lazy;
 pub mod ltc;
 mod optimise;
 mod report;
@@ -71,6 +72,9 @@ pub struct Options {
     pub trace: bool,
     /// Knobs for experiments and comparisons (`IDP_*` on the command line).
     pub tuning: Tuning,
+    /// Lazy grounding ([`crate::ground::delayed`]): model expansion sets the level it grounds
+    /// at; `None` (every other inference) grounds every tuple.
+    pub delay: Option<crate::ground::delayed::Delay>,
 }
 
 /// Knobs for experiments and comparisons. The command line reads them from the environment
@@ -97,6 +101,9 @@ pub struct Tuning {
     /// A CaDiCaL configuration (`IDP_CADICAL_CONFIG=sat|unsat|plain`); an unknown name keeps
     /// the default.
     pub cadical_config: Option<String>,
+    /// The tuple count above which model expansion may delay an open predicate's tuples
+    /// (`IDP_DELAY_AFTER=N`; 0: never; see [`crate::ground::delayed`]).
+    pub delay_after: u64,
 }
 
 impl Default for Tuning {
@@ -107,6 +114,7 @@ impl Default for Tuning {
             explain_budget: None,
             ranking_after: None,
             cadical_config: None,
+            delay_after: crate::ground::delayed::DEFAULT_DELAY_AFTER,
         }
     }
 }
@@ -139,6 +147,7 @@ impl Default for Options {
             random_values: None,
             trace: false,
             tuning: Tuning::default(),
+            delay: None,
         }
     }
 }
@@ -213,7 +222,29 @@ fn expand(
         return Ok(Inferred::new((Vec::new(), 0), warnings).with_empty_trace(options.trace));
     };
     let options = &single_model_economy(options);
-    let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
+    if options.tuning.delay_after > 0 {
+        let setup = lazy::Setup {
+            program,
+            theory,
+            pending: &pending,
+            structure: &evaluated,
+            output,
+        };
+        return lazy::expand(&setup, options, found, warnings);
+    }
+    let session = Session::new(program, theory, &pending, &evaluated, options)?;
+    search_models(session, program, output, options, found, warnings)
+}
+
+/// Enumerates the models of a session set up for model expansion ([`expand`]).
+fn search_models(
+    mut session: Session,
+    program: &Program,
+    output: Option<VocId>,
+    options: &Options,
+    found: Found,
+    mut warnings: Vec<String>,
+) -> IdpResult<Inferred<(Vec<Structure>, usize)>> {
     let mut blocked_on = session.output_symbols(output);
     if let Some(searched) = &options.dont_care {
         blocked_on.retain(|s| searched.contains(s));

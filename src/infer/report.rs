@@ -89,6 +89,15 @@ impl Observer {
         }
     }
 
+    /// The same observer without its model listener (for a search whose models are shown
+    /// only once it is known to be final).
+    pub fn without_models(&self) -> Observer {
+        Observer {
+            models: None,
+            ..self.clone()
+        }
+    }
+
     /// Whether models are listened for ([`Observer::with_models`]).
     pub fn models_on(&self) -> bool {
         self.models.is_some()

@@ -152,6 +152,7 @@ impl<'a> Session<'a> {
             atoms_seen: 0,
             warnings: Vec::new(),
             encoded_definitions: Vec::new(),
+            delayed: Vec::new(),
             _progress: crate::progress::begin(),
         }
     }

@@ -17,6 +17,7 @@ use indexmap::IndexMap;
 
 use crate::encode::{assert_completion, Definitions, Sat};
 use crate::error::{Error, IdpResult, Limit};
+use crate::ground::delayed::Delayed;
 use crate::ground::{
     evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder, Store,
 };
@@ -59,6 +60,9 @@ pub struct Session<'a> {
     /// The definitions encoded here under the well-founded semantics: the symbols each
     /// defines and those its rules read (see [`Session::determined`]).
     encoded_definitions: Vec<(Vec<Symbol>, HashSet<Symbol>)>,
+    /// The open predicates whose tuples outside a subset are assumed false
+    /// ([`crate::ground::delayed`]).
+    delayed: Vec<Delayed>,
     /// Shows a progress line on a terminal while the session lives.
     _progress: crate::progress::Running,
 }
@@ -173,6 +177,7 @@ impl<'a> Session<'a> {
             atoms_seen: 0,
             warnings: Vec::new(),
             encoded_definitions: Vec::new(),
+            delayed: Vec::new(),
             _progress: crate::progress::begin(),
         };
         // Sentences that mention no defined symbol and can only give unit literals are grounded
@@ -192,6 +197,26 @@ impl<'a> Session<'a> {
                 symbols(*f, &mut used);
                 used.is_disjoint(&defined) && session.gives_units(f)
             });
+        if let Some(delay) = options.delay {
+            session.delayed = session.grounder.delay_large_predicates(
+                pending,
+                &theory.sentences,
+                program.voc(vocabulary).ltc.as_ref(),
+                delay,
+            );
+            for d in &session.delayed {
+                session.options.observer.stat(|| {
+                    format!(
+                        "lazy grounding at level {}: {} of the {} tuples of {} ground, the \
+                         others assumed false",
+                        delay.level,
+                        d.ground,
+                        d.total,
+                        program.symbol_name(d.symbol)
+                    )
+                });
+            }
+        }
         // The joint bounds first: they bound the open predicates that sentences constrain
         // (`do(t, p, press(..)) => ..`), which the independent sentences are ground over.
         session.grounder.bound_definitions_jointly(
@@ -271,6 +296,11 @@ impl<'a> Session<'a> {
             )
         });
         Ok(session)
+    }
+
+    /// The open predicates whose tuples outside a subset were assumed false.
+    pub fn delayed(&self) -> &[Delayed] {
+        &self.delayed
     }
 
     /// The sentences ordered by the size of their outer universal quantification, so that

@@ -1,0 +1,156 @@
+//! Model expansion with lazy grounding ([`crate::ground::delayed`]): ground the singled-out
+//! tuples of the huge open predicates, search, and ground more of the others only when fewer
+//! models were found than asked for; stop with a limit that names the delayed predicates
+//! rather than answer with too few models.
+
+use std::time::Instant;
+
+use crate::error::{Error, IdpResult, Limit};
+use crate::ground::delayed::{next_level_seconds, out_of_time, too_many_delayed, Delay, Delayed};
+use crate::ids::VocId;
+use crate::infer::session::Session;
+use crate::infer::{search_models, Found, Inferred, Options};
+use crate::sema::ir::Definition;
+use crate::sema::{Program, Theory};
+use crate::structure::Structure;
+
+/// What every level grounds: the theory, its definitions still to encode, the structure with
+/// the others evaluated, and the output vocabulary.
+pub(super) struct Setup<'a> {
+    pub program: &'a Program,
+    pub theory: &'a Theory,
+    pub pending: &'a [&'a Definition],
+    pub structure: &'a Structure,
+    pub output: Option<VocId>,
+}
+
+/// Model expansion level by level (see the module documentation); without delayed
+/// predicates, the one session of plain model expansion.
+pub(super) fn expand(
+    setup: &Setup,
+    options: &Options,
+    found: Found,
+    warnings: Vec<String>,
+) -> IdpResult<Inferred<(Vec<Structure>, usize)>> {
+    let started = Instant::now();
+    let mut delay = Delay::first(options.tuning.delay_after);
+    let mut before: Vec<Delayed> = Vec::new();
+    loop {
+        let level_started = Instant::now();
+        let level = Options {
+            delay: Some(delay),
+            timeout: remaining(options.timeout, started),
+            ..options.clone()
+        };
+        let session = Session::new(
+            setup.program,
+            setup.theory,
+            setup.pending,
+            setup.structure,
+            &level,
+        )
+        .map_err(|e| while_expanding(setup.program, e, &before))?;
+        if session.delayed().is_empty() {
+            return search_models(
+                session,
+                setup.program,
+                setup.output,
+                &level,
+                found,
+                warnings,
+            );
+        }
+        let grounding = level_started.elapsed().as_secs_f64();
+        let delayed = session.delayed().to_vec();
+        // Models found with delayed tuples false are models, but maybe not all of them: they
+        // are shown only once enough were found (a next level searches again).
+        let quiet = Options {
+            observer: options.observer.without_models(),
+            ..level.clone()
+        };
+        let keep = if found == Found::Count && !options.observer.models_on() {
+            Found::Count
+        } else {
+            Found::Keep
+        };
+        let searched = search_models(
+            session,
+            setup.program,
+            setup.output,
+            &quiet,
+            keep,
+            warnings.clone(),
+        )?;
+        let count = searched.value.1;
+        if (options.nbmodels != 0 && count >= options.nbmodels) || searched.partial.is_some() {
+            for m in &searched.value.0 {
+                options.observer.model(m);
+            }
+            return Ok(match found {
+                Found::Keep => searched,
+                _ => searched.map(|(_, n)| (Vec::new(), n)),
+            });
+        }
+        let Some(next) = delay.next(&delayed) else {
+            return Err(too_many_delayed(setup.program, &delayed, count));
+        };
+        if let Some(limit) = short_of_time(
+            options,
+            started,
+            next_level_seconds(grounding, &delayed, next),
+        ) {
+            return Err(out_of_time(setup.program, &delayed, count, limit));
+        }
+        delay = next;
+        before = delayed;
+    }
+}
+
+/// What is left of a time limit of `seconds` (0: none) since `started`, at least a
+/// millisecond.
+fn remaining(seconds: f64, started: Instant) -> f64 {
+    if seconds > 0.0 {
+        (seconds - started.elapsed().as_secs_f64()).max(1e-3)
+    } else {
+        0.0
+    }
+}
+
+/// The time limit that would stop grounding that takes `seconds` from now: the inference's
+/// own (`stdoptions.timeout`, counted from `started`) or the run's (`--timeout`).
+fn short_of_time(options: &Options, started: Instant, seconds: f64) -> Option<Limit> {
+    let needed = std::time::Duration::from_secs_f64(seconds);
+    let own = (options.timeout > 0.0)
+        .then(|| started + std::time::Duration::from_secs_f64(options.timeout));
+    let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() + needed > d);
+    if past(own) {
+        Some(Limit::InferenceTimeout)
+    } else if past(crate::limits::run_deadline()) {
+        Some(Limit::RunTimeout)
+    } else {
+        None
+    }
+}
+
+/// A limit met while grounding more delayed tuples, with what the level before had ground:
+/// the answer with them false was not final.
+fn while_expanding(program: &Program, e: Error, delayed: &[Delayed]) -> Error {
+    if delayed.is_empty() || !e.is_limit() {
+        return e;
+    }
+    let which: Vec<String> = delayed
+        .iter()
+        .map(|d| {
+            let name = program.symbol_name(d.symbol);
+            format!("{name} has {} tuples, {} were ground", d.total, d.ground)
+        })
+        .collect();
+    e.with_context(
+        format!(
+            "while grounding more of the tuples that lazy grounding delayed, as too few models \
+             were found with them false ({})",
+            which.join("; ")
+        ),
+        None,
+    )
+}

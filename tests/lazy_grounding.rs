@@ -1,0 +1,155 @@
+//! Lazy grounding (issue 28, `ground::delayed`): an open predicate over a huge action type
+//! whose sentences single out a few actions is ground over those, every other tuple assumed
+//! false; model expansion grounds more of them when it finds fewer models than asked for, and
+//! stops with a limit naming the predicate rather than answer with too few models. Every model
+//! is checked by the naive checker; counts on tiny versions are compared with brute force.
+
+mod support;
+
+use idp::infer::{self, brute_force_count, check_model, Options, Tuning};
+use idp::sema::{Component, Program};
+use idp::structure::Structure;
+use support::program;
+
+/// A game with `n` elements: actions `w(E, E, E, E)` (n^4 per time point), two time points,
+/// one action per time point, and the given extra sentences.
+fn game(n: usize, sentences: &str) -> String {
+    game_over(n, 1, sentences)
+}
+
+/// [`game`] over the time points 0..`last`.
+fn game_over(n: usize, last: usize, sentences: &str) -> String {
+    format!(
+        r#"
+vocabulary V {{
+    type Time isa int
+    type E isa int
+    type Action constructed from {{ w(E, E, E, E) }}
+    do(Time, Action)
+    Mark(Time, E)
+}}
+theory T : V {{
+    ! t : ?=1 a : do(t, a).
+    {{ ! t x : Mark(t, x) <- do(t, w(x, x, x, 1)). }}
+    {sentences}
+}}
+structure S : V {{
+    Time = {{ 0..{last} }}
+    E = {{ 1..{n} }}
+}}
+"#
+    )
+}
+
+fn parts(p: &Program) -> (&idp::sema::Theory, &Structure) {
+    let Some(Component::Theory(t)) = p.lookup(&["T"]) else {
+        panic!("no theory T")
+    };
+    let Some(Component::Structure(s)) = p.lookup(&["S"]) else {
+        panic!("no structure S")
+    };
+    (&p.theories[t.index()], &p.structures[s.index()])
+}
+
+fn options(nbmodels: usize, delay_after: u64) -> Options {
+    Options {
+        nbmodels,
+        tuning: Tuning {
+            delay_after,
+            ..Tuning::default()
+        },
+        ..Options::default()
+    }
+}
+
+/// Model expansion's models (each checked by the naive checker), or its error message.
+fn expand(text: &str, nbmodels: usize, delay_after: u64) -> Result<Vec<Structure>, String> {
+    let p = program(text);
+    let (theory, structure) = parts(&p);
+    let found = infer::modelexpand(&p, theory, structure, None, &options(nbmodels, delay_after))
+        .map_err(|e| e.message().to_string())?
+        .value;
+    for m in &found {
+        if let Err(why) = check_model(&p, theory, m) {
+            panic!("a returned model is wrong: {why}\n{m:?}");
+        }
+    }
+    Ok(found)
+}
+
+/// Actions that mark, allowed only on elements 1 and 2: the models need one of them at each
+/// time point (4 plans), and every other action leaves no mark.
+const MARK_ONE_OR_TWO: &str =
+    "! t x : do(t, w(x, x, x, 1)) => x =< 2.\n    ! t : ? x : Mark(t, x).";
+
+#[test]
+fn the_singled_out_actions_give_the_models_without_grounding_the_others() {
+    // 36^4 = 1,679,616 actions per time point (past the default threshold, and few enough
+    // for the naive checker to list): only those that can mark are ground.
+    let text = game(36, MARK_ONE_OR_TWO);
+    let models = expand(&text, 4, 1_000_000).expect("four models");
+    assert_eq!(models.len(), 4);
+}
+
+#[test]
+fn asking_for_more_models_than_the_singled_out_actions_give_stops_with_a_limit() {
+    // Only 4 models exist, but lazy grounding cannot know that without grounding every
+    // action: it grounds more of them, then stops naming `do` rather than answer 4.
+    let text = game(60, MARK_ONE_OR_TWO);
+    let message = expand(&text, 5, 1000).expect_err("a limit, not 4 models");
+    assert!(message.contains("do has 25920000 tuples"), "{message}");
+    assert!(message.contains("4 models"), "{message}");
+}
+
+#[test]
+fn a_model_that_needs_a_delayed_action_is_found_by_grounding_more() {
+    // No marking action is allowed: the model takes some other action at each time point,
+    // which only the first expansion grounds.
+    let text = game(36, "! t x : do(t, w(x, x, x, 1)) => false.");
+    let models = expand(&text, 1, 1_000_000).expect("a model");
+    assert_eq!(models.len(), 1);
+}
+
+#[test]
+fn an_unsatisfiable_theory_is_not_answered_unsatisfiable_while_actions_are_delayed() {
+    // Unsatisfiable (an action at each time point, none allowed), but only grounding every
+    // action shows it: lazy grounding must stop with a limit, not answer.
+    let text = game(
+        60,
+        "! t x : do(t, w(x, x, x, 1)) => x = 1.\n    ! t a : do(t, a) => false.",
+    );
+    let message = expand(&text, 1, 1000).expect_err("a limit, not Unsatisfiable");
+    assert!(message.contains("do has"), "{message}");
+}
+
+#[test]
+fn tiny_versions_count_as_brute_force_does() {
+    // 2^4 = 16 actions at one time point, delayed past 15 tuples: the next level grounds the
+    // others (at most 15) all, and the count is exact.
+    for sentences in [
+        MARK_ONE_OR_TWO,
+        "! t x : do(t, w(x, x, x, 1)) => false.",
+        "! t x : do(t, w(x, x, x, 1)) => x = 1.\n    ! t a : do(t, a) => false.",
+        "! t x : do(t, w(x, x, x, 1)) => x = 2.\n    ! t a : do(t, a) => (? x : a = w(x, x, x, 1)) | a = w(1, 2, 1, 2).",
+    ] {
+        let text = game_over(2, 0, sentences);
+        let p = program(&text);
+        let (theory, structure) = parts(&p);
+        let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
+        let lazy = expand(&text, 0, 15).expect("an exact count");
+        let eager = expand(&text, 0, 0).expect("an exact count");
+        assert_eq!(lazy.len() as u64, expected, "{sentences}");
+        assert_eq!(eager.len() as u64, expected, "{sentences}");
+    }
+}
+
+#[test]
+fn every_model_asked_for_is_found_when_the_singled_out_actions_have_enough() {
+    // Four models exist with the marking actions; asking for at most four needs no expansion,
+    // and the models agree with the eager grounding's on a version small enough for it.
+    let text = game(6, MARK_ONE_OR_TWO);
+    let lazy = expand(&text, 4, 100).expect("four models");
+    let eager = expand(&text, 0, 0).expect("all models");
+    assert_eq!(lazy.len(), 4);
+    assert_eq!(eager.len(), 4);
+}
