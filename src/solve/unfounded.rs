@@ -119,9 +119,10 @@ pub struct UnfoundedSets {
     clause_out: Option<(Vec<Lit>, usize)>,
     /// A reused work list (empty between uses).
     scratch: Vec<u32>,
-    /// Marks for the set being built (generation stamps per node).
-    mark: Vec<u32>,
-    generation: u32,
+    /// Per node: its position in the unfounded set being split (`NONE` outside it).
+    position: Vec<u32>,
+    /// Per node: the part being built it belongs to (`NONE` when none).
+    part_of: Vec<u32>,
     /// The values of a complete assignment being checked, by variable (+1 true, -1 false,
     /// 0 absent: false); reused between checks.
     model_value: Vec<i8>,
@@ -208,7 +209,8 @@ impl UnfoundedSets {
             self.nodes[n as usize].children = children;
             self.enqueue(n);
         }
-        self.mark.resize(self.nodes.len(), 0);
+        self.position.resize(self.nodes.len(), NONE);
+        self.part_of.resize(self.nodes.len(), NONE);
         fresh_vars
     }
 
@@ -505,79 +507,167 @@ impl UnfoundedSets {
     }
 
     /// Splits the unfounded set `set` into its strongly connected parts (over children in
-    /// the set), those that nothing else in the set founds first, each with its external
-    /// bodies: the literals that cut it off from outside support. Each such literal is false,
-    /// or a node of a part listed earlier (made false before this part's nodes are). Smaller
-    /// parts give shorter reasons than the set as a whole.
+    /// the set), those that nothing else in the set founds first, each with its OR nodes (the
+    /// ones to make false) and its external bodies: the literals that cut it off from outside
+    /// support. Each such literal is false, or an OR node of a part listed earlier (made false
+    /// before this part's nodes are). AND nodes are not made false here: each has a child in
+    /// the set, so unit propagation on the completion falsifies it once that child is; one
+    /// read as an external body stands for a child of its that is false or made false
+    /// earlier. Parts without OR nodes are left out. Smaller parts give shorter reasons than
+    /// the set as a whole.
     fn unfounded_parts(&mut self, set: &[u32]) -> Vec<(Vec<u32>, Rc<[Lit]>)> {
-        if self.generation.checked_add(set.len() as u32 + 1).is_none() {
-            self.mark.iter_mut().for_each(|m| *m = 0);
-            self.generation = 0;
-        }
-        let g = self.generation + 1;
-        let mut position: HashMap<u32, usize> = HashMap::default();
         for (k, &n) in set.iter().enumerate() {
-            position.insert(n, k);
+            self.position[n as usize] = k as u32;
         }
-        let succ: Vec<Vec<usize>> = set
-            .iter()
-            .map(|&n| {
-                self.nodes[n as usize]
-                    .children
-                    .iter()
-                    .filter_map(|&c| match c {
-                        Child::Node(m) => position.get(&m).copied(),
-                        Child::Lit(_) => None,
-                    })
-                    .collect()
-            })
-            .collect();
         // Sinks first: a part's children in the set lie in its own or an earlier part.
-        let components = crate::graph::strongly_connected_components(&succ);
-        let mut parts = Vec::with_capacity(components.len());
-        for (number, component) in components.into_iter().enumerate() {
-            // Parts are numbered from the generation on: a node's mark tells its part.
-            let stamp = g + number as u32;
-            let members: Vec<u32> = component.into_iter().map(|k| set[k]).collect();
-            for &n in &members {
-                self.mark[n as usize] = stamp;
+        let components = self.components(set);
+        let mut parts = Vec::new();
+        let mut bodies = Vec::new();
+        for component in components {
+            if component.iter().all(|&n| self.nodes[n as usize].conjunctive) {
+                continue;
             }
-            let mut bodies = Vec::new();
-            for &n in &members {
+            // The part is marked by one of its nodes.
+            let stamp = component[0];
+            for &n in &component {
+                self.part_of[n as usize] = stamp;
+            }
+            bodies.clear();
+            let mut members = Vec::new();
+            for &n in &component {
                 let node = &self.nodes[n as usize];
-                let outside =
-                    |c: &Child| !matches!(c, Child::Node(m) if self.mark[*m as usize] == stamp);
-                let lit = |c: &Child| match *c {
-                    Child::Node(m) => self.nodes[m as usize].lit,
-                    Child::Lit(l) => l,
-                };
                 if node.conjunctive {
-                    // A conjunction founded by nothing in its own part: one child that is
-                    // false, or in an earlier part, stands for its body.
-                    if node.children.iter().all(outside) {
-                        let witness = node
-                            .children
-                            .iter()
-                            .find(|c| match **c {
-                                Child::Node(m) => {
-                                    position.contains_key(&m)
-                                        || self.is_false(self.nodes[m as usize].lit)
-                                }
-                                Child::Lit(l) => self.is_false(l),
-                            })
-                            .map(lit);
-                        bodies.extend(witness);
-                    }
-                } else {
-                    bodies.extend(node.children.iter().filter(|c| outside(c)).map(lit));
+                    continue;
                 }
+                members.push(n);
+                for &c in &node.children {
+                    match c {
+                        Child::Node(m) if self.part_of[m as usize] == stamp => {}
+                        Child::Node(m) => bodies.push(self.external_lit(m)),
+                        Child::Lit(l) => bodies.push(l),
+                    }
+                }
+            }
+            for &n in &component {
+                self.part_of[n as usize] = NONE;
             }
             bodies.sort_unstable();
             bodies.dedup();
-            parts.push((members, Rc::from(bodies)));
+            parts.push((members, Rc::from(bodies.as_slice())));
         }
-        self.generation = g + parts.len() as u32;
+        for &n in set {
+            self.position[n as usize] = NONE;
+        }
         parts
+    }
+
+    /// The literal that stands for node `m`, outside the part being built, in its external
+    /// bodies: its own (false, or an OR node of an earlier part), or for an AND node of the
+    /// unfounded set (made false only by unit propagation) a child that is false or an OR
+    /// node of the set.
+    fn external_lit(&self, m: u32) -> Lit {
+        let mut m = m;
+        for _ in 0..self.nodes.len() {
+            let node = &self.nodes[m as usize];
+            if !node.conjunctive || self.position[m as usize] == NONE {
+                return node.lit;
+            }
+            let mut next = None;
+            for &c in &node.children {
+                match c {
+                    Child::Lit(l) if self.is_false(l) => return l,
+                    Child::Lit(_) => {}
+                    Child::Node(k) if self.position[k as usize] != NONE => {
+                        if !self.nodes[k as usize].conjunctive {
+                            return self.nodes[k as usize].lit;
+                        }
+                        next.get_or_insert(k);
+                    }
+                    Child::Node(k) if self.is_false(self.nodes[k as usize].lit) => {
+                        return self.nodes[k as usize].lit;
+                    }
+                    Child::Node(_) => {}
+                }
+            }
+            match next {
+                Some(k) => m = k,
+                None => break,
+            }
+        }
+        self.nodes[m as usize].lit
+    }
+
+    /// The strongly connected components of the nodes of `set` (whose positions are in
+    /// `position`) over their children in the set, sinks first (Tarjan's algorithm, without
+    /// recursion).
+    fn components(&mut self, set: &[u32]) -> Vec<Vec<u32>> {
+        let len = set.len();
+        let mut index = vec![NONE; len];
+        let mut low = vec![0u32; len];
+        let mut on_stack = vec![false; len];
+        let mut stack: Vec<u32> = Vec::new();
+        // (position, next child to look at)
+        let mut calls: Vec<(u32, usize)> = Vec::new();
+        let mut out = Vec::new();
+        let mut counter = 0u32;
+        for root in 0..len as u32 {
+            if index[root as usize] != NONE {
+                continue;
+            }
+            calls.push((root, 0));
+            index[root as usize] = counter;
+            low[root as usize] = counter;
+            counter += 1;
+            stack.push(root);
+            on_stack[root as usize] = true;
+            while let Some(&(v, start)) = calls.last() {
+                let children = &self.nodes[set[v as usize] as usize].children;
+                let mut next = start;
+                let mut descend = None;
+                while next < children.len() {
+                    let c = children[next];
+                    next += 1;
+                    let Child::Node(m) = c else { continue };
+                    let w = self.position[m as usize];
+                    if w == NONE {
+                        continue;
+                    }
+                    if index[w as usize] == NONE {
+                        descend = Some(w);
+                        break;
+                    } else if on_stack[w as usize] {
+                        low[v as usize] = low[v as usize].min(index[w as usize]);
+                    }
+                }
+                if let Some(w) = descend {
+                    calls.last_mut().expect("call").1 = next;
+                    index[w as usize] = counter;
+                    low[w as usize] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w as usize] = true;
+                    calls.push((w, 0));
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(parent, _)) = calls.last() {
+                    low[parent as usize] = low[parent as usize].min(low[v as usize]);
+                }
+                if low[v as usize] == index[v as usize] {
+                    let mut component = Vec::new();
+                    loop {
+                        let w = stack.pop().expect("Tarjan stack");
+                        on_stack[w as usize] = false;
+                        component.push(set[w as usize]);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    out.push(component);
+                }
+            }
+        }
+        out
     }
 
     /// The next literal of the reason of `propagated` (0 ends it).
