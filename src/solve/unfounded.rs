@@ -69,6 +69,14 @@ pub struct SearchStats {
 
 const NONE: u32 = u32::MAX;
 
+/// Source events, in the low bit of `node << 1 | event`: a node lost its source, or its
+/// literal became false (it is unusable either way).
+const UNSOURCED: u32 = 0;
+const FALSIFIED: u32 = 1;
+/// A node found a source, or its literal is no longer false.
+const SOURCED: u32 = 0;
+const UNFALSIFIED: u32 = 1;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Child {
     Node(u32),
@@ -86,7 +94,8 @@ struct Node {
     sourced: bool,
     /// OR: the child that founds it.
     source: Option<Child>,
-    /// AND: how many node children are not usable (not founded, or false).
+    /// AND: how many node children are not founded (false ones count as founded: a false
+    /// child makes the AND node false, which is what its parents see).
     unusable_children: u32,
     /// Whether the node is in `todo`.
     queued: bool,
@@ -99,6 +108,9 @@ pub struct UnfoundedSets {
     nodes: Vec<Node>,
     /// Variable -> index into `observed` (or `NONE`).
     slot: Vec<u32>,
+    /// Variable -> its value: +1 true, -1 false, 0 unassigned (or not observed). Kept apart
+    /// from `observed` so that the many look-ups of source maintenance stay in cache.
+    values: Vec<i8>,
     observed: Vec<Observed>,
     /// The assigned literals of observed variables, in order.
     trail: Vec<Lit>,
@@ -129,11 +141,9 @@ pub struct UnfoundedSets {
     stats: SearchStats,
 }
 
-/// An observed variable: its value and the nodes that read it.
+/// An observed variable: the nodes that read it.
 #[derive(Default)]
 struct Observed {
-    /// +1 true, -1 false, 0 unassigned.
-    value: i8,
     /// Nodes whose literal is on this variable.
     nodes: Vec<u32>,
     /// OR nodes that have a literal of this variable as a child.
@@ -219,6 +229,7 @@ impl UnfoundedSets {
         let var = lit.unsigned_abs() as usize;
         if self.slot.len() <= var {
             self.slot.resize(var + 1, NONE);
+            self.values.resize(var + 1, 0);
         }
         if self.slot[var] == NONE {
             self.slot[var] = self.observed.len() as u32;
@@ -230,11 +241,11 @@ impl UnfoundedSets {
 
     /// The value of `lit`: +1 true, -1 false, 0 unassigned.
     fn value(&self, lit: Lit) -> i8 {
-        let var = lit.unsigned_abs() as usize;
-        let v = match self.slot.get(var) {
-            Some(&s) if s != NONE => self.observed[s as usize].value,
-            _ => 0,
-        };
+        let v = self
+            .values
+            .get(lit.unsigned_abs() as usize)
+            .copied()
+            .unwrap_or(0);
         if lit < 0 {
             -v
         } else {
@@ -269,11 +280,11 @@ impl UnfoundedSets {
                 continue;
             }
             let want = if lit > 0 { 1 } else { -1 };
-            let observed = &mut self.observed[slot as usize];
-            if observed.value == want {
+            let value = &mut self.values[lit.unsigned_abs() as usize];
+            if *value == want {
                 continue;
             }
-            observed.value = want;
+            *value = want;
             self.trail.push(lit);
             self.falsified(-lit, slot as usize);
         }
@@ -294,7 +305,7 @@ impl UnfoundedSets {
         while self.trail.len() > start {
             let lit = self.trail.pop().expect("trail entry");
             let slot = self.slot[lit.unsigned_abs() as usize] as usize;
-            self.observed[slot].value = 0;
+            self.values[lit.unsigned_abs() as usize] = 0;
             self.reasons.remove(&lit);
             self.unfalsified(-lit, slot);
         }
@@ -305,9 +316,9 @@ impl UnfoundedSets {
         let mut lost = std::mem::take(&mut self.scratch);
         for k in 0..self.observed[slot].nodes.len() {
             let n = self.observed[slot].nodes[k];
-            // The node was usable iff it is founded (its literal was not false before).
+            // A founded node was usable (its literal was not false before).
             if self.nodes[n as usize].lit == lit && self.nodes[n as usize].sourced {
-                lost.push(n);
+                lost.push(n << 1 | FALSIFIED);
             }
         }
         for k in 0..self.observed[slot].readers.len() {
@@ -331,7 +342,7 @@ impl UnfoundedSets {
                 continue;
             }
             if self.nodes[n as usize].sourced {
-                gained.push(n);
+                gained.push(n << 1 | UNFALSIFIED);
             } else {
                 self.enqueue(n);
             }
@@ -350,39 +361,41 @@ impl UnfoundedSets {
         self.scratch = gained;
     }
 
-    /// `n` loses its source; if it was usable, it joins `lost`.
+    /// `n` loses its source; that is an event for its parents.
     fn unsource(&mut self, n: u32, lost: &mut Vec<u32>) {
-        let was_usable = self.usable(n);
         let node = &mut self.nodes[n as usize];
         node.sourced = false;
         node.source = None;
         self.enqueue(n);
-        if was_usable {
-            lost.push(n);
-        }
+        lost.push(n << 1 | UNSOURCED);
     }
 
-    /// Node `n` is founded, an OR node through `child` (AND nodes pass `None`); if that makes
-    /// it usable, it joins `gained`.
+    /// Node `n` is founded, an OR node through `child` (AND nodes pass `None`); that is an
+    /// event for its parents.
     fn found(&mut self, n: u32, child: Option<Child>, gained: &mut Vec<u32>) {
         let node = &mut self.nodes[n as usize];
         node.sourced = true;
         node.source = child;
-        if !self.is_false(self.nodes[n as usize].lit) {
-            gained.push(n);
-        }
+        gained.push(n << 1 | SOURCED);
     }
 
-    /// The nodes of `lost` became unusable: their parents lose what they founded.
+    /// Events of `lost` (a node made false, or one that lost its source): OR parents lose a
+    /// source that is no longer usable; AND parents count children without a source and
+    /// lose theirs with the first. A false child does not unfound an AND node: unit
+    /// propagation makes the AND node false too, which takes it from its OR parents.
     fn lose_support(&mut self, lost: &mut Vec<u32>) {
-        while let Some(n) = lost.pop() {
+        while let Some(event) = lost.pop() {
+            let n = event >> 1;
+            let unsourced = event & 1 == UNSOURCED;
             for k in 0..self.nodes[n as usize].parents.len() {
                 let p = self.nodes[n as usize].parents[k];
                 let parent = &mut self.nodes[p as usize];
                 if parent.conjunctive {
-                    parent.unusable_children += 1;
-                    if parent.sourced {
-                        self.unsource(p, lost);
+                    if unsourced {
+                        parent.unusable_children += 1;
+                        if parent.sourced {
+                            self.unsource(p, lost);
+                        }
                     }
                 } else if parent.sourced && parent.source == Some(Child::Node(n)) {
                     self.unsource(p, lost);
@@ -391,18 +404,24 @@ impl UnfoundedSets {
         }
     }
 
-    /// The nodes of `gained` became usable: parents without a source take them.
+    /// Events of `gained` (a node that found a source, or a founded one no longer false):
+    /// AND parents count it, OR parents without a source take it if it is usable.
     fn gain_support(&mut self, gained: &mut Vec<u32>) {
-        while let Some(n) = gained.pop() {
+        while let Some(event) = gained.pop() {
+            let n = event >> 1;
+            let sourced = event & 1 == SOURCED;
+            let usable = !self.is_false(self.nodes[n as usize].lit);
             for k in 0..self.nodes[n as usize].parents.len() {
                 let p = self.nodes[n as usize].parents[k];
                 let parent = &mut self.nodes[p as usize];
                 if parent.conjunctive {
-                    parent.unusable_children -= 1;
-                    if parent.unusable_children == 0 && !parent.sourced {
-                        self.found(p, None, gained);
+                    if sourced {
+                        parent.unusable_children -= 1;
+                        if parent.unusable_children == 0 && !parent.sourced {
+                            self.found(p, None, gained);
+                        }
                     }
-                } else if !parent.sourced {
+                } else if usable && !parent.sourced {
                     self.found(p, Some(Child::Node(n)), gained);
                 }
             }
@@ -524,7 +543,10 @@ impl UnfoundedSets {
         let mut parts = Vec::new();
         let mut bodies = Vec::new();
         for component in components {
-            if component.iter().all(|&n| self.nodes[n as usize].conjunctive) {
+            if component
+                .iter()
+                .all(|&n| self.nodes[n as usize].conjunctive)
+            {
                 continue;
             }
             // The part is marked by one of its nodes.
