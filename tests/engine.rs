@@ -769,3 +769,49 @@ fn enumeration_counts_with_blocking_on_open_atoms() {
         2,
     );
 }
+
+/// A sum of non-negative values or a count compared with a known number is grounded as a
+/// threshold (`total >= k`, or its negation); every operator, the number on either side,
+/// zero weights, a partial function's values as elements, and bounds below zero and beyond
+/// every total agree with brute force.
+#[test]
+fn aggregate_thresholds_agree_with_brute_force() {
+    let aggregates = [
+        "sum{ x : P(x) : x }",
+        "#{ x : P(x) }",
+        "sum{ x d : f(x) = d : d }",
+        "sum{ x : P(x) & f(x) = 2 : x }",
+    ];
+    for aggregate in aggregates {
+        for op in ["=<", "<", ">=", ">"] {
+            for bound in [-1, 0, 2, 3, 7] {
+                for (left, right) in [
+                    (aggregate.to_string(), bound.to_string()),
+                    (bound.to_string(), aggregate.to_string()),
+                ] {
+                    // As a sentence, and in a rule body (`Q` defined from it, then asserted).
+                    for sentence in [
+                        format!("{left} {op} {right}."),
+                        format!("{{ Q <- {left} {op} {right}. }} Q."),
+                    ] {
+                        let text = format!(
+                            "vocabulary V {{\n type D isa int\n P(D)\n partial f(D) : D\n Q\n}}\n\
+                         theory T : V {{ {sentence} }}\n\
+                         structure S : V {{ D = {{ 0..2 }} }}"
+                        );
+                        let p = program(&text);
+                        let (t, s) = theory_and_structure(&p);
+                        let n = brute_force_count(
+                            &p,
+                            &p.theories[t.index()],
+                            &p.structures[s.index()],
+                            1 << 16,
+                        )
+                        .expect("brute force");
+                        assert_models(&text, n as usize);
+                    }
+                }
+            }
+        }
+    }
+}

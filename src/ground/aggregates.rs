@@ -5,6 +5,13 @@
 //! the elements (a decision diagram on the running total: each state is a partial value with the
 //! condition of reaching it), which shares structure through the hash-consed store. `min` and
 //! `max` take a value when an element with that value is in the set and none beyond it is.
+//!
+//! A sum of non-negative values (or a count) compared with a known number is grounded as the
+//! threshold `total >= k` instead: a decision diagram whose nodes say "the elements from `i` on
+//! total at least `r`". Unit propagation on its clauses is complete for the comparison (an
+//! element that would pass the bound is made false as soon as the elements already in do),
+//! which the running-total diagram, whose states say "the elements before `i` total exactly
+//! `s`", is not.
 
 use std::collections::BTreeMap;
 
@@ -44,6 +51,104 @@ impl<'a> Grounder<'a> {
         let t = self.ground_aggregate_uncached(kind, sets, cap)?;
         self.memo.aggregates.insert((key, cap), t.clone());
         Ok(t)
+    }
+
+    /// `aggregate >= threshold` for a count or a sum (`kind`) whose values are all
+    /// non-negative integers; `None` when some value is not.
+    pub fn ground_at_least(
+        &mut self,
+        id: NodeId,
+        kind: AggKind,
+        sets: &[SetExpr],
+        threshold: i64,
+    ) -> IdpResult<Option<Gf>> {
+        let key = self.memo_key(id, |out| {
+            for set in sets {
+                crate::sema::walk::var_ids(Node::Set(set), out);
+            }
+        });
+        if let Some(&g) = self.memo.thresholds.get(&(key.clone(), threshold)) {
+            return Ok(g);
+        }
+        let elements = self.ground_set_elements(kind, sets)?;
+        let g = self.at_least(&elements, threshold)?;
+        self.memo.thresholds.insert((key, threshold), g);
+        Ok(g)
+    }
+
+    /// Whether the elements total at least `threshold`, as a decision diagram over them:
+    /// node `(i, r)` is "the elements from `i` on total at least `r`", true once `r <= 0`,
+    /// false once `r` passes what they can total, else node `(i + 1, r)` or one of element
+    /// `i`'s cases with node `(i + 1, r - value)`. The values must not be negative (then
+    /// `(i + 1, r)` implies every `(i + 1, r - value)`, and the cases need no "none of
+    /// them" guard); `None` when one is, or is not an integer.
+    fn at_least(&mut self, elements: &[Element], threshold: i64) -> IdpResult<Option<Gf>> {
+        let mut values: Vec<Vec<(Gf, i64)>> = Vec::with_capacity(elements.len());
+        for element in elements {
+            let mut cases = Vec::with_capacity(element.len());
+            for &(g, v) in element {
+                match v {
+                    Value::Int(i) if i >= 0 => cases.push((g, i)),
+                    _ => return Ok(None),
+                }
+            }
+            values.push(cases);
+        }
+        // What the elements from `i` on can total at most.
+        let mut reach = vec![0i64; values.len() + 1];
+        for i in (0..values.len()).rev() {
+            let top = values[i].iter().map(|&(_, v)| v).max().unwrap_or(0);
+            reach[i] = reach[i + 1].saturating_add(top);
+        }
+        // The thresholds each level needs, from the top down (those decided are left out).
+        let open = |i: usize, r: i64| r > 0 && r <= reach[i];
+        let mut needed: Vec<Vec<i64>> = vec![Vec::new(); values.len() + 1];
+        if open(0, threshold) {
+            needed[0].push(threshold);
+        }
+        for i in 0..values.len() {
+            let mut next: Vec<i64> = Vec::new();
+            for &r in &needed[i] {
+                next.push(r);
+                next.extend(values[i].iter().map(|&(_, v)| r - v));
+            }
+            next.retain(|&r| open(i + 1, r));
+            next.sort_unstable();
+            next.dedup();
+            if next.len() > MAX_AGGREGATE_STATES {
+                return Err(Error::limit(Limit::AggregateSize, format!(
+                    "an aggregate has more than {MAX_AGGREGATE_STATES} possible values; it is too large to ground"
+                )));
+            }
+            needed[i + 1] = next;
+        }
+        // From the bottom up: the nodes of level `i + 1` by threshold.
+        let mut below: BTreeMap<i64, Gf> = BTreeMap::new();
+        for i in (0..values.len()).rev() {
+            let node = |below: &BTreeMap<i64, Gf>, r: i64| {
+                if r <= 0 {
+                    Gf::TRUE
+                } else {
+                    below.get(&r).copied().unwrap_or(Gf::FALSE)
+                }
+            };
+            let mut level = BTreeMap::new();
+            for &r in &needed[i] {
+                let mut options = vec![node(&below, r)];
+                for &(guard, v) in &values[i] {
+                    let rest = node(&below, r - v);
+                    options.push(self.store.and2(guard, rest));
+                }
+                level.insert(r, self.store.or(options));
+            }
+            below = level;
+            self.check_growth()?;
+        }
+        Ok(Some(if threshold <= 0 {
+            Gf::TRUE
+        } else {
+            below.get(&threshold).copied().unwrap_or(Gf::FALSE)
+        }))
     }
 
     fn ground_aggregate_uncached(

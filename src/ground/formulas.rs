@@ -407,6 +407,16 @@ impl<'a> Grounder<'a> {
                 let TermKind::Aggregate(kind, sets) = agg.kind() else {
                     unreachable!()
                 };
+                if let (1, Some(GVal::V(Value::Int(c)))) = (d, go.as_known()) {
+                    let op = if capped(a).is_some() {
+                        op
+                    } else {
+                        mirrored(op)
+                    };
+                    if let Some(g) = self.aggregate_threshold(agg, *kind, sets, op, c)? {
+                        return Ok(g);
+                    }
+                }
                 let cap = Some(c.saturating_mul(d).saturating_add(1).max(0));
                 let mut gagg = self.ground_aggregate(agg.id(), *kind, sets, cap)?;
                 if d != 1 {
@@ -427,6 +437,28 @@ impl<'a> Grounder<'a> {
         }
         let (ga, gb) = (self.ground_term(a)?, self.ground_term(b)?);
         Ok(self.compare(op, &ga, &gb))
+    }
+
+    /// `aggregate op c` for an order comparison with a known `c`, as the threshold
+    /// `aggregate >= k` or its negation (see `ground_at_least`); `None` for `=` and `~=`, or
+    /// when the aggregate has a value that is negative or not an integer.
+    fn aggregate_threshold(
+        &mut self,
+        agg: &crate::sema::ir::Term,
+        kind: crate::syntax::ast::AggKind,
+        sets: &[crate::sema::ir::SetExpr],
+        op: CmpOp,
+        c: i64,
+    ) -> IdpResult<Option<Gf>> {
+        let (k, negated) = match op {
+            CmpOp::Ge => (c, false),
+            CmpOp::Gt => (c.saturating_add(1), false),
+            CmpOp::Lt => (c, true),
+            CmpOp::Le => (c.saturating_add(1), true),
+            CmpOp::Eq | CmpOp::Ne => return Ok(None),
+        };
+        let g = self.ground_at_least(agg.id(), kind, sets, k)?;
+        Ok(g.map(|g| if negated { -g } else { g }))
     }
 
     /// `f(args) = v` or `f(args) ~= v` (either way round) with `v` known: the guard of the
@@ -1334,6 +1366,17 @@ fn var_position<'t>(
             .map(|j| (k, Some((*f, j, &parts[..])))),
         _ => None,
     })
+}
+
+/// The operator with its operands swapped: `a op b` iff `b mirrored(op) a`.
+fn mirrored(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Ge => CmpOp::Le,
+        CmpOp::Eq | CmpOp::Ne => op,
+    }
 }
 
 /// The aggregate of `t` (`#` or `sum`) and the positive number it is divided by (1 when it is

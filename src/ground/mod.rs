@@ -246,6 +246,9 @@ struct Memos {
     reads_defining: HashMap<NodeId, bool>,
     /// Ground aggregates, by memo key and cap.
     aggregates: HashMap<(MemoKey, Option<i64>), GTerm>,
+    /// `aggregate >= threshold` of non-negative sums and counts, by memo key and threshold
+    /// (`None`: a value was negative or not an integer).
+    thresholds: HashMap<(MemoKey, i64), Option<Gf>>,
     /// The cases of a function applied to known arguments, inside atoms of two-valued tables
     /// (see `ground_pred`); emptied whenever what grounding knows about atoms changes.
     applications: SliceMap<FuncId, Value, Cases>,

@@ -69,6 +69,14 @@ pub struct SearchStats {
 
 const NONE: u32 = u32::MAX;
 
+/// Source events, in the low bit of `node << 1 | event`: a node lost its source, or its
+/// literal became false (it is unusable either way).
+const UNSOURCED: u32 = 0;
+const FALSIFIED: u32 = 1;
+/// A node found a source, or its literal is no longer false.
+const SOURCED: u32 = 0;
+const UNFALSIFIED: u32 = 1;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Child {
     Node(u32),
@@ -86,7 +94,8 @@ struct Node {
     sourced: bool,
     /// OR: the child that founds it.
     source: Option<Child>,
-    /// AND: how many node children are not usable (not founded, or false).
+    /// AND: how many node children are not founded (false ones count as founded: a false
+    /// child makes the AND node false, which is what its parents see).
     unusable_children: u32,
     /// Whether the node is in `todo`.
     queued: bool,
@@ -99,6 +108,9 @@ pub struct UnfoundedSets {
     nodes: Vec<Node>,
     /// Variable -> index into `observed` (or `NONE`).
     slot: Vec<u32>,
+    /// Variable -> its value: +1 true, -1 false, 0 unassigned (or not observed). Kept apart
+    /// from `observed` so that the many look-ups of source maintenance stay in cache.
+    values: Vec<i8>,
     observed: Vec<Observed>,
     /// The assigned literals of observed variables, in order.
     trail: Vec<Lit>,
@@ -119,20 +131,19 @@ pub struct UnfoundedSets {
     clause_out: Option<(Vec<Lit>, usize)>,
     /// A reused work list (empty between uses).
     scratch: Vec<u32>,
-    /// Marks for the set being built (generation stamps per node).
-    mark: Vec<u32>,
-    generation: u32,
+    /// Per node: its position in the unfounded set being split (`NONE` outside it).
+    position: Vec<u32>,
+    /// Per node: the part being built it belongs to (`NONE` when none).
+    part_of: Vec<u32>,
     /// The values of a complete assignment being checked, by variable (+1 true, -1 false,
     /// 0 absent: false); reused between checks.
     model_value: Vec<i8>,
     stats: SearchStats,
 }
 
-/// An observed variable: its value and the nodes that read it.
+/// An observed variable: the nodes that read it.
 #[derive(Default)]
 struct Observed {
-    /// +1 true, -1 false, 0 unassigned.
-    value: i8,
     /// Nodes whose literal is on this variable.
     nodes: Vec<u32>,
     /// OR nodes that have a literal of this variable as a child.
@@ -208,7 +219,8 @@ impl UnfoundedSets {
             self.nodes[n as usize].children = children;
             self.enqueue(n);
         }
-        self.mark.resize(self.nodes.len(), 0);
+        self.position.resize(self.nodes.len(), NONE);
+        self.part_of.resize(self.nodes.len(), NONE);
         fresh_vars
     }
 
@@ -217,6 +229,7 @@ impl UnfoundedSets {
         let var = lit.unsigned_abs() as usize;
         if self.slot.len() <= var {
             self.slot.resize(var + 1, NONE);
+            self.values.resize(var + 1, 0);
         }
         if self.slot[var] == NONE {
             self.slot[var] = self.observed.len() as u32;
@@ -228,11 +241,11 @@ impl UnfoundedSets {
 
     /// The value of `lit`: +1 true, -1 false, 0 unassigned.
     fn value(&self, lit: Lit) -> i8 {
-        let var = lit.unsigned_abs() as usize;
-        let v = match self.slot.get(var) {
-            Some(&s) if s != NONE => self.observed[s as usize].value,
-            _ => 0,
-        };
+        let v = self
+            .values
+            .get(lit.unsigned_abs() as usize)
+            .copied()
+            .unwrap_or(0);
         if lit < 0 {
             -v
         } else {
@@ -267,11 +280,11 @@ impl UnfoundedSets {
                 continue;
             }
             let want = if lit > 0 { 1 } else { -1 };
-            let observed = &mut self.observed[slot as usize];
-            if observed.value == want {
+            let value = &mut self.values[lit.unsigned_abs() as usize];
+            if *value == want {
                 continue;
             }
-            observed.value = want;
+            *value = want;
             self.trail.push(lit);
             self.falsified(-lit, slot as usize);
         }
@@ -292,7 +305,7 @@ impl UnfoundedSets {
         while self.trail.len() > start {
             let lit = self.trail.pop().expect("trail entry");
             let slot = self.slot[lit.unsigned_abs() as usize] as usize;
-            self.observed[slot].value = 0;
+            self.values[lit.unsigned_abs() as usize] = 0;
             self.reasons.remove(&lit);
             self.unfalsified(-lit, slot);
         }
@@ -303,9 +316,9 @@ impl UnfoundedSets {
         let mut lost = std::mem::take(&mut self.scratch);
         for k in 0..self.observed[slot].nodes.len() {
             let n = self.observed[slot].nodes[k];
-            // The node was usable iff it is founded (its literal was not false before).
+            // A founded node was usable (its literal was not false before).
             if self.nodes[n as usize].lit == lit && self.nodes[n as usize].sourced {
-                lost.push(n);
+                lost.push(n << 1 | FALSIFIED);
             }
         }
         for k in 0..self.observed[slot].readers.len() {
@@ -329,7 +342,7 @@ impl UnfoundedSets {
                 continue;
             }
             if self.nodes[n as usize].sourced {
-                gained.push(n);
+                gained.push(n << 1 | UNFALSIFIED);
             } else {
                 self.enqueue(n);
             }
@@ -348,39 +361,41 @@ impl UnfoundedSets {
         self.scratch = gained;
     }
 
-    /// `n` loses its source; if it was usable, it joins `lost`.
+    /// `n` loses its source; that is an event for its parents.
     fn unsource(&mut self, n: u32, lost: &mut Vec<u32>) {
-        let was_usable = self.usable(n);
         let node = &mut self.nodes[n as usize];
         node.sourced = false;
         node.source = None;
         self.enqueue(n);
-        if was_usable {
-            lost.push(n);
-        }
+        lost.push(n << 1 | UNSOURCED);
     }
 
-    /// Node `n` is founded, an OR node through `child` (AND nodes pass `None`); if that makes
-    /// it usable, it joins `gained`.
+    /// Node `n` is founded, an OR node through `child` (AND nodes pass `None`); that is an
+    /// event for its parents.
     fn found(&mut self, n: u32, child: Option<Child>, gained: &mut Vec<u32>) {
         let node = &mut self.nodes[n as usize];
         node.sourced = true;
         node.source = child;
-        if !self.is_false(self.nodes[n as usize].lit) {
-            gained.push(n);
-        }
+        gained.push(n << 1 | SOURCED);
     }
 
-    /// The nodes of `lost` became unusable: their parents lose what they founded.
+    /// Events of `lost` (a node made false, or one that lost its source): OR parents lose a
+    /// source that is no longer usable; AND parents count children without a source and
+    /// lose theirs with the first. A false child does not unfound an AND node: unit
+    /// propagation makes the AND node false too, which takes it from its OR parents.
     fn lose_support(&mut self, lost: &mut Vec<u32>) {
-        while let Some(n) = lost.pop() {
+        while let Some(event) = lost.pop() {
+            let n = event >> 1;
+            let unsourced = event & 1 == UNSOURCED;
             for k in 0..self.nodes[n as usize].parents.len() {
                 let p = self.nodes[n as usize].parents[k];
                 let parent = &mut self.nodes[p as usize];
                 if parent.conjunctive {
-                    parent.unusable_children += 1;
-                    if parent.sourced {
-                        self.unsource(p, lost);
+                    if unsourced {
+                        parent.unusable_children += 1;
+                        if parent.sourced {
+                            self.unsource(p, lost);
+                        }
                     }
                 } else if parent.sourced && parent.source == Some(Child::Node(n)) {
                     self.unsource(p, lost);
@@ -389,18 +404,24 @@ impl UnfoundedSets {
         }
     }
 
-    /// The nodes of `gained` became usable: parents without a source take them.
+    /// Events of `gained` (a node that found a source, or a founded one no longer false):
+    /// AND parents count it, OR parents without a source take it if it is usable.
     fn gain_support(&mut self, gained: &mut Vec<u32>) {
-        while let Some(n) = gained.pop() {
+        while let Some(event) = gained.pop() {
+            let n = event >> 1;
+            let sourced = event & 1 == SOURCED;
+            let usable = !self.is_false(self.nodes[n as usize].lit);
             for k in 0..self.nodes[n as usize].parents.len() {
                 let p = self.nodes[n as usize].parents[k];
                 let parent = &mut self.nodes[p as usize];
                 if parent.conjunctive {
-                    parent.unusable_children -= 1;
-                    if parent.unusable_children == 0 && !parent.sourced {
-                        self.found(p, None, gained);
+                    if sourced {
+                        parent.unusable_children -= 1;
+                        if parent.unusable_children == 0 && !parent.sourced {
+                            self.found(p, None, gained);
+                        }
                     }
-                } else if !parent.sourced {
+                } else if usable && !parent.sourced {
                     self.found(p, Some(Child::Node(n)), gained);
                 }
             }
@@ -505,79 +526,170 @@ impl UnfoundedSets {
     }
 
     /// Splits the unfounded set `set` into its strongly connected parts (over children in
-    /// the set), those that nothing else in the set founds first, each with its external
-    /// bodies: the literals that cut it off from outside support. Each such literal is false,
-    /// or a node of a part listed earlier (made false before this part's nodes are). Smaller
-    /// parts give shorter reasons than the set as a whole.
+    /// the set), those that nothing else in the set founds first, each with its OR nodes (the
+    /// ones to make false) and its external bodies: the literals that cut it off from outside
+    /// support. Each such literal is false, or an OR node of a part listed earlier (made false
+    /// before this part's nodes are). AND nodes are not made false here: each has a child in
+    /// the set, so unit propagation on the completion falsifies it once that child is; one
+    /// read as an external body stands for a child of its that is false or made false
+    /// earlier. Parts without OR nodes are left out. Smaller parts give shorter reasons than
+    /// the set as a whole.
     fn unfounded_parts(&mut self, set: &[u32]) -> Vec<(Vec<u32>, Rc<[Lit]>)> {
-        if self.generation.checked_add(set.len() as u32 + 1).is_none() {
-            self.mark.iter_mut().for_each(|m| *m = 0);
-            self.generation = 0;
-        }
-        let g = self.generation + 1;
-        let mut position: HashMap<u32, usize> = HashMap::default();
         for (k, &n) in set.iter().enumerate() {
-            position.insert(n, k);
+            self.position[n as usize] = k as u32;
         }
-        let succ: Vec<Vec<usize>> = set
-            .iter()
-            .map(|&n| {
-                self.nodes[n as usize]
-                    .children
-                    .iter()
-                    .filter_map(|&c| match c {
-                        Child::Node(m) => position.get(&m).copied(),
-                        Child::Lit(_) => None,
-                    })
-                    .collect()
-            })
-            .collect();
         // Sinks first: a part's children in the set lie in its own or an earlier part.
-        let components = crate::graph::strongly_connected_components(&succ);
-        let mut parts = Vec::with_capacity(components.len());
-        for (number, component) in components.into_iter().enumerate() {
-            // Parts are numbered from the generation on: a node's mark tells its part.
-            let stamp = g + number as u32;
-            let members: Vec<u32> = component.into_iter().map(|k| set[k]).collect();
-            for &n in &members {
-                self.mark[n as usize] = stamp;
+        let components = self.components(set);
+        let mut parts = Vec::new();
+        let mut bodies = Vec::new();
+        for component in components {
+            if component
+                .iter()
+                .all(|&n| self.nodes[n as usize].conjunctive)
+            {
+                continue;
             }
-            let mut bodies = Vec::new();
-            for &n in &members {
+            // The part is marked by one of its nodes.
+            let stamp = component[0];
+            for &n in &component {
+                self.part_of[n as usize] = stamp;
+            }
+            bodies.clear();
+            let mut members = Vec::new();
+            for &n in &component {
                 let node = &self.nodes[n as usize];
-                let outside =
-                    |c: &Child| !matches!(c, Child::Node(m) if self.mark[*m as usize] == stamp);
-                let lit = |c: &Child| match *c {
-                    Child::Node(m) => self.nodes[m as usize].lit,
-                    Child::Lit(l) => l,
-                };
                 if node.conjunctive {
-                    // A conjunction founded by nothing in its own part: one child that is
-                    // false, or in an earlier part, stands for its body.
-                    if node.children.iter().all(outside) {
-                        let witness = node
-                            .children
-                            .iter()
-                            .find(|c| match **c {
-                                Child::Node(m) => {
-                                    position.contains_key(&m)
-                                        || self.is_false(self.nodes[m as usize].lit)
-                                }
-                                Child::Lit(l) => self.is_false(l),
-                            })
-                            .map(lit);
-                        bodies.extend(witness);
-                    }
-                } else {
-                    bodies.extend(node.children.iter().filter(|c| outside(c)).map(lit));
+                    continue;
                 }
+                members.push(n);
+                for &c in &node.children {
+                    match c {
+                        Child::Node(m) if self.part_of[m as usize] == stamp => {}
+                        Child::Node(m) => bodies.push(self.external_lit(m)),
+                        Child::Lit(l) => bodies.push(l),
+                    }
+                }
+            }
+            for &n in &component {
+                self.part_of[n as usize] = NONE;
             }
             bodies.sort_unstable();
             bodies.dedup();
-            parts.push((members, Rc::from(bodies)));
+            parts.push((members, Rc::from(bodies.as_slice())));
         }
-        self.generation = g + parts.len() as u32;
+        for &n in set {
+            self.position[n as usize] = NONE;
+        }
         parts
+    }
+
+    /// The literal that stands for node `m`, outside the part being built, in its external
+    /// bodies: its own (false, or an OR node of an earlier part), or for an AND node of the
+    /// unfounded set (made false only by unit propagation) a child that is false or an OR
+    /// node of the set.
+    fn external_lit(&self, m: u32) -> Lit {
+        let mut m = m;
+        for _ in 0..self.nodes.len() {
+            let node = &self.nodes[m as usize];
+            if !node.conjunctive || self.position[m as usize] == NONE {
+                return node.lit;
+            }
+            let mut next = None;
+            for &c in &node.children {
+                match c {
+                    Child::Lit(l) if self.is_false(l) => return l,
+                    Child::Lit(_) => {}
+                    Child::Node(k) if self.position[k as usize] != NONE => {
+                        if !self.nodes[k as usize].conjunctive {
+                            return self.nodes[k as usize].lit;
+                        }
+                        next.get_or_insert(k);
+                    }
+                    Child::Node(k) if self.is_false(self.nodes[k as usize].lit) => {
+                        return self.nodes[k as usize].lit;
+                    }
+                    Child::Node(_) => {}
+                }
+            }
+            match next {
+                Some(k) => m = k,
+                None => break,
+            }
+        }
+        self.nodes[m as usize].lit
+    }
+
+    /// The strongly connected components of the nodes of `set` (whose positions are in
+    /// `position`) over their children in the set, sinks first (Tarjan's algorithm, without
+    /// recursion).
+    fn components(&mut self, set: &[u32]) -> Vec<Vec<u32>> {
+        let len = set.len();
+        let mut index = vec![NONE; len];
+        let mut low = vec![0u32; len];
+        let mut on_stack = vec![false; len];
+        let mut stack: Vec<u32> = Vec::new();
+        // (position, next child to look at)
+        let mut calls: Vec<(u32, usize)> = Vec::new();
+        let mut out = Vec::new();
+        let mut counter = 0u32;
+        for root in 0..len as u32 {
+            if index[root as usize] != NONE {
+                continue;
+            }
+            calls.push((root, 0));
+            index[root as usize] = counter;
+            low[root as usize] = counter;
+            counter += 1;
+            stack.push(root);
+            on_stack[root as usize] = true;
+            while let Some(&(v, start)) = calls.last() {
+                let children = &self.nodes[set[v as usize] as usize].children;
+                let mut next = start;
+                let mut descend = None;
+                while next < children.len() {
+                    let c = children[next];
+                    next += 1;
+                    let Child::Node(m) = c else { continue };
+                    let w = self.position[m as usize];
+                    if w == NONE {
+                        continue;
+                    }
+                    if index[w as usize] == NONE {
+                        descend = Some(w);
+                        break;
+                    } else if on_stack[w as usize] {
+                        low[v as usize] = low[v as usize].min(index[w as usize]);
+                    }
+                }
+                if let Some(w) = descend {
+                    calls.last_mut().expect("call").1 = next;
+                    index[w as usize] = counter;
+                    low[w as usize] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w as usize] = true;
+                    calls.push((w, 0));
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(parent, _)) = calls.last() {
+                    low[parent as usize] = low[parent as usize].min(low[v as usize]);
+                }
+                if low[v as usize] == index[v as usize] {
+                    let mut component = Vec::new();
+                    loop {
+                        let w = stack.pop().expect("Tarjan stack");
+                        on_stack[w as usize] = false;
+                        component.push(set[w as usize]);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    out.push(component);
+                }
+            }
+        }
+        out
     }
 
     /// The next literal of the reason of `propagated` (0 ends it).
