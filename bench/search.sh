@@ -78,6 +78,15 @@ clingo_row() {
 # agree A B: the answer, or both with DIFFER
 agree() { if [ "$1" = "$2" ]; then echo "$1"; else echo "idp ${1:-none}, clingo ${2:-none} (DIFFER)"; fi; }
 
+# optimum_answer IDP_OPTIMUM: the optimum both proved (clingo's from its last run), or both
+optimum_answer() {
+  local copt=""
+  if grep -q '^OPTIMUM FOUND' "$TMP/clingo.out"; then
+    copt=$(grep -E '^Optimization *:' "$TMP/clingo.out" | tail -1 | grep -oE '[0-9]+$')
+  fi
+  if [ -n "$copt" ]; then agree "$1" "$copt"; else echo "${1:-none} (clingo: no optimum)"; fi
+}
+
 idp_count() { grep -m1 -oE '^Number of models: [0-9]+' "$TMP/$1.out" | grep -oE '[0-9]+$'; }
 
 : > "$TMP/ratios"
@@ -158,11 +167,7 @@ game)
     before "$TMP/$name.idp"
     clingo_row "$PEERS/encodings/clingo/keys.lp" "$inst" --quiet=1
     iopt=$(grep -m1 -oE '^optimum [0-9]+' "$TMP/idp.out" | grep -oE '[0-9]+$')
-    copt=""
-    if grep -q '^OPTIMUM FOUND' "$TMP/clingo.out"; then
-      copt=$(grep -E '^Optimization *:' "$TMP/clingo.out" | tail -1 | grep -oE '[0-9]+$')
-    fi
-    if [ -n "$copt" ]; then answer=$(agree "$iopt" "$copt"); else answer="${iopt:-none} (clingo: no optimum)"; fi
+    answer=$(optimum_answer "$iopt")
     row "shortest plan (minimize), $name" "$answer"
   done
   ;;
@@ -191,11 +196,7 @@ overflow)
     before "${args[@]}"
     clingo_row "$B/overflow.lp" "$TMP/overflow$name.lp" -q
     iopt=$(grep -m1 -oE '^Score: [0-9]+ \(optimal\)' "$TMP/idp.out" | grep -oE '[0-9]+')
-    copt=""
-    if grep -q '^OPTIMUM FOUND' "$TMP/clingo.out"; then
-      copt=$(grep -E '^Optimization *:' "$TMP/clingo.out" | tail -1 | grep -oE '[0-9]+$')
-    fi
-    if [ -n "$copt" ]; then answer=$(agree "$iopt" "$copt"); else answer="${iopt:-none} (clingo: no optimum)"; fi
+    answer=$(optimum_answer "$iopt")
     row "longest Overflow solution (maximize), $name" "$answer"
   done
   ;;
