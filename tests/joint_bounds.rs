@@ -560,13 +560,7 @@ fn a_state_fluent_with_a_defined_next_is_ground_from_its_tuples() {
     let out = support::idp(&["--stats", "-n", "1"], &pancakes(6, 5));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(10), "{stderr}");
-    let rule = |line: usize| {
-        stderr
-            .lines()
-            .find(|l| l.contains(&format!("rule at stdin:{line}:")))
-            .unwrap_or_else(|| panic!("no rule at line {line} in:\n{stderr}"))
-            .to_string()
-    };
+    let rule = |line: usize| rule_stats(&stderr, line);
     let initial = rule(18);
     // Before: 919 bindings (every possible state), and 8423 for the next states (every time
     // point for each).
@@ -665,13 +659,7 @@ fn many_variable_flip_rules_over_a_state_fluent_ground_at_its_tuples() {
     let out = support::idp(&["--stats", "-n", "1"], &scrambled_pancakes(&start, 7, 8));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(10), "{stderr}");
-    let rule = |line: usize| {
-        stderr
-            .lines()
-            .find(|l| l.contains(&format!("rule at stdin:{line}:")))
-            .unwrap_or_else(|| panic!("no rule at line {line} in:\n{stderr}"))
-            .to_string()
-    };
+    let rule = |line: usize| rule_stats(&stderr, line);
     let next = rule(20);
     assert!(
         next.ends_with("s: 11688 ground rules, 35064 new nodes (23376 bindings tried)"),
@@ -684,4 +672,13 @@ fn many_variable_flip_rules_over_a_state_fluent_ground_at_its_tuples() {
         let expected = format!("s: {states} ground rules, 6691 new nodes (11688 bindings tried)");
         assert!(flip.ends_with(&expected), "{flip}");
     }
+}
+
+/// The `--stats` line of the rule at line `line` of stdin.
+fn rule_stats(stderr: &str, line: usize) -> String {
+    stderr
+        .lines()
+        .find(|l| l.contains(&format!("rule at stdin:{line}:")))
+        .unwrap_or_else(|| panic!("no rule at line {line} in:\n{stderr}"))
+        .to_string()
 }

@@ -411,7 +411,7 @@ impl<'a> Grounder<'a> {
                     let op = if capped(a).is_some() {
                         op
                     } else {
-                        mirrored(op)
+                        op.mirrored()
                     };
                     if let Some(g) = self.aggregate_threshold(agg, *kind, sets, op, c)? {
                         return Ok(g);
@@ -1366,17 +1366,6 @@ fn var_position<'t>(
             .map(|j| (k, Some((*f, j, &parts[..])))),
         _ => None,
     })
-}
-
-/// The operator with its operands swapped: `a op b` iff `b mirrored(op) a`.
-fn mirrored(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Lt => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Lt,
-        CmpOp::Le => CmpOp::Ge,
-        CmpOp::Ge => CmpOp::Le,
-        CmpOp::Eq | CmpOp::Ne => op,
-    }
 }
 
 /// The aggregate of `t` (`#` or `sum`) and the positive number it is divided by (1 when it is

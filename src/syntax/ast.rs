@@ -282,6 +282,17 @@ impl CmpOp {
         }
     }
 
+    /// The comparison with its sides swapped: `a op b` iff `b (op.mirrored()) a`.
+    pub fn mirrored(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Ge => CmpOp::Le,
+            CmpOp::Eq | CmpOp::Ne => self,
+        }
+    }
+
     /// Whether `x op y` holds in `T`'s order (for domain elements: the order the grounder
     /// compares them in).
     pub fn holds<T: Ord>(self, x: T, y: T) -> bool {

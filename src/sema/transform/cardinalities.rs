@@ -68,7 +68,7 @@ impl Unfold<'_> {
         };
         let (op, set, bound) = match (single_card(a), single_card(b)) {
             (Some(set), None) => (*op, set, b.kind()),
-            (None, Some(set)) => (mirrored(*op), set, a.kind()),
+            (None, Some(set)) => (op.mirrored(), set, a.kind()),
             _ => return None,
         };
         let TermKind::Value(v) = bound else {
@@ -189,16 +189,5 @@ fn single_card(t: &Term) -> Option<&SetExpr> {
     match t.kind() {
         TermKind::Aggregate(AggKind::Card, sets) if sets.len() == 1 => sets.first(),
         _ => None,
-    }
-}
-
-/// The comparison with its sides swapped: `a op b` is `b (mirrored op) a`.
-fn mirrored(op: CmpOp) -> CmpOp {
-    match op {
-        CmpOp::Lt => CmpOp::Gt,
-        CmpOp::Gt => CmpOp::Lt,
-        CmpOp::Le => CmpOp::Ge,
-        CmpOp::Ge => CmpOp::Le,
-        CmpOp::Eq | CmpOp::Ne => op,
     }
 }
