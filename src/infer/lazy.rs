@@ -106,11 +106,12 @@ pub(super) fn expand(
     }
 }
 
-/// What is left of a time limit of `seconds` (0: none) since `started`, at least a
-/// millisecond.
+/// What is left of a time limit of `seconds` (0: none) since `started`: a limit that has
+/// passed stays one (the smallest positive time, never 0, which would mean none), and is never
+/// made longer (an explanation's budget of 0 s must stay spent).
 fn remaining(seconds: f64, started: Instant) -> f64 {
     if seconds > 0.0 {
-        (seconds - started.elapsed().as_secs_f64()).max(1e-3)
+        (seconds - started.elapsed().as_secs_f64()).max(f64::MIN_POSITIVE)
     } else {
         0.0
     }
