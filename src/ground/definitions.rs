@@ -42,6 +42,9 @@ impl<'a> Grounder<'a> {
     /// the relaxation has no Datalog counterpart (or its evaluation fails: the grounding then
     /// meets the problem where it is real), nothing is restricted.
     fn restrict_to_possible(&mut self, def: &Definition) {
+        if self.joint_bounds_hold(def) {
+            return;
+        }
         let approx = |s: Symbol| self.approx(s);
         let Ok(Some(mut possible)) = datalog::possibly_true(
             self.program,
@@ -62,6 +65,39 @@ impl<'a> Grounder<'a> {
         let defined = def.defined();
         self.forget_possible(&defined);
         self.record_possible(possible);
+    }
+
+    /// Whether the joint pass's bounds of `def`'s symbols are what this definition's own pass
+    /// would find: they are still recorded, and every symbol its rules read is approximated
+    /// as the joint pass read it (the same bound, or the heads of an encoded definition, as
+    /// many as that bound allowed). The least fixpoint of `def`'s relaxation over the same
+    /// inputs is then the joint one restricted to `def`'s symbols, so the pass, which costs
+    /// a join over every possible tuple (the eight flips of every stack in `pancakes88`),
+    /// is skipped.
+    fn joint_bounds_hold(&self, def: &Definition) -> bool {
+        let joint = &self.status.joint_sizes;
+        let recorded = |s: &Symbol| self.status.possible.get(s).map(TupleSet::len);
+        let defined = def.defined();
+        if !defined
+            .iter()
+            .all(|s| joint.contains_key(s) && recorded(s) == joint.get(s).copied())
+        {
+            return false;
+        }
+        let mut read = rustc_hash::FxHashSet::default();
+        for rule in &def.rules {
+            crate::sema::walk::symbols(&rule.body, &mut read);
+            for arg in &rule.head_args {
+                crate::sema::walk::symbols(arg, &mut read);
+            }
+        }
+        read.iter()
+            .filter(|s| !defined.contains(s))
+            .all(|s| match joint.get(s) {
+                Some(&n) if self.status.complete.contains(s) => self.head_count(*s) == n,
+                Some(&n) => recorded(s) == Some(n),
+                None => !self.status.complete.contains(s) && recorded(s).is_none(),
+            })
     }
 
     /// Keeps what a possibly-true pass found, as tuple sets.

@@ -70,8 +70,26 @@ impl<'a> Grounder<'a> {
         ltc: Option<&LtcInfo>,
     ) {
         if let Some(possible) = self.joint_possible(definitions, sentences, ltc, Vec::new()) {
+            self.status.joint_sizes = possible.iter().map(|(s, t)| (*s, t.len())).collect();
             self.record_possible(possible);
         }
+    }
+
+    /// The positions in `definitions` of those that define only predicates and whose symbols
+    /// the joint bounds allow more than `above` tuples in all (the ground rules of such a
+    /// definition are at least as many).
+    pub fn large_definitions(&self, definitions: &[&Definition], above: usize) -> Vec<usize> {
+        let joint = &self.status.joint_sizes;
+        let large = |d: &Definition| {
+            let defined = d.defined();
+            let bounded = defined
+                .iter()
+                .all(|s| matches!(s, Symbol::Pred(_)) && joint.contains_key(s));
+            bounded && defined.iter().map(|s| joint[s]).sum::<usize>() > above
+        };
+        (0..definitions.len())
+            .filter(|&k| large(definitions[k]))
+            .collect()
     }
 
     /// The least fixpoint of the joint relaxation of `definitions`, the bounds that

@@ -173,6 +173,10 @@ struct SymbolStatus {
     /// For the symbols of a definition being grounded: the tuples that can be true (see
     /// [`datalog::possibly_true`]); the others are false. Replaced by `heads` once encoded.
     possible: HashMap<Symbol, TupleSet>,
+    /// How many tuples the joint pass ([`joint`]) allowed each symbol it bounded: a
+    /// definition's own pass reads the same when its inputs still have these counts, and is
+    /// then skipped.
+    joint_sizes: HashMap<Symbol, usize>,
     /// Open predicates whose tuples outside `possible` are assumed false rather than ground
     /// ([`delayed`]).
     delayed: HashSet<Symbol>,
@@ -341,6 +345,12 @@ impl<'a> Grounder<'a> {
         &self.domains
     }
 
+    /// Lowers the most nodes the store may have (a relaxation that is given up beyond it);
+    /// the bounds already computed were computed under the limit before.
+    pub fn limit_ground_size(&mut self, nodes: usize) {
+        self.growth.max_size = self.growth.max_size.min(nodes);
+    }
+
     /// When grounding must stop (`stdoptions.timeout`).
     pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         self.growth.deadline = deadline;
@@ -392,6 +402,15 @@ impl<'a> Grounder<'a> {
             .filter(|(x, _)| *x == s)
             .map(|(_, t)| t.clone())
             .collect()
+    }
+
+    /// How many atoms of `s` head a rule of an encoded definition.
+    pub(super) fn head_count(&self, s: Symbol) -> usize {
+        self.status
+            .heads
+            .iter()
+            .filter(|&&a| self.store.atom_key(a).0 == s)
+            .count()
     }
 
     /// The finite domain of a sort, or an error that names it.

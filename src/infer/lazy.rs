@@ -34,6 +34,9 @@ pub(super) fn expand(
 ) -> IdpResult<Inferred<(Vec<Structure>, usize)>> {
     let started = Instant::now();
     let mut delay = Delay::first(options.tuning.delay_after);
+    if let Some(answer) = refuted_by_relaxation(setup, options, delay, found, &warnings) {
+        return answer;
+    }
     let mut before: Vec<Delayed> = Vec::new();
     loop {
         let level_started = Instant::now();
@@ -104,6 +107,57 @@ pub(super) fn expand(
         delay = next;
         before = delayed;
     }
+}
+
+/// Definitions whose symbols the joint bounds allow more tuples than this are left out of the
+/// relaxation that is tried first ([`refuted_by_relaxation`]).
+const RELAX_ABOVE: usize = 100_000;
+/// The relaxation is given up when one SAT call does not refute it within this many conflicts.
+const RELAX_CONFLICTS: u32 = 1_000;
+
+/// The answer of model expansion when a relaxation of the theory already has no model: the
+/// theory without its large definitions (more than [`RELAX_ABOVE`] possible tuples), their
+/// symbols open within the joint bounds ([`Session::relaxation`]). Every model of the theory
+/// is one of the relaxation, so none exists; the answer is that of the relaxation's session
+/// (no model), found without grounding the large definitions (`pancakes88`: a goal that
+/// the stack cannot reach in time, refuted over the few states the goal reads). `None` when
+/// there is no such relaxation, when it has a model or is not refuted within
+/// [`RELAX_CONFLICTS`] conflicts, or when it would delay tuples (assuming them false is no
+/// relaxation) or grounds to too many nodes: model expansion then goes on as before.
+fn refuted_by_relaxation(
+    setup: &Setup,
+    options: &Options,
+    delay: Delay,
+    found: Found,
+    warnings: &[String],
+) -> Option<IdpResult<Inferred<(Vec<Structure>, usize)>>> {
+    if setup.pending.is_empty() {
+        return None;
+    }
+    let relaxed = Options {
+        delay: Some(delay),
+        ..options.clone()
+    };
+    let mut session = Session::relaxation(
+        setup.program,
+        setup.theory,
+        setup.pending,
+        setup.structure,
+        &relaxed,
+        RELAX_ABOVE,
+    )
+    .ok()??;
+    if !session.refuted_within(RELAX_CONFLICTS).unwrap_or(false) {
+        return None;
+    }
+    Some(search_models(
+        session,
+        setup.program,
+        setup.output,
+        options,
+        found,
+        warnings.to_vec(),
+    ))
 }
 
 /// What is left of a time limit of `seconds` (0: none) since `started`: a limit that has

@@ -153,6 +153,7 @@ impl<'a> Session<'a> {
             warnings: Vec::new(),
             encoded_definitions: Vec::new(),
             delayed: Vec::new(),
+            left_out: HashSet::default(),
             _progress: crate::progress::begin(),
         }
     }

@@ -63,6 +63,9 @@ pub struct Session<'a> {
     /// The open predicates whose tuples outside a subset are assumed false
     /// ([`crate::ground::delayed`]).
     delayed: Vec<Delayed>,
+    /// The symbols of the definitions a relaxation leaves out ([`Session::relaxation`]):
+    /// open within their bounds, and not encoded tuple by tuple.
+    left_out: HashSet<Symbol>,
     /// Shows a progress line on a terminal while the session lives.
     _progress: crate::progress::Running,
 }
@@ -122,7 +125,54 @@ impl<'a> Session<'a> {
         structure: &'a Structure,
         options: &Options,
     ) -> IdpResult<Session<'a>> {
-        Session::with_solver(program, theory, pending, structure, options, |deadline| {
+        Session::with_backend(program, theory, pending, structure, options, None)
+            .map(|s| s.expect("a session when no definition is left out"))
+    }
+
+    /// A session over a relaxation of `theory`: the definitions whose symbols the joint bounds
+    /// allow more than `above` tuples are left out, their symbols open within those bounds.
+    /// `None` when no definition is that large (nothing is ground then but the bounds); a
+    /// grounding limit when the rest grounds to more than [`RELAXATION_NODES`] nodes. Every model of the theory is one of the relaxation, so a relaxation
+    /// without a model answers for the theory.
+    pub fn relaxation(
+        program: &'a Program,
+        theory: &Theory,
+        pending: &[&Definition],
+        structure: &'a Structure,
+        options: &Options,
+        above: usize,
+    ) -> IdpResult<Option<Session<'a>>> {
+        Session::with_backend(program, theory, pending, structure, options, Some(above))
+    }
+
+    /// Whether the session's clauses have no model, found within `conflicts` conflicts of
+    /// one SAT call (`false` when that call finds a model or spends its budget).
+    pub fn refuted_within(&mut self, conflicts: u32) -> IdpResult<bool> {
+        self.constrain_named_applications()?;
+        let (t0, cpu0) = (Instant::now(), crate::limits::thread_cpu_seconds());
+        let result = self.sat.solve(&[], Some(conflicts));
+        self.options.observer.stat(|| {
+            format!(
+                "SAT call on the relaxation ({conflicts} conflicts at most): {result:?} in \
+                 {:.3}s ({:.3}s CPU)",
+                t0.elapsed().as_secs_f64(),
+                crate::limits::thread_cpu_seconds() - cpu0
+            )
+        });
+        Ok(result == SatResult::Unsat)
+    }
+
+    /// [`Session::new`] or [`Session::relaxation`] (`relax`), with the solver the options
+    /// choose.
+    fn with_backend(
+        program: &'a Program,
+        theory: &Theory,
+        pending: &[&Definition],
+        structure: &'a Structure,
+        options: &Options,
+        relax: Option<usize>,
+    ) -> IdpResult<Option<Session<'a>>> {
+        let make_solver = |deadline| -> Box<dyn crate::solve::SatSolver> {
             let config = options.tuning.cadical_config.as_deref();
             match options.sat_backend {
                 _ if options.trace => Box::new(Traced::new(deadline)),
@@ -135,7 +185,16 @@ impl<'a> Session<'a> {
                 }
                 SatBackend::Splr => Box::new(Splr::new(deadline)),
             }
-        })
+        };
+        Session::build(
+            program,
+            theory,
+            pending,
+            structure,
+            options,
+            make_solver,
+            relax,
+        )
     }
 
     /// [`Session::new`] encoding into the solver that `make_solver` makes for the deadline it
@@ -150,6 +209,28 @@ impl<'a> Session<'a> {
         options: &Options,
         make_solver: impl FnOnce(Option<Instant>) -> Box<dyn crate::solve::SatSolver>,
     ) -> IdpResult<Session<'a>> {
+        Session::build(
+            program,
+            theory,
+            pending,
+            structure,
+            options,
+            make_solver,
+            None,
+        )
+        .map(|s| s.expect("a session when no definition is left out"))
+    }
+
+    /// The session of [`Session::with_solver`]; with `relax`, that of [`Session::relaxation`].
+    fn build(
+        program: &'a Program,
+        theory: &Theory,
+        pending: &[&Definition],
+        structure: &'a Structure,
+        options: &Options,
+        make_solver: impl FnOnce(Option<Instant>) -> Box<dyn crate::solve::SatSolver>,
+        relax: Option<usize>,
+    ) -> IdpResult<Option<Session<'a>>> {
         let own_deadline = own_deadline(options);
         let solver = make_solver(crate::limits::earliest(
             own_deadline,
@@ -178,6 +259,7 @@ impl<'a> Session<'a> {
             warnings: Vec::new(),
             encoded_definitions: Vec::new(),
             delayed: Vec::new(),
+            left_out: HashSet::default(),
             _progress: crate::progress::begin(),
         };
         // Sentences that mention no defined symbol and can only give unit literals are grounded
@@ -217,6 +299,10 @@ impl<'a> Session<'a> {
                 });
             }
         }
+        // Tuples assumed false are no relaxation.
+        if relax.is_some() && !session.delayed.is_empty() {
+            return Ok(None);
+        }
         // The joint bounds first: they bound the open predicates that sentences constrain
         // (`do(t, p, press(..)) => ..`), which the independent sentences are ground over.
         session.grounder.bound_definitions_jointly(
@@ -224,9 +310,34 @@ impl<'a> Session<'a> {
             &theory.sentences,
             program.voc(vocabulary).ltc.as_ref(),
         );
+        session.left_out = match relax {
+            Some(above) => {
+                let large = session.grounder.large_definitions(pending, above);
+                if large.is_empty() {
+                    return Ok(None);
+                }
+                session.grounder.limit_ground_size(RELAXATION_NODES);
+                session.options.observer.stat(|| {
+                    let names: Vec<String> = large
+                        .iter()
+                        .map(|&k| definition_symbols(program, pending[k]))
+                        .collect();
+                    format!(
+                        "relaxation: the definitions of {} left out (more than {above} possible \
+                         tuples), their symbols open within their bounds",
+                        names.join("; ")
+                    )
+                });
+                large.iter().flat_map(|&k| pending[k].defined()).collect()
+            }
+            None => HashSet::default(),
+        };
         let early = session.ground_and_learn(independent)?;
         let mut encoding = EncodingClock::default();
         for d in dependency_order(pending) {
+            if d.defined().iter().any(|s| session.left_out.contains(s)) {
+                continue;
+            }
             let atoms_before = session.grounder.store().atom_count();
             let gd = match session.grounder.ground_definition(d) {
                 Ok(gd) => {
@@ -295,7 +406,7 @@ impl<'a> Session<'a> {
                 session.sat.num_vars()
             )
         });
-        Ok(session)
+        Ok(Some(session))
     }
 
     /// The open predicates whose tuples outside a subset were assumed false.
@@ -705,6 +816,9 @@ impl<'a> Session<'a> {
     /// counted on all of them) and adds the function constraints.
     fn encode_symbols(&mut self) -> IdpResult<()> {
         for s in self.symbols.clone() {
+            if self.left_out.contains(&s) {
+                continue;
+            }
             if matches!(
                 self.grounder.structure().table(s),
                 Some(Table::TwoValued(_))
@@ -1139,6 +1253,19 @@ const PREFERENCE_ROUNDS: usize = 16;
 
 /// The definitions ordered so that one that uses symbols defined by another comes after it
 /// (mutually dependent definitions keep their order).
+/// A relaxation ([`Session::relaxation`]) is given up when it grounds to more nodes.
+const RELAXATION_NODES: usize = 500_000;
+
+/// The names of the symbols that `d` defines, comma-separated (for `--stats`).
+fn definition_symbols(program: &Program, d: &Definition) -> String {
+    let names: Vec<String> = d
+        .defined()
+        .iter()
+        .map(|&s| program.symbol_name(s).to_string())
+        .collect();
+    names.join(", ")
+}
+
 /// The symbols that the rule bodies of `d` mention.
 fn body_symbols(d: &Definition) -> HashSet<Symbol> {
     let mut used = HashSet::default();
