@@ -653,6 +653,9 @@ impl Settings {
             delay_after: text("IDP_DELAY_AFTER")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(crate::ground::delayed::DEFAULT_DELAY_AFTER),
+            relax_above: text("IDP_RELAX_ABOVE")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(crate::infer::DEFAULT_RELAX_ABOVE),
         };
         Settings {
             tuning,
@@ -1265,6 +1268,7 @@ mod tests {
             ("IDP_RANKING_AFTER", "64"),
             ("IDP_CADICAL_CONFIG", "unsat"),
             ("IDP_DELAY_AFTER", "0"),
+            ("IDP_RELAX_ABOVE", "7"),
             ("IDP_NO_PROGRESS", ""),
             ("IDP_STATS", "1"),
             ("IDP_SERVE_WEB", "web"),
@@ -1278,6 +1282,7 @@ mod tests {
                 ranking_after: Some(64),
                 cadical_config: Some("unsat".into()),
                 delay_after: 0,
+                relax_above: 7,
             }
         );
         assert!(some.no_progress && some.stats);

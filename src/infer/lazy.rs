@@ -110,13 +110,13 @@ pub(super) fn expand(
 }
 
 /// Definitions whose symbols the joint bounds allow more tuples than this are left out of the
-/// relaxation that is tried first ([`refuted_by_relaxation`]).
-const RELAX_ABOVE: usize = 100_000;
+/// relaxation that is tried first ([`refuted_by_relaxation`]; `IDP_RELAX_ABOVE`).
+pub const DEFAULT_RELAX_ABOVE: usize = 100_000;
 /// The relaxation is given up when one SAT call does not refute it within this many conflicts.
 const RELAX_CONFLICTS: u32 = 1_000;
 
 /// The answer of model expansion when a relaxation of the theory already has no model: the
-/// theory without its large definitions (more than [`RELAX_ABOVE`] possible tuples), their
+/// theory without its large definitions (more than `relax_above` possible tuples), their
 /// symbols open within the joint bounds ([`Session::relaxation`]). Every model of the theory
 /// is one of the relaxation, so none exists; the answer is that of the relaxation's session
 /// (no model), found without grounding the large definitions (`pancakes88`: a goal that
@@ -131,7 +131,8 @@ fn refuted_by_relaxation(
     found: Found,
     warnings: &[String],
 ) -> Option<IdpResult<Inferred<(Vec<Structure>, usize)>>> {
-    if setup.pending.is_empty() {
+    let above = options.tuning.relax_above;
+    if setup.pending.is_empty() || above == 0 {
         return None;
     }
     let relaxed = Options {
@@ -144,7 +145,7 @@ fn refuted_by_relaxation(
         setup.pending,
         setup.structure,
         &relaxed,
-        RELAX_ABOVE,
+        above,
     )
     .ok()??;
     if !session.refuted_within(RELAX_CONFLICTS).unwrap_or(false) {

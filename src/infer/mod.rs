@@ -23,6 +23,7 @@ pub use explain::{
 };
 pub use fobdd::print_theory;
 pub use grounding::ground;
+pub use lazy::DEFAULT_RELAX_ABOVE;
 pub use optimise::Strategy;
 pub use report::{Inferred, Observer};
 pub use session::{interpreted_symbols, Piece};
@@ -104,6 +105,10 @@ pub struct Tuning {
     /// The tuple count above which model expansion may delay an open predicate's tuples
     /// (`IDP_DELAY_AFTER=N`; 0: never; see [`crate::ground::delayed`]).
     pub delay_after: u64,
+    /// Definitions whose symbols the joint bounds allow more tuples than this are left out of
+    /// the relaxation that model expansion tries first (`IDP_RELAX_ABOVE=N`; 0: no relaxation;
+    /// see [`lazy`]).
+    pub relax_above: usize,
 }
 
 impl Default for Tuning {
@@ -115,6 +120,7 @@ impl Default for Tuning {
             ranking_after: None,
             cadical_config: None,
             delay_after: crate::ground::delayed::DEFAULT_DELAY_AFTER,
+            relax_above: DEFAULT_RELAX_ABOVE,
         }
     }
 }

@@ -1,0 +1,163 @@
+//! A relaxation first (issue 28, `infer::lazy`): model expansion leaves out the definitions
+//! whose symbols the joint bounds allow many tuples (the stacks of a pancake game at every
+//! time point), grounds the rest with those symbols open within their bounds, and answers
+//! `Unsatisfiable` when that relaxation has no model; otherwise it grounds the whole theory.
+//! Counts with and without the relaxation are compared with brute force; the binary's
+//! `--stats` show what was left out and how few nodes the answer took.
+
+mod support;
+
+use idp::infer::{self, brute_force_count, check_model, Options, Tuning};
+use idp::sema::{Component, Program};
+use idp::structure::Structure;
+use support::program;
+
+/// Four pancakes that take four flips to sort, `last` time points of flips, and a goal that
+/// reads the stack through a defined `Sorted`: sorted at a time point no later than
+/// `deadline`.
+fn pancakes(last: usize, deadline: usize) -> String {
+    format!(
+        r#"
+vocabulary V {{
+    type Time isa int
+    type P isa int
+    type Flip isa int
+    Start(P, P, P, P)
+    Order(Time, P, P, P, P)
+    do(Time, Flip)
+    Sorted(Time)
+}}
+theory T : V {{
+    ! t : t < {last} => (?=1 k : do(t, k)).
+    ! t k : do(t, k) => t < {last}.
+    {{
+        ! a b c d : Order(0, a, b, c, d) <- Start(a, b, c, d).
+        ! t a b c d : Order(t + 1, b, a, c, d) <- Order(t, a, b, c, d) & do(t, 2).
+        ! t a b c d : Order(t + 1, c, b, a, d) <- Order(t, a, b, c, d) & do(t, 3).
+        ! t a b c d : Order(t + 1, d, c, b, a) <- Order(t, a, b, c, d) & do(t, 4).
+    }}
+    {{ ! t : Sorted(t) <- Order(t, 1, 2, 3, 4). }}
+    ? t : Sorted(t) & t =< {deadline}.
+}}
+structure S : V {{
+    Time = {{ 0..{last} }}
+    P = {{ 1..4 }}
+    Flip = {{ 2..4 }}
+    Start = {{ 3, 1, 4, 2 }}
+}}
+"#
+    )
+}
+
+fn parts(p: &Program) -> (&idp::sema::Theory, &Structure) {
+    let Some(Component::Theory(t)) = p.lookup(&["T"]) else {
+        panic!("no theory T")
+    };
+    let Some(Component::Structure(s)) = p.lookup(&["S"]) else {
+        panic!("no structure S")
+    };
+    (&p.theories[t.index()], &p.structures[s.index()])
+}
+
+/// The number of models (each checked by the naive checker), with definitions over more
+/// than `relax_above` possible tuples left out of a first relaxation (0: none).
+fn count(text: &str, relax_above: usize) -> usize {
+    let p = program(text);
+    let (theory, structure) = parts(&p);
+    let options = Options {
+        nbmodels: 0,
+        tuning: Tuning {
+            relax_above,
+            ..Tuning::default()
+        },
+        ..Options::default()
+    };
+    let found = infer::modelexpand(&p, theory, structure, None, &options)
+        .expect("model expansion")
+        .value;
+    for m in &found {
+        if let Err(why) = check_model(&p, theory, m) {
+            panic!("a returned model is wrong: {why}\n{m:?}");
+        }
+    }
+    found.len()
+}
+
+#[test]
+fn counts_with_and_without_the_relaxation_are_brute_forces() {
+    // Sorting takes four flips: a deadline of 3 leaves no model, 4 leaves the plans of four
+    // flips that sort (the stacks: 24 per time point, more than 10 in all).
+    for (last, deadline) in [(4, 3), (4, 4), (3, 3)] {
+        let text = pancakes(last, deadline);
+        let p = program(&text);
+        let (theory, structure) = parts(&p);
+        let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
+        assert_eq!(
+            count(&text, 10),
+            expected as usize,
+            "relaxed, {last} {deadline}"
+        );
+        assert_eq!(
+            count(&text, 0),
+            expected as usize,
+            "whole, {last} {deadline}"
+        );
+    }
+    assert_eq!(count(&pancakes(4, 3), 10), 0);
+    assert!(count(&pancakes(4, 4), 10) > 0);
+}
+
+/// The nodes of the ground theories and the relaxation's `--stats` line of a run of `text`
+/// with `IDP_RELAX_ABOVE` set to `above`, and its first line of output.
+fn run(text: &str, above: &str) -> (u64, Option<String>, String) {
+    let dir = support::scratch("relaxation");
+    let file = dir.join(format!("pancakes-{above}.idp"));
+    let main = "procedure main() { stdoptions.nbmodels = 1 printmodels(modelexpand(T, S)) }";
+    std::fs::write(&file, format!("{text}\n{main}\n")).expect("a scratch file");
+    let out = support::idp_command()
+        .env("IDP_RELAX_ABOVE", above)
+        .args(["--stats", "--nowarnings"])
+        .arg(&file)
+        .output()
+        .expect("the idp binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let nodes = stderr
+        .lines()
+        .filter(|l| l.starts_with("[stats] grounded and encoded in"))
+        .filter_map(|l| {
+            l.rsplit_once("): ")?
+                .1
+                .split(" nodes")
+                .next()?
+                .parse::<u64>()
+                .ok()
+        })
+        .sum();
+    let relaxed = stderr
+        .lines()
+        .find(|l| l.starts_with("[stats] relaxation:"))
+        .map(str::to_string);
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    (nodes, relaxed, first)
+}
+
+#[test]
+fn an_unreachable_goal_is_refuted_without_grounding_the_stacks() {
+    let text = pancakes(4, 3);
+    let (relaxed_nodes, relaxed, answer) = run(&text, "10");
+    let (whole_nodes, none, whole_answer) = run(&text, "0");
+    assert_eq!(answer, "Unsatisfiable");
+    assert_eq!(whole_answer, "Unsatisfiable");
+    let line = relaxed.expect("a relaxation");
+    assert!(line.contains("the definitions of Order left out"), "{line}");
+    assert!(none.is_none());
+    // The goal reads four stacks (sorted at 0..3), the whole theory every stack and flip.
+    assert!(
+        relaxed_nodes * 4 < whole_nodes,
+        "{relaxed_nodes} nodes relaxed, {whole_nodes} whole"
+    );
+}
