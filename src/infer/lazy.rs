@@ -24,6 +24,9 @@ pub(super) struct Setup<'a> {
     pub output: Option<VocId>,
 }
 
+/// What model expansion answers: the models (when kept) and their number.
+type Expanded = Inferred<(Vec<Structure>, usize)>;
+
 /// Model expansion level by level (see the module documentation); without delayed
 /// predicates, the one session of plain model expansion.
 pub(super) fn expand(
@@ -31,7 +34,7 @@ pub(super) fn expand(
     options: &Options,
     found: Found,
     warnings: Vec<String>,
-) -> IdpResult<Inferred<(Vec<Structure>, usize)>> {
+) -> IdpResult<Expanded> {
     let started = Instant::now();
     let mut delay = Delay::first(options.tuning.delay_after);
     if let Some(answer) = refuted_by_relaxation(setup, options, delay, found, &warnings) {
@@ -130,7 +133,7 @@ fn refuted_by_relaxation(
     delay: Delay,
     found: Found,
     warnings: &[String],
-) -> Option<IdpResult<Inferred<(Vec<Structure>, usize)>>> {
+) -> Option<IdpResult<Expanded>> {
     let above = options.tuning.relax_above;
     if setup.pending.is_empty() || above == 0 {
         return None;
