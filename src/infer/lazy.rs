@@ -2,6 +2,10 @@
 //! tuples of the huge open predicates, search, and ground more of the others only when fewer
 //! models were found than asked for; stop with a limit that names the delayed predicates
 //! rather than answer with too few models.
+//!
+//! Before the first level, a theory with a definition over many possible tuples is tried as a
+//! relaxation without such definitions ([`refuted_by_relaxation`]): when that has no model,
+//! neither has the theory, and the large definitions are never ground.
 
 use std::time::Instant;
 
