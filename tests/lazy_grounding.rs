@@ -153,3 +153,103 @@ fn every_model_asked_for_is_found_when_the_singled_out_actions_have_enough() {
     assert_eq!(lazy.len(), 4);
     assert_eq!(eager.len(), 4);
 }
+
+/// A translated game's shape (PlayID's hitori): the actions `w(E, E, E, E)` at `steps` time
+/// points; the marking actions `w(x, x, x, 1)` are singled out by a legality sentence whose
+/// count is universally quantified (as PlayID writes it, so that no marking action is legal);
+/// a frame rule keeps each element after an action unless the action's last argument names
+/// it (the last, as the other tuples that lazy grounding adds first vary the last argument
+/// of `w` fastest: a frame keyed on the first one would need more of them than a threshold of
+/// 1000 allows, and lazy grounding stops instead); and the goal asks that `goal` hold. Each element has the count 1.
+fn framed_game(n: usize, steps: usize, goal: &str) -> String {
+    format!(
+        r#"
+vocabulary V {{
+    type Step isa int
+    type E isa int
+    type Action constructed from {{ w(E, E, E, E) }}
+    do(Step, Action)
+    Count(E, E)
+    Kept(E)
+}}
+theory T : V {{
+    ! s : ?=1 a : do(s, a).
+    ! s x c : do(s, w(x, x, x, 1)) => Count(x, c).
+    {{ ! x s a b c d : Kept(x) <- do(s, w(a, b, c, d)) & x ~= d. }}
+    {goal}
+}}
+structure S : V {{
+    Step = {{ 0..{last} }}
+    E = {{ 1..{n} }}
+    Count = {{ {counts} }}
+}}
+"#,
+        last = steps - 1,
+        counts = (1..=n)
+            .map(|x| format!("{x},1"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    )
+}
+
+/// The element 1 is kept: the action's last argument is another, none of them singled out.
+const KEEP_ONE: &str = "Kept(1).";
+
+/// Every element is kept: no action does that, whatever the delayed tuples are.
+const KEEP_ALL: &str = "! x : Kept(x).";
+
+#[test]
+fn a_model_that_needs_an_action_no_sentence_singles_out_is_found() {
+    // 12^4 actions, past a threshold of 1000: the singled-out ones are never legal, and the
+    // model takes one of the others (a no-op, as PlayID's translation allows), ground at
+    // level 1.
+    let text = framed_game(12, 1, KEEP_ONE);
+    let models = expand(&text, 1, 1000).expect("a model");
+    assert_eq!(models.len(), 1);
+}
+
+#[test]
+fn a_theory_without_models_whatever_the_delayed_actions_stops_naming_the_sentence() {
+    // No model (every element kept needs an action whose first argument is none of them),
+    // which only all the actions show: the stop names `do`, the sentence that singles out its
+    // ground tuples, and says that no model may exist.
+    let text = framed_game(60, 1, KEEP_ALL);
+    let message = expand(&text, 1, 1000).expect_err("a limit, not Unsatisfiable");
+    assert!(message.contains("do has 12960000 tuples"), "{message}");
+    assert!(
+        message.contains("the 60 that its sentences single out"),
+        "{message}"
+    );
+    assert!(message.contains("no model at all"), "{message}");
+}
+
+#[test]
+fn tiny_framed_games_count_as_brute_force_and_eager_grounding_do() {
+    // 2^4 = 16 actions at one step, delayed past 15 tuples: 8 models keep element 1 (the 8
+    // actions w(.., 2), none of them a marking one), none keeps both.
+    for (goal, count) in [(KEEP_ONE, 8), (KEEP_ALL, 0)] {
+        let text = framed_game(2, 1, goal);
+        let p = program(&text);
+        let (theory, structure) = parts(&p);
+        let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
+        let lazy = expand(&text, 0, 15).expect("an exact count");
+        let eager = expand(&text, 0, 0).expect("an exact count");
+        assert_eq!(expected, count, "{goal}");
+        assert_eq!(lazy.len() as u64, expected, "{goal}");
+        assert_eq!(eager.len() as u64, expected, "{goal}");
+    }
+}
+
+#[test]
+fn framed_games_on_a_few_elements_agree_with_eager_grounding() {
+    // 3^4 = 81 actions at one step, delayed past 50: the lazy models (asked for all, so
+    // every level is ground) are as many as the eager ones (54 and 0), and each is checked.
+    for goal in [KEEP_ONE, KEEP_ALL] {
+        let text = framed_game(3, 1, goal);
+        let eager = expand(&text, 0, 0).expect("all models");
+        match expand(&text, 0, 50) {
+            Ok(lazy) => assert_eq!(lazy.len(), eager.len(), "{goal}"),
+            Err(message) => assert!(message.contains("do has 81 tuples"), "{message}"),
+        }
+    }
+}

@@ -42,6 +42,7 @@ use crate::ground::Grounder;
 use crate::ids::{SortId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::{LtcInfo, Program};
+use crate::source::Span;
 use crate::structure::Value;
 
 /// The tuple count above which an open predicate's tuples may be delayed, by default.
@@ -93,6 +94,10 @@ pub struct Delayed {
     /// The number of tuples of its arguments but the last (`(t, p)` of `do(t, p, a)`): level 1
     /// grounds that many other tuples, one for each.
     pub per_prefix: u128,
+    /// How many of the ground tuples are others than the singled-out ones (the level's chunk).
+    pub others: u128,
+    /// The sentences whose patterns single out the ground tuples (`do(t, p, write(..)) => ..`).
+    pub singled_out_by: Vec<Span>,
 }
 
 impl Delayed {
@@ -130,9 +135,7 @@ pub fn out_of_time(program: &Program, delayed: &[Delayed], found: usize, limit: 
         limit,
         format!(
             "Lazy grounding found {found} model{plural} with the delayed tuples false, and \
-             grounding more of them would not finish before {} ({}): a model that makes one \
-             of them true may exist. Give the predicate in the structure or constrain its \
-             tuples in the theory.",
+             grounding more of them would not finish before {} ({}): {UNDECIDED}",
             match limit {
                 Limit::InferenceTimeout => "the inference's time limit (stdoptions.timeout)",
                 _ => "the run's time limit (--timeout)",
@@ -142,20 +145,48 @@ pub fn out_of_time(program: &Program, delayed: &[Delayed], found: usize, limit: 
     )
 }
 
-/// `do has N tuples, M of them ground; ..`.
+/// What a stop of lazy grounding leaves open, and what would decide it.
+const UNDECIDED: &str = "a model that makes one of the others true may exist, and so may no \
+     model at all: lazy grounding cannot tell which without them (it never answers \
+     Unsatisfiable or too few models while tuples are delayed). Give the predicate in the \
+     structure, or constrain its other tuples in the theory.";
+
+/// `do has N tuples, M of them ground: the K that the sentences at f:3:1, f:4:1 single out and
+/// the first J others; ..`.
 fn describe(program: &Program, delayed: &[Delayed]) -> String {
     let which: Vec<String> = delayed
         .iter()
         .map(|d| {
             format!(
-                "{} has {} tuples, {} of them ground",
+                "{} has {} tuples, {} of them ground: {}",
                 program.symbol_name(d.symbol),
                 d.total,
-                d.ground
+                d.ground,
+                ground_part(program, d)
             )
         })
         .collect();
     which.join("; ")
+}
+
+/// Which tuples of `d` are ground: those its sentences single out, and the level's others.
+fn ground_part(program: &Program, d: &Delayed) -> String {
+    let singled = d.ground as u128 - d.others.min(d.ground as u128);
+    let at: Vec<String> = d
+        .singled_out_by
+        .iter()
+        .filter_map(|&span| program.position(span))
+        .collect();
+    let by = match at.len() {
+        0 => "its sentences".to_string(),
+        1 => format!("the sentence at {}", at[0]),
+        _ => format!("the sentences at {}", at.join(", ")),
+    };
+    let verb = if at.len() == 1 { "singles" } else { "single" };
+    match d.others {
+        0 => format!("the {singled} that {by} {verb} out"),
+        n => format!("the {singled} that {by} {verb} out and the first {n} others"),
+    }
 }
 
 /// The error for a model expansion that would need more of the delayed tuples than the
@@ -166,9 +197,7 @@ pub fn too_many_delayed(program: &Program, delayed: &[Delayed], found: usize) ->
         Limit::GroundSize,
         format!(
             "Lazy grounding found {found} model{plural} with the delayed tuples false, and \
-             grounding more of them would pass the limit ({}): a model that makes one of them \
-             true may exist. Give the predicate in the structure or constrain its tuples in the \
-             theory.",
+             grounding more of them would pass the limit ({}): {UNDECIDED}",
             describe(program, delayed)
         ),
     )
@@ -204,14 +233,18 @@ impl<'a> Grounder<'a> {
             return Vec::new();
         };
         let mut delayed = Vec::new();
-        for (symbol, _) in candidates {
+        for (symbol, bounds) in &candidates {
+            let symbol = *symbol;
             let singled_out = possible
                 .iter()
                 .find(|(s, _)| *s == symbol)
                 .map(|(_, tuples)| tuples.iter().map(Vec::as_slice).collect::<Vec<_>>())
                 .unwrap_or_default();
             match self.delay_one(symbol, &singled_out, delay) {
-                Some(d) => delayed.push(d),
+                Some(d) => delayed.push(Delayed {
+                    singled_out_by: pattern_spans(bounds),
+                    ..d
+                }),
                 None => {
                     self.status.delayed.remove(&symbol);
                 }
@@ -246,6 +279,8 @@ impl<'a> Grounder<'a> {
             total,
             ground: 0,
             per_prefix: per_prefix.max(1),
+            others: 0,
+            singled_out_by: Vec::new(),
         };
         // Once the other tuples are at most the threshold, the next level grounds them all.
         if delay.level > 0 && total - set.len() as u128 <= delay.after as u128 {
@@ -264,6 +299,7 @@ impl<'a> Grounder<'a> {
             return None;
         }
         delayed.ground = set.len();
+        delayed.others = added;
         self.status.possible.insert(symbol, set);
         Some(delayed)
     }
@@ -368,6 +404,19 @@ fn singled_out_rule(program: &Program, symbol: Symbol, bounds: &[(Bound, bool)])
         span: rule.span,
         rules: vec![rule],
     }
+}
+
+/// The spans of the sentences among `bounds` that single out a part of the tuples (not those
+/// over every tuple), in source order.
+fn pattern_spans(bounds: &[(Bound, bool)]) -> Vec<Span> {
+    let mut spans: Vec<Span> = bounds
+        .iter()
+        .filter(|(_, covers)| !covers)
+        .map(|(b, _)| b.span)
+        .collect();
+    spans.sort_by_key(|s| (s.file, s.start));
+    spans.dedup();
+    spans
 }
 
 /// Whether an atom's arguments are a pattern: variables, constants and constructor

@@ -164,6 +164,21 @@ impl<'f> Split<'f> {
     }
 }
 
+/// Whether the new binding `order` (the first `joined` of it bound by atoms or an antecedent)
+/// lets a [`Split`] end the enumeration of the variables after them, which the kept order,
+/// with one of those ahead of a joined variable, does not, and they have at least
+/// [`SPLIT_FROM`] bindings together.
+fn unblocks_split(order: &[usize], joined: usize, domains: &[Option<Domain>]) -> bool {
+    let (ahead, rest) = order.split_at(joined);
+    let last_joined = ahead.iter().copied().max().unwrap_or(0);
+    let blocking = rest.iter().any(|&k| k < last_joined);
+    let inner: f64 = rest
+        .iter()
+        .map(|&k| domains[k].as_ref().map_or(f64::MAX, |d| d.len() as f64))
+        .product();
+    blocking && !rest.is_empty() && inner >= SPLIT_FROM
+}
+
 /// How many bindings the inner variables of a [`Split`] must have before it is used.
 const SPLIT_FROM: f64 = 16.0;
 
@@ -791,7 +806,9 @@ impl<'a> Grounder<'a> {
     /// do(jump(sr, sc, dr)) => .. middle(sr, sc, or, oc)` binds sr, sc and dr from `do`'s few
     /// possible tuples before it enumerates or and oc.
     /// The order is kept when the variables passed over have fewer than [`REORDER_FROM`]
-    /// bindings together: little to gain there.
+    /// bindings together and the kept order splits the quantifier as well (little to gain
+    /// there): `! count1 x count2 : do(x) => count_val(x, count1) & ..` is reordered, so that
+    /// count1 and count2 come last and a false consequent ends their enumeration.
     fn binding_order(
         &mut self,
         vars: &[Var],
@@ -858,7 +875,7 @@ impl<'a> Grounder<'a> {
                     .product::<f64>()
             })
             .fold(1.0, f64::max);
-        if passed_over < REORDER_FROM {
+        if passed_over < REORDER_FROM && !unblocks_split(&order, joined, &domains) {
             return Ok((vars, domains));
         }
         order.extend(finite..vars.len());
