@@ -296,6 +296,15 @@ fn enumerate(
     let mut random = random_values.map(SplitMix::new);
     // The blocking clauses' literals, computed again only when the store gains atoms.
     let mut blocking: Option<((usize, usize), Vec<Lit>)> = None;
+    // Models only counted are counted inside the search, all but the last one of a limit.
+    if finish.is_none() && random.is_none() && nbmodels != 1 {
+        let inside = if nbmodels == 0 {
+            usize::MAX
+        } else {
+            nbmodels - 1
+        };
+        session.count_inside(blocked_on, inside)?;
+    }
     while nbmodels == 0 || count < nbmodels {
         let found = match random.as_mut() {
             Some(random) => {
@@ -308,6 +317,7 @@ fn enumerate(
             }
             None => session.solve(&[]),
         };
+        count += session.counted_inside();
         match found {
             Ok(true) => {}
             Ok(false) => break,

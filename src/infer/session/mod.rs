@@ -1020,6 +1020,26 @@ impl<'a> Session<'a> {
         self.sat.add_clause_forgetting_model(&clause);
     }
 
+    /// Makes the following searches count up to `limit` models distinct on the symbols
+    /// `output` inside one search each, blocking each as it is found, instead of returning
+    /// them one by one ([`Session::counted_inside`] tells how many); false when this session
+    /// cannot: its solver cannot, or a definition is checked on the models the solver returns
+    /// (whose loop formulas or totality cuts would not see the models counted inside).
+    pub fn count_inside(&mut self, output: &[Symbol], limit: usize) -> IdpResult<bool> {
+        self.constrain_named_applications()?;
+        if !self.definitions.completion_suffices() {
+            return Ok(false);
+        }
+        let lits = self.blocking_lits(output);
+        Ok(self.sat.count_inside(&lits, limit))
+    }
+
+    /// The models counted inside the searches since the last call (see
+    /// [`Session::count_inside`]).
+    pub fn counted_inside(&mut self) -> usize {
+        self.sat.counted_inside()
+    }
+
     /// The literals whose values tell apart two models that differ on the symbols `output`:
     /// the atoms of `output`, without those of symbols defined under the well-founded
     /// semantics when every other atom is among them. A definition has one model for each
