@@ -31,7 +31,7 @@ pub use trace::{TraceStep, TracedAtom};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
-use crate::ground::{GVal, Gf, Grounder};
+use crate::ground::{GTerm, GVal, Gf, Grounder};
 use crate::ids::{Symbol, VocId};
 use crate::sema::{ir, Program, Query, Theory};
 use crate::solve::Lit;
@@ -391,12 +391,24 @@ fn optimise(
     options: &Options,
 ) -> IdpResult<Optimum> {
     let nbmodels = options.nbmodels;
-    let objective = session.ground_term(term)?;
-    let best = match optimise::least_value(
-        session,
-        &objective,
-        options.tuning.minimize.unwrap_or_default(),
-    )? {
+    // A count or sum is searched on its totals unless a strategy is asked for.
+    let linear = match options.tuning.minimize {
+        None => session.linear_objective(term)?,
+        Some(_) => None,
+    };
+    let objective = match &linear {
+        Some(_) => GTerm(Vec::new()),
+        None => session.ground_term(term)?,
+    };
+    let search = match &linear {
+        Some(linear) => optimise::least_total(session, linear)?,
+        None => optimise::least_value(
+            session,
+            &objective,
+            options.tuning.minimize.unwrap_or_default(),
+        )?,
+    };
+    let best = match search {
         optimise::Search::NoModel => {
             return Ok(Optimum {
                 models: Vec::new(),
@@ -410,13 +422,18 @@ fn optimise(
         }
         optimise::Search::Optimal(value) => value,
     };
-    let equal: Vec<Gf> = objective
-        .0
-        .iter()
-        .filter(|(_, v)| *v == best)
-        .map(|(g, _)| *g)
-        .collect();
-    let equal = session.store_mut().or(equal);
+    let equal = match &linear {
+        Some(linear) => optimise::total_is(session, linear, &best)?,
+        None => {
+            let equal: Vec<Gf> = objective
+                .0
+                .iter()
+                .filter(|(_, v)| *v == best)
+                .map(|(g, _)| *g)
+                .collect();
+            session.store_mut().or(equal)
+        }
+    };
     session.assert(equal);
     let blocked_on = session.output_symbols(output);
     // The optimal models are shown when the minimisation ends (its caller prints the value

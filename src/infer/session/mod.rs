@@ -19,7 +19,8 @@ use crate::encode::{assert_completion, Definitions, Sat};
 use crate::error::{Error, IdpResult, Limit};
 use crate::ground::delayed::Delayed;
 use crate::ground::{
-    evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder, Store,
+    evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder,
+    LinearObjective, Store,
 };
 use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
@@ -473,6 +474,21 @@ impl<'a> Session<'a> {
     /// Grounds a term over the session's structure (an objective).
     pub fn ground_term(&mut self, t: &Term) -> IdpResult<GTerm> {
         self.grounder.ground_term(t)
+    }
+
+    /// `t` as a total of non-negative integers, if it is a count or a sum of such (or the
+    /// negation of one); see [`crate::ground::LinearObjective`].
+    pub fn linear_objective(&mut self, t: &Term) -> IdpResult<Option<LinearObjective>> {
+        self.grounder.linear_objective(t)
+    }
+
+    /// Whether the total of `objective` is at least `threshold`.
+    pub fn objective_at_least(
+        &mut self,
+        objective: &LinearObjective,
+        threshold: i64,
+    ) -> IdpResult<Gf> {
+        self.grounder.objective_at_least(objective, threshold)
     }
 
     /// Whether the solver decides `s` although the structure may interpret it.
