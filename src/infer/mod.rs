@@ -422,8 +422,11 @@ fn optimise(
         }
         optimise::Search::Optimal(value) => value,
     };
-    let equal = match &linear {
-        Some(linear) => optimise::total_is(session, linear, &best)?,
+    match &linear {
+        Some(linear) => {
+            let optimal = optimise::total_is(session, linear, &best)?;
+            session.assert_by_lit(optimal);
+        }
         None => {
             let equal: Vec<Gf> = objective
                 .0
@@ -431,10 +434,10 @@ fn optimise(
                 .filter(|(_, v)| *v == best)
                 .map(|(g, _)| *g)
                 .collect();
-            session.store_mut().or(equal)
+            let equal = session.store_mut().or(equal);
+            session.assert(equal);
         }
-    };
-    session.assert(equal);
+    }
     let blocked_on = session.output_symbols(output);
     // The optimal models are shown when the minimisation ends (its caller prints the value
     // first), so the observer does not see them one by one.

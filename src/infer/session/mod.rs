@@ -426,6 +426,13 @@ impl<'a> Session<'a> {
         self.sat.assert(self.grounder.store(), g);
     }
 
+    /// Adds `g` as a constraint through its literal, one unit clause: a decision diagram
+    /// asserted by [`Session::assert`] would have its negation split along every path.
+    pub fn assert_by_lit(&mut self, g: Gf) {
+        let l = self.lit(g);
+        self.sat.add_clause(&[l]);
+    }
+
     /// The SAT literal of `g`, encoding it if needed.
     pub fn lit(&mut self, g: Gf) -> Lit {
         self.sat.lit(self.grounder.store(), g)
