@@ -583,3 +583,20 @@ fn a_limit_inside_a_rule_names_the_rule_and_how_far_it_got() {
          spec.idp:7:3: { ...\n"
     );
 }
+
+/// `--count` counts inside one SAT search (each model blocked as the solver finds it); a model
+/// limit stops it at the limit, and the count is exact either way.
+#[test]
+fn counting_inside_one_search_keeps_counts_and_model_limits() {
+    let spec = "vocabulary V {\n  type D isa int\n  P(D)\n}\ntheory T : V {\n}\n\
+                structure S : V {\n  D = { 1..10 }\n}\n";
+    for (limit, expected) in [("0", 1024), ("1", 1), ("5", 5), ("2000", 1024)] {
+        let (o, _) = run(spec, &["--count", "--stats", "-n", limit]);
+        let out = stdout(&o);
+        assert!(
+            out.contains(&format!("Number of models: {expected}")),
+            "-n {limit}: {out}"
+        );
+        assert!(stderr(&o).contains("search: 1 SAT calls"), "{}", stderr(&o));
+    }
+}

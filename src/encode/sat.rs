@@ -143,6 +143,18 @@ impl Sat {
         self.solver.get_mut().propagate_definition(graph)
     }
 
+    /// Makes the solver count up to `limit` models distinct on `lits` inside its search, if it
+    /// can (see [`SatSolver::count_inside`]).
+    pub fn count_inside(&mut self, lits: &[Lit], limit: usize) -> bool {
+        self.read_model();
+        self.solver.get_mut().count_inside(lits, limit)
+    }
+
+    /// The models the solver counted inside its search since the last call.
+    pub fn counted_inside(&mut self) -> usize {
+        self.solver.get_mut().counted_inside()
+    }
+
     /// What the solver's propagation of definitions did so far, if it does it.
     pub fn search_stats(&self) -> Option<SearchStats> {
         self.solver.borrow().search_stats()

@@ -19,7 +19,7 @@ use crate::error::{Error, IdpResult, Limit};
 use crate::ground::store::Gf;
 use crate::ground::terms::arith;
 use crate::ground::{GTerm, GVal, Grounder};
-use crate::sema::ir::{NodeId, SetExpr};
+use crate::sema::ir::{NodeId, SetExpr, Term, TermKind};
 use crate::sema::walk::Node;
 use crate::structure::Value;
 use crate::syntax::ast::{AggKind, ArithOp};
@@ -29,6 +29,24 @@ pub(crate) const MAX_AGGREGATE_STATES: usize = 200_000;
 
 /// One element of an aggregate's set: its value cases, each guarded by the element's condition.
 pub(crate) type Element = Vec<(Gf, Value)>;
+
+/// An objective that totals non-negative integers: the cases `(guard, value)` of each element
+/// of its set (at most one holds per element), and whether the objective is their total's
+/// negation (as `maximize` minimises it).
+pub struct LinearObjective {
+    pub elements: Vec<Vec<(Gf, i64)>>,
+    pub negated: bool,
+}
+
+impl LinearObjective {
+    /// The total of a model in which `holds` tells which guards are true.
+    pub fn total(&self, holds: &mut dyn FnMut(Gf) -> bool) -> i64 {
+        self.elements
+            .iter()
+            .filter_map(|cases| cases.iter().find(|(g, _)| holds(*g)))
+            .fold(0i64, |sum, &(_, v)| sum.saturating_add(v))
+    }
+}
 
 impl<'a> Grounder<'a> {
     /// Grounds the aggregate term `id`; `cap` (for `#` only) merges all counts above it.
@@ -74,6 +92,46 @@ impl<'a> Grounder<'a> {
         let g = self.at_least(&elements, threshold)?;
         self.memo.thresholds.insert((key, threshold), g);
         Ok(g)
+    }
+
+    /// A count or sum `term` (or the negation of one, `maximize`'s objective) whose values are
+    /// all non-negative integers, as its elements, each with its cases `(guard, value)`, and
+    /// whether it is negated; `None` for any other term.
+    pub fn linear_objective(&mut self, term: &Term) -> IdpResult<Option<LinearObjective>> {
+        let (inner, negated) = match term.kind() {
+            TermKind::Neg(inner) => (inner.as_ref(), true),
+            _ => (term, false),
+        };
+        let TermKind::Aggregate(kind @ (AggKind::Card | AggKind::Sum), sets) = inner.kind() else {
+            return Ok(None);
+        };
+        let mut elements = Vec::new();
+        for element in self.ground_set_elements(*kind, sets)? {
+            let mut cases = Vec::with_capacity(element.len());
+            for (guard, value) in element {
+                let Value::Int(v @ 0..) = value else {
+                    return Ok(None);
+                };
+                cases.push((guard, v));
+            }
+            elements.push(cases);
+        }
+        Ok(Some(LinearObjective { elements, negated }))
+    }
+
+    /// Whether the objective's elements total at least `threshold` (a decision diagram
+    /// whose nodes the diagrams of other thresholds share).
+    pub fn objective_at_least(
+        &mut self,
+        objective: &LinearObjective,
+        threshold: i64,
+    ) -> IdpResult<Gf> {
+        let elements: Vec<Element> = objective
+            .elements
+            .iter()
+            .map(|e| e.iter().map(|&(g, v)| (g, Value::Int(v))).collect())
+            .collect();
+        Ok(self.at_least(&elements, threshold)?.unwrap_or(Gf::FALSE))
     }
 
     /// Whether the elements total at least `threshold`, as a decision diagram over them:

@@ -26,6 +26,7 @@ mod traverse;
 mod tuple_set;
 pub mod wellfounded;
 
+pub use aggregates::LinearObjective;
 pub use bottom_up::least_fixpoint;
 pub use dump::{atom_text, ground_theory_text};
 pub use inlined::inlinable;

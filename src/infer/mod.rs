@@ -32,7 +32,7 @@ pub use trace::{TraceStep, TracedAtom};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
-use crate::ground::{GVal, Gf, Grounder};
+use crate::ground::{GTerm, GVal, Gf, Grounder};
 use crate::ids::{Symbol, VocId};
 use crate::sema::{ir, Program, Query, Theory};
 use crate::solve::Lit;
@@ -302,6 +302,15 @@ fn enumerate(
     let mut random = random_values.map(SplitMix::new);
     // The blocking clauses' literals, computed again only when the store gains atoms.
     let mut blocking: Option<((usize, usize), Vec<Lit>)> = None;
+    // Models only counted are counted inside the search, all but the last one of a limit.
+    if finish.is_none() && random.is_none() && nbmodels != 1 {
+        let inside = if nbmodels == 0 {
+            usize::MAX
+        } else {
+            nbmodels - 1
+        };
+        session.count_inside(blocked_on, inside)?;
+    }
     while nbmodels == 0 || count < nbmodels {
         let found = match random.as_mut() {
             Some(random) => {
@@ -314,6 +323,7 @@ fn enumerate(
             }
             None => session.solve(&[]),
         };
+        count += session.counted_inside();
         match found {
             Ok(true) => {}
             Ok(false) => break,
@@ -387,12 +397,24 @@ fn optimise(
     options: &Options,
 ) -> IdpResult<Optimum> {
     let nbmodels = options.nbmodels;
-    let objective = session.ground_term(term)?;
-    let best = match optimise::least_value(
-        session,
-        &objective,
-        options.tuning.minimize.unwrap_or_default(),
-    )? {
+    // A count or sum is searched on its totals unless a strategy is asked for.
+    let linear = match options.tuning.minimize {
+        None => session.linear_objective(term)?,
+        Some(_) => None,
+    };
+    let objective = match &linear {
+        Some(_) => GTerm(Vec::new()),
+        None => session.ground_term(term)?,
+    };
+    let search = match &linear {
+        Some(linear) => optimise::least_total(session, linear)?,
+        None => optimise::least_value(
+            session,
+            &objective,
+            options.tuning.minimize.unwrap_or_default(),
+        )?,
+    };
+    let best = match search {
         optimise::Search::NoModel => {
             return Ok(Optimum {
                 models: Vec::new(),
@@ -406,14 +428,22 @@ fn optimise(
         }
         optimise::Search::Optimal(value) => value,
     };
-    let equal: Vec<Gf> = objective
-        .0
-        .iter()
-        .filter(|(_, v)| *v == best)
-        .map(|(g, _)| *g)
-        .collect();
-    let equal = session.store_mut().or(equal);
-    session.assert(equal);
+    match &linear {
+        Some(linear) => {
+            let optimal = optimise::total_is(session, linear, &best)?;
+            session.assert_by_lit(optimal);
+        }
+        None => {
+            let equal: Vec<Gf> = objective
+                .0
+                .iter()
+                .filter(|(_, v)| *v == best)
+                .map(|(g, _)| *g)
+                .collect();
+            let equal = session.store_mut().or(equal);
+            session.assert(equal);
+        }
+    }
     let blocked_on = session.output_symbols(output);
     // The optimal models are shown when the minimisation ends (its caller prints the value
     // first), so the observer does not see them one by one.

@@ -6,10 +6,12 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
 
+mod inside_count;
 mod record;
 mod splr;
 mod traced;
 mod unfounded;
+use self::inside_count::InsideCount;
 pub use self::record::{Recorded, Recorder};
 pub use self::splr::Splr;
 pub use self::traced::{TraceEvent, Traced};
@@ -65,6 +67,17 @@ pub trait SatSolver {
     fn search_stats(&self) -> Option<SearchStats> {
         None
     }
+    /// Makes the next searches count up to `limit` models distinct on `lits` inside the search
+    /// ([`SatSolver::counted_inside`]), each excluded by its blocking clause as it is found;
+    /// the model after the limit is returned as usual. False when this solver cannot (the
+    /// caller then blocks each model itself); a solver counts so only before its first search.
+    fn count_inside(&mut self, _lits: &[Lit], _limit: usize) -> bool {
+        false
+    }
+    /// The models counted inside the search (and blocked there) since the last call.
+    fn counted_inside(&mut self) -> usize {
+        0
+    }
 }
 
 /// Stops a CaDiCaL search when the deadline passes, on Ctrl-C, or when the process exceeds the
@@ -96,6 +109,9 @@ pub struct Cadical {
     propagates: bool,
     /// The assumptions that the last search, if it found no model, needed for that.
     failed: Vec<Lit>,
+    /// The models being counted inside the search, shared with the propagator; `None`
+    /// unless [`SatSolver::count_inside`] started that.
+    counting: Rc<RefCell<Option<InsideCount>>>,
 }
 
 impl Cadical {
@@ -121,7 +137,23 @@ impl Cadical {
             searched: false,
             propagates: true,
             failed: Vec::new(),
+            counting: Rc::default(),
         }
+    }
+
+    /// The propagator connected to the solver (connected now if it was not).
+    fn propagator(&mut self) -> Rc<RefCell<UnfoundedSets>> {
+        if let Some(u) = &self.unfounded {
+            return u.clone();
+        }
+        let u = Rc::new(RefCell::new(UnfoundedSets::default()));
+        self.solver.connect_external_propagator(Shared {
+            unfounded: u.clone(),
+            counting: self.counting.clone(),
+            handing_blocking: false,
+        });
+        self.unfounded = Some(u.clone());
+        u
     }
 
     /// A solver for a theory with recursive definitions over open symbols: CaDiCaL's `sat`
@@ -193,16 +225,7 @@ impl SatSolver for Cadical {
         if self.searched || !self.propagates {
             return false;
         }
-        let unfounded = match &self.unfounded {
-            Some(u) => u.clone(),
-            None => {
-                let u = Rc::new(RefCell::new(UnfoundedSets::default()));
-                self.solver.connect_external_propagator(Shared(u.clone()));
-                self.unfounded = Some(u.clone());
-                u
-            }
-        };
-        let observed = unfounded.borrow_mut().add(graph);
+        let observed = self.propagator().borrow_mut().add(graph);
         for var in observed {
             self.solver.add_observed_var(var);
         }
@@ -218,11 +241,38 @@ impl SatSolver for Cadical {
             ..stats
         })
     }
+
+    fn count_inside(&mut self, lits: &[Lit], limit: usize) -> bool {
+        if self.searched {
+            return false;
+        }
+        let Some(counting) = InsideCount::new(lits, limit) else {
+            return false;
+        };
+        self.propagator();
+        for var in counting.vars() {
+            self.solver.add_observed_var(var);
+        }
+        *self.counting.borrow_mut() = Some(counting);
+        true
+    }
+
+    fn counted_inside(&mut self) -> usize {
+        self.counting
+            .borrow_mut()
+            .as_mut()
+            .map_or(0, InsideCount::take_counted)
+    }
 }
 
-/// The propagator as CaDiCaL holds it: shared with [`Cadical`], which gives it definitions
-/// between searches.
-struct Shared(Rc<RefCell<UnfoundedSets>>);
+/// The propagator as CaDiCaL holds it: the unfounded sets and the models counted inside the
+/// search, shared with [`Cadical`], which gives it definitions between searches.
+struct Shared {
+    unfounded: Rc<RefCell<UnfoundedSets>>,
+    counting: Rc<RefCell<Option<InsideCount>>>,
+    /// Whether the clause being handed over is a blocking clause (else a loop nogood).
+    handing_blocking: bool,
+}
 
 impl cadical_sys::ExternalPropagator for Shared {
     /// Loop nogoods that served as reasons are learnt clauses: the solver may delete them
@@ -233,35 +283,54 @@ impl cadical_sys::ExternalPropagator for Shared {
     }
 
     fn notify_assignment(&mut self, lits: &[i32]) {
-        self.0.borrow_mut().assigned(lits);
+        self.unfounded.borrow_mut().assigned(lits);
     }
 
     fn notify_new_decision_level(&mut self) {
-        self.0.borrow_mut().new_level();
+        self.unfounded.borrow_mut().new_level();
     }
 
     fn notify_backtrack(&mut self, new_level: usize) {
-        self.0.borrow_mut().backtrack(new_level);
+        self.unfounded.borrow_mut().backtrack(new_level);
     }
 
+    /// A model must be founded; one that is and is being counted is refuted by its blocking
+    /// clause, so the search goes on.
     fn cb_check_found_model(&mut self, model: &[i32]) -> bool {
-        self.0.borrow_mut().check_model(model)
+        if !self.unfounded.borrow_mut().check_model(model) {
+            return false;
+        }
+        let mut counting = self.counting.borrow_mut();
+        !counting.as_mut().is_some_and(|c| c.take_model(model))
     }
 
     fn cb_propagate(&mut self) -> i32 {
-        self.0.borrow_mut().propagate()
+        self.unfounded.borrow_mut().propagate()
     }
 
     fn cb_add_reason_clause_lit(&mut self, propagated_lit: i32) -> i32 {
-        self.0.borrow_mut().next_reason_lit(propagated_lit)
+        self.unfounded.borrow_mut().next_reason_lit(propagated_lit)
     }
 
+    /// Loop nogoods first (forgettable), then a blocking clause (kept: forgotten, it would let
+    /// its model be counted again).
     fn cb_has_external_clause(&mut self, is_forgettable: &mut bool) -> bool {
-        *is_forgettable = true;
-        self.0.borrow_mut().has_clause()
+        if self.unfounded.borrow_mut().has_clause() {
+            *is_forgettable = true;
+            self.handing_blocking = false;
+            return true;
+        }
+        let mut counting = self.counting.borrow_mut();
+        self.handing_blocking = counting.as_mut().is_some_and(InsideCount::has_clause);
+        *is_forgettable = false;
+        self.handing_blocking
     }
 
     fn cb_add_external_clause_lit(&mut self) -> i32 {
-        self.0.borrow_mut().next_clause_lit()
+        if self.handing_blocking {
+            let mut counting = self.counting.borrow_mut();
+            return counting.as_mut().map_or(0, InsideCount::next_clause_lit);
+        }
+        self.unfounded.borrow_mut().next_clause_lit()
     }
 }

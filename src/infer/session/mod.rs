@@ -19,7 +19,8 @@ use crate::encode::{assert_completion, Definitions, Sat};
 use crate::error::{Error, IdpResult, Limit};
 use crate::ground::delayed::Delayed;
 use crate::ground::{
-    evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder, Store,
+    evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder,
+    LinearObjective, Store,
 };
 use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
@@ -536,6 +537,13 @@ impl<'a> Session<'a> {
         self.sat.assert(self.grounder.store(), g);
     }
 
+    /// Adds `g` as a constraint through its literal, one unit clause: a decision diagram
+    /// asserted by [`Session::assert`] would have its negation split along every path.
+    pub fn assert_by_lit(&mut self, g: Gf) {
+        let l = self.lit(g);
+        self.sat.add_clause(&[l]);
+    }
+
     /// The SAT literal of `g`, encoding it if needed.
     pub fn lit(&mut self, g: Gf) -> Lit {
         self.sat.lit(self.grounder.store(), g)
@@ -584,6 +592,21 @@ impl<'a> Session<'a> {
     /// Grounds a term over the session's structure (an objective).
     pub fn ground_term(&mut self, t: &Term) -> IdpResult<GTerm> {
         self.grounder.ground_term(t)
+    }
+
+    /// `t` as a total of non-negative integers, if it is a count or a sum of such (or the
+    /// negation of one); see [`crate::ground::LinearObjective`].
+    pub fn linear_objective(&mut self, t: &Term) -> IdpResult<Option<LinearObjective>> {
+        self.grounder.linear_objective(t)
+    }
+
+    /// Whether the total of `objective` is at least `threshold`.
+    pub fn objective_at_least(
+        &mut self,
+        objective: &LinearObjective,
+        threshold: i64,
+    ) -> IdpResult<Gf> {
+        self.grounder.objective_at_least(objective, threshold)
     }
 
     /// Whether the solver decides `s` although the structure may interpret it.
@@ -1132,6 +1155,26 @@ impl<'a> Session<'a> {
             .map(|&l| if self.sat.lit_value(l) { -l } else { l })
             .collect();
         self.sat.add_clause_forgetting_model(&clause);
+    }
+
+    /// Makes the following searches count up to `limit` models distinct on the symbols
+    /// `output` inside one search each, blocking each as it is found, instead of returning
+    /// them one by one ([`Session::counted_inside`] tells how many); false when this session
+    /// cannot: its solver cannot, or a definition is checked on the models the solver returns
+    /// (whose loop formulas or totality cuts would not see the models counted inside).
+    pub fn count_inside(&mut self, output: &[Symbol], limit: usize) -> IdpResult<bool> {
+        self.constrain_named_applications()?;
+        if !self.definitions.completion_suffices() {
+            return Ok(false);
+        }
+        let lits = self.blocking_lits(output);
+        Ok(self.sat.count_inside(&lits, limit))
+    }
+
+    /// The models counted inside the searches since the last call (see
+    /// [`Session::count_inside`]).
+    pub fn counted_inside(&mut self) -> usize {
+        self.sat.counted_inside()
     }
 
     /// The literals whose values tell apart two models that differ on the symbols `output`:
