@@ -89,6 +89,9 @@ struct Node {
     children: Vec<Child>,
     /// Nodes that have this one as a child (once per occurrence).
     parents: Vec<u32>,
+    /// How many of `parents`, at their start, are OR nodes (the only ones that care whether
+    /// this node is false).
+    or_parents: u32,
     /// Whether the node is founded: an OR node through `children[source]`, an AND node
     /// through all its node children.
     sourced: bool,
@@ -103,10 +106,6 @@ struct Node {
     /// AND: how many node children are not founded (false ones count as founded: a false
     /// child makes the AND node false, which is what its parents see).
     unusable_children: u32,
-    /// AND: how many children are false. The solver is not asked for the values of AND
-    /// nodes' literals (most of a definition's nodes); an AND node counts as false as soon as
-    /// one of its children is, which is when unit propagation makes it false.
-    false_children: u32,
     /// Whether the node is in `todo`.
     queued: bool,
 }
@@ -158,8 +157,6 @@ struct Observed {
     nodes: Vec<u32>,
     /// OR nodes that have a literal of this variable as a child.
     readers: Vec<u32>,
-    /// AND nodes that have a literal of this variable as a child.
-    and_readers: Vec<u32>,
 }
 
 impl UnfoundedSets {
@@ -206,32 +203,26 @@ impl UnfoundedSets {
                 conjunctive: node.conjunctive,
                 children,
                 parents: Vec::new(),
+                or_parents: 0,
                 sourced: false,
                 source: None,
                 level: 0,
                 unusable_children,
-                false_children: 0,
                 queued: false,
             });
         }
         for n in base..next {
             let lit = self.nodes[n as usize].lit;
-            let conjunctive = self.nodes[n as usize].conjunctive;
-            if !conjunctive {
-                let slot = self.observe(lit, &mut fresh_vars);
-                self.observed[slot].nodes.push(n);
-            }
+            let slot = self.observe(lit, &mut fresh_vars);
+            self.observed[slot].nodes.push(n);
             let children = std::mem::take(&mut self.nodes[n as usize].children);
             for &c in &children {
                 match c {
                     Child::Node(m) => self.nodes[m as usize].parents.push(n),
                     Child::Lit(l) => {
                         let slot = self.observe(l, &mut fresh_vars);
-                        let observed = &mut self.observed[slot];
-                        if conjunctive {
-                            observed.and_readers.push(n);
-                        } else {
-                            observed.readers.push(n);
+                        if !self.nodes[n as usize].conjunctive {
+                            self.observed[slot].readers.push(n);
                         }
                     }
                 }
@@ -239,9 +230,36 @@ impl UnfoundedSets {
             self.nodes[n as usize].children = children;
             self.enqueue(n);
         }
+        for n in base..next {
+            self.order_parents(n);
+        }
         self.position.resize(self.nodes.len(), NONE);
         self.part_of.resize(self.nodes.len(), NONE);
         fresh_vars
+    }
+
+    /// Puts the OR parents of `n` first and counts them.
+    fn order_parents(&mut self, n: u32) {
+        let mut parents = std::mem::take(&mut self.nodes[n as usize].parents);
+        parents.sort_by_key(|&p| self.nodes[p as usize].conjunctive);
+        let or_parents = parents
+            .iter()
+            .filter(|&&p| !self.nodes[p as usize].conjunctive)
+            .count();
+        let node = &mut self.nodes[n as usize];
+        node.parents = parents;
+        node.or_parents = or_parents as u32;
+    }
+
+    /// The parents of `n` that an event concerns: all of them when it lost or found its
+    /// source, the OR parents only when it became false or no longer false.
+    fn parents_for(&self, n: u32, source_event: bool) -> usize {
+        let node = &self.nodes[n as usize];
+        if source_event {
+            node.parents.len()
+        } else {
+            node.or_parents as usize
+        }
     }
 
     /// The slot of `lit`'s variable, observing it if it is new.
@@ -277,18 +295,9 @@ impl UnfoundedSets {
         self.value(lit) < 0
     }
 
-    /// Whether node `n` is false: an OR node's literal, an AND node by a false child.
-    fn node_false(&self, n: u32) -> bool {
-        let node = &self.nodes[n as usize];
-        if node.conjunctive {
-            node.false_children > 0
-        } else {
-            self.is_false(node.lit)
-        }
-    }
-
     fn usable(&self, n: u32) -> bool {
-        self.nodes[n as usize].sourced && !self.node_false(n)
+        let node = &self.nodes[n as usize];
+        node.sourced && !self.is_false(node.lit)
     }
 
     fn enqueue(&mut self, n: u32) {
@@ -345,15 +354,9 @@ impl UnfoundedSets {
         let mut lost = std::mem::take(&mut self.scratch);
         for k in 0..self.observed[slot].nodes.len() {
             let n = self.observed[slot].nodes[k];
-            if self.nodes[n as usize].lit == lit {
+            // A founded node was usable (its literal was not false before).
+            if self.nodes[n as usize].lit == lit && self.nodes[n as usize].sourced {
                 lost.push(n << 1 | FALSIFIED);
-            }
-        }
-        for k in 0..self.observed[slot].and_readers.len() {
-            let n = self.observed[slot].and_readers[k];
-            // An AND node may read the variable with the other sign only.
-            if self.nodes[n as usize].children.contains(&Child::Lit(lit)) {
-                self.child_falsified(n, &mut lost);
             }
         }
         for k in 0..self.observed[slot].readers.len() {
@@ -373,14 +376,13 @@ impl UnfoundedSets {
         let mut gained = std::mem::take(&mut self.scratch);
         for k in 0..self.observed[slot].nodes.len() {
             let n = self.observed[slot].nodes[k];
-            if self.nodes[n as usize].lit == lit {
-                self.no_longer_false(n, &mut gained);
+            if self.nodes[n as usize].lit != lit {
+                continue;
             }
-        }
-        for k in 0..self.observed[slot].and_readers.len() {
-            let n = self.observed[slot].and_readers[k];
-            if self.nodes[n as usize].children.contains(&Child::Lit(lit)) {
-                self.child_unfalsified(n, &mut gained);
+            if self.nodes[n as usize].sourced {
+                gained.push(n << 1 | UNFALSIFIED);
+            } else {
+                self.enqueue(n);
             }
         }
         for k in 0..self.observed[slot].readers.len() {
@@ -395,33 +397,6 @@ impl UnfoundedSets {
         }
         self.gain_support(&mut gained);
         self.scratch = gained;
-    }
-
-    /// A child of AND node `n` became false; the first makes `n` false.
-    fn child_falsified(&mut self, n: u32, lost: &mut Vec<u32>) {
-        let node = &mut self.nodes[n as usize];
-        node.false_children += 1;
-        if node.false_children == 1 {
-            lost.push(n << 1 | FALSIFIED);
-        }
-    }
-
-    /// A child of AND node `n` is no longer false; the last makes `n` no longer false.
-    fn child_unfalsified(&mut self, n: u32, gained: &mut Vec<u32>) {
-        let node = &mut self.nodes[n as usize];
-        node.false_children -= 1;
-        if node.false_children == 0 {
-            self.no_longer_false(n, gained);
-        }
-    }
-
-    /// Node `n` is no longer false: an event for its parents, and without a source it is
-    /// looked at again.
-    fn no_longer_false(&mut self, n: u32, gained: &mut Vec<u32>) {
-        if !self.nodes[n as usize].sourced {
-            self.enqueue(n);
-        }
-        gained.push(n << 1 | UNFALSIFIED);
     }
 
     /// `n` loses its source; that is an event for its parents.
@@ -491,13 +466,11 @@ impl UnfoundedSets {
         while let Some(event) = lost.pop() {
             let n = event >> 1;
             let unsourced = event & 1 == UNSOURCED;
-            for k in 0..self.nodes[n as usize].parents.len() {
+            for k in 0..self.parents_for(n, unsourced) {
                 let p = self.nodes[n as usize].parents[k];
                 let parent = &mut self.nodes[p as usize];
                 if parent.conjunctive {
-                    if !unsourced {
-                        self.child_falsified(p, lost);
-                    } else {
+                    if unsourced {
                         parent.unusable_children += 1;
                         if parent.sourced {
                             self.unsource(p, lost);
@@ -523,14 +496,12 @@ impl UnfoundedSets {
             next += 1;
             let n = event >> 1;
             let sourced = event & 1 == SOURCED;
-            let usable = self.usable(n);
-            for k in 0..self.nodes[n as usize].parents.len() {
+            let usable = !self.is_false(self.nodes[n as usize].lit);
+            for k in 0..self.parents_for(n, sourced) {
                 let p = self.nodes[n as usize].parents[k];
                 let parent = &mut self.nodes[p as usize];
                 if parent.conjunctive {
-                    if !sourced {
-                        self.child_unfalsified(p, gained);
-                    } else {
+                    if sourced {
                         parent.unusable_children -= 1;
                         if parent.unusable_children == 0 && !parent.sourced {
                             self.found(p, None, gained);
@@ -618,7 +589,7 @@ impl UnfoundedSets {
         let mut gained = std::mem::take(&mut self.scratch);
         for &n in &todo {
             let node = &self.nodes[n as usize];
-            if node.sourced || self.node_false(n) {
+            if node.sourced || self.is_false(node.lit) {
                 continue;
             }
             // An AND node is founded by all its children (no one child).
@@ -634,41 +605,10 @@ impl UnfoundedSets {
         }
         self.gain_support(&mut gained);
         self.scratch = gained;
-        failed.retain(|&n| !self.nodes[n as usize].sourced && !self.node_false(n));
-        self.add_unfounded_bodies(&mut failed);
+        failed.retain(|&n| {
+            !self.nodes[n as usize].sourced && !self.is_false(self.nodes[n as usize].lit)
+        });
         failed
-    }
-
-    /// Adds to the unfounded set `set` the AND nodes its OR nodes read that have no source
-    /// and are not false (the cycles of the set run through them). An AND node is not always
-    /// waiting in `todo`: one left from a set whose propagation a conflict cut short keeps
-    /// its count of children without a source and is founded by them, not looked at again.
-    fn add_unfounded_bodies(&mut self, set: &mut Vec<u32>) {
-        for &n in set.iter() {
-            self.position[n as usize] = 0;
-        }
-        let mut next = 0;
-        while next < set.len() {
-            let n = set[next];
-            next += 1;
-            for k in 0..self.nodes[n as usize].children.len() {
-                let Child::Node(m) = self.nodes[n as usize].children[k] else {
-                    continue;
-                };
-                let child = &self.nodes[m as usize];
-                if child.conjunctive
-                    && !child.sourced
-                    && self.position[m as usize] == NONE
-                    && !self.node_false(m)
-                {
-                    self.position[m as usize] = 0;
-                    set.push(m);
-                }
-            }
-        }
-        for &n in set.iter() {
-            self.position[n as usize] = NONE;
-        }
     }
 
     /// Splits the unfounded set `set` into its strongly connected parts (over children in
@@ -737,38 +677,27 @@ impl UnfoundedSets {
         let mut m = m;
         for _ in 0..self.nodes.len() {
             let node = &self.nodes[m as usize];
-            if !node.conjunctive {
+            if !node.conjunctive || self.position[m as usize] == NONE {
                 return node.lit;
             }
-            // A false child stands for the AND node (unit propagation made it false through
-            // that child); else, inside the set, a child in the set.
-            let mut false_and = None;
-            let mut in_set = None;
+            let mut next = None;
             for &c in &node.children {
                 match c {
                     Child::Lit(l) if self.is_false(l) => return l,
                     Child::Lit(_) => {}
-                    Child::Node(k) if self.nodes[k as usize].conjunctive => {
-                        if self.node_false(k) {
-                            false_and.get_or_insert(k);
-                        } else if self.position[k as usize] != NONE {
-                            in_set.get_or_insert(k);
+                    Child::Node(k) if self.position[k as usize] != NONE => {
+                        if !self.nodes[k as usize].conjunctive {
+                            return self.nodes[k as usize].lit;
                         }
+                        next.get_or_insert(k);
                     }
                     Child::Node(k) if self.is_false(self.nodes[k as usize].lit) => {
                         return self.nodes[k as usize].lit;
                     }
-                    Child::Node(k) if self.position[k as usize] != NONE => {
-                        in_set.get_or_insert(k);
-                    }
                     Child::Node(_) => {}
                 }
             }
-            let next = false_and.or(in_set.filter(|_| self.position[m as usize] != NONE));
             match next {
-                Some(k) if !self.nodes[k as usize].conjunctive => {
-                    return self.nodes[k as usize].lit;
-                }
                 Some(k) => m = k,
                 None => break,
             }
@@ -918,13 +847,12 @@ impl UnfoundedSets {
                 v
             }
         };
-        let node_true = self.node_truths(&truth);
-        let founded = self.founded_from_scratch(&truth, &node_true);
+        let founded = self.founded_from_scratch(&truth);
         let unfounded: Vec<u32> = (0..self.nodes.len() as u32)
-            .filter(|&n| !founded[n as usize] && node_true[n as usize] == Some(true))
+            .filter(|&n| !founded[n as usize] && truth(self.nodes[n as usize].lit))
             .collect();
+        self.model_value = value;
         if unfounded.is_empty() {
-            self.model_value = value;
             return true;
         }
         self.stats.late_sets += 1;
@@ -938,84 +866,22 @@ impl UnfoundedSets {
             for &c in &node.children {
                 match c {
                     Child::Node(m) if set.contains(&m) => {}
-                    Child::Node(m) => bodies.push(self.false_lit_in_model(m, &truth, &node_true)),
+                    Child::Node(m) => bodies.push(self.nodes[m as usize].lit),
                     Child::Lit(l) => bodies.push(l),
                 }
             }
         }
-        self.model_value = value;
         bodies.sort_unstable();
         bodies.dedup();
         for &n in &unfounded {
-            if !self.nodes[n as usize].conjunctive {
-                self.clauses
-                    .push_back(reason_clause(-self.nodes[n as usize].lit, &bodies));
-            }
+            self.clauses
+                .push_back(reason_clause(-self.nodes[n as usize].lit, &bodies));
         }
         false
     }
 
-    /// Whether each node is true under the total assignment `truth`: an OR node by its
-    /// literal, an AND node by its children (the solver does not report AND nodes'
-    /// literals).
-    fn node_truths(&self, truth: &dyn Fn(Lit) -> bool) -> Vec<Option<bool>> {
-        let mut known: Vec<Option<bool>> = vec![None; self.nodes.len()];
-        for n in 0..self.nodes.len() as u32 {
-            self.node_truth(n, truth, &mut known);
-        }
-        known
-    }
-
-    fn node_truth(&self, n: u32, truth: &dyn Fn(Lit) -> bool, known: &mut [Option<bool>]) -> bool {
-        if let Some(t) = known[n as usize] {
-            return t;
-        }
-        let node = &self.nodes[n as usize];
-        let t = if node.conjunctive {
-            node.children.iter().all(|&c| match c {
-                Child::Lit(l) => truth(l),
-                Child::Node(m) => self.node_truth(m, truth, known),
-            })
-        } else {
-            truth(node.lit)
-        };
-        known[n as usize] = Some(t);
-        t
-    }
-
-    /// A literal false under the model that stands for node `m`, false there: an OR node's
-    /// own, an AND node's false child.
-    fn false_lit_in_model(
-        &self,
-        m: u32,
-        truth: &dyn Fn(Lit) -> bool,
-        node_true: &[Option<bool>],
-    ) -> Lit {
-        let mut m = m;
-        for _ in 0..self.nodes.len() {
-            let node = &self.nodes[m as usize];
-            if !node.conjunctive {
-                return node.lit;
-            }
-            let false_child = node.children.iter().find(|&&c| match c {
-                Child::Lit(l) => !truth(l),
-                Child::Node(k) => node_true[k as usize] == Some(false),
-            });
-            match false_child {
-                Some(&Child::Lit(l)) => return l,
-                Some(&Child::Node(k)) => m = k,
-                None => break,
-            }
-        }
-        self.nodes[m as usize].lit
-    }
-
     /// Which nodes a least fixpoint founds under the total assignment `truth`.
-    fn founded_from_scratch(
-        &self,
-        truth: &dyn Fn(Lit) -> bool,
-        node_true: &[Option<bool>],
-    ) -> Vec<bool> {
+    fn founded_from_scratch(&self, truth: &dyn Fn(Lit) -> bool) -> Vec<bool> {
         let mut founded = vec![false; self.nodes.len()];
         let mut missing: Vec<u32> = self
             .nodes
@@ -1029,7 +895,7 @@ impl UnfoundedSets {
             .collect();
         let mut work: Vec<u32> = Vec::new();
         for (n, node) in self.nodes.iter().enumerate() {
-            if node_true[n] != Some(true) {
+            if !truth(node.lit) {
                 continue;
             }
             let base = if node.conjunctive {
@@ -1047,7 +913,7 @@ impl UnfoundedSets {
         while let Some(n) = work.pop() {
             for &p in &self.nodes[n as usize].parents {
                 let parent = &self.nodes[p as usize];
-                if founded[p as usize] || node_true[p as usize] != Some(true) {
+                if founded[p as usize] || !truth(parent.lit) {
                     continue;
                 }
                 if parent.conjunctive {
