@@ -14,6 +14,11 @@
 //! literals that cut `U` off from outside support (Gebser, Kaufmann, Schaub, "Conflict-driven
 //! answer set solving", 2012; Mariën, "Model generation for ID-logic", 2009).
 //!
+//! Each founded node has a level (one more than its source, or than an AND node's highest
+//! child), so sources point strictly down and stay acyclic; a node that loses its source first
+//! takes any usable child of a lower level and keeps its level, so the loss stops there
+//! instead of reaching every node founded through it.
+//!
 //! Sources survive backtracking (unassigning only makes literals less false); a node whose
 //! literal becomes unassigned without a source is looked at again before the next propagation.
 //! Only nodes on a cycle of positive dependencies take part: the rest are founded by
