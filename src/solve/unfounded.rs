@@ -14,6 +14,11 @@
 //! literals that cut `U` off from outside support (Gebser, Kaufmann, Schaub, "Conflict-driven
 //! answer set solving", 2012; Mariën, "Model generation for ID-logic", 2009).
 //!
+//! Each founded node has a level (one more than its source, or than an AND node's highest
+//! child), so sources point strictly down and stay acyclic; a node that loses its source first
+//! takes any usable child of a lower level and keeps its level, so the loss stops there
+//! instead of reaching every node founded through it.
+//!
 //! Sources survive backtracking (unassigning only makes literals less false); a node whose
 //! literal becomes unassigned without a source is looked at again before the next propagation.
 //! Only nodes on a cycle of positive dependencies take part: the rest are founded by
@@ -89,11 +94,20 @@ struct Node {
     children: Vec<Child>,
     /// Nodes that have this one as a child (once per occurrence).
     parents: Vec<u32>,
+    /// How many of `parents`, at their start, are OR nodes (the only ones that care whether
+    /// this node is false).
+    or_parents: u32,
     /// Whether the node is founded: an OR node through `children[source]`, an AND node
     /// through all its node children.
     sourced: bool,
     /// OR: the child that founds it.
     source: Option<Child>,
+    /// How far the node is from outside support along sources, while founded: an OR node
+    /// one more than its source, an AND node one more than its highest child (a literal
+    /// child counts 0). Sources point strictly down in level, so they never form a cycle, and
+    /// a node that loses its source may take at once any usable child of a lower level
+    /// without telling its parents.
+    level: u32,
     /// AND: how many node children are not founded (false ones count as founded: a false
     /// child makes the AND node false, which is what its parents see).
     unusable_children: u32,
@@ -194,8 +208,10 @@ impl UnfoundedSets {
                 conjunctive: node.conjunctive,
                 children,
                 parents: Vec::new(),
+                or_parents: 0,
                 sourced: false,
                 source: None,
+                level: 0,
                 unusable_children,
                 queued: false,
             });
@@ -219,9 +235,36 @@ impl UnfoundedSets {
             self.nodes[n as usize].children = children;
             self.enqueue(n);
         }
+        for n in base..next {
+            self.order_parents(n);
+        }
         self.position.resize(self.nodes.len(), NONE);
         self.part_of.resize(self.nodes.len(), NONE);
         fresh_vars
+    }
+
+    /// Puts the OR parents of `n` first and counts them.
+    fn order_parents(&mut self, n: u32) {
+        let mut parents = std::mem::take(&mut self.nodes[n as usize].parents);
+        parents.sort_by_key(|&p| self.nodes[p as usize].conjunctive);
+        let or_parents = parents
+            .iter()
+            .filter(|&&p| !self.nodes[p as usize].conjunctive)
+            .count();
+        let node = &mut self.nodes[n as usize];
+        node.parents = parents;
+        node.or_parents = or_parents as u32;
+    }
+
+    /// The parents of `n` that an event concerns: all of them when it lost or found its
+    /// source, the OR parents only when it became false or no longer false.
+    fn parents_for(&self, n: u32, source_event: bool) -> usize {
+        let node = &self.nodes[n as usize];
+        if source_event {
+            node.parents.len()
+        } else {
+            node.or_parents as usize
+        }
     }
 
     /// The slot of `lit`'s variable, observing it if it is new.
@@ -324,7 +367,7 @@ impl UnfoundedSets {
         for k in 0..self.observed[slot].readers.len() {
             let n = self.observed[slot].readers[k];
             let node = &self.nodes[n as usize];
-            if node.sourced && node.source == Some(Child::Lit(lit)) {
+            if node.sourced && node.source == Some(Child::Lit(lit)) && !self.resource_below(n) {
                 self.unsource(n, &mut lost);
             }
         }
@@ -370,13 +413,54 @@ impl UnfoundedSets {
         lost.push(n << 1 | UNSOURCED);
     }
 
-    /// Node `n` is founded, an OR node through `child` (AND nodes pass `None`); that is an
-    /// event for its parents.
+    /// Node `n` is founded, an OR node through `child` (AND nodes pass `None`, and have all
+    /// their node children founded); that is an event for its parents.
     fn found(&mut self, n: u32, child: Option<Child>, gained: &mut Vec<u32>) {
+        let level = match child {
+            Some(c) => self.child_level(c) + 1,
+            None => self.highest_child_level(n) + 1,
+        };
         let node = &mut self.nodes[n as usize];
         node.sourced = true;
         node.source = child;
+        node.level = level;
         gained.push(n << 1 | SOURCED);
+    }
+
+    /// The level of a founded child (a literal: 0).
+    fn child_level(&self, c: Child) -> u32 {
+        match c {
+            Child::Lit(_) => 0,
+            Child::Node(m) => self.nodes[m as usize].level,
+        }
+    }
+
+    /// The highest level among the node children of AND node `n` (all founded).
+    fn highest_child_level(&self, n: u32) -> u32 {
+        self.nodes[n as usize]
+            .children
+            .iter()
+            .map(|&c| self.child_level(c))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// OR node `n` lost its source: takes a usable child of a lower level instead, if it has
+    /// one, and says whether it did. Its own level stays, so its parents see no change.
+    fn resource_below(&mut self, n: u32) -> bool {
+        let level = self.nodes[n as usize].level;
+        let found = self.nodes[n as usize]
+            .children
+            .iter()
+            .copied()
+            .find(|&c| match c {
+                Child::Lit(l) => !self.is_false(l),
+                Child::Node(m) => self.usable(m) && self.nodes[m as usize].level < level,
+            });
+        if let Some(c) = found {
+            self.nodes[n as usize].source = Some(c);
+        }
+        found.is_some()
     }
 
     /// Events of `lost` (a node made false, or one that lost its source): OR parents lose a
@@ -387,7 +471,7 @@ impl UnfoundedSets {
         while let Some(event) = lost.pop() {
             let n = event >> 1;
             let unsourced = event & 1 == UNSOURCED;
-            for k in 0..self.nodes[n as usize].parents.len() {
+            for k in 0..self.parents_for(n, unsourced) {
                 let p = self.nodes[n as usize].parents[k];
                 let parent = &mut self.nodes[p as usize];
                 if parent.conjunctive {
@@ -397,7 +481,10 @@ impl UnfoundedSets {
                             self.unsource(p, lost);
                         }
                     }
-                } else if parent.sourced && parent.source == Some(Child::Node(n)) {
+                } else if parent.sourced
+                    && parent.source == Some(Child::Node(n))
+                    && !self.resource_below(p)
+                {
                     self.unsource(p, lost);
                 }
             }
@@ -407,11 +494,15 @@ impl UnfoundedSets {
     /// Events of `gained` (a node that found a source, or a founded one no longer false):
     /// AND parents count it, OR parents without a source take it if it is usable.
     fn gain_support(&mut self, gained: &mut Vec<u32>) {
-        while let Some(event) = gained.pop() {
+        // First in, first out: parents are founded through the lowest levels found so far.
+        let mut next = 0;
+        while next < gained.len() {
+            let event = gained[next];
+            next += 1;
             let n = event >> 1;
             let sourced = event & 1 == SOURCED;
             let usable = !self.is_false(self.nodes[n as usize].lit);
-            for k in 0..self.nodes[n as usize].parents.len() {
+            for k in 0..self.parents_for(n, sourced) {
                 let p = self.nodes[n as usize].parents[k];
                 let parent = &mut self.nodes[p as usize];
                 if parent.conjunctive {
@@ -426,6 +517,7 @@ impl UnfoundedSets {
                 }
             }
         }
+        gained.clear();
     }
 
     /// A usable child of OR node `n`.
@@ -498,6 +590,8 @@ impl UnfoundedSets {
         for &n in &todo {
             self.nodes[n as usize].queued = false;
         }
+        // Every node founded here is an event; their parents are founded in one pass after.
+        let mut gained = std::mem::take(&mut self.scratch);
         for &n in &todo {
             let node = &self.nodes[n as usize];
             if node.sourced || self.is_false(node.lit) {
@@ -510,15 +604,12 @@ impl UnfoundedSets {
                 self.usable_child(n).map(Some)
             };
             match child {
-                Some(c) => {
-                    let mut gained = std::mem::take(&mut self.scratch);
-                    self.found(n, c, &mut gained);
-                    self.gain_support(&mut gained);
-                    self.scratch = gained;
-                }
+                Some(c) => self.found(n, c, &mut gained),
                 None => failed.push(n),
             }
         }
+        self.gain_support(&mut gained);
+        self.scratch = gained;
         failed.retain(|&n| {
             !self.nodes[n as usize].sourced && !self.is_false(self.nodes[n as usize].lit)
         });
