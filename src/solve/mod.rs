@@ -156,14 +156,6 @@ impl Cadical {
         u
     }
 
-    /// A solver for a theory with recursive definitions over open symbols: CaDiCaL's `sat`
-    /// configuration (stable mode only, target phases), which with definitions inside the
-    /// search finds models several times faster (Steiner trees 5x, maze construction 3x;
-    /// BENCHMARKS.md) at some cost to refutations. A `config` given still decides.
-    pub fn for_definitions(deadline: Option<Instant>, config: Option<&str>) -> Cadical {
-        Cadical::configured(deadline, Some(config.unwrap_or("sat")))
-    }
-
     /// A solver that leaves every definition to its caller (who checks each model).
     pub fn without_propagation(deadline: Option<Instant>, config: Option<&str>) -> Cadical {
         Cadical {

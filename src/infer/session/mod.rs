@@ -177,9 +177,6 @@ impl<'a> Session<'a> {
             let config = options.tuning.cadical_config.as_deref();
             match options.sat_backend {
                 _ if options.trace => Box::new(Traced::new(deadline)),
-                SatBackend::Cadical if pending.iter().any(|d| reads_itself(d)) => {
-                    Box::new(Cadical::for_definitions(deadline, config))
-                }
                 SatBackend::Cadical => Box::new(Cadical::configured(deadline, config)),
                 SatBackend::CadicalLoops => {
                     Box::new(Cadical::without_propagation(deadline, config))
@@ -1327,12 +1324,6 @@ fn rule_symbols(d: &Definition) -> HashSet<Symbol> {
         }
     }
     used
-}
-
-/// Whether a rule body of `d` mentions a symbol that `d` defines (recursion, positive or not).
-fn reads_itself(d: &Definition) -> bool {
-    let defined: HashSet<Symbol> = d.defined().into_iter().collect();
-    !body_symbols(d).is_disjoint(&defined)
 }
 
 /// `defs` in an order in which each definition comes after those it reads (as far as
