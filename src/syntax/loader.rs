@@ -326,7 +326,10 @@ fn main_marker(line: &str) -> Option<String> {
 /// `vocabulary {`, `theory {`, `structure {` or `display {`: a block without a name.
 fn unnamed_block_marker(line: &str) -> Option<String> {
     let n = ident_len(line);
-    let keyword = matches!(&line[..n], "vocabulary" | "theory" | "structure" | "display");
+    let keyword = matches!(
+        &line[..n],
+        "vocabulary" | "theory" | "structure" | "display"
+    );
     if !keyword || !line[n..].trim_start().starts_with('{') {
         return None;
     }
@@ -490,6 +493,18 @@ mod tests {
             &mut diags,
         );
         (loaded.file, diags, sources)
+    }
+
+    #[test]
+    fn a_block_without_a_name_marks_idp_z3s_dialect() {
+        let text = "// the skeleton\nvocabulary {\n}\ntheory {\n}\n";
+        assert_eq!(idp_z3_marker(text), Some((16, "vocabulary {".to_string())));
+        assert_eq!(
+            idp_z3_marker("display{\n}\n"),
+            Some((0, "display{".to_string()))
+        );
+        // A named block, or a name that only starts like a keyword, is no sign.
+        assert_eq!(idp_z3_marker("vocabulary V {\n}\nvocabularyX {\n}\n"), None);
     }
 
     #[test]

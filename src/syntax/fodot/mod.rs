@@ -33,6 +33,7 @@ use pest::Parser;
 use std::collections::HashMap;
 
 pub use blocks::OWN_STRUCTURE;
+pub use names::written_name;
 pub use number::date_text;
 pub use script::{Arg, Call, Script, Statement};
 

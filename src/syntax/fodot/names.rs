@@ -12,6 +12,13 @@ use crate::syntax::ast::{self, Decl, Item, Pointer};
 const VOCABULARY_SUFFIX: &str = " (vocabulary)";
 const THEORY_SUFFIX: &str = " (theory)";
 
+/// The name a block was written with (without what [`separate_shared_names`] added).
+pub fn written_name(name: &str) -> &str {
+    name.strip_suffix(VOCABULARY_SUFFIX)
+        .or_else(|| name.strip_suffix(THEORY_SUFFIX))
+        .unwrap_or(name)
+}
+
 /// Renames the theories a structure of the same name hides, and the vocabularies a theory or a
 /// structure of the same name hides.
 pub(super) fn separate_shared_names(file: &mut ast::File) {
