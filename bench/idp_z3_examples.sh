@@ -11,7 +11,8 @@
 # set. Files IDP-Z3 itself cannot run (an error, a timeout) are counted apart. The whole programs
 # among the code blocks of DIR/docs (IDP-Z3's documentation) are run as well. With VERBOSE=1 each
 # file's verdict is printed. With Z3_CACHE=DIR, IDP-Z3's outputs are kept in DIR (keyed by the
-# file's path and content) and reused by later runs.
+# file's path and content) and reused by later runs. Counts are also given for each folder
+# directly under DIR (e.g. one folder per source of examples).
 set -uo pipefail
 DIR="$1"
 IDP="${2:-target/release/idp}"
@@ -103,23 +104,48 @@ for root, _, files in os.walk(src):
 PY2
 fi
 
-total=0; z3_fails=0; agree=0; differ=0; idp_fails=0
+# The verdict on file $1: "IDP-Z3 fails", "idp fails", "agree" or "differ".
+verdict() {
+    if ! run_engine "$1"; then
+        echo "IDP-Z3 fails"; return
+    fi
+    if ! (cd "$(dirname "$1")" && timeout 30 "$IDP" "$(basename "$1")") > "$TMP/idp" 2> "$TMP/err"; then
+        echo "idp fails"; return
+    fi
+    if python3 "$TMP/normal.py" "$TMP/z3" "$TMP/idp"; then echo "agree"; else echo "differ"; fi
+}
+
+# The folder directly under DIR that holds file $1 ("." for DIR itself, "docs" for DIR/docs).
+group_of() {
+    case "$1" in
+        "$TMP/docs"/*) echo "docs"; return ;;
+    esac
+    local rest="${1#"$DIR"/}"
+    [[ "$rest" == */* ]] && echo "${rest%%/*}" || echo "."
+}
+
+declare -A count
+groups=()
 while IFS= read -r -d '' f; do
     grep -q "procedure main" "$f" || continue
-    total=$((total + 1))
-    if ! run_engine "$f"; then
-        z3_fails=$((z3_fails + 1)); [[ ${VERBOSE:-0} = 1 ]] && echo "IDP-Z3 fails: $f"; continue
-    fi
-    if ! (cd "$(dirname "$f")" && timeout 30 "$IDP" "$(basename "$f")") > "$TMP/idp" 2> "$TMP/err"; then
-        idp_fails=$((idp_fails + 1))
-        [[ ${VERBOSE:-0} = 1 ]] && echo "idp fails: $f: $(head -c 300 "$TMP/err" | head -2)"
-        continue
-    fi
-    if python3 "$TMP/normal.py" "$TMP/z3" "$TMP/idp"; then
-        agree=$((agree + 1)); [[ ${VERBOSE:-0} = 1 ]] && echo "agree: $f"
-    else
-        differ=$((differ + 1)); [[ ${VERBOSE:-0} = 1 ]] && echo "differ: $f"
+    v="$(verdict "$f")"
+    g="$(group_of "$f")"
+    [[ -z "${count[$g,total]:-}" ]] && groups+=("$g")
+    for key in "all,total" "$g,total" "all,$v" "$g,$v"; do count[$key]=$(( ${count[$key]:-0} + 1 )); done
+    if [[ ${VERBOSE:-0} = 1 ]]; then
+        case "$v" in
+            "idp fails") echo "idp fails: $f: $(head -c 300 "$TMP/err" | head -2)" ;;
+            *) echo "$v: $f" ;;
+        esac
     fi
 done < <(find "$DIR" "$TMP/docs" -name '*.idp' -print0 | sort -z)
-ran=$((total - z3_fails))
-echo "files with main: $total; IDP-Z3 runs: $ran; idp agrees: $agree; differs: $differ; idp fails: $idp_fails"
+
+# One line of counts for group $1 (with label $2).
+summary() {
+    local total=${count[$1,total]:-0} z3=${count[$1,IDP-Z3 fails]:-0}
+    echo "$2files with main: $total; IDP-Z3 runs: $((total - z3)); idp agrees: ${count[$1,agree]:-0}; differs: ${count[$1,differ]:-0}; idp fails: ${count[$1,idp fails]:-0}"
+}
+if (( ${#groups[@]} > 1 )); then
+    for g in "${groups[@]}"; do summary "$g" "$g: "; done
+fi
+summary all ""

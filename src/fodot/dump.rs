@@ -14,6 +14,7 @@ use crate::sema::walk::Node;
 use crate::sema::{Component, Program, Theory};
 use crate::structure::{Structure, Table};
 use crate::syntax::ast::CmpOp;
+use crate::syntax::fodot::written_name;
 
 /// The whole program in FO(·).
 pub fn program_to_fodot(program: &Program) -> String {
@@ -48,15 +49,24 @@ pub fn program_to_fodot(program: &Program) -> String {
 
 fn vocabulary(program: &Program, id: VocId) -> String {
     let voc = program.voc(id);
-    let mut out = format!("vocabulary {} {{\n", voc.name);
-    // An empty span: a type the reader declares again (the Booleans, a concept type).
-    let declared = declared_sorts(program, voc, false)
-        .into_iter()
-        .filter(|&s| program.sort(s).span.is_none_or(|sp| sp.end > sp.start));
-    for s in declared {
+    let mut out = format!("vocabulary {} {{\n", written_name(&voc.name));
+    let imported = imported_vocabularies(program, id);
+    let (mut given_sorts, mut given_symbols) = (Vec::new(), Vec::new());
+    for &w in &imported {
+        out.push_str(&format!(
+            "    import {}\n",
+            written_name(&program.voc(w).name)
+        ));
+        given_sorts.extend(own_sorts(program, w));
+        given_symbols.extend(super::print::symbols_in_order(program, w));
+    }
+    for s in own_sorts(program, id).filter(|s| !given_sorts.contains(s)) {
         out.push_str(&format!("    {}\n", type_line(program, s)));
     }
     for symbol in super::print::symbols_in_order(program, id) {
+        if given_symbols.contains(&symbol) {
+            continue;
+        }
         let sorts = program.symbol_sorts(symbol);
         let name = program.symbol_name(symbol);
         let line = match symbol {
@@ -71,6 +81,33 @@ fn vocabulary(program: &Program, id: VocId) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+/// The types a vocabulary declares itself (an empty span: a type the reader declares again,
+/// the Booleans or a concept type).
+fn own_sorts(program: &Program, id: VocId) -> impl Iterator<Item = SortId> + '_ {
+    declared_sorts(program, program.voc(id), false)
+        .into_iter()
+        .filter(|&s| program.sort(s).span.is_none_or(|sp| sp.end > sp.start))
+}
+
+/// The vocabularies declared before `id` whose types and symbols `id` all has (IDP-Z3's
+/// `import environment`): written as imports, so that the file reads back with one symbol
+/// for both.
+fn imported_vocabularies(program: &Program, id: VocId) -> Vec<VocId> {
+    let sorts: Vec<SortId> = own_sorts(program, id).collect();
+    let symbols = super::print::symbols_in_order(program, id);
+    (0..id.index())
+        .map(|k| VocId(k as u32))
+        .filter(|&w| {
+            let their_symbols = super::print::symbols_in_order(program, w);
+            let mut their_sorts = own_sorts(program, w).peekable();
+            let something = their_sorts.peek().is_some() || !their_symbols.is_empty();
+            something
+                && their_sorts.all(|s| sorts.contains(&s))
+                && their_symbols.iter().all(|s| symbols.contains(s))
+        })
+        .collect()
 }
 
 /// `type T := {a, b}`, `type T := constructed from {c(U)}`, `type T := {1, 2, 3}` or `type T`.
@@ -179,8 +216,8 @@ fn signature(
 }
 
 fn theory(program: &Program, t: &Theory) -> String {
-    let voc = &program.voc(t.vocabulary).name;
-    let mut out = format!("theory {}:{voc} {{\n", t.name);
+    let voc = written_name(&program.voc(t.vocabulary).name);
+    let mut out = format!("theory {}:{voc} {{\n", written_name(&t.name));
     for f in &t.sentences {
         out.push_str(&format!("    {}.\n", formula_to_fodot(program, f)));
     }
@@ -208,7 +245,7 @@ fn theory(program: &Program, t: &Theory) -> String {
 /// A structure as IDP-Z3 writes one: each interpreted symbol `p := {..}.` (what a partial
 /// table makes certain only).
 fn structure(program: &Program, s: &Structure) -> String {
-    let voc = &program.voc(s.vocabulary).name;
+    let voc = written_name(&program.voc(s.vocabulary).name);
     let mut nothing_given = s.clone();
     nothing_given.symbols.clear();
     let body = super::print::model_text(program, s.vocabulary, &nothing_given, s, None);

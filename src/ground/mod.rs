@@ -9,6 +9,7 @@ mod aggregates;
 mod bottom_up;
 mod bounds;
 mod cases;
+mod constant_bounds;
 pub mod datalog;
 mod definitions;
 pub mod delayed;

@@ -277,42 +277,71 @@ pub fn decode(
 }
 
 /// Where a file shows that it is written in IDP-Z3's FO(·) dialect, and the text there:
-/// `type T := {...}`, a declaration with `->` (`f: T -> T`), or `main {` without
-/// `procedure`. Only asked when the file does not parse as IDP3.
+/// `type T := {...}`, a declaration with `->` (`f: T -> T`), `main {` without `procedure`, or
+/// a block without a name (`vocabulary {`, `theory {`, `structure {`, `display {`: IDP3 names
+/// every block and has no display block). Only asked when the file does not parse as IDP3.
 pub fn idp_z3_marker(text: &str) -> Option<(usize, String)> {
-    let ident_len = |s: &str| {
-        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(s.len())
-    };
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let code = line.split("//").next().unwrap_or("");
         let trimmed = code.trim_start();
         let at = offset + code.len() - trimmed.len();
         offset += line.len();
-        let marker = if let Some(rest) = trimmed.strip_prefix("type ") {
-            let rest = rest.trim_start();
-            let after = rest[ident_len(rest)..].trim_start();
-            match (after.starts_with(":="), trimmed.find(":=")) {
-                (true, Some(i)) => Some(trimmed[..i + 2].to_string()),
-                _ => None,
-            }
-        } else if trimmed
-            .strip_prefix("main")
-            .is_some_and(|r| r.trim_start().starts_with('{'))
-        {
-            trimmed.find('{').map(|i| trimmed[..=i].to_string())
-        } else {
-            let n = ident_len(trimmed);
-            let after = trimmed[n..].trim_start();
-            (n > 0 && after.starts_with(':') && !after.starts_with(":=") && after.contains("->"))
-                .then(|| trimmed.trim_end().to_string())
-        };
+        let marker = type_marker(trimmed)
+            .or_else(|| main_marker(trimmed))
+            .or_else(|| unnamed_block_marker(trimmed))
+            .or_else(|| arrow_declaration_marker(trimmed));
         if let Some(m) = marker {
             return Some((at, m));
         }
     }
     None
+}
+
+/// The length of the identifier `s` starts with.
+fn ident_len(s: &str) -> usize {
+    s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(s.len())
+}
+
+/// `type T := ...` (IDP3 writes `type T = ...`).
+fn type_marker(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("type ")?.trim_start();
+    let after = rest[ident_len(rest)..].trim_start();
+    if !after.starts_with(":=") {
+        return None;
+    }
+    line.find(":=").map(|i| line[..i + 2].to_string())
+}
+
+/// `main {` (IDP3 writes `procedure main() {`).
+fn main_marker(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("main")?;
+    if !rest.trim_start().starts_with('{') {
+        return None;
+    }
+    line.find('{').map(|i| line[..=i].to_string())
+}
+
+/// `vocabulary {`, `theory {`, `structure {` or `display {`: a block without a name.
+fn unnamed_block_marker(line: &str) -> Option<String> {
+    let n = ident_len(line);
+    let keyword = matches!(
+        &line[..n],
+        "vocabulary" | "theory" | "structure" | "display"
+    );
+    if !keyword || !line[n..].trim_start().starts_with('{') {
+        return None;
+    }
+    line.find('{').map(|i| line[..=i].to_string())
+}
+
+/// A declaration with an arrow: `f: T -> T` (IDP3 writes `f(T) : T`).
+fn arrow_declaration_marker(line: &str) -> Option<String> {
+    let n = ident_len(line);
+    let after = line[n..].trim_start();
+    (n > 0 && after.starts_with(':') && !after.starts_with(":=") && after.contains("->"))
+        .then(|| line.trim_end().to_string())
 }
 
 /// Whether a text that IDP3's parser rejects is FO(·): in FO(·)'s grammar and with one of its
@@ -464,6 +493,18 @@ mod tests {
             &mut diags,
         );
         (loaded.file, diags, sources)
+    }
+
+    #[test]
+    fn a_block_without_a_name_marks_idp_z3s_dialect() {
+        let text = "// the skeleton\nvocabulary {\n}\ntheory {\n}\n";
+        assert_eq!(idp_z3_marker(text), Some((16, "vocabulary {".to_string())));
+        assert_eq!(
+            idp_z3_marker("display{\n}\n"),
+            Some((0, "display{".to_string()))
+        );
+        // A named block, or a name that only starts like a keyword, is no sign.
+        assert_eq!(idp_z3_marker("vocabulary V {\n}\nvocabularyX {\n}\n"), None);
     }
 
     #[test]

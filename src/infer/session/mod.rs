@@ -270,6 +270,9 @@ impl<'a> Session<'a> {
             session.drop_dont_care(searched);
         }
         session.grounder.bound_constants(&theory.sentences);
+        session
+            .grounder
+            .bound_constants_by_comparisons(&theory.sentences);
         let defined: HashSet<Symbol> = pending.iter().flat_map(|d| d.defined()).collect();
         let (independent, dependent): (Vec<&Formula>, Vec<&Formula>) =
             theory.sentences.iter().partition(|f| {

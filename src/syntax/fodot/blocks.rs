@@ -240,6 +240,7 @@ impl Reader {
         read.file
             .items
             .sort_by_key(|i| usize::from(!matches!(i, Item::Vocabulary(_))));
+        super::names::separate_shared_names(&mut read.file);
         if let Some(block) = main {
             read.script = Some(self.script(block, &mut read.file));
         }

@@ -15,13 +15,15 @@
 //! its own), and `f := {..} else v.` lists every argument. `𝔹` as an argument type is a
 //! constructed type `{true, false}` ([`booleans`]); `Concept[T -> U]` the constructed type of
 //! the symbols with that signature ([`concepts`]). An interpretation inside a theory joins the
-//! structure of each `main` call on that theory.
+//! structure of each `main` call on that theory. Blocks that share a name (IDP-Z3 keeps
+//! vocabularies, theories and structures apart) are renamed apart ([`names`]).
 
 mod accessors;
 mod blocks;
 mod booleans;
 mod concepts;
 mod expr;
+mod names;
 mod number;
 mod script;
 
@@ -31,6 +33,7 @@ use pest::Parser;
 use std::collections::HashMap;
 
 pub use blocks::OWN_STRUCTURE;
+pub use names::written_name;
 pub use number::date_text;
 pub use script::{Arg, Call, Script, Statement};
 

@@ -10,7 +10,7 @@ use pest::Parser;
 use super::{FodotGrammar, Reader, Rule};
 use crate::source::Span;
 use crate::syntax::ast;
-use crate::syntax::ast::{Ident, Item, TermBlock, TermKind};
+use crate::syntax::ast::{Ident, Item, Pointer, TermBlock, TermKind};
 
 /// The statements of `main`, in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,7 +222,7 @@ impl Reader {
             .iter()
             .filter_map(|n| find_structure(file, &n.name).cloned())
             .collect();
-        let Some(first) = theories.first() else {
+        let Some(vocabulary) = widest_vocabulary(file, &theories, &structures) else {
             self.error(
                 "fodot-main-no-theory",
                 format!("`{}` needs a theory among its arguments", call.name.name),
@@ -230,24 +230,10 @@ impl Reader {
             );
             return;
         };
-        let vocabulary = first.vocabulary.clone();
-        let theory = if theories.len() == 1 {
-            first.name.name.clone()
-        } else {
-            let name = combined_name(theories.iter().map(|t| t.name.name.as_str()));
-            if find_theory(file, &name).is_none() {
-                let mut t = first.clone();
-                t.name.name = name.clone();
-                // Once each: theories over one vocabulary share its testers' definitions.
-                t.components = Vec::new();
-                for c in theories.iter().flat_map(|t| t.components.clone()) {
-                    if !t.components.contains(&c) {
-                        t.components.push(c);
-                    }
-                }
-                file.items.push(Item::Theory(t));
-            }
-            name
+        let theory = match theories.as_slice() {
+            [one] => one.name.name.clone(),
+            [] => empty_theory(file, &vocabulary, call.span),
+            _ => combined_theory(file, &theories, &vocabulary),
         };
         let given: Vec<ast::Interpretation> = theories
             .iter()
@@ -294,7 +280,7 @@ impl Reader {
         &mut self,
         text: &str,
         span: Span,
-        vocabulary: &ast::Pointer,
+        vocabulary: &Pointer,
         negate: bool,
         file: &mut ast::File,
     ) -> Option<String> {
@@ -334,6 +320,88 @@ impl Reader {
         }));
         Some(name)
     }
+}
+
+/// The theory of a call on several theories: their sentences and definitions (each once: theories
+/// over one vocabulary share its testers' definitions), over `vocabulary`.
+fn combined_theory(file: &mut ast::File, theories: &[ast::Theory], vocabulary: &Pointer) -> String {
+    let name = combined_name(theories.iter().map(|t| t.name.name.as_str()));
+    if find_theory(file, &name).is_some() {
+        return name;
+    }
+    let mut combined = theories[0].clone();
+    combined.name.name = name.clone();
+    combined.vocabulary = vocabulary.clone();
+    combined.components = Vec::new();
+    for c in theories.iter().flat_map(|t| t.components.clone()) {
+        if !combined.components.contains(&c) {
+            combined.components.push(c);
+        }
+    }
+    file.items.push(Item::Theory(combined));
+    name
+}
+
+/// The theory of a call given structures only (IDP-Z3 then expands them with no sentence).
+fn empty_theory(file: &mut ast::File, vocabulary: &Pointer, span: Span) -> String {
+    let name = format!("empty_theory_of_{}", vocabulary.to_path());
+    if find_theory(file, &name).is_none() {
+        file.items.push(Item::Theory(ast::Theory {
+            name: Ident {
+                name: name.clone(),
+                span,
+            },
+            vocabulary: vocabulary.clone(),
+            components: Vec::new(),
+            span,
+        }));
+    }
+    name
+}
+
+/// The vocabulary of a call's blocks: the one of theirs that imports all the others (IDP-Z3's
+/// `decision` that imports `environment`), else the first theory's (or structure's).
+fn widest_vocabulary(
+    file: &ast::File,
+    theories: &[ast::Theory],
+    structures: &[ast::Structure],
+) -> Option<Pointer> {
+    let candidates: Vec<&Pointer> = theories
+        .iter()
+        .map(|t| &t.vocabulary)
+        .chain(structures.iter().map(|s| &s.vocabulary))
+        .collect();
+    let covers_all = |v: &Pointer| {
+        let reached = imported_closure(file, v.name());
+        candidates
+            .iter()
+            .all(|c| reached.iter().any(|r| r == c.name()))
+    };
+    let widest = candidates.iter().find(|v| covers_all(v));
+    widest.or(candidates.first()).map(|v| (*v).clone())
+}
+
+/// The names of vocabulary `name` and of every vocabulary it imports, directly or not.
+fn imported_closure(file: &ast::File, name: &str) -> Vec<String> {
+    let mut reached = vec![name.to_string()];
+    let mut k = 0;
+    while k < reached.len() {
+        for item in &file.items {
+            let Item::Vocabulary(v) = item else { continue };
+            if v.name.name != reached[k] {
+                continue;
+            }
+            for d in &v.decls {
+                if let ast::Decl::ExternVocabulary(p) = d {
+                    if !reached.iter().any(|r| r == p.name()) {
+                        reached.push(p.name().to_string());
+                    }
+                }
+            }
+        }
+        k += 1;
+    }
+    reached
 }
 
 fn find_theory<'f>(file: &'f ast::File, name: &str) -> Option<&'f ast::Theory> {
