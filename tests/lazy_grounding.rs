@@ -7,9 +7,8 @@
 mod support;
 
 use idp::infer::{self, brute_force_count, check_model, Options, Tuning};
-use idp::sema::{Component, Program};
 use idp::structure::Structure;
-use support::program;
+use support::{program, theory_t_and_structure_s};
 
 /// A game with `n` elements: actions `w(E, E, E, E)` (n^4 per time point), two time points,
 /// one action per time point, and the given extra sentences.
@@ -41,16 +40,6 @@ structure S : V {{
     )
 }
 
-fn parts(p: &Program) -> (&idp::sema::Theory, &Structure) {
-    let Some(Component::Theory(t)) = p.lookup(&["T"]) else {
-        panic!("no theory T")
-    };
-    let Some(Component::Structure(s)) = p.lookup(&["S"]) else {
-        panic!("no structure S")
-    };
-    (&p.theories[t.index()], &p.structures[s.index()])
-}
-
 fn options(nbmodels: usize, delay_after: u64) -> Options {
     Options {
         nbmodels,
@@ -65,7 +54,7 @@ fn options(nbmodels: usize, delay_after: u64) -> Options {
 /// Model expansion's models (each checked by the naive checker), or its error message.
 fn expand(text: &str, nbmodels: usize, delay_after: u64) -> Result<Vec<Structure>, String> {
     let p = program(text);
-    let (theory, structure) = parts(&p);
+    let (theory, structure) = theory_t_and_structure_s(&p);
     let found = infer::modelexpand(&p, theory, structure, None, &options(nbmodels, delay_after))
         .map_err(|e| e.message().to_string())?
         .value;
@@ -134,7 +123,7 @@ fn tiny_versions_count_as_brute_force_does() {
     ] {
         let text = game_over(2, 0, sentences);
         let p = program(&text);
-        let (theory, structure) = parts(&p);
+        let (theory, structure) = theory_t_and_structure_s(&p);
         let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
         let lazy = expand(&text, 0, 15).expect("an exact count");
         let eager = expand(&text, 0, 0).expect("an exact count");
@@ -230,7 +219,7 @@ fn tiny_framed_games_count_as_brute_force_and_eager_grounding_do() {
     for (goal, count) in [(KEEP_ONE, 8), (KEEP_ALL, 0)] {
         let text = framed_game(2, 1, goal);
         let p = program(&text);
-        let (theory, structure) = parts(&p);
+        let (theory, structure) = theory_t_and_structure_s(&p);
         let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
         let lazy = expand(&text, 0, 15).expect("an exact count");
         let eager = expand(&text, 0, 0).expect("an exact count");

@@ -8,9 +8,7 @@
 mod support;
 
 use idp::infer::{self, check_model, Options, Tuning};
-use idp::sema::{Component, Program};
-use idp::structure::Structure;
-use support::program;
+use support::{program, theory_t_and_structure_s};
 
 /// Four pancakes that take four flips to sort, `last` time points of flips, and a goal that
 /// reads the stack through a defined `Sorted`: sorted at a time point no later than
@@ -49,21 +47,11 @@ structure S : V {{
     )
 }
 
-fn parts(p: &Program) -> (&idp::sema::Theory, &Structure) {
-    let Some(Component::Theory(t)) = p.lookup(&["T"]) else {
-        panic!("no theory T")
-    };
-    let Some(Component::Structure(s)) = p.lookup(&["S"]) else {
-        panic!("no structure S")
-    };
-    (&p.theories[t.index()], &p.structures[s.index()])
-}
-
 /// The number of models (each checked by the naive checker), with definitions over more
 /// than `relax_above` possible tuples left out of a first relaxation (0: none).
 fn count(text: &str, relax_above: usize) -> usize {
     let p = program(text);
-    let (theory, structure) = parts(&p);
+    let (theory, structure) = theory_t_and_structure_s(&p);
     let options = Options {
         nbmodels: 0,
         tuning: Tuning {

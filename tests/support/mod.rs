@@ -233,17 +233,22 @@ pub fn program_file(path: &Path) -> Program {
     program_named(path.to_str().expect("a UTF-8 path"), &text)
 }
 
-/// The `pipeline` fuzz target's oracle: model expansion finds `expected` models of theory `T`
-/// in structure `S`, each passes the naive checker, and brute force counts the same. Returns
-/// the models, each printed as IDP3 prints it.
-pub fn assert_models(text: &str, expected: u64) -> Vec<String> {
-    let (p, models) = checked_models(text);
+/// Theory `T` and structure `S` of `p`, which must have both.
+pub fn theory_t_and_structure_s(p: &Program) -> (&idp::sema::Theory, &Structure) {
     let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
         (p.lookup(&["T"]), p.lookup(&["S"]))
     else {
         panic!("no theory T or structure S");
     };
-    let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
+    (&p.theories[t.index()], &p.structures[s.index()])
+}
+
+/// The `pipeline` fuzz target's oracle: model expansion finds `expected` models of theory `T`
+/// in structure `S`, each passes the naive checker, and brute force counts the same. Returns
+/// the models, each printed as IDP3 prints it.
+pub fn assert_models(text: &str, expected: u64) -> Vec<String> {
+    let (p, models) = checked_models(text);
+    let (theory, structure) = theory_t_and_structure_s(&p);
     assert_eq!(models.len() as u64, expected, "model expansion count");
     let brute = brute_force_count(&p, theory, structure, 1 << 12).expect("small enough");
     assert_eq!(brute, expected, "brute-force count");
@@ -256,12 +261,7 @@ pub fn assert_models(text: &str, expected: u64) -> Vec<String> {
 /// Every model of theory `T` in structure `S`, each checked by the naive checker.
 pub fn checked_models(text: &str) -> (Program, Vec<Structure>) {
     let p = program(text);
-    let (Some(Component::Theory(t)), Some(Component::Structure(s))) =
-        (p.lookup(&["T"]), p.lookup(&["S"]))
-    else {
-        panic!("no theory T or structure S");
-    };
-    let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
+    let (theory, structure) = theory_t_and_structure_s(&p);
     let options = Options {
         nbmodels: 0,
         ..Options::default()
