@@ -7,8 +7,8 @@
 
 mod support;
 
-use idp::infer::{self, check_model, Options, Tuning};
-use support::{program, theory_t_and_structure_s};
+use idp::infer::{Options, Tuning};
+use support::checked_models_with;
 
 /// Four pancakes that take four flips to sort, `last` time points of flips, and a goal that
 /// reads the stack through a defined `Sorted`: sorted at a time point no later than
@@ -50,25 +50,14 @@ structure S : V {{
 /// The number of models (each checked by the naive checker), with definitions over more
 /// than `relax_above` possible tuples left out of a first relaxation (0: none).
 fn count(text: &str, relax_above: usize) -> usize {
-    let p = program(text);
-    let (theory, structure) = theory_t_and_structure_s(&p);
     let options = Options {
-        nbmodels: 0,
         tuning: Tuning {
             relax_above,
             ..Tuning::default()
         },
         ..Options::default()
     };
-    let found = infer::modelexpand(&p, theory, structure, None, &options)
-        .expect("model expansion")
-        .value;
-    for m in &found {
-        if let Err(why) = check_model(&p, theory, m) {
-            panic!("a returned model is wrong: {why}\n{m:?}");
-        }
-    }
-    found.len()
+    checked_models_with(text, options).1.len()
 }
 
 /// The plans of `last` flips (each of the top 2, 3 or 4) that sort the start stack at some

@@ -260,11 +260,16 @@ pub fn assert_models(text: &str, expected: u64) -> Vec<String> {
 
 /// Every model of theory `T` in structure `S`, each checked by the naive checker.
 pub fn checked_models(text: &str) -> (Program, Vec<Structure>) {
+    checked_models_with(text, Options::default())
+}
+
+/// [`checked_models`] with `options` (all models, whatever their `nbmodels`).
+pub fn checked_models_with(text: &str, options: Options) -> (Program, Vec<Structure>) {
     let p = program(text);
     let (theory, structure) = theory_t_and_structure_s(&p);
     let options = Options {
         nbmodels: 0,
-        ..Options::default()
+        ..options
     };
     let models = infer::modelexpand(&p, theory, structure, None, &options)
         .expect("expands")
