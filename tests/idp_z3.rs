@@ -221,6 +221,54 @@ fn unbounded_int_quantification_is_refused_where_it_is_written() {
     );
 }
 
+/// A function onto `Int` that nothing bounds takes the whole numbers near those the theory
+/// writes: the model found is a model, and the output says that others were not searched.
+#[test]
+fn an_unbounded_function_is_searched_near_the_theorys_numbers_and_said_so() {
+    let file = scratch_file(
+        "window",
+        "big.idp",
+        "vocabulary V {\n    x: () -> Int\n}\ntheory T:V {\n    x() > 1000000.\n}\n\
+         structure S:V {\n}\nprocedure main() {\n    pretty_print(model_expand(T, S))\n}\n",
+    );
+    let (stdout, stderr, code) = run(&file);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert_eq!(
+        stdout,
+        "\nModel 1\n==========\nx := 1000001.\n\n\nMore models may be available: idp tried \
+         only the values the warning names.\n\n"
+    );
+    assert!(
+        stderr.contains(
+            "nothing bounds the values of x: idp tried only the whole numbers \
+             -1000001..-999999, -10..10, 999999..1000001, so models that need other values are \
+             not searched"
+        ),
+        "{stderr}"
+    );
+}
+
+/// When no whole number near those of the theory gives a model, idp does not say "No models."
+/// (IDP-Z3 finds `r := 1/3`): it stops, saying what it did not search.
+#[test]
+fn no_model_among_the_values_tried_is_not_no_model() {
+    let file = scratch_file(
+        "window",
+        "third.idp",
+        "vocabulary V {\n    r: () -> Real\n}\ntheory T:V {\n    r() * 3 = 1.\n}\n\
+         structure S:V {\n}\nprocedure main() {\n    pretty_print(model_expand(T, S))\n}\n",
+    );
+    let (stdout, stderr, code) = run(&file);
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    assert!(!stdout.contains("No models"), "{stdout}");
+    assert!(
+        stderr.contains("third.idp:10:18")
+            && stderr.contains("no model with the values idp tried")
+            && stderr.contains("whether one exists is unknown"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_syntax_error_is_located_and_worded() {
     let text = "vocabulary V {\n    type T := {a, b}\n    p: T -> Bool\n}\n\

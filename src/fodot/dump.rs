@@ -248,7 +248,14 @@ fn structure(program: &Program, s: &Structure) -> String {
     let voc = written_name(&program.voc(s.vocabulary).name);
     let mut nothing_given = s.clone();
     nothing_given.symbols.clear();
-    let body = super::print::model_text(program, s.vocabulary, &nothing_given, s, None);
+    let body = super::print::model_text_as(
+        program,
+        s.vocabulary,
+        &nothing_given,
+        s,
+        None,
+        super::print::Quotes::Kept,
+    );
     let partial: Vec<String> = s
         .symbols
         .iter()

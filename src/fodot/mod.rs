@@ -87,6 +87,15 @@ impl Failure {
     }
 }
 
+/// The models of one model expansion, with the blocks they are of.
+struct Found {
+    models: Vec<Structure>,
+    theory: usize,
+    structure: usize,
+    /// Some function onto ℤ or ℝ took its values from [`value_window`].
+    windowed: bool,
+}
+
 /// The state of one run of `main`.
 struct Run<'a> {
     program: &'a Program,
@@ -455,22 +464,35 @@ impl Run<'_> {
         }
     }
 
-    fn models(
-        &mut self,
-        call: &Call,
-        max: usize,
-    ) -> Result<(Vec<Structure>, usize, usize), Failure> {
+    /// Up to `max` models (0: all). With `window`, a function onto ℤ or ℝ that nothing bounds
+    /// takes its values from [`value_window`] instead of stopping the search (IDP-Z3 leaves
+    /// them to Z3 and lists some models); the answer then says whether that happened.
+    fn models(&mut self, call: &Call, max: usize, window: bool) -> Result<Found, Failure> {
         let (t, s) = self.blocks(call)?;
         let mut options = self.options.clone();
         options.nbmodels = max;
         let (theory, structure) = (&self.program.theories[t], &self.program.structures[s]);
-        let found = crate::infer::modelexpand(self.program, theory, structure, None, &options)
+        let mut windowed = false;
+        let found =
+            match crate::infer::modelexpand(self.program, theory, structure, None, &options) {
+                Err(e) if window && infinite_values(&e) => {
+                    windowed = true;
+                    options.value_window = Some(value_window(theory));
+                    crate::infer::modelexpand(self.program, theory, structure, None, &options)
+                }
+                other => other,
+            }
             .map_err(failure)?;
         self.warnings.extend(found.warnings);
         if let Some(note) = found.partial {
             return Err(Failure::stopped(note));
         }
-        Ok((found.value, t, s))
+        Ok(Found {
+            models: found.value,
+            theory: t,
+            structure: s,
+            windowed,
+        })
     }
 
     fn model_expand(&mut self, call: &Call) -> Result<Val, Failure> {
@@ -492,7 +514,12 @@ impl Run<'_> {
         let found = self.distinct_models(call, max, &used);
         self.options.leave_unmentioned_false = unmentioned;
         self.options.dont_care = None;
-        let (models, t, s) = found?;
+        let Found {
+            models,
+            theory: t,
+            structure: s,
+            windowed,
+        } = found?;
         let voc = self.program.theories[t].vocabulary;
         let given = &self.program.structures[s];
         let mut texts: Vec<String> = models
@@ -508,6 +535,16 @@ impl Run<'_> {
         }
         let last = if max > 0 && models.len() >= max {
             "\nMore models may be available.  Change the max argument to see them."
+        } else if windowed && !models.is_empty() {
+            // Values outside the window were not searched: there may be more models.
+            "\nMore models may be available: idp tried only the values the warning names."
+        } else if windowed {
+            return Err(Failure::new(
+                "no model with the values idp tried for the functions the warning names; \
+                 models that need other values were not searched, so whether one exists is \
+                 unknown: give those functions a listed type (`type Val := {0..100}`) to \
+                 search every value",
+            ));
         } else if !models.is_empty() {
             "\nNo more models."
         } else {
@@ -523,22 +560,26 @@ impl Run<'_> {
         call: &Call,
         max: usize,
         used: &FxHashSet<Symbol>,
-    ) -> Result<(Vec<Structure>, usize, usize), Failure> {
-        let (all, t, s) = self.models(call, max)?;
+    ) -> Result<Found, Failure> {
+        let mut found = self.models(call, max, true)?;
         let mut symbols: Vec<Symbol> = used.iter().copied().collect();
         symbols.sort();
         let mut seen = HashSet::new();
-        let models = all
-            .into_iter()
-            .filter(|m| seen.insert(print::projection(m, &symbols)))
-            .collect();
-        Ok((models, t, s))
+        found
+            .models
+            .retain(|m| seen.insert(print::projection(m, &symbols)));
+        Ok(found)
     }
 
     fn model_check(&mut self, call: &Call) -> Result<Val, Failure> {
-        let (models, _, _) = self.models(call, 1)?;
+        let found = self.models(call, 1, false)?;
         Ok(Val::Text(
-            if models.is_empty() { "unsat" } else { "sat" }.to_string(),
+            if found.models.is_empty() {
+                "unsat"
+            } else {
+                "sat"
+            }
+            .to_string(),
         ))
     }
 
@@ -645,6 +686,49 @@ fn used_symbols(program: &Program, theory: &crate::sema::Theory) -> FxHashSet<Sy
         }
     }
     used
+}
+
+/// Whether grounding stopped at a function onto `int` or `float` that nothing bounds.
+fn infinite_values(e: &crate::error::Error) -> bool {
+    matches!(e.kind(), crate::error::ErrorKind::InfiniteDomain { sort } if sort == "int" || sort == "float")
+}
+
+/// The whole numbers `model_expand` tries for a function onto ℤ or ℝ that nothing bounds:
+/// -10..10, and each number the theory writes, with its neighbours and of either sign (so
+/// that `x > 18` and `sum{{..}} = 180` have values to meet).
+fn value_window(theory: &crate::sema::Theory) -> Vec<i64> {
+    /// Most numbers of the theory taken into the window.
+    const MAX_NUMBERS: usize = 64;
+    let mut numbers: Vec<i64> = Vec::new();
+    let mut note = |t: &crate::sema::ir::Term| {
+        if let crate::sema::ir::TermKind::Value(v) = t.kind() {
+            if let Some(x) = v.as_f64().filter(|x| x.is_finite() && x.abs() < 1e12) {
+                numbers.push(x.round() as i64);
+            }
+        }
+        false
+    };
+    for f in &theory.sentences {
+        crate::sema::walk::any_term(f, &mut note);
+    }
+    for d in &theory.definitions {
+        for r in &d.rules {
+            crate::sema::walk::any_term(&r.body, &mut note);
+            for a in &r.head_args {
+                crate::sema::walk::any_term(a, &mut note);
+            }
+        }
+    }
+    numbers.sort_unstable_by_key(|x| x.abs());
+    numbers.dedup();
+    let mut window: Vec<i64> = (-10..=10).collect();
+    for x in numbers.into_iter().take(MAX_NUMBERS) {
+        let x = x.abs();
+        window.extend([x - 1, x, x + 1, -x - 1, -x, 1 - x]);
+    }
+    window.sort_unstable();
+    window.dedup();
+    window
 }
 
 fn failure(e: crate::error::Error) -> Failure {

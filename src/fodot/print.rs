@@ -18,6 +18,26 @@ pub fn model_text(
     model: &Structure,
     used: Option<&FxHashSet<Symbol>>,
 ) -> String {
+    model_text_as(program, voc, given, model, used, Quotes::Dropped)
+}
+
+/// Whether a quoted name (`'(No activity)'`) keeps its quotes: IDP-Z3's output drops them, a
+/// file that is read back (`--dump program`) needs them.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Quotes {
+    Dropped,
+    Kept,
+}
+
+/// [`model_text`], with quoted names as `quotes` says.
+pub(super) fn model_text_as(
+    program: &Program,
+    voc: VocId,
+    given: &Structure,
+    model: &Structure,
+    used: Option<&FxHashSet<Symbol>>,
+    quotes: Quotes,
+) -> String {
     let mut out = String::new();
     for symbol in symbols_in_order(program, voc) {
         if given_whole(given, symbol) {
@@ -57,19 +77,22 @@ pub fn model_text(
             Symbol::Pred(_) => {
                 let items: Vec<String> = tuples
                     .iter()
-                    .map(|t| tuple_text(&texts(program, symbol, t)))
+                    .map(|t| tuple_text(&texts_as(program, symbol, t, quotes)))
                     .collect();
                 format!("{name} := {{{}}}.", items.join(", "))
             }
             Symbol::Func(f) if program.func(f).args.is_empty() => match tuples.first() {
-                Some(t) => format!("{name} := {}.", texts(program, symbol, t).join("")),
+                Some(t) => format!(
+                    "{name} := {}.",
+                    texts_as(program, symbol, t, quotes).join("")
+                ),
                 None => format!("// {name} := *."),
             },
             Symbol::Func(_) => {
                 let items: Vec<String> = tuples
                     .iter()
                     .map(|t| {
-                        let mut parts = texts(program, symbol, t);
+                        let mut parts = texts_as(program, symbol, t, quotes);
                         let value = parts.pop().unwrap_or_default();
                         format!("{} -> {value}", tuple_text(&parts))
                     })
@@ -186,6 +209,11 @@ pub fn set_dates(types: Vec<String>, funcs: Vec<String>) {
 /// The texts of a tuple of `symbol` (its arguments, then a function's value), dates as
 /// `#2021-01-31`.
 pub(super) fn texts(program: &Program, symbol: Symbol, tuple: &[Value]) -> Vec<String> {
+    texts_as(program, symbol, tuple, Quotes::Dropped)
+}
+
+/// [`texts`], with quoted names as `quotes` says.
+fn texts_as(program: &Program, symbol: Symbol, tuple: &[Value], quotes: Quotes) -> Vec<String> {
     let sorts = program.symbol_sorts(symbol);
     let name = program.symbol_name(symbol);
     DATES.with(|d| {
@@ -200,6 +228,7 @@ pub(super) fn texts(program: &Program, symbol: Symbol, tuple: &[Value]) -> Vec<S
                     || (value_of_func && funcs.iter().any(|f| f == name));
                 match (date, v) {
                     (true, Value::Int(day)) => crate::syntax::fodot::date_text(day),
+                    _ if quotes == Quotes::Kept => value_source(v),
                     _ => value_text(v),
                 }
             })
@@ -207,8 +236,17 @@ pub(super) fn texts(program: &Program, symbol: Symbol, tuple: &[Value]) -> Vec<S
     })
 }
 
-/// A value as IDP-Z3 writes it.
+/// A value as IDP-Z3 writes it: a quoted name (`'(No activity)'`) without its quotes.
 pub fn value_text(v: Value) -> String {
+    let text = value_source(v);
+    match text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
+        Some(inner) if !inner.is_empty() => inner.to_string(),
+        _ => text,
+    }
+}
+
+/// A value as a file writes it.
+fn value_source(v: Value) -> String {
     match v {
         Value::Int(i) => i.to_string(),
         Value::Float(f) => format_float(f),

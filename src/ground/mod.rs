@@ -42,6 +42,7 @@ use std::rc::Rc;
 use crate::error::{Error, ErrorKind, IdpResult, Limit};
 use crate::ids::{FuncId, SortId, Symbol};
 use crate::sema::ir::{self, NodeId};
+use crate::sema::BuiltinSort;
 use crate::sema::Program;
 use crate::structure::{Answer, LazyProcedure, Structure, Table, TruthValue, Tuple, Value};
 
@@ -160,6 +161,12 @@ pub struct Grounder<'a> {
     /// `! x y : f(x, y) = t` fixes each (see [`Grounder::bound_constants`]): those of `t` for
     /// these arguments, often fewer than the union in `constants`.
     applications: HashMap<(FuncId, Vec<Value>), Rc<[Value]>>,
+    /// The values tried for a function onto `int` or `float` that nothing bounds (FO(·)
+    /// `model_expand`, see [`Grounder::set_value_window`]); `None`: such a function stops
+    /// grounding with a message that names it.
+    window: Option<Rc<[Value]>>,
+    /// The functions that took their values from `window`, in the order grounding met them.
+    windowed: Vec<FuncId>,
 }
 
 /// Which symbols are left to the solver, and what grounding learnt about their atoms.
@@ -321,7 +328,23 @@ impl<'a> Grounder<'a> {
             inlining: Inlining::default(),
             constants: HashMap::default(),
             applications: HashMap::default(),
+            window: None,
+            windowed: Vec::new(),
         }
+    }
+
+    /// Lets every function onto `int` or `float` that neither the structure nor the sentences
+    /// bound take its values among `values`. Every model found is then a model, but those
+    /// that need other values are not searched: for IDP-Z3's `model_expand`, which leaves such
+    /// values to Z3 and lists some models, never for an inference that must see them all.
+    pub fn set_value_window(&mut self, values: &[i64]) {
+        self.window = Some(values.iter().map(|&v| Value::Int(v)).collect());
+    }
+
+    /// The functions that took their values from the window of [`Grounder::set_value_window`]
+    /// since the last call (taken: the caller names them).
+    pub fn take_windowed(&mut self) -> Vec<FuncId> {
+        std::mem::take(&mut self.windowed)
     }
 
     pub fn program(&self) -> &'a Program {
@@ -432,7 +455,16 @@ impl<'a> Grounder<'a> {
         let result = self.program.func(f).result;
         match self.domains.get(result) {
             Some(d) => Ok(d),
-            None => Err(self.infinite_result_error(f)),
+            None => match (&self.window, self.program.sort(result).builtin) {
+                (Some(window), Some(BuiltinSort::Int | BuiltinSort::Float)) => {
+                    let window = window.clone();
+                    if !self.windowed.contains(&f) {
+                        self.windowed.push(f);
+                    }
+                    Ok(window)
+                }
+                _ => Err(self.infinite_result_error(f)),
+            },
         }
     }
 

@@ -76,6 +76,12 @@ pub struct Options {
     /// Lazy grounding ([`crate::ground::delayed`]): model expansion sets the level it grounds
     /// at; `None` (every other inference) grounds every tuple.
     pub delay: Option<crate::ground::delayed::Delay>,
+    /// The whole numbers tried for a function onto `int` or `float` that nothing bounds (an
+    /// FO(·) `model_expand`: IDP-Z3 leaves such values to Z3). Every model found is a model,
+    /// but models that need other values are not searched, so only a search for some models
+    /// may set it; the session warns, naming each function that took them. `None`: such a
+    /// function stops grounding with a message that names it.
+    pub value_window: Option<Vec<i64>>,
 }
 
 /// Knobs for experiments and comparisons. The command line reads them from the environment
@@ -154,6 +160,7 @@ impl Default for Options {
             trace: false,
             tuning: Tuning::default(),
             delay: None,
+            value_window: None,
         }
     }
 }

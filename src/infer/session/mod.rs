@@ -273,6 +273,9 @@ impl<'a> Session<'a> {
         session
             .grounder
             .bound_constants_by_comparisons(&theory.sentences);
+        if let Some(values) = &options.value_window {
+            session.grounder.set_value_window(values);
+        }
         let defined: HashSet<Symbol> = pending.iter().flat_map(|d| d.defined()).collect();
         let (independent, dependent): (Vec<&Formula>, Vec<&Formula>) =
             theory.sentences.iter().partition(|f| {
@@ -616,6 +619,22 @@ impl<'a> Session<'a> {
 
     /// The warnings given so far (taken: the caller shows them).
     pub fn take_warnings(&mut self) -> Vec<String> {
+        let windowed = self.grounder.take_windowed();
+        if let (false, Some(values)) = (windowed.is_empty(), &self.options.value_window) {
+            let program = self.grounder.program();
+            let names: Vec<&str> = windowed
+                .iter()
+                .map(|&f| program.func(f).name.as_str())
+                .collect();
+            self.warnings.push(format!(
+                "nothing bounds the values of {}: idp tried only the whole numbers {}, so models \
+                 that need other values are not searched; give {} a listed type (`type Val := \
+                 {{0..100}}`) to search every value",
+                names.join(", "),
+                ranges_text(values),
+                if names.len() == 1 { "it" } else { "them" },
+            ));
+        }
         std::mem::take(&mut self.warnings)
     }
 
@@ -1393,4 +1412,26 @@ pub(crate) fn naming(e: Error, what: &str, program: &Program, span: Span, text: 
 /// Whether a term contains an aggregate (or a counting quantifier, which is one).
 fn has_aggregate(t: &Term) -> bool {
     any_term(t, &mut |t| matches!(t.kind(), TermKind::Aggregate(..)))
+}
+
+/// Whole numbers as ranges: `-10..10, 59..61`.
+fn ranges_text(values: &[i64]) -> String {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut ranges: Vec<(i64, i64)> = Vec::new();
+    for v in sorted {
+        match ranges.last_mut() {
+            Some((_, high)) if *high + 1 == v => *high = v,
+            _ => ranges.push((v, v)),
+        }
+    }
+    let texts: Vec<String> = ranges
+        .iter()
+        .map(|&(low, high)| match low == high {
+            true => low.to_string(),
+            false => format!("{low}..{high}"),
+        })
+        .collect();
+    texts.join(", ")
 }

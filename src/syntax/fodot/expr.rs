@@ -330,6 +330,13 @@ impl Reader {
                         AggKind::Max
                     }
                 }
+                Rule::english_kind => {
+                    kind = match p.as_str() {
+                        "sum" => AggKind::Sum,
+                        "minimum" => AggKind::Min,
+                        _ => AggKind::Max,
+                    }
+                }
                 Rule::agg_term => term = Some(Box::new(self.expr(p))),
                 Rule::quantees => quantees = self.quantees(p),
                 Rule::expr => cond = Some(Box::new(self.expr(p))),
@@ -440,13 +447,15 @@ impl Reader {
     }
 }
 
+/// A comparison, in signs or in IDP-Z3's words (`is less than` is `≤`, as IDP-Z3 reads it).
 pub(super) fn cmp_op(text: &str) -> CmpOp {
-    match text {
-        "=" => CmpOp::Eq,
-        "~=" | "≠" => CmpOp::Ne,
-        "<" => CmpOp::Lt,
-        ">" => CmpOp::Gt,
-        "=<" | "≤" => CmpOp::Le,
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match words.as_str() {
+        "=" | "is" => CmpOp::Eq,
+        "~=" | "≠" | "is not" => CmpOp::Ne,
+        "<" | "is strictly less than" => CmpOp::Lt,
+        ">" | "is strictly greater than" => CmpOp::Gt,
+        "=<" | "≤" | "is less than" => CmpOp::Le,
         _ => CmpOp::Ge,
     }
 }

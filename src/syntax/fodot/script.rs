@@ -244,7 +244,10 @@ impl Reader {
             [one] if given.is_empty() => one.name.name.clone(),
             _ => {
                 let name = if structures.is_empty() && given.is_empty() {
-                    format!("empty_structure_of_{}", vocabulary.to_path())
+                    format!(
+                        "empty_structure_of_{}",
+                        super::names::written_name(&vocabulary.to_path())
+                    )
                 } else {
                     combined_name(structure_names(&structures, &theories, given.is_empty()))
                 };
