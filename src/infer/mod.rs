@@ -106,7 +106,7 @@ pub struct Tuning {
     /// (`encode::Definitions`).
     pub ranking_after: Option<usize>,
     /// A CaDiCaL configuration (`IDP_CADICAL_CONFIG=sat|unsat|plain`); an unknown name keeps
-    /// the default. `None`: CaDiCaL's default, and `sat` for `minimize`/`maximize`.
+    /// the default.
     pub cadical_config: Option<String>,
     /// The tuple count above which model expansion may delay an open predicate's tuples
     /// (`IDP_DELAY_AFTER=N`; 0: never; see [`crate::ground::delayed`]).
