@@ -386,7 +386,7 @@ pub fn minimize(
         };
         return Ok(Inferred::new(none, warnings).with_empty_trace(options.trace));
     };
-    let options = &optimising(&single_model_economy(options));
+    let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     let optimum = optimise(&mut session, term, output, options)?;
     session.report_search();
@@ -481,19 +481,6 @@ fn single_model_economy(options: &Options) -> Options {
         leave_unmentioned_false: options.nbmodels == 1,
         ..options.clone()
     }
-}
-
-/// `options` for an optimisation: CaDiCaL's `sat` configuration unless one was chosen. Each
-/// bound asked is a satisfiable call but the last, and the `sat` configuration (fewer
-/// restarts, more reuse of the trail) proves the optimum of the search benches with fewer
-/// conflicts than the default (BENCHMARKS.md, "CaDiCaL's configuration for optimisation").
-fn optimising(options: &Options) -> Options {
-    let mut options = options.clone();
-    options
-        .tuning
-        .cadical_config
-        .get_or_insert_with(|| "sat".to_string());
-    options
 }
 
 /// A small pseudo-random generator (SplitMix64): the same seed gives the same sequence on every
