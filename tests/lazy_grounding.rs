@@ -242,3 +242,79 @@ fn framed_games_on_a_few_elements_agree_with_eager_grounding() {
         }
     }
 }
+
+/// A game of hitori's shape whose goal needs a marking action: `w(x, x, x, 1)` marks `x` and
+/// is legal only when `Count(x, c)` holds for every `c` (PlayID's universal count), which the
+/// structure gives for the elements of `legal` only; a frame rule reads every action (`Kept`,
+/// as [`framed_game`]); one action per step.
+fn marking_game(n: usize, steps: usize, legal: &[usize]) -> String {
+    let mut counts: Vec<String> = (1..=n).map(|x| format!("{x},1")).collect();
+    for &x in legal {
+        counts.extend((2..=n).map(|c| format!("{x},{c}")));
+    }
+    format!(
+        r#"
+vocabulary V {{
+    type Step isa int
+    type E isa int
+    type Action constructed from {{ w(E, E, E, E) }}
+    do(Step, Action)
+    Count(E, E)
+    Marked(E)
+    Kept(E)
+}}
+theory T : V {{
+    ! s : ?=1 a : do(s, a).
+    ! s x c : do(s, w(x, x, x, 1)) => Count(x, c).
+    {{
+        ! s x : Marked(x) <- do(s, w(x, x, x, 1)).
+        ! x s a b c d : Kept(x) <- do(s, w(a, b, c, d)) & x ~= d.
+    }}
+    ? x : Marked(x).
+}}
+structure S : V {{
+    Step = {{ 0..{last} }}
+    E = {{ 1..{n} }}
+    Count = {{ {counts} }}
+}}
+"#,
+        last = steps - 1,
+        counts = counts.join("; ")
+    )
+}
+
+#[test]
+fn a_goal_that_no_legal_action_reaches_is_unsatisfiable_without_grounding_the_delayed_actions() {
+    // 60^4 = 12,960,000 actions, past a threshold of 1000: no marking action is legal, so no
+    // model; the relaxation with the frame rule's action read by a free predicate shows it
+    // (every model would be one of it), where lazy grounding alone stops with a limit.
+    let text = marking_game(60, 2, &[]);
+    let models = expand(&text, 1, 1000).expect("Unsatisfiable, not a limit");
+    assert!(models.is_empty());
+}
+
+#[test]
+fn a_goal_that_a_legal_action_reaches_is_not_refuted_by_the_relaxation() {
+    // Element 7 may be marked: the relaxation has a model, and lazy grounding finds the
+    // theory's own (each checked by the naive checker, which lists the 12^4 actions).
+    let text = marking_game(12, 2, &[7]);
+    let models = expand(&text, 2, 1000).expect("models");
+    assert_eq!(models.len(), 2);
+}
+
+#[test]
+fn tiny_marking_games_count_as_brute_force_and_eager_grounding_do() {
+    // 2^4 = 16 actions at one step, delayed past 15: with no legal marking action, none; with
+    // element 2's, the one model that takes it.
+    for (legal, count) in [(&[][..], 0), (&[2][..], 1)] {
+        let text = marking_game(2, 1, legal);
+        let p = program(&text);
+        let (theory, structure) = theory_t_and_structure_s(&p);
+        let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
+        let lazy = expand(&text, 0, 15).expect("an exact count");
+        let eager = expand(&text, 0, 0).expect("an exact count");
+        assert_eq!(expected, count, "{legal:?}");
+        assert_eq!(lazy.len() as u64, expected, "{legal:?}");
+        assert_eq!(eager.len() as u64, expected, "{legal:?}");
+    }
+}

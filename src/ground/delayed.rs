@@ -203,6 +203,29 @@ pub fn too_many_delayed(program: &Program, delayed: &[Delayed], found: usize) ->
     )
 }
 
+/// An open predicate that lazy grounding would delay, with the argument patterns of the
+/// sentences that single out a part of its tuples (`do(t, p, write(x, y, v, b))`), not those
+/// over every tuple.
+#[derive(Clone, Debug)]
+pub struct Delayable {
+    pub symbol: Symbol,
+    pub patterns: Vec<Vec<Term>>,
+}
+
+/// Whether `sentence` reads `symbol` only as its guard: `! x : P(args) => phi` with a pattern
+/// `args` and `phi` not reading P.
+pub fn is_guard_of(sentence: &Formula, symbol: Symbol) -> bool {
+    let Some((_, atom, phi)) = guarded_by_atom(sentence) else {
+        return false;
+    };
+    let FormulaKind::Pred(p, args) = atom.kind() else {
+        return false;
+    };
+    let mut read = HashSet::default();
+    crate::sema::walk::symbols(phi, &mut read);
+    Symbol::Pred(*p) == symbol && is_pattern(args) && !read.contains(&symbol)
+}
+
 impl<'a> Grounder<'a> {
     /// Delays the tuples of each open predicate that qualifies (see the module
     /// documentation): bounds it by the tuples its sentences single out plus the level's
@@ -251,6 +274,30 @@ impl<'a> Grounder<'a> {
             }
         }
         delayed
+    }
+
+    /// The open predicates that [`Grounder::delay_large_predicates`] would delay with the
+    /// threshold `after`, each with its patterns.
+    pub fn delayable(
+        &self,
+        definitions: &[&Definition],
+        sentences: &[Formula],
+        after: u64,
+    ) -> Vec<Delayable> {
+        if after == 0 {
+            return Vec::new();
+        }
+        self.delay_candidates(definitions, sentences, after)
+            .into_iter()
+            .map(|(symbol, bounds)| Delayable {
+                symbol,
+                patterns: bounds
+                    .into_iter()
+                    .filter(|(_, covers)| !covers)
+                    .map(|(b, _)| b.args)
+                    .collect(),
+            })
+            .collect()
     }
 
     /// Bounds `symbol` by `singled_out` plus the level's chunk of other tuples; `None` (and

@@ -11,11 +11,14 @@ use std::time::Instant;
 
 use crate::error::{Error, IdpResult, Limit};
 use crate::ground::delayed::{next_level_seconds, out_of_time, too_many_delayed, Delay, Delayed};
+use crate::ground::Grounder;
 use crate::ids::VocId;
+use crate::infer::abstraction::abstract_delayed;
 use crate::infer::session::Session;
 use crate::infer::{search_models, Found, Inferred, Options};
 use crate::sema::ir::Definition;
 use crate::sema::{Program, Theory};
+use crate::source::Span;
 use crate::structure::Structure;
 
 /// What every level grounds: the theory, its definitions still to encode, the structure with
@@ -42,6 +45,9 @@ pub(super) fn expand(
     let started = Instant::now();
     let mut delay = Delay::first(options.tuning.delay_after);
     if let Some(answer) = refuted_by_relaxation(setup, options, delay, found, &warnings) {
+        return answer;
+    }
+    if let Some(answer) = refuted_by_abstraction(setup, options, delay, found, &warnings) {
         return answer;
     }
     let mut before: Vec<Delayed> = Vec::new();
@@ -161,6 +167,68 @@ fn refuted_by_relaxation(
     Some(search_models(
         session,
         setup.program,
+        setup.output,
+        options,
+        found,
+        warnings.to_vec(),
+    ))
+}
+
+/// The answer of model expansion when the relaxation of [`crate::infer::abstraction`] has no
+/// model: the theory with the uses of its huge open predicates that read tuples no sentence
+/// singles out replaced by free predicates, and the sentences that read them otherwise left
+/// out. Lazy grounding is exact on it, so its first level decides it; when that level has no
+/// model within [`RELAX_CONFLICTS`] conflicts, neither has the theory, whose other tuples are
+/// then never ground. `None` when no predicate would be delayed, when a use cannot be
+/// replaced, or when the relaxation has a model (it may not be one of the theory) or is not
+/// refuted within the budget: lazy grounding then goes on level by level.
+fn refuted_by_abstraction(
+    setup: &Setup,
+    options: &Options,
+    delay: Delay,
+    found: Found,
+    warnings: &[String],
+) -> Option<IdpResult<Expanded>> {
+    let delayable = Grounder::new(setup.program, setup.structure, options.max_ground_size)
+        .delayable(setup.pending, &setup.theory.sentences, delay.after);
+    if delayable.is_empty() {
+        return None;
+    }
+    let relaxed = abstract_delayed(setup.program, setup.theory, setup.pending, &delayable)?;
+    let level = Options {
+        delay: Some(delay),
+        ..options.clone()
+    };
+    options.observer.stat(|| {
+        let at = |spans: &[Span]| {
+            let at: Vec<String> = spans
+                .iter()
+                .filter_map(|&s| setup.program.position(s))
+                .collect();
+            at.join(", ")
+        };
+        format!(
+            "relaxation: the atoms of delayed predicates in the rules at [{}] replaced by free \
+             predicates, the sentences at [{}] left out",
+            at(&relaxed.rewritten),
+            at(&relaxed.left_out)
+        )
+    });
+    let pending: Vec<&Definition> = relaxed.definitions.iter().collect();
+    let mut session = Session::abstraction(
+        &relaxed.program,
+        &relaxed.theory,
+        &pending,
+        setup.structure,
+        &level,
+    )
+    .ok()?;
+    if !session.refuted_within(RELAX_CONFLICTS).unwrap_or(false) {
+        return None;
+    }
+    Some(search_models(
+        session,
+        &relaxed.program,
         setup.output,
         options,
         found,

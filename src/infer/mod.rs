@@ -2,6 +2,7 @@
 //! propagation and progression. Each takes the program, a theory and a structure (never
 //! modified) and returns new structures.
 
+mod abstraction;
 mod check;
 mod definitions;
 mod explain;

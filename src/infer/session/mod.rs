@@ -126,15 +126,16 @@ impl<'a> Session<'a> {
         structure: &'a Structure,
         options: &Options,
     ) -> IdpResult<Session<'a>> {
-        Session::with_backend(program, theory, pending, structure, options, None)
+        Session::with_backend(program, theory, pending, structure, options, Relax::No)
             .map(|s| s.expect("a session when no definition is left out"))
     }
 
     /// A session over a relaxation of `theory`: the definitions whose symbols the joint bounds
     /// allow more than `above` tuples are left out, their symbols open within those bounds.
     /// `None` when no definition is that large (nothing is ground then but the bounds); a
-    /// grounding limit when the rest grounds to more than [`RELAXATION_NODES`] nodes. Every model of the theory is one of the relaxation, so a relaxation
-    /// without a model answers for the theory.
+    /// grounding limit when the rest grounds to more than [`RELAXATION_NODES`] nodes. Every
+    /// model of the theory is one of the relaxation, so a relaxation without a model answers
+    /// for the theory.
     pub fn relaxation(
         program: &'a Program,
         theory: &Theory,
@@ -143,7 +144,35 @@ impl<'a> Session<'a> {
         options: &Options,
         above: usize,
     ) -> IdpResult<Option<Session<'a>>> {
-        Session::with_backend(program, theory, pending, structure, options, Some(above))
+        Session::with_backend(
+            program,
+            theory,
+            pending,
+            structure,
+            options,
+            Relax::LeaveOutAbove(above),
+        )
+    }
+
+    /// A session over a theory that is already a relaxation in which the tuples lazy grounding
+    /// delays can be assumed false ([`crate::infer::abstraction`]): like [`Session::new`], but
+    /// the delayed tuples do not stop it.
+    pub fn abstraction(
+        program: &'a Program,
+        theory: &Theory,
+        pending: &[&Definition],
+        structure: &'a Structure,
+        options: &Options,
+    ) -> IdpResult<Session<'a>> {
+        Session::with_backend(
+            program,
+            theory,
+            pending,
+            structure,
+            options,
+            Relax::Abstracted,
+        )
+        .map(|s| s.expect("a session when no definition is left out"))
     }
 
     /// Whether the session's clauses have no model, found within `conflicts` conflicts of
@@ -171,7 +200,7 @@ impl<'a> Session<'a> {
         pending: &[&Definition],
         structure: &'a Structure,
         options: &Options,
-        relax: Option<usize>,
+        relax: Relax,
     ) -> IdpResult<Option<Session<'a>>> {
         let make_solver = |deadline| -> Box<dyn crate::solve::SatSolver> {
             let config = options.tuning.cadical_config.as_deref();
@@ -214,12 +243,13 @@ impl<'a> Session<'a> {
             structure,
             options,
             make_solver,
-            None,
+            Relax::No,
         )
         .map(|s| s.expect("a session when no definition is left out"))
     }
 
-    /// The session of [`Session::with_solver`]; with `relax`, that of [`Session::relaxation`].
+    /// The session of [`Session::with_solver`]; with `relax`, that of [`Session::relaxation`]
+    /// or [`Session::abstraction`].
     fn build(
         program: &'a Program,
         theory: &Theory,
@@ -227,7 +257,7 @@ impl<'a> Session<'a> {
         structure: &'a Structure,
         options: &Options,
         make_solver: impl FnOnce(Option<Instant>) -> Box<dyn crate::solve::SatSolver>,
-        relax: Option<usize>,
+        relax: Relax,
     ) -> IdpResult<Option<Session<'a>>> {
         let own_deadline = own_deadline(options);
         let solver = make_solver(crate::limits::earliest(
@@ -304,7 +334,7 @@ impl<'a> Session<'a> {
             }
         }
         // Tuples assumed false are no relaxation.
-        if relax.is_some() && !session.delayed.is_empty() {
+        if matches!(relax, Relax::LeaveOutAbove(_)) && !session.delayed.is_empty() {
             return Ok(None);
         }
         // The joint bounds first: they bound the open predicates that sentences constrain
@@ -315,7 +345,7 @@ impl<'a> Session<'a> {
             program.voc(vocabulary).ltc.as_ref(),
         );
         session.left_out = match relax {
-            Some(above) => {
+            Relax::LeaveOutAbove(above) => {
                 let large = session.grounder.large_definitions(pending, above);
                 if large.is_empty() {
                     return Ok(None);
@@ -334,7 +364,7 @@ impl<'a> Session<'a> {
                 });
                 large.iter().flat_map(|&k| pending[k].defined()).collect()
             }
-            None => HashSet::default(),
+            Relax::No | Relax::Abstracted => HashSet::default(),
         };
         let early = session.ground_and_learn(independent)?;
         let mut encoding = EncodingClock::default();
@@ -872,7 +902,10 @@ impl<'a> Session<'a> {
                 continue;
             }
             if matches!(s, Symbol::Pred(_)) && !self.finite_arguments(s) {
-                self.note_infinite_predicate(s);
+                // Lazy grounding says itself which tuples of a delayed predicate it ground.
+                if !self.delayed.iter().any(|d| d.symbol == s) {
+                    self.note_infinite_predicate(s);
+                }
                 continue;
             }
             if self.options.leave_unmentioned_false && matches!(s, Symbol::Pred(_)) {
@@ -1315,6 +1348,18 @@ const PREFERENCE_ROUNDS: usize = 16;
 
 /// The definitions ordered so that one that uses symbols defined by another comes after it
 /// (mutually dependent definitions keep their order).
+/// Which session [`Session::build`] makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Relax {
+    /// The theory's own.
+    No,
+    /// A relaxation without the definitions over more possible tuples than this
+    /// ([`Session::relaxation`]).
+    LeaveOutAbove(usize),
+    /// A relaxation made by [`crate::infer::abstraction`] ([`Session::abstraction`]).
+    Abstracted,
+}
+
 /// A relaxation ([`Session::relaxation`]) is given up when it grounds to more nodes.
 const RELAXATION_NODES: usize = 500_000;
 
