@@ -318,3 +318,31 @@ fn tiny_marking_games_count_as_brute_force_and_eager_grounding_do() {
         assert_eq!(eager.len() as u64, expected, "{legal:?}");
     }
 }
+
+#[test]
+fn explaining_a_theory_over_delayed_actions_stops_at_once_naming_the_predicate() {
+    // Explaining leaves out each sentence in turn; without the legality sentence every one
+    // of the 2 * 60^4 tuples of do would have to be ground: it says so rather than try.
+    let text = marking_game(60, 2, &[]);
+    let p = program(&text);
+    let (theory, structure) = theory_t_and_structure_s(&p);
+    let started = std::time::Instant::now();
+    let error = infer::unsat_core(
+        &p,
+        theory,
+        structure,
+        &infer::Facts::Given,
+        &[],
+        &options(1, 1000),
+    )
+    .err()
+    .expect("a stop, not a core");
+    assert!(
+        error
+            .message()
+            .starts_with("idp cannot explain this theory: do has 25920000 tuples"),
+        "{}",
+        error.message()
+    );
+    assert!(started.elapsed().as_secs() < 5);
+}

@@ -209,6 +209,8 @@ pub fn too_many_delayed(program: &Program, delayed: &[Delayed], found: usize) ->
 #[derive(Clone, Debug)]
 pub struct Delayable {
     pub symbol: Symbol,
+    /// Its number of tuples (`None`: too many to count).
+    pub total: Option<u128>,
     pub patterns: Vec<Vec<Term>>,
 }
 
@@ -291,6 +293,7 @@ impl<'a> Grounder<'a> {
             .into_iter()
             .map(|(symbol, bounds)| Delayable {
                 symbol,
+                total: self.tuple_count(symbol),
                 patterns: bounds
                     .into_iter()
                     .filter(|(_, covers)| !covers)

@@ -150,6 +150,7 @@ fn core_after(
     searched: bool,
 ) -> IdpResult<Inferred<Option<Core>>> {
     let started = std::time::Instant::now();
+    refuse_delayed(program, theory, structure, options)?;
     let mut warnings = Vec::new();
     let all: Vec<Piece> = (0..theory.sentences.len())
         .map(Piece::Sentence)
@@ -572,6 +573,39 @@ fn refine(
         }
     }
     Ok(pieces)
+}
+
+/// Stops at once, naming the predicate, when `theory` has an open predicate that only lazy
+/// grounding can handle ([`crate::ground::delayed`]): explaining grounds the theory without
+/// each part in turn, and without the sentences that single out a part of the predicate's
+/// tuples it would have to ground them all (billions, in a translated game).
+fn refuse_delayed(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    options: &Options,
+) -> IdpResult<()> {
+    let definitions: Vec<&crate::sema::ir::Definition> = theory.definitions.iter().collect();
+    let delayable = crate::ground::Grounder::new(program, structure, options.max_ground_size)
+        .delayable(&definitions, &theory.sentences, options.tuning.delay_after);
+    let Some(d) = delayable.first() else {
+        return Ok(());
+    };
+    let count = d
+        .total
+        .map_or_else(|| "too many".to_string(), |n| n.to_string());
+    Err(crate::error::Error::limit(
+        crate::error::Limit::GroundSize,
+        format!(
+            "idp cannot explain this theory: {} has {count} tuples, which only lazy grounding \
+             handles, over the tuples that its sentences single out; an explanation grounds the \
+             theory again without each sentence in turn, and without those sentences it would \
+             have to ground every tuple. Give {} in the structure, or explain a version of the \
+             theory over smaller types.",
+            program.symbol_name(d.symbol),
+            program.symbol_name(d.symbol)
+        ),
+    ))
 }
 
 /// Whether `e` is the run's own limit (Ctrl-C, `--timeout`, memory), which ends the run,
