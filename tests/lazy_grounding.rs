@@ -327,16 +327,16 @@ fn explaining_a_theory_over_delayed_actions_stops_at_once_naming_the_predicate()
     let p = program(&text);
     let (theory, structure) = theory_t_and_structure_s(&p);
     let started = std::time::Instant::now();
-    let error = infer::unsat_core(
+    let Err(error) = infer::unsat_core(
         &p,
         theory,
         structure,
         &infer::Facts::Given,
         &[],
         &options(1, 1000),
-    )
-    .err()
-    .expect("a stop, not a core");
+    ) else {
+        panic!("a stop, not a core");
+    };
     assert!(
         error
             .message()
