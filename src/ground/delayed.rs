@@ -21,6 +21,9 @@
 //!   predicate and its tuple count) when the next chunk would pass the threshold, or with
 //!   [`out_of_time`] when grounding it would not finish in time; it never answers with fewer
 //!   models than exist.
+//! * Before the first level, model expansion tries a relaxation of the theory on which the
+//!   assumption is exact (`crate::infer::abstraction`, from the patterns of [`Delayable`]): a
+//!   relaxation without a model answers `Unsatisfiable` for the theory.
 //!
 //! P qualifies when it is open (neither defined nor interpreted), has more than
 //! [`Delay::after`] tuples, some sentence singles out a part of it, no rule body reads it
