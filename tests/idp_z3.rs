@@ -283,6 +283,22 @@ fn a_syntax_error_is_located_and_worded() {
     assert!(!stderr.contains("Rule::"), "{stderr}");
 }
 
+#[test]
+fn a_misspelt_comparison_in_words_is_located_at_the_word() {
+    let text = "vocabulary V {\n    age: () -> Int\n}\n\
+                theory T:V {\n    age() is les than 30.\n}\n\
+                structure S:V {\n}\nmain {\n    pretty_print(model_expand(T,S))\n}\n";
+    let file = scratch_file("misspelt", "typo.idp", text);
+    let (_, stderr, code) = run(&file);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.starts_with("Error: unknown comparison 'les than' (IDP-Z3's FO(\u{b7}) syntax) At ")
+            && stderr.contains("typo.idp:5:14 [fodot-syntax-error]"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("`is less than` (=<)"), "{stderr}");
+}
+
 /// `--dump program` writes an FO(·) file in FO(·): read back with the file's `main`, it gives
 /// the same output.
 #[test]

@@ -106,6 +106,9 @@ fn syntax_error(fid: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagno
         "" => "this".to_string(),
         word => format!("'{word}'"),
     };
+    if let Some(d) = misspelt_comparison(fid, text, at, &text[at..end]) {
+        return d;
+    }
     let expected = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => expected_words(positives),
         pest::error::ErrorVariant::CustomError { .. } => String::new(),
@@ -119,6 +122,37 @@ fn syntax_error(fid: FileId, text: &str, e: &pest::error::Error<Rule>) -> Diagno
         "fodot-syntax-error",
         message,
         Some(Span::new(fid, at..end.max(at))),
+    )
+}
+
+/// A comparison in words with a misspelt middle word (`age() is les than 30`): the parser reads
+/// `is` as `=` and the word as a name, and stops at `than`. The error then names the word and
+/// IDP-Z3's comparisons; `None` for any other stop.
+fn misspelt_comparison(fid: FileId, text: &str, at: usize, found: &str) -> Option<Diagnostic> {
+    if found != "than" {
+        return None;
+    }
+    let before = text[..at].trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |k| k + 1);
+    let word = &before[start..];
+    let lead = before[..start].trim_end();
+    let after_is = lead.ends_with(" is") || lead.ends_with(" not") || lead.ends_with(" strictly");
+    if word.is_empty() || !after_is {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            "fodot-syntax-error",
+            format!("unknown comparison '{word} than' (IDP-Z3's FO(\u{b7}) syntax)"),
+            Some(Span::new(fid, start..start + word.len())),
+        )
+        .with_hint(
+            "IDP-Z3 compares in words with `is less than` (=<), `is greater than` (>=), \
+             `is strictly less than` (<), `is strictly greater than` (>), `is not` (~=) and \
+             `is` (=)",
+        ),
     )
 }
 
