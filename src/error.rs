@@ -35,8 +35,9 @@ pub enum Limit {
 /// What went wrong, for callers that must react to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
-    /// A quantifier, variable or symbol ranges over a type with infinitely many elements.
-    InfiniteDomain { sort: String },
+    /// A quantifier, variable or symbol ranges over a type with infinitely many elements;
+    /// `numbers` when that type is the built-in `int` or `float`.
+    InfiniteDomain { sort: String, numbers: bool },
     /// A type is interpreted by a range with too many elements to ground.
     HugeRange { sort: String },
     /// The structure does not interpret a type that must be grounded.
@@ -177,7 +178,10 @@ mod tests {
     #[test]
     fn kinds_are_matched_not_messages() {
         let e = Error::new(
-            ErrorKind::InfiniteDomain { sort: "int".into() },
+            ErrorKind::InfiniteDomain {
+                sort: "int".into(),
+                numbers: true,
+            },
             "any wording at all",
         );
         assert!(e.is_unbounded_grounding());

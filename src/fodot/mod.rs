@@ -690,7 +690,10 @@ fn used_symbols(program: &Program, theory: &crate::sema::Theory) -> FxHashSet<Sy
 
 /// Whether grounding stopped at a function onto `int` or `float` that nothing bounds.
 fn infinite_values(e: &crate::error::Error) -> bool {
-    matches!(e.kind(), crate::error::ErrorKind::InfiniteDomain { sort } if sort == "int" || sort == "float")
+    matches!(
+        e.kind(),
+        crate::error::ErrorKind::InfiniteDomain { numbers: true, .. }
+    )
 }
 
 /// The whole numbers `model_expand` tries for a function onto ℤ or ℝ that nothing bounds:
@@ -733,7 +736,7 @@ fn value_window(theory: &crate::sema::Theory) -> Vec<i64> {
 
 fn failure(e: crate::error::Error) -> Failure {
     let mut message = e.to_string();
-    if let crate::error::ErrorKind::InfiniteDomain { sort } = e.kind() {
+    if let crate::error::ErrorKind::InfiniteDomain { sort, .. } = e.kind() {
         // The engine's hint is in IDP3's words; say it in FO(·)'s too.
         message.push_str(&format!(
             "\n  hint (FO(\u{b7})): IDP-Z3 leaves {sort} unbounded to Z3; idp grounds, so give the \

@@ -6,7 +6,7 @@ use rustc_hash::FxBuildHasher;
 use std::cell::Cell;
 use std::rc::Rc;
 
-use crate::error::{Error, ErrorKind, IdpResult};
+use crate::error::{Error, IdpResult};
 use crate::ground::store::{Gf, SliceKey, Store};
 use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
 use crate::ids::Symbol;
@@ -1276,9 +1276,7 @@ impl<'a> Grounder<'a> {
             None => None,
         };
         let Some(candidates) = candidates else {
-            let kind = ErrorKind::InfiniteDomain {
-                sort: self.program.sort(var.sort).name.clone(),
-            };
+            let kind = super::infinite_domain(self.program.sort(var.sort));
             return Err(Error::new(
                 kind,
                 format!(

@@ -93,6 +93,15 @@ pub fn position_bit(k: usize) -> u64 {
     1 << k
 }
 
+/// The error kind for grounding over `sort`, which has no finite interpretation.
+fn infinite_domain(sort: &crate::sema::Sort) -> ErrorKind {
+    use crate::sema::BuiltinSort;
+    ErrorKind::InfiniteDomain {
+        sort: sort.name.clone(),
+        numbers: matches!(sort.builtin, Some(BuiltinSort::Int | BuiltinSort::Float)),
+    }
+}
+
 /// A map keyed by `(head, values)`, looked up with a borrowed [`store::SliceKey`].
 pub type SliceMap<H, T, V> = hashbrown::HashMap<(H, Vec<T>), V, rustc_hash::FxBuildHasher>;
 
@@ -484,9 +493,7 @@ impl<'a> Grounder<'a> {
             [] => format!("{} : {}", func.name, sort.name),
             _ => format!("{}({}) : {}", func.name, args.join(","), sort.name),
         };
-        let kind = ErrorKind::InfiniteDomain {
-            sort: sort.name.clone(),
-        };
+        let kind = infinite_domain(sort);
         Error::new(
             kind,
             format!(
@@ -525,9 +532,7 @@ impl<'a> Grounder<'a> {
             );
         }
         if sort.builtin.is_some() || sort.constructed {
-            let kind = ErrorKind::InfiniteDomain {
-                sort: sort.name.clone(),
-            };
+            let kind = infinite_domain(sort);
             Error::new(kind, format!(
                 "Infinite grounding: the type '{}' has infinitely many elements, so a quantifier or \
                  symbol over it cannot be grounded. Quantify over a finite subtype instead \
