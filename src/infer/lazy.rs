@@ -5,12 +5,16 @@
 //!
 //! Before the first level, a theory with a definition over many possible tuples is tried as a
 //! relaxation without such definitions ([`refuted_by_relaxation`]): when that has no model,
-//! neither has the theory, and the large definitions are never ground.
+//! neither has the theory, and the large definitions are never ground. A theory with huge open
+//! predicates is tried instead as the relaxation of [`crate::infer::abstraction`], on which
+//! lazy grounding is exact ([`refuted_by_abstraction`]).
 
 use std::time::Instant;
 
 use crate::error::{Error, IdpResult, Limit};
-use crate::ground::delayed::{next_level_seconds, out_of_time, too_many_delayed, Delay, Delayed};
+use crate::ground::delayed::{
+    next_level_seconds, out_of_time, too_many_delayed, Delay, Delayable, Delayed,
+};
 use crate::ground::Grounder;
 use crate::ids::VocId;
 use crate::infer::abstraction::abstract_delayed;
@@ -44,10 +48,15 @@ pub(super) fn expand(
 ) -> IdpResult<Expanded> {
     let started = Instant::now();
     let mut delay = Delay::first(options.tuning.delay_after);
-    if let Some(answer) = refuted_by_relaxation(setup, options, delay, found, &warnings) {
-        return answer;
-    }
-    if let Some(answer) = refuted_by_abstraction(setup, options, delay, found, &warnings) {
+    // A predicate that lazy grounding delays makes the relaxation without large definitions
+    // give up (assuming tuples false is no relaxation); the other relaxation is tried then.
+    let delayable = Grounder::new(setup.program, setup.structure, options.max_ground_size)
+        .delayable(setup.pending, &setup.theory.sentences, delay.after);
+    let refuted = match delayable.is_empty() {
+        true => refuted_by_relaxation(setup, options, delay, found, &warnings),
+        false => refuted_by_abstraction(setup, options, &delayable, delay, found, &warnings),
+    };
+    if let Some(answer) = refuted {
         return answer;
     }
     let mut before: Vec<Delayed> = Vec::new();
@@ -179,22 +188,18 @@ fn refuted_by_relaxation(
 /// singles out replaced by free predicates, and the sentences that read them otherwise left
 /// out. Lazy grounding is exact on it, so its first level decides it; when that level has no
 /// model within [`RELAX_CONFLICTS`] conflicts, neither has the theory, whose other tuples are
-/// then never ground. `None` when no predicate would be delayed, when a use cannot be
-/// replaced, or when the relaxation has a model (it may not be one of the theory) or is not
-/// refuted within the budget: lazy grounding then goes on level by level.
+/// then never ground. `delayable`: the predicates lazy grounding would delay. `None` when a
+/// use of one cannot be replaced, or when the relaxation has a model (it may not be one of the
+/// theory) or is not refuted within the budget: lazy grounding then goes on level by level.
 fn refuted_by_abstraction(
     setup: &Setup,
     options: &Options,
+    delayable: &[Delayable],
     delay: Delay,
     found: Found,
     warnings: &[String],
 ) -> Option<IdpResult<Expanded>> {
-    let delayable = Grounder::new(setup.program, setup.structure, options.max_ground_size)
-        .delayable(setup.pending, &setup.theory.sentences, delay.after);
-    if delayable.is_empty() {
-        return None;
-    }
-    let relaxed = abstract_delayed(setup.program, setup.theory, setup.pending, &delayable)?;
+    let relaxed = abstract_delayed(setup.program, setup.theory, setup.pending, delayable)?;
     let level = Options {
         delay: Some(delay),
         ..options.clone()
