@@ -217,16 +217,21 @@ fn tiny_framed_games_count_as_brute_force_and_eager_grounding_do() {
     // 2^4 = 16 actions at one step, delayed past 15 tuples: 8 models keep element 1 (the 8
     // actions w(.., 2), none of them a marking one), none keeps both.
     for (goal, count) in [(KEEP_ONE, 8), (KEEP_ALL, 0)] {
-        let text = framed_game(2, 1, goal);
-        let p = program(&text);
-        let (theory, structure) = theory_t_and_structure_s(&p);
-        let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
-        let lazy = expand(&text, 0, 15).expect("an exact count");
-        let eager = expand(&text, 0, 0).expect("an exact count");
-        assert_eq!(expected, count, "{goal}");
-        assert_eq!(lazy.len() as u64, expected, "{goal}");
-        assert_eq!(eager.len() as u64, expected, "{goal}");
+        assert_counts(&framed_game(2, 1, goal), count, goal);
     }
+}
+
+/// Brute force counts `count` models of `text`, and so do model expansion with a delay
+/// threshold of 15 tuples and without delays (`what` names the case).
+fn assert_counts(text: &str, count: u64, what: &str) {
+    let p = program(text);
+    let (theory, structure) = theory_t_and_structure_s(&p);
+    let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
+    let lazy = expand(text, 0, 15).expect("an exact count");
+    let eager = expand(text, 0, 0).expect("an exact count");
+    assert_eq!(expected, count, "{what}");
+    assert_eq!(lazy.len() as u64, expected, "{what}");
+    assert_eq!(eager.len() as u64, expected, "{what}");
 }
 
 #[test]
@@ -307,15 +312,7 @@ fn tiny_marking_games_count_as_brute_force_and_eager_grounding_do() {
     // 2^4 = 16 actions at one step, delayed past 15: with no legal marking action, none; with
     // element 2's, the one model that takes it.
     for (legal, count) in [(&[][..], 0), (&[2][..], 1)] {
-        let text = marking_game(2, 1, legal);
-        let p = program(&text);
-        let (theory, structure) = theory_t_and_structure_s(&p);
-        let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
-        let lazy = expand(&text, 0, 15).expect("an exact count");
-        let eager = expand(&text, 0, 0).expect("an exact count");
-        assert_eq!(expected, count, "{legal:?}");
-        assert_eq!(lazy.len() as u64, expected, "{legal:?}");
-        assert_eq!(eager.len() as u64, expected, "{legal:?}");
+        assert_counts(&marking_game(2, 1, legal), count, &format!("{legal:?}"));
     }
 }
 
