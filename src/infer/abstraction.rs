@@ -77,7 +77,7 @@ pub(super) fn abstract_delayed(
                 program: &mut out.program,
                 made: 0,
             };
-            let new = abstract_rule(rule, delayable, &mut fresh)?;
+            let new = abstract_rule(rule, delayable, &delayed, &mut fresh)?;
             if fresh.made > 0 {
                 out.rewritten.push(rule.span);
             }
@@ -120,11 +120,15 @@ impl Fresh<'_> {
     }
 }
 
-/// `rule` with each atom of a delayed predicate that no pattern subsumes replaced (see the
-/// module documentation); the rule itself when it reads none.
-fn abstract_rule(rule: &Rule, delayable: &[Delayable], fresh: &mut Fresh) -> Option<Rule> {
-    let delayed: HashSet<Symbol> = delayable.iter().map(|d| d.symbol).collect();
-    if reads(&rule.body, &delayed).is_empty() {
+/// `rule` with each atom of a delayed predicate (`delayed`: the symbols of `delayable`) that no
+/// pattern subsumes replaced (see the module documentation); the rule itself when it reads none.
+fn abstract_rule(
+    rule: &Rule,
+    delayable: &[Delayable],
+    delayed: &HashSet<Symbol>,
+    fresh: &mut Fresh,
+) -> Option<Rule> {
+    if reads(&rule.body, delayed).is_empty() {
         return Some(rule.clone());
     }
     let (mut local, body) = match rule.body.kind() {
@@ -136,7 +140,7 @@ fn abstract_rule(rule: &Rule, delayable: &[Delayable], fresh: &mut Fresh) -> Opt
     let mut kept: Vec<Formula> = Vec::new();
     let mut replaced = vec![false; conjuncts.len()];
     for (k, c) in conjuncts.iter().enumerate() {
-        if reads(c, &delayed).is_empty() || subsumed(c, delayable) {
+        if reads(c, delayed).is_empty() || subsumed(c, delayable) {
             continue;
         }
         let FormulaKind::Pred(p, _) = c.kind() else {

@@ -586,24 +586,23 @@ fn refuse_delayed(
     options: &Options,
 ) -> IdpResult<()> {
     let definitions: Vec<&crate::sema::ir::Definition> = theory.definitions.iter().collect();
-    let delayable = crate::ground::Grounder::new(program, structure, options.max_ground_size)
-        .delayable(&definitions, &theory.sentences, options.tuning.delay_after);
+    let delayable =
+        super::lazy::delayable(program, structure, &definitions, &theory.sentences, options);
     let Some(d) = delayable.first() else {
         return Ok(());
     };
+    let name = program.symbol_name(d.symbol);
     let count = d
         .total
         .map_or_else(|| "too many".to_string(), |n| n.to_string());
     Err(crate::error::Error::limit(
         crate::error::Limit::GroundSize,
         format!(
-            "idp cannot explain this theory: {} has {count} tuples, which only lazy grounding \
-             handles, over the tuples that its sentences single out; an explanation grounds the \
-             theory again without each sentence in turn, and without those sentences it would \
-             have to ground every tuple. Give {} in the structure, or explain a version of the \
-             theory over smaller types.",
-            program.symbol_name(d.symbol),
-            program.symbol_name(d.symbol)
+            "idp cannot explain this theory: {name} has {count} tuples, which only lazy \
+             grounding handles, over the tuples that its sentences single out; an explanation \
+             grounds the theory again without each sentence in turn, and without those \
+             sentences it would have to ground every tuple. Give {name} in the structure, or \
+             explain a version of the theory over smaller types.",
         ),
     ))
 }

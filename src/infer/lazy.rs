@@ -50,8 +50,13 @@ pub(super) fn expand(
     let mut delay = Delay::first(options.tuning.delay_after);
     // A predicate that lazy grounding delays makes the relaxation without large definitions
     // give up (assuming tuples false is no relaxation); the other relaxation is tried then.
-    let delayable = Grounder::new(setup.program, setup.structure, options.max_ground_size)
-        .delayable(setup.pending, &setup.theory.sentences, delay.after);
+    let delayable = delayable(
+        setup.program,
+        setup.structure,
+        setup.pending,
+        &setup.theory.sentences,
+        options,
+    );
     let refuted = match delayable.is_empty() {
         true => refuted_by_relaxation(setup, options, delay, found, &warnings),
         false => refuted_by_abstraction(setup, options, &delayable, delay, found, &warnings),
@@ -181,6 +186,22 @@ fn refuted_by_relaxation(
         found,
         warnings.to_vec(),
     ))
+}
+
+/// The open predicates of the theory (`pending` and `sentences`) that lazy grounding would delay
+/// with the threshold of `options`.
+pub(super) fn delayable(
+    program: &Program,
+    structure: &Structure,
+    pending: &[&Definition],
+    sentences: &[crate::sema::ir::Formula],
+    options: &Options,
+) -> Vec<Delayable> {
+    Grounder::new(program, structure, options.max_ground_size).delayable(
+        pending,
+        sentences,
+        options.tuning.delay_after,
+    )
 }
 
 /// The answer of model expansion when the relaxation of [`crate::infer::abstraction`] has no
