@@ -9,8 +9,11 @@ written for idp (IDP3) and as the equivalent ASP program (Q open when no rule de
 give the same number of models (the definitions are positive in the defined symbols, so the
 well-founded model is the one stable model).
 
-  bench/differential.py CASES [IDP] [PYTHON]     (default IDP target/release/idp; PYTHON
-                                                  a python with clingo, e.g. /tmp/clingovenv)
+  bench/differential.py CASES [IDP] [PYTHON] [closures]
+                      (default IDP target/release/idp; PYTHON a python with clingo, e.g.
+                      /tmp/clingovenv; `closures`: R's rules are a transitive closure as users
+                      write reachability, base rules, sometimes symmetry, transitivity in one of
+                      its spellings, which idp grounds as linear rules)
 Prints a line per disagreement and a summary: cases, agreeing, models in all, time of each.
 Deterministic: case k uses the seed k.
 """
@@ -38,6 +41,19 @@ Q_RULES = [
     ("! x: Q(x) <- Q(F(x)) | R(x, x).", "q(X) :- f(X, Y), q(Y).\nq(X) :- r(X, X)."),
     ("! x: Q(x) <- sum{y: R(y, x): 1} >= 2.", "q(X) :- d(X), #count{ Y : r(Y, X) } >= 2."),
 ]
+# Transitive closures: bases (not reading R), symmetry, transitivity.
+CLOSURE_BASES = [
+    ("! x y: R(x, y) <- E(x, y).", "r(X, Y) :- e(X, Y)."),
+    ("! x y: R(x, y) <- ? z: E(x, z) & O(z) & E(z, y).", "r(X, Y) :- e(X, Z), o(Z), e(Z, Y)."),
+    ("! x y: R(y, x) <- O(x) & E(x, y) & x ~= y.", "r(Y, X) :- o(X), e(X, Y), X != Y."),
+    ("! x y: R(x, y) <- F(x) = y & ~O(y).", "r(X, Y) :- f(X, Y), not o(Y), d(Y)."),
+]
+CLOSURE_STEPS = [
+    ("! x y: R(x, y) <- ? z: R(x, z) & R(z, y).", "r(X, Y) :- r(X, Z), r(Z, Y)."),
+    ("! x y z: R(x, y) <- R(z, y) & R(x, z).", "r(X, Y) :- r(Z, Y), r(X, Z)."),
+]
+SYMMETRY = ("! x y: R(x, y) <- R(y, x).", "r(X, Y) :- r(Y, X).")
+
 SENTENCES = [
     ("? x: Q(x).", "someq :- q(X).\n:- not someq."),
     ("~R(a, a).", ":- r(a, a)."),
@@ -52,8 +68,8 @@ def subset(rng, items, percent):
     return [item for item in items if rng.randrange(100) < percent]
 
 
-def case(k):
-    """The idp text and the ASP text of case k."""
+def case(k, closures=False):
+    """The idp text and the ASP text of case k (a closure case with `closures`)."""
     rng = random.Random(k)
     names = "abcdef"[: rng.choice([4, 5, 6])]
     pairs = [(x, y) for x in names for y in names]
@@ -62,7 +78,13 @@ def case(k):
     false = [p for p in pairs if p not in unknown and p not in true]
     f = {x: rng.choice(names) for x in names}
     q_rules = subset(rng, Q_RULES, 45)
-    rules = [R_RULES[rng.choice([0, 2])]] + subset(rng, R_RULES[1:], 45) + q_rules
+    if closures:
+        r_rules = [rng.choice(CLOSURE_BASES)] + subset(rng, CLOSURE_BASES, 25)
+        r_rules += [SYMMETRY] * (rng.randrange(2)) + [rng.choice(CLOSURE_STEPS)]
+        q_rules = [r for r in q_rules if "R(x, F(x))" not in r[0]]
+        rules = list(dict.fromkeys(r_rules)) + q_rules
+    else:
+        rules = [R_RULES[rng.choice([0, 2])]] + subset(rng, R_RULES[1:], 45) + q_rules
     sentences = subset(rng, SENTENCES, 30)
     tuples = lambda ps: "; ".join(f"{x},{y}" for x, y in sorted(ps))
     idp = f"""vocabulary V {{
@@ -107,10 +129,11 @@ def main(argv):
     cases = int(argv[1]) if len(argv) > 1 else 100
     idp = argv[2] if len(argv) > 2 else "target/release/idp"
     python = argv[3] if len(argv) > 3 else "/tmp/clingovenv/bin/python"
+    closures = len(argv) > 4 and argv[4] == "closures"
     agree, models, empty, idp_secs, clingo_secs = 0, 0, 0, 0.0, 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(cases):
-            idp_text, asp_text = case(k)
+            idp_text, asp_text = case(k, closures)
             idp_file, asp_file = os.path.join(tmp, "t.idp"), os.path.join(tmp, "t.lp")
             open(idp_file, "w").write(idp_text)
             open(asp_file, "w").write(asp_text)

@@ -26,6 +26,7 @@ use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
 use crate::print::{definition_to_string, formula_to_string, readable_formula};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
+use crate::sema::transform::linear_closures;
 use crate::sema::walk::{any_term, symbols};
 use crate::sema::{cartesian, Program, Theory};
 use crate::solve::{Cadical, Lit, SatResult, Splr, Traced};
@@ -373,7 +374,11 @@ impl<'a> Session<'a> {
                 continue;
             }
             let atoms_before = session.grounder.store().atom_count();
-            let gd = match session.grounder.ground_definition(d) {
+            let linear = linear_closures(d);
+            let gd = match session
+                .grounder
+                .ground_definition(linear.as_ref().unwrap_or(d))
+            {
                 Ok(gd) => {
                     for c in &gd.costs {
                         session.options.observer.stat(|| {

@@ -7,11 +7,13 @@
 //! use (see [`Fresh`]).
 
 mod cardinalities;
+mod closure;
 mod completion;
 mod nesting;
 mod shape;
 
 pub use cardinalities::remove_cardinalities;
+pub use closure::linear_closures;
 pub use completion::completion;
 pub use nesting::remove_nesting;
 pub use shape::{flatten, flatten_formula, push_negations, push_negations_formula};
@@ -38,6 +40,7 @@ fn rewrite_theory(theory: &mut Theory, rewrite: &mut impl FnMut(&Formula) -> For
 
 /// Makes variables that no formula of a theory uses yet: ids above every id in use, names
 /// that no variable of the theory has (so that printed text stays unambiguous).
+#[derive(Default)]
 pub struct Fresh {
     next_id: u32,
     names: HashSet<String>,
@@ -48,17 +51,20 @@ pub struct Fresh {
 impl Fresh {
     /// Fresh variables for `theory`.
     pub fn for_theory(theory: &Theory) -> Fresh {
-        let mut fresh = Fresh {
-            next_id: 0,
-            names: HashSet::default(),
-            counter: 0,
-        };
+        let mut fresh = Fresh::default();
         for f in &theory.sentences {
             fresh.note_formula(f);
         }
         for d in &theory.definitions {
             fresh.note_definition(d);
         }
+        fresh
+    }
+
+    /// Fresh variables for the rules of `d` alone.
+    pub fn for_definition(d: &Definition) -> Fresh {
+        let mut fresh = Fresh::default();
+        fresh.note_definition(d);
         fresh
     }
 
