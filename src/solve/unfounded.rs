@@ -837,6 +837,9 @@ impl UnfoundedSets {
     /// Checks a complete assignment from scratch: every true node must be founded. Returns
     /// false, with loop nogoods to add, when some are not.
     pub fn check_model(&mut self, model: &[Lit]) -> bool {
+        if self.sources_found_model(model) {
+            return true;
+        }
         let mut value = std::mem::take(&mut self.model_value);
         value.clear();
         let top = model.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
@@ -883,6 +886,29 @@ impl UnfoundedSets {
                 .push_back(reason_clause(-self.nodes[n as usize].lit, &bodies));
         }
         false
+    }
+
+    /// Whether the sources kept during the search found every true node of `model` already:
+    /// nothing is left to re-source, every observed value is the model's, and every true node
+    /// has a source (sources point down in level to literals that are not false, so they are
+    /// a derivation). Most models pass this, without the check from scratch.
+    fn sources_found_model(&self, model: &[Lit]) -> bool {
+        if !self.todo.is_empty() || !self.pending.is_empty() {
+            return false;
+        }
+        let agrees = model.iter().all(|&l| {
+            let v = self.value(l);
+            v > 0
+                || self
+                    .slot
+                    .get(l.unsigned_abs() as usize)
+                    .is_none_or(|&s| s == NONE)
+        });
+        agrees
+            && self
+                .nodes
+                .iter()
+                .all(|n| n.sourced || self.value(n.lit) < 0)
     }
 
     /// Which nodes a least fixpoint founds under the total assignment `truth`.
