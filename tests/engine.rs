@@ -790,6 +790,62 @@ fn random_transitive_closures_agree_with_brute_force() {
     );
 }
 
+/// A closure with parameters before its two places (`C(t, x, y)`, one closure per `t`) is
+/// made linear too when every atom carries the same parameters, and not when they differ;
+/// the models equal brute force's either way.
+#[test]
+fn parameterised_closures_agree_with_brute_force() {
+    let theory = |rules: &str| {
+        format!(
+            "vocabulary V {{
+    type T constructed from {{ t0, t1 }}
+    type D constructed from {{ a, b }}
+    E(T, D, D)
+    C(T, D, D)
+}}
+theory T : V {{
+    {{
+        {rules}
+    }}
+    ! t: C(t, a, a) | ~C(t, b, b).
+}}
+structure S : V {{
+}}
+"
+        )
+    };
+    let linear = [
+        "! t x y: C(t, x, y) <- E(t, x, y).
+        ! t x y: C(t, x, y) <- ? z: C(t, x, z) & C(t, z, y).",
+        "! t x y: C(t, y, x) <- E(t, x, y) & x ~= y.
+        ! t x y: C(t, x, y) <- C(t, y, x).
+        ! t x y z: C(t, x, y) <- C(t, z, y) & C(t, x, z).",
+    ];
+    let kept = [
+        "! t x y: C(t, x, y) <- E(t, x, y).
+        ! t u x y: C(t, x, y) <- ? z: C(t, x, z) & C(u, z, y).",
+        "! t x y: C(t, x, y) <- E(t, x, y).
+        ! t x y: C(t, x, y) <- C(t, y, x) & E(t, y, y).
+        ! t x y: C(t, x, y) <- ? z: C(t, x, z) & C(t, z, y).",
+    ];
+    for (rules, made_linear) in linear
+        .iter()
+        .map(|r| (r, true))
+        .chain(kept.iter().map(|r| (r, false)))
+    {
+        let text = theory(rules);
+        let p = program(&text);
+        let (t, _) = theory_and_structure(&p);
+        let definition = &p.theories[t.index()].definitions[0];
+        assert_eq!(
+            idp::sema::transform::linear_closures(definition).is_some(),
+            made_linear,
+            "{rules}"
+        );
+        assert_models_of_brute_force(&text);
+    }
+}
+
 /// The distinct restrictions of `models` to the symbols of `like` (a model projected on an
 /// output vocabulary), each as text with its tuples sorted.
 fn projections(

@@ -9,7 +9,7 @@
 //!
 //! Grounded, the second rule has a body per triple of elements (13 824 for 24 cities), all on
 //! one cycle of positive dependencies, and the search must keep every one of them founded. When
-//! the rules of a binary predicate `R` are only *base* rules (their bodies read nothing that
+//! the rules of a predicate `R` are only *base* rules (their bodies read nothing that
 //! depends on `R`), at most one symmetry rule `R(x, y) <- R(y, x)` and transitivity rules
 //! `R(x, y) <- ? z : R(x, z) & R(z, y)`, `R` is the transitive closure of `S`, the union of the
 //! base bodies (and of their mirror images with the symmetry rule). That closure is also the
@@ -21,7 +21,9 @@
 //! R(x, y) <- ? z : S(x, z) & R(z, y).
 //! ```
 //!
-//! whose recursive bodies are as many as the pairs `S` can hold times the elements. The base
+//! whose recursive bodies are as many as the pairs `S` can hold times the elements. `R` may
+//! have parameters before its two places (`C(t, x, y)`: a closure per `t`) when every atom of
+//! the symmetry and transitivity rules carries the head's parameters unchanged. The base
 //! bodies read nothing that depends on `R`, so `R` lies in a stratum below everything that reads
 //! it and its well-founded value is that closure under either set of rules, for every
 //! interpretation of what the bases read: the models are the same. Only the rules handed to
@@ -30,7 +32,7 @@
 use rustc_hash::FxHashSet as HashSet;
 
 use super::{var_term, Fresh};
-use crate::ids::{PredId, Symbol};
+use crate::ids::{PredId, SortId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Rule, SetExpr, Term, TermKind, Var};
 use crate::sema::walk::{symbols, Rewriter};
 
@@ -59,13 +61,14 @@ pub fn linear_closures(def: &Definition) -> Option<Definition> {
     })
 }
 
-/// What a rule of `R` is.
+/// What a rule of `R` is. `R`'s arguments are parameters `p..` and the closure's two
+/// places, last.
 enum Shape<'r> {
-    /// Reads nothing that depends on `R`: its head variables and its body.
-    Base([&'r Var; 2], &'r Rule),
-    /// `R(x, y) <- R(y, x)`.
+    /// Reads nothing that depends on `R`: its head variables and the rule.
+    Base(Vec<&'r Var>, &'r Rule),
+    /// `R(p.., x, y) <- R(p.., y, x)`.
     Symmetric,
-    /// `R(x, y) <- ? z : R(x, z) & R(z, y)`.
+    /// `R(p.., x, y) <- ? z : R(p.., x, z) & R(p.., z, y)`.
     Transitive,
 }
 
@@ -84,21 +87,18 @@ fn linear_rules(def: &Definition, p: PredId, fresh: &mut Fresh) -> Option<Vec<Ru
         }
     }
     let transitive = transitive?;
-    let sort = head_vars(transitive)?[0].sort;
-    if bases.is_empty()
-        || bases
-            .iter()
-            .any(|(vars, _)| vars.iter().any(|v| v.sort != sort))
-    {
+    let sorts: Vec<SortId> = head_vars(transitive)?.iter().map(|v| v.sort).collect();
+    let same_sorts = |vars: &[&Var]| vars.iter().map(|v| v.sort).eq(sorts.iter().copied());
+    if bases.is_empty() || !bases.iter().all(|(vars, _)| same_sorts(vars)) {
         return None;
     }
     let mut out: Vec<Rule> = bases.iter().map(|(_, rule)| (*rule).clone()).collect();
     if symmetric {
         for (vars, rule) in &bases {
-            out.push(mirrored(rule, *vars, fresh));
+            out.push(mirrored(rule, vars, fresh));
         }
     }
-    out.push(linear_step(transitive, &bases, symmetric, sort, fresh));
+    out.push(linear_step(transitive, &bases, symmetric, fresh));
     Some(out)
 }
 
@@ -131,68 +131,69 @@ fn reads_any(rule: &Rule, set: &HashSet<Symbol>) -> bool {
 
 /// The shape of `rule` (a rule of `p`), or `None` when it is none of the three.
 fn shape<'r>(rule: &'r Rule, p: PredId, depends: &HashSet<Symbol>) -> Option<Shape<'r>> {
-    let [x, y] = head_vars(rule)?;
+    let head = head_vars(rule)?;
     if !reads_any(rule, depends) {
-        return Some(Shape::Base([x, y], rule));
+        return Some(Shape::Base(head, rule));
     }
+    let ids: Vec<u32> = head.iter().map(|v| v.id).collect();
+    let (params, [x, y]) = ids.split_at(ids.len() - 2) else {
+        unreachable!("a head of at least two variables")
+    };
+    let (x, y) = (*x, *y);
     // The variables other than the head's, all existential in the body.
-    let mut inner: Vec<&Var> = rule
-        .vars
-        .iter()
-        .filter(|v| v.id != x.id && v.id != y.id)
-        .collect();
+    let mut inner: Vec<&Var> = rule.vars.iter().filter(|v| !ids.contains(&v.id)).collect();
     let mut body = &rule.body;
     while let FormulaKind::Exists(vars, g) = body.kind() {
         inner.extend(vars);
         body = g;
     }
+    let atom = |f: &Formula| match f.kind() {
+        FormulaKind::Pred(q, args) if *q == p => var_ids(args)
+            .filter(|a| a.starts_with(params))
+            .map(|a| (a[a.len() - 2], a[a.len() - 1])),
+        _ => None,
+    };
     match (body.kind(), inner.as_slice()) {
-        (FormulaKind::Pred(q, args), []) if *q == p && pair(args)? == (y.id, x.id) => {
-            Some(Shape::Symmetric)
-        }
-        (FormulaKind::And(parts), [z]) if parts.len() == 2 && z.sort == x.sort => {
-            let mut atoms = parts.iter().map(|f| match f.kind() {
-                FormulaKind::Pred(q, args) if *q == p => pair(args),
-                _ => None,
-            });
-            let (a, b) = (atoms.next()??, atoms.next()??);
-            let wanted = [(x.id, z.id), (z.id, y.id)];
-            (x.sort == y.sort && (wanted == [a, b] || wanted == [b, a]))
-                .then_some(Shape::Transitive)
+        (FormulaKind::Pred(..), []) if atom(body)? == (y, x) => Some(Shape::Symmetric),
+        (FormulaKind::And(parts), [z]) if parts.len() == 2 => {
+            let (a, b) = (atom(&parts[0])?, atom(&parts[1])?);
+            let wanted = [(x, z.id), (z.id, y)];
+            let sorted = head[head.len() - 2].sort == z.sort && head[head.len() - 1].sort == z.sort;
+            (sorted && (wanted == [a, b] || wanted == [b, a])).then_some(Shape::Transitive)
         }
         _ => None,
     }
 }
 
-/// The two head variables of a rule of a binary predicate (distinct variables).
-fn head_vars(rule: &Rule) -> Option<[&Var; 2]> {
-    match rule.head_args.as_slice() {
-        [a, b] => match (a.kind(), b.kind()) {
-            (TermKind::Var(x), TermKind::Var(y)) if x.id != y.id => Some([x, y]),
-            _ => None,
-        },
-        _ => None,
+/// The head variables of a rule whose head arguments are distinct variables, at least two.
+fn head_vars(rule: &Rule) -> Option<Vec<&Var>> {
+    let mut vars: Vec<&Var> = Vec::with_capacity(rule.head_args.len());
+    for t in &rule.head_args {
+        match t.kind() {
+            TermKind::Var(v) if vars.iter().all(|w| w.id != v.id) => vars.push(v),
+            _ => return None,
+        }
     }
+    (vars.len() >= 2).then_some(vars)
 }
 
-/// The variable ids of a pair of variable arguments.
-fn pair(args: &[Term]) -> Option<(u32, u32)> {
-    match args {
-        [a, b] => match (a.kind(), b.kind()) {
-            (TermKind::Var(x), TermKind::Var(y)) => Some((x.id, y.id)),
+/// The variable ids of arguments that are all variables.
+fn var_ids(args: &[Term]) -> Option<Vec<u32>> {
+    args.iter()
+        .map(|a| match a.kind() {
+            TermKind::Var(v) => Some(v.id),
             _ => None,
-        },
-        _ => None,
-    }
+        })
+        .collect()
 }
 
-/// The base body of `rule` over the variables `(x, y)` for its head's: the rule's other
-/// universal variables existential, every bound variable new.
-fn base_body(rule: &Rule, head: [&Var; 2], x: &Var, y: &Var, fresh: &mut Fresh) -> Formula {
+/// The base body of `rule` with `targets` for its head variables `head` (position by
+/// position): the rule's other universal variables existential, every bound variable new.
+fn base_body(rule: &Rule, head: &[&Var], targets: &[Var], fresh: &mut Fresh) -> Formula {
     let others: Vec<Var> = rule
         .vars
         .iter()
-        .filter(|v| v.id != head[0].id && v.id != head[1].id)
+        .filter(|v| head.iter().all(|h| h.id != v.id))
         .cloned()
         .collect();
     let body = if others.is_empty() {
@@ -204,45 +205,70 @@ fn base_body(rule: &Rule, head: [&Var; 2], x: &Var, y: &Var, fresh: &mut Fresh) 
         )
     };
     let mut renaming = Renaming {
-        map: vec![(head[0].id, x.clone()), (head[1].id, y.clone())],
+        map: head
+            .iter()
+            .map(|h| h.id)
+            .zip(targets.iter().cloned())
+            .collect(),
         fresh,
     };
     renaming.formula(&body)
 }
 
-/// `R(x, y) <- B(y, x)` for the base rule `rule`.
-fn mirrored(rule: &Rule, head: [&Var; 2], fresh: &mut Fresh) -> Rule {
-    let x = fresh.var(&head[0].name, head[0].sort);
-    let y = fresh.var(&head[1].name, head[1].sort);
-    let body = base_body(rule, head, &y, &x, fresh);
+/// New variables like `vars` (names and sorts).
+fn fresh_like(vars: &[&Var], fresh: &mut Fresh) -> Vec<Var> {
+    vars.iter().map(|v| fresh.var(&v.name, v.sort)).collect()
+}
+
+/// `terms` of `vars`.
+fn var_terms(vars: &[Var], span: crate::source::Span) -> Vec<Term> {
+    vars.iter().map(|v| var_term(v, span)).collect()
+}
+
+/// `vars` with its last two swapped.
+fn swapped(vars: &[Var]) -> Vec<Var> {
+    let mut out = vars.to_vec();
+    let n = out.len();
+    out.swap(n - 2, n - 1);
+    out
+}
+
+/// `R(p.., x, y) <- B(p.., y, x)` for the base rule `rule`.
+fn mirrored(rule: &Rule, head: &[&Var], fresh: &mut Fresh) -> Rule {
+    let vars = fresh_like(head, fresh);
+    let body = base_body(rule, head, &swapped(&vars), fresh);
     Rule {
-        head_args: vec![var_term(&x, rule.span), var_term(&y, rule.span)],
-        vars: vec![x, y],
+        head_args: var_terms(&vars, rule.span),
+        vars,
         head: rule.head,
         body,
         span: rule.span,
     }
 }
 
-/// `R(x, y) <- ? z : S(x, z) & R(z, y)` for the transitivity rule `rule`, `S` the
-/// disjunction of the base bodies (and of their mirror images when `symmetric`).
+/// `R(p.., x, y) <- ? z : S(p.., x, z) & R(p.., z, y)` for the transitivity rule `rule`, `S`
+/// the disjunction of the base bodies (and of their mirror images when `symmetric`).
 fn linear_step(
     rule: &Rule,
-    bases: &[([&Var; 2], &Rule)],
+    bases: &[(Vec<&Var>, &Rule)],
     symmetric: bool,
-    sort: crate::ids::SortId,
     fresh: &mut Fresh,
 ) -> Rule {
     let span = rule.span;
-    let [x0, y0] = head_vars(rule).expect("a transitivity rule has two head variables");
-    let x = fresh.var(&x0.name, sort);
-    let y = fresh.var(&y0.name, sort);
-    let z = fresh.var("z", sort);
+    let head = head_vars(rule).expect("a transitivity rule's head is its variables");
+    let vars = fresh_like(&head, fresh);
+    let n = vars.len();
+    let z = fresh.var("z", vars[n - 1].sort);
+    // (p.., x, z) and (p.., z, y)
+    let mut to_z = vars.clone();
+    to_z[n - 1] = z.clone();
+    let mut from_z = vars.clone();
+    from_z[n - 2] = z.clone();
     let mut steps = Vec::new();
-    for (head, base) in bases {
-        steps.push(base_body(base, *head, &x, &z, fresh));
+    for (base_head, base) in bases {
+        steps.push(base_body(base, base_head, &to_z, fresh));
         if symmetric {
-            steps.push(base_body(base, *head, &z, &x, fresh));
+            steps.push(base_body(base, base_head, &swapped(&to_z), fresh));
         }
     }
     let step = match <[Formula; 1]>::try_from(steps) {
@@ -252,14 +278,11 @@ fn linear_step(
     let Symbol::Pred(p) = rule.head else {
         unreachable!("a transitivity rule defines a predicate")
     };
-    let rest = Formula::new(
-        FormulaKind::Pred(p, vec![var_term(&z, span), var_term(&y, span)]),
-        span,
-    );
+    let rest = Formula::new(FormulaKind::Pred(p, var_terms(&from_z, span)), span);
     let conjunction = Formula::new(FormulaKind::And(vec![step, rest]), rule.body.span);
     Rule {
-        head_args: vec![var_term(&x, span), var_term(&y, span)],
-        vars: vec![x, y],
+        head_args: var_terms(&vars, span),
+        vars,
         head: rule.head,
         body: Formula::new(FormulaKind::Exists(vec![z], Box::new(conjunction)), span),
         span,
