@@ -9,11 +9,12 @@ written for idp (IDP3) and as the equivalent ASP program (Q open when no rule de
 give the same number of models (the definitions are positive in the defined symbols, so the
 well-founded model is the one stable model).
 
-  bench/differential.py CASES [IDP] [PYTHON] [closures]
+  bench/differential.py CASES [IDP] [PYTHON] [closures|params]
                       (default IDP target/release/idp; PYTHON a python with clingo, e.g.
                       /tmp/clingovenv; `closures`: R's rules are a transitive closure as users
                       write reachability, base rules, sometimes symmetry, transitivity in one of
-                      its spellings, which idp grounds as linear rules)
+                      its spellings, which idp grounds as linear rules; `params`: such closures
+                      with a parameter, C(t, x, y), one closure per t)
 Prints a line per disagreement and a summary: cases, agreeing, models in all, time of each.
 Deterministic: case k uses the seed k.
 """
@@ -53,6 +54,24 @@ CLOSURE_STEPS = [
     ("! x y z: R(x, y) <- R(z, y) & R(x, z).", "r(X, Y) :- r(Z, Y), r(X, Z)."),
 ]
 SYMMETRY = ("! x y: R(x, y) <- R(y, x).", "r(X, Y) :- r(Y, X).")
+
+# Closures with a parameter: C(t, x, y) over t in P.
+PARAM_BASES = [
+    ("! t x y: C(t, x, y) <- E(x, y) & G(t, x).", "c(T, X, Y) :- e(X, Y), g(T, X)."),
+    ("! t x y: C(t, y, x) <- E(x, y) & ~G(t, y).", "c(T, Y, X) :- e(X, Y), not g(T, Y), p(T)."),
+    ("! t x y: C(t, x, y) <- G(t, x) & G(t, y) & x ~= y.", "c(T, X, Y) :- g(T, X), g(T, Y), X != Y."),
+]
+PARAM_STEPS = [
+    ("! t x y: C(t, x, y) <- ? z: C(t, x, z) & C(t, z, y).", "c(T, X, Y) :- c(T, X, Z), c(T, Z, Y)."),
+    ("! t x y z: C(t, x, y) <- C(t, z, y) & C(t, x, z).", "c(T, X, Y) :- c(T, Z, Y), c(T, X, Z)."),
+]
+PARAM_SYMMETRY = ("! t x y: C(t, x, y) <- C(t, y, x).", "c(T, X, Y) :- c(T, Y, X).")
+PARAM_SENTENCES = [
+    ("! t: ~C(t, a, a).", ":- c(T, a, a)."),
+    ("? t: C(t, a, b).", "ab :- c(T, a, b).\n:- not ab."),
+    ("#{t x y: C(t, x, y)} =< 8.", ":- #count{ T, X, Y : c(T, X, Y) } > 8."),
+    ("! x: G(s0, x) => C(s1, x, b).", ":- g(s0, X), not c(s1, X, b)."),
+]
 
 SENTENCES = [
     ("? x: Q(x).", "someq :- q(X).\n:- not someq."),
@@ -119,6 +138,46 @@ structure S : V {{
     return idp, asp
 
 
+def param_case(k):
+    """The idp text and the ASP text of case k of the closures with a parameter."""
+    rng = random.Random(k)
+    names = "abcde"[: rng.choice([3, 4, 5])]
+    pairs = [(x, y) for x in names for y in names]
+    unknown = set(rng.sample(pairs, rng.randint(1, 3)))
+    true = {p for p in pairs if p not in unknown and rng.randrange(100) < 35}
+    false = [p for p in pairs if p not in unknown and p not in true]
+    bases = [rng.choice(PARAM_BASES)] + subset(rng, PARAM_BASES, 30)
+    rules = list(dict.fromkeys(bases + [PARAM_SYMMETRY] * rng.randrange(2)
+                               + [rng.choice(PARAM_STEPS)]))
+    sentences = subset(rng, PARAM_SENTENCES, 40)
+    tuples = lambda ps: "; ".join(f"{x},{y}" for x, y in sorted(ps))
+    idp = f"""vocabulary V {{
+    type P constructed from {{ s0, s1 }}
+    type D constructed from {{ {", ".join(names)} }}
+    E(D, D)
+    G(P, D)
+    C(P, D, D)
+}}
+theory T : V {{
+    {{
+        {chr(10).join("        " + r[0] for r in rules).strip()}
+    }}
+    {chr(10).join("    " + s[0] for s in sentences).strip()}
+}}
+structure S : V {{
+    E<ct> = {{ {tuples(true)} }}
+    E<cf> = {{ {tuples(false)} }}
+}}
+"""
+    asp = "p(s0). p(s1).\n" + "".join(f"d({x}).\n" for x in names)
+    asp += "".join(f"e({x},{y}).\n" for x, y in sorted(true))
+    asp += "".join(f"{{ e({x},{y}) }}.\n" for x, y in sorted(unknown))
+    asp += "{ g(T, X) } :- p(T), d(X).\n"
+    asp += "\n".join(r[1] for r in rules) + "\n"
+    asp += "\n".join(s[1] for s in sentences) + "\n"
+    return idp, asp
+
+
 def run(cmd):
     started = time.time()
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -129,11 +188,11 @@ def main(argv):
     cases = int(argv[1]) if len(argv) > 1 else 100
     idp = argv[2] if len(argv) > 2 else "target/release/idp"
     python = argv[3] if len(argv) > 3 else "/tmp/clingovenv/bin/python"
-    closures = len(argv) > 4 and argv[4] == "closures"
+    mode = argv[4] if len(argv) > 4 else ""
     agree, models, empty, idp_secs, clingo_secs = 0, 0, 0, 0.0, 0.0
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(cases):
-            idp_text, asp_text = case(k, closures)
+            idp_text, asp_text = param_case(k) if mode == "params" else case(k, mode == "closures")
             idp_file, asp_file = os.path.join(tmp, "t.idp"), os.path.join(tmp, "t.lp")
             open(idp_file, "w").write(idp_text)
             open(asp_file, "w").write(asp_text)
