@@ -14,12 +14,13 @@ well-founded model is the one stable model).
                       /tmp/clingovenv; `closures`: R's rules are a transitive closure as users
                       write reachability, base rules, sometimes symmetry, transitivity in one of
                       its spellings, which idp grounds as linear rules; `params`: such closures
-                      with a parameter, C(t, x, y), one closure per t)
+                      with a parameter, C(t, x, y) or C(x, y, t), one closure per t)
 Prints a line per disagreement and a summary: cases, agreeing, models in all, time of each.
 Deterministic: case k uses the seed k.
 """
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -175,6 +176,9 @@ structure S : V {{
     asp += "{ g(T, X) } :- p(T), d(X).\n"
     asp += "\n".join(r[1] for r in rules) + "\n"
     asp += "\n".join(s[1] for s in sentences) + "\n"
+    if rng.randrange(2):  # the parameter last: C(x, y, t)
+        idp = re.sub(r"C\((\w+), (\w+), (\w+)\)", r"C(\2, \3, \1)", idp)
+        asp = re.sub(r"c\((\w+), ?(\w+), ?(\w+)\)", r"c(\2, \3, \1)", asp)
     return idp, asp
 
 

@@ -790,26 +790,36 @@ fn random_transitive_closures_agree_with_brute_force() {
     );
 }
 
-/// A closure with parameters before its two places (`C(t, x, y)`, one closure per `t`) is
-/// made linear too when every atom carries the same parameters, and not when they differ;
-/// the models equal brute force's either way.
+/// A closure with a parameter besides its two places (`C(t, x, y)` or `K(x, y, t)`, one
+/// closure per `t`) is made linear too when every atom carries the same parameter, and not
+/// when they differ; the models equal brute force's either way.
 #[test]
 fn parameterised_closures_agree_with_brute_force() {
-    let theory = |rules: &str| {
+    let theory = |rules: &str, symbol: &str| {
+        let sentence = if symbol == "C" {
+            "! t: C(t, a, a) | ~C(t, b, b)."
+        } else {
+            "! t: K(a, a, t) | ~K(b, b, t)."
+        };
+        let unused = if symbol == "C" { "K" } else { "C" };
         format!(
             "vocabulary V {{
     type T constructed from {{ t0, t1 }}
     type D constructed from {{ a, b }}
     E(T, D, D)
     C(T, D, D)
+    K(D, D, T)
 }}
 theory T : V {{
     {{
         {rules}
     }}
-    ! t: C(t, a, a) | ~C(t, b, b).
+    {sentence}
 }}
 structure S : V {{
+    {unused} = {{ }}
+    E<ct> = {{ t0,a,b }}
+    E<cf> = {{ t1,b,b; t1,a,a }}
 }}
 "
         )
@@ -820,6 +830,8 @@ structure S : V {{
         "! t x y: C(t, y, x) <- E(t, x, y) & x ~= y.
         ! t x y: C(t, x, y) <- C(t, y, x).
         ! t x y z: C(t, x, y) <- C(t, z, y) & C(t, x, z).",
+        "! t x y: C(t, x, y) <- E(t, y, x) & ~E(t, x, x).
+        ! t x y: C(t, y, x) <- ? z: C(t, y, z) & C(t, z, x).",
     ];
     let kept = [
         "! t x y: C(t, x, y) <- E(t, x, y).
@@ -828,12 +840,31 @@ structure S : V {{
         ! t x y: C(t, x, y) <- C(t, y, x) & E(t, y, y).
         ! t x y: C(t, x, y) <- ? z: C(t, x, z) & C(t, z, y).",
     ];
-    for (rules, made_linear) in linear
+    // The same closures with the parameter last.
+    let last = |rules: &str| -> String {
+        let mut out = rules.to_string();
+        for (from, to) in [
+            ("C(t, x, y)", "K(x, y, t)"),
+            ("C(t, y, x)", "K(y, x, t)"),
+            ("C(t, x, z)", "K(x, z, t)"),
+            ("C(t, z, y)", "K(z, y, t)"),
+            ("C(t, y, z)", "K(y, z, t)"),
+            ("C(t, z, x)", "K(z, x, t)"),
+            ("C(u, z, y)", "K(z, y, u)"),
+        ] {
+            out = out.replace(from, to);
+        }
+        out
+    };
+    let cases = linear
         .iter()
-        .map(|r| (r, true))
-        .chain(kept.iter().map(|r| (r, false)))
-    {
-        let text = theory(rules);
+        .map(|r| (r.to_string(), "C", true))
+        .chain(kept.iter().map(|r| (r.to_string(), "C", false)))
+        .chain(linear.iter().map(|r| (last(r), "K", true)))
+        .chain(kept.iter().map(|r| (last(r), "K", false)));
+    for (rules, symbol, made_linear) in cases {
+        assert!(!rules.contains(if symbol == "C" { "K(" } else { "C(" }));
+        let text = theory(&rules, symbol);
         let p = program(&text);
         let (t, _) = theory_and_structure(&p);
         let definition = &p.theories[t.index()].definitions[0];

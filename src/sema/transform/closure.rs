@@ -22,8 +22,9 @@
 //! ```
 //!
 //! whose recursive bodies are as many as the pairs `S` can hold times the elements. `R` may
-//! have parameters before its two places (`C(t, x, y)`: a closure per `t`) when every atom of
-//! the symmetry and transitivity rules carries the head's parameters unchanged. The base
+//! have parameters besides its two places (`C(t, x, y)`, `C(x, y, t)`: a closure per `t`)
+//! when every atom of the symmetry and transitivity rules carries the head's parameters
+//! unchanged. The base
 //! bodies read nothing that depends on `R`, so `R` lies in a stratum below everything that reads
 //! it and its well-founded value is that closure under either set of rules, for every
 //! interpretation of what the bases read: the models are the same. Only the rules handed to
@@ -61,15 +62,30 @@ pub fn linear_closures(def: &Definition) -> Option<Definition> {
     })
 }
 
-/// What a rule of `R` is. `R`'s arguments are parameters `p..` and the closure's two
-/// places, last.
+/// What a rule of `R` is. Two of `R`'s places are the closure's, `x` at `from` and `y` at
+/// `to`; the others are parameters, the same variables in every atom of the rule.
 enum Shape<'r> {
     /// Reads nothing that depends on `R`: its head variables and the rule.
     Base(Vec<&'r Var>, &'r Rule),
-    /// `R(p.., x, y) <- R(p.., y, x)`.
-    Symmetric,
-    /// `R(p.., x, y) <- ? z : R(p.., x, z) & R(p.., z, y)`.
-    Transitive,
+    /// `R(.., x, .., y, ..) <- R(.., y, .., x, ..)`: the two places swapped (in either order).
+    Symmetric(Places),
+    /// `R(.., x, .., y, ..) <- ? z : R(.., x, .., z, ..) & R(.., z, .., y, ..)`.
+    Transitive(Places),
+}
+
+/// The closure's places: `x` at `from`, `y` at `to`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Places {
+    from: usize,
+    to: usize,
+}
+
+impl Places {
+    /// The same two places, whichever is first.
+    fn same_pair(self, other: Places) -> bool {
+        (self.from, self.to) == (other.from, other.to)
+            || (self.from, self.to) == (other.to, other.from)
+    }
 }
 
 /// The linear rules of `p`, if its rules are a transitive closure of base rules.
@@ -77,16 +93,24 @@ fn linear_rules(def: &Definition, p: PredId, fresh: &mut Fresh) -> Option<Vec<Ru
     let symbol = Symbol::Pred(p);
     let depends = depending_on(def, symbol);
     let mut bases = Vec::new();
-    let mut symmetric = false;
+    let mut symmetric = Vec::new();
     let mut transitive = None;
     for rule in def.rules.iter().filter(|r| r.head == symbol) {
         match shape(rule, p, &depends)? {
             Shape::Base(vars, rule) => bases.push((vars, rule)),
-            Shape::Symmetric => symmetric = true,
-            Shape::Transitive => transitive = Some(rule),
+            Shape::Symmetric(places) => symmetric.push(places),
+            Shape::Transitive(places) => match transitive {
+                Some((_, seen)) if !places.same_pair(seen) => return None,
+                Some(_) => {}
+                None => transitive = Some((rule, places)),
+            },
         }
     }
-    let transitive = transitive?;
+    let (transitive, places) = transitive?;
+    if !symmetric.iter().all(|s| s.same_pair(places)) {
+        return None;
+    }
+    let symmetric = !symmetric.is_empty();
     let sorts: Vec<SortId> = head_vars(transitive)?.iter().map(|v| v.sort).collect();
     let same_sorts = |vars: &[&Var]| vars.iter().map(|v| v.sort).eq(sorts.iter().copied());
     if bases.is_empty() || !bases.iter().all(|(vars, _)| same_sorts(vars)) {
@@ -95,10 +119,10 @@ fn linear_rules(def: &Definition, p: PredId, fresh: &mut Fresh) -> Option<Vec<Ru
     let mut out: Vec<Rule> = bases.iter().map(|(_, rule)| (*rule).clone()).collect();
     if symmetric {
         for (vars, rule) in &bases {
-            out.push(mirrored(rule, vars, fresh));
+            out.push(mirrored(rule, vars, places, fresh));
         }
     }
-    out.push(linear_step(transitive, &bases, symmetric, fresh));
+    out.push(linear_step(transitive, places, &bases, symmetric, fresh));
     Some(out)
 }
 
@@ -136,10 +160,6 @@ fn shape<'r>(rule: &'r Rule, p: PredId, depends: &HashSet<Symbol>) -> Option<Sha
         return Some(Shape::Base(head, rule));
     }
     let ids: Vec<u32> = head.iter().map(|v| v.id).collect();
-    let (params, [x, y]) = ids.split_at(ids.len() - 2) else {
-        unreachable!("a head of at least two variables")
-    };
-    let (x, y) = (*x, *y);
     // The variables other than the head's, all existential in the body.
     let mut inner: Vec<&Var> = rule.vars.iter().filter(|v| !ids.contains(&v.id)).collect();
     let mut body = &rule.body;
@@ -147,19 +167,44 @@ fn shape<'r>(rule: &'r Rule, p: PredId, depends: &HashSet<Symbol>) -> Option<Sha
         inner.extend(vars);
         body = g;
     }
-    let atom = |f: &Formula| match f.kind() {
-        FormulaKind::Pred(q, args) if *q == p => var_ids(args)
-            .filter(|a| a.starts_with(params))
-            .map(|a| (a[a.len() - 2], a[a.len() - 1])),
+    // The places where an atom of `p` differs from the head.
+    let differences = |f: &Formula| match f.kind() {
+        FormulaKind::Pred(q, args) if *q == p => {
+            let args = var_ids(args)?;
+            Some(
+                (0..ids.len())
+                    .filter(|&k| args[k] != ids[k])
+                    .collect::<Vec<_>>(),
+            )
+            .map(|d| (args, d))
+        }
         _ => None,
     };
     match (body.kind(), inner.as_slice()) {
-        (FormulaKind::Pred(..), []) if atom(body)? == (y, x) => Some(Shape::Symmetric),
+        (FormulaKind::Pred(..), []) => {
+            let (args, diff) = differences(body)?;
+            let [from, to] = diff[..] else { return None };
+            let swapped = args[from] == ids[to] && args[to] == ids[from];
+            swapped.then_some(Shape::Symmetric(Places { from, to }))
+        }
         (FormulaKind::And(parts), [z]) if parts.len() == 2 => {
-            let (a, b) = (atom(&parts[0])?, atom(&parts[1])?);
-            let wanted = [(x, z.id), (z.id, y)];
-            let sorted = head[head.len() - 2].sort == z.sort && head[head.len() - 1].sort == z.sort;
-            (sorted && (wanted == [a, b] || wanted == [b, a])).then_some(Shape::Transitive)
+            // One atom has `z` for `y` (at `to`), the other `z` for `x` (at `from`).
+            let single = |f: &Formula| match differences(f)? {
+                (args, diff) if diff.len() == 1 && args[diff[0]] == z.id => Some(diff[0]),
+                _ => None,
+            };
+            let (a, b) = (single(&parts[0])?, single(&parts[1])?);
+            if a == b {
+                return None;
+            }
+            // Read as `R(x, z) & R(z, y)` (`x` at `b`, `y` at `a`); read the other way round it
+            // is the same rule, the transitivity of the converse, whose closure is the
+            // converse of this one.
+            let places = Places { from: b, to: a };
+            let sorted = [places.from, places.to]
+                .iter()
+                .all(|&k| head[k].sort == z.sort);
+            sorted.then_some(Shape::Transitive(places))
         }
         _ => None,
     }
@@ -225,18 +270,24 @@ fn var_terms(vars: &[Var], span: crate::source::Span) -> Vec<Term> {
     vars.iter().map(|v| var_term(v, span)).collect()
 }
 
-/// `vars` with its last two swapped.
-fn swapped(vars: &[Var]) -> Vec<Var> {
+/// `vars` with the closure's two places swapped.
+fn swapped(vars: &[Var], places: Places) -> Vec<Var> {
     let mut out = vars.to_vec();
-    let n = out.len();
-    out.swap(n - 2, n - 1);
+    out.swap(places.from, places.to);
     out
 }
 
-/// `R(p.., x, y) <- B(p.., y, x)` for the base rule `rule`.
-fn mirrored(rule: &Rule, head: &[&Var], fresh: &mut Fresh) -> Rule {
+/// `vars` with `z` at place `k`.
+fn with_at(vars: &[Var], k: usize, z: &Var) -> Vec<Var> {
+    let mut out = vars.to_vec();
+    out[k] = z.clone();
+    out
+}
+
+/// `R(.., x, .., y, ..) <- B(.., y, .., x, ..)` for the base rule `rule`.
+fn mirrored(rule: &Rule, head: &[&Var], places: Places, fresh: &mut Fresh) -> Rule {
     let vars = fresh_like(head, fresh);
-    let body = base_body(rule, head, &swapped(&vars), fresh);
+    let body = base_body(rule, head, &swapped(&vars, places), fresh);
     Rule {
         head_args: var_terms(&vars, rule.span),
         vars,
@@ -246,10 +297,12 @@ fn mirrored(rule: &Rule, head: &[&Var], fresh: &mut Fresh) -> Rule {
     }
 }
 
-/// `R(p.., x, y) <- ? z : S(p.., x, z) & R(p.., z, y)` for the transitivity rule `rule`, `S`
-/// the disjunction of the base bodies (and of their mirror images when `symmetric`).
+/// `R(x, y) <- ? z : S(x, z) & R(z, y)` (at the closure's places) for the transitivity rule
+/// `rule`, `S` the disjunction of the base bodies (and of their mirror images when
+/// `symmetric`).
 fn linear_step(
     rule: &Rule,
+    places: Places,
     bases: &[(Vec<&Var>, &Rule)],
     symmetric: bool,
     fresh: &mut Fresh,
@@ -257,18 +310,14 @@ fn linear_step(
     let span = rule.span;
     let head = head_vars(rule).expect("a transitivity rule's head is its variables");
     let vars = fresh_like(&head, fresh);
-    let n = vars.len();
-    let z = fresh.var("z", vars[n - 1].sort);
-    // (p.., x, z) and (p.., z, y)
-    let mut to_z = vars.clone();
-    to_z[n - 1] = z.clone();
-    let mut from_z = vars.clone();
-    from_z[n - 2] = z.clone();
+    let z = fresh.var("z", vars[places.to].sort);
+    let to_z = with_at(&vars, places.to, &z);
+    let from_z = with_at(&vars, places.from, &z);
     let mut steps = Vec::new();
     for (base_head, base) in bases {
         steps.push(base_body(base, base_head, &to_z, fresh));
         if symmetric {
-            steps.push(base_body(base, base_head, &swapped(&to_z), fresh));
+            steps.push(base_body(base, base_head, &swapped(&to_z, places), fresh));
         }
     }
     let step = match <[Formula; 1]>::try_from(steps) {
