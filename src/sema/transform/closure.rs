@@ -24,11 +24,11 @@
 //! whose recursive bodies are as many as the pairs `S` can hold times the elements. `R` may
 //! have parameters besides its two places (`C(t, x, y)`, `C(x, y, t)`: a closure per `t`)
 //! when every atom of the symmetry and transitivity rules carries the head's parameters
-//! unchanged. The base
-//! bodies read nothing that depends on `R`, so `R` lies in a stratum below everything that reads
-//! it and its well-founded value is that closure under either set of rules, for every
-//! interpretation of what the bases read: the models are the same. Only the rules handed to
-//! the grounder change; the theory, its printing and its explanations keep the user's rules.
+//! unchanged. The base bodies read nothing that depends on `R`, so `R` lies in a stratum below
+//! everything that reads it and its well-founded value is that closure under either set of
+//! rules, for every interpretation of what the bases read: the models are the same. Only the
+//! rules handed to the grounder change; the theory, its printing and its explanations keep
+//! the user's rules.
 
 use rustc_hash::FxHashSet as HashSet;
 
