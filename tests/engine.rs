@@ -461,6 +461,29 @@ fn checked_models(
     models.len() as u64
 }
 
+/// Model expansion finds `expected` models (each checked) with the search's unfounded-set
+/// propagation and with the refinement loop; `case` and `text` name the theory in messages.
+fn assert_count_with_both_backends(
+    p: &Program,
+    theory: &idp::sema::Theory,
+    structure: &idp::structure::Structure,
+    expected: u64,
+    case: usize,
+    text: &str,
+) {
+    for backend in [infer::SatBackend::Cadical, infer::SatBackend::CadicalLoops] {
+        let options = Options {
+            sat_backend: backend,
+            ..Options::default()
+        };
+        let found = checked_models(p, theory, structure, options, text);
+        assert_eq!(
+            found, expected,
+            "case {case} ({backend:?}): model count of\n{text}"
+        );
+    }
+}
+
 /// Random LTC-like definitions (above) have the models of brute force, each passing the
 /// naive checker.
 #[test]
@@ -614,17 +637,7 @@ fn random_recursive_definitions_agree_with_brute_force() {
         let (t, s) = theory_and_structure(&p);
         let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
         let expected = brute_force_count(&p, theory, structure, 1 << 20).expect("brute force");
-        for backend in [infer::SatBackend::Cadical, infer::SatBackend::CadicalLoops] {
-            let options = Options {
-                sat_backend: backend,
-                ..Options::default()
-            };
-            let found = checked_models(&p, theory, structure, options, &text);
-            assert_eq!(
-                found, expected,
-                "case {case} ({backend:?}): model count of\n{text}"
-            );
-        }
+        assert_count_with_both_backends(&p, theory, structure, expected, case, &text);
         total_models += expected;
         if expected > 0 {
             with_models += 1;
@@ -764,17 +777,7 @@ fn random_transitive_closures_agree_with_brute_force() {
             None => kept += 1,
         }
         let expected = brute_force_count(&p, theory, structure, 1 << 16).expect("brute force");
-        for backend in [infer::SatBackend::Cadical, infer::SatBackend::CadicalLoops] {
-            let options = Options {
-                sat_backend: backend,
-                ..Options::default()
-            };
-            let found = checked_models(&p, theory, structure, options, &text);
-            assert_eq!(
-                found, expected,
-                "case {case} ({backend:?}): model count of\n{text}"
-            );
-        }
+        assert_count_with_both_backends(&p, theory, structure, expected, case, &text);
         total_models += expected;
         if expected == 0 {
             without += 1;
