@@ -55,23 +55,74 @@ fn switch_to_ranking(loops: usize, elapsed: std::time::Duration, after: Option<u
 }
 
 /// Asserts the completion of `gd`: each defined atom is equivalent to the disjunction of its
-/// bodies (when `guard` holds, if there is one: the selector of an explanation).
+/// bodies (when `guard` holds, if there is one: the selector of an explanation). With
+/// `non_recursive` (no rule body reads a symbol `gd` defines) and no guard, an atom not
+/// encoded yet takes its body's literal instead ([`Sat::alias`]): `innerwall(p) <- Wall(p)`
+/// needs no variable, and the solver propagates through one literal fewer.
 pub fn assert_completion(
     store: &mut Store,
     sat: &mut Sat,
     gd: &GroundDefinition,
     guard: Option<Lit>,
+    non_recursive: bool,
 ) {
     for (head, bodies) in &gd.rules {
         let body = store.or(bodies.iter().copied());
+        let may_alias = non_recursive && guard.is_none() && !head.is_const() && !body.is_const();
+        if may_alias && head.node() != body.node() && sat.alias(store, *head, body) {
+            continue;
+        }
         if sat.keeps_asserted() || head.node() == body.node() || head.is_const() || body.is_const()
         {
             // A dump shows each completion as one formula; the folded cases make no node.
             let eq = store.equiv(*head, body);
             sat.assert_under(store, eq, guard);
+        } else if let Some(disjuncts) = unencoded_disjuncts(store, sat, body) {
+            assert_disjunctive_equivalence(store, sat, *head, &disjuncts, guard);
         } else {
             assert_equivalence(store, sat, *head, body, guard);
         }
+    }
+}
+
+/// The disjuncts of `body` when it is a disjunction without a literal yet, those of the
+/// disjunctions among them without one in turn (`p(x) <- q(x). p(x) <- ? y: r(x, y).`): a
+/// completion can then say `head <=> b1 | .. | bn` in clauses over the disjuncts, with no
+/// variable for a disjunction (clasp's bodies and heads, one step of propagation apart).
+fn unencoded_disjuncts(store: &Store, sat: &Sat, body: Gf) -> Option<Vec<Gf>> {
+    let is_unencoded_or = |g: Gf| {
+        g.is_negated() && sat.existing_lit(g).is_none() && matches!(store.node(g), Node::And(_))
+    };
+    if !is_unencoded_or(body) {
+        return None;
+    }
+    let mut disjuncts = Vec::new();
+    let mut stack = vec![body];
+    while let Some(g) = stack.pop() {
+        match store.node(g) {
+            Node::And(children) if is_unencoded_or(g) => {
+                stack.extend(children.iter().rev().map(|&c| -c));
+            }
+            _ => disjuncts.push(g),
+        }
+    }
+    Some(disjuncts)
+}
+
+/// `head <=> b1 | .. | bn` as `~head | b1 | .. | bn` and `head | ~bi` for each disjunct.
+fn assert_disjunctive_equivalence(
+    store: &Store,
+    sat: &mut Sat,
+    head: Gf,
+    disjuncts: &[Gf],
+    guard: Option<Lit>,
+) {
+    let mut clause = Vec::with_capacity(disjuncts.len() + 1);
+    clause.push(-head);
+    clause.extend_from_slice(disjuncts);
+    sat.assert_clause(store, &clause, guard);
+    for &b in disjuncts {
+        sat.assert_clause(store, &[head, -b], guard);
     }
 }
 
@@ -460,14 +511,29 @@ fn definition_graph(store: &Store, sat: &mut Sat, evaluator: &Evaluator) -> Defi
         });
     }
     for k in 0..evaluator.heads().len() {
-        let children = evaluator
-            .bodies(k)
-            .iter()
-            .map(|&b| builder.child(sat, b))
+        let mut disjuncts = Vec::new();
+        for &b in evaluator.bodies(k) {
+            disjuncts_into(store, b, &mut disjuncts);
+        }
+        let children = disjuncts
+            .into_iter()
+            .map(|b| builder.child(sat, b))
             .collect();
         builder.graph.nodes[k].children = children;
     }
     builder.graph
+}
+
+/// The disjuncts of `g`: itself, or for a disjunction, those of each of its disjuncts.
+fn disjuncts_into(store: &Store, g: Gf, out: &mut Vec<Gf>) {
+    match store.node(g) {
+        Node::And(children) if g.is_negated() => {
+            for &c in children {
+                disjuncts_into(store, -c, out);
+            }
+        }
+        _ => out.push(g),
+    }
 }
 
 struct GraphBuilder<'s> {
@@ -499,10 +565,19 @@ impl GraphBuilder<'_> {
             conjunctive,
             children: Vec::new(),
         });
-        let children: Vec<GraphChild> = children
-            .iter()
-            .map(|&c| self.child(sat, if conjunctive { c } else { -c }))
-            .collect();
+        let mut flat = Vec::with_capacity(children.len());
+        for &c in children {
+            if !conjunctive {
+                // A disjunction in a disjunction gives its disjuncts.
+                disjuncts_into(self.store, -c, &mut flat);
+            } else if !self.reads_defined(c) {
+                // An atom that stands for a conjunction of literals gives them all.
+                flat.extend(sat.conjuncts(self.store, c));
+            } else {
+                flat.push(c);
+            }
+        }
+        let children: Vec<GraphChild> = flat.into_iter().map(|c| self.child(sat, c)).collect();
         self.graph.nodes[n].children = children;
         GraphChild::Node(n)
     }

@@ -12,6 +12,8 @@ mod tests;
 pub use definitions::{assert_completion, Definitions};
 pub use sat::Sat;
 
+use rustc_hash::FxHashMap as HashMap;
+
 use crate::ground::{Gf, Node, Store};
 use crate::solve::{Lit, SatSolver};
 
@@ -25,6 +27,10 @@ pub struct Encoder {
     clause: Vec<Lit>,
     /// The clause of an asserted disjunction being built (reused between calls).
     top: Vec<Lit>,
+    /// The atoms that stand for a formula (by node), see [`Encoder::alias`].
+    aliases: HashMap<usize, Gf>,
+    /// A conjunction's conjuncts being encoded (reused between calls).
+    conjuncts_buffer: Vec<Gf>,
 }
 
 impl Encoder {
@@ -68,33 +74,151 @@ impl Encoder {
                     let v = self.fresh(sat, n);
                     sat.add_clause(&[v]);
                 }
-                Node::Atom(_) => {
-                    self.fresh(sat, n);
-                }
+                Node::Atom(_) => match self.aliases.get(&n).copied() {
+                    None => {
+                        self.fresh(sat, n);
+                    }
+                    Some(body) if expanded => {
+                        let l = self.existing_lit(body).expect("body encoded");
+                        self.node_vars[n] = l;
+                    }
+                    Some(body) => {
+                        if self.node_vars.len() <= n {
+                            self.node_vars.resize(n + 1, 0);
+                        }
+                        stack.push((n, true));
+                        stack.push((body.node(), false));
+                    }
+                },
                 Node::And(children) if expanded => {
+                    let conjuncts = self.flat_conjuncts(store, children);
                     let v = self.fresh(sat, n);
                     clause.clear();
-                    for &c in children {
+                    for &c in &conjuncts {
                         let l = self.existing_lit(c).expect("child encoded");
                         sat.add_clause(&[-v, l]);
                         clause.push(-l);
                     }
                     clause.push(v);
                     sat.add_clause(&clause);
+                    self.conjuncts_buffer = conjuncts;
                 }
                 Node::And(children) => {
                     stack.push((n, true));
-                    for &c in children {
+                    let conjuncts = self.flat_conjuncts(store, children);
+                    for &c in &conjuncts {
                         if self.var_of(c.node()) == 0 {
                             stack.push((c.node(), false));
                         }
                     }
+                    self.conjuncts_buffer = conjuncts;
                 }
             }
         }
         self.stack = stack;
         self.clause = clause;
         self.var_of(node)
+    }
+
+    /// Makes the atom `head` stand for the formula `body` (the completion `head <=> body` of a
+    /// non-recursive definition): no variable of its own, its literal is `body`'s, and a
+    /// conjunction that contains `head` contains `body`'s conjuncts instead
+    /// ([`Encoder::conjuncts`]). False, changing nothing, when `head` is not a positive atom
+    /// or is encoded or aliased already.
+    pub fn alias(&mut self, store: &Store, head: Gf, body: Gf) -> bool {
+        let node = head.node();
+        if head.is_negated()
+            || !matches!(store.node(head), Node::Atom(_))
+            || self.var_of(node) != 0
+            || self.aliases.contains_key(&node)
+        {
+            return false;
+        }
+        self.aliases.insert(node, body);
+        true
+    }
+
+    /// Gives every aliased atom that has no literal yet its body's literal, so that every
+    /// atom met so far has one (for reading models and building blocking clauses).
+    pub fn encode_aliases(&mut self, store: &Store, sat: &mut dyn SatSolver) {
+        let mut pending: Vec<usize> = self
+            .aliases
+            .keys()
+            .copied()
+            .filter(|&n| self.var_of(n) == 0)
+            .collect();
+        pending.sort_unstable();
+        for n in pending {
+            self.node_var(store, sat, n);
+        }
+    }
+
+    /// Whether `g` is an aliased atom that has no literal yet.
+    pub fn is_pending_alias(&self, g: Gf) -> bool {
+        self.var_of(g.node()) == 0 && self.aliases.contains_key(&g.node())
+    }
+
+    /// The value of `g` when literals have the values `lit_value` gives (`None` for a literal
+    /// it does not know, made after the model it reads): its literal's, or else the value of
+    /// the formula an aliased atom stands for, of a conjunction's conjuncts; `None` when some
+    /// part of it has no known literal.
+    pub fn value(
+        &self,
+        store: &Store,
+        g: Gf,
+        lit_value: &dyn Fn(Lit) -> Option<bool>,
+    ) -> Option<bool> {
+        if let Some(v) = self.existing_lit(g).and_then(lit_value) {
+            return Some(v);
+        }
+        let positive = match store.node(g) {
+            Node::True => true,
+            Node::Atom(_) => {
+                let body = *self.aliases.get(&g.node())?;
+                self.value(store, body, lit_value)?
+            }
+            Node::And(children) => {
+                let mut all = true;
+                for &c in children {
+                    if !self.value(store, c, lit_value)? {
+                        all = false;
+                        break;
+                    }
+                }
+                all
+            }
+        };
+        Some(positive != g.is_negated())
+    }
+
+    /// The conjuncts that `g` stands for: `g` itself, or, for an aliased atom without a
+    /// literal, those of its body (a conjunction's children, each in turn).
+    pub fn conjuncts(&self, store: &Store, g: Gf, out: &mut Vec<Gf>) {
+        if !g.is_negated() && self.var_of(g.node()) == 0 {
+            if let Some(&body) = self.aliases.get(&g.node()) {
+                match store.node(body) {
+                    Node::And(children) if !body.is_negated() => {
+                        for &c in children {
+                            self.conjuncts(store, c, out);
+                        }
+                    }
+                    _ => self.conjuncts(store, body, out),
+                }
+                return;
+            }
+        }
+        out.push(g);
+    }
+
+    /// The conjuncts of a conjunction with `children` (see [`Encoder::conjuncts`]), in the
+    /// reused buffer (to be put back).
+    fn flat_conjuncts(&mut self, store: &Store, children: &[Gf]) -> Vec<Gf> {
+        let mut out = std::mem::take(&mut self.conjuncts_buffer);
+        out.clear();
+        for &c in children {
+            self.conjuncts(store, c, &mut out);
+        }
+        out
     }
 
     fn var_of(&self, node: usize) -> Lit {

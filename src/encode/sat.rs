@@ -28,6 +28,9 @@ pub struct Sat {
     asserted: Option<Vec<(Gf, Rc<str>)>>,
     /// Where the formulas asserted next come from (for the dump).
     origin: Rc<str>,
+    /// Whether the atoms of non-recursive definitions may stand for their bodies' literals
+    /// ([`Sat::alias`]); off unless [`Sat::share_literals`] turned it on.
+    aliases: bool,
 }
 
 impl Sat {
@@ -41,6 +44,7 @@ impl Sat {
             unread: Cell::new(false),
             asserted: keep_asserted.then(Vec::new),
             origin: Rc::from(""),
+            aliases: false,
         }
     }
 
@@ -78,6 +82,38 @@ impl Sat {
         self.read_model();
         self.encoder
             .assert_clause(store, self.solver.get_mut().as_mut(), lits, guard);
+    }
+
+    /// Lets [`Sat::alias`] give an atom its body's literal: for sessions whose users read
+    /// each atom's literal only to evaluate or constrain it (not the planner's templates,
+    /// which need one variable per atom, nor a traced search, which names variables by
+    /// atoms). A dump keeps one variable per atom, so its completions stay as shown.
+    pub fn share_literals(&mut self) {
+        self.aliases = self.asserted.is_none();
+    }
+
+    /// Makes atom `head` stand for `body`'s literal, when [`Sat::share_literals`] allows it
+    /// and `head` has no literal yet: the completion `head <=> body` of a non-recursive
+    /// definition, without a variable or a clause. False when the caller must assert it.
+    pub fn alias(&mut self, store: &Store, head: Gf, body: Gf) -> bool {
+        if !self.aliases {
+            return false;
+        }
+        self.encoder.alias(store, head, body)
+    }
+
+    /// Gives the aliased atoms that have no literal yet one (see [`Encoder::encode_aliases`]).
+    pub fn encode_aliases(&mut self, store: &Store) {
+        self.read_model();
+        self.encoder
+            .encode_aliases(store, self.solver.get_mut().as_mut());
+    }
+
+    /// The conjuncts that `g` stands for, see [`Encoder::conjuncts`].
+    pub fn conjuncts(&self, store: &Store, g: Gf) -> Vec<Gf> {
+        let mut out = Vec::new();
+        self.encoder.conjuncts(store, g, &mut out);
+        out
     }
 
     /// Whether the asserted formulas are kept (for a dump).
@@ -259,22 +295,36 @@ impl Sat {
         }
     }
 
-    /// The value of a ground formula in the current model (false when it was never encoded).
-    pub fn value(&self, g: Gf) -> bool {
+    /// The value of a ground formula in the current model (false when it was never encoded);
+    /// an aliased atom without a literal, or with one made after the model, has its body's
+    /// value.
+    pub fn value(&self, store: &Store, g: Gf) -> bool {
         if g == Gf::TRUE {
             return true;
         }
         if g == Gf::FALSE {
             return false;
         }
-        match self.encoder.existing_lit(g) {
-            Some(l) => self.lit_value(l),
-            None => false,
-        }
+        self.encoder
+            .value(store, g, &|l| self.known_lit_value(l))
+            .unwrap_or(false)
+    }
+
+    /// The value of a literal in the current model; `None` for a variable made after it (an
+    /// aliased atom's literal asked for since).
+    fn known_lit_value(&self, l: Lit) -> Option<bool> {
+        let known = self.model.borrow().len() > l.unsigned_abs() as usize;
+        known.then(|| self.lit_value(l))
     }
 
     /// The value of an atom in the current model.
     pub fn atom_value(&self, store: &Store, a: AtomId) -> bool {
-        self.value(store.atom_gf(a))
+        self.value(store, store.atom_gf(a))
+    }
+
+    /// Whether `g` is an atom that stands for its body and has no literal yet: its value is
+    /// read from the body's ([`Sat::value`]), so it needs none to be in a model.
+    pub fn is_pending_alias(&self, g: Gf) -> bool {
+        self.encoder.is_pending_alias(g)
     }
 }

@@ -167,7 +167,7 @@ fn completion_and_loop_formulas_leave_the_well_founded_models() {
     let a = atoms(&mut store, 3);
     let gd = definition(&a[..2], vec![vec![a[1]], vec![a[0], a[2]]]);
     let mut sat = sat();
-    assert_completion(&mut store, &mut sat, &gd, None);
+    assert_completion(&mut store, &mut sat, &gd, None, false);
     assert_eq!(
         models(&store, &mut sat, &a),
         [0b000, 0b011, 0b111],
@@ -191,7 +191,7 @@ fn the_ranking_translation_takes_over_after_the_rounds_given() {
     let a = atoms(&mut store, 4);
     let gd = definition(&a[..3], vec![vec![a[2], a[3]], vec![a[0]], vec![a[1]]]);
     let mut sat = sat();
-    assert_completion(&mut store, &mut sat, &gd, None);
+    assert_completion(&mut store, &mut sat, &gd, None, false);
     let mut definitions = Definitions::new(Some(1));
     definitions.track(&store, &mut sat, &gd, Span::default(), false, None);
     let lits: Vec<Lit> = a.iter().map(|&g| sat.lit(&store, g)).collect();
@@ -207,4 +207,63 @@ fn the_ranking_translation_takes_over_after_the_rounds_given() {
         refined_models(&mut store, &mut sat, &mut definitions, &a),
         [0b0000, 0b1111]
     );
+}
+
+#[test]
+fn atoms_of_non_recursive_definitions_stand_for_their_bodies() {
+    // P(3) <- P(0) & P(1).  P(4) <- ~P(2).  Then, in a definition after them,
+    // P(5) <- P(3) & P(2): P(3) and P(4) get no variables, P(5)'s body is the conjunction
+    // P(0) & P(1) & P(2), and every atom's value in a model is still its definition's.
+    let mut store = Store::new();
+    let a = atoms(&mut store, 6);
+    let and01 = store.and([a[0], a[1]]);
+    let and32 = store.and([a[3], a[2]]);
+    let first = definition(&a[3..5], vec![vec![and01], vec![-a[2]]]);
+    let second = definition(&a[5..6], vec![vec![and32]]);
+    let mut sat = sat();
+    sat.share_literals();
+    let open: Vec<Lit> = a[..3].iter().map(|&g| sat.lit(&store, g)).collect();
+    assert_completion(&mut store, &mut sat, &first, None, true);
+    assert_completion(&mut store, &mut sat, &second, None, false);
+    assert!(sat.is_pending_alias(a[3]) && sat.is_pending_alias(a[4]));
+    // P(0), P(1), P(2), P(5), and the conjunction P(5) is equivalent to.
+    assert_eq!(sat.num_vars(), 5);
+    for bits in 0..8u32 {
+        let assumptions: Vec<Lit> = (0..3)
+            .map(|k| {
+                if bits >> k & 1 == 1 {
+                    open[k]
+                } else {
+                    -open[k]
+                }
+            })
+            .collect();
+        assert_eq!(sat.solve(&assumptions, None), SatResult::Sat);
+        let p = |k: u32| bits >> k & 1 == 1;
+        let expected = [p(0) && p(1), !p(2), p(0) && p(1) && p(2)];
+        let values: Vec<bool> = a[3..].iter().map(|&g| sat.value(&store, g)).collect();
+        assert_eq!(values, expected, "open atoms {bits:03b}");
+    }
+    // Asked for, an aliased atom gets its body's literal.
+    assert_eq!(sat.lit(&store, a[4]), -open[2]);
+    assert!(!sat.is_pending_alias(a[4]));
+}
+
+#[test]
+fn atoms_keep_their_variables_unless_literals_may_be_shared() {
+    // The same first definition in a solver that does not share literals, and one that is
+    // told the definition may be recursive: both assert the completion as clauses.
+    let mut store = Store::new();
+    let a = atoms(&mut store, 4);
+    let and01 = store.and([a[0], a[1]]);
+    let gd = definition(&a[3..4], vec![vec![and01]]);
+    for (share, non_recursive) in [(false, true), (true, false)] {
+        let mut sat = sat();
+        if share {
+            sat.share_literals();
+        }
+        assert_completion(&mut store, &mut sat, &gd, None, non_recursive);
+        assert!(!sat.is_pending_alias(a[3]));
+        assert!(sat.existing_lit(a[3]).is_some());
+    }
 }

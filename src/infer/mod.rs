@@ -308,8 +308,11 @@ fn enumerate(
     let mut models = Vec::new();
     let mut count = 0;
     let mut random = random_values.map(SplitMix::new);
-    // The blocking clauses' literals, computed again only when the store gains atoms.
-    let mut blocking: Option<((usize, usize), Vec<Lit>)> = None;
+    // The blocking clauses' literals, computed again only when the store gains atoms. The
+    // first ones before any search: an atom that stands for its body may get its literal
+    // only then, and a literal made after a search has no value in its model.
+    let lits = session.blocking_lits(blocked_on);
+    let mut blocking: Option<((usize, usize), Vec<Lit>)> = Some((session.blocking_key(), lits));
     // Models only counted are counted inside the search, all but the last one of a limit.
     if finish.is_none() && random.is_none() && nbmodels != 1 {
         let inside = if nbmodels == 0 {

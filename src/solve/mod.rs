@@ -124,9 +124,17 @@ impl Cadical {
     /// `IDP_CADICAL_CONFIG`, for experiments); an unknown name keeps the default.
     pub fn configured(deadline: Option<Instant>, config: Option<&str>) -> Cadical {
         let mut solver = cadical_sys::CaDiCal::new();
-        if let Some(config) = config {
-            if cadical_sys::CaDiCal::is_valid_configuration(config) {
-                solver.configure(config);
+        for part in config.into_iter().flat_map(|c| c.split(',')) {
+            match part.split_once('=') {
+                Some((name, value)) => {
+                    if let Ok(value) = value.trim().parse() {
+                        solver.set(name.trim(), value);
+                    }
+                }
+                None if cadical_sys::CaDiCal::is_valid_configuration(part) => {
+                    solver.configure(part);
+                }
+                None => {}
             }
         }
         solver.connect_terminator(Deadline { until: deadline });

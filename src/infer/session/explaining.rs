@@ -196,7 +196,13 @@ impl<'a> Session<'a> {
         span: crate::source::Span,
         selector: Lit,
     ) {
-        assert_completion(self.grounder.store_mut(), &mut self.sat, gd, Some(selector));
+        assert_completion(
+            self.grounder.store_mut(),
+            &mut self.sat,
+            gd,
+            Some(selector),
+            false,
+        );
         let heads: HashSet<AtomId> = gd
             .rules
             .keys()

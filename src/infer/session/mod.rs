@@ -222,6 +222,7 @@ impl<'a> Session<'a> {
             options,
             make_solver,
             relax,
+            !options.trace,
         )
     }
 
@@ -245,12 +246,15 @@ impl<'a> Session<'a> {
             options,
             make_solver,
             Relax::No,
+            false,
         )
         .map(|s| s.expect("a session when no definition is left out"))
     }
 
     /// The session of [`Session::with_solver`]; with `relax`, that of [`Session::relaxation`]
-    /// or [`Session::abstraction`].
+    /// or [`Session::abstraction`]. With `share_literals`, atoms of non-recursive definitions
+    /// may take their bodies' literals ([`Sat::share_literals`]).
+    #[allow(clippy::too_many_arguments)]
     fn build(
         program: &'a Program,
         theory: &Theory,
@@ -259,6 +263,7 @@ impl<'a> Session<'a> {
         options: &Options,
         make_solver: impl FnOnce(Option<Instant>) -> Box<dyn crate::solve::SatSolver>,
         relax: Relax,
+        share_literals: bool,
     ) -> IdpResult<Option<Session<'a>>> {
         let own_deadline = own_deadline(options);
         let solver = make_solver(crate::limits::earliest(
@@ -291,6 +296,9 @@ impl<'a> Session<'a> {
             left_out: HashSet::default(),
             _progress: crate::progress::begin(),
         };
+        if share_literals {
+            session.sat.share_literals();
+        }
         // Sentences that mention no defined symbol and can only give unit literals are grounded
         // first: their units (`~In(x, y)` for the pairs a constraint rules out) simplify the
         // rule bodies. They are asserted after the definitions, which keeps the clause order
@@ -369,7 +377,16 @@ impl<'a> Session<'a> {
         };
         let early = session.ground_and_learn(independent)?;
         let mut encoding = EncodingClock::default();
+        // The symbols of the definitions not encoded yet: a definition that reads none of
+        // them (nor its own) comes after everything it reads, so its atoms may stand for
+        // their bodies without a chain of such atoms ever leading back to itself.
+        let mut unencoded: HashSet<Symbol> = pending.iter().flat_map(|d| d.defined()).collect();
         for d in dependency_order(pending) {
+            let read = rule_symbols(d);
+            let reads_unencoded = read.iter().any(|s| unencoded.contains(s));
+            for s in d.defined() {
+                unencoded.remove(&s);
+            }
             if d.defined().iter().any(|s| session.left_out.contains(s)) {
                 continue;
             }
@@ -404,7 +421,7 @@ impl<'a> Session<'a> {
                     return Err(naming(e, "the definition", program, d.span, &text));
                 }
             };
-            encoding.time(|| session.encode_definition(gd, d.span))?;
+            encoding.time(|| session.encode_definition(gd, d.span, !reads_unencoded))?;
             if !session.options.stablesemantics {
                 session
                     .encoded_definitions
@@ -417,7 +434,12 @@ impl<'a> Session<'a> {
             for (g, sentence) in early.into_iter().chain(late) {
                 session.assert_sentence(g, sentence);
             }
-            session.encode_symbols()
+            session.encode_symbols()?;
+            if !session.definitions.completion_suffices() {
+                // Refining a candidate names the open atoms below a definition by literal.
+                session.sat.encode_aliases(session.grounder.store());
+            }
+            Ok(())
         })?;
         if let Some(asserted) = session.sat.take_asserted() {
             session.options.observer.ground_theory(&ground_theory_text(
@@ -733,7 +755,7 @@ impl<'a> Session<'a> {
         let mut tuple: Tuple = domains.iter().map(|d| d[0]).collect();
         for walked in 1u64.. {
             let g = self.grounder.atom(s, &tuple);
-            if !g.is_const() {
+            if !g.is_const() && !self.sat.is_pending_alias(g) {
                 self.lit(g);
             }
             if walked.is_multiple_of(4096) {
@@ -801,14 +823,25 @@ impl<'a> Session<'a> {
     /// Completion of a definition: each defined atom is equivalent to the disjunction of its
     /// bodies; defined atoms without rules are false. What the structure says about the defined
     /// symbols becomes constraints. Then the definition is checked against candidate models.
-    fn encode_definition(&mut self, gd: GroundDefinition, span: Span) -> IdpResult<()> {
+    fn encode_definition(
+        &mut self,
+        gd: GroundDefinition,
+        span: Span,
+        non_recursive: bool,
+    ) -> IdpResult<()> {
         let program = self.grounder.program();
         self.sat.set_origin(|| {
             let at = program.position(span).unwrap_or_default();
             let defined: Vec<&str> = gd.defined.iter().map(|&s| program.symbol_name(s)).collect();
             format!("definition at {at} (of {}): completion", defined.join(", "))
         });
-        assert_completion(self.grounder.store_mut(), &mut self.sat, &gd, None);
+        assert_completion(
+            self.grounder.store_mut(),
+            &mut self.sat,
+            &gd,
+            None,
+            non_recursive,
+        );
         self.grounder.mark_encoded(&gd);
         let defined: HashSet<Symbol> = gd.defined.iter().copied().collect();
         let store = self.grounder.store();
@@ -922,7 +955,7 @@ impl<'a> Session<'a> {
                 Symbol::Pred(_) if self.grounder.is_complete(s) => {
                     for t in self.grounder.head_tuples(s) {
                         let g = self.grounder.atom(s, &t);
-                        if !g.is_const() {
+                        if !g.is_const() && !self.sat.is_pending_alias(g) {
                             self.lit(g);
                         }
                     }
@@ -1115,7 +1148,7 @@ impl<'a> Session<'a> {
 
     /// The value of a ground formula in the current SAT model.
     pub fn value(&self, g: Gf) -> bool {
-        self.sat.value(g)
+        self.sat.value(self.grounder.store(), g)
     }
 
     fn atom_value(&self, a: AtomId) -> bool {
@@ -1241,22 +1274,41 @@ impl<'a> Session<'a> {
     /// ones are the same model; a blocking clause over the open atoms alone excludes exactly
     /// the models that one over all atoms excludes, and is shorter (7x7 maze: 49 atoms of
     /// 613). Projected on symbols that leave out some open atom, the defined atoms stay.
-    pub fn blocking_lits(&self, output: &[Symbol]) -> Vec<Lit> {
+    pub fn blocking_lits(&mut self, output: &[Symbol]) -> Vec<Lit> {
         let wanted: HashSet<Symbol> = output.iter().copied().collect();
         let store = self.grounder.store();
-        let with_lit = |a: AtomId| self.sat.existing_lit(store.atom_gf(a));
+        let sat = &self.sat;
+        let in_search = |a: AtomId| {
+            let g = store.atom_gf(a);
+            sat.existing_lit(g).is_some() || sat.is_pending_alias(g)
+        };
         let determined = self.determined();
         let determined_only_by_wanted = (0..store.atom_count() as AtomId).all(|a| {
             let s = &store.atom_key(a).0;
-            wanted.contains(s) || determined.contains(s) || with_lit(a).is_none()
+            wanted.contains(s) || determined.contains(s) || !in_search(a)
         });
-        (0..store.atom_count() as AtomId)
+        let kept: Vec<Gf> = (0..store.atom_count() as AtomId)
             .filter(|&a| {
                 let s = &store.atom_key(a).0;
                 wanted.contains(s) && !(determined_only_by_wanted && determined.contains(s))
             })
-            .filter_map(with_lit)
-            .collect()
+            .filter(|&a| in_search(a))
+            .map(|a| store.atom_gf(a))
+            .collect();
+        kept.into_iter().map(|g| self.lit(g)).collect()
+    }
+
+    /// Gives the atoms of `symbols` that stand for their bodies a literal, if they have none.
+    fn encode_aliased_atoms(&mut self, symbols: &HashSet<Symbol>) {
+        let store = self.grounder.store();
+        let pending: Vec<Gf> = (0..store.atom_count() as AtomId)
+            .filter(|&a| symbols.contains(&store.atom_key(a).0))
+            .map(|a| store.atom_gf(a))
+            .filter(|&g| self.sat.is_pending_alias(g))
+            .collect();
+        for g in pending {
+            self.lit(g);
+        }
     }
 
     /// The defined symbols whose values the atoms of the symbols no definition defines fix:
@@ -1299,8 +1351,9 @@ impl<'a> Session<'a> {
     }
 
     /// The SAT literals of the atoms of `symbols` that have one, in the store's order.
-    pub fn atom_lits(&self, symbols: &[Symbol]) -> Vec<Lit> {
+    pub fn atom_lits(&mut self, symbols: &[Symbol]) -> Vec<Lit> {
         let symbols: HashSet<Symbol> = symbols.iter().copied().collect();
+        self.encode_aliased_atoms(&symbols);
         let store = self.grounder.store();
         (0..store.atom_count() as AtomId)
             .filter(|&a| symbols.contains(&store.atom_key(a).0))
