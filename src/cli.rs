@@ -623,7 +623,7 @@ pub fn version_text() -> String {
 pub struct Settings {
     /// The engine's knobs for experiments and comparisons (`IDP_DATALOG=0`,
     /// `IDP_MINIMIZE=STRATEGY`, `IDP_EXPLAIN_BUDGET=SECONDS`, `IDP_RANKING_AFTER=N`,
-    /// `IDP_CADICAL_CONFIG=NAME`).
+    /// `IDP_CADICAL_CONFIG=NAME,option=value,..`).
     pub tuning: crate::infer::Tuning,
     /// `IDP_NO_PROGRESS`: no progress line on a terminal.
     pub no_progress: bool,

@@ -1,7 +1,9 @@
 //! Encoding ground formulas into clauses: every store node gets a SAT variable on first use
 //! (Tseitin), top-level conjunctions are split and top-level disjunctions become single
 //! clauses. The encoder is incremental: formulas built after a solve (loop formulas, bounds)
-//! are encoded on demand.
+//! are encoded on demand. An atom of a non-recursive definition may instead stand for its
+//! body ([`Encoder::alias`]): it takes the body's literal when asked for one, and a
+//! conjunction that contains it contains the body's conjuncts.
 
 mod definitions;
 mod ranking;

@@ -106,8 +106,9 @@ pub struct Tuning {
     /// (`IDP_RANKING_AFTER=N`, deterministic); `None`: by rounds and time
     /// (`encode::Definitions`).
     pub ranking_after: Option<usize>,
-    /// A CaDiCaL configuration (`IDP_CADICAL_CONFIG=sat|unsat|plain`); an unknown name keeps
-    /// the default.
+    /// A CaDiCaL configuration and options (`IDP_CADICAL_CONFIG=sat|unsat|plain`, and
+    /// `option=value` parts such as `shuffle=1,seed=3`, comma-separated); an unknown name
+    /// keeps the default.
     pub cadical_config: Option<String>,
     /// The tuple count above which model expansion may delay an open predicate's tuples
     /// (`IDP_DELAY_AFTER=N`; 0: never; see [`crate::ground::delayed`]).

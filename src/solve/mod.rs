@@ -120,8 +120,9 @@ impl Cadical {
         Cadical::configured(deadline, None)
     }
 
-    /// A solver in CaDiCaL's configuration `config` (`sat`, `unsat`, `plain`; from
-    /// `IDP_CADICAL_CONFIG`, for experiments); an unknown name keeps the default.
+    /// A solver in CaDiCaL's configuration `config` (`sat`, `unsat`, `plain`, and options
+    /// `name=value`, comma-separated: `sat,shrink=0`; from `IDP_CADICAL_CONFIG`, for
+    /// experiments such as shuffled seeds); an unknown name or option is left out.
     pub fn configured(deadline: Option<Instant>, config: Option<&str>) -> Cadical {
         let mut solver = cadical_sys::CaDiCal::new();
         for part in config.into_iter().flat_map(|c| c.split(',')) {
