@@ -57,6 +57,11 @@ pub struct Options {
     /// Predicate atoms that no ground formula mentions get no SAT variables (they come out
     /// false). Right when one model is asked for; an enumeration must tell their values apart.
     pub leave_unmentioned_false: bool,
+    /// The search looks for one model, no proof that there is no other or better one (model
+    /// expansion of one model): a theory with recursive definitions over open symbols is then
+    /// searched in CaDiCaL's `sat` configuration, which finds such models several times
+    /// faster than the default one, which proofs favour (unless `IDP_CADICAL_CONFIG` chooses).
+    pub seeks_one_model: bool,
     /// IDP-Z3's "don't care" (FO(·) files): the symbols searched, the others are not. Models
     /// are told apart on these only (another value of a symbol outside them is not another
     /// model), and a function over an infinite type (`f: T -> Int`) outside them that the
@@ -156,6 +161,7 @@ impl Default for Options {
             verbose: false,
             sat_backend: SatBackend::Cadical,
             leave_unmentioned_false: false,
+            seeks_one_model: false,
             dont_care: None,
             observer: Observer::default(),
             random_values: None,
@@ -236,7 +242,10 @@ fn expand(
     else {
         return Ok(Inferred::new((Vec::new(), 0), warnings).with_empty_trace(options.trace));
     };
-    let options = &single_model_economy(options);
+    let options = &Options {
+        seeks_one_model: options.nbmodels == 1,
+        ..single_model_economy(options)
+    };
     if options.tuning.delay_after > 0 {
         let setup = lazy::Setup {
             program,

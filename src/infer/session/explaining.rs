@@ -142,6 +142,7 @@ impl<'a> Session<'a> {
             vocabulary: theory.vocabulary,
             options: Options {
                 leave_unmentioned_false: false,
+                seeks_one_model: false,
                 ..options.clone()
             },
             own_deadline,

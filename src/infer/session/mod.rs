@@ -204,7 +204,12 @@ impl<'a> Session<'a> {
         relax: Relax,
     ) -> IdpResult<Option<Session<'a>>> {
         let make_solver = |deadline| -> Box<dyn crate::solve::SatSolver> {
-            let config = options.tuning.cadical_config.as_deref();
+            let one_model_past_recursion =
+                options.seeks_one_model && pending.iter().any(|d| reads_itself(d));
+            let config = match options.tuning.cadical_config.as_deref() {
+                None if one_model_past_recursion => Some("sat"),
+                config => config,
+            };
             match options.sat_backend {
                 _ if options.trace => Box::new(Traced::new(deadline)),
                 SatBackend::Cadical => Box::new(Cadical::configured(deadline, config)),
@@ -1449,6 +1454,12 @@ fn rule_symbols(d: &Definition) -> HashSet<Symbol> {
         }
     }
     used
+}
+
+/// Whether a rule body of `d` mentions a symbol that `d` defines (recursion, positive or not).
+fn reads_itself(d: &Definition) -> bool {
+    let defined: HashSet<Symbol> = d.defined().into_iter().collect();
+    !body_symbols(d).is_disjoint(&defined)
 }
 
 /// `defs` in an order in which each definition comes after those it reads (as far as
