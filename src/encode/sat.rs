@@ -154,6 +154,20 @@ impl Sat {
         self.solver.get_mut().add_clause(clause);
     }
 
+    /// Lets the solver propagate the weighted sum of `terms` inside its search, if it can
+    /// (see [`SatSolver::add_sum`]).
+    pub fn add_sum(&mut self, terms: &[(Lit, u64)]) -> Option<usize> {
+        self.read_model();
+        self.solver.get_mut().add_sum(terms)
+    }
+
+    /// A fresh literal that makes sum `sum` at least `threshold` (see
+    /// [`SatSolver::sum_at_least`]).
+    pub fn sum_at_least(&mut self, sum: usize, threshold: u64) -> Lit {
+        self.read_model();
+        self.solver.get_mut().sum_at_least(sum, threshold)
+    }
+
     /// Adds `clause` and forgets the current model (its values not read yet are not read:
     /// an enumeration's blocking clause, after which the model is not looked at again).
     pub fn add_clause_forgetting_model(&mut self, clause: &[Lit]) {

@@ -427,8 +427,11 @@ fn optimise(
         Some(_) => GTerm(Vec::new()),
         None => session.ground_term(term)?,
     };
-    let search = match &linear {
-        Some(linear) => optimise::least_total(session, linear)?,
+    let totals = linear
+        .as_ref()
+        .map(|linear| optimise::TotalBounds::new(session, linear));
+    let search = match &totals {
+        Some(totals) => optimise::least_total(session, totals)?,
         None => optimise::least_value(
             session,
             &objective,
@@ -449,10 +452,11 @@ fn optimise(
         }
         optimise::Search::Optimal(value) => value,
     };
-    match &linear {
-        Some(linear) => {
-            let optimal = optimise::total_is(session, linear, &best)?;
-            session.assert_by_lit(optimal);
+    match &totals {
+        Some(totals) => {
+            if let Some(optimal) = optimise::total_is(session, totals, &best)? {
+                session.assert_lit(optimal);
+            }
         }
         None => {
             let equal: Vec<Gf> = objective

@@ -195,22 +195,92 @@ pub fn least_value(
     }
 }
 
+/// How bounds on the total of a linear objective reach the solver: as bounds on a weighted
+/// sum that the solver propagates inside its search (one fresh literal per bound, no clauses),
+/// or, for a solver that cannot, as threshold diagrams over the elements' guards.
+pub struct TotalBounds<'o> {
+    objective: &'o LinearObjective,
+    /// The sum the solver keeps, with the weight of all its terms: the guards with their
+    /// values when the total is maximised (bounds from below), their negations when it is
+    /// minimised (a total at most `k` is then a sum at least `weight - k`).
+    native: Option<(usize, u64)>,
+}
+
+impl<'o> TotalBounds<'o> {
+    /// Encodes the elements' guards and hands their sum to the solver if it takes it; called
+    /// before the session's first search.
+    pub fn new(session: &mut Session, objective: &'o LinearObjective) -> TotalBounds<'o> {
+        let mut terms = Vec::new();
+        for cases in &objective.elements {
+            for &(g, v) in cases {
+                let l = session.lit(g);
+                terms.push((if objective.negated { l } else { -l }, v.unsigned_abs()));
+            }
+        }
+        let weight = terms
+            .iter()
+            .try_fold(0u64, |s, &(_, w)| s.checked_add(w))
+            .filter(|&w| w <= i64::MAX as u64);
+        let native = weight.and_then(|w| Some((session.add_sum(&terms)?, w)));
+        TotalBounds { objective, native }
+    }
+
+    /// "The total is better than `total`".
+    fn better_than(&self, session: &mut Session, total: i64) -> IdpResult<Lit> {
+        if self.objective.negated {
+            self.at_least(session, total.saturating_add(1))
+        } else {
+            self.at_most(session, total.saturating_sub(1))
+        }
+    }
+
+    /// "The total is at least as good as `total`".
+    fn as_good_as(&self, session: &mut Session, total: i64) -> IdpResult<Lit> {
+        if self.objective.negated {
+            self.at_least(session, total)
+        } else {
+            self.at_most(session, total)
+        }
+    }
+
+    /// "The total is at least `k`" (asked when it is maximised).
+    fn at_least(&self, session: &mut Session, k: i64) -> IdpResult<Lit> {
+        Ok(match self.native {
+            Some((sum, _)) => session.sum_at_least(sum, k.max(0) as u64),
+            None => {
+                let g = session.objective_at_least(self.objective, k)?;
+                session.lit(g)
+            }
+        })
+    }
+
+    /// "The total is at most `k`" (asked when it is minimised).
+    fn at_most(&self, session: &mut Session, k: i64) -> IdpResult<Lit> {
+        Ok(match self.native {
+            Some((sum, weight)) => {
+                let threshold = (weight as i128 - k as i128).clamp(0, u64::MAX as i128);
+                session.sum_at_least(sum, threshold as u64)
+            }
+            None => {
+                let g = session.objective_at_least(self.objective, k.saturating_add(1))?;
+                -session.lit(g)
+            }
+        })
+    }
+}
+
 /// Searches for the least value of an objective that totals non-negative integers (or its
 /// negation), model after better model on one live solver: the total of each model is read
 /// from its elements' guards, and the next call assumes one literal, that the total is better
-/// (a threshold diagram, built only for the thresholds asked: a few, against one condition
-/// per value of the total for [`least_value`], which for a count over n elements takes about
-/// n²/2 nodes).
-pub fn least_total(session: &mut Session, objective: &LinearObjective) -> IdpResult<Search> {
-    for cases in &objective.elements {
-        for &(g, _) in cases {
-            session.lit(g);
-        }
-    }
+/// (a bound on a sum the solver propagates, or a threshold diagram built only for the
+/// thresholds asked: a few, against one condition per value of the total for
+/// [`least_value`], which for a count over n elements takes about n²/2 nodes).
+pub fn least_total(session: &mut Session, bounds: &TotalBounds) -> IdpResult<Search> {
+    let objective = bounds.objective;
     let mut best: Option<(i64, Vec<bool>)> = None;
     loop {
         let assumptions = match &best {
-            Some((total, _)) => vec![better_than(session, objective, *total)?],
+            Some((total, _)) => vec![bounds.better_than(session, *total)?],
             None => Vec::new(),
         };
         match session.solve(&assumptions) {
@@ -237,33 +307,27 @@ pub fn least_total(session: &mut Session, objective: &LinearObjective) -> IdpRes
     })
 }
 
-/// The literal of "the objective is better than with `total`".
-fn better_than(session: &mut Session, objective: &LinearObjective, total: i64) -> IdpResult<Lit> {
-    Ok(if objective.negated {
-        let more = session.objective_at_least(objective, total.saturating_add(1))?;
-        session.lit(more)
-    } else {
-        let as_much = session.objective_at_least(objective, total)?;
-        session.lit(-as_much)
-    })
-}
-
 /// The objective's value for a total.
 fn value(objective: &LinearObjective, total: i64) -> GVal {
     GVal::V(Value::Int(if objective.negated { -total } else { total }))
 }
 
 /// "The objective has the value `best`", which [`least_total`] proved optimal: nothing
-/// better exists, so only the other side of the bound is said.
-pub fn total_is(session: &mut Session, objective: &LinearObjective, best: &GVal) -> IdpResult<Gf> {
+/// better exists, so only the other side of the bound is said (`None`: nothing to say).
+pub fn total_is(
+    session: &mut Session,
+    bounds: &TotalBounds,
+    best: &GVal,
+) -> IdpResult<Option<Lit>> {
     let GVal::V(Value::Int(best)) = *best else {
-        return Ok(Gf::TRUE);
+        return Ok(None);
     };
-    Ok(if objective.negated {
-        session.objective_at_least(objective, -best)?
+    let total = if bounds.objective.negated {
+        -best
     } else {
-        -session.objective_at_least(objective, best.saturating_add(1))?
-    })
+        best
+    };
+    bounds.as_good_as(session, total).map(Some)
 }
 
 /// Assumptions for `value ≤ cases[i]`: the disjunction of the cases up to i (one literal), and

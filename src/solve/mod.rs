@@ -7,11 +7,13 @@ use std::rc::Rc;
 use std::time::Instant;
 
 mod inside_count;
+mod linear;
 mod record;
 mod splr;
 mod traced;
 mod unfounded;
 use self::inside_count::InsideCount;
+use self::linear::LinearSums;
 pub use self::record::{Recorded, Recorder};
 pub use self::splr::Splr;
 pub use self::traced::{TraceEvent, Traced};
@@ -78,6 +80,18 @@ pub trait SatSolver {
     fn counted_inside(&mut self) -> usize {
         0
     }
+    /// Makes the solver keep the weighted sum of `terms` (positive weights) for bounds given
+    /// by [`SatSolver::sum_at_least`], propagated inside its search; its index, or `None` when
+    /// this solver cannot (the caller then encodes each bound as clauses). A solver takes sums
+    /// only before its first search.
+    fn add_sum(&mut self, _terms: &[(Lit, u64)]) -> Option<usize> {
+        None
+    }
+    /// A fresh literal that, when true, makes sum `sum` (of [`SatSolver::add_sum`]) at least
+    /// `threshold`.
+    fn sum_at_least(&mut self, _sum: usize, _threshold: u64) -> Lit {
+        unreachable!("sum_at_least on a solver without sums")
+    }
 }
 
 /// Stops a CaDiCaL search when the deadline passes, on Ctrl-C, or when the process exceeds the
@@ -112,6 +126,8 @@ pub struct Cadical {
     /// The models being counted inside the search, shared with the propagator; `None`
     /// unless [`SatSolver::count_inside`] started that.
     counting: Rc<RefCell<Option<InsideCount>>>,
+    /// The linear sums and their bounds, shared with the propagator.
+    sums: Rc<RefCell<LinearSums>>,
 }
 
 impl Cadical {
@@ -147,6 +163,7 @@ impl Cadical {
             propagates: true,
             failed: Vec::new(),
             counting: Rc::default(),
+            sums: Rc::default(),
         }
     }
 
@@ -159,7 +176,8 @@ impl Cadical {
         self.solver.connect_external_propagator(Shared {
             unfounded: u.clone(),
             counting: self.counting.clone(),
-            handing_blocking: false,
+            sums: self.sums.clone(),
+            handing: Handing::LoopNogood,
         });
         self.unfounded = Some(u.clone());
         u
@@ -264,15 +282,46 @@ impl SatSolver for Cadical {
             .as_mut()
             .map_or(0, InsideCount::take_counted)
     }
+
+    fn add_sum(&mut self, terms: &[(Lit, u64)]) -> Option<usize> {
+        if self.searched {
+            return None;
+        }
+        self.propagator();
+        let (sum, observed) = self.sums.borrow_mut().add(terms);
+        for var in observed {
+            self.solver.add_observed_var(var);
+        }
+        Some(sum)
+    }
+
+    fn sum_at_least(&mut self, sum: usize, threshold: u64) -> Lit {
+        let activation = self.new_var();
+        let observed = self.sums.borrow_mut().add_bound(sum, activation, threshold);
+        for var in observed {
+            self.solver.add_observed_var(var);
+        }
+        activation
+    }
 }
 
-/// The propagator as CaDiCaL holds it: the unfounded sets and the models counted inside the
-/// search, shared with [`Cadical`], which gives it definitions between searches.
+/// Which clause the propagator is handing over.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Handing {
+    LoopNogood,
+    SumConflict,
+    Blocking,
+}
+
+/// The propagator as CaDiCaL holds it: the unfounded sets, the linear sums and the models
+/// counted inside the search, shared with [`Cadical`], which gives it definitions and sums
+/// between searches.
 struct Shared {
     unfounded: Rc<RefCell<UnfoundedSets>>,
     counting: Rc<RefCell<Option<InsideCount>>>,
-    /// Whether the clause being handed over is a blocking clause (else a loop nogood).
-    handing_blocking: bool,
+    sums: Rc<RefCell<LinearSums>>,
+    /// Whose clause is being handed over.
+    handing: Handing,
 }
 
 impl cadical_sys::ExternalPropagator for Shared {
@@ -285,20 +334,26 @@ impl cadical_sys::ExternalPropagator for Shared {
 
     fn notify_assignment(&mut self, lits: &[i32]) {
         self.unfounded.borrow_mut().assigned(lits);
+        self.sums.borrow_mut().assigned(lits);
     }
 
     fn notify_new_decision_level(&mut self) {
         self.unfounded.borrow_mut().new_level();
+        self.sums.borrow_mut().new_level();
     }
 
     fn notify_backtrack(&mut self, new_level: usize) {
         self.unfounded.borrow_mut().backtrack(new_level);
+        self.sums.borrow_mut().backtrack(new_level);
     }
 
-    /// A model must be founded; one that is and is being counted is refuted by its blocking
-    /// clause, so the search goes on.
+    /// A model must be founded and keep the bounds on sums; one that does and is being
+    /// counted is refuted by its blocking clause, so the search goes on.
     fn cb_check_found_model(&mut self, model: &[i32]) -> bool {
         if !self.unfounded.borrow_mut().check_model(model) {
+            return false;
+        }
+        if !self.sums.borrow_mut().check_model(model) {
             return false;
         }
         let mut counting = self.counting.borrow_mut();
@@ -306,32 +361,47 @@ impl cadical_sys::ExternalPropagator for Shared {
     }
 
     fn cb_propagate(&mut self) -> i32 {
-        self.unfounded.borrow_mut().propagate()
+        match self.unfounded.borrow_mut().propagate() {
+            0 => self.sums.borrow_mut().propagate(),
+            lit => lit,
+        }
     }
 
     fn cb_add_reason_clause_lit(&mut self, propagated_lit: i32) -> i32 {
+        let mut sums = self.sums.borrow_mut();
+        if sums.explains(propagated_lit) {
+            return sums.next_reason_lit(propagated_lit);
+        }
         self.unfounded.borrow_mut().next_reason_lit(propagated_lit)
     }
 
-    /// Loop nogoods first (forgettable), then a blocking clause (kept: forgotten, it would let
-    /// its model be counted again).
+    /// Loop nogoods and conflicts of sums first (forgettable: implied by what the propagator
+    /// keeps), then a blocking clause (kept: forgotten, it would let its model be counted
+    /// again).
     fn cb_has_external_clause(&mut self, is_forgettable: &mut bool) -> bool {
+        *is_forgettable = true;
+        self.handing = Handing::LoopNogood;
         if self.unfounded.borrow_mut().has_clause() {
-            *is_forgettable = true;
-            self.handing_blocking = false;
             return true;
         }
-        let mut counting = self.counting.borrow_mut();
-        self.handing_blocking = counting.as_mut().is_some_and(InsideCount::has_clause);
+        self.handing = Handing::SumConflict;
+        if self.sums.borrow_mut().has_clause() {
+            return true;
+        }
         *is_forgettable = false;
-        self.handing_blocking
+        self.handing = Handing::Blocking;
+        let mut counting = self.counting.borrow_mut();
+        counting.as_mut().is_some_and(InsideCount::has_clause)
     }
 
     fn cb_add_external_clause_lit(&mut self) -> i32 {
-        if self.handing_blocking {
-            let mut counting = self.counting.borrow_mut();
-            return counting.as_mut().map_or(0, InsideCount::next_clause_lit);
+        match self.handing {
+            Handing::LoopNogood => self.unfounded.borrow_mut().next_clause_lit(),
+            Handing::SumConflict => self.sums.borrow_mut().next_clause_lit(),
+            Handing::Blocking => {
+                let mut counting = self.counting.borrow_mut();
+                counting.as_mut().map_or(0, InsideCount::next_clause_lit)
+            }
         }
-        self.unfounded.borrow_mut().next_clause_lit()
     }
 }

@@ -602,11 +602,22 @@ impl<'a> Session<'a> {
         self.sat.assert(self.grounder.store(), g);
     }
 
-    /// Adds `g` as a constraint through its literal, one unit clause: a decision diagram
-    /// asserted by [`Session::assert`] would have its negation split along every path.
-    pub fn assert_by_lit(&mut self, g: Gf) {
-        let l = self.lit(g);
+    /// Adds literal `l` as a constraint (one unit clause).
+    pub fn assert_lit(&mut self, l: Lit) {
         self.sat.add_clause(&[l]);
+    }
+
+    /// Lets the solver keep the weighted sum of `terms` (positive weights) inside its
+    /// search, for bounds by [`Session::sum_at_least`]; its index, or `None` when the solver
+    /// cannot (then bounds are encoded as clauses).
+    pub fn add_sum(&mut self, terms: &[(Lit, u64)]) -> Option<usize> {
+        self.sat.add_sum(terms)
+    }
+
+    /// A fresh literal that, when true, makes sum `sum` of [`Session::add_sum`] at least
+    /// `threshold`.
+    pub fn sum_at_least(&mut self, sum: usize, threshold: u64) -> Lit {
+        self.sat.sum_at_least(sum, threshold)
     }
 
     /// The SAT literal of `g`, encoding it if needed.
