@@ -19,6 +19,10 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::ground::{Gf, Node, Store};
 use crate::solve::{Lit, SatSolver};
 
+/// The most conjuncts a conjunction inside an asserted disjunction may have to be distributed
+/// over (see [`Encoder::assert_disjunction`]) instead of taking a literal.
+const DISTRIBUTE_AT_MOST: usize = 16;
+
 #[derive(Default)]
 pub struct Encoder {
     /// SAT variable of each store node (0 = not encoded yet).
@@ -255,7 +259,7 @@ impl Encoder {
         self.top = clause;
     }
 
-    /// Adds `g` as a constraint: conjunctions are split, disjunctions become one clause.
+    /// Adds `g` as a constraint: conjunctions are split, disjunctions become clauses.
     pub fn assert(&mut self, store: &Store, sat: &mut dyn SatSolver, g: Gf) {
         self.assert_guarded(store, sat, g, None);
     }
@@ -269,30 +273,103 @@ impl Encoder {
         g: Gf,
         guard: Option<Lit>,
     ) {
-        if g == Gf::TRUE {
-            return;
-        }
         let mut clause = std::mem::take(&mut self.top);
         clause.clear();
+        clause.extend(guard.map(|l| -l));
+        self.assert_top(store, sat, g, &mut clause);
+        self.top = clause;
+    }
+
+    /// Adds "`clause` or `g`" for an asserted `g`: conjunctions are split into one such
+    /// constraint per conjunct, and a disjunction becomes clauses (see
+    /// [`Encoder::assert_disjunction`]). `clause` is left as it was given.
+    fn assert_top(&mut self, store: &Store, sat: &mut dyn SatSolver, g: Gf, clause: &mut Vec<Lit>) {
         match store.node(g) {
-            _ if g == Gf::FALSE => {}
+            _ if g == Gf::TRUE => {}
             Node::And(children) if !g.is_negated() => {
                 for &c in children {
-                    self.assert_guarded(store, sat, c, guard);
-                }
-                self.top = clause;
-                return;
-            }
-            Node::And(children) => {
-                for &c in children {
-                    let l = self.lit(store, sat, -c);
-                    clause.push(l);
+                    self.assert_top(store, sat, c, clause);
                 }
             }
-            _ => clause.push(self.lit(store, sat, g)),
+            _ => self.assert_disjunction(store, sat, g, clause),
         }
-        clause.extend(guard.map(|l| -l));
-        sat.add_clause(&clause);
-        self.top = clause;
+    }
+
+    /// Adds "`clause` or `g`" as clauses: the disjuncts of `g` join the clause, except one
+    /// conjunction among them without a literal yet, which is distributed over (`a | (b & c)`
+    /// becomes `a | b` and `a | c`), so that an implication `p => q & r` needs no variable for
+    /// `q & r`. Only that one level is distributed, and only the disjunctions at the top of
+    /// `g` and of each conjunct are taken apart: deeper subformulas keep their literals (the
+    /// clauses stay as many as the formula's nodes, and a subformula that a definition's
+    /// completion also reads is one literal in both, which the search does better with).
+    /// `clause` is left as it was given.
+    fn assert_disjunction(
+        &mut self,
+        store: &Store,
+        sat: &mut dyn SatSolver,
+        g: Gf,
+        clause: &mut Vec<Lit>,
+    ) {
+        let given = clause.len();
+        let mut split = None;
+        self.disjuncts_into_clause(store, sat, g, clause, Some(&mut split));
+        match split {
+            Some(conjunction) => {
+                let Node::And(children) = store.node(conjunction) else {
+                    unreachable!("a conjunction is an AND node")
+                };
+                for &c in children {
+                    let before = clause.len();
+                    self.disjuncts_into_clause(store, sat, c, clause, None);
+                    sat.add_clause(clause);
+                    clause.truncate(before);
+                }
+            }
+            None => sat.add_clause(clause),
+        }
+        clause.truncate(given);
+    }
+
+    /// Adds to `clause` the literals of `g`'s disjuncts (of `g` itself when it is no
+    /// disjunction), except that the first conjunction without a literal goes to `split`
+    /// when that is given.
+    fn disjuncts_into_clause(
+        &mut self,
+        store: &Store,
+        sat: &mut dyn SatSolver,
+        g: Gf,
+        clause: &mut Vec<Lit>,
+        mut split: Option<&mut Option<Gf>>,
+    ) {
+        match store.node(g) {
+            _ if g == Gf::FALSE => {}
+            Node::And(children) if g.is_negated() => {
+                for &c in children {
+                    let d = -c;
+                    let free = split.as_ref().is_some_and(|s| s.is_none());
+                    if free && self.is_unencoded_conjunction(store, d) {
+                        if let Some(s) = split.as_deref_mut() {
+                            *s = Some(d);
+                        }
+                    } else if d != Gf::FALSE {
+                        let l = self.lit(store, sat, d);
+                        clause.push(l);
+                    }
+                }
+            }
+            _ => {
+                let l = self.lit(store, sat, g);
+                clause.push(l);
+            }
+        }
+    }
+
+    /// Whether `g` is a conjunction of at most [`DISTRIBUTE_AT_MOST`] conjuncts that has no
+    /// literal yet (one that many disjunctions share, as the nodes of a sum's diagram are,
+    /// would be distributed once for each).
+    fn is_unencoded_conjunction(&self, store: &Store, g: Gf) -> bool {
+        !g.is_negated()
+            && matches!(store.node(g), Node::And(c) if c.len() <= DISTRIBUTE_AT_MOST)
+            && self.var_of(g.node()) == 0
     }
 }

@@ -27,6 +27,45 @@ use crate::syntax::ast::{AggKind, ArithOp};
 /// Largest number of distinct partial totals tracked before grounding gives up.
 pub(crate) const MAX_AGGREGATE_STATES: usize = 200_000;
 
+/// Up to which total two counts or sums are compared for equality threshold by threshold
+/// (see `equal_totals`); beyond, by their values.
+const EQUAL_BY_THRESHOLDS_AT_MOST: i64 = 256;
+
+/// What the elements can total at most, when every value is a non-negative integer.
+fn reach(elements: &[Element]) -> Option<i64> {
+    let mut total = 0i64;
+    for element in elements {
+        let mut top = 0i64;
+        for (_, v) in element {
+            match v {
+                Value::Int(i) if *i >= 0 => top = top.max(*i),
+                _ => return None,
+            }
+        }
+        total = total.saturating_add(top);
+    }
+    Some(total)
+}
+
+/// The guards of the cases with a positive value (`total >= 1` is their disjunction, one
+/// clause instead of a chain of nodes); `None` when a value is negative or not an integer.
+fn some_positive(elements: &[Element]) -> Option<Vec<Gf>> {
+    let mut guards = Vec::new();
+    for &(g, ref v) in elements.iter().flatten() {
+        match v {
+            Value::Int(i) if *i > 0 => guards.push(g),
+            Value::Int(0) => {}
+            _ => return None,
+        }
+    }
+    Some(guards)
+}
+
+/// Up to how many elements "at least two" of a count is the disjunction of their pairs (15
+/// at most) rather than a diagram of its running total (about twice as many nodes as
+/// elements, each a variable).
+const PAIRWISE_AT_MOST: usize = 6;
+
 /// One element of an aggregate's set: its value cases, each guarded by the element's condition.
 pub(crate) type Element = Vec<(Gf, Value)>;
 
@@ -141,6 +180,12 @@ impl<'a> Grounder<'a> {
     /// `(i + 1, r)` implies every `(i + 1, r - value)`, and the cases need no "none of
     /// them" guard); `None` when one is, or is not an integer.
     fn at_least(&mut self, elements: &[Element], threshold: i64) -> IdpResult<Option<Gf>> {
+        if threshold == 1 {
+            return Ok(some_positive(elements).map(|guards| self.store.or(guards)));
+        }
+        if let Some(pairs) = self.some_pair(elements, threshold) {
+            return Ok(Some(pairs));
+        }
         let mut values: Vec<Vec<(Gf, i64)>> = Vec::with_capacity(elements.len());
         for element in elements {
             let mut cases = Vec::with_capacity(element.len());
@@ -207,6 +252,68 @@ impl<'a> Grounder<'a> {
         } else {
             below.get(&threshold).copied().unwrap_or(Gf::FALSE)
         }))
+    }
+
+    /// Whether two counts or sums (`kind_a` over `sets_a`, `kind_b` over `sets_b`) are equal,
+    /// as `a >= t <=> b >= t` for every threshold `t` up to what the larger can reach: the
+    /// diagrams of one side share their nodes across thresholds, and the equivalences tie
+    /// the two sides' running totals together without a node per common value. `None` when
+    /// a value is negative or not an integer, or the totals reach past
+    /// [`EQUAL_BY_THRESHOLDS_AT_MOST`].
+    pub(crate) fn equal_totals(
+        &mut self,
+        kind_a: AggKind,
+        sets_a: &[SetExpr],
+        kind_b: AggKind,
+        sets_b: &[SetExpr],
+    ) -> IdpResult<Option<Gf>> {
+        let a = self.ground_set_elements(kind_a, sets_a)?;
+        let b = self.ground_set_elements(kind_b, sets_b)?;
+        let (Some(reach_a), Some(reach_b)) = (reach(&a), reach(&b)) else {
+            return Ok(None);
+        };
+        let top = reach_a.max(reach_b);
+        if top > EQUAL_BY_THRESHOLDS_AT_MOST {
+            return Ok(None);
+        }
+        let mut equivalences = Vec::with_capacity(top as usize);
+        for t in 1..=top {
+            let (Some(ga), Some(gb)) = (self.at_least(&a, t)?, self.at_least(&b, t)?) else {
+                return Ok(None);
+            };
+            equivalences.push(self.store.equiv(ga, gb));
+        }
+        Ok(Some(self.store.and(equivalences)))
+    }
+
+    /// `count >= 2` over at most [`PAIRWISE_AT_MOST`] elements that each count 1 under one
+    /// guard, as "some two of them hold": negated (at most one, as in `?1` and `#{..} =< 1`)
+    /// it is one binary clause per pair, with no variable for the count's states.
+    fn some_pair(&mut self, elements: &[Element], threshold: i64) -> Option<Gf> {
+        if threshold != 2 || elements.len() > PAIRWISE_AT_MOST {
+            return None;
+        }
+        let mut guards = Vec::with_capacity(elements.len());
+        for element in elements {
+            match element.as_slice() {
+                [(g, Value::Int(1))] => guards.push(*g),
+                _ => return None,
+            }
+        }
+        let mut pairs = Vec::new();
+        for (i, &a) in guards.iter().enumerate() {
+            for &b in &guards[i + 1..] {
+                pairs.push(self.store.and2(a, b));
+            }
+        }
+        let some = self.store.or(pairs);
+        self.memo.pairwise.insert(some);
+        Some(some)
+    }
+
+    /// Whether `g` is a threshold that [`Grounder::some_pair`] built.
+    pub(crate) fn is_pairwise(&self, g: Gf) -> bool {
+        self.memo.pairwise.contains(&g)
     }
 
     fn ground_aggregate_uncached(

@@ -450,6 +450,9 @@ impl<'a> Grounder<'a> {
         if let Some(g) = self.application_equals(op, a, b)? {
             return Ok(g);
         }
+        if let Some(g) = self.aggregates_equal(op, a, b)? {
+            return Ok(g);
+        }
         let (ga, gb) = (self.ground_term(a)?, self.ground_term(b)?);
         Ok(self.compare(op, &ga, &gb))
     }
@@ -470,10 +473,63 @@ impl<'a> Grounder<'a> {
             CmpOp::Gt => (c.saturating_add(1), false),
             CmpOp::Lt => (c, true),
             CmpOp::Le => (c.saturating_add(1), true),
-            CmpOp::Eq | CmpOp::Ne => return Ok(None),
+            CmpOp::Eq | CmpOp::Ne => return self.exactly_one(agg, kind, sets, op, c),
         };
         let g = self.ground_at_least(agg.id(), kind, sets, k)?;
         Ok(g.map(|g| if negated { -g } else { g }))
+    }
+
+    /// `a = b` (or `a ~= b`) for two counts or sums of non-negative integers, as "each
+    /// reaches every threshold exactly when the other does" (see `equal_totals`). `None`
+    /// for other comparisons.
+    fn aggregates_equal(
+        &mut self,
+        op: CmpOp,
+        a: &crate::sema::ir::Term,
+        b: &crate::sema::ir::Term,
+    ) -> IdpResult<Option<Gf>> {
+        use crate::sema::ir::TermKind;
+        use crate::syntax::ast::AggKind;
+        let (base, negated) = op.positive_form();
+        let (
+            TermKind::Aggregate(ka @ (AggKind::Card | AggKind::Sum), sa),
+            TermKind::Aggregate(kb @ (AggKind::Card | AggKind::Sum), sb),
+        ) = (a.kind(), b.kind())
+        else {
+            return Ok(None);
+        };
+        if base != CmpOp::Eq {
+            return Ok(None);
+        }
+        let equal = self.equal_totals(*ka, sa, *kb, sb)?;
+        Ok(equal.map(|g| if negated { -g } else { g }))
+    }
+
+    /// `aggregate = 1` (or `~= 1`) for a count of a few elements, as "at least one and no
+    /// two" when the pairs are how "at least two" is built (see `some_pair`): clauses over
+    /// the elements' guards instead of a diagram of exact counts. `None` otherwise.
+    fn exactly_one(
+        &mut self,
+        agg: &crate::sema::ir::Term,
+        kind: crate::syntax::ast::AggKind,
+        sets: &[crate::sema::ir::SetExpr],
+        op: CmpOp,
+        c: i64,
+    ) -> IdpResult<Option<Gf>> {
+        if c != 1 || kind != crate::syntax::ast::AggKind::Card {
+            return Ok(None);
+        }
+        let Some(two) = self.ground_at_least(agg.id(), kind, sets, 2)? else {
+            return Ok(None);
+        };
+        if !self.is_pairwise(two) {
+            return Ok(None);
+        }
+        let Some(one) = self.ground_at_least(agg.id(), kind, sets, 1)? else {
+            return Ok(None);
+        };
+        let exactly = self.store.and2(one, -two);
+        Ok(Some(if op == CmpOp::Ne { -exactly } else { exactly }))
     }
 
     /// `f(args) = v` or `f(args) ~= v` (either way round) with `v` known: the guard of the

@@ -271,6 +271,9 @@ struct Memos {
     /// `aggregate >= threshold` of non-negative sums and counts, by memo key and threshold
     /// (`None`: a value was negative or not an integer).
     thresholds: HashMap<(MemoKey, i64), Option<Gf>>,
+    /// The thresholds `count >= 2` of a few elements built as the disjunction of their pairs
+    /// (see `at_least`).
+    pairwise: rustc_hash::FxHashSet<Gf>,
     /// The cases of a function applied to known arguments, inside atoms of two-valued tables
     /// (see `ground_pred`); emptied whenever what grounding knows about atoms changes.
     applications: SliceMap<FuncId, Value, Cases>,
