@@ -45,7 +45,7 @@ fn piped_commands_print_values_run_statements_and_go_on_after_errors() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
-        "2\n3\n10\n1\n2\nstructure  : V {\n  N = { 1..2 }\n  P = { 1 }\n}\n\n1\nP\n"
+        "2\n3\n10\n1\n2\nstructure  : V {\n  N = { 1..2 }\n  P = { 2 }\n}\n\n1\nP\n"
     );
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),

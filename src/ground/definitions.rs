@@ -179,6 +179,11 @@ impl<'a> Grounder<'a> {
         if let Some(heads) = self.few_possible_heads(rule) {
             return self.ground_rule_at_heads(rule, heads, out);
         }
+        let lifted = joined_existential(rule);
+        let (vars, body) = match &lifted {
+            Some((vars, body)) => (vars.as_slice(), *body),
+            None => (rule.vars.as_slice(), &rule.body),
+        };
         let head = RuleHead::new(self, rule);
         // A head the possibly-true pass ruled out is rejected as soon as its variables are
         // bound, before the body is grounded.
@@ -199,7 +204,7 @@ impl<'a> Grounder<'a> {
             reads: &reads,
             check: &mut check,
         });
-        self.for_each_admitted_candidate(&rule.vars, &rule.body, admit, &mut |g, known| {
+        self.for_each_admitted_candidate(vars, body, admit, &mut |g, known| {
             let tuple = if restricted {
                 admitted.borrow().clone()
             } else {
@@ -208,7 +213,7 @@ impl<'a> Grounder<'a> {
             let Some(tuple) = tuple else {
                 return Ok(false);
             };
-            let body = g.condition(known, &rule.body)?;
+            let body = g.condition(known, body)?;
             if body == Gf::FALSE {
                 return Ok(false);
             }
@@ -417,4 +422,40 @@ impl<'r> RuleHead<'r> {
         let admitted = g.is_forced(head, &tuple) && (!possible || g.is_possible(head, &tuple));
         Ok(admitted.then_some(tuple))
     }
+}
+
+/// A rule whose body is `? vs: inner`, with every variable of `vs` joined to a head variable
+/// by a conjunct atom of `inner`, as the rule over the head variables and `vs` with body
+/// `inner`: its instances are the existential's disjuncts, each a body of its own, and the
+/// bindings of all the variables are found together (the join can start from the smallest
+/// table) instead of the head variables' product first and the existential's join under
+/// each (`WetSide(r2, c2, Opp(d)) <- WetSide(r, c, d) & Dest(r, c, d, r2, c2)` binds the
+/// rows of `Dest` instead of every `d`, `r2`, `c2`). A variable that no atom joins to the
+/// head stays inside: its existential is ground once for every head.
+fn joined_existential(rule: &Rule) -> Option<(Vec<crate::sema::ir::Var>, &Formula)> {
+    let FormulaKind::Exists(inner_vars, inner) = rule.body.kind() else {
+        return None;
+    };
+    let head_ids: Vec<u32> = rule.vars.iter().map(|v| v.id).collect();
+    let mut atoms: Vec<Vec<u32>> = Vec::new();
+    crate::ground::formulas::conjuncts(inner, &mut |f| {
+        if let FormulaKind::Pred(_, args) = f.kind() {
+            let mut ids = Vec::new();
+            for a in args {
+                free_vars(a, &mut |v| ids.push(v.id));
+            }
+            atoms.push(ids);
+        }
+    });
+    let joined = |id: u32| {
+        atoms
+            .iter()
+            .any(|ids| ids.contains(&id) && ids.iter().any(|i| head_ids.contains(i)))
+    };
+    if head_ids.is_empty() || !inner_vars.iter().all(|v| joined(v.id)) {
+        return None;
+    }
+    let mut vars = rule.vars.clone();
+    vars.extend(inner_vars.iter().cloned());
+    Some((vars, inner))
 }
