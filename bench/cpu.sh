@@ -1,17 +1,18 @@
 # CPU-time helpers of the side-by-side benchmarks (sourced by generic.sh and search.sh, after
-# common.sh's bench_setup): every run under /usr/bin/time and timeout $LIMIT, CPU seconds
-# (user + system) as the measure, wall seconds shown beside them.
+# common.sh's bench_setup): every run under bench/rusage.py and timeout $LIMIT, CPU seconds
+# (user + system, to the millisecond: GNU time's hundredths are too coarse for the rows that
+# take a few hundredths) as the measure, wall seconds shown beside them.
 
 # timed LABEL CMD...: one run; sets SECS (CPU), WALL, MB, RC (output in $TMP/LABEL.out)
 timed() {
   local label=$1; shift
-  /usr/bin/time -f "%e %M %U %S" -o "$TMP/$label.time" timeout --kill-after=5 "$LIMIT" "$@" \
-    > "$TMP/$label.out" 2> "$TMP/$label.err"
+  python3 "$(dirname "${BASH_SOURCE[0]}")/rusage.py" "$TMP/$label.time" \
+    timeout --kill-after=5 "$LIMIT" "$@" > "$TMP/$label.out" 2> "$TMP/$label.err"
   RC=$?
   local kb user sys
   read -r WALL kb user sys < <(tail -1 "$TMP/$label.time")
   MB=$(( kb / 1024 ))
-  SECS=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u + s}')
+  SECS=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.3f", u + s}')
 }
 
 # best LABEL CMD...: the fastest of $RUNS timed runs; sets SECS, WALL, MB, RC (output in
@@ -34,9 +35,9 @@ shown() { if [[ $SECS == ">"* ]]; then echo "$SECS"; else echo "$SECS ($WALL)"; 
 
 # ratio A B: A / B with two decimals, or "-" when either timed out
 ratio() {
-  case "$1$2" in *">"*) echo "-" ;; *) awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a / (b > 0 ? b : 0.01)}' ;; esac
+  case "$1$2" in *">"*) echo "-" ;; *) awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a / (b > 0 ? b : 0.001)}' ;; esac
 }
 
 # total FILE COLUMN: the sum of a column of times (">" entries counted at the limit)
-sum_times() { awk -v lim="$LIMIT" '{ v = $1; if (v ~ />/) v = lim; s += v } END { printf "%.2f", s }'; }
+sum_times() { awk -v lim="$LIMIT" '{ v = $1; if (v ~ />/) v = lim; s += v } END { printf "%.3f", s }'; }
 

@@ -33,7 +33,7 @@
 #            `shortest()` calls plan(T, S), which grows Time one step at a time; clingo as for
 #            game (its horizon is the instance's maxtime).
 #
-# Times are CPU seconds (user + system, from /usr/bin/time; all three programs run on one
+# Times are CPU seconds (user + system, from bench/rusage.py, to the millisecond; all three programs run on one
 # core, so on an idle machine this is the wall time, and on a loaded one it is what the program
 # itself cost), with the wall seconds in parentheses; memory is peak RSS. clingo runs as
 # `python -m clingo` from a throwaway venv (its time includes the interpreter's start, ~0.05 s).

@@ -399,8 +399,23 @@ impl LinearSums {
     /// Whether the complete assignment `model` (the observed variables' literals) keeps every
     /// activated bound; if not, the violated bound's clause waits to be added.
     pub fn check_model(&mut self, model: &[Lit]) -> bool {
-        let truth: HashMap<Lit, bool> = model.iter().map(|&l| (l.abs(), l > 0)).collect();
-        let holds = |l: Lit| truth.get(&l.abs()).is_some_and(|&v| v == (l > 0));
+        if self.sums.iter().all(|s| s.bounds.is_empty()) {
+            return true;
+        }
+        let mut truth = vec![0i8; self.values.len()];
+        for &l in model {
+            if let Some(t) = truth.get_mut(l.unsigned_abs() as usize) {
+                *t = if l > 0 { 1 } else { -1 };
+            }
+        }
+        let holds = |l: Lit| {
+            let v = truth.get(l.unsigned_abs() as usize).copied().unwrap_or(0);
+            if l > 0 {
+                v > 0
+            } else {
+                v < 0
+            }
+        };
         for sum in &self.sums {
             for &(activation, k) in &sum.bounds {
                 if !holds(activation) {
