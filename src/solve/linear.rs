@@ -189,6 +189,9 @@ impl LinearSums {
 
     /// The solver assigned `lits` (observed variables only; others are ignored).
     pub fn assigned(&mut self, lits: &[Lit]) {
+        if self.sums.is_empty() {
+            return;
+        }
         for &lit in lits {
             let var = lit.unsigned_abs() as usize;
             if self.occurs.get(var).is_none_or(Vec::is_empty) || self.value(lit) > 0 {
@@ -229,11 +232,16 @@ impl LinearSums {
     }
 
     pub fn new_level(&mut self) {
-        self.levels.push(self.trail.len());
+        if !self.sums.is_empty() {
+            self.levels.push(self.trail.len());
+        }
     }
 
     /// The solver went back to decision level `level`: every assignment above it is undone.
     pub fn backtrack(&mut self, level: usize) {
+        if self.sums.is_empty() {
+            return;
+        }
         self.pending.clear();
         self.conflicts.clear();
         if level >= self.levels.len() {
