@@ -216,33 +216,8 @@ impl Args {
 
 fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelRequest, String> {
     let members = &program.namespaces[0].members;
-    let pick = |given: &Option<String>,
-                what: &str,
-                is_kind: &dyn Fn(&Component) -> bool|
-     -> Result<String, String> {
-        if let Some(name) = given {
-            return match members.get(name) {
-                Some(c) if is_kind(c) => Ok(name.clone()),
-                _ => Err(format!("there is no {what} named '{name}'")),
-            };
-        }
-        let found: Vec<&String> = members
-            .iter()
-            .filter(|(_, c)| is_kind(c))
-            .map(|(k, _)| k)
-            .collect();
-        match found.as_slice() {
-            [one] => Ok((*one).clone()),
-            [] => Err(format!("the files declare no {what}")),
-            many => Err(format!(
-                "the files declare {} {what}s ({}); choose one with --{what} NAME",
-                many.len(),
-                many.iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        }
+    let pick = |given: &Option<String>, what: &str, is_kind: &dyn Fn(&Component) -> bool| {
+        pick_component(program, given.as_deref(), what, is_kind)
     };
     let theory = pick(&args.theory, "theory", &|c| {
         matches!(c, Component::Theory(_))
@@ -262,6 +237,156 @@ fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelReques
         minimize: args.minimize.clone(),
         models: n,
     })
+}
+
+/// The member of the global namespace named `given`, which must be of the kind (`what`) that
+/// `is_kind` accepts, or else the only member of that kind.
+fn pick_component(
+    program: &Program,
+    given: Option<&str>,
+    what: &str,
+    is_kind: &dyn Fn(&Component) -> bool,
+) -> Result<String, String> {
+    let members = &program.namespaces[0].members;
+    if let Some(name) = given {
+        return match members.get(name) {
+            Some(c) if is_kind(c) => Ok(name.to_string()),
+            _ => Err(format!("there is no {what} named '{name}'")),
+        };
+    }
+    let found: Vec<&String> = members
+        .iter()
+        .filter(|(_, c)| is_kind(c))
+        .map(|(k, _)| k)
+        .collect();
+    match found.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Err(format!("the files declare no {what}")),
+        many => Err(format!(
+            "the files declare {} {what}s ({}); choose one with --{what} NAME",
+            many.len(),
+            many.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// `idp consult`'s arguments.
+#[derive(Parser, Debug)]
+#[command(
+    name = "idp consult",
+    about = "Consult a theory interactively: one JSON request per line on stdin, one JSON reply \
+             per line on stdout (see the README's reference for the requests)"
+)]
+struct ConsultArgs {
+    /// Specification files (.idp), loaded in order
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// The theory to consult (needed when the files declare several)
+    #[arg(long)]
+    theory: Option<String>,
+    /// The structure to consult it over (needed when the files declare several)
+    #[arg(long)]
+    structure: Option<String>,
+    /// Stop the whole consultation after this many seconds
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<f64>,
+}
+
+/// `idp consult FILE...`: loads the files, then answers the requests on stdin
+/// ([`crate::consult`]). Exit code 0, 1 when the files have errors, 3 when a limit stopped it.
+fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack) -> i32 {
+    crate::limits::end_on_closed_pipe();
+    let args = match ConsultArgs::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => return report_args_error(e),
+    };
+    if let Some(t) = args.timeout {
+        crate::limits::set_timeout(t);
+    }
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    for f in &args.files {
+        match std::fs::read(f) {
+            Ok(bytes) => inputs.push((f.clone(), bytes)),
+            Err(e) => {
+                eprintln!("Error: could not read file {}: {}", f, io_reason(&e));
+                return 1;
+            }
+        }
+    }
+    let mut sources = SourceMap::default();
+    let mut diags = Diagnostics::default();
+    let std_lib = |name: &str| crate::stdlib::source_in(None, name);
+    let loaded = crate::syntax::load_with(
+        inputs,
+        &std_lib,
+        false,
+        None,
+        stack,
+        &mut sources,
+        &mut diags,
+    );
+    let program = crate::sema::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
+    for d in diags.sorted() {
+        if d.severity == Severity::Error {
+            eprint!("{}", diagnostics::render_plain(&d, &sources));
+        }
+    }
+    if diags.has_errors() {
+        return 1;
+    }
+    let is_theory = |c: &Component| matches!(c, Component::Theory(_));
+    let is_structure = |c: &Component| matches!(c, Component::Structure(_));
+    let picked =
+        pick_component(&program, args.theory.as_deref(), "theory", &is_theory).and_then(|t| {
+            pick_component(
+                &program,
+                args.structure.as_deref(),
+                "structure",
+                &is_structure,
+            )
+            .map(|s| (t, s))
+        });
+    let (theory, structure) = match picked {
+        Ok((t, s)) => match (
+            program.namespaces[0].members.get(&t),
+            program.namespaces[0].members.get(&s),
+        ) {
+            (Some(Component::Theory(t)), Some(Component::Structure(s))) => {
+                (&program.theories[t.index()], &program.structures[s.index()])
+            }
+            _ => unreachable!("picked by kind"),
+        },
+        Err(msg) => {
+            eprintln!("Error: {msg}");
+            return 1;
+        }
+    };
+    crate::limits::install_interrupt_handler();
+    let options = crate::infer::Options {
+        tuning: settings.tuning.clone(),
+        ..crate::infer::Options::default()
+    };
+    let problem = match crate::infer::consult::Problem::new(&program, theory, structure, &options) {
+        Ok(p) => p,
+        Err(e) => {
+            let label = if e.is_limit() { "Stopped" } else { "Error" };
+            eprintln!("{label}: {e}");
+            return if e.is_limit() { EXIT_LIMIT } else { 1 };
+        }
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    match crate::consult::serve_lines(&problem, stdin.lock(), stdout.lock()) {
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            1
+        }
+    }
 }
 
 /// `--count`: the number of models, found by the search of model expansion without decoding
@@ -692,6 +817,9 @@ pub fn run_with(argv: Vec<String>, settings: Settings) -> i32 {
 fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) -> i32 {
     if argv.get(1).map(String::as_str) == Some("serve") {
         return crate::serve::run(&argv[2..], settings.serve_web);
+    }
+    if argv.get(1).map(String::as_str) == Some("consult") {
+        return run_consult(&argv[1..], &settings, stack);
     }
     crate::progress::set_terminal_line(!settings.no_progress);
     crate::limits::end_on_closed_pipe();

@@ -7,6 +7,7 @@
 //! `fodot` runs the `main` blocks of IDP-Z3 (FO(·)) files on them.
 
 pub mod cli;
+pub mod consult;
 pub mod diagnostics;
 pub mod encode;
 pub mod error;

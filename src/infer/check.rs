@@ -709,6 +709,32 @@ pub fn brute_force_count(
     structure: &Structure,
     limit: u64,
 ) -> Option<u64> {
+    let mut count = 0;
+    brute_force(program, theory, structure, limit, &mut |_| count += 1)?;
+    Some(count)
+}
+
+/// The models that [`brute_force_count`] counts, each two-valued on the open symbols.
+pub fn brute_force_models(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    limit: u64,
+) -> Option<Vec<Structure>> {
+    let mut models = Vec::new();
+    brute_force(program, theory, structure, limit, &mut |m| models.push(m))?;
+    Some(models)
+}
+
+/// Hands every model found by trying each completion to `found`; `None` past `limit`
+/// candidates (then nothing is tried).
+fn brute_force(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+    limit: u64,
+    found: &mut dyn FnMut(Structure),
+) -> Option<()> {
     let choices = open_choices(program, theory, structure)?;
     let total: u64 = choices
         .iter()
@@ -716,15 +742,14 @@ pub fn brute_force_count(
     if total > limit {
         return None;
     }
-    let mut count = 0;
     let mut index = vec![0usize; choices.len()];
     loop {
         let candidate = build_candidate(structure, &choices, &index);
         if check_model(program, theory, &candidate).is_ok() {
-            count += 1;
+            found(candidate);
         }
         if !advance(&mut index, &choices) {
-            return Some(count);
+            return Some(());
         }
     }
 }

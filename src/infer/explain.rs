@@ -1007,12 +1007,12 @@ impl Reading<'_> {
         sort_domain(self.program, self.structure, sort)
     }
 
-    fn at(&self, span: crate::source::Span) -> String {
+    pub fn at(&self, span: crate::source::Span) -> String {
         self.program.position(span).unwrap_or_else(|| "?".into())
     }
 
     /// `Col(a) ~= Col(b)` for an instance, the sentence's text for a whole one.
-    fn instance_text(&self, piece: &Piece) -> Option<(usize, String, String)> {
+    pub fn instance_text(&self, piece: &Piece) -> Option<(usize, String, String)> {
         match piece {
             Piece::Sentence(k) => {
                 let f = &self.theory.sentences[*k];
@@ -1108,6 +1108,19 @@ impl Reading<'_> {
         let mut lines = vec![header];
         lines.extend(self.body_lines(core));
         lines
+    }
+
+    /// What the core takes from the structure besides facts, one line each without the
+    /// `given:` label: functions whose totality it needs, types whose size it needs.
+    pub fn given_lines(&self, core: &Core) -> Vec<String> {
+        self.function_lines(core)
+            .into_iter()
+            .chain(self.type_lines(core))
+            .map(|l| {
+                let l = l.trim_start();
+                l.strip_prefix("given: ").unwrap_or(l).to_string()
+            })
+            .collect()
     }
 
     /// The functions that the core's sentences use and the structure does not give whole:
@@ -1379,7 +1392,7 @@ impl Reading<'_> {
 
     /// A sentence as its source writes it (on one line, with its full stop), or printed when
     /// the source is not known (a theory made by a procedure).
-    fn written(&self, f: &Formula) -> String {
+    pub fn written(&self, f: &Formula) -> String {
         match self.program.source_text(f.span) {
             Some(text) if !text.trim().is_empty() => {
                 let text = one_line(text);
@@ -1395,7 +1408,7 @@ impl Reading<'_> {
 
     /// A definition as its source writes it, on one line (printed when the source is not
     /// known).
-    fn definition_text(&self, d: &crate::sema::ir::Definition) -> String {
+    pub fn definition_text(&self, d: &crate::sema::ir::Definition) -> String {
         match self.program.source_text(d.span) {
             Some(text) if !text.trim().is_empty() => one_line(text),
             _ => one_line(&definition_to_string(self.program, d)),

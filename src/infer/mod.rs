@@ -4,6 +4,7 @@
 
 mod abstraction;
 mod check;
+pub mod consult;
 mod definitions;
 mod explain;
 mod fobdd;
@@ -16,7 +17,7 @@ mod report;
 mod session;
 mod trace;
 
-pub use check::{brute_force_count, check_model};
+pub use check::{brute_force_count, brute_force_models, check_model};
 pub use definitions::{evaluate_definitions, Evaluated};
 pub use explain::{
     enlarged, parse_literal, unsat_core, unsat_core_after_search, unsat_structure, why_forced,

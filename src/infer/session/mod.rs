@@ -625,6 +625,32 @@ impl<'a> Session<'a> {
         self.sat.lit(self.grounder.store(), g)
     }
 
+    /// The ground atom `s(t)`: a constant when the structure (or what grounding learnt)
+    /// decides it, else an atom of the store.
+    pub fn atom(&mut self, s: Symbol, t: &[crate::structure::Value]) -> Gf {
+        self.grounder.atom(s, t)
+    }
+
+    /// A fresh literal that no formula stands for (an activation literal).
+    pub fn fresh_lit(&mut self) -> Lit {
+        self.sat.new_var()
+    }
+
+    /// Adds a clause over literals.
+    pub fn add_clause(&mut self, clause: &[Lit]) {
+        self.sat.add_clause(clause);
+    }
+
+    /// Asks the solver to try `l` true first.
+    pub fn phase(&mut self, l: Lit) {
+        self.sat.phase(l);
+    }
+
+    /// The value of literal `l` in the current model.
+    pub fn lit_value(&self, l: Lit) -> bool {
+        self.sat.lit_value(l)
+    }
+
     /// Every atom that has a SAT variable, with that variable.
     pub fn atom_vars(&self) -> Vec<(Lit, Symbol, Tuple)> {
         let store = self.grounder.store();

@@ -1,0 +1,366 @@
+//! `idp consult FILE`: a consultation as a line protocol. Each line on stdin is one JSON
+//! request, each line on stdout its JSON reply, in order, so that a teacher or a test can
+//! script a conversation with a model. The questions are answered by
+//! [`crate::infer::consult`] on one live solver.
+//!
+//! Requests have an `"op"`: `assume` and `retract` (with `"literal"`: `P(a,b)`, `~P(a,b)`,
+//! `f(a) = v`, `f(a) ~= v`), `forced`, `value` and `explain` and `why_not` (with
+//! `"literal"`), `model`, `choices`, `reset`, `atoms`, `minimize` and `maximize` (with
+//! `"term"`: a term block's name or a constant), `quit`. Every reply has `"ok"` and `"ms"`
+//! (the milliseconds the request took); a reply that is not ok has `"error"`.
+
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+use serde_json::{json, Map, Value as Json};
+
+use crate::error::IdpResult;
+use crate::infer::consult::{Assumed, Consultation, Explanation, Literal, Problem, Reason, WhyNot};
+use crate::sema::ir::{Term, TermKind};
+use crate::sema::{Component, Program};
+use crate::structure::Structure;
+
+/// The operations a request may name.
+pub const OPERATIONS: &[&str] = &[
+    "assume", "retract", "forced", "value", "explain", "why_not", "model", "choices", "reset",
+    "atoms", "minimize", "maximize", "quit",
+];
+
+/// Answers the requests read from `input` on `output` until `quit` or the end of the input.
+/// The first line written says whether the problem has a model (`"op": "open"`).
+pub fn serve_lines(
+    problem: &Problem<'_>,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> std::io::Result<()> {
+    let started = Instant::now();
+    let mut consultation = match problem.consult() {
+        Ok(c) => c,
+        Err(e) => {
+            let reply = failure(&e.to_string(), started);
+            return writeln!(output, "{reply}");
+        }
+    };
+    let mut opened = Map::new();
+    opened.insert("op".into(), json!("open"));
+    opened.insert("atoms".into(), json!(consultation.atoms().len()));
+    let program = problem.program();
+    let skipped: Vec<String> = consultation
+        .skipped()
+        .iter()
+        .map(|s| program.symbol_name(*s).to_string())
+        .collect();
+    if !skipped.is_empty() {
+        opened.insert("skipped".into(), json!(skipped));
+    }
+    if !problem.warnings().is_empty() {
+        opened.insert("warnings".into(), json!(problem.warnings()));
+    }
+    writeln!(output, "{}", success(opened, started))?;
+    output.flush()?;
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let started = Instant::now();
+        let (reply, quit) = match serde_json::from_str::<Json>(&line) {
+            Ok(request) => answer(&mut consultation, &request, started),
+            Err(e) => (
+                failure(&format!("the request is not JSON: {e}"), started),
+                false,
+            ),
+        };
+        writeln!(output, "{reply}")?;
+        output.flush()?;
+        if quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The reply to one request, and whether it ends the consultation.
+fn answer(c: &mut Consultation<'_>, request: &Json, started: Instant) -> (Json, bool) {
+    let Some(op) = request.get("op").and_then(Json::as_str) else {
+        let message = format!(
+            "a request is a JSON object with \"op\": one of {}",
+            OPERATIONS.join(", ")
+        );
+        return (failure(&message, started), false);
+    };
+    if op == "quit" {
+        return (success(Map::new(), started), true);
+    }
+    let reply = match respond(c, op, request) {
+        Ok(Ok(fields)) => success(fields, started),
+        Ok(Err(message)) => failure(&message, started),
+        Err(e) => failure(&e.to_string(), started),
+    };
+    (reply, false)
+}
+
+/// The fields of a successful reply, a message for a request that cannot be answered, or
+/// the engine's error.
+fn respond(
+    c: &mut Consultation<'_>,
+    op: &str,
+    request: &Json,
+) -> IdpResult<Result<Map<String, Json>, String>> {
+    let mut out = Map::new();
+    let literal = |c: &Consultation<'_>| -> Result<Literal, String> {
+        let text = request
+            .get("literal")
+            .and_then(Json::as_str)
+            .ok_or_else(|| format!("\"{op}\" needs \"literal\", as in \"P(a)\" or \"f(a) = b\""))?;
+        c.parse(text)
+    };
+    match op {
+        "assume" => {
+            let l = match literal(c) {
+                Ok(l) => l,
+                Err(m) => return Ok(Err(m)),
+            };
+            match c.assume(&l)? {
+                Assumed::Added => {
+                    out.insert("added".into(), json!(true));
+                }
+                Assumed::Already => {
+                    out.insert("added".into(), json!(false));
+                }
+                Assumed::Refused(conflict) => {
+                    let with: Vec<String> = conflict.iter().map(|l| c.text(l)).collect();
+                    let message = if with.is_empty() {
+                        format!(
+                            "{} is impossible: no model of the theory and the structure has it",
+                            c.text(&l)
+                        )
+                    } else {
+                        format!(
+                            "{} is impossible with the choice{} {}: retract one of them first",
+                            c.text(&l),
+                            if with.len() == 1 { "" } else { "s" },
+                            with.join(", ")
+                        )
+                    };
+                    out.insert("inconsistent".into(), json!(true));
+                    out.insert("conflicts_with".into(), json!(with));
+                    out.insert("error".into(), json!(message));
+                    out.insert("ok".into(), json!(false));
+                }
+            }
+        }
+        "retract" => {
+            let l = match literal(c) {
+                Ok(l) => l,
+                Err(m) => return Ok(Err(m)),
+            };
+            if !c.retract(&l)? {
+                return Ok(Err(format!("{} is not among the choices", c.text(&l))));
+            }
+            out.insert("retracted".into(), json!(true));
+        }
+        "reset" => c.clear(),
+        "choices" => {
+            let texts: Vec<String> = c.choices().iter().map(|l| c.text(l)).collect();
+            out.insert("choices".into(), json!(texts));
+        }
+        "atoms" => {
+            let texts: Vec<String> = c.atoms().iter().map(|l| c.text(l)).collect();
+            out.insert("atoms".into(), json!(texts));
+        }
+        "forced" => match c.forced()? {
+            Some(forced) => {
+                let texts =
+                    |ls: &[Literal]| -> Vec<String> { ls.iter().map(|l| c.text(l)).collect() };
+                out.insert("true".into(), json!(texts(&forced.true_atoms)));
+                out.insert("false".into(), json!(texts(&forced.false_atoms)));
+            }
+            None => return Ok(Err(no_model(c))),
+        },
+        "value" => {
+            let l = match literal(c) {
+                Ok(l) => l,
+                Err(m) => return Ok(Err(m)),
+            };
+            match c.value(&l)? {
+                Some(v) => {
+                    let shown = match v.map(|v| v == l.truth) {
+                        Some(true) => "true",
+                        Some(false) => "false",
+                        None => "unknown",
+                    };
+                    out.insert("value".into(), json!(shown));
+                }
+                None => return Ok(Err(no_model(c))),
+            }
+        }
+        "explain" => {
+            let l = match literal(c) {
+                Ok(l) => l,
+                Err(m) => return Ok(Err(m)),
+            };
+            let explanation = c.explain(&l)?;
+            explanation_fields(c, &explanation, &mut out);
+        }
+        "why_not" => {
+            let l = match literal(c) {
+                Ok(l) => l,
+                Err(m) => return Ok(Err(m)),
+            };
+            match c.why_not(&l)? {
+                WhyNot::Possible => {
+                    out.insert("possible".into(), json!(true));
+                }
+                WhyNot::Impossible { retract, because } => {
+                    out.insert("possible".into(), json!(false));
+                    let sets: Vec<Vec<String>> = retract
+                        .iter()
+                        .map(|set| set.iter().map(|l| c.text(l)).collect())
+                        .collect();
+                    out.insert("retract".into(), json!(sets));
+                    explanation_fields(c, &because, &mut out);
+                }
+            }
+        }
+        "model" => match c.model()? {
+            Some(model) => {
+                let program = c.problem().program();
+                out.insert(
+                    "structure".into(),
+                    json!(crate::print::structure_to_string(program, &model)),
+                );
+                let texts: Vec<String> = true_atoms(c, &model).iter().map(|l| c.text(l)).collect();
+                out.insert("true".into(), json!(texts));
+            }
+            None => {
+                out.insert("model".into(), Json::Null);
+            }
+        },
+        "minimize" | "maximize" => {
+            let Some(name) = request.get("term").and_then(Json::as_str) else {
+                return Ok(Err(format!(
+                    "\"{op}\" needs \"term\": the name of a term block or a constant"
+                )));
+            };
+            let term = match named_term(c.problem(), name) {
+                Ok(t) => t,
+                Err(m) => return Ok(Err(m)),
+            };
+            let optimum = c.optimum(&term, op == "maximize")?;
+            match optimum.value {
+                Some(v) => out.insert("value".into(), json!(v.to_string())),
+                None => out.insert("value".into(), Json::Null),
+            };
+            out.insert("proven".into(), json!(optimum.proven));
+            if let Some(model) = optimum.model {
+                let program = c.problem().program();
+                out.insert(
+                    "structure".into(),
+                    json!(crate::print::structure_to_string(program, &model)),
+                );
+            }
+        }
+        _ => {
+            return Ok(Err(format!(
+                "unknown \"op\" \"{op}\": one of {}",
+                OPERATIONS.join(", ")
+            )))
+        }
+    }
+    Ok(Ok(out))
+}
+
+/// The message for a question asked when no model has the choices (only the problem
+/// itself, since a choice that leaves no model is refused).
+fn no_model(c: &Consultation<'_>) -> String {
+    if c.choices().is_empty() {
+        "the theory has no model with the structure".to_string()
+    } else {
+        "no model has the current choices".to_string()
+    }
+}
+
+/// The atoms of the consultation that `model` makes true.
+fn true_atoms(c: &Consultation<'_>, model: &Structure) -> Vec<Literal> {
+    c.atoms()
+        .into_iter()
+        .filter(|l| {
+            model
+                .table(l.symbol)
+                .is_some_and(|t| t.truth(&l.tuple) == crate::structure::TruthValue::True)
+        })
+        .collect()
+}
+
+/// A term block's term, or a constant of the vocabulary as a term.
+fn named_term(problem: &Problem<'_>, name: &str) -> Result<Term, String> {
+    let program: &Program = problem.program();
+    if let Some(Component::Term(id)) = program.namespaces[0].members.get(name) {
+        return Ok(program.terms[id.index()].term.clone());
+    }
+    let voc = program.voc(problem.theory().vocabulary);
+    voc.funcs
+        .iter()
+        .copied()
+        .find(|&f| program.func(f).name == name && program.func(f).args.is_empty())
+        .map(|f| {
+            let span = crate::source::Span::default();
+            Term::new(TermKind::Func(f, Vec::new()), program.func(f).result, span)
+        })
+        .ok_or_else(|| format!("there is no term block or constant named '{name}'"))
+}
+
+/// An explanation's fields: `forced` and, when forced, `reasons`.
+fn explanation_fields(c: &Consultation<'_>, e: &Explanation, out: &mut Map<String, Json>) {
+    match e {
+        Explanation::Because { reasons, .. } => {
+            out.insert("forced".into(), json!(true));
+            let parts: Vec<Json> = reasons.iter().map(|r| reason_json(c, r)).collect();
+            out.insert("reasons".into(), json!(parts));
+        }
+        Explanation::NotForced => {
+            out.insert("forced".into(), json!(false));
+        }
+        Explanation::NoModel => {
+            out.insert("forced".into(), json!(true));
+            out.insert("no_model".into(), json!(true));
+        }
+    }
+}
+
+fn reason_json(c: &Consultation<'_>, r: &Reason) -> Json {
+    match r {
+        Reason::Choice(l) => json!({"kind": "choice", "literal": c.text(l)}),
+        Reason::Fact(l) => json!({"kind": "fact", "literal": c.text(l)}),
+        Reason::Sentence { at, text, instance } => {
+            let mut m = Map::new();
+            m.insert("kind".into(), json!("sentence"));
+            m.insert("at".into(), json!(at));
+            m.insert("text".into(), json!(text));
+            if let Some((instance, binding)) = instance.as_ref().filter(|(_, b)| !b.is_empty()) {
+                m.insert("instance".into(), json!(instance));
+                m.insert("binding".into(), json!(binding));
+            }
+            Json::Object(m)
+        }
+        Reason::Definition { at, text } => json!({"kind": "definition", "at": at, "text": text}),
+        Reason::Given(text) => json!({"kind": "given", "text": text}),
+    }
+}
+
+/// A reply: `fields` with `"ok": true` (unless they say otherwise) and `"ms"`.
+fn success(mut fields: Map<String, Json>, started: Instant) -> Json {
+    fields.entry("ok").or_insert(json!(true));
+    fields.insert("ms".into(), json!(millis(started)));
+    Json::Object(fields)
+}
+
+fn failure(message: &str, started: Instant) -> Json {
+    json!({"ok": false, "error": message, "ms": millis(started)})
+}
+
+/// Milliseconds since `started`, to the hundredth.
+fn millis(started: Instant) -> f64 {
+    (started.elapsed().as_secs_f64() * 100_000.0).round() / 100.0
+}

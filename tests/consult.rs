@@ -1,0 +1,428 @@
+//! The consultant's engine (`idp::infer::consult`) against brute force: on random tiny
+//! theories (definitions, aggregates, functions), after every prefix of random choices,
+//! `forced` is the intersection of the models with the choices; every explanation is sound
+//! (its parts alone force the literal) and minimal (without any one part they do not); every
+//! set of choices that `why_not` says to retract makes the value possible, and no smaller set
+//! does; a refused choice names a minimal set of choices that excludes it. Then `idp consult`,
+//! the line protocol, on a small spec with its exact replies.
+//!
+//! `IDP_CONSULT_CASES` sets the number of random theories (a longer run, in BENCHMARKS.md).
+
+mod support;
+
+use idp::infer::consult::{Assumed, Consultation, Explanation, Literal, Problem, WhyNot};
+use idp::infer::{brute_force_count, brute_force_models, Options};
+use idp::sema::{Program, Theory};
+use idp::structure::{Structure, TruthValue};
+use support::{idp, program, theory_t_and_structure_s, Rng};
+
+/// Candidates brute force may try.
+const LIMIT: u64 = 1 << 16;
+
+/// One random theory over `D = {1..n}`: open `P`, `A`, `B` and (with two elements) `F`,
+/// a definition of `R` and `Q` with recursion, negation, an aggregate and a function in its
+/// rules (with two elements), and sentences with counts, sums and function terms.
+fn random_theory(rng: &mut Rng) -> String {
+    let small = rng.below(2) == 0;
+    let pick = |rng: &mut Rng, items: &[&str], percent: u64| -> Vec<String> {
+        items
+            .iter()
+            .filter(|_| rng.below(100) < percent)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let sentences = [
+        "! x: A(x) => B(x) | P.",
+        "#{x: A(x)} =< 1.",
+        "sum{x: B(x): x} >= 2 | ~P.",
+        "! x: F(x) ~= x => A(x).",
+        "A(F(1)) | B(F(2)).",
+        "P <=> Q(1).",
+        "? x: Q(x) & ~A(x).",
+        "~(A(1) & B(2)).",
+        "#{x: Q(x)} >= 2 => P.",
+        "! x: R(x, x) => ~B(x).",
+        "?1 x: B(x).",
+        "P | A(2).",
+    ];
+    let rules = [
+        "! x y: R(x, y) <- A(x) & B(y) & x < y.",
+        "! x y: R(x, y) <- ? z: R(x, z) & R(z, y).",
+        "! x y: R(x, y) <- F(x) = y & P.",
+        "! x: Q(x) <- A(x) & ~B(x).",
+        "! x: Q(x) <- ? y: R(y, x).",
+        "! x: Q(x) <- Q(F(x)) & ~P.",
+        "! x: Q(x) <- #{y: B(y) & y ~= x} >= 1 & ~A(x).",
+    ];
+    let mut chosen = pick(rng, &sentences, 30);
+    let mut defined = pick(rng, &rules, 40);
+    if defined.is_empty() {
+        defined.push(rules[3].to_string());
+    }
+    if chosen.is_empty() {
+        chosen.push(sentences[rng.below(sentences.len() as u64) as usize].to_string());
+    }
+    // Three elements: brute force cannot also try every function, so F is given.
+    let (n, given) = if small {
+        (2, String::new())
+    } else {
+        (3, "F = { 1->2; 2->3; 3->1 }".to_string())
+    };
+    let known = match rng.below(4) {
+        0 => "A<cf> = { 2 }",
+        1 => "B<ct> = { 1 }",
+        _ => "",
+    };
+    format!(
+        "vocabulary V {{\n    type D isa int\n    P\n    A(D)\n    B(D)\n    F(D) : D\n    \
+         R(D, D)\n    Q(D)\n}}\ntheory T : V {{\n    {{\n        {}\n    }}\n    {}\n}}\n\
+         structure S : V {{\n    D = {{ 1..{n} }}\n    {given}\n    {known}\n}}\n",
+        defined.join("\n        "),
+        chosen.join("\n    ")
+    )
+}
+
+/// The literals as the consultation writes them.
+fn shown(c: &Consultation<'_>, ls: &[Literal]) -> Vec<String> {
+    ls.iter().map(|l| c.text(l)).collect()
+}
+
+/// Whether `model` satisfies `literal`.
+fn holds(model: &Structure, literal: &Literal) -> bool {
+    let truth = model
+        .table(literal.symbol)
+        .map(|t| t.truth(&literal.tuple))
+        .unwrap_or(TruthValue::False);
+    (truth == TruthValue::True) == literal.truth
+}
+
+/// The models among `models` that satisfy every literal of `choices`.
+fn with<'m>(models: &'m [Structure], choices: &[Literal]) -> Vec<&'m Structure> {
+    models
+        .iter()
+        .filter(|m| choices.iter().all(|l| holds(m, l)))
+        .collect()
+}
+
+/// `theory` with the negation of `literal` added as a sentence.
+fn without_literal(
+    p: &Program,
+    theory: &Theory,
+    c: &Consultation<'_>,
+    literal: &Literal,
+) -> Theory {
+    let text = c.text(&literal.negated());
+    let f = idp::infer::parse_literal(p, theory.vocabulary, c.problem().structure(), &text)
+        .expect("a literal the consultation wrote");
+    let mut out = theory.clone();
+    out.sentences.push(f);
+    out
+}
+
+/// An explanation of `literal` is sound and minimal by brute force: its core (sentence
+/// instances, definitions, the facts and choices it keeps) with the literal's negation has no
+/// model, and without any one of its parts it has one.
+fn assert_explanation(p: &Program, c: &mut Consultation<'_>, literal: &Literal, text: &str) {
+    let theory = c.problem().theory();
+    let chosen = c.chosen_structure();
+    let negated = without_literal(p, theory, c, literal);
+    let explanation = c.explain(literal).expect("an explanation");
+    let Explanation::Because { core, .. } = explanation else {
+        panic!("{} is forced but not explained\n{text}", c.text(literal));
+    };
+    let count = |core: &idp::infer::Core| {
+        let mut t = core.theory(theory);
+        t.sentences
+            .push(negated.sentences.last().expect("added").clone());
+        brute_force_count(p, &t, &core.structure(&chosen), LIMIT).expect("small")
+    };
+    assert_eq!(
+        count(&core),
+        0,
+        "unsound explanation of {}: {core:?}\n{text}",
+        c.text(literal)
+    );
+    if core.whole.is_some() {
+        return;
+    }
+    for k in 0..core.pieces.len() {
+        let mut smaller = core.clone();
+        smaller.pieces.remove(k);
+        assert!(
+            count(&smaller) > 0,
+            "explanation of {} not minimal: {:?} is not needed\n{text}",
+            c.text(literal),
+            core.pieces[k]
+        );
+    }
+}
+
+/// One consultation of one random theory, checked step by step against brute force.
+fn check_consultation(text: &str, rng: &mut Rng) -> usize {
+    let p = program(text);
+    let (theory, structure) = theory_t_and_structure_s(&p);
+    let Some(models) = brute_force_models(&p, theory, structure, LIMIT) else {
+        return 0;
+    };
+    let problem = Problem::new(&p, theory, structure, &Options::default()).expect("prepared");
+    let mut c = problem.consult().expect("consulted");
+    let atoms = c.atoms();
+    let mut checks = 0;
+    for _step in 0..5 {
+        let choices = c.choices();
+        let models_now = with(&models, &choices);
+        let forced = c.forced().expect("forced");
+        let Some(forced) = forced else {
+            assert!(
+                models_now.is_empty(),
+                "no model said, but there are some\n{text}"
+            );
+            break;
+        };
+        assert!(
+            !models_now.is_empty(),
+            "models said, but there are none\n{text}"
+        );
+        let (mut true_atoms, mut false_atoms) = (Vec::new(), Vec::new());
+        let mut open = Vec::new();
+        for a in &atoms {
+            let values: Vec<bool> = models_now.iter().map(|m| holds(m, a)).collect();
+            if values.iter().all(|&v| v) {
+                true_atoms.push(a.clone());
+            } else if values.iter().all(|&v| !v) {
+                false_atoms.push(a.clone());
+            } else {
+                open.push(a.clone());
+            }
+        }
+        assert_eq!(
+            shown(&c, &forced.true_atoms),
+            shown(&c, &true_atoms),
+            "forced true atoms after {:?}\n{text}",
+            shown(&c, &choices)
+        );
+        assert_eq!(
+            shown(&c, &forced.false_atoms),
+            shown(&c, &false_atoms),
+            "forced false atoms after {:?}\n{text}",
+            shown(&c, &choices)
+        );
+        checks += 1;
+        // A consequence that is not a choice: explained soundly and minimally; its other
+        // value: why not, and what to retract.
+        let consequences: Vec<Literal> = true_atoms
+            .iter()
+            .cloned()
+            .chain(false_atoms.iter().map(|a| a.negated()))
+            .filter(|l| !choices.contains(l))
+            .collect();
+        if !consequences.is_empty() {
+            let l = consequences[rng.below(consequences.len() as u64) as usize].clone();
+            assert_explanation(&p, &mut c, &l, text);
+            assert_why_not(&mut c, &models, &l.negated(), text);
+            // Choosing the impossible value is refused, naming a minimal conflict.
+            match c.assume(&l.negated()).expect("assumed") {
+                Assumed::Refused(conflict) => {
+                    assert!(conflict.iter().all(|x| choices.contains(x)));
+                    let mut tried = conflict.clone();
+                    tried.push(l.negated());
+                    assert!(
+                        with(&models, &tried).is_empty(),
+                        "conflict {:?} allows it\n{text}",
+                        shown(&c, &conflict)
+                    );
+                    for k in 0..conflict.len() {
+                        let mut less = tried.clone();
+                        less.remove(k);
+                        assert!(
+                            !with(&models, &less).is_empty(),
+                            "conflict not minimal\n{text}"
+                        );
+                    }
+                }
+                other => panic!(
+                    "{} accepted ({other:?}) though impossible\n{text}",
+                    c.text(&l.negated())
+                ),
+            }
+            checks += 3;
+        }
+        // The next choice: a random open atom, a random value; sometimes a retraction.
+        if !choices.is_empty() && rng.below(5) == 0 {
+            let l = &choices[rng.below(choices.len() as u64) as usize];
+            assert!(c.retract(l).expect("retracted"));
+            continue;
+        }
+        if open.is_empty() {
+            break;
+        }
+        let mut l = open[rng.below(open.len() as u64) as usize].clone();
+        l.truth = rng.below(2) == 0;
+        assert_eq!(
+            c.assume(&l).expect("assumed"),
+            Assumed::Added,
+            "{}\n{text}",
+            c.text(&l)
+        );
+        // Every model the consultation gives has the choices and passes brute force.
+        if rng.below(3) == 0 {
+            let model = c.model().expect("a model").expect("some model");
+            assert!(
+                models
+                    .iter()
+                    .any(|m| atoms.iter().all(|a| holds(m, a) == holds(&model, a))),
+                "the model given is not one of brute force's\n{text}"
+            );
+            assert!(c.choices().iter().all(|l| holds(&model, l)));
+        }
+    }
+    checks
+}
+
+/// `why_not` of `literal` (impossible with the choices): each set to retract, retracted,
+/// makes it possible, and no smaller set does; with no set, no retraction does.
+fn assert_why_not(c: &mut Consultation<'_>, models: &[Structure], literal: &Literal, text: &str) {
+    let choices = c.choices();
+    let WhyNot::Impossible { retract, .. } = c.why_not(literal).expect("why not") else {
+        panic!("{} said possible\n{text}", c.text(literal));
+    };
+    let kept = |set: &[Literal]| -> Vec<Literal> {
+        let mut rest: Vec<Literal> = choices
+            .iter()
+            .filter(|x| !set.contains(x) && x.symbol_tuple() != literal.symbol_tuple())
+            .cloned()
+            .collect();
+        rest.push(literal.clone());
+        rest
+    };
+    if retract.is_empty() {
+        assert!(
+            with(models, &[literal.clone()]).is_empty(),
+            "no retraction said for {}, but retracting all makes it possible\n{text}",
+            c.text(literal)
+        );
+        return;
+    }
+    let others: Vec<Literal> = choices
+        .iter()
+        .filter(|x| x.symbol_tuple() != literal.symbol_tuple())
+        .cloned()
+        .collect();
+    // A choice of the atom's other value is in every set; the rest is what is chosen.
+    let own = choices.len() - others.len();
+    let smallest = retract.iter().map(Vec::len).min().expect("not empty") - own;
+    for set in &retract {
+        assert!(
+            !with(models, &kept(set)).is_empty(),
+            "retracting {set:?} does not help\n{text}"
+        );
+        assert_eq!(set.len() - own, smallest);
+    }
+    // No smaller set of the other choices helps.
+    for mask in 0u32..(1 << others.len()) {
+        let set: Vec<Literal> = (0..others.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| others[i].clone())
+            .collect();
+        if set.len() < smallest {
+            assert!(
+                with(models, &kept(&set)).is_empty(),
+                "a smaller set {set:?} helps\n{text}"
+            );
+        }
+    }
+}
+
+trait SymbolTuple {
+    fn symbol_tuple(&self) -> (idp::ids::Symbol, &[idp::structure::Value]);
+}
+
+impl SymbolTuple for Literal {
+    fn symbol_tuple(&self) -> (idp::ids::Symbol, &[idp::structure::Value]) {
+        (self.symbol, &self.tuple)
+    }
+}
+
+#[test]
+fn random_consultations_agree_with_brute_force() {
+    let cases: usize = std::env::var("IDP_CONSULT_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let mut rng = Rng(0x5be0_cd19_137e_2179);
+    let mut checks = 0;
+    for _ in 0..cases {
+        let text = random_theory(&mut rng);
+        checks += check_consultation(&text, &mut rng);
+    }
+    assert!(checks > cases * 3, "too few checks: {checks}");
+}
+
+/// The line protocol on the README's seating puzzle: each reply exactly.
+#[test]
+fn the_line_protocol_answers_each_request() {
+    let spec = support::write_file(
+        "consult.idp",
+        "vocabulary V {
+    type Person constructed from { Ann, Bob, Cy }
+    type Chair isa int
+    Seat(Person) : Chair
+}
+theory T : V {
+    ! p q : p ~= q => Seat(p) ~= Seat(q).
+    abs(Seat(Ann) - Seat(Bob)) ~= 1.
+}
+structure S : V {
+    Chair = { 1..3 }
+}
+",
+    );
+    let requests = [
+        r#"{"op":"forced"}"#,
+        r#"{"op":"assume","literal":"Seat(Ann) = 1"}"#,
+        r#"{"op":"forced"}"#,
+        r#"{"op":"assume","literal":"Seat(Bob) = 2"}"#,
+        r#"{"op":"why_not","literal":"Seat(Bob) = 2"}"#,
+        r#"{"op":"explain","literal":"Seat(Bob) = 3"}"#,
+        r#"{"op":"retract","literal":"Seat(Ann) = 1"}"#,
+        r#"{"op":"choices"}"#,
+        r#"{"op":"assume","literal":"Seat(Dan) = 1"}"#,
+        r#"{"op":"jump"}"#,
+        r#"{"op":"quit"}"#,
+    ];
+    let out = idp(
+        &["consult", spec.to_str().expect("utf-8")],
+        &(requests.join("\n") + "\n"),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let at = spec.display().to_string();
+    let replies: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+            assert!(v["ms"].as_f64().is_some(), "no ms in {l}");
+            v.as_object_mut().expect("an object").remove("ms");
+            v.to_string().replace(&at, "FILE")
+        })
+        .collect();
+    let expected = [
+        r#"{"atoms":9,"ok":true,"op":"open"}"#,
+        r#"{"false":["Seat(Ann) = 2","Seat(Bob) = 2","Seat(Cy) = 1","Seat(Cy) = 3"],"ok":true,"true":["Seat(Cy) = 2"]}"#,
+        r#"{"added":true,"ok":true}"#,
+        r#"{"false":["Seat(Ann) = 2","Seat(Ann) = 3","Seat(Bob) = 1","Seat(Bob) = 2","Seat(Cy) = 1","Seat(Cy) = 3"],"ok":true,"true":["Seat(Ann) = 1","Seat(Bob) = 3","Seat(Cy) = 2"]}"#,
+        r#"{"conflicts_with":[],"error":"Seat(Bob) = 2 is impossible: no model of the theory and the structure has it","inconsistent":true,"ok":false}"#,
+        r#"{"forced":true,"ok":true,"possible":false,"reasons":[{"at":"FILE:7:5","binding":"p=Ann, q=Bob","instance":"Seat(Ann) ~= Seat(Bob)","kind":"sentence","text":"! p q : p ~= q => Seat(p) ~= Seat(q)."},{"at":"FILE:8:5","kind":"sentence","text":"abs(Seat(Ann) - Seat(Bob)) ~= 1."},{"kind":"given","text":"Seat is a function: each Person has exactly one value of Chair = {1; 2; 3}"}],"retract":[]}"#,
+        r#"{"forced":true,"ok":true,"reasons":[{"kind":"choice","literal":"Seat(Ann) = 1"},{"at":"FILE:7:5","binding":"p=Ann, q=Bob","instance":"Seat(Ann) ~= Seat(Bob)","kind":"sentence","text":"! p q : p ~= q => Seat(p) ~= Seat(q)."},{"at":"FILE:8:5","kind":"sentence","text":"abs(Seat(Ann) - Seat(Bob)) ~= 1."},{"kind":"given","text":"Seat is a function: each Person has exactly one value of Chair = {1; 2; 3}"}]}"#,
+        r#"{"ok":true,"retracted":true}"#,
+        r#"{"choices":[],"ok":true}"#,
+        r#"{"error":"'Dan' is not an element of type Person in structure S","ok":false}"#,
+        r#"{"error":"unknown \"op\" \"jump\": one of assume, retract, forced, value, explain, why_not, model, choices, reset, atoms, minimize, maximize, quit","ok":false}"#,
+        r#"{"ok":true}"#,
+    ];
+    assert_eq!(replies, expected);
+}
