@@ -35,6 +35,8 @@ Examples:
   idp --check problem.idp              only parse and type-check
   idp --dump program problem.idp       print the program as resolved, in the file's dialect
   idp serve [FILE...] [--port N]       the workbench in the browser (idp serve --help)
+  idp consult problem.idp              a consultation: JSON requests on stdin, replies on
+                                       stdout (assume, forced, explain, why_not, ...)
   idp < problem.idp                    read the specification from stdin
   idp --sandbox --timeout 10 --max-memory 2000 untrusted.idp
                                        run an untrusted specification: no files, processes
@@ -293,6 +295,14 @@ struct ConsultArgs {
     /// Stop the whole consultation after this many seconds
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     timeout: Option<f64>,
+    /// A Lua chunk run first, for a structure that procedures build: `-e 'G = mystructure(11)'
+    /// --structure G` (`::` is replaced by `.`)
+    #[arg(short = 'e', long = "execute", value_name = "CHUNK")]
+    execute: Option<String>,
+    /// Milliseconds that one `forced` may search; atoms it does not settle by then are
+    /// `undecided` (asking again goes on); a request's `budget_ms` overrides it
+    #[arg(long = "budget-ms", value_name = "MS", default_value_t = 1000.0, value_parser = parse_millis)]
+    budget_ms: f64,
 }
 
 /// `idp consult FILE...`: loads the files, then answers the requests on stdin
@@ -339,37 +349,54 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
     }
     let is_theory = |c: &Component| matches!(c, Component::Theory(_));
     let is_structure = |c: &Component| matches!(c, Component::Structure(_));
-    let picked =
-        pick_component(&program, args.theory.as_deref(), "theory", &is_theory).and_then(|t| {
-            pick_component(
-                &program,
-                args.structure.as_deref(),
-                "structure",
-                &is_structure,
-            )
-            .map(|s| (t, s))
-        });
-    let (theory, structure) = match picked {
-        Ok((t, s)) => match (
-            program.namespaces[0].members.get(&t),
-            program.namespaces[0].members.get(&s),
-        ) {
-            (Some(Component::Theory(t)), Some(Component::Structure(s))) => {
-                (&program.theories[t.index()], &program.structures[s.index()])
-            }
-            _ => unreachable!("picked by kind"),
-        },
+    // A structure that the chunk makes is a Lua global, not a member of the files.
+    // With a chunk, a name given may be a Lua global that the chunk makes.
+    let pick = |given: &Option<String>, what: &str, is_kind: &dyn Fn(&Component) -> bool| match (
+        given,
+        &args.execute,
+    ) {
+        (Some(name), Some(_)) => Ok(name.clone()),
+        _ => pick_component(&program, given.as_deref(), what, is_kind),
+    };
+    let picked = pick(&args.theory, "theory", &is_theory)
+        .and_then(|t| pick(&args.structure, "structure", &is_structure).map(|s| (t, s)));
+    let (theory_name, structure_name) = match picked {
+        Ok(names) => names,
+        Err(msg) => {
+            eprintln!("Error: {msg}");
+            return 1;
+        }
+    };
+    let runtime = match Runtime::new(program, true) {
+        Ok(rt) => rt,
         Err(msg) => {
             eprintln!("Error: {msg}");
             return 1;
         }
     };
     crate::limits::install_interrupt_handler();
+    if let Some(chunk) = &args.execute {
+        if let Outcome::Failed(f) = runtime.run(&chunk.replace("::", "."), "-e") {
+            eprintln!("Error: {}", f.message);
+            return if f.stopped { EXIT_LIMIT } else { 1 };
+        }
+        runtime.flush_stdout();
+    }
+    let (Some(theory), Some(structure)) = (
+        runtime.theory(&theory_name),
+        runtime.structure(&structure_name),
+    ) else {
+        eprintln!("Error: there is no theory {theory_name} or no structure {structure_name}");
+        return 1;
+    };
+    let program = runtime.program();
+    let (theory, structure) = (theory.borrow().clone(), structure.borrow().clone());
     let options = crate::infer::Options {
         tuning: settings.tuning.clone(),
         ..crate::infer::Options::default()
     };
-    let problem = match crate::infer::consult::Problem::new(&program, theory, structure, &options) {
+    let problem = match crate::infer::consult::Problem::new(&program, &theory, &structure, &options)
+    {
         Ok(p) => p,
         Err(e) => {
             let label = if e.is_limit() { "Stopped" } else { "Error" };
@@ -379,7 +406,8 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
     };
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    match crate::consult::serve_lines(&problem, stdin.lock(), stdout.lock()) {
+    let budget = std::time::Duration::from_secs_f64(args.budget_ms / 1000.0);
+    match crate::consult::serve_lines(&problem, budget, stdin.lock(), stdout.lock()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
@@ -1295,6 +1323,14 @@ fn stdin_bytes() -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     std::io::stdin().read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// A positive, finite number of milliseconds (`idp consult --budget-ms`).
+fn parse_millis(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(ms) if ms.is_finite() && ms > 0.0 => Ok(ms),
+        _ => Err(format!("'{text}' is not a positive number of milliseconds")),
+    }
 }
 
 /// A positive, finite number of seconds (`--timeout`).

@@ -4,13 +4,14 @@
 //! [`crate::infer::consult`] on one live solver.
 //!
 //! Requests have an `"op"`: `assume` and `retract` (with `"literal"`: `P(a,b)`, `~P(a,b)`,
-//! `f(a) = v`, `f(a) ~= v`), `forced`, `value` and `explain` and `why_not` (with
-//! `"literal"`), `model`, `choices`, `reset`, `atoms`, `minimize` and `maximize` (with
-//! `"term"`: a term block's name or a constant), `quit`. Every reply has `"ok"` and `"ms"`
+//! `f(a) = v`, `f(a) ~= v`), `forced` (what the choices make certain beyond `given`, what
+//! the structure fixes), `value` and `explain` and `why_not` (with `"literal"`), `model`,
+//! `choices`, `reset`, `atoms`, `given`, `minimize` and `maximize` (with `"term"`: a term
+//! block's name or a constant), `quit`. Every reply has `"ok"` and `"ms"`
 //! (the milliseconds the request took); a reply that is not ok has `"error"`.
 
 use std::io::{BufRead, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value as Json};
 
@@ -20,27 +21,38 @@ use crate::sema::ir::{Term, TermKind};
 use crate::sema::{Component, Program};
 use crate::structure::Structure;
 
+/// The budget of the first answer (what holds without choices), in budgets of one request.
+const OPENING_BUDGET: u32 = 10;
+
 /// The operations a request may name.
 pub const OPERATIONS: &[&str] = &[
     "assume", "retract", "forced", "value", "explain", "why_not", "model", "choices", "reset",
-    "atoms", "minimize", "maximize", "quit",
+    "atoms", "given", "minimize", "maximize", "quit",
 ];
 
 /// Answers the requests read from `input` on `output` until `quit` or the end of the input.
 /// The first line written says whether the problem has a model (`"op": "open"`).
 pub fn serve_lines(
     problem: &Problem<'_>,
+    budget: Duration,
     input: impl BufRead,
     mut output: impl Write,
 ) -> std::io::Result<()> {
     let started = Instant::now();
-    let mut consultation = match problem.consult() {
+    let opened = problem.consult().and_then(|mut c| {
+        // What holds without any choice is settled now, with a longer budget.
+        c.set_budget(Some(budget * OPENING_BUDGET));
+        c.forced()?;
+        Ok(c)
+    });
+    let mut consultation = match opened {
         Ok(c) => c,
         Err(e) => {
             let reply = failure(&e.to_string(), started);
             return writeln!(output, "{reply}");
         }
     };
+    consultation.set_budget(Some(budget));
     let mut opened = Map::new();
     opened.insert("op".into(), json!("open"));
     opened.insert("atoms".into(), json!(consultation.atoms().len()));
@@ -128,6 +140,13 @@ fn respond(
                 Assumed::Already => {
                     out.insert("added".into(), json!(false));
                 }
+                Assumed::Undecided => {
+                    return Ok(Err(format!(
+                        "whether a model has {} with the choices was not decided within the \
+                         budget; the choice is not made (a larger --budget-ms decides more)",
+                        c.text(&l)
+                    )))
+                }
                 Assumed::Refused(conflict) => {
                     let with: Vec<String> = conflict.iter().map(|l| c.text(l)).collect();
                     let message = if with.is_empty() {
@@ -169,15 +188,37 @@ fn respond(
             let texts: Vec<String> = c.atoms().iter().map(|l| c.text(l)).collect();
             out.insert("atoms".into(), json!(texts));
         }
-        "forced" => match c.forced()? {
-            Some(forced) => {
-                let texts =
-                    |ls: &[Literal]| -> Vec<String> { ls.iter().map(|l| c.text(l)).collect() };
-                out.insert("true".into(), json!(texts(&forced.true_atoms)));
-                out.insert("false".into(), json!(texts(&forced.false_atoms)));
+        "given" => {
+            let given = c.given();
+            let texts = |ls: &[Literal]| -> Vec<String> { ls.iter().map(|l| c.text(l)).collect() };
+            out.insert("true".into(), json!(texts(&given.true_atoms)));
+            out.insert("false".into(), json!(texts(&given.false_atoms)));
+        }
+        "forced" => {
+            let asked = request.get("budget_ms").and_then(Json::as_f64);
+            let before = c.budget();
+            // 0: no budget (every atom is settled, however long that takes).
+            match asked.filter(|ms| ms.is_finite() && *ms >= 0.0) {
+                Some(0.0) => c.set_budget(None),
+                Some(ms) => c.set_budget(Some(Duration::from_secs_f64(ms / 1000.0))),
+                None => {}
             }
-            None => return Ok(Err(no_model(c))),
-        },
+            let forced = c.forced();
+            c.set_budget(before);
+            match forced? {
+                Some(forced) => {
+                    let texts =
+                        |ls: &[Literal]| -> Vec<String> { ls.iter().map(|l| c.text(l)).collect() };
+                    out.insert("true".into(), json!(texts(&forced.true_atoms)));
+                    out.insert("false".into(), json!(texts(&forced.false_atoms)));
+                    out.insert("complete".into(), json!(forced.undecided.is_empty()));
+                    if !forced.undecided.is_empty() {
+                        out.insert("undecided".into(), json!(texts(&forced.undecided)));
+                    }
+                }
+                None => return Ok(Err(no_model(c))),
+            }
+        }
         "value" => {
             let l = match literal(c) {
                 Ok(l) => l,
@@ -211,6 +252,13 @@ fn respond(
             match c.why_not(&l)? {
                 WhyNot::Possible => {
                     out.insert("possible".into(), json!(true));
+                }
+                WhyNot::Undecided => {
+                    return Ok(Err(format!(
+                        "whether a model has {} with the choices was not decided within the \
+                         budget",
+                        c.text(&l)
+                    )))
                 }
                 WhyNot::Impossible { retract, because } => {
                     out.insert("possible".into(), json!(false));

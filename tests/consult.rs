@@ -172,13 +172,29 @@ fn check_consultation(text: &str, rng: &mut Rng) -> usize {
         let choices = c.choices();
         let models_now = with(&models, &choices);
         let forced = c.forced().expect("forced");
-        let Some(forced) = forced else {
+        let Some(mut forced) = forced else {
             assert!(
                 models_now.is_empty(),
                 "no model said, but there are some\n{text}"
             );
             break;
         };
+        assert!(
+            forced.undecided.is_empty(),
+            "no budget, yet undecided atoms\n{text}"
+        );
+        // Compared on all atoms: what the structure fixes and what the choices add.
+        let given = c.given();
+        forced.true_atoms.extend(given.true_atoms);
+        forced.false_atoms.extend(given.false_atoms);
+        let index: std::collections::HashMap<_, _> = atoms
+            .iter()
+            .enumerate()
+            .map(|(k, a)| ((a.symbol, a.tuple.clone()), k))
+            .collect();
+        for ls in [&mut forced.true_atoms, &mut forced.false_atoms] {
+            ls.sort_by_key(|l| index[&(l.symbol, l.tuple.clone())]);
+        }
         assert!(
             !models_now.is_empty(),
             "models said, but there are none\n{text}"
@@ -297,7 +313,7 @@ fn assert_why_not(c: &mut Consultation<'_>, models: &[Structure], literal: &Lite
     };
     if retract.is_empty() {
         assert!(
-            with(models, &[literal.clone()]).is_empty(),
+            with(models, std::slice::from_ref(literal)).is_empty(),
             "no retraction said for {}, but retracting all makes it possible\n{text}",
             c.text(literal)
         );
@@ -412,16 +428,16 @@ structure S : V {
         .collect();
     let expected = [
         r#"{"atoms":9,"ok":true,"op":"open"}"#,
-        r#"{"false":["Seat(Ann) = 2","Seat(Bob) = 2","Seat(Cy) = 1","Seat(Cy) = 3"],"ok":true,"true":["Seat(Cy) = 2"]}"#,
+        r#"{"complete":true,"false":["Seat(Ann) = 2","Seat(Bob) = 2","Seat(Cy) = 1","Seat(Cy) = 3"],"ok":true,"true":["Seat(Cy) = 2"]}"#,
         r#"{"added":true,"ok":true}"#,
-        r#"{"false":["Seat(Ann) = 2","Seat(Ann) = 3","Seat(Bob) = 1","Seat(Bob) = 2","Seat(Cy) = 1","Seat(Cy) = 3"],"ok":true,"true":["Seat(Ann) = 1","Seat(Bob) = 3","Seat(Cy) = 2"]}"#,
+        r#"{"complete":true,"false":["Seat(Ann) = 2","Seat(Ann) = 3","Seat(Bob) = 1","Seat(Bob) = 2","Seat(Cy) = 1","Seat(Cy) = 3"],"ok":true,"true":["Seat(Ann) = 1","Seat(Bob) = 3","Seat(Cy) = 2"]}"#,
         r#"{"conflicts_with":[],"error":"Seat(Bob) = 2 is impossible: no model of the theory and the structure has it","inconsistent":true,"ok":false}"#,
         r#"{"forced":true,"ok":true,"possible":false,"reasons":[{"at":"FILE:7:5","binding":"p=Ann, q=Bob","instance":"Seat(Ann) ~= Seat(Bob)","kind":"sentence","text":"! p q : p ~= q => Seat(p) ~= Seat(q)."},{"at":"FILE:8:5","kind":"sentence","text":"abs(Seat(Ann) - Seat(Bob)) ~= 1."},{"kind":"given","text":"Seat is a function: each Person has exactly one value of Chair = {1; 2; 3}"}],"retract":[]}"#,
         r#"{"forced":true,"ok":true,"reasons":[{"kind":"choice","literal":"Seat(Ann) = 1"},{"at":"FILE:7:5","binding":"p=Ann, q=Bob","instance":"Seat(Ann) ~= Seat(Bob)","kind":"sentence","text":"! p q : p ~= q => Seat(p) ~= Seat(q)."},{"at":"FILE:8:5","kind":"sentence","text":"abs(Seat(Ann) - Seat(Bob)) ~= 1."},{"kind":"given","text":"Seat is a function: each Person has exactly one value of Chair = {1; 2; 3}"}]}"#,
         r#"{"ok":true,"retracted":true}"#,
         r#"{"choices":[],"ok":true}"#,
         r#"{"error":"'Dan' is not an element of type Person in structure S","ok":false}"#,
-        r#"{"error":"unknown \"op\" \"jump\": one of assume, retract, forced, value, explain, why_not, model, choices, reset, atoms, minimize, maximize, quit","ok":false}"#,
+        r#"{"error":"unknown \"op\" \"jump\": one of assume, retract, forced, value, explain, why_not, model, choices, reset, atoms, given, minimize, maximize, quit","ok":false}"#,
         r#"{"ok":true}"#,
     ];
     assert_eq!(replies, expected);

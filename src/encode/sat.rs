@@ -154,11 +154,6 @@ impl Sat {
         self.solver.get_mut().add_clause(clause);
     }
 
-    /// Asks the solver to try `lit` true first (see [`SatSolver::phase`]).
-    pub fn phase(&mut self, lit: Lit) {
-        self.solver.get_mut().phase(lit);
-    }
-
     /// Lets the solver propagate the weighted sum of `terms` inside its search, if it can
     /// (see [`SatSolver::add_sum`]).
     pub fn add_sum(&mut self, terms: &[(Lit, u64)]) -> Option<usize> {

@@ -6,14 +6,13 @@
 //! - [`Problem`] evaluates the definitions the input determines, once; [`Problem::consult`]
 //!   grounds and encodes the rest into one [`Session`] and opens a [`Consultation`].
 //! - [`Consultation::forced`]: the backbone under the choices, over every atom of the
-//!   vocabulary (what all models with the choices share). Computed as CaDiCaL's backbone
-//!   tools do: candidates are the atoms on which every model seen so far agrees; one call
-//!   asks for a model that flips at least one candidate (an activation literal guards that
-//!   clause, and each candidate's phase prefers its flip); a model drops every candidate it
-//!   flips, no model proves them all. Models found on the way are kept in a pool that
-//!   filters the candidates of later questions, and answers are cached per set of choices
-//!   (undo and redo cost nothing; a new choice starts from its parent's backbone, which it can
-//!   only grow).
+//!   vocabulary (what all models with the choices share). Candidates are the atoms on which
+//!   every model seen so far agrees; each is asked for its other value under the choices (no
+//!   model puts it in the backbone, a model drops every candidate it flips). Models found on
+//!   the way are kept in a pool that filters the candidates of later questions; answers are
+//!   cached per set of choices (undo and redo cost nothing), and a new choice starts from its
+//!   parent's backbone, which it can only grow. The backbone without choices is computed when
+//!   the consultation opens.
 //! - [`Consultation::assume`] refuses a choice that no model allows and names a minimal set of
 //!   earlier choices that exclude it; [`Consultation::why_not`] gives, for an impossible
 //!   value, the smallest sets of choices whose retraction makes it possible again, and
@@ -22,6 +21,8 @@
 //!   structure with the choices added, each fact that is a choice told apart).
 //! - [`Consultation::model`] gives the models with the choices one by one, and
 //!   [`Consultation::optimum`] the optimum of a term with them.
+
+use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -160,6 +161,9 @@ pub enum Assumed {
     Added,
     /// The same choice was made before: nothing changed.
     Already,
+    /// Whether a model has it with the others was not decided within the budget: it is not
+    /// made.
+    Undecided,
     /// No model has this choice together with the others: it is not made. The earlier
     /// choices that exclude it (a minimal set; empty when the theory and the structure alone
     /// exclude it).
@@ -173,6 +177,34 @@ pub struct Consequences {
     pub true_atoms: Vec<Literal>,
     /// The atoms false in every model.
     pub false_atoms: Vec<Literal>,
+    /// The atoms not settled within the budget: in the backbone or not.
+    pub undecided: Vec<Literal>,
+}
+
+/// What is known of the backbone under one set of choices.
+#[derive(Clone, Debug)]
+struct Backbone {
+    /// For each literal of `lits`, its value in every model with the choices, where known.
+    values: Vec<Option<bool>>,
+    /// The literals whose place is not settled yet: every model seen with the choices gives
+    /// them their value in `reference`.
+    pending: Vec<usize>,
+    /// A model with the choices.
+    reference: Vec<bool>,
+    /// The conflict limit (an index of [`CONFLICT_LEVELS`]) the pending literals wait for.
+    level: usize,
+}
+
+/// The conflict limits of one backbone call, level by level; the last has none, and is
+/// not used under a budget (a call must end for the budget to be kept).
+const CONFLICT_LEVELS: [Option<u32>; 4] = [Some(100), Some(2_000), Some(50_000), None];
+
+/// The conflict limits that a search under `deadline` may use.
+fn conflict_levels(deadline: Option<Instant>) -> &'static [Option<u32>] {
+    match deadline {
+        Some(_) => &CONFLICT_LEVELS[..CONFLICT_LEVELS.len() - 1],
+        None => &CONFLICT_LEVELS,
+    }
 }
 
 /// One part of an explanation.
@@ -213,12 +245,14 @@ pub enum Explanation {
 pub enum WhyNot {
     /// Some model with the choices satisfies the literal.
     Possible,
+    /// That was not decided within the budget.
+    Undecided,
     /// No model with the choices satisfies it. `retract`: the smallest sets of choices whose
     /// retraction makes it possible (empty when no retraction does: the theory and structure
     /// exclude it); `because`: why its negation holds.
     Impossible {
         retract: Vec<Vec<Literal>>,
-        because: Explanation,
+        because: Box<Explanation>,
     },
 }
 
@@ -246,10 +280,11 @@ pub struct Consultation<'s> {
     choices: Vec<(usize, bool)>,
     /// Models seen (the values of `lits`), newest last.
     pool: Vec<Vec<bool>>,
-    /// The backbone of each set of choices asked so far (sorted choices as the key), over
-    /// `lits`: `None` for an atom some model flips; the whole entry `None` when there is no
-    /// model.
-    backbones: HashMap<Vec<(usize, bool)>, Option<Vec<Option<bool>>>>,
+    /// The backbone of each set of choices asked so far (sorted choices as the key); `None`
+    /// when there is no model.
+    backbones: HashMap<Vec<(usize, bool)>, Option<Backbone>>,
+    /// How long `forced` may search (see [`Consultation::set_budget`]).
+    budget: Option<Duration>,
     /// Models shown by [`Consultation::model`] since the choices last changed are excluded
     /// by clauses under this literal.
     shown: Option<Lit>,
@@ -269,6 +304,7 @@ impl<'s> Consultation<'s> {
             choices: Vec::new(),
             pool: Vec::new(),
             backbones: HashMap::default(),
+            budget: None,
             shown: None,
             skipped: Vec::new(),
         };
@@ -438,15 +474,45 @@ impl<'s> Consultation<'s> {
         Some(out)
     }
 
-    /// Whether some model has all of `choices`.
-    fn possible(&mut self, choices: &[(usize, bool)]) -> IdpResult<bool> {
+    /// Whether some model has all of `choices` (a model of the pool that has them answers
+    /// without a search); `None` when the budget ran out before that was decided.
+    fn possible(&mut self, choices: &[(usize, bool)]) -> IdpResult<Option<bool>> {
         let Some(assumptions) = self.assumptions(choices) else {
-            return Ok(false);
+            return Ok(Some(false));
         };
+        if self
+            .pool
+            .iter()
+            .any(|m| assumptions.iter().all(|&l| self.model_has(m, l)))
+        {
+            return Ok(Some(true));
+        }
+        let deadline = self.budget.map(|b| Instant::now() + b);
+        for &limit in conflict_levels(deadline) {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let Some(session) = self.session.as_mut() else {
+                return Ok(Some(false));
+            };
+            match session.solve_limited(&assumptions, limit)? {
+                Some(true) => {
+                    self.remember_model();
+                    return Ok(Some(true));
+                }
+                Some(false) => return Ok(Some(false)),
+                None => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// Searches for a model under `assumptions` (kept in the pool when found).
+    fn solve_for_model(&mut self, assumptions: &[Lit]) -> IdpResult<bool> {
         let Some(session) = self.session.as_mut() else {
             return Ok(false);
         };
-        let found = session.solve(&assumptions)?;
+        let found = session.solve(assumptions)?;
         if found {
             self.remember_model();
         }
@@ -477,7 +543,11 @@ impl<'s> Consultation<'s> {
             .filter(|&(b, _)| b != a)
             .collect();
         with.push((a, literal.truth));
-        if !self.possible(&with)? {
+        let possible = self.possible(&with)?;
+        if possible.is_none() {
+            return Ok(Assumed::Undecided);
+        }
+        if possible == Some(false) {
             let earlier: Vec<(usize, bool)> = with[..with.len() - 1].to_vec();
             let conflict = self.minimal_conflict(&earlier, (a, literal.truth))?;
             return Ok(Assumed::Refused(
@@ -541,7 +611,8 @@ impl<'s> Consultation<'s> {
             without.remove(k);
             let mut tried = without.clone();
             tried.push(new);
-            if self.possible(&tried)? {
+            // Undecided within the budget: kept in the conflict (sound, perhaps not minimal).
+            if self.possible(&tried)? != Some(false) {
                 k += 1;
             } else {
                 core = without;
@@ -550,133 +621,179 @@ impl<'s> Consultation<'s> {
         Ok(core)
     }
 
-    /// What every model with the current choices shares; `None` when there is no model.
+    /// What the structure (with the definitions its input determines, and what grounding
+    /// derived) fixes before any choice: the same in every answer, so asked once.
+    pub fn given(&self) -> Consequences {
+        let mut out = Consequences::default();
+        for (a, atom) in self.atoms.iter().enumerate() {
+            match atom.state {
+                AtomState::Known(true) => out.true_atoms.push(self.literal(a, true)),
+                AtomState::Known(false) => out.false_atoms.push(self.literal(a, true)),
+                AtomState::Open(_) => {}
+            }
+        }
+        out
+    }
+
+    /// What every model with the current choices shares beyond [`Consultation::given`]: the
+    /// atoms open before any choice that all such models make true or false (the choices
+    /// among them); `None` when there is no model. Within the consultation's budget
+    /// ([`Consultation::set_budget`]): the atoms not settled by then are `undecided`, and
+    /// asking again goes on where this stopped.
     pub fn forced(&mut self) -> IdpResult<Option<Consequences>> {
-        let Some(backbone) = self.backbone()? else {
+        let Some(state) = self.backbone()? else {
             return Ok(None);
         };
         let mut out = Consequences::default();
         for (a, atom) in self.atoms.iter().enumerate() {
-            let value = match atom.state {
-                AtomState::Known(v) => Some(v),
-                AtomState::Open(k) => backbone[k],
+            let AtomState::Open(k) = atom.state else {
+                continue;
             };
-            let literal = || self.literal(a, true);
-            match value {
-                Some(true) => out.true_atoms.push(literal()),
-                Some(false) => out.false_atoms.push(literal()),
+            match state.values[k] {
+                Some(true) => out.true_atoms.push(self.literal(a, true)),
+                Some(false) => out.false_atoms.push(self.literal(a, true)),
+                None if state.pending.contains(&k) => out.undecided.push(self.literal(a, true)),
                 None => {}
             }
         }
         Ok(Some(out))
     }
 
+    /// How long [`Consultation::forced`] (and what asks it: `value`) may search before it
+    /// answers with some atoms undecided; `None`: until every atom is settled.
+    pub fn set_budget(&mut self, budget: Option<Duration>) {
+        self.budget = budget;
+    }
+
+    /// The budget of [`Consultation::forced`].
+    pub fn budget(&self) -> Option<Duration> {
+        self.budget
+    }
+
     /// The value every model with the current choices gives the literal's atom, if they
-    /// agree; `Err(())` when there is no model.
+    /// agree (`Some(None)` when they do not, or that was not settled within the budget);
+    /// `None` when there is no model.
     pub fn value(&mut self, literal: &Literal) -> IdpResult<Option<Option<bool>>> {
         let a = self.atom_of(literal)?;
-        let Some(backbone) = self.backbone()? else {
+        let Some(state) = self.backbone()? else {
             return Ok(None);
         };
         Ok(Some(match self.atoms[a].state {
             AtomState::Known(v) => Some(v),
-            AtomState::Open(k) => backbone[k],
+            AtomState::Open(k) => state.values[k],
         }))
     }
 
-    /// The backbone over `lits` under the current choices (cached per set of choices).
-    fn backbone(&mut self) -> IdpResult<Option<Vec<Option<bool>>>> {
+    /// The backbone under the current choices, as far as the budget allows (cached per set
+    /// of choices, and resumed when it was not complete).
+    fn backbone(&mut self) -> IdpResult<Option<Backbone>> {
         let key = sorted(&self.choices);
-        if let Some(known) = self.backbones.get(&key) {
-            return Ok(known.clone());
-        }
-        // The backbone of the choices without the newest is part of this one.
-        let parent = self
-            .choices
-            .split_last()
-            .and_then(|(_, rest)| self.backbones.get(&sorted(rest)).cloned().flatten());
-        let computed = self.compute_backbone(parent)?;
+        let state = match self.backbones.get(&key) {
+            Some(None) => return Ok(None),
+            Some(Some(state)) if state.pending.is_empty() => return Ok(Some(state.clone())),
+            Some(Some(state)) => state.clone(),
+            None => {
+                // The backbone of the choices without the newest is part of this one.
+                let parent = self
+                    .choices
+                    .split_last()
+                    .and_then(|(_, rest)| self.backbones.get(&sorted(rest)).cloned().flatten());
+                match self.start_backbone(parent.map(|p| p.values))? {
+                    Some(state) => state,
+                    None => {
+                        self.backbones.insert(key, None);
+                        return Ok(None);
+                    }
+                }
+            }
+        };
+        let deadline = self.budget.map(|b| Instant::now() + b);
+        let state = self.settle(state, deadline)?;
         if self.backbones.len() >= CACHE_SIZE {
             self.backbones.clear();
         }
-        self.backbones.insert(key, computed.clone());
-        Ok(computed)
+        self.backbones.insert(key, Some(state.clone()));
+        Ok(Some(state))
     }
 
-    fn compute_backbone(
-        &mut self,
-        parent: Option<Vec<Option<bool>>>,
-    ) -> IdpResult<Option<Vec<Option<bool>>>> {
+    /// The backbone under the current choices before any candidate is asked: `parent`'s
+    /// values, the choices, and as candidates the other atoms on which every model of the
+    /// pool that has the choices agrees with a model just found. `None` when there is no
+    /// model.
+    fn start_backbone(&mut self, parent: Option<Vec<Option<bool>>>) -> IdpResult<Option<Backbone>> {
         let choices = self.choices.clone();
         let Some(assumptions) = self.assumptions(&choices) else {
             return Ok(None);
         };
-        if self.session.is_none() || !self.possible(&choices)? {
+        if self.session.is_none() || !self.solve_for_model(&assumptions)? {
             return Ok(None);
         }
-        let mut backbone: Vec<Option<bool>> = parent.unwrap_or_else(|| vec![None; self.lits.len()]);
-        // Every chosen atom is in the backbone.
+        let mut values = parent.unwrap_or_else(|| vec![None; self.lits.len()]);
         for &(a, t) in &choices {
             if let AtomState::Open(k) = self.atoms[a].state {
-                backbone[k] = Some(t);
+                values[k] = Some(t);
             }
         }
-        let current = self.pool.last().cloned().expect("the model just found");
+        let reference = self.pool.last().cloned().expect("the model just found");
         let consistent: Vec<&Vec<bool>> = self
             .pool
             .iter()
             .filter(|m| assumptions.iter().all(|&l| self.model_has(m, l)))
             .collect();
-        let mut candidates: Vec<usize> = (0..self.lits.len())
-            .filter(|&k| backbone[k].is_none())
-            .filter(|&k| consistent.iter().all(|m| m[k] == current[k]))
+        let pending: Vec<usize> = (0..self.lits.len())
+            .filter(|&k| values[k].is_none())
+            .filter(|&k| consistent.iter().all(|m| m[k] == reference[k]))
             .collect();
-        let session = self.session.as_mut().expect("checked above");
-        while !candidates.is_empty() {
-            let flips: Vec<Lit> = candidates
-                .iter()
-                .map(|&k| {
-                    let l = self.lits[k];
-                    let now = session.lit_value(l);
-                    if now {
-                        -l
-                    } else {
-                        l
+        Ok(Some(Backbone {
+            values,
+            pending,
+            reference,
+            level: 0,
+        }))
+    }
+
+    /// Settles the pending candidates of `state` until `deadline`: one call per candidate,
+    /// asking for its other value under the choices. No model puts it in the backbone (the
+    /// learnt clauses of earlier calls stay, so most such calls are quick); a model drops
+    /// every candidate it flips. Calls get a conflict limit that grows by levels: what a
+    /// level cannot decide waits for the next, so quick answers are not held up by hard
+    /// ones. (Asking for many flips at once, by a clause over all candidates, made more hard
+    /// calls: each model then flipped only one or two of them.)
+    fn settle(&mut self, mut state: Backbone, deadline: Option<Instant>) -> IdpResult<Backbone> {
+        let Some(mut with) = self.assumptions(&self.choices.clone()) else {
+            return Ok(state);
+        };
+        let levels = conflict_levels(deadline);
+        while state.level < levels.len() && !state.pending.is_empty() {
+            let limit = levels[state.level];
+            let mut deferred = Vec::new();
+            while let Some(k) = state.pending.pop() {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    state.pending.push(k);
+                    state.pending.extend(deferred.iter().rev());
+                    return Ok(state);
+                }
+                let l = self.lits[k];
+                with.push(if state.reference[k] { -l } else { l });
+                let session = self.session.as_mut().expect("a model was found");
+                let found = session.solve_limited(&with, limit)?;
+                with.pop();
+                match found {
+                    Some(true) => {
+                        self.remember_model();
+                        let model = self.pool.last().expect("just kept");
+                        state.pending.retain(|&j| model[j] == state.reference[j]);
+                        deferred.retain(|&j| model[j] == state.reference[j]);
                     }
-                })
-                .collect();
-            for &f in &flips {
-                session.phase(f);
+                    Some(false) => state.values[k] = Some(state.reference[k]),
+                    None => deferred.push(k),
+                }
             }
-            let act = session.fresh_lit();
-            let mut clause = vec![-act];
-            clause.extend(&flips);
-            session.add_clause(&clause);
-            let mut with = assumptions.clone();
-            with.push(act);
-            let found = session.solve(&with)?;
-            session.add_clause(&[-act]);
-            if !found {
-                break;
-            }
-            let kept: Vec<usize> = candidates
-                .iter()
-                .zip(&flips)
-                .filter(|(_, &f)| !session.lit_value(f))
-                .map(|(&k, _)| k)
-                .collect();
-            candidates = kept;
-            let model: Vec<bool> = self.lits.iter().map(|&l| session.lit_value(l)).collect();
-            if self.pool.len() == POOL_SIZE {
-                self.pool.remove(0);
-            }
-            self.pool.push(model);
+            deferred.reverse();
+            state.pending = deferred;
+            state.level += 1;
         }
-        // What is left agrees with the first model of these choices.
-        for k in candidates {
-            backbone[k] = Some(current[k]);
-        }
-        Ok(Some(backbone))
+        Ok(state)
     }
 
     /// Whether model `m` (values of `lits`) satisfies solver literal `l` (a literal not among
@@ -805,8 +922,12 @@ impl<'s> Consultation<'s> {
         with.retain(|&(b, _)| b != a);
         let replaced = with.len() != self.choices.len();
         with.push((a, literal.truth));
-        if !replaced && self.possible(&with)? {
-            return Ok(WhyNot::Possible);
+        if !replaced {
+            match self.possible(&with)? {
+                Some(true) => return Ok(WhyNot::Possible),
+                None => return Ok(WhyNot::Undecided),
+                Some(false) => {}
+            }
         }
         let retract = self.retractions(a, literal.truth)?;
         // When no retraction helps, the reason is the theory's and the structure's alone.
@@ -815,7 +936,10 @@ impl<'s> Consultation<'s> {
         } else {
             self.explain(&literal.negated())?
         };
-        Ok(WhyNot::Impossible { retract, because })
+        Ok(WhyNot::Impossible {
+            retract,
+            because: Box::new(because),
+        })
     }
 
     /// The smallest sets of choices whose retraction lets atom `a` have `truth` (sets of one,
@@ -835,7 +959,7 @@ impl<'s> Consultation<'s> {
             .copied()
             .filter(|&(b, _)| b == a)
             .collect();
-        if !self.possible(&[(a, truth)])? {
+        if self.possible(&[(a, truth)])? != Some(true) {
             return Ok(Vec::new());
         }
         let mut calls = 0;
@@ -858,7 +982,7 @@ impl<'s> Consultation<'s> {
                     .collect();
                 kept.push((a, truth));
                 calls += 1;
-                if self.possible(&kept)? {
+                if self.possible(&kept)? == Some(true) {
                     found.push(subset.iter().map(|&i| choices[i]).collect());
                 }
             }

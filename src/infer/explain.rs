@@ -1582,7 +1582,7 @@ pub fn parse_literal(
             let args: Vec<&str> = if inner.trim().is_empty() {
                 Vec::new()
             } else {
-                inner.split(',').map(str::trim).collect()
+                top_level_parts(inner)
             };
             (atom[..open].trim(), args)
         }
@@ -1590,9 +1590,10 @@ pub fn parse_literal(
     };
     let voc = program.voc(vocabulary);
     let element = |sort: SortId, token: &str| -> Result<Term, String> {
+        let bare: String = token.chars().filter(|c| !c.is_whitespace()).collect();
         let found = sort_domain(program, structure, sort).and_then(|d| {
             d.into_iter()
-                .find(|v| readable_value(*v) == token || v.to_string() == token)
+                .find(|v| readable_value(*v) == bare || v.to_string() == bare)
         });
         match found {
             Some(v) => Ok(Term::new(TermKind::Value(v), sort, span)),
@@ -1679,6 +1680,26 @@ pub fn parse_literal(
     } else {
         formula
     })
+}
+
+/// The comma-separated parts of `text` outside parentheses (`P(1,2), a` is `P(1,2)` and `a`),
+/// trimmed.
+fn top_level_parts(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
 }
 
 /// `f` with what its values alone decide worked out: arithmetic on values (`2 - 1` is `1`),

@@ -46,11 +46,6 @@ pub trait SatSolver {
     }
     /// The value of a literal in the last model.
     fn value(&mut self, lit: Lit) -> bool;
-    /// Asks the solver to try `lit` true first when it decides its variable (a solver without
-    /// phases ignores it); kept until changed.
-    fn phase(&mut self, lit: Lit) {
-        let _ = lit;
-    }
     /// After a call that found no model: whether assumption `lit` was needed for that (the
     /// failed assumptions form an unsatisfiable core). A solver that cannot tell says true.
     fn failed(&self, lit: Lit) -> bool;
@@ -235,10 +230,6 @@ impl SatSolver for Cadical {
 
     fn value(&mut self, lit: Lit) -> bool {
         self.solver.val(lit) > 0
-    }
-
-    fn phase(&mut self, lit: Lit) {
-        self.solver.phase(lit);
     }
 
     fn failed(&self, lit: Lit) -> bool {

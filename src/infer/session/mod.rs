@@ -641,11 +641,6 @@ impl<'a> Session<'a> {
         self.sat.add_clause(clause);
     }
 
-    /// Asks the solver to try `l` true first.
-    pub fn phase(&mut self, l: Lit) {
-        self.sat.phase(l);
-    }
-
     /// The value of literal `l` in the current model.
     pub fn lit_value(&self, l: Lit) -> bool {
         self.sat.lit_value(l)
@@ -1101,6 +1096,17 @@ impl<'a> Session<'a> {
     /// Solves under assumptions until a model that satisfies the definitions is found (adding
     /// loop formulas and totality cuts as needed), or none exists.
     pub fn solve(&mut self, assumptions: &[Lit]) -> IdpResult<bool> {
+        self.solve_limited(assumptions, None)
+            .map(|found| found.expect("a search without a conflict limit decides"))
+    }
+
+    /// [`Session::solve`], each SAT call stopped after `conflicts` conflicts when given:
+    /// `None` when that stopped it (nothing was decided).
+    pub fn solve_limited(
+        &mut self,
+        assumptions: &[Lit],
+        conflicts: Option<u32>,
+    ) -> IdpResult<Option<bool>> {
         self.constrain_named_applications()?;
         loop {
             self.check_time("searching")?;
@@ -1111,10 +1117,12 @@ impl<'a> Session<'a> {
             self.sat_calls += 1;
             // While a definition is kept inside the search without its ranking translation, a
             // call gets a conflict budget; a call that spends it goes on with the translation.
-            let budget = self
+            let ranking = self
                 .definitions
                 .has_unranked_propagated()
                 .then_some(RANKING_AFTER_CONFLICTS);
+            let callers = conflicts.is_some_and(|c| ranking.is_none_or(|r| c < r));
+            let budget = if callers { conflicts } else { ranking };
             let result = self.sat.solve(assumptions, budget);
             self.options.observer.stat(|| {
                 format!(
@@ -1124,9 +1132,12 @@ impl<'a> Session<'a> {
                 )
             });
             match result {
-                SatResult::Unsat => return Ok(false),
+                SatResult::Unsat => return Ok(Some(false)),
                 SatResult::Interrupted => {
                     self.check_time("searching")?;
+                    if callers {
+                        return Ok(None);
+                    }
                     if budget.is_some() {
                         self.options.observer.stat(|| {
                             format!("{RANKING_AFTER_CONFLICTS} conflicts in one SAT call: the recursive definitions get their ranking translation")
@@ -1157,7 +1168,7 @@ impl<'a> Session<'a> {
                     "model found after {refinements} refinements (loop formulas, totality cuts)"
                 )
             });
-            return Ok(true);
+            return Ok(Some(true));
         }
     }
 

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Replays random consultations through `idp consult` and prints the latency of each click.
+
+A click is `assume` of a literal followed by `forced`; its time is the sum of the two replies'
+"ms" (measured by idp around each request, parsing and printing included). Each sequence
+starts from no choice (`reset`) and chooses, until every atom is decided or STEPS choices were
+made, a random atom among those still open (neither forced nor left undecided by the budget) and a
+random value for it: both values are possible, so every choice is accepted (a refused one is
+an error of idp's).
+
+Usage: consult.py LABEL SEQUENCES STEPS SEED -- IDP_CONSULT_COMMAND...
+Prints one line: LABEL, clicks, p50, p95, max (ms), clicks whose `forced` left atoms
+undecided within its budget, open time (ms), atoms.
+"""
+
+import json
+import random
+import subprocess
+import sys
+
+
+def main():
+    label, sequences, steps, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    command = sys.argv[sys.argv.index("--") + 1:]
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(request):
+        proc.stdin.write(json.dumps(request) + "\n")
+        proc.stdin.flush()
+        line = proc.stdout.readline()
+        if not line:
+            sys.exit(f"{label}: idp consult ended (exit {proc.wait()})")
+        return json.loads(line)
+
+    opened = json.loads(proc.stdout.readline())
+    if not opened.get("ok"):
+        sys.exit(f"{label}: {opened.get('error')}")
+    atoms = ask({"op": "atoms"})["atoms"]
+    given = ask({"op": "given"})
+    fixed = set(given["true"]) | set(given["false"])
+    choosable = [a for a in atoms if a not in fixed]
+    rng = random.Random(seed)
+    clicks = []
+    incomplete = 0
+    for _ in range(sequences):
+        ask({"op": "reset"})
+        forced = ask({"op": "forced"})
+        for _ in range(steps):
+            decided = set(forced["true"]) | set(forced["false"]) | set(forced.get("undecided", []))
+            open_atoms = [a for a in choosable if a not in decided]
+            if not open_atoms:
+                break
+            atom = rng.choice(open_atoms)
+            literal = atom if rng.random() < 0.5 else negate(atom)
+            assumed = ask({"op": "assume", "literal": literal})
+            if not assumed.get("ok"):
+                sys.exit(f"{label}: {literal} refused though open: {assumed}")
+            forced = ask({"op": "forced"})
+            if not forced.get("ok"):
+                sys.exit(f"{label}: forced failed: {forced}")
+            clicks.append(assumed["ms"] + forced["ms"])
+            incomplete += not forced["complete"]
+    ask({"op": "quit"})
+    proc.wait()
+    clicks.sort()
+    def pct(p):
+        return clicks[min(len(clicks) - 1, int(p * len(clicks)))]
+    print(f"{label}\t{len(clicks)}\t{pct(0.5):.1f}\t{pct(0.95):.1f}\t{clicks[-1]:.1f}\t"
+          f"{incomplete}\t{opened['ms']:.0f}\t{len(choosable)}")
+
+
+def negate(atom):
+    """The literal that makes `atom` false: ~P(a), or f(a) ~= v for a function's value."""
+    if " = " in atom:
+        return atom.replace(" = ", " ~= ", 1)
+    return "~" + atom
+
+
+if __name__ == "__main__":
+    main()
