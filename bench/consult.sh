@@ -25,7 +25,7 @@ STEPS=${STEPS:-12}
 SEED=${SEED:-1}
 RUNS=1
 SPECS=("$@")
-[ ${#SPECS[@]} -gt 0 ] || SPECS=(maze keys theseus colour overflow)
+[ ${#SPECS[@]} -gt 0 ] || SPECS=(europe theseus keys colour overflow maze)
 
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 bench_idp
@@ -40,6 +40,9 @@ consult() {
 
 for spec in "${SPECS[@]}"; do
   case $spec in
+    europe)
+      # Four colours for 39 countries of Europe, in IDP-Z3's FO(·) (bench/consult/europe.idp).
+      consult "europe map (FO(·))" bench/consult/europe.idp ;;
     maze)
       # Seed 000 part I: the maze theory over an empty 11 x 11 grid.
       consult "maze 11x11" specs/maze/construction.idp --theory Tmaze --structure G \
