@@ -265,8 +265,13 @@ fn pick_component(
         [one] => Ok((*one).clone()),
         [] => Err(format!("the files declare no {what}")),
         many => Err(format!(
-            "the files declare {} {what}s ({}); choose one with --{what} NAME",
+            "the files declare {} {} ({}); choose one with --{what} NAME",
             many.len(),
+            if what == "theory" {
+                "theories"
+            } else {
+                "structures"
+            },
             many.iter()
                 .map(|s| s.as_str())
                 .collect::<Vec<_>>()
@@ -316,16 +321,9 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
     if let Some(t) = args.timeout {
         crate::limits::set_timeout(t);
     }
-    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
-    for f in &args.files {
-        match std::fs::read(f) {
-            Ok(bytes) => inputs.push((f.clone(), bytes)),
-            Err(e) => {
-                eprintln!("Error: could not read file {}: {}", f, io_reason(&e));
-                return 1;
-            }
-        }
-    }
+    let Some(inputs) = read_files(&args.files) else {
+        return 1;
+    };
     let mut sources = SourceMap::default();
     let mut diags = Diagnostics::default();
     let std_lib = |name: &str| crate::stdlib::source_in(None, name);
@@ -415,6 +413,22 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
             1
         }
     }
+}
+
+/// The bytes of each file, named; `None` (after saying which file on stderr) when one cannot
+/// be read.
+fn read_files(files: &[String]) -> Option<Vec<(String, Vec<u8>)>> {
+    let mut inputs = Vec::new();
+    for f in files {
+        match std::fs::read(f) {
+            Ok(bytes) => inputs.push((f.clone(), bytes)),
+            Err(e) => {
+                eprintln!("Error: could not read file {}: {}", f, io_reason(&e));
+                return None;
+            }
+        }
+    }
+    Some(inputs)
 }
 
 /// `--count`: the number of models, found by the search of model expansion without decoding
@@ -867,16 +881,9 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
 
     // Read the inputs.
     crate::limits::set_phase("reading the input");
-    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
-    for f in &args.files {
-        match std::fs::read(f) {
-            Ok(bytes) => inputs.push((f.clone(), bytes)),
-            Err(e) => {
-                eprintln!("Error: could not read file {}: {}", f, io_reason(&e));
-                return 1;
-            }
-        }
-    }
+    let Some(mut inputs) = read_files(&args.files) else {
+        return 1;
+    };
     // In the interactive shell stdin carries the commands, not the specification.
     let read_stdin = args.stdin
         || (args.files.is_empty()

@@ -31,7 +31,8 @@ pub const OPERATIONS: &[&str] = &[
 ];
 
 /// Answers the requests read from `input` on `output` until `quit` or the end of the input.
-/// The first line written says whether the problem has a model (`"op": "open"`).
+/// The first line written (`"op": "open"`) gives the number of atoms and whether the problem
+/// has a model at all (`"has_model"`).
 pub fn serve_lines(
     problem: &Problem<'_>,
     budget: Duration,
@@ -42,11 +43,11 @@ pub fn serve_lines(
     let opened = problem.consult().and_then(|mut c| {
         // What holds without any choice is settled now, with a longer budget.
         c.set_budget(Some(budget * OPENING_BUDGET));
-        c.forced()?;
-        Ok(c)
+        let has_model = c.forced()?.is_some();
+        Ok((c, has_model))
     });
-    let mut consultation = match opened {
-        Ok(c) => c,
+    let (mut consultation, has_model) = match opened {
+        Ok(opened) => opened,
         Err(e) => {
             let reply = failure(&e.to_string(), started);
             return writeln!(output, "{reply}");
@@ -56,6 +57,7 @@ pub fn serve_lines(
     let mut opened = Map::new();
     opened.insert("op".into(), json!("open"));
     opened.insert("atoms".into(), json!(consultation.atoms().len()));
+    opened.insert("has_model".into(), json!(has_model));
     let program = problem.program();
     let skipped: Vec<String> = consultation
         .skipped()
@@ -127,12 +129,16 @@ fn respond(
             .ok_or_else(|| format!("\"{op}\" needs \"literal\", as in \"P(a)\" or \"f(a) = b\""))?;
         c.parse(text)
     };
+    let parsed = match op {
+        "assume" | "retract" | "value" | "explain" | "why_not" => match literal(c) {
+            Ok(l) => Some(l),
+            Err(m) => return Ok(Err(m)),
+        },
+        _ => None,
+    };
     match op {
         "assume" => {
-            let l = match literal(c) {
-                Ok(l) => l,
-                Err(m) => return Ok(Err(m)),
-            };
+            let l = parsed.clone().expect("parsed above");
             match c.assume(&l)? {
                 Assumed::Added => {
                     out.insert("added".into(), json!(true));
@@ -170,10 +176,7 @@ fn respond(
             }
         }
         "retract" => {
-            let l = match literal(c) {
-                Ok(l) => l,
-                Err(m) => return Ok(Err(m)),
-            };
+            let l = parsed.clone().expect("parsed above");
             if !c.retract(&l)? {
                 return Ok(Err(format!("{} is not among the choices", c.text(&l))));
             }
@@ -220,10 +223,7 @@ fn respond(
             }
         }
         "value" => {
-            let l = match literal(c) {
-                Ok(l) => l,
-                Err(m) => return Ok(Err(m)),
-            };
+            let l = parsed.clone().expect("parsed above");
             match c.value(&l)? {
                 Some(v) => {
                     let shown = match v.map(|v| v == l.truth) {
@@ -237,18 +237,12 @@ fn respond(
             }
         }
         "explain" => {
-            let l = match literal(c) {
-                Ok(l) => l,
-                Err(m) => return Ok(Err(m)),
-            };
+            let l = parsed.clone().expect("parsed above");
             let explanation = c.explain(&l)?;
             explanation_fields(c, &explanation, &mut out);
         }
         "why_not" => {
-            let l = match literal(c) {
-                Ok(l) => l,
-                Err(m) => return Ok(Err(m)),
-            };
+            let l = parsed.clone().expect("parsed above");
             match c.why_not(&l)? {
                 WhyNot::Possible => {
                     out.insert("possible".into(), json!(true));

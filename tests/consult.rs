@@ -427,7 +427,7 @@ structure S : V {
         })
         .collect();
     let expected = [
-        r#"{"atoms":9,"ok":true,"op":"open"}"#,
+        r#"{"atoms":9,"has_model":true,"ok":true,"op":"open"}"#,
         r#"{"complete":true,"false":["Seat(Ann) = 2","Seat(Bob) = 2","Seat(Cy) = 1","Seat(Cy) = 3"],"ok":true,"true":["Seat(Cy) = 2"]}"#,
         r#"{"added":true,"ok":true}"#,
         r#"{"complete":true,"false":["Seat(Ann) = 2","Seat(Ann) = 3","Seat(Bob) = 1","Seat(Bob) = 2","Seat(Cy) = 1","Seat(Cy) = 3"],"ok":true,"true":["Seat(Ann) = 1","Seat(Bob) = 3","Seat(Cy) = 2"]}"#,
