@@ -40,6 +40,11 @@ const EXPECTED: &[(&str, i32, &str)] = &[
         "#: Wall  E: Entrance  X: Exit",
     ),
     ("idp examples/graph-colouring.idp", 0, "colourings: 18"),
+    (
+        r#"printf '%s\n' '{"op":"assume","literal":"Seat(Ann) = 1"}' '{"op":"forced"}' | idp consult examples/first.idp"#,
+        0,
+        r#"{"complete":true,"false":["Seat(Ann) = 2","Seat(Ann) = 3","Seat(Bob) = 1","Seat(Bob) = 2","Seat(Cy) = 1","Seat(Cy) = 3"],"ms":..."#,
+    ),
     ("idp examples/lamps.idp", 0, "{ 0,b1; 1,b2; 2,b3 }"),
     (
         "idp -n 1 --visualize examples/nqueens.idp",
@@ -312,9 +317,11 @@ fn with_binary(command: &str) -> String {
     if let Some(rest) = command.strip_prefix("cargo run --release --") {
         return format!("{bin}{rest}");
     }
-    match command.strip_prefix("idp ") {
+    // `idp` at the start, or after a pipe.
+    let piped = command.replace("| idp ", &format!("| {bin} "));
+    match piped.strip_prefix("idp ") {
         Some(rest) => format!("{bin} {rest}"),
-        None => command.to_string(),
+        None => piped,
     }
 }
 

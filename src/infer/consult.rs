@@ -11,8 +11,8 @@
 //!   model puts it in the backbone, a model drops every candidate it flips). Models found on
 //!   the way are kept in a pool that filters the candidates of later questions; answers are
 //!   cached per set of choices (undo and redo cost nothing), and a new choice starts from its
-//!   parent's backbone, which it can only grow. The backbone without choices is computed when
-//!   the consultation opens.
+//!   parent's backbone, which it can only grow. A budget bounds the search of one answer:
+//!   the atoms it does not settle are said to be undecided, and the next question goes on.
 //! - [`Consultation::assume`] refuses a choice that no model allows and names a minimal set of
 //!   earlier choices that exclude it; [`Consultation::why_not`] gives, for an impossible
 //!   value, the smallest sets of choices whose retraction makes it possible again, and
@@ -725,8 +725,19 @@ impl<'s> Consultation<'s> {
         let Some(assumptions) = self.assumptions(&choices) else {
             return Ok(None);
         };
-        if self.session.is_none() || !self.solve_for_model(&assumptions)? {
-            return Ok(None);
+        // A model of the pool with the choices (the one `assume` found, mostly) serves as
+        // the reference; else one is searched.
+        let known = self
+            .pool
+            .iter()
+            .rposition(|m| assumptions.iter().all(|&l| self.model_has(m, l)));
+        match known {
+            Some(k) => {
+                let model = self.pool.remove(k);
+                self.pool.push(model);
+            }
+            None if self.session.is_some() && self.solve_for_model(&assumptions)? => {}
+            None => return Ok(None),
         }
         let mut values = parent.unwrap_or_else(|| vec![None; self.lits.len()]);
         for &(a, t) in &choices {
@@ -734,7 +745,7 @@ impl<'s> Consultation<'s> {
                 values[k] = Some(t);
             }
         }
-        let reference = self.pool.last().cloned().expect("the model just found");
+        let reference = self.pool.last().cloned().expect("a model with the choices");
         let consistent: Vec<&Vec<bool>> = self
             .pool
             .iter()
