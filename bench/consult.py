@@ -45,6 +45,8 @@ def main():
     for _ in range(sequences):
         ask({"op": "reset"})
         forced = ask({"op": "forced"})
+        if not forced.get("ok"):
+            sys.exit(f"{label}: {forced.get('error')}")
         for _ in range(steps):
             decided = set(forced["true"]) | set(forced["false"]) | set(forced.get("undecided", []))
             open_atoms = [a for a in choosable if a not in decided]

@@ -59,8 +59,8 @@ for spec in "${SPECS[@]}"; do
       consult "colour maze 8x8" specs/colourmaze/colourmaze.idp --theory T --structure G \
         -e 'G = puzzle(readpuzzle("specs/colourmaze/instances/random8x8c3.txt"))' ;;
     overflow)
-      consult "overflow 10x10" specs/overflow/overflow.idp --theory T --structure G \
-        -e 'G = level(randomlevel(10, 10, 1))' ;;
+      consult "overflow 8x8" specs/overflow/overflow.idp --theory T --structure G \
+        -e 'G = level(readlevel("specs/overflow/levels/random8x8.txt"))' ;;
     *) echo "unknown spec $spec" >&2; exit 1 ;;
   esac
 done
