@@ -65,6 +65,11 @@ def main():
     ask({"op": "quit"})
     proc.wait()
     clicks.sort()
+    if not clicks:
+        print(f"{label}\t0\t-\t-\t-\t0\t{opened['ms']:.0f}\t{len(choosable)}"
+              "\t(nothing open: the choices are all decided without any)")
+        return
+
     def pct(p):
         return clicks[min(len(clicks) - 1, int(p * len(clicks)))]
     print(f"{label}\t{len(clicks)}\t{pct(0.5):.1f}\t{pct(0.95):.1f}\t{clicks[-1]:.1f}\t"
