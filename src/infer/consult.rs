@@ -199,10 +199,14 @@ struct Backbone {
 /// not used under a budget (a call must end for the budget to be kept).
 const CONFLICT_LEVELS: [Option<u32>; 4] = [Some(100), Some(2_000), Some(50_000), None];
 
+/// The conflict limits of one call under a budget: a call is not stopped by the clock, so
+/// its conflicts are what keeps the budget (a maze's calls make a few thousand a second).
+const BUDGETED_LEVELS: [Option<u32>; 3] = [Some(100), Some(1_000), Some(5_000)];
+
 /// The conflict limits that a search under `deadline` may use.
 fn conflict_levels(deadline: Option<Instant>) -> &'static [Option<u32>] {
     match deadline {
-        Some(_) => &CONFLICT_LEVELS[..CONFLICT_LEVELS.len() - 1],
+        Some(_) => &BUDGETED_LEVELS,
         None => &CONFLICT_LEVELS,
     }
 }
