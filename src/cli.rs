@@ -288,7 +288,8 @@ fn pick_component(
              per line on stdout (see the README's reference for the requests)"
 )]
 struct ConsultArgs {
-    /// Specification files (.idp), loaded in order
+    /// Specification files (.idp), loaded in order; `-` alone: the specification is the first
+    /// line of stdin, one JSON string (for programs that hold the text, as the workbench does)
     #[arg(required = true)]
     files: Vec<String>,
     /// The theory to consult (needed when the files declare several)
@@ -308,6 +309,19 @@ struct ConsultArgs {
     /// `undecided` (asking again goes on); a request's `budget_ms` overrides it
     #[arg(long = "budget-ms", value_name = "MS", default_value_t = 1000.0, value_parser = parse_millis)]
     budget_ms: f64,
+    /// Stop when the process uses more than this many megabytes
+    #[arg(long, value_name = "MB")]
+    max_memory: Option<u64>,
+    /// Procedures (`-e`) may not touch files or run programs
+    #[arg(long)]
+    sandbox: bool,
+    /// With --sandbox: procedures may read (only read) the files inside DIR
+    #[arg(long, value_name = "DIR")]
+    sandbox_read: Option<String>,
+    /// A structure whose facts are the first choices (`P<ct> = {...}`, `f<cf> = {...}`), as
+    /// the `choices` request and the workbench's Save choices write them
+    #[arg(long, value_name = "STRUCTURE")]
+    choices: Option<String>,
 }
 
 /// `idp consult FILE...`: loads the files, then answers the requests on stdin
@@ -321,7 +335,24 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
     if let Some(t) = args.timeout {
         crate::limits::set_timeout(t);
     }
-    let Some(inputs) = read_files(&args.files) else {
+    let memory = args
+        .max_memory
+        .or_else(crate::limits::default_max_memory_mb)
+        .unwrap_or(0);
+    crate::limits::set_max_memory_mb(memory);
+    crate::limits::start_watchdog();
+    if args.sandbox_read.is_some() && !args.sandbox {
+        eprintln!("Error: --sandbox-read DIR only widens --sandbox; give both");
+        return 1;
+    }
+    let stdin = std::io::stdin();
+    let mut requests = stdin.lock();
+    let inputs = if args.files == ["-"] {
+        spec_line(&mut requests)
+    } else {
+        read_files(&args.files)
+    };
+    let Some(inputs) = inputs else {
         return 1;
     };
     let mut sources = SourceMap::default();
@@ -337,9 +368,13 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
         &mut diags,
     );
     let program = crate::sema::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
-    for d in diags.sorted() {
-        if d.severity == Severity::Error {
-            eprint!("{}", diagnostics::render_plain(&d, &sources));
+    // Warnings too: a name read as a variable where an element was meant changes the answers.
+    let mut notes = Vec::new();
+    for d in diags.sorted().into_iter().filter(|d| !d.is_verbose_only()) {
+        let text = diagnostics::render_plain(&d, &sources);
+        eprint!("{text}");
+        if d.severity != Severity::Error {
+            notes.push(text.trim_end().to_string());
         }
     }
     if diags.has_errors() {
@@ -372,6 +407,13 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
             return 1;
         }
     };
+    if args.sandbox {
+        let read = args.sandbox_read.as_deref().map(std::path::Path::new);
+        if let Err(msg) = runtime.enable_sandbox(read) {
+            eprintln!("Error: {msg}");
+            return 1;
+        }
+    }
     crate::limits::install_interrupt_handler();
     if let Some(chunk) = &args.execute {
         if let Outcome::Failed(f) = runtime.run(&chunk.replace("::", "."), "-e") {
@@ -386,6 +428,16 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
     ) else {
         eprintln!("Error: there is no theory {theory_name} or no structure {structure_name}");
         return 1;
+    };
+    let choices = match &args.choices {
+        None => None,
+        Some(name) => match runtime.structure(name) {
+            Some(s) => Some(s.borrow().clone()),
+            None => {
+                eprintln!("Error: there is no structure {name} (--choices)");
+                return 1;
+            }
+        },
     };
     let program = runtime.program();
     let (theory, structure) = (theory.borrow().clone(), structure.borrow().clone());
@@ -402,15 +454,40 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
             return if e.is_limit() { EXIT_LIMIT } else { 1 };
         }
     };
-    let stdin = std::io::stdin();
+    let opening = crate::consult::Opening {
+        notes,
+        choices: choices.as_ref(),
+        budget: std::time::Duration::from_secs_f64(args.budget_ms / 1000.0),
+    };
     let stdout = std::io::stdout();
-    let budget = std::time::Duration::from_secs_f64(args.budget_ms / 1000.0);
-    match crate::consult::serve_lines(&problem, budget, stdin.lock(), stdout.lock()) {
+    match crate::consult::serve_lines(&problem, &opening, requests, stdout.lock()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => {
             eprintln!("Error: {e}");
             1
+        }
+    }
+}
+
+/// `idp consult -`: the specification, read from the first line of `input` (one JSON string),
+/// named `stdin` as `idp` names a specification read from stdin; `None` (after saying why on
+/// stderr) when that line is missing or not a JSON string.
+fn spec_line(input: &mut impl std::io::BufRead) -> Option<Vec<(String, Vec<u8>)>> {
+    let mut line = String::new();
+    if let Err(e) = input.read_line(&mut line) {
+        eprintln!("Error: could not read stdin: {e}");
+        return None;
+    }
+    match serde_json::from_str::<String>(&line) {
+        Ok(text) => Some(vec![("stdin".to_string(), text.into_bytes())]),
+        Err(e) if line.trim().is_empty() => {
+            eprintln!("Error: stdin is empty: with `-`, its first line is the specification as one JSON string ({e})");
+            None
+        }
+        Err(e) => {
+            eprintln!("Error: with `-`, the first line of stdin is the specification as one JSON string, as `jq -Rs . FILE` writes it ({e})");
+            None
         }
     }
 }

@@ -27,19 +27,29 @@ const OPENING_BUDGET: u32 = 10;
 /// The operations a request may name.
 pub const OPERATIONS: &[&str] = &[
     "assume", "retract", "forced", "value", "explain", "why_not", "model", "choices", "reset",
-    "atoms", "given", "minimize", "maximize", "quit",
+    "atoms", "symbols", "given", "minimize", "maximize", "quit",
 ];
 
+/// How a consultation starts: what reading the files warned about, a structure whose facts
+/// are the first choices (`--choices`), and the budget of one request.
+pub struct Opening<'a> {
+    pub notes: Vec<String>,
+    pub choices: Option<&'a Structure>,
+    pub budget: Duration,
+}
+
 /// Answers the requests read from `input` on `output` until `quit` or the end of the input.
-/// The first line written (`"op": "open"`) gives the number of atoms and whether the problem
-/// has a model at all (`"has_model"`).
+/// The first line written (`"op": "open"`) gives the number of atoms, whether the problem
+/// has a model at all (`"has_model"`), the `warnings` (the opening's notes and the problem's
+/// own), and the first choices made (`"choices"`) or refused (`"refused"`, with why).
 pub fn serve_lines(
     problem: &Problem<'_>,
-    budget: Duration,
+    opening: &Opening<'_>,
     input: impl BufRead,
     mut output: impl Write,
 ) -> std::io::Result<()> {
     let started = Instant::now();
+    let budget = opening.budget;
     let opened = problem.consult().and_then(|mut c| {
         // What holds without any choice is settled now, with a longer budget.
         c.set_budget(Some(budget * OPENING_BUDGET));
@@ -67,8 +77,21 @@ pub fn serve_lines(
     if !skipped.is_empty() {
         opened.insert("skipped".into(), json!(skipped));
     }
-    if !problem.warnings().is_empty() {
-        opened.insert("warnings".into(), json!(problem.warnings()));
+    let warnings: Vec<&String> = opening.notes.iter().chain(problem.warnings()).collect();
+    if !warnings.is_empty() {
+        opened.insert("warnings".into(), json!(warnings));
+    }
+    if let Some(choices) = opening.choices {
+        let made = first_choices(&mut consultation, choices);
+        match made {
+            Ok((made, refused)) => {
+                opened.insert("choices".into(), json!(made));
+                if !refused.is_empty() {
+                    opened.insert("refused".into(), json!(refused));
+                }
+            }
+            Err(e) => return writeln!(output, "{}", failure(&e.to_string(), started)),
+        }
     }
     writeln!(output, "{}", success(opened, started))?;
     output.flush()?;
@@ -92,6 +115,86 @@ pub fn serve_lines(
         }
     }
     Ok(())
+}
+
+/// Makes the facts of `choices` (a structure over the vocabulary, as a saved consultation
+/// writes it: `P<ct> = {...}`, `f<cf> = {...}`) choices, in the vocabulary's order; returns
+/// the choices made and, for each refused, why.
+fn first_choices(
+    c: &mut Consultation<'_>,
+    choices: &Structure,
+) -> IdpResult<(Vec<String>, Vec<String>)> {
+    use crate::structure::TruthValue;
+    let (mut made, mut refused) = (Vec::new(), Vec::new());
+    for atom in c.atoms() {
+        let literal = match choices.table(atom.symbol).map(|t| t.truth(&atom.tuple)) {
+            Some(TruthValue::True) => atom,
+            Some(TruthValue::False) => atom.negated(),
+            _ => continue,
+        };
+        match c.assume(&literal)? {
+            Assumed::Added => made.push(c.text(&literal)),
+            Assumed::Already => {}
+            Assumed::Undecided => refused.push(format!(
+                "{}: not decided within the budget",
+                c.text(&literal)
+            )),
+            Assumed::Refused(with) => {
+                let with: Vec<String> = with.iter().map(|l| c.text(l)).collect();
+                refused.push(if with.is_empty() {
+                    format!("{}: no model has it", c.text(&literal))
+                } else {
+                    format!("{}: impossible with {}", c.text(&literal), with.join(", "))
+                });
+            }
+        }
+    }
+    Ok((made, refused))
+}
+
+/// The choices as a structure block named `name` over the theory's vocabulary, which
+/// `idp consult --choices NAME` (and the workbench) reads back: `P<ct> = { a; b }`,
+/// `P<cf> = {...}`, `f<ct> = { a->v }`, `C = v`, `Q = true`.
+fn choices_block(c: &Consultation<'_>, name: &str) -> String {
+    use crate::ids::Symbol;
+    use crate::print::readable_value;
+    let program = c.problem().program();
+    let vocabulary = &program.voc(c.problem().theory().vocabulary).name;
+    // (symbol, truth) -> tuples written, in the order of the choices.
+    let mut parts: Vec<((Symbol, bool), Vec<String>)> = Vec::new();
+    let mut lines = Vec::new();
+    for l in c.choices() {
+        let name = program.symbol_name(l.symbol);
+        let shown: Vec<String> = l.tuple.iter().map(|v| readable_value(*v)).collect();
+        let tuple = match l.symbol {
+            Symbol::Pred(_) if shown.is_empty() => {
+                lines.push(format!("    {name} = {}", l.truth));
+                continue;
+            }
+            Symbol::Func(_) if shown.len() == 1 && l.truth => {
+                lines.push(format!("    {name} = {}", shown[0]));
+                continue;
+            }
+            Symbol::Pred(_) => shown.join(","),
+            Symbol::Func(_) => {
+                let (args, value) = shown.split_at(shown.len() - 1);
+                format!("{}->{}", args.join(","), value[0])
+            }
+        };
+        match parts.iter_mut().find(|(k, _)| *k == (l.symbol, l.truth)) {
+            Some((_, tuples)) => tuples.push(tuple),
+            None => parts.push(((l.symbol, l.truth), vec![tuple])),
+        }
+    }
+    for ((symbol, truth), tuples) in parts {
+        let part = if truth { "ct" } else { "cf" };
+        let name = program.symbol_name(symbol);
+        lines.push(format!("    {name}<{part}> = {{ {} }}", tuples.join("; ")));
+    }
+    format!(
+        "structure {name} : {vocabulary} {{\n{}\n}}\n",
+        lines.join("\n")
+    )
 }
 
 /// The reply to one request, and whether it ends the consultation.
@@ -186,10 +289,18 @@ fn respond(
         "choices" => {
             let texts: Vec<String> = c.choices().iter().map(|l| c.text(l)).collect();
             out.insert("choices".into(), json!(texts));
+            let name = request
+                .get("name")
+                .and_then(Json::as_str)
+                .unwrap_or("Choices");
+            out.insert("structure".into(), json!(choices_block(c, name)));
         }
         "atoms" => {
             let texts: Vec<String> = c.atoms().iter().map(|l| c.text(l)).collect();
             out.insert("atoms".into(), json!(texts));
+        }
+        "symbols" => {
+            out.insert("symbols".into(), symbols_json(c));
         }
         "given" => {
             let given = c.given();
@@ -333,6 +444,68 @@ fn true_atoms(c: &Consultation<'_>, model: &Structure) -> Vec<Literal> {
                 .is_some_and(|t| t.truth(&l.tuple) == crate::structure::TruthValue::True)
         })
         .collect()
+}
+
+/// The atoms of the consultation by symbol, as a form shows them: for each symbol its name,
+/// `"kind"` (`predicate` or `function`), the names of its argument types (and `"result"`,
+/// for a function), and `"rows"`: for a predicate one per tuple (`"args"`, and the
+/// `"literal"` that `assume` takes), for a function one per tuple of arguments with the
+/// `"values"` it may take (`"value"` and `"literal"`, `f(a) = v`).
+fn symbols_json(c: &Consultation<'_>) -> Json {
+    use crate::ids::Symbol;
+    use crate::print::readable_value;
+    let program = c.problem().program();
+    let type_names = |ids: &[crate::ids::SortId]| -> Vec<&str> {
+        ids.iter().map(|&s| program.sort(s).name.as_str()).collect()
+    };
+    let mut symbols: Vec<Map<String, Json>> = Vec::new();
+    let mut current: Option<Symbol> = None;
+    for atom in c.atoms() {
+        if current != Some(atom.symbol) {
+            current = Some(atom.symbol);
+            let mut m = Map::new();
+            m.insert("name".into(), json!(program.symbol_name(atom.symbol)));
+            match atom.symbol {
+                Symbol::Pred(p) => {
+                    m.insert("kind".into(), json!("predicate"));
+                    m.insert("args".into(), json!(type_names(&program.pred(p).args)));
+                }
+                Symbol::Func(f) => {
+                    let func = program.func(f);
+                    m.insert("kind".into(), json!("function"));
+                    m.insert("args".into(), json!(type_names(&func.args)));
+                    m.insert("result".into(), json!(program.sort(func.result).name));
+                    m.insert("partial".into(), json!(func.partial));
+                }
+            }
+            m.insert("rows".into(), json!([]));
+            symbols.push(m);
+        }
+        let Some(Json::Array(rows)) = symbols.last_mut().and_then(|m| m.get_mut("rows")) else {
+            continue;
+        };
+        let literal = c.text(&atom);
+        let shown = |vs: &[crate::structure::Value]| -> Vec<String> {
+            vs.iter().map(|v| readable_value(*v)).collect()
+        };
+        match atom.symbol {
+            Symbol::Pred(_) => rows.push(json!({"args": shown(&atom.tuple), "literal": literal})),
+            Symbol::Func(_) => {
+                let (args, value) = atom.tuple.split_at(atom.tuple.len() - 1);
+                let args = shown(args);
+                let entry = json!({"value": readable_value(value[0]), "literal": literal});
+                match rows.last_mut() {
+                    Some(row) if row["args"] == json!(args) => {
+                        if let Some(Json::Array(values)) = row.get_mut("values") {
+                            values.push(entry);
+                        }
+                    }
+                    _ => rows.push(json!({"args": args, "values": [entry]})),
+                }
+            }
+        }
+    }
+    Json::Array(symbols.into_iter().map(Json::Object).collect())
 }
 
 /// A term block's term, or a constant of the vocabulary as a term.

@@ -64,6 +64,10 @@ const FRAMES_SPEC: &str = "vocabulary V {\n    type Time isa int\n    type X isa
 const TRIANGLE_SPEC: &str = "vocabulary V {\n  type Node\n  type Colour\n  Edge(Node, Node)\n  Col(Node) : Colour\n}\ntheory T : V {\n  ! x y : Edge(x, y) => Col(x) ~= Col(y).\n}\nstructure S : V {\n  Node = { a; b; c }\n  Colour = { red; green }\n  Edge = { a,b; b,c; c,a }\n}\n";
 const MANY_SPEC: &str = "vocabulary V {\n    type T isa int\n    P(T)\n}\ntheory Th : V {\n}\nstructure S : V {\n    T = { 1..22 }\n}\n";
 
+/// Four countries that all border each other, and a fifth beside two of them: with three
+/// colours chosen for Belgium, Germany and France, Luxembourg's is forced.
+const MAP_SPEC: &str = "vocabulary V {\n    type Country constructed from { Belgium, Netherlands, Luxembourg, Germany, France }\n    type Colour constructed from { Red, Green, Blue, Yellow }\n    Border(Country, Country)\n    ColourOf(Country) : Colour\n}\n\ntheory T : V {\n    ! x y : Border(x, y) => ColourOf(x) ~= ColourOf(y).\n}\n\nstructure S : V {\n    Border = { Belgium,Netherlands; Belgium,Luxembourg; Belgium,Germany; Belgium,France;\n               Netherlands,Germany; Luxembourg,Germany; Luxembourg,France; Germany,France }\n}\n";
+
 /// A program on the PATH (or at the path in `env`), if present.
 fn program(names: &[&str], env: &str) -> Option<PathBuf> {
     if let Some(p) = std::env::var_os(env).map(PathBuf::from) {
@@ -158,6 +162,287 @@ fn the_workbench_in_chromium() {
         |c, downloads| async move { scenario(&c, server, folder, &downloads).await },
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_consultant_in_chromium() {
+    let Some((chromium, chromedriver)) = browser("the_consultant_in_chromium") else {
+        return;
+    };
+    let _turn = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch_dir("consultant");
+    std::fs::write(dir.join("map.idp"), MAP_SPEC).unwrap();
+    let server = Server::start(&dir, &["map.idp"]);
+    let server = &server;
+    in_chromium(&chromium, &chromedriver, "consultant", |c, _| async move {
+        consultation(&c, server).await
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The state the consultant shows for `literal` (`chosen`, `forced`, `impossible`, `open`...).
+async fn state_of(c: &Client, literal: &str) -> String {
+    let css = format!("#consultant button.v[data-literal=\"{literal}\"]");
+    let found = c.find(Locator::Css(&css)).await.unwrap();
+    found.attr("data-state").await.unwrap().unwrap_or_default()
+}
+
+/// Clicks the value `literal` and waits until the consultant has answered.
+async fn choose(c: &Client, literal: &str) {
+    let css = format!("#consultant button.v[data-literal=\"{literal}\"]");
+    click(c, &css).await;
+    wait_for_js(
+        c,
+        "return !document.querySelector('#consultant[data-busy]')",
+    )
+    .await;
+}
+
+/// Every value's state, by literal.
+async fn all_states(c: &Client) -> Value {
+    c.execute(
+        "return Object.fromEntries([...document.querySelectorAll('#consultant button.v')]\
+         .map(b => [b.dataset.literal, b.dataset.state]))",
+        vec![],
+    )
+    .await
+    .unwrap()
+}
+
+/// A whole consultation of the map: choose, see what follows and what is impossible, ask why
+/// and why not, retract through a why-not, undo and redo, choose by keyboard, save the choices
+/// as a structure block, and reload the link: the same state.
+async fn consultation(c: &Client, server: &Server) {
+    c.goto(&server.url).await.unwrap();
+    wait_css(c, "body[data-ready=\"true\"]").await;
+    wait_css(c, "#check-status.good").await;
+    c.execute(
+        "const m = document.getElementById('mode'); m.value = 'consult';\
+         m.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    assert_eq!(text_of(c, "#run").await, "Consult");
+    click(c, "#run").await;
+    let status = wait_css(c, "#consultant .consult-status.good").await;
+    assert!(
+        status
+            .text()
+            .await
+            .unwrap()
+            .starts_with("0 choices — 0 values follow"),
+        "{}",
+        status.text().await.unwrap()
+    );
+    // Border is given: its values are the structure's, not choices.
+    assert_eq!(state_of(c, "Border(Belgium,France)").await, "given");
+    assert_eq!(state_of(c, "~Border(Belgium,France)").await, "impossible");
+    assert_eq!(state_of(c, "ColourOf(Belgium) = Red").await, "open");
+
+    // Belgium red: no neighbour can be red.
+    choose(c, "ColourOf(Belgium) = Red").await;
+    assert_eq!(state_of(c, "ColourOf(Belgium) = Red").await, "chosen");
+    let pressed = c
+        .find(Locator::Css(
+            "#consultant button.v[data-literal=\"ColourOf(Belgium) = Red\"]",
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        pressed.attr("aria-label").await.unwrap().as_deref(),
+        Some("ColourOf(Belgium) = Red: chosen")
+    );
+    assert_eq!(
+        pressed.attr("aria-pressed").await.unwrap().as_deref(),
+        Some("true")
+    );
+    assert_eq!(state_of(c, "ColourOf(Germany) = Red").await, "impossible");
+    assert_eq!(state_of(c, "ColourOf(Belgium) = Green").await, "impossible");
+    let said = text_of(c, "#consultant .consult-status").await;
+    assert!(
+        said.starts_with("ColourOf(Belgium) = Red chosen — 1 choice — 7 values follow"),
+        "{said}"
+    );
+
+    // Germany green, France blue: Luxembourg must be yellow.
+    choose(c, "ColourOf(Germany) = Green").await;
+    choose(c, "ColourOf(France) = Blue").await;
+    assert_eq!(state_of(c, "ColourOf(Luxembourg) = Yellow").await, "forced");
+    assert_eq!(state_of(c, "ColourOf(Netherlands) = Blue").await, "open");
+    assert_eq!(state_of(c, "ColourOf(Netherlands) = Yellow").await, "open");
+    screenshot(c, "consult.png").await;
+
+    // Why yellow: the three choices and the sentence, with its instances; a click on the
+    // sentence puts the cursor on its line.
+    choose(c, "ColourOf(Luxembourg) = Yellow").await;
+    wait_css(c, "#consultant .consult-why .why-head").await;
+    assert_eq!(
+        text_of(c, "#consultant .consult-why .why-head").await,
+        "Why ColourOf(Luxembourg) = Yellow:"
+    );
+    let mut choices = text_contents(c, "#consultant .reasons li.choice").await;
+    choices.sort();
+    assert_eq!(
+        choices,
+        [
+            "your choice ColourOf(Belgium) = Red retract",
+            "your choice ColourOf(France) = Blue retract",
+            "your choice ColourOf(Germany) = Green retract",
+        ]
+    );
+    let mut sentences = text_contents(c, "#consultant .reasons li.sentence").await;
+    sentences.sort();
+    let sentence = "line 9! x y : Border(x, y) => ColourOf(x) ~= ColourOf(y).here: ";
+    assert_eq!(
+        sentences,
+        [
+            format!(
+                "{sentence}Border(Belgium,Luxembourg) => ColourOf(Belgium) ~= ColourOf(Luxembourg)"
+            ),
+            format!(
+                "{sentence}Border(Luxembourg,France) => ColourOf(Luxembourg) ~= ColourOf(France)"
+            ),
+            format!(
+                "{sentence}Border(Luxembourg,Germany) => ColourOf(Luxembourg) ~= ColourOf(Germany)"
+            ),
+        ]
+    );
+    click(c, "#consultant .reasons li.sentence").await;
+    assert_eq!(cursor(c).await, json!([9, 5]));
+    screenshot(c, "consult-why.png").await;
+
+    // Why not a red Netherlands: Belgium's red is the choice to retract; retracting it
+    // through the why-not makes it possible.
+    choose(c, "ColourOf(Netherlands) = Red").await;
+    wait_css(c, "#consultant .retract-sets li").await;
+    assert_eq!(
+        text_contents(c, "#consultant .retract-sets li").await,
+        ["retract ColourOf(Belgium) = Red retract"]
+    );
+    click(c, "#consultant .retract-sets button").await;
+    wait_for_js(
+        c,
+        "return !document.querySelector('#consultant[data-busy]')",
+    )
+    .await;
+    wait_for_js(
+        c,
+        "return document.getElementById('consultant').dataset.choices === '2'",
+    )
+    .await;
+    assert_eq!(state_of(c, "ColourOf(Netherlands) = Red").await, "open");
+    assert_eq!(state_of(c, "ColourOf(Belgium) = Red").await, "open");
+
+    // Undo brings Belgium's red back; redo takes it away; undo again.
+    click(c, "#consultant .c-undo").await;
+    wait_for_js(
+        c,
+        "return document.getElementById('consultant').dataset.choices === '3'",
+    )
+    .await;
+    assert_eq!(state_of(c, "ColourOf(Belgium) = Red").await, "chosen");
+    click(c, "#consultant .c-redo").await;
+    wait_for_js(
+        c,
+        "return document.getElementById('consultant').dataset.choices === '2'",
+    )
+    .await;
+    assert_eq!(state_of(c, "ColourOf(Belgium) = Red").await, "open");
+    click(c, "#consultant .c-undo").await;
+    wait_for_js(
+        c,
+        "return document.getElementById('consultant').dataset.choices === '3'",
+    )
+    .await;
+
+    // By keyboard: focus a value, Enter chooses it.
+    c.execute(
+        "document.querySelector('#consultant button.v[data-literal=\"ColourOf(Netherlands) = Blue\"]').focus()",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down {
+            value: char::from(Key::Enter),
+        })
+        .then(KeyAction::Up {
+            value: char::from(Key::Enter),
+        });
+    c.perform_actions(keys).await.unwrap();
+    wait_for_js(
+        c,
+        "return document.getElementById('consultant').dataset.choices === '4'",
+    )
+    .await;
+    assert_eq!(state_of(c, "ColourOf(Netherlands) = Blue").await, "chosen");
+    assert_eq!(
+        state_of(c, "ColourOf(Netherlands) = Yellow").await,
+        "impossible"
+    );
+    let before = all_states(c).await;
+
+    // Save choices: a structure block at the end of the text.
+    click(c, "#consultant .c-save-choices").await;
+    wait_for_js(
+        c,
+        "return !document.querySelector('#consultant[data-busy]')",
+    )
+    .await;
+    let text: String = c
+        .execute("return window.idpEditor.state.doc.toString()", vec![])
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        text.ends_with("structure Choices : V {\n    ColourOf<ct> = { Germany->Green; France->Blue; Belgium->Red; Netherlands->Blue }\n}\n"),
+        "{text}"
+    );
+
+    // The link restores the consultation: the same choices, the same states.
+    let url: String = c
+        .execute("return location.href", vec![])
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(url.contains("#map.idp&consult="), "{url}");
+    c.goto("about:blank").await.unwrap();
+    c.goto(&url).await.unwrap();
+    wait_css(c, "body[data-ready=\"true\"]").await;
+    wait_for_js(
+        c,
+        "return document.getElementById('consultant')?.dataset.choices === '4'",
+    )
+    .await;
+    assert_eq!(all_states(c).await, before);
+
+    // The saved block as the first choices: the same state again.
+    set_text(c, &text).await;
+    wait_for_js(
+        c,
+        "return [...document.getElementById('choices').options].some(o => o.value === 'Choices')",
+    )
+    .await;
+    c.execute(
+        "document.getElementById('choices').value = 'Choices';\
+         document.getElementById('structure').value = 'S';",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(c, "#run").await;
+    wait_for_js(
+        c,
+        "return document.getElementById('consultant')?.dataset.choices === '4'",
+    )
+    .await;
+    assert_eq!(all_states(c).await, before);
+    screenshot(c, "consult-restored.png").await;
 }
 
 /// Runs `test` with a WebDriver session of chromium (through chromedriver), its profile and

@@ -57,11 +57,29 @@ pub fn spawn(
     limits: Limits,
     text: String,
 ) -> Result<Child, ServeError> {
+    let mut words: Vec<String> = vec!["--sandbox".into(), "--message-format".into(), "json".into()];
+    words.extend(limits.flags());
+    words.extend(args.iter().cloned());
+    let mut child = start(exe, folder, &words, limits)?;
+    if let Some(mut stdin) = child.stdin.take() {
+        std::thread::spawn(move || {
+            // A child that exits early closes the pipe; that is not an error of the server.
+            let _ = stdin.write_all(text.as_bytes());
+        });
+    }
+    Ok(child)
+}
+
+/// Starts `exe WORDS` in `folder` in a process group of its own, with pipes for stdin, stdout
+/// and stderr and the kernel's limits behind `limits` (the words state the limits themselves).
+pub fn start(
+    exe: &Path,
+    folder: &Path,
+    words: &[String],
+    limits: Limits,
+) -> Result<Child, ServeError> {
     let mut cmd = Command::new(exe);
-    cmd.arg("--sandbox")
-        .args(["--message-format", "json"])
-        .args(limits.flags())
-        .args(args)
+    cmd.args(words)
         .current_dir(folder)
         .env_remove("IDP_NO_PROGRESS")
         .stdin(Stdio::piped())
@@ -78,16 +96,8 @@ pub fn spawn(
             Ok(())
         });
     }
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| ServeError::Internal(format!("could not start {}: {e}", exe.display())))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        std::thread::spawn(move || {
-            // A child that exits early closes the pipe; that is not an error of the server.
-            let _ = stdin.write_all(text.as_bytes());
-        });
-    }
-    Ok(child)
+    cmd.spawn()
+        .map_err(|e| ServeError::Internal(format!("could not start {}: {e}", exe.display())))
 }
 
 fn set_limit(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) {

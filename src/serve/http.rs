@@ -17,6 +17,7 @@ use tiny_http::{Header, Method, Request, Response};
 use super::access::{self, check_token, page_of};
 use super::api::{self, Buffer, RunRequest, SaveRequest};
 use super::child::Limits;
+use super::consults::{self, ConsultRequest, Consultations};
 use super::files::{Root, MAX_FILE_BYTES};
 use super::jobs::Jobs;
 use super::{assets, ServeError};
@@ -44,6 +45,7 @@ pub struct Config {
 struct App {
     config: Config,
     jobs: Jobs,
+    consults: Consultations,
     in_flight: AtomicUsize,
     port: u16,
     loopback: bool,
@@ -77,9 +79,17 @@ impl Server {
         })?;
         let addr = http.server_addr().to_ip().unwrap_or(addr);
         let jobs = Jobs::new(config.exe.clone(), config.max_runs);
+        let consults = Consultations::new(consults::Settings {
+            exe: config.exe.clone(),
+            root: config.root.dir().to_path_buf(),
+            max_memory_mb: config.limits.max_memory_mb,
+            question_timeout: std::time::Duration::from_secs_f64(config.limits.timeout),
+            max_open: config.max_runs * 2,
+        });
         let app = Arc::new(App {
             config,
             jobs,
+            consults,
             in_flight: AtomicUsize::new(0),
             port: addr.port(),
             loopback: addr.ip().is_loopback(),
@@ -161,6 +171,7 @@ fn route(app: &App, request: &mut Request) -> Result<Reply, ServeError> {
                 "running": running,
                 "runs": remembered,
                 "most_running": most_running,
+                "consultations": app.consults.count(),
             })))
         }
         (Method::Get, "/api/files") => Ok(Reply::Json(json!({
@@ -197,8 +208,9 @@ fn route(app: &App, request: &mut Request) -> Result<Reply, ServeError> {
     }
 }
 
-/// `POST /api/run`, `GET /api/runs/ID`, `POST /api/runs/ID/stop` and `POST /api/close` (the
-/// page is going away): all about the runs of the page that asks.
+/// `POST /api/run`, `GET /api/runs/ID`, `POST /api/runs/ID/stop`, the consultations
+/// (`POST /api/consult`, `/api/consult/ID`, `/api/consult/ID/close`) and `POST /api/close` (the
+/// page is going away): all about the runs and consultations of the page that asks.
 fn route_runs(
     app: &App,
     request: &mut Request,
@@ -214,11 +226,21 @@ fn route_runs(
             return Ok(Reply::Json(json!({ "id": id })));
         }
         (Method::Post, "/api/close") => {
-            return Ok(Reply::Json(
-                json!({ "cancelled": app.jobs.close_page(&page) }),
-            ));
+            return Ok(Reply::Json(json!({
+                "cancelled": app.jobs.close_page(&page),
+                "consultations_closed": app.consults.close_page(&page),
+            })));
+        }
+        (Method::Post, "/api/consult") => {
+            let r: ConsultRequest = body(request)?;
+            let folder = api::folder(&app.config.root, &r.buffer)?;
+            let (id, opened) = app.consults.open(r, folder, &page)?;
+            return Ok(Reply::Json(json!({ "id": id, "open": opened })));
         }
         _ => {}
+    }
+    if let Some(rest) = path.strip_prefix("/api/consult/") {
+        return route_consultation(app, request, &page, rest);
     }
     let Some(rest) = path.strip_prefix("/api/runs/") else {
         return Err(ServeError::NotFound(format!("no such request: {path}")));
@@ -231,6 +253,33 @@ fn route_runs(
         )),
         (Method::Post, "stop") => Ok(Reply::Json(json!({ "stopping": job.stop() }))),
         _ => Err(ServeError::NotFound(format!("no such request: {path}"))),
+    }
+}
+
+/// `POST /api/consult/ID` (a question: the JSON request of `idp consult`, answered with its
+/// reply) and `POST /api/consult/ID/close`.
+fn route_consultation(
+    app: &App,
+    request: &mut Request,
+    page: &str,
+    rest: &str,
+) -> Result<Reply, ServeError> {
+    match rest.split_once('/') {
+        None => {
+            let question: Value = body(request)?;
+            if !question.is_object() {
+                return Err(ServeError::BadRequest(
+                    "a question is a JSON object with \"op\"".into(),
+                ));
+            }
+            Ok(Reply::Json(app.consults.ask(rest, page, &question)?))
+        }
+        Some((id, "close")) => Ok(Reply::Json(
+            json!({ "closed": app.consults.close(id, page) }),
+        )),
+        Some(_) => Err(ServeError::NotFound(format!(
+            "no such request: /api/consult/{rest}"
+        ))),
     }
 }
 

@@ -9,12 +9,15 @@
 //! specification ends its own process, never the server; procedures may read the folder's
 //! files. The API needs the token made at each launch, and runs belong to their page
 //! ([`access`]); the number of runs at once and their memory are sized to the machine unless
-//! given ([`machine_limits`]).
+//! given ([`machine_limits`]). A consultation (`idp consult`, questions answered one by one
+//! on a live solver) is a child too, kept for as long as its page asks questions
+//! ([`consults`]).
 
 mod access;
 mod api;
 mod assets;
 mod child;
+mod consults;
 mod files;
 mod http;
 mod jobs;

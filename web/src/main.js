@@ -2,7 +2,8 @@
 // you type, from the server's `idp --check`), the file list, drafts kept in the browser
 // (localStorage), New, Save, Save as and Download, and the run panel (main or an expression,
 // model expansion or minimisation; Stop; a progress line; models as tables, grids as SVG
-// pictures, frames of a run behind a slider; errors as links to their lines). Every request
+// pictures, frames of a run behind a slider; errors as links to their lines), or the
+// consultant (consult.js: choose values, see what follows and why). Every request
 // carries the launch's token (from the address, `?token=...`) and the page's own name, which
 // owns its runs; closing the page ends them.
 import { EditorState } from "@codemirror/state";
@@ -16,6 +17,7 @@ import {
 import { linter, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { searchKeymap, highlightSelectionMatches } from "@codemirror/search";
 import { idpLanguage } from "./idp-language.js";
+import { createConsultant } from "./consult.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -155,6 +157,11 @@ function updateChoices(summary) {
   fill($("theory"), summary.theories || []);
   fill($("structure"), summary.structures || []);
   fill($("term"), summary.terms || []);
+  const choices = $("choices");
+  const keep = choices.value;
+  choices.replaceChildren(el("option", { value: "", text: "(none)" }),
+    ...(summary.structures || []).map((n) => el("option", { value: n, text: n })));
+  if ([...choices.options].some((o) => o.value === keep)) choices.value = keep;
   const hasMain = (summary.procedures || []).includes("main");
   if (!page.modeChosen) $("mode").value = hasMain || !(summary.theories || []).length ? "main" : "expand";
   modeChanged();
@@ -163,6 +170,11 @@ function updateChoices(summary) {
 function modeChanged() {
   const mode = $("mode").value;
   document.body.dataset.mode = mode;
+  $("run").textContent = mode === "consult" ? "Consult" : "Run";
+  if (mode !== "consult" && consultant.isOpen()) {
+    consultant.close();
+    clearResults();
+  }
 }
 
 // ---- files ----
@@ -184,7 +196,7 @@ async function loadFileList() {
   $("folder").textContent = files.folder || "";
   page.folder = files.folder || "";
   $("limits").textContent = `runs: ${files.limits.max_runs} at once, each ${files.limits.timeout} s, ${files.limits.max_memory} MB`;
-  const fromHash = decodeURIComponent(location.hash.slice(1));
+  const fromHash = hashParts().path;
   return fromHash || files.opened[0] || (files.gallery[0] && files.gallery[0].path) || "";
 }
 
@@ -203,6 +215,7 @@ async function openFile(path) {
 // Shows `text`, the file `path` as saved ("" for a new buffer), or its draft when the
 // browser keeps one.
 function showBuffer(path, text) {
+  consultant.close();
   page.path = path;
   page.saved = text;
   page.summary = null;
@@ -223,8 +236,27 @@ function showBuffer(path, text) {
   clearResults();
 }
 
-function history_replace(path) {
-  window.history.replaceState(null, "", `${location.search}#${encodeURIComponent(path).replace(/%2F/g, "/")}`);
+// The address's part after `#`: the file's path, then `&consult=` and the consultation's
+// theory, structure and choices (JSON) when one is open, so that the link restores it.
+function history_replace(path, consultation = null) {
+  const file = encodeURIComponent(path).replace(/%2F/g, "/");
+  const state = consultation ? `&consult=${encodeURIComponent(JSON.stringify(consultation))}` : "";
+  window.history.replaceState(null, "", `${location.search}#${file}${state}`);
+}
+
+function hashParts() {
+  const hash = location.hash.slice(1);
+  const at = hash.indexOf("&consult=");
+  const path = decodeURIComponent(at < 0 ? hash : hash.slice(0, at));
+  let consultation = null;
+  if (at >= 0) {
+    try {
+      consultation = JSON.parse(decodeURIComponent(hash.slice(at + 9)));
+    } catch (e) {
+      consultation = null;
+    }
+  }
+  return { path, consultation };
 }
 
 // ---- drafts: every edit is kept in the browser until the file is saved ----
@@ -337,6 +369,7 @@ function showDirty() {
 async function startRun() {
   if (page.run) return;
   const mode = $("mode").value;
+  if (mode === "consult") return startConsultation();
   const request = {
     path: page.path,
     text: view.state.doc.toString(),
@@ -361,6 +394,37 @@ async function startRun() {
   document.body.dataset.running = "true";
   setStatus("progress", "started", "running");
   poll();
+}
+
+// ---- the consultant ----
+
+const consultant = createConsultant({
+  api,
+  el,
+  jumpTo: (where) => jumpTo(where),
+  markLines: (marks, severity) => markLines(marks, severity),
+  onHash: (state) => history_replace(page.path, state),
+  terms: () => page.summary?.terms || [],
+  structures: () => page.summary?.structures || [],
+  appendText: (text) => {
+    const end = view.state.doc.length;
+    view.dispatch({ changes: { from: end, insert: text }, scrollIntoView: true });
+  },
+});
+
+// Opens a consultation of the buffer; `restore`: the choices to make first (from a link).
+async function startConsultation(restore = [], names = null) {
+  clearResults();
+  delete $("results").dataset.stale;
+  const request = {
+    path: page.path,
+    text: view.state.doc.toString(),
+    theory: names ? names.theory : $("theory").value || null,
+    structure: names ? names.structure : $("structure").value || null,
+    expression: $("expr").value || null,
+    choices: $("choices").value || null,
+  };
+  await consultant.open(request, $("results"), restore);
 }
 
 async function poll() {
@@ -681,6 +745,7 @@ const view = new EditorView({
         if (!u.docChanged) return;
         showDirty();
         draftSoon();
+        if (consultant.isOpen()) $("results").dataset.stale = "true";
       }),
     ],
   }),
@@ -690,6 +755,7 @@ const view = new EditorView({
 window.idpEditor = view;
 window.idpPage = page;
 window.idpApi = api;
+window.idpConsultant = consultant;
 
 // Ctrl-Enter runs and Ctrl-S saves wherever the focus is (Cmd on a Mac).
 function shortcuts(e) {
@@ -748,8 +814,15 @@ async function main() {
   document.addEventListener("keydown", shortcuts, true);
   window.addEventListener("pagehide", closing);
   const first = await loadFileList();
+  const linked = hashParts().consultation;
   await openFile(first);
   document.body.dataset.ready = "true";
+  if (linked) {
+    $("mode").value = "consult";
+    page.modeChosen = true;
+    modeChanged();
+    await startConsultation(linked.choices || [], linked);
+  }
 }
 
 main().catch((e) => setStatus("status", `could not start: ${e.message}`, "bad"));
