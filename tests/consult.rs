@@ -435,10 +435,119 @@ structure S : V {
         r#"{"forced":true,"ok":true,"possible":false,"reasons":[{"at":"FILE:7:5","binding":"p=Ann, q=Bob","instance":"Seat(Ann) ~= Seat(Bob)","kind":"sentence","text":"! p q : p ~= q => Seat(p) ~= Seat(q)."},{"at":"FILE:8:5","kind":"sentence","text":"abs(Seat(Ann) - Seat(Bob)) ~= 1."},{"kind":"given","text":"Seat is a function: each Person has exactly one value of Chair = {1; 2; 3}"}],"retract":[]}"#,
         r#"{"forced":true,"ok":true,"reasons":[{"kind":"choice","literal":"Seat(Ann) = 1"},{"at":"FILE:7:5","binding":"p=Ann, q=Bob","instance":"Seat(Ann) ~= Seat(Bob)","kind":"sentence","text":"! p q : p ~= q => Seat(p) ~= Seat(q)."},{"at":"FILE:8:5","kind":"sentence","text":"abs(Seat(Ann) - Seat(Bob)) ~= 1."},{"kind":"given","text":"Seat is a function: each Person has exactly one value of Chair = {1; 2; 3}"}]}"#,
         r#"{"ok":true,"retracted":true}"#,
-        r#"{"choices":[],"ok":true}"#,
+        r#"{"choices":[],"ok":true,"structure":"structure Choices : V {\n\n}\n"}"#,
         r#"{"error":"'Dan' is not an element of type Person in structure S","ok":false}"#,
-        r#"{"error":"unknown \"op\" \"jump\": one of assume, retract, forced, value, explain, why_not, model, choices, reset, atoms, given, minimize, maximize, quit","ok":false}"#,
+        r#"{"error":"unknown \"op\" \"jump\": one of assume, retract, forced, value, explain, why_not, model, choices, reset, atoms, symbols, given, minimize, maximize, quit","ok":false}"#,
         r#"{"ok":true}"#,
     ];
     assert_eq!(replies, expected);
+}
+
+/// The replies of `idp consult ARGS` to `input`, without their times, and its exit code.
+fn consult_replies(args: &[&str], input: &str) -> (Vec<String>, Option<i32>, String) {
+    let mut argv = vec!["consult"];
+    argv.extend_from_slice(args);
+    let out = idp(&argv, input);
+    let replies = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+            v.as_object_mut().expect("an object").remove("ms");
+            v.to_string()
+        })
+        .collect();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (replies, out.status.code(), stderr)
+}
+
+/// A map whose colours the workbench's form shows: `symbols` lays the atoms out by symbol;
+/// the choices saved as a structure block (`choices` with a name) and read back with
+/// `--choices` are the same choices; `-` reads the specification from stdin's first line.
+#[test]
+fn choices_are_saved_as_a_structure_and_read_back() {
+    let map = "vocabulary V {
+    type Country constructed from { B, N, L }
+    type Colour constructed from { Red, Blue }
+    Border(Country, Country)
+    Of(Country) : Colour
+    Coast(Country)
+    Calm
+}
+theory T : V {
+    ! x y : Border(x, y) => Of(x) ~= Of(y).
+}
+structure S : V {
+    Border = { B,N; N,L }
+}
+";
+    let spec_line = serde_json::to_string(map).expect("a JSON string");
+    let requests = [
+        r#"{"op":"symbols"}"#,
+        r#"{"op":"assume","literal":"Of(B) = Red"}"#,
+        r#"{"op":"assume","literal":"~Coast(L)"}"#,
+        r#"{"op":"assume","literal":"Calm"}"#,
+        r#"{"op":"choices","name":"Saved"}"#,
+    ];
+    let input = format!("{spec_line}\n{}\n", requests.join("\n"));
+    let (replies, code, stderr) = consult_replies(&["-"], &input);
+    assert_eq!(code, Some(0), "{stderr}");
+    let symbols: serde_json::Value = serde_json::from_str(&replies[1]).unwrap();
+    assert_eq!(
+        symbols["symbols"][3],
+        serde_json::json!({"args": ["Country"], "kind": "function", "name": "Of", "partial": false,
+            "result": "Colour", "rows": [
+            {"args": ["B"], "values": [{"literal": "Of(B) = Blue", "value": "Blue"}, {"literal": "Of(B) = Red", "value": "Red"}]},
+            {"args": ["L"], "values": [{"literal": "Of(L) = Blue", "value": "Blue"}, {"literal": "Of(L) = Red", "value": "Red"}]},
+            {"args": ["N"], "values": [{"literal": "Of(N) = Blue", "value": "Blue"}, {"literal": "Of(N) = Red", "value": "Red"}]}]})
+    );
+    assert_eq!(
+        symbols["symbols"][2],
+        serde_json::json!({"args": [], "kind": "predicate", "name": "Calm", "rows": [{"args": [], "literal": "Calm"}]})
+    );
+    let block = "structure Saved : V {\n    Calm = true\n    Of<ct> = { B->Red }\n    Coast<cf> = { L }\n}\n";
+    assert_eq!(
+        replies[5],
+        serde_json::json!({"choices": ["Of(B) = Red", "~Coast(L)", "Calm"], "ok": true, "structure": block}).to_string()
+    );
+    // The block read back: the same choices, and what follows from them.
+    let saved = support::write_file("consult-saved.idp", &format!("{map}{block}"));
+    let file = saved.to_str().expect("utf-8");
+    let forced = r#"{"op":"forced"}"#;
+    let (replies, code, stderr) = consult_replies(
+        &[file, "--structure", "S", "--choices", "Saved"],
+        &format!("{forced}\n"),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        replies,
+        [
+            r#"{"atoms":19,"choices":["~Coast(L)","Calm","Of(B) = Red"],"has_model":true,"ok":true,"op":"open"}"#,
+            r#"{"complete":true,"false":["Coast(L)","Of(B) = Blue","Of(L) = Blue","Of(N) = Red"],"ok":true,"true":["Calm","Of(B) = Red","Of(L) = Red","Of(N) = Blue"]}"#,
+        ]
+    );
+}
+
+/// What goes wrong when opening says why, on stderr, with exit code 1.
+#[test]
+fn a_consultation_that_cannot_open_says_why() {
+    let (replies, code, stderr) = consult_replies(&["-"], "vocabulary V {\n");
+    assert!(replies.is_empty());
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.starts_with("Error: with `-`, the first line of stdin is the specification as one JSON string, as `jq -Rs . FILE` writes it ("),
+        "{stderr}"
+    );
+    let (_, code, stderr) = consult_replies(&["-"], "");
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.starts_with("Error: stdin is empty: with `-`"),
+        "{stderr}"
+    );
+    let spec = support::write_file(
+        "consult-no-choices.idp",
+        "vocabulary V {\n    P\n}\ntheory T : V {\n}\nstructure S : V {\n}\n",
+    );
+    let (_, code, stderr) = consult_replies(&[spec.to_str().unwrap(), "--choices", "Nope"], "");
+    assert_eq!(code, Some(1));
+    assert_eq!(stderr, "Error: there is no structure Nope (--choices)\n");
 }

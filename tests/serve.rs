@@ -643,17 +643,87 @@ fn runs_belong_to_their_page() {
     );
     assert_eq!(
         other.post("/api/close", &json!({})),
-        (200, json!({ "cancelled": 0 }))
+        (200, json!({ "cancelled": 0, "consultations_closed": 0 }))
     );
     let (status, v) = mine.get(&format!("/api/runs/{id}"));
     assert_eq!((status, &v["running"]), (200, &json!(true)), "{v}");
     assert_eq!(
         mine.post("/api/close", &json!({})),
-        (200, json!({ "cancelled": 1 }))
+        (200, json!({ "cancelled": 1, "consultations_closed": 0 }))
     );
     let v = mine.wait_run(&id, Duration::from_secs(20));
     assert_eq!(v["outcome"], "cancelled: its page was closed");
     assert_eq!(v["signal"], 9);
+}
+
+/// Three people, three chairs, Ann and Bob not side by side.
+const SEATING: &str = "vocabulary V {\n    type Person constructed from { Ann, Bob, Cy }\n    type Chair isa int\n    Seat(Person) : Chair\n}\ntheory T : V {\n    ! p q : p ~= q => Seat(p) ~= Seat(q).\n    abs(Seat(Ann) - Seat(Bob)) ~= 1.\n}\nstructure S : V {\n    Chair = { 1..3 }\n}\n";
+
+/// A consultation through the API answers as `idp consult` does, belongs to the page that
+/// opened it, and ends when that page closes; a buffer with errors says them.
+#[test]
+fn consultations_answer_and_belong_to_their_page() {
+    let dir = scratch_dir("consult");
+    let server = Server::start(&dir, &[]);
+    let (mine, other) = (server.page("page-mine-1"), server.page("page-other-2"));
+    let (status, opened) = mine.post("/api/consult", &json!({ "text": SEATING }));
+    assert_eq!(status, 200, "{opened}");
+    let id = opened["id"].as_str().expect("an id").to_string();
+    assert_eq!(opened["open"]["has_model"], json!(true));
+    assert_eq!(opened["open"]["atoms"], json!(9));
+    let ask = |page: &support::serve::Page, question: Value| {
+        let (status, mut reply) = page.post(&format!("/api/consult/{id}"), &question);
+        if let Some(m) = reply.as_object_mut() {
+            m.remove("ms");
+        }
+        (status, reply)
+    };
+    assert_eq!(
+        ask(&mine, json!({"op": "assume", "literal": "Seat(Ann) = 1"})),
+        (200, json!({"added": true, "ok": true}))
+    );
+    assert_eq!(
+        ask(&mine, json!({"op": "forced"})),
+        (
+            200,
+            json!({"complete": true, "ok": true,
+            "false": ["Seat(Ann) = 2", "Seat(Ann) = 3", "Seat(Bob) = 1", "Seat(Bob) = 2", "Seat(Cy) = 1", "Seat(Cy) = 3"],
+            "true": ["Seat(Ann) = 1", "Seat(Bob) = 3", "Seat(Cy) = 2"]})
+        )
+    );
+    let over = json!({"error": "this consultation is over (it was closed, or idle for 30 minutes): start it again"});
+    assert_eq!(ask(&other, json!({"op": "forced"})), (404, over.clone()));
+    assert_eq!(
+        other.post(&format!("/api/consult/{id}/close"), &json!({})),
+        (200, json!({"closed": false}))
+    );
+    assert_eq!(
+        ask(&mine, json!([1, 2])),
+        (
+            400,
+            json!({"error": "a question is a JSON object with \"op\""})
+        )
+    );
+    let (_, health) = server.get("/api/health");
+    assert_eq!(health["consultations"], json!(1));
+    assert_eq!(
+        mine.post("/api/close", &json!({})),
+        (200, json!({ "cancelled": 0, "consultations_closed": 1 }))
+    );
+    assert_eq!(ask(&mine, json!({"op": "forced"})), (404, over));
+    // A buffer with an error: the command line's message.
+    let (status, v) = mine.post(
+        "/api/consult",
+        &json!({ "text": "vocabulary V {\n    P\n}\ntheory T : V {\n    Q.\n}\n" }),
+    );
+    assert_eq!(status, 400);
+    assert_eq!(
+        v["error"],
+        "Error: Predicate Q/0 is not declared in this scope. At stdin:5:5 [unknown-symbol]\n  hint: did you mean `P`?"
+    );
+    let (_, health) = server.get("/api/health");
+    assert_eq!(health["consultations"], json!(0));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// With one slot, a second run waits in line, then answers.

@@ -1,5 +1,8 @@
 //! `idp serve` in a real browser: Debian's chromium, headless, driven through chromedriver
-//! (WebDriver, with fantoccini). The page opens the seed's maze spec; a typed typo shows an
+//! (WebDriver, with fantoccini). A whole consultation of a map colouring (choose, what
+//! follows and what is impossible, why, why-not and its retract button, undo and redo, a
+//! choice by keyboard, Save choices, the link reloaded and the saved block read back: the same
+//! state). The page opens the seed's maze spec; a typed typo shows an
 //! underlined diagnostic with the command line's code, Backspace fixes it, Run shows the model
 //! table and the maze picture; a run with frames gets a slider; a late Stop keeps the models
 //! found (300 tables, the others counted); an edit survives a reload as a draft and Ctrl-S
