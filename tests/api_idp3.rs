@@ -89,6 +89,30 @@ fn maximize_returns_idp3s_values() {
     assert_eq!(o, "1\ttrue\t-3\t3\n1\ttrue\t1\n");
 }
 
+/// `minimize(T, S, t, Vout)` shows Vout and the symbols of the term (IDP3's
+/// `calculateOutputVocabulary`), as `modelexpand(T, S, Vout)` shows Vout.
+#[test]
+fn minimize_shows_the_output_vocabulary_and_the_terms_symbols() {
+    let spec = "vocabulary V {\n  type T isa int\n  P(T)\n  Q(T)\n  c : T\n}\nvocabulary Vout {\n  extern V::P/1\n}\ntheory Th : V {\n  ? x : P(x).\n  ! x : Q(x) <=> ~P(x).\n  c = #{ x : P(x) }.\n}\nterm t : V { c }\nstructure S : V { T = { 1..3 } }\n";
+    let r = run(
+        "minvout",
+        spec,
+        "print(minimize(Th, S, t, Vout)[1])\nprint(modelexpand(Th, S, Vout)[1])",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (min, mx) = r.stdout.split_once("\n}\n").expect("two structures");
+    assert_eq!(
+        min,
+        "structure  : Vout {\n  T = { 1..3 }\n  P = { 3 }\n  c = 1"
+    );
+    assert!(
+        mx.trim_start()
+            .starts_with("structure  : Vout {\n  T = { 1..3 }\n  P = { "),
+        "{mx}"
+    );
+    assert!(!mx.contains("c ="), "{mx}");
+}
+
 /// Where IDP3's Lua-written inferences write `Error: theory expected` and go on, a wrong
 /// argument stops the chunk (exit code 1), naming the argument and what was given (issue 30).
 #[test]

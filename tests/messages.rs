@@ -567,3 +567,55 @@ fn not_equal_in_a_procedure_teaches_luas_tilde_equals() {
 "
     );
 }
+
+/// IDP-Z3's version header is read (the file used to vanish without a word); its older forms
+/// (0.10's `sum(lambda ...)`, `>>`) are read with the form to write now; IDP 3.1's `#include`
+/// gets the form IDP3 3.2 and later write.
+#[test]
+fn older_dialects_are_read_or_answered_with_todays_form() {
+    let header = "#! IDP-Z3 0.9.2\nvocabulary V {\n  p : () -> Bool\n}\ntheory T:V {\n  p().\n}\nstructure S:V {}\nprocedure main() {\n  pretty_print(model_expand(T,S))\n}\n";
+    let o = idp_on("header.idp", header, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "\nModel 1\n==========\np := true.\n\n\nNo more models.\n\n"
+    );
+    let old = "vocabulary V {
+  type T := {1..4}
+  f : T -> Int
+  total : () -> Int
+}
+theory T : V {
+  total() = sum(lambda x in T : f(x)).
+  max(lambda x in T: f(x)) = 3.
+}
+structure S : V {
+  f >> {1 -> 1, 2 -> 2, 3 -> 3, 4 -> 0}.
+}
+procedure main() {
+  pretty_print(model_expand(T, S))
+}
+";
+    let o = idp_on("old.idp", old, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "\nModel 1\n==========\nf := {1 -> 1, 2 -> 2, 3 -> 3, 4 -> 0}.\ntotal := 6.\n\n\nNo more models.\n\n"
+    );
+    assert_eq!(
+        stderr(&o),
+        "Warning: `sum(lambda x in T: t)` is IDP-Z3 0.10's aggregate; IDP-Z3 0.12 writes `sum{{ t | x in T }}` At old.idp:7:17 [old-idp-z3]
+Warning: `max(lambda x in T: t)` is IDP-Z3 0.10's aggregate; IDP-Z3 0.12 writes `max{ t | x in T }` At old.idp:8:7 [old-idp-z3]
+Warning: `>>` is an older IDP-Z3's sign for what is certainly true; IDP-Z3 0.12 writes `f :> {...}.` At old.idp:11:5 [old-idp-z3]
+"
+    );
+    let include = "#include <mx>\nvocabulary V {\n  P\n}\n";
+    let o = idp_on("include.idp", include, &["--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: unexpected '#', expected a block such as 'vocabulary', 'theory', 'structure' or 'procedure' At include.idp:1:1 [syntax-error]
+  hint: '#include' is the include of IDP 3.1 and before: IDP3 3.2 and later (and idp) write 'include \"file.idp\"' or 'include <library>', without '#'
+"
+    );
+}

@@ -44,22 +44,54 @@ pub fn with_stand_ins(
 /// IDP3 projects): the stand-ins never show, and the symbols over the huge sorts, which only
 /// the stand-ins interpret, are left out.
 pub fn project(program: &Program, model: Structure, output: VocId) -> Structure {
+    project_with(program, model, output, &HashSet::default())
+}
+
+/// `model` projected on the output vocabulary and the symbols `extra` (with their types), as
+/// IDP3 shows the models of `minimize(T, S, t, Vout)`: Vout and the symbols of `t`.
+pub fn project_with(
+    program: &Program,
+    model: Structure,
+    output: VocId,
+    extra: &HashSet<Symbol>,
+) -> Structure {
     let voc = program.voc(output);
+    let mut sorts: HashSet<SortId> = voc.sorts.iter().copied().collect();
+    for &s in extra {
+        match s {
+            Symbol::Pred(p) => sorts.extend(program.pred(p).args.iter().copied()),
+            Symbol::Func(f) => {
+                let func = program.func(f);
+                sorts.extend(func.args.iter().copied());
+                sorts.insert(func.result);
+            }
+        }
+    }
     let mut projected = Structure::new(model.name.clone(), output);
     for (&sort, domain) in &model.sorts {
-        if voc.sorts.contains(&sort) {
+        if sorts.contains(&sort) {
             projected.sorts.insert(sort, domain.clone());
         }
     }
     for (&s, table) in &model.symbols {
-        let shown = match s {
-            Symbol::Pred(p) => voc.preds.contains(&p),
-            Symbol::Func(f) => voc.funcs.contains(&f),
-        };
+        let shown = extra.contains(&s)
+            || match s {
+                Symbol::Pred(p) => voc.preds.contains(&p),
+                Symbol::Func(f) => voc.funcs.contains(&f),
+            };
         if shown {
             projected.symbols.insert(s, table.clone());
         }
     }
+    projected.beyond_vocabulary = extra
+        .iter()
+        .copied()
+        .filter(|&s| match s {
+            Symbol::Pred(p) => !voc.preds.contains(&p) && program.pred(p).type_of.is_none(),
+            Symbol::Func(f) => !voc.funcs.contains(&f),
+        })
+        .collect();
+    projected.beyond_vocabulary.sort();
     projected
 }
 

@@ -403,7 +403,16 @@ pub fn minimize(
     };
     let options = &single_model_economy(options);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
-    let optimum = optimise(&mut session, term, output, options)?;
+    // With an output vocabulary, IDP3 shows it and the symbols of the term.
+    let shown = |m: Structure| match output {
+        Some(output) => {
+            let mut extra = rustc_hash::FxHashSet::default();
+            crate::sema::walk::symbols(term, &mut extra);
+            huge::project_with(program, m, output, &extra)
+        }
+        None => m,
+    };
+    let optimum = optimise(&mut session, term, output, &shown, options)?;
     session.report_search();
     warnings.extend(session.take_warnings());
     let mut found = Inferred::new(optimum, warnings);
@@ -411,11 +420,13 @@ pub fn minimize(
     Ok(found)
 }
 
-/// The optimum of `term` in the session's models (see [`minimize`]).
+/// The optimum of `term` in the session's models (see [`minimize`]), each optimal model
+/// given through `shown`.
 fn optimise(
     session: &mut Session,
     term: &ir::Term,
     output: Option<VocId>,
+    shown: &dyn Fn(Structure) -> Structure,
     options: &Options,
 ) -> IdpResult<Optimum> {
     let nbmodels = options.nbmodels;
@@ -478,7 +489,7 @@ fn optimise(
         &blocked_on,
         nbmodels,
         None,
-        Some(&|m| m),
+        Some(shown),
         true,
         &Observer::default(),
     )?;

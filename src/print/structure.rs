@@ -92,7 +92,16 @@ pub(crate) fn is_identifier(name: &str) -> bool {
 pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
     let voc = program.voc(s.vocabulary);
     let mut lines = Vec::new();
-    for so in printable_sorts(program, voc.sorts.iter().copied()) {
+    let beyond = &s.beyond_vocabulary;
+    let beyond_sorts = beyond.iter().flat_map(|&b| match b {
+        Symbol::Pred(p) => program.pred(p).args.clone(),
+        Symbol::Func(f) => {
+            let func = program.func(f);
+            func.args.iter().copied().chain([func.result]).collect()
+        }
+    });
+    let sorts: Vec<SortId> = voc.sorts.iter().copied().chain(beyond_sorts).collect();
+    for so in printable_sorts(program, sorts) {
         let name = &program.sort(so).name;
         match s.domain(so) {
             Some(d) => lines.push(format!("{} = {}", name, sort_table_to_string(d))),
@@ -106,8 +115,16 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
             },
         }
     }
-    let preds = printable_preds(program, voc.preds.iter().copied());
-    let funcs = printable_funcs(program, voc.funcs.iter().copied());
+    let beyond_preds = beyond.iter().filter_map(|&b| match b {
+        Symbol::Pred(p) if !voc.preds.contains(&p) => Some(p),
+        _ => None,
+    });
+    let beyond_funcs = beyond.iter().filter_map(|&b| match b {
+        Symbol::Func(f) if !voc.funcs.contains(&f) => Some(f),
+        _ => None,
+    });
+    let preds = printable_preds(program, voc.preds.iter().copied().chain(beyond_preds));
+    let funcs = printable_funcs(program, voc.funcs.iter().copied().chain(beyond_funcs));
     let mut pred_count: HashMap<(String, usize), usize> = HashMap::new();
     for &p in &preds {
         let x = program.pred(p);

@@ -108,6 +108,9 @@ pub struct Structure {
     /// Where the source interprets each symbol (its first table), for explanations that name
     /// the facts they use.
     pub spans: IndexMap<Symbol, Span>,
+    /// Symbols outside the vocabulary that belong to the structure and are printed with it:
+    /// the symbols of the term of `minimize(T, S, t, Vout)`, which IDP3 adds to Vout.
+    pub beyond_vocabulary: Vec<Symbol>,
 }
 
 /// What a procedure answered for one argument tuple.
@@ -199,6 +202,7 @@ impl Structure {
             procedures: Vec::new(),
             lazy: IndexMap::new(),
             spans: IndexMap::new(),
+            beyond_vocabulary: Vec::new(),
         }
     }
 

@@ -385,17 +385,25 @@ pub fn load_dialects(
             let before = diags.items.len();
             let parsed = parser::parse_file(fid, text.clone(), sources, diags, &mut includer);
             let failed = diags.items[before..].iter().any(|d| d.is_error());
-            if failed && (idp_z3_marker(&text).is_some() || fodot_signs(&text)) {
-                // Another dialect: its own reader, instead of the cascade of syntax errors
-                // that IDP3's parser gives on it.
-                diags.items.truncate(before);
-                let read = fodot::read(fid, &text, diags);
-                file.items.extend(read.file.items);
-                scripts.extend(read.script);
-                fodot = true;
-                continue;
+            let (items, script) =
+                if failed && (idp_z3_marker(&text).is_some() || fodot_signs(&text)) {
+                    // Another dialect: its own reader, instead of the cascade of syntax errors
+                    // that IDP3's parser gives on it.
+                    diags.items.truncate(before);
+                    let read = fodot::read(fid, &text, diags);
+                    fodot = true;
+                    (read.file.items, read.script)
+                } else {
+                    (parsed.items, None)
+                };
+            let silent = !diags.items[before..].iter().any(|d| d.is_error());
+            if items.is_empty() && script.is_none() && silent {
+                if let Some(at) = first_block_word(&text) {
+                    diags.push(nothing_read(fid, &name, &text, at));
+                }
             }
-            file.items.extend(parsed.items);
+            file.items.extend(items);
+            scripts.extend(script);
         }
         super::Loaded {
             file,
@@ -403,6 +411,65 @@ pub fn load_dialects(
             fodot,
         }
     })
+}
+
+/// Where the first word that opens a block (`vocabulary`, `theory`, `structure`, ...) stands
+/// outside comments, if one does: a text with one must give blocks.
+fn first_block_word(text: &str) -> Option<usize> {
+    const WORDS: [&str; 11] = [
+        "vocabulary",
+        "theory",
+        "structure",
+        "procedure",
+        "namespace",
+        "query",
+        "term",
+        "factlist",
+        "LTCvocabulary",
+        "main",
+        "display",
+    ];
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &text[i..];
+        if rest.starts_with("//") {
+            i += rest.find('\n').unwrap_or(rest.len());
+        } else if rest.starts_with("/*") {
+            i += rest.find("*/").map_or(rest.len(), |e| e + 2);
+        } else if bytes[i].is_ascii_alphabetic() && (i == 0 || !is_word_byte(bytes[i - 1])) {
+            let n = ident_len(rest);
+            if WORDS.contains(&&rest[..n]) {
+                return Some(i);
+            }
+            i += n.max(1);
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    None
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The error for a file that has blocks but of which nothing was read, without any other
+/// error: it must never vanish silently.
+fn nothing_read(fid: FileId, name: &str, text: &str, at: usize) -> Diagnostic {
+    let word = &text[at..at + ident_len(&text[at..])];
+    Diagnostic::error(
+        "nothing-read",
+        format!(
+            "nothing was read from {name}, though it has a '{word}' block: neither IDP3's nor \
+             IDP-Z3's grammar found a block in it"
+        ),
+        Some(Span::new(fid, at..at + word.len())),
+    )
+    .with_hint(
+        "this is a defect of idp: please report the file; meanwhile, check what comes before \
+         this line",
+    )
 }
 
 /// Stack size of the parsing thread: the parser recurses on nested brackets (up to
@@ -473,6 +540,21 @@ pub fn with_parser_stack<R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_block_word_is_found_outside_comments_only() {
+        assert_eq!(
+            first_block_word("// vocabulary\n/* theory */ x theory T"),
+            Some(29)
+        );
+        assert_eq!(first_block_word("subtheory vocabularyX // structure"), None);
+        assert_eq!(first_block_word("#! IDP-Z3\nvocabulary V {}"), Some(10));
+        let d = nothing_read(0, "f.idp", "  theory T", 2);
+        assert_eq!(d.code, "nothing-read");
+        assert!(d
+            .message
+            .starts_with("nothing was read from f.idp, though it has a 'theory' block"));
+    }
 
     fn scratch_dir(tag: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("idp-loader-{tag}-{}", std::process::id()));

@@ -209,7 +209,8 @@ impl Reader {
                     self.warning(
                         "fodot-display-ignored",
                         "the display block is read and ignored: it sets up IDP-Z3's \
-                         Interactive Consultant, which idp does not have",
+                         Interactive Consultant (idp's consultant, `idp consult` or the consult \
+                         mode of `idp serve`, shows every symbol)",
                         head,
                     );
                 }
@@ -610,8 +611,21 @@ impl Reader {
             return None;
         }
         let sign = it.next().expect("a sign");
+        if matches!(sign.as_str(), ">>" | ":>=") {
+            let at = self.span(&sign);
+            self.warning(
+                "old-idp-z3",
+                format!(
+                    "`{}` is an older IDP-Z3's sign for what is certainly true; IDP-Z3 0.12 \
+                     writes `{} :> {{...}}.`",
+                    sign.as_str(),
+                    name.name
+                ),
+                at,
+            );
+        }
         let truth = match sign.as_str() {
-            ":>" | "⊇" => Truth::Ct,
+            ":>" | "⊇" | ">>" | ":>=" => Truth::Ct,
             _ => Truth::TwoValued,
         };
         let value = it.next().expect("a value");

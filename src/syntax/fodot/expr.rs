@@ -338,6 +338,26 @@ impl Reader {
                     }
                 }
                 Rule::agg_term => term = Some(Box::new(self.expr(p))),
+                Rule::lambda_term => {
+                    let t = p.into_inner().next().expect("a term");
+                    term = Some(Box::new(self.expr(t)));
+                }
+                Rule::kw_lambda => {
+                    let at = self.span(&p);
+                    let (name, now) = match kind {
+                        AggKind::Min => ("min", "min{ t | x in T }"),
+                        AggKind::Max => ("max", "max{ t | x in T }"),
+                        _ => ("sum", "sum{{ t | x in T }}"),
+                    };
+                    self.warning(
+                        "old-idp-z3",
+                        format!(
+                            "`{name}(lambda x in T: t)` is IDP-Z3 0.10's aggregate; IDP-Z3 0.12 \
+                             writes `{now}`"
+                        ),
+                        at,
+                    );
+                }
                 Rule::quantees => quantees = self.quantees(p),
                 Rule::expr => cond = Some(Box::new(self.expr(p))),
                 _ => {}

@@ -74,7 +74,7 @@ pub fn read(fid: FileId, text: &str, diags: &mut Diagnostics) -> Read {
     };
     let blocks: Vec<Pair<Rule>> = parsed
         .into_inner()
-        .filter(|p| p.as_rule() != Rule::EOI)
+        .filter(|p| !matches!(p.as_rule(), Rule::EOI | Rule::shebang))
         .collect();
     reader.collect_names(&blocks);
     for block in &blocks {

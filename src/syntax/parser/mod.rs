@@ -189,6 +189,14 @@ impl<'a> Parser<'a> {
         self.ts.text(t)
     }
 
+    /// The text of `t`'s file from `t` on.
+    fn source_at(&self, t: &Token) -> &str {
+        self.ts
+            .source_of(t)
+            .get(t.span.start as usize..)
+            .unwrap_or("")
+    }
+
     /// Is `t` the identifier `word`?
     fn is_word(&self, t: &Token, word: &str) -> bool {
         t.kind == Tok::Ident && self.ts.text(t) == word
@@ -643,10 +651,17 @@ impl<'a> Parser<'a> {
             }
             "using" => Item::Using(self.using()?),
             _ => {
-                let d = self.unexpected_diag(
+                let mut d = self.unexpected_diag(
                     t,
                     "a block such as 'vocabulary', 'theory', 'structure' or 'procedure'",
                 );
+                if t.kind == Tok::Hash && self.source_at(t).starts_with("#include") {
+                    d = d.with_hint(
+                        "'#include' is the include of IDP 3.1 and before: IDP3 3.2 and later \
+                         (and idp) write 'include \"file.idp\"' or 'include <library>', without \
+                         '#'",
+                    );
+                }
                 self.report(d);
                 return Err(Fail);
             }
