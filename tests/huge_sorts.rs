@@ -159,3 +159,70 @@ fn an_empty_theory_over_ten_thousand_elements_has_its_model_at_once() {
          for one model, or raise the limit with --max-ground-size.\n"
     );
 }
+
+/// A vocabulary with a function on 10 000 elements.
+fn unread_spec(theory: &str, structure: &str) -> String {
+    format!(
+        "vocabulary V {{\n  type Node isa int\n  D(Node) : Node\n  P(Node)\n}}\n\
+         theory T : V {{\n{theory}\n}}\nterm t : V {{ D(7) }}\n\
+         structure S : V {{\n  Node = {{ 1..10000 }}\n{structure}\n}}\n"
+    )
+}
+
+/// A function that nothing in the theory reads takes any value when one model is asked for:
+/// no grounding of its 100 million graph atoms (it used to grow to 8 GB in 30 s). The value
+/// respects what the structure says; an objective that reads it grounds it after all.
+#[test]
+fn a_function_nothing_reads_takes_a_value_without_grounding() {
+    let spec = unread_spec("", "");
+    let o = support::idp(&["-n", "1"], &spec);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(10),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let d = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("D = "))
+        .expect("D");
+    assert_eq!(d.matches("->").count(), 10_000);
+    assert!(d.starts_with("  D = { 1->1; 2->1; "), "{}", &d[..40]);
+    // The structure's values and exclusions are kept.
+    let small = "vocabulary V {\n  type Node isa int\n  D(Node) : Node\n  P(Node)\n}\ntheory T : V {\n  ! x : P(x) <=> x < 3.\n}\nstructure S : V {\n  Node = { 1..4 }\n  D<cf> = { 1->1; 2->1 }\n  D<ct> = { 3->4 }\n}\n";
+    let o = support::idp(&["-n", "1"], small);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "Model 1\n=======\nstructure  : V {\n  Node = { 1..4 }\n  P = { 1; 2 }\n  D = { 1->2; 2->2; 3->4; 4->1 }\n}\n\nNumber of models: 1\n"
+    );
+    // No value left for an argument: the structure's error, as IDP3 gives it.
+    let none = small.replace(
+        "D<cf> = { 1->1; 2->1 }\n  D<ct> = { 3->4 }",
+        "D<cf> = { 3->1; 3->2; 3->3; 3->4 }",
+    );
+    let o = support::idp(&["-n", "1"], &none);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("[function-not-total]"));
+    // A term that reads it: minimised over its values.
+    let o = support::idp(
+        &["-e", "local m, opt, v = maximize(T, S, t) print(opt, v)"],
+        &unread_spec("", "  D<cf> = { 7->10000 }"),
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "true\t-9999\n");
+}
+
+/// A function the theory reads over 10 000 elements stops at the grounding size limit as its
+/// applications are made, not when the sentence is done.
+#[test]
+fn a_function_the_theory_reads_stops_at_the_limit() {
+    let o = support::idp(&["-n", "1"], &unread_spec("  ! x : D(x) ~= x.", ""));
+    assert_eq!(o.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with(
+            "(Reading from stdin)\nStopped: The grounding grew past 10000000 nodes (the grounding size limit)"
+        ),
+        "{err}"
+    );
+}

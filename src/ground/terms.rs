@@ -284,6 +284,9 @@ impl<'a> Grounder<'a> {
             }
             tuple.pop();
         }
+        // An application can make a whole range of atoms: the limit is checked before the
+        // next one, not only when the sentence is done.
+        self.check_growth()?;
         Ok(out)
     }
 

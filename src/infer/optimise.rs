@@ -44,6 +44,10 @@ pub enum Strategy {
 /// The most values of an objective for which `Auto` ascends one value at a time.
 pub const ASCEND_AT_MOST: usize = 128;
 
+/// Improvements that `Descend` makes one model at a time before it bisects what is left
+/// (when more than [`ASCEND_AT_MOST`] values are left).
+const DESCENTS_BEFORE_BISECTION: usize = 32;
+
 impl Strategy {
     /// The strategy named `name` (`descend`, `bisect`, `ascend`, `gallop` or `auto`).
     pub fn named(name: &str) -> Option<Strategy> {
@@ -140,7 +144,8 @@ pub fn least_value(
     strategy: Strategy,
 ) -> IdpResult<Search> {
     let mut bounds = Bounds::new(objective);
-    let strategy = strategy.resolve(bounds.cases.len());
+    let mut strategy = strategy.resolve(bounds.cases.len());
+    let mut improvements = 0;
     for (_, g) in &bounds.cases {
         session.lit(*g);
     }
@@ -160,6 +165,16 @@ pub fn least_value(
                 };
                 bounds.hi = Some(found);
                 best_model = session.saved_model();
+                improvements += 1;
+                // Descending one value at a time over thousands of values (a function's
+                // value as the objective) would take a SAT call per value: past a few
+                // improvements, the rest is bisected.
+                if strategy == Strategy::Descend
+                    && improvements >= DESCENTS_BEFORE_BISECTION
+                    && found > ASCEND_AT_MOST
+                {
+                    strategy = Strategy::Bisect;
+                }
                 if strategy != Strategy::Descend {
                     refute(session, &bounds.cases[found + 1..]);
                 }

@@ -155,6 +155,8 @@ impl<'a> Session<'a> {
             encoded_definitions: Vec::new(),
             delayed: Vec::new(),
             left_out: HashSet::default(),
+            read: HashSet::default(),
+            unread: Default::default(),
             _progress: crate::progress::begin(),
         }
     }

@@ -10,7 +10,7 @@ mod explaining;
 
 pub use explaining::{Piece, Setup};
 
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::time::Instant;
 
 use indexmap::IndexMap;
@@ -68,6 +68,14 @@ pub struct Session<'a> {
     /// The symbols of the definitions a relaxation leaves out ([`Session::relaxation`]):
     /// open within their bounds, and not encoded tuple by tuple.
     left_out: HashSet<Symbol>,
+    /// The symbols the theory's sentences and definitions read or define.
+    read: HashSet<Symbol>,
+    /// With one model asked for, the functions that nothing reads take any allowed value
+    /// without grounding: here, the value each application gets in every model (the
+    /// structure's value, else the first value it allows; none for a partial function without
+    /// one). An application that a term ground later reads (an objective) is encoded then
+    /// ([`Session::ground_reading`]) and leaves this map.
+    unread: IndexMap<FuncId, HashMap<Tuple, Option<crate::structure::Value>>>,
     /// Shows a progress line on a terminal while the session lives.
     _progress: crate::progress::Running,
 }
@@ -99,6 +107,22 @@ const RANKING_AFTER_CONFLICTS: u32 = 15_000;
 fn own_deadline(options: &Options) -> Option<Instant> {
     (options.timeout > 0.0)
         .then(|| Instant::now() + std::time::Duration::from_secs_f64(options.timeout))
+}
+
+/// The symbols that the sentences and definitions of `theory` read or define.
+fn theory_symbols(theory: &Theory) -> HashSet<Symbol> {
+    let mut read = HashSet::default();
+    for f in &theory.sentences {
+        symbols(f, &mut read);
+    }
+    for rule in theory.definitions.iter().flat_map(|d| &d.rules) {
+        read.insert(rule.head);
+        for t in &rule.head_args {
+            symbols(t, &mut read);
+        }
+        symbols(&rule.body, &mut read);
+    }
+    read
 }
 
 /// The symbols of a vocabulary that a model interprets (no type predicates, no constructors).
@@ -298,6 +322,8 @@ impl<'a> Session<'a> {
             warnings: Vec::new(),
             encoded_definitions: Vec::new(),
             delayed: Vec::new(),
+            read: theory_symbols(theory),
+            unread: IndexMap::new(),
             left_out: HashSet::default(),
             _progress: crate::progress::begin(),
         };
@@ -688,13 +714,13 @@ impl<'a> Session<'a> {
 
     /// Grounds a term over the session's structure (an objective).
     pub fn ground_term(&mut self, t: &Term) -> IdpResult<GTerm> {
-        self.grounder.ground_term(t)
+        self.ground_reading(|g| g.ground_term(t))
     }
 
     /// `t` as a total of non-negative integers, if it is a count or a sum of such (or the
     /// negation of one); see [`crate::ground::LinearObjective`].
     pub fn linear_objective(&mut self, t: &Term) -> IdpResult<Option<LinearObjective>> {
-        self.grounder.linear_objective(t)
+        self.ground_reading(|g| g.linear_objective(t))
     }
 
     /// Whether the total of `objective` is at least `threshold`.
@@ -986,6 +1012,14 @@ impl<'a> Session<'a> {
             if self.options.leave_unmentioned_false && matches!(s, Symbol::Pred(_)) {
                 continue;
             }
+            if let Symbol::Func(f) = s {
+                if self.options.leave_unmentioned_false && !self.read.contains(&s) {
+                    if let Some(values) = self.any_values(f) {
+                        self.unread.insert(f, values);
+                        continue;
+                    }
+                }
+            }
             match s {
                 // A defined symbol can only be true at its rule heads (every other atom is
                 // false): enumerating its whole product of types could cost millions.
@@ -1032,10 +1066,103 @@ impl<'a> Session<'a> {
                 None => arg_domains.push(self.grounder.domain(a)?.to_vec()),
             }
         }
+        let unknown = self.grounder.structure().table(Symbol::Func(f)).is_none();
+        if let (true, Some(values)) = (unknown, self.grounder.domains().get(func.result)) {
+            let count = arg_domains
+                .iter()
+                .try_fold(values.len(), |n, d| n.checked_mul(d.len()));
+            if let Some(e) = self.grounder.too_many_tuples(&func.name, count) {
+                return Err(e);
+            }
+        }
         for args in cartesian(&arg_domains) {
             self.encode_application(f, args)?;
+            self.grounder.check_growth()?;
         }
         Ok(())
+    }
+
+    /// For a function that nothing reads, one allowed value per argument tuple: the
+    /// structure's value where it gives one, else the first value it does not rule out (none
+    /// for a partial function without one). `None` when some argument tuple allows no value
+    /// (then there is no model, which the search says), or the types are not finite and small
+    /// enough to list.
+    fn any_values(&self, f: FuncId) -> Option<HashMap<Tuple, Option<crate::structure::Value>>> {
+        const MOST: usize = 10_000_000;
+        let func = self.grounder.program().func(f);
+        let domains = self.grounder.domains();
+        let values = domains.get(func.result)?;
+        let arg_domains: Vec<Vec<crate::structure::Value>> = func
+            .args
+            .iter()
+            .map(|&a| domains.get(a).map(|d| d.to_vec()))
+            .collect::<Option<_>>()?;
+        let count = arg_domains
+            .iter()
+            .try_fold(1usize, |n, d| n.checked_mul(d.len()))?;
+        if count > MOST {
+            return None;
+        }
+        let table = self.grounder.structure().table(Symbol::Func(f));
+        let mut chosen = HashMap::default();
+        for args in cartesian(&arg_domains) {
+            let graph = |v: &crate::structure::Value| {
+                let mut t = args.clone();
+                t.push(*v);
+                t
+            };
+            let truth = |v: &crate::structure::Value| {
+                table.map_or(crate::structure::TruthValue::Unknown, |t| {
+                    t.truth(&graph(v))
+                })
+            };
+            let given = values
+                .iter()
+                .find(|v| truth(v) == crate::structure::TruthValue::True);
+            let value = given.or_else(|| {
+                (!func.partial)
+                    .then(|| {
+                        values
+                            .iter()
+                            .find(|v| truth(v) != crate::structure::TruthValue::False)
+                    })
+                    .flatten()
+            });
+            if value.is_none() && !func.partial {
+                return None;
+            }
+            chosen.insert(args, value.copied());
+        }
+        Some(chosen)
+    }
+
+    /// Runs `ground` (a term's grounding), then encodes the applications of unread functions
+    /// (see [`Session::unread`]) that it read: they are searched, no longer fixed.
+    fn ground_reading<T>(
+        &mut self,
+        ground: impl FnOnce(&mut Grounder<'a>) -> IdpResult<T>,
+    ) -> IdpResult<T> {
+        let before = self.grounder.store().atom_count();
+        let out = ground(&mut self.grounder)?;
+        if self.unread.is_empty() {
+            return Ok(out);
+        }
+        let after = self.grounder.store().atom_count();
+        let mut read = Vec::new();
+        for a in before..after {
+            let (s, t) = self.grounder.store().atom_key(a as AtomId);
+            if let Symbol::Func(f) = *s {
+                let args = t[..t.len() - 1].to_vec();
+                let unread = self.unread.get_mut(&f);
+                if unread.is_some_and(|m| m.remove(&args).is_some()) {
+                    read.push((f, args));
+                }
+            }
+        }
+        for (f, args) in read {
+            self.encode_application(f, args)?;
+        }
+        Ok(out)
     }
 
     /// `f(args)` takes exactly one value (at most one when `f` is partial).
@@ -1256,6 +1383,17 @@ impl<'a> Session<'a> {
             if let Some(set) = tables.get_mut(s) {
                 if self.atom_value(a) {
                     set.insert(t.clone());
+                }
+            }
+        }
+        for (f, chosen) in &self.unread {
+            if let Some(set) = tables.get_mut(&Symbol::Func(*f)) {
+                for (args, value) in chosen {
+                    if let Some(v) = value {
+                        let mut t = args.clone();
+                        t.push(*v);
+                        set.insert(t);
+                    }
                 }
             }
         }
