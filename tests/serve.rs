@@ -747,6 +747,21 @@ fn runs_wait_in_line_for_a_slot() {
     assert_eq!(v["exit_code"], 3, "{v}");
 }
 
+/// A run seen over has given its slot back: the next run never waits for it (the browser
+/// test's Stop step once found its run "waiting for a free slot" on a loaded machine).
+#[test]
+fn a_run_seen_over_has_freed_its_slot() {
+    let root = crate_dir();
+    let server = Server::start(&root, &["--max-runs", "1"]);
+    for _ in 0..5 {
+        let id = server.start_run(&run_body(&root, "examples/nqueens.idp", json!({})));
+        let v = server.wait_run(&id, Duration::from_secs(60));
+        assert_eq!(v["exit_code"], 0, "{v}");
+        let (_, health) = server.get("/api/health");
+        assert_eq!(health["slots_taken"], json!(0), "{health}");
+    }
+}
+
 /// A bundled level reader works from the page: procedures read the served folder's files
 /// (only read, only there), with an expression run as `-e`.
 #[test]

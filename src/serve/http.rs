@@ -171,6 +171,7 @@ fn route(app: &App, request: &mut Request) -> Result<Reply, ServeError> {
                 "running": running,
                 "runs": remembered,
                 "most_running": most_running,
+                "slots_taken": app.jobs.slots_taken(),
                 "consultations": app.consults.count(),
             })))
         }

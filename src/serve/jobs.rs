@@ -208,6 +208,11 @@ impl Jobs {
         (jobs.values().filter(|j| j.is_running()).count(), jobs.len())
     }
 
+    /// The slots taken now (children running).
+    pub fn slots_taken(&self) -> usize {
+        lock(&self.slots.state).running
+    }
+
     /// The most children that ran at once since the server started.
     pub fn most_running(&self) -> usize {
         lock(&self.slots.state).most_running
@@ -305,12 +310,14 @@ impl Job {
     }
 }
 
-/// Waits for a slot, runs the child, and frees the slot.
+/// Waits for a slot, runs the child, and frees the slot as soon as the child has ended (before
+/// its output is gathered, so that a page that sees the run over never finds its slot taken).
 fn run(job: &Arc<Job>, spec: Spec, exe: &std::path::Path, slots: &Slots) {
     if !wait_for_slot(job, slots) {
         job.finish(None, None);
         return;
     }
+    let slot = Slot(slots);
     match child::spawn(exe, &spec.folder, &spec.args, spec.limits, spec.text) {
         Ok(mut child) => {
             {
@@ -319,7 +326,12 @@ fn run(job: &Arc<Job>, spec: Spec, exe: &std::path::Path, slots: &Slots) {
                 st.started = Some(Instant::now());
             }
             let readers = start_readers(job, &mut child);
-            supervise(job, child, readers, spec.limits.kill_after());
+            let (code, signal) = reap(job, child, spec.limits.kill_after());
+            drop(slot);
+            for r in readers {
+                let _ = r.join();
+            }
+            job.finish(code, signal);
         }
         Err(e) => {
             {
@@ -327,11 +339,20 @@ fn run(job: &Arc<Job>, spec: Spec, exe: &std::path::Path, slots: &Slots) {
                 push_stderr(&mut st, &format!("Error: {e}\n"));
                 st.cancelled = Some("not started: the server could not start idp".into());
             }
+            drop(slot);
             job.finish(None, None);
         }
     }
-    lock(&slots.state).running -= 1;
-    slots.freed.notify_all();
+}
+
+/// A slot taken by a run: freed when dropped.
+struct Slot<'s>(&'s Slots);
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        lock(&self.0.state).running -= 1;
+        self.0.freed.notify_all();
+    }
 }
 
 /// Waits until the run is first in line and a slot is free (true), or until it is stopped
@@ -524,19 +545,19 @@ fn push_stderr(st: &mut State, text: &str) {
     }
 }
 
-/// Waits for the child (killing it once `kill_after` has passed, or when its page is gone),
-/// then records how it ended and cuts its output into segments.
-fn supervise(job: &Job, mut child: Child, readers: Readers, kill_after: Duration) {
+/// Waits for the child (killing it once `kill_after` has passed, or when its page is gone)
+/// and reaps it; returns its exit code and signal.
+fn reap(job: &Job, mut child: Child, kill_after: Duration) -> (Option<i32>, Option<i32>) {
     let started = Instant::now();
     let mut killed = false;
-    let (code, signal) = loop {
+    loop {
         {
             let mut st = lock(&job.state);
             match child.try_wait() {
                 Ok(Some(status)) => {
                     use std::os::unix::process::ExitStatusExt;
                     st.reaped = true;
-                    break (status.code(), status.signal());
+                    return (status.code(), status.signal());
                 }
                 Ok(None) => {}
                 Err(_) => {
@@ -544,7 +565,7 @@ fn supervise(job: &Job, mut child: Child, readers: Readers, kill_after: Duration
                     let _ = child.kill();
                     let _ = child.wait();
                     st.reaped = true;
-                    break (None, None);
+                    return (None, None);
                 }
             }
             if page_gone(&st) {
@@ -558,11 +579,7 @@ fn supervise(job: &Job, mut child: Child, readers: Readers, kill_after: Duration
             }
         }
         std::thread::sleep(Duration::from_millis(40));
-    };
-    for r in readers {
-        let _ = r.join();
     }
-    job.finish(code, signal);
 }
 
 #[cfg(test)]
