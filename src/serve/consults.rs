@@ -118,7 +118,7 @@ impl Consultations {
                 self.settings.max_open
             )));
         }
-        let words = self.words(&request)?;
+        let words = self.words(&request);
         let limits = Limits {
             timeout: LIFETIME_SECONDS,
             max_memory_mb: self.settings.max_memory_mb,
@@ -146,7 +146,7 @@ impl Consultations {
     }
 
     /// The child's words: `consult`, the sandbox, the limits, the names chosen, `-`.
-    fn words(&self, request: &ConsultRequest) -> Result<Vec<String>, ServeError> {
+    fn words(&self, request: &ConsultRequest) -> Vec<String> {
         let budget = request
             .budget_ms
             .filter(|b| b.is_finite() && *b > 0.0)
@@ -175,7 +175,7 @@ impl Consultations {
             }
         }
         words.push("-".into());
-        Ok(words)
+        words
     }
 
     /// Asks consultation `id` of page `owner` one question (a JSON request); returns its
