@@ -330,7 +330,7 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
     crate::limits::end_on_closed_pipe();
     let args = match ConsultArgs::try_parse_from(argv) {
         Ok(a) => a,
-        Err(e) => return report_args_error(e),
+        Err(e) => return report_args_error(e, "idp consult"),
     };
     if let Some(t) = args.timeout {
         crate::limits::set_timeout(t);
@@ -944,7 +944,7 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
     crate::limits::end_on_closed_pipe();
     let args = match Args::try_parse_from(&argv) {
         Ok(a) => a,
-        Err(e) => return report_args_error(e),
+        Err(e) => return report_args_error(e, "idp"),
     };
     if args.version {
         println!("{}", version_text());
@@ -1453,7 +1453,9 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-fn report_args_error(e: clap::Error) -> i32 {
+/// Says what is wrong with the command line of `command` (`idp`, `idp consult`); the exit
+/// code (0 for help and version).
+fn report_args_error(e: clap::Error, command: &str) -> i32 {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = e.print();
@@ -1468,17 +1470,27 @@ fn report_args_error(e: clap::Error) -> i32 {
                 Some(ContextValue::String(s)) => s.clone(),
                 _ => String::from("?"),
             };
-            eprintln!("Error: '{arg}' is an unknown option. (see idp --help)");
+            eprintln!("Error: '{arg}' is an unknown option. (see {command} --help)");
             1
         }
         _ => {
             let text = e.render().to_string();
-            let first = text
-                .lines()
+            let mut lines = text.lines();
+            let first = lines
                 .next()
                 .unwrap_or("invalid arguments")
                 .trim_start_matches("error: ");
-            eprintln!("Error: {first} (see idp --help)");
+            // What clap lists under its first line (the arguments missing).
+            let listed: Vec<&str> = lines
+                .take_while(|l| l.starts_with("  "))
+                .map(str::trim)
+                .collect();
+            let said = if listed.is_empty() {
+                first.to_string()
+            } else {
+                format!("{first} {}", listed.join(", "))
+            };
+            eprintln!("Error: {said} (see {command} --help)");
             1
         }
     }

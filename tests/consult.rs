@@ -551,3 +551,21 @@ fn a_consultation_that_cannot_open_says_why() {
     assert_eq!(code, Some(1));
     assert_eq!(stderr, "Error: there is no structure Nope (--choices)\n");
 }
+
+/// A wrong command line of `idp consult` says what is missing or unknown, and which help to
+/// read.
+#[test]
+fn a_wrong_command_line_names_consults_help() {
+    let (_, code, stderr) = consult_replies(&[], "");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        stderr,
+        "Error: the following required arguments were not provided: <FILES>... (see idp consult --help)\n"
+    );
+    let (_, code, stderr) = consult_replies(&["x.idp", "--bogus"], "");
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        stderr,
+        "Error: '--bogus' is an unknown option. (see idp consult --help)\n"
+    );
+}
