@@ -335,12 +335,13 @@ fn respond(
         }
         "value" => {
             let l = parsed.clone().expect("parsed above");
-            match c.value(&l)? {
-                Some(v) => {
+            match c.settled_value(&l)? {
+                Some((v, settled)) => {
                     let shown = match v.map(|v| v == l.truth) {
                         Some(true) => "true",
                         Some(false) => "false",
-                        None => "unknown",
+                        None if settled => "unknown",
+                        None => "undecided",
                     };
                     out.insert("value".into(), json!(shown));
                 }

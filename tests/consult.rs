@@ -569,3 +569,45 @@ fn a_wrong_command_line_names_consults_help() {
         "Error: '--bogus' is an unknown option. (see idp consult --help)\n"
     );
 }
+
+/// `value` tells a value both kinds of models have (`unknown`) from one the budget did not
+/// settle (`undecided`): with a budget of a microsecond, never a wrong value.
+#[test]
+fn value_says_undecided_when_the_budget_ran_out() {
+    let spec = support::write_file(
+        "consult-value.idp",
+        "vocabulary V {\n    type Person constructed from { Ann, Bob, Cy }\n    type Chair isa int\n    Seat(Person) : Chair\n}\ntheory T : V {\n    ! p q : p ~= q => Seat(p) ~= Seat(q).\n    abs(Seat(Ann) - Seat(Bob)) ~= 1.\n}\nstructure S : V {\n    Chair = { 1..3 }\n}\n",
+    );
+    let requests = [
+        r#"{"op":"value","literal":"Seat(Ann) = 1"}"#,
+        r#"{"op":"value","literal":"Seat(Ann) = 2"}"#,
+        r#"{"op":"forced","budget_ms":0}"#,
+        r#"{"op":"value","literal":"Seat(Ann) = 1"}"#,
+        r#"{"op":"value","literal":"Seat(Ann) = 2"}"#,
+    ];
+    let (replies, code, stderr) = consult_replies(
+        &[spec.to_str().unwrap(), "--budget-ms", "0.001"],
+        &(requests.join("\n") + "\n"),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        [
+            r#"{"ok":true,"value":"undecided"}"#,
+            r#"{"ok":true,"value":"unknown"}"#
+        ]
+        .contains(&replies[1].as_str()),
+        "{}",
+        replies[1]
+    );
+    assert!(
+        [
+            r#"{"ok":true,"value":"undecided"}"#,
+            r#"{"ok":true,"value":"false"}"#
+        ]
+        .contains(&replies[2].as_str()),
+        "{}",
+        replies[2]
+    );
+    assert_eq!(replies[4], r#"{"ok":true,"value":"unknown"}"#);
+    assert_eq!(replies[5], r#"{"ok":true,"value":"false"}"#);
+}

@@ -678,13 +678,19 @@ impl<'s> Consultation<'s> {
     /// agree (`Some(None)` when they do not, or that was not settled within the budget);
     /// `None` when there is no model.
     pub fn value(&mut self, literal: &Literal) -> IdpResult<Option<Option<bool>>> {
+        Ok(self.settled_value(literal)?.map(|(v, _)| v))
+    }
+
+    /// [`Consultation::value`], and whether an unknown value is settled (both values have
+    /// models) or only not decided within the budget.
+    pub fn settled_value(&mut self, literal: &Literal) -> IdpResult<Option<(Option<bool>, bool)>> {
         let a = self.atom_of(literal)?;
         let Some(state) = self.backbone()? else {
             return Ok(None);
         };
         Ok(Some(match self.atoms[a].state {
-            AtomState::Known(v) => Some(v),
-            AtomState::Open(k) => state.values[k],
+            AtomState::Known(v) => (Some(v), true),
+            AtomState::Open(k) => (state.values[k], !state.pending.contains(&k)),
         }))
     }
 
