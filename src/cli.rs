@@ -332,19 +332,7 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
         Ok(a) => a,
         Err(e) => return report_args_error(e, "idp consult"),
     };
-    if let Some(t) = args.timeout {
-        crate::limits::set_timeout(t);
-    }
-    let memory = args
-        .max_memory
-        .or_else(crate::limits::default_max_memory_mb)
-        .unwrap_or(0);
-    crate::limits::set_max_memory_mb(memory);
-    crate::limits::start_watchdog();
-    if args.sandbox_read.is_some() && !args.sandbox {
-        eprintln!("Error: --sandbox-read DIR only widens --sandbox; give both");
-        return 1;
-    }
+    set_limits(args.timeout, args.max_memory);
     let stdin = std::io::stdin();
     let mut requests = stdin.lock();
     let inputs = if args.files == ["-"] {
@@ -407,12 +395,9 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
             return 1;
         }
     };
-    if args.sandbox {
-        let read = args.sandbox_read.as_deref().map(std::path::Path::new);
-        if let Err(msg) = runtime.enable_sandbox(read) {
-            eprintln!("Error: {msg}");
-            return 1;
-        }
+    if let Err(msg) = sandbox(&runtime, args.sandbox, args.sandbox_read.as_deref()) {
+        eprintln!("Error: {msg}");
+        return 1;
     }
     crate::limits::install_interrupt_handler();
     if let Some(chunk) = &args.execute {
@@ -950,7 +935,7 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
         println!("{}", version_text());
         return 0;
     }
-    set_limits(&args);
+    set_limits(args.timeout, args.max_memory);
     let json = args.message_format == MessageFormat::Json;
     if json {
         crate::message_format::enable();
@@ -1091,16 +1076,9 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
     if runtime.error_count() > 0 {
         return 1;
     }
-    if args.sandbox_read.is_some() && !args.sandbox {
-        eprintln!("Error: --sandbox-read DIR only widens --sandbox; give both");
+    if let Err(msg) = sandbox(&runtime, args.sandbox, args.sandbox_read.as_deref()) {
+        eprintln!("Error: {msg}");
         return 1;
-    }
-    if args.sandbox {
-        let read = args.sandbox_read.as_deref().map(std::path::Path::new);
-        if let Err(msg) = runtime.enable_sandbox(read) {
-            eprintln!("Error: {msg}");
-            return 1;
-        }
     }
     runtime.set_run_settings(run_settings(&args, &settings));
     if args.interactive {
@@ -1425,13 +1403,23 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Applies `--timeout` and `--max-memory`.
-fn set_limits(args: &Args) {
-    if let Some(seconds) = args.timeout {
+/// `--sandbox` (and `--sandbox-read DIR`) for the procedures of `runtime`.
+fn sandbox(runtime: &Runtime, on: bool, read: Option<&str>) -> Result<(), String> {
+    if !on {
+        return match read {
+            Some(_) => Err("--sandbox-read DIR only widens --sandbox; give both".into()),
+            None => Ok(()),
+        };
+    }
+    runtime.enable_sandbox(read.map(std::path::Path::new))
+}
+
+/// Applies `--timeout` and `--max-memory` (the machine's share when not given).
+fn set_limits(timeout: Option<f64>, max_memory: Option<u64>) {
+    if let Some(seconds) = timeout {
         crate::limits::set_timeout(seconds);
     }
-    let memory = args
-        .max_memory
+    let memory = max_memory
         .or_else(crate::limits::default_max_memory_mb)
         .unwrap_or(0);
     crate::limits::set_max_memory_mb(memory);
