@@ -140,7 +140,7 @@ fn first_choices(
                 c.text(&literal)
             )),
             Assumed::Refused(with) => {
-                let with: Vec<String> = with.iter().map(|l| c.text(l)).collect();
+                let with = texts(c, &with);
                 refused.push(if with.is_empty() {
                     format!("{}: no model has it", c.text(&literal))
                 } else {
@@ -257,7 +257,7 @@ fn respond(
                     )))
                 }
                 Assumed::Refused(conflict) => {
-                    let with: Vec<String> = conflict.iter().map(|l| c.text(l)).collect();
+                    let with = texts(c, &conflict);
                     let message = if with.is_empty() {
                         format!(
                             "{} is impossible: no model of the theory and the structure has it",
@@ -287,8 +287,7 @@ fn respond(
         }
         "reset" => c.clear(),
         "choices" => {
-            let texts: Vec<String> = c.choices().iter().map(|l| c.text(l)).collect();
-            out.insert("choices".into(), json!(texts));
+            out.insert("choices".into(), json!(texts(c, &c.choices())));
             let name = request
                 .get("name")
                 .and_then(Json::as_str)
@@ -296,17 +295,15 @@ fn respond(
             out.insert("structure".into(), json!(choices_block(c, name)));
         }
         "atoms" => {
-            let texts: Vec<String> = c.atoms().iter().map(|l| c.text(l)).collect();
-            out.insert("atoms".into(), json!(texts));
+            out.insert("atoms".into(), json!(texts(c, &c.atoms())));
         }
         "symbols" => {
             out.insert("symbols".into(), symbols_json(c));
         }
         "given" => {
             let given = c.given();
-            let texts = |ls: &[Literal]| -> Vec<String> { ls.iter().map(|l| c.text(l)).collect() };
-            out.insert("true".into(), json!(texts(&given.true_atoms)));
-            out.insert("false".into(), json!(texts(&given.false_atoms)));
+            out.insert("true".into(), json!(texts(c, &given.true_atoms)));
+            out.insert("false".into(), json!(texts(c, &given.false_atoms)));
         }
         "forced" => {
             let asked = request.get("budget_ms").and_then(Json::as_f64);
@@ -321,13 +318,11 @@ fn respond(
             c.set_budget(before);
             match forced? {
                 Some(forced) => {
-                    let texts =
-                        |ls: &[Literal]| -> Vec<String> { ls.iter().map(|l| c.text(l)).collect() };
-                    out.insert("true".into(), json!(texts(&forced.true_atoms)));
-                    out.insert("false".into(), json!(texts(&forced.false_atoms)));
+                    out.insert("true".into(), json!(texts(c, &forced.true_atoms)));
+                    out.insert("false".into(), json!(texts(c, &forced.false_atoms)));
                     out.insert("complete".into(), json!(forced.undecided.is_empty()));
                     if !forced.undecided.is_empty() {
-                        out.insert("undecided".into(), json!(texts(&forced.undecided)));
+                        out.insert("undecided".into(), json!(texts(c, &forced.undecided)));
                     }
                 }
                 None => return Ok(Err(no_model(c))),
@@ -368,10 +363,7 @@ fn respond(
                 }
                 WhyNot::Impossible { retract, because } => {
                     out.insert("possible".into(), json!(false));
-                    let sets: Vec<Vec<String>> = retract
-                        .iter()
-                        .map(|set| set.iter().map(|l| c.text(l)).collect())
-                        .collect();
+                    let sets: Vec<Vec<String>> = retract.iter().map(|set| texts(c, set)).collect();
                     out.insert("retract".into(), json!(sets));
                     explanation_fields(c, &because, &mut out);
                 }
@@ -384,8 +376,7 @@ fn respond(
                     "structure".into(),
                     json!(crate::print::structure_to_string(program, &model)),
                 );
-                let texts: Vec<String> = true_atoms(c, &model).iter().map(|l| c.text(l)).collect();
-                out.insert("true".into(), json!(texts));
+                out.insert("true".into(), json!(texts(c, &true_atoms(c, &model))));
             }
             None => {
                 out.insert("model".into(), Json::Null);
@@ -433,6 +424,11 @@ fn no_model(c: &Consultation<'_>) -> String {
     } else {
         "no model has the current choices".to_string()
     }
+}
+
+/// The literals as IDP writes them.
+fn texts(c: &Consultation<'_>, literals: &[Literal]) -> Vec<String> {
+    literals.iter().map(|l| c.text(l)).collect()
 }
 
 /// The atoms of the consultation that `model` makes true.

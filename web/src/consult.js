@@ -289,23 +289,18 @@ export function createConsultant(helpers) {
     });
   }
 
-  async function undo() {
-    if (!s.undo.length) return;
-    await busy("undo", async () => {
-      const target = s.undo.pop();
-      s.redo.push([...s.choices]);
+  // Undo (`from` the undo stack, `to` the redo stack) or redo (the other way round).
+  async function step(what, from, to) {
+    if (!from.length) return;
+    await busy(what, async () => {
+      const target = from.pop();
+      to.push([...s.choices]);
       await goTo(target);
     });
   }
 
-  async function redo() {
-    if (!s.redo.length) return;
-    await busy("redo", async () => {
-      const target = s.redo.pop();
-      s.undo.push([...s.choices]);
-      await goTo(target);
-    });
-  }
+  const undo = () => step("undo", s.undo, s.redo);
+  const redo = () => step("redo", s.redo, s.undo);
 
   // Retracts the choices not in `target`, makes those missing (in order), then shows what
   // follows; false when a choice was refused (the choices are then as before it).
@@ -369,20 +364,21 @@ export function createConsultant(helpers) {
     whyBox().replaceChildren();
   }
 
+  // Shows `parts` in the explanation panel, with a button that closes it.
+  function showWhy(...parts) {
+    const close = el("button", { class: "c-close-why", text: "×", "aria-label": "close the explanation", onclick: clearWhy });
+    whyBox().replaceChildren(el("div", { class: "why" }, close, ...parts));
+  }
+
   async function explain(literal) {
     await busy("why", async () => {
       const reply = await ask({ op: "explain", literal });
       if (!reply.ok) return say(reply.error, "bad");
-      const box = whyBox();
-      const close = el("button", { class: "c-close-why", text: "×", "aria-label": "close the explanation", onclick: clearWhy });
       if (!reply.forced) {
-        box.replaceChildren(el("div", { class: "why" }, close, el("p", { class: "why-head", text: `${literal} does not follow from the choices` })));
+        showWhy(el("p", { class: "why-head", text: `${literal} does not follow from the choices` }));
         return;
       }
-      box.replaceChildren(el("div", { class: "why" }, close,
-        el("p", { class: "why-head", text: `Why ${literal}:` }),
-        reasonList(reply.reasons || [])));
-      box.querySelector(".why").focus?.();
+      showWhy(el("p", { class: "why-head", text: `Why ${literal}:` }), reasonList(reply.reasons || []));
     });
   }
 
@@ -390,13 +386,11 @@ export function createConsultant(helpers) {
     await busy("why not", async () => {
       const reply = await ask({ op: "why_not", literal });
       if (!reply.ok) return say(reply.error, "bad");
-      const box = whyBox();
-      const close = el("button", { class: "c-close-why", text: "×", "aria-label": "close the explanation", onclick: clearWhy });
       if (reply.possible) {
-        box.replaceChildren(el("div", { class: "why" }, close, el("p", { class: "why-head", text: `${literal} is possible` })));
+        showWhy(el("p", { class: "why-head", text: `${literal} is possible` }));
         return;
       }
-      const parts = [close, el("p", { class: "why-head", text: `Why not ${literal}:` })];
+      const parts = [el("p", { class: "why-head", text: `Why not ${literal}:` })];
       const sets = reply.retract || [];
       if (sets.length) {
         const list = el("ul", { class: "retract-sets" });
@@ -412,13 +406,12 @@ export function createConsultant(helpers) {
         parts.push(el("p", { text: "No choice of yours excludes it: the theory and the structure do." }));
       }
       parts.push(el("p", { text: "Because:" }), reasonList(reply.reasons || []));
-      box.replaceChildren(el("div", { class: "why" }, ...parts));
+      showWhy(...parts);
     });
   }
 
   function showRefusal(literal, reply) {
     const with_ = reply.conflicts_with || [];
-    const box = whyBox();
     const parts = [el("p", { class: "why-head", text: `${literal} cannot be chosen` })];
     if (with_.length) {
       parts.push(el("p", {}, `It is impossible with ${with_.join(", ")}. `,
@@ -427,7 +420,7 @@ export function createConsultant(helpers) {
           onclick: () => change([...s.choices.filter((c) => !with_.includes(c)), literal], literal),
         })));
     }
-    box.replaceChildren(el("div", { class: "why" }, ...parts));
+    showWhy(...parts);
   }
 
   // The reasons of an explanation: choices (each can be retracted), facts, sentences and

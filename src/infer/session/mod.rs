@@ -1106,32 +1106,32 @@ impl<'a> Session<'a> {
         let table = self.grounder.structure().table(Symbol::Func(f));
         let mut chosen = HashMap::default();
         for args in cartesian(&arg_domains) {
-            let graph = |v: &crate::structure::Value| {
-                let mut t = args.clone();
-                t.push(*v);
-                t
-            };
-            let truth = |v: &crate::structure::Value| {
-                table.map_or(crate::structure::TruthValue::Unknown, |t| {
-                    t.truth(&graph(v))
-                })
-            };
-            let given = values
-                .iter()
-                .find(|v| truth(v) == crate::structure::TruthValue::True);
-            let value = given.or_else(|| {
-                (!func.partial)
-                    .then(|| {
-                        values
-                            .iter()
-                            .find(|v| truth(v) != crate::structure::TruthValue::False)
-                    })
-                    .flatten()
-            });
+            let (mut given, mut allowed) = (None, None);
+            match table {
+                None => allowed = values.first().copied(),
+                Some(t) => {
+                    let mut graph = args.clone();
+                    graph.push(values[0]);
+                    for &v in values.iter() {
+                        *graph.last_mut().expect("the value") = v;
+                        match t.truth(&graph) {
+                            crate::structure::TruthValue::True => {
+                                given = Some(v);
+                                break;
+                            }
+                            crate::structure::TruthValue::Unknown if allowed.is_none() => {
+                                allowed = Some(v)
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            let value = given.or(if func.partial { None } else { allowed });
             if value.is_none() && !func.partial {
                 return None;
             }
-            chosen.insert(args, value.copied());
+            chosen.insert(args, value);
         }
         Some(chosen)
     }
