@@ -324,6 +324,82 @@ struct ConsultArgs {
     choices: Option<String>,
 }
 
+/// `idp fmt`: lays out .idp files regularly (what it changes: [`crate::syntax::format`]).
+#[derive(Parser, Debug)]
+#[command(
+    name = "idp fmt",
+    about = "Lay out .idp files: four spaces per block, continued sentences one more, no \
+             trailing blanks, one blank line at most; comments and procedure code keep their \
+             text. Without files: stdin to stdout.",
+    disable_version_flag = true
+)]
+struct FmtArgs {
+    /// Only say which files are not formatted (exit code 1 if any), change nothing
+    #[arg(long)]
+    check: bool,
+    /// The files to format in place
+    files: Vec<String>,
+}
+
+/// `idp fmt [--check] [FILE...]`. Exit code 0, 1 when a file cannot be read or written, is
+/// not formatted (`--check`), or would read differently laid out.
+fn run_fmt(argv: &[String], stack: crate::syntax::Stack) -> i32 {
+    let mut full = vec!["idp fmt".to_string()];
+    full.extend(argv.iter().cloned());
+    let args = match FmtArgs::try_parse_from(full) {
+        Ok(a) => a,
+        Err(e) => return report_args_error(e, "idp fmt"),
+    };
+    if args.files.is_empty() {
+        let mut text = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+            eprintln!("Error: could not read stdin: {e}");
+            return 1;
+        }
+        return match crate::print::formatted("stdin", &text, stack) {
+            Ok(out) if args.check => i32::from(out != text),
+            Ok(out) => {
+                print!("{out}");
+                0
+            }
+            Err(e) => {
+                eprintln!("Error: {e}");
+                1
+            }
+        };
+    }
+    let mut code = 0;
+    for file in &args.files {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("Error: could not read {file}: {e}");
+                code = 1;
+                continue;
+            }
+        };
+        let out = match crate::print::formatted(file, &text, stack) {
+            Ok(out) => out,
+            Err(e) => {
+                eprintln!("Error: {e}");
+                code = 1;
+                continue;
+            }
+        };
+        if out == text {
+            continue;
+        }
+        if args.check {
+            println!("{file}: not formatted");
+            code = 1;
+        } else if let Err(e) = std::fs::write(file, out) {
+            eprintln!("Error: could not write {file}: {e}");
+            code = 1;
+        }
+    }
+    code
+}
+
 /// `idp consult FILE...`: loads the files, then answers the requests on stdin
 /// ([`crate::consult`]). Exit code 0, 1 when the files have errors, 3 when a limit stopped it.
 fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack) -> i32 {
@@ -922,6 +998,12 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
     if argv.get(1).map(String::as_str) == Some("serve") {
         return crate::serve::run(&argv[2..], settings.serve_web);
     }
+    if argv.get(1).map(String::as_str) == Some("lsp") {
+        return crate::lsp::run(&argv[2..]);
+    }
+    if argv.get(1).map(String::as_str) == Some("fmt") {
+        return run_fmt(&argv[2..], stack);
+    }
     if argv.get(1).map(String::as_str) == Some("consult") {
         return run_consult(&argv[1..], &settings, stack);
     }
@@ -979,17 +1061,7 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
         println!("{:#?}", loaded.file);
     }
     let program = crate::sema::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
-    for e in crate::lua::procedure_syntax_errors(&program) {
-        let p = &program.procedures[e.procedure.index()];
-        let span = sources.line_span(p.span.file, e.line).or(Some(p.span));
-        let mut d = Diagnostic::error(
-            "lua-syntax-error",
-            format!("Lua syntax error in procedure {}: {}", p.name, e.message),
-            span,
-        );
-        if let Some(hint) = lua_syntax_hint(&e.message) {
-            d = d.with_hint(hint);
-        }
+    for d in crate::lua::procedure_syntax_diagnostics(&program, &sources) {
         diags.push(d);
     }
     let runs_main = args.execute.is_none() && args.models_asked().is_none() && !args.interactive;
@@ -1486,12 +1558,6 @@ fn report_args_error(e: clap::Error, command: &str) -> i32 {
 
 /// A hint for a Lua syntax error that comes from another language's operator: Lua (like IDP)
 /// writes "not equal" as `~=`.
-fn lua_syntax_hint(message: &str) -> Option<&'static str> {
-    message
-        .ends_with("near '!'")
-        .then_some("Lua writes \"is not equal to\" as '~=' (and \"not\" as `not`), not '!='")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

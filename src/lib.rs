@@ -17,6 +17,7 @@ pub mod ground;
 pub mod ids;
 pub mod infer;
 pub mod limits;
+pub mod lsp;
 pub mod lua;
 pub mod message_format;
 pub mod meta;

@@ -608,6 +608,35 @@ pub fn procedure_syntax_errors(program: &Program) -> Vec<ProcedureSyntaxError> {
     out
 }
 
+/// The syntax errors of the procedures as diagnostics at their file lines (`--check`, the
+/// command line and the language server report them).
+pub fn procedure_syntax_diagnostics(
+    program: &Program,
+    sources: &crate::source::SourceMap,
+) -> Vec<crate::diagnostics::Diagnostic> {
+    let mut out = Vec::new();
+    for e in procedure_syntax_errors(program) {
+        let p = &program.procedures[e.procedure.index()];
+        let span = sources.line_span(p.span.file, e.line).or(Some(p.span));
+        let mut d = crate::diagnostics::Diagnostic::error(
+            "lua-syntax-error",
+            format!("Lua syntax error in procedure {}: {}", p.name, e.message),
+            span,
+        );
+        if let Some(hint) = lua_syntax_hint(&e.message) {
+            d = d.with_hint(hint);
+        }
+        out.push(d);
+    }
+    out
+}
+
+fn lua_syntax_hint(message: &str) -> Option<&'static str> {
+    message
+        .ends_with("near '!'")
+        .then_some("Lua writes \"is not equal to\" as '~=' (and \"not\" as `not`), not '!='")
+}
+
 /// The file line and the message of a syntax error that Lua reported in the chunk of `p`
 /// (`procedure NAME:LINE: message`). The text that `idp` adds around the body (`local function
 /// NAME(...)`, the closing `end`) never shows: an error after the body is put at the procedure's

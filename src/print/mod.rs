@@ -4,12 +4,14 @@
 //! The helpers here (consistency, two-valuedness) are shared with the Lua runtime; sort domains
 //! are [`crate::sema::Domains`]'.
 
+mod format;
 mod ground;
 mod program;
 mod structure;
 mod theory;
 mod vocabulary;
 
+pub use format::formatted;
 pub use ground::{ground_theory_to_string, Layout};
 pub use program::program_to_string;
 pub use structure::{

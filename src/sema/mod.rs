@@ -1,6 +1,7 @@
 //! Name resolution and type checking: turns the AST into a typed [`program::Program`].
 
 mod domains;
+pub mod index;
 pub mod ir;
 mod ltc;
 mod program;
@@ -19,4 +20,4 @@ pub use program::{
 };
 pub(crate) use resolve::nearest_name;
 
-pub use resolve::{resolve, resolve_more, resolve_with_sources};
+pub use resolve::{resolve, resolve_indexed, resolve_more, resolve_with_sources};

@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod fodot;
+pub mod format;
 pub mod grammar;
 mod lexer;
 mod loader;

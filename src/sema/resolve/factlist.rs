@@ -5,6 +5,7 @@
 use super::structure::Builder;
 use super::{Entry, Resolver};
 use crate::ids::{SortId, Symbol};
+use crate::sema::index;
 use crate::structure::TupleSet;
 use crate::syntax::ast;
 
@@ -51,6 +52,16 @@ impl Resolver<'_> {
             });
             return self.error_hint("unknown-symbol", msg, fact.symbol.span, hint);
         };
+        let named = match target {
+            Target::Sort(s) => index::Target::Sort(s),
+            Target::Sym(symbol) => index::Target::Symbol(symbol),
+        };
+        let at = fact
+            .symbol
+            .parts
+            .last()
+            .map_or(fact.symbol.span, |p| p.span);
+        self.note(at, named, false);
         let elems: Vec<&ast::Element> = fact.args.iter().collect();
         let tuples = self.expand_tuple(b.voc, &elems);
         match target {

@@ -7,6 +7,7 @@ use super::pre::{PHead, PRule, PfKind, PtKind, VarIx, PF, PT};
 use super::theory::Ctx;
 use super::Resolver;
 use crate::ids::{SortId, Symbol};
+use crate::sema::index::{Target, VarNote};
 use crate::sema::ir;
 use crate::structure::Value;
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp, Quantifier};
@@ -14,6 +15,12 @@ use crate::syntax::ast::{AggKind, ArithOp, CmpOp, Quantifier};
 impl Resolver<'_> {
     pub(super) fn lower_var(&self, cx: &Ctx, v: VarIx) -> ir::Var {
         let info = &cx.vars[v];
+        self.note_var(VarNote {
+            declared: info.span,
+            name: info.name.to_string(),
+            sort: info.sort,
+            typed: info.typed,
+        });
         ir::Var {
             id: cx.id_base + v as u32,
             name: info.name.clone(),
@@ -25,10 +32,15 @@ impl Resolver<'_> {
         let kind = match &f.kind {
             PfKind::Bool(b) => ir::FormulaKind::Bool(*b),
             PfKind::Error => ir::FormulaKind::Bool(false),
-            PfKind::Atom { cands, args, .. } => {
+            PfKind::Atom {
+                cands, args, at, ..
+            } => {
                 let Some(&p) = cands.first() else {
                     return ir::Formula::new(ir::FormulaKind::Bool(false), f.span);
                 };
+                if let Some(at) = at {
+                    self.note(*at, Target::Symbol(Symbol::Pred(p)), false);
+                }
                 ir::FormulaKind::Pred(p, args.iter().map(|a| self.lower_term(cx, a)).collect())
             }
             PfKind::Cmp(op, a, b) => {
@@ -77,10 +89,21 @@ impl Resolver<'_> {
         }
         let sort = self.term_sort(cx, t).unwrap_or_else(|| self.sort_int());
         let kind = match &t.kind {
-            PtKind::Var(v) => ir::TermKind::Var(self.lower_var(cx, *v)),
+            PtKind::Var(v) => {
+                let declared = cx.vars[*v].span;
+                if declared != t.span {
+                    self.note(t.span, Target::Var { declared }, false);
+                }
+                ir::TermKind::Var(self.lower_var(cx, *v))
+            }
             PtKind::Value(v, _) => ir::TermKind::Value(*v),
-            PtKind::Func { cands, args, .. } => match cands.first() {
+            PtKind::Func {
+                cands, args, at, ..
+            } => match cands.first() {
                 Some(&f) => {
+                    if let Some(at) = at {
+                        self.note(*at, Target::Symbol(Symbol::Func(f)), false);
+                    }
                     ir::TermKind::Func(f, args.iter().map(|a| self.lower_term(cx, a)).collect())
                 }
                 None => ir::TermKind::Value(Value::Int(0)),
@@ -135,6 +158,7 @@ impl Resolver<'_> {
                         extra.push(PF::new(
                             PfKind::Atom {
                                 name: self.prog.sort(s).name.clone(),
+                                at: None,
                                 cands: vec![pred],
                                 args: vec![check],
                             },
@@ -169,6 +193,9 @@ impl Resolver<'_> {
             PHead::Func(c) => Symbol::Func(*c.first()?),
             PHead::Error => return None,
         };
+        if let Some(at) = r.head_at {
+            self.note(at, Target::Symbol(head), false);
+        }
         let mut body = self.lower_formula(cx, &r.body);
         if !r.body_vars.is_empty() {
             let vars = r.body_vars.iter().map(|&v| self.lower_var(cx, v)).collect();

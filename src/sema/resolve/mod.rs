@@ -26,12 +26,14 @@ mod vocabulary;
 #[cfg(test)]
 mod tests;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::ids::{FuncId, NamespaceId, PredId, SortId, VocId};
+use crate::ids::{FuncId, NamespaceId, PredId, SortId, Symbol, VocId};
+use crate::sema::index::{Index, Target, VarNote};
 use crate::sema::program::Program;
 use crate::source::{SourceMap, Span};
 use crate::syntax::ast;
@@ -54,6 +56,23 @@ pub fn resolve_with_sources(
     r.warn_defined_and_given();
     r.prog.sources = sources.map(|s| crate::sema::program::Sources(std::rc::Rc::new(s.clone())));
     r.prog
+}
+
+/// [`resolve_with_sources`], and where each name occurs ([`Index`]: what the language server
+/// reads).
+pub fn resolve_indexed(
+    file: &ast::File,
+    sources: Option<&SourceMap>,
+    diags: &mut Diagnostics,
+) -> (Program, Index) {
+    let mut r = Resolver::new(diags, sources);
+    r.index = Some(RefCell::new(Index::default()));
+    r.items(&file.items);
+    r.warn_element_variables();
+    r.warn_defined_and_given();
+    r.prog.sources = sources.map(|s| crate::sema::program::Sources(std::rc::Rc::new(s.clone())));
+    let index = r.index.take().map(RefCell::into_inner).unwrap_or_default();
+    (r.prog, index)
 }
 
 /// Resolves `file` on top of a program resolved before (IDP3's `parse` while procedures run):
@@ -103,6 +122,9 @@ pub(crate) struct Resolver<'a> {
     /// The span of each `free-variable` warning and the spans of its variables: a warning
     /// whose variables all name elements of a structure gives way to `element-variable`'s.
     pub free_variable_warnings: Vec<(Span, Vec<Span>)>,
+    /// Where names occur, when asked for ([`resolve_indexed`]); lowering records into it
+    /// through a shared reference.
+    pub index: Option<RefCell<Index>>,
 }
 
 impl<'a> Resolver<'a> {
@@ -116,6 +138,7 @@ impl<'a> Resolver<'a> {
             decl_spans: HashMap::new(),
             implicit_vars: Vec::new(),
             free_variable_warnings: Vec::new(),
+            index: None,
         };
         r.init_global_namespace();
         r.init_builtins();
@@ -176,6 +199,7 @@ impl<'a> Resolver<'a> {
             decl_spans,
             implicit_vars: Vec::new(),
             free_variable_warnings: Vec::new(),
+            index: None,
         }
     }
 
@@ -288,6 +312,28 @@ impl<'a> Resolver<'a> {
             );
             self.diags
                 .push(Diagnostic::warning("defined-and-given", message, Some(at)).with_hint(hint));
+        }
+    }
+
+    // -- the index of names (only when asked for) ---------------------------------------------
+
+    /// Records that the name at `span` denotes `target` (a type's predicate as the type).
+    pub fn note(&self, span: Span, target: Target, declaration: bool) {
+        let Some(index) = &self.index else { return };
+        let target = match target {
+            Target::Symbol(Symbol::Pred(p)) => match self.prog.pred(p).type_of {
+                Some(sort) => Target::Sort(sort),
+                None => target,
+            },
+            other => other,
+        };
+        index.borrow_mut().note(span, target, declaration);
+    }
+
+    /// Records a variable's declaration and the type it was given.
+    pub fn note_var(&self, var: VarNote) {
+        if let Some(index) = &self.index {
+            index.borrow_mut().note_var(var);
         }
     }
 

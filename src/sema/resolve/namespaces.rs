@@ -4,6 +4,7 @@
 
 use super::{nearest_name, Resolver, Scope};
 use crate::ids::{NamespaceId, VocId};
+use crate::sema::index::Target;
 use crate::sema::program::{Component, Namespace, Program};
 use crate::source::Span;
 use crate::syntax::ast;
@@ -75,6 +76,7 @@ impl Resolver<'_> {
             return;
         }
         self.decl_spans.insert(key, Some(name.span));
+        self.note(name.span, Target::Component(c), true);
         self.prog.namespaces[ns.index()]
             .members
             .insert(name.name.clone(), c);
@@ -170,7 +172,11 @@ impl Resolver<'_> {
     /// Resolves a vocabulary pointer, reporting `unknown-vocabulary` if it does not exist.
     pub(super) fn lookup_vocabulary(&mut self, p: &Pointer) -> Option<VocId> {
         match self.find_vocabulary(p) {
-            Some(v) => Some(v),
+            Some(v) => {
+                let at = p.parts.last().map_or(p.span, |part| part.span);
+                self.note(at, Target::Component(Component::Vocabulary(v)), false);
+                Some(v)
+            }
             None => {
                 self.report_undeclared("unknown-vocabulary", "Vocabulary", p);
                 None

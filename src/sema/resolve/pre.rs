@@ -35,6 +35,8 @@ pub(super) enum PfKind {
     Bool(bool),
     Atom {
         name: String,
+        /// The name as written (none for atoms the resolver made itself).
+        at: Option<Span>,
         cands: Vec<PredId>,
         args: Vec<PT>,
     },
@@ -62,6 +64,8 @@ pub(super) enum PtKind {
     Value(Value, SortId),
     Func {
         name: String,
+        /// The name as written.
+        at: Option<Span>,
         cands: Vec<FuncId>,
         args: Vec<PT>,
     },
@@ -91,6 +95,8 @@ pub(super) struct PRule {
     pub head_vars: Vec<VarIx>,
     pub body_vars: Vec<VarIx>,
     pub head: PHead,
+    /// The head's name as written.
+    pub head_at: Option<Span>,
     pub head_args: Vec<PT>,
     pub body: PF,
     pub span: Span,

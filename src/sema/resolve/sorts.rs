@@ -444,7 +444,9 @@ impl Resolver<'_> {
 
     fn cf(&mut self, cx: &mut Ctx, f: &PF) {
         match &f.kind {
-            PfKind::Atom { cands, args, name } => {
+            PfKind::Atom {
+                cands, args, name, ..
+            } => {
                 if cands.len() != 1 {
                     return self.ambiguous(cx, "predicate", Some(name.clone()), f.span);
                 }
@@ -480,7 +482,9 @@ impl Resolver<'_> {
             }
         }
         match &t.kind {
-            PtKind::Func { cands, args, name } => {
+            PtKind::Func {
+                cands, args, name, ..
+            } => {
                 if cands.len() != 1 {
                     return self.ambiguous(cx, "function", Some(name.clone()), t.span);
                 }

@@ -9,6 +9,7 @@ use indexmap::IndexMap;
 
 use super::{Entry, Resolver};
 use crate::ids::{FuncId, PredId, SortId, StructId, Symbol, VocId};
+use crate::sema::index;
 use crate::sema::program::Component;
 use crate::source::Span;
 use crate::structure::{Structure, Tuple, TupleSet, Value};
@@ -244,7 +245,25 @@ impl Resolver<'_> {
 
     // -- which symbol an interpretation is for -------------------------------------------------
 
+    /// The symbol that an interpretation `sym = value` is for, recorded in the index.
     fn resolve_target(
+        &mut self,
+        b: &Builder,
+        sym: &ast::SymbolRef,
+        value: &InterValue,
+    ) -> Option<Target> {
+        let target = self.pick_target(b, sym, value)?;
+        let named = match target {
+            Target::Sort(s) => index::Target::Sort(s),
+            Target::Pred(p) => index::Target::Symbol(Symbol::Pred(p)),
+            Target::Func(f) => index::Target::Symbol(Symbol::Func(f)),
+        };
+        let at = sym.name.parts.last().map_or(sym.span, |part| part.span);
+        self.note(at, named, false);
+        Some(target)
+    }
+
+    fn pick_target(
         &mut self,
         b: &Builder,
         sym: &ast::SymbolRef,

@@ -229,6 +229,11 @@ impl Resolver<'_> {
     fn rule(&mut self, cx: &mut Ctx, r: &ast::Rule) -> Option<ir::Rule> {
         let qv = self.bind_vars(cx, &r.vars);
         let (head, head_args, overloaded_head) = self.rule_head(cx, &r.head);
+        let head_at = match &r.head {
+            ast::RuleHead::Predicate { symbol, .. } | ast::RuleHead::Function { symbol, .. } => {
+                Some(name_span(symbol))
+            }
+        };
         let body = match &r.body {
             Some(b) => self.formula(cx, b),
             None => PF::new(PfKind::Bool(true), r.span),
@@ -259,6 +264,7 @@ impl Resolver<'_> {
             head_vars: hv,
             body_vars: bv,
             head,
+            head_at,
             head_args,
             body,
             span: r.span,
@@ -498,6 +504,7 @@ impl Resolver<'_> {
                     Some(cands) => PF::new(
                         PfKind::Atom {
                             name: symbol.name.to_path(),
+                            at: Some(name_span(symbol)),
                             cands,
                             args,
                         },
@@ -531,6 +538,7 @@ impl Resolver<'_> {
         match cands {
             Some(cands) => PfKind::Atom {
                 name: symbol.name.to_path(),
+                at: Some(name_span(symbol)),
                 cands,
                 args,
             },
@@ -734,6 +742,7 @@ impl Resolver<'_> {
         match self.func_candidates(cx, symbol, n) {
             Some(cands) => PtKind::Func {
                 name: symbol.name.to_path(),
+                at: Some(name_span(symbol)),
                 cands,
                 args: targs,
             },
@@ -1030,6 +1039,15 @@ impl Resolver<'_> {
         }
         Some((args.into_iter().flatten().collect(), result.flatten()))
     }
+}
+
+/// The span of a symbol's own name (`P` of `V::P[T]`).
+fn name_span(symbol: &SymbolRef) -> Span {
+    symbol
+        .name
+        .parts
+        .last()
+        .map_or(symbol.span, |part| part.span)
 }
 
 fn is_builtin_name(name: &str) -> bool {

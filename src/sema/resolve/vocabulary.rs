@@ -5,7 +5,8 @@
 use indexmap::IndexMap;
 
 use super::{nearest_name, Entry, Resolver};
-use crate::ids::{FuncId, PredId, SortId, VocId};
+use crate::ids::{FuncId, PredId, SortId, Symbol, VocId};
+use crate::sema::index::Target;
 use crate::sema::program::{Component, Function, Predicate, Sort, Vocabulary};
 use crate::source::Span;
 use crate::structure::{register_constructor_name, Value};
@@ -113,7 +114,7 @@ impl Resolver<'_> {
         self.prog.vocabularies[voc.index()].funcs.insert(f);
         let name = self.prog.func(f).name.clone();
         self.add_entry(voc, &name, Entry::Func(f));
-        for s in self.prog.symbol_sorts(crate::ids::Symbol::Func(f)) {
+        for s in self.prog.symbol_sorts(Symbol::Func(f)) {
             self.add_sort(voc, s);
         }
     }
@@ -195,6 +196,7 @@ impl Resolver<'_> {
             return self.error("duplicate-name", msg, t.name.span);
         }
         let id = self.new_sort(&t.name.name, t.name.span);
+        self.note(t.name.span, Target::Sort(id), true);
         self.prog.vocabularies[voc.index()].sorts.insert(id);
         self.add_entry(voc, &t.name.name, Entry::Sort(id));
         for p in &t.isa {
@@ -261,6 +263,7 @@ impl Resolver<'_> {
                 continue;
             }
             let f = self.new_func(&c.name.name, args, id, false, Some(c.span));
+            self.note(c.name.span, Target::Symbol(Symbol::Func(f)), true);
             self.prog.funcs[f.index()].constructor_of = Some(id);
             register_constructor_name(f, &c.name.name);
             self.prog.sorts[id.index()].constructors.push(f);
@@ -310,6 +313,7 @@ impl Resolver<'_> {
             return self.error("duplicate-name", msg, p.name.span);
         }
         let id = self.new_pred(&p.name.name, args, Some(p.name.span));
+        self.note(p.name.span, Target::Symbol(Symbol::Pred(id)), true);
         self.add_pred(voc, id);
     }
 
@@ -343,6 +347,7 @@ impl Resolver<'_> {
             return self.error("duplicate-name", msg, f.name.span);
         }
         let id = self.new_func(&f.name.name, args, result, f.partial, Some(f.name.span));
+        self.note(f.name.span, Target::Symbol(Symbol::Func(id)), true);
         self.add_func(voc, id);
     }
 
@@ -457,6 +462,10 @@ impl Resolver<'_> {
                 Entry::Sort(s) => Some(s),
                 _ => None,
             });
+        if let Some(s) = found {
+            let at = p.parts.last().map_or(p.span, |part| part.span);
+            self.note(at, Target::Sort(s), false);
+        }
         if found.is_none() {
             let msg = format!("Sort {} is not declared in this scope.", p.to_path());
             let hint = self.near_miss(voc, p.name(), |e| matches!(e, Entry::Sort(_)));
