@@ -67,17 +67,7 @@ fn vocabulary(program: &Program, id: VocId) -> String {
         if given_symbols.contains(&symbol) {
             continue;
         }
-        let sorts = program.symbol_sorts(symbol);
-        let name = program.symbol_name(symbol);
-        let line = match symbol {
-            Symbol::Pred(_) => signature(program, name, &sorts, "Bool", false),
-            Symbol::Func(f) => {
-                let (result, args) = sorts.split_last().expect("a function's result");
-                let result = fodot_sort_name(program, *result);
-                signature(program, name, args, &result, program.func(f).partial)
-            }
-        };
-        out.push_str(&format!("    {line}\n"));
+        out.push_str(&format!("    {}\n", symbol_declaration(program, symbol)));
     }
     out.push_str("}\n");
     out
@@ -195,6 +185,20 @@ fn var_id(t: &crate::sema::ir::Term) -> Option<u32> {
     match t.kind() {
         TermKind::Var(v) => Some(v.id),
         _ => None,
+    }
+}
+
+/// A predicate or function as an FO(·) vocabulary declares it: `p: T * T -> Bool`.
+pub fn symbol_declaration(program: &Program, symbol: Symbol) -> String {
+    let sorts = program.symbol_sorts(symbol);
+    let name = program.symbol_name(symbol);
+    match symbol {
+        Symbol::Pred(_) => signature(program, name, &sorts, "Bool", false),
+        Symbol::Func(f) => {
+            let (result, args) = sorts.split_last().expect("a function's result");
+            let result = fodot_sort_name(program, *result);
+            signature(program, name, args, &result, program.func(f).partial)
+        }
     }
 }
 

@@ -13,7 +13,7 @@ mod dump;
 mod print;
 mod relevance;
 
-pub use dump::program_to_fodot;
+pub use dump::{program_to_fodot, symbol_declaration};
 
 use std::collections::{HashMap, HashSet};
 

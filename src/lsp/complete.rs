@@ -43,6 +43,8 @@ pub struct Context {
     pub quiet: bool,
     /// The blocks around the cursor, outermost first.
     pub blocks: Vec<Block>,
+    /// Where the statement at the cursor starts (after the last `.`, `{` or `}`).
+    pub statement: usize,
 }
 
 impl Context {
@@ -58,6 +60,7 @@ pub fn context(text: &str, offset: usize) -> Context {
     let bytes = text.as_bytes();
     let mut blocks: Vec<Block> = Vec::new();
     let mut words: Vec<String> = Vec::new();
+    let mut statement = 0;
     let mut k = 0;
     while k < bytes.len() {
         let in_code = blocks
@@ -76,7 +79,7 @@ pub fn context(text: &str, offset: usize) -> Context {
         if let Some(end) = comment_end {
             match end {
                 Some(end) => k = end,
-                None => return quiet(blocks),
+                None => return quiet(blocks, statement),
             }
             continue;
         }
@@ -87,7 +90,7 @@ pub fn context(text: &str, offset: usize) -> Context {
                 j += if bytes[j] == b'\\' { 2 } else { 1 };
             }
             if j >= bytes.len() {
-                return quiet(blocks);
+                return quiet(blocks, statement);
             }
             k = j + 1;
             continue;
@@ -98,12 +101,18 @@ pub fn context(text: &str, offset: usize) -> Context {
                     words: std::mem::take(&mut words),
                     open: k,
                 });
+                statement = k + 1;
             }
             b'}' => {
                 blocks.pop();
                 words.clear();
+                statement = k + 1;
             }
-            b'.' | b';' if !in_code => words.clear(),
+            b'.' if !in_code && bytes.get(k + 1) == Some(&b'.') => k += 1,
+            b'.' | b';' if !in_code => {
+                words.clear();
+                statement = k + 1;
+            }
             b':' => words.push(":".into()),
             _ if c.is_ascii_alphabetic() || c == b'_' => {
                 let start = k;
@@ -121,13 +130,15 @@ pub fn context(text: &str, offset: usize) -> Context {
     Context {
         quiet: false,
         blocks,
+        statement,
     }
 }
 
-fn quiet(blocks: Vec<Block>) -> Context {
+fn quiet(blocks: Vec<Block>, statement: usize) -> Context {
     Context {
         quiet: true,
         blocks,
+        statement,
     }
 }
 
@@ -171,7 +182,7 @@ pub fn completions(
     };
     let mut out = vocabulary_items(&source.program, voc, &keyword);
     if matches!(keyword.as_str(), "theory" | "query" | "term") {
-        out.extend(variables_in_scope(a, block.open, offset));
+        out.extend(variables_in_scope(a, cx.statement, offset));
     }
     out.extend(keywords_for(&keyword, a.fodot));
     out
@@ -316,12 +327,12 @@ fn signature(p: &Program, symbol: Symbol) -> String {
     }
 }
 
-/// The variables declared in the block (from `open`) before the cursor.
-fn variables_in_scope(a: &Analysis, open: usize, offset: usize) -> Vec<CompletionItem> {
+/// The variables declared in the statement (from `start`) before the cursor.
+fn variables_in_scope(a: &Analysis, start: usize, offset: usize) -> Vec<CompletionItem> {
     let mut out: Vec<CompletionItem> = Vec::new();
     for var in &a.index.vars {
         let at = var.declared.start as usize;
-        if var.declared.file != a.file || at < open || at >= offset || var.name.starts_with('_') {
+        if var.declared.file != a.file || at < start || at >= offset || var.name.starts_with('_') {
             continue;
         }
         if out.iter().any(|i| i.label == var.name) {
@@ -353,7 +364,7 @@ fn keywords_for(keyword: &str, fodot: bool) -> Vec<CompletionItem> {
             "string",
             "char",
         ],
-        ("vocabulary", true) => &["type", "Int", "Real", "Bool", "Date", "Concept", "var"],
+        ("vocabulary", true) => &["type", "Bool", "Date", "Concept", "var"],
         ("theory" | "query" | "term", false) => &[
             "sum", "prod", "card", "min", "max", "abs", "MIN", "MAX", "SUCC", "PRED", "true",
             "false",

@@ -54,6 +54,13 @@ pub fn code_actions(a: &Analysis, uri: &Url, p: &CodeActionParams) -> Vec<CodeAc
                 fixes.edit("Write `<-` for `=` (a rule)", true, eq, "<-");
             }
         }
+        if d.code == "lua-syntax-error" && d.message.ends_with("near '!'") {
+            let line = &text[span.start as usize..span.end as usize];
+            if let Some(k) = line.find("!=") {
+                let at = span.start as usize + k;
+                fixes.edit("Write `~=` for `!=` (Lua)", true, Span::new(a.file, at..at + 2), "~=");
+            }
+        }
         if d.code == "syntax-error" {
             if let Some((c, ascii)) = unicode_at(text, span) {
                 let at = Span::new(
@@ -201,6 +208,30 @@ fn sentences(items: &[ast::Item]) -> Vec<&ast::Formula> {
         }
     }
     out
+}
+
+/// The sentences `? x : A => B` of the document, and what to say of each: true as soon as
+/// one x makes A false, which is seldom what was meant (an editor's hint, not `--check`'s).
+pub fn slips(a: &Analysis) -> Vec<(Span, String)> {
+    sentences(&a.ast.items)
+        .into_iter()
+        .filter(|f| f.span.file == a.file)
+        .filter_map(|f| match &f.kind {
+            ast::FormulaKind::Quant {
+                q: ast::Quantifier::Exists,
+                body,
+                ..
+            } if matches!(body.kind, ast::FormulaKind::Binary { op: ast::BinConn::Implies, .. }) => {
+                Some((
+                    f.span,
+                    "`? x : A => B` holds as soon as one x makes A false; to say that some x has \
+                     both, write `? x : A & B`"
+                        .to_string(),
+                ))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// `? x : A => B` (true as soon as one x makes A false) to `? x : A & B`, and `! x : A & B`

@@ -261,22 +261,21 @@ impl Runs {
     /// Starts a child `idp` on `text`; its end comes back through [`Runs::wait`].
     pub fn start(
         &mut self,
+        idp: &std::path::Path,
         id: RequestId,
         command: Command,
         text: String,
         token: NumberOrString,
     ) -> Result<(), String> {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find idp itself: {e}"))?;
         let folder = command
             .uri
             .to_file_path()
             .ok()
             .and_then(|p| p.parent().map(|d| d.to_path_buf()))
             .unwrap_or_else(std::env::temp_dir);
-        let mut child = Process::new(exe)
+        let mut child = Process::new(idp)
             .args(command.arguments())
             .current_dir(folder)
-            .env("IDP_NO_PROGRESS", "0")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -57,8 +57,15 @@ pub fn run(args: &[String]) -> i32 {
         eprintln!("Error: idp lsp takes no arguments (got `{other}`); try idp lsp --help");
         return 2;
     }
+    let idp = match std::env::current_exe() {
+        Ok(path) => path,
+        Err(e) => {
+            eprintln!("Error: idp lsp cannot find its own program (to run lenses): {e}");
+            return 1;
+        }
+    };
     let (connection, threads) = Connection::stdio();
-    let outcome = serve(&connection);
+    let outcome = serve(&connection, &idp);
     drop(connection);
     let joined = threads.join();
     match (outcome, joined) {
@@ -118,8 +125,10 @@ fn capabilities() -> ServerCapabilities {
     }
 }
 
-/// Serves one editor on `connection` until it says `exit` (after `shutdown`) or goes away.
-pub fn serve(connection: &Connection) -> Result<(), String> {
+/// Serves one editor on `connection` until it says `exit` (after `shutdown`) or goes away;
+/// code lenses run the program `idp`. Runs on the caller's thread, which needs a large stack
+/// (the parser's: `idp lsp` runs on the command line's 512 MiB thread).
+pub fn serve(connection: &Connection, idp: &std::path::Path) -> Result<(), String> {
     let (id, _params) = connection
         .initialize_start()
         .map_err(|e| format!("the editor did not initialise the session: {e}"))?;
@@ -133,7 +142,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
     connection
         .initialize_finish(id, result)
         .map_err(|e| format!("the editor did not initialise the session: {e}"))?;
-    let mut server = Server::new(connection);
+    let mut server = Server::new(connection, idp.to_path_buf());
     server.main_loop()
 }
 
@@ -155,16 +164,19 @@ struct Server<'c> {
     lua_api: Vec<String>,
     lenses: lenses::Runs,
     next_request: i32,
+    /// The program that lenses run.
+    idp: std::path::PathBuf,
 }
 
 impl<'c> Server<'c> {
-    fn new(connection: &'c Connection) -> Server<'c> {
+    fn new(connection: &'c Connection, idp: std::path::PathBuf) -> Server<'c> {
         Server {
             connection,
             documents: HashMap::new(),
             lua_api: lua_api(),
             lenses: lenses::Runs::default(),
             next_request: 0,
+            idp,
         }
     }
 
@@ -333,6 +345,19 @@ impl<'c> Server<'c> {
                     None => (uri.clone(), Range::default()),
                 };
                 by_file.entry(target).or_default().push(to_lsp(d, range));
+            }
+            let lines = Lines::of(&a);
+            for (span, message) in fixes::slips(&a) {
+                if let Some(range) = lines.range(span) {
+                    by_file.entry(uri.clone()).or_default().push(Diagnostic {
+                        range,
+                        severity: Some(DiagnosticSeverity::INFORMATION),
+                        code: Some(NumberOrString::String("exists-implies".into())),
+                        source: Some("idp".into()),
+                        message,
+                        ..Default::default()
+                    });
+                }
             }
             let before = self
                 .documents
@@ -627,7 +652,7 @@ impl<'c> Server<'c> {
         });
         self.notify::<notification::Progress>(lenses::progress_begin(&token, &run));
         self.lenses
-            .start(id, run, text, token)
+            .start(&self.idp, id, run, text, token)
             .map_err(|e| Refusal(ErrorCode::InternalError, e))?;
         Ok(None)
     }
@@ -636,33 +661,25 @@ impl<'c> Server<'c> {
     fn finished_run(&mut self, done: lenses::Finished) {
         self.notify::<notification::Progress>(lenses::progress_end(&done));
         let uri = done.uri.clone();
-        let diagnostics = match self.analysis(&uri) {
-            Some(a) => lenses::core_diagnostics(&a, &done),
-            None => Vec::new(),
-        };
-        let response = self.lenses.finish(done);
-        self.send(Message::Response(response));
-        if !diagnostics.is_empty() {
-            let mut all: Vec<Diagnostic> = match self.analysis(&uri) {
-                Some(a) => a
+        if let Some(a) = self.analysis(&uri) {
+            let why = lenses::core_diagnostics(&a, &done);
+            if !why.is_empty() {
+                let mut all: Vec<Diagnostic> = a
                     .diagnostics
                     .iter()
-                    .filter(|d| d.span.is_none_or(|s| s.file == a.file))
+                    .filter(|d| !d.is_verbose_only() && d.span.is_none_or(|s| s.file == a.file))
                     .map(|d| {
-                        to_lsp(
-                            d,
-                            d.span
-                                .and_then(|s| Lines::of(&a).range(s))
-                                .unwrap_or_default(),
-                        )
+                        let range = d.span.and_then(|s| Lines::of(&a).range(s));
+                        to_lsp(d, range.unwrap_or_default())
                     })
-                    .collect(),
-                None => Vec::new(),
-            };
-            all.extend(diagnostics);
-            self.publish(uri, all);
+                    .collect();
+                all.extend(why);
+                self.publish(uri, all);
+            }
         }
+        let response = self.lenses.finish(done);
         self.ask::<request::CodeLensRefresh>(());
+        self.send(Message::Response(response));
     }
 }
 
@@ -735,8 +752,11 @@ fn lua_api() -> Vec<String> {
         .pairs::<String, mlua::Value>()
         .filter_map(Result::ok)
         .filter(|(name, value)| {
-            !name.starts_with("__")
-                && matches!(value, mlua::Value::Function(_) | mlua::Value::Table(_))
+            !name.starts_with('_')
+                && matches!(
+                    value,
+                    mlua::Value::Function(_) | mlua::Value::Table(_) | mlua::Value::UserData(_)
+                )
         })
         .map(|(name, _)| name)
         .collect();

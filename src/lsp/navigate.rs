@@ -139,11 +139,14 @@ pub fn hover_text(a: &Analysis, target: Target) -> String {
             }
         }
         Target::Symbol(symbol) => {
-            code_block(&mut out, &declaration_text(a, symbol));
-            out.push_str(&format!(
-                "IDP-Z3 (FO(·)) writes it `{}`.\n\n",
-                fodot_declaration(a, symbol)
-            ));
+            let (idp3, fodot) = (declaration_text(a, symbol), crate::fodot::symbol_declaration(&a.program, symbol));
+            if a.fodot {
+                code_block(&mut out, &fodot);
+                out.push_str(&format!("IDP3 writes it `{idp3}`.\n\n"));
+            } else {
+                code_block(&mut out, &idp3);
+                out.push_str(&format!("IDP-Z3 (FO(·)) writes it `{fodot}`.\n\n"));
+            }
             for theory in &p.theories {
                 if theory
                     .definitions
@@ -233,35 +236,6 @@ fn declaration_text(a: &Analysis, symbol: Symbol) -> String {
     }
 }
 
-/// A predicate or function as IDP-Z3 declares it (`Edge: Node * Node -> Bool`).
-fn fodot_declaration(a: &Analysis, symbol: Symbol) -> String {
-    let p = &a.program;
-    let (name, args, result) = match symbol {
-        Symbol::Pred(q) => (&p.pred(q).name, &p.pred(q).args, "Bool".to_string()),
-        Symbol::Func(f) => (
-            &p.func(f).name,
-            &p.func(f).args,
-            fodot_sort(&p.sort(p.func(f).result).name),
-        ),
-    };
-    let args: Vec<String> = args.iter().map(|&s| fodot_sort(&p.sort(s).name)).collect();
-    let args = if args.is_empty() {
-        "()".to_string()
-    } else {
-        args.join(" * ")
-    };
-    format!("{name}: {args} -> {result}")
-}
-
-fn fodot_sort(name: &str) -> String {
-    match name {
-        "int" | "nat" => "Int".into(),
-        "float" => "Real".into(),
-        "string" | "char" => "String".into(),
-        other => other.into(),
-    }
-}
-
 /// The lines of the structures that give `target` a value.
 fn given_by_structures(a: &Analysis, target: Target, out: &mut String) {
     for o in a.index.occurrences_of(target) {
@@ -305,28 +279,32 @@ fn component_text(a: &Analysis, c: Component) -> String {
     match c {
         Component::Vocabulary(v) => {
             let voc = p.voc(v);
+            let types = voc
+                .sorts
+                .iter()
+                .filter(|&&s| p.sort(s).builtin.is_none())
+                .count();
+            let preds = voc
+                .preds
+                .iter()
+                .filter(|&&q| p.pred(q).type_of.is_none())
+                .count();
             format!(
-                "vocabulary {} ({} types, {} predicates, {} functions)",
+                "vocabulary {} ({}, {}, {})",
                 voc.name,
-                voc.sorts
-                    .iter()
-                    .filter(|&&s| p.sort(s).builtin.is_none())
-                    .count(),
-                voc.preds
-                    .iter()
-                    .filter(|&&q| p.pred(q).type_of.is_none())
-                    .count(),
-                voc.funcs.len()
+                counted(types, "type"),
+                counted(preds, "predicate"),
+                counted(voc.funcs.len(), "function")
             )
         }
         Component::Theory(t) => {
             let theory = p.theory(t);
             format!(
-                "theory {} : {} ({} sentences, {} definitions)",
+                "theory {} : {} ({}, {})",
                 theory.name,
                 voc_name(theory.vocabulary),
-                theory.sentences.len(),
-                theory.definitions.len()
+                counted(theory.sentences.len(), "sentence"),
+                counted(theory.definitions.len(), "definition")
             )
         }
         Component::Structure(s) => {
@@ -347,6 +325,22 @@ fn component_text(a: &Analysis, c: Component) -> String {
         }
         Component::Namespace(n) => format!("namespace {}", p.namespaces[n.index()].name),
     }
+}
+
+/// `1 type`, `2 types`.
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// Every occurrence of a name in the document: the index's and those in procedures.
+pub fn all_occurrences(a: &Analysis) -> Vec<Occurrence> {
+    let mut out = a.index.occurrences.clone();
+    out.extend(lua_occurrences(a));
+    out
 }
 
 /// The names of the global namespace's components as they occur in the document's

@@ -290,9 +290,7 @@ fn block_comments(text: &str, file: u32) -> Vec<Span> {
 /// The semantic tokens of the document, encoded as the protocol wants (relative positions).
 pub fn semantic_tokens(a: &Analysis) -> Vec<SemanticToken> {
     let lines = Lines::of(a);
-    let mut found: Vec<(Span, u32, u32)> = a
-        .index
-        .occurrences
+    let mut found: Vec<(Span, u32, u32)> = super::navigate::all_occurrences(a)
         .iter()
         .filter(|o| o.span.file == a.file && o.span.end > o.span.start)
         .map(|o| (o.span, token_type(a, o.target), u32::from(o.declaration)))

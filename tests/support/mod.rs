@@ -5,6 +5,7 @@
 //! terminal ([`terminal`]). CONTRIBUTING.md says which test file a new test goes in.
 #![allow(dead_code)] // Each test binary uses part of it.
 
+pub mod lsp;
 pub mod serve;
 pub mod terminal;
 

@@ -305,9 +305,21 @@ impl Resolver<'_> {
                 };
                 let Some(cands) = cands else {
                     let msg = "Expected a name of a function, instead of a predicate name.";
-                    let hint =
-                        "a function definition needs the function on the left: `F(x) = t <- ...`";
-                    self.error_hint("invalid-rule-head", msg, symbol.span, Some(hint.into()));
+                    let name = symbol.name.name();
+                    let predicate = self
+                        .lookup_entries(cx.voc, &symbol.name)
+                        .into_iter()
+                        .any(|e| matches!(e, Entry::Pred(p) if self.prog.pred(p).args.len() == args.len()));
+                    let hint = if predicate {
+                        format!(
+                            "{name} is a predicate: a rule defines it with `<-`, not `=` \
+                             (`{name}(...) <- ...`)"
+                        )
+                    } else {
+                        "a function definition needs the function on the left: `F(x) = t <- ...`"
+                            .to_string()
+                    };
+                    self.error_hint("invalid-rule-head", msg, symbol.span, Some(hint));
                     cx.failed = true;
                     return (PHead::Error, Vec::new(), false);
                 };
