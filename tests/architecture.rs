@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["infer"],
     &["message_format"],
     &["lua", "fodot"],
-    &["repl", "serve", "consult"],
+    &["repl", "serve", "consult", "lsp"],
     &["cli"],
 ];
 

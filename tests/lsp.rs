@@ -28,8 +28,20 @@ fn items(answer: &Value) -> Value {
 /// Semantic tokens as `line:col length type modifiers`, decoded from the protocol's deltas
 /// with the server's legend.
 fn decoded_tokens(answer: &Value) -> Value {
-    const TYPES: [&str; 6] = ["type", "function", "method", "enumMember", "variable", "namespace"];
-    let data: Vec<u64> = answer["data"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
+    const TYPES: [&str; 6] = [
+        "type",
+        "function",
+        "method",
+        "enumMember",
+        "variable",
+        "namespace",
+    ];
+    let data: Vec<u64> = answer["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
     let (mut line, mut col) = (0, 0);
     let mut out = Vec::new();
     for t in data.chunks(5) {
@@ -39,7 +51,10 @@ fn decoded_tokens(answer: &Value) -> Value {
         line += t[0];
         col += t[1];
         let declaration = if t[4] & 1 == 1 { " declaration" } else { "" };
-        out.push(json!(format!("{line}:{col} {} {}{declaration}", t[2], TYPES[t[3] as usize])));
+        out.push(json!(format!(
+            "{line}:{col} {} {}{declaration}",
+            t[2], TYPES[t[3] as usize]
+        )));
     }
     Value::Array(out)
 }
@@ -47,7 +62,11 @@ fn decoded_tokens(answer: &Value) -> Value {
 fn labels(answer: &Value) -> Vec<String> {
     answer
         .as_array()
-        .map(|a| a.iter().map(|i| i["label"].as_str().unwrap().to_string()).collect())
+        .map(|a| {
+            a.iter()
+                .map(|i| i["label"].as_str().unwrap().to_string())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -73,7 +92,10 @@ fn hover_definition_and_references() {
     let found = e.request("textDocument/references", theory);
     // The theory's name in the procedure, not the one in the comment nor stdoptions.T.
     assert_eq!(found.as_array().unwrap().len(), 1, "{found}");
-    assert_eq!(found[0]["range"]["start"], json!({ "line": 29, "character": 28 }));
+    assert_eq!(
+        found[0]["range"]["start"],
+        json!({ "line": 29, "character": 28 })
+    );
     assert_snapshot("navigation", &e.transcript);
     e.close();
 }
@@ -92,11 +114,18 @@ fn rename_across_blocks_and_procedures() {
     parent["newName"] = json!("ParentOf");
     let edit = e.request("textDocument/rename", parent);
     assert_eq!(edit["changes"][&uri].as_array().unwrap().len(), 4, "{edit}");
-    for (name, why) in [("theory", "keyword"), ("Ancestor", "already names"), ("2x", "not a name")] {
+    for (name, why) in [
+        ("theory", "keyword"),
+        ("Ancestor", "already names"),
+        ("2x", "not a name"),
+    ] {
         let mut bad = at(&uri, 3, 6);
         bad["newName"] = json!(name);
         let refused = e.request("textDocument/rename", bad);
-        assert!(refused["error"]["message"].as_str().unwrap().contains(why), "{refused}");
+        assert!(
+            refused["error"]["message"].as_str().unwrap().contains(why),
+            "{refused}"
+        );
     }
     e.request("textDocument/prepareRename", at(&uri, 7, 0));
     e.request("textDocument/prepareRename", at(&uri, 5, 19)); // int
@@ -119,12 +148,25 @@ fn completion_knows_where_the_cursor_is() {
         ("in a comment", 0, 10),
     ] {
         let answer = e.request("textDocument/completion", at(&uri, line, character));
-        transcript.push_str(&format!("### {what}\n{}\n\n", serde_json::to_string_pretty(&items(&answer)).unwrap()));
+        transcript.push_str(&format!(
+            "### {what}\n{}\n\n",
+            serde_json::to_string_pretty(&items(&answer)).unwrap()
+        ));
     }
     let in_comment = e.request("textDocument/completion", at(&uri, 28, 20));
     assert_eq!(in_comment, json!([]), "nothing inside a Lua comment");
     let lua = labels(&e.request("textDocument/completion", at(&uri, 30, 4)));
-    for name in ["modelexpand", "printmodels", "minimize", "T", "S", "Q", "main", "local", "stdoptions"] {
+    for name in [
+        "modelexpand",
+        "printmodels",
+        "minimize",
+        "T",
+        "S",
+        "Q",
+        "main",
+        "local",
+        "stdoptions",
+    ] {
         assert!(lua.contains(&name.to_string()), "{name} in {lua:?}");
     }
     // A sentence half typed: the rest of the theory no longer parses, names still come.
@@ -138,7 +180,10 @@ fn completion_knows_where_the_cursor_is() {
     let broken = e.diagnostics(&uri);
     assert!(broken.to_string().contains("syntax-error"), "{broken}");
     let answer = e.request("textDocument/completion", at(&uri, 15, 13));
-    transcript.push_str(&format!("### after a syntax error\n{}\n", serde_json::to_string_pretty(&items(&answer)).unwrap()));
+    transcript.push_str(&format!(
+        "### after a syntax error\n{}\n",
+        serde_json::to_string_pretty(&items(&answer)).unwrap()
+    ));
     assert_snapshot("completion", &transcript);
     e.close();
 }
@@ -151,9 +196,17 @@ fn outline_folding_tokens_and_inlay_hints() {
     let doc = json!({ "textDocument": { "uri": uri } });
     e.request("textDocument/documentSymbol", doc.clone());
     e.request("textDocument/foldingRange", doc.clone());
-    e.request_viewed("textDocument/semanticTokens/full", doc.clone(), decoded_tokens);
-    let whole = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 40, "character": 0 } });
-    e.request("textDocument/inlayHint", json!({ "textDocument": { "uri": uri }, "range": whole }));
+    e.request_viewed(
+        "textDocument/semanticTokens/full",
+        doc.clone(),
+        decoded_tokens,
+    );
+    let whole =
+        json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 40, "character": 0 } });
+    e.request(
+        "textDocument/inlayHint",
+        json!({ "textDocument": { "uri": uri }, "range": whole }),
+    );
     assert_snapshot("outline", &e.transcript);
     e.close();
 }
@@ -181,8 +234,12 @@ fn diagnostics_as_check_gives_them_and_their_quick_fixes() {
         .map(|d| d["code"].as_str().unwrap())
         .collect();
     assert_eq!(lsp_codes, check_codes);
-    assert!(published.to_string().contains("exists-implies"), "{published}");
-    let whole = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 30, "character": 0 } });
+    assert!(
+        published.to_string().contains("exists-implies"),
+        "{published}"
+    );
+    let whole =
+        json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 30, "character": 0 } });
     e.request(
         "textDocument/codeAction",
         json!({ "textDocument": { "uri": uri }, "range": whole, "context": { "diagnostics": [] } }),
@@ -194,7 +251,8 @@ fn diagnostics_as_check_gives_them_and_their_quick_fixes() {
 #[test]
 fn formatting_lays_out_and_then_leaves_alone() {
     let mut e = Editor::in_memory();
-    let messy = "vocabulary V {\ntype T\n      P(T)   \n}\n\n\n\ntheory T : V {\n! x : P(x) =>\nP(x).\n}\n";
+    let messy =
+        "vocabulary V {\ntype T\n      P(T)   \n}\n\n\n\ntheory T : V {\n! x : P(x) =>\nP(x).\n}\n";
     let uri = e.open_text("messy.idp", messy);
     e.diagnostics(&uri);
     let params = json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 4, "insertSpaces": true } });
@@ -220,26 +278,66 @@ fn lenses_run_count_and_explain_and_show_why() {
     e.diagnostics(&uri);
     let doc = json!({ "textDocument": { "uri": uri } });
     let lenses = e.request("textDocument/codeLens", doc.clone());
-    let titles: Vec<&str> = lenses.as_array().unwrap().iter().map(|l| l["command"]["title"].as_str().unwrap()).collect();
+    let titles: Vec<&str> = lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["command"]["title"].as_str().unwrap())
+        .collect();
     assert_eq!(titles, ["▶ Run T with S", "Count", "Explain"]);
     let explain = lenses[2]["command"].clone();
     let answer = e.request("workspace/executeCommand", explain);
     assert_eq!(answer["exitCode"], 20, "{answer}");
-    assert!(answer["outcome"].as_str().unwrap().starts_with("0 models"), "{answer}");
+    assert!(
+        answer["outcome"].as_str().unwrap().starts_with("0 models"),
+        "{answer}"
+    );
     let why = e.diagnostics(&uri);
-    let messages: Vec<&str> = why.as_array().unwrap().iter().map(|d| d["message"].as_str().unwrap()).collect();
+    let messages: Vec<&str> = why
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
     assert_eq!(messages.len(), 2, "{why}");
-    assert!(messages[0].starts_with("part of why T has no model with S: ! x y : Edge(x, y)"), "{why}");
-    assert_eq!(why[0]["range"]["start"], json!({ "line": 7, "character": 4 }));
-    assert_eq!(why[1]["range"]["start"], json!({ "line": 12, "character": 4 }));
+    assert!(
+        messages[0].starts_with("part of why T has no model with S: ! x y : Edge(x, y)"),
+        "{why}"
+    );
+    assert_eq!(
+        why[0]["range"]["start"],
+        json!({ "line": 7, "character": 4 })
+    );
+    assert_eq!(
+        why[1]["range"]["start"],
+        json!({ "line": 12, "character": 4 })
+    );
     let progress = e.sent_by_server("$/progress");
-    assert_eq!(progress.first().map(|p| p["value"]["kind"].clone()), Some(json!("begin")));
-    assert_eq!(progress.last().map(|p| p["value"]["kind"].clone()), Some(json!("end")));
+    assert_eq!(
+        progress.first().map(|p| p["value"]["kind"].clone()),
+        Some(json!("begin"))
+    );
+    assert_eq!(
+        progress.last().map(|p| p["value"]["kind"].clone()),
+        Some(json!("end"))
+    );
     assert_eq!(e.sent_by_server("workspace/codeLens/refresh").len(), 1);
     let after = e.request("textDocument/codeLens", doc);
-    assert!(after[2]["command"]["title"].as_str().unwrap().starts_with("Explain — 0 models"), "{after}");
+    assert!(
+        after[2]["command"]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Explain — 0 models"),
+        "{after}"
+    );
     let hover = e.request("textDocument/hover", at(&uri, 6, 8));
-    assert!(hover["contents"]["value"].as_str().unwrap().contains("Why: 1 part of the theory"), "{hover}");
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("Why: 1 part of the theory"),
+        "{hover}"
+    );
     let count = e.request("workspace/executeCommand", lenses[1]["command"].clone());
     assert_eq!(count["output"], "Number of models: 0\n", "{count}");
     e.close();
@@ -255,15 +353,28 @@ fn a_long_run_is_cancelled() {
     );
     let uri = e.open_text("pigeons.idp", &text);
     e.diagnostics(&uri);
-    let lenses = e.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri } }));
+    let lenses = e.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
     let started = std::time::Instant::now();
     let id = e.start("workspace/executeCommand", lenses[0]["command"].clone());
     std::thread::sleep(std::time::Duration::from_millis(300));
-    e.notify("$/cancelRequest", json!({ "id": id.to_string().trim_matches('"').parse::<i32>().unwrap() }));
+    e.notify(
+        "$/cancelRequest",
+        json!({ "id": id.to_string().trim_matches('"').parse::<i32>().unwrap() }),
+    );
     let answer = e.answer(id, "workspace/executeCommand", &Value::Null);
     assert_eq!(answer["error"]["code"], -32800, "{answer}");
-    assert!(started.elapsed().as_secs() < 10, "cancelled after {:?}", started.elapsed());
-    let lenses = e.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri } }));
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "cancelled after {:?}",
+        started.elapsed()
+    );
+    let lenses = e.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
     assert_eq!(lenses[0]["command"]["title"], "▶ Run T with S — cancelled");
     e.close();
 }
@@ -280,13 +391,22 @@ fn an_idp_z3_file_gets_the_same_service() {
     for name in ["border", "colour_of", "Country", "Colour"] {
         assert!(names.contains(&name.to_string()), "{name} in {names:?}");
     }
-    let whole = json!({ "start": { "line": 8, "character": 0 }, "end": { "line": 8, "character": 10 } });
+    let whole =
+        json!({ "start": { "line": 8, "character": 0 }, "end": { "line": 8, "character": 10 } });
     let actions = e.request(
         "textDocument/codeAction",
         json!({ "textDocument": { "uri": uri }, "range": whole, "context": { "diagnostics": [] } }),
     );
-    let titles: Vec<&str> = actions.as_array().unwrap().iter().map(|a| a["title"].as_str().unwrap()).collect();
-    assert!(titles.contains(&"Write the connectives in ASCII (! ? & | ~ =>)"), "{titles:?}");
+    let titles: Vec<&str> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert!(
+        titles.contains(&"Write the connectives in ASCII (! ? & | ~ =>)"),
+        "{titles:?}"
+    );
     assert_snapshot("idp_z3", &e.transcript);
     e.close();
 }
@@ -305,24 +425,54 @@ fn the_binary_serves_an_editor_over_stdio() {
     );
     let after = e.diagnostics(&uri);
     assert_eq!(after[0]["code"], "unknown-symbol", "{after}");
-    assert!(after[0]["message"].as_str().unwrap().contains("did you mean `Ancestor`?"), "{after}");
+    assert!(
+        after[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `Ancestor`?"),
+        "{after}"
+    );
     let hover = e.request("textDocument/hover", at(&uri, 10, 26));
-    assert!(hover["contents"]["value"].as_str().unwrap().contains("Parent(Person, Person)"));
+    assert!(hover["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .contains("Parent(Person, Person)"));
     let definition = e.request("textDocument/definition", at(&uri, 10, 26));
-    assert_eq!(definition["range"]["start"], json!({ "line": 3, "character": 4 }));
+    assert_eq!(
+        definition["range"]["start"],
+        json!({ "line": 3, "character": 4 })
+    );
     let mut refs = at(&uri, 10, 26);
     refs["context"] = json!({ "includeDeclaration": true });
-    assert_eq!(e.request("textDocument/references", refs).as_array().unwrap().len(), 4);
+    assert_eq!(
+        e.request("textDocument/references", refs)
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
     let mut rename = at(&uri, 10, 26);
     rename["newName"] = json!("ParentOf");
-    assert_eq!(e.request("textDocument/rename", rename)["changes"][&uri].as_array().unwrap().len(), 4);
-    assert!(labels(&e.request("textDocument/completion", at(&uri, 14, 10))).contains(&"Parent".to_string()));
+    assert_eq!(
+        e.request("textDocument/rename", rename)["changes"][&uri]
+            .as_array()
+            .unwrap()
+            .len(),
+        4
+    );
+    assert!(
+        labels(&e.request("textDocument/completion", at(&uri, 14, 10)))
+            .contains(&"Parent".to_string())
+    );
     let edits = e.request(
         "textDocument/formatting",
         json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 4, "insertSpaces": true } }),
     );
     assert_eq!(edits, json!([]), "family.idp is formatted");
-    let lenses = e.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri } }));
+    let lenses = e.request(
+        "textDocument/codeLens",
+        json!({ "textDocument": { "uri": uri } }),
+    );
     assert_eq!(lenses.as_array().unwrap().len(), 4, "{lenses}");
     e.close();
 }

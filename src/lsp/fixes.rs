@@ -58,7 +58,12 @@ pub fn code_actions(a: &Analysis, uri: &Url, p: &CodeActionParams) -> Vec<CodeAc
             let line = &text[span.start as usize..span.end as usize];
             if let Some(k) = line.find("!=") {
                 let at = span.start as usize + k;
-                fixes.edit("Write `~=` for `!=` (Lua)", true, Span::new(a.file, at..at + 2), "~=");
+                fixes.edit(
+                    "Write `~=` for `!=` (Lua)",
+                    true,
+                    Span::new(a.file, at..at + 2),
+                    "~=",
+                );
             }
         }
         if d.code == "syntax-error" {
@@ -221,7 +226,14 @@ pub fn slips(a: &Analysis) -> Vec<(Span, String)> {
                 q: ast::Quantifier::Exists,
                 body,
                 ..
-            } if matches!(body.kind, ast::FormulaKind::Binary { op: ast::BinConn::Implies, .. }) => {
+            } if matches!(
+                body.kind,
+                ast::FormulaKind::Binary {
+                    op: ast::BinConn::Implies,
+                    ..
+                }
+            ) =>
+            {
                 Some((
                     f.span,
                     "`? x : A => B` holds as soon as one x makes A false; to say that some x has \

@@ -139,7 +139,10 @@ pub fn hover_text(a: &Analysis, target: Target) -> String {
             }
         }
         Target::Symbol(symbol) => {
-            let (idp3, fodot) = (declaration_text(a, symbol), crate::fodot::symbol_declaration(&a.program, symbol));
+            let (idp3, fodot) = (
+                declaration_text(a, symbol),
+                crate::fodot::symbol_declaration(&a.program, symbol),
+            );
             if a.fodot {
                 code_block(&mut out, &fodot);
                 out.push_str(&format!("IDP3 writes it `{idp3}`.\n\n"));

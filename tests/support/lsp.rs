@@ -82,7 +82,10 @@ impl Editor {
             backlog: Vec::new(),
             transcript: String::new(),
         };
-        let result = editor.request("initialize", json!({ "capabilities": {}, "processId": null }));
+        let result = editor.request(
+            "initialize",
+            json!({ "capabilities": {}, "processId": null }),
+        );
         assert_eq!(result["serverInfo"]["name"], "idp", "{result}");
         editor.notify("initialized", json!({}));
         editor.transcript.clear();
@@ -146,7 +149,12 @@ impl Editor {
     }
 
     /// Sends a request and waits for its answer, recording `view` of it instead of it.
-    pub fn request_viewed(&mut self, method: &str, params: Value, view: impl Fn(&Value) -> Value) -> Value {
+    pub fn request_viewed(
+        &mut self,
+        method: &str,
+        params: Value,
+        view: impl Fn(&Value) -> Value,
+    ) -> Value {
         let id = self.start(method, params.clone());
         let mark = self.transcript.len();
         let answer = self.answer(id, method, &params);
@@ -159,7 +167,11 @@ impl Editor {
     pub fn start(&mut self, method: &str, params: Value) -> RequestId {
         self.next += 1;
         let id = RequestId::from(self.next);
-        self.send(Message::Request(Request::new(id.clone(), method.into(), params)));
+        self.send(Message::Request(Request::new(
+            id.clone(),
+            method.into(),
+            params,
+        )));
         id
     }
 
@@ -181,7 +193,10 @@ impl Editor {
     }
 
     pub fn notify(&mut self, method: &str, params: Value) {
-        self.send(Message::Notification(Notification::new(method.into(), params)));
+        self.send(Message::Notification(Notification::new(
+            method.into(),
+            params,
+        )));
     }
 
     /// Opens a test file as the editor would.
@@ -202,16 +217,22 @@ impl Editor {
 
     /// The next diagnostics published for `uri`.
     pub fn diagnostics(&mut self, uri: &str) -> Value {
-        let is_it = |m: &Message| matches!(m, Message::Notification(n)
-            if n.method == "textDocument/publishDiagnostics" && n.params["uri"] == uri);
+        let is_it = |m: &Message| {
+            matches!(m, Message::Notification(n)
+            if n.method == "textDocument/publishDiagnostics" && n.params["uri"] == uri)
+        };
         if let Some(k) = self.backlog.iter().position(is_it) {
-            let Message::Notification(n) = self.backlog.remove(k) else { unreachable!() };
+            let Message::Notification(n) = self.backlog.remove(k) else {
+                unreachable!()
+            };
             return self.recorded_diagnostics(n.params);
         }
         loop {
             let m = self.receive();
             if is_it(&m) {
-                let Message::Notification(n) = m else { unreachable!() };
+                let Message::Notification(n) = m else {
+                    unreachable!()
+                };
                 return self.recorded_diagnostics(n.params);
             }
             self.backlog.push(m);
@@ -219,7 +240,11 @@ impl Editor {
     }
 
     fn recorded_diagnostics(&mut self, params: Value) -> Value {
-        self.record("textDocument/publishDiagnostics", &json!({ "uri": params["uri"] }), &params["diagnostics"]);
+        self.record(
+            "textDocument/publishDiagnostics",
+            &json!({ "uri": params["uri"] }),
+            &params["diagnostics"],
+        );
         params["diagnostics"].clone()
     }
 
@@ -246,7 +271,8 @@ impl Editor {
         let answer = serde_json::to_string_pretty(&compact(answer))
             .unwrap()
             .replace(&root, "$ROOT");
-        self.transcript.push_str(&format!("### {method} {params}\n{answer}\n\n"));
+        self.transcript
+            .push_str(&format!("### {method} {params}\n{answer}\n\n"));
     }
 
     /// `shutdown` and `exit`; the server must end cleanly.
@@ -257,7 +283,11 @@ impl Editor {
         self.notify("exit", Value::Null);
         match &mut self.wire {
             Wire::Memory { server, .. } => {
-                let outcome = server.take().unwrap().join().expect("the server did not panic");
+                let outcome = server
+                    .take()
+                    .unwrap()
+                    .join()
+                    .expect("the server did not panic");
                 assert_eq!(outcome, Ok(()));
             }
             Wire::Stdio { child, .. } => {
@@ -267,7 +297,10 @@ impl Editor {
                         assert!(status.success(), "idp lsp ended with {status}");
                         break;
                     }
-                    assert!(started.elapsed() < Duration::from_secs(10), "idp lsp did not exit");
+                    assert!(
+                        started.elapsed() < Duration::from_secs(10),
+                        "idp lsp did not exit"
+                    );
                     std::thread::sleep(Duration::from_millis(20));
                 }
             }
@@ -284,9 +317,11 @@ pub fn compact(value: &Value) -> Value {
     };
     match value {
         Value::Object(map) => {
-            if let (Some(start), Some(end), 2) =
-                (map.get("start").and_then(position), map.get("end").and_then(position), map.len())
-            {
+            if let (Some(start), Some(end), 2) = (
+                map.get("start").and_then(position),
+                map.get("end").and_then(position),
+                map.len(),
+            ) {
                 return json!(format!("{start}-{end}"));
             }
             if let Some(p) = position(value) {
