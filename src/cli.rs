@@ -37,6 +37,8 @@ Examples:
   idp serve [FILE...] [--port N]       the workbench in the browser (idp serve --help)
   idp consult problem.idp              a consultation: JSON requests on stdin, replies on
                                        stdout (assume, forced, explain, why_not, ...)
+  idp lsp                              the language server for editors (README: editors)
+  idp fmt problem.idp                  lay out the file (--check: only say whether it is)
   idp < problem.idp                    read the specification from stdin
   idp --sandbox --timeout 10 --max-memory 2000 untrusted.idp
                                        run an untrusted specification: no files, processes

@@ -90,6 +90,7 @@ const EXPECTED: &[(&str, i32, &str)] = &[
         "Seat(Cy) = 2 holds in every model, because of 2 parts of the theory (without any one of them it need not):",
     ),
     ("idp --check examples/einstein.idp", 0, ""),
+    ("idp fmt --check examples/first.idp", 0, ""),
     (
         "idp --check --message-format json examples/first.idp",
         0,
