@@ -476,3 +476,27 @@ fn the_binary_serves_an_editor_over_stdio() {
     assert_eq!(lenses.as_array().unwrap().len(), 4, "{lenses}");
     e.close();
 }
+
+#[test]
+fn definition_and_rename_reach_into_included_files() {
+    let mut e = Editor::in_memory();
+    let uri = e.open("graph.idp");
+    assert_eq!(e.diagnostics(&uri), json!([]));
+    let included = support::lsp::uri("graph_vocabulary.idp");
+    let definition = e.request("textDocument/definition", at(&uri, 2, 12));
+    assert_eq!(definition["uri"], json!(included), "{definition}");
+    assert_eq!(
+        definition["range"]["start"],
+        json!({ "line": 2, "character": 4 })
+    );
+    let mut rename = at(&uri, 2, 12);
+    rename["newName"] = json!("Link");
+    let edit = e.request("textDocument/rename", rename);
+    assert_eq!(edit["changes"][&uri].as_array().unwrap().len(), 2, "{edit}");
+    assert_eq!(
+        edit["changes"][&included].as_array().unwrap().len(),
+        1,
+        "{edit}"
+    );
+    e.close();
+}

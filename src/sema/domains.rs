@@ -81,7 +81,10 @@ fn constructed(
             out.push(Value::compound(c, tuple));
         }
     }
-    out.sort();
+    // The product of sorted domains comes sorted for one constructor (the common case).
+    if !out.is_sorted() {
+        out.sort();
+    }
     out.dedup();
     Some(out)
 }

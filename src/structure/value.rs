@@ -7,6 +7,8 @@
 use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 use std::fmt;
 
 use crate::ids::FuncId;
@@ -38,9 +40,11 @@ pub struct Compound {
 #[derive(Default)]
 struct Interner {
     strings: Vec<String>,
-    string_ids: HashMap<String, StrId>,
+    string_ids: FxHashMap<String, StrId>,
     compounds: Vec<Compound>,
-    compound_ids: HashMap<Compound, CompoundId>,
+    /// Hashed with Fx: a constructed type's elements are interned by the hundred thousand
+    /// when a structure lists them.
+    compound_ids: FxHashMap<Compound, CompoundId>,
     /// Display names of constructors, registered by sema (FuncId -> name).
     constructor_names: HashMap<FuncId, String>,
 }
@@ -75,14 +79,16 @@ impl Value {
     pub fn compound(constructor: FuncId, args: Vec<Value>) -> Value {
         let c = Compound { constructor, args };
         INTERNER.with(|i| {
-            let mut i = i.borrow_mut();
-            if let Some(id) = i.compound_ids.get(&c) {
-                return Value::Compound(*id);
+            let i = &mut *i.borrow_mut();
+            let next = CompoundId(i.compounds.len() as u32);
+            match i.compound_ids.entry(c) {
+                std::collections::hash_map::Entry::Occupied(found) => Value::Compound(*found.get()),
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    i.compounds.push(slot.key().clone());
+                    slot.insert(next);
+                    Value::Compound(next)
+                }
             }
-            let id = CompoundId(i.compounds.len() as u32);
-            i.compounds.push(c.clone());
-            i.compound_ids.insert(c, id);
-            Value::Compound(id)
         })
     }
 
