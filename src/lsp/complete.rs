@@ -287,7 +287,7 @@ fn vocabulary_items(p: &Program, voc: VocId, keyword: &str) -> Vec<CompletionIte
         out.push(item(
             &pred.name,
             CompletionItemKind::FUNCTION,
-            Some(signature(p, Symbol::Pred(q))),
+            Some(super::navigate::declaration_text(p, Symbol::Pred(q))),
         ));
     }
     for &f in &v.funcs {
@@ -299,32 +299,13 @@ fn vocabulary_items(p: &Program, voc: VocId, keyword: &str) -> Vec<CompletionIte
         } else {
             CompletionItemKind::METHOD
         };
-        out.push(item(&func.name, kind, Some(signature(p, Symbol::Func(f)))));
+        out.push(item(
+            &func.name,
+            kind,
+            Some(super::navigate::declaration_text(p, Symbol::Func(f))),
+        ));
     }
     out
-}
-
-/// `P(A, B)` or `F(A) : B`.
-fn signature(p: &Program, symbol: Symbol) -> String {
-    let names = |sorts: &[SortId]| {
-        sorts
-            .iter()
-            .map(|&s| p.sort(s).name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match symbol {
-        Symbol::Pred(q) => format!("{}({})", p.pred(q).name, names(&p.pred(q).args)),
-        Symbol::Func(f) => {
-            let func = p.func(f);
-            let args = if func.args.is_empty() {
-                String::new()
-            } else {
-                format!("({})", names(&func.args))
-            };
-            format!("{}{args} : {}", func.name, p.sort(func.result).name)
-        }
-    }
 }
 
 /// The variables declared in the statement (from `start`) before the cursor.

@@ -57,7 +57,7 @@ pub fn rename_refusal(a: &Analysis, target: Target, new_name: &str) -> Option<St
              letters, digits and `_`"
         ));
     }
-    if KEYWORDS.contains(&new_name) {
+    if crate::syntax::IDP_WORDS.contains(&new_name) {
         return Some(format!("`{new_name}` is a keyword"));
     }
     if matches!(target, Target::Sort(s) if a.program.sort(s).builtin.is_some()) {
@@ -75,35 +75,6 @@ pub fn rename_refusal(a: &Analysis, target: Target, new_name: &str) -> Option<St
     };
     taken.then(|| format!("`{new_name}` already names something else in this file"))
 }
-
-/// The words that cannot be names.
-pub const KEYWORDS: &[&str] = &[
-    "vocabulary",
-    "theory",
-    "structure",
-    "procedure",
-    "namespace",
-    "query",
-    "term",
-    "factlist",
-    "include",
-    "using",
-    "type",
-    "partial",
-    "isa",
-    "contains",
-    "constructed",
-    "from",
-    "extern",
-    "LTCvocabulary",
-    "true",
-    "false",
-    "sum",
-    "prod",
-    "card",
-    "min",
-    "max",
-];
 
 /// The hover text of `target`, in Markdown.
 pub fn hover_text(a: &Analysis, target: Target) -> String {
@@ -140,7 +111,7 @@ pub fn hover_text(a: &Analysis, target: Target) -> String {
         }
         Target::Symbol(symbol) => {
             let (idp3, fodot) = (
-                declaration_text(a, symbol),
+                declaration_text(&a.program, symbol),
                 crate::fodot::symbol_declaration(&a.program, symbol),
             );
             if a.fodot {
@@ -203,9 +174,8 @@ fn short_list(items: &[&str]) -> String {
     format!("{}, … ({} in all)", items[..8].join(", "), items.len())
 }
 
-/// A predicate or function as its vocabulary declares it.
-fn declaration_text(a: &Analysis, symbol: Symbol) -> String {
-    let p = &a.program;
+/// A predicate or function as its vocabulary declares it: `P(A, B)`, `partial F(A) : B`.
+pub fn declaration_text(p: &crate::sema::Program, symbol: Symbol) -> String {
     let names = |sorts: &[crate::ids::SortId]| {
         sorts
             .iter()
@@ -361,7 +331,7 @@ fn lua_occurrences(a: &Analysis) -> Vec<Occurrence> {
             continue;
         };
         let body_start = start + open + 1;
-        for (from, to) in lua_names(&text[body_start..end.min(text.len())]) {
+        for (from, to) in crate::syntax::lua_text::names(&text[body_start..end.min(text.len())]) {
             let name = &text[body_start + from..body_start + to];
             if let Some(&c) = globals.get(name) {
                 out.push(Occurrence {
@@ -373,104 +343,4 @@ fn lua_occurrences(a: &Analysis) -> Vec<Occurrence> {
         }
     }
     out
-}
-
-/// The byte ranges of the names in Lua code that are not fields (`a.b`, `a:b`) and not in
-/// strings or comments.
-pub fn lua_names(code: &str) -> Vec<(usize, usize)> {
-    let bytes = code.as_bytes();
-    let mut out = Vec::new();
-    let mut k = 0;
-    let mut previous = b' ';
-    while k < bytes.len() {
-        let c = bytes[k];
-        if code[k..].starts_with("--") {
-            k = skip_lua_comment(code, k);
-            continue;
-        }
-        if c == b'"' || c == b'\'' {
-            k = skip_quoted(bytes, k);
-            previous = b'"';
-            continue;
-        }
-        if let Some(level) = long_bracket(&code[k..]) {
-            k = skip_long(code, k, level);
-            previous = b']';
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let start = k;
-            while k < bytes.len() && (bytes[k].is_ascii_alphanumeric() || bytes[k] == b'_') {
-                k += 1;
-            }
-            let field = previous == b'.' && !code[..start].ends_with("..") || previous == b':';
-            if !field {
-                out.push((start, k));
-            }
-            previous = b'a';
-            continue;
-        }
-        if !c.is_ascii_whitespace() {
-            previous = c;
-        }
-        k += 1;
-    }
-    out
-}
-
-/// `[[`, `[==[`: the number of `=` of a long bracket that opens at the text's start.
-fn long_bracket(text: &str) -> Option<usize> {
-    let rest = text.strip_prefix('[')?;
-    let level = rest.bytes().take_while(|&b| b == b'=').count();
-    rest[level..].starts_with('[').then_some(level)
-}
-
-fn skip_long(code: &str, k: usize, level: usize) -> usize {
-    let close = format!("]{}]", "=".repeat(level));
-    let from = k + level + 2;
-    code[from..]
-        .find(&close)
-        .map_or(code.len(), |e| from + e + close.len())
-}
-
-fn skip_lua_comment(code: &str, k: usize) -> usize {
-    if let Some(level) = long_bracket(&code[k + 2..]) {
-        return skip_long(code, k + 2, level);
-    }
-    code[k..].find('\n').map_or(code.len(), |e| k + e)
-}
-
-fn skip_quoted(bytes: &[u8], k: usize) -> usize {
-    let quote = bytes[k];
-    let mut j = k + 1;
-    while j < bytes.len() && bytes[j] != quote && bytes[j] != b'\n' {
-        j += if bytes[j] == b'\\' { 2 } else { 1 };
-    }
-    (j + 1).min(bytes.len())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lua_names_leave_out_fields_strings_and_comments() {
-        let code = "local m = modelexpand(T, S) -- T again\nprint(\"T\", stdoptions.nbmodels, a..T, [[T]], x:T())";
-        let names: Vec<&str> = lua_names(code).iter().map(|&(a, b)| &code[a..b]).collect();
-        assert_eq!(
-            names,
-            [
-                "local",
-                "m",
-                "modelexpand",
-                "T",
-                "S",
-                "print",
-                "stdoptions",
-                "a",
-                "T",
-                "x"
-            ]
-        );
-    }
 }

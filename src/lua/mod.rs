@@ -710,7 +710,7 @@ fn unclosed_long_bracket(body: &str) -> Option<LongBracket> {
     while k < bytes.len() {
         let comment = body[k..].starts_with("--");
         let start = if comment { k + 2 } else { k };
-        if let Some(level) = long_bracket_level(&bytes[start..]) {
+        if let Some(level) = crate::syntax::lua_text::long_bracket_level(&bytes[start..]) {
             let close = format!("]{}]", "=".repeat(level));
             let after = start + level + 2;
             match body[after..].find(&close) {
@@ -730,30 +730,12 @@ fn unclosed_long_bracket(body: &str) -> Option<LongBracket> {
         } else if comment {
             k = body[k..].find('\n').map_or(bytes.len(), |at| k + at);
         } else if bytes[k] == b'"' || bytes[k] == b'\'' {
-            k = end_of_short_string(bytes, k);
+            k = crate::syntax::lua_text::end_of_short_string(bytes, k);
         } else {
             k += 1;
         }
     }
     None
-}
-
-/// The level (number of `=`) of the long bracket that `text` starts with (`[[`, `[=[`, ...).
-fn long_bracket_level(text: &[u8]) -> Option<usize> {
-    let rest = text.strip_prefix(b"[")?;
-    let level = rest.iter().take_while(|&&b| b == b'=').count();
-    (rest.get(level) == Some(&b'[')).then_some(level)
-}
-
-/// The index just after the short string that opens at `start` (its quote), or the end of its
-/// line when it is not closed.
-fn end_of_short_string(bytes: &[u8], start: usize) -> usize {
-    let quote = bytes[start];
-    let mut k = start + 1;
-    while k < bytes.len() && bytes[k] != quote && bytes[k] != b'\n' {
-        k += if bytes[k] == b'\\' { 2 } else { 1 };
-    }
-    (k + 1).min(bytes.len())
 }
 
 /// Makes the program's components Lua values: globals (the global namespace) and members of

@@ -144,7 +144,8 @@ impl Scanner<'_> {
                 || (python && rest.starts_with('#'))
             {
                 if lua && rest.starts_with("--[") {
-                    if let Some(level) = long_bracket(&rest[2..]) {
+                    if let Some(level) = super::lua_text::long_bracket_level(&rest.as_bytes()[2..])
+                    {
                         self.pending = Some((format!("]{}]", "=".repeat(level)), true));
                         k += 2 + level + 2;
                         continue;
@@ -158,7 +159,7 @@ impl Scanner<'_> {
                 continue;
             }
             if lua {
-                if let Some(level) = long_bracket(rest) {
+                if let Some(level) = super::lua_text::long_bracket_level(rest.as_bytes()) {
                     self.pending = Some((format!("]{}]", "=".repeat(level)), false));
                     k += level + 2;
                     continue;
@@ -178,7 +179,7 @@ impl Scanner<'_> {
             }
             let c = bytes[k];
             if c == b'"' || (code && c == b'\'') {
-                k = skip_quoted(bytes, k);
+                k = super::lua_text::end_of_short_string(bytes, k);
                 self.statement_goes_on();
                 continue;
             }
@@ -317,22 +318,6 @@ fn capture_quirk(code: &str) -> bool {
     let include = after("include")
         .is_some_and(|next| next.is_none_or(|b| !(b.is_ascii_alphanumeric() || b == b'_')));
     comment || include
-}
-
-/// `[[`, `[==[`: the number of `=` of a Lua long bracket at the text's start.
-fn long_bracket(text: &str) -> Option<usize> {
-    let rest = text.strip_prefix('[')?;
-    let level = rest.bytes().take_while(|&b| b == b'=').count();
-    rest[level..].starts_with('[').then_some(level)
-}
-
-fn skip_quoted(bytes: &[u8], k: usize) -> usize {
-    let quote = bytes[k];
-    let mut j = k + 1;
-    while j < bytes.len() && bytes[j] != quote {
-        j += if bytes[j] == b'\\' { 2 } else { 1 };
-    }
-    (j + 1).min(bytes.len())
 }
 
 /// The formatted text of an IDP3 file (`fodot`: an IDP-Z3 FO(·) file).

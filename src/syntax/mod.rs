@@ -7,6 +7,7 @@ pub mod format;
 pub mod grammar;
 mod lexer;
 mod loader;
+pub mod lua_text;
 mod parser;
 
 pub use loader::Stack;
