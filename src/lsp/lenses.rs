@@ -8,7 +8,8 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command as Process, Stdio};
+use std::process::{Child, Command as Process, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{select, Receiver, Sender};
@@ -215,7 +216,9 @@ enum Event {
 }
 
 struct Running {
-    pid: u32,
+    /// Shared with the thread that waits for it: the child is reaped only under the lock, so
+    /// a cancel never signals a process that is not ours.
+    child: Arc<Mutex<Child>>,
     command: Command,
     cancelled: bool,
 }
@@ -281,13 +284,14 @@ impl Runs {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start idp: {e}"))?;
-        let pid = child.id();
         let mut stdin = child.stdin.take().ok_or("no stdin for the child")?;
         let stdout = child.stdout.take().ok_or("no stdout for the child")?;
         let stderr = child.stderr.take().ok_or("no stderr for the child")?;
         std::thread::spawn(move || {
             let _ = stdin.write_all(text.as_bytes());
         });
+        let child = Arc::new(Mutex::new(child));
+        let waited = child.clone();
         let events = self.events.0.clone();
         let (run_id, run_command, run_token) = (id.clone(), command.clone(), token.clone());
         std::thread::spawn(move || {
@@ -314,7 +318,7 @@ impl Runs {
                 }
             }
             let stdout = out_reader.join().unwrap_or_default();
-            let status = child.wait().ok();
+            let status = wait_for(&waited);
             let _ = events.send(Event::Done(Box::new(Finished {
                 id: run_id,
                 uri: run_command.uri.clone(),
@@ -330,7 +334,7 @@ impl Runs {
         self.running.insert(
             id,
             Running {
-                pid,
+                child,
                 command,
                 cancelled: false,
             },
@@ -344,10 +348,8 @@ impl Runs {
             return;
         };
         run.cancelled = true;
-        // SAFETY: kill(2) of our own child, which has not been reaped: its run stays in
-        // `running` until the thread that waits for it has reported its end.
-        unsafe {
-            libc::kill(run.pid as i32, libc::SIGKILL);
+        if let Ok(mut child) = run.child.lock() {
+            let _ = child.kill();
         }
     }
 
@@ -486,6 +488,18 @@ impl Runs {
             }),
             range: None,
         })
+    }
+}
+
+/// Waits for a child whose output has ended, taking the lock only to look (a cancel may kill
+/// it meanwhile).
+fn wait_for(child: &Mutex<Child>) -> Option<std::process::ExitStatus> {
+    loop {
+        match child.lock().ok()?.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(_) => return None,
+        }
     }
 }
 

@@ -45,7 +45,7 @@ pub fn run(args: &[String]) -> i32 {
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!(
             "idp lsp: a language server for .idp files (IDP3 and IDP-Z3's FO(·)) over stdio.\n\n\
-             Usage: idp lsp\n\n\
+             Usage: idp lsp [--stdio]\n\n\
              An editor starts it and talks the Language Server Protocol on its stdin and stdout:\n\
              diagnostics as you type, hover, go to definition, references, rename, completion,\n\
              outline, folding, semantic tokens, inlay hints, formatting, quick fixes, and code\n\
@@ -53,9 +53,10 @@ pub fn run(args: &[String]) -> i32 {
         );
         return 0;
     }
-    if let Some(other) = args.first() {
+    // Some clients add `--stdio` (the only transport there is).
+    if let Some(other) = args.iter().find(|a| *a != "--stdio") {
         eprintln!("Error: idp lsp takes no arguments (got `{other}`); try idp lsp --help");
-        return 2;
+        return 1;
     }
     let idp = match std::env::current_exe() {
         Ok(path) => path,
