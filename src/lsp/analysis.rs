@@ -22,6 +22,8 @@ pub struct Analysis {
     pub diagnostics: Vec<Diagnostic>,
     /// Whether the document was read as IDP-Z3's FO(·).
     pub fodot: bool,
+    /// The document's line starts, to turn its spans into the editor's positions.
+    pub line_index: super::text::LineIndex,
 }
 
 impl Analysis {
@@ -50,6 +52,7 @@ impl Analysis {
             .unwrap_or(0);
         Analysis {
             file,
+            line_index: super::text::LineIndex::new(text),
             sources,
             ast: loaded.file,
             program,

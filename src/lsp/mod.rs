@@ -435,7 +435,7 @@ impl<'c> Server<'c> {
     /// The document's analysis and the byte offset of `position` in it.
     fn at(&mut self, uri: &Url, position: Position) -> Result<(Rc<Analysis>, usize), Refusal> {
         let a = self.open(uri)?;
-        let offset = LineIndex::new(a.text()).offset(a.text(), position);
+        let offset = a.line_index.offset(a.text(), position);
         Ok((a, offset))
     }
 
@@ -610,9 +610,8 @@ impl<'c> Server<'c> {
         if formatted == text {
             return Ok(Some(Vec::new()));
         }
-        let index = LineIndex::new(text);
         Ok(Some(vec![TextEdit {
-            range: index.range(text, 0, text.len()),
+            range: a.line_index.range(text, 0, text.len()),
             new_text: formatted,
         }]))
     }

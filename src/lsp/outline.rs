@@ -32,7 +32,7 @@ pub const TOKEN_MODIFIERS: [SemanticTokenModifier; 1] = [SemanticTokenModifier::
 /// A document's text with its line index, to turn spans into ranges.
 pub struct Lines<'a> {
     pub text: &'a str,
-    pub index: LineIndex,
+    pub index: &'a LineIndex,
     pub file: u32,
 }
 
@@ -40,7 +40,7 @@ impl<'a> Lines<'a> {
     pub fn of(a: &'a Analysis) -> Lines<'a> {
         Lines {
             text: a.text(),
-            index: LineIndex::new(a.text()),
+            index: &a.line_index,
             file: a.file,
         }
     }
