@@ -21,13 +21,14 @@ fn reading(name: &str, text: &str, stack: Stack) -> (bool, String, Vec<String>) 
         &mut diags,
     );
     let program = crate::sema::resolve_with_sources(&loaded.file, Some(&sources), &mut diags);
-    // Procedure code moves with its block: only the blanks that start lines may differ.
+    // Procedure code moves with its block and loses blanks at line ends: only those blanks
+    // may differ.
     let printed = if diags.has_errors() {
         String::new()
     } else {
         super::program_to_string(&program)
             .lines()
-            .map(|l| l.trim_start_matches([' ', '\t']))
+            .map(|l| l.trim_matches([' ', '\t']))
             .collect::<Vec<_>>()
             .join("\n")
     };
