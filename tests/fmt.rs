@@ -4,24 +4,8 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-
 use idp::diagnostics::Diagnostics;
 use idp::source::SourceMap;
-
-fn idp_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            idp_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "idp") {
-            out.push(path);
-        }
-    }
-}
 
 /// The AST of a text with positions and the blanks that start lines (in procedure code)
 /// taken out, and its messages' codes.
@@ -75,11 +59,10 @@ fn reading(name: &str, text: &str) -> (String, Vec<&'static str>) {
 #[test]
 fn formatting_is_idempotent_and_keeps_the_program() {
     let root = support::crate_dir();
-    let mut files = Vec::new();
-    for dir in ["tests", "examples", "specs"] {
-        idp_files(&root.join(dir), &mut files);
-    }
-    files.sort();
+    let files: Vec<_> = ["tests", "examples", "specs"]
+        .iter()
+        .flat_map(|dir| support::idp_files_below(&root.join(dir)))
+        .collect();
     assert!(files.len() > 250, "only {} files found", files.len());
     let mut changed = 0;
     for file in &files {

@@ -163,6 +163,26 @@ pub fn write_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// The `.idp` files below a folder, at any depth, sorted.
+pub fn idp_files_below(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for path in entries.flatten().map(|e| e.path()) {
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "idp") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
+}
+
 /// The `.txt` files of a directory of the crate (e.g. `specs/overflow/levels`), sorted.
 pub fn txt_files(dir: &str) -> Vec<PathBuf> {
     let dir = crate_dir().join(dir);
