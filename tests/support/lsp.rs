@@ -17,7 +17,9 @@ pub fn dir() -> PathBuf {
 
 /// The address of a test file.
 pub fn uri(name: &str) -> String {
-    format!("file://{}", dir().join(name).display())
+    lsp_types::Url::from_file_path(dir().join(name))
+        .expect("an absolute path")
+        .to_string()
 }
 
 /// How messages travel: in memory or over the binary's stdio.
@@ -266,11 +268,13 @@ impl Editor {
     }
 
     fn record(&mut self, method: &str, params: &Value, answer: &Value) {
+        // The crate's folder as it appears in addresses (percent-encoded) and in paths.
+        let root_url = lsp_types::Url::from_file_path(super::crate_dir()).unwrap();
+        let root_url = root_url.as_str().trim_start_matches("file://");
         let root = super::crate_dir().display().to_string();
-        let params = compact(params).to_string().replace(&root, "$ROOT");
-        let answer = serde_json::to_string_pretty(&compact(answer))
-            .unwrap()
-            .replace(&root, "$ROOT");
+        let normal = |text: String| text.replace(root_url, "$ROOT").replace(&root, "$ROOT");
+        let params = normal(compact(params).to_string());
+        let answer = normal(serde_json::to_string_pretty(&compact(answer)).unwrap());
         self.transcript
             .push_str(&format!("### {method} {params}\n{answer}\n\n"));
     }
