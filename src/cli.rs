@@ -346,6 +346,8 @@ struct FmtArgs {
 /// `idp fmt [--check] [FILE...]`. Exit code 0, 1 when a file cannot be read or written, is
 /// not formatted (`--check`), or would read differently laid out.
 fn run_fmt(argv: &[String], stack: crate::syntax::Stack) -> i32 {
+    // `idp fmt < f.idp | head` ends quietly when head has read enough.
+    crate::limits::end_on_closed_pipe();
     let mut full = vec!["idp fmt".to_string()];
     full.extend(argv.iter().cloned());
     let args = match FmtArgs::try_parse_from(full) {

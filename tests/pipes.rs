@@ -101,3 +101,20 @@ fn a_dump_ends_when_its_reader_is_gone() {
     let (status, err, took) = read_and_close(child, 1);
     assert_ended_by_the_closed_pipe(status, &err, took);
 }
+
+#[test]
+fn idp_fmt_ends_when_its_reader_is_gone() {
+    // `idp fmt < big.idp | head -1`: the formatted text is longer than a pipe holds.
+    let one =
+        std::fs::read_to_string(support::crate_dir().join("specs/maze/construction.idp")).unwrap();
+    let big = support::write_file("big.idp", &one.repeat(40));
+    let child = support::idp_command()
+        .arg("fmt")
+        .stdin(std::fs::File::open(&big).unwrap())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the idp binary runs");
+    let (status, err, took) = read_and_close(child, 1);
+    assert_ended_by_the_closed_pipe(status, &err, took);
+}
