@@ -68,9 +68,9 @@ pub fn project_with(
         }
     }
     let mut projected = Structure::new(model.name.clone(), output);
-    for (&sort, domain) in &model.sorts {
+    for sort in model.interpreted_sorts() {
         if sorts.contains(&sort) {
-            projected.sorts.insert(sort, domain.clone());
+            projected.copy_domain(&model, sort);
         }
     }
     for (&s, table) in &model.symbols {

@@ -687,10 +687,13 @@ fn merge_theories(program: &Program, a: &Theory, b: &Theory) -> Result<Theory, S
 fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<Structure, String> {
     let mut out = a.clone();
     out.name = String::new();
-    for (so, d) in &b.sorts {
-        let mut v = out.sorts.get(so).cloned().unwrap_or_default();
-        v.extend(d.iter().copied());
-        out.set_domain(*so, v);
+    for so in b.interpreted_sorts() {
+        if b.is_constructed_lazily(so) && out.is_constructed_lazily(so) {
+            continue;
+        }
+        let mut v = out.domain(so).map(<[Value]>::to_vec).unwrap_or_default();
+        v.extend(b.domain(so).unwrap_or_default().iter().copied());
+        out.set_domain(so, v);
     }
     let syms: Vec<Symbol> = b.symbols.keys().copied().collect();
     for sym in syms {

@@ -102,7 +102,7 @@ impl<'a> Reader<'a> {
     fn is(&self, sort: &str, v: Value) -> bool {
         self.sorts
             .get(sort)
-            .and_then(|s| self.structure.sorts.get(s))
+            .and_then(|&s| self.structure.domain(s))
             .is_some_and(|vals| vals.contains(&v))
     }
 

@@ -269,7 +269,7 @@ impl Facts {
             }
             let mut values: Vec<Value> = values.into_iter().collect();
             values.sort();
-            out.sorts.insert(s, values);
+            out.set_domain(s, values);
         }
         for &p in &v.preds {
             if program.pred(p).type_of.is_some() {

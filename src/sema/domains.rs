@@ -19,8 +19,7 @@ use crate::ids::{SortId, Symbol};
 use crate::sema::program::{BuiltinSort, Program};
 use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
-/// The most elements a constructed type is listed with.
-pub const MAX_LISTED: usize = 2_000_000;
+pub use crate::structure::MAX_LISTED;
 
 /// The most tuples that helpers enumerate (complements, `pt`/`pf` tables, products).
 pub const MAX_ENUMERATION: usize = 2_000_000;
@@ -217,6 +216,9 @@ impl<'a> Domains<'a> {
     pub fn contains(&self, s: SortId, v: Value) -> bool {
         if let Some(b) = self.program.sort(s).builtin {
             return builtin_contains(b, v);
+        }
+        if self.structure.is_constructed_lazily(s) {
+            return self.contains_without_listing(s, v);
         }
         // The borrow ends before any recursion (a constructed type's arguments).
         let listed = self.members.borrow()[s.0 as usize]

@@ -5,5 +5,7 @@
 mod structure;
 mod value;
 
-pub use structure::{Answer, HugeRange, LazyProcedure, Structure, Table, TruthValue, TupleSet};
+pub use structure::{
+    Answer, HugeRange, LazyProcedure, Structure, Table, TruthValue, TupleSet, MAX_LISTED,
+};
 pub use value::{format_float, register_constructor_name, str_text, Tuple, Value};

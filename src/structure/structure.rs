@@ -4,7 +4,7 @@
 //! its graph (arguments followed by the value). A table is two-valued (everything not listed is
 //! false) or three-valued (certainly true `ct`, certainly false `cf`, the rest unknown).
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
@@ -12,7 +12,7 @@ use std::rc::Rc;
 use indexmap::IndexMap;
 
 use crate::error::Error;
-use crate::ids::{SortId, Symbol, VocId};
+use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::source::Span;
 use crate::structure::value::{Tuple, Value};
 
@@ -94,7 +94,12 @@ impl Table {
 pub struct Structure {
     pub name: String,
     pub vocabulary: VocId,
-    pub sorts: IndexMap<SortId, Vec<Value>>,
+    /// The listed domains.
+    sorts: IndexMap<SortId, Vec<Value>>,
+    /// Constructed types whose elements are listed from their constructors when first asked
+    /// for (a type such as `press(All, All, All)` has hundreds of thousands of elements that
+    /// checking a file never needs).
+    constructed: IndexMap<SortId, ConstructedDomain>,
     pub symbols: IndexMap<Symbol, Table, rustc_hash::FxBuildHasher>,
     /// Sorts interpreted by an integer range too large to enumerate (IDP3 keeps such ranges
     /// symbolic); they have no entry in `sorts` until an inference can use a small stand-in.
@@ -182,12 +187,34 @@ impl HugeRange {
     }
 }
 
+/// The most elements a constructed type is listed with.
+pub const MAX_LISTED: usize = 2_000_000;
+
+/// A constructed type's domain: its constructors applied to every tuple of their argument
+/// types' domains, listed once when first asked for. The argument types are interpreted by
+/// the same structure and none leads back to the type (it is not recursive).
+#[derive(Clone, Debug)]
+struct ConstructedDomain {
+    /// Each constructor with its argument types.
+    constructors: Vec<(FuncId, Vec<SortId>)>,
+    /// The elements, sorted; `None` when an argument type has no finite domain or there are
+    /// more than [`MAX_LISTED`].
+    listed: OnceCell<Option<Vec<Value>>>,
+}
+
+impl PartialEq for ConstructedDomain {
+    fn eq(&self, other: &ConstructedDomain) -> bool {
+        self.constructors == other.constructors
+    }
+}
+
 impl Structure {
     /// Whether `other` interprets the same vocabulary, sorts and symbols in the same way (its
     /// name aside).
     pub fn same_interpretation(&self, other: &Structure) -> bool {
         self.vocabulary == other.vocabulary
             && self.sorts == other.sorts
+            && self.constructed == other.constructed
             && self.symbols == other.symbols
             && self.huge_ranges == other.huge_ranges
     }
@@ -197,6 +224,7 @@ impl Structure {
             name: name.into(),
             vocabulary,
             sorts: IndexMap::new(),
+            constructed: IndexMap::new(),
             symbols: IndexMap::default(),
             huge_ranges: IndexMap::new(),
             procedures: Vec::new(),
@@ -206,8 +234,100 @@ impl Structure {
         }
     }
 
+    /// The domain of sort `s`: listed, or for a constructed type listed now from its
+    /// constructors ([`Structure::construct_lazily`]); `None` when the structure does not
+    /// interpret it finitely.
     pub fn domain(&self, s: SortId) -> Option<&[Value]> {
-        self.sorts.get(&s).map(|v| v.as_slice())
+        if let Some(v) = self.sorts.get(&s) {
+            return Some(v.as_slice());
+        }
+        let c = self.constructed.get(&s)?;
+        c.listed
+            .get_or_init(|| self.list_constructed(&c.constructors))
+            .as_deref()
+    }
+
+    fn list_constructed(&self, constructors: &[(FuncId, Vec<SortId>)]) -> Option<Vec<Value>> {
+        let mut out = Vec::new();
+        for (c, args) in constructors {
+            let domains: Vec<&[Value]> = args
+                .iter()
+                .map(|&a| self.domain(a))
+                .collect::<Option<_>>()?;
+            let mut size = 1usize;
+            for d in &domains {
+                size = size.checked_mul(d.len())?;
+            }
+            if out.len().checked_add(size)? > MAX_LISTED {
+                return None;
+            }
+            let mut tuple = vec![0usize; domains.len()];
+            for _ in 0..size {
+                let args = tuple.iter().zip(&domains).map(|(&k, d)| d[k]).collect();
+                out.push(Value::compound(*c, args));
+                for (k, d) in tuple.iter_mut().zip(&domains).rev() {
+                    *k += 1;
+                    if *k < d.len() {
+                        break;
+                    }
+                    *k = 0;
+                }
+            }
+        }
+        // The product of sorted domains comes sorted for one constructor (the common case).
+        if !out.is_sorted() {
+            out.sort();
+        }
+        out.dedup();
+        Some(out)
+    }
+
+    /// Interprets constructed type `s` by its constructors (each with its argument types,
+    /// which this structure interprets and none of which leads back to `s`): its elements are
+    /// listed when first asked for.
+    pub fn construct_lazily(&mut self, s: SortId, constructors: Vec<(FuncId, Vec<SortId>)>) {
+        self.sorts.shift_remove(&s);
+        let listed = OnceCell::new();
+        self.constructed.insert(
+            s,
+            ConstructedDomain {
+                constructors,
+                listed,
+            },
+        );
+    }
+
+    /// Whether `s` is a constructed type whose elements are listed only when asked for; its
+    /// members are its constructors' values on members of their argument types.
+    pub fn is_constructed_lazily(&self, s: SortId) -> bool {
+        self.constructed.contains_key(&s)
+    }
+
+    /// The sorts this structure interprets (listed or constructed lazily).
+    pub fn interpreted_sorts(&self) -> impl Iterator<Item = SortId> + '_ {
+        self.sorts.keys().chain(self.constructed.keys()).copied()
+    }
+
+    /// Gives sort `s` the interpretation it has in `from` (none if it has none there).
+    pub fn copy_domain(&mut self, from: &Structure, s: SortId) {
+        self.remove_domain(s);
+        if let Some(d) = from.sorts.get(&s) {
+            self.sorts.insert(s, d.clone());
+        } else if let Some(c) = from.constructed.get(&s) {
+            self.constructed.insert(s, c.clone());
+        }
+    }
+
+    /// Gives every sort the interpretation it has in `from`.
+    pub fn copy_domains(&mut self, from: &Structure) {
+        self.sorts = from.sorts.clone();
+        self.constructed = from.constructed.clone();
+    }
+
+    /// Leaves sort `s` uninterpreted.
+    pub fn remove_domain(&mut self, s: SortId) {
+        self.sorts.shift_remove(&s);
+        self.constructed.shift_remove(&s);
     }
 
     pub fn table(&self, s: Symbol) -> Option<&Table> {
@@ -221,6 +341,7 @@ impl Structure {
             values.sort();
         }
         values.dedup();
+        self.constructed.shift_remove(&s);
         self.sorts.insert(s, values);
     }
 

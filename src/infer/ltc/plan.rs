@@ -527,7 +527,7 @@ pub fn plan(
 /// static part.
 fn without_time(info: &LtcInfo, s: &Structure) -> Structure {
     let mut s = s.clone();
-    s.sorts.shift_remove(&info.time);
+    s.remove_domain(info.time);
     s.symbols.shift_remove(&Symbol::Func(info.start));
     s.symbols.shift_remove(&Symbol::Func(info.next));
     s

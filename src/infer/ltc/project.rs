@@ -25,9 +25,7 @@ pub fn project(
         }
         // The structure's own listing, copied as it is (a type it leaves to the vocabulary
         // stays so; the state vocabulary fixes and constructs the same types).
-        if let Some(d) = s.domain(so) {
-            out.sorts.insert(so, d.to_vec());
-        }
+        out.copy_domain(s, so);
         if let Some(h) = s.huge_ranges.get(&so) {
             out.huge_ranges.insert(so, h.clone());
         }

@@ -1358,7 +1358,7 @@ impl<'a> Session<'a> {
     pub fn decode(&self, name: &str) -> Structure {
         let base = self.grounder.structure();
         let mut out = Structure::new(name, self.vocabulary);
-        out.sorts = base.sorts.clone();
+        out.copy_domains(base);
         out.huge_ranges = base.huge_ranges.clone();
         out.lazy = base.lazy.clone();
         let mut tables: IndexMap<Symbol, HashSet<Tuple>> = IndexMap::new();

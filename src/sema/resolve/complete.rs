@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use super::structure::{Builder, Domains, Parts, SortDom};
 use super::Resolver;
 use crate::diagnostics::Diagnostic;
-use crate::ids::{SortId, Symbol};
+use crate::ids::{FuncId, SortId, Symbol};
 use crate::sema::domains::{builtin_contains, list_domain, product, sort_domain, MAX_ENUMERATION};
 use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
@@ -31,8 +31,11 @@ impl Resolver<'_> {
         let (mut dom, user) = self.initial_domains(&b, &sorts);
         self.autocomplete_from_symbols(&b, &mut dom, &user);
         self.propagate_subsorts(&b.name, &sorts, &mut dom, &user);
+        let lazy = self.lazily_constructed(&b, &sorts);
         for &s in &sorts {
-            if let Some(d) = self.sort_domain(s, &dom) {
+            if let Some(constructors) = lazy.get(&s) {
+                st.construct_lazily(s, constructors.clone());
+            } else if let Some(d) = self.sort_domain(s, &dom) {
                 if d.is_empty() && !self.prog.sort(s).constructed {
                     let msg = format!(
                         "Sort {} in structure {} has an empty interpretation.",
@@ -70,6 +73,43 @@ impl Resolver<'_> {
             }
         }
         st
+    }
+
+    /// The constructed types whose elements the structure lists only when asked for, with
+    /// their constructors' argument types: those the structure does not list itself, with a
+    /// constructor that takes arguments, whose argument types are all user types and that do
+    /// not contain themselves.
+    fn lazily_constructed(
+        &self,
+        b: &Builder,
+        sorts: &[SortId],
+    ) -> HashMap<SortId, Vec<(FuncId, Vec<SortId>)>> {
+        let mut lazy = HashMap::new();
+        for &s in sorts {
+            let sort = self.prog.sort(s);
+            if !sort.constructed || sort.fixed.is_some() || b.given_sorts.contains_key(&s) {
+                continue;
+            }
+            let constructors: Vec<(FuncId, Vec<SortId>)> = sort
+                .constructors
+                .iter()
+                .map(|&c| (c, self.prog.func(c).args.clone()))
+                .collect();
+            let args = || constructors.iter().flat_map(|(_, a)| a.iter().copied());
+            let user_args = args().all(|a| self.prog.sort(a).builtin.is_none());
+            if user_args && args().next().is_some() {
+                lazy.insert(s, constructors);
+            }
+        }
+        let recursive: Vec<SortId> = lazy
+            .keys()
+            .copied()
+            .filter(|&s| reaches_itself(s, &lazy))
+            .collect();
+        for s in recursive {
+            lazy.remove(&s);
+        }
+        lazy
     }
 
     /// Given and vocabulary-fixed sorts, and the set of sorts that may not be extended.
@@ -483,3 +523,26 @@ fn show_args(t: &Tuple) -> String {
 }
 
 use crate::source::Span;
+
+/// Whether constructed type `s` is among the argument types of its constructors, directly or
+/// through other types of `lazy`.
+fn reaches_itself(s: SortId, lazy: &HashMap<SortId, Vec<(FuncId, Vec<SortId>)>>) -> bool {
+    let mut stack = vec![s];
+    let mut seen = HashSet::new();
+    while let Some(x) = stack.pop() {
+        for &a in lazy
+            .get(&x)
+            .into_iter()
+            .flatten()
+            .flat_map(|(_, args)| args)
+        {
+            if a == s {
+                return true;
+            }
+            if seen.insert(a) {
+                stack.push(a);
+            }
+        }
+    }
+    false
+}

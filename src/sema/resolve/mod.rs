@@ -241,10 +241,11 @@ impl<'a> Resolver<'a> {
         let mut warned = std::collections::HashSet::new();
         for (name, sort, span) in std::mem::take(&mut self.implicit_vars) {
             let holder = self.prog.structures.iter().find(|st| {
-                st.domain(sort).is_some_and(|d| {
-                    d.iter()
-                        .any(|v| v.string_text().is_some_and(|t| *t == *name))
-                })
+                !st.is_constructed_lazily(sort)
+                    && st.domain(sort).is_some_and(|d| {
+                        d.iter()
+                            .any(|v| v.string_text().is_some_and(|t| *t == *name))
+                    })
             });
             let Some(st) = holder else { continue };
             if !warned.insert((name.clone(), span)) {

@@ -292,6 +292,42 @@ fn structures_autocomplete_sorts_from_symbols_and_subsorts() {
 }
 
 #[test]
+fn constructed_types_are_listed_when_first_asked_for() {
+    let voc = "vocabulary V {\n type A\n type P constructed from { p(A, A), none }\n type L constructed from { l(L) }\n Q(P)\n}\n";
+    let (p, d) = resolve_text(&format!(
+        "{voc}structure S : V {{ A = {{ a; b }} Q = {{ p(a, b); none }} }}"
+    ));
+    assert_clean(&d);
+    let s = structure_of(&p, "S");
+    let (ps, ls) = (sort_named(&p, "P"), sort_named(&p, "L"));
+    assert!(s.is_constructed_lazily(ps));
+    assert!(
+        !s.is_constructed_lazily(ls),
+        "a recursive type is never listed"
+    );
+    assert_eq!(s.domain(ls), None);
+    let domains = crate::sema::Domains::new(&p, s);
+    let (a, b) = (Value::str("a"), Value::str("b"));
+    let ctor = |name: &str| {
+        p.funcs
+            .iter()
+            .position(|f| f.name == name)
+            .map(|k| crate::ids::FuncId(k as u32))
+            .unwrap()
+    };
+    let pab = Value::compound(ctor("p"), vec![a, b]);
+    assert!(domains.contains(ps, pab));
+    assert!(!domains.contains(ps, Value::compound(ctor("p"), vec![a, Value::str("c")])));
+    let listed = s.domain(ps).unwrap();
+    assert_eq!(listed.len(), 5);
+    assert!(listed.is_sorted() && listed.contains(&pab));
+    let (_, d) = resolve_text(&format!(
+        "{voc}structure S : V {{ A = {{ a; b }} Q = {{ p(a, c) }} }}"
+    ));
+    assert_eq!(errors(&d)[0].0, "element-not-in-sort");
+}
+
+#[test]
 fn three_valued_interpretations() {
     let voc = "vocabulary V {\n type x\n p(x)\n f(x):x\n}\n";
     let (p, d) = resolve_text(&format!(
