@@ -631,6 +631,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         draw_first: args.draw_first,
         sandboxed: runtime.sandboxed(),
         printed: Cell::new(0),
+        texts: RefCell::default(),
         failed: RefCell::new(None),
     });
     let mut options = runtime.infer_options();
@@ -820,6 +821,8 @@ struct ModelPrinter {
     draw_first: Option<usize>,
     sandboxed: bool,
     printed: Cell<usize>,
+    /// The values' texts and order, made once for all the models.
+    texts: RefCell<crate::print::ValueTexts>,
     /// The first drawing error; no more drawings after it.
     failed: RefCell<Option<String>>,
 }
@@ -840,11 +843,10 @@ impl ModelPrinter {
         };
         // One write for the whole model (stdout is line-buffered: a write per line would be
         // most of the time of a long enumeration).
-        let text = format!(
-            "{header}\n{}\n{}\n",
-            "=".repeat(header.len()),
-            crate::print::structure_to_string(&program, &shown)
-        );
+        let mut text = format!("{header}\n{}\n", "=".repeat(header.len()));
+        let texts = &mut self.texts.borrow_mut();
+        crate::print::write_structure(&program, &shown, texts, &mut text);
+        text.push('\n');
         let mut out = std::io::stdout().lock();
         let _ = out.write_all(text.as_bytes());
         if let Some(first) = self.draw_first {

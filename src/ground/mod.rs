@@ -749,6 +749,11 @@ impl<'a> Grounder<'a> {
 
     pub fn is_forced(&self, s: Symbol, t: &[Value]) -> bool {
         let _ = t;
+        self.is_forced_whole(s)
+    }
+
+    /// Whether every tuple of `s` is decided anew whatever the structure says (`forced_unknown`).
+    pub fn is_forced_whole(&self, s: Symbol) -> bool {
         self.status.forced_unknown.contains(&s)
     }
 

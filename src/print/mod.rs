@@ -16,7 +16,8 @@ pub use ground::{ground_theory_to_string, Layout};
 pub use program::program_to_string;
 pub use structure::{
     func_long_name, pred_long_name, printable_funcs, printable_preds, printable_sorts,
-    sort_table_to_string, structure_to_string, tuple_to_string, tuples_to_string,
+    sort_table_to_string, structure_to_string, tuple_to_string, tuples_to_string, write_structure,
+    ValueTexts,
 };
 pub use theory::{
     definition_to_string, fodot_sort_name, formula_to_fodot, formula_to_string, readable_formula,
@@ -54,8 +55,7 @@ pub fn is_consistent(program: &Program, s: &Structure) -> bool {
         if let Symbol::Func(f) = *sym {
             let func = program.func(f);
             let n = func.args.len();
-            let mut seen: std::collections::HashMap<&[Value], usize> =
-                std::collections::HashMap::new();
+            let mut seen: rustc_hash::FxHashMap<&[Value], usize> = rustc_hash::FxHashMap::default();
             for t in table.ct() {
                 if t.len() != n + 1 {
                     continue;
@@ -69,8 +69,8 @@ pub fn is_consistent(program: &Program, s: &Structure) -> bool {
             if !func.partial {
                 if let Table::ThreeValued { cf, .. } = table {
                     if let Some(res) = sort_domain(program, s, func.result) {
-                        let mut cf_count: std::collections::HashMap<&[Value], usize> =
-                            std::collections::HashMap::new();
+                        let mut cf_count: rustc_hash::FxHashMap<&[Value], usize> =
+                            rustc_hash::FxHashMap::default();
                         for t in cf {
                             if t.len() == n + 1 && res.contains(&t[n]) {
                                 *cf_count.entry(&t[..n]).or_insert(0) += 1;
@@ -127,8 +127,8 @@ pub fn is_two_valued(program: &Program, s: &Structure, sym: Symbol) -> bool {
                 .filter(|t| t.len() == n + 1)
                 .map(|t| &t[..n])
                 .collect();
-            let mut cf_count: std::collections::HashMap<&[Value], usize> =
-                std::collections::HashMap::new();
+            let mut cf_count: rustc_hash::FxHashMap<&[Value], usize> =
+                rustc_hash::FxHashMap::default();
             for t in cf {
                 if t.len() == n + 1 && res.binary_search(&t[n]).is_ok() {
                     *cf_count.entry(&t[..n]).or_insert(0) += 1;

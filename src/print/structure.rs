@@ -10,18 +10,22 @@ use crate::structure::{Structure, Table, Tuple, Value};
 /// `structure NAME : VOC {` ... `}` followed by a newline (Lua's `print` adds the blank line),
 /// or `INCONSISTENT STRUCTURE` (no newline).
 pub fn structure_to_string(program: &Program, s: &Structure) -> String {
+    let mut out = String::new();
+    write_structure(program, s, &mut ValueTexts::default(), &mut out);
+    out
+}
+
+/// [`structure_to_string`] appended to `out`, with the texts and order of values that
+/// `texts` has kept from earlier structures of the same program.
+pub fn write_structure(program: &Program, s: &Structure, texts: &mut ValueTexts, out: &mut String) {
     if !is_consistent(program, s) {
-        return "INCONSISTENT STRUCTURE".into();
+        out.push_str("INCONSISTENT STRUCTURE");
+        return;
     }
     let voc = program.voc(s.vocabulary);
-    let mut out = format!("structure {} : {} {{\n", s.name, voc.name);
-    for line in structure_body_lines(program, s) {
-        out.push_str("  ");
-        out.push_str(&line);
-        out.push('\n');
-    }
+    out.push_str(&format!("structure {} : {} {{\n", s.name, voc.name));
+    write_body(program, s, texts, out, "  ");
     out.push_str("}\n");
-    out
 }
 
 /// The printable sorts of a vocabulary: not builtin, not fixed, not constructed; sorted by name.
@@ -88,10 +92,24 @@ pub(crate) fn is_identifier(name: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// The body lines of a printed structure, without indentation.
-pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
+/// One line of a structure's body: `indent`, `name` and what `rest` writes, a newline.
+fn write_line(out: &mut String, indent: &str, name: &str, rest: impl FnOnce(&mut String)) {
+    out.push_str(indent);
+    out.push_str(name);
+    rest(out);
+    out.push('\n');
+}
+
+/// The body of a printed structure, each line after `indent`: the printable sorts, then the
+/// predicates and functions, as IDP3 prints them.
+fn write_body(
+    program: &Program,
+    s: &Structure,
+    texts: &mut ValueTexts,
+    out: &mut String,
+    indent: &str,
+) {
     let voc = program.voc(s.vocabulary);
-    let mut lines = Vec::new();
     let beyond = &s.beyond_vocabulary;
     let beyond_sorts = beyond.iter().flat_map(|&b| match b {
         Symbol::Pred(p) => program.pred(p).args.clone(),
@@ -103,17 +121,18 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
     let sorts: Vec<SortId> = voc.sorts.iter().copied().chain(beyond_sorts).collect();
     for so in printable_sorts(program, sorts) {
         let name = &program.sort(so).name;
-        match s.domain(so) {
-            Some(d) => lines.push(format!("{} = {}", name, sort_table_to_string(d))),
-            None => match s.huge_ranges.get(&so) {
-                Some(range) => {
+        write_line(out, indent, name, |out| {
+            out.push_str(" = ");
+            match (s.domain(so), s.huge_ranges.get(&so)) {
+                (Some(d), _) => texts.push_sort_table(out, d),
+                (None, Some(range)) => {
                     let mut parts = vec![format!("{}..{}", range.lo, range.hi)];
                     parts.extend(range.extra.iter().map(|v| v.to_string()));
-                    lines.push(format!("{} = {{ {} }}", name, parts.join("; ")));
+                    out.push_str(&format!("{{ {} }}", parts.join("; ")));
                 }
-                None => lines.push(format!("{} = {{  }}", name)),
-            },
-        }
+                (None, None) => out.push_str("{  }"),
+            }
+        });
     }
     let beyond_preds = beyond.iter().filter_map(|&b| match b {
         Symbol::Pred(p) if !voc.preds.contains(&p) => Some(p),
@@ -125,23 +144,19 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
     });
     let preds = printable_preds(program, voc.preds.iter().copied().chain(beyond_preds));
     let funcs = printable_funcs(program, voc.funcs.iter().copied().chain(beyond_funcs));
-    let mut pred_count: HashMap<(String, usize), usize> = HashMap::new();
+    let mut pred_count: HashMap<(&str, usize), usize> = HashMap::new();
     for &p in &preds {
         let x = program.pred(p);
-        *pred_count
-            .entry((x.name.clone(), x.args.len()))
-            .or_default() += 1;
+        *pred_count.entry((&x.name, x.args.len())).or_default() += 1;
     }
-    let mut func_count: HashMap<(String, usize), usize> = HashMap::new();
+    let mut func_count: HashMap<(&str, usize), usize> = HashMap::new();
     for &f in &funcs {
         let x = program.func(f);
-        *func_count
-            .entry((x.name.clone(), x.args.len()))
-            .or_default() += 1;
+        *func_count.entry((&x.name, x.args.len())).or_default() += 1;
     }
     for p in preds {
         let x = program.pred(p);
-        let name = if pred_count[&(x.name.clone(), x.args.len())] > 1 {
+        let name = if pred_count[&(x.name.as_str(), x.args.len())] > 1 {
             pred_long_name(program, p)
         } else {
             x.name.clone()
@@ -149,35 +164,31 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
         let sym = Symbol::Pred(p);
         let arity = x.args.len();
         if let Some(procedure) = s.lazy.get(&sym) {
-            lines.push(format!("{name} = procedure {}", procedure.name));
+            write_line(out, indent, &name, |out| {
+                out.push_str(" = procedure ");
+                out.push_str(&procedure.name);
+            });
             continue;
         }
         match s.table(sym) {
-            Some(t) if is_two_valued(program, s, sym) => {
-                lines.push(format!(
-                    "{} = {}",
-                    name,
-                    tuples_to_string(t.ct().iter(), arity)
-                ));
-            }
+            Some(t) if is_two_valued(program, s, sym) => write_line(out, indent, &name, |out| {
+                out.push_str(" = ");
+                texts.push_tuples(out, t.ct().iter(), arity);
+            }),
             t => {
                 let (ct, cf) = explicit_ct_cf(t);
-                lines.push(format!(
-                    "{}<ct> = {}",
-                    name,
-                    tuples_to_string(ct.iter(), arity)
-                ));
-                lines.push(format!(
-                    "{}<cf> = {}",
-                    name,
-                    tuples_to_string(cf.iter(), arity)
-                ));
+                for (part, tuples) in [("<ct> = ", ct), ("<cf> = ", cf)] {
+                    write_line(out, indent, &name, |out| {
+                        out.push_str(part);
+                        texts.push_tuples(out, tuples.iter(), arity);
+                    });
+                }
             }
         }
     }
     for f in funcs {
         let x = program.func(f);
-        let name = if func_count[&(x.name.clone(), x.args.len())] > 1 {
+        let name = if func_count[&(x.name.as_str(), x.args.len())] > 1 {
             func_long_name(program, f)
         } else {
             x.name.clone()
@@ -185,37 +196,33 @@ pub fn structure_body_lines(program: &Program, s: &Structure) -> Vec<String> {
         let sym = Symbol::Func(f);
         let n = x.args.len();
         if let Some(procedure) = s.lazy.get(&sym) {
-            lines.push(format!("{name} = procedure {}", procedure.name));
+            write_line(out, indent, &name, |out| {
+                out.push_str(" = procedure ");
+                out.push_str(&procedure.name);
+            });
             continue;
         }
         match s.table(sym) {
-            Some(t) if is_two_valued(program, s, sym) => {
+            Some(t) if is_two_valued(program, s, sym) => write_line(out, indent, &name, |out| {
+                out.push_str(" = ");
                 let graph: Vec<&Tuple> = t.ct().iter().filter(|t| t.len() == n + 1).collect();
-                if n == 0 {
-                    match graph.first() {
-                        Some(t) => lines.push(format!("{} = {}", name, t[0])),
-                        None => lines.push(format!("{} = {{ }}", name)),
-                    }
-                } else {
-                    lines.push(format!("{} = {}", name, mappings_to_string(graph, n)));
+                match (n, graph.first()) {
+                    (0, Some(t)) => texts.push(out, t[0]),
+                    (0, None) => out.push_str("{ }"),
+                    _ => texts.push_mappings(out, graph, n),
                 }
-            }
+            }),
             t => {
                 let (ct, cf) = explicit_ct_cf(t);
-                lines.push(format!(
-                    "{}<ct> = {}",
-                    name,
-                    mappings_to_string(ct.iter().collect(), n)
-                ));
-                lines.push(format!(
-                    "{}<cf> = {}",
-                    name,
-                    mappings_to_string(cf.iter().collect(), n)
-                ));
+                for (part, tuples) in [("<ct> = ", ct), ("<cf> = ", cf)] {
+                    write_line(out, indent, &name, |out| {
+                        out.push_str(part);
+                        texts.push_mappings(out, tuples.iter().collect(), n);
+                    });
+                }
             }
         }
     }
-    lines
 }
 
 fn explicit_ct_cf(t: Option<&Table>) -> (Vec<Tuple>, Vec<Tuple>) {
@@ -255,65 +262,171 @@ pub fn func_long_name(program: &Program, f: FuncId) -> String {
     )
 }
 
-/// A sort's table: `{ 1..4 }` for a contiguous integer range, `{ a; b }` otherwise, `{  }` empty.
-pub fn sort_table_to_string(values: &[Value]) -> String {
-    if values.is_empty() {
-        return "{  }".into();
+/// Writes values as IDP3 prints them into one buffer: integers directly, every other value's
+/// text made once per printer (a model repeats `P(3,4)` in many tables).
+/// One printer kept across models (`idp -n 0`) makes each text and each value's place in the
+/// order once for the whole run.
+#[derive(Default)]
+pub struct ValueTexts {
+    texts: rustc_hash::FxHashMap<Value, Box<str>>,
+    /// Every value met in a sorted table so far, in order, and each one's place in it: tables
+    /// are sorted by these places (integer keys) rather than by comparing values, which for
+    /// compound values means looking into the interner.
+    order: Vec<Value>,
+    place: rustc_hash::FxHashMap<Value, u32>,
+}
+
+impl ValueTexts {
+    /// Sorts and deduplicates equally long tuples by their values' places: the tuples packed
+    /// into one integer key when they have at most four values.
+    fn sort_tuples(&mut self, tuples: &mut Vec<&Tuple>) {
+        let width = tuples.first().map_or(0, |t| t.len());
+        if tuples.len() < 2 || width > 4 || tuples.iter().any(|t| t.len() != width) {
+            tuples.sort_unstable();
+            tuples.dedup();
+            return;
+        }
+        self.place_values(tuples);
+        let key = |t: &Tuple| {
+            t.iter()
+                .fold(0u128, |k, v| (k << 32) | u128::from(self.place[v]))
+        };
+        let mut keyed: Vec<(u128, &Tuple)> = tuples.iter().map(|&t| (key(t), t)).collect();
+        keyed.sort_unstable_by_key(|&(k, _)| k);
+        keyed.dedup_by_key(|&mut (k, _)| k);
+        tuples.clear();
+        tuples.extend(keyed.into_iter().map(|(_, t)| t));
     }
-    let mut sorted = values.to_vec();
-    sorted.sort();
-    sorted.dedup();
-    if sorted.iter().all(|v| matches!(v, Value::Int(_))) {
-        let lo = sorted[0].as_int().unwrap();
-        let hi = sorted[sorted.len() - 1].as_int().unwrap();
-        if (hi - lo) as u128 + 1 == sorted.len() as u128 {
-            return format!("{{ {}..{} }}", lo, hi);
+
+    /// Gives every value of `tuples` its place in the order of all values met.
+    fn place_values(&mut self, tuples: &[&Tuple]) {
+        let before = self.order.len();
+        for &v in tuples.iter().flat_map(|t| t.iter()) {
+            if !self.place.contains_key(&v) {
+                self.place.insert(v, u32::MAX);
+                self.order.push(v);
+            }
+        }
+        if self.order.len() > before {
+            self.order.sort_unstable();
+            for (k, &v) in self.order.iter().enumerate() {
+                self.place.insert(v, k as u32);
+            }
         }
     }
-    let parts: Vec<String> = sorted.iter().map(|v| v.to_string()).collect();
-    format!("{{ {} }}", parts.join("; "))
+
+    fn push(&mut self, out: &mut String, v: Value) {
+        match v {
+            Value::Int(i) => out.push_str(itoa::Buffer::new().format(i)),
+            _ => out.push_str(
+                self.texts
+                    .entry(v)
+                    .or_insert_with(|| v.to_string().into_boxed_str()),
+            ),
+        }
+    }
+
+    /// `a,b,c`
+    fn push_tuple(&mut self, out: &mut String, t: &[Value]) {
+        for (k, &v) in t.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            self.push(out, v);
+        }
+    }
+
+    /// A sort's table: `{ 1..4 }` for a contiguous integer range, `{ a; b }` otherwise,
+    /// `{  }` empty.
+    fn push_sort_table(&mut self, out: &mut String, values: &[Value]) {
+        let mut sorted = values.to_vec();
+        if !sorted.is_sorted() {
+            sorted.sort_unstable();
+        }
+        sorted.dedup();
+        if let (Some(Value::Int(lo)), Some(Value::Int(hi))) = (sorted.first(), sorted.last()) {
+            let all_ints = sorted.iter().all(|v| matches!(v, Value::Int(_)));
+            if all_ints && (hi - lo) as u128 + 1 == sorted.len() as u128 {
+                out.push_str("{ ");
+                self.push(out, Value::Int(*lo));
+                out.push_str("..");
+                self.push(out, Value::Int(*hi));
+                out.push_str(" }");
+                return;
+            }
+        }
+        self.push_list(out, &sorted, |texts, out, v| texts.push(out, *v));
+    }
+
+    /// A predicate table: `{ 1,2; 3,4 }`, empty `{  }`; arity 0 prints `true`/`false`.
+    fn push_tuples<'a>(
+        &mut self,
+        out: &mut String,
+        tuples: impl IntoIterator<Item = &'a Tuple>,
+        arity: usize,
+    ) {
+        let mut v: Vec<&Tuple> = tuples.into_iter().collect();
+        if arity == 0 {
+            out.push_str(if v.is_empty() { "false" } else { "true" });
+            return;
+        }
+        self.sort_tuples(&mut v);
+        self.push_list(out, &v, |texts, out, t| texts.push_tuple(out, t));
+    }
+
+    /// A function table: `{ 1->2; 2->3 }`, n-ary `{ 1,2->3 }`, constants `{ ->5 }`, empty
+    /// `{  }`.
+    fn push_mappings(&mut self, out: &mut String, mut graph: Vec<&Tuple>, n: usize) {
+        graph.retain(|t| t.len() == n + 1);
+        self.sort_tuples(&mut graph);
+        self.push_list(out, &graph, |texts, out, t| {
+            texts.push_tuple(out, &t[..n]);
+            out.push_str("->");
+            texts.push(out, t[n]);
+        });
+    }
+
+    /// `{ x; y }` with each item written by `item`, or `{  }`.
+    fn push_list<T>(
+        &mut self,
+        out: &mut String,
+        items: &[T],
+        mut item: impl FnMut(&mut ValueTexts, &mut String, &T),
+    ) {
+        if items.is_empty() {
+            out.push_str("{  }");
+            return;
+        }
+        out.push_str("{ ");
+        for (k, x) in items.iter().enumerate() {
+            if k > 0 {
+                out.push_str("; ");
+            }
+            item(self, out, x);
+        }
+        out.push_str(" }");
+    }
+}
+
+/// A sort's table: `{ 1..4 }` for a contiguous integer range, `{ a; b }` otherwise, `{  }` empty.
+pub fn sort_table_to_string(values: &[Value]) -> String {
+    let mut out = String::new();
+    ValueTexts::default().push_sort_table(&mut out, values);
+    out
 }
 
 /// A predicate table: `{ 1,2; 3,4 }`, empty `{  }`; arity 0 prints `true`/`false`.
 pub fn tuples_to_string<'a>(tuples: impl IntoIterator<Item = &'a Tuple>, arity: usize) -> String {
-    let mut v: Vec<&Tuple> = tuples.into_iter().collect();
-    if arity == 0 {
-        return if v.is_empty() {
-            "false".into()
-        } else {
-            "true".into()
-        };
-    }
-    v.sort();
-    v.dedup();
-    if v.is_empty() {
-        return "{  }".into();
-    }
-    let parts: Vec<String> = v.iter().map(|t| tuple_to_string(t)).collect();
-    format!("{{ {} }}", parts.join("; "))
+    let mut out = String::new();
+    ValueTexts::default().push_tuples(&mut out, tuples, arity);
+    out
 }
 
 /// `a,b,c`
 pub fn tuple_to_string(t: &[Value]) -> String {
-    t.iter()
-        .map(|v| v.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// A function table: `{ 1->2; 2->3 }`, n-ary `{ 1,2->3 }`, constants `{ ->5 }`, empty `{  }`.
-fn mappings_to_string(mut graph: Vec<&Tuple>, n: usize) -> String {
-    graph.retain(|t| t.len() == n + 1);
-    graph.sort();
-    graph.dedup();
-    if graph.is_empty() {
-        return "{  }".into();
-    }
-    let parts: Vec<String> = graph
-        .iter()
-        .map(|t| format!("{}->{}", tuple_to_string(&t[..n]), t[n]))
-        .collect();
-    format!("{{ {} }}", parts.join("; "))
+    let mut out = String::new();
+    ValueTexts::default().push_tuple(&mut out, t);
+    out
 }
 
 #[cfg(test)]

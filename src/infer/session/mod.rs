@@ -31,7 +31,7 @@ use crate::sema::walk::{any_term, symbols};
 use crate::sema::{cartesian, Program, Theory};
 use crate::solve::{Cadical, Lit, SatResult, Splr, Traced};
 use crate::source::Span;
-use crate::structure::{Structure, Table, Tuple};
+use crate::structure::{Structure, Table, Tuple, TupleSet};
 
 /// One theory grounded over one structure and encoded into one SAT solver. The grounder, the
 /// clauses and the definitions' encoding are its parts; inferences call its methods.
@@ -1361,20 +1361,17 @@ impl<'a> Session<'a> {
         out.copy_domains(base);
         out.huge_ranges = base.huge_ranges.clone();
         out.lazy = base.lazy.clone();
-        let mut tables: IndexMap<Symbol, HashSet<Tuple>> = IndexMap::new();
+        let mut tables: IndexMap<Symbol, TupleSet, rustc_hash::FxBuildHasher> = IndexMap::default();
         for &s in &self.symbols {
             if base.lazy.contains_key(&s) {
                 continue;
             }
-            let mut set = HashSet::default();
-            if let Some(t) = base.table(s) {
-                set.extend(
-                    t.ct()
-                        .iter()
-                        .filter(|t| !self.grounder.is_forced(s, t))
-                        .cloned(),
-                );
-            }
+            // The structure's true tuples, unless the grounder decides the symbol anew (a
+            // table cloned whole: no hashing again).
+            let set = match base.table(s) {
+                Some(t) if !self.grounder.is_forced_whole(s) => t.ct().clone(),
+                _ => TupleSet::default(),
+            };
             tables.insert(s, set);
         }
         let store = self.grounder.store();
@@ -1401,7 +1398,7 @@ impl<'a> Session<'a> {
             let table = if self.grounder.is_inlined(s) {
                 self.inlined_table(s)
             } else {
-                Table::TwoValued(set.into_iter().collect())
+                Table::TwoValued(set)
             };
             out.symbols.insert(s, table);
         }
