@@ -302,8 +302,8 @@ impl ValueTexts {
     fn place_values(&mut self, tuples: &[&Tuple]) {
         let before = self.order.len();
         for &v in tuples.iter().flat_map(|t| t.iter()) {
-            if !self.place.contains_key(&v) {
-                self.place.insert(v, u32::MAX);
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.place.entry(v) {
+                slot.insert(u32::MAX);
                 self.order.push(v);
             }
         }
