@@ -9,13 +9,15 @@
 use std::cell::{Cell, RefCell};
 use std::io::{IsTerminal, Read, Write};
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, ValueEnum};
 
 use crate::diagnostics::{self, Diagnostic, Diagnostics, RenderStyle, Severity};
-use crate::limits::EXIT_LIMIT;
+use crate::limits::{Run, EXIT_KILLED, EXIT_LIMIT};
 use crate::lua::{Failure, Outcome, Returned, RunSettings, Runtime};
+use crate::progress::Display;
 use crate::sema::{Component, Program, Theory};
 use crate::source::SourceMap;
 use crate::structure::Structure;
@@ -412,7 +414,7 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
         Ok(a) => a,
         Err(e) => return report_args_error(e, "idp consult"),
     };
-    set_limits(args.timeout, args.max_memory);
+    let run = set_limits(args.timeout, args.max_memory, None);
     let stdin = std::io::stdin();
     let mut requests = stdin.lock();
     let inputs = if args.files == ["-"] {
@@ -479,7 +481,11 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
         eprintln!("Error: {msg}");
         return 1;
     }
-    crate::limits::install_interrupt_handler();
+    runtime.set_run_settings(RunSettings {
+        run: run.clone(),
+        ..RunSettings::default()
+    });
+    install_interrupt_handler();
     if let Some(chunk) = &args.execute {
         if let Outcome::Failed(f) = runtime.run(&chunk.replace("::", "."), "-e") {
             eprintln!("Error: {}", f.message);
@@ -508,6 +514,7 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
     let (theory, structure) = (theory.borrow().clone(), structure.borrow().clone());
     let options = crate::infer::Options {
         tuning: settings.tuning.clone(),
+        run,
         ..crate::infer::Options::default()
     };
     let problem = match crate::infer::consult::Problem::new(&program, &theory, &structure, &options)
@@ -722,7 +729,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
             return 1;
         }
     }
-    if let Some(note) = crate::limits::partial() {
+    if let Some(note) = process_run().partial() {
         eprintln!("Stopped: {note}");
         return EXIT_LIMIT;
     }
@@ -867,7 +874,10 @@ impl ModelPrinter {
         let drawn = crate::visual::visualize(
             &self.state.program(),
             model,
-            &VisualOptions::default(),
+            &VisualOptions {
+                svg_on_stdout: crate::message_format::enabled(),
+                ..VisualOptions::default()
+            },
             std::io::stdout().is_terminal(),
         );
         match drawn {
@@ -879,9 +889,10 @@ impl ModelPrinter {
     /// `--visualize`: the model drawn on the terminal, or `--visualize=svg:FILE` written to
     /// FILE (FILE-2.svg, ... for later models).
     fn draw(&self, k: usize, model: &Structure) -> Result<(), String> {
-        let Some(options) = visualize_options(self.visualize.as_deref(), k)? else {
+        let Some(mut options) = visualize_options(self.visualize.as_deref(), k)? else {
             return Ok(());
         };
+        options.svg_on_stdout = crate::message_format::enabled();
         if self.sandboxed && options.svg.is_some() {
             return Err("visualize: writing SVG files is not allowed in --sandbox mode".into());
         }
@@ -1013,7 +1024,6 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
     if argv.get(1).map(String::as_str) == Some("consult") {
         return run_consult(&argv[1..], &settings, stack);
     }
-    crate::progress::set_terminal_line(!settings.no_progress);
     crate::limits::end_on_closed_pipe();
     let args = match Args::try_parse_from(&argv) {
         Ok(a) => a,
@@ -1023,14 +1033,21 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
         println!("{}", version_text());
         return 0;
     }
-    set_limits(args.timeout, args.max_memory);
     let json = args.message_format == MessageFormat::Json;
     if json {
         crate::message_format::enable();
     }
+    let display = if json {
+        Some(Display::Machine)
+    } else if std::io::stderr().is_terminal() && !settings.no_progress {
+        Some(Display::Terminal)
+    } else {
+        None
+    };
+    set_limits(args.timeout, args.max_memory, display);
 
     // Read the inputs.
-    crate::limits::set_phase("reading the input");
+    process_run().set_phase("reading the input");
     let Some(mut inputs) = read_files(&args.files) else {
         return 1;
     };
@@ -1129,7 +1146,7 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
     if has_errors {
         return 1;
     }
-    if let Err(msg) = crate::limits::check(None, "reading the input") {
+    if let Err(msg) = process_run().check(None, "reading the input") {
         eprintln!("Stopped: {msg}");
         return EXIT_LIMIT;
     }
@@ -1137,13 +1154,13 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
     // An IDP-Z3 file's `main` block is run by its own interpreter, not by Lua.
     let runs_script = args.execute.is_none() && args.models_asked().is_none() && !args.interactive;
     if let (true, Some(script)) = (runs_script, loaded.scripts.last()) {
-        crate::limits::set_phase("running main");
-        crate::limits::install_interrupt_handler();
+        process_run().set_phase("running main");
+        install_interrupt_handler();
         return run_script(script, &program, &args, &settings, &sources);
     }
 
     // Run.
-    crate::limits::set_phase("running a procedure");
+    process_run().set_phase("running a procedure");
     let runtime = match Runtime::new(program, !args.nowarnings) {
         Ok(rt) => rt,
         Err(msg) => {
@@ -1160,7 +1177,7 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
     }
     runtime.set_run_settings(run_settings(&args, &settings));
     if args.interactive {
-        crate::limits::install_interrupt_handler();
+        install_interrupt_handler();
         return crate::repl::run(&runtime);
     }
     let (code, name) = match (&args.execute, args.models_asked()) {
@@ -1173,7 +1190,7 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
                     return 1;
                 }
             };
-            crate::limits::install_interrupt_handler();
+            install_interrupt_handler();
             let code = run_models(&args, &request, &runtime);
             flush_lua_stdout(&runtime);
             return code;
@@ -1194,7 +1211,7 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
     };
     // From here on Ctrl-C stops the work cleanly (before, while reading and parsing, it ends
     // the process as usual).
-    crate::limits::install_interrupt_handler();
+    install_interrupt_handler();
     let outcome = match code {
         Some(code) => runtime.run(&code, name),
         None => runtime.run_main(),
@@ -1219,7 +1236,7 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
         Outcome::Returned(v) => {
             if runtime.error_count() > 0 {
                 1
-            } else if let Some(note) = crate::limits::partial() {
+            } else if let Some(note) = process_run().partial() {
                 eprintln!("Stopped: {note}");
                 EXIT_LIMIT
             } else {
@@ -1249,6 +1266,7 @@ fn run_script(
         max_ground_size: run.max_ground_size,
         observer: run.observer,
         tuning: run.tuning,
+        run: run.run,
         ..crate::infer::Options::default()
     };
     let stdout = std::io::stdout();
@@ -1260,7 +1278,7 @@ fn run_script(
         }
     }
     match outcome {
-        Ok(()) => match crate::limits::partial() {
+        Ok(()) => match process_run().partial() {
             Some(note) => {
                 eprintln!("Stopped: {note}");
                 EXIT_LIMIT
@@ -1442,6 +1460,7 @@ fn run_settings(args: &Args, env: &Settings) -> RunSettings {
             Sat::Splr => crate::infer::SatBackend::Splr,
         },
         tuning: env.tuning.clone(),
+        run: process_run().clone(),
         ..RunSettings::default()
     };
     if let Some(n) = args.max_ground_size {
@@ -1492,16 +1511,54 @@ fn sandbox(runtime: &Runtime, on: bool, read: Option<&str>) -> Result<(), String
     runtime.enable_sandbox(read.map(std::path::Path::new))
 }
 
-/// Applies `--timeout` and `--max-memory` (the machine's share when not given).
-fn set_limits(timeout: Option<f64>, max_memory: Option<u64>) {
+/// The run that this process of the command line is: its limits, its Ctrl-C and its progress
+/// line. The command line is one run per process (the signal handler must reach it without a
+/// lock), so it is kept here, in the drive layer; the engine only gets it handed down.
+static PROCESS_RUN: OnceLock<Run> = OnceLock::new();
+
+fn process_run() -> &'static Run {
+    PROCESS_RUN.get_or_init(Run::default)
+}
+
+/// Applies `--timeout` and `--max-memory` (the machine's share when not given) to the
+/// process's run, whose progress line shows as `display` says, and starts its watchdog.
+fn set_limits(timeout: Option<f64>, max_memory: Option<u64>, display: Option<Display>) -> Run {
+    let run = process_run();
+    if let Some(display) = display {
+        run.meter().show(display);
+    }
     if let Some(seconds) = timeout {
-        crate::limits::set_timeout(seconds);
+        run.set_timeout(seconds);
     }
     let memory = max_memory
         .or_else(crate::limits::default_max_memory_mb)
         .unwrap_or(0);
-    crate::limits::set_max_memory_mb(memory);
-    crate::limits::start_watchdog();
+    run.set_max_memory_mb(memory);
+    run.start_watchdog(true);
+    run.clone()
+}
+
+/// Installs the Ctrl-C (SIGINT) handler: the first Ctrl-C asks the process's run to stop
+/// ([`Run::interrupt`]); a second one ends the process at once with [`EXIT_KILLED`].
+fn install_interrupt_handler() {
+    extern "C" fn on_sigint(_: libc::c_int) {
+        let Some(run) = PROCESS_RUN.get() else {
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(EXIT_KILLED) }
+        };
+        if run.interrupted() {
+            // SAFETY: _exit is async-signal-safe.
+            unsafe { libc::_exit(EXIT_KILLED) }
+        }
+        run.interrupt();
+    }
+    process_run();
+    let handler: extern "C" fn(libc::c_int) = on_sigint;
+    // SAFETY: the handler only reads an initialised OnceLock, stores to an atomic and calls
+    // _exit, all async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+    }
 }
 
 /// Flushes what Lua printed (with the limits hook removed, so that a reached limit cannot stop

@@ -3,19 +3,24 @@
 //! Ctrl-C. (The grounding size limit lives in the grounder; `stdoptions.timeout` limits one
 //! inference.)
 //!
-//! The grounder, the SAT solver's terminate callback and a Lua instruction hook all call
-//! [`check`], which fails with an [`Error`] of kind [`ErrorKind::Limit`] (so the command line
-//! tells a stop from any other error by its kind); a watchdog thread ([`start_watchdog`]) ends
-//! the process when a step that makes no checks (reading a huge input) goes on past a limit.
-//! An inference that stops after it found some models returns them and notes a [`partial`]
-//! result instead; the interactive shell forgets a stop after the command it ended
-//! ([`forget_stop`]).
+//! A [`Run`] holds one run's limits and stop state (and its progress [`Meter`]); nothing here
+//! is process-wide, so two runs in one process (two problems on two threads, a server's
+//! requests) stop and time out apart. The grounder, the SAT solver's terminate callback and a
+//! Lua instruction hook all poll their run ([`Run::check`], [`Until`]), which fails with an
+//! [`Error`] of kind [`ErrorKind::Limit`] (so the command line tells a stop from any other
+//! error by its kind); a watchdog thread ([`Run::start_watchdog`]) ends the process when a
+//! step that makes no checks (reading a huge input) goes on past a limit. An inference that
+//! stops after it found some models returns them and notes a partial result
+//! ([`Run::partial`]) instead; the interactive shell forgets a stop after the command it
+//! ended ([`Run::forget_stop`]). The Ctrl-C handler, which must reach a run from a signal, is
+//! the command line's.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Limit};
+use crate::progress::Meter;
 
 /// The exit code of a run that a limit stopped (errors exit with 1; `--models` uses 10 and 20).
 pub const EXIT_LIMIT: i32 = 3;
@@ -34,44 +39,11 @@ const GRACE_AFTER_STOP: Duration = Duration::from_secs(1);
 /// The process's memory is read at most this often.
 const MEMORY_CHECK_INTERVAL: Duration = Duration::from_millis(100);
 
-/// The wall-time limit of the whole run: when it ends and how many seconds it was.
-static RUN_DEADLINE: Mutex<Option<(Instant, f64)>> = Mutex::new(None);
-
 /// How long work may go on after a limit was reached before the watchdog ends the process
 /// itself. Work that polls the limits (grounding, search, Lua) stops well within it; reading
 /// and resolving a huge input, or a call into a SAT back end that cannot be interrupted, may
 /// not.
 const WATCHDOG_GRACE: Duration = Duration::from_secs(2);
-
-/// What the run is doing, for the watchdog's message (`while reading the input`).
-static PHASE: Mutex<&str> = Mutex::new("running");
-
-/// The memory limit in bytes (0: none).
-static MAX_MEMORY: AtomicU64 = AtomicU64::new(0);
-
-/// The resident memory seen at the last check, and when that check was (in milliseconds since
-/// [`epoch`]).
-static LAST_RSS: AtomicU64 = AtomicU64::new(0);
-static LAST_RSS_AT: AtomicU64 = AtomicU64::new(0);
-
-/// Whether the memory limit was exceeded (it stays exceeded: the run is being stopped).
-static MEMORY_EXCEEDED: AtomicBool = AtomicBool::new(false);
-
-/// Whether Ctrl-C was pressed (set by the signal handler; running searches poll it).
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Whether some work has seen a limit and is stopping.
-static STOP_SEEN: AtomicBool = AtomicBool::new(false);
-
-/// The note of an inference that a limit stopped after it found a partial result, and when.
-static PARTIAL: Mutex<Option<(String, Instant)>> = Mutex::new(None);
-
-/// Whether results kept at a stop are being printed (`printmodels`): neither the Lua hook nor
-/// the watchdog stops that, so that every kept model is printed, whole.
-static DELIVERING: AtomicBool = AtomicBool::new(false);
-
-/// When the Lua hook first raised a limit error.
-static LUA_STOPPED_AT: Mutex<Option<Instant>> = Mutex::new(None);
 
 /// A limit that has been reached.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,9 +69,8 @@ impl Stop {
         }
     }
 
-    /// The error for this stop, saying what was being done; notes that work is stopping.
+    /// The error for this stop, saying what was being done.
     pub fn error(&self, during: &str) -> Error {
-        STOP_SEEN.store(true, Ordering::Relaxed);
         Error::limit(self.limit(), self.message(during))
     }
 
@@ -140,20 +111,6 @@ impl Stop {
     }
 }
 
-/// Sets the wall-time limit of the whole run, counted from now.
-pub fn set_timeout(seconds: f64) {
-    let until = Instant::now() + Duration::from_secs_f64(seconds.max(0.0));
-    *RUN_DEADLINE.lock().unwrap_or_else(|e| e.into_inner()) = Some((until, seconds));
-}
-
-/// When the run must stop (`--timeout`), if it has a limit.
-pub fn run_deadline() -> Option<Instant> {
-    RUN_DEADLINE
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .map(|(until, _)| until)
-}
-
 /// The earlier of two optional deadlines.
 pub fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
     match (a, b) {
@@ -163,11 +120,6 @@ pub fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
     }
 }
 
-/// Sets the memory limit in MB (0: none).
-pub fn set_max_memory_mb(mb: u64) {
-    MAX_MEMORY.store(mb.saturating_mul(1 << 20), Ordering::Relaxed);
-}
-
 /// The default memory limit: three quarters of the physical memory (from `/proc/meminfo`), so
 /// that a runaway grounding stops with a message before the system kills it.
 pub fn default_max_memory_mb() -> Option<u64> {
@@ -175,13 +127,6 @@ pub fn default_max_memory_mb() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024 * 3 / 4)
-}
-
-/// Milliseconds since the first call (a monotonic clock that fits in an atomic).
-fn epoch_ms() -> u64 {
-    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    let start = *EPOCH.get_or_init(Instant::now);
-    start.elapsed().as_millis() as u64 + 1
 }
 
 /// The resident memory of the process in bytes (from `/proc/self/statm`), if known.
@@ -201,185 +146,319 @@ fn page_size() -> u64 {
     }
 }
 
-/// Whether the process exceeds the memory limit; reads the memory at most every 100 ms, so
-/// this is cheap enough to call often.
-pub fn memory_exceeded() -> Option<Stop> {
-    let max = MAX_MEMORY.load(Ordering::Relaxed);
-    if max == 0 {
-        return None;
+/// One run: its limits, whether it was asked to stop, what it kept at a stop, and its
+/// progress [`Meter`]. Everything that grounds, searches or runs a procedure for the run holds
+/// a clone (they share one state), so two runs in one process stop, time out and count apart.
+#[derive(Clone, Debug, Default)]
+pub struct Run(Arc<RunState>);
+
+#[derive(Debug, Default)]
+struct RunState {
+    /// The wall-time limit of the whole run: when it ends and how many seconds it was.
+    deadline: Mutex<Option<(Instant, f64)>>,
+    /// What the run is doing, for the watchdog's message (`while reading the input`).
+    phase: Mutex<&'static str>,
+    /// The memory limit in bytes (0: none).
+    max_memory: AtomicU64,
+    /// The resident memory seen at the last check, and when that check was (in milliseconds
+    /// since `created`).
+    last_rss: AtomicU64,
+    last_rss_at: AtomicU64,
+    /// When the run's state was made.
+    created: OnceLock<Instant>,
+    /// Whether the memory limit was exceeded (it stays exceeded: the run is being stopped).
+    memory_exceeded: AtomicBool,
+    /// Whether the run was asked to stop (Ctrl-C, a client's Stop).
+    interrupted: AtomicBool,
+    /// Whether some work has seen a limit and is stopping.
+    stop_seen: AtomicBool,
+    /// The note of an inference that a limit stopped after it found a partial result, and
+    /// when.
+    partial: Mutex<Option<(String, Instant)>>,
+    /// Whether results kept at a stop are being printed (`printmodels`): neither the Lua hook
+    /// nor the watchdog stops that, so that every kept model is printed, whole.
+    delivering: AtomicBool,
+    /// When the Lua hook first raised a limit error.
+    lua_stopped_at: Mutex<Option<Instant>>,
+    /// What the run's inferences are doing, for a progress line.
+    meter: Meter,
+}
+
+/// A lock that a panic elsewhere does not poison for the limits.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Run {
+    /// A run without limits whose progress is shown as `meter` says.
+    pub fn new(meter: Meter) -> Run {
+        Run(Arc::new(RunState {
+            meter,
+            ..RunState::default()
+        }))
     }
-    let now = epoch_ms();
-    let last = LAST_RSS_AT.load(Ordering::Relaxed);
-    if !MEMORY_EXCEEDED.load(Ordering::Relaxed)
-        && now.saturating_sub(last) >= MEMORY_CHECK_INTERVAL.as_millis() as u64
-    {
-        LAST_RSS_AT.store(now, Ordering::Relaxed);
-        if let Some(rss) = resident_bytes() {
-            LAST_RSS.store(rss, Ordering::Relaxed);
-            if rss > max {
-                MEMORY_EXCEEDED.store(true, Ordering::Relaxed);
+
+    /// The run's progress meter.
+    pub fn meter(&self) -> &Meter {
+        &self.0.meter
+    }
+
+    /// Sets the wall-time limit of the whole run, counted from now.
+    pub fn set_timeout(&self, seconds: f64) {
+        let until = Instant::now() + Duration::from_secs_f64(seconds.max(0.0));
+        *lock(&self.0.deadline) = Some((until, seconds));
+    }
+
+    /// When the run must stop (`--timeout`), if it has a limit.
+    pub fn deadline(&self) -> Option<Instant> {
+        lock(&self.0.deadline).map(|(until, _)| until)
+    }
+
+    /// Sets the memory limit in MB (0: none).
+    pub fn set_max_memory_mb(&self, mb: u64) {
+        self.0
+            .max_memory
+            .store(mb.saturating_mul(1 << 20), Ordering::Relaxed);
+    }
+
+    /// Milliseconds since the run's state was made (never 0).
+    fn elapsed_ms(&self) -> u64 {
+        let created = *self.0.created.get_or_init(Instant::now);
+        created.elapsed().as_millis() as u64 + 1
+    }
+
+    /// Whether the process exceeds the run's memory limit; reads the memory at most every
+    /// 100 ms, so this is cheap enough to call often.
+    pub fn memory_exceeded(&self) -> Option<Stop> {
+        let s = &self.0;
+        let max = s.max_memory.load(Ordering::Relaxed);
+        if max == 0 {
+            return None;
+        }
+        let now = self.elapsed_ms();
+        let last = s.last_rss_at.load(Ordering::Relaxed);
+        if !s.memory_exceeded.load(Ordering::Relaxed)
+            && now.saturating_sub(last) >= MEMORY_CHECK_INTERVAL.as_millis() as u64
+        {
+            s.last_rss_at.store(now, Ordering::Relaxed);
+            if let Some(rss) = resident_bytes() {
+                s.last_rss.store(rss, Ordering::Relaxed);
+                if rss > max {
+                    s.memory_exceeded.store(true, Ordering::Relaxed);
+                }
             }
         }
+        s.memory_exceeded
+            .load(Ordering::Relaxed)
+            .then(|| Stop::Memory(s.last_rss.load(Ordering::Relaxed) >> 20, max >> 20))
     }
-    MEMORY_EXCEEDED
-        .load(Ordering::Relaxed)
-        .then(|| Stop::Memory(LAST_RSS.load(Ordering::Relaxed) >> 20, max >> 20))
-}
 
-/// The limit that has been reached, if any: the memory limit once exceeded (it stays the
-/// reason: a Ctrl-C or Stop pressed while the run is stopping for memory does not hide it),
-/// Ctrl-C, the run's wall time, the inference's deadline `local` (from `stdoptions.timeout`),
-/// or the memory limit.
-pub fn reached(local: Option<Instant>) -> Option<Stop> {
-    if MEMORY_EXCEEDED.load(Ordering::Relaxed) {
-        return memory_exceeded();
+    /// The limit that has been reached, if any: the memory limit once exceeded (it stays the
+    /// reason: a Ctrl-C or Stop pressed while the run is stopping for memory does not hide
+    /// it), Ctrl-C, the run's wall time, the inference's deadline `local` (from
+    /// `stdoptions.timeout`), or the memory limit.
+    pub fn reached(&self, local: Option<Instant>) -> Option<Stop> {
+        if self.0.memory_exceeded.load(Ordering::Relaxed) {
+            return self.memory_exceeded();
+        }
+        if self.interrupted() {
+            return Some(Stop::Interrupted);
+        }
+        let now = Instant::now();
+        if let Some((until, secs)) = *lock(&self.0.deadline) {
+            if now >= until {
+                return Some(Stop::RunTimeout(secs));
+            }
+        }
+        if local.is_some_and(|d| now >= d) {
+            return Some(Stop::InferenceTimeout);
+        }
+        self.memory_exceeded()
     }
-    if interrupted() {
-        return Some(Stop::Interrupted);
-    }
-    let now = Instant::now();
-    if let Some((until, secs)) = *RUN_DEADLINE.lock().unwrap_or_else(|e| e.into_inner()) {
-        if now >= until {
-            return Some(Stop::RunTimeout(secs));
+
+    /// A limit error when a limit has been reached, saying what was being done; notes that
+    /// work is stopping.
+    pub fn check(&self, local: Option<Instant>, during: &str) -> Result<(), Error> {
+        match self.reached(local) {
+            None => Ok(()),
+            Some(stop) => Err(self.stop_error(&stop, during)),
         }
     }
-    if local.is_some_and(|d| now >= d) {
-        return Some(Stop::InferenceTimeout);
+
+    /// The error for `stop`, saying what was being done; notes that work is stopping.
+    fn stop_error(&self, stop: &Stop, during: &str) -> Error {
+        self.0.stop_seen.store(true, Ordering::Relaxed);
+        stop.error(during)
     }
-    memory_exceeded()
-}
 
-/// A limit error when a limit has been reached, saying what was being done.
-pub fn check(local: Option<Instant>, during: &str) -> Result<(), Error> {
-    match reached(local) {
-        None => Ok(()),
-        Some(stop) => Err(stop.error(during)),
+    /// The run's limits with an inference's own deadline, for work that polls them.
+    pub fn until(&self, local: Option<Instant>) -> Until {
+        Until {
+            run: self.clone(),
+            local,
+        }
+    }
+
+    /// Asks the run's work to stop (Ctrl-C, a client's Stop).
+    pub fn interrupt(&self) {
+        self.0.interrupted.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the run was asked to stop (and that was not yet forgotten by
+    /// [`Run::forget_stop`]).
+    pub fn interrupted(&self) -> bool {
+        self.0.interrupted.load(Ordering::SeqCst)
+    }
+
+    /// Notes that an inference stopped by a limit returned what it had found so far.
+    pub fn note_partial(&self, note: String) {
+        *lock(&self.0.partial) = Some((note, Instant::now()));
+    }
+
+    /// The note of the last inference that returned a partial result, if any.
+    pub fn partial(&self) -> Option<String> {
+        lock(&self.0.partial).as_ref().map(|(note, _)| note.clone())
+    }
+
+    /// Says that results kept at a stop are being printed (`on`), or that this is over: while
+    /// they are, no limit stops the run (a second Ctrl-C still ends it at once).
+    pub fn set_delivering(&self, on: bool) {
+        self.0.delivering.store(on, Ordering::SeqCst);
+    }
+
+    fn delivering(&self) -> bool {
+        self.0.delivering.load(Ordering::SeqCst)
+    }
+
+    /// The check of the Lua instruction hook: an error when a limit has been reached (after a
+    /// grace period when an inference just returned a partial result, so that it can be
+    /// printed). Lua code that catches the error and goes on is ended after a second with the
+    /// same message and [`EXIT_LIMIT`].
+    pub fn lua_check(&self) -> Result<(), Error> {
+        if self.delivering() {
+            return Ok(());
+        }
+        let Some(stop) = self.reached(None) else {
+            return Ok(());
+        };
+        let partial_at = lock(&self.0.partial).as_ref().map(|(_, at)| *at);
+        if partial_at.is_some_and(|at| at.elapsed() < GRACE_AFTER_PARTIAL) {
+            return Ok(());
+        }
+        let error = self.stop_error(&stop, "running a procedure");
+        let mut first = lock(&self.0.lua_stopped_at);
+        match *first {
+            Some(at) if at.elapsed() >= GRACE_AFTER_STOP => exit_now(error.message()),
+            Some(_) => {}
+            None => *first = Some(Instant::now()),
+        }
+        Err(error)
+    }
+
+    /// Forgets a limit that stopped one command of the interactive shell (Ctrl-C), so that
+    /// the next command starts afresh. The wall-time and memory limits stay: they hold for
+    /// the run.
+    pub fn forget_stop(&self) {
+        self.0.interrupted.store(false, Ordering::SeqCst);
+        self.0.stop_seen.store(false, Ordering::Relaxed);
+        *lock(&self.0.partial) = None;
+        *lock(&self.0.lua_stopped_at) = None;
+    }
+
+    /// Says what the run is doing from now on (`"reading the input"`, `"running a
+    /// procedure"`).
+    pub fn set_phase(&self, phase: &'static str) {
+        *lock(&self.0.phase) = phase;
+    }
+
+    /// Starts the run's watchdog: a thread that checks the limits ten times a second and,
+    /// when one has been reached and the work has not stopped within [`WATCHDOG_GRACE`]
+    /// (longer when the work is already stopping: printing a partial result, a procedure
+    /// handling the stop), ends the process with the limit's message and [`EXIT_LIMIT`]; it
+    /// also ends the process quietly when `watch_stdout` and stdout's reader is gone. It backs
+    /// up the checks in the work itself, for the steps that make none. The thread ends with
+    /// the run. For a process that is one run (the command line).
+    pub fn start_watchdog(&self, watch_stdout: bool) {
+        let run = Arc::downgrade(&self.0);
+        let spawned = std::thread::Builder::new()
+            .name("idp-watchdog".into())
+            .spawn(move || watch(run, watch_stdout));
+        // Without the thread the limits are still checked by the work itself.
+        drop(spawned);
+    }
+
+    /// Whether the work has seen a limit and is stopping (a limit error was made or a partial
+    /// result noted).
+    fn stopping(&self) -> bool {
+        self.0.stop_seen.load(Ordering::Relaxed) || lock(&self.0.partial).is_some()
     }
 }
 
-/// Asks running work to stop (from the Ctrl-C handler).
-pub fn interrupt() {
-    INTERRUPTED.store(true, Ordering::SeqCst);
+/// A run's limits together with one inference's own deadline: what the grounder and the SAT
+/// solvers poll.
+#[derive(Clone, Debug, Default)]
+pub struct Until {
+    run: Run,
+    local: Option<Instant>,
 }
 
-/// Whether Ctrl-C was pressed (and not yet forgotten by [`forget_stop`]).
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
-/// Notes that an inference stopped by a limit returned what it had found so far.
-pub fn note_partial(note: String) {
-    *PARTIAL.lock().unwrap_or_else(|e| e.into_inner()) = Some((note, Instant::now()));
-}
-
-/// The note of the last inference that returned a partial result, if any.
-pub fn partial() -> Option<String> {
-    PARTIAL
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-        .map(|(note, _)| note.clone())
-}
-
-/// Says that results kept at a stop are being printed (`on`), or that this is over: while
-/// they are, no limit stops the run (a second Ctrl-C still ends it at once).
-pub fn set_delivering(on: bool) {
-    DELIVERING.store(on, Ordering::SeqCst);
-}
-
-fn delivering() -> bool {
-    DELIVERING.load(Ordering::SeqCst)
-}
-
-/// The check of the Lua instruction hook: an error when a limit has been reached (after a
-/// grace period when an inference just returned a partial result, so that it can be printed).
-/// Lua code that catches the error and goes on is ended after a second with the same message
-/// and [`EXIT_LIMIT`].
-pub fn lua_check() -> Result<(), Error> {
-    if delivering() {
-        return Ok(());
+impl Until {
+    /// A limit error when a limit has been reached, saying what was being done.
+    pub fn check(&self, during: &str) -> Result<(), Error> {
+        self.run.check(self.local, during)
     }
-    let Some(stop) = reached(None) else {
-        return Ok(());
-    };
-    let partial_at = PARTIAL
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-        .map(|(_, at)| *at);
-    if partial_at.is_some_and(|at| at.elapsed() < GRACE_AFTER_PARTIAL) {
-        return Ok(());
+
+    /// Whether work should stop now (for a solver's terminate callback).
+    pub fn reached(&self) -> bool {
+        self.run.reached(self.local).is_some()
     }
-    let error = stop.error("running a procedure");
-    let mut first = LUA_STOPPED_AT.lock().unwrap_or_else(|e| e.into_inner());
-    match *first {
-        Some(at) if at.elapsed() >= GRACE_AFTER_STOP => exit_now(error.message()),
-        Some(_) => {}
-        None => *first = Some(Instant::now()),
+
+    /// The earlier of the inference's deadline and the run's.
+    pub fn deadline(&self) -> Option<Instant> {
+        earliest(self.local, self.run.deadline())
     }
-    Err(error)
+
+    /// The same run with the inference's deadline `local` instead.
+    pub fn with_local(&self, local: Option<Instant>) -> Until {
+        self.run.until(local)
+    }
+
+    /// The run.
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
 }
 
-/// Forgets a limit that stopped one command of the interactive shell (Ctrl-C), so that the
-/// next command starts afresh. The wall-time and memory limits stay: they hold for the run.
-pub fn forget_stop() {
-    INTERRUPTED.store(false, Ordering::SeqCst);
-    STOP_SEEN.store(false, Ordering::Relaxed);
-    *PARTIAL.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    *LUA_STOPPED_AT.lock().unwrap_or_else(|e| e.into_inner()) = None;
-}
-
-/// Says what the run is doing from now on (`"reading the input"`, `"running a procedure"`).
-pub fn set_phase(phase: &'static str) {
-    *PHASE.lock().unwrap_or_else(|e| e.into_inner()) = phase;
-}
-
-/// Starts the watchdog: a thread that checks the limits ten times a second and, when one has
-/// been reached and the work has not stopped within [`WATCHDOG_GRACE`] (longer when the work
-/// is already stopping: printing a partial result, a procedure handling the stop), ends the
-/// process with the limit's message and [`EXIT_LIMIT`]. It backs up the checks in the work
-/// itself, for the steps that make none.
-pub fn start_watchdog() {
-    let spawned = std::thread::Builder::new()
-        .name("idp-watchdog".into())
-        .spawn(watch);
-    // Without the thread the limits are still checked by the work itself.
-    drop(spawned);
-}
-
-fn watch() {
+fn watch(run: Weak<RunState>, watch_stdout: bool) {
     let mut reached_at: Option<Instant> = None;
     loop {
         std::thread::sleep(MEMORY_CHECK_INTERVAL);
-        if stdout_reader_gone() {
+        if watch_stdout && stdout_reader_gone() {
             end_by_sigpipe();
         }
-        let Some(stop) = reached(None) else {
+        let Some(run) = run.upgrade().map(Run) else {
+            return;
+        };
+        let Some(stop) = run.reached(None) else {
             reached_at = None;
             continue;
         };
-        if delivering() {
+        if run.delivering() {
             // The grace starts again when the kept results have been printed.
             reached_at = None;
             continue;
         }
         let since = *reached_at.get_or_insert_with(Instant::now);
-        let grace = if stopping() {
+        let grace = if run.stopping() {
             WATCHDOG_GRACE + GRACE_AFTER_PARTIAL + GRACE_AFTER_STOP
         } else {
             WATCHDOG_GRACE
         };
         if since.elapsed() >= grace {
-            let phase = *PHASE.lock().unwrap_or_else(|e| e.into_inner());
-            exit_now(&stop.message(phase));
+            let phase = *lock(&run.0.phase);
+            exit_now(&stop.message(if phase.is_empty() { "running" } else { phase }));
         }
     }
-}
-
-/// Whether the work has seen a limit and is stopping (a limit error was made or a partial
-/// result noted).
-fn stopping() -> bool {
-    STOP_SEEN.load(Ordering::Relaxed) || PARTIAL.lock().unwrap_or_else(|e| e.into_inner()).is_some()
 }
 
 /// Ends the process with [`EXIT_LIMIT`] after printing `Stopped: message` (flushing what Lua
@@ -431,23 +510,6 @@ fn end_by_sigpipe() -> ! {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         libc::raise(libc::SIGPIPE);
         libc::_exit(128 + libc::SIGPIPE)
-    }
-}
-
-/// Installs the Ctrl-C (SIGINT) handler: the first Ctrl-C asks the running work to stop
-/// ([`interrupt`]); a second one ends the process at once with [`EXIT_KILLED`].
-pub fn install_interrupt_handler() {
-    extern "C" fn on_sigint(_: libc::c_int) {
-        if interrupted() {
-            // SAFETY: _exit is async-signal-safe.
-            unsafe { libc::_exit(EXIT_KILLED) }
-        }
-        interrupt();
-    }
-    let handler: extern "C" fn(libc::c_int) = on_sigint;
-    // SAFETY: the handler only touches an atomic and calls _exit, both async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
     }
 }
 

@@ -13,8 +13,10 @@
 //!   second (see [`crate::progress`]).
 //!
 //! The mode also makes `visualize` print its pictures as SVG documents on stdout instead of
-//! text pictures ([`crate::visual::set_svg_on_stdout`]); no file is written, so this works
+//! text pictures ([`crate::visual::Options::svg_on_stdout`], from [`enabled`]); no file is written, so this works
 //! under `--sandbox`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{json, Value};
 
@@ -22,10 +24,18 @@ use crate::diagnostics::{self, Diagnostic, Severity};
 use crate::sema::{Component, Program};
 use crate::source::SourceMap;
 
-/// Switches the process to machine output: progress lines on stderr and SVG pictures on stdout.
+/// Whether the process writes machine output (set once by the command line).
+static MACHINE_OUTPUT: AtomicBool = AtomicBool::new(false);
+
+/// Switches the process to machine output: SVG pictures on stdout (the command line shows
+/// its run's progress as machine lines).
 pub fn enable() {
-    crate::progress::set_machine_lines(true);
-    crate::visual::set_svg_on_stdout(true);
+    MACHINE_OUTPUT.store(true, Ordering::Relaxed);
+}
+
+/// Whether the process writes machine output (`--message-format json`).
+pub fn enabled() -> bool {
+    MACHINE_OUTPUT.load(Ordering::Relaxed)
 }
 
 /// One diagnostic as a JSON line (ends with a newline).

@@ -79,7 +79,7 @@ pub fn run(runtime: &Runtime) -> i32 {
             report(runtime, &failure);
         }
         runtime.flush_stdout();
-        crate::limits::forget_stop();
+        runtime.limits().forget_stop();
     }
     0
 }

@@ -3,7 +3,8 @@
 //! module's door (its root's `pub` items, `pub use` list and `pub mod` namespaces), from inside
 //! the library or from the tests, benches, binary and fuzz targets that use it; no two files
 //! use each other; the core (the front end and the engine) prints nothing; no memo is keyed
-//! by a memory address; no error text is matched; only the command line reads the environment.
+//! by a memory address; no error text is matched; only the command line reads the environment;
+//! the engine keeps no state in statics or thread-locals (a run's state is its own).
 //! Each check is run on a small made-up crate too, so that it cannot pass by seeing nothing.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -12,8 +13,8 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first, as in ARCHITECTURE.md.
 const LAYERS: &[&[&str]] = &[
     &["ids", "source", "graph"],
-    &["error"],
-    &["limits", "progress", "diagnostics"],
+    &["error", "progress"],
+    &["limits", "diagnostics"],
     &["syntax", "structure", "stdlib"],
     &["sema"],
     &["print", "visual", "ground", "solve", "meta"],
@@ -242,8 +243,122 @@ fn only_the_command_line_reads_the_environment() {
     );
 }
 
+/// The layers of the engine: everything below the drivers (`message_format` and up), which
+/// may keep what is the process's (its Ctrl-C handler, its output mode).
+const ENGINE_LAYERS: usize = 8;
+
+/// The statics of the engine that are allowed, each with why: (file under `src/`, the
+/// static's name).
+const ALLOWED_STATE: &[(&str, &str, &str)] = &[
+    (
+        "sema/ir.rs",
+        "NEXT",
+        "a source of node ids unique in the process; no run reads what another did",
+    ),
+    (
+        "structure/value.rs",
+        "INTERNER",
+        "strings and compound values are interned per thread: a problem lives on its thread \
+         (two problems on two threads each have their own table)",
+    ),
+];
+
+/// The name of a static with state (a `static` whose type can change: atomics, locks, cells,
+/// once-cells, `static mut`) or of a thread-local declared on this line.
+fn mutable_static(code: &str) -> Option<String> {
+    let code = code.trim_start();
+    let code = code
+        .strip_prefix("pub(crate) ")
+        .or_else(|| code.strip_prefix("pub "))
+        .unwrap_or(code);
+    let rest = code.strip_prefix("static ")?;
+    let (name, ty) = rest.split_once(':')?;
+    let name = name.trim().trim_start_matches("mut ").to_string();
+    let stateful = [
+        "Atomic", "Mutex", "RwLock", "OnceLock", "OnceCell", "Cell", "Lazy", "Condvar",
+    ];
+    (rest.starts_with("mut ") || stateful.iter().any(|s| ty.contains(s))).then_some(name)
+}
+
+/// Nothing below the drivers keeps state in a static or a thread-local: limits, progress
+/// and stop requests belong to a run (`limits::Run`), handed down with the options, so that
+/// two problems in one process (two threads, a server's requests) do not share them.
+#[test]
+fn the_engine_keeps_no_process_state() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    let mut allowed_seen = 0;
+    for (module, path) in sources() {
+        if layer(&module).is_none_or(|l| l >= ENGINE_LAYERS) {
+            continue;
+        }
+        let rel = path
+            .strip_prefix(&src)
+            .expect("under src")
+            .to_string_lossy()
+            .to_string();
+        let lines = code_lines(&path);
+        for (k, (line_no, code)) in lines.iter().enumerate() {
+            let name = if code.contains("thread_local!") {
+                lines.get(k + 1).and_then(|(_, next)| mutable_static(next))
+            } else if lines
+                .get(k.wrapping_sub(1))
+                .is_some_and(|(_, p)| p.contains("thread_local!"))
+            {
+                continue;
+            } else {
+                mutable_static(code)
+            };
+            let Some(name) = name else { continue };
+            if ALLOWED_STATE
+                .iter()
+                .any(|(file, n, _)| *file == rel && *n == name)
+            {
+                allowed_seen += 1;
+                continue;
+            }
+            found.push(format!("{}:{line_no}: {name}", path.display()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "state kept in a static below the drivers (give it to the run, limits::Run, or to \
+         the value that owns it):\n{}",
+        found.join("\n")
+    );
+    assert_eq!(
+        allowed_seen,
+        ALLOWED_STATE.len(),
+        "an allowed static is gone: drop it from the list"
+    );
+}
+
 #[test]
 fn the_checks_see_real_violations() {
+    assert_eq!(
+        mutable_static("static PHASE: Mutex<&str> = Mutex::new(\"running\");").as_deref(),
+        Some("PHASE")
+    );
+    assert_eq!(
+        mutable_static("pub static COUNT: AtomicUsize = AtomicUsize::new(0);").as_deref(),
+        Some("COUNT")
+    );
+    assert_eq!(
+        mutable_static("static mut X: u32 = 0;").as_deref(),
+        Some("X")
+    );
+    assert_eq!(
+        mutable_static(
+            "    static INTERNER: RefCell<Interner> = RefCell::new(Interner::default());"
+        )
+        .as_deref(),
+        Some("INTERNER")
+    );
+    assert_eq!(mutable_static("static WORDS: &[&str] = &[\"a\"];"), None);
+    assert_eq!(
+        mutable_static("let x: AtomicBool = AtomicBool::new(false);"),
+        None
+    );
     assert!(reads_environment(r#"let x = std::env::var("IDP_X").ok();"#));
     assert!(reads_environment("if env::var_os(NAME).is_some() {"));
     assert!(!reads_environment("let v = env!(\"CARGO_PKG_VERSION\");"));

@@ -334,7 +334,7 @@ fn engine_agrees_with_the_general_path_on_random_programs() {
         if one_block {
             single += 1;
             let def = &theory.definitions[0];
-            if idp::ground::datalog::evaluate(&p, def, structure, usize::MAX)
+            if idp::ground::datalog::evaluate(&p, def, structure, usize::MAX, &Default::default())
                 .expect("no error")
                 .is_some()
             {
@@ -359,7 +359,7 @@ fn symbols_of_a_stratum_read_each_other() {
         structure S : V {\n D = { 0..5 }\n E = { 0,1; 1,2; 2,3; 3,4; 4,5; 5,0 }\n}\n";
     let p = program(text);
     let (theory, structure) = parts(&p);
-    let ext = idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure, usize::MAX)
+    let ext = idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure, usize::MAX, &Default::default())
         .unwrap()
         .expect("the engine takes it")
         .extensions;
@@ -383,7 +383,7 @@ fn recursion_through_negation_is_left_to_the_general_path() {
     let p = program(text);
     let (theory, structure) = parts(&p);
     assert!(
-        idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure, usize::MAX)
+        idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure, usize::MAX, &Default::default())
             .unwrap()
             .is_none()
     );
@@ -414,7 +414,7 @@ fn constructed_types_and_equal_function_terms() {
     // Both definitions are the engine's.
     let mut s = parts(&p).1.clone();
     for def in &theory.definitions {
-        let done = idp::ground::datalog::evaluate(&p, def, &s, usize::MAX)
+        let done = idp::ground::datalog::evaluate(&p, def, &s, usize::MAX, &Default::default())
             .unwrap()
             .expect("the engine takes it");
         for (sym, set) in done.extensions {

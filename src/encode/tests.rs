@@ -33,7 +33,10 @@ fn eval(store: &Store, atoms: &[Gf], bits: u32, g: Gf) -> bool {
 
 /// A solver that checks each model (definitions are left to [`Definitions`]).
 fn sat() -> Sat {
-    Sat::new(Box::new(Cadical::without_propagation(None, None)), false)
+    Sat::new(
+        Box::new(Cadical::without_propagation(Default::default(), None)),
+        false,
+    )
 }
 
 /// The assignments to `atoms` (as bit sets) that `sat`'s clauses allow.

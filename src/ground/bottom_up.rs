@@ -46,6 +46,7 @@ pub fn least_fixpoint(
     def: &Definition,
     structure: &Structure,
     max_ground_size: usize,
+    until: &crate::limits::Until,
 ) -> IdpResult<Option<Extensions>> {
     let defined = def.defined();
     let Some(reads) = rule_reads(def, &defined) else {
@@ -76,7 +77,7 @@ pub fn least_fixpoint(
                 let table = source[s].iter().cloned().collect();
                 work.symbols.insert(*s, Table::TwoValued(table));
             }
-            let mut grounder = Grounder::new(program, &work, max_ground_size);
+            let mut grounder = Grounder::new(program, &work, max_ground_size, until.clone());
             grounder.adopt_indexes(std::mem::take(&mut indexes), &defined);
             for rule in rules {
                 let decided = derive(&mut grounder, rule, &mut |s, t| {

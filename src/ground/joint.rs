@@ -133,6 +133,7 @@ impl<'a> Grounder<'a> {
             self.structure,
             &approx,
             self.growth.max_size,
+            &self.growth.until,
         ) else {
             return None;
         };

@@ -36,6 +36,7 @@ pub use store::{AtomId, Gf, Node, Store, AUX};
 pub use terms::arith;
 pub use traverse::{atoms_in_polarity, evaluate, replace_positive, without_positive};
 
+use crate::limits::Until;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
@@ -295,8 +296,8 @@ struct KnownTables {
 struct Growth {
     /// The most nodes the store may have.
     max_size: usize,
-    /// When grounding must stop (`stdoptions.timeout`).
-    deadline: Option<std::time::Instant>,
+    /// The run's limits, with the inference's own deadline (`stdoptions.timeout`).
+    until: Until,
     /// Bindings made so far; the limits are checked every few thousand.
     steps: u64,
     /// The first error of a procedure that interprets a symbol lazily (reported by
@@ -316,7 +317,14 @@ struct Inlining {
 }
 
 impl<'a> Grounder<'a> {
-    pub fn new(program: &'a Program, structure: &'a Structure, max_size: usize) -> Grounder<'a> {
+    /// A grounder of `program` over `structure` that stops at `max_size` nodes or when the
+    /// run's limits `until` say so.
+    pub fn new(
+        program: &'a Program,
+        structure: &'a Structure,
+        max_size: usize,
+        until: Until,
+    ) -> Grounder<'a> {
         Grounder {
             program,
             structure,
@@ -333,7 +341,7 @@ impl<'a> Grounder<'a> {
             head_atoms: None,
             growth: Growth {
                 max_size,
-                deadline: None,
+                until,
                 steps: 0,
                 procedure_error: std::cell::RefCell::new(None),
             },
@@ -388,9 +396,9 @@ impl<'a> Grounder<'a> {
         self.growth.max_size = self.growth.max_size.min(nodes);
     }
 
-    /// When grounding must stop (`stdoptions.timeout`).
-    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
-        self.growth.deadline = deadline;
+    /// The run's limits, with the inference's own deadline (`stdoptions.timeout`).
+    pub fn until(&self) -> &Until {
+        &self.growth.until
     }
 
     /// Whether the solver decides `s` although the structure may interpret it (a symbol of an
@@ -689,8 +697,8 @@ impl<'a> Grounder<'a> {
             return Ok(());
         }
         self.check_growth()?;
-        crate::progress::set_nodes(self.store.len());
-        crate::limits::check(self.growth.deadline, "grounding")
+        self.growth.until.run().meter().set_nodes(self.store.len());
+        self.growth.until.check("grounding")
     }
 
     /// The grounding size limit, and the first failure of a procedure that interprets a

@@ -154,9 +154,14 @@ fn evaluate_known(
         )
     };
     if options.tuning.datalog {
-        let evaluated =
-            crate::ground::datalog::evaluate(program, def, structure, options.max_ground_size)
-                .map_err(located)?;
+        let evaluated = crate::ground::datalog::evaluate(
+            program,
+            def,
+            structure,
+            options.max_ground_size,
+            &options.run.until(None),
+        )
+        .map_err(located)?;
         if let Some(done) = evaluated {
             for (rule, cost) in def.rules.iter().zip(&done.rules) {
                 options.observer.stat(|| {
@@ -173,14 +178,25 @@ fn evaluate_known(
         }
     }
     if least.is_none() {
-        least = crate::ground::least_fixpoint(program, def, structure, options.max_ground_size)
-            .map_err(located)?;
+        least = crate::ground::least_fixpoint(
+            program,
+            def,
+            structure,
+            options.max_ground_size,
+            &options.run.until(None),
+        )
+        .map_err(located)?;
     }
     if let Some(tables) = least {
         if tables.iter().any(|(s, set)| !agrees(structure, *s, set)) {
             return Ok(One::Inconsistent);
         }
-        let mut grounder = Grounder::new(program, structure, options.max_ground_size);
+        let mut grounder = Grounder::new(
+            program,
+            structure,
+            options.max_ground_size,
+            options.run.until(None),
+        );
         for (s, set) in &tables {
             if !is_function_graph(&mut grounder, *s, set)? {
                 return Ok(One::Inconsistent);
@@ -194,7 +210,12 @@ fn evaluate_known(
         ));
     }
     let defined = def.defined();
-    let mut grounder = Grounder::new(program, structure, options.max_ground_size);
+    let mut grounder = Grounder::new(
+        program,
+        structure,
+        options.max_ground_size,
+        options.run.until(None),
+    );
     grounder.force_unknown(&defined);
     let gd = grounder.ground_definition(def)?;
     let store = &grounder.store();

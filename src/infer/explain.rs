@@ -193,14 +193,16 @@ fn core_after(
     let facts_wanted = !relaxed.is_empty();
     let (pieces, kept, whole) = match attempt(&relaxed, &mut warnings) {
         Ok(pieces) => (pieces, relaxed, None),
-        Err(e) if facts_wanted && !stopped_by_the_run(&e) => match attempt(&[], &mut warnings) {
-            Ok(pieces) => (pieces, Vec::new(), Some(whole(false, true, &e))),
-            Err(e) if !stopped_by_the_run(&e) => {
-                (parts.clone(), Vec::new(), Some(whole(true, true, &e)))
+        Err(e) if facts_wanted && !stopped_by_the_run(&e, &options.run) => {
+            match attempt(&[], &mut warnings) {
+                Ok(pieces) => (pieces, Vec::new(), Some(whole(false, true, &e))),
+                Err(e) if !stopped_by_the_run(&e, &options.run) => {
+                    (parts.clone(), Vec::new(), Some(whole(true, true, &e)))
+                }
+                Err(e) => return Err(e),
             }
-            Err(e) => return Err(e),
-        },
-        Err(e) if !stopped_by_the_run(&e) => {
+        }
+        Err(e) if !stopped_by_the_run(&e, &options.run) => {
             (parts.clone(), Vec::new(), Some(whole(true, false, &e)))
         }
         Err(e) => return Err(e),
@@ -297,7 +299,7 @@ fn needed_totality(
         match model {
             Ok(true) => needed.push(f),
             Ok(false) => {}
-            Err(e) if stopped_by_the_run(&e) => return Err(e),
+            Err(e) if stopped_by_the_run(&e, &options.run) => return Err(e),
             Err(_) => needed.push(f),
         }
     }
@@ -363,7 +365,7 @@ fn needed_types(
         match model {
             Ok(true) => needed.push(sort),
             Ok(false) => {}
-            Err(e) if stopped_by_the_run(&e) => return Err(e),
+            Err(e) if stopped_by_the_run(&e, &options.run) => return Err(e),
             Err(e) if e.is_limit() => undecided.push(sort),
             // A larger type that cannot be ground: nothing is claimed.
             Err(_) => {}
@@ -488,7 +490,7 @@ fn another_conflict(
     match has_model(program, theory, &rest, structure, &[], options) {
         Ok(true) => Ok(None),
         Ok(false) => minimal_parts(program, theory, structure, rest, &[], options).map(Some),
-        Err(e) if stopped_by_the_run(&e) => Err(e),
+        Err(e) if stopped_by_the_run(&e, &options.run) => Err(e),
         Err(_) => Ok(None),
     }
 }
@@ -609,8 +611,8 @@ fn refuse_delayed(
 
 /// Whether `e` is the run's own limit (Ctrl-C, `--timeout`, memory), which ends the run,
 /// rather than the explanation's time budget or a grounding it cannot do.
-fn stopped_by_the_run(e: &crate::error::Error) -> bool {
-    e.is_limit() && crate::limits::check(None, "explaining").is_err()
+fn stopped_by_the_run(e: &crate::error::Error, run: &crate::limits::Run) -> bool {
+    e.is_limit() && run.check(None, "explaining").is_err()
 }
 
 /// A subset-minimal part of the sentences and definitions `parts` of `theory` (with `hard`)
@@ -633,7 +635,7 @@ fn minimal_parts(
         // the left-out definition made known) keeps it.
         let model = match has_model(program, theory, &without, structure, hard, options) {
             Ok(model) => model,
-            Err(e) if stopped_by_the_run(&e) => return Err(e),
+            Err(e) if stopped_by_the_run(&e, &options.run) => return Err(e),
             Err(_) => true,
         };
         options.observer.stat(|| {

@@ -46,7 +46,12 @@ pub fn ground(
             .push(Formula::new(FormulaKind::Bool(false), span));
         return Ok(Inferred::new(out, warnings));
     };
-    let mut grounder = Grounder::new(program, &evaluated, options.max_ground_size);
+    let mut grounder = Grounder::new(
+        program,
+        &evaluated,
+        options.max_ground_size,
+        options.run.until(None),
+    );
     let pending_defs: Vec<&Definition> = pending.iter().map(|&k| &theory.definitions[k]).collect();
     for d in &pending_defs {
         grounder.force_unknown(&d.defined());

@@ -197,11 +197,13 @@ pub(super) fn delayable(
     sentences: &[crate::sema::ir::Formula],
     options: &Options,
 ) -> Vec<Delayable> {
-    Grounder::new(program, structure, options.max_ground_size).delayable(
-        pending,
-        sentences,
-        options.tuning.delay_after,
+    Grounder::new(
+        program,
+        structure,
+        options.max_ground_size,
+        options.run.until(None),
     )
+    .delayable(pending, sentences, options.tuning.delay_after)
 }
 
 /// The answer of model expansion when the relaxation of [`crate::infer::abstraction`] has no
@@ -282,7 +284,7 @@ fn short_of_time(options: &Options, started: Instant, seconds: f64) -> Option<Li
     let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() + needed > d);
     if past(own) {
         Some(Limit::InferenceTimeout)
-    } else if past(crate::limits::run_deadline()) {
+    } else if past(options.run.deadline()) {
         Some(Limit::RunTimeout)
     } else {
         None

@@ -89,6 +89,11 @@ pub struct Options {
     /// may set it; the session warns, naming each function that took them. `None`: such a
     /// function stops grounding with a message that names it.
     pub value_window: Option<Vec<i64>>,
+    /// The run the inference belongs to: its wall time, memory limit, stop requests and
+    /// progress meter ([`crate::limits::Run`]). The default is a run of its own without
+    /// limits; a driver hands down the one it controls, so that a Stop or `--timeout` reaches
+    /// this inference and no other.
+    pub run: crate::limits::Run,
 }
 
 /// Knobs for experiments and comparisons. The command line reads them from the environment
@@ -170,6 +175,7 @@ impl Default for Options {
             tuning: Tuning::default(),
             delay: None,
             value_window: None,
+            run: crate::limits::Run::default(),
         }
     }
 }
@@ -353,11 +359,12 @@ fn enumerate(
                 let n = count;
                 let plural = if n == 1 { "" } else { "s" };
                 let after = format!("after {n} model{plural} (the models found so far were kept)");
-                let note = match crate::limits::reached(None) {
+                let run = &session.options().run;
+                let note = match run.reached(None) {
                     Some(stop) => stop.with_context(&after),
                     None => format!("{} ({after})", e.message()),
                 };
-                crate::limits::note_partial(note.clone());
+                run.note_partial(note.clone());
                 return Ok((models, count, Some(note)));
             }
             Err(e) => return Err(e),
@@ -542,11 +549,12 @@ fn unproven_optimum(session: &Session, best: GVal, message: &str) -> Optimum {
     let context = format!(
         "before optimality was proven (the best model found so far, with value {shown}, was kept)"
     );
-    let note = match crate::limits::reached(None) {
+    let run = &session.options().run;
+    let note = match run.reached(None) {
         Some(stop) => stop.with_context(&context),
         None => format!("{message} ({context})"),
     };
-    crate::limits::note_partial(note);
+    run.note_partial(note);
     Optimum {
         models: vec![session.decode("")],
         proven: false,
@@ -578,7 +586,12 @@ pub fn query(
     structure: &Structure,
     options: &Options,
 ) -> IdpResult<Vec<Tuple>> {
-    let mut grounder = Grounder::new(program, structure, options.max_ground_size);
+    let mut grounder = Grounder::new(
+        program,
+        structure,
+        options.max_ground_size,
+        options.run.until(None),
+    );
     let mut out = Vec::new();
     grounder.for_each_candidate(
         &query.vars,
@@ -684,7 +697,12 @@ pub fn value_of_term(
     structure: &Structure,
     options: &Options,
 ) -> IdpResult<Option<Value>> {
-    let mut grounder = Grounder::new(program, structure, options.max_ground_size);
+    let mut grounder = Grounder::new(
+        program,
+        structure,
+        options.max_ground_size,
+        options.run.until(None),
+    );
     let value = grounder.ground_term(term)?;
     // A procedure that interprets a symbol lazily may have failed on the way.
     grounder.check_growth()?;

@@ -331,8 +331,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         list.set_metatable(Some(notes));
         one(LuaValue::Table(list))
     })?;
-    reg(lua, "__idp_delivering", |_, args| {
-        crate::limits::set_delivering(matches!(arg(&args, 0), LuaValue::Boolean(true)));
+    reg(lua, "__idp_delivering", |lua, args| {
+        state(lua)
+            .run()
+            .set_delivering(matches!(arg(&args, 0), LuaValue::Boolean(true)));
         none()
     })?;
     reg_intern(lua, "negateterm", |lua, args| {

@@ -111,6 +111,8 @@ pub struct RunSettings {
     pub max_ground_size: usize,
     pub observer: crate::infer::Observer,
     pub tuning: crate::infer::Tuning,
+    /// The run the procedures' inferences belong to (its limits, Ctrl-C, progress).
+    pub run: crate::limits::Run,
 }
 
 impl Default for RunSettings {
@@ -121,6 +123,7 @@ impl Default for RunSettings {
             max_ground_size: defaults.max_ground_size,
             observer: defaults.observer,
             tuning: defaults.tuning,
+            run: defaults.run,
         }
     }
 }
@@ -166,8 +169,14 @@ impl State {
             max_ground_size: run.max_ground_size,
             observer,
             tuning: run.tuning.clone(),
+            run: run.run.clone(),
             ..mine
         }
+    }
+
+    /// The run the procedures belong to.
+    pub fn run(&self) -> crate::limits::Run {
+        self.run.borrow().run.clone()
     }
 }
 
@@ -534,6 +543,11 @@ impl Runtime {
     /// The options of an inference run now: the current `stdoptions` with the run's settings.
     pub fn infer_options(&self) -> crate::infer::Options {
         self.state.infer_options()
+    }
+
+    /// The run the procedures belong to: its limits, stop requests and progress.
+    pub fn limits(&self) -> crate::limits::Run {
+        self.state.run()
     }
 
     /// Whether procedures run in the sandbox (`--sandbox`).
@@ -919,8 +933,8 @@ pub(crate) fn map_message(state: &State, msg: &str) -> String {
 /// that an endless loop in a procedure stops with a limit message.
 fn install_limits_hook(lua: &Lua) {
     let every = mlua::HookTriggers::new().every_nth_instruction(4096);
-    lua.set_hook(every, |_, _| {
-        crate::limits::lua_check().map_err(mlua::Error::external)
+    lua.set_hook(every, |lua, _| {
+        state(lua).run().lua_check().map_err(mlua::Error::external)
     });
 }
 

@@ -289,7 +289,7 @@ impl UserData for OptionsUd {
         });
         methods.add_meta_method(
             MetaMethod::NewIndex,
-            |_, this, (key, val): (LuaValue, LuaValue)| {
+            |lua, this, (key, val): (LuaValue, LuaValue)| {
                 let LuaValue::String(k) = &key else {
                     return Err(rt_err("Options can only be indexed by a string"));
                 };
@@ -301,7 +301,7 @@ impl UserData for OptionsUd {
                 let new = new_value(&k, &current, &val).map_err(rt_err)?;
                 if let ("memoryout" | "mxmemoryout", OptValue::Int(mb)) = (k.as_str(), &new) {
                     if *mb > 0 && *mb < INT_MAX {
-                        crate::limits::set_max_memory_mb(*mb as u64);
+                        crate::lua::state(lua).run().set_max_memory_mb(*mb as u64);
                     }
                 }
                 this.0.borrow_mut().insert(k, new);

@@ -25,7 +25,7 @@ pub fn visualize_text(lua: &Lua, s: LuaValue, opts: LuaValue) -> mlua::Result<St
             describe(&s)
         )));
     };
-    let options = match opts {
+    let mut options = match opts {
         LuaValue::Nil => Options::default(),
         LuaValue::Table(t) => parse_options(&t)?,
         other => {
@@ -41,6 +41,7 @@ pub fn visualize_text(lua: &Lua, s: LuaValue, opts: LuaValue) -> mlua::Result<St
             "visualize: writing SVG files is not allowed in --sandbox mode",
         ));
     }
+    options.svg_on_stdout = crate::message_format::enabled();
     let s = shared.borrow();
     visual::visualize(&st.program(), &s, &options, std::io::stdout().is_terminal())
         .map_err(|m| rt_err(format!("visualize: {m}")))

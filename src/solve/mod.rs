@@ -4,7 +4,8 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::Instant;
+
+use crate::limits::Until;
 
 mod inside_count;
 mod linear;
@@ -97,14 +98,12 @@ pub trait SatSolver {
 /// Stops a CaDiCaL search when the deadline passes, on Ctrl-C, or when the process exceeds the
 /// memory limit.
 pub struct Deadline {
-    until: Option<Instant>,
+    until: Until,
 }
 
 impl cadical_sys::Terminator for Deadline {
     fn terminated(&mut self) -> bool {
-        self.until.is_some_and(|t| Instant::now() >= t)
-            || crate::limits::interrupted()
-            || crate::limits::memory_exceeded().is_some()
+        self.until.reached()
     }
 }
 
@@ -132,14 +131,14 @@ pub struct Cadical {
 
 impl Cadical {
     /// A solver in CaDiCaL's default configuration.
-    pub fn new(deadline: Option<Instant>) -> Cadical {
-        Cadical::configured(deadline, None)
+    pub fn new(until: Until) -> Cadical {
+        Cadical::configured(until, None)
     }
 
     /// A solver in CaDiCaL's configuration `config` (`sat`, `unsat`, `plain`, and options
     /// `name=value`, comma-separated: `sat,shrink=0`; from `IDP_CADICAL_CONFIG`, for
     /// experiments such as shuffled seeds); an unknown name or option is left out.
-    pub fn configured(deadline: Option<Instant>, config: Option<&str>) -> Cadical {
+    pub fn configured(until: Until, config: Option<&str>) -> Cadical {
         let mut solver = cadical_sys::CaDiCal::new();
         for part in config.into_iter().flat_map(|c| c.split(',')) {
             match part.split_once('=') {
@@ -154,7 +153,7 @@ impl Cadical {
                 None => {}
             }
         }
-        solver.connect_terminator(Deadline { until: deadline });
+        solver.connect_terminator(Deadline { until });
         Cadical {
             solver,
             vars: 0,
@@ -184,10 +183,10 @@ impl Cadical {
     }
 
     /// A solver that leaves every definition to its caller (who checks each model).
-    pub fn without_propagation(deadline: Option<Instant>, config: Option<&str>) -> Cadical {
+    pub fn without_propagation(until: Until, config: Option<&str>) -> Cadical {
         Cadical {
             propagates: false,
-            ..Cadical::configured(deadline, config)
+            ..Cadical::configured(until, config)
         }
     }
 }

@@ -18,12 +18,14 @@ pub struct Splr {
 }
 
 impl Splr {
-    pub fn new(deadline: Option<Instant>) -> Splr {
+    /// A solver that stops at `until`'s deadline (Ctrl-C and the memory limit cannot reach
+    /// into a splr call).
+    pub fn new(until: &crate::limits::Until) -> Splr {
         Splr {
             clauses: Vec::new(),
             vars: 0,
             model: Vec::new(),
-            deadline,
+            deadline: until.deadline(),
             empty: false,
         }
     }

@@ -12,8 +12,6 @@
 //! restarts, and assumptions decided first, one per level. It keeps every learnt clause, which
 //! suits the small theories a trace is read for.
 
-use std::time::Instant;
-
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::solve::{Lit, SatResult, SatSolver};
@@ -62,12 +60,13 @@ pub struct Traced {
     model: Vec<bool>,
     failed: HashSet<Lit>,
     trace: Vec<TraceEvent>,
-    deadline: Option<Instant>,
+    /// When to stop.
+    until: crate::limits::Until,
     steps: u64,
 }
 
 impl Traced {
-    pub fn new(deadline: Option<Instant>) -> Traced {
+    pub fn new(until: crate::limits::Until) -> Traced {
         Traced {
             clauses: Vec::new(),
             pending: Vec::new(),
@@ -85,7 +84,7 @@ impl Traced {
             model: Vec::new(),
             failed: HashSet::default(),
             trace: Vec::new(),
-            deadline,
+            until,
             steps: 0,
         }
     }
@@ -365,9 +364,7 @@ impl Traced {
         if !self.steps.is_multiple_of(CHECK_EVERY) {
             return false;
         }
-        self.deadline.is_some_and(|t| Instant::now() >= t)
-            || crate::limits::interrupted()
-            || crate::limits::memory_exceeded().is_some()
+        self.until.reached()
     }
 
     /// The search proper, from decision level 0.

@@ -59,6 +59,8 @@ pub struct Options {
     pub svg: Option<String>,
     /// Only write the SVG file; print nothing.
     pub quiet: bool,
+    /// Return the SVG document instead of the text picture (`--message-format json`).
+    pub svg_on_stdout: bool,
 }
 
 /// How a layer is drawn.
@@ -866,14 +868,6 @@ fn place(cell: &mut Cell, m: &Mark) {
     }
 }
 
-/// With `--message-format json`: pictures without an `svg` file are printed as SVG documents.
-static SVG_ON_STDOUT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Makes [`visualize`] return SVG instead of the text picture (for `--message-format json`).
-pub fn set_svg_on_stdout(on: bool) {
-    SVG_ON_STDOUT.store(on, std::sync::atomic::Ordering::Relaxed);
-}
-
 /// Draws `s`: writes the SVG file if asked and returns the terminal text ("" when quiet). An
 /// error says why, without saying by whom (callers put `visualize: ` before it).
 /// `terminal` says whether stdout is a terminal (Unicode and colours unless the options say).
@@ -891,7 +885,7 @@ pub fn visualize(
     if opts.quiet {
         return Ok(String::new());
     }
-    if SVG_ON_STDOUT.load(std::sync::atomic::Ordering::Relaxed) {
+    if opts.svg_on_stdout {
         return Ok(svg::render(&pic));
     }
     Ok(text::render(&pic, opts.unicode.unwrap_or(terminal)))

@@ -6,6 +6,7 @@
 //! the positive form of a comparison (`=`, `<`, `>`) false; `min`/`max` of an empty set are the
 //! infinities ([`NEG_INF`], [`POS_INF`]), which only comparisons tell apart from undefined.
 
+use crate::limits::Until;
 use std::cmp::Ordering;
 
 use super::codes::{is_direct, Code, Codes, NEG_INF, POS_INF};
@@ -89,6 +90,8 @@ pub struct Exec<'a> {
     pub out: &'a mut Vec<Code>,
     /// Bindings tried, for the limit checks.
     pub steps: &'a mut u64,
+    /// The run's limits.
+    pub until: &'a Until,
     /// Set when the evaluation met something it cannot do as the grounder does (a float sum):
     /// the caller then falls back to the general path.
     pub unsupported: &'a mut bool,
@@ -111,7 +114,7 @@ impl<'a> Exec<'a> {
     fn tick(&mut self) -> IdpResult<()> {
         *self.steps += 1;
         if *self.steps & 0xFFFF == 0 {
-            crate::limits::check(None, "evaluating a definition")?;
+            self.until.check("evaluating a definition")?;
         }
         Ok(())
     }

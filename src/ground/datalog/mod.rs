@@ -26,6 +26,7 @@ mod exec;
 mod plan;
 mod relation;
 
+use crate::limits::Until;
 use rustc_hash::FxHashSet as HashSet;
 
 use crate::error::{Error, IdpResult, Limit};
@@ -68,8 +69,9 @@ pub fn evaluate(
     def: &Definition,
     structure: &Structure,
     max_rows: usize,
+    until: &Until,
 ) -> IdpResult<Option<Evaluation>> {
-    evaluate_compiled(program, def, structure, None, max_rows)
+    evaluate_compiled(program, def, structure, None, max_rows, until)
 }
 
 /// The tuples of each defined symbol that are true in some model of `def` (among others): the
@@ -85,8 +87,10 @@ pub fn possibly_true(
     structure: &Structure,
     approx: &dyn Fn(Symbol) -> Approx,
     max_rows: usize,
+    until: &Until,
 ) -> IdpResult<Option<Extensions>> {
-    Ok(evaluate_compiled(program, def, structure, Some(approx), max_rows)?.map(|e| e.extensions))
+    let evaluation = evaluate_compiled(program, def, structure, Some(approx), max_rows, until)?;
+    Ok(evaluation.map(|e| e.extensions))
 }
 
 /// [`evaluate`], or [`possibly_true`] with `approx`. Stops with the grounding size limit
@@ -98,6 +102,7 @@ fn evaluate_compiled(
     structure: &Structure,
     approx: Option<&dyn Fn(Symbol) -> Approx>,
     max_rows: usize,
+    until: &Until,
 ) -> IdpResult<Option<Evaluation>> {
     let domains = Domains::new(program, structure);
     let Some(mut compiled) = compile::compile(program, def, structure, &domains, approx) else {
@@ -119,6 +124,7 @@ fn evaluate_compiled(
         costs: vec![RuleCost::default(); def.rules.len()],
         added: 0,
         max_rows,
+        until: until.clone(),
     };
     let rules = compiled.rules.clone();
     for stratum in &strata {
@@ -242,6 +248,8 @@ struct State {
     /// The rows added to the head relations so far, and how many may be.
     added: usize,
     max_rows: usize,
+    /// The run's limits.
+    until: Until,
 }
 
 impl State {
@@ -268,6 +276,7 @@ impl State {
                     env: &mut self.env,
                     out: &mut self.out,
                     steps: &mut self.steps,
+                    until: &self.until,
                     unsupported: &mut self.unsupported,
                 };
                 let mut sink = Sink::Head {

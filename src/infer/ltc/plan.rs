@@ -439,10 +439,9 @@ pub fn plan(
     let Some(goal_t) = template(program, &goal_theory, &statics, &roles, &options, "goal")? else {
         return no_plan();
     };
-    let deadline = crate::limits::earliest(
+    let until = opts.run.until(
         (opts.timeout > 0.0)
             .then(|| Instant::now() + std::time::Duration::from_secs_f64(opts.timeout)),
-        crate::limits::run_deadline(),
     );
     let defined: HashSet<Symbol> = theory
         .definitions
@@ -452,13 +451,13 @@ pub fn plan(
         .collect();
     let config = opts.tuning.cadical_config.as_deref();
     let mut u = Unrolling {
-        solver: Cadical::configured(deadline, config),
+        solver: Cadical::configured(until.clone(), config),
         vars: HashMap::default(),
         defined,
     };
     u.copy(&initial, &roles, 0, true, None);
     let first = initial.transition(&roles, &u.defined, false);
-    let mut possible = possible_next(&first, &HashSet::default(), deadline, config)?;
+    let mut possible = possible_next(&first, &HashSet::default(), &until, config)?;
     let transition = step.transition(&roles, &u.defined, true);
     let goal_transition = goal_t.goal_transition(&roles, &u.defined);
     let mut stable = false;
@@ -467,10 +466,10 @@ pub fn plan(
         if length > 0 {
             u.copy(&step, &roles, length - 1, false, None);
             if !stable {
-                let next = possible_next(&transition, &possible, deadline, config)?;
+                let next = possible_next(&transition, &possible, &until, config)?;
                 stable = next == possible;
                 possible = next;
-                if stable && !satisfiable(&goal_transition, &possible, deadline, config)? {
+                if stable && !satisfiable(&goal_transition, &possible, &until, config)? {
                     opts.observer.stat(|| {
                         format!("plan: the goal cannot hold in any state from step {length} on")
                     });
@@ -485,7 +484,7 @@ pub fn plan(
         let selector = u.solver.new_var();
         u.copy(&goal_t, &roles, length, false, Some(selector));
         let started = Instant::now();
-        crate::progress::sat_call();
+        opts.run.meter().sat_call();
         let result = u.solver.solve(&[selector]);
         opts.observer.stat(|| {
             format!(
@@ -496,7 +495,7 @@ pub fn plan(
         match result {
             SatResult::Unsat => u.solver.add_clause(&[-selector]),
             SatResult::Interrupted => {
-                crate::limits::check(None, "planning")?;
+                until.check("planning")?;
                 return Err(Error::limit(Limit::Search, "the SAT search was stopped"));
             }
             SatResult::Sat => {

@@ -17,8 +17,8 @@
 //! not by the definition of the position), and a gate's far side only after its key can be
 //! reached.
 
+use crate::limits::Until;
 use rustc_hash::FxHashSet as HashSet;
-use std::time::Instant;
 
 use crate::error::{Error, IdpResult, Limit};
 use crate::ids::Symbol;
@@ -44,10 +44,10 @@ pub struct Transition<'t> {
 fn restricted(
     t: &Transition,
     possible_now: &HashSet<StateAtom>,
-    deadline: Option<Instant>,
+    until: &Until,
     config: Option<&str>,
 ) -> Cadical {
-    let mut solver = Cadical::configured(deadline, config);
+    let mut solver = Cadical::configured(until.clone(), config);
     for _ in 0..t.vars {
         solver.new_var();
     }
@@ -62,8 +62,8 @@ fn restricted(
     solver
 }
 
-fn stopped(deadline: Option<Instant>) -> Error {
-    match crate::limits::check(deadline, "planning") {
+fn stopped(until: &Until) -> Error {
+    match until.check("planning") {
         Err(e) => e,
         Ok(()) => Error::limit(Limit::Search, "the SAT search was stopped"),
     }
@@ -75,13 +75,13 @@ fn stopped(deadline: Option<Instant>) -> Error {
 pub fn satisfiable(
     t: &Transition,
     possible_now: &HashSet<StateAtom>,
-    deadline: Option<Instant>,
+    until: &Until,
     config: Option<&str>,
 ) -> IdpResult<bool> {
-    match restricted(t, possible_now, deadline, config).solve(&[]) {
+    match restricted(t, possible_now, until, config).solve(&[]) {
         SatResult::Sat => Ok(true),
         SatResult::Unsat => Ok(false),
-        SatResult::Interrupted => Err(stopped(deadline)),
+        SatResult::Interrupted => Err(stopped(until)),
     }
 }
 
@@ -90,10 +90,10 @@ pub fn satisfiable(
 pub fn possible_next(
     t: &Transition,
     possible_now: &HashSet<StateAtom>,
-    deadline: Option<Instant>,
+    until: &Until,
     config: Option<&str>,
 ) -> IdpResult<HashSet<StateAtom>> {
-    let mut solver = restricted(t, possible_now, deadline, config);
+    let mut solver = restricted(t, possible_now, until, config);
     let mut possible: HashSet<StateAtom> = t.known.iter().cloned().collect();
     let mut undecided: Vec<&(Lit, StateAtom)> = t.asked.iter().collect();
     while let Some(&(v, _)) = undecided.last() {
@@ -108,7 +108,7 @@ pub fn possible_next(
             SatResult::Unsat => {
                 undecided.pop();
             }
-            SatResult::Interrupted => return Err(stopped(deadline)),
+            SatResult::Interrupted => return Err(stopped(until)),
         }
     }
     Ok(possible)

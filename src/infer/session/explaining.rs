@@ -125,14 +125,13 @@ impl<'a> Session<'a> {
         let own_deadline = (options.timeout > 0.0).then(|| {
             std::time::Instant::now() + std::time::Duration::from_secs_f64(options.timeout)
         });
-        let deadline = crate::limits::earliest(own_deadline, crate::limits::run_deadline());
-        let mut grounder = Grounder::new(program, structure, options.max_ground_size);
-        grounder.set_deadline(own_deadline);
+        let until = options.run.until(own_deadline);
+        let grounder = Grounder::new(program, structure, options.max_ground_size, until.clone());
         let config = options.tuning.cadical_config.as_deref();
         let solver: Box<dyn crate::solve::SatSolver> = match options.sat_backend {
-            SatBackend::Cadical => Box::new(Cadical::configured(deadline, config)),
-            SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(deadline, config)),
-            SatBackend::Splr => Box::new(Splr::new(deadline)),
+            SatBackend::Cadical => Box::new(Cadical::configured(until, config)),
+            SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(until, config)),
+            SatBackend::Splr => Box::new(Splr::new(&until)),
         };
         Session {
             grounder,
@@ -157,7 +156,7 @@ impl<'a> Session<'a> {
             left_out: HashSet::default(),
             read: HashSet::default(),
             unread: Default::default(),
-            _progress: crate::progress::begin(),
+            _progress: options.run.meter().begin(),
         }
     }
 

@@ -24,6 +24,7 @@ use crate::ground::{
 };
 use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
+use crate::limits::Until;
 use crate::print::{definition_to_string, formula_to_string, readable_formula};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::transform::linear_closures;
@@ -227,7 +228,7 @@ impl<'a> Session<'a> {
         options: &Options,
         relax: Relax,
     ) -> IdpResult<Option<Session<'a>>> {
-        let make_solver = |deadline| -> Box<dyn crate::solve::SatSolver> {
+        let make_solver = |until: Until| -> Box<dyn crate::solve::SatSolver> {
             let one_model_past_recursion =
                 options.seeks_one_model && pending.iter().any(|d| reads_itself(d));
             let config = match options.tuning.cadical_config.as_deref() {
@@ -235,12 +236,10 @@ impl<'a> Session<'a> {
                 config => config,
             };
             match options.sat_backend {
-                _ if options.trace => Box::new(Traced::new(deadline)),
-                SatBackend::Cadical => Box::new(Cadical::configured(deadline, config)),
-                SatBackend::CadicalLoops => {
-                    Box::new(Cadical::without_propagation(deadline, config))
-                }
-                SatBackend::Splr => Box::new(Splr::new(deadline)),
+                _ if options.trace => Box::new(Traced::new(until)),
+                SatBackend::Cadical => Box::new(Cadical::configured(until, config)),
+                SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(until, config)),
+                SatBackend::Splr => Box::new(Splr::new(&until)),
             }
         };
         Session::build(
@@ -255,9 +254,9 @@ impl<'a> Session<'a> {
         )
     }
 
-    /// [`Session::new`] encoding into the solver that `make_solver` makes for the deadline it
-    /// is given (the session's own and the run's, whichever comes first; a search stopped by
-    /// it is reported as that limit). A [`crate::solve::Recorder`] makes the session's clauses
+    /// [`Session::new`] encoding into the solver that `make_solver` makes for the limits it
+    /// is given (the run's, with the session's own deadline; a search stopped by them is
+    /// reported as that limit). A [`crate::solve::Recorder`] makes the session's clauses
     /// a template.
     pub fn with_solver(
         program: &'a Program,
@@ -265,7 +264,7 @@ impl<'a> Session<'a> {
         pending: &[&Definition],
         structure: &'a Structure,
         options: &Options,
-        make_solver: impl FnOnce(Option<Instant>) -> Box<dyn crate::solve::SatSolver>,
+        make_solver: impl FnOnce(Until) -> Box<dyn crate::solve::SatSolver>,
     ) -> IdpResult<Session<'a>> {
         Session::build(
             program,
@@ -290,18 +289,15 @@ impl<'a> Session<'a> {
         pending: &[&Definition],
         structure: &'a Structure,
         options: &Options,
-        make_solver: impl FnOnce(Option<Instant>) -> Box<dyn crate::solve::SatSolver>,
+        make_solver: impl FnOnce(Until) -> Box<dyn crate::solve::SatSolver>,
         relax: Relax,
         share_literals: bool,
     ) -> IdpResult<Option<Session<'a>>> {
         let own_deadline = own_deadline(options);
-        let solver = make_solver(crate::limits::earliest(
-            own_deadline,
-            crate::limits::run_deadline(),
-        ));
+        let until = options.run.until(own_deadline);
+        let solver = make_solver(until.clone());
         let (started, cpu_started) = (Instant::now(), crate::limits::thread_cpu_seconds());
-        let mut grounder = Grounder::new(program, structure, options.max_ground_size);
-        grounder.set_deadline(own_deadline);
+        let mut grounder = Grounder::new(program, structure, options.max_ground_size, until);
         for d in pending {
             grounder.force_unknown(&d.defined());
         }
@@ -325,7 +321,7 @@ impl<'a> Session<'a> {
             read: theory_symbols(theory),
             unread: IndexMap::new(),
             left_out: HashSet::default(),
-            _progress: crate::progress::begin(),
+            _progress: options.run.meter().begin(),
         };
         if share_literals {
             session.sat.share_literals();
@@ -703,6 +699,11 @@ impl<'a> Session<'a> {
     }
 
     /// The ground formulas made so far.
+    /// The options the session was made with (its run among them).
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
     pub fn store(&self) -> &Store {
         self.grounder.store()
     }
@@ -760,7 +761,7 @@ impl<'a> Session<'a> {
 
     /// Stops with a limit error when Ctrl-C was pressed or a time or memory limit is reached.
     fn check_time(&self, during: &str) -> IdpResult<()> {
-        crate::limits::check(self.own_deadline, during)
+        self.options.run.check(self.own_deadline, during)
     }
 
     /// Whether every argument type of `s` has a finite interpretation.
@@ -1238,9 +1239,10 @@ impl<'a> Session<'a> {
         loop {
             self.check_time("searching")?;
             let (t0, cpu0) = (Instant::now(), crate::limits::thread_cpu_seconds());
-            crate::progress::set_phase(crate::progress::Phase::Solving);
-            crate::progress::set_nodes(self.grounder.store().len());
-            crate::progress::sat_call();
+            let meter = self.options.run.meter();
+            meter.set_phase(crate::progress::Phase::Solving);
+            meter.set_nodes(self.grounder.store().len());
+            meter.sat_call();
             self.sat_calls += 1;
             // While a definition is kept inside the search without its ranking translation, a
             // call gets a conflict budget; a call that spends it goes on with the translation.

@@ -113,7 +113,7 @@ fn bounds_on_random_sums_keep_exactly_the_models_brute_force_finds() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for case_number in 0..400 {
         let case = random_case(&mut rng);
-        let mut solver = Cadical::new(None);
+        let mut solver = Cadical::new(Default::default());
         for _ in 0..case.vars {
             solver.new_var();
         }
@@ -144,7 +144,7 @@ fn a_tightened_bound_on_a_fresh_solver_counts_as_brute_force() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     for case_number in 0..400 {
         let case = random_case(&mut rng);
-        let mut solver = Cadical::new(None);
+        let mut solver = Cadical::new(Default::default());
         for _ in 0..case.vars {
             solver.new_var();
         }
@@ -169,7 +169,7 @@ fn a_tightened_bound_on_a_fresh_solver_counts_as_brute_force() {
 
 #[test]
 fn a_sum_is_refused_after_the_first_search() {
-    let mut solver = Cadical::new(None);
+    let mut solver = Cadical::new(Default::default());
     let x = solver.new_var();
     solver.add_clause(&[x]);
     assert_eq!(solver.solve(&[]), SatResult::Sat);

@@ -57,7 +57,7 @@ fn brute_models(vars: usize, cnf: &[Vec<Lit>], units: &[Lit]) -> Vec<Vec<bool>> 
 }
 
 fn solver_with(vars: usize, cnf: &[Vec<Lit>]) -> Traced {
-    let mut s = Traced::new(None);
+    let mut s = Traced::new(Default::default());
     for _ in 0..vars {
         s.new_var();
     }

@@ -108,7 +108,7 @@ fn brute_force_count(p: &Program) -> usize {
 /// The number of models found by CaDiCaL with the completion, the graph and blocking
 /// clauses over the opens.
 fn solver_count(p: &Program) -> (usize, SearchStats) {
-    let mut s = Cadical::new(None);
+    let mut s = Cadical::new(Default::default());
     let defined: Vec<Lit> = (0..p.defined).map(|_| s.new_var()).collect();
     let opens: Vec<Lit> = (0..p.opens).map(|_| s.new_var()).collect();
     let lit_of = |l: BodyLit| match l {
@@ -230,7 +230,7 @@ fn random_positive_programs_have_their_least_models() {
 #[test]
 fn a_two_atom_loop_is_false_without_outside_support() {
     // p <- q. q <- p. p <- o. Without o, p and q are unfounded.
-    let mut s = Cadical::new(None);
+    let mut s = Cadical::new(Default::default());
     let (p, q, o) = (s.new_var(), s.new_var(), s.new_var());
     s.add_clause(&[-p, q, o]);
     s.add_clause(&[p, -q]);
