@@ -6,8 +6,9 @@
 //! Requests have an `"op"`: `assume` and `retract` (with `"literal"`: `P(a,b)`, `~P(a,b)`,
 //! `f(a) = v`, `f(a) ~= v`), `forced` (what the choices make certain beyond `given`, what
 //! the structure fixes), `value` and `explain` and `why_not` (with `"literal"`), `model`,
-//! `choices`, `reset`, `atoms`, `given`, `minimize` and `maximize` (with `"term"`: a term
-//! block's name or a constant), `quit`. Every reply has `"ok"` and `"ms"`
+//! `choices`, `reset`, `atoms`, `given`, `relevant` (with `"goals"`, a list of symbol names,
+//! or none: the open atoms that still matter, and those that do not), `minimize` and
+//! `maximize` (with `"term"`: a term block's name or a constant), `quit`. Every reply has `"ok"` and `"ms"`
 //! (the milliseconds the request took); a reply that is not ok has `"error"`.
 
 use std::io::{BufRead, Write};
@@ -27,7 +28,7 @@ const OPENING_BUDGET: u32 = 10;
 /// The operations a request may name.
 pub const OPERATIONS: &[&str] = &[
     "assume", "retract", "forced", "value", "explain", "why_not", "model", "choices", "reset",
-    "atoms", "symbols", "given", "minimize", "maximize", "quit",
+    "atoms", "symbols", "given", "relevant", "minimize", "maximize", "quit",
 ];
 
 /// How a consultation starts: what reading the files warned about, a structure whose facts
@@ -300,6 +301,19 @@ fn respond(
         "symbols" => {
             out.insert("symbols".into(), symbols_json(c));
         }
+        "relevant" => {
+            let goals = match goal_symbols(c, request) {
+                Ok(goals) => goals,
+                Err(m) => return Ok(Err(m)),
+            };
+            match c.relevant(goals.as_deref())? {
+                Some(r) => {
+                    out.insert("relevant".into(), json!(texts(c, &r.relevant)));
+                    out.insert("irrelevant".into(), json!(texts(c, &r.irrelevant)));
+                }
+                None => return Ok(Err(no_model(c))),
+            }
+        }
         "given" => {
             let given = c.given();
             out.insert("true".into(), json!(texts(c, &given.true_atoms)));
@@ -448,6 +462,33 @@ fn true_atoms(c: &Consultation<'_>, model: &Structure) -> Vec<Literal> {
 /// for a function), and `"rows"`: for a predicate one per tuple (`"args"`, and the
 /// `"literal"` that `assume` takes), for a function one per tuple of arguments with the
 /// `"values"` it may take (`"value"` and `"literal"`, `f(a) = v`).
+/// The symbols a `relevant` request names in `"goals"` (`None` when it names none).
+fn goal_symbols(
+    c: &Consultation<'_>,
+    request: &Json,
+) -> Result<Option<Vec<crate::ids::Symbol>>, String> {
+    let Some(goals) = request.get("goals") else {
+        return Ok(None);
+    };
+    let names = goals
+        .as_array()
+        .and_then(|a| a.iter().map(Json::as_str).collect::<Option<Vec<&str>>>())
+        .ok_or("\"goals\" is a list of symbol names, as in [\"Colour\"]")?;
+    let program = c.problem().program();
+    let symbols = crate::infer::interpreted_symbols(program, c.problem().theory().vocabulary);
+    names
+        .iter()
+        .map(|&name| {
+            symbols
+                .iter()
+                .copied()
+                .find(|&s| program.symbol_name(s) == name)
+                .ok_or_else(|| format!("there is no symbol {name} in the vocabulary"))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
 fn symbols_json(c: &Consultation<'_>) -> Json {
     use crate::ids::Symbol;
     use crate::print::readable_value;

@@ -157,6 +157,66 @@ fn assert_explanation(p: &Program, c: &mut Consultation<'_>, literal: &Literal, 
     }
 }
 
+/// Relevance against brute force: the open atoms are split into relevant and irrelevant
+/// ones, and an irrelevant atom of an open predicate does not matter: flipping it in any
+/// model with the choices (the definitions following) gives a model with the choices.
+fn assert_relevance(
+    p: &Program,
+    c: &mut Consultation<'_>,
+    models_now: &[&Structure],
+    atoms: &[Literal],
+    text: &str,
+) -> usize {
+    let relevance = c.relevant(None).expect("relevant").expect("a model");
+    let open: Vec<&Literal> = atoms
+        .iter()
+        .filter(|a| {
+            let values: Vec<bool> = models_now.iter().map(|m| holds(m, a)).collect();
+            values.contains(&true) && values.contains(&false)
+        })
+        .collect();
+    let mut told: Vec<String> = shown(c, &relevance.relevant);
+    told.extend(shown(c, &relevance.irrelevant));
+    told.sort();
+    let mut expected: Vec<String> = open.iter().map(|a| c.text(a)).collect();
+    expected.sort();
+    assert_eq!(
+        told, expected,
+        "relevant and irrelevant are the open atoms
+{text}"
+    );
+    // The atoms that models are told apart by (open predicates and the function).
+    let free: Vec<&Literal> = atoms
+        .iter()
+        .filter(|l| ["P", "A", "B", "F"].contains(&p.symbol_name(l.symbol)))
+        .collect();
+    let key = |m: &Structure| -> Vec<bool> { free.iter().map(|a| holds(m, a)).collect() };
+    let keys: Vec<Vec<bool>> = models_now.iter().map(|m| key(m)).collect();
+    let mut checks = 0;
+    for a in &relevance.irrelevant {
+        let Some(k) = free
+            .iter()
+            .position(|f| f.symbol == a.symbol && f.tuple == a.tuple)
+            .filter(|_| p.symbol_name(a.symbol) != "F")
+        else {
+            continue;
+        };
+        for m in &keys {
+            let mut flipped = m.clone();
+            flipped[k] = !flipped[k];
+            assert!(
+                keys.contains(&flipped),
+                "{} was said irrelevant, but flipping it in a model loses the model, with \
+                 choices {:?}\n{text}",
+                c.text(a),
+                shown(c, &c.choices())
+            );
+        }
+        checks += 1;
+    }
+    checks
+}
+
 /// One consultation of one random theory, checked step by step against brute force.
 fn check_consultation(text: &str, rng: &mut Rng) -> usize {
     let p = program(text);
@@ -224,6 +284,7 @@ fn check_consultation(text: &str, rng: &mut Rng) -> usize {
             shown(&c, &choices)
         );
         checks += 1;
+        checks += assert_relevance(&p, &mut c, &models_now, &atoms, text);
         // A consequence that is not a choice: explained soundly and minimally; its other
         // value: why not, and what to retract.
         let consequences: Vec<Literal> = true_atoms
@@ -437,8 +498,47 @@ structure S : V {
         r#"{"ok":true,"retracted":true}"#,
         r#"{"choices":[],"ok":true,"structure":"structure Choices : V {\n\n}\n"}"#,
         r#"{"error":"'Dan' is not an element of type Person in structure S","ok":false}"#,
-        r#"{"error":"unknown \"op\" \"jump\": one of assume, retract, forced, value, explain, why_not, model, choices, reset, atoms, symbols, given, minimize, maximize, quit","ok":false}"#,
+        r#"{"error":"unknown \"op\" \"jump\": one of assume, retract, forced, value, explain, why_not, model, choices, reset, atoms, symbols, given, relevant, minimize, maximize, quit","ok":false}"#,
         r#"{"ok":true}"#,
+    ];
+    assert_eq!(replies, expected);
+}
+
+/// `relevant`: the open atoms that still matter, for the whole theory or for goal symbols;
+/// a choice that satisfies a sentence makes the atoms only it read irrelevant, and a defined
+/// atom that no undecided sentence reads does not matter. (`Edge(2,2)` is said relevant
+/// through `Reach(2) <- Reach(2) & Edge(2,2)`, which cannot change `Reach(2)`: the rule is
+/// read syntactically, as IDP-Z3 reads it; only "irrelevant" is a promise.)
+#[test]
+fn relevant_says_which_open_atoms_still_matter() {
+    let spec = support::write_file(
+        "relevant.idp",
+        "vocabulary V {\n  A\n  B\n  C\n  D\n  E\n  type T isa int\n  Reach(T)\n  \
+         Edge(T,T)\n}\ntheory T : V {\n  A | B.\n  C => D.\n  \
+         { Reach(1). Reach(y) <- Reach(x) & Edge(x,y). }\n  E => Reach(3).\n}\n\
+         structure S : V {\n  T = { 1..3 }\n}\n",
+    );
+    let requests = [
+        r#"{"op":"relevant"}"#,
+        r#"{"op":"assume","literal":"A"}"#,
+        r#"{"op":"relevant"}"#,
+        r#"{"op":"relevant","goals":["D"]}"#,
+        r#"{"op":"relevant","goals":["Nope"]}"#,
+        r#"{"op":"relevant","goals":"D"}"#,
+    ];
+    let (replies, code, stderr) = consult_replies(
+        &[spec.to_str().expect("utf-8")],
+        &(requests.join("\n") + "\n"),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    let expected = [
+        r#"{"atoms":17,"has_model":true,"ok":true,"op":"open"}"#,
+        r#"{"irrelevant":["Edge(1,1)","Edge(2,1)","Edge(3,1)"],"ok":true,"relevant":["A","B","C","D","E","Reach(2)","Reach(3)","Edge(1,2)","Edge(1,3)","Edge(2,2)","Edge(2,3)","Edge(3,2)","Edge(3,3)"]}"#,
+        r#"{"added":true,"ok":true}"#,
+        r#"{"irrelevant":["B","Edge(1,1)","Edge(2,1)","Edge(3,1)"],"ok":true,"relevant":["C","D","E","Reach(2)","Reach(3)","Edge(1,2)","Edge(1,3)","Edge(2,2)","Edge(2,3)","Edge(3,2)","Edge(3,3)"]}"#,
+        r#"{"irrelevant":["B","E","Reach(2)","Reach(3)","Edge(1,1)","Edge(1,2)","Edge(1,3)","Edge(2,1)","Edge(2,2)","Edge(2,3)","Edge(3,1)","Edge(3,2)","Edge(3,3)"],"ok":true,"relevant":["C","D"]}"#,
+        r#"{"error":"there is no symbol Nope in the vocabulary","ok":false}"#,
+        r#"{"error":"\"goals\" is a list of symbol names, as in [\"Colour\"]","ok":false}"#,
     ];
     assert_eq!(replies, expected);
 }

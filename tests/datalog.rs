@@ -359,10 +359,16 @@ fn symbols_of_a_stratum_read_each_other() {
         structure S : V {\n D = { 0..5 }\n E = { 0,1; 1,2; 2,3; 3,4; 4,5; 5,0 }\n}\n";
     let p = program(text);
     let (theory, structure) = parts(&p);
-    let ext = idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure, usize::MAX, &Default::default())
-        .unwrap()
-        .expect("the engine takes it")
-        .extensions;
+    let ext = idp::ground::datalog::evaluate(
+        &p,
+        &theory.definitions[0],
+        structure,
+        usize::MAX,
+        &Default::default(),
+    )
+    .unwrap()
+    .expect("the engine takes it")
+    .extensions;
     let count = |name: &str| {
         ext.iter()
             .find(|(s, _)| p.symbol_name(*s) == name)
@@ -382,11 +388,15 @@ fn recursion_through_negation_is_left_to_the_general_path() {
         structure S : V {\n D = { 0..3 }\n}\n";
     let p = program(text);
     let (theory, structure) = parts(&p);
-    assert!(
-        idp::ground::datalog::evaluate(&p, &theory.definitions[0], structure, usize::MAX, &Default::default())
-            .unwrap()
-            .is_none()
-    );
+    assert!(idp::ground::datalog::evaluate(
+        &p,
+        &theory.definitions[0],
+        structure,
+        usize::MAX,
+        &Default::default()
+    )
+    .unwrap()
+    .is_none());
     assert_eq!(evaluated(&p, true), evaluated(&p, false));
 }
 

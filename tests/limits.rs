@@ -600,3 +600,37 @@ fn counting_inside_one_search_keeps_counts_and_model_limits() {
         assert!(stderr(&o).contains("search: 1 SAT calls"), "{}", stderr(&o));
     }
 }
+
+/// `! x : D(x) ~= x.` over 10 000 nodes: each instance makes an atom per value of `D(x)`,
+/// 10^8 in all. The first instances tell, and the grounding stops with the size limit before
+/// its nodes fill the memory (it took 7 to 13 s and 1.6 GB to reach the limit by counting).
+const FUNCTION_OVER_10000: &str = "vocabulary V {\n  type Node isa int\n  D(Node) : Node\n}\n\
+    theory T : V {\n  ! x : D(x) ~= x.\n}\n\
+    structure S : V {\n  Node = { 1..10000 }\n}\n";
+
+#[test]
+fn a_quantifier_past_the_size_limit_stops_before_it_is_made() {
+    // Under the memory limit of 200 MB, the size limit (not the memory) stops it.
+    let (o, took) = run(FUNCTION_OVER_10000, &["-n", "1", "--max-memory", "200"]);
+    assert_stopped(
+        &o,
+        "The grounding would grow past 10000000 nodes (the grounding size limit): a \
+         quantifier has 10000 instances, each making about 10000 nodes (about 100 million in \
+         all).",
+    );
+    assert!(stderr(&o).contains("while grounding the sentence at"));
+    assert!(took < Duration::from_secs(20), "stopped late: {took:?}");
+}
+
+#[test]
+fn a_quantifier_that_fits_is_ground_whole() {
+    // 90 000 instances of about one node each, under a limit of 200 000 nodes: the first
+    // instances (which also make the atoms of Q) do not make it look larger than it is.
+    let spec = "vocabulary V {\n  type D isa int\n  P(D)\n  Q(D)\n}\n\
+        theory T : V {\n  ! x y : P(x) | Q(y).\n  ? x : ~P(x).\n}\n\
+        structure S : V {\n  D = { 1..300 }\n}\n";
+    let (o, _) = run(spec, &["-n", "1", "--max-ground-size", "200000"]);
+    // -n exits with 10 when it found a model.
+    assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Q = { 1; 2; 3;"), "{}", stdout(&o));
+}

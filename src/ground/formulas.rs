@@ -6,7 +6,7 @@ use rustc_hash::FxBuildHasher;
 use std::cell::Cell;
 use std::rc::Rc;
 
-use crate::error::{Error, IdpResult};
+use crate::error::{Error, IdpResult, Limit};
 use crate::ground::store::{Gf, SliceKey, Store};
 use crate::ground::{position_bit, Cases, GTerm, GVal, Grounder};
 use crate::ids::Symbol;
@@ -21,6 +21,68 @@ const REORDER_FROM: f64 = 1000.0;
 
 /// The values a quantified variable ranges over.
 pub type Domain = Rc<[Value]>;
+
+/// How far past the grounding size limit a quantifier's forecast must be to stop it: hash
+/// consing makes later instances share what the first ones made (`! x y : P(x) | Q(y)` makes
+/// the atoms of `Q` with the first `x` only), so a forecast may be a few times too large.
+const FORECAST_MARGIN: f64 = 4.0;
+
+/// Instances of a quantifier before its size is forecast, and between two forecasts.
+const FORECAST_EVERY: usize = 32;
+
+/// The growth of a quantifier whose instances are every binding of its variables: the nodes
+/// that each window of [`FORECAST_EVERY`] instances made tell what the instances left will
+/// make. Only when two windows in a row say the limit will be passed by far does it stop: a
+/// window can pay once for what all instances share (an inlined definition, a function's
+/// graph), which the next one does not pay again.
+struct Forecast {
+    /// The store's size at the start of the current window.
+    window_start: usize,
+    /// The instances so far.
+    done: usize,
+    /// The instances in all.
+    total: usize,
+    /// Whether the previous window forecast a grounding past the limit.
+    warned: bool,
+}
+
+impl Forecast {
+    /// A forecast over the product of `domains` (`None` when one is infinite, or when the
+    /// product is too small to be worth one).
+    fn new(start: usize, domains: &[Option<Domain>]) -> Option<Forecast> {
+        let total = domains
+            .iter()
+            .try_fold(1usize, |n, d| n.checked_mul(d.as_ref()?.len()))?;
+        (total > FORECAST_EVERY * 8).then_some(Forecast {
+            window_start: start,
+            done: 0,
+            total,
+            warned: false,
+        })
+    }
+
+    /// Counts an instance; an error when two windows in a row forecast far past the limit.
+    fn instance(&mut self, g: &Grounder<'_>) -> IdpResult<()> {
+        self.done += 1;
+        if !self.done.is_multiple_of(FORECAST_EVERY) {
+            return Ok(());
+        }
+        let made = g.store.len().saturating_sub(self.window_start);
+        self.window_start = g.store.len();
+        let left = self.total - self.done;
+        match g.forecast_error(made, FORECAST_EVERY, left, self.total) {
+            Some(e) if self.warned => Err(e),
+            Some(_) => {
+                self.warned = true;
+                Ok(())
+            }
+            None => {
+                self.warned = false;
+                Ok(())
+            }
+        }
+    }
+}
 
 /// What bounds variables over infinite sorts: the formula and the truth value it must be able
 /// to take for a binding to matter.
@@ -723,12 +785,21 @@ impl<'a> Grounder<'a> {
         };
         let guards = guards(self, &vars, body, forall);
         let shape = BodyShape::of(body, &guards, forall);
+        // Without guards every binding is an instance: how many is known, and the first ones
+        // tell how large the quantifier will grow.
+        let mut forecast = guards
+            .is_empty()
+            .then(|| Forecast::new(self.store.len(), &domains))
+            .flatten();
         let stopped = self.for_each_guarded(
             &vars,
             &domains,
             Some(bound),
             &guards,
             &mut |g: &mut Grounder<'a>| {
+                if let Some(forecast) = forecast.as_mut() {
+                    forecast.instance(g)?;
+                }
                 let b = match shape {
                     Some(shape) => shape.rebuild(&mut g.store, &guards),
                     None => g.ground_formula(body)?,
@@ -743,6 +814,35 @@ impl<'a> Grounder<'a> {
             },
         )?;
         self.finish_quantifier(&vars, stopped, parts, forall)
+    }
+
+    /// The error for a quantifier of `total` instances whose last `window` instances made
+    /// `made` nodes, when `left` more like them would take the store past the grounding size
+    /// limit by far (`None` when it may fit): so that a runaway quantifier stops before its
+    /// nodes fill the memory.
+    fn forecast_error(
+        &self,
+        made: usize,
+        window: usize,
+        left: usize,
+        total: usize,
+    ) -> Option<Error> {
+        let per_instance = made as f64 / window as f64;
+        let expected = self.store.len() as f64 + per_instance * left as f64;
+        let max = self.growth.max_size;
+        if expected < FORECAST_MARGIN * max as f64 {
+            return None;
+        }
+        Some(Error::limit(
+            Limit::GroundSize,
+            format!(
+                "The grounding would grow past {max} nodes (the grounding size limit): a \
+                 quantifier has {total} instances, each making about {per_instance:.0} \
+                 nodes (about {:.0} million in all). Make the domains smaller, bound the \
+                 quantifiers, or raise the limit with --max-ground-size.",
+                expected / 1e6
+            ),
+        ))
     }
 
     /// [`Self::ground_quantifier`] for a [`Split`] body: per binding of the outer variables,

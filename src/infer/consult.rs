@@ -19,8 +19,12 @@
 //!   [`Consultation::explain`] a minimal reason for a consequence: choices, facts of the
 //!   structure, sentence instances and definitions ([`crate::infer::why_forced`] over the
 //!   structure with the choices added, each fact that is a choice told apart).
+//! - [`Consultation::relevant`]: which open atoms still matter (for goal symbols, or for the
+//!   whole theory), read from the ground theory simplified by the backbone.
 //! - [`Consultation::model`] gives the models with the choices one by one, and
 //!   [`Consultation::optimum`] the optimum of a term with them.
+
+mod relevance;
 
 use std::time::{Duration, Instant};
 
@@ -92,6 +96,7 @@ impl<'p> Problem<'p> {
     ) -> IdpResult<Problem<'p>> {
         let options = Options {
             nbmodels: 0,
+            keeps_ground: true,
             leave_unmentioned_false: false,
             seeks_one_model: false,
             delay: None,
@@ -152,6 +157,16 @@ struct Atom {
     symbol: Symbol,
     tuple: Tuple,
     state: AtomState,
+}
+
+/// Which atoms still matter with the current choices ([`Consultation::relevant`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Relevance {
+    /// The open atoms (neither chosen nor known in every model) that matter.
+    pub relevant: Vec<Literal>,
+    /// The open atoms whose value matters to no sentence that is still undecided: any value
+    /// will do.
+    pub irrelevant: Vec<Literal>,
 }
 
 /// The answer to a choice.
@@ -672,6 +687,50 @@ impl<'s> Consultation<'s> {
     /// The budget of [`Consultation::forced`].
     pub fn budget(&self) -> Option<Duration> {
         self.budget
+    }
+
+    /// Which open atoms (neither chosen nor the same in every model with the choices) still
+    /// matter: those in a part of a sentence that the known values do not decide, or in the
+    /// rule of such a defined atom; with `goals`, only those linked to an atom of a goal
+    /// symbol. Within the budget of [`Consultation::forced`] (atoms it leaves undecided count
+    /// as open). `None` when there is no model.
+    pub fn relevant(&mut self, goals: Option<&[Symbol]>) -> IdpResult<Option<Relevance>> {
+        let Some(state) = self.backbone()? else {
+            return Ok(None);
+        };
+        let Some(session) = self.session.as_ref() else {
+            return Ok(Some(Relevance::default()));
+        };
+        let store = session.store();
+        let value = |a: crate::ground::AtomId| -> Option<bool> {
+            let key = store.atom_key(a);
+            let &k = self.index.get(key)?;
+            match self.atoms[k].state {
+                AtomState::Known(b) => Some(b),
+                AtomState::Open(l) => state.values[l],
+            }
+        };
+        let kept = session.kept_ground().cloned().unwrap_or_default();
+        let matters = relevance::relevant_atoms(store, &kept, &value, goals);
+        let matters: std::collections::HashSet<usize> = matters
+            .into_iter()
+            .filter_map(|a| self.index.get(store.atom_key(a)).copied())
+            .collect();
+        let mut out = Relevance::default();
+        for (a, atom) in self.atoms.iter().enumerate() {
+            let AtomState::Open(k) = atom.state else {
+                continue;
+            };
+            if state.values[k].is_some() {
+                continue;
+            }
+            if matters.contains(&a) {
+                out.relevant.push(self.literal(a, true));
+            } else {
+                out.irrelevant.push(self.literal(a, true));
+            }
+        }
+        Ok(Some(out))
     }
 
     /// The value every model with the current choices gives the literal's atom, if they

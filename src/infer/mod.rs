@@ -94,6 +94,9 @@ pub struct Options {
     /// limits; a driver hands down the one it controls, so that a Stop or `--timeout` reaches
     /// this inference and no other.
     pub run: crate::limits::Run,
+    /// Keep the ground sentences and rules of a session after encoding them (the
+    /// consultant reads relevance from them); off, they live only in the solver.
+    pub keeps_ground: bool,
 }
 
 /// Knobs for experiments and comparisons. The command line reads them from the environment
@@ -176,6 +179,7 @@ impl Default for Options {
             delay: None,
             value_window: None,
             run: crate::limits::Run::default(),
+            keeps_ground: false,
         }
     }
 }

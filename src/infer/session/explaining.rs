@@ -154,6 +154,7 @@ impl<'a> Session<'a> {
             encoded_definitions: Vec::new(),
             delayed: Vec::new(),
             left_out: HashSet::default(),
+            kept: None,
             read: HashSet::default(),
             unread: Default::default(),
             _progress: options.run.meter().begin(),

@@ -77,8 +77,19 @@ pub struct Session<'a> {
     /// one). An application that a term ground later reads (an objective) is encoded then
     /// ([`Session::ground_reading`]) and leaves this map.
     unread: IndexMap<FuncId, HashMap<Tuple, Option<crate::structure::Value>>>,
+    /// The ground sentences and rules, kept when the options ask ([`Options::keeps_ground`]).
+    kept: Option<KeptGround>,
     /// Shows a progress line on a terminal while the session lives.
     _progress: crate::progress::Running,
+}
+
+/// The ground theory of a session as it was encoded: what relevance is read from.
+#[derive(Clone, Debug, Default)]
+pub struct KeptGround {
+    /// Each sentence's grounding.
+    pub sentences: Vec<Gf>,
+    /// Each defined atom (positive) with the bodies of its rules.
+    pub rules: Vec<(Gf, Vec<Gf>)>,
 }
 
 /// The CPU time spent encoding (completion, clauses into the solver) while a session is set
@@ -321,6 +332,7 @@ impl<'a> Session<'a> {
             read: theory_symbols(theory),
             unread: IndexMap::new(),
             left_out: HashSet::default(),
+            kept: options.keeps_ground.then(KeptGround::default),
             _progress: options.run.meter().begin(),
         };
         if share_literals {
@@ -448,6 +460,10 @@ impl<'a> Session<'a> {
                     return Err(naming(e, "the definition", program, d.span, &text));
                 }
             };
+            if let Some(kept) = session.kept.as_mut() {
+                kept.rules
+                    .extend(gd.rules.iter().map(|(h, bodies)| (*h, bodies.clone())));
+            }
             encoding.time(|| session.encode_definition(gd, d.span, !reads_unencoded))?;
             if !session.options.stablesemantics {
                 session
@@ -557,7 +573,15 @@ impl<'a> Session<'a> {
             let at = program.position(sentence.span).unwrap_or_default();
             format!("sentence at {at}: {}", readable_formula(program, sentence))
         });
+        if let Some(kept) = self.kept.as_mut() {
+            kept.sentences.push(g);
+        }
         self.assert(g);
+    }
+
+    /// The ground sentences and rules, when the options asked to keep them.
+    pub fn kept_ground(&self) -> Option<&KeptGround> {
+        self.kept.as_ref()
     }
 
     /// Whether `f` is `! x1 ... xn: C` with `C` a quantifier-free combination of literals of
