@@ -1,7 +1,8 @@
 // The consultant: the theory and structure chosen become a form, one field per symbol of the
 // vocabulary (a predicate's tuples true or false, a function's or constant's values), on a
 // live `idp consult` child of the server. A click makes a choice and shows at once what now
-// follows (forced) and what has become impossible; clicking a forced value says why, clicking
+// follows (forced), what has become impossible and which open values no longer matter
+// (irrelevant); clicking a forced value says why, clicking
 // an impossible one says which choices to retract (why-not). Choices can be undone and redone,
 // saved as a structure block in the file, and shared as a link that restores them. Every
 // value says its state in words (its label), so the form works with a screen reader and by
@@ -16,6 +17,7 @@ const WORDS = {
   excluded: "chosen false",
   unsettled: "not settled in time",
   open: "open",
+  irrelevant: "open, and it does not matter",
 };
 
 export function createConsultant(helpers) {
@@ -28,6 +30,7 @@ export function createConsultant(helpers) {
     given: { true: new Set(), false: new Set() },
     forced: { true: new Set(), false: new Set() },
     undecided: new Set(),
+    irrelevant: new Set(), // open atoms whose value matters to nothing undecided
     choices: [], // signed literal texts, in order
     undo: [],
     redo: [],
@@ -60,6 +63,7 @@ export function createConsultant(helpers) {
     if (s.forced.true.has(atom)) return { state: "forced", value: true };
     if (s.forced.false.has(atom)) return { state: "forced", value: false };
     if (s.undecided.has(atom)) return { state: "unsettled", value: null };
+    if (s.irrelevant.has(atom)) return { state: "irrelevant", value: null };
     return { state: "open", value: null };
   }
 
@@ -179,7 +183,7 @@ export function createConsultant(helpers) {
     s.buttons = new Map();
     for (const sym of s.symbols) form.append(renderSymbol(sym));
     const legend = el("p", { class: "consult-legend" },
-      ...["chosen", "forced", "given", "impossible", "open"].map((k) => el("span", { class: `v ${k}`, text: WORDS[k] })));
+      ...["chosen", "forced", "given", "impossible", "open", "irrelevant"].map((k) => el("span", { class: `v ${k}`, text: WORDS[k] })));
     s.root.replaceChildren(status, bar, terms, notes, why, el("div", { class: "consult-model" }), legend, form);
   }
 
@@ -260,6 +264,7 @@ export function createConsultant(helpers) {
       excluded: "chosen false: click to retract",
       unsettled: "not settled within the time budget: click to choose it",
       open: "click to choose",
+      irrelevant: "does not matter with the choices (any value will do): click to choose",
     }[state];
   }
 
@@ -338,6 +343,8 @@ export function createConsultant(helpers) {
       false: new Set(forced.false.filter((a) => !choiceAtoms.has(a))),
     };
     s.undecided = new Set(forced.undecided || []);
+    const relevance = await ask({ op: "relevant" });
+    s.irrelevant = new Set(relevance.ok ? relevance.irrelevant : []);
     paint();
     const ms = Math.round(performance.now() - started);
     const follows = s.forced.true.size + s.forced.false.size;
