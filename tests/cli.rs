@@ -554,13 +554,15 @@ fn splr_backend_agrees_with_brute_force() {
 }
 
 /// `include <LTC>` gives `simulate_random`, which progresses an LTC theory state by state.
+/// (The structure gives Time, as IDP3's own progression tests do: a structure where the
+/// constant Start can have no value is rejected when it is closed.)
 #[test]
 fn ltc_simulate_random_progresses_the_state() {
     let spec = "include <LTC>\nvocabulary V {\n  type Time isa nat\n  Start : Time\n\
         partial Next(Time) : Time\n  type N isa int\n  C(Time) : N\n}\n\
         theory T : V {\n  { C(Start) = 0.\n    ! t: C(Next(t)) = C(t) + 1 <- C(t) < 3.\n\
         ! t: C(Next(t)) = 0 <- C(t) >= 3. }\n}\n\
-        structure S : V {\n  N = { 0..5 }\n}\n\
+        structure S : V {\n  Time = { 0..5 }\n  N = { 0..5 }\n}\n\
         procedure main() {\n  simulate_random(T, S, 5)\n}\n";
     let o = run_file(spec, &["--nowarnings"]);
     let counters: Vec<String> = stdout(&o)
@@ -585,7 +587,7 @@ fn ltc_intern_helpers_drive_a_simulation() {
         partial Next(Time) : Time\n  type N isa int\n  C(Time) : N\n}\n\
         theory T : V {\n  { C(Start) = 0.\n    ! t: C(Next(t)) = C(t) + 1 <- C(t) < 3.\n\
         ! t: C(Next(t)) = 0 <- C(t) >= 3. }\n}\n\
-        structure S : V {\n  N = { 0..5 }\n}\n\
+        structure S : V {\n  Time = { 0..5 }\n  N = { 0..5 }\n}\n\
         procedure main() {\n  print(intern.simplyFalse())\n  intern.printstates({ 7 }, print)\n\
         local states = simulate(T, S, false, 0, nil, intern.simplyFalse, intern.pickstate)\n\
         print(#states)\n}\n";

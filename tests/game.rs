@@ -750,6 +750,7 @@ theory T : V {
   ! t: C(t) =< 1.
 }
 structure S : V {
+  Time = { 0..2 }
   N = { 0..2 }
 }
 procedure main() {
@@ -847,8 +848,9 @@ fn readkey_needs_a_terminal_and_no_sandbox() {
 }
 
 /// The structure of `game` for the literal LTC theory (`bench/generic/game_ltc.idp`, seed 000
-/// part II written the plain way) with time points `0..=horizon`, or without Time.
-fn literal_ltc_instance(game: &Game, horizon: Option<usize>) -> String {
+/// part II written the plain way) with time points `0..=horizon`. (A structure without Time
+/// is rejected when it is closed: the constant Start : Time could have no value.)
+fn literal_ltc_instance(game: &Game, horizon: usize) -> String {
     let p = |c: &Cell| format!("P({},{})", c.0, c.1);
     let mut walls: Vec<&Cell> = game.walls.iter().collect();
     walls.sort();
@@ -858,10 +860,9 @@ fn literal_ltc_instance(game: &Game, horizon: Option<usize>) -> String {
         v.join("; ")
     };
     let root = env!("CARGO_MANIFEST_DIR");
-    let time = horizon.map_or(String::new(), |h| format!("    Time = {{ 0..{h} }}\n"));
     format!(
-        "include \"{root}/bench/generic/game_ltc.idp\"\nstructure S : V {{\n{time}    \
-         X = {{ 0..{} }}\n    Y = {{ 0..{} }}\n    Key = {{ 1..{} }}\n    Wall = {{ {} }}\n    \
+        "include \"{root}/bench/generic/game_ltc.idp\"\nstructure S : V {{\n    \
+         Time = {{ 0..{horizon} }}\n    X = {{ 0..{} }}\n    Y = {{ 0..{} }}\n    Key = {{ 1..{} }}\n    Wall = {{ {} }}\n    \
          Entrance = {}\n    Exit = {}\n    I_Gate = {{ {} }}\n    I_Key = {{ {} }}\n}}\n",
         game.w - 1,
         game.h - 1,
@@ -930,7 +931,7 @@ fn the_literal_ltc_theory_minimises_to_the_breadth_first_optimum() {
         let game = load(path);
         let shortest = game.shortest().expect("the instances have a plan");
         let file = dir.join(format!("game{i}.idp"));
-        std::fs::write(&file, literal_ltc_instance(&game, Some(shortest + 6))).unwrap();
+        std::fs::write(&file, literal_ltc_instance(&game, shortest + 6)).unwrap();
         let out = support::idp(&[file.to_str().unwrap()], "");
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         assert!(out.status.success(), "{path}: {text}");
@@ -942,10 +943,11 @@ fn the_literal_ltc_theory_minimises_to_the_breadth_first_optimum() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The same theory without a horizon: `plan` grows Time until the exit is reached, and its plan
-/// is as short as breadth-first search finds and legal, on the small peers' instances, the
-/// hand-made pictures and 11x11 to 15x15 mazes with three keys and three gates; a maze whose
-/// gate has no key has no plan, which is found without a step limit.
+/// The same theory without a horizon: `shortestplan` grows Time until the exit is reached (the
+/// structure's Time, 1000 steps as when no Time is given, only caps it), and its plan is as
+/// short as breadth-first search finds and legal, on the small peers' instances, the hand-made
+/// pictures and 11x11 to 15x15 mazes with three keys and three gates; a maze whose gate has no
+/// key has no plan, which is found without reaching the step limit.
 #[test]
 fn the_literal_ltc_theory_plans_without_a_horizon() {
     let mut paths: Vec<String> = [
@@ -965,7 +967,7 @@ fn the_literal_ltc_theory_plans_without_a_horizon() {
     for (i, path) in paths.iter().enumerate() {
         let game = load(path);
         let file = dir.join(format!("game{i}.idp"));
-        std::fs::write(&file, literal_ltc_instance(&game, None)).unwrap();
+        std::fs::write(&file, literal_ltc_instance(&game, 1000)).unwrap();
         let out = support::idp(&[file.to_str().unwrap(), "-e", "shortest()"], "");
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         assert!(

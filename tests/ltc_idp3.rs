@@ -89,7 +89,14 @@ fn vocabulary_checks() {
         ("vocabulary W { type Time\n Start : Time\n Next(Time) : Time\n P(Time, Time)\n}", "In LTC vocabularies, every function/predicate can only have one argument of type Time"),
     ];
     for (k, (voc, msg)) in cases.iter().enumerate() {
-        let spec = format!("{voc}\ntheory T : W {{ }}\nstructure S : W {{ }}\n");
+        // Time has elements: a structure where the constant Start can have no value is
+        // rejected when it is closed, before any inference.
+        let time = if voc.contains("type Time") {
+            " Time = { 0..1 }"
+        } else {
+            ""
+        };
+        let spec = format!("{voc}\ntheory T : W {{ }}\nstructure S : W {{{time} }}\n");
         let r = run(&format!("voc{k}"), &spec, "initialise(T, S)");
         assert_eq!(r.stderr, format!("Error: {msg}\n"), "{voc}");
         assert_eq!(r.code, 1);

@@ -533,6 +533,78 @@ Error: The interpretation of function G in structure S is non-total. At p.idp:8:
     );
 }
 
+/// A total function into a type the structure leaves without elements can have no value: the
+/// structure is rejected when it is closed, as IDP3 rejects it (`Structure::functionCheck`),
+/// whatever is asked of it, with the same exit status as the other errors in a structure.
+#[test]
+fn a_constant_into_an_empty_type_has_no_value() {
+    let text = "vocabulary V {
+  type Node
+  Start : Node
+  Edge(Node, Node)
+}
+theory T : V {
+  ! x : ~Edge(x, x).
+}
+structure S : V {
+}
+";
+    let error = "Warning: Sort Node in structure S has an empty interpretation. At e.idp:9:11 [empty-sort]
+Error: The interpretation of function Start in structure S is non-total. At e.idp:9:11 [function-not-total]
+  hint: type Node has no elements in structure S, so Start can have no value; give Node elements, or declare `partial Start : Node` in the vocabulary
+";
+    let asks: [&[&str]; 4] = [
+        &["--check"],
+        &["-n", "1"],
+        &["-n", "1", "--explain"],
+        &["-e", "printunsatcore(T, S)"],
+    ];
+    for args in asks {
+        let o = idp_on("e.idp", text, args);
+        assert_eq!(
+            (o.status.code(), stdout(&o).as_str(), stderr(&o).as_str()),
+            (Some(1), "", error),
+            "{args:?}"
+        );
+    }
+    // What the hint proposes works: a partial constant has no value in the model.
+    let partial = text.replace("  Start : Node", "  partial Start : Node");
+    let o = idp_on("e.idp", &partial, &["--nowarnings", "-n", "1"]);
+    assert_eq!(o.status.code(), Some(10));
+    assert_eq!(
+        stdout(&o),
+        "Model 1\n=======\nstructure  : V {\n  Node = {  }\n  Edge = {  }\n  Start = { }\n}\n\nNumber of models: 1\n"
+    );
+    let o = idp_on(
+        "e.idp",
+        &text.replace("structure S : V {\n", "structure S : V {\n  Node = { a }\n"),
+        &["--check"],
+    );
+    assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(0), ""));
+    // A function of a type with elements into an empty type; into an empty type from an
+    // empty one there is nothing to give a value, and no error.
+    let text = "vocabulary V {
+  type Node
+  type Cell
+  Place(Node) : Cell
+  Owner(Cell) : Node
+}
+structure S : V {
+  Node = { a; b }
+  Cell = { }
+}
+";
+    let o = idp_on("f.idp", text, &["--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Warning: Sort Cell in structure S has an empty interpretation. At f.idp:7:11 [empty-sort]
+Error: The interpretation of function Place in structure S is non-total. At f.idp:7:11 [function-not-total]
+  hint: type Cell has no elements in structure S, so Place can have no value; give Cell elements, or declare `partial Place(Node) : Cell` in the vocabulary
+"
+    );
+}
+
 #[test]
 fn infinite_grounding_names_the_function_with_an_infinite_result_type() {
     let text = "vocabulary V {

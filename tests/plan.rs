@@ -34,6 +34,10 @@ theory T : V {
 }
 "#;
 
+/// The steps a structure's Time allows: 32 steps cover every state of 5 lamps, so a goal not
+/// reached by then is unreachable.
+const MAX_STEPS: usize = 32;
+
 /// A tiny deterministic generator (the instances are the same on every run).
 struct Lcg(u64);
 
@@ -89,6 +93,9 @@ impl Lamps {
         None
     }
 
+    /// The instance as a structure. Its Time only caps the steps (at [`MAX_STEPS`]): a structure
+    /// without Time is rejected when it is closed, since the constant Start : Time could have
+    /// no value (IDP3's `Structure::functionCheck`).
     fn structure(&self, name: &str) -> String {
         let toggles: Vec<String> = self
             .buttons
@@ -105,8 +112,8 @@ impl Lamps {
             .map(|l| l.to_string())
             .collect();
         format!(
-            "structure {name} : V {{\n    Lamp = {{ 0..{} }}\n    Button = {{ 0..{} }}\n    \
-             Toggles = {{ {} }}\n    InitOn = {{ {} }}\n}}\n",
+            "structure {name} : V {{\n    Time = {{ 0..{MAX_STEPS} }}\n    Lamp = {{ 0..{} }}\n    \
+             Button = {{ 0..{} }}\n    Toggles = {{ {} }}\n    InitOn = {{ {} }}\n}}\n",
             self.lamps - 1,
             self.buttons.len() - 1,
             toggles.join("; "),
@@ -209,20 +216,25 @@ fn the_step_limit_comes_from_the_argument_or_the_time_domain() {
         buttons: vec![0b001, 0b010, 0b100],
         on: 0,
     };
+    assert_eq!(lamps.shortest(), Some(3));
     let s = lamps.structure("S");
-    let with_time = s.replace(
-        "structure S : V {",
-        "structure S2 : V {\n    Time = { 0..2 }",
-    );
+    let short = s
+        .replace("structure S : V {", "structure S2 : V {")
+        .replace(&format!("Time = {{ 0..{MAX_STEPS} }}"), "Time = { 0..2 }");
+    // A structure made by `newstructure` need not list Time: then the limit is 1000 steps.
     let (out, err, code) = run(
-        &format!("{s}{with_time}"),
+        &format!("{s}{short}"),
         &format!(
             "{LENGTH} print(length(shortestplan(T, S, 2))) print(length(shortestplan(T, S, 3))) \
-             print(length(shortestplan(T, S2))) print(length(shortestplan(T, S)))"
+             print(length(shortestplan(T, S2))) print(length(shortestplan(T, S))) \
+             print(length(shortestplan(T, S2, 3))) \
+             local B = newstructure(V, \"B\") B[V::Lamp] = {{0, 1, 2}} B[V::Button] = {{0, 1, 2}} \
+             B[V::Toggles] = S[V::Toggles] B[V::InitOn] = S[V::InitOn] \
+             print(length(shortestplan(T, B)))"
         ),
     );
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out, "none\n3\nnone\n3\n");
+    assert_eq!(out, "none\n3\nnone\n3\n3\n3\n");
 }
 
 /// A Time the vocabulary fixes limits the steps of a structure that does not list it (one
@@ -238,7 +250,10 @@ fn a_time_the_vocabulary_fixes_limits_the_steps() {
     let spec = format!(
         "{}{}",
         LAMPS.replace("type Time isa nat", "type Time = { 0..2 } isa nat"),
-        lamps.structure("S")
+        // The vocabulary gives Time, so the structure does not.
+        lamps
+            .structure("S")
+            .replace(&format!("    Time = {{ 0..{MAX_STEPS} }}\n"), "")
     );
     let chunk = format!(
         "{LENGTH} print(length(shortestplan(T, S))) \

@@ -49,6 +49,7 @@ impl Resolver<'_> {
             }
         }
         let parts = std::mem::take(&mut b.parts);
+        let given: HashSet<Symbol> = parts.keys().copied().collect();
         for (sym, p) in parts {
             let at = p.span;
             if let Some(span) = at {
@@ -60,6 +61,7 @@ impl Resolver<'_> {
             }
         }
         st.procedures = std::mem::take(&mut b.procedures);
+        self.functions_without_values(&st, &b, &given);
         for (&s, &(lo, hi)) in &huge {
             let extra = b.given_sorts.get(&s).cloned().unwrap_or_default();
             st.huge_ranges
@@ -439,9 +441,68 @@ impl Resolver<'_> {
                 "The interpretation of function {} in structure {name} is non-total.",
                 func.name
             );
-            let hint = self.non_total_hint(&func, &missing, three_valued);
+            let no_values = st.domain(func.result).is_some_and(|d| d.is_empty());
+            let hint = if no_values {
+                self.empty_result_hint(&func, name)
+            } else {
+                self.non_total_hint(&func, &missing, three_valued)
+            };
             self.diags
                 .push(Diagnostic::error("function-not-total", msg, func.span).with_hint(hint));
+        }
+    }
+
+    /// Total functions the structure leaves open whose result type has no elements while
+    /// their arguments have some: they can have no value, and IDP3 rejects the structure
+    /// (`Structure::functionCheck`, run on every function when a structure is closed).
+    fn functions_without_values(&mut self, st: &Structure, b: &Builder, given: &HashSet<Symbol>) {
+        let by_procedure: HashSet<Symbol> = st.procedures.iter().map(|(s, _)| *s).collect();
+        for &f in &self.prog.voc(b.voc).funcs {
+            let sym = Symbol::Func(f);
+            let func = self.prog.func(f);
+            if func.partial
+                || func.constructor_of.is_some()
+                || given.contains(&sym)
+                || by_procedure.contains(&sym)
+                || st.domain(func.result).is_none_or(|d| !d.is_empty())
+                || !func
+                    .args
+                    .iter()
+                    .all(|&a| st.domain(a).is_some_and(|d| !d.is_empty()))
+            {
+                continue;
+            }
+            let msg = format!(
+                "The interpretation of function {} in structure {} is non-total.",
+                func.name, b.name
+            );
+            let hint = self.empty_result_hint(func, &b.name);
+            self.diags.push(
+                Diagnostic::error("function-not-total", msg, Some(b.name_span)).with_hint(hint),
+            );
+        }
+    }
+
+    /// Why a total function into a type without elements can have no value, and the ways out.
+    fn empty_result_hint(&self, func: &crate::sema::program::Function, structure: &str) -> String {
+        let (f, result) = (&func.name, &self.prog.sort(func.result).name);
+        format!(
+            "type {result} has no elements in structure {structure}, so {f} can have no value; give {result} elements, or declare `{}` in the vocabulary",
+            self.partial_declaration(func)
+        )
+    }
+
+    /// The declaration that makes `func` partial: `partial c : T`, `partial f(A,B) : T`.
+    fn partial_declaration(&self, func: &crate::sema::program::Function) -> String {
+        let (f, result) = (&func.name, &self.prog.sort(func.result).name);
+        let args: Vec<&str> = func
+            .args
+            .iter()
+            .map(|&a| self.prog.sort(a).name.as_str())
+            .collect();
+        match args.as_slice() {
+            [] => format!("partial {f} : {result}"),
+            _ => format!("partial {f}({}) : {result}", args.join(",")),
         }
     }
 
@@ -460,16 +521,7 @@ impl Resolver<'_> {
             which = format!("{which} and {} more", missing.len() - SHOWN);
         }
         let f = &func.name;
-        let sorts: Vec<&str> = func
-            .args
-            .iter()
-            .map(|&a| self.prog.sort(a).name.as_str())
-            .collect();
-        let decl = format!(
-            "partial {f}({}) : {}",
-            sorts.join(","),
-            self.prog.sort(func.result).name
-        );
+        let decl = self.partial_declaration(func);
         if three_valued {
             return format!(
                 "{f} can have no value for {which}: its <cf> part rules out every value; take one out of <cf>, or declare `{decl}` in the vocabulary"

@@ -328,6 +328,40 @@ fn constructed_types_are_listed_when_first_asked_for() {
 }
 
 #[test]
+fn a_function_into_an_empty_type_is_not_total() {
+    let voc = "vocabulary V {\n type T\n type U\n c : T\n f(U) : T\n partial d : T\n}\n";
+    let (_, d) = resolve_text(&format!("{voc}structure S : V {{ T = {{ }} U = {{ }} }}"));
+    assert_eq!(
+        errors(&d),
+        vec![(
+            "function-not-total",
+            "The interpretation of function c in structure S is non-total.".to_string()
+        )]
+    );
+    let hint = d.items.iter().find_map(|x| x.hint.clone()).unwrap();
+    assert_eq!(hint, "type T has no elements in structure S, so c can have no value; give T elements, or declare `partial c : T` in the vocabulary");
+    let (_, d) = resolve_text(&format!("{voc}structure S : V {{ T = {{ }} U = {{ u }} }}"));
+    let names: Vec<String> = errors(&d).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names[1].contains("function f in structure S"), "{names:?}");
+    let (_, d) = resolve_text(&format!(
+        "{voc}structure S : V {{ T = {{ t }} U = {{ u }} }}"
+    ));
+    assert_clean(&d);
+    // A table given for it, with no values to give: the same reason.
+    let (_, d) = resolve_text(&format!(
+        "{voc}structure S : V {{\n T = {{ }}\n U = {{ }}\n c<ct> = {{ }}\n}}"
+    ));
+    let names: Vec<String> = errors(&d).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(
+        names,
+        vec!["The interpretation of function c in structure S is non-total."]
+    );
+    let hint = d.items.iter().find_map(|x| x.hint.clone()).unwrap();
+    assert_eq!(hint, "type T has no elements in structure S, so c can have no value; give T elements, or declare `partial c : T` in the vocabulary");
+}
+
+#[test]
 fn three_valued_interpretations() {
     let voc = "vocabulary V {\n type x\n p(x)\n f(x):x\n}\n";
     let (p, d) = resolve_text(&format!(
