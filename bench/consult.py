@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Replays random consultations through `idp consult` and prints the latency of each click.
 
-A click is `assume` of a literal followed by `forced`; its time is the sum of the two replies'
-"ms" (measured by idp around each request, parsing and printing included). Each sequence
+A click is `assume` of a literal followed by `forced` (and `relevant`, as the workbench's page
+asks it, when RELEVANT=1 is set); its time is the sum of the replies' "ms" (measured by idp
+around each request, parsing and printing included). Each sequence
 starts from no choice (`reset`) and chooses, until every atom is decided or STEPS choices were
 made, a random atom among those still open (neither forced nor left undecided by the budget) and a
 random value for it: both values are possible, so every choice is accepted (a refused one is
@@ -14,6 +15,7 @@ undecided within its budget, open time (ms), atoms.
 """
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -60,7 +62,13 @@ def main():
             forced = ask({"op": "forced"})
             if not forced.get("ok"):
                 sys.exit(f"{label}: forced failed: {forced}")
-            clicks.append(assumed["ms"] + forced["ms"])
+            ms = assumed["ms"] + forced["ms"]
+            if os.environ.get("RELEVANT") == "1":
+                relevant = ask({"op": "relevant"})
+                if not relevant.get("ok"):
+                    sys.exit(f"{label}: relevant failed: {relevant}")
+                ms += relevant["ms"]
+            clicks.append(ms)
             incomplete += not forced["complete"]
     ask({"op": "quit"})
     proc.wait()

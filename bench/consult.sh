@@ -15,6 +15,7 @@
 #                   answer left atoms undecided are counted in the table)
 #   PEERS=/work/shared/peers   where the keys-and-gates and Theseus levels live
 #   NO_BUILD=1      do not run `cargo build --release` first
+#   RELEVANT=1      a click also asks `relevant` (as the workbench's page does)
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD

@@ -212,8 +212,8 @@ fn a_function_nothing_reads_takes_a_value_without_grounding() {
     assert_eq!(String::from_utf8_lossy(&o.stdout), "true\t-9999\n");
 }
 
-/// A function the theory reads over 10 000 elements stops at the grounding size limit as its
-/// applications are made, not when the sentence is done.
+/// A function the theory reads over 10 000 elements stops at the grounding size limit when
+/// the sentence's first instances show how large it will be, not when the sentence is done.
 #[test]
 fn a_function_the_theory_reads_stops_at_the_limit() {
     let o = support::idp(&["-n", "1"], &unread_spec("  ! x : D(x) ~= x.", ""));
@@ -221,7 +221,9 @@ fn a_function_the_theory_reads_stops_at_the_limit() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.starts_with(
-            "(Reading from stdin)\nStopped: The grounding grew past 10000000 nodes (the grounding size limit)"
+            "(Reading from stdin)\nStopped: The grounding would grow past 10000000 nodes (the \
+             grounding size limit): a quantifier has 10000 instances, each making about 10000 \
+             nodes"
         ),
         "{err}"
     );

@@ -610,16 +610,32 @@ const FUNCTION_OVER_10000: &str = "vocabulary V {\n  type Node isa int\n  D(Node
 
 #[test]
 fn a_quantifier_past_the_size_limit_stops_before_it_is_made() {
-    // Under the memory limit of 200 MB, the size limit (not the memory) stops it.
-    let (o, took) = run(FUNCTION_OVER_10000, &["-n", "1", "--max-memory", "200"]);
-    assert_stopped(
-        &o,
-        "The grounding would grow past 10000000 nodes (the grounding size limit): a \
-         quantifier has 10000 instances, each making about 10000 nodes (about 100 million in \
-         all).",
-    );
-    assert!(stderr(&o).contains("while grounding the sentence at"));
-    assert!(took < Duration::from_secs(20), "stopped late: {took:?}");
+    // Every inference that grounds the theory; under the memory limit of 200 MB the size
+    // limit (not the memory) stops each.
+    let inferences: [&[&str]; 8] = [
+        &["-n", "1"],
+        &["--count"],
+        &["-e", "printmodels(modelexpand(T, S))"],
+        &["-e", "print(propagate(T, S))"],
+        &["-e", "print(groundpropagate(T, S))"],
+        &["-e", "print(ground(T, S))"],
+        &["-e", "printunsatcore(T, S)"],
+        &["-e", "print(minimize(T, S, t)[1])"],
+    ];
+    let spec = FUNCTION_OVER_10000.replace("}\ntheory", "}\nterm t : V { D(1) }\ntheory");
+    for inference in inferences {
+        let mut args = inference.to_vec();
+        args.extend(["--max-memory", "200"]);
+        let (o, took) = run(&spec, &args);
+        assert_stopped(
+            &o,
+            "The grounding would grow past 10000000 nodes (the grounding size limit): a \
+             quantifier has 10000 instances, each making about 10000 nodes (about 100 million \
+             in all).",
+        );
+        assert!(stderr(&o).contains("while grounding the sentence at"), "{inference:?}");
+        assert!(took < Duration::from_secs(20), "{inference:?} stopped late: {took:?}");
+    }
 }
 
 #[test]
