@@ -633,8 +633,14 @@ fn a_quantifier_past_the_size_limit_stops_before_it_is_made() {
              quantifier has 10000 instances, each making about 10000 nodes (about 100 million \
              in all).",
         );
-        assert!(stderr(&o).contains("while grounding the sentence at"), "{inference:?}");
-        assert!(took < Duration::from_secs(20), "{inference:?} stopped late: {took:?}");
+        assert!(
+            stderr(&o).contains("while grounding the sentence at"),
+            "{inference:?}"
+        );
+        assert!(
+            took < Duration::from_secs(20),
+            "{inference:?} stopped late: {took:?}"
+        );
     }
 }
 
