@@ -153,13 +153,14 @@ fn evaluate_known(
             Some(def.span),
         )
     };
+    let until = options.run.until(None);
     if options.tuning.datalog {
         let evaluated = crate::ground::datalog::evaluate(
             program,
             def,
             structure,
             options.max_ground_size,
-            &options.run.until(None),
+            &until,
         )
         .map_err(located)?;
         if let Some(done) = evaluated {
@@ -178,14 +179,9 @@ fn evaluate_known(
         }
     }
     if least.is_none() {
-        least = crate::ground::least_fixpoint(
-            program,
-            def,
-            structure,
-            options.max_ground_size,
-            &options.run.until(None),
-        )
-        .map_err(located)?;
+        least =
+            crate::ground::least_fixpoint(program, def, structure, options.max_ground_size, &until)
+                .map_err(located)?;
     }
     if let Some(tables) = least {
         if tables.iter().any(|(s, set)| !agrees(structure, *s, set)) {
