@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 mod support;
 
-use support::write_file;
+use support::{pigeonhole, write_file};
 
 /// The exit code of a run that a limit stopped.
 const EXIT_LIMIT: i32 = 3;
@@ -65,12 +65,6 @@ fn assert_stopped(o: &Output, message: &str) {
 const EXPONENTIAL: &str = "vocabulary V {\n  type D isa int\n  P(D, D, D, D)\n}\n\
     theory T : V {\n  ! a b c d: P(a, b, c, d) | P(d, c, b, a).\n}\n\
     structure S : V {\n  D = { 1..200 }\n}\n";
-
-/// 13 pigeons in 12 holes: unsatisfiable, and far too hard for a SAT solver to refute soon.
-const PIGEONHOLE: &str = "vocabulary V {\n  type Pigeon isa int\n  type Hole isa int\n  \
-    In(Pigeon, Hole)\n}\n\
-    theory T : V {\n  ! p: ? h: In(p, h).\n  ! h p1 p2: In(p1, h) & In(p2, h) => p1 = p2.\n}\n\
-    structure S : V {\n  Pigeon = { 1..13 }\n  Hole = { 1..12 }\n}\n";
 
 /// 2^40 models: an enumeration that never ends.
 const MANY_MODELS: &str = "vocabulary V {\n  type D isa int\n  P(D)\n}\n\
@@ -180,7 +174,10 @@ fn timeout_stops_a_loop_that_catches_the_error() {
 
 #[test]
 fn timeout_stops_a_never_ending_search() {
-    let (o, took) = run(PIGEONHOLE, &["-n", "1", "--timeout", "2", "--nowarnings"]);
+    let (o, took) = run(
+        &pigeonhole(13, 12),
+        &["-n", "1", "--timeout", "2", "--nowarnings"],
+    );
     assert_stopped(
         &o,
         "timeout: the time limit of 2 s (--timeout) was reached while searching",
@@ -191,7 +188,7 @@ fn timeout_stops_a_never_ending_search() {
 #[test]
 fn stdoptions_timeout_stops_a_search_with_the_limit_code() {
     let chunk = "stdoptions.timeout = 1; print(modelexpand(T, S))";
-    let (o, took) = run(PIGEONHOLE, &["--nowarnings", "-e", chunk]);
+    let (o, took) = run(&pigeonhole(13, 12), &["--nowarnings", "-e", chunk]);
     assert_stopped(
         &o,
         "timeout: the time limit (stdoptions.timeout) was reached while searching; raise \
@@ -204,7 +201,7 @@ fn stdoptions_timeout_stops_a_search_with_the_limit_code() {
 #[test]
 fn stdoptions_mxtimeout_stops_a_search_with_the_limit_code() {
     let chunk = "stdoptions.mxtimeout = 1; print(modelexpand(T, S))";
-    let (o, took) = run(PIGEONHOLE, &["--nowarnings", "-e", chunk]);
+    let (o, took) = run(&pigeonhole(13, 12), &["--nowarnings", "-e", chunk]);
     assert_stopped(&o, "was reached while searching");
     assert!(took < Duration::from_secs(15), "stopped late: {took:?}");
 }
@@ -329,7 +326,7 @@ fn ctrl_c_stops_an_endless_lua_loop() {
 #[test]
 fn ctrl_c_stops_a_never_ending_search() {
     let o = run_interrupted(
-        PIGEONHOLE,
+        &pigeonhole(13, 12),
         &["-n", "1", "--nowarnings"],
         Duration::from_millis(1000),
     );
@@ -341,7 +338,7 @@ fn ctrl_c_stops_a_never_ending_search() {
 #[test]
 fn limits_stop_a_never_ending_search_of_the_splr_backend() {
     let (o, took) = run(
-        PIGEONHOLE,
+        &pigeonhole(13, 12),
         &[
             "-n",
             "1",
@@ -358,7 +355,7 @@ fn limits_stop_a_never_ending_search_of_the_splr_backend() {
     );
     assert!(took < Duration::from_secs(15), "stopped late: {took:?}");
     let o = run_interrupted(
-        PIGEONHOLE,
+        &pigeonhole(13, 12),
         &["-n", "1", "--sat", "splr", "--nowarnings"],
         Duration::from_millis(1000),
     );

@@ -9,24 +9,7 @@ use std::time::{Duration, Instant};
 use idp::error::Limit;
 use idp::infer::{self, check_model, Options};
 use idp::limits::Run;
-use support::{program, theory_t_and_structure_s};
-
-/// Twelve pigeons in eleven holes: no model, and a proof that takes a CDCL solver far longer
-/// than these tests wait.
-const PIGEONS: &str = "vocabulary V {
-  type Pigeon isa int
-  type Hole isa int
-  In(Pigeon, Hole)
-}
-theory T : V {
-  ! p : ? h : In(p, h).
-  ! h : #{ p : In(p, h) } =< 1.
-}
-structure S : V {
-  Pigeon = { 1..12 }
-  Hole = { 1..11 }
-}
-";
+use support::{pigeonhole, program, theory_t_and_structure_s};
 
 /// A map of five countries in three colours, with a definition: 6 models (BE and DE take two
 /// colours, each other country the third).
@@ -68,7 +51,9 @@ fn count_models(text: &str, run: Run) -> usize {
 
 /// Model expansion of the pigeons in `run`: the limit that stopped it, and when.
 fn pigeons_until_stopped(run: Run) -> (Option<Limit>, Instant) {
-    let p = program(PIGEONS);
+    // Twelve pigeons in eleven holes: no model, and a proof that takes a CDCL solver far
+    // longer than these tests wait.
+    let p = program(&pigeonhole(12, 11));
     let (theory, structure) = theory_t_and_structure_s(&p);
     let options = Options {
         run,

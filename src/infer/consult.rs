@@ -710,9 +710,10 @@ impl<'s> Consultation<'s> {
                 AtomState::Open(l) => state.values[l],
             }
         };
-        let kept = session.kept_ground().cloned().unwrap_or_default();
-        let matters = relevance::relevant_atoms(store, &kept, &value, goals);
-        let matters: std::collections::HashSet<usize> = matters
+        let nothing_kept = crate::infer::session::KeptGround::default();
+        let kept = session.kept_ground().unwrap_or(&nothing_kept);
+        let matters = relevance::relevant_atoms(store, kept, &value, goals);
+        let matters: rustc_hash::FxHashSet<usize> = matters
             .into_iter()
             .filter_map(|a| self.index.get(store.atom_key(a)).copied())
             .collect();

@@ -302,3 +302,13 @@ pub fn checked_models_with(text: &str, options: Options) -> (Program, Vec<Struct
     }
     (p, models)
 }
+
+/// `pigeons` pigeons in `holes` holes (vocabulary V, theory T, structure S): no model when
+/// there are more pigeons, and a refutation that takes a CDCL solver very long from about 12.
+pub fn pigeonhole(pigeons: usize, holes: usize) -> String {
+    format!(
+        "vocabulary V {{\n  type Pigeon isa int\n  type Hole isa int\n  In(Pigeon, Hole)\n}}\n\
+         theory T : V {{\n  ! p: ? h: In(p, h).\n  ! h p1 p2: In(p1, h) & In(p2, h) => p1 = p2.\n}}\n\
+         structure S : V {{\n  Pigeon = {{ 1..{pigeons} }}\n  Hole = {{ 1..{holes} }}\n}}\n"
+    )
+}
