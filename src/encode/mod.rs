@@ -12,7 +12,7 @@ mod sat;
 mod tests;
 
 pub use definitions::{assert_completion, Definitions};
-pub use sat::Sat;
+pub use sat::{Sat, SavedModel};
 
 use rustc_hash::FxHashMap as HashMap;
 

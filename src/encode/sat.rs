@@ -23,6 +23,9 @@ pub struct Sat {
     model: RefCell<Vec<i8>>,
     /// Whether some values of `model` are still to be read from the solver.
     unread: Cell<bool>,
+    /// How many integer variables the solver keeps, and their values in the last model.
+    int_vars: usize,
+    numbers: Vec<i64>,
     /// The asserted ground formulas, each with where it comes from, when they are kept for a
     /// dump.
     asserted: Option<Vec<(Gf, Rc<str>)>>,
@@ -33,6 +36,14 @@ pub struct Sat {
     aliases: bool,
 }
 
+/// A model kept aside while the search goes on: the values of the SAT variables and of the
+/// integer variables.
+#[derive(Clone, Debug, Default)]
+pub struct SavedModel {
+    lits: Vec<bool>,
+    numbers: Vec<i64>,
+}
+
 impl Sat {
     /// An empty encoding into `solver`; `keep_asserted` keeps the asserted formulas for
     /// [`Sat::take_asserted`].
@@ -41,6 +52,8 @@ impl Sat {
             encoder: Encoder::new(),
             solver: RefCell::new(solver),
             model: RefCell::new(Vec::new()),
+            int_vars: 0,
+            numbers: Vec::new(),
             unread: Cell::new(false),
             asserted: keep_asserted.then(Vec::new),
             origin: Rc::from(""),
@@ -248,7 +261,9 @@ impl Sat {
         let model = self.model.get_mut();
         model.clear();
         self.unread.set(false);
+        self.numbers.clear();
         if result == SatResult::Sat {
+            self.numbers = (0..self.int_vars).map(|v| solver.int_value(v)).collect();
             // Variable 0 is no variable (false); the others are read when asked.
             model.push(-1);
             model.resize(solver.num_vars() + 1, 0);
@@ -274,15 +289,48 @@ impl Sat {
 
     /// A copy of the current model, to bring back with [`Sat::restore_model`] after later
     /// calls.
-    pub fn saved_model(&self) -> Vec<bool> {
+    pub fn saved_model(&self) -> SavedModel {
         self.read_model();
-        self.model.borrow().iter().map(|&v| v > 0).collect()
+        SavedModel {
+            lits: self.model.borrow().iter().map(|&v| v > 0).collect(),
+            numbers: self.numbers.clone(),
+        }
     }
 
     /// Makes a model saved with [`Sat::saved_model`] the current one again.
-    pub fn restore_model(&mut self, model: Vec<bool>) {
+    pub fn restore_model(&mut self, model: SavedModel) {
         self.unread.set(false);
-        *self.model.get_mut() = model.into_iter().map(|v| if v { 1 } else { -1 }).collect();
+        *self.model.get_mut() = model
+            .lits
+            .into_iter()
+            .map(|v| if v { 1 } else { -1 })
+            .collect();
+        self.numbers = model.numbers;
+    }
+
+    /// A variable over the integers `[low, high]` kept by the solver (see
+    /// [`SatSolver::add_int_var`]); `None` when the solver cannot.
+    pub fn add_int_var(&mut self, low: i64, high: i64) -> Option<usize> {
+        self.read_model();
+        let v = self.solver.get_mut().add_int_var(low, high)?;
+        self.int_vars = self.int_vars.max(v + 1);
+        Some(v)
+    }
+
+    /// Makes `lit` say `Σ terms ≥ bound` over integer variables.
+    pub fn add_int_constraint(&mut self, lit: Lit, terms: &[(usize, i64)], bound: i64) {
+        self.read_model();
+        self.solver.get_mut().add_int_constraint(lit, terms, bound);
+    }
+
+    /// The value of integer variable `v` in the current model.
+    pub fn int_value(&self, v: usize) -> i64 {
+        self.numbers.get(v).copied().unwrap_or(0)
+    }
+
+    /// See [`SatSolver::integers_undecided`].
+    pub fn integers_undecided(&mut self) -> bool {
+        self.solver.get_mut().integers_undecided()
     }
 
     /// The value of a literal in the current model.

@@ -341,6 +341,9 @@ impl<'a> Grounder<'a> {
             FormulaKind::Bool(b) => Ok(Gf::from_bool(*b)),
             FormulaKind::Pred(p, args) => self.ground_pred(*p, args),
             FormulaKind::Cmp(op, a, b) => {
+                if self.mentions_integer_variable(a) || self.mentions_integer_variable(b) {
+                    return self.ground_integer_comparison(*op, a, b);
+                }
                 let agg_left = self.aggregates_over_defining(a);
                 if !agg_left && !self.aggregates_over_defining(b) {
                     return self.ground_comparison(*op, a, b);

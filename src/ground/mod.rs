@@ -16,6 +16,7 @@ pub mod delayed;
 mod dump;
 mod formulas;
 mod inlined;
+mod integers;
 mod join;
 mod joint;
 mod lift;
@@ -31,6 +32,7 @@ pub use aggregates::LinearObjective;
 pub use bottom_up::least_fixpoint;
 pub use dump::{atom_text, ground_theory_text};
 pub use inlined::inlinable;
+pub use integers::{IntVar, Integers, LinTerm, LinearAtom};
 pub use lift::{value_terms, Lift};
 pub use store::{AtomId, Gf, Node, Store, AUX};
 pub use terms::arith;
@@ -177,6 +179,9 @@ pub struct Grounder<'a> {
     window: Option<Rc<[Value]>>,
     /// The functions that took their values from `window`, in the order grounding met them.
     windowed: Vec<FuncId>,
+    /// The functions searched as numbers, their applications and the comparisons over them
+    /// (see [`integers`]).
+    integers: Integers,
 }
 
 /// Which symbols are left to the solver, and what grounding learnt about their atoms.
@@ -350,6 +355,7 @@ impl<'a> Grounder<'a> {
             applications: HashMap::default(),
             window: None,
             windowed: Vec::new(),
+            integers: Integers::default(),
         }
     }
 
@@ -469,6 +475,12 @@ impl<'a> Grounder<'a> {
     /// The finite range of function `f`'s result type, or an error that names `f` when the
     /// type is infinite.
     pub fn result_domain(&mut self, f: FuncId) -> IdpResult<Rc<[Value]>> {
+        if self.is_integer_variable(f) {
+            return Err(Error::internal(format!(
+                "internal: the values of {}, a function searched as a number, were listed",
+                self.program.func(f).name
+            )));
+        }
         if let Some(values) = self.constants.get(&f) {
             return Ok(values.clone());
         }

@@ -440,7 +440,9 @@ fn optimise(
     shown: &dyn Fn(Structure) -> Structure,
     options: &Options,
 ) -> IdpResult<Optimum> {
-    let nbmodels = options.nbmodels;
+    if session.mentions_integer_variable(term) {
+        return optimise_number(session, term, output, shown, options);
+    }
     // A count or sum is searched on its totals unless a strategy is asked for.
     let linear = match options.tuning.minimize {
         None => session.linear_objective(term)?,
@@ -492,13 +494,55 @@ fn optimise(
             session.assert(equal);
         }
     }
+    optimal_models(session, best, output, shown, options)
+}
+
+/// [`optimise`] for a term over numbers the search chooses.
+fn optimise_number(
+    session: &mut Session,
+    term: &ir::Term,
+    output: Option<VocId>,
+    shown: &dyn Fn(Structure) -> Structure,
+    options: &Options,
+) -> IdpResult<Optimum> {
+    let lin = session.integer_term(term)?;
+    let best = match optimise::least_number(session, &lin, term)? {
+        optimise::Search::NoModel => {
+            return Ok(Optimum {
+                models: Vec::new(),
+                proven: true,
+                value: None,
+            })
+        }
+        optimise::Search::Stopped(value, model, e) => {
+            session.restore_model(model);
+            return Ok(unproven_optimum(session, value, e.message()));
+        }
+        optimise::Search::Optimal(value) => value,
+    };
+    let GVal::V(Value::Int(k)) = best else {
+        unreachable!("a linear term has an integer value")
+    };
+    let optimal = session.linear_at_most(&lin, i128::from(k), term)?;
+    session.assert(optimal);
+    optimal_models(session, best, output, shown, options)
+}
+
+/// The optimal models of a minimisation whose optimum `best` is asserted.
+fn optimal_models(
+    session: &mut Session,
+    best: GVal,
+    output: Option<VocId>,
+    shown: &dyn Fn(Structure) -> Structure,
+    options: &Options,
+) -> IdpResult<Optimum> {
     let blocked_on = session.output_symbols(output);
     // The optimal models are shown when the minimisation ends (its caller prints the value
     // first), so the observer does not see them one by one.
     let (models, _, _) = enumerate(
         session,
         &blocked_on,
-        nbmodels,
+        options.nbmodels,
         None,
         Some(shown),
         true,

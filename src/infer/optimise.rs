@@ -17,9 +17,11 @@
 //! limit returns (the others may have none when a refutation is hard, as for pigeonholes).
 //! `IDP_MINIMIZE=descend|bisect|ascend|gallop|auto` selects one.
 
+use crate::encode::SavedModel;
 use crate::error::IdpResult;
-use crate::ground::{GTerm, GVal, Gf, LinearObjective};
+use crate::ground::{GTerm, GVal, Gf, LinTerm, LinearObjective};
 use crate::infer::session::Session;
+use crate::sema::ir::Term;
 use crate::solve::Lit;
 use crate::structure::Value;
 
@@ -78,7 +80,7 @@ pub enum Search {
     /// The least value, proven; the session's current model has it.
     Optimal(GVal),
     /// A limit stopped the search: the best value found, its SAT model, and the limit's error.
-    Stopped(GVal, Vec<bool>, crate::error::Error),
+    Stopped(GVal, SavedModel, crate::error::Error),
 }
 
 /// The objective's cases by value, in increasing order, with what was proven about them.
@@ -149,7 +151,7 @@ pub fn least_value(
     for (_, g) in &bounds.cases {
         session.lit(*g);
     }
-    let mut best_model: Vec<bool> = Vec::new();
+    let mut best_model = SavedModel::default();
     let mut probe: Option<usize> = bounds.next_probe(strategy);
     loop {
         let assumptions = match probe {
@@ -292,7 +294,7 @@ impl<'o> TotalBounds<'o> {
 /// [`least_value`], which for a count over n elements takes about n²/2 nodes).
 pub fn least_total(session: &mut Session, bounds: &TotalBounds) -> IdpResult<Search> {
     let objective = bounds.objective;
-    let mut best: Option<(i64, Vec<bool>)> = None;
+    let mut best: Option<(i64, SavedModel)> = None;
     loop {
         let assumptions = match &best {
             Some((total, _)) => vec![bounds.better_than(session, *total)?],
@@ -320,6 +322,69 @@ pub fn least_total(session: &mut Session, bounds: &TotalBounds) -> IdpResult<Sea
         }
         None => Search::NoModel,
     })
+}
+
+/// How far apart the best value found and the least value the bounds allow may be before
+/// [`least_number`] halves the distance instead of asking for any better value.
+const LINEAR_DESCENT: i128 = 64;
+
+/// Searches for the least value of a linear term over numbers the search chooses, model
+/// after better model on one live solver: each call assumes one comparison, that the term is
+/// below the best value found, or, while that value is far from the least the variables'
+/// bounds allow (their ranges span billions), at most halfway there, a refusal moving that
+/// bound up. About as many calls as the range has bits, then a descent.
+pub fn least_number(session: &mut Session, lin: &LinTerm, at: &Term) -> IdpResult<Search> {
+    let mut best: Option<(i128, SavedModel)> = None;
+    let mut reach = session.linear_range(lin).0;
+    loop {
+        let bound = match &best {
+            None => None,
+            Some((value, _)) if *value <= reach => break,
+            Some((value, _)) if value - reach > LINEAR_DESCENT => Some(reach + (value - reach) / 2),
+            Some((value, _)) => Some(value - 1),
+        };
+        let assumptions = match bound {
+            Some(k) => {
+                let below = session.linear_at_most(lin, k, at)?;
+                vec![session.lit(below)]
+            }
+            None => Vec::new(),
+        };
+        match session.solve(&assumptions) {
+            Ok(true) => {
+                let value = session.linear_value(lin);
+                best = Some((value, session.saved_model()));
+            }
+            Ok(false) => match bound {
+                Some(k) => reach = k + 1,
+                None => break,
+            },
+            Err(e) if e.is_limit() => {
+                return match best {
+                    Some((value, model)) => {
+                        Ok(Search::Stopped(number(value, at, session)?, model, e))
+                    }
+                    None => Err(e),
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(match best {
+        Some((value, model)) => {
+            session.restore_model(model);
+            Search::Optimal(number(value, at, session)?)
+        }
+        None => Search::NoModel,
+    })
+}
+
+/// A value of the objective as an IDP integer.
+fn number(value: i128, at: &Term, session: &Session) -> IdpResult<GVal> {
+    match i64::try_from(value) {
+        Ok(v) => Ok(GVal::V(Value::Int(v))),
+        Err(_) => Err(session.not_linear(at, "grows too large")),
+    }
 }
 
 /// The objective's value for a total.

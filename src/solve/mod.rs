@@ -8,12 +8,14 @@ use std::rc::Rc;
 use crate::limits::Until;
 
 mod inside_count;
+mod integers;
 mod linear;
 mod record;
 mod splr;
 mod traced;
 mod unfounded;
 use self::inside_count::InsideCount;
+use self::integers::IntTheory;
 use self::linear::LinearSums;
 pub use self::record::{Recorded, Recorder};
 pub use self::splr::Splr;
@@ -93,6 +95,25 @@ pub trait SatSolver {
     fn sum_at_least(&mut self, _sum: usize, _threshold: u64) -> Lit {
         unreachable!("sum_at_least on a solver without sums")
     }
+    /// A variable over the integers `[low, high]` that the solver reasons about by bounds
+    /// inside its search (see [`IntTheory`]); its index, or `None` when this solver cannot.
+    fn add_int_var(&mut self, _low: i64, _high: i64) -> Option<usize> {
+        None
+    }
+    /// Makes `lit` say `Σ terms ≥ bound` over integer variables (and its negation
+    /// `Σ terms < bound`).
+    fn add_int_constraint(&mut self, _lit: Lit, _terms: &[(usize, i64)], _bound: i64) {
+        unreachable!("integer constraints on a solver without integers")
+    }
+    /// The value of integer variable `v` in the last model.
+    fn int_value(&self, _v: usize) -> i64 {
+        0
+    }
+    /// Whether the last model's numbers were accepted without their values being shown to
+    /// exist (the search for them ran out of budget): the caller must not trust it.
+    fn integers_undecided(&mut self) -> bool {
+        false
+    }
 }
 
 /// Stops a CaDiCaL search when the deadline passes, on Ctrl-C, or when the process exceeds the
@@ -127,6 +148,8 @@ pub struct Cadical {
     counting: Rc<RefCell<Option<InsideCount>>>,
     /// The linear sums and their bounds, shared with the propagator.
     sums: Rc<RefCell<LinearSums>>,
+    /// The integer variables and constraints over them, shared with the propagator.
+    ints: Rc<RefCell<IntTheory>>,
 }
 
 impl Cadical {
@@ -163,6 +186,7 @@ impl Cadical {
             failed: Vec::new(),
             counting: Rc::default(),
             sums: Rc::default(),
+            ints: Rc::default(),
         }
     }
 
@@ -176,6 +200,7 @@ impl Cadical {
             unfounded: u.clone(),
             counting: self.counting.clone(),
             sums: self.sums.clone(),
+            ints: self.ints.clone(),
             handing: Handing::LoopNogood,
         });
         self.unfounded = Some(u.clone());
@@ -294,6 +319,24 @@ impl SatSolver for Cadical {
         Some(sum)
     }
 
+    fn add_int_var(&mut self, low: i64, high: i64) -> Option<usize> {
+        self.propagator();
+        Some(self.ints.borrow_mut().add_var(low, high))
+    }
+
+    fn add_int_constraint(&mut self, lit: Lit, terms: &[(usize, i64)], bound: i64) {
+        let var = self.ints.borrow_mut().add_constraint(lit, terms, bound);
+        self.solver.add_observed_var(var);
+    }
+
+    fn int_value(&self, v: usize) -> i64 {
+        self.ints.borrow().value(v)
+    }
+
+    fn integers_undecided(&mut self) -> bool {
+        self.ints.borrow_mut().take_undecided()
+    }
+
     fn sum_at_least(&mut self, sum: usize, threshold: u64) -> Lit {
         let activation = self.new_var();
         let observed = self.sums.borrow_mut().add_bound(sum, activation, threshold);
@@ -309,6 +352,7 @@ impl SatSolver for Cadical {
 enum Handing {
     LoopNogood,
     SumConflict,
+    IntConflict,
     Blocking,
 }
 
@@ -319,6 +363,7 @@ struct Shared {
     unfounded: Rc<RefCell<UnfoundedSets>>,
     counting: Rc<RefCell<Option<InsideCount>>>,
     sums: Rc<RefCell<LinearSums>>,
+    ints: Rc<RefCell<IntTheory>>,
     /// Whose clause is being handed over.
     handing: Handing,
 }
@@ -334,16 +379,19 @@ impl cadical_sys::ExternalPropagator for Shared {
     fn notify_assignment(&mut self, lits: &[i32]) {
         self.unfounded.borrow_mut().assigned(lits);
         self.sums.borrow_mut().assigned(lits);
+        self.ints.borrow_mut().assigned(lits);
     }
 
     fn notify_new_decision_level(&mut self) {
         self.unfounded.borrow_mut().new_level();
         self.sums.borrow_mut().new_level();
+        self.ints.borrow_mut().new_level();
     }
 
     fn notify_backtrack(&mut self, new_level: usize) {
         self.unfounded.borrow_mut().backtrack(new_level);
         self.sums.borrow_mut().backtrack(new_level);
+        self.ints.borrow_mut().backtrack(new_level);
     }
 
     /// A model must be founded and keep the bounds on sums; one that does and is being
@@ -355,13 +403,19 @@ impl cadical_sys::ExternalPropagator for Shared {
         if !self.sums.borrow_mut().check_model(model) {
             return false;
         }
+        if !self.ints.borrow_mut().check_model() {
+            return false;
+        }
         let mut counting = self.counting.borrow_mut();
         !counting.as_mut().is_some_and(|c| c.take_model(model))
     }
 
     fn cb_propagate(&mut self) -> i32 {
         match self.unfounded.borrow_mut().propagate() {
-            0 => self.sums.borrow_mut().propagate(),
+            0 => match self.sums.borrow_mut().propagate() {
+                0 => self.ints.borrow_mut().propagate(),
+                lit => lit,
+            },
             lit => lit,
         }
     }
@@ -370,6 +424,10 @@ impl cadical_sys::ExternalPropagator for Shared {
         let mut sums = self.sums.borrow_mut();
         if sums.explains(propagated_lit) {
             return sums.next_reason_lit(propagated_lit);
+        }
+        let mut ints = self.ints.borrow_mut();
+        if ints.explains(propagated_lit) {
+            return ints.next_reason_lit(propagated_lit);
         }
         self.unfounded.borrow_mut().next_reason_lit(propagated_lit)
     }
@@ -387,6 +445,10 @@ impl cadical_sys::ExternalPropagator for Shared {
         if self.sums.borrow_mut().has_clause() {
             return true;
         }
+        self.handing = Handing::IntConflict;
+        if self.ints.borrow_mut().has_clause() {
+            return true;
+        }
         *is_forgettable = false;
         self.handing = Handing::Blocking;
         let mut counting = self.counting.borrow_mut();
@@ -397,6 +459,7 @@ impl cadical_sys::ExternalPropagator for Shared {
         match self.handing {
             Handing::LoopNogood => self.unfounded.borrow_mut().next_clause_lit(),
             Handing::SumConflict => self.sums.borrow_mut().next_clause_lit(),
+            Handing::IntConflict => self.ints.borrow_mut().next_clause_lit(),
             Handing::Blocking => {
                 let mut counting = self.counting.borrow_mut();
                 counting.as_mut().map_or(0, InsideCount::next_clause_lit)

@@ -148,6 +148,7 @@ impl<'a> Session<'a> {
             refinements: 0,
             sat_calls: 0,
             named_functions: HashSet::default(),
+            numbers: Default::default(),
             constrained: HashSet::default(),
             atoms_seen: 0,
             warnings: Vec::new(),

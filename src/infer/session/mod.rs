@@ -15,12 +15,12 @@ use std::time::Instant;
 
 use indexmap::IndexMap;
 
-use crate::encode::{assert_completion, Definitions, Sat};
+use crate::encode::{assert_completion, Definitions, Sat, SavedModel};
 use crate::error::{Error, IdpResult, Limit};
 use crate::ground::delayed::Delayed;
 use crate::ground::{
     evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder,
-    LinearObjective, Store,
+    LinTerm, LinearAtom, LinearObjective, Store,
 };
 use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
@@ -54,6 +54,9 @@ pub struct Session<'a> {
     /// Open functions over an infinite argument type: only their applications that grounding
     /// meets get a value (see [`Session::constrain_named_applications`]).
     named_functions: HashSet<FuncId>,
+    /// The solver's integer variable of each of the grounder's, and how many of its linear
+    /// atoms and axioms are encoded (see [`Session::encode_integers`]).
+    numbers: Numbers,
     /// The applications of `named_functions` that have their one-value constraint.
     constrained: HashSet<(FuncId, Tuple)>,
     /// Atoms up to this id have been looked at for new applications.
@@ -151,6 +154,18 @@ pub fn interpreted_symbols(program: &Program, voc: VocId) -> Vec<Symbol> {
         .filter(|f| program.func(**f).constructor_of.is_none())
         .map(|f| Symbol::Func(*f));
     preds.chain(funcs).collect()
+}
+
+/// The integer variables a session gave its solver (see [`Session::encode_integers`]).
+#[derive(Default)]
+struct Numbers {
+    /// The solver's variable of each of the grounder's.
+    vars: Vec<usize>,
+    /// How many of the grounder's linear atoms and axioms the solver has.
+    atoms: usize,
+    axioms: usize,
+    /// The grounder's variables that tell models apart (see [`Session::differing_numbers`]).
+    blocked: Vec<usize>,
 }
 
 impl<'a> Session<'a> {
@@ -324,6 +339,7 @@ impl<'a> Session<'a> {
             refinements: 0,
             sat_calls: 0,
             named_functions: HashSet::default(),
+            numbers: Numbers::default(),
             constrained: HashSet::default(),
             atoms_seen: 0,
             warnings: Vec::new(),
@@ -351,6 +367,13 @@ impl<'a> Session<'a> {
         session
             .grounder
             .bound_constants_by_comparisons(&theory.sentences);
+        let declared: Vec<FuncId> = program.voc(vocabulary).funcs.iter().copied().collect();
+        session.grounder.choose_integer_variables(
+            &theory.sentences,
+            &theory.definitions,
+            None,
+            &declared,
+        );
         if let Some(values) = &options.value_window {
             session.grounder.set_value_window(values);
         }
@@ -742,6 +765,37 @@ impl<'a> Session<'a> {
         self.ground_reading(|g| g.ground_term(t))
     }
 
+    /// `t`, which applies a function the search chooses as a number, as a linear term.
+    pub fn integer_term(&mut self, t: &Term) -> IdpResult<LinTerm> {
+        self.grounder.integer_term(t)
+    }
+
+    /// The least and greatest value of `lin` by its variables' bounds.
+    pub fn linear_range(&self, lin: &LinTerm) -> (i128, i128) {
+        self.grounder.linear_range(lin)
+    }
+
+    /// The atom `lin ≤ k` (`at` names the term in messages).
+    pub fn linear_at_most(&mut self, lin: &LinTerm, k: i128, at: &Term) -> IdpResult<Gf> {
+        self.grounder.linear_at_most(lin, k, at)
+    }
+
+    /// The value of `lin` in the current model.
+    pub fn linear_value(&self, lin: &LinTerm) -> i128 {
+        lin.value(&mut |g| self.value(g), &mut |v| self.number(v))
+            .unwrap_or_default()
+    }
+
+    /// The error for a term over numbers that the search cannot take.
+    pub fn not_linear(&self, t: &Term, what: &str) -> Error {
+        self.grounder.not_linear(t, what)
+    }
+
+    /// Whether `t` applies a function the search chooses as a number.
+    pub fn mentions_integer_variable(&self, t: &Term) -> bool {
+        self.grounder.mentions_integer_variable(t)
+    }
+
     /// `t` as a total of non-negative integers, if it is a count or a sum of such (or the
     /// negation of one); see [`crate::ground::LinearObjective`].
     pub fn linear_objective(&mut self, t: &Term) -> IdpResult<Option<LinearObjective>> {
@@ -1068,6 +1122,10 @@ impl<'a> Session<'a> {
     /// over an infinite argument type with a finite result type gets it only for the
     /// applications that grounding meets, as in IDP3's lazy grounding.
     fn encode_function(&mut self, f: FuncId) -> IdpResult<()> {
+        if self.grounder.is_integer_variable(f) {
+            // Its applications are numbers in the search (see `encode_integers`).
+            return Ok(());
+        }
         let program = self.grounder.program();
         self.sat.set_origin(|| {
             let func = program.func(f);
@@ -1222,6 +1280,7 @@ impl<'a> Session<'a> {
     /// Gives every application of a function of `named_functions` met since the last call
     /// (in sentences, definitions, or an objective grounded later) its one-value constraint.
     fn constrain_named_applications(&mut self) -> IdpResult<()> {
+        self.encode_integers()?;
         if self.named_functions.is_empty() {
             return Ok(());
         }
@@ -1238,6 +1297,63 @@ impl<'a> Session<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Gives the solver the integer variables and the linear comparisons over them made
+    /// since the last call, and asserts what must hold of them (the definitions of guarded
+    /// copies and of formulas counted in sums).
+    fn encode_integers(&mut self) -> IdpResult<()> {
+        let integers = self.grounder.integers();
+        let new_vars: Vec<(i64, i64)> = integers.vars()[self.numbers.vars.len()..]
+            .iter()
+            .map(|v| (v.low, v.high))
+            .collect();
+        let new_atoms: Vec<LinearAtom> = integers.atoms()[self.numbers.atoms..].to_vec();
+        let new_axioms: Vec<Gf> = integers.axioms()[self.numbers.axioms..].to_vec();
+        self.numbers.atoms = integers.atoms().len();
+        self.numbers.axioms = integers.axioms().len();
+        for (low, high) in new_vars {
+            let Some(v) = self.sat.add_int_var(low, high) else {
+                return Err(Error::input(
+                    "This theory searches numbers (functions onto int without a finite type), \
+                     which needs the CaDiCaL solver; leave out the option that chose another.",
+                ));
+            };
+            self.numbers.vars.push(v);
+        }
+        for linear in new_atoms {
+            let terms: Vec<(usize, i64)> = linear
+                .terms
+                .iter()
+                .map(|&(v, a)| (self.numbers.vars[v], a))
+                .collect();
+            let atom = self.lit(linear.atom);
+            self.sat.add_int_constraint(atom, &terms, linear.bound);
+        }
+        for g in new_axioms {
+            self.assert(g);
+        }
+        Ok(())
+    }
+
+    /// The value of the grounder's integer variable `v` in the current model.
+    pub fn number(&self, v: usize) -> i64 {
+        self.sat.int_value(self.numbers.vars[v])
+    }
+
+    /// The literals of "this number differs from its value in the current model", for each
+    /// number that the last [`Session::blocking_lits`] asked to tell models apart by (all
+    /// false in the current model: a blocking clause takes them as they are).
+    pub fn differing_numbers(&mut self) -> Vec<Lit> {
+        let blocked = self.numbers.blocked.clone();
+        let differs: Vec<Gf> = blocked
+            .into_iter()
+            .map(|v| {
+                let value = self.number(v);
+                self.grounder.differs_from(v, value)
+            })
+            .collect();
+        differs.into_iter().map(|g| self.lit(g)).collect()
     }
 
     /// At most one of `gs` holds.
@@ -1303,6 +1419,13 @@ impl<'a> Session<'a> {
                 }
                 SatResult::Sat => {}
             }
+            if self.sat.integers_undecided() {
+                return Err(Error::limit(
+                    Limit::Search,
+                    "the search for values of the numbers (functions onto int) gave up: the \
+                     comparisons over them are too hard for its bounds reasoning",
+                ));
+            }
             let refinement = self
                 .definitions
                 .refine(self.grounder.store_mut(), &mut self.sat);
@@ -1343,12 +1466,12 @@ impl<'a> Session<'a> {
 
     /// A copy of the current model, to bring back with [`Self::restore_model`] after later SAT
     /// calls.
-    pub fn saved_model(&self) -> Vec<bool> {
+    pub fn saved_model(&self) -> SavedModel {
         self.sat.saved_model()
     }
 
     /// Makes a model saved with [`Self::saved_model`] the current one again (for decoding).
-    pub fn restore_model(&mut self, model: Vec<bool>) {
+    pub fn restore_model(&mut self, model: SavedModel) {
         self.sat.restore_model(model);
     }
 
@@ -1409,6 +1532,7 @@ impl<'a> Session<'a> {
                 }
             }
         }
+        self.decode_integers(&mut tables);
         for (f, chosen) in &self.unread {
             if let Some(set) = tables.get_mut(&Symbol::Func(*f)) {
                 for (args, value) in chosen {
@@ -1429,6 +1553,33 @@ impl<'a> Session<'a> {
             out.symbols.insert(s, table);
         }
         out
+    }
+
+    /// The values of the functions searched as numbers: each application's from the
+    /// solver's integer theory, and for an application that no sentence reads, the value
+    /// nearest 0 within its bounds.
+    fn decode_integers(&self, tables: &mut IndexMap<Symbol, TupleSet, rustc_hash::FxBuildHasher>) {
+        let integers = self.grounder.integers();
+        for (f, (low, high)) in integers.functions() {
+            let Some(set) = tables.get_mut(&Symbol::Func(f)) else {
+                continue;
+            };
+            let func = self.grounder.program().func(f);
+            let domains: Option<Vec<Vec<crate::structure::Value>>> = func
+                .args
+                .iter()
+                .map(|&a| self.grounder.domains().get(a).map(|d| d.to_vec()))
+                .collect();
+            let Some(domains) = domains else { continue };
+            for mut t in cartesian(&domains) {
+                let value = match integers.var_of(f, &t) {
+                    Some(var) => self.number(var),
+                    None => 0i64.clamp(low, high),
+                };
+                t.push(crate::structure::Value::Int(value));
+                set.insert(t);
+            }
+        }
     }
 
     /// What a model shows of a symbol evaluated on demand: it has infinitely many tuples, so
@@ -1454,10 +1605,11 @@ impl<'a> Session<'a> {
     /// A clause that excludes the current model's values of `lits` (from
     /// [`Session::blocking_lits`]); the model is forgotten (the next one is searched).
     pub fn block(&mut self, lits: &[Lit]) {
-        let clause: Vec<Lit> = lits
+        let mut clause: Vec<Lit> = lits
             .iter()
             .map(|&l| if self.sat.lit_value(l) { -l } else { l })
             .collect();
+        clause.extend(self.differing_numbers());
         self.sat.add_clause_forgetting_model(&clause);
     }
 
@@ -1472,6 +1624,10 @@ impl<'a> Session<'a> {
             return Ok(false);
         }
         let lits = self.blocking_lits(output);
+        if !self.numbers.blocked.is_empty() {
+            // Models that differ in a number are told apart by comparisons made per model.
+            return Ok(false);
+        }
         Ok(self.sat.count_inside(&lits, limit))
     }
 
@@ -1508,6 +1664,14 @@ impl<'a> Session<'a> {
             })
             .filter(|&a| in_search(a))
             .map(|a| store.atom_gf(a))
+            .collect();
+        self.numbers.blocked = (self.grounder.integers().vars().iter().enumerate())
+            .filter(|(_, v)| {
+                v.application
+                    .as_ref()
+                    .is_some_and(|(f, _)| wanted.contains(&Symbol::Func(*f)))
+            })
+            .map(|(k, _)| k)
             .collect();
         kept.into_iter().map(|g| self.lit(g)).collect()
     }

@@ -1,0 +1,725 @@
+//! Integer variables: functions onto `int` or `nat` (or onto a range too large to list) whose
+//! values the search chooses, without one atom per value.
+//!
+//! A function qualifies when it is total, not defined, not interpreted by the structure, and
+//! every application of it in the theory stands in linear arithmetic: compared (`=`, `<`,
+//! `=<`, ...), added, subtracted, multiplied, or summed by `sum{..}`. Each application
+//! `f(args)` is then one variable of the solver's integer theory (`solve::integers`), within
+//! the function's bounds (IDP3's 32-bit integers when nothing else bounds it), and each
+//! comparison over such terms is one atom `c ↔ Σ aⱼ·xⱼ ≥ k` that the theory keeps in both
+//! directions. A number that counts only where a formula holds (`sum{ j : P(j) : Start(j) }`
+//! with `P` open) is a variable of its own, equal to the number where the formula holds and
+//! to 0 elsewhere; a formula inside a sum is a 0/1 variable. Models read each application's
+//! value from the theory.
+//!
+//! Terms that are not linear (a product of two unknown numbers, a division or `abs` of one)
+//! stop grounding with a message that names the term and says what would make it linear.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::error::{Error, IdpResult};
+use crate::ground::store::AUX;
+use crate::ground::{GVal, Gf, Grounder};
+use crate::ids::{FuncId, Symbol};
+use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
+use crate::sema::BuiltinSort;
+use crate::structure::{Tuple, Value};
+use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
+
+/// The tag of the auxiliary atoms that stand for linear comparisons.
+const LINEAR_TAG: i64 = -12;
+
+/// Below this many values a bounded constant keeps one atom per value (see
+/// `constant_bounds`); from it on, it is an integer variable.
+const LISTED_AT_MOST: usize = 64;
+
+/// One variable of the integer theory: an application `f(args)` searched as a number, or a
+/// number the grounding needs (a guarded copy, a formula as 0/1), with its bounds.
+#[derive(Clone, Debug)]
+pub struct IntVar {
+    /// The application it is, if any.
+    pub application: Option<(FuncId, Tuple)>,
+    pub low: i64,
+    pub high: i64,
+}
+
+/// A comparison the search decides: `atom ↔ Σ coefficient·variable ≥ bound`.
+#[derive(Clone, Debug)]
+pub struct LinearAtom {
+    pub atom: Gf,
+    pub terms: Vec<(usize, i64)>,
+    pub bound: i64,
+}
+
+/// A ground linear term: `constant + Σ coefficient·variable + Σ weight·[guard]`, with a
+/// value when `defined` holds.
+#[derive(Clone, Debug)]
+pub struct LinTerm {
+    constant: i128,
+    vars: Vec<(usize, i128)>,
+    parts: Vec<(Gf, i128)>,
+    defined: Gf,
+}
+
+impl LinTerm {
+    fn constant(c: i128) -> LinTerm {
+        LinTerm {
+            constant: c,
+            vars: Vec::new(),
+            parts: Vec::new(),
+            defined: Gf::TRUE,
+        }
+    }
+
+    fn variable(v: usize) -> LinTerm {
+        LinTerm {
+            vars: vec![(v, 1)],
+            ..LinTerm::constant(0)
+        }
+    }
+
+    fn scaled(mut self, k: i128) -> LinTerm {
+        self.constant *= k;
+        for (_, w) in &mut self.parts {
+            *w *= k;
+        }
+        for (_, w) in &mut self.vars {
+            *w *= k;
+        }
+        self
+    }
+
+    fn plus(mut self, mut other: LinTerm, store: &mut crate::ground::Store) -> LinTerm {
+        self.constant += other.constant;
+        self.vars.append(&mut other.vars);
+        self.parts.append(&mut other.parts);
+        self.defined = store.and2(self.defined, other.defined);
+        self
+    }
+
+    fn is_constant(&self) -> bool {
+        self.parts.is_empty() && self.vars.is_empty() && self.defined == Gf::TRUE
+    }
+
+    /// Its value when `holds` tells which guards hold and `number` gives the variables'
+    /// values (`None` when it has none).
+    pub fn value(
+        &self,
+        holds: &mut dyn FnMut(Gf) -> bool,
+        number: &mut dyn FnMut(usize) -> i64,
+    ) -> Option<i128> {
+        if !holds(self.defined) {
+            return None;
+        }
+        let parts: i128 = self
+            .parts
+            .iter()
+            .filter(|(g, _)| holds(*g))
+            .map(|(_, w)| w)
+            .sum();
+        let vars: i128 = self
+            .vars
+            .iter()
+            .map(|&(v, a)| a * i128::from(number(v)))
+            .sum();
+        Some(self.constant + parts + vars)
+    }
+}
+
+/// The integer variables of a grounding and the comparisons over them.
+#[derive(Default)]
+pub struct Integers {
+    /// The functions searched as numbers, with their least and greatest value.
+    functions: HashMap<FuncId, (i64, i64)>,
+    vars: Vec<IntVar>,
+    index: HashMap<(FuncId, Tuple), usize>,
+    atoms: Vec<LinearAtom>,
+    memo: HashMap<(Vec<(usize, i64)>, i64), Gf>,
+    /// The copies of variables that count only where a formula holds.
+    guarded: HashMap<(Gf, usize), usize>,
+    /// The 0/1 variables of formulas inside sums.
+    indicators: HashMap<Gf, usize>,
+    /// What must hold of every model: each variable within its bounds.
+    axioms: Vec<Gf>,
+}
+
+impl Integers {
+    /// The applications searched as numbers so far.
+    pub fn vars(&self) -> &[IntVar] {
+        &self.vars
+    }
+
+    /// The comparisons over them so far.
+    pub fn atoms(&self) -> &[LinearAtom] {
+        &self.atoms
+    }
+
+    /// The bounds the variables so far must keep.
+    pub fn axioms(&self) -> &[Gf] {
+        &self.axioms
+    }
+
+    /// The functions searched as numbers, with their bounds.
+    pub fn functions(&self) -> impl Iterator<Item = (FuncId, (i64, i64))> + '_ {
+        self.functions.iter().map(|(&f, &b)| (f, b))
+    }
+
+    /// The variable of `f(args)`, if grounding made one.
+    pub fn var_of(&self, f: FuncId, args: &[Value]) -> Option<usize> {
+        self.index.get(&(f, args.to_vec())).copied()
+    }
+}
+
+impl<'a> Grounder<'a> {
+    /// Decides which functions of `sentences` and `definitions` (and of `objective`, a term
+    /// to optimise), or among `declared` (the vocabulary's, which a model must give values
+    /// even when no sentence reads them), are searched as numbers: see the module
+    /// documentation.
+    pub fn choose_integer_variables(
+        &mut self,
+        sentences: &[Formula],
+        definitions: &[Definition],
+        objective: Option<&Term>,
+        declared: &[FuncId],
+    ) {
+        let mut used: HashSet<Symbol> = declared.iter().map(|&f| Symbol::Func(f)).collect();
+        for f in sentences {
+            crate::sema::walk::symbols(f, &mut used);
+        }
+        for d in definitions {
+            for r in &d.rules {
+                crate::sema::walk::symbols(&r.body, &mut used);
+                for a in &r.head_args {
+                    crate::sema::walk::symbols(a, &mut used);
+                }
+                used.remove(&r.head);
+            }
+        }
+        if let Some(t) = objective {
+            crate::sema::walk::symbols(t, &mut used);
+        }
+        let defined: HashSet<Symbol> = definitions.iter().flat_map(|d| d.defined()).collect();
+        let mut candidates: HashMap<FuncId, (i64, i64)> = HashMap::default();
+        for s in used {
+            let Symbol::Func(f) = s else { continue };
+            if defined.contains(&s) {
+                continue;
+            }
+            if let Some(bounds) = self.integer_bounds(f) {
+                candidates.insert(f, bounds);
+            }
+        }
+        if candidates.is_empty() {
+            return;
+        }
+        let mut linear = Linearity {
+            candidates: &mut candidates,
+        };
+        for f in sentences {
+            linear.formula(f);
+        }
+        for d in definitions {
+            for r in &d.rules {
+                linear.formula(&r.body);
+                for a in &r.head_args {
+                    linear.term(a, false);
+                }
+            }
+        }
+        if let Some(t) = objective {
+            linear.term(t, true);
+        }
+        self.integers.functions = candidates;
+    }
+
+    /// The least and greatest value of `f` when it can be searched as a number: a total,
+    /// uninterpreted function over finite arguments onto `int`, `nat`, a range too large to
+    /// list, or a constant that sentences bound to many values.
+    fn integer_bounds(&self, f: FuncId) -> Option<(i64, i64)> {
+        let func = self.program.func(f);
+        if func.partial
+            || func.constructor_of.is_some()
+            || self.structure.table(Symbol::Func(f)).is_some()
+            || self.structure.lazy.contains_key(&Symbol::Func(f))
+            || func.args.iter().any(|&a| self.domains.get(a).is_none())
+        {
+            return None;
+        }
+        if let Some(values) = self.constants.get(&f) {
+            let ints: Option<Vec<i64>> = values
+                .iter()
+                .map(|v| match v {
+                    Value::Int(i) => Some(*i),
+                    _ => None,
+                })
+                .collect();
+            let ints = ints?;
+            let contiguous = ints.windows(2).all(|w| w[1] == w[0] + 1);
+            return (contiguous && ints.len() > LISTED_AT_MOST)
+                .then(|| (ints[0], *ints.last().expect("many values")));
+        }
+        if self.domains.get(func.result).is_some() {
+            return None;
+        }
+        if let Some(range) = self.structure.huge_ranges.get(&func.result) {
+            return range.extra.is_empty().then_some((range.lo, range.hi));
+        }
+        match self.program.sort(func.result).builtin? {
+            BuiltinSort::Int => Some((i32::MIN as i64, i32::MAX as i64)),
+            BuiltinSort::Nat => Some((0, i32::MAX as i64)),
+            _ => None,
+        }
+    }
+
+    /// Whether `f` is searched as a number.
+    pub fn is_integer_variable(&self, f: FuncId) -> bool {
+        self.integers.functions.contains_key(&f)
+    }
+
+    /// The integer variables and comparisons made so far.
+    pub fn integers(&self) -> &Integers {
+        &self.integers
+    }
+
+    /// Whether `t` applies a function searched as a number.
+    pub fn mentions_integer_variable(&self, t: &Term) -> bool {
+        !self.integers.functions.is_empty()
+            && crate::sema::walk::any_term(
+                t,
+                &mut |u| matches!(u.kind(), TermKind::Func(f, _) if self.is_integer_variable(*f)),
+            )
+    }
+
+    /// The ground form of `a op b` where a side applies a function searched as a number.
+    pub(super) fn ground_integer_comparison(
+        &mut self,
+        op: CmpOp,
+        a: &Term,
+        b: &Term,
+    ) -> IdpResult<Gf> {
+        let la = self.ground_linear(a)?;
+        let lb = self.ground_linear(b)?;
+        let defined = self.store.and2(la.defined, lb.defined);
+        let mut difference = la.plus(lb.scaled(-1), &mut self.store);
+        difference.defined = Gf::TRUE;
+        let (base, negated) = op.positive_form();
+        let holds = match base {
+            CmpOp::Lt => {
+                let mut d = difference.scaled(-1);
+                d.constant -= 1;
+                self.at_least_zero(d, a)?
+            }
+            CmpOp::Gt => {
+                let mut d = difference;
+                d.constant -= 1;
+                self.at_least_zero(d, a)?
+            }
+            _ => {
+                let up = self.at_least_zero(difference.clone(), a)?;
+                let down = self.at_least_zero(difference.scaled(-1), a)?;
+                self.store.and2(up, down)
+            }
+        };
+        let positive = self.store.and2(defined, holds);
+        Ok(if negated { -positive } else { positive })
+    }
+
+    /// A term to optimise that applies a function searched as a number, as a linear term
+    /// (see [`Grounder::linear_at_most`] for its bounds).
+    pub fn integer_term(&mut self, t: &Term) -> IdpResult<LinTerm> {
+        let lin = self.ground_linear(t)?;
+        if lin.defined != Gf::TRUE {
+            return Err(self.not_linear(t, "may have no value (a partial argument)"));
+        }
+        Ok(lin)
+    }
+
+    /// The least and greatest value `lin` can have by the bounds of its variables.
+    pub fn linear_range(&self, lin: &LinTerm) -> (i128, i128) {
+        let mut range = (lin.constant, lin.constant);
+        for &(_, w) in &lin.parts {
+            if w < 0 {
+                range.0 += w;
+            } else {
+                range.1 += w;
+            }
+        }
+        for &(v, a) in &lin.vars {
+            let var = &self.integers.vars[v];
+            let (x, y) = (a * i128::from(var.low), a * i128::from(var.high));
+            range.0 += x.min(y);
+            range.1 += x.max(y);
+        }
+        range
+    }
+
+    /// The atom `lin ≤ k` (`at` names the term in messages).
+    pub fn linear_at_most(&mut self, lin: &LinTerm, k: i128, at: &Term) -> IdpResult<Gf> {
+        let mut below = lin.clone().scaled(-1);
+        below.constant += k;
+        self.at_least_zero(below, at)
+    }
+
+    /// The atom `lin ≥ k`.
+    pub fn linear_at_least(&mut self, lin: &LinTerm, k: i128, at: &Term) -> IdpResult<Gf> {
+        let mut above = lin.clone();
+        above.constant -= k;
+        self.at_least_zero(above, at)
+    }
+
+    /// The formula "integer variable `v` does not have value `k`" (to tell models apart).
+    pub fn differs_from(&mut self, v: usize, k: i64) -> Gf {
+        let terms = vec![(v, 1)];
+        let above = self.linear_atom(terms.clone(), k.saturating_add(1));
+        let below = self.linear_atom(terms, k);
+        self.store.or2(above, -below)
+    }
+
+    /// `t` as a linear term.
+    fn ground_linear(&mut self, t: &Term) -> IdpResult<LinTerm> {
+        if !self.mentions_integer_variable(t) {
+            return self.linear_cases(t);
+        }
+        match t.kind() {
+            TermKind::Func(f, args) if self.is_integer_variable(*f) => {
+                let cases = self.ground_args(args)?;
+                if let [(Gf::TRUE, tuple)] = cases.as_slice() {
+                    let var = self.integer_variable(*f, tuple.clone());
+                    return Ok(LinTerm::variable(var));
+                }
+                let mut out = LinTerm::constant(0);
+                let mut guards = Vec::with_capacity(cases.len());
+                for (guard, tuple) in cases {
+                    guards.push(guard);
+                    let var = self.integer_variable(*f, tuple);
+                    self.add_guarded(&mut out, guard, LinTerm::variable(var));
+                }
+                out.defined = self.store.or(guards);
+                Ok(out)
+            }
+            TermKind::Arith(op @ (ArithOp::Add | ArithOp::Sub), a, b) => {
+                let la = self.ground_linear(a)?;
+                let mut lb = self.ground_linear(b)?;
+                if *op == ArithOp::Sub {
+                    lb = lb.scaled(-1);
+                }
+                Ok(la.plus(lb, &mut self.store))
+            }
+            TermKind::Arith(ArithOp::Mul, a, b) => {
+                let (var_side, other) = match (
+                    self.mentions_integer_variable(a),
+                    self.mentions_integer_variable(b),
+                ) {
+                    (true, true) => return Err(self.not_linear(t, "multiplies two numbers")),
+                    (true, false) => (a, b),
+                    _ => (b, a),
+                };
+                let factor = self.linear_cases(other)?;
+                let lin = self.ground_linear(var_side)?;
+                Ok(self.product(factor, lin))
+            }
+            TermKind::Neg(a) => Ok(self.ground_linear(a)?.scaled(-1)),
+            TermKind::Aggregate(AggKind::Sum, sets) => {
+                let mut out = LinTerm::constant(0);
+                for set in sets {
+                    self.for_each_candidate(&set.vars, &set.cond, &mut |g, known| {
+                        let cond = g.condition(known, &set.cond)?;
+                        if cond == Gf::FALSE {
+                            return Ok(false);
+                        }
+                        let element = g.ground_linear(&set.term)?;
+                        g.add_guarded(&mut out, cond, element);
+                        Ok(false)
+                    })?;
+                }
+                Ok(out)
+            }
+            TermKind::Arith(ArithOp::Div | ArithOp::Mod, ..) => {
+                Err(self.not_linear(t, "divides a number"))
+            }
+            TermKind::Arith(ArithOp::Pow, ..) => {
+                Err(self.not_linear(t, "raises a number to a power"))
+            }
+            TermKind::Abs(_) => Err(self.not_linear(t, "takes the absolute value of a number")),
+            _ => Err(self.not_linear(t, "uses a number")),
+        }
+    }
+
+    /// A term without integer variables as a linear term: one part per value it may take.
+    fn linear_cases(&mut self, t: &Term) -> IdpResult<LinTerm> {
+        let ground = self.ground_term(t)?;
+        if let Some(GVal::V(Value::Int(k))) = ground.as_known() {
+            return Ok(LinTerm::constant(i128::from(k)));
+        }
+        let mut out = LinTerm::constant(0);
+        let mut guards = Vec::with_capacity(ground.0.len());
+        for (g, v) in ground.0 {
+            let GVal::V(Value::Int(k)) = v else {
+                return Err(self.not_linear(
+                    t,
+                    "has a value that is not an integer (reals are not searched yet)",
+                ));
+            };
+            guards.push(g);
+            out.parts.push((g, i128::from(k)));
+        }
+        out.defined = self.store.or(guards);
+        Ok(out)
+    }
+
+    /// `factor · lin`, where `factor`'s parts are exclusive cases (see [`Self::linear_cases`]).
+    fn product(&mut self, factor: LinTerm, lin: LinTerm) -> LinTerm {
+        if factor.is_constant() {
+            return lin.scaled(factor.constant);
+        }
+        let mut out = LinTerm::constant(0);
+        for &(g, k) in &factor.parts {
+            let case = lin.clone().scaled(k);
+            self.add_guarded(&mut out, g, case);
+        }
+        out.defined = self.store.and2(factor.defined, lin.defined);
+        out
+    }
+
+    /// Adds `element` to `sum` where `cond` holds and `element` has a value.
+    fn add_guarded(&mut self, sum: &mut LinTerm, cond: Gf, element: LinTerm) {
+        let guard = self.store.and2(cond, element.defined);
+        if guard == Gf::FALSE {
+            return;
+        }
+        if guard == Gf::TRUE {
+            sum.constant += element.constant;
+            sum.parts.extend(element.parts);
+            sum.vars.extend(element.vars);
+            return;
+        }
+        if element.constant != 0 {
+            sum.parts.push((guard, element.constant));
+        }
+        for (g, w) in element.parts {
+            let both = self.store.and2(guard, g);
+            if both != Gf::FALSE {
+                sum.parts.push((both, w));
+            }
+        }
+        for (v, a) in element.vars {
+            let copy = self.guarded_variable(guard, v);
+            sum.vars.push((copy, a));
+        }
+    }
+
+    /// A variable equal to `v` where `guard` holds and to 0 elsewhere.
+    fn guarded_variable(&mut self, guard: Gf, v: usize) -> usize {
+        if let Some(&k) = self.integers.guarded.get(&(guard, v)) {
+            return k;
+        }
+        let (low, high) = (self.integers.vars[v].low, self.integers.vars[v].high);
+        let k = self.new_int_var(None, low.min(0), high.max(0));
+        self.integers.guarded.insert((guard, v), k);
+        // guard → k − v ≥ 0 ∧ v − k ≥ 0; ¬guard → k ≥ 0 ∧ −k ≥ 0.
+        let up = self.linear_atom(vec![(k, 1), (v, -1)], 0);
+        let down = self.linear_atom(vec![(k, -1), (v, 1)], 0);
+        let nonnegative = self.linear_atom(vec![(k, 1)], 0);
+        let nonpositive = self.linear_atom(vec![(k, -1)], 0);
+        for (when, atom) in [
+            (guard, up),
+            (guard, down),
+            (-guard, nonnegative),
+            (-guard, nonpositive),
+        ] {
+            let axiom = self.store.or2(-when, atom);
+            self.integers.axioms.push(axiom);
+        }
+        k
+    }
+
+    /// The 0/1 variable that is 1 exactly where `g` holds.
+    fn indicator(&mut self, g: Gf) -> usize {
+        if let Some(&k) = self.integers.indicators.get(&g) {
+            return k;
+        }
+        let k = self.new_int_var(None, 0, 1);
+        self.integers.indicators.insert(g, k);
+        let one = self.linear_atom(vec![(k, 1)], 1);
+        let same = self.store.equiv(one, g);
+        self.integers.axioms.push(same);
+        k
+    }
+
+    /// The ground form of `lin ≥ 0`.
+    fn at_least_zero(&mut self, lin: LinTerm, at: &Term) -> IdpResult<Gf> {
+        let mut constant = lin.constant;
+        let mut coefficients: HashMap<usize, i128> = HashMap::default();
+        let mut order = Vec::new();
+        let mut add = |v: usize, a: i128, order: &mut Vec<usize>| {
+            let entry = coefficients.entry(v).or_insert_with(|| {
+                order.push(v);
+                0
+            });
+            *entry += a;
+        };
+        for (v, a) in lin.vars {
+            add(v, a, &mut order);
+        }
+        for (g, w) in lin.parts {
+            if g == Gf::FALSE || w == 0 {
+                continue;
+            }
+            if g == Gf::TRUE {
+                constant += w;
+                continue;
+            }
+            let v = self.indicator(g);
+            add(v, w, &mut order);
+        }
+        let mut terms: Vec<(usize, i64)> = Vec::with_capacity(order.len());
+        let (mut least, mut most) = (constant, constant);
+        for v in order {
+            let a = coefficients[&v];
+            if a == 0 {
+                continue;
+            }
+            let var = &self.integers.vars[v];
+            let (x, y) = (a * i128::from(var.low), a * i128::from(var.high));
+            least += x.min(y);
+            most += x.max(y);
+            let a = i64::try_from(a).map_err(|_| self.not_linear(at, "grows too large"))?;
+            terms.push((v, a));
+        }
+        if least >= 0 {
+            return Ok(Gf::TRUE);
+        }
+        if most < 0 {
+            return Ok(Gf::FALSE);
+        }
+        // Σ a·x ≥ −constant.
+        let bound = i64::try_from(-constant).map_err(|_| self.not_linear(at, "grows too large"))?;
+        terms.sort_unstable();
+        Ok(self.linear_atom(terms, bound))
+    }
+
+    /// The atom of `Σ terms ≥ bound`, made once per comparison.
+    fn linear_atom(&mut self, terms: Vec<(usize, i64)>, bound: i64) -> Gf {
+        let key = (terms, bound);
+        if let Some(&g) = self.integers.memo.get(&key) {
+            return g;
+        }
+        let n = self.integers.atoms.len() as i64;
+        let atom = self
+            .store
+            .atom(AUX, &[Value::Int(LINEAR_TAG), Value::Int(n), Value::Int(0)]);
+        self.integers.atoms.push(LinearAtom {
+            atom,
+            terms: key.0.clone(),
+            bound,
+        });
+        self.integers.memo.insert(key, atom);
+        atom
+    }
+
+    /// The variable of `f(args)`, made on first use.
+    fn integer_variable(&mut self, f: FuncId, args: Tuple) -> usize {
+        if let Some(&k) = self.integers.index.get(&(f, args.clone())) {
+            return k;
+        }
+        let (low, high) = self.integers.functions[&f];
+        let k = self.new_int_var(Some((f, args.clone())), low, high);
+        self.integers.index.insert((f, args), k);
+        k
+    }
+
+    fn new_int_var(&mut self, application: Option<(FuncId, Tuple)>, low: i64, high: i64) -> usize {
+        self.integers.vars.push(IntVar {
+            application,
+            low,
+            high,
+        });
+        self.integers.vars.len() - 1
+    }
+
+    /// A term that cannot be searched as a linear number, named with its position.
+    pub fn not_linear(&self, t: &Term, what: &str) -> Error {
+        let at = self.program.position(t.span).unwrap_or_default();
+        let mut used = HashSet::default();
+        crate::sema::walk::symbols(t, &mut used);
+        let mut names: Vec<&str> = used
+            .into_iter()
+            .filter_map(|s| match s {
+                Symbol::Func(f) if self.is_integer_variable(f) => {
+                    Some(self.program.func(f).name.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        names.sort_unstable();
+        Error::input(format!(
+            "The term at {at} {what} that the search chooses ({}): idp searches such numbers \
+             only in linear arithmetic (sums, differences, products with a known number, \
+             comparisons). Give the function a finite type (e.g. `type Val isa int` with `Val \
+             = {{0..100}}` in the structure) so that its values are listed, or give its values \
+             in the structure.",
+            names.join(", ")
+        ))
+    }
+}
+
+/// Removes from `candidates` the functions applied outside linear arithmetic.
+struct Linearity<'c> {
+    candidates: &'c mut HashMap<FuncId, (i64, i64)>,
+}
+
+impl Linearity<'_> {
+    fn formula(&mut self, f: &Formula) {
+        match f.kind() {
+            FormulaKind::Bool(_) => {}
+            FormulaKind::Pred(_, args) => {
+                for a in args {
+                    self.term(a, false);
+                }
+            }
+            FormulaKind::Cmp(_, a, b) => {
+                self.term(a, true);
+                self.term(b, true);
+            }
+            FormulaKind::Not(g) => self.formula(g),
+            FormulaKind::And(gs) | FormulaKind::Or(gs) => {
+                for g in gs {
+                    self.formula(g);
+                }
+            }
+            FormulaKind::Implies(a, b) | FormulaKind::Equiv(a, b) => {
+                self.formula(a);
+                self.formula(b);
+            }
+            FormulaKind::Forall(_, g) | FormulaKind::Exists(_, g) => self.formula(g),
+        }
+    }
+
+    fn term(&mut self, t: &Term, linear: bool) {
+        match t.kind() {
+            TermKind::Func(f, args) => {
+                if !linear {
+                    self.candidates.remove(f);
+                }
+                for a in args {
+                    self.term(a, false);
+                }
+            }
+            TermKind::Arith(op, a, b) => {
+                let linear = linear && matches!(op, ArithOp::Add | ArithOp::Sub | ArithOp::Mul);
+                self.term(a, linear);
+                self.term(b, linear);
+            }
+            TermKind::Neg(a) => self.term(a, linear),
+            TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => self.term(a, false),
+            TermKind::Aggregate(kind, sets) => {
+                for set in sets {
+                    self.formula(&set.cond);
+                    self.term(&set.term, linear && *kind == AggKind::Sum);
+                }
+            }
+            TermKind::Var(_) | TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {
+            }
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! Numbers the search chooses: functions onto `int` without a finite type, reasoned about by
+//! the solver's integer theory. Random linear theories against brute force (satisfiability,
+//! the number of models, every model checked by the naive evaluator), optima against brute
+//! force, exact answers on a scheduling exercise, and the messages for what is not linear.
+
+mod support;
+
+use idp::infer::{self, Options};
+use idp::sema::Component;
+use idp::structure::Value;
+use support::checked_models;
+
+/// Runs `idp -e chunk` on `text` (given on stdin) and returns its output; it must succeed.
+fn run_text(text: &str, chunk: &str) -> String {
+    let out = support::idp(&["-e", chunk], text);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// A small deterministic generator (a linear congruence), so that failures replay.
+struct Draw(u64);
+
+impl Draw {
+    fn next(&mut self, n: u64) -> i64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n) as i64
+    }
+
+    fn between(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.next((hi - lo + 1) as u64)
+    }
+}
+
+/// A comparison `Σ coefficient·X(i) op constant`, also with a guarded sum over open `Q`.
+#[derive(Clone, Debug)]
+struct Comparison {
+    coefficients: Vec<i64>,
+    /// Adds `sum{ i : Q(i) : X(i) }` times this.
+    guarded: i64,
+    op: &'static str,
+    constant: i64,
+}
+
+impl Comparison {
+    fn random(draw: &mut Draw, n: usize) -> Comparison {
+        let ops = ["=<", "<", ">=", ">", "=", "~="];
+        let mut coefficients: Vec<i64> = (0..n).map(|_| draw.between(-3, 3)).collect();
+        if coefficients.iter().all(|&c| c == 0) {
+            coefficients[draw.next(n as u64) as usize] = 1;
+        }
+        Comparison {
+            coefficients,
+            guarded: if draw.next(4) == 0 {
+                draw.between(-2, 2)
+            } else {
+                0
+            },
+            op: ops[draw.next(6) as usize],
+            constant: draw.between(-6, 6),
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut parts: Vec<String> = self
+            .coefficients
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c != 0)
+            .map(|(i, c)| format!("{c} * X({})", i + 1))
+            .collect();
+        if self.guarded != 0 {
+            parts.push(format!("{} * sum{{ i : Q(i) : X(i) }}", self.guarded));
+        }
+        format!("{} {} {}", parts.join(" + "), self.op, self.constant)
+    }
+
+    fn holds(&self, x: &[i64], q: &[bool]) -> bool {
+        let guarded: i64 = x.iter().zip(q).filter(|(_, &b)| b).map(|(v, _)| v).sum();
+        let left: i64 = self
+            .coefficients
+            .iter()
+            .zip(x)
+            .map(|(c, v)| c * v)
+            .sum::<i64>()
+            + self.guarded * guarded;
+        let k = self.constant;
+        match self.op {
+            "=<" => left <= k,
+            "<" => left < k,
+            ">=" => left >= k,
+            ">" => left > k,
+            "=" => left == k,
+            _ => left != k,
+        }
+    }
+}
+
+/// A random theory: each sentence a comparison or a disjunction of two; the numbers kept
+/// within `0..=4` by sentences (the function's type is `int`), so brute force can list them.
+struct Theory {
+    n: usize,
+    sentences: Vec<Vec<Comparison>>,
+}
+
+impl Theory {
+    fn random(seed: u64) -> Theory {
+        let mut draw = Draw(seed);
+        let n = 1 + draw.next(3) as usize;
+        let sentences = (0..1 + draw.next(3))
+            .map(|_| {
+                (0..1 + draw.next(2))
+                    .map(|_| Comparison::random(&mut draw, n))
+                    .collect()
+            })
+            .collect();
+        Theory { n, sentences }
+    }
+
+    fn text(&self) -> String {
+        let sentences: Vec<String> = self
+            .sentences
+            .iter()
+            .map(|or| {
+                let parts: Vec<String> = or.iter().map(Comparison::text).collect();
+                format!("  {}.\n", parts.join(" | "))
+            })
+            .collect();
+        format!(
+            "vocabulary V {{\n  type Idx isa int\n  X(Idx) : int\n  Q(Idx)\n}}\n\
+             theory T : V {{\n  ! i : 0 =< X(i) & X(i) =< 4.\n{}}}\n\
+             structure S : V {{\n  Idx = {{ 1..{} }}\n}}\n",
+            sentences.concat(),
+            self.n
+        )
+    }
+
+    /// The models by brute force: every value of X in 0..=4 and every Q.
+    fn brute_force(&self) -> usize {
+        let mut count = 0;
+        let n = self.n as u32;
+        for xs in 0..5usize.pow(n) {
+            let x: Vec<i64> = (0..n).map(|i| (xs / 5usize.pow(i) % 5) as i64).collect();
+            for qs in 0..1usize << n {
+                let q: Vec<bool> = (0..n).map(|i| qs >> i & 1 == 1).collect();
+                if self
+                    .sentences
+                    .iter()
+                    .all(|or| or.iter().any(|c| c.holds(&x, &q)))
+                {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+}
+
+#[test]
+fn random_linear_theories_agree_with_brute_force() {
+    let mut satisfiable = 0;
+    for seed in 0..300u64 {
+        let theory = Theory::random(seed);
+        let text = theory.text();
+        let (_, models) = checked_models(&text);
+        assert_eq!(models.len(), theory.brute_force(), "seed {seed}:\n{text}");
+        satisfiable += usize::from(!models.is_empty());
+    }
+    // The draw makes both kinds.
+    assert!(
+        (50..250).contains(&satisfiable),
+        "{satisfiable} satisfiable"
+    );
+}
+
+/// The least value of `O` in the models of `T` in `S`, and how many models have it.
+fn minimum(text: &str) -> (Option<Value>, usize) {
+    let p = support::program(text);
+    let (Some(Component::Theory(t)), Some(Component::Structure(s)), Some(Component::Term(o))) =
+        (p.lookup(&["T"]), p.lookup(&["S"]), p.lookup(&["O"]))
+    else {
+        panic!("T, S and O expected")
+    };
+    let options = Options {
+        nbmodels: 0,
+        ..Options::default()
+    };
+    let found = infer::minimize(
+        &p,
+        &p.theories[t.index()],
+        &p.structures[s.index()],
+        &p.terms[o.index()].term,
+        None,
+        &options,
+    )
+    .expect("minimize succeeds")
+    .value;
+    assert!(found.proven);
+    for m in &found.models {
+        infer::check_model(&p, &p.theories[t.index()], m).expect("an optimal model is a model");
+    }
+    (found.value, found.models.len())
+}
+
+#[test]
+fn optima_agree_with_brute_force() {
+    for seed in 0..120u64 {
+        let theory = Theory::random(seed + 1000);
+        let mut draw = Draw(seed);
+        let weights: Vec<i64> = (0..theory.n).map(|_| draw.between(-3, 3)).collect();
+        let objective: Vec<String> = weights
+            .iter()
+            .enumerate()
+            .map(|(i, w)| format!("{w} * X({})", i + 1))
+            .collect();
+        let text = format!(
+            "{}term O : V {{ {} }}\n",
+            theory.text(),
+            objective.join(" + ")
+        );
+        // Brute force: the least value and the models (X and Q) that have it.
+        let n = theory.n as u32;
+        let mut best: Option<(i64, usize)> = None;
+        for xs in 0..5usize.pow(n) {
+            let x: Vec<i64> = (0..n).map(|i| (xs / 5usize.pow(i) % 5) as i64).collect();
+            for qs in 0..1usize << n {
+                let q: Vec<bool> = (0..n).map(|i| qs >> i & 1 == 1).collect();
+                if !theory
+                    .sentences
+                    .iter()
+                    .all(|or| or.iter().any(|c| c.holds(&x, &q)))
+                {
+                    continue;
+                }
+                let value: i64 = weights.iter().zip(&x).map(|(w, v)| w * v).sum();
+                best = match best {
+                    Some((b, k)) if b == value => Some((b, k + 1)),
+                    Some((b, _)) if b < value => best,
+                    _ => Some((value, 1)),
+                };
+            }
+        }
+        let (value, count) = minimum(&text);
+        match best {
+            None => assert_eq!((value, count), (None, 0), "seed {seed}:\n{text}"),
+            Some((b, k)) => assert_eq!(
+                (value, count),
+                (Some(Value::Int(b)), k),
+                "seed {seed}:\n{text}"
+            ),
+        }
+    }
+}
+
+const SCHEDULE: &str = "vocabulary V {
+  type Job
+  Dur(Job) : int
+  Start(Job) : int
+  Before(Job, Job)
+  End : int
+}
+theory T : V {
+  ! j : Start(j) >= 0.
+  ! a b : Before(a, b) => Start(a) + Dur(a) =< Start(b).
+  ! j : Start(j) + Dur(j) =< End.
+  ! a b : a ~= b => Start(a) + Dur(a) =< Start(b) | Start(b) + Dur(b) =< Start(a).
+}
+term Makespan : V { End }
+term Weighted : V { sum{ j : true : 2 * Start(j) - Dur(j) } }
+structure S : V {
+  Job = { a; b; c; d }
+  Dur = { a -> 3; b -> 2; c -> 4; d -> 1 }
+  Before = { (a, b); (c, d) }
+}
+";
+
+/// The course exercise that `idp` refused before (`Start(Job) : int`): a schedule without
+/// overlaps, the least makespan (10, the total duration) and the least weighted start (24,
+/// by enumerating the orders).
+#[test]
+fn a_schedule_over_unbounded_start_times() {
+    let out = run_text(
+        SCHEDULE,
+        "local m, _, v = minimize(T, S, Makespan) print(v) \
+         m, _, v = minimize(T, S, Weighted) print(v)",
+    );
+    assert_eq!(out, "10\n24\n");
+}
+
+/// A deadline below the total duration leaves no model; constraints that no integers satisfy
+/// (a cycle `X < Y < X`, or `X + Y = 7 ∧ X − Y = 2`) are refuted, not searched forever.
+#[test]
+fn inconsistent_numbers_have_no_model() {
+    let tight = SCHEDULE.replace("Start(j) + Dur(j) =< End.", "Start(j) + Dur(j) =< 9.");
+    assert_eq!(run_text(&tight, "print(modelexpand(T, S)[1])"), "nil\n");
+    let text = "vocabulary V {\n  X : int\n  Y : int\n  P\n}\n\
+                theory T : V {\n  P => X < Y & Y < X.\n  ~P => X + Y = 7 & X - Y = 2.\n}\n\
+                structure S : V {\n}\n";
+    assert_eq!(run_text(text, "print(modelexpand(T, S)[1])"), "nil\n");
+}
+
+/// Models that differ only in a number are told apart: `0 =< X < 5` with the type `int`
+/// has five.
+#[test]
+fn models_differ_in_their_numbers() {
+    let text = "vocabulary V {\n  X : int\n}\ntheory T : V {\n  0 =< X & X < 5.\n}\nstructure S : V {\n}\n";
+    let (_, models) = checked_models(text);
+    let mut values: Vec<String> = models
+        .iter()
+        .map(|m| idp::print::structure_to_string(&support::program(text), m))
+        .filter_map(|s| s.lines().find(|l| l.contains("X =")).map(str::to_string))
+        .collect();
+    values.sort();
+    assert_eq!(
+        values,
+        ["  X = 0", "  X = 1", "  X = 2", "  X = 3", "  X = 4"]
+    );
+}
+
+/// A product of two numbers the search chooses is refused with the term's position.
+#[test]
+fn a_product_of_two_numbers_is_located() {
+    let text = "vocabulary V {\n  X : int\n  Y : int\n}\ntheory T : V {\n  X * Y = 12.\n}\nstructure S : V {\n}\n";
+    let out = support::idp(&["-e", "print(modelexpand(T, S)[1])"], text);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "The term at stdin:6:3 multiplies two numbers that the search chooses (X, Y)"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
