@@ -171,9 +171,9 @@ impl Integers {
 }
 
 impl<'a> Grounder<'a> {
-    /// Decides which functions of `sentences` and `definitions` (and of `objective`, a term
-    /// to optimise), or among `declared` (the vocabulary's, which a model must give values
-    /// even when no sentence reads them), are searched as numbers: see the module
+    /// Decides which functions of `declared` (the vocabulary's: a model gives each a value,
+    /// even one that no sentence reads) are searched as numbers, by how `sentences`,
+    /// `definitions` and `objective` (a term to optimise) use them: see the module
     /// documentation.
     pub fn choose_integer_variables(
         &mut self,
@@ -182,33 +182,13 @@ impl<'a> Grounder<'a> {
         objective: Option<&Term>,
         declared: &[FuncId],
     ) {
-        let mut used: HashSet<Symbol> = declared.iter().map(|&f| Symbol::Func(f)).collect();
-        for f in sentences {
-            crate::sema::walk::symbols(f, &mut used);
-        }
-        for d in definitions {
-            for r in &d.rules {
-                crate::sema::walk::symbols(&r.body, &mut used);
-                for a in &r.head_args {
-                    crate::sema::walk::symbols(a, &mut used);
-                }
-                used.remove(&r.head);
-            }
-        }
-        if let Some(t) = objective {
-            crate::sema::walk::symbols(t, &mut used);
-        }
+        // Every function a sentence, a rule or the objective reads is declared.
         let defined: HashSet<Symbol> = definitions.iter().flat_map(|d| d.defined()).collect();
-        let mut candidates: HashMap<FuncId, (i64, i64)> = HashMap::default();
-        for s in used {
-            let Symbol::Func(f) = s else { continue };
-            if defined.contains(&s) {
-                continue;
-            }
-            if let Some(bounds) = self.integer_bounds(f) {
-                candidates.insert(f, bounds);
-            }
-        }
+        let mut candidates: HashMap<FuncId, (i64, i64)> = declared
+            .iter()
+            .filter(|&&f| !defined.contains(&Symbol::Func(f)))
+            .filter_map(|&f| Some((f, self.integer_bounds(f)?)))
+            .collect();
         if candidates.is_empty() {
             return;
         }

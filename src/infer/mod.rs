@@ -463,19 +463,9 @@ fn optimise(
             options.tuning.minimize.unwrap_or_default(),
         )?,
     };
-    let best = match search {
-        optimise::Search::NoModel => {
-            return Ok(Optimum {
-                models: Vec::new(),
-                proven: true,
-                value: None,
-            })
-        }
-        optimise::Search::Stopped(value, model, e) => {
-            session.restore_model(model);
-            return Ok(unproven_optimum(session, value, e.message()));
-        }
-        optimise::Search::Optimal(value) => value,
+    let best = match optimum_found(session, search) {
+        Ok(best) => best,
+        Err(settled) => return Ok(settled),
     };
     match &totals {
         Some(totals) => {
@@ -506,19 +496,10 @@ fn optimise_number(
     options: &Options,
 ) -> IdpResult<Optimum> {
     let lin = session.integer_term(term)?;
-    let best = match optimise::least_number(session, &lin, term)? {
-        optimise::Search::NoModel => {
-            return Ok(Optimum {
-                models: Vec::new(),
-                proven: true,
-                value: None,
-            })
-        }
-        optimise::Search::Stopped(value, model, e) => {
-            session.restore_model(model);
-            return Ok(unproven_optimum(session, value, e.message()));
-        }
-        optimise::Search::Optimal(value) => value,
+    let search = optimise::least_number(session, &lin, term)?;
+    let best = match optimum_found(session, search) {
+        Ok(best) => best,
+        Err(settled) => return Ok(settled),
     };
     let GVal::V(Value::Int(k)) = best else {
         unreachable!("a linear term has an integer value")
@@ -526,6 +507,23 @@ fn optimise_number(
     let optimal = session.linear_at_most(&lin, i128::from(k), term)?;
     session.assert(optimal);
     optimal_models(session, best, output, shown, options)
+}
+
+/// The optimum a search proved, or (as `Err`) the answer when it found no model or was
+/// stopped (the best model found so far restored).
+fn optimum_found(session: &mut Session, search: optimise::Search) -> Result<GVal, Optimum> {
+    match search {
+        optimise::Search::NoModel => Err(Optimum {
+            models: Vec::new(),
+            proven: true,
+            value: None,
+        }),
+        optimise::Search::Stopped(value, model, e) => {
+            session.restore_model(model);
+            Err(unproven_optimum(session, value, e.message()))
+        }
+        optimise::Search::Optimal(value) => Ok(value),
+    }
 }
 
 /// The optimal models of a minimisation whose optimum `best` is asserted.

@@ -19,7 +19,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::Lit;
+use super::{hand_over, Handover, Lit};
 
 /// How many bound changes one propagation may make before it stops (a cycle of constraints
 /// can raise bounds by one at a time across a range of billions).
@@ -92,9 +92,9 @@ pub struct IntTheory {
     /// Literals decided by bounds, with the literals that imply them.
     pending: Vec<(Lit, Vec<Lit>)>,
     reasons: HashMap<Lit, Vec<Lit>>,
-    reason_out: Option<(Lit, Vec<Lit>, usize)>,
+    reason_out: Option<(Lit, Option<Handover>)>,
     conflicts: Vec<Vec<Lit>>,
-    clause_out: Option<(Vec<Lit>, usize)>,
+    clause_out: Option<Handover>,
     /// The values found by the last successful check.
     model: Vec<i64>,
     /// Whether a check gave up (the search must stop: its answer would be a guess).
@@ -499,50 +499,33 @@ impl IntTheory {
         if self
             .reason_out
             .as_ref()
-            .is_none_or(|(l, _, _)| *l != propagated)
+            .is_none_or(|(l, _)| *l != propagated)
         {
             let clause = self
                 .reasons
                 .get(&propagated)
                 .map(|r| r.iter().map(|&l| -l).collect())
                 .unwrap_or_default();
-            self.reason_out = Some((propagated, clause, 0));
+            self.reason_out = Some((propagated, Some(Handover::new(clause))));
             return propagated;
         }
-        let (_, clause, pos) = self.reason_out.as_mut().expect("reason being given");
-        match clause.get(*pos) {
-            Some(&l) => {
-                *pos += 1;
-                l
-            }
-            None => {
-                self.reason_out = None;
-                0
-            }
+        let (_, out) = self.reason_out.as_mut().expect("reason being given");
+        let l = hand_over(out);
+        if l == 0 {
+            self.reason_out = None;
         }
+        l
     }
 
     /// Whether a conflict clause is waiting to be handed over.
     pub fn has_clause(&mut self) -> bool {
-        self.clause_out = self.conflicts.pop().map(|c| (c, 0));
+        self.clause_out = self.conflicts.pop().map(Handover::new);
         self.clause_out.is_some()
     }
 
     /// The waiting clause, one literal per call, then 0.
     pub fn next_clause_lit(&mut self) -> Lit {
-        let Some((clause, pos)) = self.clause_out.as_mut() else {
-            return 0;
-        };
-        match clause.get(*pos) {
-            Some(&l) => {
-                *pos += 1;
-                l
-            }
-            None => {
-                self.clause_out = None;
-                0
-            }
-        }
+        hand_over(&mut self.clause_out)
     }
 
     /// Checks a full assignment: finds values for the variables that keep every constraint

@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::Lit;
+use super::{hand_over, Handover, Lit};
 
 /// One sum and the bounds asked of it.
 struct Sum {
@@ -103,10 +103,10 @@ pub struct LinearSums {
     /// The reasons of the literals made true and still assigned.
     reasons: HashMap<Lit, Forced>,
     /// The reason clause being handed to the solver, and how far.
-    reason_out: Option<(Lit, Vec<Lit>, usize)>,
+    reason_out: Option<(Lit, Option<Handover>)>,
     /// A conflict clause waiting, and the one being handed over with how far.
     conflicts: Vec<Vec<Lit>>,
-    clause_out: Option<(Vec<Lit>, usize)>,
+    clause_out: Option<Handover>,
 }
 
 impl LinearSums {
@@ -351,7 +351,7 @@ impl LinearSums {
         if self
             .reason_out
             .as_ref()
-            .is_none_or(|(l, _, _)| *l != propagated)
+            .is_none_or(|(l, _)| *l != propagated)
         {
             let clause = match self.reasons.get(&propagated) {
                 Some(f) => {
@@ -365,43 +365,26 @@ impl LinearSums {
                 }
                 None => Vec::new(),
             };
-            self.reason_out = Some((propagated, clause, 0));
+            self.reason_out = Some((propagated, Some(Handover::new(clause))));
             return propagated;
         }
-        let (_, clause, pos) = self.reason_out.as_mut().expect("reason being given");
-        match clause.get(*pos) {
-            Some(&l) => {
-                *pos += 1;
-                l
-            }
-            None => {
-                self.reason_out = None;
-                0
-            }
+        let (_, out) = self.reason_out.as_mut().expect("reason being given");
+        let l = hand_over(out);
+        if l == 0 {
+            self.reason_out = None;
         }
+        l
     }
 
     /// Whether a clause is waiting to be added; it becomes the one handed over.
     pub fn has_clause(&mut self) -> bool {
-        self.clause_out = self.conflicts.pop().map(|c| (c, 0));
+        self.clause_out = self.conflicts.pop().map(Handover::new);
         self.clause_out.is_some()
     }
 
     /// The next literal of the clause being handed over, then 0.
     pub fn next_clause_lit(&mut self) -> Lit {
-        let Some((clause, pos)) = self.clause_out.as_mut() else {
-            return 0;
-        };
-        match clause.get(*pos) {
-            Some(&l) => {
-                *pos += 1;
-                l
-            }
-            None => {
-                self.clause_out = None;
-                0
-            }
-        }
+        hand_over(&mut self.clause_out)
     }
 
     /// Whether the complete assignment `model` (the observed variables' literals) keeps every

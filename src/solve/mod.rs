@@ -26,6 +26,36 @@ pub use self::unfounded::{DefinitionGraph, GraphChild, GraphNode, SearchStats};
 /// A literal in DIMACS convention: a non-zero integer, negative for negation.
 pub type Lit = i32;
 
+/// A clause handed to CaDiCaL, which asks for it one literal per callback.
+struct Handover {
+    lits: Vec<Lit>,
+    pos: usize,
+}
+
+impl Handover {
+    fn new(lits: Vec<Lit>) -> Handover {
+        Handover { lits, pos: 0 }
+    }
+
+    /// The next literal; `None` once all were given.
+    fn next(&mut self) -> Option<Lit> {
+        let l = self.lits.get(self.pos).copied();
+        self.pos += 1;
+        l
+    }
+}
+
+/// The next literal of the clause in `out`, or 0 (and `out` emptied) after its last.
+fn hand_over(out: &mut Option<Handover>) -> Lit {
+    match out.as_mut().and_then(Handover::next) {
+        Some(l) => l,
+        None => {
+            *out = None;
+            0
+        }
+    }
+}
+
 /// The answer of a SAT call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SatResult {
