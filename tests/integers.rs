@@ -39,12 +39,15 @@ impl Draw {
     }
 }
 
-/// A comparison `Σ coefficient·X(i) op constant`, also with a guarded sum over open `Q`.
+/// A comparison `Σ coefficient·X(i) op constant`, also with a guarded sum over open `Q`, or
+/// of the absolute value of such a sum.
 #[derive(Clone, Debug)]
 struct Comparison {
     coefficients: Vec<i64>,
     /// Adds `sum{ i : Q(i) : X(i) }` times this.
     guarded: i64,
+    /// Compares `abs(Σ ...)` instead.
+    absolute: bool,
     op: &'static str,
     constant: i64,
 }
@@ -63,6 +66,7 @@ impl Comparison {
             } else {
                 0
             },
+            absolute: draw.next(5) == 0,
             op: ops[draw.next(6) as usize],
             constant: draw.between(-6, 6),
         }
@@ -79,7 +83,13 @@ impl Comparison {
         if self.guarded != 0 {
             parts.push(format!("{} * sum{{ i : Q(i) : X(i) }}", self.guarded));
         }
-        format!("{} {} {}", parts.join(" + "), self.op, self.constant)
+        let left = parts.join(" + ");
+        let left = if self.absolute {
+            format!("abs({left})")
+        } else {
+            left
+        };
+        format!("{left} {} {}", self.op, self.constant)
     }
 
     fn holds(&self, x: &[i64], q: &[bool]) -> bool {
@@ -91,6 +101,7 @@ impl Comparison {
             .map(|(c, v)| c * v)
             .sum::<i64>()
             + self.guarded * guarded;
+        let left = if self.absolute { left.abs() } else { left };
         let k = self.constant;
         match self.op {
             "=<" => left <= k,
@@ -322,6 +333,20 @@ fn models_differ_in_their_numbers() {
         values,
         ["  X = 0", "  X = 1", "  X = 2", "  X = 3", "  X = 4"]
     );
+}
+
+/// `abs` of a number is searched too: `|X − 3| =< 1` with `X` in `int` has three models, and
+/// `|X| + |Y| = 2` has eight.
+#[test]
+fn absolute_values_are_searched() {
+    let count = |theory: &str| {
+        let text = format!(
+            "vocabulary V {{\n  X : int\n  Y : int\n}}\ntheory T : V {{\n  {theory}\n  -5 =< Y & Y =< 5.\n}}\nstructure S : V {{\n}}\n"
+        );
+        checked_models(&text).1.len()
+    };
+    assert_eq!(count("abs(X - 3) =< 1 & Y = 0."), 3);
+    assert_eq!(count("abs(X) + abs(Y) = 2."), 8);
 }
 
 /// A product of two numbers the search chooses is refused with the term's position.

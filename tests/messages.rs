@@ -605,8 +605,8 @@ Error: The interpretation of function Place in structure S is non-total. At f.id
     );
 }
 
-/// `Score(x) > 0` alone is searched as a number (tests/integers.rs); under `abs` it is not,
-/// and its values would have to be listed.
+/// `Score(x) > 0` alone is searched as a number (tests/integers.rs); divided it is not, and
+/// its values would have to be listed.
 #[test]
 fn infinite_grounding_names_the_function_with_an_infinite_result_type() {
     let text = "vocabulary V {
@@ -614,7 +614,7 @@ fn infinite_grounding_names_the_function_with_an_infinite_result_type() {
   Score(T) : int
 }
 theory T : V {
-  ! x[T]: abs(Score(x)) > 0.
+  ! x[T]: Score(x) / 2 > 0.
 }
 structure S : V {
 }
@@ -624,7 +624,7 @@ structure S : V {
     assert_eq!(
         stderr(&o),
         "Error: Infinite grounding: the function Score(T) : int has the infinite result type 'int', so its possible values cannot be grounded. Give it a finite result type (e.g. `type Val isa int` with `Val = {0..10}` in the structure, and Score(T) : Val), or give its values in the structure.
-  while grounding the sentence at i.idp:6:3: (! x[T] : (abs(Score(x)) > 0))
+  while grounding the sentence at i.idp:6:3: (! x[T] : ((Score(x) / 2) > 0))
 "
     );
 }

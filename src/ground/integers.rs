@@ -12,8 +12,9 @@
 //! to 0 elsewhere; a formula inside a sum is a 0/1 variable. Models read each application's
 //! value from the theory.
 //!
-//! Terms that are not linear (a product of two unknown numbers, a division or `abs` of one)
-//! stop grounding with a message that names the term and says what would make it linear.
+//! `abs` of a linear term is a variable of its own, tied to the term by three comparisons.
+//! Terms that are not linear (a product of two unknown numbers, a division of one) stop
+//! grounding with a message that names the term and says what would make it linear.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -420,7 +421,10 @@ impl<'a> Grounder<'a> {
             TermKind::Arith(ArithOp::Pow, ..) => {
                 Err(self.not_linear(t, "raises a number to a power"))
             }
-            TermKind::Abs(_) => Err(self.not_linear(t, "takes the absolute value of a number")),
+            TermKind::Abs(a) => {
+                let lin = self.ground_linear(a)?;
+                self.absolute(lin, t)
+            }
             _ => Err(self.not_linear(t, "uses a number")),
         }
     }
@@ -486,6 +490,36 @@ impl<'a> Grounder<'a> {
             let copy = self.guarded_variable(guard, v);
             sum.vars.push((copy, a));
         }
+    }
+
+    /// `|lin|` as a variable `y` of its own: `y ≥ lin`, `y ≥ −lin`, and `y ≤ lin ∨ y ≤ −lin`.
+    fn absolute(&mut self, lin: LinTerm, at: &Term) -> IdpResult<LinTerm> {
+        let (least, most) = self.linear_range(&lin);
+        let largest = least.unsigned_abs().max(most.unsigned_abs());
+        let high = i64::try_from(largest).map_err(|_| self.not_linear(at, "grows too large"))?;
+        let y = self.new_int_var(None, 0, high);
+        let mut value = lin.clone();
+        value.defined = Gf::TRUE;
+        let y_term = LinTerm::variable(y);
+        let minus = |t: &LinTerm| t.clone().scaled(-1);
+        let sides = [
+            y_term.clone().plus(minus(&value), &mut self.store),
+            y_term.clone().plus(value.clone(), &mut self.store),
+        ];
+        for side in sides {
+            let at_least = self.at_least_zero(side, at)?;
+            self.integers.axioms.push(at_least);
+        }
+        let up = value.clone().plus(minus(&y_term), &mut self.store);
+        let down = minus(&value).plus(minus(&y_term), &mut self.store);
+        let up = self.at_least_zero(up, at)?;
+        let down = self.at_least_zero(down, at)?;
+        let either = self.store.or2(up, down);
+        self.integers.axioms.push(either);
+        Ok(LinTerm {
+            defined: lin.defined,
+            ..LinTerm::variable(y)
+        })
     }
 
     /// A variable equal to `v` where `guard` holds and to 0 elsewhere.
@@ -691,7 +725,8 @@ impl Linearity<'_> {
                 self.term(b, linear);
             }
             TermKind::Neg(a) => self.term(a, linear),
-            TermKind::Abs(a) | TermKind::Succ(_, a) | TermKind::Pred(_, a) => self.term(a, false),
+            TermKind::Abs(a) => self.term(a, linear),
+            TermKind::Succ(_, a) | TermKind::Pred(_, a) => self.term(a, false),
             TermKind::Aggregate(kind, sets) => {
                 for set in sets {
                     self.formula(&set.cond);
