@@ -19,7 +19,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::{hand_over, Handover, Lit};
+use super::{hand_over, Handover, Lit, ReasonOut};
 
 /// How many bound changes one propagation may make before it stops (a cycle of constraints
 /// can raise bounds by one at a time across a range of billions).
@@ -92,7 +92,7 @@ pub struct IntTheory {
     /// Literals decided by bounds, with the literals that imply them.
     pending: Vec<(Lit, Vec<Lit>)>,
     reasons: HashMap<Lit, Vec<Lit>>,
-    reason_out: Option<(Lit, Option<Handover>)>,
+    reason_out: ReasonOut,
     conflicts: Vec<Vec<Lit>>,
     clause_out: Option<Handover>,
     /// The values found by the last successful check.
@@ -489,32 +489,19 @@ impl IntTheory {
 
     /// Whether `propagated` is a literal this theory decided.
     pub fn explains(&self, propagated: Lit) -> bool {
-        self.reasons.contains_key(&propagated)
-            || self.reason_out.as_ref().is_some_and(|r| r.0 == propagated)
+        self.reasons.contains_key(&propagated) || self.reason_out.is_for(propagated)
     }
 
     /// The reason clause of `propagated`, one literal per call: first `propagated`, then the
     /// negations of the literals that imply it, then 0.
     pub fn next_reason_lit(&mut self, propagated: Lit) -> Lit {
-        if self
-            .reason_out
-            .as_ref()
-            .is_none_or(|(l, _)| *l != propagated)
-        {
-            let clause = self
-                .reasons
+        let reasons = &self.reasons;
+        self.reason_out.next(propagated, || {
+            reasons
                 .get(&propagated)
                 .map(|r| r.iter().map(|&l| -l).collect())
-                .unwrap_or_default();
-            self.reason_out = Some((propagated, Some(Handover::new(clause))));
-            return propagated;
-        }
-        let (_, out) = self.reason_out.as_mut().expect("reason being given");
-        let l = hand_over(out);
-        if l == 0 {
-            self.reason_out = None;
-        }
-        l
+                .unwrap_or_default()
+        })
     }
 
     /// Whether a conflict clause is waiting to be handed over.

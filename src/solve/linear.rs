@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{hand_over, Handover, Lit};
+use super::{hand_over, Handover, Lit, ReasonOut};
 
 /// One sum and the bounds asked of it.
 struct Sum {
@@ -103,7 +103,7 @@ pub struct LinearSums {
     /// The reasons of the literals made true and still assigned.
     reasons: HashMap<Lit, Forced>,
     /// The reason clause being handed to the solver, and how far.
-    reason_out: Option<(Lit, Option<Handover>)>,
+    reason_out: ReasonOut,
     /// A conflict clause waiting, and the one being handed over with how far.
     conflicts: Vec<Vec<Lit>>,
     clause_out: Option<Handover>,
@@ -342,38 +342,26 @@ impl LinearSums {
 
     /// Whether this propagator made `lit` true (and so gives its reason).
     pub fn explains(&self, lit: Lit) -> bool {
-        self.reasons.contains_key(&lit) || self.reason_out.as_ref().is_some_and(|r| r.0 == lit)
+        self.reasons.contains_key(&lit) || self.reason_out.is_for(lit)
     }
 
     /// The reason clause of `propagated`, one literal per call (the literal itself first),
     /// then 0.
     pub fn next_reason_lit(&mut self, propagated: Lit) -> Lit {
-        if self
-            .reason_out
-            .as_ref()
-            .is_none_or(|(l, _)| *l != propagated)
-        {
-            let clause = match self.reasons.get(&propagated) {
+        let (reasons, sums) = (&self.reasons, &self.sums);
+        self.reason_out
+            .next(propagated, || match reasons.get(&propagated) {
                 Some(f) => {
-                    let sum = &self.sums[f.sum as usize];
-                    // Without this term, the others' total exceeds the threshold by less
-                    // than the false terms take away.
+                    let sum = &sums[f.sum as usize];
+                    // Without this term, the others' total exceeds the threshold by less than
+                    // the false terms take away.
                     let excess = (sum.total - f.weight).checked_sub(f.threshold);
                     let mut clause = vec![-f.activation];
                     clause.extend(sum.false_prefix(f.falsified, excess));
                     clause
                 }
                 None => Vec::new(),
-            };
-            self.reason_out = Some((propagated, Some(Handover::new(clause))));
-            return propagated;
-        }
-        let (_, out) = self.reason_out.as_mut().expect("reason being given");
-        let l = hand_over(out);
-        if l == 0 {
-            self.reason_out = None;
-        }
-        l
+            })
     }
 
     /// Whether a clause is waiting to be added; it becomes the one handed over.

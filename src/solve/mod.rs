@@ -45,6 +45,35 @@ impl Handover {
     }
 }
 
+/// The reason clause a propagator is handing over, and for which literal.
+#[derive(Default)]
+struct ReasonOut(Option<(Lit, Handover)>);
+
+impl ReasonOut {
+    /// Whether the reason of `lit` is being handed over.
+    fn is_for(&self, lit: Lit) -> bool {
+        self.0.as_ref().is_some_and(|(l, _)| *l == lit)
+    }
+
+    /// The next literal of the reason clause of `propagated`: `propagated` itself first (the
+    /// clause, made by `clause`, is taken then), its other literals, then 0.
+    fn next(&mut self, propagated: Lit, clause: impl FnOnce() -> Vec<Lit>) -> Lit {
+        match &mut self.0 {
+            Some((l, out)) if *l == propagated => match out.next() {
+                Some(lit) => lit,
+                None => {
+                    self.0 = None;
+                    0
+                }
+            },
+            _ => {
+                self.0 = Some((propagated, Handover::new(clause())));
+                propagated
+            }
+        }
+    }
+}
+
 /// The next literal of the clause in `out`, or 0 (and `out` emptied) after its last.
 fn hand_over(out: &mut Option<Handover>) -> Lit {
     match out.as_mut().and_then(Handover::next) {
