@@ -341,13 +341,6 @@ impl<'a> Grounder<'a> {
         self.at_least_zero(below, at)
     }
 
-    /// The atom `lin ≥ k`.
-    pub fn linear_at_least(&mut self, lin: &LinTerm, k: i128, at: &Term) -> IdpResult<Gf> {
-        let mut above = lin.clone();
-        above.constant -= k;
-        self.at_least_zero(above, at)
-    }
-
     /// The formula "integer variable `v` does not have value `k`" (to tell models apart).
     pub fn differs_from(&mut self, v: usize, k: i64) -> Gf {
         let terms = vec![(v, 1)];
