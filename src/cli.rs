@@ -96,7 +96,8 @@ pub enum MessageFormat {
 pub struct Args {
     /// Specification files (.idp), loaded in order; stdin when none is given
     pub files: Vec<String>,
-    /// Run this Lua chunk instead of `main()` (`::` is replaced by `.`)
+    /// Run this Lua chunk instead of `main()` (`::` is replaced by `.`); with `-n`, `--count`
+    /// or `--explain`, run it first (it may make the structure searched)
     #[arg(short = 'e', long = "execute", value_name = "CHUNK")]
     pub execute: Option<String>,
     /// Do not print warnings
@@ -224,6 +225,14 @@ fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelReques
     let members = &program.namespaces[0].members;
     let pick = |given: &Option<String>, what: &str, is_kind: &dyn Fn(&Component) -> bool| {
         pick_component(program, given.as_deref(), what, is_kind)
+    };
+    // A name given with a chunk may be a Lua global that the chunk makes.
+    let pick = |given: &Option<String>, what: &str, is_kind: &dyn Fn(&Component) -> bool| match (
+        given,
+        &args.execute,
+    ) {
+        (Some(name), Some(_)) => Ok(name.clone()),
+        _ => pick(given, what, is_kind),
     };
     let theory = pick(&args.theory, "theory", &|c| {
         matches!(c, Component::Theory(_))
@@ -629,7 +638,10 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         runtime.theory(&request.theory),
         runtime.structure(&request.structure),
     ) else {
-        eprintln!("Error: the theory or structure was replaced by a procedure");
+        eprintln!(
+            "Error: there is no theory {} or no structure {} (a procedure or the -e chunk may have replaced it)",
+            request.theory, request.structure
+        );
         return 1;
     };
     let shown = Rc::new(ModelPrinter {
@@ -1181,8 +1193,20 @@ fn run_on(argv: Vec<String>, settings: Settings, stack: crate::syntax::Stack) ->
         return crate::repl::run(&runtime);
     }
     let (code, name) = match (&args.execute, args.models_asked()) {
-        (Some(chunk), _) => (Some(chunk.replace("::", ".")), "-e"),
-        (None, Some(n)) => {
+        (Some(chunk), None) => (Some(chunk.replace("::", ".")), "-e"),
+        (chunk, Some(n)) => {
+            // With -n, a chunk prepares what the search uses (a structure it makes, say).
+            if let Some(chunk) = chunk {
+                install_interrupt_handler();
+                if let Outcome::Failed(f) = runtime.run(&chunk.replace("::", "."), "-e") {
+                    flush_lua_stdout(&runtime);
+                    if !f.message.is_empty() {
+                        let label = if f.stopped { "Stopped" } else { "Error" };
+                        eprintln!("{label}: {}", f.message);
+                    }
+                    return if f.stopped { EXIT_LIMIT } else { 1 };
+                }
+            }
             let request = match model_request(&args, n, &runtime.program()) {
                 Ok(request) => request,
                 Err(msg) => {

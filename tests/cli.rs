@@ -345,6 +345,79 @@ fn models_flag_expands_without_a_procedure() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("there is no theory named 'Nope'"));
 }
 
+/// `-e` with `-n` or `--count`: the chunk runs first (here it makes the structure searched),
+/// then the search; a chunk's error stops before the search; a name that neither the files
+/// nor the chunk define is named.
+#[test]
+fn a_chunk_prepares_the_search_of_models_flag() {
+    let spec = "vocabulary V {\n type D isa int\n P(D)\n}\ntheory T : V { ?1 x : P(x). }\n";
+    let make = "G = newstructure(V, \"G\"); G[V::D.type] = range(1, 3)";
+    let o = run_file(
+        spec,
+        &[
+            "--nowarnings",
+            "--count",
+            "--theory",
+            "T",
+            "--structure",
+            "G",
+            "-e",
+            make,
+        ],
+    );
+    assert_eq!(stdout(&o), "Number of models: 3\n", "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(10));
+    let o = run_file(
+        spec,
+        &[
+            "--nowarnings",
+            "-n",
+            "1",
+            "--theory",
+            "T",
+            "--structure",
+            "G",
+            "-e",
+            make,
+        ],
+    );
+    assert!(
+        stdout(&o).starts_with("Model 1\n=======\n"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).ends_with("Number of models: 1\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run_file(
+        spec,
+        &["-n", "1", "--theory", "T", "--structure", "H", "-e", make],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: there is no theory T or no structure H (a procedure or the -e chunk may have replaced it)\n"
+    );
+    let o = run_file(
+        spec,
+        &[
+            "-n",
+            "1",
+            "--theory",
+            "T",
+            "--structure",
+            "G",
+            "-e",
+            "error('no structure today')",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("no structure today"), "{}", stderr(&o));
+}
+
 /// The number of subsets of the arcs of the complete digraph on `n` vertices under which every
 /// vertex is reachable from vertex 0 (brute force).
 fn spanning_arc_sets(n: usize) -> usize {
