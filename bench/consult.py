@@ -9,9 +9,14 @@ made, a random atom among those still open (neither forced nor left undecided by
 random value for it: both values are possible, so every choice is accepted (a refused one is
 an error of idp's).
 
+With SETTLE=N (as the workbench's page does), a click whose answer left atoms undecided is
+followed by up to N more `forced` requests, each going on where the last stopped, until all
+is settled.
+
 Usage: consult.py LABEL SEQUENCES STEPS SEED -- IDP_CONSULT_COMMAND...
 Prints one line: LABEL, clicks, p50, p95, max (ms), clicks whose `forced` left atoms
-undecided within its budget, open time (ms), atoms.
+undecided within its budget, open time (ms), atoms; with SETTLE, also the p50 and p95 of the
+time until everything was settled (ms) and the clicks never settled within N rounds.
 """
 
 import json
@@ -44,6 +49,8 @@ def main():
     rng = random.Random(seed)
     clicks = []
     incomplete = 0
+    settle_rounds = int(os.environ.get("SETTLE", "0"))
+    settled, never = [], 0
     for _ in range(sequences):
         ask({"op": "reset"})
         forced = ask({"op": "forced"})
@@ -70,6 +77,17 @@ def main():
                 ms += relevant["ms"]
             clicks.append(ms)
             incomplete += not forced["complete"]
+            if settle_rounds:
+                # As the workbench's page does: ask again until everything is settled.
+                total, rounds = ms, 0
+                while not forced["complete"] and rounds < settle_rounds:
+                    forced = ask({"op": "forced"})
+                    total += forced["ms"]
+                    rounds += 1
+                if forced["complete"]:
+                    settled.append(total)
+                else:
+                    never += 1
     ask({"op": "quit"})
     proc.wait()
     clicks.sort()
@@ -80,8 +98,17 @@ def main():
 
     def pct(p):
         return clicks[min(len(clicks) - 1, int(p * len(clicks)))]
-    print(f"{label}\t{len(clicks)}\t{pct(0.5):.1f}\t{pct(0.95):.1f}\t{clicks[-1]:.1f}\t"
-          f"{incomplete}\t{opened['ms']:.0f}\t{len(choosable)}")
+    line = (f"{label}\t{len(clicks)}\t{pct(0.5):.1f}\t{pct(0.95):.1f}\t{clicks[-1]:.1f}\t"
+            f"{incomplete}\t{opened['ms']:.0f}\t{len(choosable)}")
+    if settle_rounds:
+        settled.sort()
+        if settled:
+            p50 = settled[int(0.5 * len(settled))]
+            p95 = settled[min(len(settled) - 1, int(0.95 * len(settled)))]
+            line += f"\t{p50:.1f}\t{p95:.1f}\t{never}"
+        else:
+            line += f"\t-\t-\t{never}"
+    print(line)
 
 
 def negate(atom):

@@ -16,6 +16,8 @@
 #   PEERS=/work/shared/peers   where the keys-and-gates and Theseus levels live
 #   NO_BUILD=1      do not run `cargo build --release` first
 #   RELEVANT=1      a click also asks `relevant` (as the workbench's page does)
+#   SETTLE=N        after an answer with atoms undecided, ask `forced` again up to N times (as
+#                   the workbench's page does); adds the time until all was settled
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -32,7 +34,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 bench_idp
 bench_header
 echo "$SEQUENCES sequences of at most $STEPS choices each, seed $SEED"
-printf 'spec\tclicks\tp50 ms\tp95 ms\tmax ms\tincomplete\topen ms\tatoms\n'
+if [ -n "${SETTLE:-}" ]; then
+  printf 'spec\tclicks\tp50 ms\tp95 ms\tmax ms\tincomplete\topen ms\tatoms\tsettled p50\tsettled p95\tnever settled\n'
+else
+  printf 'spec\tclicks\tp50 ms\tp95 ms\tmax ms\tincomplete\topen ms\tatoms\n'
+fi
 
 consult() {
   local label=$1; shift

@@ -435,6 +435,96 @@ fn random_consultations_agree_with_brute_force() {
     assert!(checks > cases * 3, "too few checks: {checks}");
 }
 
+/// `groundpropagate` (`Propagation::Ground`: propagation on the grounding without a search)
+/// is sound and never stronger than `optimalpropagate`, which is exactly the intersection of
+/// the models (brute force); on random theories with definitions, aggregates and functions,
+/// and on one theory where the two differ.
+#[test]
+fn ground_propagation_is_sound_and_optimal_is_the_intersection() {
+    use idp::infer::{propagate, Propagation};
+    use idp::structure::Table;
+    let mut rng = Rng(0x1f83_d9ab_fb41_bd6b);
+    let (mut weaker, mut certain) = (0, 0);
+    for _ in 0..150 {
+        let text = random_theory(&mut rng);
+        let p = program(&text);
+        let (t, s) = theory_t_and_structure_s(&p);
+        let options = Options::default();
+        let Some(models) = brute_force_models(&p, t, s, LIMIT) else {
+            continue;
+        };
+        let ground = propagate(&p, t, s, Propagation::Ground, &options)
+            .unwrap()
+            .value;
+        let optimal = propagate(&p, t, s, Propagation::Optimal, &options)
+            .unwrap()
+            .value;
+        let Some(optimal) = optimal else {
+            assert!(models.is_empty(), "optimal says no model:\n{text}");
+            continue;
+        };
+        assert!(
+            !models.is_empty(),
+            "optimal found no contradiction:\n{text}"
+        );
+        let ground = ground.expect("a theory with models propagates without a contradiction");
+        for (&sym, table) in &ground.symbols {
+            let Table::ThreeValued { ct, cf } = table else {
+                continue;
+            };
+            for (tuples, truth) in [(ct, TruthValue::True), (cf, TruthValue::False)] {
+                for tuple in tuples.iter() {
+                    certain += 1;
+                    assert_eq!(optimal.truth(sym, tuple), truth, "{tuple:?}:\n{text}");
+                    for m in &models {
+                        assert_eq!(m.truth(sym, tuple), truth, "{tuple:?}:\n{text}");
+                    }
+                }
+            }
+        }
+        for (&sym, table) in &optimal.symbols {
+            for m in &models {
+                let trues = match &m.symbols[&sym] {
+                    Table::TwoValued(set) | Table::ThreeValued { ct: set, .. } => set,
+                };
+                for tuple in trues {
+                    let all = models
+                        .iter()
+                        .all(|o| o.truth(sym, tuple) == TruthValue::True);
+                    let said = table.truth(tuple);
+                    assert_eq!(all, said == TruthValue::True, "{tuple:?}:\n{text}");
+                    if all && ground.truth(sym, tuple) != TruthValue::True {
+                        weaker += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        certain > 40 && weaker > 0,
+        "certain {certain}, weaker {weaker}"
+    );
+    let o = idp(
+        &[],
+        "vocabulary V {\n  P\n  Q\n  R\n}\ntheory T : V { P | Q. P | ~Q. }\n\
+         theory D : V { { R <- R. } P <=> ~R. }\nstructure S : V { }\n\
+         procedure main() {\n  print(groundpropagate(T, S))\n  print(optimalpropagate(T, S))\n  \
+         print(propagate(D, S))\n  print(groundpropagate(merge(T, D), S))\n}\n",
+    );
+    let unknown = |s: &str| format!("  {s}<ct> = false\n  {s}<cf> = false\n");
+    let (p, q, r) = (unknown("P"), unknown("Q"), unknown("R"));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!(
+            "structure  : V {{\n{p}{q}{r}}}\n\nstructure  : V {{\n  P = true\n{q}{r}}}\n\n\
+             structure  : V {{\n  P = true\n{q}  R = false\n}}\n\n\
+             structure  : V {{\n  P = true\n{q}  R = false\n}}\n\n"
+        ),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 /// The line protocol on the README's seating puzzle: each reply exactly.
 #[test]
 fn the_line_protocol_answers_each_request() {

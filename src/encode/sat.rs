@@ -250,6 +250,20 @@ impl Sat {
         }
     }
 
+    /// What propagation derives under `assumptions` without a decision ([`SatSolver::implied`]).
+    pub fn implied(&mut self, assumptions: &[Lit]) -> Option<Option<Vec<Lit>>> {
+        // The current model stays the current one: its values are read before the solver
+        // leaves it.
+        self.read_model();
+        self.solver.get_mut().implied(assumptions)
+    }
+
+    /// The searches that follow stop (`Interrupted`) once `at` has passed (`None`: only the
+    /// run's limits stop them).
+    pub fn set_call_deadline(&mut self, at: Option<std::time::Instant>) {
+        self.solver.get_mut().set_call_deadline(at);
+    }
+
     /// One SAT call under `assumptions`; a model found becomes the current one. With a
     /// conflict limit, a solver that counts conflicts stops there (`Interrupted`).
     pub fn solve(&mut self, assumptions: &[Lit], conflicts: Option<u32>) -> SatResult {

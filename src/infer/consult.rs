@@ -210,21 +210,10 @@ struct Backbone {
     level: usize,
 }
 
-/// The conflict limits of one backbone call, level by level; the last has none, and is
-/// not used under a budget (a call must end for the budget to be kept).
+/// The conflict limits of one backbone call, level by level: what a level cannot decide
+/// waits for the next, so quick answers are not held up by hard ones. The last has none; a
+/// budget's deadline stops any call (the solver's terminator watches the clock).
 const CONFLICT_LEVELS: [Option<u32>; 4] = [Some(100), Some(2_000), Some(50_000), None];
-
-/// The conflict limits of one call under a budget: a call is not stopped by the clock, so
-/// its conflicts are what keeps the budget (a maze's calls make a few thousand a second).
-const BUDGETED_LEVELS: [Option<u32>; 3] = [Some(100), Some(1_000), Some(5_000)];
-
-/// The conflict limits that a search under `deadline` may use.
-fn conflict_levels(deadline: Option<Instant>) -> &'static [Option<u32>] {
-    match deadline {
-        Some(_) => &BUDGETED_LEVELS,
-        None => &CONFLICT_LEVELS,
-    }
-}
 
 /// One part of an explanation.
 #[derive(Clone, Debug, PartialEq)]
@@ -507,14 +496,14 @@ impl<'s> Consultation<'s> {
             return Ok(Some(true));
         }
         let deadline = self.budget.map(|b| Instant::now() + b);
-        for &limit in conflict_levels(deadline) {
+        for &limit in &CONFLICT_LEVELS {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
             let Some(session) = self.session.as_mut() else {
                 return Ok(Some(false));
             };
-            match session.solve_limited(&assumptions, limit)? {
+            match session.solve_before(&assumptions, limit, deadline)? {
                 Some(true) => {
                     self.remember_model();
                     return Ok(Some(true));
@@ -844,9 +833,11 @@ impl<'s> Consultation<'s> {
         let Some(mut with) = self.assumptions(&self.choices.clone()) else {
             return Ok(state);
         };
-        let levels = conflict_levels(deadline);
-        while state.level < levels.len() && !state.pending.is_empty() {
-            let limit = levels[state.level];
+        if state.level == 0 {
+            self.settle_by_propagation(&mut state, &with)?;
+        }
+        while state.level < CONFLICT_LEVELS.len() && !state.pending.is_empty() {
+            let limit = CONFLICT_LEVELS[state.level];
             let mut deferred = Vec::new();
             while let Some(k) = state.pending.pop() {
                 if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -857,7 +848,7 @@ impl<'s> Consultation<'s> {
                 let l = self.lits[k];
                 with.push(if state.reference[k] { -l } else { l });
                 let session = self.session.as_mut().expect("a model was found");
-                let found = session.solve_limited(&with, limit)?;
+                let found = session.solve_before(&with, limit, deadline)?;
                 with.pop();
                 match found {
                     Some(true) => {
@@ -872,9 +863,35 @@ impl<'s> Consultation<'s> {
             }
             deferred.reverse();
             state.pending = deferred;
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                // The clock, not this level's limit, stopped the last call: the level goes on
+                // with the next question.
+                return Ok(state);
+            }
             state.level += 1;
         }
         Ok(state)
+    }
+
+    /// Settles at once the pending candidates that propagation under the choices derives
+    /// (no search: unit propagation over the clauses, learnt ones included, and the
+    /// propagators), so that even an answer whose budget allows no search has them.
+    fn settle_by_propagation(&mut self, state: &mut Backbone, with: &[Lit]) -> IdpResult<()> {
+        let session = self.session.as_mut().expect("a model was found");
+        let Some(Some(implied)) = session.implied(with)? else {
+            return Ok(());
+        };
+        let implied: std::collections::HashSet<Lit> = implied.into_iter().collect();
+        let lits = &self.lits;
+        state.pending.retain(|&k| {
+            let value = state.reference[k];
+            let settled = implied.contains(&if value { lits[k] } else { -lits[k] });
+            if settled {
+                state.values[k] = Some(value);
+            }
+            !settled
+        });
+        Ok(())
     }
 
     /// Whether model `m` (values of `lits`) satisfies solver literal `l` (a literal not among

@@ -670,8 +670,12 @@ pub enum Propagation {
     Optimal,
 }
 
-/// A more precise structure, or `None` if the theory has no model extending the structure.
-/// Both strengths currently compute all consequences (the backbone of the models).
+/// A more precise structure, or `None` if the theory has no model extending the structure
+/// (for [`Propagation::Ground`]: if propagation meets a contradiction). `Optimal` computes
+/// all consequences (the backbone of the models); `Ground` what propagation on the grounding
+/// derives without a search, as IDP3's `groundpropagate`: unit propagation over the clauses
+/// and the definitions' unfounded sets (all consequences from a solver that cannot
+/// propagate alone).
 pub fn propagate(
     program: &Program,
     theory: &Theory,
@@ -679,7 +683,6 @@ pub fn propagate(
     strength: Propagation,
     options: &Options,
 ) -> IdpResult<Inferred<Option<Structure>>> {
-    let _ = strength;
     let mut warnings = Vec::new();
     let Evaluated::Done(evaluated, pending) =
         evaluate_definitions(program, theory, structure, options, &mut warnings)?
@@ -687,9 +690,40 @@ pub fn propagate(
         return Ok(Inferred::new(None, warnings));
     };
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
-    let propagated = backbone(&mut session, &evaluated)?;
+    let propagated = match strength {
+        Propagation::Ground => unit_consequences(&mut session, &evaluated)?,
+        Propagation::Optimal => None,
+    };
+    let propagated = match propagated {
+        Some(found) => found,
+        None => backbone(&mut session, &evaluated)?,
+    };
     warnings.extend(session.take_warnings());
     Ok(Inferred::new(propagated, warnings))
+}
+
+/// `structure` with every atom that propagation on the session's grounding makes certain:
+/// `Some(None)` on a contradiction; `None` when the solver cannot propagate without a search.
+fn unit_consequences(
+    session: &mut Session,
+    structure: &Structure,
+) -> IdpResult<Option<Option<Structure>>> {
+    let implied = match session.implied(&[])? {
+        None => return Ok(None),
+        Some(None) => return Ok(Some(None)),
+        Some(Some(lits)) => lits.into_iter().collect::<HashSet<Lit>>(),
+    };
+    let store_atoms = session.store().atom_count() as u32;
+    let mut fixed = Vec::new();
+    for a in 0..store_atoms {
+        let l = session.lit(session.store().atom_gf(a));
+        if implied.contains(&l) {
+            fixed.push((a, true));
+        } else if implied.contains(&-l) {
+            fixed.push((a, false));
+        }
+    }
+    Ok(Some(Some(with_certain(session, structure, fixed))))
 }
 
 /// `structure` with every atom that has the same value in all models of the session made
@@ -713,6 +747,11 @@ fn backbone(session: &mut Session, structure: &Structure) -> IdpResult<Option<St
             fixed.push((a, v));
         }
     }
+    Ok(Some(with_certain(session, structure, fixed)))
+}
+
+/// `structure` with the atoms of `fixed` (store atoms and their values) made certain.
+fn with_certain(session: &Session, structure: &Structure, fixed: Vec<(u32, bool)>) -> Structure {
     let mut out = structure.clone();
     let mut ct: HashMap<Symbol, (HashSet<Tuple>, HashSet<Tuple>)> = Default::default();
     for (a, v) in fixed {
@@ -733,7 +772,7 @@ fn backbone(session: &mut Session, structure: &Structure) -> IdpResult<Option<St
         f.extend(neg);
         out.symbols.insert(s, Table::ThreeValued { ct: c, cf: f });
     }
-    Ok(Some(out))
+    out
 }
 
 /// The value of a term without free variables in a two-valued structure (`None` if undefined).

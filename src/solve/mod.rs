@@ -2,8 +2,9 @@
 //! solver. The default backend is CaDiCaL (incremental, with assumptions); see the README for
 //! why it is preferred over splr here.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::time::Instant;
 
 use crate::limits::Until;
 
@@ -106,6 +107,18 @@ pub trait SatSolver {
         let _ = conflicts;
         self.solve(assumptions)
     }
+    /// The literals that unit propagation (and the propagators inside the search: unfounded
+    /// sets, sums, numbers) derive under `assumptions`, without a decision: `Some(None)` when
+    /// that propagation meets a conflict; `None` from a solver that cannot tell.
+    fn implied(&mut self, assumptions: &[Lit]) -> Option<Option<Vec<Lit>>> {
+        let _ = assumptions;
+        None
+    }
+    /// Stops the searches that follow (`Interrupted`) once `at` has passed, besides the run's
+    /// own limits; `None` takes that back. A solver without a clock ignores it.
+    fn set_call_deadline(&mut self, at: Option<Instant>) {
+        let _ = at;
+    }
     /// The value of a literal in the last model.
     fn value(&mut self, lit: Lit) -> bool;
     /// After a call that found no model: whether assumption `lit` was needed for that (the
@@ -175,15 +188,17 @@ pub trait SatSolver {
     }
 }
 
-/// Stops a CaDiCaL search when the deadline passes, on Ctrl-C, or when the process exceeds the
-/// memory limit.
+/// Stops a CaDiCaL search when the run's deadline passes, on Ctrl-C, when the process exceeds
+/// the memory limit, or when the deadline of the call (shared with the [`Cadical`] that sets
+/// it) passes.
 pub struct Deadline {
     until: Until,
+    call: Rc<Cell<Option<Instant>>>,
 }
 
 impl cadical_sys::Terminator for Deadline {
     fn terminated(&mut self) -> bool {
-        self.until.reached()
+        self.call.get().is_some_and(|at| Instant::now() >= at) || self.until.reached()
     }
 }
 
@@ -209,6 +224,8 @@ pub struct Cadical {
     sums: Rc<RefCell<LinearSums>>,
     /// The integer variables and constraints over them, shared with the propagator.
     ints: Rc<RefCell<IntTheory>>,
+    /// The deadline of the calls, shared with the terminator.
+    call_deadline: Rc<Cell<Option<Instant>>>,
 }
 
 impl Cadical {
@@ -235,7 +252,11 @@ impl Cadical {
                 None => {}
             }
         }
-        solver.connect_terminator(Deadline { until });
+        let call_deadline = Rc::new(Cell::new(None));
+        solver.connect_terminator(Deadline {
+            until,
+            call: call_deadline.clone(),
+        });
         Cadical {
             solver,
             vars: 0,
@@ -246,6 +267,7 @@ impl Cadical {
             counting: Rc::default(),
             sums: Rc::default(),
             ints: Rc::default(),
+            call_deadline,
         }
     }
 
@@ -309,6 +331,21 @@ impl SatSolver for Cadical {
         self.solver
             .limit("conflicts", conflicts.min(i32::MAX as u32) as i32);
         self.solve(assumptions)
+    }
+
+    fn set_call_deadline(&mut self, at: Option<Instant>) {
+        self.call_deadline.set(at);
+    }
+
+    fn implied(&mut self, assumptions: &[Lit]) -> Option<Option<Vec<Lit>>> {
+        self.searched = true;
+        for &a in assumptions {
+            self.solver.assume(a);
+        }
+        match self.solver.propagate() {
+            cadical_sys::Status::UNSATISFIABLE => Some(None),
+            _ => Some(Some(self.solver.implied())),
+        }
     }
 
     fn value(&mut self, lit: Lit) -> bool {

@@ -35,8 +35,13 @@ export function createConsultant(helpers) {
     undo: [],
     redo: [],
     busy: false,
+    settling: 0, // bumped by every action: a settling round that sees it changed stops
     root: null,
   };
+
+  // Rounds of `forced` asked between clicks for one set of choices (each goes on where the
+  // last stopped, within the consultation's budget) before the page leaves the rest unsettled.
+  const SETTLING_ROUNDS = 120;
 
   // ---- the literals ----
 
@@ -83,6 +88,7 @@ export function createConsultant(helpers) {
 
   async function busy(what, work) {
     if (s.busy) return;
+    s.settling++; // what the user does next replaces any settling under way
     s.busy = true;
     s.root.dataset.busy = "true";
     try {
@@ -330,9 +336,25 @@ export function createConsultant(helpers) {
     return true;
   }
 
-  // Asks what follows from the choices and repaints.
-  async function refresh(what = null, started = performance.now()) {
+  // While what follows is not settled, asks again between the user's clicks: each round
+  // shows what the last one settled, without another click.
+  function settleLater(round) {
+    const mine = s.settling;
+    setTimeout(async () => {
+      if (mine !== s.settling || s.busy || !s.id) return;
+      try {
+        await refresh(null, performance.now(), { round, mine });
+      } catch (e) {
+        if (mine === s.settling) say(`settling: ${e.message}`, "bad");
+      }
+    }, 0);
+  }
+
+  // Asks what follows from the choices and repaints. `settling`: a round of settleLater
+  // (whose answer is dropped when the user acted meanwhile).
+  async function refresh(what = null, started = performance.now(), settling = null) {
     const forced = await ask({ op: "forced" });
+    if (settling && settling.mine !== s.settling) return;
     if (!forced.ok) {
       say(forced.error, "bad");
       return;
@@ -344,8 +366,11 @@ export function createConsultant(helpers) {
     };
     s.undecided = new Set(forced.undecided || []);
     const relevance = await ask({ op: "relevant" });
+    if (settling && settling.mine !== s.settling) return;
     s.irrelevant = new Set(relevance.ok ? relevance.irrelevant : []);
     paint();
+    const round = settling ? settling.round + 1 : 1;
+    const goesOn = !forced.complete && round < SETTLING_ROUNDS;
     const ms = Math.round(performance.now() - started);
     const follows = s.forced.true.size + s.forced.false.size;
     const n = s.choices.length;
@@ -353,12 +378,18 @@ export function createConsultant(helpers) {
       what,
       `${n} choice${n === 1 ? "" : "s"}`,
       `${follows} value${follows === 1 ? "" : "s"} follow${follows === 1 ? "s" : ""}`,
-      forced.complete ? null : `${s.undecided.size} not settled in time (choose again to go on)`,
-      `${ms} ms`,
+      forced.complete
+        ? null
+        : goesOn
+          ? `settling ${s.undecided.size} more…`
+          : `${s.undecided.size} not settled in time (choose again to go on)`,
+      settling ? null : `${ms} ms`,
     ];
     say(parts.filter((p) => p).join(" — "), forced.complete ? "good" : "");
     s.root.dataset.choices = String(n);
-    onHash(linkState());
+    s.root.dataset.settled = String(forced.complete);
+    if (!settling) onHash(linkState());
+    if (goesOn) settleLater(round);
   }
 
   // ---- explanations ----

@@ -1375,6 +1375,40 @@ impl<'a> Session<'a> {
         assumptions: &[Lit],
         conflicts: Option<u32>,
     ) -> IdpResult<Option<bool>> {
+        self.solve_before(assumptions, conflicts, None)
+    }
+
+    /// The literals that propagation derives under `assumptions` without a decision (unit
+    /// propagation over the clauses, learnt ones included, and the propagators inside the
+    /// search): `Some(None)` on a conflict, `None` when the solver cannot tell.
+    pub fn implied(&mut self, assumptions: &[Lit]) -> IdpResult<Option<Option<Vec<Lit>>>> {
+        self.constrain_named_applications()?;
+        Ok(self.sat.implied(assumptions))
+    }
+
+    /// [`Session::solve_limited`], stopped also when `deadline` passes (`None` then, as for
+    /// the conflict limit; the run's own limits are errors as always).
+    pub fn solve_before(
+        &mut self,
+        assumptions: &[Lit],
+        conflicts: Option<u32>,
+        deadline: Option<Instant>,
+    ) -> IdpResult<Option<bool>> {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(None);
+        }
+        self.sat.set_call_deadline(deadline);
+        let found = self.solve_within(assumptions, conflicts, deadline);
+        self.sat.set_call_deadline(None);
+        found
+    }
+
+    fn solve_within(
+        &mut self,
+        assumptions: &[Lit],
+        conflicts: Option<u32>,
+        deadline: Option<Instant>,
+    ) -> IdpResult<Option<bool>> {
         self.constrain_named_applications()?;
         loop {
             self.check_time("searching")?;
@@ -1404,7 +1438,7 @@ impl<'a> Session<'a> {
                 SatResult::Unsat => return Ok(Some(false)),
                 SatResult::Interrupted => {
                     self.check_time("searching")?;
-                    if callers {
+                    if callers || deadline.is_some_and(|d| Instant::now() >= d) {
                         return Ok(None);
                     }
                     if budget.is_some() {
