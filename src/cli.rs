@@ -459,21 +459,8 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
     if diags.has_errors() {
         return 1;
     }
-    let is_theory = |c: &Component| matches!(c, Component::Theory(_));
-    let is_structure = |c: &Component| matches!(c, Component::Structure(_));
-    // A structure that the chunk makes is a Lua global, not a member of the files.
-    // With a chunk, a name given may be a Lua global that the chunk makes.
-    let pick = |given: &Option<String>, what: &str, is_kind: &dyn Fn(&Component) -> bool| match (
-        given,
-        &args.execute,
-    ) {
-        (Some(name), Some(_)) => Ok(name.clone()),
-        _ => pick_component(&program, given.as_deref(), what, is_kind),
-    };
-    let picked = pick(&args.theory, "theory", &is_theory)
-        .and_then(|t| pick(&args.structure, "structure", &is_structure).map(|s| (t, s)));
-    let (theory_name, structure_name) = match picked {
-        Ok(names) => names,
+    let blocks = match consulted_blocks(&args, &program) {
+        Ok(blocks) => blocks,
         Err(msg) => {
             eprintln!("Error: {msg}");
             return 1;
@@ -502,12 +489,12 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
         }
         runtime.flush_stdout();
     }
-    let (Some(theory), Some(structure)) = (
-        runtime.theory(&theory_name),
-        runtime.structure(&structure_name),
-    ) else {
-        eprintln!("Error: there is no theory {theory_name} or no structure {structure_name}");
-        return 1;
+    let (theory, structure, environment) = match blocks.take(&runtime) {
+        Ok(taken) => taken,
+        Err(msg) => {
+            eprintln!("Error: {msg}");
+            return 1;
+        }
     };
     let choices = match &args.choices {
         None => None,
@@ -520,7 +507,6 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
         },
     };
     let program = runtime.program();
-    let (theory, structure) = (theory.borrow().clone(), structure.borrow().clone());
     let options = crate::infer::Options {
         tuning: settings.tuning.clone(),
         run,
@@ -535,8 +521,22 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
             return if e.is_limit() { EXIT_LIMIT } else { 1 };
         }
     };
+    let environment = match &environment {
+        None => None,
+        Some((theory, structure)) => {
+            match crate::infer::consult::Problem::new(&program, theory, structure, &options) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    let label = if e.is_limit() { "Stopped" } else { "Error" };
+                    eprintln!("{label}: {e} (in the environment theory alone)");
+                    return if e.is_limit() { EXIT_LIMIT } else { 1 };
+                }
+            }
+        }
+    };
     let opening = crate::consult::Opening {
         notes,
+        environment: environment.as_ref(),
         choices: choices.as_ref(),
         budget: std::time::Duration::from_secs_f64(args.budget_ms / 1000.0),
     };
@@ -548,6 +548,105 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
             eprintln!("Error: {e}");
             1
         }
+    }
+}
+
+/// What `idp consult` consults: a theory, or IDP-Z3's `environment` and `decision` theories
+/// together (when the files declare both and `--theory` chooses neither), and a structure, or
+/// none (an empty one over the theory's vocabulary: FO(·) files need none).
+struct ConsultedBlocks {
+    theory: String,
+    environment: Option<String>,
+    structure: Option<String>,
+}
+
+/// The blocks `idp consult` consults, as named on its command line or the only ones the files
+/// declare; a name given with a chunk may be a Lua global that the chunk makes.
+fn consulted_blocks(args: &ConsultArgs, program: &Program) -> Result<ConsultedBlocks, String> {
+    let members = &program.namespaces[0].members;
+    let theory_written = |name: &str| {
+        members.iter().find_map(|(k, c)| {
+            (matches!(c, Component::Theory(_)) && crate::syntax::fodot::written_name(k) == name)
+                .then(|| k.clone())
+        })
+    };
+    let is_theory = |c: &Component| matches!(c, Component::Theory(_));
+    let is_structure = |c: &Component| matches!(c, Component::Structure(_));
+    let chunk = args.execute.is_some();
+    let (theory, environment) = match (
+        &args.theory,
+        theory_written("environment"),
+        theory_written("decision"),
+    ) {
+        (Some(name), _, _) if chunk => (name.clone(), None),
+        (None, Some(environment), Some(decision)) => (decision, Some(environment)),
+        (given, _, _) => (
+            pick_component(program, given.as_deref(), "theory", &is_theory)?,
+            None,
+        ),
+    };
+    let structures = members.values().filter(|c| is_structure(c)).count();
+    let structure = match &args.structure {
+        Some(name) if chunk => Some(name.clone()),
+        None if structures == 0 => None,
+        given => Some(pick_component(
+            program,
+            given.as_deref(),
+            "structure",
+            &is_structure,
+        )?),
+    };
+    Ok(ConsultedBlocks {
+        theory,
+        environment,
+        structure,
+    })
+}
+
+impl ConsultedBlocks {
+    /// The theory and the structure (over the theory's vocabulary) to consult and, with
+    /// IDP-Z3's environment and decision, the environment theory and its structure apart.
+    #[allow(clippy::type_complexity)]
+    fn take(
+        &self,
+        runtime: &Runtime,
+    ) -> Result<(Theory, Structure, Option<(Theory, Structure)>), String> {
+        let program = runtime.program();
+        let missing = |what: &str, name: &str| {
+            format!("there is no {what} {name} (a procedure or the -e chunk may have replaced it)")
+        };
+        let theory = runtime
+            .theory(&self.theory)
+            .ok_or_else(|| missing("theory", &self.theory))?
+            .borrow()
+            .clone();
+        let given = match &self.structure {
+            Some(name) => Some(
+                runtime
+                    .structure(name)
+                    .ok_or_else(|| missing("structure", name))?
+                    .borrow()
+                    .clone(),
+            ),
+            None => None,
+        };
+        let over = |voc| match &given {
+            Some(s) if s.vocabulary == voc => Ok(s.clone()),
+            Some(s) => crate::lua::merge_structures(&program, &Structure::new("", voc), s),
+            None => Ok(Structure::new("", voc)),
+        };
+        let Some(name) = &self.environment else {
+            return Ok((theory.clone(), over(theory.vocabulary)?, None));
+        };
+        let environment = runtime
+            .theory(name)
+            .ok_or_else(|| missing("theory", name))?
+            .borrow()
+            .clone();
+        let whole = crate::lua::merge_theories(&program, &environment, &theory)?;
+        let structure = over(whole.vocabulary)?;
+        let apart = over(environment.vocabulary)?;
+        Ok((whole, structure, Some((environment, apart))))
     }
 }
 

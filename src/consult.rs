@@ -35,13 +35,17 @@ pub const OPERATIONS: &[&str] = &[
 /// are the first choices (`--choices`), and the budget of one request.
 pub struct Opening<'a> {
     pub notes: Vec<String>,
+    /// IDP-Z3's environment theory alone (with the structure's environment part): what it
+    /// and the choices of environment symbols make certain is told apart in `forced`.
+    pub environment: Option<&'a Problem<'a>>,
     pub choices: Option<&'a Structure>,
     pub budget: Duration,
 }
 
 /// Answers the requests read from `input` on `output` until `quit` or the end of the input.
 /// The first line written (`"op": "open"`) gives the number of atoms, whether the problem
-/// has a model at all (`"has_model"`), the `warnings` (the opening's notes and the problem's
+/// has a model at all (`"has_model"`), whether environmental consequences are told apart
+/// (`"environment"`), the `warnings` (the opening's notes and the problem's
 /// own), and the first choices made (`"choices"`) or refused (`"refused"`, with why).
 pub fn serve_lines(
     problem: &Problem<'_>,
@@ -65,10 +69,20 @@ pub fn serve_lines(
         }
     };
     consultation.set_budget(Some(budget));
+    let mut environment = match opening.environment.map(Problem::consult).transpose() {
+        Ok(environment) => environment,
+        Err(e) => return writeln!(output, "{}", failure(&e.to_string(), started)),
+    };
+    if let Some(env) = &mut environment {
+        env.set_budget(Some(budget));
+    }
     let mut opened = Map::new();
     opened.insert("op".into(), json!("open"));
     opened.insert("atoms".into(), json!(consultation.atoms().len()));
     opened.insert("has_model".into(), json!(has_model));
+    if environment.is_some() {
+        opened.insert("environment".into(), json!(true));
+    }
     let program = problem.program();
     let skipped: Vec<String> = consultation
         .skipped()
@@ -94,6 +108,11 @@ pub fn serve_lines(
             Err(e) => return writeln!(output, "{}", failure(&e.to_string(), started)),
         }
     }
+    if let Some(env) = &mut environment {
+        if let Err(e) = mirror_choices(&consultation, env) {
+            return writeln!(output, "{}", failure(&e.to_string(), started));
+        }
+    }
     writeln!(output, "{}", success(opened, started))?;
     output.flush()?;
     for line in input.lines() {
@@ -103,7 +122,7 @@ pub fn serve_lines(
         }
         let started = Instant::now();
         let (reply, quit) = match serde_json::from_str::<Json>(&line) {
-            Ok(request) => answer(&mut consultation, &request, started),
+            Ok(request) => answer(&mut consultation, environment.as_mut(), &request, started),
             Err(e) => (
                 failure(&format!("the request is not JSON: {e}"), started),
                 false,
@@ -198,8 +217,42 @@ fn choices_block(c: &Consultation<'_>, name: &str) -> String {
     )
 }
 
+/// The choices of `c` that are about the environment's symbols made the choices of `env`
+/// (IDP-Z3's environment theory alone), so that its consequences can be told apart.
+fn mirror_choices(c: &Consultation<'_>, env: &mut Consultation<'_>) -> IdpResult<()> {
+    env.clear();
+    for choice in c.choices() {
+        if let Ok(l) = env.parse(&c.text(&choice)) {
+            env.assume(&l)?;
+        }
+    }
+    Ok(())
+}
+
+/// What the environment theory alone makes certain with the environment's choices (IDP-Z3's
+/// environmental consequences), as `{"true": [...], "false": [...], "complete": ...}`.
+fn environment_fields(env: &mut Consultation<'_>, budget: Option<Duration>) -> IdpResult<Json> {
+    let before = env.budget();
+    env.set_budget(budget);
+    let forced = env.forced();
+    env.set_budget(before);
+    Ok(match forced? {
+        Some(f) => json!({
+            "true": texts(env, &f.true_atoms),
+            "false": texts(env, &f.false_atoms),
+            "complete": f.undecided.is_empty(),
+        }),
+        None => json!({"true": [], "false": [], "complete": true}),
+    })
+}
+
 /// The reply to one request, and whether it ends the consultation.
-fn answer(c: &mut Consultation<'_>, request: &Json, started: Instant) -> (Json, bool) {
+fn answer(
+    c: &mut Consultation<'_>,
+    env: Option<&mut Consultation<'_>>,
+    request: &Json,
+    started: Instant,
+) -> (Json, bool) {
     let Some(op) = request.get("op").and_then(Json::as_str) else {
         let message = format!(
             "a request is a JSON object with \"op\": one of {}",
@@ -210,7 +263,22 @@ fn answer(c: &mut Consultation<'_>, request: &Json, started: Instant) -> (Json, 
     if op == "quit" {
         return (success(Map::new(), started), true);
     }
-    let reply = match respond(c, op, request) {
+    let mut answered = respond(c, op, request);
+    if let (Some(env), Ok(Ok(fields))) = (env, &mut answered) {
+        let told_apart = match op {
+            "assume" | "retract" | "reset" => mirror_choices(c, env).map(|()| None),
+            "forced" => environment_fields(env, c.budget()).map(Some),
+            _ => Ok(None),
+        };
+        match told_apart {
+            Ok(Some(environment)) => {
+                fields.insert("environment".into(), environment);
+            }
+            Ok(None) => {}
+            Err(e) => answered = Err(e),
+        }
+    }
+    let reply = match answered {
         Ok(Ok(fields)) => success(fields, started),
         Ok(Err(message)) => failure(&message, started),
         Err(e) => failure(&e.to_string(), started),

@@ -650,6 +650,52 @@ fn consult_replies(args: &[&str], input: &str) -> (Vec<String>, Option<i32>, Str
     (replies, out.status.code(), stderr)
 }
 
+/// IDP-Z3's environment and decision: with both theories declared and no `--theory`, the
+/// consultation is of both together, and `forced` tells apart what the environment theory
+/// alone makes certain with the environment's choices; a file without a structure is
+/// consulted over an empty one.
+#[test]
+fn environment_consequences_are_told_apart() {
+    let spec = support::write_file(
+        "consult-environment.idp",
+        "vocabulary environment {\n    raining : () -> Bool\n    cold : () -> Bool\n}\n\
+         vocabulary decision {\n    import environment\n    type Gear := {coat, shorts}\n    \
+         wear : () -> Gear\n}\ntheory environment:environment {\n    raining() => cold().\n}\n\
+         theory decision:decision {\n    cold() => wear() = coat.\n}\n",
+    );
+    let requests = [
+        r#"{"op":"assume","literal":"wear() = shorts"}"#,
+        r#"{"op":"forced"}"#,
+        r#"{"op":"assume","literal":"raining()"}"#,
+        r#"{"op":"reset"}"#,
+        r#"{"op":"assume","literal":"raining()"}"#,
+        r#"{"op":"forced"}"#,
+    ];
+    let (replies, code, stderr) =
+        consult_replies(&[spec.to_str().unwrap()], &(requests.join("\n") + "\n"));
+    assert_eq!(code, Some(0), "{stderr}");
+    let expected = [
+        r#"{"atoms":4,"environment":true,"has_model":true,"ok":true,"op":"open"}"#,
+        r#"{"added":true,"ok":true}"#,
+        r#"{"complete":true,"environment":{"complete":true,"false":[],"true":[]},"false":["raining","cold","wear = coat"],"ok":true,"true":["wear = shorts"]}"#,
+        r#"{"conflicts_with":["wear = shorts"],"error":"raining is impossible with the choice wear = shorts: retract one of them first","inconsistent":true,"ok":false}"#,
+        r#"{"ok":true}"#,
+        r#"{"added":true,"ok":true}"#,
+        r#"{"complete":true,"environment":{"complete":true,"false":[],"true":["raining","cold"]},"false":["wear = shorts"],"ok":true,"true":["raining","cold","wear = coat"]}"#,
+    ];
+    assert_eq!(replies, expected);
+    // One theory chosen: that theory alone (raining no longer makes it cold), nothing told
+    // apart.
+    let (replies, _, _) = consult_replies(
+        &[spec.to_str().unwrap(), "--theory", "decision"],
+        "{\"op\":\"assume\",\"literal\":\"raining()\"}\n{\"op\":\"forced\"}\n",
+    );
+    assert_eq!(
+        replies[2],
+        r#"{"complete":true,"false":[],"ok":true,"true":["raining"]}"#
+    );
+}
+
 /// A map whose colours the workbench's form shows: `symbols` lays the atoms out by symbol;
 /// the choices saved as a structure block (`choices` with a name) and read back with
 /// `--choices` are the same choices; `-` reads the specification from stdin's first line.

@@ -69,6 +69,8 @@ const MANY_SPEC: &str = "vocabulary V {\n    type T isa int\n    P(T)\n}\ntheory
 
 /// Four countries that all border each other, and a fifth beside two of them: with three
 /// colours chosen for Belgium, Germany and France, Luxembourg's is forced.
+const ENVIRONMENT_SPEC: &str = "vocabulary environment {\n    raining : () -> Bool\n    cold : () -> Bool\n}\nvocabulary decision {\n    import environment\n    type Gear := {coat, shorts}\n    wear : () -> Gear\n}\ntheory environment:environment {\n    raining() => cold().\n}\ntheory decision:decision {\n    cold() => wear() = coat.\n}\n";
+
 const MAP_SPEC: &str = "vocabulary V {\n    type Country constructed from { Belgium, Netherlands, Luxembourg, Germany, France }\n    type Colour constructed from { Red, Green, Blue, Yellow }\n    Border(Country, Country)\n    ColourOf(Country) : Colour\n}\n\ntheory T : V {\n    ! x y : Border(x, y) => ColourOf(x) ~= ColourOf(y).\n}\n\nstructure S : V {\n    Border = { Belgium,Netherlands; Belgium,Luxembourg; Belgium,Germany; Belgium,France;\n               Netherlands,Germany; Luxembourg,Germany; Luxembourg,France; Germany,France }\n}\n";
 
 /// A program on the PATH (or at the path in `env`), if present.
@@ -464,6 +466,33 @@ async fn consultation(c: &Client, server: &Server) {
     .await;
     assert_eq!(all_states(c).await, before);
     screenshot(c, "consult-restored.png").await;
+    environment_and_decision(c).await;
+}
+
+/// An IDP-Z3 file with environment and decision theories: consulted together ("environment +
+/// decision" chosen in consult mode), what the environment theory alone makes certain is
+/// marked apart from what the decisions add.
+async fn environment_and_decision(c: &Client) {
+    set_text(c, ENVIRONMENT_SPEC).await;
+    wait_for_js(
+        c,
+        "return [...document.getElementById('theory').options].some(o => o.value === '')",
+    )
+    .await;
+    assert_eq!(value_of(c, "theory").await, "");
+    click(c, "#run").await;
+    wait_for_js(
+        c,
+        "return document.querySelector('#consultant .consult-status.good') !== null \
+         && document.querySelector('#consultant button.v[data-literal=\"raining\"]') !== null",
+    )
+    .await;
+    choose(c, "raining").await;
+    assert_eq!(state_of(c, "raining").await, "chosen");
+    assert_eq!(state_of(c, "cold").await, "environment");
+    assert_eq!(state_of(c, "wear = coat").await, "forced");
+    let legend = text_of(c, "#consultant .consult-legend").await;
+    assert!(legend.contains("follows from the environment"), "{legend}");
 }
 
 /// Runs `test` with a WebDriver session of chromium (through chromedriver), its profile and

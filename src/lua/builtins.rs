@@ -663,7 +663,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
 
 /// IDP3's `merge(T1, T2)`: the theory over the larger vocabulary gets the other's sentences and
 /// definitions appended, and the name `T1T2` (in that order).
-fn merge_theories(program: &Program, a: &Theory, b: &Theory) -> Result<Theory, String> {
+pub fn merge_theories(program: &Program, a: &Theory, b: &Theory) -> Result<Theory, String> {
     let (va, vb) = (program.voc(a.vocabulary), program.voc(b.vocabulary));
     let (first, second) = if a.vocabulary == b.vocabulary || includes(va, vb) {
         (a, b)
@@ -686,7 +686,12 @@ fn merge_theories(program: &Program, a: &Theory, b: &Theory) -> Result<Theory, S
     Ok(merged)
 }
 
-fn merge_structures(program: &Program, a: &Structure, b: &Structure) -> Result<Structure, String> {
+/// IDP3's `merge(S1, S2)`: `a` with the domains and the facts of `b` added.
+pub fn merge_structures(
+    program: &Program,
+    a: &Structure,
+    b: &Structure,
+) -> Result<Structure, String> {
     let mut out = a.clone();
     out.name = String::new();
     for so in b.interpreted_sorts() {

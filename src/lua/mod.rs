@@ -26,6 +26,8 @@ use std::rc::Rc;
 
 use mlua::{Lua, Table as LuaTable, Value as LuaValue};
 
+pub use builtins::{merge_structures, merge_theories};
+
 use crate::ids::{NamespaceId, ProcId};
 use crate::lua::objects::{QueryUd, StructUd, TermUd, TheoryUd, VocUd};
 use crate::lua::options::OptionsUd;

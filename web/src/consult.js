@@ -13,6 +13,7 @@ const WORDS = {
   given: "given by the structure",
   chosen: "chosen",
   forced: "follows from the choices",
+  environment: "follows from the environment",
   impossible: "impossible",
   excluded: "chosen false",
   unsettled: "not settled in time",
@@ -29,6 +30,7 @@ export function createConsultant(helpers) {
     buttons: new Map(), // positive literal -> [{ button, truth }]
     given: { true: new Set(), false: new Set() },
     forced: { true: new Set(), false: new Set() },
+    environment: new Set(), // forced atoms that the environment theory alone makes certain
     undecided: new Set(),
     irrelevant: new Set(), // open atoms whose value matters to nothing undecided
     choices: [], // signed literal texts, in order
@@ -65,8 +67,9 @@ export function createConsultant(helpers) {
     if (s.given.false.has(atom)) return { state: "given", value: false };
     const chosen = s.choices.map(atomOf).find((c) => c.atom === atom);
     if (chosen) return { state: "chosen", value: chosen.truth };
-    if (s.forced.true.has(atom)) return { state: "forced", value: true };
-    if (s.forced.false.has(atom)) return { state: "forced", value: false };
+    const forced = s.environment.has(atom) ? "environment" : "forced";
+    if (s.forced.true.has(atom)) return { state: forced, value: true };
+    if (s.forced.false.has(atom)) return { state: forced, value: false };
     if (s.undecided.has(atom)) return { state: "unsettled", value: null };
     if (s.irrelevant.has(atom)) return { state: "irrelevant", value: null };
     return { state: "open", value: null };
@@ -128,6 +131,7 @@ export function createConsultant(helpers) {
     s.symbols = symbols.symbols;
     s.given = { true: new Set(given.true), false: new Set(given.false) };
     s.choices = head.choices || [];
+    s.hasEnvironment = Boolean(head.environment);
     s.undo = [];
     s.redo = [];
     render(head);
@@ -189,7 +193,7 @@ export function createConsultant(helpers) {
     s.buttons = new Map();
     for (const sym of s.symbols) form.append(renderSymbol(sym));
     const legend = el("p", { class: "consult-legend" },
-      ...["chosen", "forced", "given", "impossible", "open", "irrelevant"].map((k) => el("span", { class: `v ${k}`, text: WORDS[k] })));
+      ...["chosen", "forced", "environment", "given", "impossible", "open", "irrelevant"].filter((k) => k !== "environment" || s.hasEnvironment).map((k) => el("span", { class: `v ${k}`, text: WORDS[k] })));
     s.root.replaceChildren(status, bar, terms, notes, why, el("div", { class: "consult-model" }), legend, form);
   }
 
@@ -265,6 +269,7 @@ export function createConsultant(helpers) {
     return {
       chosen: "chosen: click to retract",
       forced: "follows from the choices: click for why",
+      environment: "follows from the environment (its theory and choices alone): click for why",
       given: "given by the structure: click for why",
       impossible: "impossible with the choices: click for which to retract",
       excluded: "chosen false: click to retract",
@@ -281,7 +286,7 @@ export function createConsultant(helpers) {
     const literal = literalOf(atom, truth);
     if (state === "chosen") return change(s.choices.filter((c) => c !== literal));
     if (state === "excluded") return change(s.choices.filter((c) => atomOf(c).atom !== atom));
-    if (state === "forced" || state === "given") return explain(literal);
+    if (state === "forced" || state === "environment" || state === "given") return explain(literal);
     if (state === "impossible") return whyNot(literal);
     // Choosing a value replaces the other value of the same atom, if chosen.
     return change([...s.choices.filter((c) => atomOf(c).atom !== atom), literal], literal);
@@ -365,6 +370,8 @@ export function createConsultant(helpers) {
       false: new Set(forced.false.filter((a) => !choiceAtoms.has(a))),
     };
     s.undecided = new Set(forced.undecided || []);
+    const env = forced.environment || { true: [], false: [] };
+    s.environment = new Set([...env.true, ...env.false]);
     const relevance = await ask({ op: "relevant" });
     if (settling && settling.mine !== s.settling) return;
     s.irrelevant = new Set(relevance.ok ? relevance.irrelevant : []);

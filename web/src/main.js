@@ -143,18 +143,33 @@ function showDiagnostics(result, view) {
 
 // ---- theory / structure / term choices ----
 
-function fill(select, names) {
+function fill(select, names, first = null) {
   const keep = select.value;
-  select.replaceChildren(...names.map((n) => el("option", { value: n, text: n })));
-  if (names.includes(keep)) select.value = keep;
+  const options = names.map((n) => el("option", { value: n, text: n }));
+  if (first) options.unshift(el("option", { value: "", text: first }));
+  select.replaceChildren(...options);
+  if (names.includes(keep) || (first && keep === "")) select.value = keep;
   select.disabled = names.length === 0;
+}
+
+// The theories to choose from; a consultation of a file with IDP-Z3's environment and decision
+// theories may take both together (first, and chosen unless one is: no --theory then).
+function fillTheories() {
+  const theories = (page.summary && page.summary.theories) || [];
+  const written = theories.map((n) => n.replace(/ \(theory\)$/, ""));
+  const both = written.includes("environment") && written.includes("decision");
+  const consulting = $("mode").value === "consult";
+  const select = $("theory");
+  const had = [...select.options].some((o) => o.value === "");
+  fill(select, theories, both && consulting ? "environment + decision" : null);
+  if (both && consulting && !had) select.value = "";
 }
 
 // Until the mode is chosen by hand, a specification with `main` runs it, and one without
 // runs model expansion (as `idp FILE` and `idp -n 1 FILE` would).
 function updateChoices(summary) {
   page.summary = summary;
-  fill($("theory"), summary.theories || []);
+  fillTheories();
   fill($("structure"), summary.structures || []);
   fill($("term"), summary.terms || []);
   const choices = $("choices");
@@ -171,6 +186,7 @@ function modeChanged() {
   const mode = $("mode").value;
   document.body.dataset.mode = mode;
   $("run").textContent = mode === "consult" ? "Consult" : "Run";
+  fillTheories();
   if (mode !== "consult" && consultant.isOpen()) {
     consultant.close();
     clearResults();
