@@ -9,6 +9,7 @@ made, a random atom among those still open (neither forced nor left undecided by
 random value for it: both values are possible, so every choice is accepted (a refused one is
 an error of idp's).
 
+With CHOOSE=P,Q the choices are made on the atoms of symbols P and Q only.
 With SETTLE=N (as the workbench's page does), a click whose answer left atoms undecided is
 followed by up to N more `forced` requests, each going on where the last stopped, until all
 is settled.
@@ -46,6 +47,12 @@ def main():
     given = ask({"op": "given"})
     fixed = set(given["true"]) | set(given["false"])
     choosable = [a for a in atoms if a not in fixed]
+    only = os.environ.get("CHOOSE")
+    if only:
+        # Choices on the atoms of these symbols only (comma-separated names), as a user who
+        # sets the input symbols would make them.
+        names = tuple(n + "(" for n in only.split(","))
+        choosable = [a for a in choosable if a.startswith(names)]
     rng = random.Random(seed)
     clicks = []
     incomplete = 0

@@ -16,6 +16,7 @@
 #   PEERS=/work/shared/peers   where the keys-and-gates and Theseus levels live
 #   NO_BUILD=1      do not run `cargo build --release` first
 #   RELEVANT=1      a click also asks `relevant` (as the workbench's page does)
+#   CHOOSE=P,Q      choose only atoms of these symbols (as a user setting the input would)
 #   SETTLE=N        after an answer with atoms undecided, ask `forced` again up to N times (as
 #                   the workbench's page does); adds the time until all was settled
 set -u

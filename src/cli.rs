@@ -203,8 +203,7 @@ pub struct Args {
 /// What `-n N` (with `--minimize`, `--visualize`) asks for: the theory, structure and term to
 /// use, named on the command line or the only ones the files declare.
 struct ModelRequest {
-    theory: String,
-    structure: String,
+    blocks: ChosenBlocks,
     minimize: Option<String>,
     models: usize,
 }
@@ -223,23 +222,12 @@ impl Args {
 
 fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelRequest, String> {
     let members = &program.namespaces[0].members;
-    let pick = |given: &Option<String>, what: &str, is_kind: &dyn Fn(&Component) -> bool| {
-        pick_component(program, given.as_deref(), what, is_kind)
-    };
-    // A name given with a chunk may be a Lua global that the chunk makes.
-    let pick = |given: &Option<String>, what: &str, is_kind: &dyn Fn(&Component) -> bool| match (
-        given,
-        &args.execute,
-    ) {
-        (Some(name), Some(_)) => Ok(name.clone()),
-        _ => pick(given, what, is_kind),
-    };
-    let theory = pick(&args.theory, "theory", &|c| {
-        matches!(c, Component::Theory(_))
-    })?;
-    let structure = pick(&args.structure, "structure", &|c| {
-        matches!(c, Component::Structure(_))
-    })?;
+    let blocks = chosen_blocks(
+        program,
+        &args.theory,
+        &args.structure,
+        args.execute.is_some(),
+    )?;
     if let Some(term) = &args.minimize {
         if !matches!(members.get(term), Some(Component::Term(_))) {
             return Err(format!("there is no term named '{term}'"));
@@ -247,8 +235,7 @@ fn model_request(args: &Args, n: usize, program: &Program) -> Result<ModelReques
     }
     visualize_options(args.visualize.as_deref(), 1)?;
     Ok(ModelRequest {
-        theory,
-        structure,
+        blocks,
         minimize: args.minimize.clone(),
         models: n,
     })
@@ -459,7 +446,12 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
     if diags.has_errors() {
         return 1;
     }
-    let blocks = match consulted_blocks(&args, &program) {
+    let blocks = match chosen_blocks(
+        &program,
+        &args.theory,
+        &args.structure,
+        args.execute.is_some(),
+    ) {
         Ok(blocks) => blocks,
         Err(msg) => {
             eprintln!("Error: {msg}");
@@ -551,18 +543,24 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
     }
 }
 
-/// What `idp consult` consults: a theory, or IDP-Z3's `environment` and `decision` theories
-/// together (when the files declare both and `--theory` chooses neither), and a structure, or
-/// none (an empty one over the theory's vocabulary: FO(·) files need none).
-struct ConsultedBlocks {
+/// What a search or a consultation is over: a theory, or IDP-Z3's `environment` and
+/// `decision` theories together (when the files declare both and `--theory` chooses neither),
+/// and a structure, or none (an empty one over the theory's vocabulary: FO(·) files need
+/// none).
+struct ChosenBlocks {
     theory: String,
     environment: Option<String>,
     structure: Option<String>,
 }
 
-/// The blocks `idp consult` consults, as named on its command line or the only ones the files
-/// declare; a name given with a chunk may be a Lua global that the chunk makes.
-fn consulted_blocks(args: &ConsultArgs, program: &Program) -> Result<ConsultedBlocks, String> {
+/// The blocks named on the command line (`--theory`, `--structure`), or the only ones the
+/// files declare; with a chunk (`chunk`), a name given may be a Lua global that it makes.
+fn chosen_blocks(
+    program: &Program,
+    theory: &Option<String>,
+    structure: &Option<String>,
+    chunk: bool,
+) -> Result<ChosenBlocks, String> {
     let members = &program.namespaces[0].members;
     let theory_written = |name: &str| {
         members.iter().find_map(|(k, c)| {
@@ -572,9 +570,8 @@ fn consulted_blocks(args: &ConsultArgs, program: &Program) -> Result<ConsultedBl
     };
     let is_theory = |c: &Component| matches!(c, Component::Theory(_));
     let is_structure = |c: &Component| matches!(c, Component::Structure(_));
-    let chunk = args.execute.is_some();
     let (theory, environment) = match (
-        &args.theory,
+        theory,
         theory_written("environment"),
         theory_written("decision"),
     ) {
@@ -586,7 +583,7 @@ fn consulted_blocks(args: &ConsultArgs, program: &Program) -> Result<ConsultedBl
         ),
     };
     let structures = members.values().filter(|c| is_structure(c)).count();
-    let structure = match &args.structure {
+    let structure = match structure {
         Some(name) if chunk => Some(name.clone()),
         None if structures == 0 => None,
         given => Some(pick_component(
@@ -596,14 +593,33 @@ fn consulted_blocks(args: &ConsultArgs, program: &Program) -> Result<ConsultedBl
             &is_structure,
         )?),
     };
-    Ok(ConsultedBlocks {
+    Ok(ChosenBlocks {
         theory,
         environment,
         structure,
     })
 }
 
-impl ConsultedBlocks {
+impl ChosenBlocks {
+    /// The theory's name as the messages give it.
+    fn theory_name(&self) -> String {
+        match &self.environment {
+            Some(environment) => format!(
+                "{} + {}",
+                crate::syntax::fodot::written_name(environment),
+                crate::syntax::fodot::written_name(&self.theory)
+            ),
+            None => self.theory.clone(),
+        }
+    }
+
+    /// The structure's name as the messages give it.
+    fn structure_name(&self) -> String {
+        self.structure
+            .clone()
+            .unwrap_or_else(|| "(none: an empty one)".to_string())
+    }
+
     /// The theory and the structure (over the theory's vocabulary) to consult and, with
     /// IDP-Z3's environment and decision, the environment theory and its structure apart.
     #[allow(clippy::type_complexity)]
@@ -733,15 +749,12 @@ fn count_models(
 fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let program = runtime.program();
     let program = &*program;
-    let (Some(theory), Some(structure)) = (
-        runtime.theory(&request.theory),
-        runtime.structure(&request.structure),
-    ) else {
-        eprintln!(
-            "Error: there is no theory {} or no structure {} (a procedure or the -e chunk may have replaced it)",
-            request.theory, request.structure
-        );
-        return 1;
+    let (theory, structure) = match request.blocks.take(runtime) {
+        Ok((theory, structure, _)) => (theory, structure),
+        Err(msg) => {
+            eprintln!("Error: {msg}");
+            return 1;
+        }
     };
     let shown = Rc::new(ModelPrinter {
         state: crate::lua::state(runtime.lua()),
@@ -754,7 +767,6 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     });
     let mut options = runtime.infer_options();
     options.nbmodels = request.models;
-    let (theory, structure) = (theory.borrow(), structure.borrow());
     if let Some(w) = crate::infer::ltc::open_time_warning(program, &theory, &structure) {
         runtime.warn(&w);
     }
@@ -855,18 +867,18 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
 /// why it has no model.
 fn explain_hint(args: &Args, request: &ModelRequest, program: &Program) -> String {
     let mut command = vec!["idp".to_string(), "--explain".to_string()];
-    if args.theory.is_some() {
-        command.push(format!("--theory {}", request.theory));
+    if let Some(theory) = &args.theory {
+        command.push(format!("--theory {theory}"));
     }
-    if args.structure.is_some() {
-        command.push(format!("--structure {}", request.structure));
+    if let Some(structure) = &args.structure {
+        command.push(format!("--structure {structure}"));
     }
     if args.files.is_empty() {
         command.push("< FILE".to_string());
     } else {
         command.extend(args.files.iter().map(|f| shell_word(f)));
     }
-    let at = match program.namespaces[0].members.get(&request.theory) {
+    let at = match program.namespaces[0].members.get(&request.blocks.theory) {
         Some(Component::Theory(t)) => program.theories[t.index()]
             .span
             .and_then(|span| program.position(span))
@@ -877,8 +889,8 @@ fn explain_hint(args: &Args, request: &ModelRequest, program: &Program) -> Strin
     format!(
         "hint: theory {}{at} has no model with structure {}; `{}` says why: a minimal set of \
          its sentences, definitions and facts that has none",
-        request.theory,
-        request.structure,
+        request.blocks.theory_name(),
+        request.blocks.structure_name(),
         command.join(" ")
     )
 }

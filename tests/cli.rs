@@ -398,7 +398,7 @@ fn a_chunk_prepares_the_search_of_models_flag() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr(&o),
-        "Error: there is no theory T or no structure H (a procedure or the -e chunk may have replaced it)\n"
+        "Error: there is no structure H (a procedure or the -e chunk may have replaced it)\n"
     );
     let o = run_file(
         spec,
@@ -416,6 +416,30 @@ fn a_chunk_prepares_the_search_of_models_flag() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "");
     assert!(stderr(&o).contains("no structure today"), "{}", stderr(&o));
+}
+
+/// `-n` and `--count` on FO(·) files: without a structure, over an empty one; with IDP-Z3's
+/// environment and decision theories and no `--theory`, over both together (models as the
+/// decision vocabulary writes them, under its written name).
+#[test]
+fn models_flag_reads_fodot_files_as_idp_z3_runs_them() {
+    let spec = "vocabulary environment {\n    raining : () -> Bool\n    cold : () -> Bool\n}\n\
+                vocabulary decision {\n    import environment\n    type Gear := {coat, shorts}\n    \
+                wear : () -> Gear\n}\ntheory environment:environment {\n    raining() => cold().\n}\n\
+                theory decision:decision {\n    cold() => wear() = coat.\n    raining().\n}\n";
+    let o = run_file(spec, &["-n", "0"]);
+    assert_eq!(
+        stdout(&o),
+        "Model 1\n=======\nstructure  : decision {\n  cold = true\n  raining = true\n  wear = coat\n}\n\n\
+         Number of models: 1\n",
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(o.status.code(), Some(10));
+    // The decision theory alone: raining no longer makes it cold (cold with a coat, or not
+    // cold with either).
+    let o = run_file(spec, &["--count", "--theory", "decision"]);
+    assert_eq!(stdout(&o), "Number of models: 3\n", "{}", stderr(&o));
 }
 
 /// The number of subsets of the arcs of the complete digraph on `n` vertices under which every

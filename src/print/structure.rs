@@ -23,7 +23,8 @@ pub fn write_structure(program: &Program, s: &Structure, texts: &mut ValueTexts,
         return;
     }
     let voc = program.voc(s.vocabulary);
-    out.push_str(&format!("structure {} : {} {{\n", s.name, voc.name));
+    let voc_name = crate::syntax::fodot::written_name(&voc.name);
+    out.push_str(&format!("structure {} : {voc_name} {{\n", s.name));
     write_body(program, s, texts, out, "  ");
     out.push_str("}\n");
 }
