@@ -481,7 +481,11 @@ fn run_consult(argv: &[String], settings: &Settings, stack: crate::syntax::Stack
         }
         runtime.flush_stdout();
     }
-    let (theory, structure, environment) = match blocks.take(&runtime) {
+    let Taken {
+        theory,
+        structure,
+        environment,
+    } = match blocks.take(&runtime) {
         Ok(taken) => taken,
         Err(msg) => {
             eprintln!("Error: {msg}");
@@ -622,11 +626,7 @@ impl ChosenBlocks {
 
     /// The theory and the structure (over the theory's vocabulary) to consult and, with
     /// IDP-Z3's environment and decision, the environment theory and its structure apart.
-    #[allow(clippy::type_complexity)]
-    fn take(
-        &self,
-        runtime: &Runtime,
-    ) -> Result<(Theory, Structure, Option<(Theory, Structure)>), String> {
+    fn take(&self, runtime: &Runtime) -> Result<Taken, String> {
         let program = runtime.program();
         let missing = |what: &str, name: &str| {
             format!("there is no {what} {name} (a procedure or the -e chunk may have replaced it)")
@@ -646,13 +646,30 @@ impl ChosenBlocks {
             ),
             None => None,
         };
+        // A structure given over another vocabulary than a theory's is read over the
+        // theory's (its name kept); none given: an empty one.
         let over = |voc| match &given {
             Some(s) if s.vocabulary == voc => Ok(s.clone()),
-            Some(s) => crate::lua::merge_structures(&program, &Structure::new("", voc), s),
+            Some(s) => crate::lua::merge_structures(&program, &Structure::new("", voc), s).map(
+                |mut merged| {
+                    merged.name = s.name.clone();
+                    merged
+                },
+            ),
             None => Ok(Structure::new("", voc)),
         };
         let Some(name) = &self.environment else {
-            return Ok((theory.clone(), over(theory.vocabulary)?, None));
+            // One theory: a structure given is used as it is (the inferences read a
+            // structure over a smaller vocabulary).
+            let structure = match &given {
+                Some(s) => s.clone(),
+                None => Structure::new("", theory.vocabulary),
+            };
+            return Ok(Taken {
+                theory,
+                structure,
+                environment: None,
+            });
         };
         let environment = runtime
             .theory(name)
@@ -662,8 +679,20 @@ impl ChosenBlocks {
         let whole = crate::lua::merge_theories(&program, &environment, &theory)?;
         let structure = over(whole.vocabulary)?;
         let apart = over(environment.vocabulary)?;
-        Ok((whole, structure, Some((environment, apart))))
+        Ok(Taken {
+            theory: whole,
+            structure,
+            environment: Some((environment, apart)),
+        })
     }
+}
+
+/// The blocks of [`ChosenBlocks`] taken from the runtime.
+struct Taken {
+    theory: Theory,
+    structure: Structure,
+    /// IDP-Z3's environment theory alone, with its part of the structure.
+    environment: Option<(Theory, Structure)>,
 }
 
 /// `idp consult -`: the specification, read from the first line of `input` (one JSON string),
@@ -750,7 +779,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
     let program = runtime.program();
     let program = &*program;
     let (theory, structure) = match request.blocks.take(runtime) {
-        Ok((theory, structure, _)) => (theory, structure),
+        Ok(taken) => (taken.theory, taken.structure),
         Err(msg) => {
             eprintln!("Error: {msg}");
             return 1;
