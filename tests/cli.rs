@@ -352,67 +352,25 @@ fn models_flag_expands_without_a_procedure() {
 fn a_chunk_prepares_the_search_of_models_flag() {
     let spec = "vocabulary V {\n type D isa int\n P(D)\n}\ntheory T : V { ?1 x : P(x). }\n";
     let make = "G = newstructure(V, \"G\"); G[V::D.type] = range(1, 3)";
-    let o = run_file(
-        spec,
-        &[
-            "--nowarnings",
-            "--count",
-            "--theory",
-            "T",
-            "--structure",
-            "G",
-            "-e",
-            make,
-        ],
-    );
+    let search = |flags: &[&str], structure: &str, chunk: &str| {
+        let mut args = flags.to_vec();
+        args.extend(["--theory", "T", "--structure", structure, "-e", chunk]);
+        run_file(spec, &args)
+    };
+    let o = search(&["--nowarnings", "--count"], "G", make);
     assert_eq!(stdout(&o), "Number of models: 3\n", "{}", stderr(&o));
     assert_eq!(o.status.code(), Some(10));
-    let o = run_file(
-        spec,
-        &[
-            "--nowarnings",
-            "-n",
-            "1",
-            "--theory",
-            "T",
-            "--structure",
-            "G",
-            "-e",
-            make,
-        ],
-    );
-    assert!(
-        stdout(&o).starts_with("Model 1\n=======\n"),
-        "{}",
-        stdout(&o)
-    );
-    assert!(
-        stdout(&o).ends_with("Number of models: 1\n"),
-        "{}",
-        stdout(&o)
-    );
-    let o = run_file(
-        spec,
-        &["-n", "1", "--theory", "T", "--structure", "H", "-e", make],
-    );
+    let o = search(&["--nowarnings", "-n", "1"], "G", make);
+    let out = stdout(&o);
+    assert!(out.starts_with("Model 1\n=======\n"), "{out}");
+    assert!(out.ends_with("Number of models: 1\n"), "{out}");
+    let o = search(&["-n", "1"], "H", make);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr(&o),
         "Error: there is no structure H (a procedure or the -e chunk may have replaced it)\n"
     );
-    let o = run_file(
-        spec,
-        &[
-            "-n",
-            "1",
-            "--theory",
-            "T",
-            "--structure",
-            "G",
-            "-e",
-            "error('no structure today')",
-        ],
-    );
+    let o = search(&["-n", "1"], "G", "error('no structure today')");
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "");
     assert!(stderr(&o).contains("no structure today"), "{}", stderr(&o));
