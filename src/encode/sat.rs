@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::encode::Encoder;
 use crate::ground::{AtomId, Gf, Store};
-use crate::solve::{DefinitionGraph, Lit, SatResult, SatSolver, SearchStats};
+use crate::solve::{DefinitionGraph, Implied, Lit, SatResult, SatSolver, SearchStats};
 
 pub struct Sat {
     encoder: Encoder,
@@ -251,7 +251,7 @@ impl Sat {
     }
 
     /// What propagation derives under `assumptions` without a decision ([`SatSolver::implied`]).
-    pub fn implied(&mut self, assumptions: &[Lit]) -> Option<Option<Vec<Lit>>> {
+    pub fn implied(&mut self, assumptions: &[Lit]) -> Implied {
         // The current model stays the current one: its values are read before the solver
         // leaves it.
         self.read_model();

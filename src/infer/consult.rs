@@ -28,7 +28,7 @@ mod relevance;
 
 use std::time::{Duration, Instant};
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::{Error, IdpResult};
 use crate::ground::Gf;
@@ -38,7 +38,7 @@ use crate::infer::session::{interpreted_symbols, Piece, Session};
 use crate::infer::{evaluate_definitions, Evaluated, Options};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::{symbol_domains, Program, Theory};
-use crate::solve::Lit;
+use crate::solve::{Implied, Lit};
 use crate::structure::{Structure, Table, TruthValue, Tuple};
 
 /// Atoms a consultation lists at most (every tuple of every symbol is one).
@@ -702,7 +702,7 @@ impl<'s> Consultation<'s> {
         let nothing_kept = crate::infer::session::KeptGround::default();
         let kept = session.kept_ground().unwrap_or(&nothing_kept);
         let matters = relevance::relevant_atoms(store, kept, &value, goals);
-        let matters: rustc_hash::FxHashSet<usize> = matters
+        let matters: HashSet<usize> = matters
             .into_iter()
             .filter_map(|a| self.index.get(store.atom_key(a)).copied())
             .collect();
@@ -878,10 +878,10 @@ impl<'s> Consultation<'s> {
     /// propagators), so that even an answer whose budget allows no search has them.
     fn settle_by_propagation(&mut self, state: &mut Backbone, with: &[Lit]) -> IdpResult<()> {
         let session = self.session.as_mut().expect("a model was found");
-        let Some(Some(implied)) = session.implied(with)? else {
+        let Implied::Lits(implied) = session.implied(with)? else {
             return Ok(());
         };
-        let implied: std::collections::HashSet<Lit> = implied.into_iter().collect();
+        let implied: HashSet<Lit> = implied.into_iter().collect();
         let lits = &self.lits;
         state.pending.retain(|&k| {
             let value = state.reference[k];

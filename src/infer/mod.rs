@@ -37,7 +37,7 @@ use crate::error::IdpResult;
 use crate::ground::{GTerm, GVal, Gf, Grounder};
 use crate::ids::{Symbol, VocId};
 use crate::sema::{ir, Program, Query, Theory};
-use crate::solve::Lit;
+use crate::solve::{Implied, Lit};
 use crate::structure::{Structure, Table, Tuple, Value};
 use session::Session;
 
@@ -709,9 +709,9 @@ fn unit_consequences(
     structure: &Structure,
 ) -> IdpResult<Option<Option<Structure>>> {
     let implied = match session.implied(&[])? {
-        None => return Ok(None),
-        Some(None) => return Ok(Some(None)),
-        Some(Some(lits)) => lits.into_iter().collect::<HashSet<Lit>>(),
+        Implied::Unsupported => return Ok(None),
+        Implied::Conflict => return Ok(Some(None)),
+        Implied::Lits(lits) => lits.into_iter().collect::<HashSet<Lit>>(),
     };
     let store_atoms = session.store().atom_count() as u32;
     let mut fixed = Vec::new();

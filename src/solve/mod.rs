@@ -86,6 +86,17 @@ fn hand_over(out: &mut Option<Handover>) -> Lit {
     }
 }
 
+/// What propagation without a decision gives ([`SatSolver::implied`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Implied {
+    /// The literals it derives.
+    Lits(Vec<Lit>),
+    /// It meets a conflict: no model has the assumptions.
+    Conflict,
+    /// The solver cannot propagate without a search.
+    Unsupported,
+}
+
 /// The answer of a SAT call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SatResult {
@@ -107,12 +118,11 @@ pub trait SatSolver {
         let _ = conflicts;
         self.solve(assumptions)
     }
-    /// The literals that unit propagation (and the propagators inside the search: unfounded
-    /// sets, sums, numbers) derive under `assumptions`, without a decision: `Some(None)` when
-    /// that propagation meets a conflict; `None` from a solver that cannot tell.
-    fn implied(&mut self, assumptions: &[Lit]) -> Option<Option<Vec<Lit>>> {
+    /// What unit propagation (and the propagators inside the search: unfounded sets, sums,
+    /// numbers) derives under `assumptions`, without a decision.
+    fn implied(&mut self, assumptions: &[Lit]) -> Implied {
         let _ = assumptions;
-        None
+        Implied::Unsupported
     }
     /// Stops the searches that follow (`Interrupted`) once `at` has passed, besides the run's
     /// own limits; `None` takes that back. A solver without a clock ignores it.
@@ -337,14 +347,14 @@ impl SatSolver for Cadical {
         self.call_deadline.set(at);
     }
 
-    fn implied(&mut self, assumptions: &[Lit]) -> Option<Option<Vec<Lit>>> {
+    fn implied(&mut self, assumptions: &[Lit]) -> Implied {
         self.searched = true;
         for &a in assumptions {
             self.solver.assume(a);
         }
         match self.solver.propagate() {
-            cadical_sys::Status::UNSATISFIABLE => Some(None),
-            _ => Some(Some(self.solver.implied())),
+            cadical_sys::Status::UNSATISFIABLE => Implied::Conflict,
+            _ => Implied::Lits(self.solver.implied()),
         }
     }
 

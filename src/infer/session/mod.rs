@@ -30,7 +30,7 @@ use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::transform::linear_closures;
 use crate::sema::walk::{any_term, symbols};
 use crate::sema::{cartesian, Program, Theory};
-use crate::solve::{Cadical, Lit, SatResult, Splr, Traced};
+use crate::solve::{Cadical, Implied, Lit, SatResult, Splr, Traced};
 use crate::source::Span;
 use crate::structure::{Structure, Table, Tuple, TupleSet};
 
@@ -1378,10 +1378,9 @@ impl<'a> Session<'a> {
         self.solve_before(assumptions, conflicts, None)
     }
 
-    /// The literals that propagation derives under `assumptions` without a decision (unit
-    /// propagation over the clauses, learnt ones included, and the propagators inside the
-    /// search): `Some(None)` on a conflict, `None` when the solver cannot tell.
-    pub fn implied(&mut self, assumptions: &[Lit]) -> IdpResult<Option<Option<Vec<Lit>>>> {
+    /// What propagation derives under `assumptions` without a decision (unit propagation over
+    /// the clauses, learnt ones included, and the propagators inside the search).
+    pub fn implied(&mut self, assumptions: &[Lit]) -> IdpResult<Implied> {
         self.constrain_named_applications()?;
         Ok(self.sat.implied(assumptions))
     }
