@@ -131,6 +131,9 @@ impl<'a> Grounder<'a> {
         if let Some(bound) = self.status.possible.get(&s) {
             return Approx::Possible(bound.iter().map(<[Value]>::to_vec).collect());
         }
+        if let Some(graph) = self.symbol_bounded_graph(s) {
+            return Approx::Possible(graph);
+        }
         match self.structure.table(s) {
             Some(Table::TwoValued(_)) => Approx::Exact,
             Some(Table::ThreeValued { ct, cf }) => Approx::Partial {

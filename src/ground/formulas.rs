@@ -1414,12 +1414,16 @@ impl<'a> Grounder<'a> {
             _ => return Ok(None),
         };
         let symbol = Symbol::Func(f);
-        if self.program.func(f).constructor_of.is_some() || !self.indexable(symbol) {
+        let bounded = !self.is_forced_whole(symbol) && self.preimages.contains_key(&f);
+        if self.program.func(f).constructor_of.is_some() || !(self.indexable(symbol) || bounded) {
             return Ok(None);
         }
         let Some(value) = self.known_value(other)? else {
             return Ok(None);
         };
+        if !self.indexable(symbol) {
+            return Ok(self.preimage(f, value));
+        }
         let index = self.table_index(symbol, 0, &[1]);
         Ok(Some(
             index

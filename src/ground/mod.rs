@@ -26,6 +26,7 @@ mod store;
 mod terms;
 mod traverse;
 mod tuple_set;
+mod value_bounds;
 pub mod wellfounded;
 
 pub use aggregates::LinearObjective;
@@ -173,6 +174,10 @@ pub struct Grounder<'a> {
     /// `! x y : f(x, y) = t` fixes each (see [`Grounder::bound_constants`]): those of `t` for
     /// these arguments, often fewer than the union in `constants`.
     applications: HashMap<(FuncId, Vec<Value>), Rc<[Value]>>,
+    /// The functions every application of which a sentence bounds (see
+    /// [`Grounder::bound_applications_by_atoms`]); for a unary one, the arguments that can
+    /// map to each value.
+    preimages: HashMap<FuncId, Option<Rc<TableIndex>>>,
     /// The values tried for a function onto `int` or `float` that nothing bounds (FO(·)
     /// `model_expand`, see [`Grounder::set_value_window`]); `None`: such a function stops
     /// grounding with a message that names it.
@@ -353,6 +358,7 @@ impl<'a> Grounder<'a> {
             inlining: Inlining::default(),
             constants: HashMap::default(),
             applications: HashMap::default(),
+            preimages: HashMap::default(),
             window: None,
             windowed: Vec::new(),
             integers: Integers::default(),

@@ -367,6 +367,10 @@ impl<'a> Session<'a> {
         session
             .grounder
             .bound_constants_by_comparisons(&theory.sentences);
+        let defined: HashSet<Symbol> = pending.iter().flat_map(|d| d.defined()).collect();
+        session
+            .grounder
+            .bound_applications_by_atoms(&theory.sentences, &defined);
         let declared: Vec<FuncId> = program.voc(vocabulary).funcs.iter().copied().collect();
         session.grounder.choose_integer_variables(
             &theory.sentences,
@@ -377,7 +381,6 @@ impl<'a> Session<'a> {
         if let Some(values) = &options.value_window {
             session.grounder.set_value_window(values);
         }
-        let defined: HashSet<Symbol> = pending.iter().flat_map(|d| d.defined()).collect();
         let (independent, dependent): (Vec<&Formula>, Vec<&Formula>) =
             theory.sentences.iter().partition(|f| {
                 let mut used = HashSet::default();
