@@ -178,6 +178,11 @@ pub struct Args {
     /// (`cadical-loops`), or splr (one-shot); the last two for comparison
     #[arg(long, value_enum, value_name = "SOLVER", default_value = "cadical")]
     pub sat: Sat,
+    /// Race N CaDiCaL solvers, each in its own configuration, on every search (`auto`: one per
+    /// core the machine or its container allows); the answers are those of one solver, found
+    /// by whichever is fastest. `stdoptions.threads` sets it for a procedure's inferences
+    #[arg(long, value_name = "N|auto", value_parser = parse_threads)]
+    pub threads: Option<usize>,
     /// Print per-stage sizes and times (grounding, encoding, each SAT call) on stderr
     #[arg(long)]
     pub stats: bool,
@@ -1431,6 +1436,7 @@ fn run_script(
         observer: run.observer,
         tuning: run.tuning,
         run: run.run,
+        threads: run.threads,
         ..crate::infer::Options::default()
     };
     let stdout = std::io::stdout();
@@ -1625,6 +1631,7 @@ fn run_settings(args: &Args, env: &Settings) -> RunSettings {
         },
         tuning: env.tuning.clone(),
         run: process_run().clone(),
+        threads: args.threads.unwrap_or(1),
         ..RunSettings::default()
     };
     if let Some(n) = args.max_ground_size {
@@ -1653,6 +1660,21 @@ fn parse_millis(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(ms) if ms.is_finite() && ms > 0.0 => Ok(ms),
         _ => Err(format!("'{text}' is not a positive number of milliseconds")),
+    }
+}
+
+/// `--threads`: a number of solvers from 1 to 64, or `auto` (the cores this process may use).
+fn parse_threads(text: &str) -> Result<usize, String> {
+    let most = crate::infer::MAX_THREADS;
+    if text == "auto" {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        return Ok(cores.min(most));
+    }
+    match text.parse::<usize>() {
+        Ok(n) if (1..=most).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of threads from 1 to {most}, or auto"
+        )),
     }
 }
 

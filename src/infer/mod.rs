@@ -97,7 +97,13 @@ pub struct Options {
     /// Keep the ground sentences and rules of a session after encoding them (the
     /// consultant reads relevance from them); off, they live only in the solver.
     pub keeps_ground: bool,
+    /// CaDiCaL solvers raced on each search (`--threads`, `stdoptions.threads`; see
+    /// [`crate::solve::Portfolio`]); 1: one solver, no thread.
+    pub threads: usize,
 }
+
+/// The most solvers a portfolio races (`--threads`, `stdoptions.threads`).
+pub const MAX_THREADS: usize = 64;
 
 /// Knobs for experiments and comparisons. The command line reads them from the environment
 /// once (`IDP_DATALOG`, `IDP_MINIMIZE`, `IDP_EXPLAIN_BUDGET`, `IDP_RANKING_AFTER`,
@@ -180,6 +186,7 @@ impl Default for Options {
             value_window: None,
             run: crate::limits::Run::default(),
             keeps_ground: false,
+            threads: 1,
         }
     }
 }

@@ -115,6 +115,8 @@ pub struct RunSettings {
     pub tuning: crate::infer::Tuning,
     /// The run the procedures' inferences belong to (its limits, Ctrl-C, progress).
     pub run: crate::limits::Run,
+    /// Solvers raced on each search (`--threads`), unless `stdoptions.threads` says.
+    pub threads: usize,
 }
 
 impl Default for RunSettings {
@@ -126,6 +128,7 @@ impl Default for RunSettings {
             observer: defaults.observer,
             tuning: defaults.tuning,
             run: defaults.run,
+            threads: defaults.threads,
         }
     }
 }
@@ -172,6 +175,10 @@ impl State {
             observer,
             tuning: run.tuning.clone(),
             run: run.run.clone(),
+            threads: match mine.threads {
+                0 => run.threads,
+                n => n,
+            },
             ..mine
         }
     }

@@ -26,6 +26,9 @@ pub type OptMap = IndexMap<String, OptValue>;
 
 pub const INT_MAX: i64 = 2147483647;
 
+/// The most solvers `stdoptions.threads` races.
+const MAX_THREADS: i64 = infer::MAX_THREADS as i64;
+
 /// The default option table (printable fields first, in IDP3's order).
 pub fn default_options() -> OptMap {
     use OptValue::*;
@@ -91,6 +94,8 @@ pub fn default_options() -> OptMap {
         ("guaranteenorecursionnegation", Bool(false)),
         ("mxrandompolarity", Bool(false)),
         ("bddmaxtime", Float(5.0)),
+        // Not IDP3's: solvers raced on each search (0: as the command line says).
+        ("threads", Int(0)),
     ];
     for (k, v) in entries {
         m.insert(k.to_string(), v);
@@ -162,6 +167,7 @@ impl OptionsUd {
             .filter(|&t| t > 0 && t < INT_MAX)
             .min();
         o.timeout = t.map_or(0.0, |t| t as f64);
+        o.threads = self.get_int("threads").unwrap_or(0).clamp(0, MAX_THREADS) as usize;
         o.stablesemantics = self.get_bool("stablesemantics").unwrap_or(false);
         o.trace = self.get_bool("trace").unwrap_or(false);
         if self.get_bool("randomvaluechoice") == Some(true) {
@@ -196,6 +202,7 @@ impl OptionsUd {
 fn int_range(k: &str) -> (i64, i64) {
     match k {
         "seed" | "lazysizelimit" | "existsexpansion" => (1, INT_MAX),
+        "threads" => (0, MAX_THREADS),
         _ => (0, INT_MAX),
     }
 }

@@ -103,6 +103,11 @@ pub struct IntTheory {
 
 impl IntTheory {
     /// A new variable with domain `[low, high]`; its index.
+    /// How many integer variables there are.
+    pub fn var_count(&self) -> usize {
+        self.vars.len()
+    }
+
     pub fn add_var(&mut self, low: i64, high: i64) -> usize {
         self.vars.push(Var {
             lo: low,

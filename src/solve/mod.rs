@@ -4,6 +4,8 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::limits::Until;
@@ -11,6 +13,7 @@ use crate::limits::Until;
 mod inside_count;
 mod integers;
 mod linear;
+mod portfolio;
 mod record;
 mod splr;
 mod traced;
@@ -18,6 +21,7 @@ mod unfounded;
 use self::inside_count::InsideCount;
 use self::integers::IntTheory;
 use self::linear::LinearSums;
+pub use self::portfolio::{portfolio_configs, Portfolio};
 pub use self::record::{Recorded, Recorder};
 pub use self::splr::Splr;
 pub use self::traced::{TraceEvent, Traced};
@@ -199,16 +203,21 @@ pub trait SatSolver {
 }
 
 /// Stops a CaDiCaL search when the run's deadline passes, on Ctrl-C, when the process exceeds
-/// the memory limit, or when the deadline of the call (shared with the [`Cadical`] that sets
-/// it) passes.
+/// the memory limit, when the deadline of the call (shared with the [`Cadical`] that sets
+/// it) passes, or, for a solver of a [`Portfolio`], when another one has answered.
 pub struct Deadline {
     until: Until,
     call: Rc<Cell<Option<Instant>>>,
+    race: Option<Arc<AtomicBool>>,
 }
 
 impl cadical_sys::Terminator for Deadline {
     fn terminated(&mut self) -> bool {
-        self.call.get().is_some_and(|at| Instant::now() >= at) || self.until.reached()
+        self.race
+            .as_ref()
+            .is_some_and(|r| r.load(Ordering::Relaxed))
+            || self.call.get().is_some_and(|at| Instant::now() >= at)
+            || self.until.reached()
     }
 }
 
@@ -248,6 +257,12 @@ impl Cadical {
     /// `name=value`, comma-separated: `sat,shrink=0`; from `IDP_CADICAL_CONFIG`, for
     /// experiments such as shuffled seeds); an unknown name or option is left out.
     pub fn configured(until: Until, config: Option<&str>) -> Cadical {
+        Cadical::racing(until, config, None)
+    }
+
+    /// [`Cadical::configured`], its searches also stopped once `race` is set (by the
+    /// [`Portfolio`] it runs in, when another solver has answered).
+    pub fn racing(until: Until, config: Option<&str>, race: Option<Arc<AtomicBool>>) -> Cadical {
         let mut solver = cadical_sys::CaDiCal::new();
         for part in config.into_iter().flat_map(|c| c.split(',')) {
             match part.split_once('=') {
@@ -266,6 +281,7 @@ impl Cadical {
         solver.connect_terminator(Deadline {
             until,
             call: call_deadline.clone(),
+            race,
         });
         Cadical {
             solver,
@@ -296,6 +312,11 @@ impl Cadical {
         });
         self.unfounded = Some(u.clone());
         u
+    }
+
+    /// How many integer variables the solver has.
+    pub fn int_vars(&self) -> usize {
+        self.ints.borrow().var_count()
     }
 
     /// A solver that leaves every definition to its caller (who checks each model).

@@ -30,7 +30,7 @@ use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::transform::linear_closures;
 use crate::sema::walk::{any_term, symbols};
 use crate::sema::{cartesian, Program, Theory};
-use crate::solve::{Cadical, Implied, Lit, SatResult, Splr, Traced};
+use crate::solve::{portfolio_configs, Cadical, Implied, Lit, Portfolio, SatResult, Splr, Traced};
 use crate::source::Span;
 use crate::structure::{Structure, Table, Tuple, TupleSet};
 
@@ -263,6 +263,10 @@ impl<'a> Session<'a> {
             };
             match options.sat_backend {
                 _ if options.trace => Box::new(Traced::new(until)),
+                SatBackend::Cadical if options.threads > 1 => Box::new(Portfolio::new(
+                    &until,
+                    &portfolio_configs(config, options.threads),
+                )),
                 SatBackend::Cadical => Box::new(Cadical::configured(until, config)),
                 SatBackend::CadicalLoops => Box::new(Cadical::without_propagation(until, config)),
                 SatBackend::Splr => Box::new(Splr::new(&until)),

@@ -1,0 +1,573 @@
+//! A portfolio of CaDiCaL solvers on one formula, one thread each (`--threads N`).
+//!
+//! CaDiCaL's configuration decides more than anything else how long a hard search takes, and
+//! no single one is best: a maximum clique proof takes 50 s in the default configuration and
+//! 1.9 s in `sat` (always in stable mode), while PlayID's `incredible` takes 16 s in the default
+//! and 0.3 s in `sat`, and the keys-and-gates rows are three times faster in the default. As
+//! clasp does with `-t N`, every solver of the portfolio is given the same clauses,
+//! definitions, sums and numbers, in the same order (so variables and sums have the same
+//! numbers in each), and every search is raced: the first solver that answers wins, the
+//! others are stopped at once (their terminators watch a flag) and wait for the next call.
+//! Answers are exactly those of one solver: satisfiable or not is a property of the formula,
+//! and every model is a model of it, so counts, optima and sets of distinct models are the
+//! same; only which of several models comes first may differ.
+//!
+//! Threads own their solvers (a CaDiCaL instance and its propagators never cross a thread):
+//! the portfolio sends each a batch of commands, shared by `Arc`, before each call, and the
+//! winner sends back its model (or its failed assumptions). Learnt clauses are not exchanged:
+//! a clause over a variable one solver has eliminated cannot be given to it during its search.
+//!
+//! Counting inside the search (blocking clauses kept by one solver's propagator) is one
+//! solver's work: asked for it, the portfolio lets its other solvers go.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use super::{Cadical, DefinitionGraph, Implied, Lit, SatResult, SatSolver, SearchStats};
+use crate::limits::Until;
+
+/// What changes a solver's formula, replayed in order by every solver.
+enum Command {
+    NewVar,
+    Clause(Vec<Lit>),
+    Definition(DefinitionGraph),
+    Sum(Vec<(Lit, u64)>),
+    SumAtLeast(usize, u64),
+    IntVar(i64, i64),
+    IntConstraint(Lit, Vec<(usize, i64)>, i64),
+    CountInside(Vec<Lit>, usize),
+    Deadline(Option<Instant>),
+}
+
+/// What a solver's thread is asked.
+enum Job {
+    Apply(Arc<Vec<Command>>),
+    Solve {
+        assumptions: Arc<Vec<Lit>>,
+        conflicts: Option<u32>,
+    },
+    Implied(Vec<Lit>),
+    Stats,
+    Counted,
+}
+
+/// A solver's answer to a search.
+struct Answer {
+    result: SatResult,
+    /// With a model: the value of every variable (index 0 unused).
+    model: Vec<bool>,
+    /// With a model: the value of every integer variable, and whether they were accepted
+    /// undecided.
+    ints: Vec<i64>,
+    undecided: bool,
+    /// Without a model: the assumptions it needed.
+    failed: Vec<Lit>,
+}
+
+/// What a solver's thread replies (with its index).
+enum Reply {
+    Solved(Answer),
+    Implied(Implied),
+    Stats(Option<SearchStats>),
+    Counted(usize),
+}
+
+/// One solver's thread.
+struct Worker {
+    jobs: Sender<Job>,
+    /// Set to stop its search (another solver has answered).
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// Several CaDiCaL solvers racing on one formula (see the module's doc).
+pub struct Portfolio {
+    workers: Vec<Worker>,
+    replies: Receiver<(usize, Reply)>,
+    /// Commands not yet sent.
+    batch: Vec<Command>,
+    vars: i32,
+    sums: usize,
+    ints: usize,
+    searched: bool,
+    /// The last search's answer (from its winner).
+    answer: Option<Answer>,
+}
+
+/// The configurations of a portfolio of `n` solvers whose first is `first` (the one a single
+/// solver would use; `None`: CaDiCaL's default): then the other of the default and `sat`
+/// (stable mode only, which proofs of optima and long single-model searches favour), then
+/// `unsat`, then the default and `sat` with other seeds and initial phases.
+pub fn portfolio_configs(first: Option<&str>, n: usize) -> Vec<Option<String>> {
+    let mut out = vec![first.map(str::to_string)];
+    let second = match first {
+        Some(c) if c.starts_with("sat") => None,
+        _ => Some("sat".to_string()),
+    };
+    out.push(second);
+    out.push(Some("unsat".to_string()));
+    let mut k = 1;
+    while out.len() < n {
+        let base = if k % 2 == 1 { "default" } else { "sat" };
+        out.push(Some(format!("{base},seed={k},phase={}", k / 2 % 2)));
+        k += 1;
+    }
+    out.truncate(n.max(1));
+    out
+}
+
+impl Portfolio {
+    /// A portfolio of one solver per configuration, each on its own thread, stopped by the
+    /// run's limits in `until`.
+    pub fn new(until: &Until, configs: &[Option<String>]) -> Portfolio {
+        let (reply, replies) = channel();
+        let workers = configs
+            .iter()
+            .enumerate()
+            .map(|(index, config)| Worker::start(index, until.clone(), config.clone(), &reply))
+            .collect();
+        Portfolio {
+            workers,
+            replies,
+            batch: Vec::new(),
+            vars: 0,
+            sums: 0,
+            ints: 0,
+            searched: false,
+            answer: None,
+        }
+    }
+
+    /// The number of solvers racing.
+    pub fn solvers(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Sends the commands gathered so far to every solver.
+    fn flush(&mut self) {
+        if self.batch.is_empty() {
+            return;
+        }
+        let batch = Arc::new(std::mem::take(&mut self.batch));
+        for w in &self.workers {
+            // A thread that is gone has panicked; its reply's absence is noticed below.
+            let _ = w.jobs.send(Job::Apply(batch.clone()));
+        }
+    }
+
+    /// Asks every solver `job()`, and gives each reply to `take` as it comes.
+    fn ask_all(&mut self, job: impl Fn() -> Job, mut take: impl FnMut(&Self, usize, Reply)) {
+        self.flush();
+        let mut waiting = 0;
+        for w in &self.workers {
+            if w.jobs.send(job()).is_ok() {
+                waiting += 1;
+            }
+        }
+        while waiting > 0 {
+            let Ok((index, reply)) = self.replies.recv() else {
+                break;
+            };
+            waiting -= 1;
+            take(self, index, reply);
+        }
+    }
+
+    /// Asks the first solver `job` and returns its reply.
+    fn ask_first(&mut self, job: Job) -> Option<Reply> {
+        self.flush();
+        self.workers[0].jobs.send(job).ok()?;
+        self.replies.recv().ok().map(|(_, reply)| reply)
+    }
+
+    /// Races a search: the first decisive answer wins and stops the others.
+    fn race(&mut self, assumptions: &[Lit], conflicts: Option<u32>) -> SatResult {
+        self.searched = true;
+        let assumptions = Arc::new(assumptions.to_vec());
+        let mut winner: Option<Answer> = None;
+        let mut interrupted: Option<Answer> = None;
+        self.ask_all(
+            || Job::Solve {
+                assumptions: assumptions.clone(),
+                conflicts,
+            },
+            |me, index, reply| {
+                let Reply::Solved(answer) = reply else { return };
+                if answer.result == SatResult::Interrupted {
+                    interrupted.get_or_insert(answer);
+                } else if winner.is_none() {
+                    for (i, w) in me.workers.iter().enumerate() {
+                        if i != index {
+                            w.stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    winner = Some(answer);
+                }
+            },
+        );
+        for w in &self.workers {
+            w.stop.store(false, Ordering::Relaxed);
+        }
+        let answer = winner.or(interrupted);
+        let result = answer.as_ref().map_or(SatResult::Interrupted, |a| a.result);
+        self.answer = answer;
+        result
+    }
+
+    /// Lets every solver but the first go.
+    fn keep_first_only(&mut self) {
+        self.flush();
+        for w in self.workers.drain(1..) {
+            w.finish();
+        }
+    }
+}
+
+impl Drop for Portfolio {
+    fn drop(&mut self) {
+        for w in self.workers.drain(..) {
+            w.finish();
+        }
+    }
+}
+
+impl Worker {
+    fn start(
+        index: usize,
+        until: Until,
+        config: Option<String>,
+        reply: &Sender<(usize, Reply)>,
+    ) -> Worker {
+        let (jobs, inbox) = channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let race = stop.clone();
+        let reply = reply.clone();
+        let thread = std::thread::Builder::new()
+            .name(format!("idp-sat-{index}"))
+            .spawn(move || {
+                let solver = Cadical::racing(until, config.as_deref(), Some(race));
+                work(solver, index, &inbox, &reply);
+            })
+            .ok();
+        Worker { jobs, stop, thread }
+    }
+
+    /// Ends the thread (it is idle: every call waits for its reply) and waits for it.
+    fn finish(mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        drop(self.jobs);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// A solver's thread: applies commands and answers jobs until the portfolio lets it go.
+fn work(mut solver: Cadical, index: usize, inbox: &Receiver<Job>, reply: &Sender<(usize, Reply)>) {
+    while let Ok(job) = inbox.recv() {
+        let answer = match job {
+            Job::Apply(batch) => {
+                batch.iter().for_each(|c| apply(&mut solver, c));
+                continue;
+            }
+            Job::Solve {
+                assumptions,
+                conflicts,
+            } => {
+                let result = match conflicts {
+                    Some(c) => solver.solve_limited(&assumptions, c),
+                    None => solver.solve(&assumptions),
+                };
+                Reply::Solved(answer(&mut solver, result, &assumptions))
+            }
+            Job::Implied(assumptions) => Reply::Implied(solver.implied(&assumptions)),
+            Job::Stats => Reply::Stats(solver.search_stats()),
+            Job::Counted => Reply::Counted(solver.counted_inside()),
+        };
+        if reply.send((index, answer)).is_err() {
+            return;
+        }
+    }
+}
+
+fn apply(solver: &mut Cadical, command: &Command) {
+    match command {
+        Command::NewVar => {
+            solver.new_var();
+        }
+        Command::Clause(c) => solver.add_clause(c),
+        Command::Definition(g) => {
+            solver.propagate_definition(g);
+        }
+        Command::Sum(terms) => {
+            solver.add_sum(terms);
+        }
+        Command::SumAtLeast(sum, k) => {
+            solver.sum_at_least(*sum, *k);
+        }
+        Command::IntVar(low, high) => {
+            solver.add_int_var(*low, *high);
+        }
+        Command::IntConstraint(lit, terms, bound) => solver.add_int_constraint(*lit, terms, *bound),
+        Command::CountInside(lits, limit) => {
+            solver.count_inside(lits, *limit);
+        }
+        Command::Deadline(at) => solver.set_call_deadline(*at),
+    }
+}
+
+/// What a solver's search gives the portfolio.
+fn answer(solver: &mut Cadical, result: SatResult, assumptions: &[Lit]) -> Answer {
+    let mut out = Answer {
+        result,
+        model: Vec::new(),
+        ints: Vec::new(),
+        undecided: false,
+        failed: Vec::new(),
+    };
+    match result {
+        SatResult::Sat => {
+            let vars = solver.num_vars() as Lit;
+            out.model = std::iter::once(false)
+                .chain((1..=vars).map(|v| solver.value(v)))
+                .collect();
+            out.ints = (0..solver.int_vars())
+                .map(|v| solver.int_value(v))
+                .collect();
+            out.undecided = solver.integers_undecided();
+        }
+        SatResult::Unsat => {
+            out.failed = assumptions
+                .iter()
+                .copied()
+                .filter(|&a| solver.failed(a))
+                .collect();
+        }
+        SatResult::Interrupted => {}
+    }
+    out
+}
+
+impl SatSolver for Portfolio {
+    fn new_var(&mut self) -> Lit {
+        self.vars += 1;
+        self.batch.push(Command::NewVar);
+        self.vars
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.batch.push(Command::Clause(clause.to_vec()));
+    }
+
+    fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
+        self.race(assumptions, None)
+    }
+
+    fn solve_limited(&mut self, assumptions: &[Lit], conflicts: u32) -> SatResult {
+        self.race(assumptions, Some(conflicts))
+    }
+
+    fn implied(&mut self, assumptions: &[Lit]) -> Implied {
+        self.searched = true;
+        match self.ask_first(Job::Implied(assumptions.to_vec())) {
+            Some(Reply::Implied(implied)) => implied,
+            _ => Implied::Unsupported,
+        }
+    }
+
+    fn set_call_deadline(&mut self, at: Option<Instant>) {
+        self.batch.push(Command::Deadline(at));
+    }
+
+    fn value(&mut self, lit: Lit) -> bool {
+        let model = self.answer.as_ref().map_or(&[][..], |a| &a.model[..]);
+        let value = model
+            .get(lit.unsigned_abs() as usize)
+            .copied()
+            .unwrap_or(false);
+        value == (lit > 0)
+    }
+
+    fn failed(&self, lit: Lit) -> bool {
+        self.answer
+            .as_ref()
+            .is_some_and(|a| a.failed.contains(&lit))
+    }
+
+    fn num_vars(&self) -> usize {
+        self.vars as usize
+    }
+
+    fn propagate_definition(&mut self, graph: &DefinitionGraph) -> bool {
+        if self.searched {
+            return false;
+        }
+        self.batch.push(Command::Definition(graph.clone()));
+        true
+    }
+
+    /// The work of all the solvers together: their conflicts, decisions and unfounded sets
+    /// added up.
+    fn search_stats(&self) -> Option<SearchStats> {
+        let mut waiting = 0;
+        for w in &self.workers {
+            if w.jobs.send(Job::Stats).is_ok() {
+                waiting += 1;
+            }
+        }
+        let mut total: Option<SearchStats> = None;
+        while waiting > 0 {
+            let Ok((_, reply)) = self.replies.recv() else {
+                break;
+            };
+            waiting -= 1;
+            let Reply::Stats(Some(s)) = reply else {
+                continue;
+            };
+            let t = total.get_or_insert(SearchStats {
+                nodes: s.nodes,
+                ..SearchStats::default()
+            });
+            t.unfounded_sets += s.unfounded_sets;
+            t.propagated += s.propagated;
+            t.late_sets += s.late_sets;
+            t.conflicts += s.conflicts;
+            t.decisions += s.decisions;
+        }
+        total
+    }
+
+    fn count_inside(&mut self, lits: &[Lit], limit: usize) -> bool {
+        if self.searched {
+            return false;
+        }
+        self.keep_first_only();
+        self.batch.push(Command::CountInside(lits.to_vec(), limit));
+        true
+    }
+
+    fn counted_inside(&mut self) -> usize {
+        match self.ask_first(Job::Counted) {
+            Some(Reply::Counted(n)) => n,
+            _ => 0,
+        }
+    }
+
+    fn add_sum(&mut self, terms: &[(Lit, u64)]) -> Option<usize> {
+        if self.searched {
+            return None;
+        }
+        self.batch.push(Command::Sum(terms.to_vec()));
+        self.sums += 1;
+        Some(self.sums - 1)
+    }
+
+    fn sum_at_least(&mut self, sum: usize, threshold: u64) -> Lit {
+        self.vars += 1;
+        self.batch.push(Command::SumAtLeast(sum, threshold));
+        self.vars
+    }
+
+    fn add_int_var(&mut self, low: i64, high: i64) -> Option<usize> {
+        self.batch.push(Command::IntVar(low, high));
+        self.ints += 1;
+        Some(self.ints - 1)
+    }
+
+    fn add_int_constraint(&mut self, lit: Lit, terms: &[(usize, i64)], bound: i64) {
+        self.batch
+            .push(Command::IntConstraint(lit, terms.to_vec(), bound));
+    }
+
+    fn int_value(&self, v: usize) -> i64 {
+        self.answer
+            .as_ref()
+            .and_then(|a| a.ints.get(v).copied())
+            .unwrap_or(0)
+    }
+
+    fn integers_undecided(&mut self) -> bool {
+        self.answer
+            .as_mut()
+            .is_some_and(|a| std::mem::take(&mut a.undecided))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pigeons` pigeons in `holes` holes, as clauses over variables `p * holes + h + 1`.
+    fn pigeonhole(solver: &mut dyn SatSolver, pigeons: i32, holes: i32) {
+        let var = |p: i32, h: i32| p * holes + h + 1;
+        for _ in 0..pigeons * holes {
+            solver.new_var();
+        }
+        for p in 0..pigeons {
+            solver.add_clause(&(0..holes).map(|h| var(p, h)).collect::<Vec<_>>());
+        }
+        for h in 0..holes {
+            for p in 0..pigeons {
+                for q in p + 1..pigeons {
+                    solver.add_clause(&[-var(p, h), -var(q, h)]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn configurations_start_with_the_chosen_one_and_differ() {
+        assert_eq!(
+            portfolio_configs(None, 4),
+            vec![
+                None,
+                Some("sat".to_string()),
+                Some("unsat".to_string()),
+                Some("default,seed=1,phase=0".to_string())
+            ]
+        );
+        assert_eq!(
+            portfolio_configs(Some("sat"), 2),
+            vec![Some("sat".to_string()), None]
+        );
+        assert_eq!(portfolio_configs(None, 1), vec![None]);
+    }
+
+    #[test]
+    fn a_race_answers_as_one_solver_does() {
+        let mut portfolio = Portfolio::new(&Until::default(), &portfolio_configs(None, 3));
+        assert_eq!(portfolio.solvers(), 3);
+        pigeonhole(&mut portfolio, 4, 4);
+        let sum = portfolio.add_sum(&[(1, 1), (2, 1), (3, 1), (4, 1)]).unwrap();
+        // A model: every pigeon in a hole, no two in one.
+        assert_eq!(portfolio.solve(&[]), SatResult::Sat);
+        for h in 0..4 {
+            let in_hole = (0..4).filter(|p| portfolio.value(p * 4 + h + 1)).count();
+            assert_eq!(in_hole, 1);
+        }
+        // Pigeon 0 kept out of every hole: the failed assumptions are those four.
+        let out: Vec<Lit> = (1..=4).map(|v| -v).collect();
+        assert_eq!(portfolio.solve(&out), SatResult::Unsat);
+        assert!(out.iter().all(|&l| portfolio.failed(l)));
+        // A bound on a sum, made after searches: pigeon 0 in two holes is impossible.
+        assert_eq!(portfolio.add_sum(&[(1, 1)]), None, "sums come before searches");
+        let two = portfolio.sum_at_least(sum, 2);
+        assert_eq!(two, 17);
+        assert_eq!(portfolio.solve(&[two]), SatResult::Unsat);
+        assert_eq!(portfolio.solve(&[-two]), SatResult::Sat);
+        // Later clauses reach every solver: a fifth pigeon with the holes of the first.
+        let extra = portfolio.new_var();
+        portfolio.add_clause(&[extra]);
+        for h in 0..4 {
+            portfolio.add_clause(&[-extra, -(h + 1)]);
+        }
+        for _ in 0..3 {
+            assert_eq!(portfolio.solve(&[]), SatResult::Unsat);
+        }
+        let stats = portfolio.search_stats().expect("statistics");
+        assert!(stats.decisions > 0);
+    }
+}
