@@ -541,6 +541,19 @@ fn optimal_models(
     shown: &dyn Fn(Structure) -> Structure,
     options: &Options,
 ) -> IdpResult<Optimum> {
+    let value = match best {
+        GVal::V(v) => Some(v),
+        _ => None,
+    };
+    if options.nbmodels == 1 {
+        // The search ended on an optimal model (restored for decoding): asked for one model,
+        // no search finds one again (a third of a maximum clique's time went to that).
+        return Ok(Optimum {
+            models: vec![shown(session.decode(""))],
+            proven: true,
+            value,
+        });
+    }
     let blocked_on = session.output_symbols(output);
     // The optimal models are shown when the minimisation ends (its caller prints the value
     // first), so the observer does not see them one by one.
@@ -553,10 +566,6 @@ fn optimal_models(
         true,
         &Observer::default(),
     )?;
-    let value = match best {
-        GVal::V(v) => Some(v),
-        _ => None,
-    };
     Ok(Optimum {
         models,
         proven: true,

@@ -541,7 +541,9 @@ mod tests {
         let mut portfolio = Portfolio::new(&Until::default(), &portfolio_configs(None, 3));
         assert_eq!(portfolio.solvers(), 3);
         pigeonhole(&mut portfolio, 4, 4);
-        let sum = portfolio.add_sum(&[(1, 1), (2, 1), (3, 1), (4, 1)]).unwrap();
+        let sum = portfolio
+            .add_sum(&[(1, 1), (2, 1), (3, 1), (4, 1)])
+            .unwrap();
         // A model: every pigeon in a hole, no two in one.
         assert_eq!(portfolio.solve(&[]), SatResult::Sat);
         for h in 0..4 {
@@ -553,7 +555,11 @@ mod tests {
         assert_eq!(portfolio.solve(&out), SatResult::Unsat);
         assert!(out.iter().all(|&l| portfolio.failed(l)));
         // A bound on a sum, made after searches: pigeon 0 in two holes is impossible.
-        assert_eq!(portfolio.add_sum(&[(1, 1)]), None, "sums come before searches");
+        assert_eq!(
+            portfolio.add_sum(&[(1, 1)]),
+            None,
+            "sums come before searches"
+        );
         let two = portfolio.sum_at_least(sum, 2);
         assert_eq!(two, 17);
         assert_eq!(portfolio.solve(&[two]), SatResult::Unsat);
