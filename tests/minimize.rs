@@ -149,3 +149,101 @@ fn an_objective_with_many_values_is_bisected() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// Core-guided minimisation (`IDP_MINIMIZE=cores`, `src/infer/cores.rs`) on 1200 small random
+/// weighted problems: clauses over `In`, a weighted sum minimised or maximised (weights 0 to
+/// 5, so cores of several weights, stratified), against brute force over every subset, and
+/// against the default model-improving search.
+#[test]
+fn core_guided_optima_agree_with_brute_force() {
+    let mut rng = support::Rng(0xc0de_5eed);
+    let mut unsatisfiable = 0;
+    for round in 0..1200 {
+        let n = 3 + round % 6;
+        let weights: Vec<i64> = (0..n).map(|_| rng.below(6) as i64).collect();
+        let mut clauses: Vec<Vec<(usize, bool)>> = Vec::new();
+        for _ in 0..rng.below(2 * n as u64) {
+            let len = 1 + rng.below(3) as usize;
+            clauses.push(
+                (0..len)
+                    .map(|_| (rng.below(n as u64) as usize, rng.below(2) == 0))
+                    .collect(),
+            );
+        }
+        let maximise = round % 2 == 1;
+        let sentence = |c: &Vec<(usize, bool)>| {
+            let lits: Vec<String> = c
+                .iter()
+                .map(|&(x, positive)| format!("{}In({x})", if positive { "" } else { "~" }))
+                .collect();
+            format!("  {}.\n", lits.join(" | "))
+        };
+        let theory: String = clauses.iter().map(sentence).collect();
+        let weight_text: Vec<String> = weights
+            .iter()
+            .enumerate()
+            .map(|(v, w)| format!("{v}->{w}"))
+            .collect();
+        let sign = if maximise { "-" } else { "" };
+        let text = format!(
+            "vocabulary V {{\n type Vtx isa int\n In(Vtx)\n W(Vtx) : int\n}}\n\
+             theory T : V {{\n{theory} true.\n}}\n\
+             structure S : V {{\n Vtx = {{ 0..{} }}\n W = {{ {} }}\n}}\n\
+             term O : V {{ {sign}sum{{ x[Vtx]: In(x): W(x) }} }}\n",
+            n - 1,
+            weight_text.join("; "),
+        );
+        let mut best: Option<i64> = None;
+        for set in 0usize..1 << n {
+            let holds = |&(x, positive): &(usize, bool)| (set >> x & 1 == 1) == positive;
+            if clauses.iter().all(|c| c.iter().any(holds)) {
+                let total: i64 = (0..n)
+                    .filter(|x| set >> x & 1 == 1)
+                    .map(|x| weights[x])
+                    .sum();
+                let value = if maximise { -total } else { total };
+                best = Some(best.map_or(value, |b| b.min(value)));
+            }
+        }
+        unsatisfiable += usize::from(best.is_none());
+        let (cores, _) = minimize_one(&text, Some(Strategy::Cores));
+        let (descend, _) = minimize_one(&text, None);
+        let expected = best.map(Value::Int);
+        assert_eq!(cores, expected, "round {round}, cores:\n{text}");
+        assert_eq!(descend, expected, "round {round}, default:\n{text}");
+    }
+    assert!(
+        (10..600).contains(&unsatisfiable),
+        "{unsatisfiable} without a model"
+    );
+}
+
+/// The optimum of term O over theory T in structure S with one model asked, and the models.
+fn minimize_one(text: &str, strategy: Option<Strategy>) -> (Option<Value>, usize) {
+    let p = program(text);
+    let (Some(Component::Theory(t)), Some(Component::Structure(s)), Some(Component::Term(o))) =
+        (p.lookup(&["T"]), p.lookup(&["S"]), p.lookup(&["O"]))
+    else {
+        panic!("T, S and O expected")
+    };
+    let options = Options {
+        nbmodels: 1,
+        tuning: infer::Tuning {
+            minimize: strategy,
+            ..Default::default()
+        },
+        ..Options::default()
+    };
+    let found = infer::minimize(
+        &p,
+        &p.theories[t.index()],
+        &p.structures[s.index()],
+        &p.terms[o.index()].term,
+        None,
+        &options,
+    )
+    .expect("minimize succeeds")
+    .value;
+    assert!(found.proven);
+    (found.value, found.models.len())
+}

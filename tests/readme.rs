@@ -129,6 +129,11 @@ const EXPECTED: &[(&str, i32, &str)] = &[
     ),
     ("idp --count examples/first.idp", 10, "Number of models: 2"),
     (
+        "idp --threads 2 examples/einstein.idp",
+        0,
+        "  pet = { dog->4; fox->1; horse->2; snails->3; zebra->5 }",
+    ),
+    (
         "idp --sandbox --timeout 30 --max-memory 2000 examples/einstein.idp",
         0,
         "Number of solutions: 1",

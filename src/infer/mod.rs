@@ -5,6 +5,7 @@
 mod abstraction;
 mod check;
 pub mod consult;
+mod cores;
 mod definitions;
 mod explain;
 mod fobdd;
@@ -450,9 +451,10 @@ fn optimise(
     if session.mentions_integer_variable(term) {
         return optimise_number(session, term, output, shown, options);
     }
-    // A count or sum is searched on its totals unless a strategy is asked for.
+    // A count or sum is searched on its totals unless a strategy of bounds is asked for.
+    let by_cores = options.tuning.minimize == Some(Strategy::Cores);
     let linear = match options.tuning.minimize {
-        None => session.linear_objective(term)?,
+        None | Some(Strategy::Cores) => session.linear_objective(term)?,
         Some(_) => None,
     };
     let objective = match &linear {
@@ -462,9 +464,10 @@ fn optimise(
     let totals = linear
         .as_ref()
         .map(|linear| optimise::TotalBounds::new(session, linear));
-    let search = match &totals {
-        Some(totals) => optimise::least_total(session, totals)?,
-        None => optimise::least_value(
+    let search = match (&totals, &linear) {
+        (Some(_), Some(linear)) if by_cores => cores::least_total_by_cores(session, linear)?,
+        (Some(totals), _) => optimise::least_total(session, totals)?,
+        (None, _) => optimise::least_value(
             session,
             &objective,
             options.tuning.minimize.unwrap_or_default(),
@@ -545,9 +548,10 @@ fn optimal_models(
         GVal::V(v) => Some(v),
         _ => None,
     };
-    if options.nbmodels == 1 {
+    if options.nbmodels == 1 && !options.trace {
         // The search ended on an optimal model (restored for decoding): asked for one model,
-        // no search finds one again (a third of a maximum clique's time went to that).
+        // no search finds one again (a third of a maximum clique's time went to that). A
+        // traced minimisation still returns the trace of the search for its model.
         return Ok(Optimum {
             models: vec![shown(session.decode(""))],
             proven: true,

@@ -15,7 +15,8 @@
 //! clauses carry over) and gallops otherwise (a sum over a wide range). The default stays
 //! `Descend`: only it has a best model at every moment, which a minimisation stopped by a
 //! limit returns (the others may have none when a refutation is hard, as for pigeonholes).
-//! `IDP_MINIMIZE=descend|bisect|ascend|gallop|auto` selects one.
+//! `IDP_MINIMIZE=descend|bisect|ascend|gallop|auto|cores` selects one (`cores`: a count or a
+//! sum by unsatisfiable cores, [`super::cores`]).
 
 use crate::encode::SavedModel;
 use crate::error::IdpResult;
@@ -41,6 +42,8 @@ pub enum Strategy {
     Gallop,
     /// `Ascend` for an objective with at most [`ASCEND_AT_MOST`] values, else `Gallop`.
     Auto,
+    /// For a count or a sum: unsatisfiable cores ([`super::cores`]); otherwise `Descend`.
+    Cores,
 }
 
 /// The most values of an objective for which `Auto` ascends one value at a time.
@@ -59,6 +62,7 @@ impl Strategy {
             "ascend" => Some(Strategy::Ascend),
             "gallop" => Some(Strategy::Gallop),
             "auto" => Some(Strategy::Auto),
+            "cores" => Some(Strategy::Cores),
             _ => None,
         }
     }
@@ -68,6 +72,7 @@ impl Strategy {
         match self {
             Strategy::Auto if values <= ASCEND_AT_MOST => Strategy::Ascend,
             Strategy::Auto => Strategy::Gallop,
+            Strategy::Cores => Strategy::Descend,
             s => s,
         }
     }
@@ -123,14 +128,14 @@ impl Bounds {
                 _ if self.lo > last => None,
                 Strategy::Ascend => Some(self.lo),
                 Strategy::Gallop => Some(last.min(self.lo + self.step - 1)),
-                Strategy::Descend | Strategy::Bisect | Strategy::Auto => None,
+                Strategy::Descend | Strategy::Bisect | Strategy::Auto | Strategy::Cores => None,
             };
         };
         if hi <= self.lo {
             return None;
         }
         Some(match strategy {
-            Strategy::Descend => hi - 1,
+            Strategy::Descend | Strategy::Cores => hi - 1,
             Strategy::Bisect | Strategy::Gallop | Strategy::Auto => {
                 self.lo + (hi - 1 - self.lo) / 2
             }
@@ -308,7 +313,9 @@ pub fn least_total(session: &mut Session, bounds: &TotalBounds) -> IdpResult<Sea
             Ok(false) => break,
             Err(e) if e.is_limit() => {
                 return match best {
-                    Some((total, model)) => Ok(Search::Stopped(value(objective, total), model, e)),
+                    Some((total, model)) => {
+                        Ok(Search::Stopped(objective_value(objective, total), model, e))
+                    }
                     None => Err(e),
                 }
             }
@@ -318,7 +325,7 @@ pub fn least_total(session: &mut Session, bounds: &TotalBounds) -> IdpResult<Sea
     Ok(match best {
         Some((total, model)) => {
             session.restore_model(model);
-            Search::Optimal(value(objective, total))
+            Search::Optimal(objective_value(objective, total))
         }
         None => Search::NoModel,
     })
@@ -388,7 +395,7 @@ fn number(value: i128, at: &Term, session: &Session) -> IdpResult<GVal> {
 }
 
 /// The objective's value for a total.
-fn value(objective: &LinearObjective, total: i64) -> GVal {
+pub(super) fn objective_value(objective: &LinearObjective, total: i64) -> GVal {
     GVal::V(Value::Int(if objective.negated { -total } else { total }))
 }
 
