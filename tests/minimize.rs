@@ -53,6 +53,12 @@ fn brute_force(n: usize, edges: &[(usize, usize)], cost: impl Fn(usize) -> i64) 
 }
 
 fn minimize(text: &str, strategy: Strategy) -> (Option<Value>, usize) {
+    optimum(text, Some(strategy), 0)
+}
+
+/// The optimum of term O over theory T in structure S with `strategy` (`None`: the default
+/// search), and the optimal models found (`nbmodels` of them; 0: all).
+fn optimum(text: &str, strategy: Option<Strategy>, nbmodels: usize) -> (Option<Value>, usize) {
     let p = program(text);
     let (Some(Component::Theory(t)), Some(Component::Structure(s)), Some(Component::Term(o))) =
         (p.lookup(&["T"]), p.lookup(&["S"]), p.lookup(&["O"]))
@@ -60,9 +66,9 @@ fn minimize(text: &str, strategy: Strategy) -> (Option<Value>, usize) {
         panic!("T, S and O expected")
     };
     let options = Options {
-        nbmodels: 0,
+        nbmodels,
         tuning: infer::Tuning {
-            minimize: Some(strategy),
+            minimize: strategy,
             ..Default::default()
         },
         ..Options::default()
@@ -206,8 +212,8 @@ fn core_guided_optima_agree_with_brute_force() {
             }
         }
         unsatisfiable += usize::from(best.is_none());
-        let (cores, _) = minimize_one(&text, Some(Strategy::Cores));
-        let (descend, _) = minimize_one(&text, None);
+        let (cores, _) = optimum(&text, Some(Strategy::Cores), 1);
+        let (descend, _) = optimum(&text, None, 1);
         let expected = best.map(Value::Int);
         assert_eq!(cores, expected, "round {round}, cores:\n{text}");
         assert_eq!(descend, expected, "round {round}, default:\n{text}");
@@ -216,34 +222,4 @@ fn core_guided_optima_agree_with_brute_force() {
         (10..600).contains(&unsatisfiable),
         "{unsatisfiable} without a model"
     );
-}
-
-/// The optimum of term O over theory T in structure S with one model asked, and the models.
-fn minimize_one(text: &str, strategy: Option<Strategy>) -> (Option<Value>, usize) {
-    let p = program(text);
-    let (Some(Component::Theory(t)), Some(Component::Structure(s)), Some(Component::Term(o))) =
-        (p.lookup(&["T"]), p.lookup(&["S"]), p.lookup(&["O"]))
-    else {
-        panic!("T, S and O expected")
-    };
-    let options = Options {
-        nbmodels: 1,
-        tuning: infer::Tuning {
-            minimize: strategy,
-            ..Default::default()
-        },
-        ..Options::default()
-    };
-    let found = infer::minimize(
-        &p,
-        &p.theories[t.index()],
-        &p.structures[s.index()],
-        &p.terms[o.index()].term,
-        None,
-        &options,
-    )
-    .expect("minimize succeeds")
-    .value;
-    assert!(found.proven);
-    (found.value, found.models.len())
 }
