@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Classic problems written the plain way (issue 50): idp against clingo on the same seeded
+# instances, side by side in one run. So far maximum clique and a Hamiltonian cycle with a
+# successor function (bench/classics/*.idp and *.lp, instances from bench/classics/gen.py).
+#
+# Usage:  bench/classics.sh [clique] [hamcycle]     (default: both)
+# Environment:
+#   LIMIT=120        seconds per run (clingo also gets --time-limit)
+#   RUNS=1           runs per measurement (the fastest counts; a timeout is not repeated)
+#   SEEDS="1 2 3 4 5"              seeds per size
+#   CLIQUE="100:0.5 150:0.5 300:0.3"   nodes:edge probability of the clique graphs
+#   HAMCYCLE="300 1000 3000"           nodes of the Hamiltonian-cycle graphs
+#   THREADS=1        idp --threads (clingo gets -t the same)
+#   CLINGO=clingo==5.8.3       pip requirement for clingo
+#   NO_BUILD=1       do not run `cargo build --release` first
+#
+# Times are CPU seconds (wall in parentheses); "idp / clingo" is the ratio of the sums over
+# the seeds. Every answer (the optimum, or that a cycle exists) must agree.
+set -u
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+LIMIT=${LIMIT:-120}
+RUNS=${RUNS:-1}
+CLINGO=${CLINGO:-clingo==5.8.3}
+THREADS=${THREADS:-1}
+TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
+IDP=${IDP:-$TARGET/release/idp}
+C=$ROOT/bench/classics
+
+source "$ROOT/bench/common.sh"
+bench_setup "$C/clique.idp" "$C/clique.lp" "$C/hamcycle.idp" "$C/hamcycle.lp"
+source "$ROOT/bench/cpu.sh"
+
+PARTS=("$@")
+[ ${#PARTS[@]} -eq 0 ] && PARTS=(clique hamcycle)
+
+# row LABEL IDP_ANSWER_CMD CLINGO_ANSWER_CMD INSTANCES...: one row over the seeds
+# (instances are "idp-args|clingo-args" pairs)
+sum_row() {
+  local label=$1 isum=0 csum=0 iwall=0 cwall=0 agree=yes pair
+  shift
+  for pair in "$@"; do
+    IFS='|' read -r iargs cargs <<< "$pair"
+    # shellcheck disable=SC2086
+    best idp "$IDP" --nowarnings --threads "$THREADS" $iargs
+    local is=$SECS iw=$WALL ians
+    ians=$(grep -m1 -oE '^(optimum [0-9]+|Number of models: [0-9]+)$' "$TMP/idp.out" | grep -oE '[0-9]+$')
+    # shellcheck disable=SC2086
+    best clingo "$PY" -m clingo $cargs -t "$THREADS" --time-limit="$LIMIT"
+    local cs=$SECS cw=$WALL cans
+    cans=$(grep -m1 -oE '^Optimization : -?[0-9]+' "$TMP/clingo.out" | grep -oE '[0-9]+$')
+    [ -n "$cans" ] || cans=$(grep -m1 -oE '^Models +: [0-9]+' "$TMP/clingo.out" | grep -oE '[0-9]+$')
+    [ "$ians" = "$cans" ] || agree="DIFFER (idp ${ians:-none}, clingo ${cans:-none})"
+    isum=$(awk -v a="$isum" -v b="${is#>}" 'BEGIN{print a + b}')
+    csum=$(awk -v a="$csum" -v b="${cs#>}" 'BEGIN{print a + b}')
+    iwall=$(awk -v a="$iwall" -v b="${iw#>}" 'BEGIN{print a + b}')
+    cwall=$(awk -v a="$cwall" -v b="${cw#>}" 'BEGIN{print a + b}')
+  done
+  local ratio
+  ratio=$(awk -v a="$isum" -v b="$csum" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else print "-" }')
+  echo "$ratio" >> "$TMP/ratios"
+  echo "| $label | $# | $agree | $isum ($iwall) | $csum ($cwall) | $ratio |"
+}
+
+bench_header
+echo "clingo: $CLINGO_VERSION; limit ${LIMIT}s per run; --threads $THREADS / -t $THREADS"
+echo
+echo "| problem | seeds | answers | idp s | clingo s | idp / clingo |"
+echo "|---|---|---|---|---|---|"
+for part in "${PARTS[@]}"; do
+  case $part in
+  clique)
+    for size in ${CLIQUE:-100:0.5 150:0.5 300:0.3}; do
+      n=${size%%:*} p=${size##*:} pairs=()
+      for seed in ${SEEDS:-1 2 3 4 5}; do
+        python3 "$C/gen.py" clique "$n" "$p" "$seed" "$TMP" || exit 1
+        pairs+=("$TMP/clique$n-$seed.idp|$C/clique.lp $TMP/clique$n-$seed.lp -q")
+      done
+      sum_row "maximum clique, $n nodes, p $p" "${pairs[@]}"
+    done
+    ;;
+  hamcycle)
+    for n in ${HAMCYCLE:-300 1000 3000}; do
+      pairs=()
+      for seed in ${SEEDS:-1 2 3 4 5}; do
+        python3 "$C/gen.py" hamcycle "$n" "$seed" "$TMP" || exit 1
+        pairs+=("-n 1 $TMP/hamcycle$n-$seed.idp|$C/hamcycle.lp $TMP/hamcycle$n-$seed.lp -n 1 -q")
+      done
+      sum_row "Hamiltonian cycle, $n nodes" "${pairs[@]}"
+    done
+    ;;
+  *) echo "unknown part $part" >&2; exit 1 ;;
+  esac
+done
+echo
+sort -g "$TMP/ratios" | awk '{ a[NR] = $1 } END { if (NR) printf "median idp / clingo: %s over %d rows; worst %s\n", a[int((NR + 1) / 2)], NR, a[NR] }'
