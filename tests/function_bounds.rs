@@ -90,20 +90,6 @@ fn random_graph(n: usize, rng: &mut Rng) -> Vec<(usize, usize)> {
     edges
 }
 
-fn count(spec: &str) -> u64 {
-    let out = support::idp(&["--nowarnings", "--count"], spec);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let found: u64 = stdout
-        .trim()
-        .strip_prefix("Number of models: ")
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("a count, not {stdout:?}\n{spec}"));
-    // The SAT solvers' exit codes: 10 with a model, 20 without.
-    let code = if found > 0 { 10 } else { 20 };
-    assert_eq!(out.status.code(), Some(code), "{stdout}\n{spec}");
-    found
-}
-
 #[test]
 fn every_phrasing_keeps_the_models_of_brute_force() {
     let mut rng = Rng(0x5eed_2026);
@@ -115,7 +101,7 @@ fn every_phrasing_keeps_the_models_of_brute_force() {
         nonzero += usize::from(expected > 0);
         for phrasing in PHRASINGS {
             assert_eq!(
-                count(&spec(n, &edges, phrasing)),
+                support::model_count(&["--nowarnings"], &spec(n, &edges, phrasing)),
                 expected,
                 "{phrasing} on {n} nodes, edges {edges:?}"
             );

@@ -1414,7 +1414,7 @@ impl<'a> Grounder<'a> {
             _ => return Ok(None),
         };
         let symbol = Symbol::Func(f);
-        let bounded = !self.is_forced_whole(symbol) && self.preimages.contains_key(&f);
+        let bounded = !self.is_forced_whole(symbol) && self.bounded.contains_key(&f);
         if self.program.func(f).constructor_of.is_some() || !(self.indexable(symbol) || bounded) {
             return Ok(None);
         }

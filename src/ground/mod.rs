@@ -175,9 +175,8 @@ pub struct Grounder<'a> {
     /// these arguments, often fewer than the union in `constants`.
     applications: HashMap<(FuncId, Vec<Value>), Rc<[Value]>>,
     /// The functions every application of which a sentence bounds (see
-    /// [`Grounder::bound_applications_by_atoms`]); for a unary one, the arguments that can
-    /// map to each value.
-    preimages: HashMap<FuncId, Option<Rc<TableIndex>>>,
+    /// [`Grounder::bound_applications_by_atoms`]): their possible graphs and preimages.
+    bounded: HashMap<FuncId, value_bounds::Bounded>,
     /// The values tried for a function onto `int` or `float` that nothing bounds (FO(·)
     /// `model_expand`, see [`Grounder::set_value_window`]); `None`: such a function stops
     /// grounding with a message that names it.
@@ -358,7 +357,7 @@ impl<'a> Grounder<'a> {
             inlining: Inlining::default(),
             constants: HashMap::default(),
             applications: HashMap::default(),
-            preimages: HashMap::default(),
+            bounded: HashMap::default(),
             window: None,
             windowed: Vec::new(),
             integers: Integers::default(),

@@ -23,7 +23,7 @@ use std::rc::Rc;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use crate::ground::{position_bit, Grounder};
+use crate::ground::{position_bit, Grounder, TableIndex};
 use crate::ids::{FuncId, PredId, SortId, Symbol};
 use crate::sema::ir::{Formula, FormulaKind, Term, TermKind, Var};
 use crate::structure::Value;
@@ -41,6 +41,15 @@ enum Arg {
     Of(usize),
     /// A value.
     Value(Value),
+}
+
+/// What the bounds of a function's applications give the rest of grounding.
+#[derive(Debug)]
+pub(super) struct Bounded {
+    /// The possible tuples of its graph (arguments, then value), sorted.
+    graph: Vec<Vec<Value>>,
+    /// For a unary function, the arguments that can map to each value, sorted.
+    preimages: Option<Rc<TableIndex>>,
 }
 
 /// A sentence's statement that `f(x̄)` lies in the true tuples of `pred` at the hole.
@@ -133,24 +142,30 @@ impl<'a> Grounder<'a> {
             };
             narrowed.insert((bound.func, tuple), allowed.into());
         }
-        let mut preimages = None;
-        if arg_sorts.len() == 1 {
-            let mut inverse: HashMap<Vec<Value>, Vec<Value>> = HashMap::default();
-            for ((_, x), values) in &narrowed {
-                for &v in values.iter() {
-                    inverse.entry(vec![v]).or_default().push(x[0]);
-                }
+        let mut graph: Vec<Vec<Value>> = Vec::new();
+        for ((_, args), values) in &narrowed {
+            for &v in values.iter() {
+                let mut tuple = args.clone();
+                tuple.push(v);
+                graph.push(tuple);
             }
-            let inverse = inverse
-                .into_iter()
-                .map(|(v, mut xs)| {
-                    xs.sort();
-                    (v, Rc::from(xs))
-                })
-                .collect();
-            preimages = Some(Rc::new(inverse));
         }
-        self.preimages.insert(bound.func, preimages);
+        graph.sort();
+        let preimages = (arg_sorts.len() == 1).then(|| {
+            let mut inverse: HashMap<Vec<Value>, Vec<Value>> = HashMap::default();
+            for tuple in &graph {
+                inverse.entry(vec![tuple[1]]).or_default().push(tuple[0]);
+            }
+            // The graph is sorted, so each preimage is too.
+            Rc::new(
+                inverse
+                    .into_iter()
+                    .map(|(v, xs)| (v, Rc::from(xs)))
+                    .collect(),
+            )
+        });
+        self.bounded
+            .insert(bound.func, Bounded { graph, preimages });
         self.applications.extend(narrowed);
         self.memo.applications.clear();
     }
@@ -159,25 +174,13 @@ impl<'a> Grounder<'a> {
     /// every application of `f`: what a possibly-true pass may read of it.
     pub(super) fn symbol_bounded_graph(&self, s: Symbol) -> Option<Vec<Vec<Value>>> {
         let Symbol::Func(f) = s else { return None };
-        self.preimages.get(&f)?;
-        let mut graph = Vec::new();
-        for ((g, args), values) in &self.applications {
-            if *g == f {
-                for &v in values.iter() {
-                    let mut tuple = args.clone();
-                    tuple.push(v);
-                    graph.push(tuple);
-                }
-            }
-        }
-        graph.sort();
-        Some(graph)
+        Some(self.bounded.get(&f)?.graph.clone())
     }
 
     /// The arguments for which the unary function `f` can take `value`, when a sentence
     /// bounds every application of `f` (see [`Grounder::bound_applications_by_atoms`]).
     pub(super) fn preimage(&self, f: FuncId, value: Value) -> Option<Rc<[Value]>> {
-        let inverse = self.preimages.get(&f)?.as_ref()?;
+        let inverse = self.bounded.get(&f)?.preimages.as_ref()?;
         Some(
             inverse
                 .get(&vec![value])

@@ -76,6 +76,25 @@ pub fn idp(args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().expect("idp finishes")
 }
 
+/// `idp ARGS --count` on `spec` (given on stdin): the number of models, checked against the
+/// exit code (10 with a model, 20 without, as SAT solvers say).
+pub fn model_count(args: &[&str], spec: &str) -> u64 {
+    let out = idp(&[args, &["--count"]].concat(), spec);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let found: u64 = stdout
+        .trim()
+        .strip_prefix("Number of models: ")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("idp {args:?}: a count, not {stdout:?}\n{spec}"));
+    let code = if found > 0 { 10 } else { 20 };
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "idp {args:?}: {stdout}\n{spec}"
+    );
+    found
+}
+
 /// Runs `idp --nowarnings` on `spec` (given on stdin) with a chunk that prints every model of
 /// theory `T` in structure `S`.
 pub fn all_models(spec: &str) -> Output {
