@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::encode::Encoder;
 use crate::ground::{AtomId, Gf, Store};
-use crate::solve::{DefinitionGraph, Implied, Lit, SatResult, SatSolver, SearchStats};
+use crate::solve::{DefinitionGraph, Implied, Lit, Rational, SatResult, SatSolver, SearchStats};
 
 pub struct Sat {
     encoder: Encoder,
@@ -26,6 +26,9 @@ pub struct Sat {
     /// How many integer variables the solver keeps, and their values in the last model.
     int_vars: usize,
     numbers: Vec<i64>,
+    /// How many real variables the solver keeps, and their values in the last model.
+    real_vars: usize,
+    reals: Vec<Rational>,
     /// The asserted ground formulas, each with where it comes from, when they are kept for a
     /// dump.
     asserted: Option<Vec<(Gf, Rc<str>)>>,
@@ -42,6 +45,7 @@ pub struct Sat {
 pub struct SavedModel {
     lits: Vec<bool>,
     numbers: Vec<i64>,
+    reals: Vec<Rational>,
 }
 
 impl Sat {
@@ -54,6 +58,8 @@ impl Sat {
             model: RefCell::new(Vec::new()),
             int_vars: 0,
             numbers: Vec::new(),
+            real_vars: 0,
+            reals: Vec::new(),
             unread: Cell::new(false),
             asserted: keep_asserted.then(Vec::new),
             origin: Rc::from(""),
@@ -276,8 +282,10 @@ impl Sat {
         model.clear();
         self.unread.set(false);
         self.numbers.clear();
+        self.reals.clear();
         if result == SatResult::Sat {
             self.numbers = (0..self.int_vars).map(|v| solver.int_value(v)).collect();
+            self.reals = (0..self.real_vars).map(|v| solver.real_value(v)).collect();
             // Variable 0 is no variable (false); the others are read when asked.
             model.push(-1);
             model.resize(solver.num_vars() + 1, 0);
@@ -308,6 +316,7 @@ impl Sat {
         SavedModel {
             lits: self.model.borrow().iter().map(|&v| v > 0).collect(),
             numbers: self.numbers.clone(),
+            reals: self.reals.clone(),
         }
     }
 
@@ -320,6 +329,7 @@ impl Sat {
             .map(|v| if v { 1 } else { -1 })
             .collect();
         self.numbers = model.numbers;
+        self.reals = model.reals;
     }
 
     /// A variable over the integers `[low, high]` kept by the solver (see
@@ -340,6 +350,26 @@ impl Sat {
     /// The value of integer variable `v` in the current model.
     pub fn int_value(&self, v: usize) -> i64 {
         self.numbers.get(v).copied().unwrap_or(0)
+    }
+
+    /// A variable over the reals within `[low, high]` kept by the solver (see
+    /// [`SatSolver::add_real_var`]); `None` when the solver cannot.
+    pub fn add_real_var(&mut self, low: Option<Rational>, high: Option<Rational>) -> Option<usize> {
+        self.read_model();
+        let v = self.solver.get_mut().add_real_var(low, high)?;
+        self.real_vars = self.real_vars.max(v + 1);
+        Some(v)
+    }
+
+    /// Makes `lit` say `Σ terms ≥ bound` over real variables.
+    pub fn add_real_constraint(&mut self, lit: Lit, terms: &[(usize, Rational)], bound: Rational) {
+        self.read_model();
+        self.solver.get_mut().add_real_constraint(lit, terms, bound);
+    }
+
+    /// The value of real variable `v` in the current model.
+    pub fn real_value(&self, v: usize) -> Rational {
+        self.reals.get(v).cloned().unwrap_or_default()
     }
 
     /// See [`SatSolver::integers_undecided`].

@@ -6,7 +6,7 @@ use rustc_hash::FxHashSet;
 
 use crate::ids::{Symbol, VocId};
 use crate::sema::{cartesian, sort_domain, Program};
-use crate::structure::{format_float, str_text, Structure, Table, Value};
+use crate::structure::{str_text, Structure, Table, Value};
 
 /// The text IDP-Z3's `pretty_print` gives for `model`, a model expanding `given`. With `used`,
 /// the symbols outside it are IDP-Z3's "don't care": a constant or proposition shows as
@@ -249,7 +249,10 @@ pub fn value_text(v: Value) -> String {
 fn value_source(v: Value) -> String {
     match v {
         Value::Int(i) => i.to_string(),
-        Value::Float(f) => format_float(f),
+        // Z3's form of a real: a fraction (0.5 is 1/2).
+        Value::Float(_) | Value::Ratio(_) => {
+            v.exact().map_or_else(|| v.to_string(), |q| q.to_string())
+        }
         Value::Str(s) => str_text(s),
         Value::Compound(_) => v.to_string().replace(',', ", "),
     }

@@ -12,6 +12,13 @@
 //! to 0 elsewhere; a formula inside a sum is a 0/1 variable. Models read each application's
 //! value from the theory.
 //!
+//! Functions onto `float` (FO(·)'s `Real`) that qualify alike are real variables, decided
+//! by the simplex in the search (`solve::simplex`): a comparison over a real variable is a
+//! real atom (its negation strict), known numbers that are not integers are exact rationals
+//! (a linear term keeps a common denominator), and a formula inside a sum over reals is a
+//! real 0/1 variable pinned by two comparisons. A comparison that mixes a real variable with
+//! an integer one is refused by name (that needs branch and bound, not there yet).
+//!
 //! `abs` of a linear term is a variable of its own, tied to the term by three comparisons.
 //! Terms that are not linear (a product of two unknown numbers, a division of one) stop
 //! grounding with a message that names the term and says what would make it linear.
@@ -24,8 +31,10 @@ use crate::ground::{GVal, Gf, Grounder};
 use crate::ids::{FuncId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::BuiltinSort;
+use crate::solve::Rational;
 use crate::structure::{Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
+use num_traits::ToPrimitive;
 
 /// The tag of the auxiliary atoms that stand for linear comparisons.
 const LINEAR_TAG: i64 = -12;
@@ -40,8 +49,20 @@ const LISTED_AT_MOST: usize = 64;
 pub struct IntVar {
     /// The application it is, if any.
     pub application: Option<(FuncId, Tuple)>,
+    /// For a real variable, `i64::MIN` and `i64::MAX` stand for no bound.
     pub low: i64,
     pub high: i64,
+    /// Whether it ranges over the reals (decided by the simplex), not the integers.
+    pub real: bool,
+}
+
+impl IntVar {
+    /// Its bounds as exact numbers, for a real variable (`None`: unbounded on that side).
+    pub fn real_bounds(&self) -> (Option<Rational>, Option<Rational>) {
+        let bound =
+            |b: i64, unbounded: i64| (b != unbounded).then(|| Rational::from_integer(b.into()));
+        (bound(self.low, i64::MIN), bound(self.high, i64::MAX))
+    }
 }
 
 /// A comparison the search decides: `atom ↔ Σ coefficient·variable ≥ bound`.
@@ -50,6 +71,8 @@ pub struct LinearAtom {
     pub atom: Gf,
     pub terms: Vec<(usize, i64)>,
     pub bound: i64,
+    /// Whether its variables are real (its negation is then `Σ < bound`, not `≤ bound − 1`).
+    pub real: bool,
 }
 
 /// A ground linear term: `constant + Σ coefficient·variable + Σ weight·[guard]`, with a
@@ -60,6 +83,9 @@ pub struct LinTerm {
     vars: Vec<(usize, i128)>,
     parts: Vec<(Gf, i128)>,
     defined: Gf,
+    /// The positive denominator of all the numbers above (1 unless a known number is not an
+    /// integer).
+    den: i128,
 }
 
 impl LinTerm {
@@ -69,7 +95,26 @@ impl LinTerm {
             vars: Vec::new(),
             parts: Vec::new(),
             defined: Gf::TRUE,
+            den: 1,
         }
+    }
+
+    /// The same term over denominator `den` (a multiple of its own).
+    fn over(self, den: i128) -> LinTerm {
+        let k = den / self.den;
+        LinTerm {
+            den,
+            ..self.scaled(k)
+        }
+    }
+
+    /// Both terms over their least common denominator.
+    fn common(a: LinTerm, b: LinTerm) -> (LinTerm, LinTerm) {
+        if a.den == b.den {
+            return (a, b);
+        }
+        let den = num_integer::lcm(a.den, b.den);
+        (a.over(den), b.over(den))
     }
 
     fn variable(v: usize) -> LinTerm {
@@ -90,12 +135,13 @@ impl LinTerm {
         self
     }
 
-    fn plus(mut self, mut other: LinTerm, store: &mut crate::ground::Store) -> LinTerm {
-        self.constant += other.constant;
-        self.vars.append(&mut other.vars);
-        self.parts.append(&mut other.parts);
-        self.defined = store.and2(self.defined, other.defined);
-        self
+    fn plus(self, other: LinTerm, store: &mut crate::ground::Store) -> LinTerm {
+        let (mut this, mut other) = LinTerm::common(self, other);
+        this.constant += other.constant;
+        this.vars.append(&mut other.vars);
+        this.parts.append(&mut other.parts);
+        this.defined = store.and2(this.defined, other.defined);
+        this
     }
 
     fn is_constant(&self) -> bool {
@@ -138,8 +184,10 @@ pub struct Integers {
     memo: HashMap<(Vec<(usize, i64)>, i64), Gf>,
     /// The copies of variables that count only where a formula holds.
     guarded: HashMap<(Gf, usize), usize>,
-    /// The 0/1 variables of formulas inside sums.
-    indicators: HashMap<Gf, usize>,
+    /// The 0/1 variables of formulas inside sums (integer, and real for sums over reals).
+    indicators: HashMap<(Gf, bool), usize>,
+    /// The functions of `functions` that are real-valued.
+    reals: HashSet<FuncId>,
     /// What must hold of every model: each variable within its bounds.
     axioms: Vec<Gf>,
 }
@@ -163,6 +211,11 @@ impl Integers {
     /// The functions searched as numbers, with their bounds.
     pub fn functions(&self) -> impl Iterator<Item = (FuncId, (i64, i64))> + '_ {
         self.functions.iter().map(|(&f, &b)| (f, b))
+    }
+
+    /// Whether `f` is searched as a real number.
+    pub fn is_real(&self, f: FuncId) -> bool {
+        self.reals.contains(&f)
     }
 
     /// The variable of `f(args)`, if grounding made one.
@@ -193,8 +246,18 @@ impl<'a> Grounder<'a> {
         if candidates.is_empty() {
             return;
         }
+        let reals: HashSet<FuncId> = candidates
+            .keys()
+            .copied()
+            .filter(|&f| {
+                let result = self.program.func(f).result;
+                self.program.sort(result).builtin == Some(BuiltinSort::Float)
+            })
+            .collect();
         let mut linear = Linearity {
             candidates: &mut candidates,
+            reals: &reals,
+            dividing: false,
         };
         for f in sentences {
             linear.formula(f);
@@ -210,6 +273,10 @@ impl<'a> Grounder<'a> {
         if let Some(t) = objective {
             linear.term(t, true);
         }
+        self.integers.reals = reals
+            .into_iter()
+            .filter(|f| candidates.contains_key(f))
+            .collect();
         self.integers.functions = candidates;
     }
 
@@ -248,6 +315,7 @@ impl<'a> Grounder<'a> {
         match self.program.sort(func.result).builtin? {
             BuiltinSort::Int => Some((i32::MIN as i64, i32::MAX as i64)),
             BuiltinSort::Nat => Some((0, i32::MAX as i64)),
+            BuiltinSort::Float => Some((i64::MIN, i64::MAX)),
             _ => None,
         }
     }
@@ -283,8 +351,12 @@ impl<'a> Grounder<'a> {
         let defined = self.store.and2(la.defined, lb.defined);
         let mut difference = la.plus(lb.scaled(-1), &mut self.store);
         difference.defined = Gf::TRUE;
+        let real = self.has_real(&difference);
         let (base, negated) = op.positive_form();
         let holds = match base {
+            // Over reals `d < 0` is the negation of `d ≥ 0`; over integers it is `−d − 1 ≥ 0`.
+            CmpOp::Lt if real => -self.at_least_zero(difference, a)?,
+            CmpOp::Gt if real => -self.at_least_zero(difference.scaled(-1), a)?,
             CmpOp::Lt => {
                 let mut d = difference.scaled(-1);
                 d.constant -= 1;
@@ -305,12 +377,23 @@ impl<'a> Grounder<'a> {
         Ok(if negated { -positive } else { positive })
     }
 
+    /// Whether `lin` has a real variable.
+    fn has_real(&self, lin: &LinTerm) -> bool {
+        lin.vars.iter().any(|&(v, _)| self.integers.vars[v].real)
+    }
+
     /// A term to optimise that applies a function searched as a number, as a linear term
     /// (see [`Grounder::linear_at_most`] for its bounds).
     pub fn integer_term(&mut self, t: &Term) -> IdpResult<LinTerm> {
         let lin = self.ground_linear(t)?;
         if lin.defined != Gf::TRUE {
             return Err(self.not_linear(t, "may have no value (a partial argument)"));
+        }
+        if self.has_real(&lin) || lin.den != 1 {
+            return Err(self.not_linear(
+                t,
+                "is not a whole number (idp optimises real-valued terms later)",
+            ));
         }
         Ok(lin)
     }
@@ -327,9 +410,12 @@ impl<'a> Grounder<'a> {
         }
         for &(v, a) in &lin.vars {
             let var = &self.integers.vars[v];
-            let (x, y) = (a * i128::from(var.low), a * i128::from(var.high));
-            range.0 += x.min(y);
-            range.1 += x.max(y);
+            let (x, y) = (
+                a.saturating_mul(i128::from(var.low)),
+                a.saturating_mul(i128::from(var.high)),
+            );
+            range.0 = range.0.saturating_add(x.min(y));
+            range.1 = range.1.saturating_add(x.max(y));
         }
         range
     }
@@ -344,9 +430,19 @@ impl<'a> Grounder<'a> {
     /// The formula "integer variable `v` does not have value `k`" (to tell models apart).
     pub fn differs_from(&mut self, v: usize, k: i64) -> Gf {
         let terms = vec![(v, 1)];
-        let above = self.linear_atom(terms.clone(), k.saturating_add(1));
-        let below = self.linear_atom(terms, k);
+        let above = self.linear_atom(terms.clone(), k.saturating_add(1), false);
+        let below = self.linear_atom(terms, k, false);
         self.store.or2(above, -below)
+    }
+
+    /// The formula "real variable `v` does not have value `q`": `v < q ∨ v > q`, or `None`
+    /// when `q` is too large to write.
+    pub fn differs_from_real(&mut self, v: usize, q: &Rational) -> Option<Gf> {
+        let numerator = q.numer().to_i64()?;
+        let denominator = q.denom().to_i64()?;
+        let at_least = self.linear_atom(vec![(v, denominator)], numerator, true);
+        let at_most = self.linear_atom(vec![(v, -denominator)], -numerator, true);
+        Some(self.store.or2(-at_least, -at_most))
     }
 
     /// `t` as a linear term.
@@ -392,6 +488,16 @@ impl<'a> Grounder<'a> {
                 let lin = self.ground_linear(var_side)?;
                 Ok(self.product(factor, lin))
             }
+            TermKind::Arith(ArithOp::Div, a, b) if !self.mentions_integer_variable(b) => {
+                // Over the reals, a division by a known number is a product with its inverse.
+                let lin = self.ground_linear(a)?;
+                if !self.has_real(&lin) {
+                    return Err(self.not_linear(t, "divides a number"));
+                }
+                let divisor = self.linear_cases(b)?;
+                let inverse = self.inverse(divisor, t)?;
+                Ok(self.product(inverse, lin))
+            }
             TermKind::Neg(a) => Ok(self.ground_linear(a)?.scaled(-1)),
             TermKind::Aggregate(AggKind::Sum, sets) => {
                 let mut out = LinTerm::constant(0);
@@ -422,36 +528,96 @@ impl<'a> Grounder<'a> {
         }
     }
 
-    /// A term without integer variables as a linear term: one part per value it may take.
+    /// A term without integer variables as a linear term: one part per value it may take,
+    /// over the least common denominator of those values.
     fn linear_cases(&mut self, t: &Term) -> IdpResult<LinTerm> {
         let ground = self.ground_term(t)?;
         if let Some(GVal::V(Value::Int(k))) = ground.as_known() {
             return Ok(LinTerm::constant(i128::from(k)));
         }
-        let mut out = LinTerm::constant(0);
-        let mut guards = Vec::with_capacity(ground.0.len());
+        let mut cases = Vec::with_capacity(ground.0.len());
+        let mut den = 1i128;
         for (g, v) in ground.0 {
-            let GVal::V(Value::Int(k)) = v else {
-                return Err(self.not_linear(
-                    t,
-                    "has a value that is not an integer (reals are not searched yet)",
-                ));
+            let (n, d) = match v {
+                GVal::V(Value::Int(k)) => (i128::from(k), 1),
+                GVal::V(v) if v.is_number() => self.fraction(v, t)?,
+                _ => return Err(self.not_linear(t, "has a value that is not a number")),
             };
+            den = num_integer::lcm(den, d);
+            cases.push((g, n, d));
+        }
+        let mut out = LinTerm::constant(0);
+        out.den = den;
+        let mut guards = Vec::with_capacity(cases.len());
+        for (g, n, d) in cases {
+            let n = n * (den / d);
+            if g == Gf::TRUE {
+                out.constant += n;
+            } else {
+                out.parts.push((g, n));
+            }
             guards.push(g);
-            out.parts.push((g, i128::from(k)));
         }
         out.defined = self.store.or(guards);
         Ok(out)
     }
 
+    /// A number's exact value as numerator and positive denominator.
+    fn fraction(&self, v: Value, t: &Term) -> IdpResult<(i128, i128)> {
+        let q = v
+            .exact()
+            .ok_or_else(|| self.not_linear(t, "has a value that is not a number"))?;
+        match (q.numer().to_i128(), q.denom().to_i128()) {
+            (Some(n), Some(d)) if d <= 1 << 60 => Ok((n, d)),
+            _ => Err(self.not_linear(t, "has a value with too many digits")),
+        }
+    }
+
+    /// `1 / divisor`, where `divisor`'s parts are exclusive cases (none of them 0).
+    fn inverse(&mut self, divisor: LinTerm, t: &Term) -> IdpResult<LinTerm> {
+        let inverse_of = |n: i128, den: i128| -> Option<(i128, i128)> {
+            (n != 0).then(|| if n < 0 { (-den, -n) } else { (den, n) })
+        };
+        if divisor.is_constant() {
+            let (n, d) = inverse_of(divisor.constant, divisor.den)
+                .ok_or_else(|| self.not_linear(t, "divides by 0"))?;
+            return Ok(LinTerm {
+                den: d,
+                ..LinTerm::constant(n)
+            });
+        }
+        if divisor.constant != 0 || !divisor.vars.is_empty() {
+            return Err(self.not_linear(t, "divides by a sum"));
+        }
+        let mut out = LinTerm::constant(0);
+        for &(g, n) in &divisor.parts {
+            let (m, d) = inverse_of(n, divisor.den)
+                .ok_or_else(|| self.not_linear(t, "divides by a number that may be 0"))?;
+            let case = LinTerm {
+                den: d,
+                ..LinTerm::constant(m)
+            };
+            self.add_guarded(&mut out, g, case);
+        }
+        out.defined = divisor.defined;
+        Ok(out)
+    }
+
     /// `factor · lin`, where `factor`'s parts are exclusive cases (see [`Self::linear_cases`]).
     fn product(&mut self, factor: LinTerm, lin: LinTerm) -> LinTerm {
+        let den = factor.den * lin.den;
         if factor.is_constant() {
-            return lin.scaled(factor.constant);
+            return LinTerm {
+                den,
+                ..lin.scaled(factor.constant)
+            };
         }
         let mut out = LinTerm::constant(0);
         for &(g, k) in &factor.parts {
-            let case = lin.clone().scaled(k);
+            let case = LinTerm {
+                den,
+                ..lin.clone().scaled(k)
+            };
             self.add_guarded(&mut out, g, case);
         }
         out.defined = self.store.and2(factor.defined, lin.defined);
@@ -464,6 +630,9 @@ impl<'a> Grounder<'a> {
         if guard == Gf::FALSE {
             return;
         }
+        let (whole, element) =
+            LinTerm::common(std::mem::replace(sum, LinTerm::constant(0)), element);
+        *sum = whole;
         if guard == Gf::TRUE {
             sum.constant += element.constant;
             sum.parts.extend(element.parts);
@@ -487,10 +656,16 @@ impl<'a> Grounder<'a> {
 
     /// `|lin|` as a variable `y` of its own: `y ≥ lin`, `y ≥ −lin`, and `y ≤ lin ∨ y ≤ −lin`.
     fn absolute(&mut self, lin: LinTerm, at: &Term) -> IdpResult<LinTerm> {
-        let (least, most) = self.linear_range(&lin);
-        let largest = least.unsigned_abs().max(most.unsigned_abs());
-        let high = i64::try_from(largest).map_err(|_| self.not_linear(at, "grows too large"))?;
-        let y = self.new_int_var(None, 0, high);
+        let real = self.has_real(&lin);
+        let y = if real {
+            self.new_var(None, 0, i64::MAX, true)
+        } else {
+            let (least, most) = self.linear_range(&lin);
+            let largest = least.unsigned_abs().max(most.unsigned_abs());
+            let high =
+                i64::try_from(largest).map_err(|_| self.not_linear(at, "grows too large"))?;
+            self.new_var(None, 0, high, false)
+        };
         let mut value = lin.clone();
         value.defined = Gf::TRUE;
         let y_term = LinTerm::variable(y);
@@ -520,14 +695,15 @@ impl<'a> Grounder<'a> {
         if let Some(&k) = self.integers.guarded.get(&(guard, v)) {
             return k;
         }
-        let (low, high) = (self.integers.vars[v].low, self.integers.vars[v].high);
-        let k = self.new_int_var(None, low.min(0), high.max(0));
+        let var = &self.integers.vars[v];
+        let (low, high, real) = (var.low.min(0), var.high.max(0), var.real);
+        let k = self.new_var(None, low, high, real);
         self.integers.guarded.insert((guard, v), k);
         // guard → k − v ≥ 0 ∧ v − k ≥ 0; ¬guard → k ≥ 0 ∧ −k ≥ 0.
-        let up = self.linear_atom(vec![(k, 1), (v, -1)], 0);
-        let down = self.linear_atom(vec![(k, -1), (v, 1)], 0);
-        let nonnegative = self.linear_atom(vec![(k, 1)], 0);
-        let nonpositive = self.linear_atom(vec![(k, -1)], 0);
+        let up = self.linear_atom(vec![(k, 1), (v, -1)], 0, real);
+        let down = self.linear_atom(vec![(k, -1), (v, 1)], 0, real);
+        let nonnegative = self.linear_atom(vec![(k, 1)], 0, real);
+        let nonpositive = self.linear_atom(vec![(k, -1)], 0, real);
         for (when, atom) in [
             (guard, up),
             (guard, down),
@@ -540,21 +716,31 @@ impl<'a> Grounder<'a> {
         k
     }
 
-    /// The 0/1 variable that is 1 exactly where `g` holds.
-    fn indicator(&mut self, g: Gf) -> usize {
-        if let Some(&k) = self.integers.indicators.get(&g) {
+    /// The 0/1 variable that is 1 exactly where `g` holds (a real one pinned at 0 or 1 for
+    /// sums over reals).
+    fn indicator(&mut self, g: Gf, real: bool) -> usize {
+        if let Some(&k) = self.integers.indicators.get(&(g, real)) {
             return k;
         }
-        let k = self.new_int_var(None, 0, 1);
-        self.integers.indicators.insert(g, k);
-        let one = self.linear_atom(vec![(k, 1)], 1);
-        let same = self.store.equiv(one, g);
-        self.integers.axioms.push(same);
+        let k = self.new_var(None, 0, 1, real);
+        self.integers.indicators.insert((g, real), k);
+        let one = self.linear_atom(vec![(k, 1)], 1, real);
+        if real {
+            let zero = self.linear_atom(vec![(k, -1)], 0, real);
+            let when_true = self.store.or2(-g, one);
+            let when_false = self.store.or2(g, zero);
+            self.integers.axioms.push(when_true);
+            self.integers.axioms.push(when_false);
+        } else {
+            let same = self.store.equiv(one, g);
+            self.integers.axioms.push(same);
+        }
         k
     }
 
     /// The ground form of `lin ≥ 0`.
     fn at_least_zero(&mut self, lin: LinTerm, at: &Term) -> IdpResult<Gf> {
+        let real = self.has_real(&lin);
         let mut constant = lin.constant;
         let mut coefficients: HashMap<usize, i128> = HashMap::default();
         let mut order = Vec::new();
@@ -576,7 +762,7 @@ impl<'a> Grounder<'a> {
                 constant += w;
                 continue;
             }
-            let v = self.indicator(g);
+            let v = self.indicator(g, real);
             add(v, w, &mut order);
         }
         let mut terms: Vec<(usize, i64)> = Vec::with_capacity(order.len());
@@ -587,9 +773,19 @@ impl<'a> Grounder<'a> {
                 continue;
             }
             let var = &self.integers.vars[v];
-            let (x, y) = (a * i128::from(var.low), a * i128::from(var.high));
-            least += x.min(y);
-            most += x.max(y);
+            if real && !var.real {
+                return Err(self.not_linear(
+                    at,
+                    "compares a real number with a whole number (an integer function \
+                     without a finite type)",
+                ));
+            }
+            let (x, y) = (
+                a.saturating_mul(i128::from(var.low)),
+                a.saturating_mul(i128::from(var.high)),
+            );
+            least = least.saturating_add(x.min(y));
+            most = most.saturating_add(x.max(y));
             let a = i64::try_from(a).map_err(|_| self.not_linear(at, "grows too large"))?;
             terms.push((v, a));
         }
@@ -602,11 +798,11 @@ impl<'a> Grounder<'a> {
         // Σ a·x ≥ −constant.
         let bound = i64::try_from(-constant).map_err(|_| self.not_linear(at, "grows too large"))?;
         terms.sort_unstable();
-        Ok(self.linear_atom(terms, bound))
+        Ok(self.linear_atom(terms, bound, real))
     }
 
     /// The atom of `Σ terms ≥ bound`, made once per comparison.
-    fn linear_atom(&mut self, terms: Vec<(usize, i64)>, bound: i64) -> Gf {
+    fn linear_atom(&mut self, terms: Vec<(usize, i64)>, bound: i64, real: bool) -> Gf {
         let key = (terms, bound);
         if let Some(&g) = self.integers.memo.get(&key) {
             return g;
@@ -619,6 +815,7 @@ impl<'a> Grounder<'a> {
             atom,
             terms: key.0.clone(),
             bound,
+            real,
         });
         self.integers.memo.insert(key, atom);
         atom
@@ -630,16 +827,24 @@ impl<'a> Grounder<'a> {
             return k;
         }
         let (low, high) = self.integers.functions[&f];
-        let k = self.new_int_var(Some((f, args.clone())), low, high);
+        let real = self.integers.reals.contains(&f);
+        let k = self.new_var(Some((f, args.clone())), low, high, real);
         self.integers.index.insert((f, args), k);
         k
     }
 
-    fn new_int_var(&mut self, application: Option<(FuncId, Tuple)>, low: i64, high: i64) -> usize {
+    fn new_var(
+        &mut self,
+        application: Option<(FuncId, Tuple)>,
+        low: i64,
+        high: i64,
+        real: bool,
+    ) -> usize {
         self.integers.vars.push(IntVar {
             application,
             low,
             high,
+            real,
         });
         self.integers.vars.len() - 1
     }
@@ -673,6 +878,10 @@ impl<'a> Grounder<'a> {
 /// Removes from `candidates` the functions applied outside linear arithmetic.
 struct Linearity<'c> {
     candidates: &'c mut HashMap<FuncId, (i64, i64)>,
+    /// The candidates onto the reals.
+    reals: &'c HashSet<FuncId>,
+    /// Whether the term being walked is divided by a known number (linear only over reals).
+    dividing: bool,
 }
 
 impl Linearity<'_> {
@@ -705,12 +914,19 @@ impl Linearity<'_> {
     fn term(&mut self, t: &Term, linear: bool) {
         match t.kind() {
             TermKind::Func(f, args) => {
-                if !linear {
+                if !linear || (self.dividing && !self.reals.contains(f)) {
                     self.candidates.remove(f);
                 }
                 for a in args {
                     self.term(a, false);
                 }
+            }
+            TermKind::Arith(ArithOp::Div, a, b) => {
+                // Divided by a known number: linear over the reals (checked when ground).
+                let outer = std::mem::replace(&mut self.dividing, true);
+                self.term(a, linear);
+                self.dividing = outer;
+                self.term(b, false);
             }
             TermKind::Arith(op, a, b) => {
                 let linear = linear && matches!(op, ArithOp::Add | ArithOp::Sub | ArithOp::Mul);

@@ -339,9 +339,26 @@ impl<'a> Grounder<'a> {
 
 /// IDP3's arithmetic: checked integer operations, real division (partial: `x/0` is undefined),
 /// `%` undefined for 0, `^` as a float power that is normalised back to an integer if integral.
+/// Sums, differences, products and quotients with a non-integer are exact (a float stands for
+/// its decimal, as IDP-Z3 reads it): `0.1 + 0.2` is `0.3`, and a third stays a third.
 pub fn arith(op: ArithOp, x: Value, y: Value) -> Option<Value> {
     if let (Value::Int(a), Value::Int(b)) = (x, y) {
         return int_arith(op, a, b);
+    }
+    if matches!(
+        op,
+        ArithOp::Add | ArithOp::Sub | ArithOp::Mul | ArithOp::Div
+    ) {
+        if let (Some(a), Some(b)) = (x.exact(), y.exact()) {
+            let r = match op {
+                ArithOp::Add => a + b,
+                ArithOp::Sub => a - b,
+                ArithOp::Mul => a * b,
+                _ if num_traits::Zero::is_zero(&b) => return None,
+                _ => a / b,
+            };
+            return Some(Value::rational(&r));
+        }
     }
     let (a, b) = (x.as_f64()?, y.as_f64()?);
     let r = match op {
@@ -398,6 +415,7 @@ fn abs(x: Value) -> Option<Value> {
     match x {
         Value::Int(i) => i.checked_abs().map(Value::Int),
         Value::Float(f) => Some(Value::Float(f.abs())),
+        Value::Ratio(_) => Some(Value::rational(&num_traits::Signed::abs(&x.exact()?))),
         _ => None,
     }
 }

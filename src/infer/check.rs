@@ -320,6 +320,9 @@ impl<'a> Checker<'a> {
             TermKind::Abs(a) => match self.term(a, ov)? {
                 Val::V(Value::Int(i)) => Value::Int(i.checked_abs()?),
                 Val::V(Value::Float(f)) => Value::Float(f.abs()),
+                Val::V(v @ Value::Ratio(_)) => {
+                    Value::rational(&num_traits::Signed::abs(&v.exact()?))
+                }
                 _ => return None,
             },
             TermKind::SortMin(s) => *self.domain(*s).first()?,

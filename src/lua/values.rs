@@ -14,6 +14,7 @@ pub fn value_to_lua<'lua>(lua: &'lua Lua, v: Value) -> mlua::Result<LuaValue<'lu
     Ok(match v {
         Value::Int(i) => LuaValue::Integer(i as mlua::Integer),
         Value::Float(f) => LuaValue::Number(f),
+        Value::Ratio(_) => LuaValue::Number(v.as_f64().unwrap_or(f64::NAN)),
         Value::Str(_) => LuaValue::String(lua.create_string(v.string_text().unwrap_or_default())?),
         Value::Compound(_) => LuaValue::UserData(lua.create_userdata(CompoundUd(v))?),
     })

@@ -15,6 +15,7 @@ mod integers;
 mod linear;
 mod portfolio;
 mod record;
+mod simplex;
 mod splr;
 mod traced;
 mod unfounded;
@@ -23,6 +24,7 @@ use self::integers::IntTheory;
 use self::linear::LinearSums;
 pub use self::portfolio::{portfolio_configs, Portfolio};
 pub use self::record::{Recorded, Recorder};
+use self::simplex::RealTheory;
 pub use self::splr::Splr;
 pub use self::traced::{TraceEvent, Traced};
 use self::unfounded::UnfoundedSets;
@@ -200,7 +202,25 @@ pub trait SatSolver {
     fn integers_undecided(&mut self) -> bool {
         false
     }
+    /// A variable over the reals within `[low, high]` (`None`: unbounded on that side) that
+    /// the solver decides inside its search by the simplex (see [`RealTheory`]); its index,
+    /// or `None` when this solver cannot.
+    fn add_real_var(&mut self, _low: Option<Rational>, _high: Option<Rational>) -> Option<usize> {
+        None
+    }
+    /// Makes `lit` say `Σ terms ≥ bound` over real variables (and its negation
+    /// `Σ terms < bound`).
+    fn add_real_constraint(&mut self, _lit: Lit, _terms: &[(usize, Rational)], _bound: Rational) {
+        unreachable!("real constraints on a solver without reals")
+    }
+    /// The value of real variable `v` in the last model.
+    fn real_value(&self, _v: usize) -> Rational {
+        Rational::default()
+    }
 }
+
+/// An exact rational (the numbers of the real theory).
+pub type Rational = num_rational::BigRational;
 
 /// Stops a CaDiCaL search when the run's deadline passes, on Ctrl-C, when the process exceeds
 /// the memory limit, when the deadline of the call (shared with the [`Cadical`] that sets
@@ -243,6 +263,8 @@ pub struct Cadical {
     sums: Rc<RefCell<LinearSums>>,
     /// The integer variables and constraints over them, shared with the propagator.
     ints: Rc<RefCell<IntTheory>>,
+    /// The real variables and constraints over them, shared with the propagator.
+    reals: Rc<RefCell<RealTheory>>,
     /// The deadline of the calls, shared with the terminator.
     call_deadline: Rc<Cell<Option<Instant>>>,
 }
@@ -293,6 +315,7 @@ impl Cadical {
             counting: Rc::default(),
             sums: Rc::default(),
             ints: Rc::default(),
+            reals: Rc::default(),
             call_deadline,
         }
     }
@@ -308,6 +331,7 @@ impl Cadical {
             counting: self.counting.clone(),
             sums: self.sums.clone(),
             ints: self.ints.clone(),
+            reals: self.reals.clone(),
             handing: Handing::LoopNogood,
         });
         self.unfounded = Some(u.clone());
@@ -317,6 +341,11 @@ impl Cadical {
     /// How many integer variables the solver has.
     pub fn int_vars(&self) -> usize {
         self.ints.borrow().var_count()
+    }
+
+    /// How many real variables the solver has.
+    pub fn real_vars(&self) -> usize {
+        self.reals.borrow().var_count()
     }
 
     /// A solver that leaves every definition to its caller (who checks each model).
@@ -464,6 +493,20 @@ impl SatSolver for Cadical {
         self.ints.borrow_mut().take_undecided()
     }
 
+    fn add_real_var(&mut self, low: Option<Rational>, high: Option<Rational>) -> Option<usize> {
+        self.propagator();
+        Some(self.reals.borrow_mut().add_var(low, high))
+    }
+
+    fn add_real_constraint(&mut self, lit: Lit, terms: &[(usize, Rational)], bound: Rational) {
+        let var = self.reals.borrow_mut().add_constraint(lit, terms, bound);
+        self.solver.add_observed_var(var);
+    }
+
+    fn real_value(&self, v: usize) -> Rational {
+        self.reals.borrow().value(v).clone()
+    }
+
     fn sum_at_least(&mut self, sum: usize, threshold: u64) -> Lit {
         let activation = self.new_var();
         let observed = self.sums.borrow_mut().add_bound(sum, activation, threshold);
@@ -480,6 +523,7 @@ enum Handing {
     LoopNogood,
     SumConflict,
     IntConflict,
+    RealConflict,
     Blocking,
 }
 
@@ -491,6 +535,7 @@ struct Shared {
     counting: Rc<RefCell<Option<InsideCount>>>,
     sums: Rc<RefCell<LinearSums>>,
     ints: Rc<RefCell<IntTheory>>,
+    reals: Rc<RefCell<RealTheory>>,
     /// Whose clause is being handed over.
     handing: Handing,
 }
@@ -507,18 +552,21 @@ impl cadical_sys::ExternalPropagator for Shared {
         self.unfounded.borrow_mut().assigned(lits);
         self.sums.borrow_mut().assigned(lits);
         self.ints.borrow_mut().assigned(lits);
+        self.reals.borrow_mut().assigned(lits);
     }
 
     fn notify_new_decision_level(&mut self) {
         self.unfounded.borrow_mut().new_level();
         self.sums.borrow_mut().new_level();
         self.ints.borrow_mut().new_level();
+        self.reals.borrow_mut().new_level();
     }
 
     fn notify_backtrack(&mut self, new_level: usize) {
         self.unfounded.borrow_mut().backtrack(new_level);
         self.sums.borrow_mut().backtrack(new_level);
         self.ints.borrow_mut().backtrack(new_level);
+        self.reals.borrow_mut().backtrack(new_level);
     }
 
     /// A model must be founded and keep the bounds on sums; one that does and is being
@@ -533,6 +581,9 @@ impl cadical_sys::ExternalPropagator for Shared {
         if !self.ints.borrow_mut().check_model() {
             return false;
         }
+        if !self.reals.borrow_mut().check_model() {
+            return false;
+        }
         let mut counting = self.counting.borrow_mut();
         !counting.as_mut().is_some_and(|c| c.take_model(model))
     }
@@ -540,7 +591,10 @@ impl cadical_sys::ExternalPropagator for Shared {
     fn cb_propagate(&mut self) -> i32 {
         match self.unfounded.borrow_mut().propagate() {
             0 => match self.sums.borrow_mut().propagate() {
-                0 => self.ints.borrow_mut().propagate(),
+                0 => match self.ints.borrow_mut().propagate() {
+                    0 => self.reals.borrow_mut().propagate(),
+                    lit => lit,
+                },
                 lit => lit,
             },
             lit => lit,
@@ -576,6 +630,10 @@ impl cadical_sys::ExternalPropagator for Shared {
         if self.ints.borrow_mut().has_clause() {
             return true;
         }
+        self.handing = Handing::RealConflict;
+        if self.reals.borrow_mut().has_clause() {
+            return true;
+        }
         *is_forgettable = false;
         self.handing = Handing::Blocking;
         let mut counting = self.counting.borrow_mut();
@@ -587,6 +645,7 @@ impl cadical_sys::ExternalPropagator for Shared {
             Handing::LoopNogood => self.unfounded.borrow_mut().next_clause_lit(),
             Handing::SumConflict => self.sums.borrow_mut().next_clause_lit(),
             Handing::IntConflict => self.ints.borrow_mut().next_clause_lit(),
+            Handing::RealConflict => self.reals.borrow_mut().next_clause_lit(),
             Handing::Blocking => {
                 let mut counting = self.counting.borrow_mut();
                 counting.as_mut().map_or(0, InsideCount::next_clause_lit)

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use super::{Cadical, DefinitionGraph, Implied, Lit, SatResult, SatSolver, SearchStats};
+use super::{Cadical, DefinitionGraph, Implied, Lit, Rational, SatResult, SatSolver, SearchStats};
 use crate::limits::Until;
 
 /// What changes a solver's formula, replayed in order by every solver.
@@ -38,6 +38,8 @@ enum Command {
     SumAtLeast(usize, u64),
     IntVar(i64, i64),
     IntConstraint(Lit, Vec<(usize, i64)>, i64),
+    RealVar(Option<Rational>, Option<Rational>),
+    RealConstraint(Lit, Vec<(usize, Rational)>, Rational),
     CountInside(Vec<Lit>, usize),
     Deadline(Option<Instant>),
 }
@@ -63,6 +65,8 @@ struct Answer {
     /// undecided.
     ints: Vec<i64>,
     undecided: bool,
+    /// With a model: the value of every real variable.
+    reals: Vec<Rational>,
     /// Without a model: the assumptions it needed.
     failed: Vec<Lit>,
 }
@@ -92,6 +96,7 @@ pub struct Portfolio {
     vars: i32,
     sums: usize,
     ints: usize,
+    reals: usize,
     searched: bool,
     /// The last search's answer (from its winner).
     answer: Option<Answer>,
@@ -136,6 +141,7 @@ impl Portfolio {
             vars: 0,
             sums: 0,
             ints: 0,
+            reals: 0,
             searched: false,
             answer: None,
         }
@@ -312,6 +318,12 @@ fn apply(solver: &mut Cadical, command: &Command) {
             solver.add_int_var(*low, *high);
         }
         Command::IntConstraint(lit, terms, bound) => solver.add_int_constraint(*lit, terms, *bound),
+        Command::RealVar(low, high) => {
+            solver.add_real_var(low.clone(), high.clone());
+        }
+        Command::RealConstraint(lit, terms, bound) => {
+            solver.add_real_constraint(*lit, terms, bound.clone())
+        }
         Command::CountInside(lits, limit) => {
             solver.count_inside(lits, *limit);
         }
@@ -326,6 +338,7 @@ fn answer(solver: &mut Cadical, result: SatResult, assumptions: &[Lit]) -> Answe
         model: Vec::new(),
         ints: Vec::new(),
         undecided: false,
+        reals: Vec::new(),
         failed: Vec::new(),
     };
     match result {
@@ -338,6 +351,9 @@ fn answer(solver: &mut Cadical, result: SatResult, assumptions: &[Lit]) -> Answe
                 .map(|v| solver.int_value(v))
                 .collect();
             out.undecided = solver.integers_undecided();
+            out.reals = (0..solver.real_vars())
+                .map(|v| solver.real_value(v))
+                .collect();
         }
         SatResult::Unsat => {
             out.failed = assumptions
@@ -493,6 +509,24 @@ impl SatSolver for Portfolio {
         self.answer
             .as_mut()
             .is_some_and(|a| std::mem::take(&mut a.undecided))
+    }
+
+    fn add_real_var(&mut self, low: Option<Rational>, high: Option<Rational>) -> Option<usize> {
+        self.batch.push(Command::RealVar(low, high));
+        self.reals += 1;
+        Some(self.reals - 1)
+    }
+
+    fn add_real_constraint(&mut self, lit: Lit, terms: &[(usize, Rational)], bound: Rational) {
+        self.batch
+            .push(Command::RealConstraint(lit, terms.to_vec(), bound));
+    }
+
+    fn real_value(&self, v: usize) -> Rational {
+        self.answer
+            .as_ref()
+            .and_then(|a| a.reals.get(v).cloned())
+            .unwrap_or_default()
     }
 }
 

@@ -1,4 +1,5 @@
-//! Domain elements: integers, floats, strings and compound terms (constructor applications).
+//! Domain elements: integers, floats, exact rationals, strings and compound terms
+//! (constructor applications).
 //!
 //! `Value` is `Copy`: strings and compounds are interned in a thread-local table, so tuples of
 //! values are cheap to hash, compare and copy during grounding. The order on values is IDP3's
@@ -11,11 +12,35 @@ use std::collections::HashMap;
 use rustc_hash::FxHashMap;
 use std::fmt;
 
+use num_rational::BigRational as Q;
+use num_traits::ToPrimitive;
+
 use crate::ids::FuncId;
+
+/// The decimal that `f` prints as (Rust's shortest form that reads back as `f`), exactly.
+pub fn decimal_of(f: f64) -> Option<Q> {
+    if !f.is_finite() {
+        return None;
+    }
+    let text = format!("{f}");
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(rest) => (-1, rest),
+        None => (1, text.as_str()),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let numerator: num_bigint::BigInt = format!("{whole}{fraction}").parse().ok()?;
+    let denominator = num_bigint::BigInt::from(10u8).pow(fraction.len() as u32);
+    Some(Q::new(numerator * sign, denominator))
+}
 
 /// An interned string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StrId(pub u32);
+
+/// An interned rational that is neither an integer nor a float's decimal (see
+/// [`Value::rational`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RatioId(pub u32);
 
 /// An interned compound term `f(a, b)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -26,6 +51,9 @@ pub enum Value {
     Int(i64),
     /// A non-integral float (integral floats are normalised to `Int`, as IDP3 does).
     Float(f64),
+    /// An exact rational such as 1/3 (a real the search chose): never integral, never the
+    /// decimal of a float, so values equal exactly when their variants and ids are.
+    Ratio(RatioId),
     Str(StrId),
     Compound(CompoundId),
 }
@@ -45,6 +73,8 @@ struct Interner {
     /// Hashed with Fx: a constructed type's elements are interned by the hundred thousand
     /// when a structure lists them.
     compound_ids: FxHashMap<Compound, CompoundId>,
+    ratios: Vec<Q>,
+    ratio_ids: FxHashMap<Q, RatioId>,
     /// Display names of constructors, registered by sema (FuncId -> name).
     constructor_names: HashMap<FuncId, String>,
 }
@@ -92,6 +122,42 @@ impl Value {
         })
     }
 
+    /// The value of an exact rational: an integer when integral (and within `i64`), a float
+    /// when `q` is the decimal a float prints as, an interned rational otherwise.
+    pub fn rational(q: &Q) -> Value {
+        if q.is_integer() {
+            if let Some(i) = q.to_integer().to_i64() {
+                return Value::Int(i);
+            }
+        }
+        if let Some(f) = q.to_f64() {
+            if f.is_finite() && f.fract() != 0.0 && decimal_of(f).as_ref() == Some(q) {
+                return Value::Float(f);
+            }
+        }
+        INTERNER.with(|i| {
+            let i = &mut *i.borrow_mut();
+            if let Some(id) = i.ratio_ids.get(q) {
+                return Value::Ratio(*id);
+            }
+            let id = RatioId(i.ratios.len() as u32);
+            i.ratios.push(q.clone());
+            i.ratio_ids.insert(q.clone(), id);
+            Value::Ratio(id)
+        })
+    }
+
+    /// The exact number a value stands for: a float stands for the decimal it prints as
+    /// (`0.1` is 1/10, as IDP-Z3 reads it).
+    pub fn exact(self) -> Option<Q> {
+        match self {
+            Value::Int(i) => Some(Q::from_integer(i.into())),
+            Value::Float(f) => decimal_of(f),
+            Value::Ratio(id) => Some(INTERNER.with(|i| i.borrow().ratios[id.0 as usize].clone())),
+            _ => None,
+        }
+    }
+
     pub fn as_int(self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(i),
@@ -103,12 +169,13 @@ impl Value {
         match self {
             Value::Int(i) => Some(i as f64),
             Value::Float(f) => Some(f),
+            Value::Ratio(_) => self.exact()?.to_f64(),
             _ => None,
         }
     }
 
     pub fn is_number(self) -> bool {
-        matches!(self, Value::Int(_) | Value::Float(_))
+        matches!(self, Value::Int(_) | Value::Float(_) | Value::Ratio(_))
     }
 
     /// The text of a string value.
@@ -131,7 +198,7 @@ impl Value {
 
     fn kind_rank(self) -> u8 {
         match self {
-            Value::Int(_) | Value::Float(_) => 0,
+            Value::Int(_) | Value::Float(_) | Value::Ratio(_) => 0,
             Value::Str(_) => 1,
             Value::Compound(_) => 2,
         }
@@ -215,6 +282,7 @@ impl PartialEq for Value {
             (Value::Int(a), Value::Int(b)) => a == b,
             (Value::Float(a), Value::Float(b)) => a == b,
             (Value::Int(a), Value::Float(b)) | (Value::Float(b), Value::Int(a)) => a as f64 == b,
+            (Value::Ratio(a), Value::Ratio(b)) => a == b,
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::Compound(a), Value::Compound(b)) => a == b,
             _ => false,
@@ -243,6 +311,10 @@ impl std::hash::Hash for Value {
                 3u8.hash(state);
                 c.hash(state)
             }
+            Value::Ratio(r) => {
+                4u8.hash(state);
+                r.hash(state)
+            }
         }
     }
 }
@@ -265,6 +337,11 @@ impl Ord for Value {
             }),
             (Value::Compound(a), Value::Compound(b)) if a == b => Ordering::Equal,
             (Value::Compound(a), Value::Compound(b)) => compare_compounds(a, b),
+            (a @ Value::Ratio(_), b) | (a, b @ Value::Ratio(_))
+                if a.is_number() && b.is_number() =>
+            {
+                a.exact().cmp(&b.exact())
+            }
             (a, b) if a.is_number() && b.is_number() => a
                 .as_f64()
                 .unwrap()
@@ -282,6 +359,7 @@ impl fmt::Display for Value {
         match *self {
             Value::Int(i) => write!(f, "{i}"),
             Value::Float(x) => write!(f, "{}", format_float(x)),
+            Value::Ratio(_) => write!(f, "{}", format_float(self.as_f64().unwrap_or(f64::NAN))),
             Value::Str(s) => write!(f, "\"{}\"", str_text(s)),
             Value::Compound(_) => {
                 let c = self.compound_parts().unwrap();

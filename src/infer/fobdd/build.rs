@@ -235,7 +235,7 @@ fn literal_sort(program: &Program, v: &Value, sort: SortId) -> BddSort {
     let name = match v {
         Value::Int(i) if *i >= 0 => "nat",
         Value::Int(_) => "int",
-        Value::Float(_) => "float",
+        Value::Float(_) | Value::Ratio(_) => "float",
         Value::Str(_) => "string",
         Value::Compound(_) => return bdd_sort(program, sort),
     };

@@ -19,7 +19,7 @@ use crate::encode::{assert_completion, Definitions, Sat, SavedModel};
 use crate::error::{Error, IdpResult, Limit};
 use crate::ground::delayed::Delayed;
 use crate::ground::{
-    evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder,
+    evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder, IntVar,
     LinTerm, LinearAtom, LinearObjective, Store,
 };
 use crate::ids::{FuncId, SortId, Symbol, VocId};
@@ -30,6 +30,7 @@ use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::transform::linear_closures;
 use crate::sema::walk::{any_term, symbols};
 use crate::sema::{cartesian, Program, Theory};
+use crate::solve::Rational;
 use crate::solve::{portfolio_configs, Cadical, Implied, Lit, Portfolio, SatResult, Splr, Traced};
 use crate::source::Span;
 use crate::structure::{Structure, Table, Tuple, TupleSet};
@@ -159,7 +160,8 @@ pub fn interpreted_symbols(program: &Program, voc: VocId) -> Vec<Symbol> {
 /// The integer variables a session gave its solver (see [`Session::encode_integers`]).
 #[derive(Default)]
 struct Numbers {
-    /// The solver's variable of each of the grounder's.
+    /// The solver's variable of each of the grounder's (an index among its real variables
+    /// for a real one).
     vars: Vec<usize>,
     /// How many of the grounder's linear atoms and axioms the solver has.
     atoms: usize,
@@ -1311,16 +1313,19 @@ impl<'a> Session<'a> {
     /// copies and of formulas counted in sums).
     fn encode_integers(&mut self) -> IdpResult<()> {
         let integers = self.grounder.integers();
-        let new_vars: Vec<(i64, i64)> = integers.vars()[self.numbers.vars.len()..]
-            .iter()
-            .map(|v| (v.low, v.high))
-            .collect();
+        let new_vars: Vec<IntVar> = integers.vars()[self.numbers.vars.len()..].to_vec();
         let new_atoms: Vec<LinearAtom> = integers.atoms()[self.numbers.atoms..].to_vec();
         let new_axioms: Vec<Gf> = integers.axioms()[self.numbers.axioms..].to_vec();
         self.numbers.atoms = integers.atoms().len();
         self.numbers.axioms = integers.axioms().len();
-        for (low, high) in new_vars {
-            let Some(v) = self.sat.add_int_var(low, high) else {
+        for var in new_vars {
+            let added = if var.real {
+                let (low, high) = var.real_bounds();
+                self.sat.add_real_var(low, high)
+            } else {
+                self.sat.add_int_var(var.low, var.high)
+            };
+            let Some(v) = added else {
                 return Err(Error::input(
                     "This theory searches numbers (functions onto int without a finite type), \
                      which needs the CaDiCaL solver; leave out the option that chose another.",
@@ -1329,12 +1334,22 @@ impl<'a> Session<'a> {
             self.numbers.vars.push(v);
         }
         for linear in new_atoms {
+            let atom = self.lit(linear.atom);
+            if linear.real {
+                let terms: Vec<(usize, Rational)> = linear
+                    .terms
+                    .iter()
+                    .map(|&(v, a)| (self.numbers.vars[v], Rational::from_integer(a.into())))
+                    .collect();
+                let bound = Rational::from_integer(linear.bound.into());
+                self.sat.add_real_constraint(atom, &terms, bound);
+                continue;
+            }
             let terms: Vec<(usize, i64)> = linear
                 .terms
                 .iter()
                 .map(|&(v, a)| (self.numbers.vars[v], a))
                 .collect();
-            let atom = self.lit(linear.atom);
             self.sat.add_int_constraint(atom, &terms, linear.bound);
         }
         for g in new_axioms {
@@ -1348,6 +1363,20 @@ impl<'a> Session<'a> {
         self.sat.int_value(self.numbers.vars[v])
     }
 
+    /// The value of the grounder's real variable `v` in the current model.
+    pub fn real_number(&self, v: usize) -> Rational {
+        self.sat.real_value(self.numbers.vars[v])
+    }
+
+    /// The value of the grounder's variable `v` (integer or real) in the current model.
+    fn number_value(&self, v: usize) -> crate::structure::Value {
+        if self.grounder.integers().vars()[v].real {
+            crate::structure::Value::rational(&self.real_number(v))
+        } else {
+            crate::structure::Value::Int(self.number(v))
+        }
+    }
+
     /// The literals of "this number differs from its value in the current model", for each
     /// number that the last [`Session::blocking_lits`] asked to tell models apart by (all
     /// false in the current model: a blocking clause takes them as they are).
@@ -1355,9 +1384,13 @@ impl<'a> Session<'a> {
         let blocked = self.numbers.blocked.clone();
         let differs: Vec<Gf> = blocked
             .into_iter()
-            .map(|v| {
+            .filter_map(|v| {
+                if self.grounder.integers().vars()[v].real {
+                    let value = self.real_number(v);
+                    return self.grounder.differs_from_real(v, &value);
+                }
                 let value = self.number(v);
-                self.grounder.differs_from(v, value)
+                Some(self.grounder.differs_from(v, value))
             })
             .collect();
         differs.into_iter().map(|g| self.lit(g)).collect()
@@ -1613,10 +1646,10 @@ impl<'a> Session<'a> {
             let Some(domains) = domains else { continue };
             for mut t in cartesian(&domains) {
                 let value = match integers.var_of(f, &t) {
-                    Some(var) => self.number(var),
-                    None => 0i64.clamp(low, high),
+                    Some(var) => self.number_value(var),
+                    None => crate::structure::Value::Int(0i64.clamp(low, high)),
                 };
-                t.push(crate::structure::Value::Int(value));
+                t.push(value);
                 set.insert(t);
             }
         }

@@ -1,0 +1,326 @@
+//! Reals decided by the simplex (issue 48): random linear theories over `Real` constants,
+//! written in FO(·) as a user would, against an independent decision procedure (every truth
+//! assignment of the comparisons, each system decided by Fourier–Motzkin elimination, exact
+//! over rationals); every model idp prints is evaluated exactly against the theory.
+
+mod support;
+
+use std::process::Command;
+
+use num_bigint::BigInt;
+use num_rational::BigRational as Q;
+use num_traits::{Signed, Zero};
+
+const VARS: [&str; 3] = ["x", "y", "z"];
+
+fn q(n: i64) -> Q {
+    Q::from_integer(BigInt::from(n))
+}
+
+/// `Σ a·v ≥ b` (`>` when strict).
+#[derive(Clone, Debug)]
+struct Ineq {
+    a: Vec<Q>,
+    b: Q,
+    strict: bool,
+}
+
+fn feasible(mut system: Vec<Ineq>) -> bool {
+    for x in 0..VARS.len() {
+        let (mut pos, mut neg, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+        for i in system {
+            match i.a[x].is_positive() {
+                true => pos.push(i),
+                false if i.a[x].is_negative() => neg.push(i),
+                false => rest.push(i),
+            }
+        }
+        for p in &pos {
+            for n in &neg {
+                let (s, t) = (-n.a[x].clone(), p.a[x].clone());
+                rest.push(Ineq {
+                    a: (0..VARS.len())
+                        .map(|v| &p.a[v] * &s + &n.a[v] * &t)
+                        .collect(),
+                    b: &p.b * &s + &n.b * &t,
+                    strict: p.strict || n.strict,
+                });
+            }
+        }
+        system = rest;
+    }
+    system.iter().all(|i| match i.strict {
+        true => Q::zero() > i.b,
+        false => Q::zero() >= i.b,
+    })
+}
+
+/// `Σ a·v op k`.
+#[derive(Clone, Debug)]
+struct Atom {
+    a: Vec<i64>,
+    op: &'static str,
+    k: Q,
+}
+
+impl Atom {
+    fn text(&self) -> String {
+        let sum: Vec<String> = (0..VARS.len())
+            .filter(|&v| self.a[v] != 0)
+            .map(|v| format!("{}*{}()", self.a[v], VARS[v]))
+            .collect();
+        let sum = if sum.is_empty() {
+            "0".to_string()
+        } else {
+            sum.join(" + ")
+        };
+        format!("{sum} {} {}", self.op, decimal(&self.k))
+    }
+
+    fn holds(&self, value: &[Q]) -> bool {
+        let s: Q = (0..VARS.len()).map(|v| q(self.a[v]) * &value[v]).sum();
+        match self.op {
+            "<" => s < self.k,
+            "=<" => s <= self.k,
+            "=" => s == self.k,
+            "~=" => s != self.k,
+            ">=" => s >= self.k,
+            _ => s > self.k,
+        }
+    }
+
+    /// The ways it can hold (or fail, `truth` false), each a system of inequalities.
+    fn cases(&self, truth: bool) -> Vec<Vec<Ineq>> {
+        let up = |strict| Ineq {
+            a: self.a.iter().map(|&c| q(c)).collect(),
+            b: self.k.clone(),
+            strict,
+        };
+        let down = |strict| Ineq {
+            a: self.a.iter().map(|&c| q(-c)).collect(),
+            b: -self.k.clone(),
+            strict,
+        };
+        let op = match (self.op, truth) {
+            (op, true) => op,
+            ("<", false) => ">=",
+            ("=<", false) => ">",
+            ("=", false) => "~=",
+            ("~=", false) => "=",
+            (">=", false) => "<",
+            (_, false) => "=<",
+        };
+        match op {
+            "<" => vec![vec![down(true)]],
+            "=<" => vec![vec![down(false)]],
+            "=" => vec![vec![up(false), down(false)]],
+            "~=" => vec![vec![up(true)], vec![down(true)]],
+            ">=" => vec![vec![up(false)]],
+            _ => vec![vec![up(true)]],
+        }
+    }
+}
+
+/// A number as FO(·) writes it: an integer, or a decimal.
+fn decimal(k: &Q) -> String {
+    if k.is_integer() {
+        return k.to_string();
+    }
+    // Quarters and halves only (the generator's).
+    let hundredths = (k * q(100)).to_integer();
+    let (sign, n) = if hundredths < BigInt::zero() {
+        ("-", -hundredths)
+    } else {
+        ("", hundredths)
+    };
+    format!("{sign}{}.{:02}", &n / 100, &n % 100)
+}
+
+#[derive(Clone, Debug)]
+enum Formula {
+    Atom(usize),
+    Not(Box<Formula>),
+    And(Box<Formula>, Box<Formula>),
+    Or(Box<Formula>, Box<Formula>),
+    Implies(Box<Formula>, Box<Formula>),
+}
+
+impl Formula {
+    fn text(&self, atoms: &[Atom]) -> String {
+        match self {
+            Formula::Atom(k) => format!("({})", atoms[*k].text()),
+            Formula::Not(f) => format!("~{}", f.text(atoms)),
+            Formula::And(a, b) => format!("({} & {})", a.text(atoms), b.text(atoms)),
+            Formula::Or(a, b) => format!("({} | {})", a.text(atoms), b.text(atoms)),
+            Formula::Implies(a, b) => format!("({} => {})", a.text(atoms), b.text(atoms)),
+        }
+    }
+
+    fn eval(&self, truth: &dyn Fn(usize) -> bool) -> bool {
+        match self {
+            Formula::Atom(k) => truth(*k),
+            Formula::Not(f) => !f.eval(truth),
+            Formula::And(a, b) => a.eval(truth) && b.eval(truth),
+            Formula::Or(a, b) => a.eval(truth) || b.eval(truth),
+            Formula::Implies(a, b) => !a.eval(truth) || b.eval(truth),
+        }
+    }
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+
+    fn atom(&mut self) -> Atom {
+        let ops = ["<", "=<", "=", "~=", ">=", ">"];
+        let a = (0..VARS.len()).map(|_| self.next(7) as i64 - 3).collect();
+        let k = q(self.next(21) as i64 - 10) + Q::new(BigInt::from(self.next(4)), BigInt::from(4));
+        Atom {
+            a,
+            op: ops[self.next(6) as usize],
+            k,
+        }
+    }
+
+    fn formula(&mut self, atoms: usize, depth: u32) -> Formula {
+        if depth == 0 || self.next(3) == 0 {
+            return Formula::Atom(self.next(atoms as u64) as usize);
+        }
+        let kind = self.next(4);
+        let a = Box::new(self.formula(atoms, depth - 1));
+        if kind == 0 {
+            return Formula::Not(a);
+        }
+        let b = Box::new(self.formula(atoms, depth - 1));
+        match kind {
+            1 => Formula::And(a, b),
+            2 => Formula::Or(a, b),
+            _ => Formula::Implies(a, b),
+        }
+    }
+}
+
+/// Whether some assignment of the atoms makes every sentence true and has real values.
+fn satisfiable(atoms: &[Atom], sentences: &[Formula]) -> bool {
+    (0..1u32 << atoms.len()).any(|bits| {
+        let truth = |k: usize| bits & (1 << k) != 0;
+        if !sentences.iter().all(|f| f.eval(&truth)) {
+            return false;
+        }
+        // Every combination of the atoms' cases.
+        let mut systems: Vec<Vec<Ineq>> = vec![Vec::new()];
+        for (k, atom) in atoms.iter().enumerate() {
+            let cases = atom.cases(truth(k));
+            systems = systems
+                .iter()
+                .flat_map(|s| {
+                    cases.iter().map(move |c| {
+                        let mut s = s.clone();
+                        s.extend(c.iter().cloned());
+                        s
+                    })
+                })
+                .collect();
+        }
+        systems.into_iter().any(feasible)
+    })
+}
+
+/// The values of `x`, `y`, `z` in idp's printed model (0 for a constant nothing mentions).
+fn model_values(stdout: &str) -> Vec<Q> {
+    VARS.iter()
+        .map(|v| {
+            let prefix = format!("{v} := ");
+            stdout
+                .lines()
+                .find_map(|l| l.strip_prefix(&prefix))
+                .map_or_else(Q::zero, |text| {
+                    text.trim_end_matches('.').parse::<Q>().expect("a number")
+                })
+        })
+        .collect()
+}
+
+#[test]
+fn random_linear_theories_agree_with_elimination() {
+    let dir = support::test_dir("reals");
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut sat, mut unsat) = (0, 0);
+    for case in 0..300 {
+        let atoms: Vec<Atom> = (0..1 + rng.next(4) as usize).map(|_| rng.atom()).collect();
+        let sentences: Vec<Formula> = (0..1 + rng.next(3))
+            .map(|_| rng.formula(atoms.len(), 2))
+            .collect();
+        let theory: String = sentences
+            .iter()
+            .map(|f| format!("    {}.\n", f.text(&atoms)))
+            .collect();
+        let text = format!(
+            "vocabulary V {{\n    x, y, z: () -> Real\n}}\ntheory T:V {{\n{theory}}}\n\
+             procedure main() {{\n    pretty_print(model_expand(T, max=1))\n}}\n"
+        );
+        let file = dir.join(format!("case{case}.idp"));
+        std::fs::write(&file, &text).expect("write");
+        let out = Command::new(support::IDP)
+            .arg(&file)
+            .output()
+            .expect("idp runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{text}\n{stdout}{stderr}");
+        let expected = satisfiable(&atoms, &sentences);
+        if stdout.contains("No models.") {
+            assert!(!expected, "case {case}: idp finds no model of\n{text}");
+            unsat += 1;
+            continue;
+        }
+        assert!(
+            expected,
+            "case {case}: idp finds a model of an unsatisfiable\n{text}{stdout}"
+        );
+        let value = model_values(&stdout);
+        let truth = |k: usize| atoms[k].holds(&value);
+        for f in &sentences {
+            assert!(
+                f.eval(&truth),
+                "case {case}: {} fails at {value:?}\n{text}{stdout}",
+                f.text(&atoms)
+            );
+        }
+        sat += 1;
+    }
+    assert!(sat > 50 && unsat > 20, "{sat} satisfiable, {unsat} not");
+}
+
+/// The shapes of the issue's files: known decimals (a price list), a real defined by a
+/// division by a known number, a sum over a type, strict bounds; values as IDP-Z3 prints them.
+#[test]
+fn decimals_sums_and_divisions_are_exact() {
+    let text = "vocabulary V {\n    type Item := {a, b, c}\n    price: Item -> Real\n    \
+                share: Item -> Real\n    total, half: () -> Real\n}\n\
+                theory T:V {\n    total() = sum{{ price(i) | i in Item }}.\n    \
+                !i in Item: share(i) = price(i) / 4.\n    half() = total() / 2.\n    \
+                half() > 2.3.\n}\n\
+                structure S:V {\n    price := {a -> 0.5, b -> 1.25, c -> 3}.\n}\n\
+                procedure main() {\n    pretty_print(model_expand(T, S))\n}\n";
+    let file = support::test_dir("reals").join("shares.idp");
+    std::fs::write(&file, text).expect("write");
+    let out = Command::new(support::IDP)
+        .arg(&file)
+        .output()
+        .expect("idp runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout,
+        "\nModel 1\n==========\nshare := {a -> 1/8, b -> 5/16, c -> 3/4}.\n\
+         total := 19/4.\nhalf := 19/8.\n\n\nNo more models.\n\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
