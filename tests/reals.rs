@@ -208,13 +208,18 @@ impl Rng {
 
 /// Whether some assignment of the atoms makes every sentence true and has real values.
 fn satisfiable(atoms: &[Atom], sentences: &[Formula]) -> bool {
+    satisfiable_with(atoms, sentences, &[])
+}
+
+/// [`satisfiable`] with `extra` inequalities holding too.
+fn satisfiable_with(atoms: &[Atom], sentences: &[Formula], extra: &[Ineq]) -> bool {
     (0..1u32 << atoms.len()).any(|bits| {
         let truth = |k: usize| bits & (1 << k) != 0;
         if !sentences.iter().all(|f| f.eval(&truth)) {
             return false;
         }
         // Every combination of the atoms' cases.
-        let mut systems: Vec<Vec<Ineq>> = vec![Vec::new()];
+        let mut systems: Vec<Vec<Ineq>> = vec![extra.to_vec()];
         for (k, atom) in atoms.iter().enumerate() {
             let cases = atom.cases(truth(k));
             systems = systems
@@ -247,33 +252,47 @@ fn model_values(stdout: &str) -> Vec<Q> {
         .collect()
 }
 
+/// A random theory: its comparisons, its sentences, and its FO(·) text with `main`.
+fn random_theory(rng: &mut Rng, main: &str) -> (Vec<Atom>, Vec<Formula>, String) {
+    let atoms: Vec<Atom> = (0..1 + rng.next(4) as usize).map(|_| rng.atom()).collect();
+    let sentences: Vec<Formula> = (0..1 + rng.next(3))
+        .map(|_| rng.formula(atoms.len(), 2))
+        .collect();
+    let theory: String = sentences
+        .iter()
+        .map(|f| format!("    {}.\n", f.text(&atoms)))
+        .collect();
+    let text = format!(
+        "vocabulary V {{\n    x, y, z: () -> Real\n}}\ntheory T:V {{\n{theory}}}\n\
+         procedure main() {{\n    {main}\n}}\n"
+    );
+    (atoms, sentences, text)
+}
+
+/// Runs `text` as `name`: stdout, stderr and the exit code.
+fn run(name: &str, text: &str) -> (String, String, Option<i32>) {
+    let file = support::test_dir("reals").join(name);
+    std::fs::write(&file, text).expect("write");
+    let out = Command::new(support::IDP)
+        .arg(&file)
+        .output()
+        .expect("idp runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
 #[test]
 fn random_linear_theories_agree_with_elimination() {
-    let dir = support::test_dir("reals");
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let (mut sat, mut unsat) = (0, 0);
     for case in 0..300 {
-        let atoms: Vec<Atom> = (0..1 + rng.next(4) as usize).map(|_| rng.atom()).collect();
-        let sentences: Vec<Formula> = (0..1 + rng.next(3))
-            .map(|_| rng.formula(atoms.len(), 2))
-            .collect();
-        let theory: String = sentences
-            .iter()
-            .map(|f| format!("    {}.\n", f.text(&atoms)))
-            .collect();
-        let text = format!(
-            "vocabulary V {{\n    x, y, z: () -> Real\n}}\ntheory T:V {{\n{theory}}}\n\
-             procedure main() {{\n    pretty_print(model_expand(T, max=1))\n}}\n"
-        );
-        let file = dir.join(format!("case{case}.idp"));
-        std::fs::write(&file, &text).expect("write");
-        let out = Command::new(support::IDP)
-            .arg(&file)
-            .output()
-            .expect("idp runs");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{text}\n{stdout}{stderr}");
+        let main = "pretty_print(model_expand(T, max=1))";
+        let (atoms, sentences, text) = random_theory(&mut rng, main);
+        let (stdout, stderr, code) = run(&format!("case{case}.idp"), &text);
+        assert_eq!(code, Some(0), "{text}\n{stdout}{stderr}");
         let expected = satisfiable(&atoms, &sentences);
         if stdout.contains("No models.") {
             assert!(!expected, "case {case}: idp finds no model of\n{text}");
@@ -296,6 +315,130 @@ fn random_linear_theories_agree_with_elimination() {
         sat += 1;
     }
     assert!(sat > 50 && unsat > 20, "{sat} satisfiable, {unsat} not");
+}
+
+/// Minimising `x + 2y − z` over random theories with every variable within [−20, 20]: the
+/// model idp prints satisfies the theory, and no model is strictly better (elimination with
+/// `x + 2y − z < value` added); where idp says the least value is only approached, models
+/// come arbitrarily close (every value above it has one) and none reaches it.
+#[test]
+fn random_minimisations_agree_with_elimination() {
+    let objective = [1, 2, -1];
+    let box_bounds: Vec<Ineq> = (0..VARS.len())
+        .flat_map(|v| {
+            [1, -1].map(|s| {
+                let mut a = vec![Q::zero(); VARS.len()];
+                a[v] = q(s);
+                Ineq {
+                    a,
+                    b: q(-20),
+                    strict: false,
+                }
+            })
+        })
+        .collect();
+    let below = |value: &Q, strict: bool| Ineq {
+        a: objective.iter().map(|&c| q(-c)).collect(),
+        b: -value.clone(),
+        strict,
+    };
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut optimal, mut approached, mut none) = (0, 0, 0);
+    for case in 0..200 {
+        let main = "pretty_print(minimize(T, term=\"x() + 2*y() - z()\"))";
+        let (atoms, sentences, text) = random_theory(&mut rng, main);
+        let text = text.replace(
+            "theory T:V {\n",
+            "theory T:V {\n    -20 =< x() =< 20.\n    -20 =< y() =< 20.\n    -20 =< z() =< 20.\n",
+        );
+        let (stdout, stderr, code) = run(&format!("min{case}.idp"), &text);
+        if !satisfiable_with(&atoms, &sentences, &box_bounds) {
+            assert!(
+                stdout.contains("No models"),
+                "case {case}:\n{text}{stdout}{stderr}"
+            );
+            none += 1;
+            continue;
+        }
+        if code == Some(1) {
+            let value: Q = stderr
+                .split("as close to ")
+                .nth(1)
+                .and_then(|rest| rest.split(' ').next())
+                .unwrap_or_else(|| panic!("case {case}: {stderr}"))
+                .parse()
+                .expect("a number");
+            let mut at_most = box_bounds.clone();
+            at_most.push(below(&value, false));
+            assert!(
+                !satisfiable_with(&atoms, &sentences, &at_most),
+                "case {case}: {value} is reached\n{text}"
+            );
+            let mut near = box_bounds.clone();
+            near.push(below(
+                &(&value + Q::new(BigInt::from(1), BigInt::from(1000))),
+                true,
+            ));
+            assert!(
+                satisfiable_with(&atoms, &sentences, &near),
+                "case {case}: nothing near {value}\n{text}"
+            );
+            approached += 1;
+            continue;
+        }
+        assert_eq!(code, Some(0), "case {case}:\n{text}{stdout}{stderr}");
+        let value = model_values(&stdout);
+        let truth = |k: usize| atoms[k].holds(&value);
+        assert!(
+            sentences.iter().all(|f| f.eval(&truth)),
+            "case {case}: {stdout}"
+        );
+        let total: Q = (0..VARS.len()).map(|v| q(objective[v]) * &value[v]).sum();
+        let mut better = box_bounds.clone();
+        better.push(below(&total, true));
+        assert!(
+            !satisfiable_with(&atoms, &sentences, &better),
+            "case {case}: a model below {total}\n{text}{stdout}"
+        );
+        optimal += 1;
+    }
+    assert!(
+        optimal > 50 && approached > 10 && none > 10,
+        "{optimal} optimal, {approached} approached, {none} without models"
+    );
+}
+
+/// A diet as a linear program (IDP-Z3's syntax): the cheapest amounts, as idp-engine gives
+/// them; a term with no lower bound is said to have none, where it is written.
+#[test]
+fn a_linear_program_is_solved_and_a_missing_optimum_is_named() {
+    let diet = "vocabulary V {\n    type Food := {bread, milk, cheese}\n    \
+                cost, protein, amount: Food -> Real\n    total: () -> Real\n}\n\
+                theory T:V {\n    !f in Food: amount(f) >= 0.\n    \
+                sum{{ (protein(f) * amount(f)) | f in Food }} >= 50.\n    \
+                amount(cheese) =< 1.5.\n    \
+                total() = sum{{ (cost(f) * amount(f)) | f in Food }}.\n}\n\
+                structure S:V {\n    cost := {bread -> 2.5, milk -> 1.2, cheese -> 7}.\n    \
+                protein := {bread -> 4, milk -> 3.3, cheese -> 25}.\n}\n\
+                procedure main() {\n    pretty_print(minimize(T, S, term=\"total()\"))\n}\n";
+    let (stdout, stderr, code) = run("diet.idp", diet);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stdout,
+        "amount := {bread -> 0, milk -> 125/33, cheese -> 3/2}.\ntotal := 331/22.\n\n\n"
+    );
+    let unbounded = "vocabulary V {\n    x: () -> Real\n}\ntheory T:V {\n    x() < 3.\n}\n\
+                     procedure main() {\n    pretty_print(minimize(T, term=\"x()\"))\n}\n";
+    let (_, stderr, code) = run("unbounded.idp", unbounded);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.starts_with("Error: The term to optimise at ")
+            && stderr.contains(
+                "unbounded.idp:8:35 has no optimum: over the models of the theory it \
+                 decreases without bound."
+            ),
+        "{stderr}"
+    );
 }
 
 /// The shapes of the issue's files: known decimals (a price list), a real defined by a

@@ -8,7 +8,9 @@ use std::rc::Rc;
 
 use crate::encode::Encoder;
 use crate::ground::{AtomId, Gf, Store};
-use crate::solve::{DefinitionGraph, Implied, Lit, Rational, SatResult, SatSolver, SearchStats};
+use crate::solve::{
+    DefinitionGraph, Implied, Lit, LpOptimum, Rational, SatResult, SatSolver, SearchStats,
+};
 
 pub struct Sat {
     encoder: Encoder,
@@ -365,6 +367,17 @@ impl Sat {
     pub fn add_real_constraint(&mut self, lit: Lit, terms: &[(usize, Rational)], bound: Rational) {
         self.read_model();
         self.solver.get_mut().add_real_constraint(lit, terms, bound);
+    }
+
+    /// See [`SatSolver::set_real_objective`].
+    pub fn set_real_objective(&mut self, terms: &[(usize, Rational)]) -> bool {
+        self.read_model();
+        self.solver.get_mut().set_real_objective(terms)
+    }
+
+    /// See [`SatSolver::real_optimum`] (of the last search's model).
+    pub fn real_optimum(&self) -> Option<LpOptimum> {
+        self.solver.borrow().real_optimum()
     }
 
     /// The value of real variable `v` in the current model.

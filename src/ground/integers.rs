@@ -398,6 +398,68 @@ impl<'a> Grounder<'a> {
         Ok(lin)
     }
 
+    /// A term to optimise over real variables, as a linear term; `None` when it has none.
+    pub fn real_term(&mut self, t: &Term) -> IdpResult<Option<LinTerm>> {
+        let lin = self.ground_linear(t)?;
+        if !self.has_real(&lin) {
+            return Ok(None);
+        }
+        if lin.defined != Gf::TRUE {
+            return Err(self.not_linear(t, "may have no value (a partial argument)"));
+        }
+        Ok(Some(lin))
+    }
+
+    /// `lin` as exact coefficients of variables and a constant (its formulas become real 0/1
+    /// variables).
+    pub fn real_form(&mut self, lin: &LinTerm) -> (Vec<(usize, Rational)>, Rational) {
+        let den = Rational::from_integer(lin.den.into());
+        let mut coefficients: HashMap<usize, i128> = HashMap::default();
+        let mut constant = lin.constant;
+        for &(v, a) in &lin.vars {
+            *coefficients.entry(v).or_default() += a;
+        }
+        for &(g, w) in &lin.parts {
+            match g {
+                Gf::TRUE => constant += w,
+                Gf::FALSE => {}
+                _ => {
+                    let v = self.indicator(g, true);
+                    *coefficients.entry(v).or_default() += w;
+                }
+            }
+        }
+        let mut terms: Vec<(usize, Rational)> = coefficients
+            .into_iter()
+            .filter(|&(_, a)| a != 0)
+            .map(|(v, a)| (v, Rational::from_integer(a.into()) / &den))
+            .collect();
+        terms.sort_by_key(|(v, _)| *v);
+        (terms, Rational::from_integer(constant.into()) / den)
+    }
+
+    /// The atom `lin < q` (`lin ≤ q` unless `strict`; `at` names the term in messages).
+    pub fn real_below(
+        &mut self,
+        lin: &LinTerm,
+        q: &Rational,
+        strict: bool,
+        at: &Term,
+    ) -> IdpResult<Gf> {
+        let (Some(n), Some(d)) = (q.numer().to_i128(), q.denom().to_i128()) else {
+            return Err(self.not_linear(at, "grows too large"));
+        };
+        // lin = N/den and q = n/d: lin ≥ q exactly when N·d − n·den ≥ 0.
+        let mut at_least = lin.clone().scaled(d);
+        at_least.constant -= n * lin.den;
+        at_least.defined = Gf::TRUE;
+        if strict {
+            Ok(-self.at_least_zero(at_least, at)?)
+        } else {
+            self.at_least_zero(at_least.scaled(-1), at)
+        }
+    }
+
     /// The least and greatest value `lin` can have by the bounds of its variables.
     pub fn linear_range(&self, lin: &LinTerm) -> (i128, i128) {
         let mut range = (lin.constant, lin.constant);

@@ -34,11 +34,12 @@ pub use trace::{TraceStep, TracedAtom};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use crate::encode::SavedModel;
 use crate::error::IdpResult;
-use crate::ground::{GTerm, GVal, Gf, Grounder};
+use crate::ground::{GTerm, GVal, Gf, Grounder, LinTerm};
 use crate::ids::{Symbol, VocId};
 use crate::sema::{ir, Program, Query, Theory};
-use crate::solve::{Implied, Lit};
+use crate::solve::{Implied, Lit, LpOptimum, Rational};
 use crate::structure::{Structure, Table, Tuple, Value};
 use session::Session;
 
@@ -505,6 +506,9 @@ fn optimise_number(
     shown: &dyn Fn(Structure) -> Structure,
     options: &Options,
 ) -> IdpResult<Optimum> {
+    if let Some(lin) = session.real_term(term)? {
+        return optimise_real(session, &lin, term, output, shown, options);
+    }
     let lin = session.integer_term(term)?;
     let search = optimise::least_number(session, &lin, term)?;
     let best = match optimum_found(session, search) {
@@ -517,6 +521,80 @@ fn optimise_number(
     let optimal = session.linear_at_most(&lin, i128::from(k), term)?;
     session.assert(optimal);
     optimal_models(session, best, output, shown, options)
+}
+
+/// [`optimise`] for a term over real variables: each model the solver accepts is moved to the
+/// least value of the term under its bounds (the simplex), and each next model must be
+/// strictly better, so the search ends after finitely many Boolean assignments. A term with
+/// no lower bound, or whose infimum no model reaches (a strict bound), has no optimum: said
+/// where the term is written.
+fn optimise_real(
+    session: &mut Session,
+    lin: &LinTerm,
+    term: &ir::Term,
+    output: Option<VocId>,
+    shown: &dyn Fn(Structure) -> Structure,
+    options: &Options,
+) -> IdpResult<Optimum> {
+    let constant = session.set_real_objective(lin, term)?;
+    let mut best: Option<(Rational, bool, SavedModel)> = None;
+    loop {
+        let assumptions = match &best {
+            Some((value, _, _)) => {
+                let better = session.real_below(lin, value, true, term)?;
+                vec![session.lit(better)]
+            }
+            None => Vec::new(),
+        };
+        match session.solve(&assumptions) {
+            Ok(true) => match session.real_optimum() {
+                Some(LpOptimum::Least(value, reached)) => {
+                    best = Some((value + &constant, reached, session.saved_model()));
+                }
+                _ => return Err(no_optimum(session, term, "decreases without bound")),
+            },
+            Ok(false) => break,
+            Err(e) if e.is_limit() => {
+                let Some((value, _, model)) = best else {
+                    return Err(e);
+                };
+                session.restore_model(model);
+                let value = GVal::V(Value::rational(&value));
+                return Ok(unproven_optimum(session, value, e.message()));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let Some((value, reached, model)) = best else {
+        return Ok(Optimum {
+            models: Vec::new(),
+            proven: true,
+            value: None,
+        });
+    };
+    if !reached {
+        let why =
+            format!("comes as close to {value} as one likes without reaching it (a strict bound)");
+        return Err(no_optimum(session, term, &why));
+    }
+    session.restore_model(model);
+    let optimal = session.real_below(lin, &value, false, term)?;
+    session.assert(optimal);
+    optimal_models(
+        session,
+        GVal::V(Value::rational(&value)),
+        output,
+        shown,
+        options,
+    )
+}
+
+/// The error for a real-valued term to optimise that has no least value.
+fn no_optimum(session: &Session, term: &ir::Term, why: &str) -> crate::error::Error {
+    let at = session.position_of(term);
+    crate::error::Error::input(format!(
+        "The term to optimise at {at} has no optimum: over the models of the theory it {why}."
+    ))
 }
 
 /// The optimum a search proved, or (as `Err`) the answer when it found no model or was
@@ -756,6 +834,7 @@ fn backbone(session: &mut Session, structure: &Structure) -> IdpResult<Option<St
     let mut candidates: Vec<(u32, bool)> = (0..store_atoms)
         .map(|a| (a, session.value(session.store().atom_gf(a))))
         .collect();
+    let numbers = session.fixed_numbers()?;
     let mut fixed: Vec<(u32, bool)> = Vec::new();
     while let Some((a, v)) = candidates.pop() {
         let g = session.store().atom_gf(a);
@@ -767,7 +846,17 @@ fn backbone(session: &mut Session, structure: &Structure) -> IdpResult<Option<St
             fixed.push((a, v));
         }
     }
-    Ok(Some(with_certain(session, structure, fixed)))
+    let mut out = with_certain(session, structure, fixed);
+    for (f, tuple) in numbers {
+        let s = Symbol::Func(f);
+        let (mut ct, cf) = match out.table(s) {
+            Some(Table::ThreeValued { ct, cf }) => (ct.clone(), cf.clone()),
+            _ => Default::default(),
+        };
+        ct.insert(tuple);
+        out.symbols.insert(s, Table::ThreeValued { ct, cf });
+    }
+    Ok(Some(out))
 }
 
 /// `structure` with the atoms of `fixed` (store atoms and their values) made certain.

@@ -24,6 +24,7 @@ use self::integers::IntTheory;
 use self::linear::LinearSums;
 pub use self::portfolio::{portfolio_configs, Portfolio};
 pub use self::record::{Recorded, Recorder};
+pub use self::simplex::LpOptimum;
 use self::simplex::RealTheory;
 pub use self::splr::Splr;
 pub use self::traced::{TraceEvent, Traced};
@@ -216,6 +217,15 @@ pub trait SatSolver {
     /// The value of real variable `v` in the last model.
     fn real_value(&self, _v: usize) -> Rational {
         Rational::default()
+    }
+    /// Makes each model the solver accepts minimise `Σ terms` over real variables under its
+    /// bounds (see [`RealTheory::set_objective`]); false when this solver cannot.
+    fn set_real_objective(&mut self, _terms: &[(usize, Rational)]) -> bool {
+        false
+    }
+    /// The least value of the real objective under the last model's bounds.
+    fn real_optimum(&self) -> Option<LpOptimum> {
+        None
     }
 }
 
@@ -505,6 +515,16 @@ impl SatSolver for Cadical {
 
     fn real_value(&self, v: usize) -> Rational {
         self.reals.borrow().value(v).clone()
+    }
+
+    fn set_real_objective(&mut self, terms: &[(usize, Rational)]) -> bool {
+        self.propagator();
+        self.reals.borrow_mut().set_objective(terms);
+        true
+    }
+
+    fn real_optimum(&self) -> Option<LpOptimum> {
+        self.reals.borrow().optimum()
     }
 
     fn sum_at_least(&mut self, sum: usize, threshold: u64) -> Lit {

@@ -26,7 +26,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use super::{Cadical, DefinitionGraph, Implied, Lit, Rational, SatResult, SatSolver, SearchStats};
+use super::{
+    Cadical, DefinitionGraph, Implied, Lit, LpOptimum, Rational, SatResult, SatSolver, SearchStats,
+};
 use crate::limits::Until;
 
 /// What changes a solver's formula, replayed in order by every solver.
@@ -40,6 +42,7 @@ enum Command {
     IntConstraint(Lit, Vec<(usize, i64)>, i64),
     RealVar(Option<Rational>, Option<Rational>),
     RealConstraint(Lit, Vec<(usize, Rational)>, Rational),
+    RealObjective(Vec<(usize, Rational)>),
     CountInside(Vec<Lit>, usize),
     Deadline(Option<Instant>),
 }
@@ -65,8 +68,9 @@ struct Answer {
     /// undecided.
     ints: Vec<i64>,
     undecided: bool,
-    /// With a model: the value of every real variable.
+    /// With a model: the value of every real variable, and the real objective's least value.
     reals: Vec<Rational>,
+    optimum: Option<LpOptimum>,
     /// Without a model: the assumptions it needed.
     failed: Vec<Lit>,
 }
@@ -324,6 +328,9 @@ fn apply(solver: &mut Cadical, command: &Command) {
         Command::RealConstraint(lit, terms, bound) => {
             solver.add_real_constraint(*lit, terms, bound.clone())
         }
+        Command::RealObjective(terms) => {
+            solver.set_real_objective(terms);
+        }
         Command::CountInside(lits, limit) => {
             solver.count_inside(lits, *limit);
         }
@@ -339,6 +346,7 @@ fn answer(solver: &mut Cadical, result: SatResult, assumptions: &[Lit]) -> Answe
         ints: Vec::new(),
         undecided: false,
         reals: Vec::new(),
+        optimum: None,
         failed: Vec::new(),
     };
     match result {
@@ -354,6 +362,7 @@ fn answer(solver: &mut Cadical, result: SatResult, assumptions: &[Lit]) -> Answe
             out.reals = (0..solver.real_vars())
                 .map(|v| solver.real_value(v))
                 .collect();
+            out.optimum = solver.real_optimum();
         }
         SatResult::Unsat => {
             out.failed = assumptions
@@ -527,6 +536,15 @@ impl SatSolver for Portfolio {
             .as_ref()
             .and_then(|a| a.reals.get(v).cloned())
             .unwrap_or_default()
+    }
+
+    fn set_real_objective(&mut self, terms: &[(usize, Rational)]) -> bool {
+        self.batch.push(Command::RealObjective(terms.to_vec()));
+        true
+    }
+
+    fn real_optimum(&self) -> Option<LpOptimum> {
+        self.answer.as_ref().and_then(|a| a.optimum.clone())
     }
 }
 

@@ -14,6 +14,11 @@
 //!
 //! A full assignment is checked without a budget ([`RealTheory::check_model`]); the values of
 //! a model are the δ-rationals with δ replaced by a rational small enough to keep every bound.
+//! With an objective ([`RealTheory::set_objective`]), each accepted assignment is first moved
+//! to the least value of the objective under its bounds (the primal simplex over bounded
+//! variables, Bland's rule again): a minimisation that asks each next model to be strictly
+//! better then ends after finitely many Boolean assignments, and knows whether its optimum
+//! is reached or only approached (a strict bound) or missing (no lower bound).
 
 use num_rational::BigRational as Q;
 use num_traits::{One, Signed, Zero};
@@ -95,6 +100,16 @@ struct Constraint {
     upper: bool,
 }
 
+/// The least value of the objective under the bounds of the last model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LpOptimum {
+    /// The least value, and whether a model reaches it (false: models only come
+    /// arbitrarily close, past a strict bound).
+    Least(Q, bool),
+    /// The objective has no lower bound.
+    Unbounded,
+}
+
 /// A bound replaced: variable, which side, and the bound before.
 struct Change {
     var: usize,
@@ -126,6 +141,10 @@ pub struct RealTheory {
     clause_out: Option<Handover>,
     /// The values of the user's variables in the last model.
     model: Vec<Q>,
+    /// The free variable that the objective's row defines, if one is set.
+    objective: Option<usize>,
+    /// The objective's least value under the last model's bounds.
+    optimum: Option<LpOptimum>,
 }
 
 impl RealTheory {
@@ -210,10 +229,46 @@ impl RealTheory {
         if let Some(&s) = self.slacks.get(&terms) {
             return s;
         }
-        // Over the nonbasic variables: a basic variable is replaced by its row.
+        let (row, value) = self.over_nonbasic(&terms);
+        let s = self.new_var(value);
+        self.vars[s].row = Some(self.rows.len());
+        self.rows.push(Row {
+            basic: s,
+            terms: row,
+        });
+        self.slacks.insert(terms, s);
+        s
+    }
+
+    /// Makes every accepted model minimise `Σ terms` under its bounds (see the module
+    /// documentation). Set between searches.
+    pub fn set_objective(&mut self, terms: &[(usize, Q)]) {
+        let terms: Vec<(usize, Q)> = terms
+            .iter()
+            .filter(|(_, a)| !a.is_zero())
+            .map(|(v, a)| (self.user[*v], a.clone()))
+            .collect();
+        let (row, value) = self.over_nonbasic(&terms);
+        let z = self.new_var(value);
+        self.vars[z].row = Some(self.rows.len());
+        self.rows.push(Row {
+            basic: z,
+            terms: row,
+        });
+        self.objective = Some(z);
+    }
+
+    /// The objective's least value under the last model's bounds.
+    pub fn optimum(&self) -> Option<LpOptimum> {
+        self.optimum.clone()
+    }
+
+    /// `Σ terms` over the nonbasic variables (a basic variable replaced by its row), and its
+    /// value now.
+    fn over_nonbasic(&self, terms: &[(usize, Q)]) -> (Vec<(usize, Q)>, Dq) {
         let mut row: HashMap<usize, Q> = HashMap::default();
         let mut value = Dq::default();
-        for (v, a) in &terms {
+        for (v, a) in terms {
             value = value.plus(&self.vars[*v].value.times(a));
             match self.vars[*v].row {
                 None => *row.entry(*v).or_insert_with(Q::zero) += a,
@@ -226,14 +281,7 @@ impl RealTheory {
         }
         let mut row: Vec<(usize, Q)> = row.into_iter().filter(|(_, a)| !a.is_zero()).collect();
         row.sort_by_key(|(v, _)| *v);
-        let s = self.new_var(value);
-        self.vars[s].row = Some(self.rows.len());
-        self.rows.push(Row {
-            basic: s,
-            terms: row,
-        });
-        self.slacks.insert(terms, s);
-        s
+        (row, value)
     }
 
     /// The value of user variable `v` in the last model.
@@ -412,8 +460,92 @@ impl RealTheory {
             return false;
         }
         self.dirty = false;
+        if let Some(z) = self.objective {
+            self.optimum = Some(self.minimise(z));
+        }
         self.fix_model();
         true
+    }
+
+    /// Moves the assignment, within every bound, to the least value of free variable `z`.
+    fn minimise(&mut self, z: usize) -> LpOptimum {
+        loop {
+            let r = match self.vars[z].row {
+                Some(r) => r,
+                None => {
+                    // Nonbasic: made basic again in a row it occurs in (values unchanged).
+                    let Some((r, a)) = (0..self.rows.len())
+                        .find_map(|r| coefficient(&self.rows[r], z).map(|a| (r, a)))
+                    else {
+                        return LpOptimum::Unbounded;
+                    };
+                    self.pivot(r, z, a);
+                    r
+                }
+            };
+            // The least variable whose move lowers z: down where its coefficient is positive.
+            let entering = self.rows[r]
+                .terms
+                .iter()
+                .filter(|(v, a)| {
+                    let var = &self.vars[*v];
+                    if a.is_positive() {
+                        var.lower.as_ref().is_none_or(|l| var.value > l.value)
+                    } else {
+                        var.upper.as_ref().is_none_or(|u| var.value < u.value)
+                    }
+                })
+                .map(|(v, a)| (*v, a.is_positive()))
+                .min_by_key(|(v, _)| *v);
+            let Some((x, down)) = entering else {
+                let least = self.vars[z].value.clone();
+                return LpOptimum::Least(least.c, least.k.is_zero());
+            };
+            match self.ratio_test(r, x, down) {
+                None => return LpOptimum::Unbounded,
+                Some((None, target)) => self.update(x, target),
+                Some((Some(k), target)) => self.pivot_and_update(k, x, target),
+            }
+        }
+    }
+
+    /// How far nonbasic `x` can move (down or up) before a bound stops it: its own bound
+    /// (`None` and the value `x` takes) or the row of a basic variable that reaches its bound
+    /// first (the row and that bound); `None` when nothing stops it. Rows other than the
+    /// objective's `skip` only.
+    fn ratio_test(&self, skip: usize, x: usize, down: bool) -> Option<(Option<usize>, Dq)> {
+        let var = &self.vars[x];
+        let sign = if down { -Q::one() } else { Q::one() };
+        // The step t ≥ 0 that each bound allows, with what it stops.
+        let own = if down { &var.lower } else { &var.upper };
+        let mut best: Option<(Dq, usize, Option<usize>, Dq)> = own.as_ref().map(|b| {
+            let step = b.value.minus(&var.value).times(&sign);
+            (step, x, None, b.value.clone())
+        });
+        for (k, row) in self.rows.iter().enumerate() {
+            if k == skip {
+                continue;
+            }
+            let Some(b) = coefficient(row, x) else {
+                continue;
+            };
+            let rate = &b * &sign;
+            let basic = &self.vars[row.basic];
+            let bound = if rate.is_positive() {
+                &basic.upper
+            } else {
+                &basic.lower
+            };
+            let Some(bound) = bound else { continue };
+            let step = bound.value.minus(&basic.value).times(&rate.recip());
+            let better = best
+                .as_ref()
+                .is_none_or(|(s, v, _, _)| step < *s || (step == *s && row.basic < *v));
+            if better {
+                best = Some((step, row.basic, Some(k), bound.value.clone()));
+            }
+        }
+        best.map(|(_, _, row, target)| (row, target))
     }
 
     /// Pivots until every basic variable is within its bounds: `Some(true)` then,

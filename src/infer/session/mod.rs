@@ -779,6 +779,49 @@ impl<'a> Session<'a> {
         self.grounder.integer_term(t)
     }
 
+    /// Where `t` is written (`file:line:col`), for messages.
+    pub fn position_of(&self, t: &Term) -> String {
+        self.grounder.program().position(t.span).unwrap_or_default()
+    }
+
+    /// `t` as a linear term over real variables, if it has any.
+    pub fn real_term(&mut self, t: &Term) -> IdpResult<Option<LinTerm>> {
+        self.grounder.real_term(t)
+    }
+
+    /// Makes every model the solver accepts minimise `lin` (over real variables) under its
+    /// bounds; the constant part of `lin`, which the solver's optimum leaves out.
+    pub fn set_real_objective(&mut self, lin: &LinTerm, at: &Term) -> IdpResult<Rational> {
+        let (terms, constant) = self.grounder.real_form(lin);
+        self.encode_integers()?;
+        let terms: Vec<(usize, Rational)> = terms
+            .into_iter()
+            .map(|(v, a)| (self.numbers.vars[v], a))
+            .collect();
+        if !self.sat.set_real_objective(&terms) {
+            return Err(self
+                .grounder
+                .not_linear(at, "is real-valued, which needs CaDiCaL"));
+        }
+        Ok(constant)
+    }
+
+    /// The least value of the real objective under the last model's bounds.
+    pub fn real_optimum(&self) -> Option<crate::solve::LpOptimum> {
+        self.sat.real_optimum()
+    }
+
+    /// The atom `lin < q` (`lin ≤ q` unless `strict`).
+    pub fn real_below(
+        &mut self,
+        lin: &LinTerm,
+        q: &Rational,
+        strict: bool,
+        at: &Term,
+    ) -> IdpResult<Gf> {
+        self.grounder.real_below(lin, q, strict, at)
+    }
+
     /// The least and greatest value of `lin` by its variables' bounds.
     pub fn linear_range(&self, lin: &LinTerm) -> (i128, i128) {
         self.grounder.linear_range(lin)
@@ -1366,6 +1409,40 @@ impl<'a> Session<'a> {
     /// The value of the grounder's real variable `v` in the current model.
     pub fn real_number(&self, v: usize) -> Rational {
         self.sat.real_value(self.numbers.vars[v])
+    }
+
+    /// The applications searched as numbers whose value in the current model is their value
+    /// in every model (each tried with the assumption that it differs), as function tuples
+    /// (arguments, then value). Searches: the current model is lost.
+    pub fn fixed_numbers(&mut self) -> IdpResult<Vec<(FuncId, Tuple)>> {
+        let applications: Vec<(usize, FuncId, Tuple)> = (self.grounder.integers().vars())
+            .iter()
+            .enumerate()
+            .filter_map(|(k, var)| {
+                let (f, args) = var.application.clone()?;
+                Some((k, f, args))
+            })
+            .collect();
+        let values: Vec<crate::structure::Value> = applications
+            .iter()
+            .map(|&(k, _, _)| self.number_value(k))
+            .collect();
+        let mut fixed = Vec::new();
+        for ((k, f, mut args), value) in applications.into_iter().zip(values) {
+            let differs = match value.exact() {
+                Some(q) if self.grounder.integers().vars()[k].real => {
+                    self.grounder.differs_from_real(k, &q)
+                }
+                _ => value.as_int().map(|i| self.grounder.differs_from(k, i)),
+            };
+            let Some(differs) = differs else { continue };
+            let lit = self.lit(differs);
+            if !self.solve(&[lit])? {
+                args.push(value);
+                fixed.push((f, args));
+            }
+        }
+        Ok(fixed)
     }
 
     /// The value of the grounder's variable `v` (integer or real) in the current model.

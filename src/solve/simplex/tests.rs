@@ -273,3 +273,41 @@ fn clause_of(t: &mut RealTheory) -> Vec<Lit> {
         clause.push(l);
     }
 }
+
+/// The least value of an objective under a model's bounds: reached at a weak bound, only
+/// approached at a strict one, missing without one; the model moved there.
+#[test]
+fn objectives_are_minimised_under_the_bounds() {
+    let third = |n: i64| Q::new(BigInt::from(n), BigInt::from(3));
+    // minimise 2x + y with x + y ≥ 3 (lit 1), x ≥ 0 (lit 2), 3y ≥ 1 (lit 3, strict when false).
+    let mut t = RealTheory::default();
+    let x = t.add_var(None, None);
+    let y = t.add_var(None, None);
+    t.add_constraint(1, &[(x, q(1)), (y, q(1))], q(3));
+    t.add_constraint(2, &[(x, q(1))], q(0));
+    t.add_constraint(3, &[(y, q(-3))], q(-1));
+    t.set_objective(&[(x, q(2)), (y, q(1))]);
+    t.assigned(&[1, 2, 3]);
+    assert!(t.check_model());
+    // y ≤ 1/3 forces x ≥ 8/3: 2x + y ≥ 16/3 + 1/3.
+    assert_eq!(t.optimum(), Some(LpOptimum::Least(third(17), true)));
+    assert_eq!((t.value(x), t.value(y)), (&third(8), &third(1)));
+    t.backtrack(0);
+    let mut t2 = RealTheory::default();
+    let x = t2.add_var(None, None);
+    t2.add_constraint(1, &[(x, q(1))], q(2));
+    t2.set_objective(&[(x, q(1))]);
+    t2.new_level();
+    t2.assigned(&[-1]);
+    assert!(t2.check_model());
+    assert_eq!(t2.optimum(), Some(LpOptimum::Unbounded));
+    let mut t3 = RealTheory::default();
+    let x = t3.add_var(None, None);
+    t3.add_constraint(1, &[(x, q(-1))], q(-2));
+    t3.set_objective(&[(x, q(1))]);
+    // ¬(−x ≥ −2): x > 2, approached only.
+    t3.assigned(&[-1]);
+    assert!(t3.check_model());
+    assert_eq!(t3.optimum(), Some(LpOptimum::Least(q(2), false)));
+    assert!(t3.value(x) > &q(2));
+}
