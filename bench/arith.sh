@@ -5,8 +5,14 @@
 # minimises the makespan as clingo-dl's own --minimize-variable does) on the same random
 # instances, side by side in one run. Both optima must agree.
 #
+# Then a linear program over the reals (issue 48): random diets (foods with decimal costs and
+# nutrient contents, the cheapest amounts that meet every requirement), the same FO(·) file
+# run by idp and by idp-engine (IDP-Z3 0.12.1 on Z3, in its own venv); both optima must agree.
+#
 # Usage:  bench/arith.sh
 # Environment:
+#   DIETS="10:3 40:6 100:10"  foods:nutrients of the random diets ("" skips them)
+#   ENGINE=...          an idp-engine to use (default: installed into the bench's venv)
 #   LIMIT=120           seconds per run
 #   RUNS=1              runs per measurement (the fastest counts)
 #   SHOPS="3:3 4:4 5:5 6:6 8:8 10:10"   jobs:machines of the random instances (durations 1..99, seeded)
@@ -61,4 +67,49 @@ for js in $SHOPS; do
   dl_opt=$(tail -1 "$TMP/out")
   ratio=$(awk -v a="$idp_s" -v b="$dl_s" 'BEGIN{ if (a+0 > 0 && b+0 > 0) printf "%.2fx", a / b; else print "-" }')
   printf '%-8s %10s %10s %8s %10s %10s\n' "${j}x${m}" "$idp_s" "$dl_s" "$ratio" "$idp_opt" "${dl_opt:-?}"
+done
+
+DIETS=${DIETS-"10:3 40:6 100:10"}
+[ -z "$DIETS" ] && exit 0
+ENGINE=${ENGINE:-}
+if [ -z "$ENGINE" ]; then
+  "$TMP/venv/bin/pip" install --quiet idp-engine==0.12.1 z3-solver==4.11.2.0 >&2 || exit 1
+  ENGINE=$TMP/venv/bin/idp-engine
+fi
+
+# A random diet in IDP-Z3's FO(·): amounts per food, every nutrient's requirement met.
+diet() {
+  python3 - "$1" "$2" <<'PY'
+import random, sys
+foods, nutrients = int(sys.argv[1]), int(sys.argv[2])
+rng = random.Random(foods * 100 + nutrients)
+fs = [f"f{i}" for i in range(foods)]
+ns = [f"n{i}" for i in range(nutrients)]
+print("vocabulary V {")
+print(f"    type Food := {{{', '.join(fs)}}}")
+print(f"    type Nutrient := {{{', '.join(ns)}}}")
+print("    cost: Food -> Real\n    content: Food * Nutrient -> Real\n    need: Nutrient -> Real")
+print("    amount: Food -> Real\n    total: () -> Real\n}")
+print("theory T:V {\n    !f in Food: 0 =< amount(f) =< 10.")
+print("    !n in Nutrient: sum{{ (content(f, n) * amount(f)) | f in Food }} >= need(n).")
+print("    total() = sum{{ (cost(f) * amount(f)) | f in Food }}.\n}")
+print("structure S:V {")
+print("    cost := {" + ", ".join(f"{f} -> {rng.randint(100, 999) / 100}" for f in fs) + "}.")
+print("    content := {" + ", ".join(f"({f}, {n}) -> {rng.randint(0, 200) / 10}" for f in fs for n in ns) + "}.")
+print("    need := {" + ", ".join(f"{n} -> {rng.randint(50, 200)}" for n in ns) + "}.\n}")
+print('procedure main() {\n    pretty_print(minimize(T, S, term="total()"))\n}')
+PY
+}
+
+echo
+printf '%-8s %10s %10s %8s %14s %14s\n' diet idp_s engine_s ratio idp_total engine_total
+for fn in $DIETS; do
+  f=${fn%:*}; n=${fn#*:}
+  diet "$f" "$n" > "$TMP/diet.idp"
+  idp_s=$(fastest "$IDP" "$TMP/diet.idp")
+  idp_total=$(grep '^total := ' "$TMP/out" | cut -d' ' -f3)
+  engine_s=$(fastest "$ENGINE" --no-timing "$TMP/diet.idp")
+  engine_total=$(grep '^total := ' "$TMP/out" | cut -d' ' -f3)
+  ratio=$(awk -v a="$idp_s" -v b="$engine_s" 'BEGIN{ if (a+0 > 0 && b+0 > 0) printf "%.3fx", a / b; else print "-" }')
+  printf '%-8s %10s %10s %8s %14s %14s\n' "${f}x${n}" "$idp_s" "$engine_s" "$ratio" "${idp_total:-?}" "${engine_total:-?}"
 done
