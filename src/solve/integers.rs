@@ -19,7 +19,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::{hand_over, Handover, Lit, ReasonOut};
+use super::{hand_over, Handover, Lit, ReasonOut, WatchedLits};
 
 /// How many bound changes one propagation may make before it stops (a cycle of constraints
 /// can raise bounds by one at a time across a range of billions).
@@ -79,13 +79,10 @@ pub enum Checked {
 pub struct IntTheory {
     vars: Vec<Var>,
     constraints: Vec<Constraint>,
-    /// Constraints by the SAT variable of their literal.
-    by_lit: HashMap<u32, Vec<u32>>,
-    /// Values of the SAT variables of constraint literals (1, −1, 0).
-    values: HashMap<u32, i8>,
-    lit_trail: Vec<Lit>,
+    /// The constraints' literals and their values.
+    lits: WatchedLits,
     trail: Vec<Entry>,
-    /// Per decision level: the lengths of `lit_trail` and `trail` when it began.
+    /// Per decision level: the lengths of `lits` and `trail` when it began.
     levels: Vec<(usize, usize)>,
     queue: Vec<u32>,
     queued: Vec<bool>,
@@ -134,7 +131,7 @@ impl IntTheory {
         }
         self.constraints.push(Constraint { lit, terms, bound });
         self.queued.push(false);
-        self.by_lit.entry(lit.unsigned_abs()).or_default().push(c);
+        self.lits.watch(lit, c);
         lit.abs()
     }
 
@@ -148,28 +145,12 @@ impl IntTheory {
         std::mem::take(&mut self.undecided)
     }
 
-    fn lit_value(&self, lit: Lit) -> i8 {
-        let v = self.values.get(&lit.unsigned_abs()).copied().unwrap_or(0);
-        if lit < 0 {
-            -v
-        } else {
-            v
-        }
-    }
-
     /// The solver assigned `lits`.
     pub fn assigned(&mut self, lits: &[Lit]) {
         for &lit in lits {
-            let var = lit.unsigned_abs();
-            let Some(cs) = self.by_lit.get(&var) else {
+            let Some(cs) = self.lits.assign(lit) else {
                 continue;
             };
-            if self.lit_value(lit) != 0 {
-                continue;
-            }
-            let cs = cs.clone();
-            self.values.insert(var, if lit > 0 { 1 } else { -1 });
-            self.lit_trail.push(lit);
             for c in cs {
                 self.enqueue(c);
             }
@@ -184,7 +165,7 @@ impl IntTheory {
     }
 
     pub fn new_level(&mut self) {
-        self.levels.push((self.lit_trail.len(), self.trail.len()));
+        self.levels.push((self.lits.len(), self.trail.len()));
     }
 
     pub fn backtrack(&mut self, level: usize) {
@@ -196,9 +177,7 @@ impl IntTheory {
         }
         let (lits, entries) = self.levels[level];
         self.levels.truncate(level);
-        while self.lit_trail.len() > lits {
-            let lit = self.lit_trail.pop().expect("trail entry");
-            self.values.insert(lit.unsigned_abs(), 0);
+        for lit in self.lits.undo_to(lits) {
             self.reasons.remove(&lit);
         }
         self.undo_to(entries);
@@ -226,7 +205,7 @@ impl IntTheory {
             self.run_queue(PROPAGATION_BUDGET);
         }
         while let Some((lit, reason)) = self.pending.pop() {
-            if self.lit_value(lit) == 0 {
+            if self.lits.value(lit) == 0 {
                 self.reasons.insert(lit, reason);
                 return lit;
             }
@@ -320,7 +299,7 @@ impl IntTheory {
 
     /// The constraint `c` in force (`Some(sign)`: +1 as written, −1 negated) or not.
     fn in_force(&self, c: u32) -> Option<i8> {
-        match self.lit_value(self.constraints[c as usize].lit) {
+        match self.lits.value(self.constraints[c as usize].lit) {
             0 => None,
             s => Some(s),
         }
@@ -561,7 +540,7 @@ impl IntTheory {
                     .constraints
                     .iter()
                     .map(|c| c.lit)
-                    .filter_map(|l| match self.lit_value(l) {
+                    .filter_map(|l| match self.lits.value(l) {
                         1 => Some(-l),
                         -1 => Some(l),
                         _ => None,

@@ -93,6 +93,63 @@ fn hand_over(out: &mut Option<Handover>) -> Lit {
     }
 }
 
+/// The literals a theory propagator watches: the constraints each SAT variable's literal
+/// asserts, and the values the solver gave them, in the order it gave them.
+#[derive(Default)]
+struct WatchedLits {
+    constraints: rustc_hash::FxHashMap<u32, Vec<u32>>,
+    values: rustc_hash::FxHashMap<u32, i8>,
+    trail: Vec<Lit>,
+}
+
+impl WatchedLits {
+    /// Makes `lit`'s variable assert constraint `c`.
+    fn watch(&mut self, lit: Lit, c: u32) {
+        self.constraints
+            .entry(lit.unsigned_abs())
+            .or_default()
+            .push(c);
+    }
+
+    /// 1 when `lit` is true, −1 when false, 0 when unassigned (or not watched).
+    fn value(&self, lit: Lit) -> i8 {
+        let v = self.values.get(&lit.unsigned_abs()).copied().unwrap_or(0);
+        if lit < 0 {
+            -v
+        } else {
+            v
+        }
+    }
+
+    /// Records that `lit` is true: the constraints it asserts, when it is watched and was
+    /// unassigned.
+    fn assign(&mut self, lit: Lit) -> Option<Vec<u32>> {
+        let cs = self.constraints.get(&lit.unsigned_abs())?;
+        if self.value(lit) != 0 {
+            return None;
+        }
+        let cs = cs.clone();
+        self.values
+            .insert(lit.unsigned_abs(), if lit > 0 { 1 } else { -1 });
+        self.trail.push(lit);
+        Some(cs)
+    }
+
+    /// How many literals were given so far.
+    fn len(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Forgets the literals given after the first `len`; those literals.
+    fn undo_to(&mut self, len: usize) -> Vec<Lit> {
+        let undone: Vec<Lit> = self.trail.drain(len.min(self.trail.len())..).collect();
+        for lit in &undone {
+            self.values.insert(lit.unsigned_abs(), 0);
+        }
+        undone
+    }
+}
+
 /// What propagation without a decision gives ([`SatSolver::implied`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Implied {

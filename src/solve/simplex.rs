@@ -24,7 +24,7 @@ use num_rational::BigRational as Q;
 use num_traits::{One, Signed, Zero};
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{hand_over, Handover, Lit};
+use super::{hand_over, Handover, Lit, WatchedLits};
 
 /// How many pivots one propagation may make before it leaves the rest to a later one (the
 /// check of a full assignment has no such limit).
@@ -128,12 +128,10 @@ pub struct RealTheory {
     /// A variable fixed at 0, for comparisons without variables.
     zero: Option<usize>,
     constraints: Vec<Constraint>,
-    /// Constraints by the SAT variable of their literal.
-    by_lit: HashMap<u32, Vec<u32>>,
-    values: HashMap<u32, i8>,
-    lit_trail: Vec<Lit>,
+    /// The constraints' literals and their values.
+    lits: WatchedLits,
     trail: Vec<Change>,
-    /// Per decision level: the lengths of `lit_trail` and `trail` when it began.
+    /// Per decision level: the lengths of `lits` and `trail` when it began.
     levels: Vec<(usize, usize)>,
     /// Whether bounds changed since the last check.
     dirty: bool,
@@ -195,7 +193,13 @@ impl RealTheory {
         let (var, bound, upper) = match terms.as_slice() {
             [] => (self.fixed_zero(), bound, false),
             [(v, a)] => (*v, bound / a, a.is_negative()),
-            _ => (self.slack(terms), bound, false),
+            [(_, first), ..] => {
+                // Scaled so that the first coefficient is 1: `x − y ≥ k` and `y − x ≥ −k`
+                // (an equality's two sides) bound one slack from both sides.
+                let scale = first.clone();
+                let terms = terms.iter().map(|(v, a)| (*v, a / &scale)).collect();
+                (self.slack(terms), bound / &scale, scale.is_negative())
+            }
         };
         let c = self.constraints.len() as u32;
         self.constraints.push(Constraint {
@@ -204,7 +208,7 @@ impl RealTheory {
             bound,
             upper,
         });
-        self.by_lit.entry(lit.unsigned_abs()).or_default().push(c);
+        self.lits.watch(lit, c);
         lit.abs()
     }
 
@@ -289,28 +293,12 @@ impl RealTheory {
         &self.model[v]
     }
 
-    fn lit_value(&self, lit: Lit) -> i8 {
-        let v = self.values.get(&lit.unsigned_abs()).copied().unwrap_or(0);
-        if lit < 0 {
-            -v
-        } else {
-            v
-        }
-    }
-
     /// The solver assigned `lits`: each asserts the bounds of its constraints.
     pub fn assigned(&mut self, lits: &[Lit]) {
         for &lit in lits {
-            let var = lit.unsigned_abs();
-            let Some(cs) = self.by_lit.get(&var) else {
+            let Some(cs) = self.lits.assign(lit) else {
                 continue;
             };
-            if self.lit_value(lit) != 0 {
-                continue;
-            }
-            let cs = cs.clone();
-            self.values.insert(var, if lit > 0 { 1 } else { -1 });
-            self.lit_trail.push(lit);
             for c in cs {
                 if self.conflicts.is_empty() {
                     self.assert_constraint(c);
@@ -322,7 +310,7 @@ impl RealTheory {
     /// Asserts the bound that constraint `c` gives under its literal's value.
     fn assert_constraint(&mut self, c: u32) {
         let con = &self.constraints[c as usize];
-        let holds = self.lit_value(con.lit) > 0;
+        let holds = self.lits.value(con.lit) > 0;
         let reason = if holds { con.lit } else { -con.lit };
         let (var, upper) = (con.var, con.upper == holds);
         // Held: var ≥ b (≤ b when upper); not held: var < b, i.e. var ≤ b − δ (> b: b + δ).
@@ -404,7 +392,7 @@ impl RealTheory {
     }
 
     pub fn new_level(&mut self) {
-        self.levels.push((self.lit_trail.len(), self.trail.len()));
+        self.levels.push((self.lits.len(), self.trail.len()));
     }
 
     pub fn backtrack(&mut self, level: usize) {
@@ -414,9 +402,7 @@ impl RealTheory {
         }
         let (lits, changes) = self.levels[level];
         self.levels.truncate(level);
-        for lit in self.lit_trail.drain(lits..) {
-            self.values.insert(lit.unsigned_abs(), 0);
-        }
+        self.lits.undo_to(lits);
         while self.trail.len() > changes {
             let change = self.trail.pop().expect("a change");
             let var = &mut self.vars[change.var];
