@@ -31,8 +31,7 @@ use crate::ground::{GVal, Gf, Grounder};
 use crate::ids::{FuncId, Symbol};
 use crate::sema::ir::{Definition, Formula, FormulaKind, Term, TermKind};
 use crate::sema::BuiltinSort;
-use crate::solve::Rational;
-use crate::structure::{Tuple, Value};
+use crate::structure::{Rational, Tuple, Value};
 use crate::syntax::ast::{AggKind, ArithOp, CmpOp};
 use num_traits::ToPrimitive;
 

@@ -286,8 +286,7 @@ pub trait SatSolver {
     }
 }
 
-/// An exact rational (the numbers of the real theory).
-pub type Rational = num_rational::BigRational;
+pub use crate::structure::Rational;
 
 /// Stops a CaDiCaL search when the run's deadline passes, on Ctrl-C, when the process exceeds
 /// the memory limit, when the deadline of the call (shared with the [`Cadical`] that sets

@@ -8,4 +8,4 @@ mod value;
 pub use structure::{
     Answer, HugeRange, LazyProcedure, Structure, Table, TruthValue, TupleSet, MAX_LISTED,
 };
-pub use value::{format_float, register_constructor_name, str_text, Tuple, Value};
+pub use value::{format_float, register_constructor_name, str_text, Rational, Tuple, Value};

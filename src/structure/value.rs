@@ -13,6 +13,9 @@ use rustc_hash::FxHashMap;
 use std::fmt;
 
 use num_rational::BigRational as Q;
+
+/// An exact rational: the value of a real, and the numbers of the simplex.
+pub type Rational = Q;
 use num_traits::ToPrimitive;
 
 use crate::ids::FuncId;
