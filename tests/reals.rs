@@ -467,3 +467,14 @@ fn decimals_sums_and_divisions_are_exact() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `maximize` over reals: the greatest value of `2x + y` at a corner of the bounds.
+#[test]
+fn a_real_term_is_maximised() {
+    let text = "vocabulary V {\n    x, y: () -> Real\n}\ntheory T:V {\n    x() + y() =< 10.\n    \
+                x() =< 3.5.\n    y() =< 6.25.\n    x() >= 0.\n}\n\
+                procedure main() {\n    pretty_print(maximize(T, term=\"2*x() + y()\"))\n}\n";
+    let (stdout, stderr, code) = run("max.idp", text);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, "x := 7/2.\ny := 25/4.\n\n\n");
+}

@@ -1147,6 +1147,12 @@ impl<'s> Consultation<'s> {
         let value = found.value.map(|v| match (maximise, v) {
             (true, crate::structure::Value::Int(i)) => crate::structure::Value::Int(-i),
             (true, crate::structure::Value::Float(f)) => crate::structure::Value::float(-f),
+            (true, v @ crate::structure::Value::Ratio(_)) => crate::ground::arith(
+                crate::syntax::ast::ArithOp::Sub,
+                crate::structure::Value::Int(0),
+                v,
+            )
+            .unwrap_or(v),
             (_, v) => v,
         });
         Ok(Optimum {

@@ -200,6 +200,9 @@ fn do_minimize<'lua>(
         Some(v) if negate => match v {
             Value::Int(i) => Some(Value::Int(-i)),
             Value::Float(f) => Some(Value::float(-f)),
+            v @ Value::Ratio(_) => {
+                crate::ground::arith(crate::syntax::ast::ArithOp::Sub, Value::Int(0), v)
+            }
             other => Some(other),
         },
         other => other,
