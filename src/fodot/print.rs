@@ -236,8 +236,12 @@ fn texts_as(program: &Program, symbol: Symbol, tuple: &[Value], quotes: Quotes) 
     })
 }
 
-/// A value as IDP-Z3 writes it: a quoted name (`'(No activity)'`) without its quotes.
+/// A value as IDP-Z3 writes it: a quoted name (`'(No activity)'`) without its quotes, a real
+/// as Z3's fraction (0.5 is 1/2).
 pub fn value_text(v: Value) -> String {
+    if let (Value::Float(_), Some(q)) = (v, v.exact()) {
+        return q.to_string();
+    }
     let text = value_source(v);
     match text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
         Some(inner) if !inner.is_empty() => inner.to_string(),
@@ -249,10 +253,8 @@ pub fn value_text(v: Value) -> String {
 fn value_source(v: Value) -> String {
     match v {
         Value::Int(i) => i.to_string(),
-        // Z3's form of a real: a fraction (0.5 is 1/2).
-        Value::Float(_) | Value::Ratio(_) => {
-            v.exact().map_or_else(|| v.to_string(), |q| q.to_string())
-        }
+        Value::Float(f) => f.to_string(),
+        Value::Ratio(_) => v.exact().map_or_else(|| v.to_string(), |q| q.to_string()),
         Value::Str(s) => str_text(s),
         Value::Compound(_) => v.to_string().replace(',', ", "),
     }
