@@ -11,7 +11,7 @@
 #
 # Usage:  bench/arith.sh
 # Environment:
-#   DIETS="10:3 40:6 100:10"  foods:nutrients of the random diets ("" skips them)
+#   DIETS="10:3 40:6 100:10 300:20"  foods:nutrients of the random diets ("" skips them)
 #   ENGINE=...          an idp-engine to use (default: installed into the bench's venv)
 #   LIMIT=120           seconds per run
 #   RUNS=1              runs per measurement (the fastest counts)
@@ -69,7 +69,7 @@ for js in $SHOPS; do
   printf '%-8s %10s %10s %8s %10s %10s\n' "${j}x${m}" "$idp_s" "$dl_s" "$ratio" "$idp_opt" "${dl_opt:-?}"
 done
 
-DIETS=${DIETS-"10:3 40:6 100:10"}
+DIETS=${DIETS-"10:3 40:6 100:10 300:20"}
 [ -z "$DIETS" ] && exit 0
 ENGINE=${ENGINE:-}
 if [ -z "$ENGINE" ]; then

@@ -478,3 +478,53 @@ fn a_real_term_is_maximised() {
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(stdout, "x := 7/2.\ny := 25/4.\n\n\n");
 }
+
+/// An optimum whose numerator and denominator have more than 64 bits (a corner of two
+/// constraints with ten-digit decimals): minimised, printed exactly, and the next model
+/// told apart from the first by its exact value.
+#[test]
+fn an_optimum_with_long_digits_is_exact() {
+    // Decimals with five places (IDP-Z3 reads them exactly, as idp does).
+    let (a1, b1, c1) = ("99999.99967", "0.00003", "99999.99943");
+    let (a2, b2, c2) = ("0.00005", "99999.99929", "99999.99919");
+    let exact = |d: &str| {
+        let digits: i64 = d.replace('.', "").parse().expect("digits");
+        Q::new(BigInt::from(digits), BigInt::from(100_000))
+    };
+    let theory = format!(
+        "vocabulary V {{\n    x, y: () -> Real\n}}\ntheory T:V {{\n    x() >= 0.\n    y() >= 0.\n    \
+         {a1} * x() + {b1} * y() >= {c1}.\n    {a2} * x() + {b2} * y() >= {c2}.\n}}\n"
+    );
+    let [a1, b1, c1, a2, b2, c2] = [a1, b1, c1, a2, b2, c2].map(exact);
+    let minimise = format!(
+        "{theory}procedure main() {{\n    pretty_print(minimize(T, term=\"x() + y()\"))\n}}\n"
+    );
+    let (stdout, stderr, code) = run("long.idp", &minimise);
+    assert_eq!(code, Some(0), "{stderr}");
+    // Both constraints tight (Cramer's rule).
+    let det = &a1 * &b2 - &a2 * &b1;
+    let x = (&c1 * &b2 - &c2 * &b1) / &det;
+    let y = (&a1 * &c2 - &a2 * &c1) / &det;
+    assert!(
+        x.denom() > &BigInt::from(i64::MAX),
+        "the test's numbers are long"
+    );
+    assert_eq!(stdout, format!("x := {x}.\ny := {y}.\n\n\n"));
+    // Two models, each at a corner with long digits, told apart exactly.
+    let two = format!(
+        "{}    x() + y() =< 3.\n}}\nprocedure main() {{\n    pretty_print(model_expand(T, max=2))\n}}\n",
+        theory.trim_end().trim_end_matches('}')
+    );
+    let (stdout, stderr, code) = run("long_two.idp", &two);
+    assert_eq!(code, Some(0), "{two}{stderr}");
+    let models: Vec<Vec<Q>> = stdout.split("Model ").skip(1).map(model_values).collect();
+    assert_eq!(models.len(), 2, "{stdout}");
+    assert_ne!(models[0], models[1]);
+    for m in &models {
+        let (x, y) = (&m[0], &m[1]);
+        assert!(!x.is_negative() && !y.is_negative(), "{stdout}");
+        assert!(&a1 * x + &b1 * y >= c1, "{stdout}");
+        assert!(&a2 * x + &b2 * y >= c2, "{stdout}");
+        assert!(x + y <= q(3), "{stdout}");
+    }
+}

@@ -58,8 +58,7 @@ pub struct IntVar {
 impl IntVar {
     /// Its bounds as exact numbers, for a real variable (`None`: unbounded on that side).
     pub fn real_bounds(&self) -> (Option<Rational>, Option<Rational>) {
-        let bound =
-            |b: i64, unbounded: i64| (b != unbounded).then(|| Rational::from_integer(b.into()));
+        let bound = |b: i64, unbounded: i64| (b != unbounded).then(|| Rational::from(b));
         (bound(self.low, i64::MIN), bound(self.high, i64::MAX))
     }
 }
@@ -72,6 +71,16 @@ pub struct LinearAtom {
     pub bound: i64,
     /// Whether its variables are real (its negation is then `Σ < bound`, not `≤ bound − 1`).
     pub real: bool,
+}
+
+/// A comparison over real variables with exact coefficients: `atom ↔ Σ a·x ≥ bound` (its
+/// negation `Σ a·x < bound`). Made where a number has too many digits for a
+/// [`LinearAtom`]: a bound from an optimum, a model's value.
+#[derive(Clone, Debug)]
+pub struct RealAtom {
+    pub atom: Gf,
+    pub terms: Vec<(usize, Rational)>,
+    pub bound: Rational,
 }
 
 /// A ground linear term: `constant + Σ coefficient·variable + Σ weight·[guard]`, with a
@@ -181,6 +190,8 @@ pub struct Integers {
     index: HashMap<(FuncId, Tuple), usize>,
     atoms: Vec<LinearAtom>,
     memo: HashMap<(Vec<(usize, i64)>, i64), Gf>,
+    real_atoms: Vec<RealAtom>,
+    real_memo: HashMap<(Vec<(usize, Rational)>, Rational), Gf>,
     /// The copies of variables that count only where a formula holds.
     guarded: HashMap<(Gf, usize), usize>,
     /// The 0/1 variables of formulas inside sums (integer, and real for sums over reals).
@@ -202,6 +213,11 @@ impl Integers {
         &self.atoms
     }
 
+    /// The comparisons with exact coefficients so far.
+    pub fn real_atoms(&self) -> &[RealAtom] {
+        &self.real_atoms
+    }
+
     /// The bounds the variables so far must keep.
     pub fn axioms(&self) -> &[Gf] {
         &self.axioms
@@ -210,11 +226,6 @@ impl Integers {
     /// The functions searched as numbers, with their bounds.
     pub fn functions(&self) -> impl Iterator<Item = (FuncId, (i64, i64))> + '_ {
         self.functions.iter().map(|(&f, &b)| (f, b))
-    }
-
-    /// Whether `f` is searched as a real number.
-    pub fn is_real(&self, f: FuncId) -> bool {
-        self.reals.contains(&f)
     }
 
     /// The variable of `f(args)`, if grounding made one.
@@ -412,7 +423,7 @@ impl<'a> Grounder<'a> {
     /// `lin` as exact coefficients of variables and a constant (its formulas become real 0/1
     /// variables).
     pub fn real_form(&mut self, lin: &LinTerm) -> (Vec<(usize, Rational)>, Rational) {
-        let den = Rational::from_integer(lin.den.into());
+        let den = Rational::from(lin.den);
         let mut coefficients: HashMap<usize, i128> = HashMap::default();
         let mut constant = lin.constant;
         for &(v, a) in &lin.vars {
@@ -431,31 +442,21 @@ impl<'a> Grounder<'a> {
         let mut terms: Vec<(usize, Rational)> = coefficients
             .into_iter()
             .filter(|&(_, a)| a != 0)
-            .map(|(v, a)| (v, Rational::from_integer(a.into()) / &den))
+            .map(|(v, a)| (v, Rational::from(a) / &den))
             .collect();
         terms.sort_by_key(|(v, _)| *v);
-        (terms, Rational::from_integer(constant.into()) / den)
+        (terms, Rational::from(constant) / den)
     }
 
-    /// The atom `lin < q` (`lin ≤ q` unless `strict`; `at` names the term in messages).
-    pub fn real_below(
-        &mut self,
-        lin: &LinTerm,
-        q: &Rational,
-        strict: bool,
-        at: &Term,
-    ) -> IdpResult<Gf> {
-        let (Some(n), Some(d)) = (q.numer().to_i128(), q.denom().to_i128()) else {
-            return Err(self.not_linear(at, "grows too large"));
-        };
-        // lin = N/den and q = n/d: lin ≥ q exactly when N·d − n·den ≥ 0.
-        let mut at_least = lin.clone().scaled(d);
-        at_least.constant -= n * lin.den;
-        at_least.defined = Gf::TRUE;
+    /// The atom `lin < q` (`lin ≤ q` unless `strict`), over real variables.
+    pub fn real_below(&mut self, lin: &LinTerm, q: &Rational, strict: bool) -> Gf {
+        let (terms, constant) = self.real_form(lin);
+        let bound = q - constant;
         if strict {
-            Ok(-self.at_least_zero(at_least, at)?)
+            -self.real_atom(terms, bound)
         } else {
-            self.at_least_zero(at_least.scaled(-1), at)
+            let terms = terms.into_iter().map(|(v, a)| (v, -a)).collect();
+            self.real_atom(terms, -bound)
         }
     }
 
@@ -496,14 +497,11 @@ impl<'a> Grounder<'a> {
         self.store.or2(above, -below)
     }
 
-    /// The formula "real variable `v` does not have value `q`": `v < q ∨ v > q`, or `None`
-    /// when `q` is too large to write.
-    pub fn differs_from_real(&mut self, v: usize, q: &Rational) -> Option<Gf> {
-        let numerator = q.numer().to_i64()?;
-        let denominator = q.denom().to_i64()?;
-        let at_least = self.linear_atom(vec![(v, denominator)], numerator, true);
-        let at_most = self.linear_atom(vec![(v, -denominator)], -numerator, true);
-        Some(self.store.or2(-at_least, -at_most))
+    /// The formula "real variable `v` does not have value `q`": `v < q ∨ v > q`.
+    pub fn differs_from_real(&mut self, v: usize, q: &Rational) -> Gf {
+        let at_least = self.real_atom(vec![(v, Rational::ONE)], q.clone());
+        let at_most = self.real_atom(vec![(v, -Rational::ONE)], -q);
+        self.store.or2(-at_least, -at_most)
     }
 
     /// `t` as a linear term.
@@ -628,7 +626,7 @@ impl<'a> Grounder<'a> {
         let q = v
             .exact()
             .ok_or_else(|| self.not_linear(t, "has a value that is not a number"))?;
-        match (q.numer().to_i128(), q.denom().to_i128()) {
+        match (q.numerator().to_i128(), q.denominator().to_i128()) {
             (Some(n), Some(d)) if d <= 1 << 60 => Ok((n, d)),
             _ => Err(self.not_linear(t, "has a value with too many digits")),
         }
@@ -879,6 +877,25 @@ impl<'a> Grounder<'a> {
             real,
         });
         self.integers.memo.insert(key, atom);
+        atom
+    }
+
+    /// The atom `Σ terms ≥ bound` over real variables, exactly (made once per comparison).
+    fn real_atom(&mut self, terms: Vec<(usize, Rational)>, bound: Rational) -> Gf {
+        let key = (terms, bound);
+        if let Some(&g) = self.integers.real_memo.get(&key) {
+            return g;
+        }
+        let n = self.integers.real_atoms.len() as i64;
+        let atom = self
+            .store
+            .atom(AUX, &[Value::Int(LINEAR_TAG), Value::Int(n), Value::Int(1)]);
+        self.integers.real_atoms.push(RealAtom {
+            atom,
+            terms: key.0.clone(),
+            bound: key.1.clone(),
+        });
+        self.integers.real_memo.insert(key, atom);
         atom
     }
 

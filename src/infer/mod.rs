@@ -541,7 +541,7 @@ fn optimise_real(
     loop {
         let assumptions = match &best {
             Some((value, _, _)) => {
-                let better = session.real_below(lin, value, true, term)?;
+                let better = session.real_below(lin, value, true);
                 vec![session.lit(better)]
             }
             None => Vec::new(),
@@ -578,7 +578,7 @@ fn optimise_real(
         return Err(no_optimum(session, term, &why));
     }
     session.restore_model(model);
-    let optimal = session.real_below(lin, &value, false, term)?;
+    let optimal = session.real_below(lin, &value, false);
     session.assert(optimal);
     optimal_models(
         session,

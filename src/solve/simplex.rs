@@ -20,15 +20,18 @@
 //! better then ends after finitely many Boolean assignments, and knows whether its optimum
 //! is reached or only approached (a strict bound) or missing (no lower bound).
 
-use num_rational::BigRational as Q;
 use num_traits::{One, Signed, Zero};
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{hand_over, Handover, Lit, WatchedLits};
+use super::{hand_over, Handover, Lit, Rational as Q, WatchedLits};
 
 /// How many pivots one propagation may make before it leaves the rest to a later one (the
 /// check of a full assignment has no such limit).
 const PIVOT_BUDGET: usize = 200;
+
+/// How many pivots in a row may leave the objective unchanged before the minimisation
+/// falls back to Bland's rule.
+const DEGENERATE_STEPS: usize = 20;
 
 /// `c + k·δ`: a number with an infinitesimal part, ordered lexicographically.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -454,7 +457,11 @@ impl RealTheory {
     }
 
     /// Moves the assignment, within every bound, to the least value of free variable `z`.
+    /// The entering variable is the one whose coefficient is largest (Dantzig's rule, far
+    /// fewer pivots); after [`DEGENERATE_STEPS`] pivots in a row that leave `z` where it was,
+    /// the least one (Bland's rule, which cannot cycle) until `z` moves again.
     fn minimise(&mut self, z: usize) -> LpOptimum {
+        let mut stalled = 0usize;
         loop {
             let r = match self.vars[z].row {
                 Some(r) => r,
@@ -469,29 +476,35 @@ impl RealTheory {
                     r
                 }
             };
-            // The least variable whose move lowers z: down where its coefficient is positive.
-            let entering = self.rows[r]
-                .terms
-                .iter()
-                .filter(|(v, a)| {
-                    let var = &self.vars[*v];
-                    if a.is_positive() {
-                        var.lower.as_ref().is_none_or(|l| var.value > l.value)
-                    } else {
-                        var.upper.as_ref().is_none_or(|u| var.value < u.value)
-                    }
-                })
-                .map(|(v, a)| (*v, a.is_positive()))
-                .min_by_key(|(v, _)| *v);
-            let Some((x, down)) = entering else {
+            // A variable whose move lowers z: down where its coefficient is positive.
+            let mut movable = self.rows[r].terms.iter().filter(|(v, a)| {
+                let var = &self.vars[*v];
+                if a.is_positive() {
+                    var.lower.as_ref().is_none_or(|l| var.value > l.value)
+                } else {
+                    var.upper.as_ref().is_none_or(|u| var.value < u.value)
+                }
+            });
+            let entering = if stalled < DEGENERATE_STEPS {
+                movable.max_by(|(v, a), (w, b)| a.abs().cmp(&b.abs()).then(w.cmp(v)))
+            } else {
+                movable.next()
+            };
+            let Some((x, down)) = entering.map(|(v, a)| (*v, a.is_positive())) else {
                 let least = self.vars[z].value.clone();
                 return LpOptimum::Least(least.c, least.k.is_zero());
             };
+            let before = self.vars[z].value.clone();
             match self.ratio_test(r, x, down) {
                 None => return LpOptimum::Unbounded,
                 Some((None, target)) => self.update(x, target),
                 Some((Some(k), target)) => self.pivot_and_update(k, x, target),
             }
+            stalled = if self.vars[z].value == before {
+                stalled + 1
+            } else {
+                0
+            };
         }
     }
 
@@ -523,7 +536,7 @@ impl RealTheory {
                 &basic.lower
             };
             let Some(bound) = bound else { continue };
-            let step = bound.value.minus(&basic.value).times(&rate.recip());
+            let step = bound.value.minus(&basic.value).times(&recip(&rate));
             let better = best
                 .as_ref()
                 .is_none_or(|(s, v, _, _)| step < *s || (step == *s && row.basic < *v));
@@ -623,7 +636,7 @@ impl RealTheory {
     fn pivot_and_update(&mut self, r: usize, x: usize, target: Dq) {
         let basic = self.rows[r].basic;
         let a = coefficient(&self.rows[r], x).expect("x in the row");
-        let theta = target.minus(&self.vars[basic].value).times(&a.recip());
+        let theta = target.minus(&self.vars[basic].value).times(&recip(&a));
         self.vars[basic].value = target;
         let moved = self.vars[x].value.plus(&theta);
         self.vars[x].value = moved;
@@ -642,7 +655,7 @@ impl RealTheory {
     /// Row `r` (`basic = a·x + rest`) solved for `x` and substituted into the other rows.
     fn pivot(&mut self, r: usize, x: usize, a: Q) {
         let basic = self.rows[r].basic;
-        let inverse = a.recip();
+        let inverse = recip(&a);
         let mut terms: Vec<(usize, Q)> = self.rows[r]
             .terms
             .iter()
@@ -700,6 +713,11 @@ impl RealTheory {
             self.model[k] = self.vars[v].value.at(&delta);
         }
     }
+}
+
+/// `1 / a`.
+fn recip(a: &Q) -> Q {
+    Q::ONE / a
 }
 
 /// The coefficient of `x` in `row`, if it occurs.

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use rustc_hash::FxHashMap;
 use std::fmt;
 
-use num_rational::BigRational as Q;
+use dashu_ratio::RBig as Q;
 
 /// An exact rational: the value of a real, and the numbers of the simplex.
 pub type Rational = Q;
@@ -31,9 +31,9 @@ pub fn decimal_of(f: f64) -> Option<Q> {
         None => (1, text.as_str()),
     };
     let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    let numerator: num_bigint::BigInt = format!("{whole}{fraction}").parse().ok()?;
-    let denominator = num_bigint::BigInt::from(10u8).pow(fraction.len() as u32);
-    Some(Q::new(numerator * sign, denominator))
+    let numerator: dashu_int::IBig = format!("{whole}{fraction}").parse().ok()?;
+    let denominator = dashu_int::UBig::from(10u8).pow(fraction.len());
+    Some(Q::from_parts(numerator * sign, denominator))
 }
 
 /// An interned string.
@@ -128,12 +128,12 @@ impl Value {
     /// The value of an exact rational: an integer when integral (and within `i64`), a float
     /// when `q` is the decimal a float prints as, an interned rational otherwise.
     pub fn rational(q: &Q) -> Value {
-        if q.is_integer() {
-            if let Some(i) = q.to_integer().to_i64() {
+        if q.is_int() {
+            if let Some(i) = q.to_i64() {
                 return Value::Int(i);
             }
         }
-        if let Some(f) = q.to_f64() {
+        if let Some(f) = ToPrimitive::to_f64(q) {
             if f.is_finite() && f.fract() != 0.0 && decimal_of(f).as_ref() == Some(q) {
                 return Value::Float(f);
             }
@@ -154,7 +154,7 @@ impl Value {
     /// (`0.1` is 1/10, as IDP-Z3 reads it).
     pub fn exact(self) -> Option<Q> {
         match self {
-            Value::Int(i) => Some(Q::from_integer(i.into())),
+            Value::Int(i) => Some(Q::from(i)),
             Value::Float(f) => decimal_of(f),
             Value::Ratio(id) => Some(INTERNER.with(|i| i.borrow().ratios[id.0 as usize].clone())),
             _ => None,
@@ -172,7 +172,7 @@ impl Value {
         match self {
             Value::Int(i) => Some(i as f64),
             Value::Float(f) => Some(f),
-            Value::Ratio(_) => self.exact()?.to_f64(),
+            Value::Ratio(_) => ToPrimitive::to_f64(&self.exact()?),
             _ => None,
         }
     }

@@ -20,7 +20,7 @@ use crate::error::{Error, IdpResult, Limit};
 use crate::ground::delayed::Delayed;
 use crate::ground::{
     evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder, IntVar,
-    LinTerm, LinearAtom, LinearObjective, Store,
+    LinTerm, LinearAtom, LinearObjective, RealAtom, Store,
 };
 use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
@@ -163,8 +163,9 @@ struct Numbers {
     /// The solver's variable of each of the grounder's (an index among its real variables
     /// for a real one).
     vars: Vec<usize>,
-    /// How many of the grounder's linear atoms and axioms the solver has.
+    /// How many of the grounder's linear atoms, exact real atoms and axioms the solver has.
     atoms: usize,
+    real_atoms: usize,
     axioms: usize,
     /// The grounder's variables that tell models apart (see [`Session::differing_numbers`]).
     blocked: Vec<usize>,
@@ -811,15 +812,9 @@ impl<'a> Session<'a> {
         self.sat.real_optimum()
     }
 
-    /// The atom `lin < q` (`lin ≤ q` unless `strict`).
-    pub fn real_below(
-        &mut self,
-        lin: &LinTerm,
-        q: &Rational,
-        strict: bool,
-        at: &Term,
-    ) -> IdpResult<Gf> {
-        self.grounder.real_below(lin, q, strict, at)
+    /// The atom `lin < q` (`lin ≤ q` unless `strict`), over real variables.
+    pub fn real_below(&mut self, lin: &LinTerm, q: &Rational, strict: bool) -> Gf {
+        self.grounder.real_below(lin, q, strict)
     }
 
     /// The least and greatest value of `lin` by its variables' bounds.
@@ -1358,8 +1353,11 @@ impl<'a> Session<'a> {
         let integers = self.grounder.integers();
         let new_vars: Vec<IntVar> = integers.vars()[self.numbers.vars.len()..].to_vec();
         let new_atoms: Vec<LinearAtom> = integers.atoms()[self.numbers.atoms..].to_vec();
+        let new_real_atoms: Vec<RealAtom> =
+            integers.real_atoms()[self.numbers.real_atoms..].to_vec();
         let new_axioms: Vec<Gf> = integers.axioms()[self.numbers.axioms..].to_vec();
         self.numbers.atoms = integers.atoms().len();
+        self.numbers.real_atoms = integers.real_atoms().len();
         self.numbers.axioms = integers.axioms().len();
         for var in new_vars {
             let added = if var.real {
@@ -1382,9 +1380,9 @@ impl<'a> Session<'a> {
                 let terms: Vec<(usize, Rational)> = linear
                     .terms
                     .iter()
-                    .map(|&(v, a)| (self.numbers.vars[v], Rational::from_integer(a.into())))
+                    .map(|&(v, a)| (self.numbers.vars[v], Rational::from(a)))
                     .collect();
-                let bound = Rational::from_integer(linear.bound.into());
+                let bound = Rational::from(linear.bound);
                 self.sat.add_real_constraint(atom, &terms, bound);
                 continue;
             }
@@ -1394,6 +1392,15 @@ impl<'a> Session<'a> {
                 .map(|&(v, a)| (self.numbers.vars[v], a))
                 .collect();
             self.sat.add_int_constraint(atom, &terms, linear.bound);
+        }
+        for real in new_real_atoms {
+            let atom = self.lit(real.atom);
+            let terms: Vec<(usize, Rational)> = real
+                .terms
+                .into_iter()
+                .map(|(v, a)| (self.numbers.vars[v], a))
+                .collect();
+            self.sat.add_real_constraint(atom, &terms, real.bound);
         }
         for g in new_axioms {
             self.assert(g);
@@ -1431,7 +1438,7 @@ impl<'a> Session<'a> {
         for ((k, f, mut args), value) in applications.into_iter().zip(values) {
             let differs = match value.exact() {
                 Some(q) if self.grounder.integers().vars()[k].real => {
-                    self.grounder.differs_from_real(k, &q)
+                    Some(self.grounder.differs_from_real(k, &q))
                 }
                 _ => value.as_int().map(|i| self.grounder.differs_from(k, i)),
             };
@@ -1461,13 +1468,13 @@ impl<'a> Session<'a> {
         let blocked = self.numbers.blocked.clone();
         let differs: Vec<Gf> = blocked
             .into_iter()
-            .filter_map(|v| {
+            .map(|v| {
                 if self.grounder.integers().vars()[v].real {
                     let value = self.real_number(v);
                     return self.grounder.differs_from_real(v, &value);
                 }
                 let value = self.number(v);
-                Some(self.grounder.differs_from(v, value))
+                self.grounder.differs_from(v, value)
             })
             .collect();
         differs.into_iter().map(|g| self.lit(g)).collect()

@@ -4,10 +4,9 @@
 //! assignments, as the SAT solver does it).
 
 use super::*;
-use num_bigint::BigInt;
 
 fn q(n: i64) -> Q {
-    Q::from_integer(BigInt::from(n))
+    Q::from(n)
 }
 
 /// `Σ a·x ≥ b` (or `>` when strict) over rationals.
@@ -132,7 +131,7 @@ fn a_third() {
     t.add_constraint(2, &[(r, q(-3))], q(-1));
     t.assigned(&[1, 2]);
     assert!(t.check_model());
-    assert_eq!(t.value(r), &Q::new(BigInt::from(1), BigInt::from(3)));
+    assert_eq!(t.value(r), &Q::from_parts(1.into(), 3u8.into()));
 }
 
 #[test]
@@ -244,7 +243,7 @@ fn random_systems_agree_with_elimination() {
                     );
                     let value: Vec<Q> = (0..vars).map(|v| t.value(v).clone()).collect();
                     for i in in_force(&assignment) {
-                        let total: Q = (0..vars).map(|v| &i.a[v] * &value[v]).sum();
+                        let total: Q = (0..vars).fold(Q::ZERO, |t, v| t + &i.a[v] * &value[v]);
                         let holds = if i.strict { total > i.b } else { total >= i.b };
                         assert!(holds, "case {case}: {i:?} fails at {value:?}");
                     }
@@ -278,7 +277,7 @@ fn clause_of(t: &mut RealTheory) -> Vec<Lit> {
 /// approached at a strict one, missing without one; the model moved there.
 #[test]
 fn objectives_are_minimised_under_the_bounds() {
-    let third = |n: i64| Q::new(BigInt::from(n), BigInt::from(3));
+    let third = |n: i64| Q::from_parts(n.into(), 3u8.into());
     // minimise 2x + y with x + y ≥ 3 (lit 1), x ≥ 0 (lit 2), 3y ≥ 1 (lit 3, strict when false).
     let mut t = RealTheory::default();
     let x = t.add_var(None, None);
