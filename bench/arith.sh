@@ -5,6 +5,11 @@
 # minimises the makespan as clingo-dl's own --minimize-variable does) on the same random
 # instances, side by side in one run. Both optima must agree.
 #
+# Then sums over wide ranges (issue 48): five siblings' ages in 0..LIMIT with a fixed total
+# and the eldest's least age, idp (bench/arith/ages.idp, `Age(Person) : int`) against clingcon
+# (bench/arith/ages.lp, clingo with integer variables: `&dom`, `&sum`, `&minimize`), for
+# limits of 100, 10 000 and 10^6. Both optima must agree.
+#
 # Then a linear program over the reals (issue 48): random diets (foods with decimal costs and
 # nutrient contents, the cheapest amounts that meet every requirement), the same FO(·) file
 # run by idp and by idp-engine (IDP-Z3 0.12.1 on Z3, in its own venv); both optima must agree.
@@ -16,6 +21,8 @@
 #   LIMIT=120           seconds per run
 #   RUNS=1              runs per measurement (the fastest counts)
 #   SHOPS="3:3 4:4 5:5 6:6 8:8 10:10"   jobs:machines of the random instances (durations 1..99, seeded)
+#   AGES="100 10000 1000000"   the ranges of the ages ("" skips them)
+#   CLINGCON=clingcon==5.2.1   pip requirement
 #   CLINGO=clingo==5.8.3  CLINGODL=clingo-dl==1.5.0.post1   pip requirements
 set -u
 cd "$(dirname "$0")/.."
@@ -26,7 +33,7 @@ CLINGO=${CLINGO:-clingo==5.8.3}
 CLINGODL=${CLINGODL:-clingo-dl==1.5.0.post1}
 IDP=${IDP:-target/release/idp}
 . bench/common.sh
-bench_setup bench/arith/jobshop.idp bench/arith/jobshop.lp
+bench_setup bench/arith/jobshop.idp bench/arith/jobshop.lp bench/arith/ages.idp bench/arith/ages.lp
 "$TMP/venv/bin/pip" install --quiet "$CLINGODL" >&2 || exit 1
 bench_header
 echo "clingo-dl: $("$PY" -m clingodl --version | head -1)"
@@ -68,6 +75,26 @@ for js in $SHOPS; do
   ratio=$(awk -v a="$idp_s" -v b="$dl_s" 'BEGIN{ if (a+0 > 0 && b+0 > 0) printf "%.2fx", a / b; else print "-" }')
   printf '%-8s %10s %10s %8s %10s %10s\n' "${j}x${m}" "$idp_s" "$dl_s" "$ratio" "$idp_opt" "${dl_opt:-?}"
 done
+
+AGES=${AGES-"100 10000 1000000"}
+if [ -n "$AGES" ]; then
+  "$TMP/venv/bin/pip" install --quiet "${CLINGCON:-clingcon==5.2.1}" >&2 || exit 1
+  echo
+  printf '%-8s %10s %10s %8s %10s %10s\n' limit idp_s clingcon_s ratio idp_opt cc_opt
+  for limit in $AGES; do
+    total=$((2 * limit + 7))
+    printf 'structure S : V {\n  Person = { 1..5 }\n  Limit = %s\n  Total = %s\n}\n' "$limit" "$total" > "$TMP/ages.idp"
+    echo 'procedure main() { local _, _, v = minimize(T, S, Eldest) print(v) }' >> "$TMP/ages.idp"
+    idp_s=$(fastest "$IDP" bench/arith/ages.idp "$TMP/ages.idp")
+    idp_opt=$(tail -1 "$TMP/out")
+    # clingcon exits 30 when it proves an optimum (clingo's convention): success here.
+    cc_s=$(fastest sh -c '"$0" -m clingcon --quiet=1 "$@"; [ $? = 30 ]' "$PY" \
+      bench/arith/ages.lp -c "limit=$limit" -c "total=$total")
+    cc_opt=$(grep -o 'age(1)=[0-9]*' "$TMP/out" | tail -1 | cut -d= -f2)
+    ratio=$(awk -v a="$idp_s" -v b="$cc_s" 'BEGIN{ if (a+0 > 0 && b+0 > 0) printf "%.2fx", a / b; else print "-" }')
+    printf '%-8s %10s %10s %8s %10s %10s\n' "$limit" "$idp_s" "$cc_s" "$ratio" "$idp_opt" "${cc_opt:-?}"
+  done
+fi
 
 DIETS=${DIETS-"10:3 40:6 100:10 300:20"}
 [ -z "$DIETS" ] && exit 0

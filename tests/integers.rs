@@ -363,3 +363,47 @@ fn a_product_of_two_numbers_is_located() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Siblings' ages over `0..limit` (bounds that push each other a few units a round, which
+/// bounds propagation alone needed a round per unit for): the eldest's least age, against
+/// enumeration of every age tuple for a small limit, and against the closed form
+/// `⌈(2·limit + 27) / 5⌉` (the eldest `a`, the others at most `a − 2`, …, `a − 8`) where
+/// the limit is a million.
+#[test]
+fn ages_over_a_million_values() {
+    let ages = |limit: i64| {
+        format!(
+            "vocabulary V {{\n  type Person isa int\n  Age(Person) : int\n  Total : int\n  Limit : int\n}}\n\
+             theory T : V {{\n  ! p : 0 =< Age(p) =< Limit.\n  sum{{ p : Person(p) : Age(p) }} = Total.\n  \
+             ! p q : Person(p) & Person(q) & q = p + 1 => Age(p) >= Age(q) + 2.\n  \
+             Age(1) =< 3 * Age(5).\n}}\nterm Eldest : V {{ Age(1) }}\n\
+             structure S : V {{\n  Person = {{ 1..5 }}\n  Limit = {limit}\n  Total = {}\n}}\n",
+            2 * limit + 7
+        )
+    };
+    let least = |limit: i64| -> i64 {
+        let out = run_text(
+            &ages(limit),
+            "local _, _, v = minimize(T, S, Eldest) print(v)",
+        );
+        out.trim().parse().expect("a number")
+    };
+    // Enumerated: descending ages a > b > c > d > e, two years apart at least.
+    let limit = 20i64;
+    let mut best = None;
+    for a in 0..=limit {
+        for b in 0..=a - 2 {
+            for c in 0..=b - 2 {
+                for d in 0..=c - 2 {
+                    let e = 2 * limit + 7 - a - b - c - d;
+                    if (0..=d - 2).contains(&e) && a <= 3 * e {
+                        best = Some(best.map_or(a, |m: i64| m.min(a)));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(Some(least(limit)), best);
+    let million = 1_000_000i64;
+    assert_eq!(least(million), (2 * million + 27 + 4) / 5);
+}

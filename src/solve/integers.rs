@@ -14,11 +14,15 @@
 //! unbounded domains), so a full assignment of the literals is checked by a search for values
 //! ([`IntTheory::check_model`]): bounds propagation with domain splitting, starting from the
 //! value nearest 0. It finds values (the model's numbers), or proves the constraints in force
-//! inconsistent and hands back the clause that rules them out, or gives up after a budget,
-//! which stops the search with that reason instead of guessing.
+//! inconsistent and hands back the clause that rules them out. Where propagation converges
+//! too slowly (its budget spent, or the splitting's), the check decides the constraints in
+//! force by linear programming with branch and bound ([`super::branch_and_bound`]); only
+//! when that too runs out of budget does it give up, which stops the search with that
+//! reason instead of guessing.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
+use super::branch_and_bound::{integer_values, Outcome, Row};
 use super::{hand_over, Handover, Lit, ReasonOut, WatchedLits};
 
 /// How many bound changes one propagation may make before it stops (a cycle of constraints
@@ -26,13 +30,32 @@ use super::{hand_over, Handover, Lit, ReasonOut, WatchedLits};
 const PROPAGATION_BUDGET: usize = 20_000;
 
 /// How many bound changes the search for values of one model may make in all.
-const CHECK_BUDGET: usize = 2_000_000;
+const CHECK_BUDGET: usize = 100_000;
+
+/// How many nodes branch and bound may visit for one model.
+const BRANCH_BUDGET: usize = 10_000;
+
+/// How many nodes it may visit when propagation stalls (see [`IntTheory::stall`]).
+const STALL_BRANCH_BUDGET: usize = 100;
+
+/// How propagation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Propagated {
+    /// Nothing left to narrow.
+    Fixpoint,
+    /// A domain became empty (the conflict is pushed).
+    Conflict,
+    /// The budget of bound changes ran out first.
+    Budget,
+}
 
 /// One variable's domain and where its bounds came from.
 #[derive(Clone)]
 struct Var {
     lo: i64,
     hi: i64,
+    /// The domain it was declared with.
+    declared: (i64, i64),
     /// The trail entries of the current bounds (`None`: the declared bound).
     lo_entry: Option<u32>,
     hi_entry: Option<u32>,
@@ -96,6 +119,9 @@ pub struct IntTheory {
     model: Vec<i64>,
     /// Whether a check gave up (the search must stop: its answer would be a guess).
     undecided: bool,
+    /// The decision level at which propagation spent its budget and rests (see
+    /// [`IntTheory::stall`]).
+    stalled: Option<usize>,
 }
 
 impl IntTheory {
@@ -109,6 +135,7 @@ impl IntTheory {
         self.vars.push(Var {
             lo: low,
             hi: high,
+            declared: (low, high),
             lo_entry: None,
             hi_entry: None,
             watches: Vec::new(),
@@ -169,6 +196,9 @@ impl IntTheory {
     }
 
     pub fn backtrack(&mut self, level: usize) {
+        if self.stalled.is_some_and(|at| level < at) {
+            self.stalled = None;
+        }
         self.pending.clear();
         self.conflicts.clear();
         self.clear_queue();
@@ -201,8 +231,10 @@ impl IntTheory {
     /// The next literal the bounds decide, or 0 (a conflict, if any, is then pending as a
     /// clause).
     pub fn propagate(&mut self) -> Lit {
-        if self.conflicts.is_empty() && self.pending.is_empty() {
-            self.run_queue(PROPAGATION_BUDGET);
+        if self.conflicts.is_empty() && self.pending.is_empty() && self.stalled.is_none() {
+            if self.run_queue(PROPAGATION_BUDGET) == Propagated::Budget {
+                self.stall();
+            }
         }
         while let Some((lit, reason)) = self.pending.pop() {
             if self.lits.value(lit) == 0 {
@@ -213,28 +245,39 @@ impl IntTheory {
         0
     }
 
-    /// Propagates the queued constraints until nothing changes, a conflict, or `budget`
-    /// bound changes; false on a conflict (pushed to `conflicts`). Past the budget, the
-    /// constraints in force are searched for a cycle of differences that cannot hold (what
-    /// keeps raising the bounds, usually), and without one propagation stops there.
-    fn run_queue(&mut self, budget: usize) -> bool {
+    /// Propagation spent its budget: bounds creep towards a fixpoint a few units a round.
+    /// The constraints in force are decided by linear programming instead (a conflict if
+    /// they have no solution), and propagation rests until the search backtracks below
+    /// this level (the check of a full assignment still decides everything).
+    fn stall(&mut self) {
+        self.stalled = Some(self.levels.len());
+        if self.linear_program(STALL_BRANCH_BUDGET) != Checked::Inconsistent {
+            self.conflicts.clear();
+        }
+    }
+
+    /// Propagates the queued constraints until nothing changes, a conflict (pushed to
+    /// `conflicts`), or `budget` bound changes. Past the budget, the constraints in force are
+    /// searched for a cycle of differences that cannot hold (what keeps raising the bounds,
+    /// usually), and without one propagation stops there.
+    fn run_queue(&mut self, budget: usize) -> Propagated {
         let start = self.trail.len();
         while let Some(c) = self.queue.pop() {
             self.queued[c as usize] = false;
             if !self.examine(c) {
                 self.clear_queue();
-                return false;
+                return Propagated::Conflict;
             }
             if self.trail.len() - start > budget {
                 self.clear_queue();
                 if let Some(cycle) = self.difference_cycle() {
                     self.conflicts.push(cycle.iter().map(|&l| -l).collect());
-                    return false;
+                    return Propagated::Conflict;
                 }
-                break;
+                return Propagated::Budget;
             }
         }
-        true
+        Propagated::Fixpoint
     }
 
     fn clear_queue(&mut self) {
@@ -527,12 +570,16 @@ impl IntTheory {
                 self.enqueue(c);
             }
         }
-        let result = if !self.run_queue(PROPAGATION_BUDGET) {
-            Checked::Inconsistent
-        } else {
-            self.split(base)
+        let result = match self.run_queue(PROPAGATION_BUDGET) {
+            Propagated::Conflict => Checked::Inconsistent,
+            Propagated::Fixpoint => self.split(base),
+            Propagated::Budget => Checked::Undecided,
         };
         self.undo_to(base);
+        let result = match result {
+            Checked::Undecided => self.linear_program(BRANCH_BUDGET),
+            decided => decided,
+        };
         match result {
             Checked::Inconsistent if self.conflicts.is_empty() => {
                 // Refuted by splitting: every constraint in force takes part.
@@ -587,7 +634,18 @@ impl IntTheory {
             self.undo_to(mark);
             self.conflicts.clear();
             let before = self.trail.len();
-            consistent = self.choose(var, lo, hi) && self.run_queue(PROPAGATION_BUDGET);
+            consistent = self.choose(var, lo, hi);
+            if consistent {
+                match self.run_queue(PROPAGATION_BUDGET) {
+                    Propagated::Fixpoint => {}
+                    Propagated::Conflict => consistent = false,
+                    // Creeping bounds: linear programming decides faster.
+                    Propagated::Budget => {
+                        self.undo_to(base);
+                        return Checked::Undecided;
+                    }
+                }
+            }
             if !consistent {
                 self.clear_queue();
             }
@@ -596,6 +654,33 @@ impl IntTheory {
                 self.undo_to(base);
                 return Checked::Undecided;
             }
+        }
+    }
+
+    /// The constraints in force decided by branch and bound over their linear relaxation,
+    /// within the declared domains: values, or the clause of the constraints that refute it.
+    fn linear_program(&mut self, budget: usize) -> Checked {
+        self.conflicts.clear();
+        let mut lits = Vec::new();
+        let mut rows: Vec<Row> = Vec::new();
+        for c in 0..self.constraints.len() as u32 {
+            if let Some(sign) = self.in_force(c) {
+                lits.push(self.constraints[c as usize].lit * sign as Lit);
+                rows.push(self.row(c, sign));
+            }
+        }
+        let bounds: Vec<(i64, i64)> = self.vars.iter().map(|v| v.declared).collect();
+        match integer_values(&bounds, &rows, budget) {
+            Outcome::Values(values) => {
+                self.model = values;
+                Checked::Values
+            }
+            Outcome::Infeasible(used) => {
+                self.conflicts
+                    .push(used.into_iter().map(|k| -lits[k]).collect());
+                Checked::Inconsistent
+            }
+            Outcome::Undecided => Checked::Undecided,
         }
     }
 

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use crate::limits::Until;
 
+mod branch_and_bound;
 mod inside_count;
 mod integers;
 mod linear;
