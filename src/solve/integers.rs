@@ -231,10 +231,12 @@ impl IntTheory {
     /// The next literal the bounds decide, or 0 (a conflict, if any, is then pending as a
     /// clause).
     pub fn propagate(&mut self) -> Lit {
-        if self.conflicts.is_empty() && self.pending.is_empty() && self.stalled.is_none() {
-            if self.run_queue(PROPAGATION_BUDGET) == Propagated::Budget {
-                self.stall();
-            }
+        if self.conflicts.is_empty()
+            && self.pending.is_empty()
+            && self.stalled.is_none()
+            && self.run_queue(PROPAGATION_BUDGET) == Propagated::Budget
+        {
+            self.stall();
         }
         while let Some((lit, reason)) = self.pending.pop() {
             if self.lits.value(lit) == 0 {
