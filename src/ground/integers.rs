@@ -424,6 +424,17 @@ impl<'a> Grounder<'a> {
     /// variables).
     pub fn real_form(&mut self, lin: &LinTerm) -> (Vec<(usize, Rational)>, Rational) {
         let den = Rational::from(lin.den);
+        let (coefficients, constant) = self.coefficients(lin, true);
+        let terms = coefficients
+            .into_iter()
+            .map(|(v, a)| (v, Rational::from(a) / &den))
+            .collect();
+        (terms, Rational::from(constant) / den)
+    }
+
+    /// `lin` as the nonzero coefficients of its variables (its formulas become 0/1
+    /// variables, real ones when `real`), by variable, and a constant.
+    fn coefficients(&mut self, lin: &LinTerm, real: bool) -> (Vec<(usize, i128)>, i128) {
         let mut coefficients: HashMap<usize, i128> = HashMap::default();
         let mut constant = lin.constant;
         for &(v, a) in &lin.vars {
@@ -433,19 +444,17 @@ impl<'a> Grounder<'a> {
             match g {
                 Gf::TRUE => constant += w,
                 Gf::FALSE => {}
+                _ if w == 0 => {}
                 _ => {
-                    let v = self.indicator(g, true);
+                    let v = self.indicator(g, real);
                     *coefficients.entry(v).or_default() += w;
                 }
             }
         }
-        let mut terms: Vec<(usize, Rational)> = coefficients
-            .into_iter()
-            .filter(|&(_, a)| a != 0)
-            .map(|(v, a)| (v, Rational::from(a) / &den))
-            .collect();
-        terms.sort_by_key(|(v, _)| *v);
-        (terms, Rational::from(constant) / den)
+        let mut terms: Vec<(usize, i128)> =
+            coefficients.into_iter().filter(|&(_, a)| a != 0).collect();
+        terms.sort_unstable();
+        (terms, constant)
     }
 
     /// The atom `lin < q` (`lin ≤ q` unless `strict`), over real variables.
@@ -800,37 +809,10 @@ impl<'a> Grounder<'a> {
     /// The ground form of `lin ≥ 0`.
     fn at_least_zero(&mut self, lin: LinTerm, at: &Term) -> IdpResult<Gf> {
         let real = self.has_real(&lin);
-        let mut constant = lin.constant;
-        let mut coefficients: HashMap<usize, i128> = HashMap::default();
-        let mut order = Vec::new();
-        let mut add = |v: usize, a: i128, order: &mut Vec<usize>| {
-            let entry = coefficients.entry(v).or_insert_with(|| {
-                order.push(v);
-                0
-            });
-            *entry += a;
-        };
-        for (v, a) in lin.vars {
-            add(v, a, &mut order);
-        }
-        for (g, w) in lin.parts {
-            if g == Gf::FALSE || w == 0 {
-                continue;
-            }
-            if g == Gf::TRUE {
-                constant += w;
-                continue;
-            }
-            let v = self.indicator(g, real);
-            add(v, w, &mut order);
-        }
-        let mut terms: Vec<(usize, i64)> = Vec::with_capacity(order.len());
+        let (coefficients, constant) = self.coefficients(&lin, real);
+        let mut terms: Vec<(usize, i64)> = Vec::with_capacity(coefficients.len());
         let (mut least, mut most) = (constant, constant);
-        for v in order {
-            let a = coefficients[&v];
-            if a == 0 {
-                continue;
-            }
+        for (v, a) in coefficients {
             let var = &self.integers.vars[v];
             if real && !var.real {
                 return Err(self.not_linear(
@@ -856,7 +838,6 @@ impl<'a> Grounder<'a> {
         }
         // Σ a·x ≥ −constant.
         let bound = i64::try_from(-constant).map_err(|_| self.not_linear(at, "grows too large"))?;
-        terms.sort_unstable();
         Ok(self.linear_atom(terms, bound, real))
     }
 

@@ -23,7 +23,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::branch_and_bound::{integer_values, Outcome, Row};
-use super::{hand_over, Handover, Lit, ReasonOut, WatchedLits};
+use super::{ClauseQueue, Lit, ReasonOut, WatchedLits};
 
 /// How many bound changes one propagation may make before it stops (a cycle of constraints
 /// can raise bounds by one at a time across a range of billions).
@@ -113,8 +113,7 @@ pub struct IntTheory {
     pending: Vec<(Lit, Vec<Lit>)>,
     reasons: HashMap<Lit, Vec<Lit>>,
     reason_out: ReasonOut,
-    conflicts: Vec<Vec<Lit>>,
-    clause_out: Option<Handover>,
+    conflicts: ClauseQueue,
     /// The values found by the last successful check.
     model: Vec<i64>,
     /// Whether a check gave up (the search must stop: its answer would be a guess).
@@ -535,13 +534,12 @@ impl IntTheory {
 
     /// Whether a conflict clause is waiting to be handed over.
     pub fn has_clause(&mut self) -> bool {
-        self.clause_out = self.conflicts.pop().map(Handover::new);
-        self.clause_out.is_some()
+        self.conflicts.has_clause()
     }
 
     /// The waiting clause, one literal per call, then 0.
     pub fn next_clause_lit(&mut self) -> Lit {
-        hand_over(&mut self.clause_out)
+        self.conflicts.next_lit()
     }
 
     /// Checks a full assignment: finds values for the variables that keep every constraint

@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{hand_over, Handover, Lit, ReasonOut};
+use super::{ClauseQueue, Lit, ReasonOut};
 
 /// One sum and the bounds asked of it.
 struct Sum {
@@ -105,8 +105,7 @@ pub struct LinearSums {
     /// The reason clause being handed to the solver, and how far.
     reason_out: ReasonOut,
     /// A conflict clause waiting, and the one being handed over with how far.
-    conflicts: Vec<Vec<Lit>>,
-    clause_out: Option<Handover>,
+    conflicts: ClauseQueue,
 }
 
 impl LinearSums {
@@ -366,13 +365,12 @@ impl LinearSums {
 
     /// Whether a clause is waiting to be added; it becomes the one handed over.
     pub fn has_clause(&mut self) -> bool {
-        self.clause_out = self.conflicts.pop().map(Handover::new);
-        self.clause_out.is_some()
+        self.conflicts.has_clause()
     }
 
     /// The next literal of the clause being handed over, then 0.
     pub fn next_clause_lit(&mut self) -> Lit {
-        hand_over(&mut self.clause_out)
+        self.conflicts.next_lit()
     }
 
     /// Whether the complete assignment `model` (the observed variables' literals) keeps every

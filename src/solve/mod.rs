@@ -54,6 +54,40 @@ impl Handover {
     }
 }
 
+/// The conflict clauses a theory propagator found, handed to CaDiCaL one at a time, a
+/// literal per callback.
+#[derive(Default)]
+struct ClauseQueue {
+    pending: Vec<Vec<Lit>>,
+    out: Option<Handover>,
+}
+
+impl ClauseQueue {
+    fn push(&mut self, clause: Vec<Lit>) {
+        self.pending.push(clause);
+    }
+
+    fn clear(&mut self) {
+        self.pending.clear();
+    }
+
+    /// Whether no clause waits (one being handed over does not count).
+    fn is_empty(&self) -> bool {
+        self.pending.is_empty()
+    }
+
+    /// Whether a clause waits; it is handed over literal by literal from now on.
+    fn has_clause(&mut self) -> bool {
+        self.out = self.pending.pop().map(Handover::new);
+        self.out.is_some()
+    }
+
+    /// The next literal of the clause being handed over, then 0.
+    fn next_lit(&mut self) -> Lit {
+        hand_over(&mut self.out)
+    }
+}
+
 /// The reason clause a propagator is handing over, and for which literal.
 #[derive(Default)]
 struct ReasonOut(Option<(Lit, Handover)>);

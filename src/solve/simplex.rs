@@ -23,7 +23,7 @@
 use num_traits::{One, Signed, Zero};
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{hand_over, Handover, Lit, Rational as Q, WatchedLits};
+use super::{ClauseQueue, Lit, Rational as Q, WatchedLits};
 
 /// How many pivots one propagation may make before it leaves the rest to a later one (the
 /// check of a full assignment has no such limit).
@@ -138,8 +138,7 @@ pub struct RealTheory {
     levels: Vec<(usize, usize)>,
     /// Whether bounds changed since the last check.
     dirty: bool,
-    conflicts: Vec<Vec<Lit>>,
-    clause_out: Option<Handover>,
+    conflicts: ClauseQueue,
     /// The values of the user's variables in the last model.
     model: Vec<Q>,
     /// The free variable that the objective's row defines, if one is set.
@@ -430,13 +429,12 @@ impl RealTheory {
 
     /// Whether a conflict clause is waiting to be handed over.
     pub fn has_clause(&mut self) -> bool {
-        self.clause_out = self.conflicts.pop().map(Handover::new);
-        self.clause_out.is_some()
+        self.conflicts.has_clause()
     }
 
     /// The waiting clause, one literal per call, then 0.
     pub fn next_clause_lit(&mut self) -> Lit {
-        hand_over(&mut self.clause_out)
+        self.conflicts.next_lit()
     }
 
     /// Checks a full assignment: values that keep every bound (true, kept for
