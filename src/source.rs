@@ -49,6 +49,8 @@ struct SourceFile {
     /// Offsets (sorted) of the characters that stand for a byte that was not UTF-8 in the file
     /// read (each read as its Latin-1 character, see [`SourceMap::add_bytes`]).
     foreign: Vec<u32>,
+    /// Whether it was read as IDP-Z3's FO(·) (messages then show FO(·)'s syntax).
+    fodot: bool,
 }
 
 impl SourceMap {
@@ -67,6 +69,7 @@ impl SourceMap {
             text,
             line_starts,
             foreign: Vec::new(),
+            fodot: false,
         });
         (self.files.len() - 1) as FileId
     }
@@ -88,6 +91,18 @@ impl SourceMap {
         let fid = self.add(name, text);
         self.files[fid as usize].foreign = foreign;
         (fid, self.files[fid as usize].text.clone())
+    }
+
+    /// Marks `file` as read in IDP-Z3's FO(·).
+    pub fn mark_fodot(&mut self, file: FileId) {
+        if let Some(f) = self.files.get_mut(file as usize) {
+            f.fodot = true;
+        }
+    }
+
+    /// Whether `file` was read in IDP-Z3's FO(·).
+    pub fn is_fodot(&self, file: FileId) -> bool {
+        self.files.get(file as usize).is_some_and(|f| f.fodot)
     }
 
     /// Whether the character at `offset` of `file` stands for a byte that was not UTF-8.

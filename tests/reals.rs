@@ -528,3 +528,40 @@ fn an_optimum_with_long_digits_is_exact() {
         assert!(x + y <= q(3), "{stdout}");
     }
 }
+
+/// A product of two unknowns is located, and the remedy fits what they are and the file's
+/// language: for reals, a known factor; for FO(·) integers, a type written in FO(·).
+#[test]
+fn a_product_of_two_unknowns_names_the_remedy() {
+    let text = |sentence: &str| {
+        format!(
+            "vocabulary V {{\n    x, y: () -> Real\n    i, j: () -> Int\n}}\n\
+             theory T:V {{\n    {sentence}\n}}\nprocedure main() {{\n    pretty_print(model_expand(T))\n}}\n"
+        )
+    };
+    let (_, stderr, code) = run("product_reals.idp", &text("x() * y() = 2."));
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.starts_with("Error: The term at ")
+            && stderr.contains(
+                "product_reals.idp:6:5 multiplies two numbers that the search chooses (x, y): \
+                 idp searches such numbers only in linear arithmetic (sums, differences, \
+                 products with a known number, comparisons). Give one of them its value in the \
+                 structure (a product with a known number is linear), or use a whole-number \
+                 type with listed values instead of the reals."
+            ),
+        "{stderr}"
+    );
+    let (_, stderr, code) = run("product_ints.idp", &text("i() * j() = 6."));
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains(
+            "product_ints.idp:6:5 multiplies two numbers that the search chooses (i, j): idp \
+             searches such numbers only in linear arithmetic (sums, differences, products with a \
+             known number, comparisons). Give the function a finite type (e.g. `type Val := \
+             {0..100}` and `f: () -> Val`) so that its values are listed, or give its values in \
+             the structure."
+        ),
+        "{stderr}"
+    );
+}

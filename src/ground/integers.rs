@@ -914,8 +914,8 @@ impl<'a> Grounder<'a> {
         let mut used = HashSet::default();
         crate::sema::walk::symbols(t, &mut used);
         let mut names: Vec<&str> = used
-            .into_iter()
-            .filter_map(|s| match s {
+            .iter()
+            .filter_map(|s| match *s {
                 Symbol::Func(f) if self.is_integer_variable(f) => {
                     Some(self.program.func(f).name.as_str())
                 }
@@ -923,12 +923,24 @@ impl<'a> Grounder<'a> {
             })
             .collect();
         names.sort_unstable();
+        let real = used
+            .iter()
+            .any(|s| matches!(s, Symbol::Func(f) if self.integers.reals.contains(f)));
+        let remedy = if real {
+            "Give one of them its value in the structure (a product with a known number is \
+             linear), or use a whole-number type with listed values instead of the reals."
+        } else if self.program.in_fodot(t.span) {
+            "Give the function a finite type (e.g. `type Val := {0..100}` and `f: () -> Val`) \
+             so that its values are listed, or give its values in the structure."
+        } else {
+            "Give the function a finite type (e.g. `type Val isa int` with `Val = {0..100}` \
+             in the structure) so that its values are listed, or give its values in the \
+             structure."
+        };
         Error::input(format!(
             "The term at {at} {what} that the search chooses ({}): idp searches such numbers \
              only in linear arithmetic (sums, differences, products with a known number, \
-             comparisons). Give the function a finite type (e.g. `type Val isa int` with `Val \
-             = {{0..100}}` in the structure) so that its values are listed, or give its values \
-             in the structure.",
+             comparisons). {remedy}",
             names.join(", ")
         ))
     }

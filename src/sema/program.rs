@@ -205,6 +205,13 @@ impl Program {
         Some(format!("{}:{line}:{col}", sources.name(span.file)))
     }
 
+    /// Whether `span` stands in a file read in IDP-Z3's FO(·).
+    pub fn in_fodot(&self, span: Span) -> bool {
+        self.sources
+            .as_ref()
+            .is_some_and(|s| s.0.is_fodot(span.file))
+    }
+
     /// The source text that `span` covers, when the sources are known.
     pub fn source_text(&self, span: Span) -> Option<&str> {
         let sources = &self.sources.as_ref()?.0;

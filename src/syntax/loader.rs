@@ -391,6 +391,7 @@ pub fn load_dialects(
                     // that IDP3's parser gives on it.
                     diags.items.truncate(before);
                     let read = fodot::read(fid, &text, diags);
+                    sources.mark_fodot(fid);
                     fodot = true;
                     (read.file.items, read.script)
                 } else {
