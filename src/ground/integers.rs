@@ -847,10 +847,7 @@ impl<'a> Grounder<'a> {
         if let Some(&g) = self.integers.memo.get(&key) {
             return g;
         }
-        let n = self.integers.atoms.len() as i64;
-        let atom = self
-            .store
-            .atom(AUX, &[Value::Int(LINEAR_TAG), Value::Int(n), Value::Int(0)]);
+        let atom = self.comparison_atom(self.integers.atoms.len(), false);
         self.integers.atoms.push(LinearAtom {
             atom,
             terms: key.0.clone(),
@@ -861,16 +858,23 @@ impl<'a> Grounder<'a> {
         atom
     }
 
+    /// The auxiliary atom of comparison number `n` (among the exact ones when `exact`).
+    fn comparison_atom(&mut self, n: usize, exact: bool) -> Gf {
+        let tuple = [
+            Value::Int(LINEAR_TAG),
+            Value::Int(n as i64),
+            Value::Int(i64::from(exact)),
+        ];
+        self.store.atom(AUX, &tuple)
+    }
+
     /// The atom `Σ terms ≥ bound` over real variables, exactly (made once per comparison).
     fn real_atom(&mut self, terms: Vec<(usize, Rational)>, bound: Rational) -> Gf {
         let key = (terms, bound);
         if let Some(&g) = self.integers.real_memo.get(&key) {
             return g;
         }
-        let n = self.integers.real_atoms.len() as i64;
-        let atom = self
-            .store
-            .atom(AUX, &[Value::Int(LINEAR_TAG), Value::Int(n), Value::Int(1)]);
+        let atom = self.comparison_atom(self.integers.real_atoms.len(), true);
         self.integers.real_atoms.push(RealAtom {
             atom,
             terms: key.0.clone(),
