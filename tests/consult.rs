@@ -847,3 +847,36 @@ fn value_says_undecided_when_the_budget_ran_out() {
     assert_eq!(replies[4], r#"{"ok":true,"value":"unknown"}"#);
     assert_eq!(replies[5], r#"{"ok":true,"value":"false"}"#);
 }
+
+/// Reals are numbers the search chooses, outside the consultation's atoms: `open` lists them
+/// as skipped, choosing one says so (not that `5` is no element), and a model shows them.
+#[test]
+fn a_real_is_skipped_and_said_so() {
+    let spec = support::write_file(
+        "consult-reals.idp",
+        "vocabulary V {\n    type Food := {bread, milk}\n    amount: Food -> Real\n    \
+         veggie: () -> Bool\n}\ntheory T:V {\n    !f in Food: amount(f) >= 1.\n    \
+         veggie() => amount(milk) = 2.\n}\n",
+    );
+    let requests = [
+        r#"{"op":"assume","literal":"amount(bread) = 5"}"#,
+        r#"{"op":"assume","literal":"veggie()"}"#,
+        r#"{"op":"model"}"#,
+    ];
+    let (replies, code, stderr) =
+        consult_replies(&[spec.to_str().unwrap()], &(requests.join("\n") + "\n"));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        replies[..3],
+        [
+            r#"{"atoms":1,"has_model":true,"ok":true,"op":"open","skipped":["amount"]}"#,
+            r#"{"error":"amount is not part of this consultation: its type is infinite or too large to list (a number the search chooses, such as a real, cannot be chosen here); its values show in a model","ok":false}"#,
+            r#"{"added":true,"ok":true}"#,
+        ]
+    );
+    assert!(
+        replies[3].contains(r#"amount = { bread->1; milk->2 }"#),
+        "{}",
+        replies[3]
+    );
+}

@@ -425,6 +425,14 @@ impl<'s> Consultation<'s> {
     /// Reads a literal written as in IDP (`P(a,b)`, `~P(a,b)`, `f(a) = v`, `f(a) ~= v`).
     pub fn parse(&self, text: &str) -> Result<Literal, String> {
         let p = self.problem;
+        if let Some(symbol) = self.skipped_symbol_in(text) {
+            return Err(format!(
+                "{} is not part of this consultation: its type is infinite or too large to \
+                 list (a number the search chooses, such as a real, cannot be chosen here); \
+                 its values show in a model",
+                p.program.symbol_name(symbol)
+            ));
+        }
         let formula = parse_literal(p.program, p.theory.vocabulary, &p.given, text)?;
         let literal = literal_of(&formula).ok_or_else(|| format!("'{text}' is not a literal"))?;
         if !self
@@ -437,6 +445,21 @@ impl<'s> Consultation<'s> {
             ));
         }
         Ok(literal)
+    }
+
+    /// The skipped symbol that literal `text` is about, if it names one.
+    fn skipped_symbol_in(&self, text: &str) -> Option<Symbol> {
+        let name = text
+            .trim_start()
+            .trim_start_matches(['~', '¬'])
+            .trim_start()
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .next()?;
+        let program = self.problem.program;
+        self.skipped
+            .iter()
+            .copied()
+            .find(|&s| program.symbol_name(s).rsplit(':').next() == Some(name))
     }
 
     /// The literal as IDP writes it (`P(a,b)`, `~P(a,b)`, `f(a) = v`, `f(a) ~= v`).
