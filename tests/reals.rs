@@ -565,3 +565,23 @@ fn a_product_of_two_unknowns_names_the_remedy() {
         "{stderr}"
     );
 }
+
+/// An FO(·) integer beyond 32 bits (IDP-Z3 reads it) is IDP3's error with a hint that says
+/// why and what to write instead.
+#[test]
+fn a_long_integer_in_fodot_gets_a_hint() {
+    let text =
+        "vocabulary V {\n    budget: () -> Int\n}\ntheory T:V {\n    budget() >= 5000000000.\n}\n\
+                procedure main() {\n    pretty_print(model_expand(T))\n}\n";
+    let (_, stderr, code) = run("long_int.idp", text);
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.starts_with("Error: Numeric value 5000000000 is out of integer bounds. At ")
+            && stderr.contains(
+                "long_int.idp:5:17 [number-out-of-range]\n  hint: idp's integers have 32 bits, as \
+                 IDP3's do (IDP-Z3's have no bound): scale the numbers down (thousands instead \
+                 of units), or write them as reals (`5000000000.0` in a `Real` function)"
+            ),
+        "{stderr}"
+    );
+}

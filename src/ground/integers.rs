@@ -74,8 +74,8 @@ pub struct LinearAtom {
 }
 
 /// A comparison over real variables with exact coefficients: `atom ↔ Σ a·x ≥ bound` (its
-/// negation `Σ a·x < bound`). Made where a number has too many digits for a
-/// [`LinearAtom`]: a bound from an optimum, a model's value.
+/// negation `Σ a·x < bound`). Made for numbers found after grounding (a bound from an
+/// optimum, a model's value), whose digits may not fit a [`LinearAtom`].
 #[derive(Clone, Debug)]
 pub struct RealAtom {
     pub atom: Gf,

@@ -59,11 +59,7 @@ impl Resolver<'_> {
 
     fn check_int(&mut self, i: i64, e: &Element) -> bool {
         if !(-INT_LIMIT - 1..=INT_LIMIT).contains(&i) {
-            self.error(
-                "number-out-of-range",
-                format!("Numeric value {i} is out of integer bounds."),
-                e.span,
-            );
+            self.number_out_of_range(i, e.span);
             return false;
         }
         true

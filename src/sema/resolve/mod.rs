@@ -358,6 +358,24 @@ impl<'a> Resolver<'a> {
         self.diags.push(d);
     }
 
+    /// An integer beyond 32 bits: IDP3's bound, said with a hint in an FO(·) file (IDP-Z3's
+    /// integers are unbounded).
+    pub fn number_out_of_range(&mut self, i: i64, span: Span) {
+        let in_fodot = self.sources.is_some_and(|s| s.is_fodot(span.file));
+        let hint = in_fodot.then(|| {
+            "idp's integers have 32 bits, as IDP3's do (IDP-Z3's have no bound): scale the \
+             numbers down (thousands instead of units), or write them as reals (`5000000000.0` \
+             in a `Real` function)"
+                .to_string()
+        });
+        self.error_hint(
+            "number-out-of-range",
+            format!("Numeric value {i} is out of integer bounds."),
+            span,
+            hint,
+        );
+    }
+
     pub fn warning(&mut self, code: &'static str, msg: impl Into<String>, span: Span) {
         self.diags.warning(code, msg, span);
     }

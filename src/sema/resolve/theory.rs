@@ -687,11 +687,7 @@ impl Resolver<'_> {
 
     fn int_literal(&mut self, cx: &mut Ctx, i: i64, span: Span) -> PT {
         if i > i32::MAX as i64 || i < i32::MIN as i64 {
-            self.error(
-                "number-out-of-range",
-                format!("Numeric value {i} is out of integer bounds."),
-                span,
-            );
+            self.number_out_of_range(i, span);
             cx.failed = true;
         }
         let sort = if i >= 0 {
