@@ -260,3 +260,42 @@ fn an_open_function_with_an_infinite_result_type_needs_a_finite_one() {
         "{err}"
     );
 }
+
+/// A constructed type whose every constructor needs an element of the type itself has no
+/// elements (IDP3's `ConstructedInternalSortTable::empty`): a function over it has the one
+/// empty graph, as IDP3's regression test `rec_constr_type_regr` expects.
+#[test]
+fn a_type_built_only_from_itself_is_empty() {
+    let spec = "vocabulary V {\n  type CTLProp constructed from {EX(CTLProp)}\n  \
+                negate(CTLProp):CTLProp\n}\ntheory T : V {\n}\nstructure S : V {\n}\n";
+    let o = run(spec);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        stdout(&o),
+        "Number of models: 1\nModel 1\n=======\nstructure  : V {\n  negate = {  }\n}\n\n"
+    );
+}
+
+/// A type built from an empty one keeps only its other constructors, and one that also has
+/// a constant is infinite again.
+#[test]
+fn a_type_built_from_an_empty_one_keeps_its_other_constructors() {
+    let spec = |a: &str| {
+        format!(
+            "vocabulary V {{\n  type A constructed from {{ {a} }}\n  type B constructed from \
+             {{ h(A), stop }}\n  P(B)\n}}\ntheory T : V {{\n  ! x : P(x).\n}}\nstructure S : V {{ }}\n"
+        )
+    };
+    let o = run(&spec("g(A)"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        stdout(&o),
+        "Number of models: 1\nModel 1\n=======\nstructure  : V {\n  P = { stop }\n}\n\n"
+    );
+    let o = run(&spec("g(A), start"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("Infinite grounding: the variable 'x' ranges over the infinite type 'B'"),
+        "{err}"
+    );
+}

@@ -50,8 +50,12 @@ fn list(
     if sort.builtin == Some(BuiltinSort::Char) {
         return Some(all_chars());
     }
-    if sort.builtin.is_some() || visiting.contains(&s) {
+    if sort.builtin.is_some() {
         return None;
+    }
+    if visiting.contains(&s) {
+        // A recursive constructed type: infinite, unless no element can ever be built.
+        return (sort.constructed && !inhabited(program, s, listed)).then(Vec::new);
     }
     visiting.push(s);
     let out = if sort.constructed {
@@ -86,6 +90,54 @@ fn constructed(
     }
     out.dedup();
     Some(out)
+}
+
+/// Whether constructed type `s` has an element: a constructor whose argument types all have
+/// one, computed as a least fixpoint over the constructed types `s` reaches, so that a type
+/// whose every constructor needs an element of the type itself (`constructed from {EX(T)}`,
+/// IDP3's `ConstructedInternalSortTable::empty`) has none. A type that is not constructed
+/// has an element unless it is listed or fixed empty.
+fn inhabited(program: &Program, s: SortId, listed: &dyn Fn(SortId) -> Option<Vec<Value>>) -> bool {
+    let mut reached = vec![s];
+    let mut k = 0;
+    while let Some(&t) = reached.get(k) {
+        k += 1;
+        for &c in &program.sort(t).constructors {
+            for &a in &program.func(c).args {
+                if program.sort(a).constructed && !reached.contains(&a) {
+                    reached.push(a);
+                }
+            }
+        }
+    }
+    let base_inhabited = |a: SortId| {
+        let sort = program.sort(a);
+        match listed(a).or_else(|| sort.fixed.clone()) {
+            Some(d) => !d.is_empty(),
+            None => true,
+        }
+    };
+    let mut has_element: HashSet<SortId> = HashSet::default();
+    loop {
+        let before = has_element.len();
+        for &t in &reached {
+            let builds = program.sort(t).constructors.iter().any(|&c| {
+                program.func(c).args.iter().all(|&a| {
+                    if program.sort(a).constructed {
+                        has_element.contains(&a)
+                    } else {
+                        base_inhabited(a)
+                    }
+                })
+            });
+            if builds {
+                has_element.insert(t);
+            }
+        }
+        if has_element.len() == before {
+            return has_element.contains(&s);
+        }
+    }
 }
 
 /// The union of the interpreted subtypes of `s`, if it has any.
