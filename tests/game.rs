@@ -771,8 +771,8 @@ fn counter_menu(c: u8) -> String {
         ">> Please choose between the following states\n0\tSTOP\n\
          1\tState 1\n{bar}{}{bar}2\tState 2\n{bar}{}{bar}\
          Please enter a number between 0 and 2\n",
-        counter_state(false, c),
-        counter_state(true, c)
+        counter_state(true, c),
+        counter_state(false, c)
     )
 }
 
@@ -790,12 +790,12 @@ fn simulate_interactive_follows_the_typed_choices() {
     let spec = spec.to_str().unwrap();
     let ask = "Please enter a number between 0 and 2\n";
 
-    // Step from 0 to 1 (state 2), refuse four bad answers, step again: no successor.
-    let (status, out) = run_args(&["--nowarnings", spec], "2\n3\nx\n\n-1\n2\n\n");
+    // Step from 0 to 1 (state 1), refuse four bad answers, step again: no successor.
+    let (status, out) = run_args(&["--nowarnings", spec], "1\n3\nx\n\n-1\n1\n\n");
     assert!(status.success(), "{out}");
     let expected = format!(
-        ">> Starting simulation\n>> Simulator step \t1\n{}Chosen state:\t2\n{}\
-         >> Simulator step \t2\n{}{}Chosen state:\t2\n{}\
+        ">> Starting simulation\n>> Simulator step \t1\n{}Chosen state:\t1\n{}\
+         >> Simulator step \t2\n{}{}Chosen state:\t1\n{}\
          Simulator will stop: no more valid successor states\nchosen 2\n",
         counter_menu(0),
         counter_state(true, 0),
@@ -805,11 +805,11 @@ fn simulate_interactive_follows_the_typed_choices() {
     );
     assert_eq!(out, expected);
 
-    // Wait once (state 1), then stop.
-    let (status, out) = run_args(&["--nowarnings", spec], "1\n0\n\n");
+    // Wait once (state 2), then stop.
+    let (status, out) = run_args(&["--nowarnings", spec], "2\n0\n\n");
     assert!(status.success(), "{out}");
     let expected = format!(
-        ">> Starting simulation\n>> Simulator step \t1\n{}Chosen state:\t1\n{}\
+        ">> Starting simulation\n>> Simulator step \t1\n{}Chosen state:\t2\n{}\
          >> Simulator step \t2\n{}Simulator will stop: user asked so.\nchosen 1\n",
         counter_menu(0),
         counter_state(false, 0),

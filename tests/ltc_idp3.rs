@@ -111,7 +111,7 @@ fn initialise_returns_models_theories_and_vocabularies() {
     let chunk = "stdoptions.nbmodels = 0\nlocal ms, bt, it, vb, vs = initialise(T, S)\nprint(#ms, type(bt), type(it), type(vb), type(vs))\nprint(getname(bt), getname(it))\nprint(vb)\nprint(vs)\nprint(it)\nprint(ms[1])";
     let r = run("init5", &spec, chunk);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let expected = "4\ttheory\ttheory\tvocabulary\tvocabulary\nT_bistate\tT_init\nvocabulary V_bs {\n  type Pos isa int\n  Off\n  Off_next\n  On\n  On_next\n  Static\n  Loc : Pos\n  Loc_next : Pos\n  Move : Pos\n  Move_next : Pos\n}\n\nvocabulary V_ss {\n  type Pos isa int\n  Off\n  On\n  Static\n  Loc : Pos\n  Move : Pos\n}\n\ntheory T_init : V_ss {\n  (Loc = 0).\n  ((Move = 1) | (Move = 0)).\n  {\n    On <- true.\n    Off <- ~On.\n  }\n}\n\nstructure  : V_ss {\n  Pos = { 0..3 }\n  Off = false\n  On = true\n  Static = false\n  Loc = 0\n  Move = 1\n}\n\n";
+    let expected = "4\ttheory\ttheory\tvocabulary\tvocabulary\nT_bistate\tT_init\nvocabulary V_bs {\n  type Pos isa int\n  Off\n  Off_next\n  On\n  On_next\n  Static\n  Loc : Pos\n  Loc_next : Pos\n  Move : Pos\n  Move_next : Pos\n}\n\nvocabulary V_ss {\n  type Pos isa int\n  Off\n  On\n  Static\n  Loc : Pos\n  Move : Pos\n}\n\ntheory T_init : V_ss {\n  (Loc = 0).\n  ((Move = 1) | (Move = 0)).\n  {\n    On <- true.\n    Off <- ~On.\n  }\n}\n\nstructure  : V_ss {\n  Pos = { 0..3 }\n  Off = false\n  On = true\n  Static = true\n  Loc = 0\n  Move = 0\n}\n\n";
     assert_eq!(r.stdout, expected);
 }
 

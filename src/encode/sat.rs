@@ -226,6 +226,29 @@ impl Sat {
         self.solver.get_mut().counted_inside()
     }
 
+    /// [`Sat::count_inside`], each model also kept for [`Sat::recorded_inside`]; false when
+    /// the solver cannot, or when models have numbers (the solver keeps those apart).
+    pub fn record_inside(&mut self, lits: &[Lit], limit: usize) -> bool {
+        if self.int_vars > 0 || self.real_vars > 0 {
+            return false;
+        }
+        self.read_model();
+        self.solver.get_mut().record_inside(lits, limit)
+    }
+
+    /// The models the solver counted and kept since the last call, in the order found, to
+    /// be made current one by one with [`Sat::restore_model`].
+    pub fn recorded_inside(&mut self) -> Vec<SavedModel> {
+        let kept = self.solver.get_mut().recorded_inside();
+        kept.into_iter()
+            .map(|lits| SavedModel {
+                lits,
+                numbers: Vec::new(),
+                reals: Vec::new(),
+            })
+            .collect()
+    }
+
     /// What the solver's propagation of definitions did so far, if it does it.
     pub fn search_stats(&self) -> Option<SearchStats> {
         self.solver.borrow().search_stats()

@@ -343,14 +343,21 @@ fn enumerate(
     // only then, and a literal made after a search has no value in its model.
     let lits = session.blocking_lits(blocked_on);
     let mut blocking: Option<((usize, usize), Vec<Lit>)> = Some((session.blocking_key(), lits));
-    // Models only counted are counted inside the search, all but the last one of a limit.
-    if finish.is_none() && random.is_none() && nbmodels != 1 {
+    // Models are counted inside the search, all but the last one of a limit; those to be
+    // decoded are kept there and decoded when the search returns.
+    let mut recording = false;
+    if random.is_none() && nbmodels != 1 {
         let inside = if nbmodels == 0 {
             usize::MAX
         } else {
             nbmodels - 1
         };
-        session.count_inside(blocked_on, inside)?;
+        match finish {
+            None => {
+                session.count_inside(blocked_on, inside)?;
+            }
+            Some(_) => recording = session.record_inside(blocked_on, inside)?,
+        }
     }
     while nbmodels == 0 || count < nbmodels {
         let found = match random.as_mut() {
@@ -365,6 +372,23 @@ fn enumerate(
             None => session.solve(&[]),
         };
         count += session.counted_inside();
+        if let (true, Some(finish)) = (recording, finish) {
+            let recorded = session.recorded_inside();
+            if !recorded.is_empty() {
+                let current = matches!(found, Ok(true)).then(|| session.saved_model());
+                for saved in recorded {
+                    session.restore_model(saved);
+                    let model = finish(session.decode(""));
+                    observer.model(&model);
+                    if store {
+                        models.push(model);
+                    }
+                }
+                if let Some(current) = current {
+                    session.restore_model(current);
+                }
+            }
+        }
         match found {
             Ok(true) => {}
             Ok(false) => break,

@@ -2,10 +2,10 @@
 
 use std::collections::HashMap;
 
-use crate::ids::{FuncId, PredId, SortId, Symbol};
+use crate::ids::{FuncId, PredId, SortId, Symbol, VocId};
 use crate::print::{is_consistent, is_two_valued};
 use crate::sema::Program;
-use crate::structure::{Structure, Table, Tuple, Value};
+use crate::structure::{Structure, Table, Tuple, TupleSet, Value};
 
 /// `structure NAME : VOC {` ... `}` followed by a newline (Lua's `print` adds the blank line),
 /// or `INCONSISTENT STRUCTURE` (no newline).
@@ -59,11 +59,10 @@ pub fn printable_preds(program: &Program, preds: impl IntoIterator<Item = PredId
             x.type_of.is_none() && is_identifier(&x.name)
         })
         .collect();
-    let key = |p: PredId| {
+    v.sort_by_cached_key(|&p| {
         let x = program.pred(p);
-        format!("{}/{}", x.name, x.args.len())
-    };
-    v.sort_by(|a, b| key(*a).as_bytes().cmp(key(*b).as_bytes()).then(a.cmp(b)));
+        (format!("{}/{}", x.name, x.args.len()).into_bytes(), p)
+    });
     v.dedup();
     v
 }
@@ -77,11 +76,10 @@ pub fn printable_funcs(program: &Program, funcs: impl IntoIterator<Item = FuncId
             x.constructor_of.is_none() && is_identifier(&x.name)
         })
         .collect();
-    let key = |f: FuncId| {
+    v.sort_by_cached_key(|&f| {
         let x = program.func(f);
-        format!("{}/{}", x.name, x.args.len())
-    };
-    v.sort_by(|a, b| key(*a).as_bytes().cmp(key(*b).as_bytes()).then(a.cmp(b)));
+        (format!("{}/{}", x.name, x.args.len()).into_bytes(), f)
+    });
     v.dedup();
     v
 }
@@ -110,17 +108,8 @@ fn write_body(
     out: &mut String,
     indent: &str,
 ) {
-    let voc = program.voc(s.vocabulary);
-    let beyond = &s.beyond_vocabulary;
-    let beyond_sorts = beyond.iter().flat_map(|&b| match b {
-        Symbol::Pred(p) => program.pred(p).args.clone(),
-        Symbol::Func(f) => {
-            let func = program.func(f);
-            func.args.iter().copied().chain([func.result]).collect()
-        }
-    });
-    let sorts: Vec<SortId> = voc.sorts.iter().copied().chain(beyond_sorts).collect();
-    for so in printable_sorts(program, sorts) {
+    let layout = texts.layout(program, s);
+    for &so in &layout.sorts {
         let name = &program.sort(so).name;
         write_line(out, indent, name, |out| {
             out.push_str(" = ");
@@ -135,51 +124,29 @@ fn write_body(
             }
         });
     }
-    let beyond_preds = beyond.iter().filter_map(|&b| match b {
-        Symbol::Pred(p) if !voc.preds.contains(&p) => Some(p),
-        _ => None,
-    });
-    let beyond_funcs = beyond.iter().filter_map(|&b| match b {
-        Symbol::Func(f) if !voc.funcs.contains(&f) => Some(f),
-        _ => None,
-    });
-    let preds = printable_preds(program, voc.preds.iter().copied().chain(beyond_preds));
-    let funcs = printable_funcs(program, voc.funcs.iter().copied().chain(beyond_funcs));
-    let mut pred_count: HashMap<(&str, usize), usize> = HashMap::new();
-    for &p in &preds {
+    for (p, name) in &layout.preds {
+        let (p, name) = (*p, name.as_str());
         let x = program.pred(p);
-        *pred_count.entry((&x.name, x.args.len())).or_default() += 1;
-    }
-    let mut func_count: HashMap<(&str, usize), usize> = HashMap::new();
-    for &f in &funcs {
-        let x = program.func(f);
-        *func_count.entry((&x.name, x.args.len())).or_default() += 1;
-    }
-    for p in preds {
-        let x = program.pred(p);
-        let name = if pred_count[&(x.name.as_str(), x.args.len())] > 1 {
-            pred_long_name(program, p)
-        } else {
-            x.name.clone()
-        };
         let sym = Symbol::Pred(p);
         let arity = x.args.len();
         if let Some(procedure) = s.lazy.get(&sym) {
-            write_line(out, indent, &name, |out| {
+            write_line(out, indent, name, |out| {
                 out.push_str(" = procedure ");
                 out.push_str(&procedure.name);
             });
             continue;
         }
         match s.table(sym) {
-            Some(t) if is_two_valued(program, s, sym) => write_line(out, indent, &name, |out| {
+            Some(t) if is_two_valued(program, s, sym) => write_line(out, indent, name, |out| {
                 out.push_str(" = ");
-                texts.push_tuples(out, t.ct().iter(), arity);
+                texts.push_unless_unchanged(out, sym, t.ct(), |texts, out| {
+                    texts.push_tuples(out, t.ct().iter(), arity)
+                });
             }),
             t => {
                 let (ct, cf) = explicit_ct_cf(t);
                 for (part, tuples) in [("<ct> = ", ct), ("<cf> = ", cf)] {
-                    write_line(out, indent, &name, |out| {
+                    write_line(out, indent, name, |out| {
                         out.push_str(part);
                         texts.push_tuples(out, tuples.iter(), arity);
                     });
@@ -187,41 +154,116 @@ fn write_body(
             }
         }
     }
-    for f in funcs {
+    for (f, name) in &layout.funcs {
+        let (f, name) = (*f, name.as_str());
         let x = program.func(f);
-        let name = if func_count[&(x.name.as_str(), x.args.len())] > 1 {
-            func_long_name(program, f)
-        } else {
-            x.name.clone()
-        };
         let sym = Symbol::Func(f);
         let n = x.args.len();
         if let Some(procedure) = s.lazy.get(&sym) {
-            write_line(out, indent, &name, |out| {
+            write_line(out, indent, name, |out| {
                 out.push_str(" = procedure ");
                 out.push_str(&procedure.name);
             });
             continue;
         }
         match s.table(sym) {
-            Some(t) if is_two_valued(program, s, sym) => write_line(out, indent, &name, |out| {
+            Some(t) if is_two_valued(program, s, sym) => write_line(out, indent, name, |out| {
                 out.push_str(" = ");
-                let graph: Vec<&Tuple> = t.ct().iter().filter(|t| t.len() == n + 1).collect();
-                match (n, graph.first()) {
-                    (0, Some(t)) => texts.push(out, t[0]),
-                    (0, None) => out.push_str("{ }"),
-                    _ => texts.push_mappings(out, graph, n),
-                }
+                texts.push_unless_unchanged(out, sym, t.ct(), |texts, out| {
+                    let graph: Vec<&Tuple> = t.ct().iter().filter(|t| t.len() == n + 1).collect();
+                    match (n, graph.first()) {
+                        (0, Some(t)) => texts.push(out, t[0]),
+                        (0, None) => out.push_str("{ }"),
+                        _ => texts.push_mappings(out, graph, n),
+                    }
+                });
             }),
             t => {
                 let (ct, cf) = explicit_ct_cf(t);
                 for (part, tuples) in [("<ct> = ", ct), ("<cf> = ", cf)] {
-                    write_line(out, indent, &name, |out| {
+                    write_line(out, indent, name, |out| {
                         out.push_str(part);
                         texts.push_mappings(out, tuples.iter().collect(), n);
                     });
                 }
             }
+        }
+    }
+}
+
+/// A vocabulary, how many sorts, predicates and functions it has, and the symbols a structure
+/// has beyond it.
+type LayoutKey = (VocId, [usize; 3], Vec<Symbol>);
+
+/// What a structure of a vocabulary prints, in order: its printable sorts, and its
+/// printable predicates and functions each with the name it is printed under (`name[types]`
+/// when overloaded).
+struct Layout {
+    sorts: Vec<SortId>,
+    preds: Vec<(PredId, String)>,
+    funcs: Vec<(FuncId, String)>,
+}
+
+impl Layout {
+    fn of(program: &Program, s: &Structure) -> Layout {
+        let voc = program.voc(s.vocabulary);
+        let beyond = &s.beyond_vocabulary;
+        let beyond_sorts = beyond.iter().flat_map(|&b| match b {
+            Symbol::Pred(p) => program.pred(p).args.clone(),
+            Symbol::Func(f) => {
+                let func = program.func(f);
+                func.args.iter().copied().chain([func.result]).collect()
+            }
+        });
+        let sorts: Vec<SortId> = voc.sorts.iter().copied().chain(beyond_sorts).collect();
+        let beyond_preds = beyond.iter().filter_map(|&b| match b {
+            Symbol::Pred(p) if !voc.preds.contains(&p) => Some(p),
+            _ => None,
+        });
+        let beyond_funcs = beyond.iter().filter_map(|&b| match b {
+            Symbol::Func(f) if !voc.funcs.contains(&f) => Some(f),
+            _ => None,
+        });
+        let preds = printable_preds(program, voc.preds.iter().copied().chain(beyond_preds));
+        let funcs = printable_funcs(program, voc.funcs.iter().copied().chain(beyond_funcs));
+        let mut pred_count: HashMap<(&str, usize), usize> = HashMap::new();
+        for &p in &preds {
+            let x = program.pred(p);
+            *pred_count.entry((&x.name, x.args.len())).or_default() += 1;
+        }
+        let mut func_count: HashMap<(&str, usize), usize> = HashMap::new();
+        for &f in &funcs {
+            let x = program.func(f);
+            *func_count.entry((&x.name, x.args.len())).or_default() += 1;
+        }
+        let preds = preds
+            .iter()
+            .map(|&p| {
+                let x = program.pred(p);
+                let name = if pred_count[&(x.name.as_str(), x.args.len())] > 1 {
+                    pred_long_name(program, p)
+                } else {
+                    x.name.clone()
+                };
+                (p, name)
+            })
+            .collect();
+        let funcs = funcs
+            .iter()
+            .map(|&f| {
+                let x = program.func(f);
+                let name = if func_count[&(x.name.as_str(), x.args.len())] > 1 {
+                    func_long_name(program, f)
+                } else {
+                    x.name.clone()
+                };
+                (f, name)
+            })
+            .collect();
+        Layout {
+            sorts: printable_sorts(program, sorts),
+            preds,
+            funcs,
         }
     }
 }
@@ -263,21 +305,110 @@ pub fn func_long_name(program: &Program, f: FuncId) -> String {
     )
 }
 
+/// A map from values that finds strings and compounds by their interned ids, as indexes, and
+/// hashes only the other values (a printed model looks up every value it writes).
+struct ValueMap<T> {
+    strings: Vec<Option<T>>,
+    compounds: Vec<Option<T>>,
+    others: rustc_hash::FxHashMap<Value, T>,
+}
+
+impl<T> Default for ValueMap<T> {
+    fn default() -> Self {
+        ValueMap {
+            strings: Vec::new(),
+            compounds: Vec::new(),
+            others: rustc_hash::FxHashMap::default(),
+        }
+    }
+}
+
+impl<T> ValueMap<T> {
+    fn get(&self, v: Value) -> Option<&T> {
+        match v {
+            Value::Str(id) => self.strings.get(id.0 as usize)?.as_ref(),
+            Value::Compound(id) => self.compounds.get(id.0 as usize)?.as_ref(),
+            _ => self.others.get(&v),
+        }
+    }
+
+    fn insert(&mut self, v: Value, x: T) {
+        let (slots, k) = match v {
+            Value::Str(id) => (&mut self.strings, id.0 as usize),
+            Value::Compound(id) => (&mut self.compounds, id.0 as usize),
+            _ => {
+                self.others.insert(v, x);
+                return;
+            }
+        };
+        if slots.len() <= k {
+            slots.resize_with(k + 1, || None);
+        }
+        slots[k] = Some(x);
+    }
+}
+
 /// Writes values as IDP3 prints them into one buffer: integers directly, every other value's
 /// text made once per printer (a model repeats `P(3,4)` in many tables).
 /// One printer kept across models (`idp -n 0`) makes each text and each value's place in the
 /// order once for the whole run.
 #[derive(Default)]
 pub struct ValueTexts {
-    texts: rustc_hash::FxHashMap<Value, Box<str>>,
+    texts: ValueMap<Box<str>>,
     /// Every value met in a sorted table so far, in order, and each one's place in it: tables
     /// are sorted by these places (integer keys) rather than by comparing values, which for
     /// compound values means looking into the interner.
     order: Vec<Value>,
-    place: rustc_hash::FxHashMap<Value, u32>,
+    place: ValueMap<u32>,
+    /// The last table printed for each symbol and its text, while the symbol's table has been
+    /// the same in every structure printed (the structure's given symbols, in an enumeration
+    /// of models); a symbol whose table changed once is written anew from then on.
+    unchanged: rustc_hash::FxHashMap<Symbol, Option<(TupleSet, String)>>,
+    /// The layout of the last structure printed, with its vocabulary and the symbols it
+    /// has beyond it.
+    layout: Option<(LayoutKey, std::rc::Rc<Layout>)>,
 }
 
 impl ValueTexts {
+    /// The layout of `s`, made once for the structures of one vocabulary.
+    fn layout(&mut self, program: &Program, s: &Structure) -> std::rc::Rc<Layout> {
+        let voc = program.voc(s.vocabulary);
+        let sizes = [voc.sorts.len(), voc.preds.len(), voc.funcs.len()];
+        if let Some(((id, counts, beyond), layout)) = &self.layout {
+            if *id == s.vocabulary && *counts == sizes && *beyond == s.beyond_vocabulary {
+                return layout.clone();
+            }
+        }
+        let layout = std::rc::Rc::new(Layout::of(program, s));
+        let key = (s.vocabulary, sizes, s.beyond_vocabulary.clone());
+        self.layout = Some((key, layout.clone()));
+        layout
+    }
+
+    /// Writes a two-valued table with `write`, or copies the text written for the same
+    /// symbol's table in the last structure when the table is the same.
+    fn push_unless_unchanged(
+        &mut self,
+        out: &mut String,
+        sym: Symbol,
+        table: &TupleSet,
+        write: impl FnOnce(&mut ValueTexts, &mut String),
+    ) {
+        if let Some(Some((last, text))) = self.unchanged.get(&sym) {
+            if last == table {
+                out.push_str(text);
+                return;
+            }
+        }
+        let start = out.len();
+        write(self, out);
+        let memo = match self.unchanged.get(&sym) {
+            None => Some((table.clone(), out[start..].to_string())),
+            Some(_) => None,
+        };
+        self.unchanged.insert(sym, memo);
+    }
+
     /// Sorts and deduplicates equally long tuples by their values' places: the tuples packed
     /// into one integer key when they have at most four values.
     fn sort_tuples(&mut self, tuples: &mut Vec<&Tuple>) {
@@ -289,8 +420,9 @@ impl ValueTexts {
         }
         self.place_values(tuples);
         let key = |t: &Tuple| {
-            t.iter()
-                .fold(0u128, |k, v| (k << 32) | u128::from(self.place[v]))
+            t.iter().fold(0u128, |k, &v| {
+                (k << 32) | u128::from(self.place.get(v).copied().unwrap_or(0))
+            })
         };
         let mut keyed: Vec<(u128, &Tuple)> = tuples.iter().map(|&t| (key(t), t)).collect();
         keyed.sort_unstable_by_key(|&(k, _)| k);
@@ -303,8 +435,8 @@ impl ValueTexts {
     fn place_values(&mut self, tuples: &[&Tuple]) {
         let before = self.order.len();
         for &v in tuples.iter().flat_map(|t| t.iter()) {
-            if let std::collections::hash_map::Entry::Vacant(slot) = self.place.entry(v) {
-                slot.insert(u32::MAX);
+            if self.place.get(v).is_none() {
+                self.place.insert(v, u32::MAX);
                 self.order.push(v);
             }
         }
@@ -319,11 +451,12 @@ impl ValueTexts {
     fn push(&mut self, out: &mut String, v: Value) {
         match v {
             Value::Int(i) => out.push_str(itoa::Buffer::new().format(i)),
-            _ => out.push_str(
-                self.texts
-                    .entry(v)
-                    .or_insert_with(|| v.to_string().into_boxed_str()),
-            ),
+            _ => {
+                if self.texts.get(v).is_none() {
+                    self.texts.insert(v, v.to_string().into_boxed_str());
+                }
+                out.push_str(self.texts.get(v).map_or("", |t| t));
+            }
         }
     }
 

@@ -2,8 +2,50 @@
 //! solver found counts it and refutes it with its blocking clause, so the solver goes on
 //! from where it stands (learnt clauses, phases, trail) instead of starting a new search for
 //! each model, the way clasp enumerates by recording solutions.
+//!
+//! Models that are to be printed are counted the same way and their values kept
+//! ([`InsideCount::recording`]): the solver observes every variable, so the model it hands
+//! to the check is whole, and the caller decodes the kept models when the search returns. A
+//! search returns at the latest [`RECORDED_FOR`] after the first model it kept, so that
+//! models reach the user as they are found.
+
+use std::time::{Duration, Instant};
 
 use super::Lit;
+
+/// How long a kept model waits at most before the search returns it to the caller.
+pub const RECORDED_FOR: Duration = Duration::from_millis(100);
+
+/// The most values the kept models hold together (a search returns when they are full).
+const RECORDED_VALUES: usize = 1 << 25;
+
+/// The models kept whole for the caller: each the values of variables `1..=vars`.
+struct Record {
+    vars: usize,
+    models: Vec<Vec<bool>>,
+    /// When the first of `models` was kept.
+    since: Option<Instant>,
+}
+
+impl Record {
+    /// Whether the search should return the next model instead of keeping it.
+    fn full(&self) -> bool {
+        (self.models.len() + 1) * (self.vars + 1) > RECORDED_VALUES
+            || self.since.is_some_and(|t| t.elapsed() >= RECORDED_FOR)
+    }
+
+    /// Keeps `model` (the values of the observed variables): index 0 is no variable (false).
+    fn keep(&mut self, model: &[Lit]) {
+        let mut values = vec![false; self.vars + 1];
+        for &l in model {
+            if let Some(v) = values.get_mut(l.unsigned_abs() as usize) {
+                *v = l > 0;
+            }
+        }
+        self.models.push(values);
+        self.since.get_or_insert_with(Instant::now);
+    }
+}
 
 /// The models counted inside the search so far and the blocking clause of the last one, until
 /// the solver has taken it.
@@ -22,6 +64,8 @@ pub struct InsideCount {
     handed: usize,
     /// Whether `clause` waits for the solver to ask for it.
     pending: bool,
+    /// The counted models' values, when they are kept for the caller.
+    record: Option<Record>,
 }
 
 impl InsideCount {
@@ -45,6 +89,40 @@ impl InsideCount {
             clause: Vec::new(),
             handed: 0,
             pending: false,
+            record: None,
+        })
+    }
+
+    /// [`InsideCount::new`], each counted model also kept whole (the values of variables
+    /// `1..=vars`, all of which the solver must observe) for [`InsideCount::take_recorded`].
+    pub fn recording(lits: &[Lit], limit: usize, vars: usize) -> Option<InsideCount> {
+        let mut count = InsideCount::new(lits, limit)?;
+        count.record = Some(Record {
+            vars,
+            models: Vec::new(),
+            since: None,
+        });
+        Some(count)
+    }
+
+    /// Whether counted models are kept whole.
+    pub fn is_recording(&self) -> bool {
+        self.record.is_some()
+    }
+
+    /// A variable made after the recording started: kept in the models from now on (the
+    /// solver must observe it too).
+    pub fn note_new_var(&mut self, var: usize) {
+        if let Some(r) = &mut self.record {
+            r.vars = r.vars.max(var);
+        }
+    }
+
+    /// The models kept since the last call, in the order found (index: variable).
+    pub fn take_recorded(&mut self) -> Vec<Vec<bool>> {
+        self.record.as_mut().map_or_else(Vec::new, |r| {
+            r.since = None;
+            std::mem::take(&mut r.models)
         })
     }
 
@@ -58,6 +136,14 @@ impl InsideCount {
     pub fn take_model(&mut self, model: &[Lit]) -> bool {
         if self.left == 0 {
             return false;
+        }
+        if self.record.as_ref().is_some_and(Record::full) {
+            // The caller takes this model, which counts towards the limit.
+            self.left -= 1;
+            return false;
+        }
+        if let Some(r) = &mut self.record {
+            r.keep(model);
         }
         self.value.clear();
         let top = model.iter().map(|l| l.unsigned_abs()).max().unwrap_or(0);
@@ -121,6 +207,35 @@ mod tests {
         );
         assert_eq!(count.take_counted(), 2);
         assert_eq!(count.take_counted(), 0);
+    }
+
+    #[test]
+    fn recorded_models_are_kept_whole_until_taken() {
+        let mut count = InsideCount::recording(&[1], 5, 3).unwrap();
+        assert!(count.take_model(&[1, -2, 3]));
+        assert!(count.take_model(&[-1, 2, -3]));
+        count.note_new_var(4);
+        assert!(count.take_model(&[-1, -2, -3, 4]));
+        assert_eq!(
+            count.take_recorded(),
+            vec![
+                vec![false, true, false, true],
+                vec![false, false, true, false],
+                vec![false, false, false, false, true]
+            ]
+        );
+        assert!(count.take_recorded().is_empty());
+        assert_eq!(count.take_counted(), 3);
+    }
+
+    #[test]
+    fn a_kept_model_waits_no_longer_than_its_time() {
+        let mut count = InsideCount::recording(&[1], 5, 1).unwrap();
+        assert!(count.take_model(&[1]));
+        std::thread::sleep(RECORDED_FOR);
+        assert!(!count.take_model(&[-1]), "the search returns this model");
+        assert_eq!(count.take_recorded().len(), 1);
+        assert!(count.take_model(&[-1]), "kept again once taken");
     }
 
     #[test]

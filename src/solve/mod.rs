@@ -264,6 +264,17 @@ pub trait SatSolver {
     fn counted_inside(&mut self) -> usize {
         0
     }
+    /// [`SatSolver::count_inside`], each counted model also kept whole for
+    /// [`SatSolver::recorded_inside`] (to be decoded and printed); false when this solver
+    /// cannot.
+    fn record_inside(&mut self, _lits: &[Lit], _limit: usize) -> bool {
+        false
+    }
+    /// The models counted and kept since the last call, in the order found: each the value
+    /// of every variable (index: variable; index 0 is no variable).
+    fn recorded_inside(&mut self) -> Vec<Vec<bool>> {
+        Vec::new()
+    }
     /// Makes the solver keep the weighted sum of `terms` (positive weights) for bounds given
     /// by [`SatSolver::sum_at_least`], propagated inside its search; its index, or `None` when
     /// this solver cannot (the caller then encodes each bound as clauses). A solver takes sums
@@ -461,6 +472,12 @@ impl Cadical {
 impl SatSolver for Cadical {
     fn new_var(&mut self) -> Lit {
         self.vars = self.solver.declare_one_more_variable();
+        if let Some(counting) = self.counting.borrow_mut().as_mut() {
+            if counting.is_recording() {
+                self.solver.add_observed_var(self.vars);
+                counting.note_new_var(self.vars as usize);
+            }
+        }
         self.vars
     }
 
@@ -562,6 +579,29 @@ impl SatSolver for Cadical {
             .borrow_mut()
             .as_mut()
             .map_or(0, InsideCount::take_counted)
+    }
+
+    fn record_inside(&mut self, lits: &[Lit], limit: usize) -> bool {
+        if self.searched {
+            return false;
+        }
+        let vars = self.vars.max(0) as usize;
+        let Some(counting) = InsideCount::recording(lits, limit, vars) else {
+            return false;
+        };
+        self.propagator();
+        for var in 1..=self.vars {
+            self.solver.add_observed_var(var);
+        }
+        *self.counting.borrow_mut() = Some(counting);
+        true
+    }
+
+    fn recorded_inside(&mut self) -> Vec<Vec<bool>> {
+        self.counting
+            .borrow_mut()
+            .as_mut()
+            .map_or_else(Vec::new, InsideCount::take_recorded)
     }
 
     fn add_sum(&mut self, terms: &[(Lit, u64)]) -> Option<usize> {

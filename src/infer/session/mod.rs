@@ -1681,11 +1681,22 @@ impl<'a> Session<'a> {
             tables.insert(s, set);
         }
         let store = self.grounder.store();
+        // A symbol's atoms mostly follow each other in the store: its table is looked up
+        // once per run of them.
+        let mut at: Option<(&Symbol, Option<usize>)> = None;
         for a in 0..store.atom_count() as AtomId {
             let (s, t) = store.atom_key(a);
-            if let Some(set) = tables.get_mut(s) {
+            let index = match at {
+                Some((last, index)) if last == s => index,
+                _ => {
+                    let index = tables.get_index_of(s);
+                    at = Some((s, index));
+                    index
+                }
+            };
+            if let Some(k) = index {
                 if self.atom_value(a) {
-                    set.insert(t.clone());
+                    tables[k].insert(t.clone());
                 }
             }
         }
@@ -1792,6 +1803,26 @@ impl<'a> Session<'a> {
     /// [`Session::count_inside`]).
     pub fn counted_inside(&mut self) -> usize {
         self.sat.counted_inside()
+    }
+
+    /// [`Session::count_inside`] for models that are to be decoded: each counted model is
+    /// also kept ([`Session::recorded_inside`]). False when this session cannot.
+    pub fn record_inside(&mut self, output: &[Symbol], limit: usize) -> IdpResult<bool> {
+        self.constrain_named_applications()?;
+        if !self.definitions.completion_suffices() {
+            return Ok(false);
+        }
+        let lits = self.blocking_lits(output);
+        if !self.numbers.blocked.is_empty() {
+            return Ok(false);
+        }
+        Ok(self.sat.record_inside(&lits, limit))
+    }
+
+    /// The models counted and kept inside the searches since the last call, in the order
+    /// found; each is made the current model with [`Session::restore_model`] to be decoded.
+    pub fn recorded_inside(&mut self) -> Vec<SavedModel> {
+        self.sat.recorded_inside()
     }
 
     /// The literals whose values tell apart two models that differ on the symbols `output`:

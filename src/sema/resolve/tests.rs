@@ -293,7 +293,7 @@ fn structures_autocomplete_sorts_from_symbols_and_subsorts() {
 
 #[test]
 fn constructed_types_are_listed_when_first_asked_for() {
-    let voc = "vocabulary V {\n type A\n type P constructed from { p(A, A), none }\n type L constructed from { l(L) }\n Q(P)\n}\n";
+    let voc = "vocabulary V {\n type A\n type P constructed from { p(A, A), none }\n type L constructed from { nil, l(L) }\n Q(P)\n}\n";
     let (p, d) = resolve_text(&format!(
         "{voc}structure S : V {{ A = {{ a; b }} Q = {{ p(a, b); none }} }}"
     ));
