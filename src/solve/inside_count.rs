@@ -5,16 +5,27 @@
 //!
 //! Models that are to be printed are counted the same way and their values kept
 //! ([`InsideCount::recording`]): the solver observes every variable, so the model it hands
-//! to the check is whole, and the caller decodes the kept models when the search returns. A
-//! search returns at the latest [`RECORDED_FOR`] after the first model it kept, so that
-//! models reach the user as they are found.
+//! to the check is whole, and the caller decodes the kept models when the search returns.
+//! A search returns after [`KEPT_AT_ONCE`] kept models, so the order of the models depends
+//! on nothing but the problem, and at the latest [`RECORDED_FOR`] after the first model it
+//! kept, so that a slow enumeration still shows its models as they come (only there can
+//! the order depend on the machine's speed). The first [`FOUND_BEFORE_KEEPING`] models are
+//! returned one by one: going on inside the search pays when there are many models, but
+//! proving that there is no other model can take much longer there than in a new search
+//! (a colour maze with one solution: 0.02 s against 1 s).
 
 use std::time::{Duration, Instant};
 
 use super::Lit;
 
 /// How long a kept model waits at most before the search returns it to the caller.
-pub const RECORDED_FOR: Duration = Duration::from_millis(100);
+pub const RECORDED_FOR: Duration = Duration::from_secs(1);
+
+/// The most models a search keeps before it returns them.
+pub const KEPT_AT_ONCE: usize = 256;
+
+/// How many models a recording search returns one by one before it keeps any.
+pub const FOUND_BEFORE_KEEPING: usize = 32;
 
 /// The most values the kept models hold together (a search returns when they are full).
 const RECORDED_VALUES: usize = 1 << 25;
@@ -25,12 +36,16 @@ struct Record {
     models: Vec<Vec<bool>>,
     /// When the first of `models` was kept.
     since: Option<Instant>,
+    /// How many more models are returned one by one before any is kept.
+    deferred: usize,
 }
 
 impl Record {
     /// Whether the search should return the next model instead of keeping it.
     fn full(&self) -> bool {
-        (self.models.len() + 1) * (self.vars + 1) > RECORDED_VALUES
+        self.deferred > 0
+            || self.models.len() >= KEPT_AT_ONCE
+            || (self.models.len() + 1) * (self.vars + 1) > RECORDED_VALUES
             || self.since.is_some_and(|t| t.elapsed() >= RECORDED_FOR)
     }
 
@@ -101,6 +116,7 @@ impl InsideCount {
             vars,
             models: Vec::new(),
             since: None,
+            deferred: FOUND_BEFORE_KEEPING,
         });
         Some(count)
     }
@@ -137,8 +153,9 @@ impl InsideCount {
         if self.left == 0 {
             return false;
         }
-        if self.record.as_ref().is_some_and(Record::full) {
+        if let Some(r) = self.record.as_mut().filter(|r| r.full()) {
             // The caller takes this model, which counts towards the limit.
+            r.deferred = r.deferred.saturating_sub(1);
             self.left -= 1;
             return false;
         }
@@ -209,9 +226,18 @@ mod tests {
         assert_eq!(count.take_counted(), 0);
     }
 
+    /// A recording count that keeps models from the first one on.
+    fn keeping_at_once(lits: &[Lit], limit: usize, vars: usize) -> InsideCount {
+        let mut count = InsideCount::recording(lits, limit, vars).unwrap();
+        if let Some(r) = &mut count.record {
+            r.deferred = 0;
+        }
+        count
+    }
+
     #[test]
     fn recorded_models_are_kept_whole_until_taken() {
-        let mut count = InsideCount::recording(&[1], 5, 3).unwrap();
+        let mut count = keeping_at_once(&[1], 5, 3);
         assert!(count.take_model(&[1, -2, 3]));
         assert!(count.take_model(&[-1, 2, -3]));
         count.note_new_var(4);
@@ -230,12 +256,38 @@ mod tests {
 
     #[test]
     fn a_kept_model_waits_no_longer_than_its_time() {
-        let mut count = InsideCount::recording(&[1], 5, 1).unwrap();
+        let mut count = keeping_at_once(&[1], 5, 1);
         assert!(count.take_model(&[1]));
         std::thread::sleep(RECORDED_FOR);
         assert!(!count.take_model(&[-1]), "the search returns this model");
         assert_eq!(count.take_recorded().len(), 1);
         assert!(count.take_model(&[-1]), "kept again once taken");
+    }
+
+    #[test]
+    fn a_search_keeps_a_bounded_number_of_models() {
+        let mut count = keeping_at_once(&[1], usize::MAX, 1);
+        for _ in 0..KEPT_AT_ONCE {
+            assert!(count.take_model(&[1]));
+        }
+        assert!(!count.take_model(&[1]), "the search returns this model");
+        assert_eq!(count.take_recorded().len(), KEPT_AT_ONCE);
+    }
+
+    #[test]
+    fn the_first_models_are_returned_one_by_one() {
+        let mut count = InsideCount::recording(&[1], 100, 1).unwrap();
+        for _ in 0..FOUND_BEFORE_KEEPING {
+            assert!(!count.take_model(&[1]), "returned to the caller");
+        }
+        assert!(count.take_model(&[1]), "kept");
+        assert_eq!(count.take_recorded().len(), 1);
+        assert_eq!(count.take_counted(), 1);
+        // The returned models count towards the limit: 32 returned, 1 kept, 67 left.
+        for _ in 0..67 {
+            assert!(count.take_model(&[1]));
+        }
+        assert!(!count.take_model(&[1]), "the limit's last model");
     }
 
     #[test]
