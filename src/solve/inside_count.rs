@@ -110,7 +110,12 @@ impl InsideCount {
 
     /// [`InsideCount::new`], each counted model also kept whole (the values of variables
     /// `1..=vars`, all of which the solver must observe) for [`InsideCount::take_recorded`].
+    /// None when no more than [`FOUND_BEFORE_KEEPING`] models are wanted: each of those is
+    /// found by a search of its own anyway, and observing every variable would only slow it.
     pub fn recording(lits: &[Lit], limit: usize, vars: usize) -> Option<InsideCount> {
+        if limit <= FOUND_BEFORE_KEEPING {
+            return None;
+        }
         let mut count = InsideCount::new(lits, limit)?;
         count.record = Some(Record {
             vars,
@@ -228,11 +233,20 @@ mod tests {
 
     /// A recording count that keeps models from the first one on.
     fn keeping_at_once(lits: &[Lit], limit: usize, vars: usize) -> InsideCount {
-        let mut count = InsideCount::recording(lits, limit, vars).unwrap();
-        if let Some(r) = &mut count.record {
-            r.deferred = 0;
-        }
+        let mut count = InsideCount::new(lits, limit).unwrap();
+        count.record = Some(Record {
+            vars,
+            models: Vec::new(),
+            since: None,
+            deferred: 0,
+        });
         count
+    }
+
+    #[test]
+    fn a_few_models_are_not_recorded() {
+        assert!(InsideCount::recording(&[1], FOUND_BEFORE_KEEPING, 1).is_none());
+        assert!(InsideCount::recording(&[1], FOUND_BEFORE_KEEPING + 1, 1).is_some());
     }
 
     #[test]

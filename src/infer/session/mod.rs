@@ -1787,16 +1787,25 @@ impl<'a> Session<'a> {
     /// cannot: its solver cannot, or a definition is checked on the models the solver returns
     /// (whose loop formulas or totality cuts would not see the models counted inside).
     pub fn count_inside(&mut self, output: &[Symbol], limit: usize) -> IdpResult<bool> {
+        Ok(match self.inside_blocking_lits(output)? {
+            Some(lits) => self.sat.count_inside(&lits, limit),
+            None => false,
+        })
+    }
+
+    /// The literals that tell models on `output` apart, when models can be counted inside
+    /// one search ([`Session::count_inside`]); `None` when they cannot.
+    fn inside_blocking_lits(&mut self, output: &[Symbol]) -> IdpResult<Option<Vec<Lit>>> {
         self.constrain_named_applications()?;
         if !self.definitions.completion_suffices() {
-            return Ok(false);
+            return Ok(None);
         }
         let lits = self.blocking_lits(output);
         if !self.numbers.blocked.is_empty() {
             // Models that differ in a number are told apart by comparisons made per model.
-            return Ok(false);
+            return Ok(None);
         }
-        Ok(self.sat.count_inside(&lits, limit))
+        Ok(Some(lits))
     }
 
     /// The models counted inside the searches since the last call (see
@@ -1808,15 +1817,10 @@ impl<'a> Session<'a> {
     /// [`Session::count_inside`] for models that are to be decoded: each counted model is
     /// also kept ([`Session::recorded_inside`]). False when this session cannot.
     pub fn record_inside(&mut self, output: &[Symbol], limit: usize) -> IdpResult<bool> {
-        self.constrain_named_applications()?;
-        if !self.definitions.completion_suffices() {
-            return Ok(false);
-        }
-        let lits = self.blocking_lits(output);
-        if !self.numbers.blocked.is_empty() {
-            return Ok(false);
-        }
-        Ok(self.sat.record_inside(&lits, limit))
+        Ok(match self.inside_blocking_lits(output)? {
+            Some(lits) => self.sat.record_inside(&lits, limit),
+            None => false,
+        })
     }
 
     /// The models counted and kept inside the searches since the last call, in the order
