@@ -2,12 +2,14 @@
 # Exhaustive search over definitions with open input (issue 27): idp against clingo on the same
 # problems, written the plain way (each spec's header says so), side by side in one run.
 #
-# Usage:  bench/search.sh [maze] [roads] [steiner] [ham] [game] [colour] [overflow]
+# Usage:  bench/search.sh [maze] [seedmaze] [roads] [steiner] [ham] [game] [colour] [overflow]
 #         (default: all)
 # Environment:
 #   LIMIT=120        seconds per run (clingo also gets --time-limit)
 #   RUNS=1           runs per measurement (the fastest counts; a timeout is not repeated)
 #   MAZES="5 6 7 8"  maze sizes to count (seed 000 part I, specs/maze/construction.idp)
+#   SEEDMAZES="6 7"  maze sizes to count over the theory as the seed writes it (gen.py seedmaze:
+#                    the exit left open; clingo: the peers' maze.lp with bench/search/seedmaze.lp)
 #   ROADS="16 20 24" cities of the budget-reachability networks
 #   STEINER="16 20 24"  cities of the Steiner-tree networks (K=4 terminals)
 #   HAM="200 400"    nodes of the graphs where one Hamiltonian cycle is asked; HAMALL=18 counts
@@ -52,7 +54,7 @@ bench_setup "$B/budget.idp" "$B/steiner.idp" "$B/ham.idp" "$PEERS/encodings/clin
 source "$(dirname "${BASH_SOURCE[0]}")/cpu.sh"
 
 PARTS=("$@")
-[ ${#PARTS[@]} -eq 0 ] && PARTS=(maze roads steiner ham game colour overflow)
+[ ${#PARTS[@]} -eq 0 ] && PARTS=(maze seedmaze roads steiner ham game colour overflow)
 
 # idp_row LABEL ARGS...: idp --stats on ARGS; sets IS, IS_, IM, ICALLS, ICONF, IUFS
 idp_row() {
@@ -124,6 +126,16 @@ maze)
     before "${args[@]}"
     clingo_row "$PEERS/encodings/clingo/maze.lp" -c n="$n" -n 0 -q
     row "count ${n}x$n mazes" "$(agree "$(idp_count idp)" "$CMODELS")"
+  done
+  ;;
+seedmaze)
+  for n in ${SEEDMAZES:-6 7}; do
+    python3 "$B/gen.py" seedmaze "$n" "$TMP" || exit 1
+    args=(--count --theory Tmaze --structure G "$TMP/seedmaze$n.idp")
+    idp_row idp "${args[@]}"
+    before "${args[@]}"
+    clingo_row "$PEERS/encodings/clingo/maze.lp" "$B/seedmaze.lp" -c n="$n" -n 0 -q
+    row "count ${n}x$n mazes, the seed's theory" "$(agree "$(idp_count idp)" "$CMODELS")"
   done
   ;;
 roads|steiner)

@@ -6,10 +6,12 @@
 //! Requests have an `"op"`: `assume` and `retract` (with `"literal"`: `P(a,b)`, `~P(a,b)`,
 //! `f(a) = v`, `f(a) ~= v`), `forced` (what the choices make certain beyond `given`, what
 //! the structure fixes), `value` and `explain` and `why_not` (with `"literal"`), `model`,
-//! `choices`, `reset`, `atoms`, `given`, `relevant` (with `"goals"`, a list of symbol names,
-//! or none: the open atoms that still matter, and those that do not), `minimize` and
-//! `maximize` (with `"term"`: a term block's name or a constant), `quit`. Every reply has `"ok"` and `"ms"`
-//! (the milliseconds the request took); a reply that is not ok has `"error"`.
+//! `choices`, `reset`, `atoms`, `symbols`, `given`, `relevant` (the open atoms that still
+//! matter, and those that do not, for the symbols named in `"goals"`, else for those of the
+//! `goal_symbol` of IDP-Z3's `display` block, else for the whole theory), `minimize` and
+//! `maximize` (with `"term"`: a term block's name or a constant), `quit`. Every reply has
+//! `"ok"` and `"ms"` (the milliseconds the request took); a reply that is not ok has
+//! `"error"`.
 
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
@@ -46,7 +48,9 @@ pub struct Opening<'a> {
 /// The first line written (`"op": "open"`) gives the number of atoms, whether the problem
 /// has a model at all (`"has_model"`), whether environmental consequences are told apart
 /// (`"environment"`), the `warnings` (the opening's notes and the problem's
-/// own), and the first choices made (`"choices"`) or refused (`"refused"`, with why).
+/// own), the first choices made (`"choices"`) or refused (`"refused"`, with why), and the
+/// settings of IDP-Z3's `display` block when the files have one (`"display"`, see
+/// `display_json`; `symbols` then gives each symbol's view, unit and heading).
 pub fn serve_lines(
     problem: &Problem<'_>,
     opening: &Opening<'_>,
@@ -91,6 +95,9 @@ pub fn serve_lines(
         .collect();
     if !skipped.is_empty() {
         opened.insert("skipped".into(), json!(skipped));
+    }
+    if program.display != crate::sema::Display::default() {
+        opened.insert("display".into(), display_json(program));
     }
     let warnings: Vec<&String> = opening.notes.iter().chain(problem.warnings()).collect();
     if !warnings.is_empty() {
@@ -530,13 +537,99 @@ fn true_atoms(c: &Consultation<'_>, model: &Structure) -> Vec<Literal> {
 /// for a function), and `"rows"`: for a predicate one per tuple (`"args"`, and the
 /// `"literal"` that `assume` takes), for a function one per tuple of arguments with the
 /// `"values"` it may take (`"value"` and `"literal"`, `f(a) = v`).
-/// The symbols a `relevant` request names in `"goals"` (`None` when it names none).
+/// The display block's settings (IDP-Z3's, for its consultant), by symbol name: `"goals"`,
+/// `"expanded"`, `"hidden"`, `"counters"`, `"not_optimised"` (lists of names), `"units"`
+/// (name to unit), `"headings"` (each `{"heading", "symbols"}`), `"introduction"`,
+/// `"view"` (`"expanded"` or `"normal"`) and `"flags"`; empty parts are left out.
+fn display_json(program: &Program) -> Json {
+    let d = &program.display;
+    let names = |symbols: &[crate::ids::Symbol]| -> Vec<&str> {
+        symbols.iter().map(|&s| program.symbol_name(s)).collect()
+    };
+    let mut m = Map::new();
+    for (key, symbols) in [
+        ("goals", &d.goals),
+        ("expanded", &d.expanded),
+        ("hidden", &d.hidden),
+        ("counters", &d.counters),
+        ("not_optimised", &d.not_optimised),
+    ] {
+        if !symbols.is_empty() {
+            m.insert(key.into(), json!(names(symbols)));
+        }
+    }
+    if !d.units.is_empty() {
+        let units: Map<String, Json> = d
+            .units
+            .iter()
+            .map(|(s, unit)| (program.symbol_name(*s).to_string(), json!(unit)))
+            .collect();
+        m.insert("units".into(), Json::Object(units));
+    }
+    if !d.headings.is_empty() {
+        let headings: Vec<Json> = d
+            .headings
+            .iter()
+            .map(|(h, symbols)| json!({"heading": h, "symbols": names(symbols)}))
+            .collect();
+        m.insert("headings".into(), json!(headings));
+    }
+    if let Some(text) = &d.introduction {
+        m.insert("introduction".into(), json!(text));
+    }
+    m.insert(
+        "view".into(),
+        json!(if d.view_expanded {
+            "expanded"
+        } else {
+            "normal"
+        }),
+    );
+    if !d.flags.is_empty() {
+        m.insert("flags".into(), json!(d.flags));
+    }
+    Json::Object(m)
+}
+
+/// How the display block, when there is one, shows `symbol`: its `"view"` (`"hidden"`,
+/// `"expanded"` or `"normal"`), and its `"unit"`, `"heading"`, `"counter"` and
+/// `"optimisable"` when the block says.
+fn display_fields(program: &Program, symbol: crate::ids::Symbol, m: &mut Map<String, Json>) {
+    let d = &program.display;
+    if *d == crate::sema::Display::default() {
+        return;
+    }
+    let view = if d.hidden.contains(&symbol) {
+        "hidden"
+    } else if d.view_expanded || d.expanded.contains(&symbol) {
+        "expanded"
+    } else {
+        "normal"
+    };
+    m.insert("view".into(), json!(view));
+    if let Some((_, unit)) = d.units.iter().find(|(s, _)| *s == symbol) {
+        m.insert("unit".into(), json!(unit));
+    }
+    if let Some((heading, _)) = d.headings.iter().find(|(_, ss)| ss.contains(&symbol)) {
+        m.insert("heading".into(), json!(heading));
+    }
+    if d.counters.contains(&symbol) {
+        m.insert("counter".into(), json!(true));
+    }
+    if d.not_optimised.contains(&symbol) {
+        m.insert("optimisable".into(), json!(false));
+    }
+}
+
+/// The symbols a `relevant` request names in `"goals"`; without them, those of the display
+/// block's `goal_symbol` (`None` when there are none either).
 fn goal_symbols(
     c: &Consultation<'_>,
     request: &Json,
 ) -> Result<Option<Vec<crate::ids::Symbol>>, String> {
     let Some(goals) = request.get("goals") else {
-        return Ok(None);
+        let goals = &c.problem().program().display.goals;
+        return Ok((!goals.is_empty()).then(|| goals.clone()));
     };
     let names = goals
         .as_array()
@@ -584,6 +677,7 @@ fn symbols_json(c: &Consultation<'_>) -> Json {
                     m.insert("partial".into(), json!(func.partial));
                 }
             }
+            display_fields(program, atom.symbol, &mut m);
             m.insert("rows".into(), json!([]));
             symbols.push(m);
         }

@@ -880,3 +880,109 @@ fn a_real_is_skipped_and_said_so() {
         replies[3]
     );
 }
+
+/// IDP-Z3's `display` block: its settings come with the opening, `symbols` gives each
+/// symbol's view, unit and heading, and `relevant` without goals is relevance for the
+/// `goal_symbol`s (here `area`: `colour` and `metric` do not matter for it, though they are
+/// relevant for the theory); a misspelt concept and an unknown setting are left out with
+/// located warnings.
+#[test]
+fn the_display_block_sets_up_the_consultation() {
+    let spec = support::write_file(
+        "consult-display.idp",
+        concat!(
+            "vocabulary V {\n",
+            "    type Shape := {square, circle}\n",
+            "    type Len := {1..3}\n",
+            "    type Area := {1..27}\n",
+            "    shape: () -> Shape\n",
+            "    side: () -> Len\n",
+            "    radius: () -> Len\n",
+            "    area: () -> Area\n",
+            "    metric: () -> Bool\n",
+            "    type Colour := {red, blue}\n",
+            "    colour: () -> Colour\n",
+            "}\n",
+            "theory T:V {\n",
+            "    metric() | colour() = blue.\n",
+            "    shape() = square => area() = side() * side().\n",
+            "    shape() = circle => area() = 3 * radius() * radius().\n",
+            "}\n",
+            "structure S:V {\n",
+            "}\n",
+            "display {\n",
+            "    goal_symbol := {`area}.\n",
+            "    expand := {`shape}.\n",
+            "    hide(`metric).\n",
+            "    unit('cm', `side, `radius).\n",
+            "    heading('Dimensions', `side, `radius).\n",
+            "    introduction('The area of a shape').\n",
+            "    noOptimization(`shape).\n",
+            "    manualPropagation().\n",
+            "    heading('Colours', `colour, `metrik).\n",
+            "    columns(`colour).\n",
+            "}\n",
+        ),
+    );
+    let requests = [
+        r#"{"op":"relevant"}"#,
+        r#"{"op":"relevant","goals":["colour"]}"#,
+        r#"{"op":"symbols"}"#,
+    ];
+    let (replies, code, stderr) =
+        consult_replies(&[spec.to_str().unwrap()], &(requests.join("\n") + "\n"));
+    assert_eq!(code, Some(0), "{stderr}");
+    let opening: serde_json::Value = serde_json::from_str(&replies[0]).unwrap();
+    assert_eq!(
+        opening["display"].to_string(),
+        r#"{"expanded":["shape"],"flags":["manualPropagation"],"goals":["area"],"headings":[{"heading":"Dimensions","symbols":["side","radius"]},{"heading":"Colours","symbols":["colour"]}],"hidden":["metric"],"introduction":"The area of a shape","not_optimised":["shape"],"units":{"radius":"cm","side":"cm"},"view":"normal"}"#
+    );
+    let at = spec.display().to_string();
+    assert_eq!(
+        stderr,
+        format!(
+            "Warning: `metrik names no symbol of the vocabulary: the display setting leaves it \
+             out At {at}:29:33 [display-unknown-symbol]\n  hint: did you mean `metric?\n\
+             Warning: IDP-Z3's consultant has no display setting `columns`: it is left out At \
+             {at}:30:5 [fodot-display-setting]\n  hint: the settings are goal_symbol, expand, \
+             counter, hide, noOptimization, unit, heading, introduction, moveSymbols, \
+             optionalPropagation, manualPropagation, optionalRelevance, manualRelevance, view\n"
+        )
+    );
+    assert_eq!(
+        replies[1],
+        r#"{"irrelevant":["metric","colour = blue","colour = red"],"ok":true,"relevant":["shape = circle","shape = square","side = 1","side = 2","side = 3","radius = 1","radius = 2","radius = 3","area = 1","area = 3","area = 4","area = 9","area = 12","area = 27"]}"#
+    );
+    assert_eq!(
+        replies[2],
+        r#"{"irrelevant":["shape = circle","shape = square","side = 1","side = 2","side = 3","radius = 1","radius = 2","radius = 3","area = 1","area = 3","area = 4","area = 9","area = 12","area = 27","colour = red"],"ok":true,"relevant":["metric","colour = blue"]}"#
+    );
+    let symbols: serde_json::Value = serde_json::from_str(&replies[3]).unwrap();
+    let shown = |name: &str| -> String {
+        let mut s = symbols["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("no symbol {name}"))
+            .clone();
+        s.as_object_mut().unwrap().remove("rows");
+        s.to_string()
+    };
+    assert_eq!(
+        shown("metric"),
+        r#"{"args":[],"kind":"predicate","name":"metric","view":"hidden"}"#
+    );
+    assert_eq!(
+        shown("shape"),
+        r#"{"args":[],"kind":"function","name":"shape","optimisable":false,"partial":false,"result":"Shape","view":"expanded"}"#
+    );
+    assert_eq!(
+        shown("side"),
+        r#"{"args":[],"heading":"Dimensions","kind":"function","name":"side","partial":false,"result":"Len","unit":"cm","view":"normal"}"#
+    );
+    assert_eq!(
+        shown("colour"),
+        r#"{"args":[],"heading":"Colours","kind":"function","name":"colour","partial":false,"result":"Colour","view":"normal"}"#
+    );
+}

@@ -11,6 +11,10 @@ and the same facts for clingo. Deterministic: each generator is seeded by its ar
                               random edges, 3 out-edges per node: hamN.idp, hamN.lp
   gen.py maze N OUTDIR        the n x n grid for specs/maze/construction.idp (structure G):
                               mazeN.idp
+  gen.py seedmaze N OUTDIR    the same grid over the theory as seed 000 writes it: the spec's
+                              theory without its two lines that keep the entrance and the exit
+                              empty (the seed's leaves the exit open: twice the models):
+                              seedmazeN.idp and seedmaze.idp
   gen.py colour FILE OUTDIR   a colour-maze puzzle file (specs/colourmaze/instances/*.txt)
                               as structure P over specs/colourmaze/colourmaze.idp and as
                               paint/3 facts: colourNAME.idp, colourNAME.lp
@@ -148,6 +152,19 @@ def maze_instance(n, outdir):
         f.write(f"structure G : Vmaze {{\n    X = {{ 0..{n - 1} }}\n    Y = {{ 0..{n - 1} }}\n}}\n")
 
 
+def seed_maze_instance(n, outdir):
+    spec = os.path.join(HERE, "..", "..", "specs", "maze", "construction.idp")
+    added = ("~Wall(Entrance).", "~Wall(Exit).")
+    with open(spec) as f:
+        kept = [line for line in f if line.strip() not in added]
+    theory = os.path.join(outdir, "seedmaze.idp")
+    with open(theory, "w") as f:
+        f.writelines(kept)
+    with open(os.path.join(outdir, f"seedmaze{n}.idp"), "w") as f:
+        f.write(f'include "{theory}"\n')
+        f.write(f"structure G : Vmaze {{\n    X = {{ 0..{n - 1} }}\n    Y = {{ 0..{n - 1} }}\n}}\n")
+
+
 def colour_instance(path, outdir):
     rows, k = [], 0
     with open(path) as f:
@@ -214,6 +231,8 @@ def main(argv):
         ham_instance(int(args[0]), args[1])
     elif kind == "maze":
         maze_instance(int(args[0]), args[1])
+    elif kind == "seedmaze":
+        seed_maze_instance(int(args[0]), args[1])
     elif kind == "colour":
         colour_instance(args[0], args[1])
     elif kind == "colourgrid":

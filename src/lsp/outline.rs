@@ -163,6 +163,17 @@ fn items_symbols(lines: &Lines, items: &[ast::Item]) -> Vec<DocumentSymbol> {
                 t.span,
                 vec![],
             ),
+            ast::Item::Display(d) => symbol(
+                lines,
+                &ast::Ident {
+                    name: "display".into(),
+                    span: d.span,
+                },
+                None,
+                SymbolKind::OBJECT,
+                d.span,
+                vec![],
+            ),
             ast::Item::Using(_) => None,
         })
         .collect()
@@ -255,6 +266,7 @@ fn item_spans(items: &[ast::Item], out: &mut Vec<Span>) {
             ast::Item::Procedure(p) => out.push(p.span),
             ast::Item::Query(q) => out.push(q.span),
             ast::Item::Term(t) => out.push(t.span),
+            ast::Item::Display(d) => out.push(d.span),
             ast::Item::Using(_) => {}
         }
     }

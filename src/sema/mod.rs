@@ -15,7 +15,7 @@ pub use domains::{
 };
 pub use ltc::transform_vocabulary;
 pub use program::{
-    BuiltinSort, Component, Function, LtcInfo, Predicate, Procedure, Program, Query, Sort,
+    BuiltinSort, Component, Display, Function, LtcInfo, Predicate, Procedure, Program, Query, Sort,
     TermBlock, Theory, TheoryForm, Vocabulary,
 };
 pub(crate) use resolve::nearest_name;

@@ -179,6 +179,35 @@ pub struct Program {
     pub builtin_sorts: IndexMap<BuiltinSortKey, SortId>,
     /// The loaded source files, to give positions in messages after resolution.
     pub sources: Option<Sources>,
+    /// IDP-Z3's `display` block: how a consultant shows the vocabulary.
+    pub display: Display,
+}
+
+/// IDP-Z3's `display` block, its concepts resolved: what a consultant asks about first and
+/// how it shows each symbol. Empty without a display block.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Display {
+    /// `goal_symbol := {..}.`: the symbols relevance is measured against.
+    pub goals: Vec<Symbol>,
+    /// `expand := {..}.`: shown with every value at once.
+    pub expanded: Vec<Symbol>,
+    /// `hide(..).`: not shown.
+    pub hidden: Vec<Symbol>,
+    /// `counter := {..}.`: shown with a counter of their models' values.
+    pub counters: Vec<Symbol>,
+    /// `noOptimization(..).`: offered for no minimisation.
+    pub not_optimised: Vec<Symbol>,
+    /// `unit('m', `length).`: the unit shown beside a symbol's values.
+    pub units: Vec<(Symbol, String)>,
+    /// `heading('Shape', `type).`: headings, each over its symbols, in the order written.
+    pub headings: Vec<(String, Vec<Symbol>)>,
+    /// `introduction('..').`
+    pub introduction: Option<String>,
+    /// `view() = expanded.`: every symbol not hidden is expanded.
+    pub view_expanded: bool,
+    /// The flags set, as written: `moveSymbols`, `optionalPropagation`, `manualPropagation`,
+    /// `optionalRelevance`, `manualRelevance`.
+    pub flags: Vec<String>,
 }
 
 /// The loaded source files, shared (shown as their number in debug output).

@@ -74,6 +74,8 @@ pub enum Item {
     Query(Query),
     Term(TermBlock),
     Using(Using),
+    /// IDP-Z3's `display` block: how its consultant shows the vocabulary.
+    Display(Display),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -474,6 +476,27 @@ pub struct TermBlock {
     pub name: Ident,
     pub vocabulary: Pointer,
     pub term: Term,
+    pub span: Span,
+}
+
+/// IDP-Z3's `display` block: settings for its Interactive Consultant, in the order written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Display {
+    pub settings: Vec<DisplaySetting>,
+    pub span: Span,
+}
+
+/// One setting of a `display` block: `hide(`p, `q).` is `{ kind: "hide", symbols: [p, q] }`,
+/// `unit('m', `length).` has the text `m`, `view() = expanded.` is the kind `view` with
+/// the text `expanded`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DisplaySetting {
+    pub kind: Ident,
+    /// The concepts named (without their backquote).
+    pub symbols: Vec<Ident>,
+    /// The quoted texts, without their quotes (`unit`, `heading`, `introduction`) or the
+    /// view's name.
+    pub texts: Vec<String>,
     pub span: Span,
 }
 

@@ -12,6 +12,7 @@
 mod blocks;
 mod builtins;
 mod complete;
+mod display;
 mod elements;
 mod factlist;
 mod lower;
@@ -220,6 +221,7 @@ impl<'a> Resolver<'a> {
             ast::Item::Query(q) => self.query(q),
             ast::Item::Term(t) => self.term_block(t),
             ast::Item::Using(u) => self.using(u),
+            ast::Item::Display(d) => self.display(d),
         }
     }
 

@@ -1,6 +1,6 @@
 //! FO(·) blocks lowered to IDP3 AST items: vocabularies, theories with their definitions,
 //! structures (a function's `else` value spread over the arguments not listed), `display`
-//! (skipped) and `main` (handed to [`super::script`]).
+//! (the consultant's settings) and `main` (handed to [`super::script`]).
 
 use indexmap::IndexMap;
 use pest::iterators::Pair;
@@ -204,15 +204,9 @@ impl Reader {
                     read.file.items.push(Item::Structure(s));
                 }
                 Rule::display => {
-                    let span = self.span(&block);
-                    let head = Span::new(self.fid, span.start as usize..span.start as usize + 7);
-                    self.warning(
-                        "fodot-display-ignored",
-                        "the display block is read and ignored: it sets up IDP-Z3's \
-                         Interactive Consultant (idp's consultant, `idp consult` or the consult \
-                         mode of `idp serve`, shows every symbol)",
-                        head,
-                    );
+                    if let Some(d) = self.display(block) {
+                        read.file.items.push(Item::Display(d));
+                    }
                 }
                 Rule::procedure | Rule::main_block => {
                     let span = self.span(&block);
@@ -845,5 +839,139 @@ fn default_name(name: &str, span: Span) -> Ident {
     Ident {
         name: name.to_string(),
         span: Span::new(span.file, span.start as usize..span.start as usize),
+    }
+}
+
+/// The settings of IDP-Z3's `display` block, with what each takes: a set of concepts
+/// (`` goal_symbol := {`p}. ``), concepts (`` hide(`p). ``), a text before them
+/// (`` unit('m', `length). ``), a single text (`introduction('...').`), nothing or a view.
+const DISPLAY_SETTINGS: &[(&str, DisplayArgs)] = &[
+    ("goal_symbol", DisplayArgs::Enumeration),
+    ("expand", DisplayArgs::Enumeration),
+    ("counter", DisplayArgs::Enumeration),
+    ("hide", DisplayArgs::Concepts),
+    ("noOptimization", DisplayArgs::Concepts),
+    ("unit", DisplayArgs::TextThenConcepts),
+    ("heading", DisplayArgs::TextThenConcepts),
+    ("introduction", DisplayArgs::Text),
+    ("moveSymbols", DisplayArgs::None),
+    ("optionalPropagation", DisplayArgs::None),
+    ("manualPropagation", DisplayArgs::None),
+    ("optionalRelevance", DisplayArgs::None),
+    ("manualRelevance", DisplayArgs::None),
+    ("view", DisplayArgs::View),
+];
+
+/// What a display setting takes (see [`DISPLAY_SETTINGS`]).
+#[derive(Clone, Copy, PartialEq)]
+enum DisplayArgs {
+    Enumeration,
+    Concepts,
+    TextThenConcepts,
+    Text,
+    None,
+    View,
+}
+
+impl Reader {
+    /// A `display` block's settings; `None` (with a warning) when its text is not made of
+    /// settings the grammar reads, or when it has none. A setting IDP-Z3 does not know, or
+    /// given the wrong arguments, is left out with a warning.
+    fn display(&mut self, block: Pair<Rule>) -> Option<ast::Display> {
+        let span = self.span(&block);
+        let head = Span::new(self.fid, span.start as usize..span.start as usize + 7);
+        let Some(settings) = block
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::display_settings)
+        else {
+            self.warning(
+                "fodot-display-ignored",
+                "this display block is skipped: its text is not made of the settings IDP-Z3's \
+                 consultant reads (`goal_symbol := {`p}.`, `hide(`p).`, `unit('m', `p).`, \
+                 `view() = expanded.`, ...)",
+                head,
+            );
+            return None;
+        };
+        let settings: Vec<ast::DisplaySetting> = settings
+            .into_inner()
+            .filter_map(|p| self.display_setting(p))
+            .collect();
+        Some(ast::Display { settings, span })
+    }
+
+    fn display_setting(&mut self, pair: Pair<Rule>) -> Option<ast::DisplaySetting> {
+        let span = self.span(&pair);
+        let form = pair.as_rule();
+        let mut parts = pair.into_inner();
+        let (kind, symbols, texts) = if form == Rule::display_view {
+            let view = parts.next()?;
+            let kind = Ident {
+                name: "view".into(),
+                span,
+            };
+            (kind, Vec::new(), vec![view.as_str().to_string()])
+        } else {
+            let kind = self.ident(parts.next()?);
+            let (mut symbols, mut texts) = (Vec::new(), Vec::new());
+            for arg in parts {
+                let text = arg.as_str();
+                if arg.as_rule() == Rule::concept_ref {
+                    symbols.push(Ident {
+                        name: text.trim_start_matches('`').to_string(),
+                        span: self.span(&arg),
+                    });
+                } else {
+                    texts.push(text[1..text.len() - 1].to_string());
+                }
+            }
+            (kind, symbols, texts)
+        };
+        let Some(&(_, args)) = DISPLAY_SETTINGS.iter().find(|(n, _)| *n == kind.name) else {
+            let known: Vec<&str> = DISPLAY_SETTINGS.iter().map(|(n, _)| *n).collect();
+            self.warning(
+                "fodot-display-setting",
+                format!(
+                    "IDP-Z3's consultant has no display setting `{}`: it is left out",
+                    kind.name
+                ),
+                kind.span,
+            );
+            self.hint_last(format!("the settings are {}", known.join(", ")));
+            return None;
+        };
+        let enumeration = form == Rule::display_enum;
+        let fits = match args {
+            DisplayArgs::Enumeration => enumeration && texts.is_empty(),
+            DisplayArgs::Concepts => !enumeration && texts.is_empty() && !symbols.is_empty(),
+            DisplayArgs::TextThenConcepts => {
+                !enumeration && texts.len() == 1 && !symbols.is_empty()
+            }
+            DisplayArgs::Text => !enumeration && texts.len() == 1 && symbols.is_empty(),
+            DisplayArgs::None => !enumeration && texts.is_empty() && symbols.is_empty(),
+            DisplayArgs::View => matches!(texts[0].as_str(), "normal" | "expanded"),
+        };
+        if !fits {
+            let form = match (kind.name.as_str(), args) {
+                (name, DisplayArgs::Enumeration) => format!("`{name} := {{`p, `q}}.`"),
+                (name, DisplayArgs::Concepts) => format!("`{name}(`p, `q).`"),
+                (name, DisplayArgs::TextThenConcepts) => format!("`{name}('text', `p, `q).`"),
+                (name, DisplayArgs::Text) => format!("`{name}('text').`"),
+                (name, DisplayArgs::None) => format!("`{name}().`"),
+                (_, DisplayArgs::View) => "`view() = expanded.` or `view() = normal.`".into(),
+            };
+            self.warning(
+                "fodot-display-setting",
+                format!("this display setting is written {form}: it is left out"),
+                span,
+            );
+            return None;
+        }
+        Some(ast::DisplaySetting {
+            kind,
+            symbols,
+            texts,
+            span,
+        })
     }
 }

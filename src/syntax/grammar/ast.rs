@@ -39,6 +39,8 @@ fn item(item: &Item) -> Vec<String> {
             term(&t.term)
         )],
         Item::Using(u) => vec![using(u)],
+        // IDP3 has no display block: it is IDP-Z3's consultant's alone.
+        Item::Display(_) => Vec::new(),
     }
 }
 
