@@ -71,6 +71,8 @@ const MANY_SPEC: &str = "vocabulary V {\n    type T isa int\n    P(T)\n}\ntheory
 /// colours chosen for Belgium, Germany and France, Luxembourg's is forced.
 const ENVIRONMENT_SPEC: &str = "vocabulary environment {\n    raining : () -> Bool\n    cold : () -> Bool\n}\nvocabulary decision {\n    import environment\n    type Gear := {coat, shorts}\n    wear : () -> Gear\n}\ntheory environment:environment {\n    raining() => cold().\n}\ntheory decision:decision {\n    cold() => wear() = coat.\n}\n";
 
+const DISPLAY_SPEC: &str = "vocabulary V {\n    type Len := {1..3}\n    type Area := {1..9}\n    side: () -> Len\n    area: () -> Area\n    metric: () -> Bool\n}\ntheory T:V {\n    area() = side() * side().\n}\ndisplay {\n    goal_symbol := {`area}.\n    hide(`metric).\n    unit('cm', `side).\n    heading('Dimensions', `side).\n    introduction('The area of a square').\n}\n";
+
 const MAP_SPEC: &str = "vocabulary V {\n    type Country constructed from { Belgium, Netherlands, Luxembourg, Germany, France }\n    type Colour constructed from { Red, Green, Blue, Yellow }\n    Border(Country, Country)\n    ColourOf(Country) : Colour\n}\n\ntheory T : V {\n    ! x y : Border(x, y) => ColourOf(x) ~= ColourOf(y).\n}\n\nstructure S : V {\n    Border = { Belgium,Netherlands; Belgium,Luxembourg; Belgium,Germany; Belgium,France;\n               Netherlands,Germany; Luxembourg,Germany; Luxembourg,France; Germany,France }\n}\n";
 
 /// A program on the PATH (or at the path in `env`), if present.
@@ -467,6 +469,51 @@ async fn consultation(c: &Client, server: &Server) {
     assert_eq!(all_states(c).await, before);
     screenshot(c, "consult-restored.png").await;
     environment_and_decision(c).await;
+    display_block(c).await;
+}
+
+/// An IDP-Z3 file with a display block: its introduction is shown, the hidden symbol is
+/// left out and named, the headed symbols are grouped under their heading with their unit,
+/// the goal symbol is marked.
+async fn display_block(c: &Client) {
+    set_text(c, DISPLAY_SPEC).await;
+    wait_for_js(
+        c,
+        "return [...document.getElementById('theory').options].some(o => o.value === 'T')",
+    )
+    .await;
+    click(c, "#run").await;
+    wait_for_js(
+        c,
+        "return document.querySelector('#consultant .consult-status.good') !== null \
+         && document.querySelector('#consultant button.v[data-literal=\"side = 2\"]') !== null",
+    )
+    .await;
+    assert_eq!(
+        text_of(c, "#consultant .consult-introduction").await,
+        "The area of a square"
+    );
+    let notes = text_contents(c, "#consultant .consult-notes p.note").await;
+    assert_eq!(notes, ["hidden by the display block: metric"]);
+    assert!(c
+        .find(Locator::Css("#consultant fieldset[data-symbol=\"metric\"]"))
+        .await
+        .is_err());
+    assert_eq!(
+        text_contents(c, "#consultant .consult-heading h3").await,
+        ["Dimensions"]
+    );
+    assert_eq!(
+        text_contents(c, "#consultant .consult-heading legend").await,
+        ["side : Len (cm)"]
+    );
+    assert_eq!(
+        text_contents(c, "#consultant fieldset.goal legend").await,
+        ["area : Area goal"]
+    );
+    choose(c, "side = 2").await;
+    assert_eq!(state_of(c, "area = 4").await, "forced");
+    screenshot(c, "consult-display.png").await;
 }
 
 /// An IDP-Z3 file with environment and decision theories: consulted together ("environment +

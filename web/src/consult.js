@@ -6,7 +6,9 @@
 // an impossible one says which choices to retract (why-not). Choices can be undone and redone,
 // saved as a structure block in the file, and shared as a link that restores them. Every
 // value says its state in words (its label), so the form works with a screen reader and by
-// keyboard alone (Tab to a value, Enter or Space to choose).
+// keyboard alone (Tab to a value, Enter or Space to choose). An IDP-Z3 file's display block
+// is followed: its introduction shown, hidden symbols left out (and named), symbols grouped
+// under their headings, units beside values, goal symbols marked.
 
 // The states a value can be in, and the words that say so.
 const WORDS = {
@@ -188,10 +190,26 @@ export function createConsultant(helpers) {
     for (const w of head.warnings || []) notes.append(el("pre", { class: "warning", text: w }));
     if (head.skipped) notes.append(el("p", { class: "note", text: `not shown (their types are infinite or too large): ${head.skipped.join(", ")}` }));
     if (head.refused) notes.append(el("p", { class: "bad", text: `choices refused: ${head.refused.join("; ")}` }));
+    const display = head.display || {};
+    if (display.introduction) notes.prepend(el("p", { class: "consult-introduction", text: display.introduction }));
+    const hidden = s.symbols.filter((sym) => sym.view === "hidden").map((sym) => sym.name);
+    if (hidden.length) notes.append(el("p", { class: "note", text: `hidden by the display block: ${hidden.join(", ")}` }));
     const why = el("div", { class: "consult-why", "aria-live": "polite" });
     const form = el("div", { class: "consult-form" });
     s.buttons = new Map();
-    for (const sym of s.symbols) form.append(renderSymbol(sym));
+    const goals = new Set(display.goals || []);
+    // Symbols without a heading first, then each heading of the display block over its own.
+    const shown = s.symbols.filter((sym) => sym.view !== "hidden");
+    for (const sym of shown.filter((sym) => !sym.heading)) form.append(renderSymbol(sym, goals));
+    for (const { heading } of display.headings || []) {
+      const under = shown.filter((sym) => sym.heading === heading);
+      if (!under.length) continue;
+      const section = el("section", { class: "consult-heading", "aria-label": heading }, el("h3", { text: heading }));
+      const fields = el("div", { class: "consult-form" });
+      for (const sym of under) fields.append(renderSymbol(sym, goals));
+      section.append(fields);
+      form.append(section);
+    }
     const legend = el("p", { class: "consult-legend" },
       ...["chosen", "forced", "environment", "given", "impossible", "open", "irrelevant"].filter((k) => k !== "environment" || s.hasEnvironment).map((k) => el("span", { class: `v ${k}`, text: WORDS[k] })));
     s.root.replaceChildren(status, bar, terms, notes, why, el("div", { class: "consult-model" }), legend, form);
@@ -201,11 +219,18 @@ export function createConsultant(helpers) {
     return el("button", { class: `c-${name}`, title, text, onclick: () => action() });
   }
 
-  function renderSymbol(sym) {
+  // A symbol's field; `goals`: the display block's goal symbols, marked as such.
+  function renderSymbol(sym, goals) {
     const types = sym.args.length ? `(${sym.args.join(", ")})` : "";
-    const header = sym.kind === "function" ? `${sym.name}${types} : ${sym.result}` : `${sym.name}${types}`;
+    const unit = sym.unit ? ` (${sym.unit})` : "";
+    const header = sym.kind === "function" ? `${sym.name}${types} : ${sym.result}${unit}` : `${sym.name}${types}`;
     const box = el("fieldset", { class: `consult-symbol ${sym.kind}`, "data-symbol": sym.name });
-    box.append(el("legend", { text: header }));
+    const legend = el("legend", { text: header });
+    if (goals.has(sym.name)) {
+      box.classList.add("goal");
+      legend.append(el("span", { class: "goal-mark", title: "a goal symbol of the display block: relevance is measured against it", text: " goal" }));
+    }
+    box.append(legend);
     const table = el("table");
     for (const row of sym.rows) {
       const tr = el("tr");
