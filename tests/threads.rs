@@ -105,8 +105,13 @@ fn counts_optima_and_models_are_those_of_one_solver() {
         for threads in ["1", "3"] {
             let counted = support::model_count(&["--nowarnings", "--threads", threads], &spec);
             assert_eq!(counted, count, "--threads {threads} --count\n{spec}");
-            // Every model, each blocked as it is found (no counting inside the search).
-            let all = run(&["--nowarnings", "--threads", threads, "-n", "0"], &spec);
+            // Every model, each blocked as it is found (no counting inside the search); with
+            // `--stats`, every solver is asked for its figures between searches, while the
+            // solvers that lost a race may still be stopping.
+            let all = run(
+                &["--nowarnings", "--stats", "--threads", threads, "-n", "0"],
+                &spec,
+            );
             let models: std::collections::BTreeSet<&str> = all
                 .split("Model ")
                 .skip(1)

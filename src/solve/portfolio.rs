@@ -51,6 +51,8 @@ enum Command {
 enum Job {
     Apply(Arc<Vec<Command>>),
     Solve {
+        /// The race it is part of (replies to an earlier race are told apart by it).
+        race: u64,
         assumptions: Arc<Vec<Lit>>,
         conflicts: Option<u32>,
     },
@@ -77,7 +79,8 @@ struct Answer {
 
 /// What a solver's thread replies (with its index).
 enum Reply {
-    Solved(Answer),
+    /// The answer to the search of a race.
+    Solved(u64, Answer),
     Implied(Implied),
     Stats(Option<SearchStats>),
     Counted(usize),
@@ -88,6 +91,11 @@ struct Worker {
     jobs: Sender<Job>,
     /// Set to stop its search (another solver has answered).
     stop: Arc<AtomicBool>,
+    /// The replies it still owes to races another solver won: it was stopped, and the
+    /// portfolio went on without waiting for it to notice (CaDiCaL looks at its terminator
+    /// between steps of its search; inprocessing a large formula can take tens of
+    /// milliseconds). Its stop flag stays set until the last of them comes.
+    owing: std::cell::Cell<u32>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -104,6 +112,11 @@ pub struct Portfolio {
     searched: bool,
     /// The last search's answer (from its winner).
     answer: Option<Answer>,
+    /// The number of the last race.
+    races: u64,
+    /// Whether that race is still being run (its replies are awaited; after it, a reply to it
+    /// is one owed by a solver that was stopped).
+    racing: bool,
 }
 
 /// The configurations of a portfolio of `n` solvers whose first is `first` (the one a single
@@ -148,6 +161,8 @@ impl Portfolio {
             reals: 0,
             searched: false,
             answer: None,
+            races: 0,
+            racing: false,
         }
     }
 
@@ -168,58 +183,75 @@ impl Portfolio {
         }
     }
 
-    /// Asks every solver `job()`, and gives each reply to `take` as it comes.
-    fn ask_all(&mut self, job: impl Fn() -> Job, mut take: impl FnMut(&Self, usize, Reply)) {
-        self.flush();
-        let mut waiting = 0;
-        for w in &self.workers {
-            if w.jobs.send(job()).is_ok() {
-                waiting += 1;
-            }
-        }
-        while waiting > 0 {
-            let Ok((index, reply)) = self.replies.recv() else {
-                break;
-            };
-            waiting -= 1;
-            take(self, index, reply);
-        }
-    }
-
     /// Asks the first solver `job` and returns its reply.
     fn ask_first(&mut self, job: Job) -> Option<Reply> {
         self.flush();
         self.workers[0].jobs.send(job).ok()?;
-        self.replies.recv().ok().map(|(_, reply)| reply)
+        self.receive().map(|(_, reply)| reply)
     }
 
-    /// Races a search: the first decisive answer wins and stops the others.
-    fn race(&mut self, assumptions: &[Lit], conflicts: Option<u32>) -> SatResult {
-        self.searched = true;
-        let assumptions = Arc::new(assumptions.to_vec());
-        let mut winner: Option<Answer> = None;
-        let mut interrupted: Option<Answer> = None;
-        self.ask_all(
-            || Job::Solve {
-                assumptions: assumptions.clone(),
-                conflicts,
-            },
-            |me, index, reply| {
-                let Reply::Solved(answer) = reply else { return };
-                if answer.result == SatResult::Interrupted {
-                    interrupted.get_or_insert(answer);
-                } else if winner.is_none() {
-                    for (i, w) in me.workers.iter().enumerate() {
-                        if i != index {
-                            w.stop.store(true, Ordering::Relaxed);
+    /// The next reply, after the replies owed to races that are over (each lets its solver
+    /// be raced again: its stop flag is cleared); `None` when every thread is gone.
+    fn receive(&self) -> Option<(usize, Reply)> {
+        loop {
+            let (index, reply) = self.replies.recv().ok()?;
+            match &reply {
+                Reply::Solved(race, _) if !self.racing || *race != self.races => {
+                    if let Some(w) = self.workers.get(index) {
+                        w.owing.set(w.owing.get().saturating_sub(1));
+                        if w.owing.get() == 0 {
+                            w.stop.store(false, Ordering::Relaxed);
                         }
                     }
-                    winner = Some(answer);
                 }
-            },
-        );
-        for w in &self.workers {
-            w.stop.store(false, Ordering::Relaxed);
+                _ => return Some((index, reply)),
+            }
+        }
+    }
+
+    /// Races a search: the first decisive answer wins and stops the others, without waiting
+    /// for them to stop (a solver still stopping takes its next job after, and answers it
+    /// at once if its flag is still set).
+    fn race(&mut self, assumptions: &[Lit], conflicts: Option<u32>) -> SatResult {
+        self.searched = true;
+        self.flush();
+        self.races += 1;
+        self.racing = true;
+        let assumptions = Arc::new(assumptions.to_vec());
+        let mut running: Vec<bool> = self
+            .workers
+            .iter()
+            .map(|w| {
+                w.jobs
+                    .send(Job::Solve {
+                        race: self.races,
+                        assumptions: assumptions.clone(),
+                        conflicts,
+                    })
+                    .is_ok()
+            })
+            .collect();
+        let mut winner: Option<Answer> = None;
+        let mut interrupted: Option<Answer> = None;
+        while winner.is_none() && running.contains(&true) {
+            let Some((index, Reply::Solved(_, answer))) = self.receive() else {
+                break;
+            };
+            running[index] = false;
+            if answer.result == SatResult::Interrupted {
+                interrupted.get_or_insert(answer);
+            } else {
+                winner = Some(answer);
+            }
+        }
+        self.racing = false;
+        for (w, still) in self.workers.iter().zip(running) {
+            if still {
+                w.stop.store(true, Ordering::Relaxed);
+                w.owing.set(w.owing.get() + 1);
+            } else if w.owing.get() == 0 {
+                w.stop.store(false, Ordering::Relaxed);
+            }
         }
         let answer = winner.or(interrupted);
         let result = answer.as_ref().map_or(SatResult::Interrupted, |a| a.result);
@@ -262,7 +294,12 @@ impl Worker {
                 work(solver, index, &inbox, &reply);
             })
             .ok();
-        Worker { jobs, stop, thread }
+        Worker {
+            jobs,
+            stop,
+            owing: std::cell::Cell::new(0),
+            thread,
+        }
     }
 
     /// Ends the thread (it is idle: every call waits for its reply) and waits for it.
@@ -284,6 +321,7 @@ fn work(mut solver: Cadical, index: usize, inbox: &Receiver<Job>, reply: &Sender
                 continue;
             }
             Job::Solve {
+                race,
                 assumptions,
                 conflicts,
             } => {
@@ -291,7 +329,7 @@ fn work(mut solver: Cadical, index: usize, inbox: &Receiver<Job>, reply: &Sender
                     Some(c) => solver.solve_limited(&assumptions, c),
                     None => solver.solve(&assumptions),
                 };
-                Reply::Solved(answer(&mut solver, result, &assumptions))
+                Reply::Solved(race, answer(&mut solver, result, &assumptions))
             }
             Job::Implied(assumptions) => Reply::Implied(solver.implied(&assumptions)),
             Job::Stats => Reply::Stats(solver.search_stats()),
@@ -445,7 +483,7 @@ impl SatSolver for Portfolio {
         }
         let mut total: Option<SearchStats> = None;
         while waiting > 0 {
-            let Ok((_, reply)) = self.replies.recv() else {
+            let Some((_, reply)) = self.receive() else {
                 break;
             };
             waiting -= 1;
