@@ -4,7 +4,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -340,14 +340,39 @@ pub use crate::structure::Rational;
 pub struct Deadline {
     until: Until,
     call: Rc<Cell<Option<Instant>>>,
-    race: Option<Arc<AtomicBool>>,
+    race: Option<Arc<RaceStop>>,
+}
+
+/// A solver's part in the races of a [`Portfolio`]: which race it is searching (0: none),
+/// and up to which race it has been stopped. A stop that comes late, after its search has
+/// ended, stops nothing that follows.
+#[derive(Debug, Default)]
+pub struct RaceStop {
+    running: AtomicU64,
+    stopped: AtomicU64,
+}
+
+impl RaceStop {
+    /// The solver starts searching for race `race` (0: it has stopped searching).
+    pub fn run(&self, race: u64) {
+        self.running.store(race, Ordering::Relaxed);
+    }
+
+    /// Stops the solver's search if it is of race `race` or an earlier one.
+    pub fn stop(&self, race: u64) {
+        self.stopped.fetch_max(race, Ordering::Relaxed);
+    }
+
+    /// Whether the search going on is to stop.
+    pub fn is_stopped(&self) -> bool {
+        let running = self.running.load(Ordering::Relaxed);
+        running != 0 && self.stopped.load(Ordering::Relaxed) >= running
+    }
 }
 
 impl cadical_sys::Terminator for Deadline {
     fn terminated(&mut self) -> bool {
-        self.race
-            .as_ref()
-            .is_some_and(|r| r.load(Ordering::Relaxed))
+        self.race.as_ref().is_some_and(|r| r.is_stopped())
             || self.call.get().is_some_and(|at| Instant::now() >= at)
             || self.until.reached()
     }
@@ -394,9 +419,9 @@ impl Cadical {
         Cadical::racing(until, config, None)
     }
 
-    /// [`Cadical::configured`], its searches also stopped once `race` is set (by the
-    /// [`Portfolio`] it runs in, when another solver has answered).
-    pub fn racing(until: Until, config: Option<&str>, race: Option<Arc<AtomicBool>>) -> Cadical {
+    /// [`Cadical::configured`], its searches also stopped by `race` (by the [`Portfolio`] it
+    /// runs in, when another solver has answered).
+    pub fn racing(until: Until, config: Option<&str>, race: Option<Arc<RaceStop>>) -> Cadical {
         let mut solver = cadical_sys::CaDiCal::new();
         for part in config.into_iter().flat_map(|c| c.split(',')) {
             match part.split_once('=') {

@@ -20,14 +20,14 @@
 //! Counting inside the search (blocking clauses kept by one solver's propagator) is one
 //! solver's work: asked for it, the portfolio lets its other solvers go.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
 use super::{
-    Cadical, DefinitionGraph, Implied, Lit, LpOptimum, Rational, SatResult, SatSolver, SearchStats,
+    Cadical, DefinitionGraph, Implied, Lit, LpOptimum, RaceStop, Rational, SatResult, SatSolver,
+    SearchStats,
 };
 use crate::limits::Until;
 
@@ -89,13 +89,8 @@ enum Reply {
 /// One solver's thread.
 struct Worker {
     jobs: Sender<Job>,
-    /// Set to stop its search (another solver has answered).
-    stop: Arc<AtomicBool>,
-    /// The replies it still owes to races another solver won: it was stopped, and the
-    /// portfolio went on without waiting for it to notice (CaDiCaL looks at its terminator
-    /// between steps of its search; inprocessing a large formula can take tens of
-    /// milliseconds). Its stop flag stays set until the last of them comes.
-    owing: std::cell::Cell<u32>,
+    /// Stops its search of a race another solver has won.
+    stop: Arc<RaceStop>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -190,28 +185,22 @@ impl Portfolio {
         self.receive().map(|(_, reply)| reply)
     }
 
-    /// The next reply, after the replies owed to races that are over (each lets its solver
-    /// be raced again: its stop flag is cleared); `None` when every thread is gone.
+    /// The next reply, after the replies to races that are over (from solvers that were
+    /// stopped, sent after the race's winner had answered); `None` when every thread is gone.
     fn receive(&self) -> Option<(usize, Reply)> {
         loop {
             let (index, reply) = self.replies.recv().ok()?;
             match &reply {
-                Reply::Solved(race, _) if !self.racing || *race != self.races => {
-                    if let Some(w) = self.workers.get(index) {
-                        w.owing.set(w.owing.get().saturating_sub(1));
-                        if w.owing.get() == 0 {
-                            w.stop.store(false, Ordering::Relaxed);
-                        }
-                    }
-                }
+                Reply::Solved(race, _) if !self.racing || *race != self.races => {}
                 _ => return Some((index, reply)),
             }
         }
     }
 
     /// Races a search: the first decisive answer wins and stops the others, without waiting
-    /// for them to stop (a solver still stopping takes its next job after, and answers it
-    /// at once if its flag is still set).
+    /// for them to stop (CaDiCaL looks at its terminator between steps of its search, and
+    /// some steps on a large formula take tens of milliseconds): a solver still stopping
+    /// takes its next job after, and a stop is for its race only.
     fn race(&mut self, assumptions: &[Lit], conflicts: Option<u32>) -> SatResult {
         self.searched = true;
         self.flush();
@@ -247,10 +236,7 @@ impl Portfolio {
         self.racing = false;
         for (w, still) in self.workers.iter().zip(running) {
             if still {
-                w.stop.store(true, Ordering::Relaxed);
-                w.owing.set(w.owing.get() + 1);
-            } else if w.owing.get() == 0 {
-                w.stop.store(false, Ordering::Relaxed);
+                w.stop.stop(self.races);
             }
         }
         let answer = winner.or(interrupted);
@@ -284,27 +270,22 @@ impl Worker {
         reply: &Sender<(usize, Reply)>,
     ) -> Worker {
         let (jobs, inbox) = channel();
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(RaceStop::default());
         let race = stop.clone();
         let reply = reply.clone();
         let thread = std::thread::Builder::new()
             .name(format!("idp-sat-{index}"))
             .spawn(move || {
-                let solver = Cadical::racing(until, config.as_deref(), Some(race));
-                work(solver, index, &inbox, &reply);
+                let solver = Cadical::racing(until, config.as_deref(), Some(race.clone()));
+                work(solver, &race, index, &inbox, &reply);
             })
             .ok();
-        Worker {
-            jobs,
-            stop,
-            owing: std::cell::Cell::new(0),
-            thread,
-        }
+        Worker { jobs, stop, thread }
     }
 
     /// Ends the thread (it is idle: every call waits for its reply) and waits for it.
     fn finish(mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.stop(u64::MAX);
         drop(self.jobs);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
@@ -313,7 +294,13 @@ impl Worker {
 }
 
 /// A solver's thread: applies commands and answers jobs until the portfolio lets it go.
-fn work(mut solver: Cadical, index: usize, inbox: &Receiver<Job>, reply: &Sender<(usize, Reply)>) {
+fn work(
+    mut solver: Cadical,
+    stop: &RaceStop,
+    index: usize,
+    inbox: &Receiver<Job>,
+    reply: &Sender<(usize, Reply)>,
+) {
     while let Ok(job) = inbox.recv() {
         let answer = match job {
             Job::Apply(batch) => {
@@ -325,10 +312,12 @@ fn work(mut solver: Cadical, index: usize, inbox: &Receiver<Job>, reply: &Sender
                 assumptions,
                 conflicts,
             } => {
+                stop.run(race);
                 let result = match conflicts {
                     Some(c) => solver.solve_limited(&assumptions, c),
                     None => solver.solve(&assumptions),
                 };
+                stop.run(0);
                 Reply::Solved(race, answer(&mut solver, result, &assumptions))
             }
             Job::Implied(assumptions) => Reply::Implied(solver.implied(&assumptions)),
@@ -589,6 +578,25 @@ impl SatSolver for Portfolio {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stop_is_for_its_race_only() {
+        let stop = RaceStop::default();
+        stop.stop(1);
+        stop.run(2);
+        assert!(
+            !stop.is_stopped(),
+            "a late stop of race 1 leaves race 2 alone"
+        );
+        stop.stop(2);
+        assert!(stop.is_stopped());
+        stop.run(0);
+        assert!(!stop.is_stopped(), "no search, nothing to stop");
+        stop.run(3);
+        assert!(!stop.is_stopped());
+        stop.stop(u64::MAX);
+        assert!(stop.is_stopped(), "the portfolio's end stops every race");
+    }
 
     /// `pigeons` pigeons in `holes` holes, as clauses over variables `p * holes + h + 1`.
     fn pigeonhole(solver: &mut dyn SatSolver, pigeons: i32, holes: i32) {
