@@ -396,3 +396,55 @@ fn a_symbol_over_an_empty_type_the_structure_does_not_list_is_not_printed() {
         "\nModel 1\n==========\nq := {b}.\n\n\nNo more models.\n\n"
     );
 }
+
+/// A display block's setting in a form IDP-Z3 does not read is left out, each with the form
+/// to write and its place; a block whose text is no list of settings is skipped whole with a
+/// warning at its head; the run goes on (the display block only sets up a consultant).
+#[test]
+fn display_settings_in_the_wrong_form_are_named() {
+    let file = scratch_file(
+        "display",
+        "bad.idp",
+        "vocabulary V {\n    p: () -> Bool\n}\ntheory T:V {\n    p().\n}\ndisplay {\n    \
+         view().\n    goal_symbol(`p).\n    hide := {`p}.\n    view() = wide.\n    \
+         unit(`p).\n}\nprocedure main() {\n    pretty_print(model_expand(T))\n}\n",
+    );
+    let (stdout, stderr, code) = run(&file);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("p := true."), "{stdout}");
+    let at = file.display();
+    let form = |line: usize, written: &str| {
+        format!(
+            "Warning: this display setting is written {written}: it is left out At \
+             {at}:{line}:5 [fodot-display-setting]\n"
+        )
+    };
+    let expected = [
+        form(8, "`view() = expanded.` or `view() = normal.`"),
+        form(9, "`goal_symbol := {`p, `q}.`"),
+        form(10, "`hide(`p, `q).`"),
+        form(11, "`view() = expanded.` or `view() = normal.`"),
+        form(12, "`unit('text', `p, `q).`"),
+    ]
+    .concat();
+    assert_eq!(stderr, expected);
+
+    let junk = scratch_file(
+        "display",
+        "junk.idp",
+        "vocabulary V {\n    p: () -> Bool\n}\ntheory T:V {\n    p().\n}\ndisplay {\n    \
+         goal_symbol := {`p}.\n    this is not a setting\n}\nprocedure main() {\n    \
+         pretty_print(model_expand(T))\n}\n",
+    );
+    let (stdout, stderr, code) = run(&junk);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "Warning: this display block is skipped: its text is not made of the settings \
+             IDP-Z3's consultant reads (`goal_symbol := {{`p}}.`, `hide(`p).`, `unit('m', \
+             `p).`, `view() = expanded.`, ...) At {}:7:1 [fodot-display-ignored]\n",
+            junk.display()
+        )
+    );
+}

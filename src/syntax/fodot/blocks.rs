@@ -875,8 +875,8 @@ enum DisplayArgs {
 
 impl Reader {
     /// A `display` block's settings; `None` (with a warning) when its text is not made of
-    /// settings the grammar reads, or when it has none. A setting IDP-Z3 does not know, or
-    /// given the wrong arguments, is left out with a warning.
+    /// settings the grammar reads. A setting IDP-Z3 does not know, or written with the wrong
+    /// form or arguments, is left out with a warning.
     fn display(&mut self, block: Pair<Rule>) -> Option<ast::Display> {
         let span = self.span(&block);
         let head = Span::new(self.fid, span.start as usize..span.start as usize + 7);
@@ -949,7 +949,12 @@ impl Reader {
             }
             DisplayArgs::Text => !enumeration && texts.len() == 1 && symbols.is_empty(),
             DisplayArgs::None => !enumeration && texts.is_empty() && symbols.is_empty(),
-            DisplayArgs::View => matches!(texts[0].as_str(), "normal" | "expanded"),
+            DisplayArgs::View => {
+                form == Rule::display_view
+                    && texts
+                        .first()
+                        .is_some_and(|t| matches!(t.as_str(), "normal" | "expanded"))
+            }
         };
         if !fits {
             let form = match (kind.name.as_str(), args) {
