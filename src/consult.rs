@@ -532,11 +532,6 @@ fn true_atoms(c: &Consultation<'_>, model: &Structure) -> Vec<Literal> {
         .collect()
 }
 
-/// The atoms of the consultation by symbol, as a form shows them: for each symbol its name,
-/// `"kind"` (`predicate` or `function`), the names of its argument types (and `"result"`,
-/// for a function), and `"rows"`: for a predicate one per tuple (`"args"`, and the
-/// `"literal"` that `assume` takes), for a function one per tuple of arguments with the
-/// `"values"` it may take (`"value"` and `"literal"`, `f(a) = v`).
 /// The display block's settings (IDP-Z3's, for its consultant), by symbol name: `"goals"`,
 /// `"expanded"`, `"hidden"`, `"counters"`, `"not_optimised"` (lists of names), `"units"`
 /// (name to unit), `"headings"` (each `{"heading", "symbols"}`), `"introduction"`,
@@ -650,6 +645,12 @@ fn goal_symbols(
         .map(Some)
 }
 
+/// The atoms of the consultation by symbol, as a form shows them: for each symbol its name,
+/// `"kind"` (`predicate` or `function`), the names of its argument types (and `"result"`,
+/// for a function), and `"rows"`: for a predicate one per tuple (`"args"`, and the
+/// `"literal"` that `assume` takes), for a function one per tuple of arguments with the
+/// `"values"` it may take (`"value"` and `"literal"`, `f(a) = v`).
+/// With a display block, each symbol also says how it is shown (see `display_fields`).
 fn symbols_json(c: &Consultation<'_>) -> Json {
     use crate::ids::Symbol;
     use crate::print::readable_value;

@@ -885,7 +885,8 @@ fn a_real_is_skipped_and_said_so() {
 /// symbol's view, unit and heading, and `relevant` without goals is relevance for the
 /// `goal_symbol`s (here `area`: `colour` and `metric` do not matter for it, though they are
 /// relevant for the theory); a misspelt concept and an unknown setting are left out with
-/// located warnings.
+/// located warnings. Headings quoted and bare, and `view() is normal` (IDP-Z3's examples
+/// write both).
 #[test]
 fn the_display_block_sets_up_the_consultation() {
     let spec = support::write_file(
@@ -919,8 +920,9 @@ fn the_display_block_sets_up_the_consultation() {
             "    introduction('The area of a shape').\n",
             "    noOptimization(`shape).\n",
             "    manualPropagation().\n",
-            "    heading('Colours', `colour, `metrik).\n",
+            "    heading(Colours, `colour, `metrik).\n",
             "    columns(`colour).\n",
+            "    view() is normal.\n",
             "}\n",
         ),
     );
@@ -942,7 +944,7 @@ fn the_display_block_sets_up_the_consultation() {
         stderr,
         format!(
             "Warning: `metrik names no symbol of the vocabulary: the display setting leaves it \
-             out At {at}:29:33 [display-unknown-symbol]\n  hint: did you mean `metric?\n\
+             out At {at}:29:31 [display-unknown-symbol]\n  hint: did you mean `metric?\n\
              Warning: IDP-Z3's consultant has no display setting `columns`: it is left out At \
              {at}:30:5 [fodot-display-setting]\n  hint: the settings are goal_symbol, expand, \
              counter, hide, noOptimization, unit, heading, introduction, moveSymbols, \

@@ -905,7 +905,8 @@ impl Reader {
         let form = pair.as_rule();
         let mut parts = pair.into_inner();
         let (kind, symbols, texts) = if form == Rule::display_view {
-            let view = parts.next()?;
+            // The view's name is the last part (`view() is expanded.` has `is` before it).
+            let view = parts.last()?;
             let kind = Ident {
                 name: "view".into(),
                 span,
@@ -916,13 +917,13 @@ impl Reader {
             let (mut symbols, mut texts) = (Vec::new(), Vec::new());
             for arg in parts {
                 let text = arg.as_str();
-                if arg.as_rule() == Rule::concept_ref {
-                    symbols.push(Ident {
+                match arg.as_rule() {
+                    Rule::concept_ref => symbols.push(Ident {
                         name: text.trim_start_matches('`').to_string(),
                         span: self.span(&arg),
-                    });
-                } else {
-                    texts.push(text[1..text.len() - 1].to_string());
+                    }),
+                    Rule::display_text => texts.push(text[1..text.len() - 1].to_string()),
+                    _ => texts.push(text.to_string()),
                 }
             }
             (kind, symbols, texts)
