@@ -153,12 +153,16 @@ fn first_choices(
 ) -> IdpResult<(Vec<String>, Vec<String>)> {
     use crate::structure::TruthValue;
     let (mut made, mut refused) = (Vec::new(), Vec::new());
+    let mut literals = Vec::new();
     for atom in c.atoms() {
-        let literal = match choices.table(atom.symbol).map(|t| t.truth(&atom.tuple)) {
-            Some(TruthValue::True) => atom,
-            Some(TruthValue::False) => atom.negated(),
-            _ => continue,
-        };
+        match choices.table(atom.symbol).map(|t| t.truth(&atom.tuple)) {
+            Some(TruthValue::True) => literals.push(atom),
+            Some(TruthValue::False) => literals.push(atom.negated()),
+            _ => {}
+        }
+    }
+    literals.extend(number_choices(c, choices));
+    for literal in literals {
         match c.assume(&literal)? {
             Assumed::Added => made.push(c.text(&literal)),
             Assumed::Already => {}
@@ -177,6 +181,30 @@ fn first_choices(
         }
     }
     Ok((made, refused))
+}
+
+/// The facts of `choices` about the numbers of `c` (`f<ct> = { a->5 }`), as literals.
+fn number_choices(c: &Consultation<'_>, choices: &Structure) -> Vec<Literal> {
+    use crate::structure::Table;
+    let mut out = Vec::new();
+    for (symbol, args) in c.numbers() {
+        let (ct, cf) = match choices.table(symbol) {
+            Some(Table::ThreeValued { ct, cf }) => (ct, Some(cf)),
+            Some(Table::TwoValued(set)) => (set, None),
+            None => continue,
+        };
+        let told = ct.iter().map(|t| (t, true));
+        for (tuple, truth) in told.chain(cf.into_iter().flatten().map(|t| (t, false))) {
+            if tuple.len() == args.len() + 1 && tuple[..args.len()] == args[..] {
+                out.push(Literal {
+                    symbol,
+                    tuple: tuple.clone(),
+                    truth,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The choices as a structure block named `name` over the theory's vocabulary, which
@@ -409,9 +437,17 @@ fn respond(
                 Some(forced) => {
                     out.insert("true".into(), json!(texts(c, &forced.true_atoms)));
                     out.insert("false".into(), json!(texts(c, &forced.false_atoms)));
-                    out.insert("complete".into(), json!(forced.undecided.is_empty()));
+                    let complete =
+                        forced.undecided.is_empty() && forced.undecided_numbers.is_empty();
+                    out.insert("complete".into(), json!(complete));
                     if !forced.undecided.is_empty() {
                         out.insert("undecided".into(), json!(texts(c, &forced.undecided)));
+                    }
+                    if !forced.undecided_numbers.is_empty() {
+                        let numbers: Vec<String> = (forced.undecided_numbers.iter())
+                            .map(|(symbol, args)| c.application_text(*symbol, args))
+                            .collect();
+                        out.insert("undecided_numbers".into(), json!(numbers));
                     }
                 }
                 None => return Ok(Err(no_model(c))),
@@ -520,16 +556,34 @@ fn texts(c: &Consultation<'_>, literals: &[Literal]) -> Vec<String> {
     literals.iter().map(|l| c.text(l)).collect()
 }
 
-/// The atoms of the consultation that `model` makes true.
+/// The atoms of the consultation that `model` makes true, and each number's value.
 fn true_atoms(c: &Consultation<'_>, model: &Structure) -> Vec<Literal> {
-    c.atoms()
+    let mut out: Vec<Literal> = c
+        .atoms()
         .into_iter()
         .filter(|l| {
             model
                 .table(l.symbol)
                 .is_some_and(|t| t.truth(&l.tuple) == crate::structure::TruthValue::True)
         })
-        .collect()
+        .collect();
+    // Each number's value, `f(a) = 5`.
+    for (symbol, args) in c.numbers() {
+        let Some(crate::structure::Table::TwoValued(graph)) = model.table(symbol) else {
+            continue;
+        };
+        let value = graph
+            .iter()
+            .find(|t| t.len() == args.len() + 1 && t[..args.len()] == args[..]);
+        if let Some(tuple) = value {
+            out.push(Literal {
+                symbol,
+                tuple: tuple.clone(),
+                truth: true,
+            });
+        }
+    }
+    out
 }
 
 /// The display block's settings (IDP-Z3's, for its consultant), by symbol name: `"goals"`,
@@ -649,46 +703,21 @@ fn goal_symbols(
 /// `"kind"` (`predicate` or `function`), the names of its argument types (and `"result"`,
 /// for a function), and `"rows"`: for a predicate one per tuple (`"args"`, and the
 /// `"literal"` that `assume` takes), for a function one per tuple of arguments with the
-/// `"values"` it may take (`"value"` and `"literal"`, `f(a) = v`).
+/// `"values"` it may take (`"value"` and `"literal"`, `f(a) = v`), or, for a number the
+/// search chooses (an integer or real without a listed type), `"number"`: the application
+/// `f(a)` whose value `assume` takes as `f(a) = 5`.
 /// With a display block, each symbol also says how it is shown (see `display_fields`).
 fn symbols_json(c: &Consultation<'_>) -> Json {
     use crate::ids::Symbol;
     use crate::print::readable_value;
     let program = c.problem().program();
-    let type_names = |ids: &[crate::ids::SortId]| -> Vec<&str> {
-        ids.iter().map(|&s| program.sort(s).name.as_str()).collect()
+    let shown = |vs: &[crate::structure::Value]| -> Vec<String> {
+        vs.iter().map(|v| readable_value(*v)).collect()
     };
-    let mut symbols: Vec<Map<String, Json>> = Vec::new();
-    let mut current: Option<Symbol> = None;
+    let mut symbols: Vec<(Symbol, Map<String, Json>)> = Vec::new();
     for atom in c.atoms() {
-        if current != Some(atom.symbol) {
-            current = Some(atom.symbol);
-            let mut m = Map::new();
-            m.insert("name".into(), json!(program.symbol_name(atom.symbol)));
-            match atom.symbol {
-                Symbol::Pred(p) => {
-                    m.insert("kind".into(), json!("predicate"));
-                    m.insert("args".into(), json!(type_names(&program.pred(p).args)));
-                }
-                Symbol::Func(f) => {
-                    let func = program.func(f);
-                    m.insert("kind".into(), json!("function"));
-                    m.insert("args".into(), json!(type_names(&func.args)));
-                    m.insert("result".into(), json!(program.sort(func.result).name));
-                    m.insert("partial".into(), json!(func.partial));
-                }
-            }
-            display_fields(program, atom.symbol, &mut m);
-            m.insert("rows".into(), json!([]));
-            symbols.push(m);
-        }
-        let Some(Json::Array(rows)) = symbols.last_mut().and_then(|m| m.get_mut("rows")) else {
-            continue;
-        };
         let literal = c.text(&atom);
-        let shown = |vs: &[crate::structure::Value]| -> Vec<String> {
-            vs.iter().map(|v| readable_value(*v)).collect()
-        };
+        let rows = rows_of(&mut symbols, program, atom.symbol);
         match atom.symbol {
             Symbol::Pred(_) => rows.push(json!({"args": shown(&atom.tuple), "literal": literal})),
             Symbol::Func(_) => {
@@ -706,7 +735,57 @@ fn symbols_json(c: &Consultation<'_>) -> Json {
             }
         }
     }
-    Json::Array(symbols.into_iter().map(Json::Object).collect())
+    for (symbol, args) in c.numbers() {
+        let applied = c.application_text(symbol, &args);
+        rows_of(&mut symbols, program, symbol)
+            .push(json!({"args": shown(&args), "number": applied}));
+    }
+    // In the vocabulary's order (the numbers were listed after the atoms).
+    let order = crate::infer::interpreted_symbols(program, c.problem().theory().vocabulary);
+    symbols.sort_by_key(|(s, _)| order.iter().position(|o| o == s));
+    Json::Array(symbols.into_iter().map(|(_, m)| Json::Object(m)).collect())
+}
+
+/// The rows of `symbol`, the last of `symbols` (added when it is not).
+fn rows_of<'m>(
+    symbols: &'m mut Vec<(crate::ids::Symbol, Map<String, Json>)>,
+    program: &Program,
+    symbol: crate::ids::Symbol,
+) -> &'m mut Vec<Json> {
+    if symbols.last().is_none_or(|(s, _)| *s != symbol) {
+        symbols.push((symbol, symbol_head(program, symbol)));
+    }
+    let (_, m) = symbols.last_mut().expect("just pushed");
+    match m.get_mut("rows") {
+        Some(Json::Array(rows)) => rows,
+        _ => unreachable!("a symbol's head has its rows"),
+    }
+}
+
+/// What `symbols` says of a symbol before its rows: name, kind, types, how it is shown.
+fn symbol_head(program: &Program, symbol: crate::ids::Symbol) -> Map<String, Json> {
+    use crate::ids::Symbol;
+    let type_names = |ids: &[crate::ids::SortId]| -> Vec<String> {
+        ids.iter().map(|&s| program.sort(s).name.clone()).collect()
+    };
+    let mut m = Map::new();
+    m.insert("name".into(), json!(program.symbol_name(symbol)));
+    match symbol {
+        Symbol::Pred(p) => {
+            m.insert("kind".into(), json!("predicate"));
+            m.insert("args".into(), json!(type_names(&program.pred(p).args)));
+        }
+        Symbol::Func(f) => {
+            let func = program.func(f);
+            m.insert("kind".into(), json!("function"));
+            m.insert("args".into(), json!(type_names(&func.args)));
+            m.insert("result".into(), json!(program.sort(func.result).name));
+            m.insert("partial".into(), json!(func.partial));
+        }
+    }
+    display_fields(program, symbol, &mut m);
+    m.insert("rows".into(), json!([]));
+    m
 }
 
 /// A term block's term, or a constant of the vocabulary as a term.

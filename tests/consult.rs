@@ -851,34 +851,157 @@ fn value_says_undecided_when_the_budget_ran_out() {
 /// Reals are numbers the search chooses, outside the consultation's atoms: `open` lists them
 /// as skipped, choosing one says so (not that `5` is no element), and a model shows them.
 #[test]
-fn a_real_is_skipped_and_said_so() {
+fn a_real_is_chosen_by_value() {
     let spec = support::write_file(
         "consult-reals.idp",
         "vocabulary V {\n    type Food := {bread, milk}\n    amount: Food -> Real\n    \
          veggie: () -> Bool\n}\ntheory T:V {\n    !f in Food: amount(f) >= 1.\n    \
-         veggie() => amount(milk) = 2.\n}\n",
+         veggie() => amount(milk) = 2.\n    amount(bread) + amount(milk) =< 7.5.\n}\n",
     );
     let requests = [
-        r#"{"op":"assume","literal":"amount(bread) = 5"}"#,
+        r#"{"op":"symbols"}"#,
+        r#"{"op":"assume","literal":"amount(bread) = 5.5"}"#,
         r#"{"op":"assume","literal":"veggie()"}"#,
+        r#"{"op":"forced"}"#,
+        r#"{"op":"assume","literal":"amount(milk) = 2.5"}"#,
+        r#"{"op":"why_not","literal":"amount(milk) = 3"}"#,
         r#"{"op":"model"}"#,
+        r#"{"op":"assume","literal":"amount(milk) = 1/2"}"#,
+        r#"{"op":"choices"}"#,
     ];
     let (replies, code, stderr) =
         consult_replies(&[spec.to_str().unwrap()], &(requests.join("\n") + "\n"));
     assert_eq!(code, Some(0), "{stderr}");
-    assert_eq!(
-        replies[..3],
-        [
-            r#"{"atoms":1,"has_model":true,"ok":true,"op":"open","skipped":["amount"]}"#,
-            r#"{"error":"amount is not part of this consultation: its type is infinite or too large to list (a number the search chooses, such as a real, cannot be chosen here); its values show in a model","ok":false}"#,
-            r#"{"added":true,"ok":true}"#,
-        ]
-    );
-    assert!(
-        replies[3].contains(r#"amount = { bread->1; milk->2 }"#),
-        "{}",
-        replies[3]
-    );
+    let at = spec.display().to_string();
+    let expected = [
+        r#"{"atoms":1,"has_model":true,"ok":true,"op":"open"}"#.to_string(),
+        r#"{"ok":true,"symbols":[{"args":[],"kind":"predicate","name":"veggie","rows":[{"args":[],"literal":"veggie"}]},{"args":["Food"],"kind":"function","name":"amount","partial":false,"result":"float","rows":[{"args":["bread"],"number":"amount(bread)"},{"args":["milk"],"number":"amount(milk)"}]}]}"#.to_string(),
+        r#"{"added":true,"ok":true}"#.to_string(),
+        r#"{"added":true,"ok":true}"#.to_string(),
+        r#"{"complete":true,"false":[],"ok":true,"true":["veggie","amount(bread) = 5.5","amount(milk) = 2"]}"#.to_string(),
+        r#"{"conflicts_with":["amount(bread) = 5.5"],"error":"amount(milk) = 2.5 is impossible with the choice amount(bread) = 5.5: retract one of them first","inconsistent":true,"ok":false}"#.to_string(),
+        format!(
+            r#"{{"forced":true,"ok":true,"possible":false,"reasons":[{{"at":"{at}:9:5","kind":"sentence","text":"amount(bread) + amount(milk) =< 7.5."}},{{"kind":"choice","literal":"amount(bread) = 5.5"}},{{"kind":"given","text":"amount is a function: each Food has exactly one value of float"}}],"retract":[["amount(bread) = 5.5","veggie"]]}}"#
+        ),
+        r#"{"ok":true,"structure":"structure  : V {\n  veggie = true\n  amount = { bread->5.5; milk->2 }\n}\n","true":["veggie","amount(bread) = 5.5","amount(milk) = 2"]}"#.to_string(),
+        r#"{"error":"'1/2' is not an element of type float in structure ","ok":false}"#.to_string(),
+        r#"{"choices":["amount(bread) = 5.5","veggie"],"ok":true,"structure":"structure Choices : V {\n    veggie = true\n    amount<ct> = { bread->5.5 }\n}\n"}"#.to_string(),
+    ];
+    assert_eq!(replies, expected);
+}
+
+/// A spec with numbers `W(Item)` and `Total`: searched as numbers (onto `int`), or, when
+/// `listed`, over listed types whose values are atoms.
+fn numbers_spec(listed: bool) -> String {
+    let (weight, total) = if listed { ("D", "S") } else { ("int", "int") };
+    format!(
+        "vocabulary V {{\n    type Item\n    type D isa int\n    type S isa int\n    \
+         W(Item) : {weight}\n    Total : {total}\n    Big(Item)\n}}\n\
+         theory T : V {{\n    ! i : 0 =< W(i) & W(i) =< 4.\n    \
+         Total = sum{{ i : true : W(i) }}.\n    ! i : Big(i) <=> W(i) >= 3.\n    \
+         Total =< 8.\n}}\n\
+         structure S : V {{\n    Item = {{ a; b; c }}\n    D = {{ 0..4 }}\n    S = {{ 0..12 }}\n}}\n"
+    )
+}
+
+/// Numbers the search chooses (`W(Item) : int`, bounded by sentences) are consulted by
+/// value, and every answer agrees with the same theory over listed types (`W(Item) : D`,
+/// `D = {0..4}`), whose functions are atoms: on random sequences of choices (a number's
+/// value, a value excluded, an atom), the choices are made or refused alike, and what every
+/// model shares is the same: the numbers' values every model has, and the atoms of `Big`.
+/// An explanation of a number's value names only choices that were made.
+#[test]
+fn numbers_are_chosen_by_value_and_agree_with_listed_types() {
+    let searched = program(&numbers_spec(false));
+    let listed = program(&numbers_spec(true));
+    let (t1, s1) = theory_t_and_structure_s(&searched);
+    let (t2, s2) = theory_t_and_structure_s(&listed);
+    let p1 = Problem::new(&searched, t1, s1, &Options::default()).expect("prepared");
+    let p2 = Problem::new(&listed, t2, s2, &Options::default()).expect("prepared");
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut checks = 0;
+    for _sequence in 0..40 {
+        let mut c1 = p1.consult().expect("consulted");
+        let mut c2 = p2.consult().expect("consulted");
+        assert!(c1.skipped().is_empty() && c1.numbers().len() == 4);
+        for _step in 0..5 {
+            let item = ["a", "b", "c"][rng.below(3) as usize];
+            let text = match rng.below(5) {
+                0 => format!("Big({item})"),
+                1 => format!("~Big({item})"),
+                2 => format!("W({item}) ~= {}", rng.below(5)),
+                3 => format!("Total = {}", rng.below(10)),
+                _ => format!("W({item}) = {}", rng.below(5)),
+            };
+            let (l1, l2) = (c1.parse(&text).expect(&text), c2.parse(&text).expect(&text));
+            let a1 = c1.assume(&l1).expect("assumed");
+            // A number's value chosen again replaces the one chosen before (a field is
+            // edited); over listed types that is a retraction first.
+            if let (Some((applied, _)), Assumed::Added) = (text.split_once(" = "), &a1) {
+                let before = c2.choices();
+                let earlier = before
+                    .iter()
+                    .find(|l| c2.text(l).starts_with(&format!("{applied} = ")));
+                if let Some(earlier) = earlier {
+                    c2.retract(earlier).expect("retracted");
+                }
+            }
+            let a2 = c2.assume(&l2).expect("assumed");
+            assert_eq!(
+                std::mem::discriminant(&a1),
+                std::mem::discriminant(&a2),
+                "{text}: {a1:?} against {a2:?} after {:?}",
+                shown(&c2, &c2.choices())
+            );
+            let f1 = c1.forced().expect("forced").expect("a model");
+            let f2 = c2.forced().expect("forced").expect("a model");
+            assert!(f1.undecided.is_empty() && f1.undecided_numbers.is_empty());
+            let mut true1 = shown(&c1, &f1.true_atoms);
+            let mut true2 = shown(&c2, &f2.true_atoms);
+            true1.sort();
+            true2.sort();
+            assert_eq!(
+                true1,
+                true2,
+                "after {:?} and {:?}",
+                shown(&c1, &c1.choices()),
+                shown(&c2, &c2.choices())
+            );
+            // Every false atom of the numbers' consultation is false over listed types; on
+            // Big they are the same.
+            let mut false2 = shown(&c2, &f2.false_atoms);
+            false2.extend(shown(&c2, &c2.given().false_atoms));
+            let false1 = shown(&c1, &f1.false_atoms);
+            assert!(
+                false1.iter().all(|l| false2.contains(l)),
+                "{false1:?} {false2:?}"
+            );
+            let big = |ls: &[String]| -> Vec<String> {
+                let mut out: Vec<String> =
+                    ls.iter().filter(|l| l.contains("Big")).cloned().collect();
+                out.sort();
+                out
+            };
+            assert_eq!(big(&false1), big(&false2));
+            let totals: Vec<Literal> = (f1.true_atoms.iter())
+                .filter(|l| c1.text(l).starts_with("Total"))
+                .cloned()
+                .collect();
+            for l in &totals {
+                let Explanation::Because { reasons, .. } = c1.explain(l).expect("explained") else {
+                    panic!("{} is forced but not explained", c1.text(l));
+                };
+                let made = shown(&c1, &c1.choices());
+                for r in reasons {
+                    if let idp::infer::consult::Reason::Choice(choice) = r {
+                        assert!(made.contains(&c1.text(&choice)), "{made:?}");
+                    }
+                }
+            }
+            checks += 1;
+        }
+    }
+    assert_eq!(checks, 200);
 }
 
 /// IDP-Z3's `display` block: its settings come with the opening, `symbols` gives each

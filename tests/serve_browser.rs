@@ -71,6 +71,8 @@ const MANY_SPEC: &str = "vocabulary V {\n    type T isa int\n    P(T)\n}\ntheory
 /// colours chosen for Belgium, Germany and France, Luxembourg's is forced.
 const ENVIRONMENT_SPEC: &str = "vocabulary environment {\n    raining : () -> Bool\n    cold : () -> Bool\n}\nvocabulary decision {\n    import environment\n    type Gear := {coat, shorts}\n    wear : () -> Gear\n}\ntheory environment:environment {\n    raining() => cold().\n}\ntheory decision:decision {\n    cold() => wear() = coat.\n}\n";
 
+const NUMBERS_SPEC: &str = "vocabulary V {\n    type Item := {a, b}\n    weight: Item -> Int\n    total: () -> Int\n    heavy: Item -> Bool\n}\ntheory T:V {\n    !i in Item: 0 =< weight(i) & weight(i) =< 10.\n    total() = weight(a) + weight(b).\n    !i in Item: heavy(i) <=> weight(i) > 3.\n}\n";
+
 const DISPLAY_SPEC: &str = "vocabulary V {\n    type Len := {1..3}\n    type Area := {1..9}\n    side: () -> Len\n    area: () -> Area\n    metric: () -> Bool\n}\ntheory T:V {\n    area() = side() * side().\n}\ndisplay {\n    goal_symbol := {`area}.\n    hide(`metric).\n    unit('cm', `side).\n    heading('Dimensions', `side).\n    introduction('The area of a square').\n}\n";
 
 const MAP_SPEC: &str = "vocabulary V {\n    type Country constructed from { Belgium, Netherlands, Luxembourg, Germany, France }\n    type Colour constructed from { Red, Green, Blue, Yellow }\n    Border(Country, Country)\n    ColourOf(Country) : Colour\n}\n\ntheory T : V {\n    ! x y : Border(x, y) => ColourOf(x) ~= ColourOf(y).\n}\n\nstructure S : V {\n    Border = { Belgium,Netherlands; Belgium,Luxembourg; Belgium,Germany; Belgium,France;\n               Netherlands,Germany; Luxembourg,Germany; Luxembourg,France; Germany,France }\n}\n";
@@ -470,6 +472,78 @@ async fn consultation(c: &Client, server: &Server) {
     screenshot(c, "consult-restored.png").await;
     environment_and_decision(c).await;
     display_block(c).await;
+    numbers(c).await;
+}
+
+/// Numbers the search chooses (`Int` without a listed type) are fields: a value typed is a
+/// choice, what follows shows in the other fields, and an impossible value is refused.
+async fn numbers(c: &Client) {
+    set_text(c, NUMBERS_SPEC).await;
+    wait_for_js(
+        c,
+        "return [...document.getElementById('theory').options].some(o => o.value === 'T')",
+    )
+    .await;
+    click(c, "#run").await;
+    wait_for_js(
+        c,
+        "return document.querySelector('#consultant .consult-status.good') !== null \
+         && document.querySelector('#consultant input[data-number=\"weight(b)\"]') !== null",
+    )
+    .await;
+    type_number(c, "weight(a)", "3").await;
+    type_number(c, "weight(b)", "4").await;
+    assert_eq!(
+        number_state(c, "total").await,
+        ("forced".into(), "= 7".into())
+    );
+    assert_eq!(
+        number_state(c, "weight(a)").await,
+        ("chosen".into(), "chosen".into())
+    );
+    assert_eq!(state_of(c, "heavy(b)").await, "forced");
+    // 12 is beyond weight(a)'s bound: refused, and the choice stays 3.
+    type_number(c, "weight(a)", "12").await;
+    assert!(text_of(c, "#consultant .consult-status")
+        .await
+        .contains("impossible"));
+    assert_eq!(value_of_number(c, "weight(a)").await, "3");
+    screenshot(c, "consult-numbers.png").await;
+}
+
+/// Types `value` into number `applied`'s field, presses Enter, and waits for the answer.
+async fn type_number(c: &Client, applied: &str, value: &str) {
+    let css = format!("#consultant input[data-number=\"{applied}\"]");
+    let field = wait_css(c, &css).await;
+    // Erased key by key, as a person does (clearing the field would commit it empty).
+    let shown = field.prop("value").await.unwrap().unwrap_or_default();
+    let erase = char::from(Key::Backspace)
+        .to_string()
+        .repeat(shown.chars().count());
+    field
+        .send_keys(&format!("{erase}{value}{}", char::from(Key::Enter)))
+        .await
+        .unwrap();
+    wait_for_js(
+        c,
+        "return !document.querySelector('#consultant[data-busy]')",
+    )
+    .await;
+}
+
+/// The state of number `applied` and the text beside its field.
+async fn number_state(c: &Client, applied: &str) -> (String, String) {
+    let css = format!("#consultant input[data-number=\"{applied}\"] ~ button.num-state");
+    let mark = c.find(Locator::Css(&css)).await.unwrap();
+    let state = mark.attr("data-state").await.unwrap().unwrap_or_default();
+    (state, mark.text().await.unwrap())
+}
+
+/// What number `applied`'s field shows.
+async fn value_of_number(c: &Client, applied: &str) -> String {
+    let css = format!("#consultant input[data-number=\"{applied}\"]");
+    let field = c.find(Locator::Css(&css)).await.unwrap();
+    field.prop("value").await.unwrap().unwrap_or_default()
 }
 
 /// An IDP-Z3 file with a display block: its introduction is shown, the hidden symbol is

@@ -885,6 +885,12 @@ impl<'a> Grounder<'a> {
     }
 
     /// The variable of `f(args)`, made on first use.
+    /// The variable of application `f(args)` of a function searched as a number (made now
+    /// when grounding has not met it).
+    pub fn application_variable(&mut self, f: FuncId, args: Tuple) -> usize {
+        self.integer_variable(f, args)
+    }
+
     fn integer_variable(&mut self, f: FuncId, args: Tuple) -> usize {
         if let Some(&k) = self.integers.index.get(&(f, args.clone())) {
             return k;

@@ -157,6 +157,38 @@ struct Atom {
     symbol: Symbol,
     tuple: Tuple,
     state: AtomState,
+    /// For `f(a) = v` of a number (see [`Number`]): its index in `numbers`.
+    number: Option<usize>,
+}
+
+/// An application the search chooses as a number (`f(a)` of a function onto `int`, `nat`,
+/// a range too large to list, or the reals). It is chosen by value (`f(a) = 5`), each value
+/// chosen becoming an atom of its own, and `forced` tells its value when every model with
+/// the choices gives it the same.
+#[derive(Clone, Debug)]
+struct Number {
+    symbol: Symbol,
+    args: Tuple,
+    /// The grounder's variable of the application.
+    var: usize,
+}
+
+/// A model seen: the values of `lits`, and of the numbers.
+#[derive(Clone, Debug)]
+struct Model {
+    lits: Vec<bool>,
+    numbers: Vec<crate::structure::Value>,
+}
+
+/// What is known of the numbers' values under one set of choices.
+#[derive(Clone, Debug)]
+struct NumberBackbone {
+    /// For each number, its value in every model with the choices, where that is settled.
+    fixed: Vec<Option<crate::structure::Value>>,
+    /// The numbers not settled yet: every model seen gives them their value in `reference`.
+    pending: Vec<usize>,
+    /// Each number's value in a model with the choices.
+    reference: Vec<crate::structure::Value>,
 }
 
 /// Which atoms still matter with the current choices ([`Consultation::relevant`]).
@@ -194,6 +226,10 @@ pub struct Consequences {
     pub false_atoms: Vec<Literal>,
     /// The atoms not settled within the budget: in the backbone or not.
     pub undecided: Vec<Literal>,
+    /// The numbers (symbol and arguments) whose value was not settled within the budget:
+    /// the same in every model or not. (A number that is has `f(a) = v` among the true
+    /// atoms.)
+    pub undecided_numbers: Vec<(Symbol, Tuple)>,
 }
 
 /// What is known of the backbone under one set of choices.
@@ -205,7 +241,7 @@ struct Backbone {
     /// them their value in `reference`.
     pending: Vec<usize>,
     /// A model with the choices.
-    reference: Vec<bool>,
+    reference: Model,
     /// The conflict limit (an index of [`CONFLICT_LEVELS`]) the pending literals wait for.
     level: usize,
 }
@@ -287,7 +323,7 @@ pub struct Consultation<'s> {
     /// The choices, in the order they were made: an atom and its truth.
     choices: Vec<(usize, bool)>,
     /// Models seen (the values of `lits`), newest last.
-    pool: Vec<Vec<bool>>,
+    pool: Vec<Model>,
     /// The backbone of each set of choices asked so far (sorted choices as the key); `None`
     /// when there is no model.
     backbones: HashMap<Vec<(usize, bool)>, Option<Backbone>>,
@@ -298,6 +334,11 @@ pub struct Consultation<'s> {
     shown: Option<Lit>,
     /// The symbols left out of the consultation (an infinite type, or too many tuples).
     skipped: Vec<Symbol>,
+    /// The applications chosen as numbers, and the index of each (symbol, arguments).
+    numbers: Vec<Number>,
+    number_index: HashMap<(Symbol, Tuple), usize>,
+    /// The numbers' values under each set of choices asked so far (the key of `backbones`).
+    number_backbones: HashMap<Vec<(usize, bool)>, NumberBackbone>,
 }
 
 impl<'s> Consultation<'s> {
@@ -315,6 +356,9 @@ impl<'s> Consultation<'s> {
             budget: None,
             shown: None,
             skipped: Vec::new(),
+            numbers: Vec::new(),
+            number_index: HashMap::default(),
+            number_backbones: HashMap::default(),
         };
         let Some((structure, pending)) = &problem.evaluated else {
             c.list_atoms(&problem.given, None)?;
@@ -341,7 +385,14 @@ impl<'s> Consultation<'s> {
     ) -> IdpResult<()> {
         let program = self.problem.program;
         for symbol in interpreted_symbols(program, self.problem.theory.vocabulary) {
+            if let (Symbol::Func(f), Some(session)) = (symbol, session.as_deref_mut()) {
+                if session.is_number_function(f) {
+                    self.list_numbers(structure, f, session);
+                    continue;
+                }
+            }
             let tuples = symbol_domains(program, structure, symbol)
+                .or_else(|| bounded_domains(program, structure, symbol, session.as_deref_mut()?))
                 .and_then(|d| crate::sema::product(&d, MAX_CONSULTED_ATOMS));
             let Some(tuples) = tuples else {
                 self.skipped.push(symbol);
@@ -382,10 +433,38 @@ impl<'s> Consultation<'s> {
                     symbol,
                     tuple,
                     state,
+                    number: None,
                 });
             }
         }
         Ok(())
+    }
+
+    /// Lists the applications of `f`, a function the search chooses as a number (skipped
+    /// when its arguments are too many to list).
+    fn list_numbers(
+        &mut self,
+        structure: &Structure,
+        f: crate::ids::FuncId,
+        session: &mut Session<'s>,
+    ) {
+        let program = self.problem.program;
+        let symbol = Symbol::Func(f);
+        let domains: Option<Vec<Vec<crate::structure::Value>>> = (program.func(f).args)
+            .iter()
+            .map(|&sort| crate::sema::sort_domain(program, structure, sort))
+            .collect();
+        let room = MAX_CONSULTED_ATOMS.saturating_sub(self.numbers.len());
+        let Some(tuples) = domains.and_then(|d| crate::sema::product(&d, room)) else {
+            self.skipped.push(symbol);
+            return;
+        };
+        for args in tuples {
+            let var = session.number_variable(f, args.clone());
+            self.number_index
+                .insert((symbol, args.clone()), self.numbers.len());
+            self.numbers.push(Number { symbol, args, var });
+        }
     }
 
     /// The problem consulted.
@@ -409,7 +488,17 @@ impl<'s> Consultation<'s> {
     /// Every atom of the consultation, in the vocabulary's order (symbols, then tuples).
     pub fn atoms(&self) -> Vec<Literal> {
         (0..self.atoms.len())
+            .filter(|&a| self.atoms[a].number.is_none())
             .map(|a| self.literal(a, true))
+            .collect()
+    }
+
+    /// The applications chosen as numbers (symbol and arguments), in the vocabulary's
+    /// order: each is chosen by value (`f(a) = 5`), not listed among the atoms.
+    pub fn numbers(&self) -> Vec<(Symbol, Tuple)> {
+        self.numbers
+            .iter()
+            .map(|n| (n.symbol, n.args.clone()))
             .collect()
     }
 
@@ -427,24 +516,69 @@ impl<'s> Consultation<'s> {
         let p = self.problem;
         if let Some(symbol) = self.skipped_symbol_in(text) {
             return Err(format!(
-                "{} is not part of this consultation: its type is infinite or too large to \
-                 list (a number the search chooses, such as a real, cannot be chosen here); \
-                 its values show in a model",
+                "{} is not part of this consultation: its tuples are infinite or too many \
+                 to list (its arguments range over an infinite or huge type); its values \
+                 show in a model",
                 p.program.symbol_name(symbol)
             ));
         }
         let formula = parse_literal(p.program, p.theory.vocabulary, &p.given, text)?;
         let literal = literal_of(&formula).ok_or_else(|| format!("'{text}' is not a literal"))?;
-        if !self
+        if self
             .index
             .contains_key(&(literal.symbol, literal.tuple.clone()))
         {
-            return Err(format!(
-                "{} is not part of this consultation (its type is infinite or too large)",
-                p.program.symbol_name(literal.symbol)
-            ));
+            return Ok(literal);
         }
-        Ok(literal)
+        if let Some(n) = self.number_of(&literal) {
+            return self.number_literal(n, literal);
+        }
+        Err(format!(
+            "{} is not part of this consultation (its type is infinite or too large)",
+            p.program.symbol_name(literal.symbol)
+        ))
+    }
+
+    /// The number that literal `f(a) = v` is about, if `f(a)` is one.
+    fn number_of(&self, literal: &Literal) -> Option<usize> {
+        let (_, args) = literal.tuple.split_last()?;
+        self.number_index
+            .get(&(literal.symbol, args.to_vec()))
+            .copied()
+    }
+
+    /// `literal` about number `n`, if its value is one the number can take (an integer for
+    /// a function onto the integers).
+    fn number_literal(&self, n: usize, literal: Literal) -> Result<Literal, String> {
+        let program = self.problem.program;
+        let value = *literal
+            .tuple
+            .last()
+            .expect("a function's graph tuple has its value");
+        let Symbol::Func(f) = literal.symbol else {
+            return Ok(literal);
+        };
+        let result = program.sort(program.func(f).result);
+        let real = result.builtin == Some(crate::sema::BuiltinSort::Float);
+        let fits = if real {
+            value.exact().is_some()
+        } else {
+            value.as_int().is_some()
+        };
+        if fits {
+            return Ok(literal);
+        }
+        let number = &self.numbers[n];
+        Err(format!(
+            "{} takes {} values, and {value} is not one",
+            self.application_text(number.symbol, &number.args),
+            if real { "number" } else { "integer" }
+        ))
+    }
+
+    /// `f(args)` as IDP writes it.
+    pub fn application_text(&self, symbol: Symbol, args: &[crate::structure::Value]) -> String {
+        self.reading().application_text(symbol, args)
     }
 
     /// The skipped symbol that literal `text` is about, if it names one.
@@ -476,11 +610,48 @@ impl<'s> Consultation<'s> {
         }
     }
 
-    fn atom_of(&self, literal: &Literal) -> IdpResult<usize> {
+    /// The atom of `literal`; for `f(a) = v` of a number, made now when that value was not
+    /// asked before.
+    fn atom_for(&mut self, literal: &Literal) -> IdpResult<usize> {
+        if let Some(&a) = self.index.get(&(literal.symbol, literal.tuple.clone())) {
+            return Ok(a);
+        }
+        let n = self
+            .number_of(literal)
+            .ok_or_else(|| Error::internal("a literal outside the consultation"))?;
+        let value = *literal
+            .tuple
+            .last()
+            .expect("a number's literal has its value");
+        let state = match self.session.as_mut() {
+            None => AtomState::Known(false),
+            Some(session) => {
+                let g = session
+                    .number_equals(self.numbers[n].var, value)
+                    .ok_or_else(|| Error::internal("a number's literal with another value"))?;
+                if g == Gf::TRUE || g == Gf::FALSE {
+                    AtomState::Known(g == Gf::TRUE)
+                } else {
+                    let lit = session.lit(g);
+                    let k = *self.lit_index.entry(lit).or_insert(self.lits.len());
+                    if k == self.lits.len() {
+                        self.lits.push(lit);
+                        self.add_number_lit(n, value);
+                    }
+                    AtomState::Open(k)
+                }
+            }
+        };
+        let a = self.atoms.len();
         self.index
-            .get(&(literal.symbol, literal.tuple.clone()))
-            .copied()
-            .ok_or_else(|| Error::internal("a literal outside the consultation"))
+            .insert((literal.symbol, literal.tuple.clone()), a);
+        self.atoms.push(Atom {
+            symbol: literal.symbol,
+            tuple: literal.tuple.clone(),
+            state,
+            number: Some(n),
+        });
+        Ok(a)
     }
 
     /// The solver literal that makes atom `a` have `truth`; `Err(value)` for a known atom.
@@ -553,25 +724,46 @@ impl<'s> Consultation<'s> {
     /// Keeps the session's current model in the pool.
     fn remember_model(&mut self) {
         let Some(session) = &self.session else { return };
-        let model: Vec<bool> = self.lits.iter().map(|&l| session.lit_value(l)).collect();
+        let model = Model {
+            lits: self.lits.iter().map(|&l| session.lit_value(l)).collect(),
+            numbers: self.number_values(),
+        };
         if self.pool.len() == POOL_SIZE {
             self.pool.remove(0);
         }
         self.pool.push(model);
     }
 
+    /// Gives the models kept, and the backbones, the value of the literal just made for
+    /// `f(a) = value` of number `n` (each model has its numbers' values); in each backbone
+    /// it waits to be settled.
+    fn add_number_lit(&mut self, n: usize, value: crate::structure::Value) {
+        let k = self.lits.len() - 1;
+        for m in &mut self.pool {
+            m.lits.push(m.numbers[n] == value);
+        }
+        for state in self.backbones.values_mut().flatten() {
+            let r = &mut state.reference;
+            r.lits.push(r.numbers[n] == value);
+            state.values.push(None);
+            state.pending.push(k);
+        }
+    }
+
     /// Makes a choice, unless no model allows it with the others.
     pub fn assume(&mut self, literal: &Literal) -> IdpResult<Assumed> {
-        let a = self.atom_of(literal)?;
+        let a = self.atom_for(literal)?;
         if self.choices.contains(&(a, literal.truth)) {
             return Ok(Assumed::Already);
         }
-        // A choice of the other value of the same atom replaces it.
+        // A choice of the other value of the same atom replaces it, and so does a value of
+        // the same number chosen before (a number's field is edited).
+        let number = self.atoms[a].number.filter(|_| literal.truth);
         let mut with: Vec<(usize, bool)> = self
             .choices
             .iter()
             .copied()
-            .filter(|&(b, _)| b != a)
+            .filter(|&(b, t)| b != a && !(t && number.is_some() && self.atoms[b].number == number))
             .collect();
         with.push((a, literal.truth));
         let possible = self.possible(&with)?;
@@ -595,7 +787,9 @@ impl<'s> Consultation<'s> {
 
     /// Takes a choice back; false when it was not made.
     pub fn retract(&mut self, literal: &Literal) -> IdpResult<bool> {
-        let a = self.atom_of(literal)?;
+        let Some(&a) = self.index.get(&(literal.symbol, literal.tuple.clone())) else {
+            return Ok(false);
+        };
         let before = self.choices.len();
         self.choices.retain(|&c| c != (a, literal.truth));
         let changed = self.choices.len() != before;
@@ -672,6 +866,7 @@ impl<'s> Consultation<'s> {
     /// ([`Consultation::set_budget`]): the atoms not settled by then are `undecided`, and
     /// asking again goes on where this stopped.
     pub fn forced(&mut self) -> IdpResult<Option<Consequences>> {
+        let deadline = self.budget.map(|b| Instant::now() + b);
         let Some(state) = self.backbone()? else {
             return Ok(None);
         };
@@ -687,7 +882,122 @@ impl<'s> Consultation<'s> {
                 None => {}
             }
         }
+        if !self.numbers.is_empty() {
+            self.add_fixed_numbers(&mut out, deadline)?;
+        }
         Ok(Some(out))
+    }
+
+    /// Adds to `out` the numbers whose value every model with the choices shares (`f(a) = v`
+    /// among the true atoms, unless a chosen or forced atom says it already), and those not
+    /// settled by `deadline`.
+    fn add_fixed_numbers(
+        &mut self,
+        out: &mut Consequences,
+        deadline: Option<Instant>,
+    ) -> IdpResult<()> {
+        let Some(state) = self.number_backbone(deadline)? else {
+            out.undecided_numbers = self.numbers();
+            return Ok(());
+        };
+        for (n, number) in self.numbers.iter().enumerate() {
+            if state.pending.contains(&n) {
+                out.undecided_numbers
+                    .push((number.symbol, number.args.clone()));
+            }
+            let Some(value) = state.fixed[n] else {
+                continue;
+            };
+            let mut tuple = number.args.clone();
+            tuple.push(value);
+            let literal = Literal {
+                symbol: number.symbol,
+                tuple,
+                truth: true,
+            };
+            if !out.true_atoms.contains(&literal) {
+                out.true_atoms.push(literal);
+            }
+        }
+        Ok(())
+    }
+
+    /// The values of the numbers under the current choices, as far as `deadline` allows
+    /// (cached per set of choices, and resumed when it was not complete): as for the atoms,
+    /// each number is asked for another value than in a model with the choices, and a model
+    /// found drops every number it changes. `None` when no model was found in time.
+    fn number_backbone(&mut self, deadline: Option<Instant>) -> IdpResult<Option<NumberBackbone>> {
+        let key = sorted(&self.choices);
+        let Some(mut with) = self.assumptions(&self.choices.clone()) else {
+            return Ok(None);
+        };
+        let mut state = match self.number_backbones.get(&key) {
+            Some(state) if state.pending.is_empty() => return Ok(Some(state.clone())),
+            Some(state) => state.clone(),
+            None => {
+                let Some(session) = self.session.as_mut() else {
+                    return Ok(None);
+                };
+                if session.solve_before(&with, None, deadline)? != Some(true) {
+                    return Ok(None);
+                }
+                self.remember_model();
+                let mut fixed = vec![None; self.numbers.len()];
+                // A number chosen has its value.
+                for &(a, t) in &self.choices {
+                    if let (Some(n), true) = (self.atoms[a].number, t) {
+                        fixed[n] = self.atoms[a].tuple.last().copied();
+                    }
+                }
+                NumberBackbone {
+                    pending: (0..self.numbers.len())
+                        .rev()
+                        .filter(|&n| fixed[n].is_none())
+                        .collect(),
+                    fixed,
+                    reference: self.number_values(),
+                }
+            }
+        };
+        while let Some(n) = state.pending.pop() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                state.pending.push(n);
+                break;
+            }
+            let session = self.session.as_mut().expect("a model was found");
+            let differs = session
+                .number_differs(self.numbers[n].var, state.reference[n])
+                .ok_or_else(|| Error::internal("a number's value that is not a number"))?;
+            with.push(session.lit(differs));
+            let found = session.solve_before(&with, None, deadline)?;
+            with.pop();
+            match found {
+                Some(true) => {
+                    self.remember_model();
+                    let values = self.number_values();
+                    state.pending.retain(|&j| values[j] == state.reference[j]);
+                }
+                Some(false) => state.fixed[n] = Some(state.reference[n]),
+                None => {
+                    state.pending.push(n);
+                    break;
+                }
+            }
+        }
+        if self.number_backbones.len() >= CACHE_SIZE {
+            self.number_backbones.clear();
+        }
+        self.number_backbones.insert(key, state.clone());
+        Ok(Some(state))
+    }
+
+    /// The numbers' values in the session's current model.
+    fn number_values(&self) -> Vec<crate::structure::Value> {
+        let session = self.session.as_ref().expect("a model was found");
+        self.numbers
+            .iter()
+            .map(|n| session.number_value(n.var))
+            .collect()
     }
 
     /// How long [`Consultation::forced`] (and what asks it: `value`) may search before it
@@ -734,7 +1044,7 @@ impl<'s> Consultation<'s> {
             let AtomState::Open(k) = atom.state else {
                 continue;
             };
-            if state.values[k].is_some() {
+            if state.values[k].is_some() || atom.number.is_some() {
                 continue;
             }
             if matters.contains(&a) {
@@ -756,7 +1066,7 @@ impl<'s> Consultation<'s> {
     /// [`Consultation::value`], and whether an unknown value is settled (both values have
     /// models) or only not decided within the budget.
     pub fn settled_value(&mut self, literal: &Literal) -> IdpResult<Option<(Option<bool>, bool)>> {
-        let a = self.atom_of(literal)?;
+        let a = self.atom_for(literal)?;
         let Some(state) = self.backbone()? else {
             return Ok(None);
         };
@@ -828,14 +1138,14 @@ impl<'s> Consultation<'s> {
             }
         }
         let reference = self.pool.last().cloned().expect("a model with the choices");
-        let consistent: Vec<&Vec<bool>> = self
+        let consistent: Vec<&Model> = self
             .pool
             .iter()
             .filter(|m| assumptions.iter().all(|&l| self.model_has(m, l)))
             .collect();
         let pending: Vec<usize> = (0..self.lits.len())
             .filter(|&k| values[k].is_none())
-            .filter(|&k| consistent.iter().all(|m| m[k] == reference[k]))
+            .filter(|&k| consistent.iter().all(|m| m.lits[k] == reference.lits[k]))
             .collect();
         Ok(Some(Backbone {
             values,
@@ -869,7 +1179,7 @@ impl<'s> Consultation<'s> {
                     return Ok(state);
                 }
                 let l = self.lits[k];
-                with.push(if state.reference[k] { -l } else { l });
+                with.push(if state.reference.lits[k] { -l } else { l });
                 let session = self.session.as_mut().expect("a model was found");
                 let found = session.solve_before(&with, limit, deadline)?;
                 with.pop();
@@ -877,10 +1187,11 @@ impl<'s> Consultation<'s> {
                     Some(true) => {
                         self.remember_model();
                         let model = self.pool.last().expect("just kept");
-                        state.pending.retain(|&j| model[j] == state.reference[j]);
-                        deferred.retain(|&j| model[j] == state.reference[j]);
+                        let reference = &state.reference.lits;
+                        state.pending.retain(|&j| model.lits[j] == reference[j]);
+                        deferred.retain(|&j| model.lits[j] == reference[j]);
                     }
-                    Some(false) => state.values[k] = Some(state.reference[k]),
+                    Some(false) => state.values[k] = Some(state.reference.lits[k]),
                     None => deferred.push(k),
                 }
             }
@@ -907,7 +1218,7 @@ impl<'s> Consultation<'s> {
         let implied: HashSet<Lit> = implied.into_iter().collect();
         let lits = &self.lits;
         state.pending.retain(|&k| {
-            let value = state.reference[k];
+            let value = state.reference.lits[k];
             let settled = implied.contains(&if value { lits[k] } else { -lits[k] });
             if settled {
                 state.values[k] = Some(value);
@@ -917,12 +1228,12 @@ impl<'s> Consultation<'s> {
         Ok(())
     }
 
-    /// Whether model `m` (values of `lits`) satisfies solver literal `l` (a literal not among
-    /// `lits` is taken as satisfied).
-    fn model_has(&self, m: &[bool], l: Lit) -> bool {
+    /// Whether model `m` satisfies solver literal `l` (a literal not among `lits` is taken
+    /// as satisfied).
+    fn model_has(&self, m: &Model, l: Lit) -> bool {
         match (self.lit_index.get(&l), self.lit_index.get(&-l)) {
-            (Some(&k), _) => m[k],
-            (None, Some(&k)) => !m[k],
+            (Some(&k), _) => m.lits[k],
+            (None, Some(&k)) => !m.lits[k],
             (None, None) => true,
         }
     }
@@ -940,11 +1251,12 @@ impl<'s> Consultation<'s> {
     ) -> IdpResult<Explanation> {
         let p = self.problem;
         let chosen = self.structure_with(choices);
+        let theory = self.theory_with(choices);
         let formula = formula_of(p.program, literal);
-        let answer = why_forced(p.program, p.theory, &chosen, &formula, &p.options)?.value;
+        let answer = why_forced(p.program, &theory, &chosen, &formula, &p.options)?.value;
         Ok(match answer {
             Forced::By(core) => Explanation::Because {
-                reasons: self.reasons(&core),
+                reasons: self.reasons(&core, &theory, choices),
                 core,
             },
             Forced::Not => Explanation::NotForced,
@@ -952,16 +1264,39 @@ impl<'s> Consultation<'s> {
         })
     }
 
-    /// The structure as given with the choices added as facts.
+    /// The structure as given with the choices added as facts (the choices of numbers are
+    /// sentences of [`Consultation::chosen_theory`]: a number's function has no table).
     pub fn chosen_structure(&self) -> Structure {
         self.structure_with(&self.choices)
     }
 
-    /// The structure as given with `choices` added as facts.
+    /// The theory with a sentence for each choice of a number's value (`f(a) = 5.`), after
+    /// the theory's own.
+    pub fn chosen_theory(&self) -> Theory {
+        self.theory_with(&self.choices)
+    }
+
+    /// The theory with a sentence for each choice of `choices` about a number.
+    fn theory_with(&self, choices: &[(usize, bool)]) -> Theory {
+        let mut theory = self.problem.theory.clone();
+        for &(a, t) in choices {
+            if self.atoms[a].number.is_some() {
+                let formula = formula_of(self.problem.program, &self.literal(a, t));
+                theory.sentences.push(formula);
+            }
+        }
+        theory
+    }
+
+    /// The structure as given with the choices of `choices` that are not about numbers
+    /// added as facts.
     fn structure_with(&self, choices: &[(usize, bool)]) -> Structure {
         let mut s = self.problem.given.clone();
         for &(a, t) in choices {
             let atom = &self.atoms[a];
+            if atom.number.is_some() {
+                continue;
+            }
             if s.table(atom.symbol)
                 .is_some_and(|table| table.truth(&atom.tuple) != TruthValue::Unknown)
             {
@@ -981,10 +1316,17 @@ impl<'s> Consultation<'s> {
         s
     }
 
-    /// A core's parts as reasons, the facts that are choices told apart.
-    fn reasons(&self, core: &Core) -> Vec<Reason> {
+    /// A core's parts as reasons, the facts that are choices told apart. `theory` is the
+    /// theory with the choices of numbers among `choices` ([`Consultation::theory_with`]):
+    /// its sentences after the problem's own are those choices, in order.
+    fn reasons(&self, core: &Core, theory: &Theory, choices: &[(usize, bool)]) -> Vec<Reason> {
         let reading = self.reading();
-        let theory = self.problem.theory;
+        let own = self.problem.theory.sentences.len();
+        let chosen_numbers: Vec<Literal> = choices
+            .iter()
+            .filter(|&&(a, _)| self.atoms[a].number.is_some())
+            .map(|&(a, t)| self.literal(a, t))
+            .collect();
         let mut out = Vec::new();
         for piece in &core.pieces {
             match piece {
@@ -1001,12 +1343,17 @@ impl<'s> Consultation<'s> {
                     let chosen = self
                         .index
                         .get(&(*symbol, tuple.clone()))
-                        .is_some_and(|&a| self.choices.contains(&(a, *truth)));
+                        .is_some_and(|&a| choices.contains(&(a, *truth)));
                     out.push(if chosen {
                         Reason::Choice(literal)
                     } else {
                         Reason::Fact(literal)
                     });
+                }
+                Piece::Sentence(k) | Piece::Instance { sentence: k, .. } if *k >= own => {
+                    if let Some(literal) = chosen_numbers.get(*k - own) {
+                        out.push(Reason::Choice(literal.clone()));
+                    }
                 }
                 Piece::Sentence(k) | Piece::Instance { sentence: k, .. } => {
                     let f = &theory.sentences[*k];
@@ -1038,7 +1385,7 @@ impl<'s> Consultation<'s> {
     /// Why no model with the current choices satisfies `literal`, and which choices to
     /// retract to allow it.
     pub fn why_not(&mut self, literal: &Literal) -> IdpResult<WhyNot> {
-        let a = self.atom_of(literal)?;
+        let a = self.atom_for(literal)?;
         let mut with = self.choices.clone();
         with.retain(|&(b, _)| b != a);
         let replaced = with.len() != self.choices.len();
@@ -1156,6 +1503,7 @@ impl<'s> Consultation<'s> {
     pub fn optimum(&mut self, term: &Term, maximise: bool) -> IdpResult<Optimum> {
         let p = self.problem;
         let chosen = self.chosen_structure();
+        let theory = self.chosen_theory();
         let objective = if maximise {
             Term::new(TermKind::Neg(Box::new(term.clone())), term.sort, term.span)
         } else {
@@ -1166,7 +1514,7 @@ impl<'s> Consultation<'s> {
             ..p.options.clone()
         };
         let found =
-            crate::infer::minimize(p.program, p.theory, &chosen, &objective, None, &options)?.value;
+            crate::infer::minimize(p.program, &theory, &chosen, &objective, None, &options)?.value;
         let value = found.value.map(|v| match (maximise, v) {
             (true, crate::structure::Value::Int(i)) => crate::structure::Value::Int(-i),
             (true, crate::structure::Value::Float(f)) => crate::structure::Value::float(-f),
@@ -1184,6 +1532,25 @@ impl<'s> Consultation<'s> {
             proven: found.proven,
         })
     }
+}
+
+/// The domains of function `symbol`'s graph when its result type is infinite but
+/// sentences bound its values (`x() = 0.`), as grounding lists them.
+fn bounded_domains(
+    program: &Program,
+    structure: &Structure,
+    symbol: Symbol,
+    session: &mut Session<'_>,
+) -> Option<Vec<Vec<crate::structure::Value>>> {
+    let Symbol::Func(f) = symbol else {
+        return None;
+    };
+    let mut domains: Vec<Vec<crate::structure::Value>> = (program.func(f).args)
+        .iter()
+        .map(|&sort| crate::sema::sort_domain(program, structure, sort))
+        .collect::<Option<_>>()?;
+    domains.push(session.result_values(f)?);
+    Some(domains)
 }
 
 /// The choices in a fixed order (the key of a set of choices).

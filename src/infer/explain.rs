@@ -1038,33 +1038,28 @@ impl Reading<'_> {
 
     /// A fact as a literal: `Edge(a,b)`, `~Edge(a,c)`, `Col(a) = red`, `Col(a) ~= blue`.
     pub fn fact_text(&self, symbol: Symbol, tuple: &[Value], truth: bool) -> String {
-        let name = self.program.symbol_name(symbol);
-        let show = |vs: &[Value]| {
-            vs.iter()
-                .map(|v| readable_value(*v))
-                .collect::<Vec<_>>()
-                .join(",")
-        };
         match symbol {
             Symbol::Func(_) => {
                 let (args, value) = tuple.split_at(tuple.len() - 1);
                 let op = if truth { "=" } else { "~=" };
-                let applied = if args.is_empty() {
-                    name.to_string()
-                } else {
-                    format!("{name}({})", show(args))
-                };
+                let applied = self.application_text(symbol, args);
                 format!("{applied} {op} {}", readable_value(value[0]))
             }
             Symbol::Pred(_) => {
                 let sign = if truth { "" } else { "~" };
-                if tuple.is_empty() {
-                    format!("{sign}{name}")
-                } else {
-                    format!("{sign}{name}({})", show(tuple))
-                }
+                format!("{sign}{}", self.application_text(symbol, tuple))
             }
         }
+    }
+
+    /// `s(args)` as IDP writes it (`s` alone without arguments).
+    pub fn application_text(&self, symbol: Symbol, args: &[Value]) -> String {
+        let name = self.program.symbol_name(symbol);
+        if args.is_empty() {
+            return name.to_string();
+        }
+        let shown: Vec<String> = args.iter().map(|v| readable_value(*v)).collect();
+        format!("{name}({})", shown.join(","))
     }
 
     /// The core as IDP3's `printunsatcore` prints it: one line per instance and definition.
@@ -1552,6 +1547,21 @@ fn without_comments(text: &str) -> String {
 
 /// A literal written as text (`Col(a) = red`, `~Edge(a,b)`, `Done`, `Turn ~= 3`) over the
 /// symbols of `vocabulary` and the elements of `structure`, as a formula.
+/// The number `token` as an element of `sort`, a type too large to list (`int`, `nat`,
+/// `float`, or a huge range), if it is one.
+fn number_in(program: &Program, structure: &Structure, sort: SortId, token: &str) -> Option<Value> {
+    let value = match token.parse::<i64>() {
+        Ok(i) => Value::Int(i),
+        Err(_) => Value::float(token.parse::<f64>().ok().filter(|f| f.is_finite())?),
+    };
+    let contained = match (program.sort(sort).builtin, structure.huge_ranges.get(&sort)) {
+        (_, Some(range)) => range.contains(value),
+        (Some(builtin), None) => crate::sema::builtin_contains(builtin, value),
+        (None, None) => false,
+    };
+    contained.then_some(value)
+}
+
 pub fn parse_literal(
     program: &Program,
     vocabulary: crate::ids::VocId,
@@ -1593,10 +1603,12 @@ pub fn parse_literal(
     let voc = program.voc(vocabulary);
     let element = |sort: SortId, token: &str| -> Result<Term, String> {
         let bare: String = token.chars().filter(|c| !c.is_whitespace()).collect();
-        let found = sort_domain(program, structure, sort).and_then(|d| {
-            d.into_iter()
-                .find(|v| readable_value(*v) == bare || v.to_string() == bare)
-        });
+        let found = match sort_domain(program, structure, sort) {
+            Some(domain) => domain
+                .into_iter()
+                .find(|v| readable_value(*v) == bare || v.to_string() == bare),
+            None => number_in(program, structure, sort, &bare),
+        };
         match found {
             Some(v) => Ok(Term::new(TermKind::Value(v), sort, span)),
             None => Err(format!(

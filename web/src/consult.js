@@ -30,6 +30,8 @@ export function createConsultant(helpers) {
     request: null,
     symbols: [],
     buttons: new Map(), // positive literal -> [{ button, truth }]
+    numbers: new Map(), // a number's application `f(a)` -> { input, mark }
+    undecidedNumbers: new Set(), // the applications whose value was not settled in time
     given: { true: new Set(), false: new Set() },
     forced: { true: new Set(), false: new Set() },
     environment: new Set(), // forced atoms that the environment theory alone makes certain
@@ -197,6 +199,7 @@ export function createConsultant(helpers) {
     const why = el("div", { class: "consult-why", "aria-live": "polite" });
     const form = el("div", { class: "consult-form" });
     s.buttons = new Map();
+    s.numbers = new Map();
     const goals = new Set(display.goals || []);
     // Symbols without a heading first, then each heading of the display block over its own.
     const shown = s.symbols.filter((sym) => sym.view !== "hidden");
@@ -239,6 +242,8 @@ export function createConsultant(helpers) {
       const cell = el("td");
       if (sym.kind === "predicate") {
         for (const truth of [true, false]) cell.append(valueButton(row.literal, truth, truth ? "true" : "false"));
+      } else if (row.number) {
+        cell.append(numberField(row.number));
       } else {
         for (const v of row.values) cell.append(valueButton(v.literal, true, v.value));
       }
@@ -246,7 +251,7 @@ export function createConsultant(helpers) {
       table.append(tr);
     }
     // A symbol the structure gives whole is folded away: nothing of it can be chosen.
-    const allGiven = sym.rows.every((row) => (sym.kind === "predicate" ? [row] : row.values)
+    const allGiven = sym.rows.every((row) => !row.number && (sym.kind === "predicate" ? [row] : row.values)
       .every((v) => s.given.true.has(v.literal) || s.given.false.has(v.literal)));
     if (!allGiven) {
       box.append(table);
@@ -264,6 +269,79 @@ export function createConsultant(helpers) {
     if (!s.buttons.has(atom)) s.buttons.set(atom, []);
     s.buttons.get(atom).push({ button: b, truth });
     return b;
+  }
+
+  // A number the search chooses (an integer or a real without a listed type): a field where
+  // its value is typed, and beside it its state (chosen, follows, open), which explains a
+  // value that follows and retracts a chosen one.
+  function numberField(applied) {
+    const input = el("input", {
+      class: "num", type: "text", inputmode: "decimal", size: 8, spellcheck: "false",
+      "aria-label": `the value of ${applied}`, "data-number": applied,
+    });
+    const mark = el("button", { class: "v num-state open", type: "button", text: WORDS.open });
+    input.addEventListener("change", () => numberTyped(applied, input.value.trim()));
+    mark.addEventListener("click", () => numberClicked(applied));
+    s.numbers.set(applied, { input, mark });
+    return el("span", { class: "number" }, input, " ", mark);
+  }
+
+  // The literal `f(a) = v` among `literals` that gives number `applied` its value, if any.
+  function numberLiteral(applied, literals) {
+    const prefix = `${applied} = `;
+    for (const l of literals) if (l.startsWith(prefix)) return l;
+    return null;
+  }
+
+  // Where a number stands: `chosen` or `forced` with its value, `unsettled` or `open`.
+  function numberState(applied) {
+    const chosen = numberLiteral(applied, s.choices);
+    if (chosen) return { state: "chosen", literal: chosen };
+    const forced = numberLiteral(applied, s.forced.true);
+    if (forced) return { state: s.environment.has(forced) ? "environment" : "forced", literal: forced };
+    return { state: s.undecidedNumbers.has(applied) ? "unsettled" : "open", literal: null };
+  }
+
+  // A value typed (empty: the choice retracted): it replaces the number's earlier choice,
+  // which comes back when the new value is refused (one undoable step, as `change`).
+  async function numberTyped(applied, text) {
+    const before = numberLiteral(applied, s.choices);
+    const others = s.choices.filter((c) => c !== before);
+    const literal = text === "" ? null : `${applied} = ${text}`;
+    await busy("the choice", async () => {
+      const prior = [...s.choices];
+      const ok = await goTo(literal ? [...others, literal] : others, literal);
+      if (ok) {
+        s.undo.push(prior);
+        s.redo = [];
+      } else if (before && !s.choices.includes(before)) {
+        const refusal = s.root.querySelector(".consult-status").textContent;
+        await goTo([...s.choices, before]);
+        say(refusal, "bad");
+      }
+    });
+    paint();
+  }
+
+  function numberClicked(applied) {
+    const { state, literal } = numberState(applied);
+    if (state === "chosen") return numberTyped(applied, "");
+    if (state === "forced" || state === "environment") return explain(literal);
+    s.numbers.get(applied).input.focus();
+  }
+
+  function paintNumbers() {
+    for (const [applied, { input, mark }] of s.numbers) {
+      const { state, literal } = numberState(applied);
+      const value = literal ? literal.slice(applied.length + 3) : "";
+      if (document.activeElement !== input || state === "chosen") input.value = state === "chosen" ? value : "";
+      input.placeholder = state === "chosen" ? "" : value;
+      mark.className = `v num-state ${state}`;
+      mark.dataset.state = state;
+      mark.textContent = state === "forced" || state === "environment" ? `= ${value}` : WORDS[state];
+      mark.setAttribute("aria-label", `${applied}${value ? ` = ${value}` : ""}: ${WORDS[state]}`);
+      mark.title = state === "chosen" ? "chosen: click to retract" : hint(state);
+    }
   }
 
   // The state of one value button: its atom's state seen from the value it stands for.
@@ -286,6 +364,7 @@ export function createConsultant(helpers) {
         b.title = hint(state);
       }
     }
+    paintNumbers();
     s.root.querySelector(".c-undo").disabled = !s.undo.length;
     s.root.querySelector(".c-redo").disabled = !s.redo.length;
   }
@@ -395,6 +474,7 @@ export function createConsultant(helpers) {
       false: new Set(forced.false.filter((a) => !choiceAtoms.has(a))),
     };
     s.undecided = new Set(forced.undecided || []);
+    s.undecidedNumbers = new Set(forced.undecided_numbers || []);
     const env = forced.environment || { true: [], false: [] };
     s.environment = new Set([...env.true, ...env.false]);
     const relevance = await ask({ op: "relevant" });
@@ -413,8 +493,8 @@ export function createConsultant(helpers) {
       forced.complete
         ? null
         : goesOn
-          ? `settling ${s.undecided.size} more…`
-          : `${s.undecided.size} not settled in time (choose again to go on)`,
+          ? `settling ${s.undecided.size + s.undecidedNumbers.size} more…`
+          : `${s.undecided.size + s.undecidedNumbers.size} not settled in time (choose again to go on)`,
       settling ? null : `${ms} ms`,
     ];
     say(parts.filter((p) => p).join(" — "), forced.complete ? "good" : "");

@@ -1452,8 +1452,48 @@ impl<'a> Session<'a> {
         Ok(fixed)
     }
 
+    /// The values grounding lets `f` take: its result type's, or, for a function onto an
+    /// infinite type, those sentences bound it to (`x() = 0.`); `None` when it has no such
+    /// list.
+    pub fn result_values(&mut self, f: FuncId) -> Option<Vec<crate::structure::Value>> {
+        if self.grounder.is_integer_variable(f) {
+            return None;
+        }
+        self.grounder
+            .result_domain(f)
+            .ok()
+            .map(|values| values.to_vec())
+    }
+
+    /// Whether the search chooses the values of `f` as numbers (integer or real variables,
+    /// one per application), every application of it, not only those the theory names.
+    pub fn is_number_function(&self, f: FuncId) -> bool {
+        self.grounder.is_integer_variable(f) && !self.named_functions.contains(&f)
+    }
+
+    /// The grounder's variable of application `f(args)` of a function the search chooses as a
+    /// number (made now when no sentence named it: any value within its bounds will do).
+    pub fn number_variable(&mut self, f: FuncId, args: Tuple) -> usize {
+        self.grounder.application_variable(f, args)
+    }
+
+    /// The formula "variable `v` has value `value`"; `None` when it cannot (an integer
+    /// variable and a value that is not an integer, or a value that is not a number).
+    pub fn number_equals(&mut self, v: usize, value: crate::structure::Value) -> Option<Gf> {
+        Some(-self.number_differs(v, value)?)
+    }
+
+    /// The formula "variable `v` does not have value `value`" (see
+    /// [`Session::number_equals`]).
+    pub fn number_differs(&mut self, v: usize, value: crate::structure::Value) -> Option<Gf> {
+        if self.grounder.integers().vars()[v].real {
+            return Some(self.grounder.differs_from_real(v, &value.exact()?));
+        }
+        Some(self.grounder.differs_from(v, value.as_int()?))
+    }
+
     /// The value of the grounder's variable `v` (integer or real) in the current model.
-    fn number_value(&self, v: usize) -> crate::structure::Value {
+    pub fn number_value(&self, v: usize) -> crate::structure::Value {
         if self.grounder.integers().vars()[v].real {
             crate::structure::Value::rational(&self.real_number(v))
         } else {
