@@ -96,7 +96,7 @@ pub fn serve_lines(
     if !skipped.is_empty() {
         opened.insert("skipped".into(), json!(skipped));
     }
-    if program.display != crate::sema::Display::default() {
+    if !program.display.is_empty() {
         opened.insert("display".into(), display_json(program));
     }
     let warnings: Vec<&String> = opening.notes.iter().chain(problem.warnings()).collect();
@@ -645,7 +645,7 @@ fn display_json(program: &Program) -> Json {
 /// `"optimisable"` when the block says.
 fn display_fields(program: &Program, symbol: crate::ids::Symbol, m: &mut Map<String, Json>) {
     let d = &program.display;
-    if *d == crate::sema::Display::default() {
+    if d.is_empty() {
         return;
     }
     let view = if d.hidden.contains(&symbol) {
@@ -762,12 +762,24 @@ fn rows_of<'m>(
     }
 }
 
-/// What `symbols` says of a symbol before its rows: name, kind, types, how it is shown.
+/// What `symbols` says of a symbol before its rows: name, kind, types (as FO(·) names them
+/// when its declaration is in an FO(·) file: `Real`, not `float`), how it is shown.
 fn symbol_head(program: &Program, symbol: crate::ids::Symbol) -> Map<String, Json> {
     use crate::ids::Symbol;
-    let type_names = |ids: &[crate::ids::SortId]| -> Vec<String> {
-        ids.iter().map(|&s| program.sort(s).name.clone()).collect()
+    let declared = match symbol {
+        Symbol::Pred(p) => program.pred(p).span,
+        Symbol::Func(f) => program.func(f).span,
     };
+    let fodot = declared.is_some_and(|at| program.in_fodot(at));
+    let type_name = |s: crate::ids::SortId| -> String {
+        if fodot {
+            crate::print::fodot_sort_name(program, s)
+        } else {
+            program.sort(s).name.clone()
+        }
+    };
+    let type_names =
+        |ids: &[crate::ids::SortId]| -> Vec<String> { ids.iter().map(|&s| type_name(s)).collect() };
     let mut m = Map::new();
     m.insert("name".into(), json!(program.symbol_name(symbol)));
     match symbol {
@@ -779,7 +791,7 @@ fn symbol_head(program: &Program, symbol: crate::ids::Symbol) -> Map<String, Jso
             let func = program.func(f);
             m.insert("kind".into(), json!("function"));
             m.insert("args".into(), json!(type_names(&func.args)));
-            m.insert("result".into(), json!(program.sort(func.result).name));
+            m.insert("result".into(), json!(type_name(func.result)));
             m.insert("partial".into(), json!(func.partial));
         }
     }

@@ -360,6 +360,28 @@ fn explain_names_the_fodot_sentence_without_a_model() {
     );
 }
 
+/// A sentence that starts with a parenthesis is quoted from it, at its column.
+#[test]
+fn explain_quotes_a_sentence_that_starts_with_a_parenthesis_whole() {
+    let file = scratch_file(
+        "brackets",
+        "brackets.idp",
+        "vocabulary V {\n  A, B, C: () -> Bool\n}\ntheory T:V {\n  (A() | B()) & C().\n  \
+         ~A().\n  ~B().\n}\n",
+    );
+    let out = Command::new(idp())
+        .arg("--explain")
+        .arg(&file)
+        .output()
+        .expect("idp runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let at = file.display();
+    assert!(
+        stdout.contains(&format!("{at}:5:3: (A() | B()) & C().\n")),
+        "{stdout}"
+    );
+}
+
 /// A predicate over a type the vocabulary fixes empty has no atom, so its model prints nothing of
 /// it, when the structure is over a smaller vocabulary that does not list the type as when it
 /// lists it.

@@ -1108,11 +1108,14 @@ impl Reading<'_> {
     }
 
     /// What the core takes from the structure besides facts, one line each without the
-    /// `given:` label: functions whose totality it needs, types whose size it needs.
+    /// `given:` label: functions whose totality it needs, types whose size it needs, and
+    /// what it keeps whole when narrowing it down stopped (and why).
     pub fn given_lines(&self, core: &Core) -> Vec<String> {
+        let whole = core.whole.as_ref().map(|w| self.whole_line(w));
         self.function_lines(core)
             .into_iter()
             .chain(self.type_lines(core))
+            .chain(whole)
             .map(|l| {
                 let l = l.trim_start();
                 l.strip_prefix("given: ").unwrap_or(l).to_string()
@@ -1189,6 +1192,14 @@ impl Reading<'_> {
     }
 
     /// `In is a function: each Pigeon has exactly one Hole of {h1; h2}`.
+    /// A type's name as the theory's language writes it (`Real`, not `float`, in FO(·)).
+    fn sort_name(&self, sort: SortId) -> String {
+        if self.theory.span.is_some_and(|at| self.program.in_fodot(at)) {
+            return crate::print::fodot_sort_name(self.program, sort);
+        }
+        self.program.sort(sort).name.clone()
+    }
+
     fn function_text(&self, f: FuncId) -> String {
         let func = self.program.func(f);
         let result = self.domain_text(func.result);
@@ -1220,7 +1231,7 @@ impl Reading<'_> {
         let name = &self.program.sort(sort).name;
         const SHOWN: usize = 8;
         if self.program.sort(sort).builtin.is_some() {
-            return name.clone();
+            return self.sort_name(sort);
         }
         match self.domain(sort).as_deref() {
             None | Some([]) => format!("{name} (empty in structure {})", self.structure.name),
@@ -1601,6 +1612,8 @@ pub fn parse_literal(
         _ => (atom, Vec::new()),
     };
     let voc = program.voc(vocabulary);
+    // FO(·) names its types `Int` and `Real`, and a structure may have no name there.
+    let fodot = voc.span.is_some_and(|at| program.in_fodot(at));
     let element = |sort: SortId, token: &str| -> Result<Term, String> {
         let bare: String = token.chars().filter(|c| !c.is_whitespace()).collect();
         let found = match sort_domain(program, structure, sort) {
@@ -1611,6 +1624,10 @@ pub fn parse_literal(
         };
         match found {
             Some(v) => Ok(Term::new(TermKind::Value(v), sort, span)),
+            None if fodot => Err(format!(
+                "'{token}' is not an element of type {}",
+                crate::print::fodot_sort_name(program, sort)
+            )),
             None => Err(format!(
                 "'{token}' is not an element of type {} in structure {}",
                 program.sort(sort).name,

@@ -210,6 +210,13 @@ pub struct Display {
     pub flags: Vec<String>,
 }
 
+impl Display {
+    /// Whether no setting is made (no display block, or an empty one).
+    pub fn is_empty(&self) -> bool {
+        *self == Display::default()
+    }
+}
+
 /// The loaded source files, shared (shown as their number in debug output).
 #[derive(Clone, Default)]
 pub struct Sources(pub std::rc::Rc<crate::source::SourceMap>);

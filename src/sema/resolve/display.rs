@@ -40,31 +40,18 @@ impl Resolver<'_> {
     /// declared (not a type's own predicate, not a constructor).
     fn display_symbol(&mut self, name: &ast::Ident) -> Option<Symbol> {
         let prog = &self.prog;
-        let pred = prog
-            .preds
-            .iter()
-            .position(|p| p.name == name.name && p.type_of.is_none() && p.span.is_some())
-            .map(|k| Symbol::Pred(PredId(k as u32)));
-        let func = || {
-            prog.funcs
-                .iter()
-                .position(|f| f.name == name.name && f.constructor_of.is_none() && f.span.is_some())
-                .map(|k| Symbol::Func(FuncId(k as u32)))
-        };
-        if let Some(symbol) = pred.or_else(func) {
+        // The vocabularies' own symbols (not a type's predicate, not a constructor).
+        let preds = (prog.preds.iter().enumerate())
+            .filter(|(_, p)| p.type_of.is_none() && p.span.is_some())
+            .map(|(k, p)| (Symbol::Pred(PredId(k as u32)), p.name.as_str()));
+        let funcs = (prog.funcs.iter().enumerate())
+            .filter(|(_, f)| f.constructor_of.is_none() && f.span.is_some())
+            .map(|(k, f)| (Symbol::Func(FuncId(k as u32)), f.name.as_str()));
+        let candidates: Vec<(Symbol, &str)> = preds.chain(funcs).collect();
+        if let Some(&(symbol, _)) = candidates.iter().find(|(_, n)| *n == name.name) {
             return Some(symbol);
         }
-        let names = prog
-            .preds
-            .iter()
-            .filter(|p| p.type_of.is_none() && p.span.is_some())
-            .map(|p| p.name.as_str())
-            .chain(
-                prog.funcs
-                    .iter()
-                    .filter(|f| f.constructor_of.is_none() && f.span.is_some())
-                    .map(|f| f.name.as_str()),
-            );
+        let names = candidates.iter().map(|&(_, n)| n);
         let nearest = nearest_name(&name.name, names);
         let mut warning = Diagnostic::warning(
             "display-unknown-symbol",

@@ -94,9 +94,18 @@ impl Reader {
     pub(super) fn expr(&mut self, pair: Pair<Rule>) -> Spanned {
         let span = self.span(&pair);
         let expr = match pair.as_rule() {
-            Rule::expr | Rule::brackets | Rule::agg_term => {
+            Rule::expr | Rule::agg_term => {
                 let inner = pair.into_inner().next().expect("an expression");
                 return self.expr(inner);
+            }
+            // `(e)` is `e`, written from its opening parenthesis to its closing one (a
+            // sentence that starts with one is quoted whole).
+            Rule::brackets => {
+                let inner = pair.into_inner().next().expect("an expression");
+                return Spanned {
+                    span,
+                    ..self.expr(inner)
+                };
             }
             Rule::quantified => self.quantified(pair),
             Rule::count_quant => self.count_quant(pair),
