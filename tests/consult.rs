@@ -1004,6 +1004,28 @@ fn numbers_are_chosen_by_value_and_agree_with_listed_types() {
     assert_eq!(checks, 200);
 }
 
+/// A display setting written in a theory (IDP-Z3 reads `goal_symbol := {`p}.` there too) is
+/// a setting as in a display block: relevance is measured against `p`.
+#[test]
+fn a_goal_symbol_written_in_the_theory_is_the_goal() {
+    let spec = support::write_file(
+        "consult-goal-in-theory.idp",
+        "vocabulary {\n    type num := {1,2}\n    f : num -> num\n    p: () -> Bool\n}\n\
+         theory {\n    f(1)=1 => p().\n    goal_symbol := {`p}.\n}\n",
+    );
+    let (replies, code, stderr) =
+        consult_replies(&[spec.to_str().unwrap()], "{\"op\":\"relevant\"}\n");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+    assert_eq!(
+        replies,
+        [
+            r#"{"atoms":5,"display":{"goals":["p"],"view":"normal"},"has_model":true,"ok":true,"op":"open"}"#,
+            r#"{"irrelevant":["f(1) = 2","f(2) = 1","f(2) = 2"],"ok":true,"relevant":["p","f(1) = 1"]}"#,
+        ]
+    );
+}
+
 /// IDP-Z3's `display` block: its settings come with the opening, `symbols` gives each
 /// symbol's view, unit and heading, and `relevant` without goals is relevance for the
 /// `goal_symbol`s (here `area`: `colour` and `metric` do not matter for it, though they are

@@ -197,7 +197,15 @@ impl Reader {
                 }
                 Rule::theory => {
                     let t = self.theory(block);
+                    let span = t.span;
                     read.file.items.push(Item::Theory(t));
+                    // Display settings written in the theory, as if in a display block.
+                    let settings = std::mem::take(&mut self.theory_display);
+                    if !settings.is_empty() {
+                        read.file
+                            .items
+                            .push(Item::Display(ast::Display { settings, span }));
+                    }
                 }
                 Rule::structure => {
                     let s = self.structure(block);
@@ -443,6 +451,11 @@ impl Reader {
                     components.push(TheoryComponent::Sentence(self.formula(&e)));
                 }
                 Rule::interpretation => interpretations.extend(self.interpretation(p)),
+                Rule::theory_display => {
+                    let setting = p.into_inner().next().expect("a setting");
+                    let setting = self.display_setting(setting);
+                    self.theory_display.extend(setting);
+                }
                 _ => {}
             }
         }

@@ -71,6 +71,7 @@ pub fn read(fid: FileId, text: &str, diags: &mut Diagnostics) -> Read {
         terms: 0,
         fixed_span: None,
         theory_interpretations: HashMap::new(),
+        theory_display: Vec::new(),
     };
     let blocks: Vec<Pair<Rule>> = parsed
         .into_inner()
@@ -330,6 +331,8 @@ pub(crate) struct Reader {
     fixed_span: Option<Span>,
     /// The interpretations written inside each theory (`p := {..}.`), by theory name.
     theory_interpretations: HashMap<String, (Ident, Vec<ast::Interpretation>)>,
+    /// The display settings written in the theory being read (`goal_symbol := {`p}.`).
+    theory_display: Vec<ast::DisplaySetting>,
 }
 
 impl Reader {
