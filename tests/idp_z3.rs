@@ -343,17 +343,22 @@ fn an_unsupported_call_in_main_is_located() {
     );
 }
 
+/// What `idp --explain FILE` prints.
+fn explained(file: &Path) -> String {
+    let out = Command::new(idp())
+        .arg("--explain")
+        .arg(file)
+        .output()
+        .expect("idp runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// `--explain` on an FO(·) file without a model names the part of the theory that has none, in
 /// the file's own words.
 #[test]
 fn explain_names_the_fodot_sentence_without_a_model() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/idp_z3/check_unsat.idp");
-    let out = Command::new(idp())
-        .arg("--explain")
-        .arg(&file)
-        .output()
-        .expect("idp runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = explained(&file);
     assert!(
         stdout.contains("check_unsat.idp:6:5: p() & ~p()."),
         "{stdout}"
@@ -369,12 +374,7 @@ fn explain_quotes_a_sentence_that_starts_with_a_parenthesis_whole() {
         "vocabulary V {\n  A, B, C: () -> Bool\n}\ntheory T:V {\n  (A() | B()) & C().\n  \
          ~A().\n  ~B().\n}\n",
     );
-    let out = Command::new(idp())
-        .arg("--explain")
-        .arg(&file)
-        .output()
-        .expect("idp runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = explained(&file);
     let at = file.display();
     assert!(
         stdout.contains(&format!("{at}:5:3: (A() | B()) & C().\n")),

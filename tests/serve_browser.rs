@@ -478,19 +478,7 @@ async fn consultation(c: &Client, server: &Server) {
 /// Numbers the search chooses (`Int` without a listed type) are fields: a value typed is a
 /// choice, what follows shows in the other fields, and an impossible value is refused.
 async fn numbers(c: &Client) {
-    set_text(c, NUMBERS_SPEC).await;
-    wait_for_js(
-        c,
-        "return [...document.getElementById('theory').options].some(o => o.value === 'T')",
-    )
-    .await;
-    click(c, "#run").await;
-    wait_for_js(
-        c,
-        "return document.querySelector('#consultant .consult-status.good') !== null \
-         && document.querySelector('#consultant input[data-number=\"weight(b)\"]') !== null",
-    )
-    .await;
+    consult_text(c, NUMBERS_SPEC, "input[data-number=\"weight(b)\"]").await;
     type_number(c, "weight(a)", "3").await;
     type_number(c, "weight(b)", "4").await;
     assert_eq!(
@@ -509,6 +497,24 @@ async fn numbers(c: &Client) {
         .contains("impossible"));
     assert_eq!(value_of_number(c, "weight(a)").await, "3");
     screenshot(c, "consult-numbers.png").await;
+}
+
+/// Puts `spec` in the editor, consults its theory `T`, and waits until what holds without
+/// choices is shown and the consultant has an element `field` (CSS).
+async fn consult_text(c: &Client, spec: &str, field: &str) {
+    set_text(c, spec).await;
+    wait_for_js(
+        c,
+        "return [...document.getElementById('theory').options].some(o => o.value === 'T')",
+    )
+    .await;
+    click(c, "#run").await;
+    let ready = format!(
+        "return document.querySelector('#consultant .consult-status.good') !== null \
+         && document.querySelector('#consultant {}') !== null",
+        field.replace('\'', "\\'")
+    );
+    wait_for_js(c, &ready).await;
 }
 
 /// Types `value` into number `applied`'s field, presses Enter, and waits for the answer.
@@ -550,19 +556,7 @@ async fn value_of_number(c: &Client, applied: &str) -> String {
 /// left out and named, the headed symbols are grouped under their heading with their unit,
 /// the goal symbol is marked.
 async fn display_block(c: &Client) {
-    set_text(c, DISPLAY_SPEC).await;
-    wait_for_js(
-        c,
-        "return [...document.getElementById('theory').options].some(o => o.value === 'T')",
-    )
-    .await;
-    click(c, "#run").await;
-    wait_for_js(
-        c,
-        "return document.querySelector('#consultant .consult-status.good') !== null \
-         && document.querySelector('#consultant button.v[data-literal=\"side = 2\"]') !== null",
-    )
-    .await;
+    consult_text(c, DISPLAY_SPEC, "button.v[data-literal=\"side = 2\"]").await;
     assert_eq!(
         text_of(c, "#consultant .consult-introduction").await,
         "The area of a square"
