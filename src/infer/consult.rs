@@ -23,6 +23,11 @@
 //!   whole theory), read from the ground theory simplified by the backbone.
 //! - [`Consultation::model`] gives the models with the choices one by one, and
 //!   [`Consultation::optimum`] the optimum of a term with them.
+//! - Numbers the search chooses (functions onto `int` or the reals, searched as integer or
+//!   real variables) are consulted by value: `f(a) = 5` becomes an atom of its own when
+//!   first asked (each model kept knows the numbers' values, so it gets its value in each),
+//!   and `forced` adds the numbers whose value every model with the choices shares. Their
+//!   choices are sentences, not facts, in explanations and optima ([`Consultation::chosen_theory`]).
 
 mod relevance;
 
@@ -862,7 +867,8 @@ impl<'s> Consultation<'s> {
 
     /// What every model with the current choices shares beyond [`Consultation::given`]: the
     /// atoms open before any choice that all such models make true or false (the choices
-    /// among them); `None` when there is no model. Within the consultation's budget
+    /// among them), and `f(a) = v` for each number they all give value `v`; `None` when
+    /// there is no model. Within the consultation's budget
     /// ([`Consultation::set_budget`]): the atoms not settled by then are `undecided`, and
     /// asking again goes on where this stopped.
     pub fn forced(&mut self) -> IdpResult<Option<Consequences>> {
