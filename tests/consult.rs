@@ -890,6 +890,34 @@ fn a_real_is_chosen_by_value() {
     assert_eq!(replies, expected);
 }
 
+/// A number's choice saved as a structure block (`weight<ct> = { a->3 }`) is read back by
+/// `--choices`: the same choice, and what follows from it.
+#[test]
+fn a_numbers_choice_is_read_back() {
+    let spec =
+        "vocabulary V {\n    type Item constructed from { a, b }\n    weight(Item) : int\n    \
+                total : int\n}\n\
+                theory T : V {\n    ! i : 0 =< weight(i) & weight(i) =< 5.\n    \
+                total = weight(a) + weight(b).\n    weight(b) = 2.\n}\n\
+                structure S : V {\n}\n\
+                structure Saved : V {\n    weight<ct> = { a->3 }\n}\n";
+    let file = support::write_file("consult-numbers-saved.idp", spec);
+    let file = file.to_str().expect("utf-8");
+    let (replies, code, stderr) = consult_replies(
+        &[file, "--structure", "S", "--choices", "Saved"],
+        "{\"op\":\"forced\"}\n{\"op\":\"choices\"}\n",
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        replies,
+        [
+            r#"{"atoms":0,"choices":["weight(a) = 3"],"has_model":true,"ok":true,"op":"open"}"#,
+            r#"{"complete":true,"false":[],"ok":true,"true":["weight(a) = 3","weight(b) = 2","total = 5"]}"#,
+            r#"{"choices":["weight(a) = 3"],"ok":true,"structure":"structure Choices : V {\n    weight<ct> = { a->3 }\n}\n"}"#,
+        ]
+    );
+}
+
 /// A spec with numbers `W(Item)` and `Total`: searched as numbers (onto `int`), or, when
 /// `listed`, over listed types whose values are atoms.
 fn numbers_spec(listed: bool) -> String {
