@@ -195,7 +195,7 @@ fn number_choices(c: &Consultation<'_>, choices: &Structure) -> Vec<Literal> {
         };
         let told = ct.iter().map(|t| (t, true));
         for (tuple, truth) in told.chain(cf.into_iter().flatten().map(|t| (t, false))) {
-            if tuple.len() == args.len() + 1 && tuple[..args.len()] == args[..] {
+            if is_graph_tuple_of(tuple, &args) {
                 out.push(Literal {
                     symbol,
                     tuple: tuple.clone(),
@@ -205,6 +205,12 @@ fn number_choices(c: &Consultation<'_>, choices: &Structure) -> Vec<Literal> {
         }
     }
     out
+}
+
+/// Whether `tuple` is a function's graph tuple for the application to `args` (`args` and
+/// then the value).
+fn is_graph_tuple_of(tuple: &[crate::structure::Value], args: &[crate::structure::Value]) -> bool {
+    tuple.len() == args.len() + 1 && tuple[..args.len()] == *args
 }
 
 /// The choices as a structure block named `name` over the theory's vocabulary, which
@@ -572,9 +578,7 @@ fn true_atoms(c: &Consultation<'_>, model: &Structure) -> Vec<Literal> {
         let Some(crate::structure::Table::TwoValued(graph)) = model.table(symbol) else {
             continue;
         };
-        let value = graph
-            .iter()
-            .find(|t| t.len() == args.len() + 1 && t[..args.len()] == args[..]);
+        let value = graph.iter().find(|t| is_graph_tuple_of(t, &args));
         if let Some(tuple) = value {
             out.push(Literal {
                 symbol,

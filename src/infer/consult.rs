@@ -176,6 +176,8 @@ struct Number {
     args: Tuple,
     /// The grounder's variable of the application.
     var: usize,
+    /// Whether it takes real values (else integers).
+    real: bool,
 }
 
 /// A model seen: the values of `lits`, and of the numbers.
@@ -453,12 +455,8 @@ impl<'s> Consultation<'s> {
         f: crate::ids::FuncId,
         session: &mut Session<'s>,
     ) {
-        let program = self.problem.program;
         let symbol = Symbol::Func(f);
-        let domains: Option<Vec<Vec<crate::structure::Value>>> = (program.func(f).args)
-            .iter()
-            .map(|&sort| crate::sema::sort_domain(program, structure, sort))
-            .collect();
+        let domains = argument_domains(self.problem.program, structure, f);
         let room = MAX_CONSULTED_ATOMS.saturating_sub(self.numbers.len());
         let Some(tuples) = domains.and_then(|d| crate::sema::product(&d, room)) else {
             self.skipped.push(symbol);
@@ -466,9 +464,15 @@ impl<'s> Consultation<'s> {
         };
         for args in tuples {
             let var = session.number_variable(f, args.clone());
+            let real = session.is_real_number(var);
             self.number_index
                 .insert((symbol, args.clone()), self.numbers.len());
-            self.numbers.push(Number { symbol, args, var });
+            self.numbers.push(Number {
+                symbol,
+                args,
+                var,
+                real,
+            });
         }
     }
 
@@ -555,16 +559,11 @@ impl<'s> Consultation<'s> {
     /// `literal` about number `n`, if its value is one the number can take (an integer for
     /// a function onto the integers).
     fn number_literal(&self, n: usize, literal: Literal) -> Result<Literal, String> {
-        let program = self.problem.program;
         let value = *literal
             .tuple
             .last()
             .expect("a function's graph tuple has its value");
-        let Symbol::Func(f) = literal.symbol else {
-            return Ok(literal);
-        };
-        let result = program.sort(program.func(f).result);
-        let real = result.builtin == Some(crate::sema::BuiltinSort::Float);
+        let real = self.numbers[n].real;
         let fits = if real {
             value.exact().is_some()
         } else {
@@ -1551,12 +1550,21 @@ fn bounded_domains(
     let Symbol::Func(f) = symbol else {
         return None;
     };
-    let mut domains: Vec<Vec<crate::structure::Value>> = (program.func(f).args)
-        .iter()
-        .map(|&sort| crate::sema::sort_domain(program, structure, sort))
-        .collect::<Option<_>>()?;
+    let mut domains = argument_domains(program, structure, f)?;
     domains.push(session.result_values(f)?);
     Some(domains)
+}
+
+/// The domain of each argument of function `f` (none when one of them cannot be listed).
+fn argument_domains(
+    program: &Program,
+    structure: &Structure,
+    f: crate::ids::FuncId,
+) -> Option<Vec<Vec<crate::structure::Value>>> {
+    (program.func(f).args)
+        .iter()
+        .map(|&sort| crate::sema::sort_domain(program, structure, sort))
+        .collect()
 }
 
 /// The choices in a fixed order (the key of a set of choices).

@@ -1477,6 +1477,11 @@ impl<'a> Session<'a> {
         self.grounder.application_variable(f, args)
     }
 
+    /// Whether the grounder's variable `v` takes real values (else integers).
+    pub fn is_real_number(&self, v: usize) -> bool {
+        self.grounder.integers().vars()[v].real
+    }
+
     /// The formula "variable `v` has value `value`"; `None` when it cannot (an integer
     /// variable and a value that is not an integer, or a value that is not a number).
     pub fn number_equals(&mut self, v: usize, value: crate::structure::Value) -> Option<Gf> {
@@ -1486,7 +1491,7 @@ impl<'a> Session<'a> {
     /// The formula "variable `v` does not have value `value`" (see
     /// [`Session::number_equals`]).
     pub fn number_differs(&mut self, v: usize, value: crate::structure::Value) -> Option<Gf> {
-        if self.grounder.integers().vars()[v].real {
+        if self.is_real_number(v) {
             return Some(self.grounder.differs_from_real(v, &value.exact()?));
         }
         Some(self.grounder.differs_from(v, value.as_int()?))
@@ -1494,7 +1499,7 @@ impl<'a> Session<'a> {
 
     /// The value of the grounder's variable `v` (integer or real) in the current model.
     pub fn number_value(&self, v: usize) -> crate::structure::Value {
-        if self.grounder.integers().vars()[v].real {
+        if self.is_real_number(v) {
             crate::structure::Value::rational(&self.real_number(v))
         } else {
             crate::structure::Value::Int(self.number(v))
