@@ -1124,3 +1124,158 @@ fn random_aggregate_comparisons_agree_with_brute_force() {
         "{with_models} with models, {without} without"
     );
 }
+
+/// Sentences and definitions that bound what can be true (`A(x) => B(x)`, `A(x) <=> ...`,
+/// `~C(x) | ...`, rules over known and open symbols), with counts and known facts, over two
+/// to four elements: the theories whose consequences grounding decides on its own.
+fn random_bounding_theory(rng: &mut Rng) -> String {
+    let sentences = [
+        "! x: A(x) => B(x).",
+        "! x: A(x) <=> B(x) & K(x).",
+        "! x: B(x) <=> K(x).",
+        "! x: ~C(x) | A(x).",
+        "! x: C(x) => ~K(x) & B(x).",
+        "! x y: E(x, y) => A(x) & K(y).",
+        "! x: ? y: E(x, y) | ~B(x).",
+        "#{x: A(x)} >= 1.",
+        "#{x: C(x)} =< 1.",
+        "P => ? x: C(x).",
+        "{ ! x: R(x) <- A(x) & K(x). ! x: R(x) <- ? y: E(y, x) & R(y). }",
+        "{ ! x: R(x) <- B(x) & ~C(x). }",
+        "P <=> ? x: R(x).",
+        "A(1) | C(2).",
+    ];
+    let mut chosen: Vec<&str> = Vec::new();
+    for _ in 0..2 + rng.below(4) {
+        let s = sentences[rng.below(sentences.len())];
+        let second_definition = s.starts_with('{') && chosen.iter().any(|c| c.starts_with('{'));
+        if !chosen.contains(&s) && !second_definition {
+            chosen.push(s);
+        }
+    }
+    let n = 2 + rng.below(2);
+    let known = ["    K = { 1 }\n", "    K = { 1; 2 }\n", "    K = { }\n"][rng.below(3)];
+    format!(
+        "vocabulary V {{\n    type D isa int\n    P\n    A(D)\n    B(D)\n    C(D)\n    K(D)\n    \
+         R(D)\n    E(D, D)\n}}\ntheory T : V {{\n    {}\n}}\n\
+         structure S : V {{\n    D = {{ 1..{n} }}\n{known}}}\n",
+        chosen.join("\n    ")
+    )
+}
+
+/// The most models [`shared_by_all_models`] compares.
+const MOST_MODELS: usize = 4096;
+
+/// What every model of `text` makes true or false, by symbol and tuple (from model
+/// expansion's models, each checked by the naive checker); `Some(None)` without models,
+/// `None` with more than [`MOST_MODELS`].
+#[allow(clippy::type_complexity)]
+fn shared_by_all_models(
+    p: &Program,
+    theory: &idp::sema::Theory,
+    structure: &idp::structure::Structure,
+    text: &str,
+) -> Option<Option<Vec<(idp::ids::Symbol, Vec<idp::structure::Value>, Option<bool>)>>> {
+    use idp::structure::TruthValue;
+    let options = Options {
+        nbmodels: MOST_MODELS + 1,
+        ..Options::default()
+    };
+    let models = infer::modelexpand(p, theory, structure, None, &options)
+        .unwrap_or_else(|e| panic!("{e:?} on\n{text}"))
+        .value;
+    if models.is_empty() {
+        return Some(None);
+    }
+    if models.len() > MOST_MODELS {
+        return None;
+    }
+    for m in &models {
+        if let Err(why) = check_model(p, theory, m) {
+            panic!("a returned model is wrong: {why}\n{text}");
+        }
+    }
+    let voc = p.voc(theory.vocabulary);
+    let symbols = (voc.preds.iter())
+        .filter(|&&q| p.pred(q).type_of.is_none())
+        .map(|&q| idp::ids::Symbol::Pred(q));
+    let mut out = Vec::new();
+    for s in symbols {
+        let domains: Vec<Vec<idp::structure::Value>> = (p.symbol_sorts(s).iter())
+            .map(|&sort| idp::sema::sort_domain(p, structure, sort).expect("a finite sort"))
+            .collect();
+        for tuple in idp::sema::cartesian(&domains) {
+            let truths: Vec<bool> = models
+                .iter()
+                .map(|m| m.truth(s, &tuple) == TruthValue::True)
+                .collect();
+            let shared = truths.iter().all(|&t| t == truths[0]).then_some(truths[0]);
+            out.push((s, tuple, shared));
+        }
+    }
+    Some(Some(out))
+}
+
+/// Random theories whose consequences grounding partly decides (bounds from sentences,
+/// definitions with no rule for a tuple): `optimalpropagate` gives exactly what every model
+/// shares, and `propagate` part of it, never more. Either says so of an atom that grounding
+/// never gave the search, as of any other.
+#[test]
+fn propagation_is_what_all_models_share() {
+    use idp::structure::TruthValue;
+    let mut rng = Rng(0x243f_6a88_85a3_08d3);
+    let (mut with_models, mut decided_false) = (0, 0);
+    for case in 0..300 {
+        let text = random_bounding_theory(&mut rng);
+        let p = program(&text);
+        let (t, s) = theory_and_structure(&p);
+        let (theory, structure) = (&p.theories[t.index()], &p.structures[s.index()]);
+        let Some(shared) = shared_by_all_models(&p, theory, structure, &text) else {
+            continue;
+        };
+        for strength in [infer::Propagation::Optimal, infer::Propagation::Ground] {
+            let propagated = infer::propagate(&p, theory, structure, strength, &Options::default())
+                .unwrap_or_else(|e| panic!("{e:?} on\n{text}"))
+                .value;
+            let (Some(shared), Some(propagated)) = (&shared, &propagated) else {
+                // Optimal propagation finds no model exactly when there is none; unit
+                // propagation may not see it.
+                assert!(
+                    shared.is_none()
+                        && (propagated.is_none() || strength == infer::Propagation::Ground),
+                    "case {case} ({strength:?}): models {} but propagation {}\n{text}",
+                    shared.is_some(),
+                    propagated.is_some()
+                );
+                continue;
+            };
+            for (symbol, tuple, truth) in shared {
+                let said = match propagated.truth(*symbol, tuple) {
+                    TruthValue::True => Some(true),
+                    TruthValue::False => Some(false),
+                    TruthValue::Unknown => None,
+                };
+                let name = p.symbol_name(*symbol);
+                match strength {
+                    infer::Propagation::Optimal => assert_eq!(
+                        said, *truth,
+                        "case {case}: {name}{tuple:?} in optimal propagation\n{text}"
+                    ),
+                    infer::Propagation::Ground => assert!(
+                        said.is_none() || said == *truth,
+                        "case {case}: {name}{tuple:?} is {said:?} in propagation, {truth:?} \
+                         in every model\n{text}"
+                    ),
+                }
+                if *truth == Some(false) && structure.truth(*symbol, tuple) == TruthValue::Unknown {
+                    decided_false += 1;
+                }
+            }
+        }
+        with_models += usize::from(shared.is_some());
+    }
+    assert!(
+        with_models > 100 && decided_false > 500,
+        "{with_models} {decided_false}"
+    );
+}

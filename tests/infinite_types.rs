@@ -299,3 +299,34 @@ fn a_type_built_from_an_empty_one_keeps_its_other_constructors() {
         "{err}"
     );
 }
+
+/// Predicates over `int` that sentences bound (`P(x) => Q(x)`, `S(x) <=> ...`, `~U(x) |
+/// R(x)`) are searched over every tuple their bounds allow, as if their type were finite:
+/// P holds where R does and may hold where Q does (4 ways), U within R (2 ways), S is
+/// decided; no warning that atoms are left out.
+#[test]
+fn predicates_over_int_that_sentences_bound_are_searched_within_their_bounds() {
+    let spec = "vocabulary V {\n  P(int)\n  Q(int)\n  R(int)\n  S(int)\n  U(int)\n}\n\
+                theory T : V {\n  ! x[int] : P(x) => Q(x).\n  ! x[int] : R(x) => P(x).\n  \
+                ! x[int] : S(x) <=> Q(x) & x > 1.\n  ! x[int] : ~U(x) | R(x).\n}\n\
+                structure S : V { Q = { 1; 2; 3 } R = { 2 } }\n";
+    let o = support::idp(
+        &[
+            "-e",
+            "stdoptions.nbmodels = 0 printmodels(modelexpand(T, S))",
+        ],
+        spec,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("Warning"), "{err}");
+    let out = stdout(&o);
+    assert!(out.starts_with("Number of models: 8\n"), "{out}");
+    for p in ["{ 2 }", "{ 1; 2 }", "{ 2; 3 }", "{ 1; 2; 3 }"] {
+        for u in ["{  }", "{ 2 }"] {
+            let model = format!(
+                "  P = {p}\n  Q = {{ 1; 2; 3 }}\n  R = {{ 2 }}\n  S = {{ 2; 3 }}\n  U = {u}\n"
+            );
+            assert!(out.contains(&model), "{model} not in {out}");
+        }
+    }
+}

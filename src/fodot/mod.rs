@@ -738,6 +738,7 @@ fn failure(e: crate::error::Error) -> Failure {
     let mut message = e.to_string();
     if let crate::error::ErrorKind::InfiniteDomain { sort, .. } = e.kind() {
         // The engine's hint is in IDP3's words; say it in FO(·)'s too.
+        let sort = crate::print::fodot_sort_text(sort);
         message.push_str(&format!(
             "\n  hint (FO(\u{b7})): IDP-Z3 leaves {sort} unbounded to Z3; idp grounds, so give the \
              values a listed type (`type Val := {{0..100}}`, then `f: T -> Val` or `x in Val`)"

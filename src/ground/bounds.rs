@@ -134,12 +134,19 @@ impl<'a> Grounder<'a> {
             }
             let sort = pred.type_of.unwrap_or_else(|| pred.args[k]);
             let from_sort = self.domains.get(sort).map(|d| d.iter().copied().collect());
-            let from_table = match (pred.type_of, self.structure.table(Symbol::Pred(p))) {
+            let symbol = Symbol::Pred(p);
+            let from_table = match (pred.type_of, self.structure.table(symbol)) {
                 (None, Some(Table::TwoValued(set)))
-                    if !self.status.forced_unknown.contains(&Symbol::Pred(p)) =>
+                    if !self.status.forced_unknown.contains(&symbol) =>
                 {
                     Some(set.iter().map(|t| t[k]).collect())
                 }
+                // An open predicate that sentences bound (`! x : P(x) => Q(x)`).
+                (None, _) if !self.status.forced_unknown.contains(&symbol) => self
+                    .status
+                    .possible
+                    .get(&symbol)
+                    .map(|possible| possible.iter().map(|t| t[k]).collect()),
                 _ => None,
             };
             best = smallest(best, smallest(from_sort, from_table));
@@ -193,6 +200,98 @@ impl<'a> Grounder<'a> {
             }
             CmpOp::Ne => Ok(None),
         }
+    }
+
+    /// Bounds each open predicate over an infinite type that the joint pass left unbounded
+    /// ([`Grounder::bound_definitions_jointly`]: its relaxation cannot follow a comparison),
+    /// by the sentences `! x : P(x1, ..., xn) => phi` whose atom's arguments are distinct
+    /// variables: to the tuples for which phi can be true ([`Grounder::candidates`], one
+    /// argument after another; `p(x) => 0 =< x =< 4`). Several such sentences bound it to
+    /// the tuples all of them allow.
+    pub fn bound_infinite_predicates(
+        &mut self,
+        definitions: &[&crate::sema::ir::Definition],
+        sentences: &[Formula],
+    ) {
+        for (symbol, bounds) in self.bounds(definitions, sentences) {
+            if self.status.possible.contains_key(&symbol) || !self.has_infinite_argument(symbol) {
+                continue;
+            }
+            let mut allowed: Option<BTreeSet<Vec<Value>>> = None;
+            for bound in bounds.iter().filter(|b| b.case.is_none()) {
+                let vars: Option<Vec<Var>> = (bound.args.iter())
+                    .map(|a| match a.kind() {
+                        TermKind::Var(v) => Some(v.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let Some(tuples) = vars.and_then(|vars| self.tuples_where(&vars, &bound.phi))
+                else {
+                    continue;
+                };
+                allowed = Some(match allowed {
+                    Some(earlier) => earlier.intersection(&tuples).cloned().collect(),
+                    None => tuples,
+                });
+            }
+            if let Some(tuples) = allowed {
+                let arity = self.program.symbol_sorts(symbol).len();
+                let set = super::TupleSet::of(arity, tuples.iter().map(Vec::as_slice));
+                self.status.possible.insert(symbol, set);
+            }
+        }
+    }
+
+    /// The tuples of values of `vars` for which `phi` can be true: each variable over its
+    /// sort when that is finite, else over its candidates with the variables before it bound;
+    /// `None` when one has no finite bound or there are too many tuples.
+    fn tuples_where(&mut self, vars: &[Var], phi: &Formula) -> Option<BTreeSet<Vec<Value>>> {
+        /// Most tuples one sentence may allow.
+        const MOST_TUPLES: usize = 1_000_000;
+        let mut out = BTreeSet::new();
+        let mut prefix = Vec::with_capacity(vars.len());
+        let complete = self.extend_tuples(vars, phi, &mut prefix, &mut out, MOST_TUPLES);
+        for v in vars {
+            self.unbind(v);
+        }
+        complete.then_some(out)
+    }
+
+    /// [`Grounder::tuples_where`] for the variables after `prefix`, which are bound to it;
+    /// whether every tuple was found within `room`.
+    fn extend_tuples(
+        &mut self,
+        vars: &[Var],
+        phi: &Formula,
+        prefix: &mut Vec<Value>,
+        out: &mut BTreeSet<Vec<Value>>,
+        room: usize,
+    ) -> bool {
+        let Some(var) = vars.get(prefix.len()) else {
+            out.insert(prefix.clone());
+            return out.len() <= room;
+        };
+        let values: Vec<Value> = match self.domains.get(var.sort) {
+            Some(domain) => domain.to_vec(),
+            None => match self.candidates(var, phi, true) {
+                Ok(Some(values)) => values.into_iter().collect(),
+                _ => return false,
+            },
+        };
+        for value in values {
+            if !self.domains.contains(var.sort, value) {
+                continue;
+            }
+            self.bind(var, value);
+            prefix.push(value);
+            let complete = self.extend_tuples(vars, phi, prefix, out, room);
+            prefix.pop();
+            self.unbind(var);
+            if !complete {
+                return false;
+            }
+        }
+        true
     }
 
     /// Bounds the functions of an infinite value type that a top-level sentence fixes: a

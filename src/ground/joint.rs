@@ -103,10 +103,13 @@ impl<'a> Grounder<'a> {
         extra: Vec<Definition>,
     ) -> Option<datalog::Extensions> {
         let bounds = self.bounds(definitions, sentences);
+        // A predicate over an infinite type needs its bound even alone: without it, no
+        // quantifier over its atoms can be ground.
+        let infinite = bounds.keys().any(|&s| self.has_infinite_argument(s));
         let mut bounding = bounding_rules(&bounds, self.program);
         bounding.extend(extra);
         let groups: Vec<&Definition> = definitions.iter().copied().chain(&bounding).collect();
-        if groups.len() < 2 {
+        if groups.len() < 2 && !infinite {
             return None;
         }
         let timing = loops_across_definitions_are_timed(&groups, ltc);
@@ -183,12 +186,13 @@ impl<'a> Grounder<'a> {
         let defined: HashSet<Symbol> = definitions.iter().flat_map(|d| d.defined()).collect();
         let mut by_symbol: IndexMap<Symbol, Vec<Bound>> = IndexMap::new();
         for sentence in sentences {
-            let Some((vars, atom, phi)) = guarded_by_atom(sentence) else {
+            let Some((vars, atom, phi)) = bounded_by(sentence) else {
                 continue;
             };
             let FormulaKind::Pred(p, args) = atom.kind() else {
                 continue;
             };
+            let phi = &phi;
             let symbol = Symbol::Pred(*p);
             let pred = self.program.pred(*p);
             let known = matches!(self.structure.table(symbol), Some(Table::TwoValued(_)));
@@ -416,6 +420,12 @@ impl<'a> Grounder<'a> {
         })
     }
 
+    /// Whether an argument type of `s` is infinite (`int`, `string`, a recursive
+    /// constructed type).
+    pub(super) fn has_infinite_argument(&self, s: Symbol) -> bool {
+        (self.program.symbol_sorts(s).iter()).any(|&sort| self.domains.get(sort).is_none())
+    }
+
     /// Whether the atom's arguments `args` (over `sorts`) match every tuple of the predicate:
     /// distinct variables over the whole argument sort, the one element of a sort that has
     /// one, or the one constructor of a constructed sort applied to such arguments
@@ -541,6 +551,38 @@ pub(super) fn guarded_by_atom(f: &Formula) -> Option<(Vec<Var>, &Formula, &Formu
     match f.kind() {
         FormulaKind::Implies(a, phi) if matches!(a.kind(), FormulaKind::Pred(..)) => {
             Some((vars, a, phi))
+        }
+        _ => None,
+    }
+}
+
+/// `! x : P(t) => phi`, `! x : P(t) <=> phi` (or `phi <=> P(t)`) and `! x : ~P(t) | phi`:
+/// its variables, the atom, and phi, which holds wherever the atom does. Unlike
+/// [`guarded_by_atom`], the sentence may also make the atom true.
+fn bounded_by(f: &Formula) -> Option<(Vec<Var>, &Formula, Formula)> {
+    let mut vars = Vec::new();
+    let mut f = f;
+    while let FormulaKind::Forall(vs, body) = f.kind() {
+        vars.extend(vs.iter().cloned());
+        f = body;
+    }
+    let is_atom = |g: &Formula| matches!(g.kind(), FormulaKind::Pred(..));
+    match f.kind() {
+        FormulaKind::Implies(a, phi) if is_atom(a) => Some((vars, a, (**phi).clone())),
+        FormulaKind::Equiv(a, phi) if is_atom(a) => Some((vars, a, (**phi).clone())),
+        FormulaKind::Equiv(phi, a) if is_atom(a) => Some((vars, a, (**phi).clone())),
+        FormulaKind::Or(fs) => {
+            let k = fs
+                .iter()
+                .position(|g| matches!(g.kind(), FormulaKind::Not(a) if is_atom(a)))?;
+            let FormulaKind::Not(a) = fs[k].kind() else {
+                return None;
+            };
+            let rest: Vec<Formula> = (fs.iter().enumerate())
+                .filter(|&(j, _)| j != k)
+                .map(|(_, g)| g.clone())
+                .collect();
+            Some((vars, a, Formula::new(FormulaKind::Or(rest), f.span)))
         }
         _ => None,
     }

@@ -763,6 +763,34 @@ impl<'a> Grounder<'a> {
         self.status.possible.contains_key(&s)
     }
 
+    /// What grounding decided about `s(t)` on its own, that the search does not: `false`
+    /// where a bound rules it out or a grounded definition has no rule for it, its value where
+    /// a unit sentence forced it or the structure knows it. `None` when the search decides it
+    /// (or nothing does), and for a symbol whose other tuples lazy grounding only assumes
+    /// false.
+    pub fn decided(&self, s: Symbol, t: &[Value]) -> Option<bool> {
+        if self.status.delayed.contains(&s) {
+            return None;
+        }
+        let complete = self.status.complete.contains(&s);
+        if let Some(a) = (self.store.find_atom(s, t)).and_then(|g| self.store.as_atom(g)) {
+            if complete && !self.status.heads.contains(a) {
+                return Some(false);
+            }
+            return self.status.derived.get(a);
+        }
+        match self.truth(s, t) {
+            TruthValue::Unknown => complete.then_some(false),
+            known => Some(known == TruthValue::True),
+        }
+    }
+
+    /// The tuples of `s` that can be true, when a possibly-true pass bounds it.
+    pub fn possible_tuples(&self, s: Symbol) -> Option<Vec<Tuple>> {
+        let possible = self.status.possible.get(&s)?;
+        Some(possible.iter().map(<[Value]>::to_vec).collect())
+    }
+
     /// Whether `s(t)` can be true as far as the possibly-true passes know: that of the
     /// definitions being grounded, and the bounds that sentences give open predicates
     /// (always, for other symbols).

@@ -845,7 +845,8 @@ fn unit_consequences(
             fixed.push((a, false));
         }
     }
-    Ok(Some(Some(with_certain(session, structure, fixed))))
+    let decided = session.decided_without_search()?;
+    Ok(Some(Some(with_certain(session, structure, fixed, decided))))
 }
 
 /// `structure` with every atom that has the same value in all models of the session made
@@ -870,7 +871,8 @@ fn backbone(session: &mut Session, structure: &Structure) -> IdpResult<Option<St
             fixed.push((a, v));
         }
     }
-    let mut out = with_certain(session, structure, fixed);
+    let decided = session.decided_without_search()?;
+    let mut out = with_certain(session, structure, fixed, decided);
     for (f, tuple) in numbers {
         let s = Symbol::Func(f);
         let (mut ct, cf) = match out.table(s) {
@@ -883,12 +885,21 @@ fn backbone(session: &mut Session, structure: &Structure) -> IdpResult<Option<St
     Ok(Some(out))
 }
 
-/// `structure` with the atoms of `fixed` (store atoms and their values) made certain.
-fn with_certain(session: &Session, structure: &Structure, fixed: Vec<(u32, bool)>) -> Structure {
+/// `structure` with the atoms of `fixed` (store atoms and their values) and the tuples of
+/// `decided` (those grounding decided, [`Session::decided_without_search`]) made certain.
+fn with_certain(
+    session: &Session,
+    structure: &Structure,
+    fixed: Vec<(u32, bool)>,
+    decided: Vec<(Symbol, Tuple, bool)>,
+) -> Structure {
     let mut out = structure.clone();
     let mut ct: HashMap<Symbol, (HashSet<Tuple>, HashSet<Tuple>)> = Default::default();
-    for (a, v) in fixed {
+    let fixed = fixed.into_iter().map(|(a, v)| {
         let (s, t) = session.store().atom_key(a).clone();
+        (s, t, v)
+    });
+    for (s, t, v) in fixed.chain(decided) {
         let e = ct.entry(s).or_default();
         if v {
             e.0.insert(t);

@@ -20,8 +20,8 @@ pub use structure::{
     ValueTexts,
 };
 pub use theory::{
-    definition_to_string, fodot_sort_name, formula_to_fodot, formula_to_string, readable_formula,
-    readable_value, rule_to_fodot, term_to_string,
+    definition_to_string, fodot_sort_name, fodot_sort_text, formula_to_fodot, formula_to_string,
+    readable_formula, readable_value, rule_to_fodot, term_to_string,
 };
 pub use vocabulary::vocabulary_to_string;
 pub(crate) use vocabulary::{constructor_texts, declared_sorts};

@@ -456,12 +456,16 @@ impl Printer<'_> {
 
 /// A sort's name in FO(·): `Int`, `Real` and `String` for IDP3's `int`, `float` and `string`.
 pub fn fodot_sort_name(program: &Program, s: crate::ids::SortId) -> String {
-    let name = &program.sort(s).name;
-    match name.as_str() {
-        "int" | "nat" => "Int".to_string(),
-        "float" => "Real".to_string(),
-        "string" => "String".to_string(),
-        _ => name.clone(),
+    fodot_sort_text(&program.sort(s).name).to_string()
+}
+
+/// [`fodot_sort_name`] of a sort named `name`.
+pub fn fodot_sort_text(name: &str) -> &str {
+    match name {
+        "int" | "nat" => "Int",
+        "float" => "Real",
+        "string" => "String",
+        _ => name,
     }
 }
 

@@ -33,7 +33,8 @@ use crate::sema::{cartesian, Program, Theory};
 use crate::solve::Rational;
 use crate::solve::{portfolio_configs, Cadical, Implied, Lit, Portfolio, SatResult, Splr, Traced};
 use crate::source::Span;
-use crate::structure::{Structure, Table, Tuple, TupleSet};
+use crate::structure::{Structure, Table, TruthValue, Tuple, TupleSet, Value};
+use std::rc::Rc;
 
 /// One theory grounded over one structure and encoded into one SAT solver. The grounder, the
 /// clauses and the definitions' encoding are its parts; inferences call its methods.
@@ -80,7 +81,7 @@ pub struct Session<'a> {
     /// structure's value, else the first value it allows; none for a partial function without
     /// one). An application that a term ground later reads (an objective) is encoded then
     /// ([`Session::ground_reading`]) and leaves this map.
-    unread: IndexMap<FuncId, HashMap<Tuple, Option<crate::structure::Value>>>,
+    unread: IndexMap<FuncId, HashMap<Tuple, Option<Value>>>,
     /// The ground sentences and rules, kept when the options ask ([`Options::keeps_ground`]).
     kept: Option<KeptGround>,
     /// Shows a progress line on a terminal while the session lives.
@@ -425,6 +426,9 @@ impl<'a> Session<'a> {
             &theory.sentences,
             program.voc(vocabulary).ltc.as_ref(),
         );
+        session
+            .grounder
+            .bound_infinite_predicates(pending, &theory.sentences);
         session.left_out = match relax {
             Relax::LeaveOutAbove(above) => {
                 let large = session.grounder.large_definitions(pending, above);
@@ -706,7 +710,7 @@ impl<'a> Session<'a> {
 
     /// The ground atom `s(t)`: a constant when the structure (or what grounding learnt)
     /// decides it, else an atom of the store.
-    pub fn atom(&mut self, s: Symbol, t: &[crate::structure::Value]) -> Gf {
+    pub fn atom(&mut self, s: Symbol, t: &[Value]) -> Gf {
         self.grounder.atom(s, t)
     }
 
@@ -939,26 +943,66 @@ impl<'a> Session<'a> {
                 return Err(e);
             }
         }
-        // An odometer over the domains, the last argument fastest (the order of `cartesian`).
-        let mut at = vec![0usize; domains.len()];
-        let mut tuple: Tuple = domains.iter().map(|d| d[0]).collect();
-        for walked in 1u64.. {
-            let g = self.grounder.atom(s, &tuple);
+        let mut walked = 0u64;
+        for_each_tuple(&domains, |tuple| {
+            let g = self.grounder.atom(s, tuple);
             if !g.is_const() && !self.sat.is_pending_alias(g) {
                 self.lit(g);
             }
+            walked += 1;
             if walked.is_multiple_of(4096) {
                 self.grounder.check_growth()?;
                 self.check_time("grounding")?;
             }
-            let Some(k) = (0..at.len()).rev().find(|&k| at[k] + 1 < domains[k].len()) else {
-                return Ok(());
+            Ok(())
+        })
+    }
+
+    /// The tuples that grounding decided without the search (see [`Grounder::decided`]) and
+    /// that the structure leaves open, of each symbol whose tuples can be listed (at most
+    /// [`MAX_LISTED_TUPLES`]): a propagation's consequences include them.
+    pub fn decided_without_search(&mut self) -> IdpResult<Vec<(Symbol, Tuple, bool)>> {
+        let mut out = Vec::new();
+        for s in self.symbols.clone() {
+            let grounder = &self.grounder;
+            if grounder.structure().lazy.contains_key(&s) || grounder.is_inlined(s) {
+                continue;
+            }
+            let sorts = grounder.program().symbol_sorts(s);
+            let Some(domains) = sorts
+                .iter()
+                .map(|&sort| grounder.domains().get(sort))
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
             };
-            at[k] += 1;
-            tuple[k] = domains[k][at[k]];
-            for j in k + 1..at.len() {
-                at[j] = 0;
-                tuple[j] = domains[j][0];
+            let count = (domains.iter()).try_fold(1usize, |n, d| n.checked_mul(d.len()));
+            if count.is_none_or(|n| n > MAX_LISTED_TUPLES) {
+                continue;
+            }
+            let forced = grounder.forces(s);
+            for_each_tuple(&domains, |tuple| {
+                let open = forced || grounder.structure().truth(s, tuple) == TruthValue::Unknown;
+                if let Some(truth) = grounder.decided(s, tuple).filter(|_| open) {
+                    out.push((s, tuple.to_vec(), truth));
+                }
+                Ok(())
+            })?;
+            self.check_time("propagation")?;
+        }
+        Ok(out)
+    }
+
+    /// Gives every unknown atom of predicate `s` among `tuples` a literal.
+    fn encode_tuples(&mut self, s: Symbol, tuples: &[Tuple]) -> IdpResult<()> {
+        for (walked, tuple) in tuples.iter().enumerate() {
+            let g = self.grounder.atom(s, tuple);
+            if !g.is_const() && !self.sat.is_pending_alias(g) {
+                self.lit(g);
+            }
+            if walked % 4096 == 4095 {
+                self.grounder.check_growth()?;
+                self.check_time("grounding")?;
             }
         }
         Ok(())
@@ -1130,8 +1174,14 @@ impl<'a> Session<'a> {
             }
             if matches!(s, Symbol::Pred(_)) && !self.finite_arguments(s) {
                 // Lazy grounding says itself which tuples of a delayed predicate it ground.
-                if !self.delayed.iter().any(|d| d.symbol == s) {
-                    self.note_infinite_predicate(s);
+                if self.delayed.iter().any(|d| d.symbol == s) {
+                    continue;
+                }
+                // A predicate that sentences bound is false outside its bound in every model.
+                match self.grounder.possible_tuples(s) {
+                    Some(_) if self.options.leave_unmentioned_false => {}
+                    Some(tuples) => self.encode_tuples(s, &tuples)?,
+                    None => self.note_infinite_predicate(s),
                 }
                 continue;
             }
@@ -1217,12 +1267,12 @@ impl<'a> Session<'a> {
     /// for a partial function without one). `None` when some argument tuple allows no value
     /// (then there is no model, which the search says), or the types are not finite and small
     /// enough to list.
-    fn any_values(&self, f: FuncId) -> Option<HashMap<Tuple, Option<crate::structure::Value>>> {
+    fn any_values(&self, f: FuncId) -> Option<HashMap<Tuple, Option<Value>>> {
         const MOST: usize = 10_000_000;
         let func = self.grounder.program().func(f);
         let domains = self.grounder.domains();
         let values = domains.get(func.result)?;
-        let arg_domains: Vec<Vec<crate::structure::Value>> = func
+        let arg_domains: Vec<Vec<Value>> = func
             .args
             .iter()
             .map(|&a| domains.get(a).map(|d| d.to_vec()))
@@ -1245,13 +1295,11 @@ impl<'a> Session<'a> {
                     for &v in values.iter() {
                         *graph.last_mut().expect("the value") = v;
                         match t.truth(&graph) {
-                            crate::structure::TruthValue::True => {
+                            TruthValue::True => {
                                 given = Some(v);
                                 break;
                             }
-                            crate::structure::TruthValue::Unknown if allowed.is_none() => {
-                                allowed = Some(v)
-                            }
+                            TruthValue::Unknown if allowed.is_none() => allowed = Some(v),
                             _ => {}
                         }
                     }
@@ -1430,7 +1478,7 @@ impl<'a> Session<'a> {
                 Some((k, f, args))
             })
             .collect();
-        let values: Vec<crate::structure::Value> = applications
+        let values: Vec<Value> = applications
             .iter()
             .map(|&(k, _, _)| self.number_value(k))
             .collect();
@@ -1455,7 +1503,7 @@ impl<'a> Session<'a> {
     /// The values grounding lets `f` take: its result type's, or, for a function onto an
     /// infinite type, those sentences bound it to (`x() = 0.`); `None` when it has no such
     /// list.
-    pub fn result_values(&mut self, f: FuncId) -> Option<Vec<crate::structure::Value>> {
+    pub fn result_values(&mut self, f: FuncId) -> Option<Vec<Value>> {
         if self.grounder.is_integer_variable(f) {
             return None;
         }
@@ -1484,13 +1532,13 @@ impl<'a> Session<'a> {
 
     /// The formula "variable `v` has value `value`"; `None` when it cannot (an integer
     /// variable and a value that is not an integer, or a value that is not a number).
-    pub fn number_equals(&mut self, v: usize, value: crate::structure::Value) -> Option<Gf> {
+    pub fn number_equals(&mut self, v: usize, value: Value) -> Option<Gf> {
         Some(-self.number_differs(v, value)?)
     }
 
     /// The formula "variable `v` does not have value `value`" (see
     /// [`Session::number_equals`]).
-    pub fn number_differs(&mut self, v: usize, value: crate::structure::Value) -> Option<Gf> {
+    pub fn number_differs(&mut self, v: usize, value: Value) -> Option<Gf> {
         if self.is_real_number(v) {
             return Some(self.grounder.differs_from_real(v, &value.exact()?));
         }
@@ -1498,11 +1546,11 @@ impl<'a> Session<'a> {
     }
 
     /// The value of the grounder's variable `v` (integer or real) in the current model.
-    pub fn number_value(&self, v: usize) -> crate::structure::Value {
+    pub fn number_value(&self, v: usize) -> Value {
         if self.is_real_number(v) {
-            crate::structure::Value::rational(&self.real_number(v))
+            Value::rational(&self.real_number(v))
         } else {
-            crate::structure::Value::Int(self.number(v))
+            Value::Int(self.number(v))
         }
     }
 
@@ -1778,7 +1826,7 @@ impl<'a> Session<'a> {
                 continue;
             };
             let func = self.grounder.program().func(f);
-            let domains: Option<Vec<Vec<crate::structure::Value>>> = func
+            let domains: Option<Vec<Vec<Value>>> = func
                 .args
                 .iter()
                 .map(|&a| self.grounder.domains().get(a).map(|d| d.to_vec()))
@@ -1787,7 +1835,7 @@ impl<'a> Session<'a> {
             for mut t in cartesian(&domains) {
                 let value = match integers.var_of(f, &t) {
                     Some(var) => self.number_value(var),
-                    None => crate::structure::Value::Int(0i64.clamp(low, high)),
+                    None => Value::Int(0i64.clamp(low, high)),
                 };
                 t.push(value);
                 set.insert(t);
@@ -2037,6 +2085,34 @@ enum Relax {
 const RELAXATION_NODES: usize = 500_000;
 
 /// The names of the symbols that `d` defines, comma-separated (for `--stats`).
+/// The most tuples of one symbol that [`Session::decided_without_search`] walks.
+const MAX_LISTED_TUPLES: usize = 1 << 20;
+
+/// Calls `visit` on every tuple of the product of `domains` (none empty), the last argument
+/// fastest (the order of `cartesian`), until it fails.
+fn for_each_tuple(
+    domains: &[Rc<[Value]>],
+    mut visit: impl FnMut(&[Value]) -> IdpResult<()>,
+) -> IdpResult<()> {
+    if domains.iter().any(|d| d.is_empty()) {
+        return Ok(());
+    }
+    let mut at = vec![0usize; domains.len()];
+    let mut tuple: Tuple = domains.iter().map(|d| d[0]).collect();
+    loop {
+        visit(&tuple)?;
+        let Some(k) = (0..at.len()).rev().find(|&k| at[k] + 1 < domains[k].len()) else {
+            return Ok(());
+        };
+        at[k] += 1;
+        tuple[k] = domains[k][at[k]];
+        for j in k + 1..at.len() {
+            at[j] = 0;
+            tuple[j] = domains[j][0];
+        }
+    }
+}
+
 fn definition_symbols(program: &Program, d: &Definition) -> String {
     let names: Vec<String> = d
         .defined()

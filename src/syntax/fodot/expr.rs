@@ -920,9 +920,6 @@ impl Reader {
                 } else {
                     q.sort.clone().or_else(|| self.names.var_sort(&v.name))
                 };
-                if let Some(s) = &sort {
-                    self.check_bounded(v, s);
-                }
                 out.push(VarDecl {
                     name: v.clone(),
                     sort: sort.map(|s| pointer(&self.names.sort_name(&s))),
@@ -931,25 +928,6 @@ impl Reader {
             }
         }
         out
-    }
-
-    /// A variable over `Int` or `Real` has no finite range to ground: said where it is bound.
-    fn check_bounded(&mut self, var: &Ident, sort: &Ident) {
-        if matches!(sort.name.as_str(), "Int" | "Real" | "ℤ" | "ℝ") {
-            self.error(
-                "fodot-unbounded-quantifier",
-                format!(
-                    "`{}` ranges over {}, which has no bound: idp grounds quantifiers over finite types",
-                    var.name, sort.name
-                ),
-                var.span,
-            );
-            self.hint_last(format!(
-                "declare a type of the values `{0}` can take (`type Range := {{0..100}}`) and \
-                 write `{0} in Range`",
-                var.name
-            ));
-        }
     }
 }
 
