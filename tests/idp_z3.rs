@@ -229,6 +229,34 @@ fn unbounded_int_quantification_is_refused_at_its_sentence() {
     }
 }
 
+/// Functions defined over `Int` and `Real` (helpers as IDP-Z3 users write them) are applied
+/// where the theory applies them, and shown as IDP-Z3 shows them, partially (`:>`): what
+/// idp-engine 0.12.1 prints for `clip` (in the order it met the applications), for `x`, `y`,
+/// `size` and `c`; idp-engine leaves out `double` and `quad`, applied to a term.
+#[test]
+fn functions_defined_over_int_and_real_are_applied_where_used() {
+    let file = scratch_file(
+        "helpers",
+        "helpers.idp",
+        "vocabulary V {\n    clip: Int -> Int\n    double: Real -> Real\n    quad: Real -> Real\n\
+         \x20   x: () -> Real\n    y: () -> Real\n    size: () -> Int\n    c: () -> Int\n}\n\
+         theory T:V {\n\
+         \x20   { !n in Int: clip(n) = (if n < 1 then 1 else (if size() < n then size() else n)). }\n\
+         \x20   { !r in Real: double(r) = r + r. }\n\
+         \x20   { !r in Real: quad(r) = double(double(r)). }\n\
+         \x20   size() = 5.\n    x() = 3.\n    y() = quad(x()).\n\
+         \x20   c() = clip(7) + clip(-2) + clip(3).\n}\n\
+         procedure main() {\n    pretty_print(model_expand(T))\n}\n",
+    );
+    let (stdout, stderr, code) = run(&file);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""), "{stdout}");
+    assert_eq!(
+        stdout,
+        "\nModel 1\n==========\nclip :> {-2 -> 1, 3 -> 3, 7 -> 5}.\ndouble :> {3 -> 6, 6 -> 12}.\n\
+         quad :> {3 -> 12}.\nx := 3.\ny := 12.\nsize := 5.\nc := 9.\n\n\nNo more models.\n\n"
+    );
+}
+
 /// A predicate over `Int` bounded by comparisons (`p(x) => 0 =< x =< 4`) takes its tuples
 /// from the interval; a variable over `Int` is bounded by its comparisons too.
 #[test]

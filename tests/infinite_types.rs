@@ -330,3 +330,68 @@ fn predicates_over_int_that_sentences_bound_are_searched_within_their_bounds() {
         }
     }
 }
+
+const CLIP: &str = "vocabulary V {\n  Clip(int) : int\n  Size : int\n  C : int\n  Sel(int)\n}\n\
+theory T : V {\n  { ! n r : Clip(n) = r <- (n < 1 & r = 1) | (n >= 1 & n > Size & r = Size) | \
+(n >= 1 & n =< Size & r = n). }\n  C = Clip(7) + Clip(-2) + Clip(3).\n  \
+! n[int] : Sel(n) => 0 =< n =< 9.\n  ? n[int] : Sel(n) & Clip(n) = 5.\n}\n\
+structure S : V { Size = 5 }\n";
+
+/// A function defined over `int` (IDP3's `Clip(int) : int` by rules) is applied where the
+/// theory applies it: C = 5 + 1 + 3, and Sel, any subset of 0..9 (its bound), must hold for
+/// some n whose clip is 5 (n in 5..9): 2^10 - 2^5 = 992 models.
+#[test]
+fn a_function_defined_over_int_is_applied_where_the_theory_uses_it() {
+    let o = run(CLIP);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(out.starts_with("Number of models: 992\n"), "{out}");
+    assert_eq!(out.matches("  C = 9\n").count(), 992);
+    let clip =
+        "  Clip<ct> = { -2->1; 0->1; 1->1; 2->2; 3->3; 4->4; 5->5; 6->5; 7->5; 8->5; 9->5 }\n";
+    assert_eq!(out.matches(clip).count(), 992, "{out}");
+}
+
+/// Where a function's definition gives an application no value, or two, the theory has no
+/// model (a definition defines a total function); an application it never makes is not
+/// checked.
+#[test]
+fn an_application_with_no_value_or_two_has_no_model() {
+    let spec = |sentence: &str| {
+        format!(
+            "vocabulary V {{\n  Pos(int) : int\n  Two(int) : int\n  C : int\n}}\n\
+             theory T : V {{\n  {{ ! n r : Pos(n) = r <- n > 0 & r = n. }}\n  \
+             {{ ! n r : Two(n) = r <- r = n. ! n r : Two(n) = r <- r = n + 1. }}\n  \
+             0 =< C =< 5.\n  {sentence}\n}}\nstructure S : V {{ }}\n"
+        )
+    };
+    let count = |sentence: &str| {
+        let out = stdout(&run(&spec(sentence)));
+        let line = out.lines().find(|l| l.starts_with("Number of models"));
+        line.unwrap_or_default().to_string()
+    };
+    assert_eq!(count("C = Pos(2)."), "Number of models: 1");
+    assert_eq!(count("C = Pos(-1)."), "Number of models: 0");
+    assert_eq!(count("C = 3 | Pos(-1) = 1."), "Number of models: 0");
+    assert_eq!(count("C = Two(1)."), "Number of models: 0");
+    assert_eq!(count("C = Pos(3) | C = 4."), "Number of models: 2");
+}
+
+/// A value that the rule's body does not bound (`n = 2 * r` leaves `r` open) stops grounding
+/// with the application and the definition named.
+#[test]
+fn an_unbounded_value_names_the_application_and_the_definition() {
+    let spec = "vocabulary V {\n  Half(int) : int\n  C : int\n}\ntheory T : V {\n  \
+                { ! n r : Half(n) = r <- n = 2 * r. }\n  C = Half(4).\n}\nstructure S : V { }\n";
+    let o = run(spec);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for said in [
+        "Infinite grounding: the variable 'r' ranges over the infinite type 'int' and the \
+         formula gives no finite bound for it.",
+        "\n  while applying the definition at stdin:6:3 to Half(4)\n  while grounding the \
+         sentence at stdin:7:3: (C = Half(4))",
+    ] {
+        assert!(err.contains(said), "{said} not in {err}");
+    }
+}

@@ -97,13 +97,31 @@ pub(super) fn model_text_as(
                         format!("{} -> {value}", tuple_text(&parts))
                     })
                     .collect();
-                format!("{name} := {{{}}}.", items.join(", "))
+                // Over an infinite type, the applications the theory met: IDP-Z3's partial
+                // interpretation.
+                let sign = if shown_in_part(program, model, symbol) {
+                    ":>"
+                } else {
+                    ":="
+                };
+                format!("{name} {sign} {{{}}}.", items.join(", "))
             }
         };
         out.push_str(&line);
         out.push('\n');
     }
     out
+}
+
+/// Whether `model` gives only some tuples of `symbol`, whose arguments range over an
+/// infinite type (a function defined over `Int`, applied where the theory needs it).
+fn shown_in_part(program: &Program, model: &Structure, symbol: Symbol) -> bool {
+    let args = match symbol {
+        Symbol::Func(f) => &program.func(f).args,
+        Symbol::Pred(p) => &program.pred(p).args,
+    };
+    matches!(model.table(symbol), Some(Table::ThreeValued { .. }))
+        && (args.iter()).any(|&sort| sort_domain(program, model, sort).is_none())
 }
 
 /// Whether a symbol is a proposition or a constant.

@@ -1433,7 +1433,11 @@ impl<'a> Grounder<'a> {
         ))
     }
 
-    fn bounded_domain(&mut self, var: &Var, bound: Option<Bound>) -> IdpResult<Rc<[Value]>> {
+    pub(super) fn bounded_domain(
+        &mut self,
+        var: &Var,
+        bound: Option<Bound>,
+    ) -> IdpResult<Rc<[Value]>> {
         let candidates = match bound {
             Some(b) => self.candidates(var, b.formula, b.want)?,
             None => None,

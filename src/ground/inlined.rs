@@ -11,24 +11,25 @@
 //! memoised per (symbol, tuple).
 
 use rustc_hash::FxHashSet as HashSet;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::error::{Error, IdpResult};
+use crate::ground::formulas::Bound;
 use crate::ground::store::Gf;
 use crate::ground::{GVal, Grounder};
-use crate::ids::Symbol;
+use crate::ids::{FuncId, Symbol};
 use crate::sema::ir::{Definition, Rule, Term, TermKind, Var};
 use crate::sema::Program;
 use crate::structure::{Structure, Table, Tuple, Value};
 
-/// Whether `def` may be inlined: it defines predicates only, none of which occurs in a rule
-/// body (no recursion), the structure does not interpret them two-valued, and some head
-/// argument ranges over a sort without a finite interpretation in `grounder`'s domains.
+/// Whether `def` may be inlined: none of its symbols occurs in a rule body (no recursion),
+/// the structure does not interpret them two-valued, and some argument of one ranges over a
+/// sort without a finite interpretation in `grounder`'s domains. Its functions (`clip(n) =
+/// m <- m = ...`, `double(x) = x + x`) are applied on demand as its predicates are.
 pub fn inlinable(program: &Program, def: &Definition, structure: &Structure) -> bool {
     let defined = def.defined();
-    if defined.iter().any(|s| {
-        matches!(s, Symbol::Func(_)) || matches!(structure.table(*s), Some(Table::TwoValued(_)))
-    }) {
+    if (defined.iter()).any(|s| matches!(structure.table(*s), Some(Table::TwoValued(_)))) {
         return false;
     }
     let mut used = HashSet::default();
@@ -100,6 +101,166 @@ impl<'a> Grounder<'a> {
         let g = grounded?;
         self.inlining.memo.insert((s, t), g);
         Ok(g)
+    }
+
+    /// The values of the application `f(args)` of an inlined function, with their conditions:
+    /// for each rule of `f` whose head matches `args`, its body with the head's value (a term
+    /// over the head's variables, or a variable that the body bounds: `clip(n) = m <- m =
+    /// ...`). Memoised; the theory then owes that exactly one condition holds (a function's
+    /// definition gives each application one value), which [`Grounder::take_obligations`]
+    /// hands over.
+    pub fn inlined_application(
+        &mut self,
+        f: FuncId,
+        args: Vec<Value>,
+    ) -> IdpResult<Vec<(Gf, Value)>> {
+        let key = (f, args);
+        if let Some(found) = self.inlining.applied.get(&key) {
+            return Ok(found.clone());
+        }
+        let (f, args) = key;
+        let s = Symbol::Func(f);
+        let def = self.inlining.defs[&s].clone();
+        self.check_inlining_context(s, &def)?;
+        self.inlining.expanding.push(s);
+        let outer_env = std::mem::take(&mut self.env);
+        let saved = std::mem::replace(&mut self.store.keep_complements, true);
+        let expanded = self.expand_application(&def, s, &args);
+        self.store.keep_complements = saved;
+        self.env = outer_env;
+        self.inlining.expanding.pop();
+        let found = expanded.map_err(|e| {
+            let program = self.program;
+            let at = (program.position(def.span))
+                .map(|p| format!(" at {p}"))
+                .unwrap_or_default();
+            let applied: Vec<String> = args
+                .iter()
+                .map(|&v| crate::print::readable_value(v))
+                .collect();
+            e.with_context(
+                format!(
+                    "while applying the definition{at} to {}({})",
+                    program.symbol_name(s),
+                    applied.join(", ")
+                ),
+                Some(def.span),
+            )
+        })?;
+        for &(g, v) in &found {
+            let mut graph = args.clone();
+            graph.push(v);
+            self.inlining.memo.insert((s, graph), g);
+        }
+        let one = self.one_case_holds(&found);
+        if one != Gf::TRUE {
+            self.inlining.obligations.push(one);
+        }
+        self.inlining.applied.insert((f, args), found.clone());
+        Ok(found)
+    }
+
+    /// The formulas owed for the applications expanded since the last call (see
+    /// [`Grounder::inlined_application`]).
+    pub fn take_obligations(&mut self) -> Vec<Gf> {
+        std::mem::take(&mut self.inlining.obligations)
+    }
+
+    /// Exactly one of the conditions of `cases` holds.
+    fn one_case_holds(&mut self, cases: &[(Gf, Value)]) -> Gf {
+        let guards: Vec<Gf> = cases.iter().map(|&(g, _)| g).collect();
+        let mut parts = vec![self.store.or(guards.iter().copied())];
+        for (k, &a) in guards.iter().enumerate() {
+            for &b in &guards[k + 1..] {
+                let both = self.store.and2(a, b);
+                parts.push(-both);
+            }
+        }
+        self.store.and(parts)
+    }
+
+    /// The values of `s(args)` by its rules (see [`Grounder::inlined_application`]).
+    fn expand_application(
+        &mut self,
+        def: &Definition,
+        s: Symbol,
+        args: &[Value],
+    ) -> IdpResult<Vec<(Gf, Value)>> {
+        let mut by_value: BTreeMap<Value, Vec<Gf>> = BTreeMap::new();
+        for rule in def.rules.iter().filter(|r| r.head == s) {
+            let Some(rest) = self.match_head(rule, args)? else {
+                continue;
+            };
+            let found = self.rule_values(rule, rest, &mut by_value);
+            for v in &rule.vars {
+                self.unbind(v);
+            }
+            found?;
+        }
+        Ok(by_value
+            .into_iter()
+            .map(|(v, gs)| (self.store.or(gs), v))
+            .filter(|&(g, _)| g != Gf::FALSE)
+            .collect())
+    }
+
+    /// Adds to `by_value` the values that `rule`, its head's arguments bound, gives its
+    /// function, each with its body's ground formula; `rest` are its variables left free.
+    fn rule_values(
+        &mut self,
+        rule: &Rule,
+        rest: Vec<Var>,
+        by_value: &mut BTreeMap<Value, Vec<Gf>>,
+    ) -> IdpResult<()> {
+        let value = rule
+            .head_args
+            .last()
+            .expect("a function's head has its value");
+        let value_var = match value.kind() {
+            TermKind::Var(v) if rest.iter().any(|r| r.id == v.id) => Some(v.clone()),
+            _ => None,
+        };
+        let others: Vec<Var> = (rest.into_iter())
+            .filter(|r| value_var.as_ref().is_none_or(|v| v.id != r.id))
+            .collect();
+        let Some(var) = value_var else {
+            if !self.is_closed(value) {
+                return Err(self.head_argument_error(rule));
+            }
+            let body = self.ground_body(&others, &rule.body)?;
+            if body == Gf::FALSE {
+                return Ok(());
+            }
+            for (h, v) in self.ground_term(value)?.0 {
+                let GVal::V(v) = v else { continue };
+                let g = self.store.and2(body, h);
+                by_value.entry(v).or_default().push(g);
+            }
+            return Ok(());
+        };
+        let bound = Bound {
+            formula: &rule.body,
+            want: true,
+        };
+        for &v in self.bounded_domain(&var, Some(bound))?.iter() {
+            self.bind(&var, v);
+            let body = self.ground_body(&others, &rule.body);
+            self.unbind(&var);
+            let body = body?;
+            if body != Gf::FALSE {
+                by_value.entry(v).or_default().push(body);
+            }
+        }
+        Ok(())
+    }
+
+    /// `body` with `vars` quantified existentially.
+    fn ground_body(&mut self, vars: &[Var], body: &crate::sema::ir::Formula) -> IdpResult<Gf> {
+        if vars.is_empty() {
+            self.ground_formula(body)
+        } else {
+            self.ground_quantifier(vars, body, false)
+        }
     }
 
     /// Refuses an expansion that would not terminate or could change the meaning: `s` met

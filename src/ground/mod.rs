@@ -323,6 +323,13 @@ struct Inlining {
     memo: HashMap<(Symbol, Tuple), Gf>,
     /// The inlined symbols whose atoms are being expanded (innermost last).
     expanding: Vec<Symbol>,
+    /// The values of each application of an inlined function expanded so far, with their
+    /// conditions.
+    applied: HashMap<(FuncId, Tuple), Vec<(Gf, Value)>>,
+    /// Formulas the theory owes for what was expanded: each expanded application of an
+    /// inlined function takes exactly one of its values (taken by the session, which asserts
+    /// them).
+    obligations: Vec<Gf>,
 }
 
 impl<'a> Grounder<'a> {

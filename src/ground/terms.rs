@@ -250,6 +250,9 @@ impl<'a> Grounder<'a> {
         if let Some(v) = self.known_func_value(f, &args) {
             return Ok(vec![(Gf::TRUE, v)]);
         }
+        if self.is_inlined(Symbol::Func(f)) {
+            return self.inlined_application(f, args);
+        }
         if self.func_two_valued(f) {
             return Ok(Vec::new());
         }

@@ -515,6 +515,7 @@ impl<'a> Session<'a> {
                 session.assert_sentence(g, sentence);
             }
             session.encode_symbols()?;
+            session.assert_obligations();
             if !session.definitions.completion_suffices() {
                 // Refining a candidate names the open atoms below a definition by literal.
                 session.sat.encode_aliases(session.grounder.store());
@@ -682,7 +683,16 @@ impl<'a> Session<'a> {
 
     /// Adds `g` as a constraint.
     pub fn assert(&mut self, g: Gf) {
+        self.assert_obligations();
         self.sat.assert(self.grounder.store(), g);
+    }
+
+    /// Asserts what the grounding owes for the applications of functions it expanded on
+    /// demand ([`Grounder::take_obligations`]: each takes exactly one value).
+    fn assert_obligations(&mut self) {
+        for owed in self.grounder.take_obligations() {
+            self.sat.assert(self.grounder.store(), owed);
+        }
     }
 
     /// Adds literal `l` as a constraint (one unit clause).
@@ -1030,14 +1040,20 @@ impl<'a> Session<'a> {
             return Err(naming(e, "the definition", program, d.span, &text));
         }
         self.grounder.inline(d);
+        // IDP-Z3 does the same without a word, and its models show such a symbol as a partial
+        // interpretation (`f :> {...}`): FO(·) needs no warning.
+        let warns = !program.in_fodot(d.span);
         for s in defined {
-            self.warnings.push(format!(
-                "{} is defined over an infinite type: it is evaluated only for the arguments \
-                 the theory uses, and models show only those tuples (as {}<ct> and {}<cf>)",
-                program.symbol_name(s),
-                program.symbol_name(s),
-                program.symbol_name(s)
-            ));
+            if warns {
+                self.warnings.push(format!(
+                    "{} is defined over an infinite type: it is evaluated only for the \
+                     arguments the theory uses, and models show only those tuples (as {}<ct> \
+                     and {}<cf>)",
+                    program.symbol_name(s),
+                    program.symbol_name(s),
+                    program.symbol_name(s)
+                ));
+            }
             let Some(Table::ThreeValued { ct, cf }) = self.grounder.structure().table(s) else {
                 continue;
             };
