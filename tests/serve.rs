@@ -762,6 +762,22 @@ fn a_run_seen_over_has_freed_its_slot() {
     }
 }
 
+/// A run that finds a slot free holds it from its start: its first poll says it is not
+/// waiting, however late its thread starts (the browser test's Stop step once showed "waiting
+/// for a free slot" on a loaded machine with both slots free).
+#[test]
+fn a_run_with_a_free_slot_is_never_queued() {
+    let root = crate_dir();
+    let server = Server::start(&root, &["--max-runs", "1"]);
+    for _ in 0..5 {
+        let id = server.start_run(&run_body(&root, "examples/nqueens.idp", json!({})));
+        let (_, v) = server.get(&format!("/api/runs/{id}"));
+        assert_eq!(v["queued"], json!(false), "{v}");
+        let v = server.wait_run(&id, Duration::from_secs(60));
+        assert_eq!(v["exit_code"], 0, "{v}");
+    }
+}
+
 /// A bundled level reader works from the page: procedures read the served folder's files
 /// (only read, only there), with an expression run as `-e`.
 #[test]

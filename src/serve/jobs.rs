@@ -76,6 +76,8 @@ pub struct Job {
 
 #[derive(Default)]
 struct State {
+    /// Whether the run holds a slot (from then on it is starting or running, not waiting).
+    has_slot: bool,
     /// The child's process id, once started.
     pid: Option<u32>,
     started: Option<Instant>,
@@ -114,7 +116,7 @@ pub struct Status {
     /// The child's process id (it leads its own process group); 0 while waiting.
     pub pid: u32,
     pub running: bool,
-    /// Waiting for a free slot.
+    /// Waiting for a free slot (a run that holds one and has no process id yet is starting).
     pub queued: bool,
     pub elapsed: f64,
     pub progress: String,
@@ -146,21 +148,30 @@ impl Jobs {
     /// polls.
     pub fn start(&self, spec: Spec, owner: &str) -> Result<String, ServeError> {
         let id = random_hex(8)?;
-        {
+        // A free slot is taken at once: a run is never shown waiting while one is free (its
+        // thread may start late on a busy machine).
+        let has_slot = {
             let mut slots = lock(&self.slots.state);
-            if slots.waiting.len() >= MAX_WAITING {
+            if slots.waiting.is_empty() && slots.running < self.slots.max_running {
+                slots.running += 1;
+                slots.most_running = slots.most_running.max(slots.running);
+                true
+            } else if slots.waiting.len() >= MAX_WAITING {
                 return Err(ServeError::TooMany(format!(
                     "{} runs are waiting already; try again later",
                     slots.waiting.len()
                 )));
+            } else {
+                slots.waiting.push_back(id.clone());
+                false
             }
-            slots.waiting.push_back(id.clone());
-        }
+        };
         let job = Arc::new(Job {
             id: id.clone(),
             owner: owner.to_string(),
             created: Instant::now(),
             state: Mutex::new(State {
+                has_slot,
                 last_seen: Some(Instant::now()),
                 ..State::default()
             }),
@@ -171,9 +182,14 @@ impl Jobs {
         let (exe, slots) = (self.exe.clone(), Arc::clone(&self.slots));
         let spawned = std::thread::Builder::new().spawn(move || run(&job, spec, &exe, &slots));
         if let Err(e) = spawned {
-            // Nothing will run it: out of the line and forgotten.
+            // Nothing will run it: out of the line (or its slot given back) and forgotten.
             jobs.remove(&id);
-            lock(&self.slots.state).waiting.retain(|w| *w != id);
+            let mut slots = lock(&self.slots.state);
+            if has_slot {
+                slots.running -= 1;
+                self.slots.freed.notify_all();
+            }
+            slots.waiting.retain(|w| *w != id);
             return Err(ServeError::Internal(format!(
                 "could not start the run: {e}"
             )));
@@ -271,7 +287,7 @@ impl Job {
             id: self.id.clone(),
             pid: st.pid.unwrap_or(0),
             running,
-            queued: running && st.pid.is_none(),
+            queued: running && !st.has_slot,
             elapsed,
             progress: st.progress.clone(),
             stdout: tail(latest(&st), TAIL).to_string(),
@@ -313,11 +329,19 @@ impl Job {
 /// Waits for a slot, runs the child, and frees the slot as soon as the child has ended (before
 /// its output is gathered, so that a page that sees the run over never finds its slot taken).
 fn run(job: &Arc<Job>, spec: Spec, exe: &std::path::Path, slots: &Slots) {
-    if !wait_for_slot(job, slots) {
+    let has_slot = lock(&job.state).has_slot;
+    if !has_slot && !wait_for_slot(job, slots) {
         job.finish(None, None);
         return;
     }
     let slot = Slot(slots);
+    lock(&job.state).has_slot = true;
+    // Stopped while its thread was starting: the slot is given back at once.
+    if lock(&job.state).cancelled.is_some() {
+        drop(slot);
+        job.finish(None, None);
+        return;
+    }
     match child::spawn(exe, &spec.folder, &spec.args, spec.limits, spec.text) {
         Ok(mut child) => {
             {
