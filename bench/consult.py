@@ -9,7 +9,8 @@ made, a random atom among those still open (neither forced nor left undecided by
 random value for it: both values are possible, so every choice is accepted (a refused one is
 an error of idp's).
 
-With CHOOSE=P,Q the choices are made on the atoms of symbols P and Q only.
+With CHOOSE=P,Q the choices are made on the atoms of symbols P and Q only; with NUMBERS=1 half
+of them set a number (a function the search chooses as a number) to its value in a model.
 With SETTLE=N (as the workbench's page does), a click whose answer left atoms undecided is
 followed by up to N more `forced` requests, each going on where the last stopped, until all
 is settled.
@@ -53,6 +54,13 @@ def main():
         # sets the input symbols would make them.
         names = tuple(n + "(" for n in only.split(","))
         choosable = [a for a in choosable if a.startswith(names)]
+    # With NUMBERS=1 half the choices (while some are open) set a number (`Start(a)`, a
+    # function the search chooses as a number) to its value in a model of the choices so far,
+    # as a user who types a value that is still possible.
+    numbers = []
+    if os.environ.get("NUMBERS") == "1":
+        rows = [r for s in ask({"op": "symbols"})["symbols"] for r in s.get("rows", [])]
+        numbers = [r["number"] for r in rows if "number" in r]
     rng = random.Random(seed)
     clicks = []
     incomplete = 0
@@ -66,10 +74,20 @@ def main():
         for _ in range(steps):
             decided = set(forced["true"]) | set(forced["false"]) | set(forced.get("undecided", []))
             open_atoms = [a for a in choosable if a not in decided]
-            if not open_atoms:
+            settled = {t.split(" = ")[0] for t in forced["true"] if " = " in t}
+            open_numbers = [n for n in numbers if n not in settled]
+            if open_numbers and (not open_atoms or rng.random() < 0.5):
+                number = rng.choice(open_numbers)
+                model = ask({"op": "model"})
+                values = [t for t in model.get("true", []) if t.startswith(number + " = ")]
+                if not values:
+                    sys.exit(f"{label}: no value of {number} in a model: {model}")
+                literal = values[0]
+            elif open_atoms:
+                atom = rng.choice(open_atoms)
+                literal = atom if rng.random() < 0.5 else negate(atom)
+            else:
                 break
-            atom = rng.choice(open_atoms)
-            literal = atom if rng.random() < 0.5 else negate(atom)
             assumed = ask({"op": "assume", "literal": literal})
             if not assumed.get("ok"):
                 sys.exit(f"{label}: {literal} refused though open: {assumed}")

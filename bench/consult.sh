@@ -69,6 +69,10 @@ for spec in "${SPECS[@]}"; do
     overflow)
       consult "overflow 8x8" specs/overflow/overflow.idp --theory T --structure G \
         -e 'G = level(readlevel("specs/overflow/levels/random8x8.txt"))' ;;
+    jobshop)
+      # Ten jobs on one machine (bench/consult/jobshop.idp): half the choices set a start
+      # time, a number, to a value still possible.
+      NUMBERS=1 consult "job shop, 10 start times" bench/consult/jobshop.idp ;;
     *) echo "unknown spec $spec" >&2; exit 1 ;;
   esac
 done
