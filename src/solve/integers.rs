@@ -361,6 +361,21 @@ impl IntTheory {
         }
     }
 
+    /// The greatest value of the left side of [`IntTheory::row`]`(c, sign)`, and its bound.
+    fn row_most(&self, c: u32, sign: i8) -> (i128, i128) {
+        let con = &self.constraints[c as usize];
+        let s = i128::from(sign);
+        let most = (con.terms.iter())
+            .map(|&(v, k)| self.max_term(v, s * k as i128).0)
+            .sum();
+        let b = if sign > 0 {
+            con.bound as i128
+        } else {
+            1 - con.bound as i128
+        };
+        (most, b)
+    }
+
     /// The greatest value of `a·x` and the entry of the bound it comes from.
     fn max_term(&self, v: u32, a: i128) -> (i128, Option<u32>) {
         let var = &self.vars[v as usize];
@@ -382,11 +397,14 @@ impl IntTheory {
             }
             None => {
                 for sign in [1i8, -1] {
-                    let (row, b) = self.row(c, -sign);
-                    let (most, entries) = self.most(&row);
+                    // Most constraints looked at decide nothing: their rows are summed
+                    // without a copy, and copied only to explain a decision.
+                    let (most, b) = self.row_most(c, -sign);
                     if most < b {
                         // The negation cannot hold: the constraint holds with `sign`.
                         let decided = if sign > 0 { lit } else { -lit };
+                        let (row, _) = self.row(c, -sign);
+                        let (_, entries) = self.most(&row);
                         let reason = self.explain(&entries, &[]);
                         self.pending.push((decided, reason));
                         break;
@@ -412,7 +430,7 @@ impl IntTheory {
     /// Bounds propagation of the row of `c` in force (`active` its true literal).
     fn narrow(&mut self, c: u32, sign: i8, active: Lit) -> bool {
         let (row, b) = self.row(c, sign);
-        let (most, _) = self.most(&row);
+        let most: i128 = row.iter().map(|&(v, a)| self.max_term(v, a).0).sum();
         if most < b {
             let (_, entries) = self.most(&row);
             let clause = self.explain(&entries, &[active]);
