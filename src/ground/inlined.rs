@@ -90,17 +90,29 @@ impl<'a> Grounder<'a> {
         }
         let (s, t) = key;
         let def = self.inlining.defs[&s].clone();
-        self.check_inlining_context(s, &def)?;
+        let g = self.expanding(s, &def, |g| g.expand(&def, s, &t))?;
+        self.inlining.memo.insert((s, t), g);
+        Ok(g)
+    }
+
+    /// Runs `expand` for symbol `s` of the inlined definition `def`: checked against
+    /// expansions that would not end ([`Grounder::check_inlining_context`]), in an
+    /// environment of its own, keeping `D | ~D` unfolded.
+    fn expanding<T>(
+        &mut self,
+        s: Symbol,
+        def: &Definition,
+        expand: impl FnOnce(&mut Self) -> IdpResult<T>,
+    ) -> IdpResult<T> {
+        self.check_inlining_context(s, def)?;
         self.inlining.expanding.push(s);
         let outer_env = std::mem::take(&mut self.env);
         let saved = std::mem::replace(&mut self.store.keep_complements, true);
-        let grounded = self.expand(&def, s, &t);
+        let expanded = expand(self);
         self.store.keep_complements = saved;
         self.env = outer_env;
         self.inlining.expanding.pop();
-        let g = grounded?;
-        self.inlining.memo.insert((s, t), g);
-        Ok(g)
+        expanded
     }
 
     /// The values of the application `f(args)` of an inlined function, with their conditions:
@@ -121,14 +133,7 @@ impl<'a> Grounder<'a> {
         let (f, args) = key;
         let s = Symbol::Func(f);
         let def = self.inlining.defs[&s].clone();
-        self.check_inlining_context(s, &def)?;
-        self.inlining.expanding.push(s);
-        let outer_env = std::mem::take(&mut self.env);
-        let saved = std::mem::replace(&mut self.store.keep_complements, true);
-        let expanded = self.expand_application(&def, s, &args);
-        self.store.keep_complements = saved;
-        self.env = outer_env;
-        self.inlining.expanding.pop();
+        let expanded = self.expanding(s, &def, |g| g.expand_application(&def, s, &args));
         let found = expanded.map_err(|e| {
             let program = self.program;
             let at = (program.position(def.span))
