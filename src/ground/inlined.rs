@@ -139,10 +139,7 @@ impl<'a> Grounder<'a> {
             let at = (program.position(def.span))
                 .map(|p| format!(" at {p}"))
                 .unwrap_or_default();
-            let applied: Vec<String> = args
-                .iter()
-                .map(|&v| crate::print::readable_value(v))
-                .collect();
+            let applied: Vec<String> = args.iter().map(Value::to_string).collect();
             e.with_context(
                 format!(
                     "while applying the definition{at} to {}({})",
