@@ -307,11 +307,7 @@ impl<'a> Grounder<'a> {
             let Some(rest) = self.match_head(rule, t)? else {
                 continue;
             };
-            let body = if rest.is_empty() {
-                self.ground_formula(&rule.body)?
-            } else {
-                self.ground_quantifier(&rest, &rule.body, false)?
-            };
+            let body = self.ground_body(&rest, &rule.body)?;
             for v in &rule.vars {
                 self.unbind(v);
             }
