@@ -435,12 +435,13 @@ fn an_enumeration_of_many_models_is_deterministic() {
 const MANY_SHORT_MODELS: &str = "vocabulary V {\n  type D isa int\n  P(D)\n}\n\
     theory T : V {\n}\nstructure S : V {\n  D = { 1..20 }\n}\n";
 
-/// 2^24 models: for the 8 s timeout, within which a quiet machine enumerated all 2^20 of
-/// [`MANY_SHORT_MODELS`] (in 5 s).
+/// 2^24 models: for the runs stopped after seconds, within which a quiet machine enumerated
+/// all 2^20 of [`MANY_SHORT_MODELS`] (in under 5 s; a stop that then comes while the models are
+/// printed is a stop of the procedure, not of the search).
 const MORE_SHORT_MODELS: &str = "vocabulary V {\n  type D isa int\n  P(D)\n}\n\
     theory T : V {\n}\nstructure S : V {\n  D = { 1..24 }\n}\n";
 
-/// `main` of MANY_SHORT_MODELS: all models, printed by `printmodels`.
+/// `main` of MORE_SHORT_MODELS: all models, printed by `printmodels`.
 const PRINT_ALL: &str = "procedure main() {\n  stdoptions.nbmodels = 0\n  \
     printmodels(modelexpand(T, S))\n}\n";
 
@@ -475,7 +476,7 @@ fn a_timeout_keeps_and_prints_every_model_found() {
     });
     check_printed_models(&stdout(&o), n);
     // In a procedure, `printmodels` prints them all after the stop.
-    let spec = format!("{MANY_SHORT_MODELS}{PRINT_ALL}");
+    let spec = format!("{MORE_SHORT_MODELS}{PRINT_ALL}");
     let (o, n) = many_kept(4, message, |secs| {
         run(&spec, &["--nowarnings", "--timeout", &secs.to_string()]).0
     });
@@ -507,7 +508,7 @@ fn ctrl_c_keeps_and_prints_every_model_found() {
     assert!(n >= MANY_KEPT, "{n}");
     check_printed_models(&out, n);
     // In a procedure, `printmodels` prints them all after the stop.
-    let spec = format!("{MANY_SHORT_MODELS}{PRINT_ALL}");
+    let spec = format!("{MORE_SHORT_MODELS}{PRINT_ALL}");
     let (o, n) = many_kept(5, "interrupted (Ctrl-C) after ", |secs| {
         run_interrupted(&spec, &["--nowarnings"], Duration::from_secs(secs))
     });
