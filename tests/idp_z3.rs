@@ -282,6 +282,53 @@ fn a_predicate_over_int_is_bounded_by_comparisons() {
 /// q(x) & x > 1`) are ground over their bounds: the quantifiers over `Int` are ground over
 /// the tuples that can be true, and a propagation names every consequence, those outside
 /// the bounds too.
+/// IDP-Z3's minesweeper benchmark bounds its `max: () → ℤ` by `∃c ∈ Range: c = max()`: an
+/// equation under existential quantifiers bounds a number to the values its other side takes.
+#[test]
+fn numbers_over_int_are_bounded_by_existential_equations() {
+    let file = scratch_file(
+        "existential",
+        "existential.idp",
+        "vocabulary V {\n    type Range\n    max: () \u{2192} \u{2124}\n    \
+         half: Range \u{2192} \u{2124}\n}\n\
+         theory T:V {\n    \u{2203}c \u{2208} Range: c = max().\n    \
+         \u{2200}c \u{2208} Range: c \u{2264} max().\n    \
+         \u{2200}x \u{2208} Range: \u{2203}y \u{2208} Range: half(x) = 2 * y \u{2227} y \u{2264} x.\n}\n\
+         structure S:V {\n    Range := {0..3}.\n}\n\
+         procedure main() {\n    pretty_print(Theory(T, S).propagate())\n    \
+         pretty_print(model_expand(T, S, max=100))\n}\n",
+    );
+    let (stdout, stderr, code) = run(&file);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert_eq!(stderr, "");
+    assert!(
+        stdout.starts_with("max := 3.\nhalf := {0 -> 0}.\n\n"),
+        "{stdout}"
+    );
+    // Brute force: half(x) is 2y for some y =< x, independently for each x.
+    let mut expected = vec![String::new()];
+    for x in 0..4 {
+        expected = expected
+            .iter()
+            .flat_map(|prefix| {
+                (0..=x).map(move |y| {
+                    let sep = if x == 0 { "" } else { ", " };
+                    format!("{prefix}{sep}{x} -> {}", 2 * y)
+                })
+            })
+            .collect();
+    }
+    assert_eq!(
+        stdout.matches("\nModel ").count(),
+        expected.len(),
+        "{stdout}"
+    );
+    for half in &expected {
+        let model = format!("==========\nmax := 3.\nhalf := {{{half}}}.\n");
+        assert!(stdout.contains(&model), "{model} not in {stdout}");
+    }
+}
+
 #[test]
 fn predicates_over_int_are_bounded_by_sentences() {
     let file = scratch_file(

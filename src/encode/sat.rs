@@ -289,6 +289,11 @@ impl Sat {
         self.solver.get_mut().implied(assumptions)
     }
 
+    /// Hints the search to try `lit` first ([`SatSolver::prefer`]); `forget` drops the hint.
+    pub fn prefer(&mut self, lit: Lit, forget: bool) {
+        self.solver.get_mut().prefer(lit, forget);
+    }
+
     /// The searches that follow stop (`Interrupted`) once `at` has passed (`None`: only the
     /// run's limits stop them).
     pub fn set_call_deadline(&mut self, at: Option<std::time::Instant>) {

@@ -312,18 +312,47 @@ impl<'a> Grounder<'a> {
     /// One pass of [`Grounder::bound_constants`]; whether it bounded a function.
     fn bound_constants_once(&mut self, sentences: &[Formula]) -> bool {
         let mut progress = false;
-        let mut conjuncts: Vec<(Vec<&Var>, &Formula)> =
-            sentences.iter().map(|f| (Vec::new(), f)).collect();
-        while let Some((vars, f)) = conjuncts.pop() {
-            let (a, b) = match f.kind() {
+        let mut conjuncts: Vec<Conjunct> = sentences
+            .iter()
+            .map(|f| Conjunct {
+                universal: Vec::new(),
+                existential: Vec::new(),
+                formula: f,
+            })
+            .collect();
+        while let Some(conjunct) = conjuncts.pop() {
+            let Conjunct {
+                universal,
+                existential,
+                formula,
+            } = conjunct;
+            let (a, b) = match formula.kind() {
                 FormulaKind::And(fs) => {
-                    conjuncts.extend(fs.iter().map(|g| (vars.clone(), g)));
+                    conjuncts.extend(fs.iter().map(|g| Conjunct {
+                        universal: universal.clone(),
+                        existential: existential.clone(),
+                        formula: g,
+                    }));
                     continue;
                 }
-                FormulaKind::Forall(vs, body) => {
-                    let mut inner = vars.clone();
+                FormulaKind::Forall(vs, body) if existential.is_empty() => {
+                    let mut inner = universal.clone();
                     inner.extend(vs);
-                    conjuncts.push((inner, body));
+                    conjuncts.push(Conjunct {
+                        universal: inner,
+                        existential,
+                        formula: body,
+                    });
+                    continue;
+                }
+                FormulaKind::Exists(vs, body) => {
+                    let mut inner = existential.clone();
+                    inner.extend(vs);
+                    conjuncts.push(Conjunct {
+                        universal,
+                        existential: inner,
+                        formula: body,
+                    });
                     continue;
                 }
                 FormulaKind::Cmp(CmpOp::Eq, a, b) => (a, b),
@@ -337,11 +366,14 @@ impl<'a> Grounder<'a> {
                 if self.constants.contains_key(&g)
                     || self.domains.get(self.program.func(g).result).is_some()
                     || mentions(t, g)
-                    || !self.covers_arguments(g, args, &vars)
+                    || !self.covers_arguments(g, args, &universal)
                 {
                     continue;
                 }
-                if let Some((values, per_tuple)) = self.values_over(&vars, args, t) {
+                let mut vars = universal.clone();
+                vars.extend(&existential);
+                let union = !existential.is_empty();
+                if let Some((values, per_tuple)) = self.values_over(&vars, args, t, union) {
                     self.constants.insert(g, values.into());
                     for (tuple, values) in per_tuple {
                         self.applications.insert((g, tuple), values.into());
@@ -370,14 +402,18 @@ impl<'a> Grounder<'a> {
     }
 
     /// The values `t` can take for every binding of `vars` over their (finite) sorts, sorted,
-    /// and those for each tuple of values of `args` (variables among `vars`); `None` when a
-    /// sort is infinite, there are too many bindings, or `t` does not ground.
+    /// and those for each tuple of values of `args` (variables among `vars`): under an
+    /// existential quantifier (`union`), every value some binding of the tuple gives; under
+    /// universal ones alone, those of its last binding (each binding must give the value).
+    /// `None` when a sort is infinite or empty, there are too many bindings, or `t` does not
+    /// ground.
     #[allow(clippy::type_complexity)]
     fn values_over(
         &mut self,
         vars: &[&Var],
         args: &[Term],
         t: &Term,
+        union: bool,
     ) -> Option<(Vec<Value>, Vec<(Vec<Value>, Vec<Value>)>)> {
         /// Most bindings tried for one sentence.
         const MAX_BINDINGS: usize = 100_000;
@@ -388,7 +424,7 @@ impl<'a> Grounder<'a> {
             count = count.checked_mul(d.len())?;
             domains.push(d);
         }
-        if count > MAX_BINDINGS {
+        if count == 0 || count > MAX_BINDINGS {
             return None;
         }
         let mut values = Vec::new();
@@ -446,6 +482,9 @@ impl<'a> Grounder<'a> {
         }
         values.sort();
         values.dedup();
+        if union {
+            per_tuple = union_per_tuple(per_tuple);
+        }
         Some((values, per_tuple))
     }
 
@@ -461,6 +500,32 @@ impl<'a> Grounder<'a> {
         let nat = self.program.builtin("nat");
         self.program.is_subsort(var.sort, nat).then_some(0)
     }
+}
+
+/// A conjunct of a top-level sentence, under the quantifiers it is nested in: universal ones
+/// first, then existential ones (a universal quantifier under an existential one ends the
+/// walk).
+struct Conjunct<'f> {
+    universal: Vec<&'f Var>,
+    existential: Vec<&'f Var>,
+    formula: &'f Formula,
+}
+
+/// The values of each tuple merged over the bindings that give that tuple.
+fn union_per_tuple(mut per_tuple: Vec<(Vec<Value>, Vec<Value>)>) -> Vec<(Vec<Value>, Vec<Value>)> {
+    per_tuple.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut merged: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
+    for (tuple, values) in per_tuple {
+        match merged.last_mut() {
+            Some((last, all)) if *last == tuple => {
+                all.extend(values);
+                all.sort();
+                all.dedup();
+            }
+            _ => merged.push((tuple, values)),
+        }
+    }
+    merged
 }
 
 fn interval_values(i: &Interval) -> Candidates {

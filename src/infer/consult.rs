@@ -1174,6 +1174,37 @@ impl<'s> Consultation<'s> {
         if state.level == 0 {
             self.settle_by_propagation(&mut state, &with)?;
         }
+        // The search tries the other value of every pending candidate first, so that each
+        // model it finds drops many of them.
+        let flips: Vec<Lit> = state
+            .pending
+            .iter()
+            .map(|&k| {
+                if state.reference.lits[k] {
+                    -self.lits[k]
+                } else {
+                    self.lits[k]
+                }
+            })
+            .collect();
+        if let Some(session) = self.session.as_mut() {
+            session.prefer(&flips, false);
+        }
+        let settled = self.settle_pending(state, &mut with, deadline);
+        if let Some(session) = self.session.as_mut() {
+            session.prefer(&flips, true);
+        }
+        settled
+    }
+
+    /// The levels of [`Consultation::settle`]: one call per pending candidate, under `with` (the
+    /// choices' assumptions).
+    fn settle_pending(
+        &mut self,
+        mut state: Backbone,
+        with: &mut Vec<Lit>,
+        deadline: Option<Instant>,
+    ) -> IdpResult<Backbone> {
         while state.level < CONFLICT_LEVELS.len() && !state.pending.is_empty() {
             let limit = CONFLICT_LEVELS[state.level];
             let mut deferred = Vec::new();
@@ -1186,7 +1217,7 @@ impl<'s> Consultation<'s> {
                 let l = self.lits[k];
                 with.push(if state.reference.lits[k] { -l } else { l });
                 let session = self.session.as_mut().expect("a model was found");
-                let found = session.solve_before(&with, limit, deadline)?;
+                let found = session.solve_before(with, limit, deadline)?;
                 with.pop();
                 match found {
                     Some(true) => {

@@ -230,6 +230,9 @@ pub trait SatSolver {
     }
     /// The value of a literal in the last model.
     fn value(&mut self, lit: Lit) -> bool;
+    /// Asks the search to try `lit` first whenever it decides on its variable (a hint that
+    /// changes no answer; backends without one ignore it). `forget` drops the hint again.
+    fn prefer(&mut self, _lit: Lit, _forget: bool) {}
     /// After a call that found no model: whether assumption `lit` was needed for that (the
     /// failed assumptions form an unsatisfiable core). A solver that cannot tell says true.
     fn failed(&self, lit: Lit) -> bool;
@@ -562,6 +565,14 @@ impl SatSolver for Cadical {
 
     fn value(&mut self, lit: Lit) -> bool {
         self.solver.val(lit) > 0
+    }
+
+    fn prefer(&mut self, lit: Lit, forget: bool) {
+        if forget {
+            self.solver.unphase(lit);
+        } else {
+            self.solver.phase(lit);
+        }
     }
 
     fn failed(&self, lit: Lit) -> bool {

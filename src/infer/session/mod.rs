@@ -1618,6 +1618,14 @@ impl<'a> Session<'a> {
         Ok(self.sat.implied(assumptions))
     }
 
+    /// Hints the searches that follow to try each of `lits` first (a phase: no answer
+    /// changes); `forget` drops those hints again.
+    pub fn prefer(&mut self, lits: &[Lit], forget: bool) {
+        for &l in lits {
+            self.sat.prefer(l, forget);
+        }
+    }
+
     /// [`Session::solve_limited`], stopped also when `deadline` passes (`None` then, as for
     /// the conflict limit; the run's own limits are errors as always).
     pub fn solve_before(
