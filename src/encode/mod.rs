@@ -10,6 +10,7 @@ mod ranking;
 mod sat;
 #[cfg(test)]
 mod tests;
+mod totalizer;
 
 pub use definitions::{assert_completion, Definitions};
 pub use sat::{Sat, SavedModel};

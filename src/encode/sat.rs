@@ -6,6 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use crate::encode::totalizer::Counter;
 use crate::encode::Encoder;
 use crate::ground::{AtomId, Gf, Store};
 use crate::solve::{
@@ -39,6 +40,15 @@ pub struct Sat {
     /// Whether the atoms of non-recursive definitions may stand for their bodies' literals
     /// ([`Sat::alias`]); off unless [`Sat::share_literals`] turned it on.
     aliases: bool,
+    /// The sums bounds are asked of ([`Sat::add_sum`]).
+    sums: Vec<SumBounds>,
+}
+
+/// How the bounds of one sum are made: a count by clauses, a weighted sum by the solver's
+/// propagator.
+enum SumBounds {
+    Count(Counter),
+    Native(usize),
 }
 
 /// A model kept aside while the search goes on: the values of the SAT variables and of the
@@ -66,6 +76,7 @@ impl Sat {
             asserted: keep_asserted.then(Vec::new),
             origin: Rc::from(""),
             aliases: false,
+            sums: Vec::new(),
         }
     }
 
@@ -175,18 +186,30 @@ impl Sat {
         self.solver.get_mut().add_clause(clause);
     }
 
-    /// Lets the solver propagate the weighted sum of `terms` inside its search, if it can
+    /// Makes the weighted sum of `terms` ready for bounds ([`Sat::sum_at_least`]): a count
+    /// (every weight 1) by a totalizer's clauses, which the solver learns over better than
+    /// over a propagator's long reasons; another sum inside the solver's search, if it can
     /// (see [`SatSolver::add_sum`]).
     pub fn add_sum(&mut self, terms: &[(Lit, u64)]) -> Option<usize> {
         self.read_model();
-        self.solver.get_mut().add_sum(terms)
+        let bounds = if terms.iter().all(|&(_, w)| w == 1) {
+            SumBounds::Count(Counter::new(terms.iter().map(|&(l, _)| l).collect()))
+        } else {
+            SumBounds::Native(self.solver.get_mut().add_sum(terms)?)
+        };
+        self.sums.push(bounds);
+        Some(self.sums.len() - 1)
     }
 
     /// A fresh literal that makes sum `sum` at least `threshold` (see
     /// [`SatSolver::sum_at_least`]).
     pub fn sum_at_least(&mut self, sum: usize, threshold: u64) -> Lit {
         self.read_model();
-        self.solver.get_mut().sum_at_least(sum, threshold)
+        let solver = self.solver.get_mut();
+        match &mut self.sums[sum] {
+            SumBounds::Count(counter) => counter.at_least(threshold, &mut **solver),
+            SumBounds::Native(native) => solver.sum_at_least(*native, threshold),
+        }
     }
 
     /// Adds `clause` and forgets the current model (its values not read yet are not read:

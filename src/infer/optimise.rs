@@ -294,7 +294,8 @@ impl<'o> TotalBounds<'o> {
 /// Searches for the least value of an objective that totals non-negative integers (or its
 /// negation), model after better model on one live solver: the total of each model is read
 /// from its elements' guards, and the next call assumes one literal, that the total is better
-/// (a bound on a sum the solver propagates, or a threshold diagram built only for the
+/// (an output of a totalizer over a count, a bound on a weighted sum the solver propagates,
+/// or, for a solver that keeps no sums, a threshold diagram built only for the
 /// thresholds asked: a few, against one condition per value of the total for
 /// [`least_value`], which for a count over n elements takes about n²/2 nodes).
 pub fn least_total(session: &mut Session, bounds: &TotalBounds) -> IdpResult<Search> {

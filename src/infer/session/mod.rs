@@ -700,9 +700,10 @@ impl<'a> Session<'a> {
         self.sat.add_clause(&[l]);
     }
 
-    /// Lets the solver keep the weighted sum of `terms` (positive weights) inside its
-    /// search, for bounds by [`Session::sum_at_least`]; its index, or `None` when the solver
-    /// cannot (then bounds are encoded as clauses).
+    /// Makes the weighted sum of `terms` (positive weights) ready for bounds by
+    /// [`Session::sum_at_least`]: a count by a totalizer's clauses, another sum inside the
+    /// solver's search; its index, or `None` when the solver cannot keep a weighted sum (then
+    /// bounds are encoded as clauses by the caller).
     pub fn add_sum(&mut self, terms: &[(Lit, u64)]) -> Option<usize> {
         self.sat.add_sum(terms)
     }
