@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Classic problems written the plain way (issue 50): idp against clingo on the same seeded
-# instances, side by side in one run. So far maximum clique and a Hamiltonian cycle with a
-# successor function (bench/classics/*.idp and *.lp, instances from bench/classics/gen.py).
+# instances, side by side in one run. So far maximum clique, a Hamiltonian cycle with a
+# successor function, graph colouring, a closed knight's tour and stable marriage
+# (bench/classics/*.idp and *.lp, instances from bench/classics/gen.py).
 #
-# Usage:  bench/classics.sh [clique] [hamcycle]     (default: both)
+# Usage:  bench/classics.sh [clique] [hamcycle] [colouring] [knight] [marriage]  (default: all)
 # Environment:
 #   LIMIT=120        seconds per run (clingo also gets --time-limit)
 #   RUNS=1           runs per measurement (the fastest counts; a timeout is not repeated)
 #   SEEDS="1 2 3 4 5"              seeds per size
 #   CLIQUE="100:0.5 150:0.5 300:0.3"   nodes:edge probability of the clique graphs
 #   HAMCYCLE="300 1000 3000"           nodes of the Hamiltonian-cycle graphs
+#   COLOURING="1000 3000 10000"        nodes of the 3-colouring graphs (2 N edges)
+#   KNIGHT="20 30 40"                  board sides of the knight's tours (one board each)
+#   MARRIAGE="30 60 90"                men (and women) of the stable marriages
 #   THREADS=1        idp --threads (clingo gets -t the same)
 #   CLINGO=clingo==5.8.3       pip requirement for clingo
 #   NO_BUILD=1       do not run `cargo build --release` first
@@ -28,11 +32,11 @@ IDP=${IDP:-$TARGET/release/idp}
 C=$ROOT/bench/classics
 
 source "$ROOT/bench/common.sh"
-bench_setup "$C/clique.idp" "$C/clique.lp" "$C/hamcycle.idp" "$C/hamcycle.lp"
+bench_setup "$C"/{clique,hamcycle,colouring,knight,marriage}.{idp,lp}
 source "$ROOT/bench/cpu.sh"
 
 PARTS=("$@")
-[ ${#PARTS[@]} -eq 0 ] && PARTS=(clique hamcycle)
+[ ${#PARTS[@]} -eq 0 ] && PARTS=(clique hamcycle colouring knight marriage)
 
 # row LABEL IDP_ANSWER_CMD CLINGO_ANSWER_CMD INSTANCES...: one row over the seeds
 # (instances are "idp-args|clingo-args" pairs)
@@ -87,6 +91,32 @@ for part in "${PARTS[@]}"; do
         pairs+=("-n 1 $TMP/hamcycle$n-$seed.idp|$C/hamcycle.lp $TMP/hamcycle$n-$seed.lp -n 1 -q")
       done
       sum_row "Hamiltonian cycle, $n nodes" "${pairs[@]}"
+    done
+    ;;
+  colouring)
+    for n in ${COLOURING:-1000 3000 10000}; do
+      pairs=()
+      for seed in ${SEEDS:-1 2 3 4 5}; do
+        python3 "$C/gen.py" colouring "$n" 3 "$seed" "$TMP" || exit 1
+        pairs+=("-n 1 $TMP/colouring$n-$seed.idp|$C/colouring.lp $TMP/colouring$n-$seed.lp -n 1 -q")
+      done
+      sum_row "graph 3-colouring, $n nodes" "${pairs[@]}"
+    done
+    ;;
+  knight)
+    for n in ${KNIGHT:-20 30 40}; do
+      python3 "$C/gen.py" knight "$n" "$TMP" || exit 1
+      sum_row "closed knight's tour, ${n}x$n" "-n 1 $TMP/knight$n.idp|$C/knight.lp $TMP/knight$n.lp -n 1 -q"
+    done
+    ;;
+  marriage)
+    for n in ${MARRIAGE:-30 60 90}; do
+      pairs=()
+      for seed in ${SEEDS:-1 2 3 4 5}; do
+        python3 "$C/gen.py" marriage "$n" "$seed" "$TMP" || exit 1
+        pairs+=("-n 1 $TMP/marriage$n-$seed.idp|$C/marriage.lp $TMP/marriage$n-$seed.lp -n 1 -q")
+      done
+      sum_row "stable marriage, $n couples" "${pairs[@]}"
     done
     ;;
   *) echo "unknown part $part" >&2; exit 1 ;;
