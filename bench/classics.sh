@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Classic problems written the plain way (issue 50): idp against clingo on the same seeded
 # instances, side by side in one run. So far maximum clique, a Hamiltonian cycle with a
-# successor function, graph colouring, a closed knight's tour and stable marriage
+# successor function, graph colouring, a closed knight's tour, stable marriage and visit-all
 # (bench/classics/*.idp and *.lp, instances from bench/classics/gen.py).
 #
-# Usage:  bench/classics.sh [clique] [hamcycle] [colouring] [knight] [marriage]  (default: all)
+# Usage:  bench/classics.sh [clique] [hamcycle] [colouring] [knight] [marriage] [visitall]
+#         (default: all)
 # Environment:
 #   LIMIT=120        seconds per run (clingo also gets --time-limit)
 #   RUNS=1           runs per measurement (the fastest counts; a timeout is not repeated)
@@ -14,6 +15,7 @@
 #   COLOURING="1000 3000 10000"        nodes of the 3-colouring graphs (2 N edges)
 #   KNIGHT="20 30 40"                  board sides of the knight's tours (one board each)
 #   MARRIAGE="30 60 90"                men (and women) of the stable marriages
+#   VISITALL="5 6 7"                   grid sides of visit-all (a budget of 1.25 N² steps)
 #   THREADS=1        idp --threads (clingo gets -t the same)
 #   CLINGO=clingo==5.8.3       pip requirement for clingo
 #   NO_BUILD=1       do not run `cargo build --release` first
@@ -32,11 +34,11 @@ IDP=${IDP:-$TARGET/release/idp}
 C=$ROOT/bench/classics
 
 source "$ROOT/bench/common.sh"
-bench_setup "$C"/{clique,hamcycle,colouring,knight,marriage}.{idp,lp}
+bench_setup "$C"/{clique,hamcycle,colouring,knight,marriage,visitall}.{idp,lp}
 source "$ROOT/bench/cpu.sh"
 
 PARTS=("$@")
-[ ${#PARTS[@]} -eq 0 ] && PARTS=(clique hamcycle colouring knight marriage)
+[ ${#PARTS[@]} -eq 0 ] && PARTS=(clique hamcycle colouring knight marriage visitall)
 
 # row LABEL IDP_ANSWER_CMD CLINGO_ANSWER_CMD INSTANCES...: one row over the seeds
 # (instances are "idp-args|clingo-args" pairs)
@@ -117,6 +119,16 @@ for part in "${PARTS[@]}"; do
         pairs+=("-n 1 $TMP/marriage$n-$seed.idp|$C/marriage.lp $TMP/marriage$n-$seed.lp -n 1 -q")
       done
       sum_row "stable marriage, $n couples" "${pairs[@]}"
+    done
+    ;;
+  visitall)
+    for n in ${VISITALL:-5 6 7}; do
+      pairs=()
+      for seed in ${SEEDS:-1 2 3 4 5}; do
+        python3 "$C/gen.py" visitall "$n" "$seed" "$TMP" || exit 1
+        pairs+=("-n 1 $TMP/visitall$n-$seed.idp|$C/visitall.lp $TMP/visitall$n-$seed.lp -n 1 -q")
+      done
+      sum_row "visit-all, ${n}x$n grid" "${pairs[@]}"
     done
     ;;
   *) echo "unknown part $part" >&2; exit 1 ;;

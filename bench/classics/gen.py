@@ -9,6 +9,8 @@
   gen.py knight N OUTDIR           the N x N board: knightN.idp, knightN.lp
   gen.py marriage N SEED OUTDIR    N men and N women ranking the other side at random:
                                    marriageN-SEED.idp, marriageN-SEED.lp
+  gen.py visitall N SEED OUTDIR    an N x N grid, a random start, a budget of 1.25 N² steps:
+                                   visitallN-SEED.idp, visitallN-SEED.lp
 """
 import os
 import random
@@ -90,6 +92,24 @@ def marriage(n, seed, outdir):
     write(outdir, "marriage%d-%d" % (n, seed), "marriage.idp", structure, facts)
 
 
+def visitall(n, seed, outdir):
+    rng = random.Random("visitall-%d-%d" % (n, seed))
+    start = rng.randrange(n * n)
+    steps = n * n + n * n // 4
+    adjacent = []
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+                if 0 <= r + dr < n and 0 <= c + dc < n:
+                    adjacent.append((r * n + c, (r + dr) * n + c + dc))
+    structure = "structure S : V {\n  Time = { 0..%d }\n  Square = { 0..%d }\n" % (steps, n * n - 1)
+    structure += "  Adjacent = { %s }\n  Start = %d\n}\n" % (
+        "; ".join("%d,%d" % a for a in adjacent), start)
+    facts = "time(0..%d).\nsquare(0..%d).\nstart(%d).\n" % (steps, n * n - 1, start)
+    facts += "".join("adjacent(%d,%d).\n" % a for a in adjacent)
+    write(outdir, "visitall%d-%d" % (n, seed), "visitall.idp", structure, facts)
+
+
 if __name__ == "__main__":
     kind, args = sys.argv[1], sys.argv[2:]
     if kind == "clique":
@@ -102,5 +122,7 @@ if __name__ == "__main__":
         knight(int(args[0]), args[1])
     elif kind == "marriage":
         marriage(int(args[0]), int(args[1]), args[2])
+    elif kind == "visitall":
+        visitall(int(args[0]), int(args[1]), args[2])
     else:
         sys.exit(__doc__)
