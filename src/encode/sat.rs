@@ -6,7 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use crate::encode::totalizer::Counter;
+use crate::encode::totalizer::{self, Counter};
 use crate::encode::Encoder;
 use crate::ground::{AtomId, Gf, Store};
 use crate::solve::{
@@ -210,6 +210,13 @@ impl Sat {
             SumBounds::Count(counter) => counter.at_least(threshold, &mut **solver),
             SumBounds::Native(native) => solver.sum_at_least(*native, threshold),
         }
+    }
+
+    /// Literals that "at least `j + 1` of `inputs` hold" implies, for each `j`
+    /// ([`totalizer::implied_by_count`]).
+    pub fn implied_by_count(&mut self, inputs: &[Lit]) -> Vec<Lit> {
+        self.read_model();
+        totalizer::implied_by_count(inputs, &mut **self.solver.get_mut())
     }
 
     /// Adds `clause` and forgets the current model (its values not read yet are not read:

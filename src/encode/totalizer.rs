@@ -67,6 +67,12 @@ impl Counter {
     }
 }
 
+/// Outputs `o[j]` that "at least `j + 1` of `inputs` hold" implies, one per input (a
+/// totalizer in the direction an upper bound needs: `¬o[k]` allows at most `k` of them).
+pub fn implied_by_count(inputs: &[Lit], solver: &mut dyn SatSolver) -> Vec<Lit> {
+    build(inputs, inputs.len(), Direction::CountImpliesOutput, solver)
+}
+
 /// `slot`'s tree, rebuilt over `inputs` (each mapped by `map`) when it has fewer than `needed`
 /// outputs: the new one is cut off at twice that, so that a descent of bounds rebuilds it only
 /// a few times.

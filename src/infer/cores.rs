@@ -149,7 +149,7 @@ fn relax(
     }
     if core.len() > 1 {
         let violations: Vec<Lit> = core.iter().map(|&i| -softs[i].lit).collect();
-        let outputs = totalizer(session, &violations);
+        let outputs = session.implied_by_count(&violations);
         // outputs[j] holds when at least j + 1 are violated; the new soft: fewer than 2.
         added.push(Soft {
             lit: -outputs[1],
@@ -159,33 +159,4 @@ fn relax(
         totalizers.push(outputs);
     }
     softs.extend(added);
-}
-
-/// Literals `o[j]` implied by "at least j + 1 of `inputs` hold" (a totalizer's clauses in
-/// the one direction a lower bound needs).
-fn totalizer(session: &mut Session, inputs: &[Lit]) -> Vec<Lit> {
-    if inputs.len() == 1 {
-        return inputs.to_vec();
-    }
-    let (left, right) = inputs.split_at(inputs.len() / 2);
-    let (a, b) = (totalizer(session, left), totalizer(session, right));
-    let out: Vec<Lit> = (0..a.len() + b.len())
-        .map(|_| session.fresh_lit())
-        .collect();
-    for i in 0..=a.len() {
-        for j in 0..=b.len() {
-            if i + j == 0 {
-                continue;
-            }
-            let mut clause = vec![out[i + j - 1]];
-            if i > 0 {
-                clause.push(-a[i - 1]);
-            }
-            if j > 0 {
-                clause.push(-b[j - 1]);
-            }
-            session.add_clause(&clause);
-        }
-    }
-    out
 }

@@ -730,6 +730,12 @@ impl<'a> Session<'a> {
         self.sat.new_var()
     }
 
+    /// Literals `o[j]` that "at least `j + 1` of `inputs` hold" implies (a totalizer's
+    /// outputs, one per input).
+    pub fn implied_by_count(&mut self, inputs: &[Lit]) -> Vec<Lit> {
+        self.sat.implied_by_count(inputs)
+    }
+
     /// Adds a clause over literals.
     pub fn add_clause(&mut self, clause: &[Lit]) {
         self.sat.add_clause(clause);
