@@ -19,7 +19,7 @@
 //! sum by unsatisfiable cores, [`super::cores`]).
 
 use crate::encode::SavedModel;
-use crate::error::IdpResult;
+use crate::error::{Error, IdpResult};
 use crate::ground::{GTerm, GVal, Gf, LinTerm, LinearObjective};
 use crate::infer::session::Session;
 use crate::sema::ir::Term;
@@ -85,7 +85,7 @@ pub enum Search {
     /// The least value, proven; the session's current model has it.
     Optimal(GVal),
     /// A limit stopped the search: the best value found, its SAT model, and the limit's error.
-    Stopped(GVal, SavedModel, crate::error::Error),
+    Stopped(GVal, SavedModel, Error),
 }
 
 /// The objective's cases by value, in increasing order, with what was proven about them.
@@ -309,6 +309,17 @@ pub fn least_total(session: &mut Session, bounds: &TotalBounds) -> IdpResult<Sea
         match session.solve(&assumptions) {
             Ok(true) => {
                 let total = objective.total(&mut |g| session.value(g));
+                if best
+                    .as_ref()
+                    .is_some_and(|&(b, _)| !better(objective, total, b))
+                {
+                    // A bound that did not hold would make this loop endless.
+                    return Err(Error::internal(format!(
+                        "the search found a model of value {total} under the bound better \
+                         than {}",
+                        best.map_or(0, |(b, _)| b)
+                    )));
+                }
                 best = Some((total, session.saved_model()));
             }
             Ok(false) => break,
@@ -330,6 +341,16 @@ pub fn least_total(session: &mut Session, bounds: &TotalBounds) -> IdpResult<Sea
         }
         None => Search::NoModel,
     })
+}
+
+/// Whether a model whose total is `total` is better than one of total `than`: larger when the
+/// objective is the total's negation (a maximisation), smaller otherwise.
+fn better(objective: &LinearObjective, total: i64, than: i64) -> bool {
+    if objective.negated {
+        total > than
+    } else {
+        total < than
+    }
 }
 
 /// How far apart the best value found and the least value the bounds allow may be before
