@@ -68,6 +68,24 @@ sum_row() {
   echo "| $label | $# | $agree | $isum ($iwall) | $csum ($cwall) | $ratio |"
 }
 
+# seeded_row LABEL KIND NAME ANSWER GEN_ARGS...: one row over the seeds, each instance made
+# by `gen.py KIND GEN_ARGS... SEED` and named NAME with SEED replaced; ANSWER is `optimum`
+# (both systems prove an optimum) or `model` (one model, or none)
+seeded_row() {
+  local label=$1 kind=$2 name=$3 answer=$4 pairs=() seed f
+  shift 4
+  for seed in ${SEEDS:-1 2 3 4 5}; do
+    python3 "$C/gen.py" "$kind" "$@" "$seed" "$TMP" || exit 1
+    f=${name//SEED/$seed}
+    if [ "$answer" = optimum ]; then
+      pairs+=("$TMP/$f.idp|$C/$kind.lp $TMP/$f.lp -q")
+    else
+      pairs+=("-n 1 $TMP/$f.idp|$C/$kind.lp $TMP/$f.lp -n 1 -q")
+    fi
+  done
+  sum_row "$label" "${pairs[@]}"
+}
+
 bench_header
 echo "clingo: $CLINGO_VERSION; limit ${LIMIT}s per run; --threads $THREADS / -t $THREADS"
 echo
@@ -77,32 +95,18 @@ for part in "${PARTS[@]}"; do
   case $part in
   clique)
     for size in ${CLIQUE:-100:0.5 150:0.5 300:0.3}; do
-      n=${size%%:*} p=${size##*:} pairs=()
-      for seed in ${SEEDS:-1 2 3 4 5}; do
-        python3 "$C/gen.py" clique "$n" "$p" "$seed" "$TMP" || exit 1
-        pairs+=("$TMP/clique$n-$seed.idp|$C/clique.lp $TMP/clique$n-$seed.lp -q")
-      done
-      sum_row "maximum clique, $n nodes, p $p" "${pairs[@]}"
+      n=${size%%:*} p=${size##*:}
+      seeded_row "maximum clique, $n nodes, p $p" clique "clique$n-SEED" optimum "$n" "$p"
     done
     ;;
   hamcycle)
     for n in ${HAMCYCLE:-300 1000 3000}; do
-      pairs=()
-      for seed in ${SEEDS:-1 2 3 4 5}; do
-        python3 "$C/gen.py" hamcycle "$n" "$seed" "$TMP" || exit 1
-        pairs+=("-n 1 $TMP/hamcycle$n-$seed.idp|$C/hamcycle.lp $TMP/hamcycle$n-$seed.lp -n 1 -q")
-      done
-      sum_row "Hamiltonian cycle, $n nodes" "${pairs[@]}"
+      seeded_row "Hamiltonian cycle, $n nodes" hamcycle "hamcycle$n-SEED" model "$n"
     done
     ;;
   colouring)
     for n in ${COLOURING:-1000 3000 10000}; do
-      pairs=()
-      for seed in ${SEEDS:-1 2 3 4 5}; do
-        python3 "$C/gen.py" colouring "$n" 3 "$seed" "$TMP" || exit 1
-        pairs+=("-n 1 $TMP/colouring$n-$seed.idp|$C/colouring.lp $TMP/colouring$n-$seed.lp -n 1 -q")
-      done
-      sum_row "graph 3-colouring, $n nodes" "${pairs[@]}"
+      seeded_row "graph 3-colouring, $n nodes" colouring "colouring$n-SEED" model "$n" 3
     done
     ;;
   knight)
@@ -113,22 +117,12 @@ for part in "${PARTS[@]}"; do
     ;;
   marriage)
     for n in ${MARRIAGE:-30 60 90}; do
-      pairs=()
-      for seed in ${SEEDS:-1 2 3 4 5}; do
-        python3 "$C/gen.py" marriage "$n" "$seed" "$TMP" || exit 1
-        pairs+=("-n 1 $TMP/marriage$n-$seed.idp|$C/marriage.lp $TMP/marriage$n-$seed.lp -n 1 -q")
-      done
-      sum_row "stable marriage, $n couples" "${pairs[@]}"
+      seeded_row "stable marriage, $n couples" marriage "marriage$n-SEED" model "$n"
     done
     ;;
   visitall)
     for n in ${VISITALL:-5 6 7}; do
-      pairs=()
-      for seed in ${SEEDS:-1 2 3 4 5}; do
-        python3 "$C/gen.py" visitall "$n" "$seed" "$TMP" || exit 1
-        pairs+=("-n 1 $TMP/visitall$n-$seed.idp|$C/visitall.lp $TMP/visitall$n-$seed.lp -n 1 -q")
-      done
-      sum_row "visit-all, ${n}x$n grid" "${pairs[@]}"
+      seeded_row "visit-all, ${n}x$n grid" visitall "visitall$n-SEED" model "$n"
     done
     ;;
   *) echo "unknown part $part" >&2; exit 1 ;;
