@@ -57,11 +57,23 @@ impl Counter {
         let t = threshold as usize;
         let failures = n - t + 1;
         if t <= failures {
-            let tree = grown(&mut self.holding, &self.inputs, t, solver, |l| l);
+            let tree = grown(
+                &mut self.holding,
+                &self.inputs,
+                t,
+                Direction::OutputImpliesCount,
+                solver,
+            );
             tree.outputs[t - 1]
         } else {
             // At most `failures - 1` inputs may be false.
-            let tree = grown(&mut self.failing, &self.inputs, failures, solver, |l| -l);
+            let tree = grown(
+                &mut self.failing,
+                &self.inputs,
+                failures,
+                Direction::CountImpliesOutput,
+                solver,
+            );
             -tree.outputs[failures - 1]
         }
     }
@@ -73,25 +85,24 @@ pub fn implied_by_count(inputs: &[Lit], solver: &mut dyn SatSolver) -> Vec<Lit> 
     build(inputs, inputs.len(), Direction::CountImpliesOutput, solver)
 }
 
-/// `slot`'s tree, rebuilt over `inputs` (each mapped by `map`) when it has fewer than `needed`
-/// outputs: the new one is cut off at twice that, so that a descent of bounds rebuilds it only
-/// a few times.
+/// `slot`'s tree, rebuilt when it has fewer than `needed` outputs, cut off at twice that (so
+/// that a descent of bounds rebuilds it only a few times): over `inputs` as they are for
+/// [`Direction::OutputImpliesCount`] (it counts the literals that hold), over their negations
+/// for [`Direction::CountImpliesOutput`] (it counts those that fail).
 fn grown<'t>(
     slot: &'t mut Option<Tree>,
     inputs: &[Lit],
     needed: usize,
+    direction: Direction,
     solver: &mut dyn SatSolver,
-    map: impl Fn(Lit) -> Lit,
 ) -> &'t Tree {
     if slot.as_ref().is_none_or(|t| t.outputs.len() < needed) {
-        let direction = if map(1) == 1 {
-            Direction::OutputImpliesCount
-        } else {
-            Direction::CountImpliesOutput
-        };
         let cap = (2 * needed).min(inputs.len());
-        let mapped: Vec<Lit> = inputs.iter().map(|&l| map(l)).collect();
-        let outputs = build(&mapped, cap, direction, solver);
+        let counted: Vec<Lit> = match direction {
+            Direction::OutputImpliesCount => inputs.to_vec(),
+            Direction::CountImpliesOutput => inputs.iter().map(|&l| -l).collect(),
+        };
+        let outputs = build(&counted, cap, direction, solver);
         *slot = Some(Tree { outputs });
     }
     slot.as_ref().expect("just built")
