@@ -321,9 +321,15 @@ impl Run {
     }
 
     /// Says that results kept at a stop are being printed (`on`), or that this is over: while
-    /// they are, no limit stops the run (a second Ctrl-C still ends it at once).
+    /// they are, no limit stops the run (a second Ctrl-C still ends it at once), and the grace
+    /// after a partial result starts again when they have been printed.
     pub fn set_delivering(&self, on: bool) {
         self.0.delivering.store(on, Ordering::SeqCst);
+        if !on {
+            if let Some((_, at)) = lock(&self.0.partial).as_mut() {
+                *at = Instant::now();
+            }
+        }
     }
 
     fn delivering(&self) -> bool {
