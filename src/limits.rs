@@ -15,7 +15,7 @@
 //! ended ([`Run::forget_stop`]). The Ctrl-C handler, which must reach a run from a signal, is
 //! the command line's.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
@@ -175,9 +175,10 @@ struct RunState {
     /// The note of an inference that a limit stopped after it found a partial result, and
     /// when.
     partial: Mutex<Option<(String, Instant)>>,
-    /// Whether results kept at a stop are being printed (`printmodels`): neither the Lua hook
-    /// nor the watchdog stops that, so that every kept model is printed, whole.
-    delivering: AtomicBool,
+    /// How many hand-overs of results are going on (a list of models made into Lua values,
+    /// `printmodels` printing them): neither the Lua hook nor the watchdog stops them, so that
+    /// every model kept at a stop reaches the user, whole.
+    delivering: AtomicUsize,
     /// When the Lua hook first raised a limit error.
     lua_stopped_at: Mutex<Option<Instant>>,
     /// What the run's inferences are doing, for a progress line.
@@ -320,20 +321,36 @@ impl Run {
         lock(&self.0.partial).as_ref().map(|(note, _)| note.clone())
     }
 
-    /// Says that results kept at a stop are being printed (`on`), or that this is over: while
-    /// they are, no limit stops the run (a second Ctrl-C still ends it at once), and the grace
-    /// after a partial result starts again when they have been printed.
+    /// Says that results are being handed over (`on`: made into Lua values, printed), or that
+    /// one such hand-over is over. While one is going on, no limit stops the run (a second
+    /// Ctrl-C still ends it at once); when the last is over, the grace after a partial result
+    /// starts again. Work proportional to the results found, which a stop must not cut off.
     pub fn set_delivering(&self, on: bool) {
-        self.0.delivering.store(on, Ordering::SeqCst);
-        if !on {
+        if on {
+            self.0.delivering.fetch_add(1, Ordering::SeqCst);
+            return;
+        }
+        let before = self
+            .0
+            .delivering
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                Some(n.saturating_sub(1))
+            });
+        if before == Ok(1) {
             if let Some((_, at)) = lock(&self.0.partial).as_mut() {
                 *at = Instant::now();
             }
         }
     }
 
-    fn delivering(&self) -> bool {
-        self.0.delivering.load(Ordering::SeqCst)
+    /// Hands results over until the guard is dropped (see [`Run::set_delivering`]).
+    pub fn delivering(&self) -> Delivering {
+        self.set_delivering(true);
+        Delivering(self.clone())
+    }
+
+    fn is_delivering(&self) -> bool {
+        self.0.delivering.load(Ordering::SeqCst) > 0
     }
 
     /// The check of the Lua instruction hook: an error when a limit has been reached (after a
@@ -341,7 +358,7 @@ impl Run {
     /// printed). Lua code that catches the error and goes on is ended after a second with the
     /// same message and [`EXIT_LIMIT`].
     pub fn lua_check(&self) -> Result<(), Error> {
-        if self.delivering() {
+        if self.is_delivering() {
             return Ok(());
         }
         let Some(stop) = self.reached(None) else {
@@ -400,6 +417,16 @@ impl Run {
     }
 }
 
+/// A hand-over of results that no limit stops, until dropped ([`Run::delivering`]).
+#[must_use = "the hand-over ends when the guard is dropped"]
+pub struct Delivering(Run);
+
+impl Drop for Delivering {
+    fn drop(&mut self) {
+        self.0.set_delivering(false);
+    }
+}
+
 /// A run's limits together with one inference's own deadline: what the grounder and the SAT
 /// solvers poll.
 #[derive(Clone, Debug, Default)]
@@ -449,7 +476,7 @@ fn watch(run: Weak<RunState>, watch_stdout: bool) {
             reached_at = None;
             continue;
         };
-        if run.delivering() {
+        if run.is_delivering() {
             // The grace starts again when the kept results have been printed.
             reached_at = None;
             continue;

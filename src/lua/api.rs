@@ -355,6 +355,8 @@ fn two_valued_extensions<'lua>(lua: &'lua Lua, args: Args<'lua>) -> Ret<'lua> {
         v => as_structure(v).into_iter().collect(),
     };
     let wanted = state(lua).options().infer_options().nbmodels;
+    // Models kept at a stop are extended whole, however many.
+    let _delivering = state(lua).run().delivering();
     let mut out = Vec::new();
     for s in structures {
         if wanted != 0 && out.len() >= wanted {

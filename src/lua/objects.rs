@@ -1035,6 +1035,8 @@ pub fn structures_to_lua<'lua>(
     lua: &'lua Lua,
     models: Vec<Structure>,
 ) -> mlua::Result<LuaValue<'lua>> {
+    // The models an inference kept at a stop are handed over whole, however many.
+    let _delivering = state(lua).run().delivering();
     let t = lua.create_table()?;
     for (k, mut m) in models.into_iter().enumerate() {
         m.name = String::new();
