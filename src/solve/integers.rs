@@ -20,7 +20,7 @@
 //! when that too runs out of budget does it give up, which stops the search with that
 //! reason instead of guessing.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 use super::branch_and_bound::{integer_values, Outcome, Row};
 use super::{ClauseQueue, Lit, ReasonOut, WatchedLits};
@@ -60,7 +60,30 @@ struct Var {
     lo_entry: Option<u32>,
     hi_entry: Option<u32>,
     /// The constraints over this variable.
-    watches: Vec<u32>,
+    watches: Vec<Watch>,
+}
+
+/// A constraint over a variable, as the variable's bound changes look at it.
+#[derive(Clone, Copy)]
+struct Watch {
+    constraint: u32,
+    /// The constraint's literal.
+    lit: Lit,
+    /// Whether the variable's coefficient in it is positive.
+    positive: bool,
+}
+
+impl Watch {
+    /// Whether a change of the upper (`upper`) or lower bound of the variable can narrow
+    /// anything through the constraint, whose literal has `value`: when it is in force only
+    /// the bound its row takes the greatest value at counts (the upper one for a positive
+    /// coefficient as written); an undecided constraint may be decided by either.
+    fn looks_at(&self, upper: bool, value: i8) -> bool {
+        match value {
+            0 => true,
+            v => (v > 0) == self.positive && upper || (v > 0) != self.positive && !upper,
+        }
+    }
 }
 
 /// `lit → Σ terms ≥ bound`, `¬lit → Σ terms ≤ bound − 1`.
@@ -121,6 +144,10 @@ pub struct IntTheory {
     /// The decision level at which propagation spent its budget and rests (see
     /// [`IntTheory::stall`]).
     stalled: Option<usize>,
+    /// Per trail entry, the mark of the last walk of [`IntTheory::explain`] that saw it.
+    seen: Vec<u32>,
+    /// The mark of the current walk.
+    walk: u32,
 }
 
 impl IntTheory {
@@ -152,8 +179,12 @@ impl IntTheory {
             .filter(|&&(_, k)| k != 0)
             .map(|&(v, k)| (v as u32, k))
             .collect();
-        for &(v, _) in &terms {
-            self.vars[v as usize].watches.push(c);
+        for &(v, k) in &terms {
+            self.vars[v as usize].watches.push(Watch {
+                constraint: c,
+                lit,
+                positive: k > 0,
+            });
         }
         self.constraints.push(Constraint { lit, terms, bound });
         self.queued.push(false);
@@ -177,17 +208,14 @@ impl IntTheory {
             let Some(cs) = self.lits.assign(lit) else {
                 continue;
             };
-            for c in cs {
-                self.enqueue(c);
+            for &c in cs {
+                enqueue(&mut self.queue, &mut self.queued, c);
             }
         }
     }
 
     fn enqueue(&mut self, c: u32) {
-        if !self.queued[c as usize] {
-            self.queued[c as usize] = true;
-            self.queue.push(c);
-        }
+        enqueue(&mut self.queue, &mut self.queued, c);
     }
 
     pub fn new_level(&mut self) {
@@ -429,45 +457,48 @@ impl IntTheory {
 
     /// Bounds propagation of the row of `c` in force (`active` its true literal).
     fn narrow(&mut self, c: u32, sign: i8, active: Lit) -> bool {
-        let (row, b) = self.row(c, sign);
-        let most: i128 = row.iter().map(|&(v, a)| self.max_term(v, a).0).sum();
+        let (most, b) = self.row_most(c, sign);
         if most < b {
+            let (row, _) = self.row(c, sign);
             let (_, entries) = self.most(&row);
             let clause = self.explain(&entries, &[active]);
             self.conflicts.push(clause.iter().map(|&l| -l).collect());
             return false;
         }
-        for (i, &(v, a)) in row.iter().enumerate() {
+        let s = i128::from(sign);
+        for i in 0..self.constraints[c as usize].terms.len() {
+            let (v, k) = self.constraints[c as usize].terms[i];
+            let a = s * i128::from(k);
             let (own, _) = self.max_term(v, a);
             // a·x ≥ b − (most − own)
             let need = b - (most - own);
-            let used = || -> Vec<u32> {
-                row.iter()
-                    .enumerate()
-                    .filter(|&(j, _)| j != i)
-                    .filter_map(|(_, &(w, aw))| self.max_term(w, aw).1)
-                    .collect()
-            };
             let var = &self.vars[v as usize];
-            if a > 0 {
+            let narrowed = if a > 0 {
                 let lo = div_ceil(need, a);
-                if lo > var.lo as i128 {
-                    let used = used();
-                    if !self.set_bound(v, false, lo, active, used) {
-                        return false;
-                    }
-                }
+                (lo > i128::from(var.lo)).then_some((false, lo))
             } else {
                 let hi = div_floor(need, a);
-                if hi < var.hi as i128 {
-                    let used = used();
-                    if !self.set_bound(v, true, hi, active, used) {
-                        return false;
-                    }
-                }
+                (hi < i128::from(var.hi)).then_some((true, hi))
+            };
+            let Some((upper, value)) = narrowed else {
+                continue;
+            };
+            let used = self.bounds_used(c, s, i);
+            if !self.set_bound(v, upper, value, active, used) {
+                return false;
             }
         }
         true
+    }
+
+    /// The entries of the bounds that the terms of constraint `c` (times `s`) other than
+    /// term `skip` take their greatest values at.
+    fn bounds_used(&self, c: u32, s: i128, skip: usize) -> Vec<u32> {
+        let terms = &self.constraints[c as usize].terms;
+        (terms.iter().enumerate())
+            .filter(|&(j, _)| j != skip)
+            .filter_map(|(_, &(w, k))| self.max_term(w, s * i128::from(k)).1)
+            .collect()
     }
 
     /// Narrows a bound of `v` to `value`; false (with the conflict pushed) when the domain
@@ -505,21 +536,28 @@ impl IntTheory {
             self.conflicts.push(clause.iter().map(|&l| -l).collect());
             return false;
         }
-        let watches = self.vars[v as usize].watches.clone();
-        for c in watches {
-            self.enqueue(c);
+        for w in &self.vars[v as usize].watches {
+            if w.looks_at(upper, self.lits.value(w.lit)) {
+                enqueue(&mut self.queue, &mut self.queued, w.constraint);
+            }
         }
         true
     }
 
     /// The true literals behind `entries` (and `extra`), walking back through the reasons;
     /// `None` when some bound was a choice of the search for values.
-    fn explain(&self, entries: &[u32], extra: &[Lit]) -> Vec<Lit> {
-        let mut seen: HashSet<u32> = HashSet::default();
+    fn explain(&mut self, entries: &[u32], extra: &[Lit]) -> Vec<Lit> {
+        // Entries seen in this walk carry its mark (a new one per walk: no clearing).
+        self.walk = self.walk.wrapping_add(1);
+        if self.walk == 0 {
+            self.seen.fill(0);
+            self.walk = 1;
+        }
+        self.seen.resize(self.trail.len(), 0);
         let mut lits: Vec<Lit> = extra.to_vec();
         let mut stack: Vec<u32> = entries.to_vec();
         while let Some(e) = stack.pop() {
-            if !seen.insert(e) {
+            if std::mem::replace(&mut self.seen[e as usize], self.walk) == self.walk {
                 continue;
             }
             let entry = &self.trail[e as usize];
@@ -747,6 +785,14 @@ impl IntTheory {
     }
 }
 
+/// Puts constraint `c` on the queue unless it is there.
+fn enqueue(queue: &mut Vec<u32>, queued: &mut [bool], c: u32) {
+    if !queued[c as usize] {
+        queued[c as usize] = true;
+        queue.push(c);
+    }
+}
+
 /// ⌈n / d⌉ for d ≠ 0.
 fn div_ceil(n: i128, d: i128) -> i128 {
     -div_floor(-n, d)
@@ -754,6 +800,17 @@ fn div_ceil(n: i128, d: i128) -> i128 {
 
 /// ⌊n / d⌋ for d ≠ 0.
 fn div_floor(n: i128, d: i128) -> i128 {
+    // Most bounds fit in 64 bits, whose division is many times faster.
+    if let (Ok(n), Ok(d)) = (i64::try_from(n), i64::try_from(d)) {
+        if let Some(q) = n.checked_div(d) {
+            let r = n % d;
+            return i128::from(if r != 0 && ((n < 0) != (d < 0)) {
+                q - 1
+            } else {
+                q
+            });
+        }
+    }
     let q = n / d;
     if (n % d != 0) && ((n < 0) != (d < 0)) {
         q - 1
@@ -774,6 +831,57 @@ mod tests {
         assert_eq!(div_ceil(7, 2), 4);
         assert_eq!(div_ceil(-7, 2), -3);
         assert_eq!(div_ceil(-7, -2), 4);
+    }
+
+    #[test]
+    fn wide_divisions_round_the_same_way() {
+        let big = i128::from(i64::MAX) * 4 + 1;
+        assert_eq!(div_floor(big, 4), i128::from(i64::MAX));
+        assert_eq!(div_floor(-big, 4), -i128::from(i64::MAX) - 1);
+        assert_eq!(div_floor(i128::from(i64::MIN), -1), -i128::from(i64::MIN));
+        assert_eq!(div_ceil(i128::from(i64::MIN), 3), i128::from(i64::MIN) / 3);
+    }
+
+    /// Which bound changes a constraint is looked at again for.
+    #[test]
+    fn a_bound_change_wakes_the_constraints_it_can_narrow_through() {
+        let positive = Watch {
+            constraint: 0,
+            lit: 1,
+            positive: true,
+        };
+        let negative = Watch {
+            positive: false,
+            ..positive
+        };
+        // Undecided: either bound may decide it.
+        for w in [positive, negative] {
+            assert!(w.looks_at(true, 0) && w.looks_at(false, 0));
+        }
+        // x in Σ ≥ b as written: its upper bound; negated (Σ ≤ b − 1): its lower bound.
+        assert!(positive.looks_at(true, 1) && !positive.looks_at(false, 1));
+        assert!(!positive.looks_at(true, -1) && positive.looks_at(false, -1));
+        assert!(!negative.looks_at(true, 1) && negative.looks_at(false, 1));
+        assert!(negative.looks_at(true, -1) && !negative.looks_at(false, -1));
+    }
+
+    /// y ≥ 3 and x − y ≥ 0 in force raise x to 3, then z − x ≥ 1 raises z to 4; the
+    /// undecided z ≥ 4 is then decided by the bounds, its reason the three constraints.
+    #[test]
+    fn bounds_travel_along_a_chain_of_constraints() {
+        let mut t = IntTheory::default();
+        let x = t.add_var(0, 100);
+        let y = t.add_var(0, 100);
+        let z = t.add_var(0, 100);
+        t.add_constraint(1, &[(y, 1)], 3);
+        t.add_constraint(2, &[(x, 1), (y, -1)], 0);
+        t.add_constraint(3, &[(z, 1), (x, -1)], 1);
+        t.add_constraint(4, &[(z, 1)], 4);
+        // Looked at last first: z − x ≥ 1 before x has risen.
+        t.assigned(&[1, 2, 3]);
+        assert_eq!(t.propagate(), 4);
+        assert_eq!(t.reasons[&4], vec![1, 2, 3]);
+        assert_eq!((t.vars[x].lo, t.vars[z].lo), (3, 4));
     }
 
     /// x + y ≥ 5 with x ≤ 2 (literal 1 false of x ≥ 3) leaves y ≥ 3.

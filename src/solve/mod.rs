@@ -133,22 +133,29 @@ fn hand_over(out: &mut Option<Handover>) -> Lit {
 #[derive(Default)]
 struct WatchedLits {
     constraints: rustc_hash::FxHashMap<u32, Vec<u32>>,
-    values: rustc_hash::FxHashMap<u32, i8>,
+    /// Per SAT variable: 1 true, −1 false, 0 unassigned or not watched (read at every look
+    /// at a constraint, so a vector rather than a map).
+    values: Vec<i8>,
     trail: Vec<Lit>,
 }
 
 impl WatchedLits {
     /// Makes `lit`'s variable assert constraint `c`.
     fn watch(&mut self, lit: Lit, c: u32) {
-        self.constraints
-            .entry(lit.unsigned_abs())
-            .or_default()
-            .push(c);
+        let var = lit.unsigned_abs();
+        self.constraints.entry(var).or_default().push(c);
+        if self.values.len() <= var as usize {
+            self.values.resize(var as usize + 1, 0);
+        }
     }
 
     /// 1 when `lit` is true, −1 when false, 0 when unassigned (or not watched).
     fn value(&self, lit: Lit) -> i8 {
-        let v = self.values.get(&lit.unsigned_abs()).copied().unwrap_or(0);
+        let v = self
+            .values
+            .get(lit.unsigned_abs() as usize)
+            .copied()
+            .unwrap_or(0);
         if lit < 0 {
             -v
         } else {
@@ -158,14 +165,14 @@ impl WatchedLits {
 
     /// Records that `lit` is true: the constraints it asserts, when it is watched and was
     /// unassigned.
-    fn assign(&mut self, lit: Lit) -> Option<Vec<u32>> {
-        let cs = self.constraints.get(&lit.unsigned_abs())?;
-        if self.value(lit) != 0 {
+    fn assign(&mut self, lit: Lit) -> Option<&[u32]> {
+        let var = lit.unsigned_abs();
+        let cs = self.constraints.get(&var)?;
+        let value = &mut self.values[var as usize];
+        if *value != 0 {
             return None;
         }
-        let cs = cs.clone();
-        self.values
-            .insert(lit.unsigned_abs(), if lit > 0 { 1 } else { -1 });
+        *value = if lit > 0 { 1 } else { -1 };
         self.trail.push(lit);
         Some(cs)
     }
@@ -179,7 +186,7 @@ impl WatchedLits {
     fn undo_to(&mut self, len: usize) -> Vec<Lit> {
         let undone: Vec<Lit> = self.trail.drain(len.min(self.trail.len())..).collect();
         for lit in &undone {
-            self.values.insert(lit.unsigned_abs(), 0);
+            self.values[lit.unsigned_abs() as usize] = 0;
         }
         undone
     }

@@ -298,7 +298,7 @@ impl RealTheory {
     /// The solver assigned `lits`: each asserts the bounds of its constraints.
     pub fn assigned(&mut self, lits: &[Lit]) {
         for &lit in lits {
-            let Some(cs) = self.lits.assign(lit) else {
+            let Some(cs) = self.lits.assign(lit).map(<[u32]>::to_vec) else {
                 continue;
             };
             for c in cs {
