@@ -45,6 +45,8 @@ enum Command {
     RealObjective(Vec<(usize, Rational)>),
     CountInside(Vec<Lit>, usize),
     Deadline(Option<Instant>),
+    /// A phase hint ([`SatSolver::prefer`]): the literal, and whether it is dropped.
+    Prefer(Lit, bool),
 }
 
 /// What a solver's thread is asked.
@@ -362,6 +364,7 @@ fn apply(solver: &mut Cadical, command: &Command) {
             solver.count_inside(lits, *limit);
         }
         Command::Deadline(at) => solver.set_call_deadline(*at),
+        Command::Prefer(lit, forget) => solver.prefer(*lit, *forget),
     }
 }
 
@@ -412,6 +415,11 @@ impl SatSolver for Portfolio {
 
     fn add_clause(&mut self, clause: &[Lit]) {
         self.batch.push(Command::Clause(clause.to_vec()));
+    }
+
+    fn prefer(&mut self, lit: Lit, forget: bool) {
+        // Every solver gets the hint: a backbone's calls go faster in each.
+        self.batch.push(Command::Prefer(lit, forget));
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> SatResult {
@@ -632,6 +640,30 @@ mod tests {
             vec![Some("sat".to_string()), None]
         );
         assert_eq!(portfolio_configs(None, 1), vec![None]);
+    }
+
+    /// A chain `x₁ ∨ x₂, x₂ ∨ x₃, …` has both alternating assignments as models: the phase
+    /// hints of every solver choose which one a race answers, and forgotten, they are gone.
+    #[test]
+    fn phase_hints_reach_every_solver() {
+        let mut portfolio = Portfolio::new(&Until::default(), &portfolio_configs(None, 2));
+        let vars: Vec<Lit> = (0..16).map(|_| portfolio.new_var()).collect();
+        for pair in vars.windows(2) {
+            portfolio.add_clause(pair);
+        }
+        for flip in [1, -1] {
+            let wanted: Vec<Lit> = (vars.iter().enumerate())
+                .map(|(k, &v)| if k % 2 == 0 { flip * v } else { -flip * v })
+                .collect();
+            for &l in &wanted {
+                portfolio.prefer(l, false);
+            }
+            assert_eq!(portfolio.solve(&[]), SatResult::Sat);
+            assert!(wanted.iter().all(|&l| portfolio.value(l)), "{flip}");
+            for &l in &wanted {
+                portfolio.prefer(l, true);
+            }
+        }
     }
 
     #[test]
