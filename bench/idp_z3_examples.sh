@@ -15,7 +15,7 @@
 # directly under DIR (e.g. one folder per source of examples).
 set -uo pipefail
 DIR="$1"
-IDP="${2:-target/release/idp}"
+IDP="$(realpath "${2:-target/release/idp}")"
 ENGINE="${3:-/tmp/z3venv/bin/idp-engine}"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

@@ -625,3 +625,47 @@ fn display_settings_in_the_wrong_form_are_named() {
         )
     );
 }
+
+/// IDP-Z3's `/` of two integers is Z3's integer division (`a = b·q + r`, `0 ≤ r < |b|`), over
+/// known and searched numbers alike; with a real it is exact, and an integer function never
+/// takes a fraction (`x() = 7.5` has no model).
+#[test]
+fn integer_division_is_z3s() {
+    let file = scratch_file(
+        "division",
+        "division.idp",
+        "vocabulary V {\n    a: () -> Int\n    d: () -> Int\n    r: () -> Real\n    \
+         x: () -> Int\n    y: () -> Int\n    z: () -> Int\n}\n\
+         theory T:V {\n    a() = -7/2.\n    d() = 8/4.\n    r() = 7.0/2.\n    x() = 7.\n    \
+         y() = x()/(-2).\n    z() = (-x())/(-2).\n}\n\
+         procedure main() {\n    pretty_print(model_expand(T))\n}\n",
+    );
+    let (stdout, stderr, code) = run(&file);
+    assert_eq!((code, stderr.as_str()), (Some(0), ""), "{stdout}");
+    assert_eq!(
+        stdout,
+        "\nModel 1\n==========\na := -4.\nd := 2.\nr := 7/2.\nx := 7.\ny := -3.\nz := 4.\n\n\n\
+         No more models.\n\n"
+    );
+    // Searched: x()/2 = 3 holds for 6 and 7 (exact division kept only 6).
+    let file = scratch_file(
+        "division",
+        "searched.idp",
+        "vocabulary V {\n    x: () -> Int\n}\ntheory T:V {\n    x()/2 = 3.\n    \
+         0 =< x() =< 20.\n}\nprocedure main() {\n    pretty_print(model_expand(T, max=10))\n}\n",
+    );
+    let (stdout, _, code) = run(&file);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert_eq!(
+        stdout,
+        "\nModel 1\n==========\nx := 6.\n\n\nModel 2\n==========\nx := 7.\n\n\nNo more models.\n\n"
+    );
+    let file = scratch_file(
+        "division",
+        "fraction.idp",
+        "vocabulary V {\n    x: () -> Int\n}\ntheory T:V {\n    x() = 7.5.\n}\n\
+         procedure main() {\n    pretty_print(model_expand(T))\n}\n",
+    );
+    let (stdout, _, code) = run(&file);
+    assert_eq!((code, stdout.as_str()), (Some(0), "No models.\n\n"));
+}

@@ -317,6 +317,24 @@ fn inconsistent_numbers_have_no_model() {
     assert_eq!(run_text(text, "print(modelexpand(T, S)[1])"), "nil\n");
 }
 
+/// An integer never equals a fraction: `X = 7/2` (IDP3's division is exact, 3.5) has no
+/// model over `int`, and over `nat` a negative value none; `X = 8/4` has one.
+#[test]
+fn an_integer_never_takes_a_fraction() {
+    let text = |range: &str, value: &str| {
+        format!(
+            "vocabulary V {{\n  X : {range}\n}}\ntheory T : V {{\n  X = {value}.\n}}\n\
+             structure S : V {{\n}}\n"
+        )
+    };
+    let first = "print(modelexpand(T, S)[1])";
+    assert_eq!(run_text(&text("int", "7/2"), first), "nil\n");
+    assert_eq!(run_text(&text("nat", "0 - 3"), first), "nil\n");
+    let count = "stdoptions.nbmodels = 0 print(#modelexpand(T, S))";
+    assert_eq!(run_text(&text("int", "8/4"), count), "1\n");
+    assert_eq!(run_text(&text("nat", "9/3"), count), "1\n");
+}
+
 /// Models that differ only in a number are told apart: `0 =< X < 5` with the type `int`
 /// has five.
 #[test]

@@ -374,9 +374,15 @@ impl<'a> Grounder<'a> {
                 vars.extend(&existential);
                 let union = !existential.is_empty();
                 if let Some((values, per_tuple)) = self.values_over(&vars, args, t, union) {
-                    self.constants.insert(g, values.into());
+                    // Only values of the function's type: `x = 7/2` leaves an `int` no value.
+                    let result = self.program.func(g).result;
+                    let typed = |mut values: Vec<Value>| {
+                        values.retain(|&v| self.domains.contains(result, v));
+                        values
+                    };
+                    self.constants.insert(g, typed(values).into());
                     for (tuple, values) in per_tuple {
-                        self.applications.insert((g, tuple), values.into());
+                        self.applications.insert((g, tuple), typed(values).into());
                     }
                     progress = true;
                 }

@@ -73,11 +73,29 @@ impl Resolver<'_> {
         ir::Formula::new(kind, f.span)
     }
 
+    /// IDP-Z3's `/` of two integers (FO(·) files): Z3's integer division, the `q` of
+    /// `a = b·q + r` with `0 ≤ r < |b|`, written `(a − a % b) / b` (`%` leaves that
+    /// remainder, and the division is then exact); undefined for `b = 0`.
+    fn integer_division(&self, a: ir::Term, b: ir::Term, span: crate::source::Span) -> ir::Term {
+        let int = self.sort_int();
+        let arith = |op, x: ir::Term, y: ir::Term| {
+            ir::Term::new(ir::TermKind::Arith(op, Box::new(x), Box::new(y)), int, span)
+        };
+        let remainder = arith(ArithOp::Mod, a.clone(), b.clone());
+        arith(ArithOp::Div, arith(ArithOp::Sub, a, remainder), b)
+    }
+
     pub(super) fn lower_term(&self, cx: &Ctx, t: &PT) -> ir::Term {
         // Arithmetic takes its sort from its lowered operands, so a long chain `1 + 1 + ...`
         // is sorted in one pass instead of re-deriving every sub-chain at every node.
         if let PtKind::Arith(op, a, b) = &t.kind {
             let (la, lb) = (self.lower_term(cx, a), self.lower_term(cx, b));
+            if *op == ArithOp::Div && self.is_intlike(la.sort) && self.is_intlike(lb.sort) {
+                let in_fodot = self.sources.is_some_and(|s| s.is_fodot(t.span.file));
+                if in_fodot {
+                    return self.integer_division(la, lb, t.span);
+                }
+            }
             let sort = match op {
                 ArithOp::Div | ArithOp::Pow => self.sort_float(),
                 ArithOp::Mod => self.sort_int(),
