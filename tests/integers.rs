@@ -335,6 +335,32 @@ fn an_integer_never_takes_a_fraction() {
     assert_eq!(run_text(&text("nat", "9/3"), count), "1\n");
 }
 
+/// The naive checker that re-checks every model rejects a function value outside its type,
+/// whatever the sentences say (`X = 7/2` is true of 3.5).
+#[test]
+fn the_checker_rejects_a_value_outside_its_type() {
+    let text = "vocabulary V {\n  X : int\n}\ntheory T : V {\n  X = 7/2.\n}\n\
+                structure S : V {\n}\n";
+    let p = support::program(text);
+    let (theory, structure) = support::theory_t_and_structure_s(&p);
+    let x = idp::ids::Symbol::Func(p.voc(structure.vocabulary).funcs[0]);
+    let with = |value: Value| {
+        let mut s = structure.clone();
+        let ct = std::iter::once(vec![value].into()).collect();
+        s.symbols.insert(x, idp::structure::Table::TwoValued(ct));
+        s
+    };
+    let fraction = Value::float(3.5);
+    assert_eq!(
+        infer::check_model(&p, theory, &with(fraction)),
+        Err("X() = 3.5 is outside its type".to_string())
+    );
+    assert_eq!(
+        infer::check_model(&p, theory, &with(Value::Int(3))),
+        Err("sentence 1 of theory T is false".to_string())
+    );
+}
+
 /// Models that differ only in a number are told apart: `0 =< X < 5` with the type `int`
 /// has five.
 #[test]

@@ -69,6 +69,7 @@ pub fn check_model(
         env: HashMap::new(),
         pinned: HashMap::new(),
     };
+    c.values_in_their_types()?;
     for (k, s) in theory.sentences.iter().enumerate() {
         if !c.formula(s, true, None) {
             return Err(format!(
@@ -86,6 +87,29 @@ pub fn check_model(
 }
 
 impl<'a> Checker<'a> {
+    /// Every function's value, and its arguments, belong to their types (an `int` never
+    /// takes 3.5, a `nat` never −1).
+    fn values_in_their_types(&self) -> Result<(), String> {
+        let funcs = &self.program.voc(self.structure.vocabulary).funcs;
+        for &f in funcs {
+            let symbol = Symbol::Func(f);
+            let Some(table) = self.structure.table(symbol) else {
+                continue;
+            };
+            if let Some(tuple) = table.ct().iter().find(|t| !self.in_sorts(symbol, t)) {
+                let (args, value) = tuple.split_at(tuple.len() - 1);
+                let args: Vec<String> = args.iter().map(Value::to_string).collect();
+                return Err(format!(
+                    "{}({}) = {} is outside its type",
+                    self.program.symbol_name(symbol),
+                    args.join(", "),
+                    value[0]
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The elements of a sort (none when it has no finite domain).
     fn domain(&self, s: SortId) -> Vec<Value> {
         self.domains.get(s).map(|d| d.to_vec()).unwrap_or_default()
