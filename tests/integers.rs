@@ -346,7 +346,7 @@ fn the_checker_rejects_a_value_outside_its_type() {
     let x = idp::ids::Symbol::Func(p.voc(structure.vocabulary).funcs[0]);
     let with = |value: Value| {
         let mut s = structure.clone();
-        let ct = std::iter::once(vec![value].into()).collect();
+        let ct = std::iter::once(vec![value]).collect();
         s.symbols.insert(x, idp::structure::Table::TwoValued(ct));
         s
     };
