@@ -669,3 +669,53 @@ fn integer_division_is_z3s() {
     let (stdout, _, code) = run(&file);
     assert_eq!((code, stdout.as_str()), (Some(0), "No models.\n\n"));
 }
+
+/// A comparison of an integer quotient by a positive literal is said of the dividend
+/// (`sum/2 >= k` grounds as one sum): every comparison, on either side, against brute
+/// force with Z3's division (`div_euclid`) over -7..7.
+#[test]
+fn compared_quotients_agree_with_brute_force() {
+    type Holds = fn(i64, i64) -> bool;
+    let ops: [(&str, Holds); 6] = [
+        ("<", |a, b| a < b),
+        (">", |a, b| a > b),
+        ("=", |a, b| a == b),
+        ("=<", |a, b| a <= b),
+        (">=", |a, b| a >= b),
+        ("~=", |a, b| a != b),
+    ];
+    for d in 1..=3i64 {
+        for (op, holds) in ops {
+            for quotient_left in [true, false] {
+                let (sentence, expected): (String, Vec<i64>) = if quotient_left {
+                    let e = (-7..=7)
+                        .filter(|x: &i64| holds(x.div_euclid(d), 1))
+                        .collect();
+                    (format!("x()/{d} {op} 1"), e)
+                } else {
+                    let e = (-7..=7)
+                        .filter(|x: &i64| holds(1, x.div_euclid(d)))
+                        .collect();
+                    (format!("1 {op} x()/{d}"), e)
+                };
+                let file = scratch_file(
+                    "quotients",
+                    "q.idp",
+                    &format!(
+                        "vocabulary V {{\n    x: () -> Int\n}}\ntheory T:V {{\n    \
+                         -7 =< x() =< 7.\n    {sentence}.\n}}\nprocedure main() {{\n    \
+                         pretty_print(model_expand(T, max=100))\n}}\n"
+                    ),
+                );
+                let (stdout, _, code) = run(&file);
+                assert_eq!(code, Some(0), "{sentence}: {stdout}");
+                let mut found: Vec<i64> = stdout
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("x := ")?.strip_suffix('.')?.parse().ok())
+                    .collect();
+                found.sort_unstable();
+                assert_eq!(found, expected, "{sentence}");
+            }
+        }
+    }
+}

@@ -43,9 +43,10 @@ impl Resolver<'_> {
                 }
                 ir::FormulaKind::Pred(p, args.iter().map(|a| self.lower_term(cx, a)).collect())
             }
-            PfKind::Cmp(op, a, b) => {
-                ir::FormulaKind::Cmp(*op, self.lower_term(cx, a), self.lower_term(cx, b))
-            }
+            PfKind::Cmp(op, a, b) => match self.compared_quotient(cx, *op, a, b, f.span) {
+                Some(kind) => kind,
+                None => ir::FormulaKind::Cmp(*op, self.lower_term(cx, a), self.lower_term(cx, b)),
+            },
             PfKind::Not(g) => ir::FormulaKind::Not(Box::new(self.lower_formula(cx, g))),
             PfKind::And(fs) => {
                 ir::FormulaKind::And(fs.iter().map(|g| self.lower_formula(cx, g)).collect())
@@ -71,6 +72,80 @@ impl Resolver<'_> {
             }
         };
         ir::Formula::new(kind, f.span)
+    }
+
+    /// An FO(·) comparison of an integer quotient `x / d` by a positive literal `d` with `t`
+    /// (either side), said of `x` without the division: `x / d < t` is `x < d·t`, `x / d > t`
+    /// is `x > d·t + d − 1`, `x / d = t` is both `x > d·t − 1` and `x < d·t + d`, and `≥`,
+    /// `≤`, `≠` their negations (as the comparisons themselves are, for undefined terms).
+    /// `sum{{…}}/2 >= k()` then grounds as one sum, not one and its remainder.
+    fn compared_quotient(
+        &self,
+        cx: &Ctx,
+        op: CmpOp,
+        a: &PT,
+        b: &PT,
+        span: crate::source::Span,
+    ) -> Option<ir::FormulaKind> {
+        let (x, d, t, op) = match (
+            self.quotient_by_literal(cx, a),
+            self.quotient_by_literal(cx, b),
+        ) {
+            (Some((x, d)), _) => (x, d, self.lower_term(cx, b), op),
+            (None, Some((x, d))) => (x, d, self.lower_term(cx, a), flipped(op)),
+            (None, None) => return None,
+        };
+        if !self.is_intlike(t.sort) {
+            return None;
+        }
+        let int = self.sort_int();
+        let number = |k: i64| ir::Term::new(ir::TermKind::Value(Value::Int(k)), int, span);
+        let arith = |op, l: ir::Term, r: ir::Term| {
+            ir::Term::new(ir::TermKind::Arith(op, Box::new(l), Box::new(r)), int, span)
+        };
+        // d·t + k
+        let times = |k: i64| {
+            let dt = arith(ArithOp::Mul, number(d), t.clone());
+            if k == 0 {
+                dt
+            } else {
+                arith(ArithOp::Add, dt, number(k))
+            }
+        };
+        let cmp = |op, r: ir::Term| ir::FormulaKind::Cmp(op, x.clone(), r);
+        let formula = |kind| ir::Formula::new(kind, span);
+        let not = |kind| ir::FormulaKind::Not(Box::new(formula(kind)));
+        let below = || cmp(CmpOp::Lt, times(0));
+        let above = || cmp(CmpOp::Gt, times(d - 1));
+        let equal = || {
+            let from = formula(cmp(CmpOp::Gt, times(-1)));
+            ir::FormulaKind::And(vec![from, formula(cmp(CmpOp::Lt, times(d)))])
+        };
+        Some(match op {
+            CmpOp::Lt => below(),
+            CmpOp::Gt => above(),
+            CmpOp::Eq => equal(),
+            CmpOp::Ge => not(below()),
+            CmpOp::Le => not(above()),
+            CmpOp::Ne => not(equal()),
+        })
+    }
+
+    /// `x / d` of an FO(·) file with `x` an integer and `d` a positive integer literal: `x`
+    /// lowered, and `d`.
+    fn quotient_by_literal(&self, cx: &Ctx, t: &PT) -> Option<(ir::Term, i64)> {
+        let PtKind::Arith(ArithOp::Div, x, d) = &t.kind else {
+            return None;
+        };
+        if !self.sources.is_some_and(|s| s.is_fodot(t.span.file)) {
+            return None;
+        }
+        let d = self.lower_term(cx, d);
+        let ir::TermKind::Value(Value::Int(d)) = *d.kind() else {
+            return None;
+        };
+        let x = self.lower_term(cx, x);
+        (d > 0 && self.is_intlike(x.sort)).then_some((x, d))
     }
 
     /// IDP-Z3's `/` of two integers (FO(·) files): Z3's integer division, the `q` of
@@ -227,5 +302,16 @@ impl Resolver<'_> {
             body,
             span: r.span,
         })
+    }
+}
+
+/// The comparison with its sides swapped: `a < b` is `b > a`.
+fn flipped(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Ge => CmpOp::Le,
+        eq_or_ne => eq_or_ne,
     }
 }
