@@ -87,17 +87,17 @@ impl Resolver<'_> {
         b: &PT,
         span: crate::source::Span,
     ) -> Option<ir::FormulaKind> {
+        // Decided on the unlowered terms: each is lowered once (lowering notes references).
+        let intlike = |t: &PT| self.term_sort(cx, t).is_some_and(|s| self.is_intlike(s));
         let (x, d, t, op) = match (
             self.quotient_by_literal(cx, a),
             self.quotient_by_literal(cx, b),
         ) {
-            (Some((x, d)), _) => (x, d, self.lower_term(cx, b), op),
-            (None, Some((x, d))) => (x, d, self.lower_term(cx, a), flipped(op)),
-            (None, None) => return None,
+            (Some((x, d)), _) if intlike(b) => (x, d, b, op),
+            (_, Some((x, d))) if intlike(a) => (x, d, a, flipped(op)),
+            _ => return None,
         };
-        if !self.is_intlike(t.sort) {
-            return None;
-        }
+        let (x, t) = (self.lower_term(cx, x), self.lower_term(cx, t));
         let int = self.sort_int();
         let number = |k: i64| ir::Term::new(ir::TermKind::Value(Value::Int(k)), int, span);
         let arith = |op, l: ir::Term, r: ir::Term| {
@@ -132,20 +132,19 @@ impl Resolver<'_> {
     }
 
     /// `x / d` of an FO(·) file with `x` an integer and `d` a positive integer literal: `x`
-    /// lowered, and `d`.
-    fn quotient_by_literal(&self, cx: &Ctx, t: &PT) -> Option<(ir::Term, i64)> {
+    /// (not lowered yet), and `d`.
+    fn quotient_by_literal<'t>(&self, cx: &Ctx, t: &'t PT) -> Option<(&'t PT, i64)> {
         let PtKind::Arith(ArithOp::Div, x, d) = &t.kind else {
             return None;
         };
         if !self.sources.is_some_and(|s| s.is_fodot(t.span.file)) {
             return None;
         }
-        let d = self.lower_term(cx, d);
-        let ir::TermKind::Value(Value::Int(d)) = *d.kind() else {
+        let PtKind::Value(Value::Int(d), _) = d.kind else {
             return None;
         };
-        let x = self.lower_term(cx, x);
-        (d > 0 && self.is_intlike(x.sort)).then_some((x, d))
+        let x_int = self.term_sort(cx, x).is_some_and(|s| self.is_intlike(s));
+        (d > 0 && x_int).then_some((x.as_ref(), d))
     }
 
     /// IDP-Z3's `/` of two integers (FO(·) files): Z3's integer division, the `q` of
