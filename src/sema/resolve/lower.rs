@@ -98,18 +98,15 @@ impl Resolver<'_> {
             _ => return None,
         };
         let (x, t) = (self.lower_term(cx, x), self.lower_term(cx, t));
-        let int = self.sort_int();
-        let number = |k: i64| ir::Term::new(ir::TermKind::Value(Value::Int(k)), int, span);
-        let arith = |op, l: ir::Term, r: ir::Term| {
-            ir::Term::new(ir::TermKind::Arith(op, Box::new(l), Box::new(r)), int, span)
-        };
+        let number =
+            |k: i64| ir::Term::new(ir::TermKind::Value(Value::Int(k)), self.sort_int(), span);
         // d·t + k
         let times = |k: i64| {
-            let dt = arith(ArithOp::Mul, number(d), t.clone());
+            let dt = self.int_arith(ArithOp::Mul, number(d), t.clone(), span);
             if k == 0 {
                 dt
             } else {
-                arith(ArithOp::Add, dt, number(k))
+                self.int_arith(ArithOp::Add, dt, number(k), span)
             }
         };
         let cmp = |op, r: ir::Term| ir::FormulaKind::Cmp(op, x.clone(), r);
@@ -137,7 +134,7 @@ impl Resolver<'_> {
         let PtKind::Arith(ArithOp::Div, x, d) = &t.kind else {
             return None;
         };
-        if !self.sources.is_some_and(|s| s.is_fodot(t.span.file)) {
+        if !self.in_fodot(t.span) {
             return None;
         }
         let PtKind::Value(Value::Int(d), _) = d.kind else {
@@ -151,12 +148,21 @@ impl Resolver<'_> {
     /// `a = b·q + r` with `0 ≤ r < |b|`, written `(a − a % b) / b` (`%` leaves that
     /// remainder, and the division is then exact); undefined for `b = 0`.
     fn integer_division(&self, a: ir::Term, b: ir::Term, span: crate::source::Span) -> ir::Term {
-        let int = self.sort_int();
-        let arith = |op, x: ir::Term, y: ir::Term| {
-            ir::Term::new(ir::TermKind::Arith(op, Box::new(x), Box::new(y)), int, span)
-        };
-        let remainder = arith(ArithOp::Mod, a.clone(), b.clone());
-        arith(ArithOp::Div, arith(ArithOp::Sub, a, remainder), b)
+        let remainder = self.int_arith(ArithOp::Mod, a.clone(), b.clone(), span);
+        let dividend = self.int_arith(ArithOp::Sub, a, remainder, span);
+        self.int_arith(ArithOp::Div, dividend, b, span)
+    }
+
+    /// `l op r` of integer sort (for terms the lowering writes itself).
+    fn int_arith(
+        &self,
+        op: ArithOp,
+        l: ir::Term,
+        r: ir::Term,
+        span: crate::source::Span,
+    ) -> ir::Term {
+        let kind = ir::TermKind::Arith(op, Box::new(l), Box::new(r));
+        ir::Term::new(kind, self.sort_int(), span)
     }
 
     pub(super) fn lower_term(&self, cx: &Ctx, t: &PT) -> ir::Term {
@@ -164,11 +170,9 @@ impl Resolver<'_> {
         // is sorted in one pass instead of re-deriving every sub-chain at every node.
         if let PtKind::Arith(op, a, b) = &t.kind {
             let (la, lb) = (self.lower_term(cx, a), self.lower_term(cx, b));
-            if *op == ArithOp::Div && self.is_intlike(la.sort) && self.is_intlike(lb.sort) {
-                let in_fodot = self.sources.is_some_and(|s| s.is_fodot(t.span.file));
-                if in_fodot {
-                    return self.integer_division(la, lb, t.span);
-                }
+            let integers = self.is_intlike(la.sort) && self.is_intlike(lb.sort);
+            if *op == ArithOp::Div && integers && self.in_fodot(t.span) {
+                return self.integer_division(la, lb, t.span);
             }
             let sort = match op {
                 ArithOp::Div | ArithOp::Pow => self.sort_float(),

@@ -360,11 +360,15 @@ impl<'a> Resolver<'a> {
         self.diags.push(d);
     }
 
+    /// Whether `span` is in an FO(·) (IDP-Z3) file.
+    pub(super) fn in_fodot(&self, span: Span) -> bool {
+        self.sources.is_some_and(|s| s.is_fodot(span.file))
+    }
+
     /// An integer beyond 32 bits: IDP3's bound, said with a hint in an FO(·) file (IDP-Z3's
     /// integers are unbounded).
     pub fn number_out_of_range(&mut self, i: i64, span: Span) {
-        let in_fodot = self.sources.is_some_and(|s| s.is_fodot(span.file));
-        let hint = in_fodot.then(|| {
+        let hint = self.in_fodot(span).then(|| {
             "idp's integers have 32 bits, as IDP3's do (IDP-Z3's have no bound): scale the \
              numbers down (thousands instead of units), or write them as reals (`5000000000.0` \
              in a `Real` function)"
