@@ -137,6 +137,50 @@ fn minimum_vertex_covers_agree_with_brute_force() {
     }
 }
 
+/// Maximum cliques, the count of their nodes maximised: the non-edges exclude pairs of nodes,
+/// so the bounds count groups of nodes no two of which are adjacent (colour classes) instead
+/// of nodes. The optimum and the number of maximum cliques are those of brute force.
+#[test]
+fn maximum_cliques_agree_with_brute_force() {
+    for seed in 0..16u64 {
+        let n = 5 + (seed % 6) as usize;
+        // The sparse graphs of `graph` complemented: about two thirds of the pairs adjacent.
+        let (sparse, _) = graph(n, seed);
+        let edges: Vec<(usize, usize)> = (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|e| !sparse.contains(e))
+            .collect();
+        let edge_text: Vec<String> = edges.iter().map(|(a, b)| format!("{a},{b}")).collect();
+        let text = format!(
+            "vocabulary V {{\n type Vtx isa int\n Edge(Vtx, Vtx)\n In(Vtx)\n}}\n\
+             theory T : V {{ ! x y: In(x) & In(y) & x < y => Edge(x, y). }}\n\
+             structure S : V {{\n Vtx = {{ 0..{} }}\n Edge = {{ {} }}\n}}\n\
+             term O : V {{ -#{{ x[Vtx]: In(x) }} }}\n",
+            n - 1,
+            edge_text.join("; "),
+        );
+        let mut best = (0usize, 0usize);
+        for set in 0usize..1 << n {
+            let clique = (0..n).all(|a| {
+                (a + 1..n)
+                    .all(|b| set >> a & 1 == 0 || set >> b & 1 == 0 || edges.contains(&(a, b)))
+            });
+            let size = set.count_ones() as usize;
+            if clique && size > best.0 {
+                best = (size, 1);
+            } else if clique && size == best.0 {
+                best.1 += 1;
+            }
+        }
+        for strategy in [None, Some(Strategy::Ascend), Some(Strategy::Bisect)] {
+            let (value, models) = optimum(&text, strategy, 0);
+            let what = format!("seed {seed}, {n} nodes, {strategy:?}");
+            assert_eq!(value, Some(Value::Int(-(best.0 as i64))), "{what}");
+            assert_eq!(models, best.1, "{what}");
+        }
+    }
+}
+
 /// An objective with hundreds of values: past a few improvements the search bisects what is
 /// left instead of a SAT call per value (minimising a function's value over 1000 nodes took
 /// 156 s that way). The optimum is the one a scan of the values gives.

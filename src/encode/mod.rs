@@ -38,7 +38,14 @@ pub struct Encoder {
     aliases: HashMap<usize, Gf>,
     /// A conjunction's conjuncts being encoded (reused between calls).
     conjuncts_buffer: Vec<Gf>,
+    /// The unconditional two-literal clauses asserted so far (up to
+    /// [`RECORDED_BINARY_CLAUSES`]): which literals exclude each other, for the counts whose
+    /// bounds are built later ([`totalizer::Counter::with_exclusions`]).
+    binary: Vec<(Lit, Lit)>,
 }
+
+/// The most two-literal clauses an [`Encoder`] records (8 bytes each).
+const RECORDED_BINARY_CLAUSES: usize = 1 << 21;
 
 impl Encoder {
     pub fn new() -> Encoder {
@@ -322,13 +329,30 @@ impl Encoder {
                 for &c in children {
                     let before = clause.len();
                     self.disjuncts_into_clause(store, sat, c, clause, None);
-                    sat.add_clause(clause);
+                    self.add_top_clause(sat, clause, given == 0);
                     clause.truncate(before);
                 }
             }
-            None => sat.add_clause(clause),
+            None => self.add_top_clause(sat, clause, given == 0),
         }
         clause.truncate(given);
+    }
+
+    /// Adds an asserted clause, recording it when it has two literals and holds
+    /// `unconditionally` (no guard literal in it).
+    fn add_top_clause(&mut self, sat: &mut dyn SatSolver, clause: &[Lit], unconditionally: bool) {
+        if let [a, b] = *clause {
+            if unconditionally && self.binary.len() < RECORDED_BINARY_CLAUSES {
+                self.binary.push((a, b));
+            }
+        }
+        sat.add_clause(clause);
+    }
+
+    /// The unconditional two-literal clauses asserted so far (the first
+    /// [`RECORDED_BINARY_CLAUSES`] of them).
+    pub fn binary_clauses(&self) -> &[(Lit, Lit)] {
+        &self.binary
     }
 
     /// Adds to `clause` the literals of `g`'s disjuncts (of `g` itself when it is no

@@ -193,7 +193,11 @@ impl Sat {
     pub fn add_sum(&mut self, terms: &[(Lit, u64)]) -> Option<usize> {
         self.read_model();
         let bounds = if terms.iter().all(|&(_, w)| w == 1) {
-            SumBounds::Count(Counter::new(terms.iter().map(|&(l, _)| l).collect()))
+            let inputs = terms.iter().map(|&(l, _)| l).collect();
+            SumBounds::Count(Counter::with_exclusions(
+                inputs,
+                self.encoder.binary_clauses(),
+            ))
         } else {
             SumBounds::Native(self.solver.get_mut().add_sum(terms)?)
         };
@@ -231,6 +235,11 @@ impl Sat {
     pub fn take_trace(&mut self) -> Option<Vec<crate::solve::TraceEvent>> {
         self.read_model();
         self.solver.get_mut().take_trace()
+    }
+
+    /// The solver's search counters so far, if it keeps them (for `--stats`).
+    pub fn counters(&self) -> Option<crate::solve::SearchCounters> {
+        self.solver.borrow().counters()
     }
 
     pub fn num_vars(&self) -> usize {

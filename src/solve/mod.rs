@@ -237,6 +237,11 @@ pub trait SatSolver {
     }
     /// The value of a literal in the last model.
     fn value(&mut self, lit: Lit) -> bool;
+    /// The search's counters so far (all calls together), for `--stats`; `None` from a
+    /// solver that keeps none.
+    fn counters(&self) -> Option<SearchCounters> {
+        None
+    }
     /// Asks the search to try `lit` first whenever it decides on its variable (a hint that
     /// changes no answer; backends without one ignore it). `forget` drops the hint again.
     fn prefer(&mut self, _lit: Lit, _forget: bool) {}
@@ -385,6 +390,25 @@ impl cadical_sys::Terminator for Deadline {
         self.race.as_ref().is_some_and(|r| r.is_stopped())
             || self.call.get().is_some_and(|at| Instant::now() >= at)
             || self.until.reached()
+    }
+}
+
+/// What a search has done: conflicts, decisions and propagated literals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchCounters {
+    pub conflicts: i64,
+    pub decisions: i64,
+    pub propagations: i64,
+}
+
+impl std::ops::Sub for SearchCounters {
+    type Output = SearchCounters;
+    fn sub(self, earlier: SearchCounters) -> SearchCounters {
+        SearchCounters {
+            conflicts: self.conflicts - earlier.conflicts,
+            decisions: self.decisions - earlier.decisions,
+            propagations: self.propagations - earlier.propagations,
+        }
     }
 }
 
@@ -547,6 +571,15 @@ impl SatSolver for Cadical {
             }
             cadical_sys::Status::UNKNOWN => SatResult::Interrupted,
         }
+    }
+
+    fn counters(&self) -> Option<SearchCounters> {
+        let count = |name: &str| self.solver.get_statistic_value(name);
+        Some(SearchCounters {
+            conflicts: count("conflicts"),
+            decisions: count("decisions"),
+            propagations: count("propagations"),
+        })
     }
 
     fn solve_limited(&mut self, assumptions: &[Lit], conflicts: u32) -> SatResult {

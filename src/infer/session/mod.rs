@@ -1673,10 +1673,21 @@ impl<'a> Session<'a> {
                 .then_some(RANKING_AFTER_CONFLICTS);
             let callers = conflicts.is_some_and(|c| ranking.is_none_or(|r| c < r));
             let budget = if callers { conflicts } else { ranking };
+            let counted = self.sat.counters();
             let result = self.sat.solve(assumptions, budget);
             self.options.observer.stat(|| {
+                let searched = match (self.sat.counters(), counted) {
+                    (Some(after), Some(before)) => {
+                        let c = after - before;
+                        format!(
+                            ": {} conflicts, {} decisions, {} propagations",
+                            c.conflicts, c.decisions, c.propagations
+                        )
+                    }
+                    _ => String::new(),
+                };
                 format!(
-                    "SAT call: {result:?} in {:.3}s ({:.3}s CPU)",
+                    "SAT call: {result:?} in {:.3}s ({:.3}s CPU){searched}",
                     t0.elapsed().as_secs_f64(),
                     crate::limits::thread_cpu_seconds() - cpu0
                 )
