@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use crate::error::{Error, IdpResult, Limit};
 use crate::ground::store::Gf;
 use crate::ground::terms::arith;
+use crate::ground::thresholds;
 use crate::ground::{GTerm, GVal, Grounder};
 use crate::sema::ir::{NodeId, SetExpr, Term, TermKind};
 use crate::sema::walk::Node;
@@ -128,7 +129,8 @@ impl<'a> Grounder<'a> {
             return Ok(g);
         }
         let elements = self.ground_set_elements(kind, sets)?;
-        let g = self.at_least(&elements, threshold)?;
+        let whole = self.whole_thresholds_allowed;
+        let g = self.at_least(&elements, threshold, whole)?;
         self.memo.thresholds.insert((key, threshold), g);
         Ok(g)
     }
@@ -170,7 +172,9 @@ impl<'a> Grounder<'a> {
             .iter()
             .map(|e| e.iter().map(|&(g, v)| (g, Value::Int(v))).collect())
             .collect();
-        Ok(self.at_least(&elements, threshold)?.unwrap_or(Gf::FALSE))
+        Ok(self
+            .at_least(&elements, threshold, false)?
+            .unwrap_or(Gf::FALSE))
     }
 
     /// Whether the elements total at least `threshold`, as a decision diagram over them:
@@ -178,8 +182,14 @@ impl<'a> Grounder<'a> {
     /// false once `r` passes what they can total, else node `(i + 1, r)` or one of element
     /// `i`'s cases with node `(i + 1, r - value)`. The values must not be negative (then
     /// `(i + 1, r)` implies every `(i + 1, r - value)`, and the cases need no "none of
-    /// them" guard); `None` when one is, or is not an integer.
-    fn at_least(&mut self, elements: &[Element], threshold: i64) -> IdpResult<Option<Gf>> {
+    /// them" guard); `None` when one is, or is not an integer. With `whole`, a diagram of
+    /// more than [`thresholds::WHOLE_ABOVE`] nodes is one atom instead ([`super::thresholds`]).
+    pub(super) fn at_least(
+        &mut self,
+        elements: &[Element],
+        threshold: i64,
+        whole: bool,
+    ) -> IdpResult<Option<Gf>> {
         if threshold == 1 {
             return Ok(some_positive(elements).map(|guards| self.store.or(guards)));
         }
@@ -224,6 +234,16 @@ impl<'a> Grounder<'a> {
                 )));
             }
             needed[i + 1] = next;
+        }
+        let nodes: usize = needed.iter().map(Vec::len).sum();
+        if whole && threshold > 0 && nodes > thresholds::WHOLE_ABOVE {
+            let terms = values
+                .iter()
+                .flatten()
+                .filter(|&&(_, v)| v > 0)
+                .map(|&(g, v)| (g, v as u64))
+                .collect();
+            return Ok(Some(self.whole_threshold(terms, threshold as u64)));
         }
         // From the bottom up: the nodes of level `i + 1` by threshold.
         let mut below: BTreeMap<i64, Gf> = BTreeMap::new();
@@ -278,7 +298,8 @@ impl<'a> Grounder<'a> {
         }
         let mut equivalences = Vec::with_capacity(top as usize);
         for t in 1..=top {
-            let (Some(ga), Some(gb)) = (self.at_least(&a, t)?, self.at_least(&b, t)?) else {
+            let (Some(ga), Some(gb)) = (self.at_least(&a, t, false)?, self.at_least(&b, t, false)?)
+            else {
                 return Ok(None);
             };
             equivalences.push(self.store.equiv(ga, gb));

@@ -24,6 +24,7 @@ mod recursive_aggregates;
 mod scan;
 mod store;
 mod terms;
+mod thresholds;
 mod traverse;
 mod tuple_set;
 mod value_bounds;
@@ -37,6 +38,7 @@ pub use integers::{IntVar, Integers, LinTerm, LinearAtom, RealAtom};
 pub use lift::{value_terms, Lift};
 pub use store::{AtomId, Gf, Node, Store, AUX};
 pub use terms::arith;
+pub use thresholds::WholeThreshold;
 pub use traverse::{atoms_in_polarity, evaluate, replace_positive, without_positive};
 
 use crate::limits::Until;
@@ -186,6 +188,10 @@ pub struct Grounder<'a> {
     /// The functions searched as numbers, their applications and the comparisons over them
     /// (see [`integers`]).
     integers: Integers,
+    /// The thresholds of sums kept whole (see [`thresholds`]).
+    thresholds: Vec<WholeThreshold>,
+    /// Whether a large threshold may be kept whole: set while a sentence is grounded.
+    pub whole_thresholds_allowed: bool,
 }
 
 /// Which symbols are left to the solver, and what grounding learnt about their atoms.
@@ -368,6 +374,8 @@ impl<'a> Grounder<'a> {
             window: None,
             windowed: Vec::new(),
             integers: Integers::default(),
+            thresholds: Vec::new(),
+            whole_thresholds_allowed: false,
         }
     }
 

@@ -20,7 +20,7 @@ use crate::error::{Error, IdpResult, Limit};
 use crate::ground::delayed::Delayed;
 use crate::ground::{
     evaluate, ground_theory_text, inlinable, AtomId, GTerm, Gf, GroundDefinition, Grounder, IntVar,
-    LinTerm, LinearAtom, LinearObjective, RealAtom, Store,
+    LinTerm, LinearAtom, LinearObjective, RealAtom, Store, WholeThreshold,
 };
 use crate::ids::{FuncId, SortId, Symbol, VocId};
 use crate::infer::{Options, SatBackend};
@@ -168,6 +168,8 @@ struct Numbers {
     atoms: usize,
     real_atoms: usize,
     axioms: usize,
+    /// How many of the grounder's thresholds kept whole the solver has.
+    thresholds: usize,
     /// The grounder's variables that tell models apart (see [`Session::differing_numbers`]).
     blocked: Vec<usize>,
 }
@@ -574,10 +576,12 @@ impl<'a> Session<'a> {
             let started = Instant::now();
             let (nodes_before, bindings_before) =
                 (self.grounder.store().len(), self.grounder.bindings_tried());
+            self.grounder.whole_thresholds_allowed = true;
             let grounded = self
                 .grounder
                 .ground_formula(sentence)
                 .and_then(|g| self.grounder.check_growth().map(|()| g));
+            self.grounder.whole_thresholds_allowed = false;
             self.options.observer.stat(|| {
                 let program = self.grounder.program();
                 format!(
@@ -1475,6 +1479,37 @@ impl<'a> Session<'a> {
         }
         for g in new_axioms {
             self.assert(g);
+        }
+        self.encode_whole_thresholds()
+    }
+
+    /// Gives the solver the thresholds of sums kept whole since the last call
+    /// ([`crate::ground::WholeThreshold`]): each atom implies a bound on the sum of its
+    /// guards, its negation one on the sum of their negations; a solver that keeps no sums
+    /// gets the atom's diagram instead.
+    fn encode_whole_thresholds(&mut self) -> IdpResult<()> {
+        let new: Vec<WholeThreshold> =
+            self.grounder.whole_thresholds()[self.numbers.thresholds..].to_vec();
+        self.numbers.thresholds += new.len();
+        for t in new {
+            let atom = self.lit(t.atom);
+            let holding: Vec<(Lit, u64)> = t.terms.iter().map(|&(g, w)| (self.lit(g), w)).collect();
+            let failing: Vec<(Lit, u64)> = holding.iter().map(|&(l, w)| (-l, w)).collect();
+            let sums = self.sat.add_sum(&holding).zip(self.sat.add_sum(&failing));
+            match sums {
+                Some((holds, fails)) => {
+                    let at_least = self.sat.sum_at_least(holds, t.threshold);
+                    let room = t.total_weight() - t.threshold + 1;
+                    let below = self.sat.sum_at_least(fails, room);
+                    self.sat.add_clause(&[-atom, at_least]);
+                    self.sat.add_clause(&[atom, below]);
+                }
+                None => {
+                    let diagram = self.grounder.threshold_diagram(&t)?;
+                    let equivalence = self.grounder.store_mut().equiv(t.atom, diagram);
+                    self.assert(equivalence);
+                }
+            }
         }
         Ok(())
     }
