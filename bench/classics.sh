@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Classic problems written the plain way (issue 50): idp against clingo on the same seeded
 # instances, side by side in one run. So far maximum clique, a Hamiltonian cycle with a
-# successor function, graph colouring, a closed knight's tour, stable marriage and visit-all
+# successor function, graph colouring, a closed knight's tour, stable marriage, visit-all,
+# the labyrinth, Sokoban, the 15-puzzle, peg solitaire, bin packing and crossing minimisation
 # (bench/classics/*.idp and *.lp, instances from bench/classics/gen.py).
 #
 # Usage:  bench/classics.sh [clique] [hamcycle] [colouring] [knight] [marriage] [visitall]
+#                           [labyrinth] [sokoban] [fifteen] [solitaire] [binpacking] [crossing]
 #         (default: all)
 # Environment:
 #   LIMIT=120        seconds per run (clingo also gets --time-limit)
@@ -16,6 +18,13 @@
 #   KNIGHT="20 30 40"                  board sides of the knight's tours (one board each)
 #   MARRIAGE="30 60 90"                men (and women) of the stable marriages
 #   VISITALL="5 6 7"                   grid sides of visit-all (a budget of 1.25 N² steps)
+#   LABYRINTH="10:10:2 16:16:2 18:18:2 14:3:3"   side:steps:K of the labyrinths (no plan of
+#                                      K pushes reaches the goal; steps =< K: unsatisfiable)
+#   SOKOBAN="6:3 7:3 8:3"              room side:boxes of Sokoban (horizon: the shortest plan)
+#   FIFTEEN="3:12 3:18 4:14"           board side:shuffling moves (= horizon) of the 15-puzzle
+#   SOLITAIRE="18 27 28"               moves of peg solitaire (English board, one peg left)
+#   BINPACKING="12 14 16"              items of bin packing (sizes 10-60, capacity 100)
+#   CROSSING="4:4 4:5 4:6"             layers:width of crossing minimisation
 #   THREADS=1        idp --threads (clingo gets -t the same)
 #   CLINGO=clingo==5.8.3       pip requirement for clingo
 #   NO_BUILD=1       do not run `cargo build --release` first
@@ -34,11 +43,11 @@ IDP=${IDP:-$TARGET/release/idp}
 C=$ROOT/bench/classics
 
 source "$ROOT/bench/common.sh"
-bench_setup "$C"/{clique,hamcycle,colouring,knight,marriage,visitall}.{idp,lp}
+bench_setup "$C"/{clique,hamcycle,colouring,knight,marriage,visitall,labyrinth,sokoban,fifteen,solitaire,binpacking,crossing}.{idp,lp}
 source "$ROOT/bench/cpu.sh"
 
 PARTS=("$@")
-[ ${#PARTS[@]} -eq 0 ] && PARTS=(clique hamcycle colouring knight marriage visitall)
+[ ${#PARTS[@]} -eq 0 ] && PARTS=(clique hamcycle colouring knight marriage visitall labyrinth sokoban fifteen solitaire binpacking crossing)
 
 # row LABEL IDP_ANSWER_CMD CLINGO_ANSWER_CMD INSTANCES...: one row over the seeds
 # (instances are "idp-args|clingo-args" pairs)
@@ -123,6 +132,42 @@ for part in "${PARTS[@]}"; do
   visitall)
     for n in ${VISITALL:-5 6 7}; do
       seeded_row "visit-all, ${n}x$n grid" visitall "visitall$n-SEED" model "$n"
+    done
+    ;;
+  labyrinth)
+    for size in ${LABYRINTH:-10:10:2 16:16:2 18:18:2 14:3:3}; do
+      IFS=: read -r n m k <<< "$size"
+      label="labyrinth, ${n}x$n, $m steps"
+      [ "$m" -le "$k" ] && label="$label (unsatisfiable)"
+      seeded_row "$label" labyrinth "labyrinth$n-$m-$k-SEED" model "$n" "$m" "$k"
+    done
+    ;;
+  sokoban)
+    for size in ${SOKOBAN:-6:3 7:3 8:3}; do
+      n=${size%%:*} b=${size##*:}
+      seeded_row "Sokoban, ${n}x$n room, $b boxes" sokoban "sokoban$n-$b-SEED" model "$n" "$b"
+    done
+    ;;
+  fifteen)
+    for size in ${FIFTEEN:-3:12 3:18 4:14}; do
+      n=${size%%:*} l=${size##*:}
+      seeded_row "shortest plan, ${n}x$n sliding tiles, $l steps" fifteen "fifteen$n-$l-SEED" optimum "$n" "$l"
+    done
+    ;;
+  solitaire)
+    for m in ${SOLITAIRE:-18 27 28}; do
+      seeded_row "peg solitaire, English board, $m moves" solitaire "solitaire$m-SEED" model "$m"
+    done
+    ;;
+  binpacking)
+    for n in ${BINPACKING:-12 14 16}; do
+      seeded_row "bin packing, $n items" binpacking "binpacking$n-SEED" optimum "$n"
+    done
+    ;;
+  crossing)
+    for size in ${CROSSING:-4:4 4:5 4:6}; do
+      l=${size%%:*} w=${size##*:}
+      seeded_row "crossing minimisation, $l layers of about $w nodes" crossing "crossing$l-$w-SEED" optimum "$l" "$w"
     done
     ;;
   *) echo "unknown part $part" >&2; exit 1 ;;
