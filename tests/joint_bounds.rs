@@ -682,3 +682,141 @@ fn rule_stats(stderr: &str, line: usize) -> String {
         .unwrap_or_else(|| panic!("no rule at line {line} in:\n{stderr}"))
         .to_string()
 }
+
+/// Peg solitaire on a line of `holes` holes written the plain way, without LTC (as
+/// bench/classics/solitaire.idp writes the English board): `Move(t, a, b, c)` bounded by the
+/// known `Jump` and by the pegs one step before (`? s : s = t - 1 & ...`), `Peg` defined over
+/// the moves. Exactly one move a step for `steps` steps, from the pegs in `full`.
+fn line_solitaire(holes: usize, full: &[usize], steps: usize) -> String {
+    let jumps: Vec<String> = (1..=holes.saturating_sub(2))
+        .flat_map(|a| {
+            [
+                format!("{a},{},{}", a + 1, a + 2),
+                format!("{},{},{a}", a + 2, a + 1),
+            ]
+        })
+        .collect();
+    let full: Vec<String> = full.iter().map(usize::to_string).collect();
+    format!(
+        "vocabulary V {{
+  type Time isa int
+  type Hole isa int
+  Jump(Hole, Hole, Hole)
+  Full(Hole)
+  Peg(Time, Hole)
+  Move(Time, Hole, Hole, Hole)
+}}
+theory T : V {{
+  ! t : t > 0 => ?1 a b c : Move(t, a, b, c).
+  ! t a b c : Move(t, a, b, c) => Jump(a, b, c).
+  ! t a b c : Move(t, a, b, c) => ? s : s = t - 1 & Peg(s, a) & Peg(s, b) & ~Peg(s, c).
+  {{
+    ! h : Peg(0, h) <- Full(h).
+    ! t h : Peg(t, h) <- ? s : s = t - 1 & Peg(s, h) & ~(? b c : Move(t, h, b, c) | Move(t, b, h, c)).
+    ! t h : Peg(t, h) <- ? a b : Move(t, a, b, h).
+  }}
+}}
+structure S : V {{
+  Time = {{ 0..{steps} }}
+  Hole = {{ 1..{holes} }}
+  Jump = {{ {} }}
+  Full = {{ {} }}
+}}
+",
+        jumps.join("; "),
+        full.join("; ")
+    )
+}
+
+/// The sequences of `steps` jumps from the pegs in `pegs` (a peg jumps over a neighbour into
+/// the empty hole beyond), counted directly.
+fn count_jump_sequences(pegs: &mut [bool], steps: usize) -> u64 {
+    if steps == 0 {
+        return 1;
+    }
+    let n = pegs.len();
+    let mut total = 0;
+    for a in 0..n {
+        for (b, c) in [(a + 1, a + 2), (a.wrapping_sub(1), a.wrapping_sub(2))] {
+            if c < n && pegs[a] && pegs[b] && !pegs[c] {
+                pegs[a] = false;
+                pegs[b] = false;
+                pegs[c] = true;
+                total += count_jump_sequences(pegs, steps - 1);
+                pegs[a] = true;
+                pegs[b] = true;
+                pegs[c] = false;
+            }
+        }
+    }
+    total
+}
+
+/// A plan written without LTC is bounded like one written with it: each symbol's first
+/// integer argument is its time, `Peg(s, _)` with `s = t - 1` is a step back, so `Move` and
+/// `Peg` are bounded together and the models stay those of a direct count.
+#[test]
+fn a_plan_without_ltc_keeps_every_model() {
+    for (holes, full, steps) in [
+        (5, vec![1, 2, 4], 2),
+        (6, vec![1, 2, 4, 5], 3),
+        (6, vec![2, 3, 5, 6], 2),
+        (4, vec![1, 2], 1),
+    ] {
+        let mut pegs: Vec<bool> = (1..=holes).map(|h| full.contains(&h)).collect();
+        let expected = count_jump_sequences(&mut pegs, steps);
+        let (_, models) = support::checked_models(&line_solitaire(holes, &full, steps));
+        assert_eq!(
+            models.len() as u64,
+            expected,
+            "{holes} holes, pegs {full:?}, {steps} steps"
+        );
+    }
+}
+
+/// The same plan on 12 holes over 8 steps: `Move` is ground only where `Jump` and the pegs
+/// allow it (Time x Hole³ would be over 15 000 atoms).
+#[test]
+fn a_plan_without_ltc_is_ground_only_over_possible_moves() {
+    let full: Vec<usize> = (1..=12).filter(|h| h % 3 != 0).collect();
+    let out = support::idp(&["--stats", "-n", "1"], &line_solitaire(12, &full, 8));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let atoms = ground_atoms(&stderr);
+    assert!(atoms <= 600, "{atoms} ground atoms:\n{stderr}");
+}
+
+/// Two definitions that support each other at the same integer time, and through a step
+/// forward and one back (`P(t) <- Q(t + 1)`, `Q(t) <- P(t - 1)`): ground loops, so the
+/// definitions are not bounded together and every model stays (2 per time point for the
+/// first pair, and the second pair's loops P(0) - Q(1) and P(1) - Q(2) each true or false).
+#[test]
+fn loops_across_definitions_without_ltc_keep_their_models() {
+    support::assert_models(
+        "vocabulary V {
+  type Time isa int
+  P(Time)
+  Q(Time)
+}
+theory T : V {
+  { ! t : P(t) <- Q(t). }
+  { ! t : Q(t) <- P(t). }
+}
+structure S : V { Time = { 0..2 } }
+",
+        8,
+    );
+    support::assert_models(
+        "vocabulary V {
+  type Time isa int
+  P(Time)
+  Q(Time)
+}
+theory T : V {
+  { ! t : P(t) <- Q(t + 1). }
+  { ! t : Q(t) <- P(t - 1). }
+}
+structure S : V { Time = { 0..2 } }
+",
+        4,
+    );
+}

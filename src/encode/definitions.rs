@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use crate::encode::ranking::{
     positive_atoms, ranking_constraints, recursive_components, terminal_components,
+    UNARY_RANKING_LIMIT,
 };
 use crate::encode::sat::Sat;
 use crate::ground::wellfounded::Evaluator;
@@ -151,7 +152,7 @@ struct EncodedDefinition {
     first_loop: Option<Instant>,
     /// Whether the ranking translation has been added.
     ranked: bool,
-    /// Whether some defined atom reads a defined atom positively (else completion founds
+    /// Whether the defined atoms' positive dependencies close a cycle (else completion founds
     /// every true atom).
     positively_recursive: bool,
     /// Whether the solver keeps the definition's positive recursion inside its search (no
@@ -167,12 +168,20 @@ struct EncodedDefinition {
 
 /// The definitions of a session whose completion is asserted, checked against each candidate
 /// model.
-#[derive(Default)]
 pub struct Definitions {
     defs: Vec<EncodedDefinition>,
     /// Rounds of loop formulas after which a definition switches to the ranking translation;
     /// `None`: by rounds and time ([`switch_to_ranking`]).
     ranking_after: Option<usize>,
+    /// Rank-propagation clauses the unary rankings still added in this session may take
+    /// ([`UNARY_RANKING_LIMIT`] at first).
+    unary_ranking_left: usize,
+}
+
+impl Default for Definitions {
+    fn default() -> Definitions {
+        Definitions::new(None)
+    }
 }
 
 impl EncodedDefinition {
@@ -199,6 +208,7 @@ impl Definitions {
         Definitions {
             defs: Vec::new(),
             ranking_after,
+            unary_ranking_left: UNARY_RANKING_LIMIT,
         }
     }
 
@@ -233,7 +243,11 @@ impl Definitions {
             deps.insert(h, d.into_iter().collect());
             bodies.insert(h, bs);
         }
-        let positively_recursive = deps.values().any(|ds: &Vec<AtomId>| !ds.is_empty());
+        // Reading a defined atom is not recursion unless the reading closes a cycle: over
+        // `Peg(t, h) <- Peg(t - 1, h) & ...` every derivation is as long as t, so the
+        // completion alone is exact and the search needs no unfounded sets.
+        let positively_recursive = deps.values().any(|ds: &Vec<AtomId>| !ds.is_empty())
+            && !recursive_components(evaluator.heads(), &deps).is_empty();
         let propagated = positively_recursive && guard.is_none() && {
             let graph = definition_graph(store, sat, &evaluator);
             sat.propagate_definition(&graph)
@@ -445,10 +459,11 @@ impl Definitions {
     }
 
     /// Adds the ranking translation for every recursive component of definition `k`.
-    fn add_ranking(&self, k: usize, store: &mut Store, sat: &mut Sat) {
+    fn add_ranking(&mut self, k: usize, store: &mut Store, sat: &mut Sat) {
         let def = &self.defs[k];
         for component in recursive_components(def.evaluator.heads(), &def.deps) {
-            for g in ranking_constraints(store, &component, &def.bodies) {
+            let unary_left = &mut self.unary_ranking_left;
+            for g in ranking_constraints(store, &component, &def.bodies, unary_left) {
                 sat.assert_under(store, g, def.guard);
             }
         }

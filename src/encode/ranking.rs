@@ -75,18 +75,23 @@ pub fn terminal_components(
         .collect()
 }
 
-/// Largest number of rank-propagation clauses (component edges times ranks) for which the
-/// unary (order-encoded) ranking is used; larger components get binary ranks.
-const UNARY_RANKING_LIMIT: usize = 4_000_000;
+/// Largest number of rank-propagation clauses (component edges and bodies times ranks) that
+/// the unary (order-encoded) rankings of one session may take together; components past it
+/// get binary ranks. Per component it was not enough: a labyrinth's reachability over 16 time
+/// steps is 16 components of 256 fields, each under the limit, and together 13 million
+/// clauses and 6.7 GB.
+pub const UNARY_RANKING_LIMIT: usize = 4_000_000;
 
 /// The constraints of the ranking translation for one component: for each head, `head`
 /// implies one of its bodies in which every positive occurrence of a component atom `a` is
 /// replaced by `a ∧ rank(a) < rank(head)`. Ranks are unary (order-encoded) when the component
-/// is small enough, which propagates far better; binary otherwise.
+/// fits in `unary_left` rank-propagation clauses, which propagates far better (that many
+/// fewer are left, then); binary otherwise.
 pub fn ranking_constraints(
     store: &mut Store,
     component: &[AtomId],
     bodies: &HashMap<AtomId, Vec<Gf>>,
+    unary_left: &mut usize,
 ) -> Vec<Gf> {
     let members: HashSet<AtomId> = component.iter().copied().collect();
     let edges = component_edges(store, component, bodies, &members);
@@ -95,7 +100,9 @@ pub fn ranking_constraints(
         .iter()
         .map(|h| bodies.get(h).map_or(0, Vec::len))
         .sum();
-    if (edges + bodies_count).saturating_mul(max_rank) <= UNARY_RANKING_LIMIT {
+    let unary = (edges + bodies_count).saturating_mul(max_rank);
+    if unary <= *unary_left {
+        *unary_left -= unary;
         unary_ranking(store, component, bodies, &members, max_rank)
     } else {
         binary_ranking(store, component, bodies, &members)

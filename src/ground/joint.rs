@@ -16,7 +16,9 @@
 //! goes from an atom at time `t` to a head at `t` or strictly later (`Next(t)`, `t + 1`), and at
 //! least one strictly later, so no ground loop exists. [`loops_across_definitions_are_timed`]
 //! checks that on the symbols' dependency graph, read with the LTC vocabulary's time
-//! arguments; when it does not hold, the definitions are bounded one by one as before.
+//! arguments, or in a theory written without LTC with each symbol's first integer argument
+//! (`Peg(t, h) <- Move(t, a, b, h)` and `Move(t, a, b, c) => Peg(t - 1, a)`: a plan written
+//! the plain way); when it does not hold, the definitions are bounded one by one as before.
 
 use std::collections::HashSet;
 
@@ -112,7 +114,8 @@ impl<'a> Grounder<'a> {
         if groups.len() < 2 && !infinite {
             return None;
         }
-        let timing = loops_across_definitions_are_timed(&groups, ltc);
+        let timeline = Timeline::of(self.program, ltc, &groups);
+        let timing = loops_across_definitions_are_timed(&groups, &timeline);
         let Timing::Timed { relies_on_next } = timing else {
             return None;
         };
@@ -661,7 +664,7 @@ fn goes_forward(tuple: &[Value]) -> bool {
 /// advances the time argument, and the edges that keep it close no loop through such an edge.
 pub fn loops_across_definitions_are_timed(
     definitions: &[&Definition],
-    ltc: Option<&LtcInfo>,
+    timeline: &Timeline,
 ) -> Timing {
     let mut owner: IndexMap<Symbol, usize> = IndexMap::new();
     for (k, d) in definitions.iter().enumerate() {
@@ -672,7 +675,7 @@ pub fn loops_across_definitions_are_timed(
     let mut edges = Vec::new();
     for d in definitions {
         for rule in &d.rules {
-            rule_edges(rule, &owner, ltc, &mut edges);
+            rule_edges(rule, &owner, timeline, &mut edges);
         }
     }
     let crosses = |e: &Edge| owner[e.from] != owner[e.to];
@@ -718,18 +721,19 @@ pub fn loops_across_definitions_are_timed(
 fn rule_edges(
     rule: &Rule,
     owner: &IndexMap<Symbol, usize>,
-    ltc: Option<&LtcInfo>,
+    timeline: &Timeline,
     edges: &mut Vec<Edge>,
 ) {
     let Some(to) = owner.get_index_of(&rule.head) else {
         return;
     };
-    let head_time =
-        time_term(rule.head, &rule.head_args, ltc).map(|h| defining_term(h, &rule.body));
+    let head_time = timeline
+        .time_term(rule.head, &rule.head_args)
+        .map(|h| defining_term(h, &rule.body));
     let mut atoms = Vec::new();
     let mut untimed = FxHashSet::default();
     let mut reads = Reads {
-        ltc,
+        timeline,
         atoms: &mut atoms,
         untimed: &mut untimed,
     };
@@ -741,9 +745,11 @@ fn rule_edges(
         let Some(from) = owner.get_index_of(&symbol) else {
             continue;
         };
-        let body_time = time_term(symbol, args, ltc);
+        let body_time = timeline
+            .time_term(symbol, args)
+            .map(|b| defining_term(b, &rule.body));
         let step = match (head_time, body_time) {
-            (Some(h), Some(b)) => step(h, b, ltc),
+            (Some(h), Some(b)) => timeline.step(h, b),
             _ => Step::Unknown,
         };
         edges.push(Edge { from, to, step });
@@ -759,14 +765,9 @@ fn rule_edges(
     }
 }
 
-/// The argument of an atom at the symbol's LTC time position, if it has one.
-fn time_term<'t>(symbol: Symbol, args: &'t [Term], ltc: Option<&LtcInfo>) -> Option<&'t Term> {
-    let position = *ltc?.time_arg.get(&symbol)?;
-    args.get(position)
-}
-
-/// The term a head variable stands for: the resolver writes `cell(Next(t), ..) <- body` as
-/// `cell(v, ..) <- body & v = Next(t)`; `t` itself for any other term.
+/// The term a variable stands for: the resolver writes `cell(Next(t), ..) <- body` as
+/// `cell(v, ..) <- body & v = Next(t)`, and a body may read `Peg(s, h)` with `s = t - 1`
+/// among its conjuncts; `t` itself for any other term.
 fn defining_term<'t>(t: &'t Term, body: &'t Formula) -> &'t Term {
     let TermKind::Var(v) = t.kind() else {
         return t;
@@ -789,26 +790,96 @@ fn defining_term<'t>(t: &'t Term, body: &'t Formula) -> &'t Term {
     t
 }
 
-/// How head time `h` relates to body time `b`.
-fn step(h: &Term, b: &Term, ltc: Option<&LtcInfo>) -> Step {
-    let TermKind::Var(t) = b.kind() else {
-        return Step::Unknown;
+/// Where each symbol keeps its time: LTC's time argument, or in any other vocabulary each
+/// symbol's first integer argument (`Peg(Time, Hole)`, `Move(Time, Hole, Hole, Hole)`). Any
+/// choice is sound: a loop is only called timed when every step along it keeps or advances
+/// the chosen arguments and one advances them, which no ground loop can do.
+pub struct Timeline {
+    /// The position of each symbol's time argument.
+    time_arg: IndexMap<Symbol, usize>,
+    /// LTC's `Next`, when time is LTC's.
+    next: Option<FuncId>,
+}
+
+impl Timeline {
+    /// LTC's timeline when `ltc` is given; otherwise the first integer argument of each
+    /// symbol that `definitions` define.
+    pub fn of(program: &Program, ltc: Option<&LtcInfo>, definitions: &[&Definition]) -> Timeline {
+        if let Some(ltc) = ltc {
+            return Timeline {
+                time_arg: ltc.time_arg.clone(),
+                next: Some(ltc.next),
+            };
+        }
+        let int = program.builtin("int");
+        let time_arg = definitions
+            .iter()
+            .flat_map(|d| d.defined())
+            .filter_map(|s| {
+                let args = match s {
+                    Symbol::Pred(p) => &program.pred(p).args,
+                    Symbol::Func(f) => &program.func(f).args,
+                };
+                let k = args.iter().position(|&a| program.is_subsort(a, int))?;
+                Some((s, k))
+            })
+            .collect();
+        Timeline {
+            time_arg,
+            next: None,
+        }
+    }
+
+    /// The argument of an atom at the symbol's time position, if it has one.
+    fn time_term<'t>(&self, symbol: Symbol, args: &'t [Term]) -> Option<&'t Term> {
+        args.get(*self.time_arg.get(&symbol)?)
+    }
+
+    /// Whether `symbol` has a time argument.
+    fn is_timed(&self, symbol: Symbol) -> bool {
+        self.time_arg.contains_key(&symbol)
+    }
+
+    /// How head time `h` relates to body time `b`.
+    fn step(&self, h: &Term, b: &Term) -> Step {
+        if let (TermKind::Func(f, args), TermKind::Var(t)) = (h.kind(), b.kind()) {
+            let next = self.next.is_some_and(|n| n == *f);
+            if next
+                && matches!(args.as_slice(), [x] if matches!(x.kind(), TermKind::Var(v) if v.id == t.id))
+            {
+                return Step::NextOf;
+            }
+        }
+        match (offset(h), offset(b)) {
+            (Some((v, k)), Some((w, j))) if v == w && k == j => Step::Same,
+            (Some((v, k)), Some((w, j))) if v == w && k > j => Step::Later,
+            _ => Step::Unknown,
+        }
+    }
+}
+
+/// A time term as a variable plus a constant: `t` is `(t, 0)`, `t + 2` is `(t, 2)`, `t - 1` is
+/// `(t, -1)`.
+fn offset(t: &Term) -> Option<(u32, i64)> {
+    let var = |x: &Term| match x.kind() {
+        TermKind::Var(v) => Some(v.id),
+        _ => None,
     };
-    let is_t = |x: &Term| matches!(x.kind(), TermKind::Var(v) if v.id == t.id);
-    match h.kind() {
-        TermKind::Var(v) if v.id == t.id => Step::Same,
-        TermKind::Func(f, args)
-            if ltc.is_some_and(|l| l.next == *f) && args.len() == 1 && is_t(&args[0]) =>
-        {
-            Step::NextOf
-        }
+    let int = |x: &Term| match x.kind() {
+        TermKind::Value(v) => v.as_int(),
+        _ => None,
+    };
+    match t.kind() {
+        TermKind::Var(v) => Some((v.id, 0)),
         TermKind::Arith(ArithOp::Add, x, k) | TermKind::Arith(ArithOp::Add, k, x)
-            if is_t(x)
-                && matches!(k.kind(), TermKind::Value(v) if v.as_int().is_some_and(|k| k > 0)) =>
+            if var(x).is_some() && int(k).is_some() =>
         {
-            Step::Later
+            Some((var(x)?, int(k)?))
         }
-        _ => Step::Unknown,
+        TermKind::Arith(ArithOp::Sub, x, k) if var(x).is_some() && int(k).is_some() => {
+            Some((var(x)?, int(k)?.checked_neg()?))
+        }
+        _ => None,
     }
 }
 
@@ -818,7 +889,7 @@ fn step(h: &Term, b: &Term, ltc: Option<&LtcInfo>) -> Step {
 /// argument), and in `untimed` every other symbol read where its time cannot be told: inside
 /// a term (an untimed function's application, an aggregate) or a comparison.
 struct Reads<'r, 'f> {
-    ltc: Option<&'r LtcInfo>,
+    timeline: &'r Timeline,
     atoms: &'r mut Vec<(Symbol, &'f [Term])>,
     untimed: &'r mut FxHashSet<Symbol>,
 }
@@ -859,7 +930,7 @@ impl<'r, 'f> Reads<'r, 'f> {
         match t.kind() {
             TermKind::Func(f, args) => {
                 let symbol = Symbol::Func(*f);
-                if self.ltc.is_some_and(|l| l.time_arg.contains_key(&symbol)) {
+                if self.timeline.is_timed(symbol) {
                     self.atoms.push((symbol, args));
                 } else {
                     self.untimed.insert(symbol);
