@@ -101,10 +101,11 @@ fn minimize_shows_the_output_vocabulary_and_the_terms_symbols() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let (min, mx) = r.stdout.split_once("\n}\n").expect("two structures");
-    assert_eq!(
-        min,
-        "structure  : Vout {\n  T = { 1..3 }\n  P = { 3 }\n  c = 1"
-    );
+    // Each of the three singletons is optimal; the search picks one.
+    let optimal = (1..=3)
+        .map(|x| format!("structure  : Vout {{\n  T = {{ 1..3 }}\n  P = {{ {x} }}\n  c = 1"))
+        .any(|expected| min == expected);
+    assert!(optimal, "not an optimal model over Vout and c:\n{min}");
     assert!(
         mx.trim_start()
             .starts_with("structure  : Vout {\n  T = { 1..3 }\n  P = { "),

@@ -318,6 +318,42 @@ structure S : V {
     assert_models_of_brute_force(text);
 }
 
+/// An atom of a known symbol over two open functions' applications (`R(F(x), G(x))`, as
+/// Sokoban's `Next(Player(t), d, Player(u))`): asserted, it is ground as one clause per value
+/// of the first application ("F(x) = v implies G(x) is one of R's successors of v"); denied,
+/// under an equivalence or inside a count, as the disjunction over pairs of values. The models
+/// must be those of brute force in every such place, and with the first application's
+/// function partial.
+#[test]
+fn two_open_functions_inside_a_known_atom() {
+    let theory = |partial: &str| {
+        format!(
+            r#"
+vocabulary V {{
+    type N isa int
+    R(N, N)
+    Q(N)
+    {partial}F(N) : N
+    G(N) : N
+}}
+theory T : V {{
+    ! x : Q(x) => R(F(x), G(x)).
+    ! x : ~R(G(x), F(x)) | Q(x).
+    ! x : ~(~Q(x) & R(F(x), F(x))).
+    ? x : R(G(x), F(x)) <=> Q(x).
+    #{{ x : R(F(x), G(x)) }} >= 1.
+}}
+structure S : V {{
+    N = {{ 1..3 }}
+    R = {{ 1,2; 2,3; 3,1; 1,1 }}
+}}
+"#
+        )
+    };
+    assert_models_of_brute_force(&theory(""));
+    assert_models_of_brute_force(&theory("partial "));
+}
+
 /// A small deterministic generator (xorshift), so that the random theories below are the same
 /// on every run.
 struct Rng(u64);

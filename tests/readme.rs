@@ -45,7 +45,7 @@ const EXPECTED: &[(&str, i32, &str)] = &[
         0,
         r#"{"complete":true,"false":["Seat(Ann) = 2","Seat(Ann) = 3","Seat(Bob) = 1","Seat(Bob) = 2","Seat(Cy) = 1","Seat(Cy) = 3"],"ms":..."#,
     ),
-    ("idp examples/lamps.idp", 0, "{ 0,b1; 1,b2; 2,b3 }"),
+    ("idp examples/lamps.idp", 0, "{ 0,b2; 1,b3; 2,b1 }"),
     (
         "idp -n 1 --visualize examples/nqueens.idp",
         10,

@@ -356,11 +356,11 @@ impl<'a> Grounder<'a> {
                     }
                 })
             }
-            FormulaKind::Not(g) => Ok(-self.ground_formula(g)?),
+            FormulaKind::Not(g) => Ok(-self.ground_flipped(g)?),
             FormulaKind::And(fs) => self.ground_junction(fs, true),
             FormulaKind::Or(fs) => self.ground_junction(fs, false),
             FormulaKind::Implies(a, b) => {
-                let ga = self.ground_formula(a)?;
+                let ga = self.ground_flipped(a)?;
                 if ga == Gf::FALSE {
                     return Ok(Gf::TRUE);
                 }
@@ -368,7 +368,12 @@ impl<'a> Grounder<'a> {
                 Ok(self.store.implies(ga, gb))
             }
             FormulaKind::Equiv(a, b) => {
-                let (ga, gb) = (self.ground_formula(a)?, self.ground_formula(b)?);
+                let polarity = self.polarity.take();
+                let grounded = self
+                    .ground_formula(a)
+                    .and_then(|ga| Ok((ga, self.ground_formula(b)?)));
+                self.polarity = polarity;
+                let (ga, gb) = grounded?;
                 Ok(self.store.equiv(ga, gb))
             }
             FormulaKind::Forall(vars, body) => {
@@ -378,6 +383,15 @@ impl<'a> Grounder<'a> {
                 self.memoised(f, |g| g.ground_quantifier(vars, body, false))
             }
         }
+    }
+
+    /// `f` ground in the opposite polarity (under a negation, as an implication's antecedent).
+    fn ground_flipped(&mut self, f: &Formula) -> IdpResult<Gf> {
+        let polarity = self.polarity;
+        self.polarity = polarity.map(|p| !p);
+        let grounded = self.ground_formula(f);
+        self.polarity = polarity;
+        grounded
     }
 
     /// The instances of `f`'s outer universal quantifiers (`! x y : body` gives one per
@@ -673,6 +687,11 @@ impl<'a> Grounder<'a> {
             shared = single_open_argument(&grounded);
         }
         if let Some((k, cases)) = shared {
+            if self.polarity == Some(true) && self.is_total_application(&args[k]) {
+                if let Some(g) = self.asserted_atom(p, k, &cases, &grounded)? {
+                    return Ok(g);
+                }
+            }
             let known: Option<Vec<Value>> = grounded
                 .iter()
                 .enumerate()
@@ -694,6 +713,61 @@ impl<'a> Grounder<'a> {
             out.push(self.store.and2(guard, atom));
         }
         Ok(self.store.or(out))
+    }
+
+    /// The asserted atom `p(args)` of an indexable symbol whose argument `k` is an application
+    /// of a total function with `cases`, when another argument is also open
+    /// (`Next(Player(t), d, Player(u))`): the conjunction, over the cases, of "not this case, or
+    /// the atom with this value". A total function takes exactly one of its cases' values, so
+    /// this is the disjunction of "this case and the atom" that the atom is otherwise, but an
+    /// asserted conjunction of disjunctions is clauses (`Player(t) = 3 => Player(u) = 4`),
+    /// where the disjunction of conjunctions needs a variable for each pair of values. `None`
+    /// when no other argument is open.
+    fn asserted_atom(
+        &mut self,
+        p: crate::ids::PredId,
+        k: usize,
+        cases: &Cases,
+        grounded: &[GTerm],
+    ) -> IdpResult<Option<Gf>> {
+        let mut rest = grounded.to_vec();
+        rest[k] = GTerm::known(Value::Int(0));
+        let Some((j, other)) = single_open_argument(&rest) else {
+            return Ok(None);
+        };
+        let known: Option<Vec<Value>> = rest
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != j)
+            .map(|(_, g)| match g.as_known() {
+                Some(GVal::V(v)) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let Some(mut key) = known else {
+            return Ok(None);
+        };
+        // `key` lists the arguments other than j in order; k's place in it:
+        let at = if k < j { k } else { k - 1 };
+        let mut out = Vec::with_capacity(cases.len());
+        let mut possible = false;
+        for &(guard, v) in cases.iter() {
+            key[at] = v;
+            let atom = self.indexed_atom(p, j, key.clone(), &other)?;
+            possible |= atom != Gf::FALSE;
+            out.push(self.store.or2(-guard, atom));
+        }
+        // No value of argument k makes the atom possible: it is false (as the disjunction
+        // would say at once; the conjunction would need the function's constraint to say it).
+        if !possible {
+            return Ok(Some(Gf::FALSE));
+        }
+        Ok(Some(self.store.and(out)))
+    }
+
+    /// Whether `t` applies a function that is not partial (its cases cover every model).
+    fn is_total_application(&self, t: &crate::sema::ir::Term) -> bool {
+        matches!(t.kind(), crate::sema::ir::TermKind::Func(f, _) if !self.program.func(*f).partial)
     }
 
     /// The atom `p(args)` of an indexable symbol whose argument `k` takes the values of
@@ -1126,7 +1200,13 @@ impl<'a> Grounder<'a> {
     pub fn condition(&mut self, known: Option<Gf>, cond: &Formula) -> IdpResult<Gf> {
         match known {
             Some(g) => Ok(g),
-            None => self.ground_formula(cond),
+            None => {
+                // A set's condition is neither asserted nor denied.
+                let polarity = self.polarity.take();
+                let grounded = self.ground_formula(cond);
+                self.polarity = polarity;
+                grounded
+            }
         }
     }
 

@@ -192,6 +192,12 @@ pub struct Grounder<'a> {
     thresholds: Vec<WholeThreshold>,
     /// Whether a large threshold may be kept whole: set while a sentence is grounded.
     pub whole_thresholds_allowed: bool,
+    /// Whether the formula being ground holds (`Some(true)`) or fails (`Some(false)`) in every
+    /// model, as far as the connectives above it tell: a sentence is asserted, a negation
+    /// flips, an equivalence or an aggregate's condition tells nothing (`None`). It chooses
+    /// between equivalent forms of an atom over several functions' applications (see
+    /// [`Grounder::asserted_atom`]).
+    pub polarity: Option<bool>,
 }
 
 /// Which symbols are left to the solver, and what grounding learnt about their atoms.
@@ -376,6 +382,7 @@ impl<'a> Grounder<'a> {
             integers: Integers::default(),
             thresholds: Vec::new(),
             whole_thresholds_allowed: false,
+            polarity: None,
         }
     }
 

@@ -587,11 +587,13 @@ impl<'a> Session<'a> {
             let (nodes_before, bindings_before) =
                 (self.grounder.store().len(), self.grounder.bindings_tried());
             self.grounder.whole_thresholds_allowed = true;
+            self.grounder.polarity = Some(true);
             let grounded = self
                 .grounder
                 .ground_formula(sentence)
                 .and_then(|g| self.grounder.check_growth().map(|()| g));
             self.grounder.whole_thresholds_allowed = false;
+            self.grounder.polarity = None;
             self.options.observer.stat(|| {
                 let program = self.grounder.program();
                 format!(
