@@ -791,32 +791,21 @@ fn a_plan_without_ltc_is_ground_only_over_possible_moves() {
 /// first pair, and the second pair's loops P(0) - Q(1) and P(1) - Q(2) each true or false).
 #[test]
 fn loops_across_definitions_without_ltc_keep_their_models() {
-    support::assert_models(
-        "vocabulary V {
+    let theory = |p: &str, q: &str| {
+        format!(
+            "vocabulary V {{
   type Time isa int
   P(Time)
   Q(Time)
-}
-theory T : V {
-  { ! t : P(t) <- Q(t). }
-  { ! t : Q(t) <- P(t). }
-}
-structure S : V { Time = { 0..2 } }
-",
-        8,
-    );
-    support::assert_models(
-        "vocabulary V {
-  type Time isa int
-  P(Time)
-  Q(Time)
-}
-theory T : V {
-  { ! t : P(t) <- Q(t + 1). }
-  { ! t : Q(t) <- P(t - 1). }
-}
-structure S : V { Time = { 0..2 } }
-",
-        4,
-    );
+}}
+theory T : V {{
+  {{ ! t : P(t) <- {p}. }}
+  {{ ! t : Q(t) <- {q}. }}
+}}
+structure S : V {{ Time = {{ 0..2 }} }}
+"
+        )
+    };
+    support::assert_models(&theory("Q(t)", "P(t)"), 8);
+    support::assert_models(&theory("Q(t + 1)", "P(t - 1)"), 4);
 }

@@ -692,16 +692,7 @@ impl<'a> Grounder<'a> {
                     return Ok(g);
                 }
             }
-            let known: Option<Vec<Value>> = grounded
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != k)
-                .map(|(_, g)| match g.as_known() {
-                    Some(GVal::V(v)) => Some(v),
-                    _ => None,
-                })
-                .collect();
-            if let Some(key) = known {
+            if let Some(key) = known_except(&grounded, k) {
                 return self.indexed_atom(p, k, key, &cases);
             }
             grounded[k] = GTerm(cases.iter().map(|(g, v)| (*g, GVal::V(*v))).collect());
@@ -735,16 +726,7 @@ impl<'a> Grounder<'a> {
         let Some((j, other)) = single_open_argument(&rest) else {
             return Ok(None);
         };
-        let known: Option<Vec<Value>> = rest
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != j)
-            .map(|(_, g)| match g.as_known() {
-                Some(GVal::V(v)) => Some(v),
-                _ => None,
-            })
-            .collect();
-        let Some(mut key) = known else {
+        let Some(mut key) = known_except(&rest, j) else {
             return Ok(None);
         };
         // `key` lists the arguments other than j in order; k's place in it:
@@ -1579,6 +1561,19 @@ impl<'a> Grounder<'a> {
         }
         self.store.or(out)
     }
+}
+
+/// The values of the ground terms other than the one at `skip`, when each has a single one.
+fn known_except(grounded: &[GTerm], skip: usize) -> Option<Vec<Value>> {
+    grounded
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != skip)
+        .map(|(_, g)| match g.as_known() {
+            Some(GVal::V(v)) => Some(v),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The one argument of `grounded` with several values (all domain elements), sorted by value,
