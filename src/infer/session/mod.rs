@@ -831,7 +831,7 @@ impl<'a> Session<'a> {
     /// bounds; the constant part of `lin`, which the solver's optimum leaves out.
     pub fn set_real_objective(&mut self, lin: &LinTerm, at: &Term) -> IdpResult<Rational> {
         let (terms, constant) = self.grounder.real_form(lin);
-        self.encode_integers()?;
+        self.encode_numbers()?;
         let terms: Vec<(usize, Rational)> = terms
             .into_iter()
             .map(|(v, a)| (self.numbers.vars[v], a))
@@ -1414,7 +1414,7 @@ impl<'a> Session<'a> {
     /// Gives every application of a function of `named_functions` met since the last call
     /// (in sentences, definitions, or an objective grounded later) its one-value constraint.
     fn constrain_named_applications(&mut self) -> IdpResult<()> {
-        self.encode_integers()?;
+        self.encode_numbers()?;
         if self.named_functions.is_empty() {
             return Ok(());
         }
@@ -1431,6 +1431,13 @@ impl<'a> Session<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Gives the solver what grounding made of numbers since the last call: integer and real
+    /// variables with the comparisons over them, and the sums kept whole.
+    fn encode_numbers(&mut self) -> IdpResult<()> {
+        self.encode_integers()?;
+        self.encode_whole_thresholds()
     }
 
     /// Gives the solver the integer variables and the linear comparisons over them made
@@ -1492,7 +1499,7 @@ impl<'a> Session<'a> {
         for g in new_axioms {
             self.assert(g);
         }
-        self.encode_whole_thresholds()
+        Ok(())
     }
 
     /// Gives the solver the thresholds of sums kept whole since the last call
