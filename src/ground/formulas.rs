@@ -625,6 +625,16 @@ impl<'a> Grounder<'a> {
         if base != CmpOp::Eq {
             return Ok(None);
         }
+        // One application on both sides (`f(x) ~= f(y)` where `x` and `y` are bound to one
+        // value): a total function equals itself.
+        if self.is_total_application(a) && self.is_total_application(b) {
+            if let (Some(ca), Some(cb)) = (self.shared_application(a)?, self.shared_application(b)?)
+            {
+                if !ca.is_empty() && *ca == *cb {
+                    return Ok(Some(Gf::from_bool(!negated)));
+                }
+            }
+        }
         for (app, other) in [(a, b), (b, a)] {
             let Some(cases) = self.shared_application(app)? else {
                 continue;

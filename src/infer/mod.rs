@@ -266,6 +266,8 @@ fn expand(
         seeks_one_model: options.nbmodels == 1,
         ..single_model_economy(options)
     };
+    let summed = summed_through_equations(program, theory, &evaluated);
+    let theory = summed.as_ref().unwrap_or(theory);
     if options.tuning.delay_after > 0 {
         let setup = lazy::Setup {
             program,
@@ -446,6 +448,8 @@ pub fn minimize(
         return Ok(Inferred::new(none, warnings).with_empty_trace(options.trace));
     };
     let options = &single_model_economy(options);
+    let summed = summed_through_equations(program, theory, &evaluated);
+    let theory = summed.as_ref().unwrap_or(theory);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     // With an output vocabulary, IDP3 shows it and the symbols of the term.
     let shown = |m: Structure| match output {
@@ -462,6 +466,19 @@ pub fn minimize(
     let mut found = Inferred::new(optimum, warnings);
     found.trace = session.take_trace();
     Ok(found)
+}
+
+/// `theory` with its sums of functions that equations fix summed through the equations
+/// ([`crate::sema::transform::sums_through_equations`]), for a search of its models over
+/// `structure`; `None` when nothing changes.
+fn summed_through_equations(
+    program: &Program,
+    theory: &Theory,
+    structure: &Structure,
+) -> Option<Theory> {
+    crate::sema::transform::sums_through_equations(program, theory, |s| {
+        matches!(structure.table(s), Some(Table::TwoValued(_)))
+    })
 }
 
 /// The optimum of `term` in the session's models (see [`minimize`]), each optimal model

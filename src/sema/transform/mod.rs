@@ -9,12 +9,14 @@
 mod cardinalities;
 mod closure;
 mod completion;
+mod equations;
 mod nesting;
 mod shape;
 
 pub use cardinalities::remove_cardinalities;
 pub use closure::linear_closures;
 pub use completion::completion;
+pub use equations::sums_through_equations;
 pub use nesting::remove_nesting;
 pub use shape::{flatten, flatten_formula, push_negations, push_negations_formula};
 
