@@ -451,3 +451,57 @@ fn ages_over_a_million_values() {
     let million = 1_000_000i64;
     assert_eq!(least(million), (2 * million + 27 + 4) / 5);
 }
+
+/// An objective that mixes a number listed by value (`x`, 13 values) with one searched as a
+/// number (`y`, 101 values) is minimised (it was refused as "may have no value").
+#[test]
+fn an_objective_over_listed_and_searched_numbers() {
+    let text = "vocabulary V {
+    x, y : () -> Int
+}
+theory T : V {
+    -10 =< x() =< 2.
+    0 =< y() =< 100.
+    x() + y() ~= 0.
+}
+structure S : V {}
+procedure main() {
+    pretty_print(minimize(T, S, term=\"x() - y()\"))
+}
+";
+    let out = support::idp(&["--nowarnings"], text);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "x := -10.\ny := 100.\n\n\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// A minimum that only the 32-bit window gives (`y` unbounded above, minimising `-y`) is
+/// printed as found, with a warning that names the number at the window's end.
+#[test]
+fn a_minimum_at_the_end_of_the_32_bit_integers_is_said() {
+    let text = "vocabulary V {
+    x, y : () -> Int
+}
+theory T : V {
+    -2*y() =< 2.
+    -10 =< x() =< 2.
+}
+structure S : V {}
+procedure main() {
+    pretty_print(minimize(T, S, term=\"2*x() - 2*y()\"))
+}
+";
+    let out = support::idp(&[], text);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "x := -10.\ny := 2147483647.\n\n\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "(Reading from stdin)\nWarning: the optimum of the term at stdin:10:38 has y() = \
+         2147483647, at an end of the 32-bit integers idp searches: the term may have no \
+         optimum (bound the numbers it reads)\n"
+    );
+}

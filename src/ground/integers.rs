@@ -97,6 +97,11 @@ pub struct LinTerm {
 }
 
 impl LinTerm {
+    /// When it has a value.
+    pub fn defined(&self) -> Gf {
+        self.defined
+    }
+
     fn constant(c: i128) -> LinTerm {
         LinTerm {
             constant: c,
@@ -394,9 +399,12 @@ impl<'a> Grounder<'a> {
 
     /// A term to optimise that applies a function searched as a number, as a linear term
     /// (see [`Grounder::linear_at_most`] for its bounds).
+    /// Its `defined` need not be `TRUE` when the term is made of total functions and
+    /// arithmetic that always has a value (`x() - y()` with `x` listed by value): the caller
+    /// asserts it.
     pub fn integer_term(&mut self, t: &Term) -> IdpResult<LinTerm> {
         let lin = self.ground_linear(t)?;
-        if lin.defined != Gf::TRUE {
+        if lin.defined != Gf::TRUE && !self.always_defined(t) {
             return Err(self.not_linear(t, "may have no value (a partial argument)"));
         }
         if self.has_real(&lin) || lin.den != 1 {
@@ -409,15 +417,38 @@ impl<'a> Grounder<'a> {
     }
 
     /// A term to optimise over real variables, as a linear term; `None` when it has none.
+    /// Its `defined` is as [`Grounder::integer_term`]'s.
     pub fn real_term(&mut self, t: &Term) -> IdpResult<Option<LinTerm>> {
         let lin = self.ground_linear(t)?;
         if !self.has_real(&lin) {
             return Ok(None);
         }
-        if lin.defined != Gf::TRUE {
+        if lin.defined != Gf::TRUE && !self.always_defined(t) {
             return Err(self.not_linear(t, "may have no value (a partial argument)"));
         }
         Ok(Some(lin))
+    }
+
+    /// Whether `t` has a value in every structure: built of variables, values, applications
+    /// of total functions, sums, differences, products, negations, absolute values, sums and
+    /// counts of sets, and the ends of a type (no division, no partial function).
+    fn always_defined(&self, t: &Term) -> bool {
+        match t.kind() {
+            TermKind::Var(_) | TermKind::Value(_) | TermKind::SortMin(_) | TermKind::SortMax(_) => {
+                true
+            }
+            TermKind::Func(f, args) => {
+                !self.program.func(*f).partial && args.iter().all(|a| self.always_defined(a))
+            }
+            TermKind::Arith(ArithOp::Add | ArithOp::Sub | ArithOp::Mul, a, b) => {
+                self.always_defined(a) && self.always_defined(b)
+            }
+            TermKind::Neg(a) | TermKind::Abs(a) => self.always_defined(a),
+            TermKind::Aggregate(AggKind::Sum | AggKind::Card, sets) => {
+                sets.iter().all(|s| self.always_defined(&s.term))
+            }
+            _ => false,
+        }
     }
 
     /// `lin` as exact coefficients of variables and a constant (its formulas become real 0/1

@@ -559,6 +559,8 @@ fn optimise_number(
     let GVal::V(Value::Int(k)) = best else {
         unreachable!("a linear term has an integer value")
     };
+    let at = session.position_of(term);
+    session.note_numbers_at_their_ends(&at);
     let optimal = session.linear_at_most(&lin, i128::from(k), term)?;
     session.assert(optimal);
     optimal_models(session, best, output, shown, options)

@@ -32,9 +32,33 @@ pub enum Outcome {
     Undecided,
 }
 
+/// Half-widths of the boxes around 0 searched before the variables' own bounds. Over wide
+/// domains the relaxation's vertices lie at the domains' ends, and depth-first branching
+/// from there can spend any budget without meeting an integer point, where a box around 0
+/// (in which users' numbers mostly lie) has its vertices near integer points. A box only
+/// finds values: its refutation is not one of the rows alone.
+const BOXES: [i64; 2] = [64, 1 << 20];
+
 /// Integer values for variables within `bounds` (`i64::MIN`, `i64::MAX`: unbounded on that
-/// side) that keep every row, within `budget` nodes of the branch-and-bound tree.
+/// side) that keep every row, within `budget` nodes of the branch-and-bound tree (and a
+/// quarter of it in each box of [`BOXES`] that is narrower than the bounds, tried first).
 pub fn integer_values(bounds: &[(i64, i64)], rows: &[Row], budget: usize) -> Outcome {
+    for half in BOXES {
+        let boxed: Vec<(i64, i64)> = (bounds.iter())
+            .map(|&(lo, hi)| (lo.max(-half), hi.min(half)))
+            .collect();
+        if boxed == bounds || boxed.iter().any(|(lo, hi)| lo > hi) {
+            continue;
+        }
+        if let Outcome::Values(values) = values_within(&boxed, rows, budget / 4) {
+            return Outcome::Values(values);
+        }
+    }
+    values_within(bounds, rows, budget)
+}
+
+/// [`integer_values`] by depth-first branch and bound within `bounds` alone.
+fn values_within(bounds: &[(i64, i64)], rows: &[Row], budget: usize) -> Outcome {
     let mut lp = RealTheory::default();
     for &(lo, hi) in bounds {
         let side = |b: i64, unbounded: i64| (b != unbounded).then(|| Rational::from(b));
@@ -145,6 +169,29 @@ mod tests {
         let rows = vec![(vec![(0, 2), (1, 2)], 3), (vec![(0, -2), (1, -2)], -3)];
         let outcome = integer_values(&[(-5, 5), (-5, 5)], &rows, 1000);
         assert_eq!(outcome, Outcome::Infeasible(vec![0, 1]));
+    }
+
+    /// Two equalities over 32-bit integers with an integer point near 0 (`y - 3z + 3x + 2f =
+    /// 4`, `y + x + 2z = 0`, `z ≥ 5`): the relaxation's vertices lie at the domains' ends,
+    /// where depth-first branching found no integer point within its budget.
+    #[test]
+    fn integer_points_near_zero_over_32_bit_domains() {
+        let (x, y, z, f) = (0, 1, 2, 3);
+        let rows = vec![
+            (vec![(y, 1), (z, -3), (x, 3), (f, 2)], 4),
+            (vec![(y, -1), (z, 3), (x, -3), (f, -2)], -4),
+            (vec![(y, 1), (x, 1), (z, 2)], 0),
+            (vec![(y, -1), (x, -1), (z, -2)], 0),
+            (vec![(z, 1)], 5),
+        ];
+        let bounds = [(i32::MIN as i64, i32::MAX as i64); 4];
+        let Outcome::Values(v) = integer_values(&bounds, &rows, 10_000) else {
+            panic!("values expected");
+        };
+        for (terms, bound) in &rows {
+            let total: i128 = terms.iter().map(|&(x, a)| a * v[x as usize] as i128).sum();
+            assert!(total >= *bound, "{v:?}");
+        }
     }
 
     /// The siblings' ages over a range of a million: the corner in a few pivots.

@@ -812,9 +812,14 @@ impl<'a> Session<'a> {
         self.ground_reading(|g| g.ground_term(t))
     }
 
-    /// `t`, which applies a function the search chooses as a number, as a linear term.
+    /// `t`, which applies a function the search chooses as a number, as a linear term; every
+    /// model gives it a value.
     pub fn integer_term(&mut self, t: &Term) -> IdpResult<LinTerm> {
-        self.grounder.integer_term(t)
+        let lin = self.grounder.integer_term(t)?;
+        if lin.defined() != Gf::TRUE {
+            self.assert(lin.defined());
+        }
+        Ok(lin)
     }
 
     /// Where `t` is written (`file:line:col`), for messages.
@@ -822,9 +827,13 @@ impl<'a> Session<'a> {
         self.grounder.program().position(t.span).unwrap_or_default()
     }
 
-    /// `t` as a linear term over real variables, if it has any.
+    /// `t` as a linear term over real variables, if it has any; every model gives it a value.
     pub fn real_term(&mut self, t: &Term) -> IdpResult<Option<LinTerm>> {
-        self.grounder.real_term(t)
+        let lin = self.grounder.real_term(t)?;
+        if let Some(lin) = lin.as_ref().filter(|l| l.defined() != Gf::TRUE) {
+            self.assert(lin.defined());
+        }
+        Ok(lin)
     }
 
     /// Makes every model the solver accepts minimise `lin` (over real variables) under its
@@ -1536,6 +1545,36 @@ impl<'a> Session<'a> {
     /// The value of the grounder's integer variable `v` in the current model.
     pub fn number(&self, v: usize) -> i64 {
         self.sat.int_value(self.numbers.vars[v])
+    }
+
+    /// Warns when the current model (an optimum of the term written at `at`) puts an integer
+    /// that nothing else bounds at an end of the 32-bit integers it is searched within
+    /// (IDP3's integers; FO(·)'s `Int` has no end): the term may then have no optimum.
+    pub fn note_numbers_at_their_ends(&mut self, at: &str) {
+        let (low, high) = (i64::from(i32::MIN), i64::from(i32::MAX));
+        let program = self.grounder.program();
+        let mut named = Vec::new();
+        for (k, var) in self.grounder.integers().vars().iter().enumerate() {
+            let Some((f, args)) = &var.application else {
+                continue;
+            };
+            let value = self.number(k);
+            if (value == low && var.low == low) || (value == high && var.high == high) {
+                let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                named.push(format!(
+                    "{}({}) = {value}",
+                    program.func(*f).name,
+                    args.join(",")
+                ));
+            }
+        }
+        if !named.is_empty() {
+            self.warnings.push(format!(
+                "the optimum of the term at {at} has {}, at an end of the 32-bit integers idp \
+                 searches: the term may have no optimum (bound the numbers it reads)",
+                named.join(", ")
+            ));
+        }
     }
 
     /// The value of the grounder's real variable `v` in the current model.

@@ -73,7 +73,11 @@ fn equations(
     theory: &Theory,
     fixed: impl Fn(Symbol) -> bool,
 ) -> HashMap<FuncId, Equation> {
-    let defined: HashSet<Symbol> = theory.definitions.iter().flat_map(|d| d.defined()).collect();
+    let defined: HashSet<Symbol> = theory
+        .definitions
+        .iter()
+        .flat_map(|d| d.defined())
+        .collect();
     let mut found: HashMap<FuncId, Equation> = HashMap::default();
     let mut twice: HashSet<FuncId> = HashSet::default();
     for (k, sentence) in theory.sentences.iter().enumerate() {
