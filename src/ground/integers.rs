@@ -399,6 +399,7 @@ impl<'a> Grounder<'a> {
 
     /// A term to optimise that applies a function searched as a number, as a linear term
     /// (see [`Grounder::linear_at_most`] for its bounds).
+    ///
     /// Its `defined` need not be `TRUE` when the term is made of total functions and
     /// arithmetic that always has a value (`x() - y()` with `x` listed by value): the caller
     /// asserts it.
