@@ -1474,3 +1474,50 @@ structure S : V {
     );
     assert_eq!(support::model_count(&[], spec), 216);
 }
+
+/// A term to minimise that sums an equation's function (the diversity of three colourings,
+/// negated) is summed through the equation too, and its optimum is the largest diversity:
+/// every country split between the solutions, 4 ordered pairs each.
+#[test]
+fn a_term_to_minimise_is_summed_through_equations() {
+    let spec = "vocabulary V {
+    type Solution = { s1; s2; s3 }
+    type Country = { be; nl; lu }
+    type Colour = { red; blue }
+    type Count isa int
+    ColourOf(Solution, Country) : Colour
+    Distance(Solution, Solution) : Count
+}
+theory T : V {
+    ! x y : Distance(x, y) = #{ c : ColourOf(x, c) ~= ColourOf(y, c) }.
+}
+term Diversity : V {
+    -sum{ x y : x ~= y : Distance(x, y) }
+}
+structure S : V {
+    Count = { 0..3 }
+}
+";
+    let p = program(spec);
+    let (t, _) = theory_and_structure(&p);
+    let Some(Component::Term(term)) = p.lookup(&["Diversity"]) else {
+        panic!("no term Diversity")
+    };
+    let theory = &p.theories[t.index()];
+    let mut through = idp::sema::transform::SumsThroughEquations::new(&p, theory, |_| false)
+        .expect("an equation");
+    let summed = through.term(&p.terms[term.index()].term).expect("summed");
+    assert_eq!(
+        idp::print::term_to_string(&p, &summed),
+        "-sum{ x[Solution] y[Solution] c1[Country] : ((x ~= y) & (ColourOf(x,c1) ~= \
+         ColourOf(y,c1))) : 1 }"
+    );
+    let out = support::idp(
+        &[
+            "-e",
+            "print(value(Diversity, minimize(T, S, Diversity)[1]))",
+        ],
+        spec,
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "-12\n");
+}

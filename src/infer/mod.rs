@@ -266,7 +266,8 @@ fn expand(
         seeks_one_model: options.nbmodels == 1,
         ..single_model_economy(options)
     };
-    let summed = summed_through_equations(program, theory, &evaluated);
+    let summed =
+        equations_to_sum_through(program, theory, &evaluated).and_then(|mut e| e.theory(theory));
     let theory = summed.as_ref().unwrap_or(theory);
     if options.tuning.delay_after > 0 {
         let setup = lazy::Setup {
@@ -448,7 +449,9 @@ pub fn minimize(
         return Ok(Inferred::new(none, warnings).with_empty_trace(options.trace));
     };
     let options = &single_model_economy(options);
-    let summed = summed_through_equations(program, theory, &evaluated);
+    let mut through = equations_to_sum_through(program, theory, &evaluated);
+    let summed = through.as_mut().and_then(|e| e.theory(theory));
+    let summed_term = through.as_mut().and_then(|e| e.term(term));
     let theory = summed.as_ref().unwrap_or(theory);
     let mut session = Session::new(program, theory, &pending, &evaluated, options)?;
     // With an output vocabulary, IDP3 shows it and the symbols of the term.
@@ -460,7 +463,8 @@ pub fn minimize(
         }
         None => m,
     };
-    let optimum = optimise(&mut session, term, output, &shown, options)?;
+    let objective = summed_term.as_ref().unwrap_or(term);
+    let optimum = optimise(&mut session, objective, output, &shown, options)?;
     session.report_search();
     warnings.extend(session.take_warnings());
     let mut found = Inferred::new(optimum, warnings);
@@ -468,15 +472,14 @@ pub fn minimize(
     Ok(found)
 }
 
-/// `theory` with its sums of functions that equations fix summed through the equations
-/// ([`crate::sema::transform::sums_through_equations`]), for a search of its models over
-/// `structure`; `None` when nothing changes.
-fn summed_through_equations(
+/// The equations of `theory` to sum through in a search of its models over `structure`
+/// ([`crate::sema::transform::SumsThroughEquations`]), if it has any.
+fn equations_to_sum_through(
     program: &Program,
     theory: &Theory,
     structure: &Structure,
-) -> Option<Theory> {
-    crate::sema::transform::sums_through_equations(program, theory, |s| {
+) -> Option<crate::sema::transform::SumsThroughEquations> {
+    crate::sema::transform::SumsThroughEquations::new(program, theory, |s| {
         matches!(structure.table(s), Some(Table::TwoValued(_)))
     })
 }

@@ -11,7 +11,7 @@
 //!
 //! The equation stays: the function keeps its values in the models. The rewrite holds only
 //! together with it, so it is for the inferences that search models (an explanation must
-//! see the sentences as written).
+//! see the sentences as written); a term to minimise is summed through the equations too.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -31,38 +31,73 @@ struct Equation {
     sentence: usize,
 }
 
-/// `theory` with each sum of an equation's function summed through the equation (see the
-/// module documentation), or `None` when no sum changes. `fixed` tells the symbols whose
-/// values are known (a two-valued table gives them): an equation counts when its function
-/// is not, nor defined, and its aggregate reads a symbol that is not (a known aggregate
-/// makes its function known, and a sum of known numbers is cheaper than a count).
+/// The equations of a theory, to sum through (see the module documentation).
+pub struct SumsThroughEquations {
+    equations: HashMap<FuncId, Equation>,
+    fresh: Fresh,
+}
+
+impl SumsThroughEquations {
+    /// The equations of `theory`'s sentences, or `None` when it has none. `fixed` tells the
+    /// symbols whose values are known (a two-valued table gives them): an equation counts
+    /// when its function is not, nor defined, and its aggregate reads a symbol that is not (a
+    /// known aggregate makes its function known, and a sum of known numbers is cheaper than
+    /// a count).
+    pub fn new(
+        program: &Program,
+        theory: &Theory,
+        fixed: impl Fn(Symbol) -> bool,
+    ) -> Option<SumsThroughEquations> {
+        let equations = equations(program, theory, fixed);
+        (!equations.is_empty()).then(|| SumsThroughEquations {
+            equations,
+            fresh: Fresh::for_theory(theory),
+        })
+    }
+
+    /// `theory` (the one the equations are of) with each sum of an equation's function
+    /// summed through the equation, or `None` when no sum changes.
+    pub fn theory(&mut self, theory: &Theory) -> Option<Theory> {
+        let mut out = theory.clone();
+        let mut any = false;
+        for (k, f) in out.sentences.iter_mut().enumerate() {
+            let mut rewriter = self.rewriter(Some(k));
+            let rewritten = rewriter.formula(f);
+            if rewriter.changed {
+                *f = rewritten;
+                any = true;
+            }
+        }
+        any.then_some(out)
+    }
+
+    /// `t`, a term to optimise over the theory's models, with its sums of equations'
+    /// functions summed through the equations, or `None` when no sum changes.
+    pub fn term(&mut self, t: &Term) -> Option<Term> {
+        self.fresh.note_term(t);
+        let mut rewriter = self.rewriter(None);
+        let rewritten = rewriter.term(t);
+        rewriter.changed.then_some(rewritten)
+    }
+
+    fn rewriter(&mut self, current: Option<usize>) -> SumsThrough<'_> {
+        SumsThrough {
+            equations: &self.equations,
+            fresh: &mut self.fresh,
+            changed: false,
+            current,
+        }
+    }
+}
+
+/// `theory` with each sum of an equation's function summed through the equation (see
+/// [`SumsThroughEquations`]), or `None` when no sum changes.
 pub fn sums_through_equations(
     program: &Program,
     theory: &Theory,
     fixed: impl Fn(Symbol) -> bool,
 ) -> Option<Theory> {
-    let equations = equations(program, theory, fixed);
-    if equations.is_empty() {
-        return None;
-    }
-    let mut rewriter = SumsThrough {
-        equations: &equations,
-        fresh: Fresh::for_theory(theory),
-        changed: false,
-        current: 0,
-    };
-    let mut out = theory.clone();
-    let mut any = false;
-    for (k, f) in out.sentences.iter_mut().enumerate() {
-        rewriter.current = k;
-        rewriter.changed = false;
-        let rewritten = rewriter.formula(f);
-        if rewriter.changed {
-            *f = rewritten;
-            any = true;
-        }
-    }
-    any.then_some(out)
+    SumsThroughEquations::new(program, theory, fixed)?.theory(theory)
 }
 
 /// The equations of `theory`'s sentences, by function: only total functions that are
@@ -167,10 +202,11 @@ fn equation(program: &Program, sentence: &Formula, k: usize) -> Option<(FuncId, 
 /// The rewriter: sums whose elements are applications of an equation's function.
 struct SumsThrough<'e> {
     equations: &'e HashMap<FuncId, Equation>,
-    fresh: Fresh,
+    fresh: &'e mut Fresh,
     changed: bool,
-    /// The index of the sentence being rewritten (an equation is not rewritten by itself).
-    current: usize,
+    /// The index of the sentence being rewritten, if it is one (an equation is not
+    /// rewritten by itself).
+    current: Option<usize>,
 }
 
 impl Rewriter for SumsThrough<'_> {
@@ -204,7 +240,7 @@ impl SumsThrough<'_> {
             return None;
         };
         let eq = self.equations.get(f)?;
-        if eq.sentence == self.current || captures(&eq.set, args) {
+        if self.current == Some(eq.sentence) || captures(&eq.set, args) {
             return None;
         }
         let renamed: Vec<Var> = (eq.set.vars.iter())

@@ -16,7 +16,7 @@ mod shape;
 pub use cardinalities::remove_cardinalities;
 pub use closure::linear_closures;
 pub use completion::completion;
-pub use equations::sums_through_equations;
+pub use equations::{sums_through_equations, SumsThroughEquations};
 pub use nesting::remove_nesting;
 pub use shape::{flatten, flatten_formula, push_negations, push_negations_formula};
 
@@ -88,6 +88,11 @@ impl Fresh {
 
     fn note_formula(&mut self, f: &Formula) {
         Node::Formula(f).walk(&mut |n| self.note_node(n));
+    }
+
+    /// Notes the variables of `t`, so that none of the new ones has their id or name.
+    pub fn note_term(&mut self, t: &Term) {
+        Node::Term(t).walk(&mut |n| self.note_node(n));
     }
 
     fn note_node(&mut self, n: Node<'_>) -> bool {
