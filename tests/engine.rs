@@ -1436,12 +1436,9 @@ fn sums_through_equations_agree_with_brute_force() {
     );
 }
 
-/// A diversity constraint over a function that an equation gives as a count is ground as one
-/// count over the pairs and their countries (the ground theory's sentence shows it), and
-/// keeps its models: three countries, each split between the three solutions.
-#[test]
-fn a_sum_of_counted_distances_is_one_count() {
-    let spec = "vocabulary V {
+/// Three colourings of three countries with two colours, and their distances by a count
+/// equation: the vocabulary and the theory up to its equation (line 10).
+const COLOURINGS: &str = "vocabulary V {
     type Solution = { s1; s2; s3 }
     type Country = { be; nl; lu }
     type Colour = { red; blue }
@@ -1451,12 +1448,20 @@ fn a_sum_of_counted_distances_is_one_count() {
 }
 theory T : V {
     ! x y : Distance(x, y) = #{ c : ColourOf(x, c) ~= ColourOf(y, c) }.
-    sum{ x y : x ~= y : Distance(x, y) } >= 10.
-}
-structure S : V {
-    Count = { 0..3 }
-}
 ";
+
+/// The structure of [`COLOURINGS`].
+const COLOURINGS_STRUCTURE: &str = "structure S : V {\n    Count = { 0..3 }\n}\n";
+
+/// A diversity constraint over a function that an equation gives as a count is ground as one
+/// count over the pairs and their countries (the ground theory's sentence shows it), and
+/// keeps its models: three countries, each split between the three solutions.
+#[test]
+fn a_sum_of_counted_distances_is_one_count() {
+    let spec = format!(
+        "{COLOURINGS}    sum{{ x y : x ~= y : Distance(x, y) }} >= 10.\n}}\n{COLOURINGS_STRUCTURE}"
+    );
+    let spec = spec.as_str();
     let out = support::idp(&["--dump", "ground", "-n", "1"], spec);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let sentences: Vec<&str> = stdout
@@ -1480,24 +1485,11 @@ structure S : V {
 /// every country split between the solutions, 4 ordered pairs each.
 #[test]
 fn a_term_to_minimise_is_summed_through_equations() {
-    let spec = "vocabulary V {
-    type Solution = { s1; s2; s3 }
-    type Country = { be; nl; lu }
-    type Colour = { red; blue }
-    type Count isa int
-    ColourOf(Solution, Country) : Colour
-    Distance(Solution, Solution) : Count
-}
-theory T : V {
-    ! x y : Distance(x, y) = #{ c : ColourOf(x, c) ~= ColourOf(y, c) }.
-}
-term Diversity : V {
-    -sum{ x y : x ~= y : Distance(x, y) }
-}
-structure S : V {
-    Count = { 0..3 }
-}
-";
+    let spec = format!(
+        "{COLOURINGS}}}\nterm Diversity : V {{\n    -sum{{ x y : x ~= y : Distance(x, y) }}\n}}\n\
+         {COLOURINGS_STRUCTURE}"
+    );
+    let spec = spec.as_str();
     let p = program(spec);
     let (t, _) = theory_and_structure(&p);
     let Some(Component::Term(term)) = p.lookup(&["Diversity"]) else {
