@@ -38,6 +38,10 @@ use num_traits::ToPrimitive;
 /// The tag of the auxiliary atoms that stand for linear comparisons.
 const LINEAR_TAG: i64 = -12;
 
+/// The values an integer that nothing else bounds is searched within: IDP3's 32-bit
+/// integers (FO(·)'s `Int` has no end; an optimum at one of these is warned about).
+pub const INT_WINDOW: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
+
 /// Below this many values a bounded constant keeps one atom per value (see
 /// `constant_bounds`); from it on, it is an integer variable.
 const LISTED_AT_MOST: usize = 64;
@@ -328,8 +332,8 @@ impl<'a> Grounder<'a> {
             return range.extra.is_empty().then_some((range.lo, range.hi));
         }
         match self.program.sort(func.result).builtin? {
-            BuiltinSort::Int => Some((i32::MIN as i64, i32::MAX as i64)),
-            BuiltinSort::Nat => Some((0, i32::MAX as i64)),
+            BuiltinSort::Int => Some(INT_WINDOW),
+            BuiltinSort::Nat => Some((0, INT_WINDOW.1)),
             BuiltinSort::Float => Some((i64::MIN, i64::MAX)),
             _ => None,
         }

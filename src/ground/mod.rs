@@ -34,7 +34,7 @@ pub use aggregates::LinearObjective;
 pub use bottom_up::least_fixpoint;
 pub use dump::{atom_text, ground_theory_text};
 pub use inlined::inlinable;
-pub use integers::{IntVar, Integers, LinTerm, LinearAtom, RealAtom};
+pub use integers::{IntVar, Integers, LinTerm, LinearAtom, RealAtom, INT_WINDOW};
 pub use lift::{value_terms, Lift};
 pub use store::{AtomId, Gf, Node, Store, AUX};
 pub use terms::arith;

@@ -1551,7 +1551,7 @@ impl<'a> Session<'a> {
     /// that nothing else bounds at an end of the 32-bit integers it is searched within
     /// (IDP3's integers; FO(·)'s `Int` has no end): the term may then have no optimum.
     pub fn note_numbers_at_their_ends(&mut self, at: &str) {
-        let (low, high) = (i64::from(i32::MIN), i64::from(i32::MAX));
+        let (low, high) = crate::ground::INT_WINDOW;
         let program = self.grounder.program();
         let mut named = Vec::new();
         for (k, var) in self.grounder.integers().vars().iter().enumerate() {
