@@ -2,16 +2,17 @@
 //! model is computed on the ground rules and, when it is two-valued, stored in the structure as
 //! tables, so that the defined symbols are data (not SAT variables) for the rest of the run.
 
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::error::IdpResult;
 use crate::ground::wellfounded::Evaluator;
 use crate::ground::{AtomId, Grounder};
 use crate::ids::Symbol;
 use crate::infer::Options;
+use crate::print::readable_value;
 use crate::sema::ir::Definition;
 use crate::sema::{Program, Theory};
-use crate::structure::{Structure, Table, Tuple};
+use crate::structure::{Structure, Table, Tuple, Value};
 
 /// The outcome of evaluating the definitions of a theory.
 pub enum Evaluated<'t> {
@@ -75,7 +76,7 @@ pub fn evaluate_definitions_at(
                     progressed = true;
                 }
                 One::OpensUnknown => still.push(k),
-                One::Inconsistent => return Ok(None),
+                One::Inconsistent(_) => return Ok(None),
             }
         }
         pending = still;
@@ -88,7 +89,26 @@ pub fn evaluate_definitions_at(
 enum One {
     Evaluated(Vec<(Symbol, Table)>),
     OpensUnknown,
-    Inconsistent,
+    /// The first instance that breaks the definition when one is known (`Block(2) gets no
+    /// value`).
+    Inconsistent(Option<String>),
+}
+
+/// Why `def` has no model on `structure`, whose opens it all knows: the first instance that
+/// breaks it, said as `Block(2) gets no value`, `F(a) gets two values: 1 and 2` or `P(a) is
+/// derived, but structure S says it is false`. `None` when it evaluates, reads an unknown
+/// symbol, or no one instance is to blame (its well-founded model is not two-valued).
+pub fn why_definition_fails(
+    program: &Program,
+    def: &Definition,
+    structure: &Structure,
+    options: &Options,
+) -> Option<String> {
+    let mut warnings = Vec::new();
+    match evaluate_one(program, def, structure, options, &mut warnings) {
+        Ok(One::Inconsistent(reason)) => reason,
+        _ => None,
+    }
 }
 
 /// Whether every symbol the rule bodies read, other than the defined ones, is two-valued.
@@ -184,9 +204,6 @@ fn evaluate_known(
                 .map_err(located)?;
     }
     if let Some(tables) = least {
-        if tables.iter().any(|(s, set)| !agrees(structure, *s, set)) {
-            return Ok(One::Inconsistent);
-        }
         let mut grounder = Grounder::new(
             program,
             structure,
@@ -194,8 +211,12 @@ fn evaluate_known(
             options.run.until(None),
         );
         for (s, set) in &tables {
-            if !is_function_graph(&mut grounder, *s, set)? {
-                return Ok(One::Inconsistent);
+            let reason = match disagreement(program, structure, *s, set) {
+                Some(reason) => Some(reason),
+                None => not_a_function(program, &mut grounder, *s, set)?,
+            };
+            if reason.is_some() {
+                return Ok(One::Inconsistent(reason));
             }
         }
         return Ok(One::Evaluated(
@@ -236,7 +257,7 @@ fn evaluate_known(
              total definitions).",
             structure.name
         ));
-        return Ok(One::Inconsistent);
+        return Ok(One::Inconsistent(None));
     }
     let mut tables: Vec<(Symbol, HashSet<Tuple>)> =
         defined.iter().map(|s| (*s, HashSet::default())).collect();
@@ -247,8 +268,12 @@ fn evaluate_known(
         }
     }
     for (s, set) in &tables {
-        if !agrees(structure, *s, set) || !is_function_graph(&mut grounder, *s, set)? {
-            return Ok(One::Inconsistent);
+        let reason = match disagreement(program, structure, *s, set) {
+            Some(reason) => Some(reason),
+            None => not_a_function(program, &mut grounder, *s, set)?,
+        };
+        if reason.is_some() {
+            return Ok(One::Inconsistent(reason));
         }
     }
     Ok(One::Evaluated(
@@ -259,37 +284,143 @@ fn evaluate_known(
     ))
 }
 
-/// Whether the computed extension agrees with what the structure already says.
-fn agrees(structure: &Structure, s: Symbol, computed: &HashSet<Tuple>) -> bool {
-    let Some(table) = structure.table(s) else {
-        return true;
-    };
-    match table {
+/// Where the computed extension of `s` and what the structure already says about it differ:
+/// the first such atom, `None` when they agree.
+fn disagreement(
+    program: &Program,
+    structure: &Structure,
+    s: Symbol,
+    computed: &HashSet<Tuple>,
+) -> Option<String> {
+    let table = structure.table(s)?;
+    let (must, must_not): (Vec<&Tuple>, Vec<&Tuple>) = match table {
         Table::TwoValued(set) => {
-            set.len() == computed.len() && computed.iter().all(|t| set.contains(t))
+            let derived_false = computed.iter().find(|t| !set.contains(*t));
+            if let Some(t) = derived_false {
+                return Some(derived_text(program, structure, s, t, "false"));
+            }
+            (set.iter().collect(), Vec::new())
         }
-        Table::ThreeValued { ct, cf } => {
-            ct.iter().all(|t| computed.contains(t)) && cf.iter().all(|t| !computed.contains(t))
+        Table::ThreeValued { ct, cf } => (ct.iter().collect(), cf.iter().collect()),
+    };
+    if let Some(t) = must.into_iter().find(|t| !computed.contains(*t)) {
+        let atom = atom_text(program, s, t);
+        return Some(format!(
+            "{atom} is not derived, but structure {} says it is true",
+            structure.name
+        ));
+    }
+    let t = must_not.into_iter().find(|t| computed.contains(*t))?;
+    Some(derived_text(program, structure, s, t, "false"))
+}
+
+fn derived_text(
+    program: &Program,
+    structure: &Structure,
+    s: Symbol,
+    t: &Tuple,
+    said: &str,
+) -> String {
+    let atom = atom_text(program, s, t);
+    format!(
+        "{atom} is derived, but structure {} says it is {said}",
+        structure.name
+    )
+}
+
+/// `P(a,b)`, or `F(a) = v` for a function's tuple.
+fn atom_text(program: &Program, s: Symbol, t: &[Value]) -> String {
+    match s {
+        Symbol::Func(_) => {
+            let (args, value) = t.split_at(t.len() - 1);
+            format!(
+                "{} = {}",
+                applied_text(program, s, args),
+                values_text(value)
+            )
         }
+        Symbol::Pred(_) => applied_text(program, s, t),
     }
 }
 
-/// For a function: at most one value per argument tuple, and exactly one when it is total.
-fn is_function_graph(grounder: &mut Grounder, s: Symbol, set: &HashSet<Tuple>) -> IdpResult<bool> {
-    let Symbol::Func(f) = s else { return Ok(true) };
-    let func = grounder.program().func(f).clone();
-    let mut seen: HashSet<&[crate::structure::Value]> = HashSet::default();
-    for t in set {
-        if !seen.insert(&t[..t.len() - 1]) {
-            return Ok(false);
+/// `F(a,b)`, or `F` alone without arguments.
+fn applied_text(program: &Program, s: Symbol, args: &[Value]) -> String {
+    let name = program.symbol_name(s);
+    match args {
+        [] => name.to_string(),
+        args => format!("{name}({})", values_text(args)),
+    }
+}
+
+fn values_text(values: &[Value]) -> String {
+    let texts: Vec<String> = values.iter().map(|v| readable_value(*v)).collect();
+    texts.join(",")
+}
+
+/// For a function: the first argument tuple with two values, or (when it is total) with
+/// none; `None` when the extension is a function's graph.
+fn not_a_function(
+    program: &Program,
+    grounder: &mut Grounder,
+    s: Symbol,
+    set: &HashSet<Tuple>,
+) -> IdpResult<Option<String>> {
+    let Symbol::Func(f) = s else { return Ok(None) };
+    let func = program.func(f);
+    let mut seen: HashMap<&[Value], &Value> = HashMap::default();
+    let mut tuples: Vec<&Tuple> = set.iter().collect();
+    tuples.sort();
+    for t in tuples {
+        let (args, value) = t.split_at(t.len() - 1);
+        if let Some(other) = seen.insert(args, &value[0]) {
+            let (a, b) = (readable_value(*other), readable_value(value[0]));
+            let applied = applied_text(program, s, args);
+            return Ok(Some(format!("{applied} gets two values: {a} and {b}")));
         }
     }
     if func.partial {
-        return Ok(true);
+        return Ok(None);
     }
     let mut count = 1usize;
     for a in &func.args {
         count = count.saturating_mul(grounder.domain(*a)?.len());
     }
-    Ok(seen.len() == count)
+    if seen.len() == count {
+        return Ok(None);
+    }
+    let mut domains = Vec::new();
+    for a in &func.args {
+        domains.push(grounder.domain(*a)?.to_vec());
+    }
+    let missing = first_missing(&domains, |args| seen.contains_key(args));
+    Ok(Some(match missing {
+        Some(args) => format!("{} gets no value", applied_text(program, s, &args)),
+        None => format!("{} does not get a value for every argument", func.name),
+    }))
+}
+
+/// The first tuple of the product of `domains` (in order) that `has` does not have.
+fn first_missing(domains: &[Vec<Value>], has: impl Fn(&[Value]) -> bool) -> Option<Vec<Value>> {
+    if domains.iter().any(|d| d.is_empty()) {
+        return None;
+    }
+    let mut index = vec![0usize; domains.len()];
+    loop {
+        let tuple: Vec<Value> = index.iter().zip(domains).map(|(&i, d)| d[i]).collect();
+        if !has(&tuple) {
+            return Some(tuple);
+        }
+        let mut k = domains.len();
+        loop {
+            if k == 0 {
+                return None;
+            }
+            k -= 1;
+            index[k] += 1;
+            if index[k] < domains[k].len() {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
 }

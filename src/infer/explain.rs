@@ -1375,8 +1375,9 @@ impl Reading<'_> {
             if let Piece::Definition(k) = piece {
                 let d = &self.theory.definitions[*k];
                 let text = self.definition_text(d);
-                let line = format!("  {}: the definition {text}", self.at(d.span));
-                parts.push((d.span, vec![line]));
+                let mut lines = vec![format!("  {}: the definition {text}", self.at(d.span))];
+                lines.extend(self.definition_failure_lines(d));
+                parts.push((d.span, lines));
             }
         }
         // Stable: pieces without a source position keep the core's order.
@@ -1392,6 +1393,40 @@ impl Reading<'_> {
             lines.push(
                 "Another conflict remains: without these sentences the theory still has no \
                  model (--explain again once this one is fixed)."
+                    .to_string(),
+            );
+        }
+        lines
+    }
+
+    /// The instance that breaks a definition whose opens the structure gives (`Block(2) gets
+    /// no value`), and, when a function it defines gets no value through a rule that divides,
+    /// what `/` means: exact division, so that a value that is not whole is no integer.
+    fn definition_failure_lines(&self, d: &crate::sema::ir::Definition) -> Vec<String> {
+        let options = Options::default();
+        let Some(reason) = crate::infer::definitions::why_definition_fails(
+            self.program,
+            d,
+            self.structure,
+            &options,
+        ) else {
+            return Vec::new();
+        };
+        let mut lines = vec![format!("      {reason}")];
+        let divides = d.rules.iter().any(|r| {
+            let division = &mut |t: &Term| matches!(t.kind(), TermKind::Arith(ArithOp::Div, ..));
+            matches!(r.head, Symbol::Func(_))
+                && (r
+                    .head_args
+                    .iter()
+                    .any(|t| crate::sema::walk::any_term(t, division))
+                    || crate::sema::walk::any_term(&r.body, division))
+        });
+        if divides && reason.ends_with("gets no value") {
+            lines.push(
+                "      (`/` is exact division: 9 / 2 is 4.5, which is no integer, so a rule \
+                 whose value divides gives no value where the division is not whole; for \
+                 the whole part of a / b write (a - a % b) / b)"
                     .to_string(),
             );
         }

@@ -117,6 +117,7 @@ fn missing_model_notes<'lua>(
     let meta = lua.create_table()?;
     // Marks a list of models, which the shell prints as `printmodels` does.
     meta.set("__idp_models", true)?;
+    let walked = proc.to_string();
     let proc = proc.to_string();
     let index = lua.create_function(move |lua, (_list, key): (LuaValue, LuaValue)| {
         let k = match key {
@@ -145,7 +146,46 @@ fn missing_model_notes<'lua>(
         Ok(LuaValue::Nil)
     })?;
     meta.set("__index", index)?;
+    // `for m in modelexpand(T, S) do`: Lua calls the list as if it were an iterator.
+    let call = lua.create_function(move |_, _: MultiValue| -> mlua::Result<()> {
+        Err(rt_err(format!(
+            "{walked} returned a list of models, not an iterator: walk it with \
+             `for i, m in ipairs({walked}(T, S)) do ... end`"
+        )))
+    })?;
+    meta.set("__call", call)?;
     Ok(meta)
+}
+
+/// `print(modelexpand(T, S)[1])` when the list is empty prints `nil`, as IDP3 does; the
+/// warning after it says why it is nil. Called by the prelude's `print` with a nil argument:
+/// speaks when the nil came from a list of models indexed on the same line.
+fn note_printed_nil(lua: &Lua) {
+    let here = lua.inspect_stack(2).map(|d| {
+        let src = d
+            .source()
+            .short_src
+            .map(|s| s.into_owned())
+            .unwrap_or_default();
+        format!("{src}:{}:", d.curr_line())
+    });
+    let st = state(lua);
+    let missing = st.missing_model.borrow().clone();
+    let Some(missing) = missing.filter(|m| here.is_some_and(|h| h == m.at)) else {
+        return;
+    };
+    let at = super::map_message(&st, &missing.at);
+    let at = at.trim_end_matches(':');
+    let message = match missing.found {
+        0 => format!(
+            "{at}: nil is printed because {} found no model: the theory has no model in this \
+             structure (printunsatcore with the same theory and structure says why; idp \
+             --explain FILE from the command line)",
+            missing.proc
+        ),
+        _ => format!("{at}: nil is printed because {}", missing.hint()),
+    };
+    super::warning(lua, &message);
 }
 
 /// What `printmodels` adds to `Unsatisfiable` for the models of `modelexpand(T, S)`: how to
@@ -333,6 +373,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         }
         list.set_metatable(Some(notes));
         one(LuaValue::Table(list))
+    })?;
+    reg(lua, "__idp_printed_nil", |lua, _| {
+        note_printed_nil(lua);
+        none()
     })?;
     reg(lua, "__idp_delivering", |lua, args| {
         state(lua)

@@ -75,14 +75,25 @@ function pairs(x)
 	return rawpairs(x)
 end
 
+-- What a procedure prints reaches a pipe or a file line by line, as it would a terminal (a
+-- procedure that prints a verdict every few seconds is seen as it goes, under `| tee` too).
+io.stdout:setvbuf("line")
+
 -- print writes through io.stdout so that it stays ordered with io.write.
 function print(...)
 	local n = select("#", ...)
 	local parts = {}
+	local printed_nil = false
 	for i = 1, n do
-		parts[i] = tostring((select(i, ...)))
+		local v = (select(i, ...))
+		printed_nil = printed_nil or v == nil
+		parts[i] = tostring(v)
 	end
 	io.stdout:write(table.concat(parts, "\t"), "\n")
+	if printed_nil then
+		io.stdout:flush()
+		__idp_printed_nil()
+	end
 end
 
 function printmodels(sols)

@@ -80,7 +80,12 @@ impl Resolver<'_> {
             });
         let Some(time) = time else {
             if explicit {
-                self.error("ltc-vocabulary", format!("LTC Vocabularies are required to have a sort named {}. (or, if the name of this sort is not {}, provide it yourself)", names[0], names[0]), span[0]);
+                let msg = format!("LTC Vocabularies are required to have a sort named {}. (or, if the name of this sort is not {}, provide it yourself)", names[0], names[0]);
+                let typo = self.ltc_typo(voc, &names[0], |r, e| match e {
+                    Entry::Sort(s) => r.prog.sorts[s.index()].span,
+                    _ => None,
+                });
+                self.ltc_error(msg, span[0], &names[0], typo);
             }
             return None;
         };
@@ -104,12 +109,65 @@ impl Resolver<'_> {
             .copied()
             .find(|&f| self.prog.func(f).args == [time] && self.prog.func(f).result == time);
         if start.is_none() && explicit {
-            self.error("ltc-vocabulary", format!("LTC Vocabularies are required to have a constant of type {} named {}.  (or, if the name of this constant is not {}, provide it yourself)", names[0], names[1], names[1]), span[1]);
+            let msg = format!("LTC Vocabularies are required to have a constant of type {} named {}.  (or, if the name of this constant is not {}, provide it yourself)", names[0], names[1], names[1]);
+            let typo = self.ltc_typo(voc, &names[1], |r, e| match e {
+                Entry::Func(f)
+                    if r.prog.func(f).result == time && r.prog.func(f).args.is_empty() =>
+                {
+                    r.prog.func(f).span
+                }
+                _ => None,
+            });
+            self.ltc_error(msg, span[1], &names[1], typo);
         }
         if next.is_none() && explicit {
-            self.error("ltc-vocabulary", format!("LTC Vocabularies are required to have a function, typed [{}:{}] named {}.  (or, if the name of this function is not {}, provide it yourself)", names[0], names[0], names[2], names[2]), span[2]);
+            let msg = format!("LTC Vocabularies are required to have a function, typed [{}:{}] named {}.  (or, if the name of this function is not {}, provide it yourself)", names[0], names[0], names[2], names[2]);
+            let typo = self.ltc_typo(voc, &names[2], |r, e| match e {
+                Entry::Func(f)
+                    if r.prog.func(f).args == [time] && r.prog.func(f).result == time =>
+                {
+                    r.prog.func(f).span
+                }
+                _ => None,
+            });
+            self.ltc_error(msg, span[2], &names[2], typo);
         }
         Some((time, start?, next?))
+    }
+
+    /// A declaration of `voc` whose name is a plausible typo of the LTC name `wanted` and whose
+    /// kind fits (`declared_at` gives its span): `Strat : Time` for `Start`.
+    fn ltc_typo(
+        &self,
+        voc: VocId,
+        wanted: &str,
+        declared_at: impl Fn(&Self, Entry) -> Option<Span>,
+    ) -> Option<(String, Span)> {
+        let names = self.voc_names.get(voc.index())?;
+        let fitting = names.iter().filter_map(|(name, entries)| {
+            let span = entries.iter().find_map(|&e| declared_at(self, e))?;
+            Some((name.as_str(), span))
+        });
+        let fitting: Vec<(&str, Span)> = fitting.collect();
+        let near = super::nearest_name(wanted, fitting.iter().map(|(n, _)| *n))?;
+        let span = fitting.iter().find(|(n, _)| *n == near)?.1;
+        Some((near, span))
+    }
+
+    /// IDP3's error about a missing LTC symbol; at the declaration of a near miss when there is
+    /// one (`Strat : Time`), with a hint naming both fixes.
+    fn ltc_error(&mut self, msg: String, at: Span, wanted: &str, typo: Option<(String, Span)>) {
+        match typo {
+            None => self.error("ltc-vocabulary", msg, at),
+            Some((near, span)) => {
+                let hint = format!(
+                    "did you mean `{wanted}`? `{near}` is declared here: rename it `{wanted}`, \
+                     or name it in the vocabulary's header (`LTCvocabulary V(Time, Start, \
+                     Next)` with `{near}` in its place)"
+                );
+                self.error_hint("ltc-vocabulary", msg, span, Some(hint));
+            }
+        }
     }
 
     /// Every symbol may have at most one Time argument, and no function may map to Time.

@@ -12,6 +12,7 @@
 mod blocks;
 mod builtins;
 mod complete;
+mod coverage;
 mod display;
 mod elements;
 mod factlist;
@@ -55,6 +56,7 @@ pub fn resolve_with_sources(
     r.items(&file.items);
     r.warn_element_variables();
     r.warn_defined_and_given();
+    r.warn_partly_defined_functions();
     r.prog.sources = sources.map(|s| crate::sema::program::Sources(std::rc::Rc::new(s.clone())));
     r.prog
 }
@@ -71,6 +73,7 @@ pub fn resolve_indexed(
     r.items(&file.items);
     r.warn_element_variables();
     r.warn_defined_and_given();
+    r.warn_partly_defined_functions();
     r.prog.sources = sources.map(|s| crate::sema::program::Sources(std::rc::Rc::new(s.clone())));
     let index = r.index.take().map(RefCell::into_inner).unwrap_or_default();
     (r.prog, index)
@@ -384,6 +387,18 @@ impl<'a> Resolver<'a> {
 
     pub fn warning(&mut self, code: &'static str, msg: impl Into<String>, span: Span) {
         self.diags.warning(code, msg, span);
+    }
+
+    /// A warning with a hint.
+    pub fn warning_hint(
+        &mut self,
+        code: &'static str,
+        msg: impl Into<String>,
+        span: Span,
+        hint: String,
+    ) {
+        self.diags
+            .push(Diagnostic::warning(code, msg, Some(span)).with_hint(hint));
     }
 
     /// `file:line:col` of a span when the source map is known, else a byte offset.

@@ -22,6 +22,8 @@ pub(super) struct VarInfo {
     /// Sorts that were joined into a least common ancestor (for IDP3's warning).
     pub joined: Vec<SortId>,
     pub underivable: bool,
+    /// Its name is also a constant's, and a use has said so (once per variable).
+    pub shadow_warned: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -53,6 +53,7 @@ impl Ctx {
             uses: 0,
             joined: Vec::new(),
             underivable: false,
+            shadow_warned: false,
         });
         self.vars.len() - 1
     }
@@ -728,9 +729,15 @@ impl Resolver<'_> {
         let has_result = symbol.sorts.as_ref().is_some_and(|s| s.result.is_some());
         if args.is_none() && simple && !has_result {
             if let Some(v) = cx.lookup(name) {
-                if self.has_constant(cx, symbol) {
+                if !cx.vars[v].shadow_warned && self.has_constant(cx, symbol) {
+                    cx.vars[v].shadow_warned = true;
                     let msg = format!("'{name}' could be a variable or a constant. It is assumed to be a variable.");
-                    self.warning("variable-or-constant", msg, symbol.span);
+                    let bound = self.position(cx.vars[v].span);
+                    let hint = format!(
+                        "the variable {name} (declared at {bound}) hides the constant {name} \
+                         wherever it is in scope; give the variable another name"
+                    );
+                    self.warning_hint("variable-or-constant", msg, symbol.span, hint);
                 }
                 return self.var_term(cx, v, span).kind;
             }

@@ -636,7 +636,17 @@ impl Reader {
             _ => Truth::TwoValued,
         };
         let value = it.next().expect("a value");
-        let otherwise = it.next().map(|e| {
+        let value_span = self.span(&value);
+        let mut rest: Vec<Pair<Rule>> = it.collect();
+        if rest
+            .last()
+            .is_some_and(|p| p.as_rule() == Rule::missing_dot)
+        {
+            rest.pop();
+            let end = rest.last().map_or(value_span, |p| self.span(p));
+            self.missing_dot(&name.name, end);
+        }
+        let otherwise = rest.pop().map(|e| {
             let e = e.into_inner().last().expect("an else value");
             self.element(e)
         });
@@ -667,6 +677,20 @@ impl Reader {
             value,
             span,
         })
+    }
+
+    /// An interpretation that ends without its '.': the error at its last character.
+    fn missing_dot(&mut self, name: &str, value: Span) {
+        let end = value.end as usize;
+        let last = Span::new(value.file, end.saturating_sub(1)..end);
+        self.error(
+            "fodot-syntax-error",
+            format!("the interpretation of {name} ends without a '.' (IDP-Z3's FO(\u{b7}) syntax)"),
+            last,
+        );
+        self.hint_last(format!(
+            "every interpretation ends with a '.', as in `{name} := {{...}}.`"
+        ));
     }
 
     fn map_entry(&mut self, pair: Pair<Rule>) -> TableEntry {

@@ -181,6 +181,20 @@ impl Parser<'_> {
 
     /// `P(t..)` or `F(t..) = t`.
     fn rule_head(&mut self) -> PResult<RuleHead> {
+        if self.at(Tok::Tilde) {
+            let t = self.peek();
+            let d = Diagnostic::error(
+                "syntax-error",
+                "a rule cannot have a negated head: a definition says when atoms are true",
+                Some(t.span),
+            )
+            .with_hint(
+                "every atom that no rule derives is false, so leave the rule out; to state that \
+                 an atom is false, write it as a sentence after the definition's '}'",
+            );
+            self.report(d);
+            return Err(Fail);
+        }
         let e = self.comparison()?;
         match e {
             super::formula::Expr::T(Term {
