@@ -195,6 +195,11 @@ pub struct Args {
     /// serve`)
     #[arg(long, value_name = "N", hide = true)]
     pub draw_first: Option<usize>,
+    /// With --visualize: `rows` draws the grid's first coordinate as rows counted from the
+    /// top, as in a matrix, `xy` across with the second going up (by default rows when the
+    /// first coordinate's type is named Row or r); `visualize`'s option `rows` in procedures
+    #[arg(long, value_name = "rows|xy", value_parser = ["rows", "xy"])]
+    pub grid: Option<String>,
     /// With --sandbox: procedures may read (only read) the files inside DIR with `io.open` and
     /// `io.lines`; a relative path is looked up in the current folder, then in DIR
     #[arg(long, value_name = "DIR")]
@@ -794,6 +799,7 @@ fn run_models(args: &Args, request: &ModelRequest, runtime: &Runtime) -> i32 {
         state: crate::lua::state(runtime.lua()),
         visualize: args.visualize.clone(),
         draw_first: args.draw_first,
+        rows: args.grid.as_deref().map(|g| g == "rows"),
         sandboxed: runtime.sandboxed(),
         printed: Cell::new(0),
         texts: RefCell::default(),
@@ -983,6 +989,8 @@ struct ModelPrinter {
     /// `--draw-first N`: the first N models are drawn when they can be, quietly skipped when
     /// they cannot.
     draw_first: Option<usize>,
+    /// `--grid`: the drawings' orientation ([`VisualOptions::rows`]).
+    rows: Option<bool>,
     sandboxed: bool,
     printed: Cell<usize>,
     /// The values' texts and order, made once for all the models.
@@ -1033,6 +1041,7 @@ impl ModelPrinter {
             model,
             &VisualOptions {
                 svg_on_stdout: crate::message_format::enabled(),
+                rows: self.rows,
                 ..VisualOptions::default()
             },
             std::io::stdout().is_terminal(),
@@ -1050,6 +1059,7 @@ impl ModelPrinter {
             return Ok(());
         };
         options.svg_on_stdout = crate::message_format::enabled();
+        options.rows = self.rows;
         if self.sandboxed && options.svg.is_some() {
             return Err("visualize: writing SVG files is not allowed in --sandbox mode".into());
         }

@@ -551,7 +551,11 @@ fn parse_picture(out: &str) -> Maze {
         .split_once(" x ")
         .and_then(|(a, _)| a.trim().parse().ok())
         .unwrap_or_else(|| panic!("no `N x N grid` caption:\n{out}"));
-    assert_eq!(caption, format!("{n} x {n} grid of Pos"), "{out}");
+    assert_eq!(
+        caption,
+        format!("{n} x {n} grid of Pos; 1st coordinate across, 2nd up"),
+        "{out}"
+    );
     let (mut walls, mut entrance, mut exit) = (BTreeSet::new(), None, None);
     for (i, line) in lines.take(n as usize).enumerate() {
         let y = n - 1 - i as i64;
@@ -588,7 +592,7 @@ fn parse_picture(out: &str) -> Maze {
 
 #[test]
 fn the_picture_reader_reads_the_seed_maze() {
-    let picture = "5 x 5 grid of Pos\n4 ######X ##\n3 ##. . . ##\n2 ##. ##. ##\n\
+    let picture = "5 x 5 grid of Pos; 1st coordinate across, 2nd up\n4 ######X ##\n3 ##. . . ##\n2 ##. ##. ##\n\
                    1 ##. ##. ##\n0 ##E ######\n  0 1 2 3 4\n#: Wall  E: Entrance  X: Exit\n";
     let m = parse_picture(picture);
     assert_eq!(m.walls, seed_maze().walls);

@@ -49,7 +49,7 @@ const EXPECTED: &[(&str, i32, &str)] = &[
     (
         "idp -n 1 --visualize examples/nqueens.idp",
         10,
-        "6 x 6 grid of Index x Index",
+        "6 x 6 grid of Index x Index; 1st coordinate across, 2nd up",
     ),
     (
         "idp examples/reachability.idp",
@@ -59,7 +59,7 @@ const EXPECTED: &[(&str, i32, &str)] = &[
     (
         "idp specs/maze/construction.idp -e 'generate(21, 7)'",
         0,
-        "21 x 21 grid of Pos",
+        "21 x 21 grid of Pos; 1st coordinate across, 2nd up",
     ),
     ("idp specs/maze/game.idp -e 'plan()'", 0, "Shortest plan: 24 steps"),
     (
@@ -201,7 +201,7 @@ const EXPECTED: &[(&str, i32, &str)] = &[
     (
         "idp specs/theseus/theseus.idp -e 'picture()'",
         0,
-        "3 x 3 grid of X x Y",
+        "3 x 3 grid of X x Y; 1st coordinate across, 2nd up",
     ),
     ("idp specs/colourmaze/colourmaze.idp", 0, "Unique: yes"),
     (

@@ -1006,6 +1006,7 @@ async fn scenario(c: &Client, server: &Server, dir: &Path, downloads: &Path) {
     .await;
     why_not(c).await;
     error_link(c, downloads).await;
+    no_model_in_main(c).await;
     level(c, server).await;
     other_page(c, server).await;
 }
@@ -1108,6 +1109,38 @@ async fn error_link(c: &Client, downloads: &Path) {
         .unwrap();
     assert_eq!(wraps, json!("pre-wrap"));
     screenshot(c, "serve-error-link.png").await;
+}
+
+/// `main()` finds no model: the status says so (not in green), the message's command line is
+/// left out, and its Why button runs the explanation on the page.
+async fn no_model_in_main(c: &Client) {
+    let spec =
+        format!("{TRIANGLE_SPEC}procedure main() {{\n  printmodels(modelexpand(T, S))\n}}\n");
+    set_text(c, &spec).await;
+    wait_for_js(c, "return document.getElementById('mode').value === 'main'").await;
+    click(c, "#run").await;
+    let status = wait_css(c, "#status.none").await;
+    let text = status.text().await.unwrap();
+    assert!(
+        text.starts_with("finished in ") && text.ends_with(" — no model"),
+        "{text}"
+    );
+    let stderr = wait_css(c, "pre.stderr").await.text().await.unwrap();
+    assert!(
+        stderr.contains("theory T has no model with structure S"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("idp --explain"), "{stderr}");
+    let why = wait_css(c, "#why-run").await;
+    assert_eq!(why.text().await.unwrap(), "Why has T no model in S?");
+    why.click().await.unwrap();
+    let head = wait_css(c, ".why .why-head").await;
+    assert_eq!(
+        head.text().await.unwrap(),
+        "Why: 1 part of the theory and 3 facts of the structure have no model together; \
+         without any one of them there is one."
+    );
+    assert_eq!(value_of(c, "mode").await, "main");
 }
 
 /// The Theseus spec's level reader works from the page, with an expression for `-e`.

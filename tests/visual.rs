@@ -46,7 +46,7 @@ fn temp_file(name: &str) -> PathBuf {
 }
 
 const SEED_MAZE: &str = "\
-5 x 5 grid of Pos
+5 x 5 grid of Pos; 1st coordinate across, 2nd up
 4 ######X ##
 3 ##. . . ##
 2 ##. ##. ##
@@ -73,7 +73,7 @@ fn maze_spec_main_is_the_seed_main() {
 fn theseus_escape_one_frame_per_step() {
     let out = stdout_of(&["specs/theseus/theseus.idp", "-e", "picture(Example)"]);
     let expected = "\
-3 x 3 grid of X x Y
+3 x 3 grid of X x Y; 1st coordinate across, 2nd up
 time 0:
 3 . M .
     --
@@ -122,7 +122,7 @@ fn colour_maze_path_with_arrows() {
         "picture(\"specs/colourmaze/instances/seed3-5x5c3.txt\")",
     ]);
     let expected = "\
-5 x 5 grid of Row x Col
+5 x 5 grid of Row x Col; 1st coordinate down (rows), 2nd across
 0 0 2 3 3 0
 1 1 2 3 3 2^
 2 2 2 2 2 3^
@@ -143,7 +143,10 @@ fn overflow_water_and_links() {
     ]);
     // The wet tiles of the optimal solution (score 8) are the row 1 and the last column.
     let rows: Vec<&str> = out.lines().collect();
-    assert_eq!(rows[0], "4 x 5 grid of Row x Col", "{out}");
+    assert_eq!(
+        rows[0], "4 x 5 grid of Row x Col; 1st coordinate down (rows), 2nd across",
+        "{out}"
+    );
     assert!(rows[2].starts_with("1 ~"), "{out}");
     assert_eq!(rows[2].matches('~').count(), 5, "{out}");
     assert!(out.contains("~: Wet"), "{out}");
@@ -176,7 +179,7 @@ fn function_from_time_to_position_frames_and_path() {
     std::fs::write(&file, WALK).unwrap();
     let out = stdout_of(&[file.to_str().unwrap()]);
     let expected = "\
-structure S: 3 x 2 grid of Pos
+structure S: 3 x 2 grid of Pos; 1st coordinate across, 2nd up
 time 0:
 1 . ##.
 0 A . .
@@ -194,7 +197,7 @@ time 3:
 0 . . .
   0 1 2
 #: Rock  A: At
-structure S: 3 x 2 grid of Pos
+structure S: 3 x 2 grid of Pos; 1st coordinate across, 2nd up
 1 . . @
 0 @>@>@^
   0 1 2
@@ -228,7 +231,7 @@ procedure main() {
     .unwrap();
     let out = stdout_of(&[file.to_str().unwrap()]);
     let expected = "\
-structure S: 2 x 3 grid of R x C
+structure S: 2 x 3 grid of R x C; 1st coordinate down (rows), 2nd across
 0 5  12 7
 1 20 3  0
   0  1  2
@@ -268,7 +271,7 @@ procedure main() {
     .unwrap();
     let out = stdout_of(&[file.to_str().unwrap()]);
     let expected = "\
-structure S: 3 x 1 grid of Pos
+structure S: 3 x 1 grid of Pos; 1st coordinate across, 2nd up
 time 0:
 0 P    blue #####
   0    1    2
@@ -354,7 +357,7 @@ fn a_grid_of_types_the_structure_does_not_list() {
     )
     .unwrap();
     let grid = "\
-3 x 2 grid of Pos
+3 x 2 grid of Pos; 1st coordinate across, 2nd up
 1 . . .
 0 ##. .
   0 1 2
@@ -622,7 +625,7 @@ fn command_line_svg_files_per_model() {
 fn function_grid_of_n_queens() {
     let out = stdout_of(&["-n", "1", "--visualize", "examples/nqueens.idp"]);
     let expected = "\
-6 x 6 grid of Index x Index
+6 x 6 grid of Index x Index; 1st coordinate across, 2nd up
 6 . . . . Q .
 5 . . Q . . .
 4 Q . . . . .
@@ -658,7 +661,7 @@ fn function_grid_row_to_column_in_svg() {
     let chunk = format!("arg_svg = [[{}]] main()", svg.display());
     let out = stdout_of(&[file.to_str().unwrap(), "-e", &chunk]);
     let expected = "\
-structure S: 4 x 4 grid of Row x Col
+structure S: 4 x 4 grid of Row x Col; 1st coordinate down (rows), 2nd across
 0 . Q . .
 1 . . . Q
 2 Q . . .
@@ -711,7 +714,7 @@ procedure main() {
     let out = stdout_of(&[file.to_str().unwrap()]);
     let second = out.rfind("structure S").unwrap();
     let expected = "\
-structure S: 4 x 1 grid of Pos
+structure S: 4 x 1 grid of Pos; 1st coordinate across, 2nd up
 0 G1 K1 G2 ###
   0  1  2  3
 #: Wall  G<n>: GateAt  K<n>: KeyAt
@@ -857,4 +860,44 @@ fn pipe_masks(doc: &str, colour: &str) -> BTreeMap<(i64, i64), u8> {
         *masks.entry(at).or_insert(0) |= bit;
     }
     masks
+}
+
+/// `Cell(Num, Num)` meant as (row, column): the caption says which coordinate runs which way,
+/// and the option `rows` (`--grid=rows` on the command line) turns the picture into a matrix.
+#[test]
+fn the_caption_says_which_coordinate_runs_where_and_rows_turns_it() {
+    let path = temp_file("cell.idp");
+    let text = "vocabulary V {\n  type Num isa int\n  Cell(Num, Num)\n}\ntheory T : V { }\n\
+                structure S : V {\n  Num = { 1..3 }\n  Cell = { 1,2; 1,3; 3,1 }\n}\n\
+                procedure main() {\n  visualize(S)\n  visualize(S, { rows = true })\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let as_xy = "\
+structure S: 3 x 3 grid of Num x Num; 1st coordinate across, 2nd up
+3 C . .
+2 C . .
+1 . . C
+  1 2 3
+C: Cell
+";
+    let as_rows = "\
+structure S: 3 x 3 grid of Num x Num; 1st coordinate down (rows), 2nd across
+1 . C C
+2 . . .
+3 C . .
+  1 2 3
+C: Cell
+";
+    let p = path.to_str().unwrap();
+    assert_eq!(stdout_of(&[p]), format!("{as_xy}{as_rows}"));
+    let drawn = stdout_of(&["-n", "1", "--visualize", "--grid=rows", p]);
+    assert!(
+        drawn.ends_with(&format!(
+            "{}Number of models: 1\n",
+            as_rows.replace("structure S: ", "")
+        )),
+        "{drawn}"
+    );
+    let out = idp(&["-n", "1", "--visualize", "--grid=diagonal", p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid value 'diagonal'"));
 }

@@ -48,7 +48,7 @@ pub fn visualize_text(lua: &Lua, s: LuaValue, opts: LuaValue) -> mlua::Result<St
 }
 
 /// Reads `{ show = {...}, hide = {...}, glyphs = {...}, colours = {...}, unicode = b,
-/// path = b, svg = "file.svg", quiet = b }` (`colors` is accepted for `colours`).
+/// path = b, rows = b, svg = "file.svg", quiet = b }` (`colors` is accepted for `colours`).
 pub fn parse_options(t: &LuaTable) -> mlua::Result<Options> {
     let mut o = Options::default();
     for pair in t.clone().pairs::<LuaValue, LuaValue>() {
@@ -71,6 +71,7 @@ pub fn parse_options(t: &LuaTable) -> mlua::Result<Options> {
             "colours" | "colors" => o.colours.extend(string_map(&key, &v)?),
             "unicode" => o.unicode = Some(boolean(&key, &v)?),
             "path" => o.path = boolean(&key, &v)?,
+            "rows" => o.rows = Some(boolean(&key, &v)?),
             "quiet" => o.quiet = boolean(&key, &v)?,
             "svg" => match &v {
                 LuaValue::String(s) => o.svg = Some(s.to_str()?.to_string()),
@@ -79,7 +80,7 @@ pub fn parse_options(t: &LuaTable) -> mlua::Result<Options> {
             _ => {
                 return Err(rt_err(format!(
                     "visualize: unknown option {key} (known: show, hide, glyphs, colours, \
-                     unicode, path, svg, quiet)"
+                     unicode, path, rows, svg, quiet)"
                 )))
             }
         }

@@ -75,6 +75,8 @@ pub struct RunRequest {
     pub timeout: Option<f64>,
     /// MB; at most the server's limit.
     pub max_memory: Option<u64>,
+    /// How pictures place a position's coordinates: `rows` or `xy` (`--grid`).
+    pub grid: Option<String>,
 }
 
 fn one() -> u32 {
@@ -241,6 +243,15 @@ fn inference_args(req: &RunRequest) -> Result<Vec<String>, ServeError> {
             args.extend([flag.to_string(), name(given.as_deref(), what)?.to_string()]);
         }
     }
+    match req.grid.as_deref() {
+        None | Some("") => {}
+        Some(grid @ ("rows" | "xy")) => args.push(format!("--grid={grid}")),
+        Some(other) => {
+            return Err(ServeError::BadRequest(format!(
+                "grid '{other}' is neither rows nor xy"
+            )))
+        }
+    }
     if req.mode == Mode::Minimize {
         let term = name(req.term.as_deref(), "term")?;
         args.extend(["--minimize".to_string(), term.to_string()]);
@@ -287,6 +298,7 @@ mod tests {
             models: 3,
             timeout: None,
             max_memory: None,
+            grid: None,
         }
     }
 
@@ -313,6 +325,14 @@ mod tests {
         none.theory = None;
         none.structure = Some(String::new());
         assert_eq!(inference_args(&none).unwrap().len(), 5);
+        let mut turned = request(Mode::Expand);
+        turned.grid = Some("rows".into());
+        assert_eq!(inference_args(&turned).unwrap()[9], "--grid=rows");
+        turned.grid = Some("diagonal".into());
+        assert!(matches!(
+            inference_args(&turned),
+            Err(ServeError::BadRequest(m)) if m == "grid 'diagonal' is neither rows nor xy"
+        ));
     }
 
     #[test]

@@ -61,6 +61,10 @@ pub struct Options {
     pub quiet: bool,
     /// Return the SVG document instead of the text picture (`--message-format json`).
     pub svg_on_stdout: bool,
+    /// The first coordinate counts rows from the top, as in a matrix (`Some(true)`), or runs
+    /// across with the second going up (`Some(false)`); `None`: rows when the first
+    /// coordinate's type is named so (`Row`, `r`).
+    pub rows: Option<bool>,
 }
 
 /// How a layer is drawn.
@@ -314,12 +318,11 @@ fn product(d: &Domains, a: SortId, b: SortId) -> Vec<(i64, i64)> {
 }
 
 /// Whether the first coordinate counts rows from the top (`Row`, `r`).
-fn is_row_major(program: &Program, s: &Structure, axes: Axes) -> bool {
+fn is_row_major(program: &Program, axes: Axes) -> bool {
     let first = match axes {
         Axes::Constructed { ctor, .. } => program.func(ctor).args[0],
         Axes::Pair { a, .. } => a,
     };
-    let _ = s;
     let name = program.sort(first).name.to_ascii_lowercase();
     name.starts_with("row") || name == "r"
 }
@@ -506,20 +509,37 @@ pub fn picture(program: &Program, s: &Structure, opts: &Options) -> Result<Pictu
     if cells.is_empty() {
         return Err(format!("structure {} has an empty grid", s.name));
     }
-    let row_major = is_row_major(program, s, axes);
+    let row_major = opts.rows.unwrap_or_else(|| is_row_major(program, axes));
     let (layers, marks) = collect_layers(program, s, axes, opts, &cells)?;
-    let caption = caption(program, s, axes, &cells);
+    let caption = caption(program, s, axes, &cells, row_major);
     Ok(assemble(caption, row_major, &cells, layers, marks, opts))
 }
 
-fn caption(program: &Program, s: &Structure, axes: Axes, cells: &[(i64, i64)]) -> String {
+/// `structure S: 5 x 4 grid of Pos; 1st coordinate across, 2nd up`: the grid, and which
+/// coordinate runs which way (the option `rows` turns it).
+fn caption(
+    program: &Program,
+    s: &Structure,
+    axes: Axes,
+    cells: &[(i64, i64)],
+    row_major: bool,
+) -> String {
     let firsts: BTreeSet<i64> = cells.iter().map(|c| c.0).collect();
     let seconds: BTreeSet<i64> = cells.iter().map(|c| c.1).collect();
     let what = match axes {
         Axes::Constructed { sort, .. } => program.sort(sort).name.clone(),
         Axes::Pair { a, b } => format!("{} x {}", program.sort(a).name, program.sort(b).name),
     };
-    let grid = format!("{} x {} grid of {}", firsts.len(), seconds.len(), what);
+    let directions = if row_major {
+        "1st coordinate down (rows), 2nd across"
+    } else {
+        "1st coordinate across, 2nd up"
+    };
+    let grid = format!(
+        "{} x {} grid of {what}; {directions}",
+        firsts.len(),
+        seconds.len()
+    );
     if s.name.is_empty() {
         grid
     } else {

@@ -382,9 +382,11 @@ function showDirty() {
 
 // ---- runs ----
 
-async function startRun() {
+// `instead`: fields of the request that the page sets itself (the Why button's model
+// expansion of the theory and structure that `main()` found without a model).
+async function startRun(instead = {}) {
   if (page.run) return;
-  const mode = $("mode").value;
+  const mode = instead.mode || $("mode").value;
   if (mode === "consult") return startConsultation();
   const request = {
     path: page.path,
@@ -395,6 +397,8 @@ async function startRun() {
     structure: $("structure").value || null,
     term: $("term").value || null,
     models: Number($("models").value || 1),
+    grid: $("grid").value || null,
+    ...instead,
   };
   clearResults();
   let started;
@@ -501,8 +505,10 @@ function showResults(status, mode) {
   const segments = status.segments;
   const counted = segments.filter((seg) => seg.kind === "text")
     .map((seg) => /^Number of models: (\d+)$/m.exec(seg.text)).filter((m) => m).pop();
-  const count = counted ? ` — ${counted[1]} model${counted[1] === "1" ? "" : "s"}` : "";
-  setStatus("status", `${status.outcome} in ${status.elapsed.toFixed(2)} s${count}`, kind);
+  const none = counted && counted[1] === "0";
+  const count = !counted ? "" : none ? " — no model" : ` — ${counted[1]} model${counted[1] === "1" ? "" : "s"}`;
+  // A run that ends well but finds no model is not a success to show in green.
+  setStatus("status", `${status.outcome} in ${status.elapsed.toFixed(2)} s${count}`, none && kind === "good" ? "none" : kind);
   const models = segments.filter((s) => s.kind === "model");
   const pictures = segments.filter((s) => s.kind === "picture");
   // A model expansion prints the models, then the pictures of the first ones: pair them.
@@ -530,10 +536,32 @@ function showResults(status, mode) {
     }
   }
   if (status.stdout_truncated) results.append(el("p", { class: "note", text: "(the middle of the output, past 8 MB, was not kept)" }));
-  if (status.stderr.trim()) results.append(renderStderr(status.stderr));
+  const why = mode === "main" && none ? unexplained(status.stderr) : null;
+  const stderr = why ? status.stderr.replace(COMMAND_LINE_WHY, "") : status.stderr;
+  if (stderr.trim()) results.append(renderStderr(stderr));
+  if (why) results.append(whyButton(why));
   if (!segments.length && !status.stderr.trim()) {
     results.append(el("p", { class: "note", text: "(the run printed nothing)" }));
   }
+}
+
+// What `printmodels` says of a theory without a model, and the command line it names (which
+// the page replaces by its Why button).
+const NO_MODEL = /theory (\S+) has no model with structure (\S+);/;
+const COMMAND_LINE_WHY = / \(from the command line: idp --explain FILE\)/g;
+
+// The theory and structure that a `main()` run found no model of, when it says which.
+function unexplained(stderr) {
+  const m = NO_MODEL.exec(stderr);
+  return m ? { theory: m[1], structure: m[2] } : null;
+}
+
+// Runs the model expansion of that theory and structure, whose answer says why (the parts
+// of the theory and the facts that have no model together, marked in the editor).
+function whyButton({ theory, structure }) {
+  const button = el("button", { id: "why-run", type: "button", text: `Why has ${theory} no model in ${structure}?` });
+  button.addEventListener("click", () => startRun({ mode: "expand", theory, structure, models: 1 }));
+  return el("p", { class: "why-ask" }, button);
 }
 
 // Text of the run; from a line `Why: ...` on (the explanation of a run without a model),
@@ -806,7 +834,7 @@ async function main() {
     page.modeChosen = true;
     modeChanged();
   });
-  $("run").addEventListener("click", startRun);
+  $("run").addEventListener("click", () => startRun());
   $("stop").addEventListener("click", stopRun);
   $("expr").addEventListener("input", () => {
     try {
