@@ -251,8 +251,22 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The README and the guide's reference pages (moved out of the README, issue 51): their
+/// commands run as written too.
 fn readme() -> String {
-    std::fs::read_to_string(root().join("README.md")).expect("README.md")
+    let mut text = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let reference = root().join("docs/src/reference");
+    let mut pages: Vec<_> = std::fs::read_dir(&reference)
+        .expect("docs/src/reference")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    for page in pages {
+        text.push('\n');
+        text.push_str(&std::fs::read_to_string(page).expect("a readable page"));
+    }
+    text
 }
 
 /// The code blocks of a Markdown text: (info string, lines).

@@ -361,6 +361,16 @@ fn bad_requests_are_refused() {
     let (status, js) = request_text(p, "GET", "/app.js", None, &[]);
     assert_eq!(status, 200);
     assert!(js.len() > 100_000 && js.contains("idpEditor"));
+    // The guide at /docs: the book when docs/build.sh has built it, else how to build it.
+    assert!(html.contains("href=\"/docs/\""));
+    let (status, guide) = request_text(p, "GET", "/docs/", None, &[]);
+    assert_eq!(status, 200);
+    assert!(
+        guide.contains("docs/build.sh") || guide.contains("idp: a guide to FO(.)"),
+        "{guide}"
+    );
+    let (status, _) = request_text(p, "GET", "/docs/../Cargo.toml", None, &[]);
+    assert_eq!(status, 404);
     let (_, health) = server.get("/api/health");
     assert_eq!(health["ok"], true);
     let _ = std::fs::remove_dir_all(&dir);

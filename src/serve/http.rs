@@ -290,7 +290,8 @@ fn page_file(
     path: &str,
     web: Option<&std::path::Path>,
 ) -> Result<Reply, ServeError> {
-    match (method, assets::find(path, web)) {
+    let found = assets::book_file(path).or_else(|| assets::find(path, web));
+    match (method, found) {
         (Method::Get, Some((content_type, body))) => Ok(Reply::File(content_type, body)),
         _ => Err(ServeError::NotFound(format!("no such request: {path}"))),
     }
