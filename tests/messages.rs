@@ -2,29 +2,9 @@
 //! position: notes that are silent unless asked for, warnings before the error they lead to,
 //! a file without `main`, and the hints for slips from other languages.
 
-use std::process::Output;
-
 mod support;
 
-/// Runs `idp ARGS NAME` in the folder of a fresh file `name` holding `text`, so that messages
-/// name the file without a folder.
-fn idp_on(name: &str, text: &str, args: &[&str]) -> Output {
-    let path = support::write_file(name, text);
-    support::idp_command()
-        .current_dir(path.parent().unwrap())
-        .args(args)
-        .arg(name)
-        .output()
-        .expect("the idp binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use support::{idp_on, stderr_text as stderr, stdout_text as stdout};
 
 /// A vocabulary, theory and structure; `theory` is the theory's body.
 fn spec(theory: &str) -> String {

@@ -1,29 +1,9 @@
 //! The slips a first hour still meets (issue 51), each answered at the mistake with its cause
 //! and its fix: the exact text and position of every message.
 
-use std::process::Output;
-
 mod support;
 
-/// Runs `idp ARGS NAME` in the folder of a fresh file `name` holding `text`, so that messages
-/// name the file without a folder.
-fn idp_on(name: &str, text: &str, args: &[&str]) -> Output {
-    let path = support::write_file(name, text);
-    support::idp_command()
-        .current_dir(path.parent().unwrap())
-        .args(args)
-        .arg(name)
-        .output()
-        .expect("the idp binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use support::{idp_on, stderr_text as stderr, stdout_text as stdout};
 
 #[test]
 fn a_misspelt_ltc_start_is_found_at_its_declaration() {

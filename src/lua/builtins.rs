@@ -126,14 +126,7 @@ fn missing_model_notes<'lua>(
             _ => None,
         };
         if let Some(k) = k {
-            let at = lua.inspect_stack(1).map(|d| {
-                let src = d
-                    .source()
-                    .short_src
-                    .map(|s| s.into_owned())
-                    .unwrap_or_default();
-                format!("{src}:{}:", d.curr_line())
-            });
+            let at = lua_position(lua, 1);
             *state(lua).missing_model.borrow_mut() = Some(super::MissingModel {
                 index: k,
                 found,
@@ -157,18 +150,24 @@ fn missing_model_notes<'lua>(
     Ok(meta)
 }
 
-/// `print(modelexpand(T, S)[1])` when the list is empty prints `nil`, as IDP3 does; the
-/// warning after it says why it is nil. Called by the prelude's `print` with a nil argument:
-/// speaks when the nil came from a list of models indexed on the same line.
-fn note_printed_nil(lua: &Lua) {
-    let here = lua.inspect_stack(2).map(|d| {
+/// Where the Lua function `level` frames up the stack is, as Lua writes positions
+/// (`procedure main:3:`).
+fn lua_position(lua: &Lua, level: usize) -> Option<String> {
+    lua.inspect_stack(level).map(|d| {
         let src = d
             .source()
             .short_src
             .map(|s| s.into_owned())
             .unwrap_or_default();
         format!("{src}:{}:", d.curr_line())
-    });
+    })
+}
+
+/// `print(modelexpand(T, S)[1])` when the list is empty prints `nil`, as IDP3 does; the
+/// warning after it says why it is nil. Called by the prelude's `print` with a nil argument:
+/// speaks when the nil came from a list of models indexed on the same line.
+fn note_printed_nil(lua: &Lua) {
+    let here = lua_position(lua, 2);
     let st = state(lua);
     let missing = st.missing_model.borrow().clone();
     let Some(missing) = missing.filter(|m| here.is_some_and(|h| h == m.at)) else {

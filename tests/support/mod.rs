@@ -182,6 +182,28 @@ pub fn write_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// Runs `idp ARGS NAME` in the folder of a fresh file `name` holding `text`, so that messages
+/// name the file without a folder.
+pub fn idp_on(name: &str, text: &str, args: &[&str]) -> Output {
+    let path = write_file(name, text);
+    idp_command()
+        .current_dir(path.parent().unwrap())
+        .args(args)
+        .arg(name)
+        .output()
+        .expect("the idp binary runs")
+}
+
+/// A run's standard error, as text.
+pub fn stderr_text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A run's standard output, as text.
+pub fn stdout_text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 /// The `.idp` files below a folder, at any depth, sorted.
 pub fn idp_files_below(dir: &Path) -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
