@@ -292,3 +292,27 @@ fn what_a_procedure_prints_reaches_a_pipe_as_it_goes() {
     assert_eq!(lines.next().unwrap().unwrap(), "then go");
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn equals_written_for_the_arrow_of_a_rule_says_how_a_rule_is_written() {
+    let text = "vocabulary V {
+  type Person
+  Parent(Person, Person)
+  Ancestor(Person, Person)
+}
+theory T : V {
+  {
+    Ancestor(x, y) = Parent(x, y).
+    Ancestor(x, z) <- Ancestor(x, y) & Parent(y, z).
+  }
+}
+";
+    let o = idp_on("arrow.idp", text, &["--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "Error: Expected a name of a function, instead of a predicate name. At arrow.idp:8:5 \
+         [invalid-rule-head]\n  hint: Ancestor is a predicate: a rule defines it with `<-`, not \
+         `=` (`Ancestor(...) <- ...`)\n"
+    );
+}
