@@ -209,7 +209,7 @@ fn a_list_of_models_walked_without_ipairs_says_how() {
     assert_eq!(
         stderr(&o),
         "Error: walk.idp:9: modelexpand returned a list of models, not an iterator: walk it \
-         with `for i, m in ipairs(modelexpand(T, S)) do ... end`\n"
+         with `for i, m in ipairs(modelexpand(...)) do ... end`\n"
     );
     let fixed = text.replace(
         "for m in modelexpand(T, S)",

@@ -297,7 +297,7 @@ fn disagreement(
         Table::TwoValued(set) => {
             let derived_false = computed.iter().find(|t| !set.contains(*t));
             if let Some(t) = derived_false {
-                return Some(derived_text(program, structure, s, t, "false"));
+                return Some(derived_text(program, structure, s, t));
             }
             (set.iter().collect(), Vec::new())
         }
@@ -311,19 +311,14 @@ fn disagreement(
         ));
     }
     let t = must_not.into_iter().find(|t| computed.contains(*t))?;
-    Some(derived_text(program, structure, s, t, "false"))
+    Some(derived_text(program, structure, s, t))
 }
 
-fn derived_text(
-    program: &Program,
-    structure: &Structure,
-    s: Symbol,
-    t: &Tuple,
-    said: &str,
-) -> String {
+/// `P(b) is derived, but structure S says it is false`.
+fn derived_text(program: &Program, structure: &Structure, s: Symbol, t: &Tuple) -> String {
     let atom = atom_text(program, s, t);
     format!(
-        "{atom} is derived, but structure {} says it is {said}",
+        "{atom} is derived, but structure {} says it is false",
         structure.name
     )
 }

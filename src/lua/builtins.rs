@@ -143,7 +143,7 @@ fn missing_model_notes<'lua>(
     let call = lua.create_function(move |_, _: MultiValue| -> mlua::Result<()> {
         Err(rt_err(format!(
             "{walked} returned a list of models, not an iterator: walk it with \
-             `for i, m in ipairs({walked}(T, S)) do ... end`"
+             `for i, m in ipairs({walked}(...)) do ... end`"
         )))
     })?;
     meta.set("__call", call)?;
