@@ -150,6 +150,59 @@ fn every_page_is_in_the_book_and_no_link_is_dead() {
     }
 }
 
+/// The entries of the troubleshooting page: each code with its wrong and its right example.
+fn troubleshooting_entries() -> Vec<(String, String, String)> {
+    let page = std::fs::read_to_string(docs().join("src/reference/troubleshooting.md"))
+        .expect("the troubleshooting page");
+    let mut entries = Vec::new();
+    for section in page.split("\n## `").skip(1) {
+        let code = section.split('`').next().unwrap_or_default().to_string();
+        let blocks: Vec<&str> = section
+            .split("```idp\n")
+            .skip(1)
+            .map(|b| b.split("```").next().unwrap_or_default())
+            .collect();
+        let example = |mark: &str| {
+            let found = blocks.iter().find(|b| b.starts_with(mark));
+            found.unwrap_or_else(|| panic!("{code}: no `{mark}` example")).to_string()
+        };
+        entries.push((code.clone(), example("// wrong"), example("// right")));
+    }
+    entries
+}
+
+#[test]
+fn every_troubleshooting_entry_gets_its_code_and_its_fix_runs_clean() {
+    let entries = troubleshooting_entries();
+    let mut wrong = Vec::new();
+    for (code, bad, good) in &entries {
+        let o = support::idp_on(&format!("{code}.idp"), bad, &["--check"]);
+        let said = support::stderr_text(&o);
+        if !said.contains(&format!("[{code}]")) {
+            wrong.push(format!("{code}: the wrong example does not get it:\n{said}"));
+        }
+        let o = support::idp_on(&format!("{code}-fixed.idp"), good, &["--check"]);
+        let said = support::stderr_text(&o);
+        if o.status.code() != Some(0) || !said.is_empty() {
+            wrong.push(format!("{code}: the right example is not clean:\n{said}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // Every code of the error corpus has an entry, but the includes' (their right example
+    // needs a second file).
+    let documented: BTreeSet<String> = entries.into_iter().map(|(code, _, _)| code).collect();
+    let corpus = files(&support::crate_dir().join("tests/corpus/err"), ".idp");
+    for file in corpus {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for line in text.lines().filter_map(|l| l.strip_prefix("// expect: ")) {
+            let code = line.split_whitespace().next().unwrap_or_default();
+            if !code.starts_with("include-") {
+                assert!(documented.contains(code), "{code} ({}) has no entry", file.display());
+            }
+        }
+    }
+}
+
 #[test]
 fn the_link_check_sees_dead_links() {
     assert_eq!(
