@@ -164,7 +164,9 @@ fn troubleshooting_entries() -> Vec<(String, String, String)> {
             .collect();
         let example = |mark: &str| {
             let found = blocks.iter().find(|b| b.starts_with(mark));
-            found.unwrap_or_else(|| panic!("{code}: no `{mark}` example")).to_string()
+            found
+                .unwrap_or_else(|| panic!("{code}: no `{mark}` example"))
+                .to_string()
         };
         entries.push((code.clone(), example("// wrong"), example("// right")));
     }
@@ -179,7 +181,9 @@ fn every_troubleshooting_entry_gets_its_code_and_its_fix_runs_clean() {
         let o = support::idp_on(&format!("{code}.idp"), bad, &["--check"]);
         let said = support::stderr_text(&o);
         if !said.contains(&format!("[{code}]")) {
-            wrong.push(format!("{code}: the wrong example does not get it:\n{said}"));
+            wrong.push(format!(
+                "{code}: the wrong example does not get it:\n{said}"
+            ));
         }
         let o = support::idp_on(&format!("{code}-fixed.idp"), good, &["--check"]);
         let said = support::stderr_text(&o);
@@ -197,7 +201,11 @@ fn every_troubleshooting_entry_gets_its_code_and_its_fix_runs_clean() {
         for line in text.lines().filter_map(|l| l.strip_prefix("// expect: ")) {
             let code = line.split_whitespace().next().unwrap_or_default();
             if !code.starts_with("include-") {
-                assert!(documented.contains(code), "{code} ({}) has no entry", file.display());
+                assert!(
+                    documented.contains(code),
+                    "{code} ({}) has no entry",
+                    file.display()
+                );
             }
         }
     }
