@@ -123,6 +123,12 @@ impl SourceMap {
         self.files.get(file as usize).map(|f| &*f.text)
     }
 
+    /// The text a span covers, when its file is known.
+    pub fn span_text(&self, span: Span) -> Option<&str> {
+        self.text(span.file)?
+            .get(span.start as usize..span.end as usize)
+    }
+
     /// The text of `file`, shared (not copied).
     pub fn shared_text(&self, file: FileId) -> Option<Arc<str>> {
         self.files.get(file as usize).map(|f| f.text.clone())
@@ -172,4 +178,45 @@ impl SourceMap {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
+}
+
+/// Text on one line, without its comments: runs of white space become one space.
+pub fn one_line(text: &str) -> String {
+    without_comments(text)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Source text without its comments (`// ...` to the end of the line, `/* ... */`), each
+/// replaced by a space; quoted strings are kept as they are.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (c, chars.peek(), quoted) {
+            ('"', _, _) => {
+                quoted = !quoted;
+                out.push(c);
+            }
+            ('/', Some('/'), false) => {
+                while chars.next_if(|&n| n != '\n').is_some() {}
+                out.push(' ');
+            }
+            ('/', Some('*'), false) => {
+                chars.next();
+                let mut previous = ' ';
+                for n in chars.by_ref() {
+                    if previous == '*' && n == '/' {
+                        break;
+                    }
+                    previous = n;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }

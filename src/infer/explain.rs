@@ -29,6 +29,7 @@ use crate::sema::ir::{Formula, FormulaKind, Term, TermKind};
 use crate::sema::walk::{substitute, symbols, Rewriter};
 use crate::sema::{sort_domain, Program, Theory};
 use crate::solve::Lit;
+use crate::source::one_line;
 use crate::structure::{Structure, Value};
 use crate::syntax::ast::ArithOp;
 
@@ -1548,47 +1549,6 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     } else {
         format!("{n} {many}")
     }
-}
-
-/// Text on one line, without its comments: runs of white space become one space.
-fn one_line(text: &str) -> String {
-    without_comments(text)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Source text without its comments (`// ...` to the end of the line, `/* ... */`), each
-/// replaced by a space; quoted strings are kept as they are.
-fn without_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        match (c, chars.peek(), quoted) {
-            ('"', _, _) => {
-                quoted = !quoted;
-                out.push(c);
-            }
-            ('/', Some('/'), false) => {
-                while chars.next_if(|&n| n != '\n').is_some() {}
-                out.push(' ');
-            }
-            ('/', Some('*'), false) => {
-                chars.next();
-                let mut previous = ' ';
-                for n in chars.by_ref() {
-                    if previous == '*' && n == '/' {
-                        break;
-                    }
-                    previous = n;
-                }
-                out.push(' ');
-            }
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 /// A literal written as text (`Col(a) = red`, `~Edge(a,b)`, `Done`, `Turn ~= 3`) over the

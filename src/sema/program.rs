@@ -250,9 +250,7 @@ impl Program {
 
     /// The source text that `span` covers, when the sources are known.
     pub fn source_text(&self, span: Span) -> Option<&str> {
-        let sources = &self.sources.as_ref()?.0;
-        let text = sources.text(span.file)?;
-        text.get(span.start as usize..span.end as usize)
+        self.sources.as_ref()?.0.span_text(span)
     }
 
     pub fn sort(&self, id: SortId) -> &Sort {

@@ -13,7 +13,7 @@ use crate::ids::Symbol;
 use crate::sema::ir::{Formula, FormulaKind, Rule, Term, TermKind};
 use crate::sema::program::Program;
 use crate::sema::walk::free_vars;
-use crate::source::Span;
+use crate::source::{one_line, Span};
 use crate::syntax::ast::CmpOp;
 
 /// More distinct atoms than this and the cases are not tried (2^n of them).
@@ -92,9 +92,7 @@ impl Resolver<'_> {
 
     /// The source text of `span`, on one line.
     fn prog_text(&self, span: Span) -> Option<String> {
-        let text = self.sources?.text(span.file)?;
-        let text = text.get(span.start as usize..span.end as usize)?;
-        Some(text.split_whitespace().collect::<Vec<_>>().join(" "))
+        Some(one_line(self.sources?.span_text(span)?))
     }
 }
 
