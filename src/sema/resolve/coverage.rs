@@ -102,6 +102,12 @@ fn condition_spans(rules: &[&Rule]) -> Vec<Span> {
 
 /// Whether the rules are all of the checked shape and some case gets no value from them.
 fn leaves_cases_open(program: &Program, rules: &[&Rule]) -> bool {
+    let Symbol::Func(f) = rules[0].head else {
+        return false;
+    };
+    // One numbering of the atoms over every rule: equal keys (written without positions) are
+    // the same atom.
+    let mut atoms = Atoms::default();
     let mut bodies = Vec::new();
     for rule in rules {
         let Some((head, value)) = head_variables(rule) else {
@@ -112,49 +118,21 @@ fn leaves_cases_open(program: &Program, rules: &[&Rule]) -> bool {
             names: Names::new(program, &head, value),
             value,
         };
-        let mut atoms = Atoms::default();
-        let body = reading.atoms_of(&rule.body, &mut atoms);
-        // The value's variable elsewhere than in its equation, or a comparison of variables
-        // and elements only (`_v0 = N` for `Opp(N) = S.`): the cases depend on the data.
-        if atoms
-            .keys
-            .iter()
-            .any(|k| k.mentions(VALUE) || k.reads_no_symbol())
-        {
-            return false;
-        }
-        // A body that reads the function it defines (`f(x) = 1 <- f(x) ~= 2.`) says what its
-        // models are, not which cases it leaves.
-        let itself = match rule.head {
-            Symbol::Func(f) => format!("{SYMBOL}f{}(", f.index()),
-            Symbol::Pred(_) => return false,
-        };
-        if atoms.keys.iter().any(|k| k.mentions(&itself)) {
-            return false;
-        }
-        bodies.push((body, atoms));
+        bodies.push(reading.atoms_of(&rule.body, &mut atoms));
     }
-    // One numbering of the atoms over every rule: equal keys are the same atom.
-    let mut keys: Vec<AtomKey> = Vec::new();
-    let mut numbered = Vec::new();
-    for (body, atoms) in bodies {
-        let renumber: Vec<usize> = atoms
-            .keys
-            .into_iter()
-            .map(|k| match keys.iter().position(|x| *x == k) {
-                Some(i) => i,
-                None => {
-                    keys.push(k);
-                    keys.len() - 1
-                }
-            })
-            .collect();
-        numbered.push(body.renumbered(&renumber));
-    }
-    if keys.len() > MOST_ATOMS {
+    // The value's variable elsewhere than in its equation, or a comparison of variables and
+    // elements only (`_v0 = N` for `Opp(N) = S.`): the cases depend on the data. A body that
+    // reads the function it defines (`f(x) = 1 <- f(x) ~= 2.`) says what its models are, not
+    // which cases it leaves.
+    let itself = format!("{SYMBOL}f{}(", f.index());
+    let data_or_itself = atoms
+        .keys
+        .iter()
+        .any(|k| k.mentions(VALUE) || k.reads_no_symbol() || k.mentions(&itself));
+    if data_or_itself || atoms.keys.len() > MOST_ATOMS {
         return false;
     }
-    some_case_uncovered(&numbered, &keys)
+    some_case_uncovered(&bodies, &atoms.keys)
 }
 
 /// The head's argument variables by position, and the value's variable when the value is
@@ -198,16 +176,6 @@ enum Prop {
 }
 
 impl Prop {
-    fn renumbered(self, map: &[usize]) -> Prop {
-        match self {
-            Prop::Atom(i) => Prop::Atom(map[i]),
-            Prop::Not(p) => Prop::Not(Box::new(p.renumbered(map))),
-            Prop::And(ps) => Prop::And(ps.into_iter().map(|p| p.renumbered(map)).collect()),
-            Prop::Or(ps) => Prop::Or(ps.into_iter().map(|p| p.renumbered(map)).collect()),
-            c @ Prop::Const(_) => c,
-        }
-    }
-
     fn holds(&self, case: u32) -> bool {
         match self {
             Prop::Const(b) => *b,
